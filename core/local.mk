@@ -1,0 +1,2 @@
+bin_PROGRAMS += wultfw
+wultfw_SOURCES = core/main.c

@@ -1,0 +1,1 @@
+# Tests: CUnit unit tests and integration tests of the real binary.
