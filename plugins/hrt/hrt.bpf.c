@@ -38,9 +38,6 @@ __u64 rng;			/* splitmix64 state */
 volatile __u32 run;		/* 1: measure; 0: stop arming */
 struct hrt_stats stats;
 
-/* Per-CPU NMI count (x86); weak so the program loads where it is absent. */
-extern irq_cpustat_t irq_stat __ksym __weak;
-
 struct hrt_timer {
 	struct bpf_timer t;
 };
@@ -57,13 +54,8 @@ struct {
 	__uint(max_entries, 1 << 20);	/* resized by the loader */
 } hrt_rb SEC(".maps");
 
-/* The open measurement; touched only on the measured CPU. */
-static struct {
-	__u64 ltime, ldist, tbi, tintr;
-	__u32 req_state, nmi_bi, softirq, hrtimer_softirq;
-	__s32 intr_cpu;
-	bool armed, fired, in_idle, inited;
-} m;
+/* The open measurement (hrt_event.h); global, not static: see there. */
+struct hrt_meas m;
 
 static __u64 next_rand(void)
 {
@@ -87,16 +79,6 @@ static __u64 pick_ldist(void)
 	return v;
 }
 
-static __u32 nmi_count(void)
-{
-	irq_cpustat_t *st;
-
-	if (!bpf_core_field_exists(irq_cpustat_t, __nmi_count) || !&irq_stat)
-		return 0;
-	st = bpf_this_cpu_ptr(&irq_stat);
-	return BPF_CORE_READ(st, __nmi_count);
-}
-
 static int timer_cb(void *map, __u32 *key, struct hrt_timer *tm);
 
 static void arm(struct hrt_timer *tm, __u64 now)
@@ -106,14 +88,14 @@ static void arm(struct hrt_timer *tm, __u64 now)
 	m.ldist = pick_ldist();
 	m.ltime = now + m.ldist;
 	m.tbi = m.tintr = 0;
-	m.softirq = m.hrtimer_softirq = 0;
+	m.nmi = m.softirq = m.hrtimer_softirq = 0;
 	m.intr_cpu = -1;
-	m.fired = false;
-	m.armed = true;
+	m.fired = 0;
+	m.armed = 1;
 	err = bpf_timer_start(&tm->t, m.ltime, HRT_TIMER_ABS | HRT_TIMER_CPU_PIN);
 	if (err) {
 		/* -EINVAL here: a kernel older than 6.7 (no CPU pinning). */
-		m.armed = false;
+		m.armed = 0;
 		stats.arm_errors++;
 		stats.last_error = err;
 		return;
@@ -136,7 +118,7 @@ static int timer_cb(void *map, __u32 *key, struct hrt_timer *tm)
 	}
 	m.tintr = now;
 	m.intr_cpu = cpu;	/* another CPU: dropped by user space */
-	m.fired = true;
+	m.fired = 1;
 	return 0;
 }
 
@@ -155,7 +137,7 @@ static void submit(__u64 tai)
 	e->ldist = m.ldist;
 	e->req_state = m.req_state;
 	e->intr_cpu = m.intr_cpu;
-	e->nmi = nmi_count() - m.nmi_bi;
+	e->nmi = m.nmi;
 	/* The HRTIMER softirq that ran our callback is not a disturbance. */
 	e->softirq = m.softirq + (m.hrtimer_softirq ? m.hrtimer_softirq - 1 : 0);
 	/* No wakeup: it would send an IPI/irq_work to the measured CPU. */
@@ -178,24 +160,23 @@ int BPF_PROG(hrt_cpu_idle, unsigned int state, unsigned int cpu_id)
 		return 0;
 
 	if (state != HRT_PWR_EVENT_EXIT) {
-		m.in_idle = true;
+		m.in_idle = 1;
 		if (!m.inited) {
 			/* First event on the measured CPU: pin the timer here. */
 			bpf_timer_init(&tm->t, &hrt_timers, HRT_CLOCK_MONOTONIC);
 			bpf_timer_set_callback(&tm->t, timer_cb);
-			m.inited = true;
+			m.inited = 1;
 			arm(tm, now);
 		}
 		if (m.armed && !m.fired) {
 			/* The last idle entry before LTime counts. */
 			m.tbi = now;
 			m.req_state = state;
-			m.nmi_bi = nmi_count();
 		}
 		return 0;
 	}
 
-	m.in_idle = false;
+	m.in_idle = 0;
 	if (!m.armed)
 		return 0;
 	if (!m.fired) {
@@ -205,7 +186,7 @@ int BPF_PROG(hrt_cpu_idle, unsigned int state, unsigned int cpu_id)
 		return 0;
 	}
 	submit(now);
-	m.armed = false;
+	m.armed = 0;
 	arm(tm, bpf_ktime_get_ns());
 	return 0;
 }
@@ -220,5 +201,24 @@ int BPF_PROG(hrt_softirq_entry, unsigned int vec_nr)
 		m.hrtimer_softirq++;
 	else
 		m.softirq++;
+	return 0;
+}
+
+/*
+ * nmi_handler fires once per handler an NMI runs (perf, watchdog, ...), so
+ * handlers that start within 2 us of the previous one's end are taken as
+ * the same NMI. Counted from TBI to TAI, as wult counts NMIs.
+ */
+SEC("tp_btf/nmi_handler")
+int BPF_PROG(hrt_nmi_handler, void *handler, s64 delta_ns, int handled)
+{
+	__u64 now;
+
+	if (bpf_get_smp_processor_id() != target_cpu || !m.armed || !m.tbi)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (now - delta_ns > m.last_nmi_end + 2000)
+		m.nmi++;
+	m.last_nmi_end = now;
 	return 0;
 }

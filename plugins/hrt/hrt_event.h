@@ -31,4 +31,17 @@ struct hrt_stats {
 	__s64 last_error;	/* its last return value */
 };
 
+/*
+ * The measurement in progress, in the program's .bss; touched only on the
+ * measured CPU. A global rather than a static: clang 14 splits a static
+ * struct into pieces whose BTF the kernel rejects.
+ */
+struct hrt_meas {
+	__u64 ltime, ldist, tbi, tintr;
+	__u64 last_nmi_end;
+	__u32 req_state, nmi, softirq, hrtimer_softirq;
+	__s32 intr_cpu;
+	__u8 armed, fired, in_idle, inited;
+};
+
 #endif

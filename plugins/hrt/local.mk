@@ -1,6 +1,6 @@
 # hrt source: eBPF (tp_btf/cpu_idle + bpf_timer). Built only when configure
 # found clang, bpftool, libbpf and the kernel's BTF (HAVE_HRT).
-EXTRA_DIST += plugins/hrt/hrt.bpf.c plugins/hrt/hrt_event.h
+EXTRA_DIST += plugins/hrt/hrt.bpf.c plugins/hrt/hrt_event.h tests/hrt/hrt-test.sh
 if HAVE_HRT
 pkglib_LTLIBRARIES += plugins/hrt/hrt.la
 PRELOAD_PLUGINS += -dlpreopen plugins/hrt/hrt.la
@@ -26,5 +26,14 @@ plugins/hrt/hrt.bpf.o: plugins/hrt/hrt.bpf.c plugins/hrt/hrt_event.h plugins/hrt
 plugins/hrt/hrt.skel.h: plugins/hrt/hrt.bpf.o
 	$(AM_V_GEN)$(BPFTOOL) gen skeleton $< name hrt_bpf > $@.tmp && mv $@.tmp $@
 $(plugins_hrt_hrt_la_OBJECTS): plugins/hrt/hrt.skel.h
+
+# A small host that drives the plugin's ops (tests/hrt/hrt-test.sh uses it).
+check_PROGRAMS += tests/hrt/hrt_driver
+tests_hrt_hrt_driver_SOURCES = tests/hrt/hrt_driver.c plugins/hrt/hrt.c \
+	plugins/hrt/hrt_opts.c
+tests_hrt_hrt_driver_CPPFLAGS = $(plugins_hrt_hrt_la_CPPFLAGS)
+tests_hrt_hrt_driver_LDADD = $(plugins_hrt_hrt_la_LIBADD)
+$(tests_hrt_hrt_driver_OBJECTS): plugins/hrt/hrt.skel.h
+TESTS += tests/hrt/hrt-test.sh
 CLEANFILES += plugins/hrt/vmlinux.h plugins/hrt/hrt.bpf.o plugins/hrt/hrt.skel.h
 endif
