@@ -161,6 +161,8 @@ int BPF_PROG(hrt_cpu_idle, unsigned int state, unsigned int cpu_id)
 
 	if (state != HRT_PWR_EVENT_EXIT) {
 		m.in_idle = 1;
+		if (state < 8)
+			stats.idle_entries[state]++;
 		if (!m.inited) {
 			/* First event on the measured CPU: pin the timer here. */
 			bpf_timer_init(&tm->t, &hrt_timers, HRT_CLOCK_MONOTONIC);

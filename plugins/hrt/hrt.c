@@ -518,6 +518,14 @@ static int hrt_stop(struct wultfw_ctx *ctx)
 	HRT_INFO("hrt_dropped_ringbuf_full", st->rb_full);
 	HRT_INFO("hrt_dropped_other_cpu", p->drops[HRT_DROP_CPU]);
 	HRT_INFO("hrt_dropped_inconsistent", p->drops[HRT_DROP_TS]);
+	for (int i = 0; i < 8; i++) {
+		char key[48];
+
+		if (!st->idle_entries[i])
+			continue;
+		snprintf(key, sizeof(key), "hrt_idle_entries_state%d", i);
+		HRT_INFO(key, st->idle_entries[i]);
+	}
 #undef HRT_INFO
 	return 0;
 }

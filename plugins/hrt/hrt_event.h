@@ -29,6 +29,7 @@ struct hrt_stats {
 	__u64 rb_full;		/* record lost: ring buffer full */
 	__u64 arm_errors;	/* bpf_timer_start() failed */
 	__s64 last_error;	/* its last return value */
+	__u64 idle_entries[8];	/* idle entries of the CPU by requested state */
 };
 
 /*
