@@ -37,3 +37,13 @@ $(tests_hrt_hrt_driver_OBJECTS): plugins/hrt/hrt.skel.h
 TESTS += tests/hrt/hrt-test.sh
 CLEANFILES += plugins/hrt/vmlinux.h plugins/hrt/hrt.bpf.o plugins/hrt/hrt.skel.h
 endif
+
+# Option validation needs neither BPF nor root: tested wherever CUnit is.
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_hrt_opts
+TESTS += tests/unit/test_hrt_opts
+tests_unit_test_hrt_opts_SOURCES = tests/unit/test_hrt_opts.c plugins/hrt/hrt_opts.c
+tests_unit_test_hrt_opts_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/hrt
+tests_unit_test_hrt_opts_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_hrt_opts_LDADD = $(CUNIT_LIBS)
+endif

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/* hrt option validation (plugins/hrt/hrt_opts.c), no BPF needed. */
+#include "config.h"
+
+#include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include "hrt_opts.h"
+
+static struct wultfw_value v[HRT_NOPTS];
+static struct wultfw_ctx ctx = { .opts = v };
+static struct hrt_cfg cfg;
+
+static void reset(void)
+{
+	memset(v, 0, sizeof(v));
+	memset(ctx.err, 0, sizeof(ctx.err));
+}
+
+static void test_table(void)
+{
+	size_t n = 0;
+
+	while (hrt_options[n].name)
+		n++;
+	/* ctx->opts arrives in table order: the enum must match the table. */
+	CU_ASSERT_EQUAL(n, HRT_NOPTS);
+	CU_ASSERT_STRING_EQUAL(hrt_options[HRT_OPT_RAW].name, "raw");
+	CU_ASSERT_STRING_EQUAL(hrt_options[HRT_OPT_RING_KIB].name, "ring_kib");
+	CU_ASSERT_STRING_EQUAL(hrt_options[HRT_OPT_POLL].name, "poll");
+}
+
+static void test_defaults(void)
+{
+	reset();
+	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
+	CU_ASSERT_FALSE(cfg.raw);
+	CU_ASSERT_EQUAL(cfg.ring_bytes, 1024 * 1024);
+	CU_ASSERT_EQUAL(cfg.poll_ns, 1000000);
+}
+
+static void test_ring(void)
+{
+	reset();
+	v[HRT_OPT_RING_KIB] = (struct wultfw_value){ .set = true, .i = 4096 };
+	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
+	CU_ASSERT_EQUAL(cfg.ring_bytes, 4096 * 1024);
+	v[HRT_OPT_RING_KIB].i = 1000;	/* not a power of two */
+	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ctx.err, "ring_kib = 1000"));
+	v[HRT_OPT_RING_KIB].i = 8;	/* below a page on any arch */
+	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), -EINVAL);
+	v[HRT_OPT_RING_KIB].i = -16;
+	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), -EINVAL);
+	v[HRT_OPT_RING_KIB].i = 524288;
+	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), -EINVAL);
+}
+
+static void test_poll_and_raw(void)
+{
+	reset();
+	v[HRT_OPT_RAW] = (struct wultfw_value){ .set = true, .b = true };
+	v[HRT_OPT_POLL] = (struct wultfw_value){ .set = true, .ns = 50000 };
+	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
+	CU_ASSERT_TRUE(cfg.raw);
+	CU_ASSERT_EQUAL(cfg.poll_ns, 50000);
+	v[HRT_OPT_POLL].ns = 49999;
+	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ctx.err, "poll"));
+	v[HRT_OPT_POLL].ns = 100000001;
+	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), -EINVAL);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	unsigned int fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	s = CU_add_suite("hrt options", NULL, NULL);
+	CU_add_test(s, "table order", test_table);
+	CU_add_test(s, "defaults", test_defaults);
+	CU_add_test(s, "ring_kib", test_ring);
+	CU_add_test(s, "poll and raw", test_poll_and_raw);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return fails ? 1 : 0;
+}
