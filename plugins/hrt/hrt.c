@@ -74,34 +74,40 @@ struct hrt_priv {
 
 /* ---- libbpf messages: keep the tail for verifier errors ---- */
 
-static char hrt_log[8192];
+static char hrt_log[16384];
 static size_t hrt_log_len;
+
+/* Append the tail of a message; the verifier's verdict is at its end. */
+static void hrt_log_append(const char *msg, size_t n)
+{
+	if (n >= sizeof(hrt_log) / 2) {
+		msg += n - sizeof(hrt_log) / 2;
+		n = sizeof(hrt_log) / 2;
+	}
+	if (hrt_log_len + n >= sizeof(hrt_log)) {
+		size_t keep = sizeof(hrt_log) / 2 - 1;
+
+		memmove(hrt_log, hrt_log + hrt_log_len - keep, keep);
+		hrt_log_len = keep;
+	}
+	memcpy(hrt_log + hrt_log_len, msg, n);
+	hrt_log_len += n;
+	hrt_log[hrt_log_len] = '\0';
+}
 
 static int hrt_libbpf_print(enum libbpf_print_level level, const char *fmt,
 			    va_list ap)
 {
-	char line[1024];
+	char *msg = NULL;
 	int n;
 
 	if (level == LIBBPF_DEBUG)
 		return 0;
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	if (n <= 0)
-		return 0;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
-	if (hrt_log_len + (size_t)n >= sizeof(hrt_log)) {
-		/* Keep the newest half: the verifier's verdict is at the end. */
-		size_t keep = sizeof(hrt_log) / 2;
-
-		memmove(hrt_log, hrt_log + hrt_log_len - keep, keep);
-		hrt_log_len = keep;
-		if ((size_t)n >= sizeof(hrt_log) - keep)
-			n = (int)(sizeof(hrt_log) - keep - 1);
-	}
-	memcpy(hrt_log + hrt_log_len, line, (size_t)n);
-	hrt_log_len += (size_t)n;
-	hrt_log[hrt_log_len] = '\0';
+	/* The verifier log arrives as one message of any size. */
+	n = vasprintf(&msg, fmt, ap);
+	if (n > 0)
+		hrt_log_append(msg, (size_t)n);
+	free(msg);
 	return 0;
 }
 
@@ -125,7 +131,11 @@ static const char *hrt_log_tail(struct wultfw_ctx *ctx, int nlines,
 		p = start;
 		if (end == start)
 			break;
-		if (!strncmp(start, "-- END", 6) || !strncmp(start, "libbpf:", 7))
+		/* Framing and statistics around the verifier's verdict. */
+		if (!strncmp(start, "-- END", 6) || !strncmp(start, "libbpf:", 7) ||
+		    !strncmp(start, "processed ", 10) ||
+		    !strncmp(start, "verification time", 17) ||
+		    !strncmp(start, "stack depth", 11))
 			continue;
 		if (!last[0])
 			snprintf(last, len, "%.*s", (int)(end - start), start);
@@ -177,8 +187,8 @@ static int hrt_check_kernel(struct wultfw_ctx *ctx)
 	uname(&u);
 	if (geteuid() != 0)
 		return wultfw_fail(ctx, -EPERM,
-			"loading an eBPF program needs root: run wultfw as root "
-			"(or with CAP_BPF, CAP_PERFMON and CAP_SYS_RESOURCE)");
+			"hrt loads an eBPF program and needs root: run wultfw "
+			"as root");
 	if (access(HRT_BTF_FILE, R_OK))
 		return wultfw_fail(ctx, -ENOENT,
 			"kernel %s has no BTF (%s missing): hrt needs a kernel "
