@@ -34,3 +34,9 @@ tests_unit_test_config_DEPENDENCIES = $(CORE_TEST_LIBS) $(check_LTLIBRARIES)
 tests_unit_test_sched_DEPENDENCIES = $(CORE_TEST_LIBS) $(check_LTLIBRARIES)
 TESTS += tests/unit/test_units tests/unit/test_config tests/unit/test_sched
 endif
+
+# Integration tests: shell scripts that run the real binary.
+EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh
+if HAVE_CUNIT
+TESTS += tests/integration/test_cli.sh
+endif
