@@ -28,10 +28,10 @@ bin_PROGRAMS += wultfw
 wultfw_SOURCES = core/main.c
 wultfw_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 wultfw_LDADD = core/libwfw_core.la
-if STATIC_PLUGINS
-wultfw_LDADD += $(PRELOAD_PLUGINS)
-wultfw_DEPENDENCIES = core/libwfw_core.la $(pkglib_LTLIBRARIES)
-else
 # Defines lt_preloaded_symbols even when nothing is preloaded.
 wultfw_LDFLAGS = -dlpreopen force
+if STATIC_PLUGINS
+# A static build carries every plugin inside the binary.
+wultfw_LDADD += $(PRELOAD_PLUGINS)
+wultfw_DEPENDENCIES = core/libwfw_core.la $(pkglib_LTLIBRARIES)
 endif
