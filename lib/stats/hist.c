@@ -49,16 +49,20 @@ static int grow(struct wfw_hist *h, unsigned sign, unsigned e)
 	return 0;
 }
 
-static inline int add_one(struct wfw_hist *h, double v)
+/*
+ * Count `n` values of key `k` (sign, exponent, top mantissa bits).
+ * Key 0 of either sign holds zero and magnitudes below 2^-1031, which are
+ * counted as zero.
+ */
+static inline int add_key(struct wfw_hist *h, uint64_t k, uint64_t n)
 {
-	uint64_t u = dbits(v);
-	unsigned sign = (unsigned)(u >> 63);
-	uint64_t key = (u & ~(1ULL << 63)) >> SHIFT;
+	unsigned sign = (unsigned)(k >> (63 - SHIFT));
+	uint64_t key = k & ((1ULL << (63 - SHIFT)) - 1);
 	unsigned e = (unsigned)(key >> WFW_HIST_SUB_BITS);
 	uint64_t *o;
 
-	if (key == 0 && (u & ~(1ULL << 63)) == 0) {
-		h->zeros++;
+	if (!key) {
+		h->zeros += n;
 		return 0;
 	}
 	o = h->oct[sign][e];
@@ -67,27 +71,45 @@ static inline int add_one(struct wfw_hist *h, double v)
 			return -ENOMEM;
 		o = h->oct[sign][e];
 	}
-	o[key & (WFW_HIST_SUBS - 1)]++;
+	o[key & (WFW_HIST_SUBS - 1)] += n;
 	return 0;
 }
 
 int wfw_hist_add(struct wfw_hist *h, double v)
 {
-	int ret = add_one(h, v);
+	int ret = add_key(h, dbits(v) >> SHIFT, 1);
 
 	if (!ret)
 		h->count++;
 	return ret;
 }
 
+/*
+ * Runs of values in the same bucket (counters, flags, constant columns)
+ * are counted once per run: back-to-back increments of one memory word
+ * would wait for each other.
+ */
 int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n)
 {
+	uint64_t prev, run = 0;
+
+	if (!n)
+		return 0;
+	prev = dbits(v[0]) >> SHIFT;
 	for (size_t i = 0; i < n; i++) {
-		if (add_one(h, v[i])) {
-			h->count += i;
-			return -ENOMEM;
+		uint64_t k = dbits(v[i]) >> SHIFT;
+
+		if (k == prev) {
+			run++;
+			continue;
 		}
+		if (add_key(h, prev, run))
+			return -ENOMEM;
+		prev = k;
+		run = 1;
 	}
+	if (add_key(h, prev, run))
+		return -ENOMEM;
 	h->count += n;
 	return 0;
 }

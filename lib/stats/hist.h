@@ -28,7 +28,7 @@
 struct wfw_hist {
 	/* [0] positive values, [1] negative values (by magnitude). */
 	uint64_t *oct[2][WFW_HIST_OCTAVES];
-	uint64_t zeros;			/* +0.0 and -0.0 */
+	uint64_t zeros;			/* +-0.0 and magnitudes < 2^-1031 */
 	uint64_t count;			/* all values counted */
 	size_t noct;			/* octaves allocated (memory use) */
 };

@@ -8,3 +8,11 @@ lib_stats_libwfw_stats_la_SOURCES = \
 	lib/stats/table.c lib/stats/table.h \
 	lib/stats/report.c lib/stats/report.h
 lib_stats_libwfw_stats_la_LIBADD = -lm
+
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_stats
+TESTS += tests/unit/test_stats
+tests_unit_test_stats_SOURCES = tests/unit/test_stats.c
+tests_unit_test_stats_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_stats_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+endif

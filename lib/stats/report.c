@@ -65,7 +65,7 @@ static int table_row(struct wfw_table *t, struct wfw_statset *s, size_t m,
 	for (size_t i = 0; i < np; i++)
 		wfw_fmt_value(buf[n++], sizeof(buf[0]), sum.pct[i], dec);
 	wfw_fmt_value(buf[n++], sizeof(buf[0]), sum.max, dec);
-	snprintf(buf[n], sizeof(buf[n]), "%s", sum.exact ? "" : "~");
+	snprintf(buf[n], sizeof(buf[n]), "%s", sum.exact ? "exact" : "hist");
 	n++;
 	for (size_t i = 0; i < n; i++)
 		cells[i] = buf[i];
@@ -83,7 +83,13 @@ int wfw_report_table(struct wfw_statset *s, const double *p, size_t np,
 
 	if (np > WFW_SUMMARY_MAX_PCT)
 		np = WFW_SUMMARY_MAX_PCT;
-	wfw_table_init(&t, np + 9, 3);
+	char align[64];
+
+	memset(align, 'r', sizeof(align));
+	align[0] = align[1] = align[2] = 'l';
+	align[np + 8] = 'l';
+	align[np + 9] = '\0';
+	wfw_table_init(&t, np + 9, align);
 	cells[n++] = "Metric";
 	cells[n++] = s->gcol >= 0 ? s->schema->cols[s->gcol].name : "Group";
 	cells[n++] = "Unit";
@@ -97,7 +103,7 @@ int wfw_report_table(struct wfw_statset *s, const double *p, size_t np,
 		cells[n++] = buf[i];
 	}
 	cells[n++] = "Max";
-	cells[n++] = "";
+	cells[n++] = "Percentiles";
 	ret = wfw_table_add(&t, cells);
 	for (size_t m = 0; m < s->nmetrics && !ret; m++) {
 		ret = table_row(&t, s, m, SIZE_MAX, p, np);

@@ -4,15 +4,16 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "stats/table.h"
 
-void wfw_table_init(struct wfw_table *t, size_t ncols, size_t nleft)
+void wfw_table_init(struct wfw_table *t, size_t ncols, const char *align)
 {
 	memset(t, 0, sizeof(*t));
 	t->ncols = ncols;
-	t->nleft = nleft;
+	snprintf(t->align, sizeof(t->align), "%s", align ? align : "");
 }
 
 void wfw_table_free(struct wfw_table *t)
@@ -20,7 +21,8 @@ void wfw_table_free(struct wfw_table *t)
 	for (size_t i = 0; i < t->nrows * t->ncols; i++)
 		free(t->cells[i]);
 	free(t->cells);
-	wfw_table_init(t, t->ncols, t->nleft);
+	t->cells = NULL;
+	t->nrows = t->cap = 0;
 }
 
 int wfw_table_add(struct wfw_table *t, const char *const *cells)
@@ -64,9 +66,11 @@ void wfw_table_print(const struct wfw_table *t, FILE *f)
 			const char *s = t->cells[r * t->ncols + c];
 			int wi = (int)w[c];
 
-			if (c + 1 == nc && c < t->nleft)
+			bool left = c < strlen(t->align) && t->align[c] == 'l';
+
+			if (c + 1 == nc && left)
 				fputs(s, f);	/* no trailing blanks */
-			else if (c < t->nleft)
+			else if (left)
 				fprintf(f, "%-*s", wi, s);
 			else
 				fprintf(f, "%*s", wi, s);
@@ -81,6 +85,8 @@ void wfw_fmt_value(char *buf, size_t len, double v, int decimals)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (decimals < 3 && v != floor(v))
+		snprintf(buf, len, "%.3f", v);
 	else
 		snprintf(buf, len, "%.*f", decimals, v);
 }

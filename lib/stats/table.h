@@ -11,16 +11,20 @@
 struct wfw_table {
 	size_t ncols, nrows, cap;
 	char **cells;		/* nrows * ncols, owned */
-	size_t nleft;		/* the first nleft columns are left-aligned */
+	char align[64];		/* per column: 'l' left, else right */
 };
 
-void wfw_table_init(struct wfw_table *t, size_t ncols, size_t nleft);
+/* align: one letter per column, 'l' left-aligned, 'r' right-aligned. */
+void wfw_table_init(struct wfw_table *t, size_t ncols, const char *align);
 void wfw_table_free(struct wfw_table *t);
 /* Append a row of ncols cells (copied); NULL cells print empty. */
 int wfw_table_add(struct wfw_table *t, const char *const *cells);
 void wfw_table_print(const struct wfw_table *t, FILE *f);
 
-/* Format a value for a table: "-" for NaN, `decimals` after the point. */
+/*
+ * Format a value for a table: "-" for NaN, `decimals` after the point, but
+ * at least 3 when the value is not whole (a mean of integer counts).
+ */
 void wfw_fmt_value(char *buf, size_t len, double v, int decimals);
 
 #endif

@@ -5,3 +5,13 @@ sinks_stats_stats_la_SOURCES = sinks/stats/stats.c \
 sinks_stats_stats_la_LDFLAGS = $(PLUGIN_MODULE_FLAGS)
 sinks_stats_stats_la_LIBADD = lib/stats/libwfw_stats.la -lm
 PRELOAD_PLUGINS += -dlpreopen sinks/stats/stats.la
+
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_stats_sink
+TESTS += tests/unit/test_stats_sink
+tests_unit_test_stats_sink_SOURCES = tests/unit/test_stats_sink.c \
+	sinks/stats/stats.c sinks/stats/cychist.c
+tests_unit_test_stats_sink_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) \
+	-I$(top_srcdir)/sinks/stats
+tests_unit_test_stats_sink_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+endif

@@ -254,7 +254,7 @@ static int stats_close(struct wultfw_ctx *ctx,
 	if (!st)
 		return 0;
 	if (ctx->verbosity > 0 && ctx->opts[OPT_TABLE].b) {
-		printf("Statistics of %llu datapoints (%s; '~': percentiles "
+		printf("Statistics of %llu datapoints (%s; percentiles 'hist': "
 		       "from the histogram, within %.3f%%):\n",
 		       (unsigned long long)st->set.rows,
 		       st->experiment[0] ? st->experiment : "run",
