@@ -35,3 +35,7 @@ else
 # Defines lt_preloaded_symbols even when nothing is preloaded.
 wultfw_LDFLAGS = -dlpreopen force
 endif
+
+# wultfw calc (statistics of result files)
+wultfw_SOURCES += core/cmd_calc.c
+wultfw_LDADD += lib/stats/libwfw_stats.la lib/datafmt/libwfw_datafmt.la -lm
