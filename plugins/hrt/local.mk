@@ -27,13 +27,7 @@ plugins/hrt/hrt.skel.h: plugins/hrt/hrt.bpf.o
 	$(AM_V_GEN)$(BPFTOOL) gen skeleton $< name hrt_bpf > $@.tmp && mv $@.tmp $@
 $(plugins_hrt_hrt_la_OBJECTS): plugins/hrt/hrt.skel.h
 
-# A small host that drives the plugin's ops (tests/hrt/hrt-test.sh uses it).
-check_PROGRAMS += tests/hrt/hrt_driver
-tests_hrt_hrt_driver_SOURCES = tests/hrt/hrt_driver.c plugins/hrt/hrt.c \
-	plugins/hrt/hrt_opts.c
-tests_hrt_hrt_driver_CPPFLAGS = $(plugins_hrt_hrt_la_CPPFLAGS)
-tests_hrt_hrt_driver_LDADD = $(plugins_hrt_hrt_la_LIBADD)
-$(tests_hrt_hrt_driver_OBJECTS): plugins/hrt/hrt.skel.h
+# Runs the real binary on the running kernel (root + BTF, else SKIP).
 TESTS += tests/hrt/hrt-test.sh
 CLEANFILES += plugins/hrt/vmlinux.h plugins/hrt/hrt.bpf.o plugins/hrt/hrt.skel.h
 endif
