@@ -11,7 +11,10 @@
  * Re-arming at idle exit keeps the CPU's pattern "run a little, go idle,
  * get woken by our timer" and never arms while a datapoint is open. If the
  * timer fires while the CPU is not idle there is no datapoint: the callback
- * counts it as busy and re-arms itself (nothing else would).
+ * counts it as busy and leaves the timer unarmed; the next idle entry arms
+ * it (LTime = entry + LDist). Re-arming from the callback instead would, at
+ * launch distances shorter than the CPU's busy stretches, turn into a
+ * timer-interrupt storm that never lets the CPU go idle (seen at 2-5 us).
  *
  * GPL: bpf_timer helpers are GPL-only.
  */
@@ -113,7 +116,7 @@ static int timer_cb(void *map, __u32 *key, struct hrt_timer *tm)
 	if (cpu == target_cpu && !m.in_idle) {
 		/* The CPU was busy at LTime: no wake-up to measure. */
 		stats.busy++;
-		arm(tm, now);
+		m.armed = 0;
 		return 0;
 	}
 	m.tintr = now;
@@ -145,6 +148,13 @@ static void submit(__u64 tai)
 	stats.events++;
 }
 
+/* What the probe itself took on the measured CPU, by path. */
+static void cost(int path, __u64 start)
+{
+	stats.cost_ns[path] += bpf_ktime_get_ns() - start;
+	stats.cost_cnt[path]++;
+}
+
 SEC("tp_btf/cpu_idle")
 int BPF_PROG(hrt_cpu_idle, unsigned int state, unsigned int cpu_id)
 {
@@ -168,28 +178,30 @@ int BPF_PROG(hrt_cpu_idle, unsigned int state, unsigned int cpu_id)
 			bpf_timer_init(&tm->t, &hrt_timers, HRT_CLOCK_MONOTONIC);
 			bpf_timer_set_callback(&tm->t, timer_cb);
 			m.inited = 1;
-			arm(tm, now);
 		}
+		if (!m.armed)	/* first time, or the last timer found us busy */
+			arm(tm, now);
 		if (m.armed && !m.fired) {
 			/* The last idle entry before LTime counts. */
 			m.tbi = now;
 			m.req_state = state;
 		}
+		cost(HRT_COST_ENTRY, now);
 		return 0;
 	}
 
 	m.in_idle = 0;
-	if (!m.armed)
-		return 0;
-	if (!m.fired) {
+	if (!m.armed || !m.fired) {
 		/* Woken by something else; keep waiting for our timer. */
-		if (m.tbi)
+		if (m.armed && m.tbi)
 			stats.early_exits++;
+		cost(HRT_COST_EXIT, now);
 		return 0;
 	}
 	submit(now);
 	m.armed = 0;
 	arm(tm, bpf_ktime_get_ns());
+	cost(HRT_COST_EXIT_DP, now);
 	return 0;
 }
 

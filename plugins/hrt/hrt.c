@@ -52,8 +52,6 @@ static const struct wultfw_column hrt_extra_cols[] = {
 	  .enum_names = hrt_bool_names, .n_enum = 2 },
 };
 
-enum { HRT_DROP_CPU, HRT_DROP_TS, HRT_DROP_NR };
-
 struct hrt_priv {
 	struct hrt_cfg cfg;
 	struct hrt_bpf *skel;
@@ -68,7 +66,8 @@ struct hrt_priv {
 	struct wultfw_batch *cur;
 	struct hrt_event pending;	/* consumed but did not fit */
 	bool has_pending;
-	uint64_t drops[HRT_DROP_NR];
+	uint64_t drop_cpu;		/* timer callback ran on another CPU */
+	uint64_t drop_ts[WFW_KSIDE_BAD_TOTCYC + 1];	/* by wfw_kside_check() */
 	uint64_t rb_full_seen;		/* stats.rb_full already reported */
 };
 
@@ -412,12 +411,13 @@ static void hrt_add(struct hrt_priv *p, struct wultfw_batch *b,
 		    const struct hrt_event *e)
 {
 	struct wfw_kside_dp dp = { 0 };
+	enum wfw_kside_bad why;
 	union wultfw_cell *row;
 	size_t x = p->ks.first_extra;
 
 	if (e->intr_cpu != p->cpu) {
 		/* Pinning failed: the timer ran elsewhere, TIntr is foreign. */
-		p->drops[HRT_DROP_CPU]++;
+		p->drop_cpu++;
 		b->discarded++;
 		return;
 	}
@@ -429,8 +429,9 @@ static void hrt_add(struct hrt_priv *p, struct wultfw_batch *b,
 	dp.req_state = (int)e->req_state;
 	dp.intr_off = -1;
 	dp.nmi = e->nmi;
-	if (wfw_kside_check(&p->ks, &dp) != WFW_KSIDE_OK) {
-		p->drops[HRT_DROP_TS]++;
+	why = wfw_kside_check(&p->ks, &dp);
+	if (why != WFW_KSIDE_OK) {
+		p->drop_ts[why]++;
 		b->discarded++;
 		return;
 	}
@@ -526,8 +527,18 @@ static int hrt_stop(struct wultfw_ctx *ctx)
 	HRT_INFO("hrt_busy_at_launch", st->busy);
 	HRT_INFO("hrt_early_wakeups", st->early_exits);
 	HRT_INFO("hrt_dropped_ringbuf_full", st->rb_full);
-	HRT_INFO("hrt_dropped_other_cpu", p->drops[HRT_DROP_CPU]);
-	HRT_INFO("hrt_dropped_inconsistent", p->drops[HRT_DROP_TS]);
+	HRT_INFO("hrt_dropped_other_cpu", p->drop_cpu);
+	HRT_INFO("hrt_dropped_tbi_after_ltime", p->drop_ts[WFW_KSIDE_BAD_TBI]);
+	HRT_INFO("hrt_dropped_tai_before_ltime", p->drop_ts[WFW_KSIDE_BAD_TAI]);
+	HRT_INFO("hrt_dropped_tintr_before_ltime", p->drop_ts[WFW_KSIDE_BAD_TINTR]);
+	HRT_INFO("hrt_dropped_missing_timestamp", p->drop_ts[WFW_KSIDE_BAD_ZERO]);
+	/* Average cost of the cpu_idle probe on the measured CPU, by path. */
+	HRT_INFO("hrt_probe_ns_idle_entry", st->cost_cnt[HRT_COST_ENTRY] ?
+		 st->cost_ns[HRT_COST_ENTRY] / st->cost_cnt[HRT_COST_ENTRY] : 0);
+	HRT_INFO("hrt_probe_ns_idle_exit", st->cost_cnt[HRT_COST_EXIT] ?
+		 st->cost_ns[HRT_COST_EXIT] / st->cost_cnt[HRT_COST_EXIT] : 0);
+	HRT_INFO("hrt_probe_ns_exit_datapoint", st->cost_cnt[HRT_COST_EXIT_DP] ?
+		 st->cost_ns[HRT_COST_EXIT_DP] / st->cost_cnt[HRT_COST_EXIT_DP] : 0);
 	for (int i = 0; i < 8; i++) {
 		char key[48];
 

@@ -20,6 +20,12 @@ struct hrt_event {
 	__u32 softirq;		/* softirqs besides our own, LTime..TAI */
 };
 
+enum {
+	HRT_COST_ENTRY,		/* idle entry (TBI; arms after a busy miss) */
+	HRT_COST_EXIT,		/* idle exit that closes no datapoint */
+	HRT_COST_EXIT_DP,	/* idle exit: submit the record and re-arm */
+};
+
 /* Program-side counters, read by user space through the mmap'ed .bss. */
 struct hrt_stats {
 	__u64 arms;		/* timers started */
@@ -30,6 +36,8 @@ struct hrt_stats {
 	__u64 arm_errors;	/* bpf_timer_start() failed */
 	__s64 last_error;	/* its last return value */
 	__u64 idle_entries[8];	/* idle entries of the CPU by requested state */
+	/* Time spent in the cpu_idle probe on the measured CPU, by path. */
+	__u64 cost_ns[3], cost_cnt[3];
 };
 
 /*
