@@ -221,7 +221,8 @@ int BPF_PROG(hrt_softirq_entry, unsigned int vec_nr)
 /*
  * nmi_handler fires once per handler an NMI runs (perf, watchdog, ...), so
  * handlers that start within 2 us of the previous one's end are taken as
- * the same NMI. Counted from TBI to TAI, as wult counts NMIs.
+ * the same NMI. Counted from LTime to TAI: an NMI before LTime ends the
+ * idle period early and the datapoint then starts from the next idle entry.
  */
 SEC("tp_btf/nmi_handler")
 int BPF_PROG(hrt_nmi_handler, void *handler, s64 delta_ns, int handled)
@@ -231,6 +232,8 @@ int BPF_PROG(hrt_nmi_handler, void *handler, s64 delta_ns, int handled)
 	if (bpf_get_smp_processor_id() != target_cpu || !m.armed || !m.tbi)
 		return 0;
 	now = bpf_ktime_get_ns();
+	if (now < m.ltime)
+		return 0;
 	if (now - delta_ns > m.last_nmi_end + 2000)
 		m.nmi++;
 	m.last_nmi_end = now;

@@ -16,7 +16,7 @@ struct hrt_event {
 	__u64 ldist;
 	__u32 req_state;	/* cpuidle index from the idle-entry tracepoint */
 	__s32 intr_cpu;		/* CPU the callback ran on */
-	__u32 nmi;		/* NMIs on the measured CPU, TBI..TAI */
+	__u32 nmi;		/* NMIs on the measured CPU, LTime..TAI */
 	__u32 softirq;		/* softirqs besides our own, LTime..TAI */
 };
 
