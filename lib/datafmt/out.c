@@ -64,7 +64,10 @@ static int out_put(struct wfw_out *o, const char *p, size_t n)
 		if (w <= 0) {
 			int e = w < 0 ? -errno : -EIO;
 
-			/* Drop a partial record; best effort, keep the first error. */
+			/* Keep what reached the disk up to its last whole record. */
+			if (o->whole)
+				o->good_off += o->whole(o->whole_arg, p, done);
+			/* Best effort (fails on /dev/full); keep the first error. */
 			if (ftruncate(o->fd, (off_t)o->good_off) == 0)
 				(void)lseek(o->fd, (off_t)o->good_off, SEEK_SET);
 			out_fail(o, e, "write failed, file cut back to its last whole record");

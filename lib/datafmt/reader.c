@@ -250,9 +250,17 @@ static int classify(const char *s, size_t n, int *dec)
 		}
 	}
 	if (digits && i == n && (frac || s[n - 1] != '.') &&
-	    digits + frac <= 18 && frac <= 9 && !(s[0] == '-' && !nonzero)) {
-		*dec = (int)frac;
-		return NUM_CANON;
+	    digits + frac <= 19 && frac <= 9 && !(s[0] == '-' && !nonzero)) {
+		/* 19 digits fit in uint64; the scaled value must fit int64. */
+		uint64_t mag = 0;
+
+		for (size_t k = s[0] == '-'; k < n; k++)
+			if (s[k] != '.')
+				mag = mag * 10 + (uint64_t)(s[k] - '0');
+		if (mag <= (uint64_t)INT64_MAX + (s[0] == '-')) {
+			*dec = (int)frac;
+			return NUM_CANON;
+		}
 	}
 	while (n && (*s == ' ' || *s == '\t')) {
 		s++;
@@ -277,7 +285,8 @@ static int64_t parse_canon(const char *s, size_t n)
 	for (size_t i = neg; i < n; i++)
 		if (s[i] != '.')
 			v = v * 10 + (uint64_t)(s[i] - '0');
-	return neg ? -(int64_t)v : (int64_t)v;
+	/* Negate in unsigned arithmetic: -2^63 has no positive twin. */
+	return neg ? (int64_t)(0 - v) : (int64_t)v;
 }
 
 static const double pow10_exact[23] = {
@@ -537,9 +546,22 @@ static int csv_open(struct wfw_reader *r)
 		return rfail(r, -EINVAL, "%s: empty file: expected a header line of column names",
 			     r->path);
 	hdr_line = line;
-	nf = tok_record(r, &pos, &line);
-	if (nf < 0)
-		return (int)nf;
+	{
+		size_t hstart = pos;
+
+		nf = tok_record(r, &pos, &line);
+		if (nf < 0)
+			return (int)nf;
+		/* Control bytes in the header: a binary or foreign file, not CSV. */
+		for (size_t k = hstart; k < pos; k++) {
+			unsigned char ch = (unsigned char)r->map[k];
+
+			if ((ch < 0x20 && ch != '\t' && ch != '\r' && ch != '\n') ||
+			    ch == 0x7f)
+				return rfail(r, -EINVAL, "%s:%llu: binary data in the header line: neither a CSV file nor a wultfw binary file",
+					     r->path, (unsigned long long)hdr_line);
+		}
+	}
 	r->schema.ncols = (size_t)nf;
 	r->cols = calloc((size_t)nf, sizeof(*r->cols));
 	r->cs = calloc((size_t)nf, sizeof(*r->cs));
@@ -764,8 +786,10 @@ int wfw_reader_open(struct wfw_reader **rp, const char *path, char *err,
 		ret = rfail(r, -EINVAL, "%s: not a regular file", path);
 		goto fail;
 	}
-	if (st.st_size >= 4 && pread(r->fd, magic, 4, 0) == 4 &&
-	    !memcmp(magic, WFW_BIN_MAGIC, 4)) {
+	/* Binary if it starts like the magic, even when cut inside it. */
+	if (st.st_size > 0 &&
+	    pread(r->fd, magic, 4, 0) == (st.st_size < 4 ? st.st_size : 4) &&
+	    !memcmp(magic, WFW_BIN_MAGIC, st.st_size < 4 ? (size_t)st.st_size : 4)) {
 		r->fmt = WFW_FMT_BINARY;
 		ret = bin_open(r, (uint64_t)st.st_size);
 	} else {
