@@ -112,7 +112,7 @@ int wfw_out_write(struct wfw_out *o, const void *p, size_t n)
 	}
 	if (wfw_out_flush(o))
 		return o->err;
-	if (n >= o->cap / 2)	/* big block: no point copying it */
+	if (n >= o->cap / 8)	/* big block: no point copying it */
 		return out_put(o, p, n);
 	memcpy(o->buf, p, n);
 	o->len = n;

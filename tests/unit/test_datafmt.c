@@ -136,6 +136,44 @@ static void test_fmt_float(void)
 	}
 }
 
+/* The fast formatter prints exactly what the snprintf-based one prints. */
+static void test_fmt_float_fast_matches(void)
+{
+	uint64_t state = 777;
+	char a[40], b[40];
+	int bad = 0;
+
+	for (int i = 0; i < 1000000 && bad < 5; i++) {
+		uint64_t r = wultfw_rand64(&state);
+		double v;
+
+		switch (i % 4) {
+		case 0:	/* uniform over the fast range's exponents */
+			v = ldexp((double)(r >> 11) / (double)(1ULL << 53),
+				  (int)(r % 64) - 14);
+			break;
+		case 1:	/* ratios as derived columns compute them */
+			v = 100.0 * (double)(r % 1000000) / (double)(1000000 + r % 7);
+			break;
+		case 2:	/* short decimals, as read from CSV */
+			v = (double)(r % 100000) / 100.0;
+			break;
+		default: /* near range edges and powers of ten */
+			v = pow(10, (int)(r % 20) - 5) * (1 + ((int)(r % 3) - 1) * 1e-16);
+			break;
+		}
+		if (r & (1ULL << 63))
+			v = -v;
+		a[wfw_csv_fmt_float(a, v)] = '\0';
+		b[wfw_csv_fmt_float_slow(b, v)] = '\0';
+		if (strcmp(a, b)) {
+			bad++;
+			printf("\n  %.17g: fast %s, slow %s", v, a, b);
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 /* ---- header, quoting, libcsv round trip ---- */
 
 static const char *const odd_enum[] = { "C1", "x,y", "q\"r", "line\nbreak" };
@@ -558,6 +596,65 @@ static void test_reader_header_only(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "does-not-exist.csv: cannot open"));
 }
 
+/* The reader's own decimal parser agrees with strtod bit for bit. */
+static void test_reader_parses_like_strtod(void)
+{
+	const char *path = tpath("numbers.csv");
+	FILE *f = fopen(path, "w");
+	uint64_t state = 4242;
+	struct wfw_reader *r;
+	struct wultfw_batch b;
+	char err[512], text[64];
+	double *want;
+	int n = 200000, bad = 0;
+
+	CU_ASSERT_FATAL(f != NULL);
+	want = malloc(sizeof(double) * (size_t)n);
+	fputs("X\n", f);
+	for (int i = 0; i < n; i++) {
+		uint64_t u = wultfw_rand64(&state);
+		double v = ldexp((double)(u >> 11), (int)(u % 90) - 100);
+
+		switch (i % 5) {
+		case 0: snprintf(text, sizeof(text), "%.17g", v); break;
+		case 1: snprintf(text, sizeof(text), "%.19f", v); break;
+		case 2: snprintf(text, sizeof(text), "%.16g", v); break;
+		case 3: snprintf(text, sizeof(text), "%llu.%llu", (unsigned long long)(u % 100000),
+				 (unsigned long long)(u >> 20)); break;
+		default: snprintf(text, sizeof(text), "%.3f", v); break;
+		}
+		if (i % 1000 == 7) {	/* exact ties: round half to even */
+			static const char *const ties[] = {
+				"4503599627370496.5", "4503599627370497.5",
+				"2251799813685248.25", "2251799813685248.75",
+				"1125899906842624.125", "9007199254740993.0",
+			};
+			snprintf(text, sizeof(text), "%s", ties[(i / 1000) % 6]);
+		}
+		if (u & 1) {
+			memmove(text + 1, text, strlen(text) + 1);
+			text[0] = '-';
+		}
+		want[i] = strtod(text, NULL);
+		fprintf(f, "%s\n", text);
+	}
+	fclose(f);
+	CU_ASSERT_FATAL(wfw_reader_open(&r, path, err, sizeof(err)) == 0);
+	CU_ASSERT_EQUAL(wfw_reader_schema(r)->cols[0].type, WULTFW_COL_FLOAT);
+	CU_ASSERT_FATAL(wfw_batch_alloc(&b, 1, (size_t)n) == 0);
+	CU_ASSERT_FATAL(wfw_reader_read(r, &b) == n);
+	for (int i = 0; i < n && bad < 5; i++) {
+		if (memcmp(&b.cells[i].f, &want[i], 8)) {
+			bad++;
+			printf("\n  row %d: got %.17g want %.17g", i, b.cells[i].f, want[i]);
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	wfw_batch_free(&b);
+	wfw_reader_close(r);
+	free(want);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -572,6 +669,7 @@ int main(void)
 	s = CU_add_suite("datafmt", NULL, NULL);
 	CU_add_test(s, "int formatting", test_fmt_int);
 	CU_add_test(s, "float formatting", test_fmt_float);
+	CU_add_test(s, "fast float formatting equals snprintf", test_fmt_float_fast_matches);
 	CU_add_test(s, "header and quoting", test_header_quoting);
 	CU_add_test(s, "divisor not a power of ten", test_bad_divisor);
 	CU_add_test(s, "round trip through libcsv", test_libcsv_roundtrip);
@@ -580,6 +678,7 @@ int main(void)
 	CU_add_test(s, "ENOSPC on a tiny tmpfs", test_enospc_tmpfs);
 	CU_add_test(s, "reader on wult's datapoints.csv", test_reader_wult_csv);
 	CU_add_test(s, "reader on bad CSV files", test_reader_bad_csv);
+	CU_add_test(s, "reader parses numbers like strtod", test_reader_parses_like_strtod);
 	CU_add_test(s, "reader on header-only and missing files", test_reader_header_only);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
