@@ -141,19 +141,28 @@ static int round_digits(unsigned char *d, int p, int n, int sticky, int *x)
 
 static size_t fmt_float_fast(char *buf, double v)
 {
-	double a = fabs(v), fr;
-	unsigned char all[SIG_MAX + 2], d[SIG_MAX + 2];
+	double a = fabs(v);
+	unsigned char all[SIG_MAX + 3], d[SIG_MAX + 3];
 	unsigned __int128 f;
 	const unsigned __int128 mask = ((unsigned __int128)1 << 72) - 1;
-	uint64_t ip;
-	int n = 0, x, xr = 0, sticky, p;
+	uint64_t ip, bits, mant, frac;
+	int n = 0, x, xr = 0, sticky, p, e2;
 	char *o = buf;
 
 	if (!(a >= 1e-4 && a < 1e15))
 		return 0;
-	ip = (uint64_t)a;
-	fr = a - (double)ip;			/* exact */
-	f = (unsigned __int128)ldexp(fr, 72);	/* exact integer < 2^72 */
+	/* a = mant * 2^e2 with -66 <= e2 <= -3 in this range */
+	memcpy(&bits, &a, sizeof(bits));
+	mant = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
+	e2 = (int)(bits >> 52) - 1075;
+	if (-e2 >= 64) {
+		ip = 0;
+		frac = mant;
+	} else {
+		ip = mant >> -e2;
+		frac = mant & ((1ULL << -e2) - 1);
+	}
+	f = (unsigned __int128)frac << (72 + e2);	/* fraction * 2^72, exact */
 	if (ip) {
 		char tmp[24], *e = tmp + sizeof(tmp), *q = utoa_back(e, ip);
 
@@ -171,10 +180,14 @@ static size_t fmt_float_fast(char *buf, double v)
 		all[n++] = (unsigned char)(f >> 72);
 		f &= mask;
 	}
-	while (n < SIG_MAX + 1) {
-		f *= 10;
-		all[n++] = (unsigned char)(f >> 72);
+	while (n < SIG_MAX + 1) {	/* two digits per step */
+		unsigned pair;
+
+		f *= 100;
+		pair = (unsigned)(f >> 72);
 		f &= mask;
+		all[n++] = (unsigned char)(pair / 10);
+		all[n++] = (unsigned char)(pair % 10);
 	}
 	sticky = f != 0;
 
@@ -185,7 +198,7 @@ static size_t fmt_float_fast(char *buf, double v)
 
 		xr = x;
 		memcpy(d, all, sizeof(all));
-		round_digits(d, p, SIG_MAX + 1, sticky, &xr);
+		round_digits(d, p, n, sticky, &xr);
 		if (xr >= 15)
 			return 0;	/* rounded up to 1e15: %g would use an exponent */
 		if (p == SIG_MAX)

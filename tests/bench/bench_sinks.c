@@ -5,7 +5,10 @@
  * core does), then the files read back with lib/datafmt's reader.
  * Prints datapoints per second. Not part of `make check`: run `make bench`.
  *
- *   bench_sinks [-n DATAPOINTS] [-d DIR] [-c CPU]
+ *   bench_sinks [-n DATAPOINTS] [-d DIR] [-c CPU] [-x]
+ *
+ * -x discards the data instead of calling write(2): the sink's own cost,
+ * without the kernel's copy into the page cache.
  *
  * Batches are generated before the clock starts and cycled, so the time
  * measured is the sink's (formatting, copying, write(2) into the page cache).
@@ -24,6 +27,7 @@
 
 #include <wultfw/plugin.h>
 
+#include "datafmt/out.h"
 #include "datafmt/reader.h"
 
 extern const struct wultfw_plugin csv_LTX_wultfw_plugin;
@@ -58,6 +62,16 @@ static const struct wultfw_column wult_cols[] = {
 	{ "SMICnt", "", WULTFW_COL_INT, 1, NULL, 0 },
 	{ "NMICnt", "", WULTFW_COL_INT, 1, NULL, 0 },
 };
+
+static int discard;
+
+/* -x: write(2) replaced by nothing, to see the sink's own cost. */
+static long discard_write(int fd, const void *p, size_t n)
+{
+	(void)fd;
+	(void)p;
+	return (long)n;
+}
 
 static double now(void)
 {
@@ -157,7 +171,7 @@ static int bench_sink(const struct wultfw_plugin *p, const char *dir,
 		wfw_batch_free(&b[k]);
 
 	/* And read it back, as wultfw calc/convert do. */
-	{
+	if (!discard) {
 		struct wfw_reader *r;
 		struct wultfw_batch rb;
 		char err[512];
@@ -201,13 +215,17 @@ int main(int argc, char **argv)
 	const char *dir = NULL;
 	int cpu = -1, opt, fails = 0;
 
-	while ((opt = getopt(argc, argv, "n:d:c:h")) != -1) {
+	while ((opt = getopt(argc, argv, "n:d:c:xh")) != -1) {
 		switch (opt) {
+		case 'x':
+			discard = 1;
+			wfw_out_write_hook = discard_write;
+			break;
 		case 'n': n = strtoull(optarg, NULL, 0); break;
 		case 'd': dir = optarg; break;
 		case 'c': cpu = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: %s [-n DATAPOINTS] [-d DIR] [-c CPU]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-n DATAPOINTS] [-d DIR] [-c CPU] [-x]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -226,8 +244,9 @@ int main(int argc, char **argv)
 		if (sched_setaffinity(0, sizeof(set), &set))
 			perror("sched_setaffinity");
 	}
-	printf("bench_sinks: %llu datapoints per run, batches of %d rows, files in %s\n",
-	       (unsigned long long)n, BATCH_ROWS, dir);
+	printf("bench_sinks: %llu datapoints per run, batches of %d rows, %s %s\n",
+	       (unsigned long long)n, BATCH_ROWS,
+	       discard ? "writes discarded (-x), no files; dir" : "files in", dir);
 	fails += bench_sink(&csv_LTX_wultfw_plugin, dir, "bench.csv", &int_schema, n,
 			    "7 cols (6 INT, 1 ENUM)");
 	fails += bench_sink(&csv_LTX_wultfw_plugin, dir, "bench.csv", &wult_schema, n,

@@ -11,4 +11,5 @@ bench: bench-sinks
 bench-sinks: tests/bench/bench_sinks$(EXEEXT)
 	@# Page-cache files on tmpfs when there is one: the disk is not the sink.
 	@dir=$$(mktemp -d $$(test -d /dev/shm && echo /dev/shm || echo $${TMPDIR:-/tmp})/wfw-bench-XXXXXX) && \
-	./tests/bench/bench_sinks$(EXEEXT) -c 0 -d $$dir; rc=$$?; rmdir $$dir; exit $$rc
+	./tests/bench/bench_sinks$(EXEEXT) -c 0 -d $$dir && \
+	./tests/bench/bench_sinks$(EXEEXT) -c 0 -d $$dir -x; rc=$$?; rmdir $$dir; exit $$rc
