@@ -22,3 +22,4 @@ tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
 tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_sinks_LDADD = lib/datafmt/libwfw_datafmt.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif
+dist_doc_DATA += doc/binary-format.md
