@@ -1,0 +1,66 @@
+#!/bin/sh
+# /init of the wultfw test VM (tests/vm/run.sh builds the initramfs).
+# Prints "VMTEST PASS name" / "VMTEST FAIL name: why", then "VMTEST DONE"
+# and powers off. The host decides from these lines alone.
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+CPU=1
+COUNT=2000
+
+pass() { echo "VMTEST PASS $1"; }
+fail() { echo "VMTEST FAIL $1: $2"; }
+check() { name=$1; shift; if "$@"; then pass "$name"; else fail "$name" "'$*' failed"; fi; }
+no_kernel_errors() {
+	# Anything the kernel says went wrong since boot.
+	if dmesg | grep -E "Oops|WARNING:|BUG:|Call Trace|general protection|refcount_t" >/tmp/kerr; then
+		fail "$1" "kernel log: $(head -3 /tmp/kerr | tr '\n' '|')"
+	else
+		pass "$1"
+	fi
+}
+
+echo "VMTEST kernel $(uname -r), $(nproc) CPUs, clockevent CPU$CPU:" \
+	"$(cat /sys/devices/system/clockevents/clockevent$CPU/current_device)," \
+	"cpuidle: $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)"
+
+check insmod-wultfw insmod /lib/modules/wultfw.ko
+check insmod-hrt insmod /lib/modules/wultfw_hrt.ko
+check insmod-tdt insmod /lib/modules/wultfw_tdt.ko
+check dev-node test -c /dev/wultfw
+check dev-root-only sh -c '[ "$(stat -c %a /dev/wultfw)" = 600 ]'
+
+/bin/vmtest tdt $CPU
+/bin/vmtest badargs $CPU
+/bin/vmtest run $CPU $COUNT
+no_kernel_errors kernel-log-after-run
+
+# Unload attempts while a run is active must fail cleanly (module in use).
+/bin/vmtest hold $CPU 30 &
+HOLD=$!
+sleep 2
+if rmmod wultfw_hrt 2>/dev/null; then fail rmmod-hrt-busy "unloaded mid-run"; else pass rmmod-hrt-busy; fi
+if rmmod wultfw 2>/dev/null; then fail rmmod-fw-busy "unloaded mid-run"; else pass rmmod-fw-busy; fi
+check tdt-unload-mid-run rmmod wultfw_tdt
+# A reader that goes away stops the run and releases the device module.
+kill -9 $HOLD
+wait $HOLD 2>/dev/null
+sleep 1
+check run-stopped-by-exit sh -c 'dmesg | tail -5 | grep -q "run stopped"'
+check rmmod-hrt-after rmmod wultfw_hrt
+check rmmod-fw-after rmmod wultfw
+check no-modules-left sh -c '! grep -q wultfw /proc/modules'
+# Load again: a clean unload leaves nothing registered behind.
+check reload insmod /lib/modules/wultfw.ko
+check reload-hrt insmod /lib/modules/wultfw_hrt.ko
+/bin/vmtest run $CPU 200
+check final-rmmod sh -c 'rmmod wultfw_hrt && rmmod wultfw'
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	echo scan >/sys/kernel/debug/kmemleak
+	check kmemleak sh -c '! grep -q unreferenced /sys/kernel/debug/kmemleak'
+fi
+no_kernel_errors kernel-log-final
+echo "VMTEST DONE"
+poweroff -f
