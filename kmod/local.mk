@@ -5,17 +5,17 @@
 # Kbuild writes objects next to the sources, so we build in a copy under
 # the build directory and the source tree stays clean.
 KDIR ?= /lib/modules/$(shell uname -r)/build
-KMOD_SOURCES = kmod/Kbuild kmod/Makefile kmod/dkms.conf kmod/wultfw_dev.h \
+KMOD_FILES = kmod/Kbuild kmod/Makefile kmod/dkms.conf kmod/wultfw_dev.h \
 	kmod/wultfw_main.c kmod/wultfw_ctrs.c kmod/wultfw_ctrs.h \
 	kmod/wultfw_hrt.c kmod/wultfw_tdt.c kmod/uapi/wultfw_ioctl.h
-EXTRA_DIST += $(KMOD_SOURCES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c
+EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c
 
 modules:
 	@test -d "$(KDIR)" || { echo "kernel build directory $(KDIR) not found:" \
 	  "install the headers of the target kernel (Debian: linux-headers-amd64)" \
 	  "or pass KDIR=..."; exit 1; }
 	rm -rf kmod-build && mkdir -p kmod-build/uapi
-	for f in $(KMOD_SOURCES); do cp $(srcdir)/$$f kmod-build/$${f#kmod/}; done
+	for f in $(KMOD_FILES); do cp $(srcdir)/$$f kmod-build/$${f#kmod/}; done
 	$(MAKE) -C $(KDIR) M=$(abs_builddir)/kmod-build W=1 modules
 	@echo "modules: kmod-build/*.ko"
 
