@@ -8,7 +8,8 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 KMOD_FILES = kmod/Kbuild kmod/Makefile kmod/dkms.conf kmod/wultfw_dev.h \
 	kmod/wultfw_main.c kmod/wultfw_ctrs.c kmod/wultfw_ctrs.h \
 	kmod/wultfw_hrt.c kmod/wultfw_tdt.c kmod/uapi/wultfw_ioctl.h
-EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c
+EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c \
+	tests/vm/exp-kmod-hrt.cfg
 
 modules:
 	@test -d "$(KDIR)" || { echo "kernel build directory $(KDIR) not found:" \
@@ -20,7 +21,7 @@ modules:
 	@echo "modules: kmod-build/*.ko"
 
 check-vm:
-	$(SHELL) $(srcdir)/tests/vm/run.sh
+	WULTFW_BUILDDIR=$(abs_builddir) $(SHELL) $(srcdir)/tests/vm/run.sh
 
 clean-local: clean-kmod
 clean-kmod:

@@ -569,7 +569,7 @@ static long wultfw_ioctl_config(void __user *arg)
 	err = wultfw_configure(cfg);
 	mutex_unlock(&wfw.lock);
 	if (err)
-		pr_info("config refused: %s\n", cfg->why);
+		pr_info_ratelimited("config refused: %s\n", cfg->why);
 	if (copy_to_user(arg, cfg, sizeof(*cfg)) && !err)
 		err = -EFAULT;
 	kfree(cfg);

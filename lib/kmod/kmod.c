@@ -65,9 +65,9 @@ int wfw_kmod_open(struct wfw_kmod *km, const char *path, char *why, size_t len)
 		return 0;
 	if (errno == ENOENT)
 		snprintf(why, len, "%s does not exist: the wultfw kernel modules "
-			 "are not loaded; build them with 'make modules' (or "
-			 "'wultfw deploy') and load them: modprobe wultfw_tdt "
-			 "wultfw_hrt", path);
+			 "are not loaded; build them with 'make modules' (kmod/, "
+			 "or DKMS with kmod/dkms.conf) and load them: modprobe "
+			 "wultfw_tdt wultfw_hrt", path);
 	else if (errno == EBUSY)
 		snprintf(why, len, "%s is in use by another measurement (one "
 			 "opener at a time): wait for it to finish", path);

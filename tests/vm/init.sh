@@ -37,6 +37,51 @@ check dev-root-only sh -c '[ "$(stat -c %a /dev/wultfw)" = 600 ]'
 /bin/vmtest run $CPU $COUNT
 no_kernel_errors kernel-log-after-run
 
+# End to end: the real binary, the tdt source with the kernel hrt device,
+# the csv sink. Checks the result directory, not just the exit status.
+if [ -x /bin/wultfw ]; then
+	export WULTFW_PLUGIN_PATH=/lib/wultfw
+	if wultfw -c /exp-kmod-hrt.cfg >/tmp/wultfw.out 2>&1; then
+		pass wultfw-run
+	else
+		fail wultfw-run "exit $?: $(tail -3 /tmp/wultfw.out | tr '\n' '|')"
+	fi
+	csv=$(find /tmp/wfw-out -name datapoints.csv | head -1)
+	info=$(find /tmp/wfw-out -name info.yml | head -1)
+	if [ -n "$csv" ]; then
+		# Rows, and every WakeLatency/IntrLatency positive and below 1 s,
+		# LDist inside the configured 20-500 us.
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ n++; w = $c["WakeLatency"]; t = $c["IntrLatency"]; l = $c["LDist"];
+			  if (!(w > 0 && w < 1000000 && t > 0 && t < 1000000 && l >= 20 && l <= 500)) bad++ }
+			END { printf "csv: %d rows, %d implausible\n", n, bad;
+			      exit !(n >= 2000 && bad == 0 && c["WakeLatency"] && c["SilentTime"]) }' "$csv" \
+			&& pass wultfw-csv || fail wultfw-csv "$csv: too few rows, missing columns or implausible values"
+		head -2 "$csv"
+	else
+		fail wultfw-csv "no datapoints.csv under /tmp/wfw-out: $(cat /tmp/wultfw.out | tail -3 | tr '\n' '|')"
+	fi
+	if [ -n "$info" ] && grep -q "kmod_counters" "$info"; then
+		pass wultfw-info
+		grep -E "kmod_|devid|discarded" "$info"
+	else
+		fail wultfw-info "info.yml missing or without kmod_counters"
+	fi
+	# tdt itself must refuse through the binary with the module's reason.
+	sed 's/device = "hrt"/device = "tdt"/' /exp-kmod-hrt.cfg >/tmp/exp-tdt.cfg
+	if wultfw -c /tmp/exp-tdt.cfg >/tmp/wultfw-tdt.out 2>&1; then
+		fail wultfw-tdt-refuses "tdt ran under TCG"
+	elif grep -q "clockevent is not lapic-deadline" /tmp/wultfw-tdt.out; then
+		pass wultfw-tdt-refuses
+		cat /tmp/wultfw-tdt.out
+	else
+		fail wultfw-tdt-refuses "$(tail -2 /tmp/wultfw-tdt.out | tr '\n' '|')"
+	fi
+	no_kernel_errors kernel-log-after-wultfw
+else
+	echo "VMTEST SKIP wultfw: binary not in the initramfs"
+fi
+
 # Unload attempts while a run is active must fail cleanly (module in use).
 /bin/vmtest hold $CPU 30 &
 HOLD=$!

@@ -53,6 +53,24 @@ cp "$work/vmtest" "$root/bin/vmtest"
 cp "$work/kmod/"*.ko "$root/lib/modules/"
 cp "$srcdir/tests/vm/init.sh" "$root/init"
 chmod +x "$root/init"
+# The real binary with its plugins and the shared libraries they need, when
+# this tree (or WULTFW_BUILDDIR) has them built; without them the VM test
+# covers the kernel side only and says so.
+bdir=${WULTFW_BUILDDIR:-$srcdir}
+if [ -x "$bdir/wultfw" ] && [ -e "$bdir/plugins/tdt/.libs/tdt.so" ] &&
+   [ -e "$bdir/sinks/csv/.libs/csv.so" ]; then
+	mkdir -p "$root/lib/wultfw"
+	cp "$bdir/wultfw" "$root/bin/wultfw"
+	cp "$bdir/plugins/tdt/.libs/tdt.so" "$bdir/sinks/csv/.libs/csv.so" "$root/lib/wultfw/"
+	for lib in $(ldd "$bdir/wultfw" "$root"/lib/wultfw/*.so | awk '/=> \// {print $3} /^\t\/.*ld-linux/ {print $1}' | sort -u); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+	cp "$srcdir/tests/vm/exp-kmod-hrt.cfg" "$root/exp-kmod-hrt.cfg"
+	echo "vm test: including $bdir/wultfw with the tdt and csv plugins"
+else
+	echo "vm test: no built wultfw with tdt and csv plugins in $bdir: kernel side only"
+fi
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initramfs.gz"
 
 # 4. Boot. panic=-1 and -no-reboot turn a kernel panic into a QEMU exit.
@@ -65,7 +83,7 @@ qrc=$?
 set -e
 end=$(date +%s)
 
-grep "^VMTEST\|^hrt:\|^stats\|^tdt config:\|^counters present" "$log" | tr -d '\r'
+grep "^VMTEST\|^hrt:\|^stats\|^tdt config:\|^counters present\|^csv:\|^kmod_\|^discarded:\|^wultfw: error" "$log" | tr -d '\r'
 pass=$(grep -c "^VMTEST PASS" "$log" || true)
 fail=$(grep -c "^VMTEST FAIL" "$log" || true)
 rc=0
