@@ -242,6 +242,11 @@ static int wultfw_armer(void *unused)
 	int err;
 
 	while (!kthread_should_stop()) {
+		/* Unplugging the CPU moves us elsewhere: nothing valid left. */
+		if (raw_smp_processor_id() != wfw.cpu) {
+			pr_err("CPU %u went offline; run stopped\n", wfw.cpu);
+			break;
+		}
 		if (wultfw_ring_full()) {
 			wfw.stats.ring_waits++;
 			wait_event_interruptible(wfw.space_wq,

@@ -192,7 +192,8 @@ static int tdt_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 	p->km.discarded_seen = st.discarded;
 	if (!st.running && n == 0)
 		return wultfw_fail(ctx, -EIO, "the kernel module stopped "
-			"measuring (device \"%s\" failed to arm): see dmesg",
+			"measuring (device \"%s\" failed to arm or the CPU went "
+			"offline): see dmesg",
 			p->device);
 	return WULTFW_READ_OK;
 }

@@ -94,6 +94,18 @@ kill -9 $HOLD
 wait $HOLD 2>/dev/null
 sleep 1
 check run-stopped-by-exit sh -c 'dmesg | tail -5 | grep -q "run stopped"'
+
+# Unplugging the measured CPU mid-run stops the run with a reason.
+/bin/vmtest hold $CPU 30 &
+HOLD=$!
+sleep 2
+check offline-mid-run sh -c "echo 0 >/sys/devices/system/cpu/cpu$CPU/online"
+sleep 1
+check offline-stops-run sh -c 'dmesg | grep -q "CPU '$CPU' went offline; run stopped"'
+check online-again sh -c "echo 1 >/sys/devices/system/cpu/cpu$CPU/online"
+kill -9 $HOLD
+wait $HOLD 2>/dev/null
+no_kernel_errors kernel-log-after-offline
 check rmmod-hrt-after rmmod wultfw_hrt
 check rmmod-fw-after rmmod wultfw
 check no-modules-left sh -c '! grep -q wultfw /proc/modules'
