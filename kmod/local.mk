@@ -7,7 +7,7 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KMOD_FILES = kmod/Kbuild kmod/Makefile kmod/dkms.conf kmod/wultfw_dev.h \
 	kmod/wultfw_main.c kmod/wultfw_ctrs.c kmod/wultfw_ctrs.h \
-	kmod/wultfw_hrt.c kmod/wultfw_tdt.c kmod/uapi/wultfw_ioctl.h
+	kmod/wultfw_hrt.c kmod/wultfw_tdt.c kmod/uapi/wultfw_ioctl.h kmod/README.md
 EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c \
 	tests/vm/exp-kmod-hrt.cfg
 
