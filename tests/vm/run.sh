@@ -95,4 +95,8 @@ grep -q "^VMTEST DONE" "$log" || { echo "vm test: FAIL: VM did not finish (see $
 [ "$fail" -eq 0 ] || rc=1
 [ "$pass" -gt 0 ] || rc=1
 echo "vm test: $pass passed, $fail failed, $((end - start)) s; log: $log"
+# Keep the work directory for a failure or when asked for (VM_OUT).
+if [ "$rc" -eq 0 ] && [ -z "${VM_OUT:-}" ]; then
+	rm -rf "$work"
+fi
 exit $rc
