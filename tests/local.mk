@@ -6,7 +6,11 @@ AM_TESTS_ENVIRONMENT = \
 	WULTFW_PLUGIN_PATH='$(abs_top_builddir)/tests/plugins'; export WULTFW_PLUGIN_PATH; \
 	WULTFW_BUILD_PLUGIN_PATH='$(WULTFW_BUILD_PLUGIN_PATH)'; export WULTFW_BUILD_PLUGIN_PATH; \
 	abs_top_builddir='$(abs_top_builddir)'; export abs_top_builddir; \
-	abs_top_srcdir='$(abs_top_srcdir)'; export abs_top_srcdir;
+	abs_top_srcdir='$(abs_top_srcdir)'; export abs_top_srcdir; \
+	WULTFW_BUILDDIR='$(abs_top_builddir)'; export WULTFW_BUILDDIR;
+
+# Shell tests run through the harness by name, also from check-all.
+TEST_EXTENSIONS = .sh
 
 # Plugin directories of this build tree, for tests that run the binary.
 WULTFW_BUILD_PLUGIN_PATH =
