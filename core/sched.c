@@ -315,7 +315,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	struct wultfw_batch batch;
 	struct run_state rs;
 	struct wfw_progress pg;
-	char dir[PATH_MAX], logpath[PATH_MAX + 16], err[1024], cs[512];
+	char dir[PATH_MAX], logpath[PATH_MAX + 16], err[1024], cs[512], note[256];
 	size_t opened = 0, i;
 	bool started = false, info_written = false;
 	uint64_t start = 0;
@@ -346,10 +346,16 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	if (ret)
 		goto out_close_source;
 
+	ret = wfw_cstates_apply(e, o->sysfs_root, note, sizeof(note), err, sizeof(err));
+	if (ret) {
+		wfw_err("experiment '%s': %s", e->name, err);
+		goto out_close_source;
+	}
+
 	ret = wfw_resultdir_create(dir, o->force, err, sizeof(err));
 	if (ret) {
 		wfw_err("%s", err);
-		goto out_close_source;
+		goto out_restore;
 	}
 	snprintf(logpath, sizeof(logpath), "%s/logs/wultfw.log", dir);
 	logf = fopen(logpath, "we");
@@ -359,14 +365,13 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	wfw_info("experiment '%s': source %s on CPU %d, results in %s",
 		 e->name, e->source.h.desc->name, e->cpu, dir);
 	fill_info(&rs, &si, o);
+	if (note[0])
+		wfw_warn("experiment '%s': %s", e->name, note);
 
-	ret = wfw_cstates_apply(e, o->sysfs_root, err, sizeof(err));
-	if (ret) {
-		wfw_err("experiment '%s': %s", e->name, err);
-		goto out_close_source;
-	}
 	wfw_cstates_describe(e->cpu, o->sysfs_root, cs, sizeof(cs));
 	wfw_info_str(&rs.info, "cstates", cs);
+	wfw_cstates_governor(o->sysfs_root, cs, sizeof(cs));
+	wfw_info_str(&rs.info, "cpuidle_governor", cs);
 	/* Keep our own work off the measured CPU. */
 	if (wfw_pin_away_from(e->cpu))
 		wfw_debug("could not move wultfw's main thread off CPU %d", e->cpu);
