@@ -1,2 +1,37 @@
+# The wultfw binary. The core is also built as a convenience library so the
+# unit tests link the same code the binary runs.
+noinst_LTLIBRARIES += core/libwfw_core.la
+core_libwfw_core_la_SOURCES = \
+	core/cfgerr.c core/cfgerr.h \
+	core/cmd_plugins.c \
+	core/commands.h \
+	core/cpus.c core/cpus.h \
+	core/cstates.c core/cstates.h \
+	core/default_experiment.c \
+	core/experiment.c core/experiment.h \
+	core/log.c core/log.h \
+	core/options.c core/options.h \
+	core/plugins.c core/plugins.h \
+	core/progress.c core/progress.h \
+	core/resolved.c core/resolved.h \
+	core/resultdir.c core/resultdir.h \
+	core/run.c \
+	core/sched.c core/sched.h \
+	core/signals.c core/signals.h \
+	core/suggest.c core/suggest.h \
+	core/units.c core/units.h
+core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
+core_libwfw_core_la_LIBADD = lib/cpuidle/libwfw_cpuidle.la \
+	$(LIBCONFIG_LIBS) $(LTDL_LIBS)
+
 bin_PROGRAMS += wultfw
 wultfw_SOURCES = core/main.c
+wultfw_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
+wultfw_LDADD = core/libwfw_core.la
+if STATIC_PLUGINS
+wultfw_LDADD += $(PRELOAD_PLUGINS)
+wultfw_DEPENDENCIES = core/libwfw_core.la $(pkglib_LTLIBRARIES)
+else
+# Defines lt_preloaded_symbols even when nothing is preloaded.
+wultfw_LDFLAGS = -dlpreopen force
+endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* One result directory per experiment: info.yml, logs/, and what sinks write. */
+#ifndef WFW_RESULTDIR_H
+#define WFW_RESULTDIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Create `path` (and its parents). An existing directory is an error
+ * unless `force`, which empties nothing but allows reuse.
+ */
+int wfw_resultdir_create(const char *path, bool force, char *err,
+			 size_t errlen);
+
+/* info.yml as key/value pairs in insertion order; a later set replaces. */
+struct wfw_info {
+	char **keys;
+	char **vals;		/* already YAML-formatted */
+	size_t n;
+};
+
+void wfw_info_str(struct wfw_info *info, const char *key, const char *val);
+void wfw_info_raw(struct wfw_info *info, const char *key, const char *val);
+void wfw_info_fmt(struct wfw_info *info, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Write dir/info.yml atomically (temporary file, fsync, rename). */
+int wfw_info_write(const struct wfw_info *info, const char *dir);
+void wfw_info_free(struct wfw_info *info);
+
+/* Write a small text file in dir; returns 0 or -errno. */
+int wfw_write_text(const char *dir, const char *name, const char *text);
+
+#endif
