@@ -578,6 +578,9 @@ static int timer_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 					   strerror(-err));
 		if (!p->thread_running)
 			return WULTFW_READ_END;
+		/* Ctrl-C: let the core stop now, not after the timeout. */
+		if (wultfw_stopping(ctx))
+			return WULTFW_READ_OK;
 		left = deadline - timer_now_ns();
 		if (left <= 0)
 			return WULTFW_READ_OK;
