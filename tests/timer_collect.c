@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 	memset(opts, 0, sizeof(opts));
 	opts[TIMER_OPT_PRIORITY] = (struct wultfw_value){ .set = true, .i = atoi(argv[5]) };
 	opts[TIMER_OPT_TIMERSLACK] = (struct wultfw_value){ .set = true, .ns = 1 };
-	opts[TIMER_OPT_CSTATES] = (struct wultfw_value){ .set = true,
+	opts[TIMER_OPT_REQCSTATE] = (struct wultfw_value){ .set = true,
 		.b = argc > 6 ? atoi(argv[6]) != 0 : true };
 	opts[TIMER_OPT_RAW] = (struct wultfw_value){ .set = true, .b = false };
 	opts[TIMER_OPT_RING_SIZE] = (struct wultfw_value){ .set = true, .i = 65536 };

@@ -44,11 +44,12 @@ static const struct wultfw_option timer_options[] = {
 		"Timer slack of the measuring thread (PR_SET_TIMERSLACK): the "
 		"kernel may end a SCHED_OTHER thread's sleep this much late "
 		"(50us unless set). Real-time threads get no slack." },
-	[TIMER_OPT_CSTATES] = { "cstates", WULTFW_OPT_BOOL, "true",
-		"Fill ReqCState: read the measured CPU's cpuidle usage counters "
-		"just before and just after every sleep (outside the measured "
-		"interval, about 1 us per state and read on the measured CPU). "
-		"false drops the ReqCState column and the reads." },
+	[TIMER_OPT_REQCSTATE] = { "reqcstate", WULTFW_OPT_BOOL, "true",
+		"Fill ReqCState with the one C-state the measured CPU entered "
+		"during a sleep (empty when it entered none or several), from "
+		"its cpuidle usage counters. They are read on the measured CPU "
+		"once per wake-up, after TAI (about 1.5 us per state here); "
+		"false drops the column and the reads." },
 	[TIMER_OPT_RAW] = { "raw", WULTFW_OPT_BOOL, "false",
 		"Add the raw CLOCK_MONOTONIC timestamps LTime, TBI (just before "
 		"the sleep call) and TAI (just after it returned), in ns." },
@@ -95,7 +96,7 @@ static int timer_parse_opts(struct wultfw_ctx *ctx, struct timer_priv *p)
 				   "timerslack = %" PRIu64 "ns is more than 1s: give a smaller duration",
 				   p->slack_ns);
 
-	p->cstates = !o[TIMER_OPT_CSTATES].set || o[TIMER_OPT_CSTATES].b;
+	p->reqcstate = !o[TIMER_OPT_REQCSTATE].set || o[TIMER_OPT_REQCSTATE].b;
 	p->raw = o[TIMER_OPT_RAW].set && o[TIMER_OPT_RAW].b;
 
 	if (ring < TIMER_RING_MIN || ring > TIMER_RING_MAX)
@@ -184,7 +185,7 @@ static int timer_load_state_names(struct wultfw_ctx *ctx,
 	if (ret) {
 		free(ci);
 		return wultfw_fail(ctx, ret,
-				   "cannot read the C-state names below %s/devices/system/cpu/cpu%d/cpuidle: %s; set cstates = false to measure without ReqCState",
+				   "cannot read the C-state names below %s/devices/system/cpu/cpu%d/cpuidle: %s; set reqcstate = false to measure without ReqCState",
 				   p->sysfs_root, cpu, strerror(-ret));
 	}
 	for (i = 0; i < ci->nstates; i++) {
@@ -222,7 +223,7 @@ static void timer_build_schema(struct timer_priv *p)
 	/* LTime - TBI: how long before the launch the thread went to sleep. */
 	timer_add_col(p, "SilentTime", "us", WULTFW_COL_INT, 1000);
 	timer_add_col(p, "LDist", "us", WULTFW_COL_INT, 1000);
-	if (p->cstates)
+	if (p->reqcstate)
 		timer_add_col(p, "ReqCState", "", WULTFW_COL_ENUM, 1);
 	if (p->raw) {
 		timer_add_col(p, "LTime", "ns", WULTFW_COL_INT, 1);
@@ -252,7 +253,7 @@ static int timer_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	ret = timer_parse_opts(ctx, p);
 	if (!ret && p->priority)
 		ret = timer_probe_priority(ctx, p->priority);
-	if (!ret && p->cstates)
+	if (!ret && p->reqcstate)
 		ret = timer_load_state_names(ctx, p);
 	if (!ret && clock_getres(CLOCK_MONOTONIC, &res))
 		ret = wultfw_fail(ctx, -errno,
@@ -317,7 +318,7 @@ static int timer_setup_cstates(struct wultfw_ctx *ctx, struct timer_priv *p,
 	int ret, i;
 	size_t j;
 
-	if (!p->cstates || !p->n_enum)
+	if (!p->reqcstate || !p->n_enum)
 		return 0;
 	ret = wfw_cpuidle_open(&cs->ci, cpu, p->sysfs_root);
 	if (ret == -ENOENT) {
@@ -328,7 +329,7 @@ static int timer_setup_cstates(struct wultfw_ctx *ctx, struct timer_priv *p,
 	}
 	if (ret)
 		return wultfw_fail(ctx, ret,
-				   "cannot read CPU %d's C-states below %s/devices/system/cpu/cpu%d/cpuidle: %s; set cstates = false to measure without ReqCState",
+				   "cannot read CPU %d's C-states below %s/devices/system/cpu/cpu%d/cpuidle: %s; set reqcstate = false to measure without ReqCState",
 				   cpu, p->sysfs_root, cpu, strerror(-ret));
 	for (i = 0; i < cs->ci.nstates; i++) {
 		cs->map[i] = -1;
@@ -349,7 +350,7 @@ static int timer_setup_cstates(struct wultfw_ctx *ctx, struct timer_priv *p,
 	if (ret) {
 		wfw_cpuidle_close(&cs->ci);
 		return wultfw_fail(ctx, ret,
-				   "cannot read CPU %d's cpuidle usage counters below %s: %s; set cstates = false to measure without ReqCState",
+				   "cannot read CPU %d's cpuidle usage counters below %s: %s; set reqcstate = false to measure without ReqCState",
 				   cpu, p->sysfs_root, strerror(-ret));
 	}
 	cs->on = true;
@@ -424,9 +425,9 @@ static void timer_record_setup(struct wultfw_ctx *ctx, struct timer_priv *p)
 	wultfw_info(ctx, "timer_mlock", p->locked ? "yes" : "no");
 	snprintf(buf, sizeof(buf), "%" PRIu64, p->slack_ns);
 	wultfw_info(ctx, "timer_slack_ns", buf);
-	wultfw_info(ctx, "timer_cstates",
-		    p->cs.on ? "usage counters around each sleep" :
-		    p->cstates ? "no cpuidle" : "off");
+	wultfw_info(ctx, "timer_reqcstate",
+		    p->cs.on ? "cpuidle usage counters, read after each wake-up" :
+		    p->reqcstate ? "no cpuidle" : "off");
 	if (!p->priority)
 		wultfw_log(ctx, WULTFW_LOG_INFO,
 			   "measuring at normal priority: other tasks on CPU %d delay wake-ups; priority = 90 matches cyclictest -p90",
@@ -502,7 +503,7 @@ static void timer_fill_row(const struct timer_priv *p, union wultfw_cell *row,
 	row[c++].i = dp->tai - dp->ltime;	/* WakeLatency */
 	row[c++].i = dp->ltime - dp->tbi;	/* SilentTime */
 	row[c++].i = dp->ldist;
-	if (p->cstates)
+	if (p->reqcstate)
 		row[c++].i = dp->cstate;
 	if (p->raw) {
 		row[c++].i = dp->ltime;

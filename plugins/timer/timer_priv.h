@@ -21,7 +21,7 @@ enum timer_opt {
 	TIMER_OPT_PRIORITY,
 	TIMER_OPT_MLOCK,
 	TIMER_OPT_TIMERSLACK,
-	TIMER_OPT_CSTATES,
+	TIMER_OPT_REQCSTATE,
 	TIMER_OPT_RAW,
 	TIMER_OPT_RING_SIZE,
 	TIMER_OPT_SYSFS_ROOT,
@@ -51,7 +51,7 @@ struct timer_priv {
 	int priority;		/* SCHED_FIFO priority, 0: SCHED_OTHER */
 	enum timer_mlock mlock;
 	uint64_t slack_ns;	/* PR_SET_TIMERSLACK of the measuring thread */
-	bool cstates;		/* ReqCState column wanted */
+	bool reqcstate;		/* ReqCState column wanted */
 	bool raw;		/* LTime, TBI, TAI columns wanted */
 	size_t ring_slots;
 	const char *sysfs_root;

@@ -56,7 +56,7 @@ static void h_init(struct harness *h)
 	/* Explicitly off: tests must not lock the test runner's memory. */
 	h->opts[TIMER_OPT_MLOCK] = (struct wultfw_value){ .set = true, .b = false };
 	h->opts[TIMER_OPT_TIMERSLACK] = (struct wultfw_value){ .set = true, .ns = 1 };
-	h->opts[TIMER_OPT_CSTATES] = (struct wultfw_value){ .set = true, .b = true };
+	h->opts[TIMER_OPT_REQCSTATE] = (struct wultfw_value){ .set = true, .b = true };
 	h->opts[TIMER_OPT_RAW] = (struct wultfw_value){ .set = true, .b = false };
 	h->opts[TIMER_OPT_RING_SIZE] = (struct wultfw_value){ .set = true, .i = 65536 };
 	h->opts[TIMER_OPT_SYSFS_ROOT] = (struct wultfw_value){ .set = true, .s = "/sys" };
@@ -217,7 +217,7 @@ static void test_option_table(void)
 		[TIMER_OPT_PRIORITY] = "priority",
 		[TIMER_OPT_MLOCK] = "mlock",
 		[TIMER_OPT_TIMERSLACK] = "timerslack",
-		[TIMER_OPT_CSTATES] = "cstates",
+		[TIMER_OPT_REQCSTATE] = "reqcstate",
 		[TIMER_OPT_RAW] = "raw",
 		[TIMER_OPT_RING_SIZE] = "ring_size",
 		[TIMER_OPT_SYSFS_ROOT] = "sysfs_root",
@@ -291,7 +291,7 @@ static void test_schema(void)
 	h_init(&h);
 	h.opts[TIMER_OPT_SYSFS_ROOT].s = fake_root;
 	h.opts[TIMER_OPT_RAW].b = true;
-	h.opts[TIMER_OPT_CSTATES].b = false;
+	h.opts[TIMER_OPT_REQCSTATE].b = false;
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
 	s = h.info.schema;
 	CU_ASSERT_EQUAL(s->ncols, 6);
@@ -601,7 +601,7 @@ static void test_overruns(void)
 
 	h_init(&h);
 	h.opts[TIMER_OPT_RING_SIZE].i = 64;
-	h.opts[TIMER_OPT_CSTATES].b = false;
+	h.opts[TIMER_OPT_REQCSTATE].b = false;
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
 	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
 	p = h.ctx.priv;
