@@ -1,42 +1,51 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Summarize latencies in ns read from stdin, one number per line (first
-field of a CSV line, or the last field of a `cyclictest -v` line), as
-min/avg/median/p99/p99.9/max in microseconds. Used by
-doc/timer-vs-cyclictest.md."""
+"""Latency summary (min/avg/median/p99/p99.9/max in microseconds) of
+
+  wult       a datapoints.csv on stdin: its WakeLatency column (us)
+  cyclictest `cyclictest -N -v` output on stdin ("thread: cycle: ns" lines)
+  ns         first CSV field in ns (tests/timer_collect output)
+
+usage: latency_stats.py FORMAT [LABEL]; with LABEL, prints a markdown
+table row. Used by doc/timer-vs-cyclictest.sh."""
+import csv
 import sys
 
 
 def pct(sorted_vals, p):
-    # nearest-rank percentile
-    k = max(0, min(len(sorted_vals) - 1,
-                   int(-(-p * len(sorted_vals) // 100)) - 1))
-    return sorted_vals[k]
+    """Nearest-rank percentile."""
+    k = -(-p * len(sorted_vals) // 100)
+    return sorted_vals[max(0, min(len(sorted_vals) - 1, int(k) - 1))]
+
+
+def values(fmt, lines):
+    if fmt == "wult":
+        for row in csv.DictReader(lines):
+            yield float(row["WakeLatency"])
+        return
+    for line in lines:
+        parts = line.strip().split(":" if fmt == "cyclictest" else ",")
+        if fmt == "cyclictest" and len(parts) != 3:
+            continue  # banner lines
+        try:
+            yield int(parts[-1] if fmt == "cyclictest" else parts[0]) / 1000.0
+        except ValueError:
+            continue  # header
 
 
 def main():
-    fmt = sys.argv[1] if len(sys.argv) > 1 else "csv"
-    vals = []
-    for line in sys.stdin:
-        line = line.strip()
-        if not line:
-            continue
-        parts = line.split(",") if fmt == "csv" else line.split(":")
-        if fmt != "csv" and len(parts) != 3:
-            continue  # not a "thread: cycle: latency" line
-        field = parts[0] if fmt == "csv" else parts[-1]
-        try:
-            vals.append(int(field))
-        except ValueError:
-            continue  # header or cyclictest chatter
+    fmt = sys.argv[1]
+    vals = sorted(values(fmt, sys.stdin))
     if not vals:
-        sys.exit("no values")
-    vals.sort()
-    us = lambda v: v / 1000.0
-    print("n=%d min=%.1f avg=%.1f median=%.1f p99=%.1f p99.9=%.1f max=%.1f"
-          % (len(vals), us(vals[0]), us(sum(vals) / len(vals)),
-             us(pct(vals, 50)), us(pct(vals, 99)), us(pct(vals, 99.9)),
-             us(vals[-1])))
+        sys.exit("latency_stats.py: no values on stdin")
+    stats = (vals[0], sum(vals) / len(vals), pct(vals, 50), pct(vals, 99),
+             pct(vals, 99.9), vals[-1])
+    if len(sys.argv) > 2:
+        print("| %s | %d | %s |" % (sys.argv[2], len(vals),
+                                    " | ".join("%.1f" % v for v in stats)))
+    else:
+        print("n=%d min=%.1f avg=%.1f median=%.1f p99=%.1f p99.9=%.1f "
+              "max=%.1f" % ((len(vals),) + stats))
 
 
 main()
