@@ -30,8 +30,8 @@ experiments = (
 CFG
 
 timer() {
-	"$WULTFW" -q --no-progress -c "$OUT/exp.cfg" --only "$1" -o "$OUT/$2"
-	"$STATS" wult "$2" < "$OUT/$2/$1/datapoints.csv"
+	"$WULTFW" -q --no-progress -c "$OUT/exp.cfg" --only "$1"
+	"$STATS" wult "$2" < "$OUT/$1/datapoints.csv"
 }
 
 cyclic() {
