@@ -23,6 +23,8 @@ experiments = (
     source = { plugin = "timer"; cpu = $CPU; ldist = [ "100us", "300us" ]; priority = 90; mlock = true; }; },
   { name = "timer-200us-noreqcstate";
     source = { plugin = "timer"; cpu = $CPU; ldist = "200us"; priority = 90; mlock = true; reqcstate = false; }; },
+  { name = "timer-200us-other";
+    source = { plugin = "timer"; cpu = $CPU; ldist = "200us"; priority = 0; }; },
   { name = "timer-200us-dma0";
     source = { plugin = "timer"; cpu = $CPU; ldist = "200us"; priority = 90; mlock = true; }; }
 );
@@ -46,6 +48,7 @@ cyclic --laptop
 timer timer-200us "timer ldist 200us"
 timer timer-100-300us "timer ldist 100-300us"
 timer timer-200us-noreqcstate "timer ldist 200us, reqcstate = false"
+timer timer-200us-other "timer ldist 200us, priority 0 (SCHED_OTHER)"
 cyclic
 "$STATS" cyclictest "cyclictest -i200 (cpu_dma_latency 0: POLL only)" < "$OUT/cyclictest.txt"
 # What cyclictest does by default, done by this script, not the plugin: hold
