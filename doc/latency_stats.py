@@ -7,7 +7,7 @@
   ns         first CSV field in ns (tests/timer_collect output)
 
 usage: latency_stats.py FORMAT [LABEL]; with LABEL, prints a markdown
-table row. Used by doc/timer-vs-cyclictest.sh."""
+table row. For wult files it also counts the ReqCState values. Used by doc/timer-vs-cyclictest.sh."""
 import csv
 import sys
 
@@ -18,9 +18,15 @@ def pct(sorted_vals, p):
     return sorted_vals[max(0, min(len(sorted_vals) - 1, int(k) - 1))]
 
 
+CSTATES = {}  # ReqCState -> count, for the wult format
+
+
 def values(fmt, lines):
     if fmt == "wult":
         for row in csv.DictReader(lines):
+            if "ReqCState" in row:
+                name = row["ReqCState"] or "empty"
+                CSTATES[name] = CSTATES.get(name, 0) + 1
             yield float(row["WakeLatency"])
         return
     for line in lines:
@@ -40,12 +46,14 @@ def main():
         sys.exit("latency_stats.py: no values on stdin")
     stats = (vals[0], sum(vals) / len(vals), pct(vals, 50), pct(vals, 99),
              pct(vals, 99.9), vals[-1])
+    cstates = ", ".join("%s %d" % kv for kv in sorted(CSTATES.items()))
     if len(sys.argv) > 2:
-        print("| %s | %d | %s |" % (sys.argv[2], len(vals),
-                                    " | ".join("%.1f" % v for v in stats)))
+        print("| %s | %d | %s | %s |" % (sys.argv[2], len(vals),
+                                         " | ".join("%.1f" % v for v in stats),
+                                         cstates or "-"))
     else:
         print("n=%d min=%.1f avg=%.1f median=%.1f p99=%.1f p99.9=%.1f "
-              "max=%.1f" % ((len(vals),) + stats))
+              "max=%.1f %s" % ((len(vals),) + stats + (cstates,)))
 
 
 main()

@@ -41,8 +41,8 @@ cyclic() {
 		> "$OUT/cyclictest.txt"
 }
 
-echo "| run | n | min | avg | median | p99 | p99.9 | max |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| run | n | min | avg | median | p99 | p99.9 | max | ReqCState |"
+echo "|---|---|---|---|---|---|---|---|---|"
 cyclic --laptop
 "$STATS" cyclictest "cyclictest -i200 --laptop (C-states allowed)" < "$OUT/cyclictest.txt"
 timer timer-200us "timer ldist 200us"
