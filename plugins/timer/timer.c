@@ -370,7 +370,7 @@ static int timer_lock_memory(struct wultfw_ctx *ctx, struct timer_priv *p)
 				   "mlock = true but mlockall() failed: %s (needs root, CAP_IPC_LOCK or a large enough RLIMIT_MEMLOCK); run as root or set mlock = false",
 				   strerror(errno));
 	wultfw_log(ctx, WULTFW_LOG_WARN,
-		   "mlockall() failed (%s): measuring without locked memory, page faults may show up as latency; set mlock = false to silence this",
+		   "mlockall() failed (%s; needs root, CAP_IPC_LOCK or a large enough RLIMIT_MEMLOCK): measuring without locked memory, page faults may show up as latency; set mlock = false to silence this",
 		   strerror(errno));
 	return 0;
 }
