@@ -19,9 +19,5 @@ tests_unit_test_timer_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/timer
 tests_unit_test_timer_LDADD = lib/cpuidle/libwfw_cpuidle.la $(CUNIT_LIBS)
 endif
 
-# Throwaway driver for measurements until the core runs sources (built by
-# `make check`, not run by it); see doc/timer-vs-cyclictest.md.
-check_PROGRAMS += tests/timer_collect
-tests_timer_collect_SOURCES = tests/timer_collect.c $(TIMER_SOURCES)
-tests_timer_collect_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/timer
-tests_timer_collect_LDADD = lib/cpuidle/libwfw_cpuidle.la
+EXTRA_DIST += doc/timer.md doc/timer-vs-cyclictest.md \
+	doc/timer-vs-cyclictest.sh doc/latency_stats.py
