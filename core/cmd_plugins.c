@@ -67,7 +67,8 @@ static void print_commands(void)
 	       "Commands:\n"
 	       "  (none)        run experiments: wultfw [-c FILE] (wultfw --help)\n"
 	       "  list-plugins  the sources and sinks there are\n"
-	       "  help PLUGIN   a plugin's options\n");
+	       "  help PLUGIN   a plugin's options\n"
+	       "  calc RESULT.. statistics of result directories, CSV or binary files\n");
 }
 
 int wfw_cmd_help(int argc, char **argv)

@@ -180,8 +180,10 @@ static void parse_source(struct wfw_experiment *e, const config_setting_t *src,
 	char k[160];
 	int n;
 
-	if (load_plugin(&e->source, src, key, WULTFW_KIND_SOURCE,
-			source_core_keys, errs))
+	/* Go on after a bad plugin: cpu and ldist can still be checked. */
+	load_plugin(&e->source, src, key, WULTFW_KIND_SOURCE, source_core_keys,
+		    errs);
+	if (config_setting_type(src) != CONFIG_TYPE_GROUP)
 		return;
 
 	snprintf(k, sizeof(k), "%s.cpu", key);

@@ -28,10 +28,23 @@ bin_PROGRAMS += wultfw
 wultfw_SOURCES = core/main.c
 wultfw_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 wultfw_LDADD = core/libwfw_core.la
-if STATIC_PLUGINS
-wultfw_LDADD += $(PRELOAD_PLUGINS)
-wultfw_DEPENDENCIES = core/libwfw_core.la $(pkglib_LTLIBRARIES)
-else
 # Defines lt_preloaded_symbols even when nothing is preloaded.
 wultfw_LDFLAGS = -dlpreopen force
+if STATIC_PLUGINS
+# A static build carries every plugin inside the binary.
+wultfw_LDADD += $(PRELOAD_PLUGINS)
+EXTRA_wultfw_DEPENDENCIES = $(pkglib_LTLIBRARIES)
+endif
+
+# wultfw calc (statistics of result files)
+wultfw_SOURCES += core/cmd_calc.c
+wultfw_LDADD += lib/stats/libwfw_stats.la lib/datafmt/libwfw_datafmt.la -lm
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_calc
+TESTS += tests/unit/test_calc
+tests_unit_test_calc_SOURCES = tests/unit/test_calc.c core/cmd_calc.c
+tests_unit_test_calc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core
+tests_unit_test_calc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_calc_LDADD = lib/stats/libwfw_stats.la \
+	lib/datafmt/libwfw_datafmt.la $(CUNIT_LIBS) -lm
 endif

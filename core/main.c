@@ -16,6 +16,7 @@ static const struct {
 } commands[] = {
 	{ "list-plugins", wfw_cmd_list_plugins },
 	{ "help", wfw_cmd_help },
+	{ "calc", wfw_cmd_calc },
 };
 
 int main(int argc, char **argv)

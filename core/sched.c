@@ -235,11 +235,7 @@ static int measure(struct wfw_experiment *e, struct wultfw_batch *b,
 		b->rows = 0;
 		b->discarded = 0;
 		ret = src->read(&e->source.ctx, b, timeout);
-		if (ret < 0 && !(ret == -EINTR && wfw_stop_signal)) {
-			wfw_err("source '%s': %s", e->source.h.desc->name,
-				reason(&e->source, ret));
-			return ret;
-		}
+		/* Rows read before a failure are real: keep them. */
 		r->discarded += b->discarded;
 		clip(b, r->datapoints, e->max_datapoints);
 		if (b->rows) {
@@ -248,6 +244,13 @@ static int measure(struct wfw_experiment *e, struct wultfw_batch *b,
 			if (wret)
 				return wret;
 			r->datapoints += b->rows;
+		}
+		if (ret == -EINTR && wfw_stop_signal)
+			return 0;
+		if (ret < 0) {
+			wfw_err("source '%s': %s", e->source.h.desc->name,
+				reason(&e->source, ret));
+			return ret;
 		}
 		wfw_progress_update(pg, r->datapoints, r->discarded);
 		if (ret == WULTFW_READ_END)

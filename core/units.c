@@ -35,6 +35,11 @@ int wfw_parse_duration(const char *text, uint64_t *ns)
 		p++;
 	if (!isdigit((unsigned char)*p))
 		return -EINVAL;
+	/* Zero needs no unit. */
+	if (p[0] == '0' && !p[1 + strspn(p + 1, " \t")]) {
+		*ns = 0;
+		return 0;
+	}
 	for (; isdigit((unsigned char)*p); p++) {
 		if (whole > (UINT64_MAX - 9) / 10)
 			return -ERANGE;

@@ -8,7 +8,7 @@
 
 /*
  * Parse a duration: a non-negative decimal number followed by one of
- * ns, us, ms, s, m, h. Returns 0 or -EINVAL (bad syntax, unknown unit) or
+ * ns, us, ms, s, m, h (a plain 0 needs none). Returns 0 or -EINVAL (bad syntax, unknown unit) or
  * -ERANGE (too long for 64-bit nanoseconds, or a fraction of a nanosecond).
  */
 int wfw_parse_duration(const char *text, uint64_t *ns);

@@ -240,7 +240,9 @@ struct wultfw_source_ops {
 	/*
 	 * Append up to b->capacity - b->rows rows, waiting at most timeout_ns
 	 * for the first. Zero rows on timeout is fine. Add dropped
-	 * inconsistent datapoints to b->discarded.
+	 * inconsistent datapoints to b->discarded. Rows appended before an
+	 * error return are still used. After stop(), the core calls read()
+	 * with timeout 0 to drain what the source still holds.
 	 */
 	int (*read)(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 		    uint64_t timeout_ns);
