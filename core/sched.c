@@ -21,6 +21,7 @@
 #include "units.h"
 
 #define READ_TIMEOUT_NS 100000000ULL	/* how often the loop looks at limits */
+#define INFO_RESERVE 8192		/* info.yml room kept for a full disk */
 
 /* What the host callbacks of one experiment's plugins need. */
 struct run_state {
@@ -299,7 +300,7 @@ static void finish_info(struct run_state *rs, const struct wfw_run_result *r,
 	wfw_info_str(&rs->info, "status",
 		     r->failed ? "failed" :
 		     r->stop_signal ? "interrupted" : "complete");
-	ret = wfw_info_write(&rs->info, dir);
+	ret = wfw_info_write(&rs->info, dir, 0);
 	if (ret)
 		wfw_err("cannot write %s/info.yml: %s", dir, strerror(-ret));
 }
@@ -402,7 +403,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		}
 	}
 	/* info.yml exists from the start, so even a killed run has one. */
-	ret = wfw_info_write(&rs.info, dir);
+	ret = wfw_info_write(&rs.info, dir, INFO_RESERVE);
 	if (ret) {
 		wfw_err("cannot write %s/info.yml: %s", dir, strerror(-ret));
 		goto out_sinks;
