@@ -169,7 +169,31 @@ static int write_atomic(const char *dir, const char *name, const char *text,
 	return ret;
 }
 
-int wfw_info_write(const struct wfw_info *info, const char *dir)
+/*
+ * On a full disk the atomic rename needs blocks there are none of; the
+ * first info.yml was padded with a comment, so overwriting it in place
+ * fits in the blocks it already has.
+ */
+static int overwrite_in_place(const char *dir, const char *text, size_t len)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/info.yml", dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || (size_t)st.st_size < len)
+		ret = -ENOSPC;
+	else if (pwrite(fd, text, len, 0) != (ssize_t)len || ftruncate(fd, (off_t)len) ||
+		 fsync(fd))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int wfw_info_write(const struct wfw_info *info, const char *dir, size_t reserve)
 {
 	size_t i, len = 0, used = 0;
 	char *text;
@@ -177,13 +201,22 @@ int wfw_info_write(const struct wfw_info *info, const char *dir)
 
 	for (i = 0; i < info->n; i++)
 		len += strlen(info->keys[i]) + strlen(info->vals[i]) + 3;
-	text = malloc(len + 1);
+	text = malloc(len + reserve + 64);
 	if (!text)
 		return -ENOMEM;
 	for (i = 0; i < info->n; i++)
 		used += (size_t)sprintf(text + used, "%s: %s\n", info->keys[i],
 					info->vals[i]);
+	if (reserve > used + 64) {
+		/* A YAML comment that keeps room for the final version. */
+		used += (size_t)sprintf(text + used, "# room for the final info.yml:");
+		memset(text + used, ' ', reserve - used - 1);
+		used = reserve - 1;
+		text[used++] = '\n';
+	}
 	ret = write_atomic(dir, "info.yml", text, used);
+	if (ret == -ENOSPC || ret == -EDQUOT)
+		ret = overwrite_in_place(dir, text, used);
 	free(text);
 	return ret;
 }

@@ -11,6 +11,10 @@ KMOD_FILES = kmod/Kbuild kmod/Makefile kmod/dkms.conf kmod/wultfw_dev.h \
 EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c \
 	tests/vm/exp-kmod-hrt.cfg
 
+# Installed for 'wultfw deploy' (and DKMS users): $(pkgdatadir)/kmod/.
+kmodsrcdir = $(pkgdatadir)
+nobase_dist_kmodsrc_DATA = $(KMOD_FILES)
+
 modules:
 	@test -d "$(KDIR)" || { echo "kernel build directory $(KDIR) not found:" \
 	  "install the headers of the target kernel (Debian: linux-headers-amd64)" \
@@ -18,7 +22,11 @@ modules:
 	rm -rf kmod-build && mkdir -p kmod-build/uapi
 	for f in $(KMOD_FILES); do cp $(srcdir)/$$f kmod-build/$${f#kmod/}; done
 	$(MAKE) -C $(KDIR) M=$(abs_builddir)/kmod-build W=1 modules
-	@echo "modules: kmod-build/*.ko"
+	@echo "# Installed for 'wultfw deploy' (and DKMS users): $(pkgdatadir)/kmod/.
+kmodsrcdir = $(pkgdatadir)
+nobase_dist_kmodsrc_DATA = $(KMOD_FILES)
+
+modules: kmod-build/*.ko"
 
 check-vm:
 	WULTFW_BUILDDIR=$(abs_builddir) $(SHELL) $(srcdir)/tests/vm/run.sh
