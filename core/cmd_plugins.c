@@ -69,6 +69,7 @@ static void print_commands(void)
 	       "  list-plugins  the sources and sinks there are\n"
 	       "  help PLUGIN   a plugin's options\n"
 	       "  calc RESULT.. statistics of result directories, CSV or binary files\n"
+	       "  convert FILE  CSV to binary and back: wultfw convert FILE -o OUT\n"
 	       "  scan          which sources can measure on this machine, and why not\n"
 	       "  deploy        build and install the kernel modules for this kernel\n");
 }

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -31,6 +32,32 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* --force replaces an old result directory, and nothing that is not one. */
+static int remove_old(const char *path, char *err, size_t errlen)
+{
+	char probe[PATH_MAX];
+
+	snprintf(probe, sizeof(probe), "%s/logs", path);
+	if (access(probe, F_OK)) {
+		snprintf(err, errlen,
+			 "%s exists and is not a wultfw result directory (no logs/): not removing it, even with --force",
+			 path);
+		return -EEXIST;
+	}
+	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS)) {
+		snprintf(err, errlen, "cannot remove the old result directory %s: %s",
+			 path, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 int wfw_resultdir_create(const char *path, bool force, char *err,
 			 size_t errlen)
 {
@@ -38,11 +65,16 @@ int wfw_resultdir_create(const char *path, bool force, char *err,
 	struct stat st;
 	int ret;
 
-	if (stat(path, &st) == 0 && !force) {
-		snprintf(err, errlen,
-			 "result directory %s exists already: move it away, choose another outdir (-o), or overwrite with --force",
-			 path);
-		return -EEXIST;
+	if (stat(path, &st) == 0) {
+		if (!force) {
+			snprintf(err, errlen,
+				 "result directory %s exists already: move it away, choose another outdir (-o), or replace it with --force",
+				 path);
+			return -EEXIST;
+		}
+		ret = remove_old(path, err, errlen);
+		if (ret)
+			return ret;
 	}
 	ret = mkdir_p(path);
 	if (!ret) {

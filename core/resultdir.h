@@ -8,8 +8,9 @@
 #include <stdio.h>
 
 /*
- * Create `path` (and its parents). An existing directory is an error
- * unless `force`, which empties nothing but allows reuse.
+ * Create `path` (and its parents) with logs/ inside. An existing
+ * directory is an error unless `force`, which removes it first -- only if
+ * it is a result directory (has logs/).
  */
 int wfw_resultdir_create(const char *path, bool force, char *err,
 			 size_t errlen);

@@ -40,6 +40,17 @@ for key in "toolname: 'wultfw'" "cpunum: 1" "devid: 'timer'" "datapoints: 3000" 
 	expect_in out/t3000/info.yml "$key" "info.yml has $key"
 done
 
+"$WULTFW" -q -c timer.cfg
+expect_status 1 $? "a second run into the same result directory fails"
+"$WULTFW" -q -c timer.cfg --force
+expect_status 0 $? "--force replaces the old result directory"
+rows=$(($(wc -l <"$csv") - 1))
+[ "$rows" = 3000 ] && ok "and writes a fresh CSV" || fail "after --force: $rows rows"
+mkdir -p notres/t3000 && touch notres/t3000/precious
+"$WULTFW" -q -c timer.cfg --force -o notres >notres.out 2>&1
+expect_status 1 $? "--force does not remove a directory that is not a result directory"
+[ -e notres/t3000/precious ] && ok "the precious file survives" || fail "--force removed a foreign directory"
+
 # SIGINT mid-run: exit 130, a valid CSV with every datapoint info.yml counts.
 cat >long.cfg <<'CFG'
 name = "long";
