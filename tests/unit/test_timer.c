@@ -605,7 +605,9 @@ static void test_overruns(void)
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
 	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
 	p = h.ctx.priv;
-	usleep(50000);
+	/* Wait for the ring to overflow; a loaded machine may take a while. */
+	for (int waited = 0; waited < 500 && !atomic_load(&p->overruns); waited++)
+		usleep(10000);
 	CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 0), WULTFW_READ_OK);
 	CU_ASSERT_EQUAL(h.b.rows, 64);
 	pl->source->stop(&h.ctx);

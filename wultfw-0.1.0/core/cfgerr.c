@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "cfgerr.h"
+#include "log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Name of the file the outermost config came from; set by the parser. */
+const char *wfw_cfg_main_file = "-";
+
+const char *wfw_setting_file(const config_setting_t *s)
+{
+	const char *f = s ? config_setting_source_file(s) : NULL;
+
+	return f ? f : wfw_cfg_main_file;
+}
+
+static void vadd(struct wfw_cfgerr *e, const char *file, int line,
+		 const char *key, const char *fmt, va_list ap)
+{
+	char msg[768], full[1024];
+	char **grown;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (key && *key)
+		snprintf(full, sizeof(full), "%s:%d: %s: %s", file, line, key, msg);
+	else
+		snprintf(full, sizeof(full), "%s:%d: %s", file, line, msg);
+	grown = realloc(e->msgs, (e->n + 1) * sizeof(*e->msgs));
+	if (!grown)
+		return;
+	e->msgs = grown;
+	e->msgs[e->n] = strdup(full);
+	if (e->msgs[e->n])
+		e->n++;
+}
+
+void wfw_cfgerr_add(struct wfw_cfgerr *e, const char *file, int line,
+		    const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(e, file, line, key, fmt, ap);
+	va_end(ap);
+}
+
+void wfw_cfgerr_at(struct wfw_cfgerr *e, const config_setting_t *s,
+		   const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(e, wfw_setting_file(s), s ? config_setting_source_line(s) : 0,
+	     key, fmt, ap);
+	va_end(ap);
+}
+
+void wfw_cfgerr_print(const struct wfw_cfgerr *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->n; i++)
+		wfw_err("%s", e->msgs[i]);
+}
+
+void wfw_cfgerr_free(struct wfw_cfgerr *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->n; i++)
+		free(e->msgs[i]);
+	free(e->msgs);
+	e->msgs = NULL;
+	e->n = 0;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/* wultfw list-plugins, wultfw help PLUGIN */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "log.h"
+#include "options.h"
+#include "plugins.h"
+
+static void list_kind(char **names, size_t n, int kind)
+{
+	struct wfw_plugin_handle h;
+	char err[1024];
+	size_t i;
+
+	printf("%ss:\n", wfw_kind_name(kind));
+	for (i = 0; i < n; i++) {
+		if (wfw_plugin_load(names[i], kind, &h, err, sizeof(err)))
+			continue;
+		printf("  %-10s %s\n", h.desc->name, h.desc->summary ? h.desc->summary : "");
+		wfw_plugin_unload(&h);
+	}
+}
+
+/* Files that look like plugins but fail to load: worth telling. */
+static void list_broken(char **names, size_t n)
+{
+	struct wfw_plugin_handle h;
+	char err[1024];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!wfw_plugin_load(names[i], 0, &h, err, sizeof(err))) {
+			wfw_plugin_unload(&h);
+			continue;
+		}
+		printf("unusable: %s\n", err);
+	}
+}
+
+int wfw_cmd_list_plugins(int argc, char **argv)
+{
+	size_t n;
+	char **names;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("Usage: wultfw list-plugins\n\n"
+		       "List the source and sink plugins found in $WULTFW_PLUGIN_PATH and\n"
+		       "%s, with a one-line summary each.\n", PLUGINDIR);
+		return 0;
+	}
+	names = wfw_plugin_names(&n);
+	list_kind(names, n, WULTFW_KIND_SOURCE);
+	list_kind(names, n, WULTFW_KIND_SINK);
+	list_broken(names, n);
+	wfw_plugin_names_free(names, n);
+	printf("'wultfw help PLUGIN' shows a plugin's options.\n");
+	return 0;
+}
+
+static void print_commands(void)
+{
+	printf("Usage: wultfw help PLUGIN | wultfw COMMAND --help\n\n"
+	       "Commands:\n"
+	       "  (none)        run experiments: wultfw [-c FILE] (wultfw --help)\n"
+	       "  list-plugins  the sources and sinks there are\n"
+	       "  help PLUGIN   a plugin's options\n"
+	       "  calc RESULT.. statistics of result directories, CSV or binary files\n"
+	       "  convert FILE  CSV to binary and back: wultfw convert FILE -o OUT\n"
+	       "  scan          which sources can measure on this machine, and why not\n"
+	       "  deploy        build and install the kernel modules for this kernel\n");
+}
+
+int wfw_cmd_help(int argc, char **argv)
+{
+	const struct wultfw_option *o;
+	struct wfw_plugin_handle h;
+	char err[1024];
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		print_commands();
+		return 0;
+	}
+	if (wfw_plugin_load(argv[1], 0, &h, err, sizeof(err))) {
+		wfw_err("%s", err);
+		return 2;
+	}
+	printf("%s (%s): %s\nfile: %s\n\n", h.desc->name,
+	       wfw_kind_name((int)h.desc->kind),
+	       h.desc->summary ? h.desc->summary : "", h.file);
+	if (h.desc->kind == WULTFW_KIND_SOURCE)
+		printf("Keys the core reads in a source group:\n"
+		       "  %-14s %-16s %-12s %s\n"
+		       "  %-14s %-16s %-12s %s\n\n",
+		       "cpu", "integer", "(highest)", "measured CPU; default: the highest-numbered online CPU",
+		       "ldist", "duration(s)", "[50us, 4ms]", "launch distance, one value or [ from, to ]");
+	printf("Options:\n");
+	if (!h.desc->options || !h.desc->options[0].name)
+		printf("  (none)\n");
+	for (o = h.desc->options; o && o->name; o++)
+		printf("  %-14s %-16s %-12s %s\n", o->name,
+		       wfw_option_type_name(o->type), o->def ? o->def : "(unset)",
+		       o->help ? o->help : "");
+	wfw_plugin_unload(&h);
+	return 0;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sub-commands of the wultfw binary. Each takes the arguments after its
+ * name (argv[0] is the sub-command name), prints its own --help, and
+ * returns the process exit status.
+ */
+#ifndef WFW_COMMANDS_H
+#define WFW_COMMANDS_H
+
+int wfw_cmd_run(int argc, char **argv);		/* wultfw -c FILE (default) */
+int wfw_cmd_list_plugins(int argc, char **argv);	/* wultfw list-plugins */
+int wfw_cmd_help(int argc, char **argv);		/* wultfw help PLUGIN */
+int wfw_cmd_calc(int argc, char **argv);		/* wultfw calc RESULT... */
+int wfw_cmd_convert(int argc, char **argv);	/* wultfw convert FILE -o OUT */
+int wfw_cmd_scan(int argc, char **argv);		/* wultfw scan */
+int wfw_cmd_deploy(int argc, char **argv);	/* wultfw deploy */
+
+#endif

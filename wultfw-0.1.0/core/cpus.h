@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* Online CPUs and pinning the calling thread. */
+#ifndef WFW_CPUS_H
+#define WFW_CPUS_H
+
+#include <stdbool.h>
+
+#define WFW_MAX_CPUS 4096
+
+/*
+ * Parse a Linux CPU list ("0-3,8,10-11") into online[]; returns the number
+ * of CPUs set, or -EINVAL.
+ */
+int wfw_parse_cpulist(const char *text, bool *online, int max);
+
+/* Online CPUs from sysfs (root NULL: "/sys"). Returns count or -errno. */
+int wfw_online_cpus(bool *online, int max, const char *sysfs_root);
+
+/* Pin the calling thread to any online CPU except `avoid` (if possible). */
+int wfw_pin_away_from(int avoid);
+
+/* The default measured CPU: the highest online CPU other than 0. */
+int wfw_default_cpu(void);
+
+#endif

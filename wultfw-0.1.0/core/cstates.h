@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Restricting the C-states Linux may request on the measured CPU, and
+ * putting every flag back afterwards -- on every path: normal end, error,
+ * Ctrl-C, exit() and fatal signals.
+ */
+#ifndef WFW_CSTATES_H
+#define WFW_CSTATES_H
+
+#include <stddef.h>
+
+#include "experiment.h"
+
+/*
+ * Apply the experiment's restriction. Saves the previous flags first.
+ * Where the cpuidle governor would ignore the flags (haltpoll), switches
+ * to one that honours them and says so in `note`. Returns 0 or a negative
+ * errno with a reason in err.
+ */
+int wfw_cstates_apply(const struct wfw_experiment *e, const char *sysfs_root,
+		      char *note, size_t notelen, char *err, size_t errlen);
+
+/* Put back what apply changed. Safe to call twice and from a signal. */
+void wfw_cstates_restore(void);
+
+/* Describe what is in force now ("POLL on, C1 off"), for logs. */
+void wfw_cstates_describe(int cpu, const char *sysfs_root, char *buf,
+			  size_t len);
+
+/* The cpuidle governor in force, or "none". */
+void wfw_cstates_governor(const char *sysfs_root, char *buf, size_t len);
+
+#endif

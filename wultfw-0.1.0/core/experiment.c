@@ -1,0 +1,613 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "experiment.h"
+
+#include <cpuidle/cpuidle.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cpus.h"
+#include "suggest.h"
+#include "units.h"
+
+extern const char *wfw_cfg_main_file;
+
+#define DEFAULT_LDIST_FROM	"50us"
+#define DEFAULT_LDIST_TO	"4ms"
+
+static const char *const top_keys[] = {
+	"outdir", "source", "limits", "sinks", "cstates", "seed",
+	"experiments", "name", NULL
+};
+static const char *const exp_keys[] = {
+	"name", "outdir", "source", "limits", "sinks", "cstates", "seed", NULL
+};
+static const char *const limit_keys[] = { "datapoints", "time", NULL };
+static const char *const cstate_keys[] = { "only", "disable", NULL };
+static const char *const source_core_keys[] = { "plugin", "cpu", "ldist", NULL };
+static const char *const sink_core_keys[] = { "plugin", NULL };
+
+static size_t count(const char *const *list)
+{
+	size_t n = 0;
+
+	while (list[n])
+		n++;
+	return n;
+}
+
+static void set_loc(struct wfw_loc *loc, const config_setting_t *s,
+		    const char *key)
+{
+	snprintf(loc->file, sizeof(loc->file), "%s", wfw_setting_file(s));
+	loc->line = s ? config_setting_source_line(s) : 0;
+	snprintf(loc->key, sizeof(loc->key), "%s", key);
+}
+
+/* Unknown keys in a core group, with a "did you mean". */
+static void check_keys(const config_setting_t *group, const char *path,
+		       const char *const *known, struct wfw_cfgerr *errs)
+{
+	char key[256];
+	int i;
+
+	for (i = 0; i < config_setting_length(group); i++) {
+		const config_setting_t *s = config_setting_get_elem(group, (unsigned)i);
+		const char *name = config_setting_name(s);
+		const char *hint;
+		size_t j;
+
+		for (j = 0; known[j]; j++)
+			if (!strcmp(known[j], name))
+				break;
+		if (known[j])
+			continue;
+		snprintf(key, sizeof(key), "%s%s%s", path, *path ? "." : "", name);
+		hint = wfw_suggest(name, known, count(known));
+		if (hint)
+			wfw_cfgerr_at(errs, s, key, "unknown key (did you mean '%s'?)", hint);
+		else
+			wfw_cfgerr_at(errs, s, key, "unknown key (known here: see wultfw.cfg(5))");
+	}
+}
+
+/* The experiment's own setting, else the top-level default. */
+static const config_setting_t *inherit(const config_setting_t *exp,
+				       const config_setting_t *top,
+				       const char *name)
+{
+	const config_setting_t *s = exp ? config_setting_get_member(exp, name) : NULL;
+
+	return s ? s : config_setting_get_member(top, name);
+}
+
+/* "experiments[2].limits" or "limits" for an inherited top-level key. */
+static void key_of(const config_setting_t *s, const config_setting_t *top,
+		   const char *exp_path, const char *name, char *buf,
+		   size_t len)
+{
+	if (config_setting_parent(s) == top)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%s.%s", exp_path, name);
+}
+
+static int want_type(const config_setting_t *s, const char *key, int type,
+		     const char *what, struct wfw_cfgerr *errs)
+{
+	if (config_setting_type(s) == type)
+		return 0;
+	wfw_cfgerr_at(errs, s, key, "expected %s", what);
+	return -EINVAL;
+}
+
+static int parse_duration_setting(const config_setting_t *s, const char *key,
+				  uint64_t *ns, struct wfw_cfgerr *errs)
+{
+	int ret;
+
+	if (config_setting_type(s) != CONFIG_TYPE_STRING) {
+		wfw_cfgerr_at(errs, s, key,
+			      "expected a duration in quotes such as \"10us\" (units: ns, us, ms, s, m, h)");
+		return -EINVAL;
+	}
+	ret = wfw_parse_duration(config_setting_get_string(s), ns);
+	if (ret == -ERANGE)
+		wfw_cfgerr_at(errs, s, key,
+			      "\"%s\" is out of range (whole nanoseconds, at most about 584 years)",
+			      config_setting_get_string(s));
+	else if (ret)
+		wfw_cfgerr_at(errs, s, key,
+			      "\"%s\" is not a duration (a number and a unit: ns, us, ms, s, m, h)",
+			      config_setting_get_string(s));
+	return ret ? -EINVAL : 0;
+}
+
+static int load_plugin(struct wfw_plugin_inst *pi, const config_setting_t *group,
+		       const char *key, int kind, const char *const *reserved,
+		       struct wfw_cfgerr *errs)
+{
+	const config_setting_t *ps;
+	char pkey[160], err[1024];
+	const char *name;
+
+	snprintf(pi->key, sizeof(pi->key), "%s", key);
+	set_loc(&pi->loc, group, key);
+	if (config_setting_type(group) != CONFIG_TYPE_GROUP) {
+		wfw_cfgerr_at(errs, group, key,
+			      "expected a group such as { plugin = \"%s\"; }",
+			      kind == WULTFW_KIND_SOURCE ? "timer" : "csv");
+		return -EINVAL;
+	}
+	snprintf(pkey, sizeof(pkey), "%s.plugin", key);
+	ps = config_setting_get_member(group, "plugin");
+	if (!ps) {
+		wfw_cfgerr_at(errs, group, pkey,
+			      "missing: which %s plugin? ('wultfw list-plugins' shows them)",
+			      wfw_kind_name(kind));
+		return -EINVAL;
+	}
+	if (want_type(ps, pkey, CONFIG_TYPE_STRING, "a plugin name in quotes", errs))
+		return -EINVAL;
+	name = config_setting_get_string(ps);
+	if (wfw_plugin_load(name, kind, &pi->h, err, sizeof(err))) {
+		size_t n = 0;
+		char **names = wfw_plugin_names(&n);
+		const char *hint = wfw_suggest(name, (const char *const *)names, n);
+
+		if (hint && strcmp(hint, name))
+			wfw_cfgerr_at(errs, ps, pkey, "%s (did you mean '%s'?)", err, hint);
+		else
+			wfw_cfgerr_at(errs, ps, pkey, "%s", err);
+		wfw_plugin_names_free(names, n);
+		return -EINVAL;
+	}
+	return wfw_options_parse(pi->h.desc->options, group, reserved, key,
+				 name, &pi->opts, errs);
+}
+
+static void parse_source(struct wfw_experiment *e, const config_setting_t *src,
+			 const char *key, const char *sysfs_root,
+			 struct wfw_cfgerr *errs)
+{
+	static bool online[WFW_MAX_CPUS];
+	const config_setting_t *s;
+	char k[160];
+	int n;
+
+	/* Go on after a bad plugin: cpu and ldist can still be checked. */
+	load_plugin(&e->source, src, key, WULTFW_KIND_SOURCE, source_core_keys,
+		    errs);
+	if (config_setting_type(src) != CONFIG_TYPE_GROUP)
+		return;
+
+	snprintf(k, sizeof(k), "%s.cpu", key);
+	s = config_setting_get_member(src, "cpu");
+	e->cpu = wfw_default_cpu();
+	n = wfw_online_cpus(online, WFW_MAX_CPUS, sysfs_root);
+	if (s && !want_type(s, k, CONFIG_TYPE_INT, "a CPU number", errs)) {
+		e->cpu = config_setting_get_int(s);
+		if (n > 0 && (e->cpu < 0 || e->cpu >= WFW_MAX_CPUS || !online[e->cpu]))
+			wfw_cfgerr_at(errs, s, k,
+				      "CPU %d is not online (see /sys/devices/system/cpu/online)",
+				      e->cpu);
+	}
+
+	snprintf(k, sizeof(k), "%s.ldist", key);
+	s = config_setting_get_member(src, "ldist");
+	set_loc(&e->ldist_loc, s ? s : src, k);
+	wfw_parse_duration(DEFAULT_LDIST_FROM, &e->ldist_from_ns);
+	wfw_parse_duration(DEFAULT_LDIST_TO, &e->ldist_to_ns);
+	if (!s)
+		return;
+	if (config_setting_type(s) == CONFIG_TYPE_STRING) {
+		if (!parse_duration_setting(s, k, &e->ldist_from_ns, errs))
+			e->ldist_to_ns = e->ldist_from_ns;
+	} else if ((config_setting_type(s) == CONFIG_TYPE_ARRAY ||
+		    config_setting_type(s) == CONFIG_TYPE_LIST) &&
+		   config_setting_length(s) == 2) {
+		if (!parse_duration_setting(config_setting_get_elem(s, 0), k,
+					    &e->ldist_from_ns, errs) &&
+		    !parse_duration_setting(config_setting_get_elem(s, 1), k,
+					    &e->ldist_to_ns, errs) &&
+		    e->ldist_from_ns > e->ldist_to_ns)
+			wfw_cfgerr_at(errs, s, k,
+				      "the range is backwards: write [ from, to ] with from <= to");
+	} else {
+		wfw_cfgerr_at(errs, s, k,
+			      "expected one duration (\"200us\") or a range [ \"10us\", \"4ms\" ]");
+	}
+	if (e->ldist_to_ns == 0 && !errs->n)
+		wfw_cfgerr_at(errs, s, k, "a launch distance of 0 cannot be measured");
+}
+
+static void parse_limits(struct wfw_experiment *e, const config_setting_t *lim,
+			 const char *key, struct wfw_cfgerr *errs)
+{
+	const config_setting_t *s;
+	char k[160];
+
+	if (want_type(lim, key, CONFIG_TYPE_GROUP,
+		      "a group such as { datapoints = 100000; time = \"10m\"; }", errs))
+		return;
+	check_keys(lim, key, limit_keys, errs);
+	snprintf(k, sizeof(k), "%s.datapoints", key);
+	s = config_setting_get_member(lim, "datapoints");
+	if (s && (config_setting_type(s) == CONFIG_TYPE_INT ||
+		  config_setting_type(s) == CONFIG_TYPE_INT64)) {
+		long long v = config_setting_get_int64(s);
+
+		if (v <= 0)
+			wfw_cfgerr_at(errs, s, k, "must be a positive number of datapoints");
+		else
+			e->max_datapoints = (uint64_t)v;
+	} else if (s) {
+		wfw_cfgerr_at(errs, s, k, "expected a whole number of datapoints");
+	}
+	snprintf(k, sizeof(k), "%s.time", key);
+	s = config_setting_get_member(lim, "time");
+	if (s && !parse_duration_setting(s, k, &e->max_time_ns, errs) &&
+	    !e->max_time_ns)
+		wfw_cfgerr_at(errs, s, k, "must be longer than 0s");
+}
+
+static void parse_sinks(struct wfw_experiment *e, const config_setting_t *sinks,
+			const char *key, struct wfw_cfgerr *errs)
+{
+	char k[160];
+	int i, n;
+
+	if (config_setting_type(sinks) != CONFIG_TYPE_LIST) {
+		wfw_cfgerr_at(errs, sinks, key,
+			      "expected a list of sinks such as ( { plugin = \"csv\"; } )");
+		return;
+	}
+	n = config_setting_length(sinks);
+	if (n == 0) {
+		wfw_cfgerr_at(errs, sinks, key,
+			      "no sinks: the datapoints would be lost; add ( { plugin = \"csv\"; } )");
+		return;
+	}
+	e->sinks = calloc((size_t)n, sizeof(*e->sinks));
+	if (!e->sinks)
+		return;
+	for (i = 0; i < n; i++) {
+		snprintf(k, sizeof(k), "%s[%d]", key, i);
+		load_plugin(&e->sinks[i], config_setting_get_elem(sinks, (unsigned)i),
+			    k, WULTFW_KIND_SINK, sink_core_keys, errs);
+		e->nsinks++;
+	}
+}
+
+static void parse_cstates(struct wfw_experiment *e, const config_setting_t *cs,
+			  const char *key, const char *sysfs_root,
+			  struct wfw_cfgerr *errs)
+{
+	const config_setting_t *only, *dis, *list;
+	struct wfw_cpuidle ci;
+	char k[160];
+	int i, n;
+
+	if (want_type(cs, key, CONFIG_TYPE_GROUP,
+		      "a group such as { only = [ \"POLL\" ]; } or { disable = [ \"C6\" ]; }",
+		      errs))
+		return;
+	check_keys(cs, key, cstate_keys, errs);
+	only = config_setting_get_member(cs, "only");
+	dis = config_setting_get_member(cs, "disable");
+	if (only && dis) {
+		wfw_cfgerr_at(errs, dis, key, "give either 'only' or 'disable', not both");
+		return;
+	}
+	list = only ? only : dis;
+	if (!list)
+		return;
+	e->cstate_mode = only ? WFW_CSTATES_ONLY : WFW_CSTATES_DISABLE;
+	snprintf(k, sizeof(k), "%s.%s", key, only ? "only" : "disable");
+	if (config_setting_type(list) != CONFIG_TYPE_ARRAY &&
+	    config_setting_type(list) != CONFIG_TYPE_LIST) {
+		wfw_cfgerr_at(errs, list, k, "expected a list of C-state names such as [ \"POLL\" ]");
+		return;
+	}
+	if (wfw_cpuidle_open(&ci, e->cpu, sysfs_root)) {
+		wfw_cfgerr_at(errs, list, k,
+			      "CPU %d has no cpuidle states (no cpuidle driver?), so C-states cannot be restricted: remove 'cstates'",
+			      e->cpu);
+		return;
+	}
+	n = config_setting_length(list);
+	e->cstates = calloc((size_t)n + 1, sizeof(*e->cstates));
+	for (i = 0; e->cstates && i < n; i++) {
+		const config_setting_t *el = config_setting_get_elem(list, (unsigned)i);
+		const char *name;
+		char avail[512] = "";
+		int j;
+
+		if (config_setting_type(el) != CONFIG_TYPE_STRING) {
+			wfw_cfgerr_at(errs, el, k, "element %d: expected a C-state name in quotes", i);
+			continue;
+		}
+		name = config_setting_get_string(el);
+		if (wfw_cpuidle_find(&ci, name) < 0) {
+			for (j = 0; j < ci.nstates; j++)
+				snprintf(avail + strlen(avail), sizeof(avail) - strlen(avail),
+					 "%s\"%s\"", j ? ", " : "", ci.names[j]);
+			wfw_cfgerr_at(errs, el, k,
+				      "CPU %d has no C-state \"%s\" (it has %s)",
+				      e->cpu, name, avail);
+			continue;
+		}
+		e->cstates[e->ncstates++] = strdup(name);
+	}
+	wfw_cpuidle_close(&ci);
+}
+
+static bool valid_exp_name(const char *name)
+{
+	const char *p;
+
+	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("._-+", *p)))
+			return false;
+	return true;
+}
+
+static void parse_experiment(struct wfw_plan *plan, struct wfw_experiment *e,
+			     const config_setting_t *exp, const char *path,
+			     const struct wfw_plan_overrides *ov,
+			     struct wfw_cfgerr *errs)
+{
+	const config_setting_t *top = config_root_setting(&plan->cfg);
+	const config_setting_t *s;
+	char key[160];
+
+	if (exp)
+		check_keys(exp, path, exp_keys, errs);
+
+	s = exp ? config_setting_get_member(exp, "name") : config_setting_get_member(top, "name");
+	snprintf(key, sizeof(key), "%s%sname", path, *path ? "." : "");
+	if (!s) {
+		wfw_cfgerr_at(errs, exp ? exp : top, key,
+			      "missing: every experiment needs a name (it names the result directory)");
+	} else if (!want_type(s, key, CONFIG_TYPE_STRING, "a name in quotes", errs)) {
+		if (!valid_exp_name(config_setting_get_string(s)))
+			wfw_cfgerr_at(errs, s, key,
+				      "\"%s\" cannot name a directory: use letters, digits and . _ - +",
+				      config_setting_get_string(s));
+		e->name = strdup(config_setting_get_string(s));
+	}
+
+	s = inherit(exp, top, "outdir");
+	e->outdir = strdup(ov && ov->outdir ? ov->outdir : ".");
+	if (s && !(ov && ov->outdir)) {
+		key_of(s, top, path, "outdir", key, sizeof(key));
+		if (!want_type(s, key, CONFIG_TYPE_STRING, "a directory in quotes", errs)) {
+			free(e->outdir);
+			e->outdir = strdup(config_setting_get_string(s));
+		}
+	}
+
+	s = inherit(exp, top, "seed");
+	/* Recorded in info.yml and logs/config, so a run can be repeated. */
+	e->seed = ((uint64_t)time(NULL) ^ ((uint64_t)clock() << 32)) & INT64_MAX;
+	if (s) {
+		key_of(s, top, path, "seed", key, sizeof(key));
+		if (config_setting_type(s) == CONFIG_TYPE_INT ||
+		    config_setting_type(s) == CONFIG_TYPE_INT64)
+			e->seed = (uint64_t)config_setting_get_int64(s);
+		else
+			wfw_cfgerr_at(errs, s, key, "expected an integer");
+	}
+
+	s = inherit(exp, top, "source");
+	if (!s) {
+		snprintf(key, sizeof(key), "%s%ssource", path, *path ? "." : "");
+		wfw_cfgerr_at(errs, exp ? exp : top, key,
+			      "missing: which source measures? e.g. source = { plugin = \"timer\"; };");
+	} else {
+		key_of(s, top, path, "source", key, sizeof(key));
+		parse_source(e, s, key, ov ? ov->sysfs_root : NULL, errs);
+	}
+
+	s = inherit(exp, top, "limits");
+	if (s) {
+		key_of(s, top, path, "limits", key, sizeof(key));
+		parse_limits(e, s, key, errs);
+	}
+
+	s = inherit(exp, top, "sinks");
+	if (!s) {
+		snprintf(key, sizeof(key), "%s%ssinks", path, *path ? "." : "");
+		wfw_cfgerr_at(errs, exp ? exp : top, key,
+			      "missing: where do datapoints go? e.g. sinks = ( { plugin = \"csv\"; } );");
+	} else {
+		key_of(s, top, path, "sinks", key, sizeof(key));
+		parse_sinks(e, s, key, errs);
+	}
+
+	s = inherit(exp, top, "cstates");
+	if (s) {
+		key_of(s, top, path, "cstates", key, sizeof(key));
+		parse_cstates(e, s, key, ov ? ov->sysfs_root : NULL, errs);
+	}
+}
+
+static void free_experiment(struct wfw_experiment *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->nsinks; i++) {
+		wfw_options_free(&e->sinks[i].opts);
+		wfw_plugin_unload(&e->sinks[i].h);
+	}
+	free(e->sinks);
+	wfw_options_free(&e->source.opts);
+	wfw_plugin_unload(&e->source.h);
+	for (i = 0; i < e->ncstates; i++)
+		free(e->cstates[i]);
+	free(e->cstates);
+	free(e->name);
+	free(e->outdir);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Keep only experiment `only`; an unknown name is an error with a hint. */
+static void select_only(struct wfw_plan *plan, const char *only,
+			struct wfw_cfgerr *errs)
+{
+	const char *names[256];
+	size_t i, keep = plan->n;
+
+	for (i = 0; i < plan->n && i < 256; i++) {
+		names[i] = plan->exps[i].name ? plan->exps[i].name : "";
+		if (!strcmp(names[i], only))
+			keep = i;
+	}
+	if (keep == plan->n) {
+		const char *hint = wfw_suggest(only, names, i);
+
+		wfw_cfgerr_add(errs, plan->file, 0, "--only",
+			       "no experiment named \"%s\"%s%s%s", only,
+			       hint ? " (did you mean \"" : "", hint ? hint : "",
+			       hint ? "\"?)" : "");
+		return;
+	}
+	for (i = 0; i < plan->n; i++)
+		if (i != keep)
+			free_experiment(&plan->exps[i]);
+	plan->exps[0] = plan->exps[keep];
+	plan->n = 1;
+}
+
+static void check_unique_names(struct wfw_plan *plan, struct wfw_cfgerr *errs)
+{
+	size_t i, j;
+
+	for (i = 0; i < plan->n; i++)
+		for (j = 0; j < i; j++)
+			if (plan->exps[i].name && plan->exps[j].name &&
+			    !strcmp(plan->exps[i].name, plan->exps[j].name) &&
+			    !strcmp(plan->exps[i].outdir, plan->exps[j].outdir))
+				wfw_cfgerr_add(errs, plan->file, 0, "experiments",
+					       "two experiments are named \"%s\": they would share one result directory",
+					       plan->exps[i].name);
+}
+
+/* The embedded default runs again and again: date its result directory. */
+static void date_names(struct wfw_plan *plan)
+{
+	char stamp[32], *name;
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	for (i = 0; i < plan->n; i++) {
+		if (!plan->exps[i].name)
+			continue;
+		name = malloc(strlen(plan->exps[i].name) + strlen(stamp) + 2);
+		if (!name)
+			continue;
+		sprintf(name, "%s-%s", plan->exps[i].name, stamp);
+		free(plan->exps[i].name);
+		plan->exps[i].name = name;
+	}
+}
+
+int wfw_plan_load(struct wfw_plan *plan, const char *file,
+		  const struct wfw_plan_overrides *ov, struct wfw_cfgerr *errs)
+{
+	const config_setting_t *top, *list;
+	int ok, i, n;
+
+	memset(plan, 0, sizeof(*plan));
+	config_init(&plan->cfg);
+	plan->embedded = !file;
+	snprintf(plan->file, sizeof(plan->file), "%s",
+		 file ? file : "(embedded default experiment)");
+	wfw_cfg_main_file = plan->file;
+	if (file) {
+		char dir[256], *slash;
+
+		snprintf(dir, sizeof(dir), "%s", file);
+		slash = strrchr(dir, '/');
+		if (slash) {
+			*slash = '\0';
+			config_set_include_dir(&plan->cfg, dir);
+		}
+		ok = config_read_file(&plan->cfg, file);
+	} else {
+		ok = config_read_string(&plan->cfg, wfw_default_experiment);
+	}
+	if (!ok) {
+		if (config_error_type(&plan->cfg) == CONFIG_ERR_FILE_IO)
+			wfw_cfgerr_add(errs, plan->file, 0, NULL,
+				       "cannot read the experiment file: %s",
+				       strerror(errno ? errno : ENOENT));
+		else
+			wfw_cfgerr_add(errs,
+				       config_error_file(&plan->cfg) ?
+				       config_error_file(&plan->cfg) : plan->file,
+				       config_error_line(&plan->cfg), NULL,
+				       "syntax error: %s",
+				       config_error_text(&plan->cfg));
+		return -EINVAL;
+	}
+
+	top = config_root_setting(&plan->cfg);
+	check_keys(top, "", top_keys, errs);
+	list = config_setting_get_member(top, "experiments");
+	if (list && config_setting_type(list) != CONFIG_TYPE_LIST) {
+		wfw_cfgerr_at(errs, list, "experiments",
+			      "expected a list of groups: experiments = ( { name = \"...\"; ... } );");
+		return -EINVAL;
+	}
+	n = list ? config_setting_length(list) : 1;
+	if (n == 0) {
+		wfw_cfgerr_at(errs, list, "experiments", "the list is empty: nothing to run");
+		return -EINVAL;
+	}
+	plan->exps = calloc((size_t)n, sizeof(*plan->exps));
+	if (!plan->exps)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		char path[64];
+		const config_setting_t *exp = list ? config_setting_get_elem(list, (unsigned)i) : NULL;
+
+		snprintf(path, sizeof(path), list ? "experiments[%d]" : "", i);
+		if (exp && config_setting_type(exp) != CONFIG_TYPE_GROUP) {
+			wfw_cfgerr_at(errs, exp, path, "expected a group { name = \"...\"; ... }");
+			plan->n++;
+			continue;
+		}
+		parse_experiment(plan, &plan->exps[i], exp, path, ov, errs);
+		plan->n++;
+	}
+	if (ov && ov->only && !errs->n)
+		select_only(plan, ov->only, errs);
+	check_unique_names(plan, errs);
+	if (plan->embedded)
+		date_names(plan);
+	return errs->n ? -EINVAL : 0;
+}
+
+void wfw_plan_free(struct wfw_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->n; i++)
+		free_experiment(&plan->exps[i]);
+	free(plan->exps);
+	plan->exps = NULL;
+	plan->n = 0;
+	config_destroy(&plan->cfg);
+}

@@ -1,0 +1,57 @@
+# The wultfw binary. The core is also built as a convenience library so the
+# unit tests link the same code the binary runs.
+noinst_LTLIBRARIES += core/libwfw_core.la
+core_libwfw_core_la_SOURCES = \
+	core/cfgerr.c core/cfgerr.h \
+	core/cmd_deploy.c \
+	core/cmd_plugins.c \
+	core/cmd_scan.c \
+	core/commands.h \
+	core/cpus.c core/cpus.h \
+	core/cstates.c core/cstates.h \
+	core/default_experiment.c \
+	core/experiment.c core/experiment.h \
+	core/log.c core/log.h \
+	core/options.c core/options.h \
+	core/plugins.c core/plugins.h \
+	core/progress.c core/progress.h \
+	core/resolved.c core/resolved.h \
+	core/resultdir.c core/resultdir.h \
+	core/run.c \
+	core/sched.c core/sched.h \
+	core/signals.c core/signals.h \
+	core/suggest.c core/suggest.h \
+	core/units.c core/units.h
+core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
+core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -DKMODSRCDIR='"$(pkgdatadir)/kmod"'
+core_libwfw_core_la_LIBADD = lib/cpuidle/libwfw_cpuidle.la \
+	$(LIBCONFIG_LIBS) $(LTDL_LIBS)
+
+bin_PROGRAMS += wultfw
+wultfw_SOURCES = core/main.c
+wultfw_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
+wultfw_LDADD = core/libwfw_core.la
+# Defines lt_preloaded_symbols even when nothing is preloaded.
+wultfw_LDFLAGS = -dlpreopen force
+if STATIC_PLUGINS
+# A static build carries every plugin inside the binary.
+wultfw_LDADD += $(PRELOAD_PLUGINS)
+EXTRA_wultfw_DEPENDENCIES = $(pkglib_LTLIBRARIES)
+endif
+
+# wultfw calc (statistics of result files)
+wultfw_SOURCES += core/cmd_calc.c
+wultfw_LDADD += lib/stats/libwfw_stats.la lib/datafmt/libwfw_datafmt.la -lm
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_calc
+TESTS += tests/unit/test_calc
+tests_unit_test_calc_SOURCES = tests/unit/test_calc.c core/cmd_calc.c
+tests_unit_test_calc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core
+tests_unit_test_calc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_calc_LDADD = lib/stats/libwfw_stats.la \
+	lib/datafmt/libwfw_datafmt.la $(CUNIT_LIBS) -lm
+endif
+
+# wultfw convert (CSV <-> binary; lib/datafmt is already linked for calc)
+wultfw_SOURCES += core/cmd_convert.c
+wultfw_LDADD += $(CSV_LIBS)

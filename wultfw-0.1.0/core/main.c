@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* wultfw: dispatch to a sub-command, or run experiments. */
+#include "config.h"
+
+#include <ltdl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "log.h"
+#include "plugins.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "list-plugins", wfw_cmd_list_plugins },
+	{ "help", wfw_cmd_help },
+	{ "calc", wfw_cmd_calc },
+	{ "convert", wfw_cmd_convert },
+	{ "scan", wfw_cmd_scan },
+	{ "deploy", wfw_cmd_deploy },
+};
+
+int main(int argc, char **argv)
+{
+	int (*fn)(int, char **) = wfw_cmd_run;
+	int ret, sub = 0;
+	size_t i;
+
+	LTDL_SET_PRELOADED_SYMBOLS();
+	if (argc > 1 && argv[1][0] != '-') {
+		for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+			if (!strcmp(argv[1], commands[i].name)) {
+				fn = commands[i].fn;
+				sub = 1;
+				break;
+			}
+		}
+		if (!sub) {
+			wfw_err("unknown command '%s' ('wultfw help' lists the commands, 'wultfw --help' the options)",
+				argv[1]);
+			return 2;
+		}
+	}
+	if (wfw_plugins_init()) {
+		wfw_err("cannot initialise libltdl");
+		return 1;
+	}
+	ret = fn(argc - sub, argv + sub);
+	wfw_plugins_exit();
+	return ret;
+}

@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "options.h"
+#include "suggest.h"
+#include "units.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *wfw_option_type_name(enum wultfw_opt_type type)
+{
+	switch (type) {
+	case WULTFW_OPT_BOOL:
+		return "bool";
+	case WULTFW_OPT_INT:
+		return "integer";
+	case WULTFW_OPT_FLOAT:
+		return "number";
+	case WULTFW_OPT_STRING:
+		return "string";
+	case WULTFW_OPT_DURATION:
+		return "duration";
+	case WULTFW_OPT_STRING_LIST:
+		return "list of strings";
+	case WULTFW_OPT_FLOAT_LIST:
+		return "list of numbers";
+	}
+	return "?";
+}
+
+static bool is_number(const config_setting_t *s)
+{
+	int t = config_setting_type(s);
+
+	return t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64 ||
+	       t == CONFIG_TYPE_FLOAT;
+}
+
+static void free_value(enum wultfw_opt_type type, struct wultfw_value *v)
+{
+	size_t i;
+
+	if (!v->set)
+		return;
+	switch (type) {
+	case WULTFW_OPT_STRING:
+		free((char *)v->s);
+		break;
+	case WULTFW_OPT_STRING_LIST:
+		for (i = 0; i < v->strs.n; i++)
+			free((char *)v->strs.v[i]);
+		free((void *)v->strs.v);
+		break;
+	case WULTFW_OPT_FLOAT_LIST:
+		free((void *)v->floats.v);
+		break;
+	default:
+		break;
+	}
+	memset(v, 0, sizeof(*v));
+}
+
+/* Split "a,b,c" for list defaults. Returns count or -ENOMEM. */
+static int split_commas(const char *text, char ***out)
+{
+	char *copy = strdup(text), *tok, *save = NULL, **items = NULL;
+	int n = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char **grown = realloc(items, (size_t)(n + 1) * sizeof(*items));
+
+		while (*tok == ' ')
+			tok++;
+		if (!grown || !(grown[n] = strdup(tok))) {
+			free(grown ? grown : items);
+			free(copy);
+			return -ENOMEM;
+		}
+		items = grown;
+		n++;
+	}
+	free(copy);
+	*out = items;
+	return n;
+}
+
+static int parse_float_text(const char *text, double *d)
+{
+	char *end;
+
+	errno = 0;
+	*d = strtod(text, &end);
+	return (errno || end == text || *end) ? -EINVAL : 0;
+}
+
+/* A default written in the plugin's table. -EINVAL means a plugin bug. */
+static int parse_default(const struct wultfw_option *opt,
+			 struct wultfw_value *v)
+{
+	char **items = NULL, *end;
+	int n, i, ret = 0;
+
+	switch (opt->type) {
+	case WULTFW_OPT_BOOL:
+		if (!strcmp(opt->def, "true"))
+			v->b = true;
+		else if (strcmp(opt->def, "false"))
+			return -EINVAL;
+		break;
+	case WULTFW_OPT_INT:
+		errno = 0;
+		v->i = strtoll(opt->def, &end, 0);
+		if (errno || end == opt->def || *end)
+			return -EINVAL;
+		break;
+	case WULTFW_OPT_FLOAT:
+		if (parse_float_text(opt->def, &v->f))
+			return -EINVAL;
+		break;
+	case WULTFW_OPT_STRING:
+		v->s = strdup(opt->def);
+		if (!v->s)
+			return -ENOMEM;
+		break;
+	case WULTFW_OPT_DURATION:
+		if (wfw_parse_duration(opt->def, &v->ns))
+			return -EINVAL;
+		break;
+	case WULTFW_OPT_STRING_LIST:
+		n = split_commas(opt->def, &items);
+		if (n < 0)
+			return n;
+		v->strs.v = (const char *const *)items;
+		v->strs.n = (size_t)n;
+		break;
+	case WULTFW_OPT_FLOAT_LIST: {
+		double *d;
+
+		n = split_commas(opt->def, &items);
+		if (n < 0)
+			return n;
+		d = calloc((size_t)n + 1, sizeof(*d));
+		for (i = 0; i < n; i++) {
+			if (d && parse_float_text(items[i], &d[i]))
+				ret = -EINVAL;
+			free(items[i]);
+		}
+		free(items);
+		if (!d)
+			return -ENOMEM;
+		v->floats.v = d;
+		v->floats.n = (size_t)n;
+		break;
+	}
+	}
+	v->set = true;
+	return ret;
+}
+
+#define TYPE_ERR(what) \
+	do { \
+		wfw_cfgerr_at(errs, s, key, "expected %s", what); \
+		return -EINVAL; \
+	} while (0)
+
+static int parse_setting(const struct wultfw_option *opt,
+			 const config_setting_t *s, const char *key,
+			 struct wultfw_value *v, struct wfw_cfgerr *errs)
+{
+	int type = config_setting_type(s);
+	int i, n, ret;
+
+	switch (opt->type) {
+	case WULTFW_OPT_BOOL:
+		if (type != CONFIG_TYPE_BOOL)
+			TYPE_ERR("true or false");
+		v->b = config_setting_get_bool(s);
+		break;
+	case WULTFW_OPT_INT:
+		if (type != CONFIG_TYPE_INT && type != CONFIG_TYPE_INT64)
+			TYPE_ERR("an integer");
+		v->i = config_setting_get_int64(s);
+		break;
+	case WULTFW_OPT_FLOAT:
+		if (!is_number(s))
+			TYPE_ERR("a number");
+		v->f = type == CONFIG_TYPE_FLOAT ? config_setting_get_float(s) :
+			(double)config_setting_get_int64(s);
+		break;
+	case WULTFW_OPT_STRING:
+		if (type != CONFIG_TYPE_STRING)
+			TYPE_ERR("a string in double quotes");
+		v->s = strdup(config_setting_get_string(s));
+		if (!v->s)
+			return -ENOMEM;
+		break;
+	case WULTFW_OPT_DURATION:
+		if (type == CONFIG_TYPE_STRING) {
+			ret = wfw_parse_duration(config_setting_get_string(s),
+						 &v->ns);
+			if (ret == -ERANGE) {
+				wfw_cfgerr_at(errs, s, key,
+					      "\"%s\" is out of range (whole nanoseconds up to about 584 years)",
+					      config_setting_get_string(s));
+				return -EINVAL;
+			}
+			if (!ret)
+				break;
+		} else if ((type == CONFIG_TYPE_INT ||
+			    type == CONFIG_TYPE_INT64) &&
+			   config_setting_get_int64(s) == 0) {
+			v->ns = 0;
+			break;
+		}
+		TYPE_ERR("a duration such as \"10us\" (units: ns, us, ms, s, m, h)");
+	case WULTFW_OPT_STRING_LIST: {
+		const char **items;
+
+		if (type == CONFIG_TYPE_STRING) {
+			items = calloc(2, sizeof(*items));
+			if (!items || !(items[0] = strdup(config_setting_get_string(s)))) {
+				free(items);
+				return -ENOMEM;
+			}
+			v->strs.v = items;
+			v->strs.n = 1;
+			break;
+		}
+		if (type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST)
+			TYPE_ERR("a list of strings such as [ \"a\", \"b\" ]");
+		n = config_setting_length(s);
+		items = calloc((size_t)n + 1, sizeof(*items));
+		if (!items)
+			return -ENOMEM;
+		v->strs.v = items;
+		v->set = true;	/* so free_value() cleans up on error */
+		for (i = 0; i < n; i++) {
+			const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+
+			if (config_setting_type(e) != CONFIG_TYPE_STRING) {
+				wfw_cfgerr_at(errs, e, key,
+					      "element %d: expected a string", i);
+				return -EINVAL;
+			}
+			items[i] = strdup(config_setting_get_string(e));
+			if (!items[i])
+				return -ENOMEM;
+			v->strs.n++;
+		}
+		break;
+	}
+	case WULTFW_OPT_FLOAT_LIST: {
+		double *d;
+
+		if (type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST)
+			TYPE_ERR("a list of numbers such as ( 50, 99.9 )");
+		n = config_setting_length(s);
+		d = calloc((size_t)n + 1, sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		v->floats.v = d;
+		v->set = true;
+		for (i = 0; i < n; i++) {
+			const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+
+			if (!is_number(e)) {
+				wfw_cfgerr_at(errs, e, key,
+					      "element %d: expected a number", i);
+				return -EINVAL;
+			}
+			d[i] = config_setting_type(e) == CONFIG_TYPE_FLOAT ?
+				config_setting_get_float(e) :
+				(double)config_setting_get_int64(e);
+			v->floats.n++;
+		}
+		break;
+	}
+	}
+	v->set = true;
+	return 0;
+}
+
+static bool in_list(const char *name, const char *const *list)
+{
+	for (; list && *list; list++)
+		if (!strcmp(name, *list))
+			return true;
+	return false;
+}
+
+static void unknown_key(const struct wultfw_option *table,
+			const char *const *reserved,
+			const config_setting_t *s, const char *key,
+			const char *plugin, struct wfw_cfgerr *errs)
+{
+	const char *names[128];
+	const char *hint;
+	size_t n = 0;
+
+	for (; reserved && *reserved && n < 64; reserved++)
+		names[n++] = *reserved;
+	for (; table && table->name && n < 128; table++)
+		names[n++] = table->name;
+	hint = wfw_suggest(config_setting_name(s), names, n);
+	if (hint)
+		wfw_cfgerr_at(errs, s, key,
+			      "unknown key for plugin '%s' (did you mean '%s'?)",
+			      plugin, hint);
+	else
+		wfw_cfgerr_at(errs, s, key,
+			      "unknown key for plugin '%s' ('wultfw help %s' lists its options)",
+			      plugin, plugin);
+}
+
+int wfw_options_parse(const struct wultfw_option *table,
+		      const config_setting_t *group,
+		      const char *const *reserved, const char *path,
+		      const char *plugin, struct wfw_optvals *out,
+		      struct wfw_cfgerr *errs)
+{
+	size_t nerr = errs->n, i, n = 0;
+	char key[256];
+	int ret = 0;
+
+	while (table && table[n].name)
+		n++;
+	out->table = table;
+	out->n = n;
+	out->vals = calloc(n + 1, sizeof(*out->vals));
+	if (!out->vals)
+		return -ENOMEM;
+
+	/* Every key in the group must be the core's or the plugin's. */
+	for (i = 0; group && i < (size_t)config_setting_length(group); i++) {
+		const config_setting_t *s = config_setting_get_elem(group, (unsigned)i);
+		const char *name = config_setting_name(s);
+		size_t j;
+
+		if (in_list(name, reserved))
+			continue;
+		snprintf(key, sizeof(key), "%s.%s", path, name);
+		for (j = 0; j < n; j++)
+			if (!strcmp(table[j].name, name))
+				break;
+		if (j == n) {
+			unknown_key(table, reserved, s, key, plugin, errs);
+			continue;
+		}
+		ret = parse_setting(&table[j], s, key, &out->vals[j], errs);
+		if (ret == -ENOMEM)
+			return ret;
+	}
+	for (i = 0; i < n; i++) {
+		if (out->vals[i].set || !table[i].def)
+			continue;
+		ret = parse_default(&table[i], &out->vals[i]);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret)
+			wfw_cfgerr_add(errs, "(plugin)", 0, table[i].name,
+				       "plugin '%s' has a bad default \"%s\" for this %s option: report this bug",
+				       plugin, table[i].def,
+				       wfw_option_type_name(table[i].type));
+	}
+	return errs->n > nerr ? -EINVAL : 0;
+}
+
+void wfw_options_free(struct wfw_optvals *v)
+{
+	size_t i;
+
+	for (i = 0; v->vals && i < v->n; i++)
+		free_value(v->table[i].type, &v->vals[i]);
+	free(v->vals);
+	v->vals = NULL;
+	v->n = 0;
+}
+
+void wfw_option_format(const struct wultfw_option *opt,
+		       const struct wultfw_value *val, char *buf, size_t len)
+{
+	size_t i, used;
+
+	if (!val->set) {
+		snprintf(buf, len, "(unset)");
+		return;
+	}
+	switch (opt->type) {
+	case WULTFW_OPT_BOOL:
+		snprintf(buf, len, "%s", val->b ? "true" : "false");
+		break;
+	case WULTFW_OPT_INT:
+		snprintf(buf, len, "%" PRId64, val->i);
+		break;
+	case WULTFW_OPT_FLOAT:
+		snprintf(buf, len, "%.17g", val->f);
+		if (!strpbrk(buf, ".eEn"))
+			strncat(buf, ".0", len - strlen(buf) - 1);
+		break;
+	case WULTFW_OPT_STRING:
+		snprintf(buf, len, "\"%s\"", val->s);
+		break;
+	case WULTFW_OPT_DURATION: {
+		char d[32];
+
+		wfw_format_duration(val->ns, d, sizeof(d));
+		snprintf(buf, len, "\"%s\"", d);
+		break;
+	}
+	case WULTFW_OPT_STRING_LIST:
+		snprintf(buf, len, "[");
+		for (i = 0; i < val->strs.n; i++) {
+			used = strlen(buf);
+			snprintf(buf + used, len - used, "%s\"%s\"",
+				 i ? ", " : " ", val->strs.v[i]);
+		}
+		used = strlen(buf);
+		snprintf(buf + used, len - used, " ]");
+		break;
+	case WULTFW_OPT_FLOAT_LIST:
+		snprintf(buf, len, "(");
+		for (i = 0; i < val->floats.n; i++) {
+			used = strlen(buf);
+			snprintf(buf + used, len - used, "%s%.17g",
+				 i ? ", " : " ", val->floats.v[i]);
+		}
+		used = strlen(buf);
+		snprintf(buf + used, len - used, " )");
+		break;
+	}
+}

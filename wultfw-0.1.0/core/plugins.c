@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "plugins.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ltdl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef PLUGINDIR
+#define PLUGINDIR "/usr/local/lib/wultfw"
+#endif
+
+#define MAX_PRELOADED 64
+
+/* Plugins linked into a static binary, opened once at init. */
+static struct {
+	char name[64];
+	lt_dlhandle dl;
+} preloaded[MAX_PRELOADED];
+static int npreloaded;
+
+const char *wfw_kind_name(int kind)
+{
+	switch (kind) {
+	case WULTFW_KIND_SOURCE:
+		return "source";
+	case WULTFW_KIND_SINK:
+		return "sink";
+	default:
+		return "unknown kind";
+	}
+}
+
+static int remember_preloaded(lt_dlhandle dl)
+{
+	const lt_dlinfo *info = lt_dlgetinfo(dl);
+
+	if (!info || !info->name || npreloaded == MAX_PRELOADED)
+		return 0;
+	snprintf(preloaded[npreloaded].name, sizeof(preloaded[0].name), "%s",
+		 info->name);
+	preloaded[npreloaded].dl = dl;
+	npreloaded++;
+	return 0;
+}
+
+int wfw_plugins_init(void)
+{
+	if (lt_dlinit())
+		return -ENOMEM;
+	/* Returns an error when nothing was preloaded: a shared build. */
+	lt_dlpreload_open("@PROGRAM@", remember_preloaded);
+	return 0;
+}
+
+void wfw_plugins_exit(void)
+{
+	npreloaded = 0;
+	lt_dlexit();
+}
+
+/* The search path as a list of directories, in order. */
+static size_t search_dirs(char dirs[][PATH_MAX], size_t max)
+{
+	const char *env = getenv("WULTFW_PLUGIN_PATH");
+	size_t n = 0;
+
+	while (env && *env && n < max) {
+		size_t len = strcspn(env, ":");
+
+		if (len && len < PATH_MAX) {
+			memcpy(dirs[n], env, len);
+			dirs[n][len] = '\0';
+			n++;
+		}
+		env += len;
+		if (*env == ':')
+			env++;
+	}
+	if (n < max)
+		snprintf(dirs[n++], PATH_MAX, "%s", PLUGINDIR);
+	return n;
+}
+
+/*
+ * Running as root, loading code that another user could have replaced
+ * would hand them root: refuse group- or world-writable files and dirs.
+ */
+static int check_owner_only(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (geteuid() != 0)
+		return 0;
+	if (stat(path, &st))
+		return 0;	/* absent: nothing to load from it */
+	if ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid)) {
+		snprintf(err, errlen,
+			 "refusing %s: it is writable by other users and wultfw runs as root (fix with: chmod go-w %s)",
+			 path, path);
+		return -EPERM;
+	}
+	return 0;
+}
+
+static int check_paths(const char *dir, const char *name, char *err,
+		       size_t errlen)
+{
+	char path[PATH_MAX + 64];
+	int ret;
+
+	ret = check_owner_only(dir, err, errlen);
+	if (!ret) {
+		snprintf(path, sizeof(path), "%s/%s.la", dir, name);
+		ret = check_owner_only(path, err, errlen);
+	}
+	if (!ret) {
+		snprintf(path, sizeof(path), "%s/.libs", dir);
+		ret = check_owner_only(path, err, errlen);
+	}
+	if (!ret) {
+		snprintf(path, sizeof(path), "%s/.libs/%s.so", dir, name);
+		ret = check_owner_only(path, err, errlen);
+	}
+	if (!ret) {
+		snprintf(path, sizeof(path), "%s/%s.so", dir, name);
+		ret = check_owner_only(path, err, errlen);
+	}
+	return ret;
+}
+
+/* The file for `name` in `dir`: name.la preferred, else name.so. */
+static bool find_in_dir(const char *dir, const char *name, char *file,
+			size_t len)
+{
+	static const char *const exts[] = { ".la", ".so" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(file, len, "%s/%s%s", dir, name, exts[i]);
+		if (access(file, R_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool valid_name(const char *name)
+{
+	const char *p;
+
+	if (!*name || strlen(name) > 63)
+		return false;
+	for (p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		      *p == '_'))
+			return false;
+	return true;
+}
+
+static int check_descriptor(const char *name, int want_kind,
+			    struct wfw_plugin_handle *h, char *err,
+			    size_t errlen)
+{
+	const struct wultfw_plugin *d;
+
+	d = lt_dlsym((lt_dlhandle)h->dl, WULTFW_PLUGIN_SYMBOL);
+	if (!d) {
+		snprintf(err, errlen,
+			 "plugin '%s' (%s) has no descriptor: it does not export %s_LTX_%s, so it is not a wultfw plugin",
+			 name, h->file, name, WULTFW_PLUGIN_SYMBOL);
+		return -ENOEXEC;
+	}
+	if (d->abi_version != WULTFW_PLUGIN_ABI_VERSION) {
+		snprintf(err, errlen,
+			 "plugin '%s' (%s) has plugin ABI version %u but this wultfw needs %u: rebuild it against this wultfw's plugin.h",
+			 name, h->file, d->abi_version,
+			 WULTFW_PLUGIN_ABI_VERSION);
+		return -ENOEXEC;
+	}
+	if (!d->name || strcmp(d->name, name)) {
+		snprintf(err, errlen,
+			 "plugin '%s' (%s) calls itself '%s': the file name and the descriptor's name must match",
+			 name, h->file, d->name ? d->name : "(null)");
+		return -ENOEXEC;
+	}
+	if ((d->kind == WULTFW_KIND_SOURCE &&
+	     (!d->source || !d->source->open || !d->source->start ||
+	      !d->source->read || !d->source->stop || !d->source->close)) ||
+	    (d->kind == WULTFW_KIND_SINK &&
+	     (!d->sink || !d->sink->open || !d->sink->write ||
+	      !d->sink->flush || !d->sink->close)) ||
+	    (d->kind != WULTFW_KIND_SOURCE && d->kind != WULTFW_KIND_SINK)) {
+		snprintf(err, errlen,
+			 "plugin '%s' (%s) is broken: kind %u without all the operations that kind needs",
+			 name, h->file, d->kind);
+		return -ENOEXEC;
+	}
+	if (want_kind && (int)d->kind != want_kind) {
+		snprintf(err, errlen,
+			 "plugin '%s' (%s) is a %s, but a %s is expected here",
+			 name, h->file, wfw_kind_name((int)d->kind),
+			 wfw_kind_name(want_kind));
+		return -EINVAL;
+	}
+	h->desc = d;
+	return 0;
+}
+
+int wfw_plugin_load(const char *name, int want_kind,
+		    struct wfw_plugin_handle *h, char *err, size_t errlen)
+{
+	char dirs[16][PATH_MAX];
+	size_t ndirs, i;
+	int ret;
+
+	memset(h, 0, sizeof(*h));
+	if (!valid_name(name)) {
+		snprintf(err, errlen,
+			 "'%s' is not a plugin name (lower-case letters, digits and '_')",
+			 name);
+		return -EINVAL;
+	}
+	for (i = 0; i < (size_t)npreloaded; i++) {
+		if (!strcmp(preloaded[i].name, name)) {
+			h->dl = preloaded[i].dl;
+			snprintf(h->file, sizeof(h->file), "(built in)");
+			return check_descriptor(name, want_kind, h, err, errlen);
+		}
+	}
+	ndirs = search_dirs(dirs, 16);
+	for (i = 0; i < ndirs; i++) {
+		if (!find_in_dir(dirs[i], name, h->file, sizeof(h->file)))
+			continue;
+		ret = check_paths(dirs[i], name, err, errlen);
+		if (ret)
+			return ret;
+		h->dl = lt_dlopen(h->file);
+		if (!h->dl) {
+			snprintf(err, errlen, "plugin '%s' (%s) cannot be loaded: %s",
+				 name, h->file, lt_dlerror());
+			return -ENOEXEC;
+		}
+		ret = check_descriptor(name, want_kind, h, err, errlen);
+		if (ret)
+			wfw_plugin_unload(h);
+		return ret;
+	}
+	snprintf(err, errlen,
+		 "no plugin '%s' in the search path (WULTFW_PLUGIN_PATH, then %s); 'wultfw list-plugins' shows what there is",
+		 name, PLUGINDIR);
+	return -ENOENT;
+}
+
+void wfw_plugin_unload(struct wfw_plugin_handle *h)
+{
+	int i;
+
+	if (!h->dl)
+		return;
+	for (i = 0; i < npreloaded; i++)
+		if (preloaded[i].dl == h->dl)
+			goto out;	/* lives as long as the program */
+	lt_dlclose((lt_dlhandle)h->dl);
+out:
+	h->dl = NULL;
+	h->desc = NULL;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool add_name(char ***names, size_t *n, const char *name)
+{
+	size_t i;
+	char **grown;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*names)[i], name))
+			return true;
+	grown = realloc(*names, (*n + 1) * sizeof(**names));
+	if (!grown)
+		return false;
+	*names = grown;
+	grown[*n] = strdup(name);
+	if (!grown[*n])
+		return false;
+	(*n)++;
+	return true;
+}
+
+char **wfw_plugin_names(size_t *n)
+{
+	char dirs[16][PATH_MAX];
+	char **names = NULL;
+	size_t ndirs, i;
+
+	*n = 0;
+	for (i = 0; i < (size_t)npreloaded; i++)
+		add_name(&names, n, preloaded[i].name);
+	ndirs = search_dirs(dirs, 16);
+	for (i = 0; i < ndirs; i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *e;
+
+		if (!d)
+			continue;
+		while ((e = readdir(d))) {
+			char name[256];
+			size_t len = strlen(e->d_name);
+
+			if (len < 4 || len > 66 ||
+			    (strcmp(e->d_name + len - 3, ".la") &&
+			     strcmp(e->d_name + len - 3, ".so")))
+				continue;
+			memcpy(name, e->d_name, len - 3);
+			name[len - 3] = '\0';
+			if (valid_name(name))
+				add_name(&names, n, name);
+		}
+		closedir(d);
+	}
+	if (*n)
+		qsort(names, *n, sizeof(*names), cmp_names);
+	return names;
+}
+
+void wfw_plugin_names_free(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/* wultfw [-c FILE]: check the experiment file, then run each experiment. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "experiment.h"
+#include "log.h"
+#include "sched.h"
+#include "signals.h"
+
+enum { OPT_FORCE = 256, OPT_CHECK, OPT_ONLY, OPT_NO_PROGRESS, OPT_SYSFS };
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: wultfw [OPTIONS] [-c FILE]\n"
+		"       wultfw COMMAND [ARGS]   (wultfw help for the commands)\n"
+		"\n"
+		"Run every experiment of an experiment file, in order. Without -c, run\n"
+		"the embedded default: the timer source on the highest-numbered CPU, 10000\n"
+		"datapoints into wultfw-results/timer-DATE/datapoints.csv.\n"
+		"\n"
+		"  -c, --config FILE   experiment file (see wultfw.cfg(5))\n"
+		"      --only NAME     run only the experiment called NAME\n"
+		"      --check         validate the file and every plugin option, measure nothing\n"
+		"  -o, --outdir DIR    put result directories in DIR (overrides 'outdir')\n"
+		"      --force         replace result directories that exist already\n"
+		"      --no-progress   no progress line even on a terminal\n"
+		"  -q, --quiet         errors only\n"
+		"  -v, --verbose       more detail (twice: plugin debug output)\n"
+		"  -h, --help          this help\n"
+		"  -V, --version       the version\n"
+		"\n"
+		"Exit status: 0 done, 1 an experiment failed, 2 bad command line or\n"
+		"experiment file, 128+N stopped by signal N (results so far are saved).\n"
+		"Plugins are searched in $WULTFW_PLUGIN_PATH, then %s.\n",
+		PLUGINDIR);
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (i = 0; i < argc; i++) {
+		strcat(s, argv[i]);
+		if (i + 1 < argc)
+			strcat(s, " ");
+	}
+	return s;
+}
+
+int wfw_cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "only", required_argument, NULL, OPT_ONLY },
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "outdir", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "sysfs-root", required_argument, NULL, OPT_SYSFS },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct wfw_plan_overrides ov = { 0 };
+	struct wfw_run_opts ro = { 0 };
+	struct wfw_cfgerr errs = { 0 };
+	struct wfw_plan plan;
+	const char *file = NULL;
+	bool check = false, progress = true;
+	int c, status = 0;
+	size_t i;
+
+	while ((c = getopt_long(argc, argv, "c:o:qvhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			file = optarg;
+			break;
+		case 'o':
+			ov.outdir = optarg;
+			break;
+		case OPT_ONLY:
+			ov.only = optarg;
+			break;
+		case OPT_CHECK:
+			check = true;
+			break;
+		case OPT_FORCE:
+			ro.force = true;
+			break;
+		case OPT_NO_PROGRESS:
+			progress = false;
+			break;
+		case OPT_SYSFS:
+			ov.sysfs_root = optarg;
+			ro.sysfs_root = optarg;
+			break;
+		case 'q':
+			wfw_verbosity = 0;
+			break;
+		case 'v':
+			wfw_verbosity++;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("%s\n", PACKAGE_STRING);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'wultfw --help'.\n");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		wfw_err("unexpected argument '%s' (is it a command? 'wultfw help' lists them)",
+			argv[optind]);
+		return 2;
+	}
+
+	if (wfw_plan_load(&plan, file, &ov, &errs)) {
+		wfw_cfgerr_print(&errs);
+		wfw_err("%zu problem%s in %s: nothing was measured",
+			errs.n, errs.n == 1 ? "" : "s", plan.file);
+		wfw_cfgerr_free(&errs);
+		wfw_plan_free(&plan);
+		return 2;
+	}
+	if (check) {
+		for (i = 0; i < plan.n; i++)
+			printf("%s: experiment '%s': source %s on CPU %d, %zu sink%s: OK\n",
+			       plan.file, plan.exps[i].name,
+			       plan.exps[i].source.h.desc->name, plan.exps[i].cpu,
+			       plan.exps[i].nsinks, plan.exps[i].nsinks == 1 ? "" : "s");
+		wfw_plan_free(&plan);
+		return 0;
+	}
+
+	wfw_signals_install();
+	ro.progress = progress && wfw_verbosity > 0 && isatty(STDERR_FILENO);
+	ro.config_file = file;
+	ro.cmdline = join_args(argc, argv);
+	for (i = 0; i < plan.n; i++) {
+		struct wfw_run_result r;
+
+		if (wfw_run_experiment(&plan.exps[i], &ro, &r))
+			status = 1;
+		if (r.stop_signal) {
+			if (i + 1 < plan.n)
+				wfw_info("not running the %zu remaining experiment%s",
+					 plan.n - i - 1, plan.n - i - 1 == 1 ? "" : "s");
+			status = 128 + r.stop_signal;
+			break;
+		}
+	}
+	free((char *)ro.cmdline);
+	wfw_plan_free(&plan);
+	return status;
+}

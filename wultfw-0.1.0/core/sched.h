@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running one experiment: open the source and the sinks, move batches of
+ * datapoints from one to the others until a limit or a signal, and leave
+ * a complete result directory behind whatever happens.
+ */
+#ifndef WFW_SCHED_H
+#define WFW_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "experiment.h"
+
+struct wfw_run_opts {
+	bool force;			/* reuse an existing result directory */
+	bool progress;			/* draw the progress line */
+	const char *sysfs_root;		/* tests: fake /sys; NULL: /sys */
+	const char *cmdline;		/* for logs/cmdline */
+	const char *config_file;	/* for logs/ and info.yml */
+};
+
+struct wfw_run_result {
+	uint64_t datapoints;
+	uint64_t discarded;
+	double duration_s;
+	int stop_signal;		/* the signal that stopped it, or 0 */
+	bool failed;
+};
+
+/* Returns 0, or a negative errno when the experiment failed. */
+int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
+		       struct wfw_run_result *r);
+
+#define WFW_BATCH_ROWS 4096
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * SIGINT/SIGTERM ask the run to stop cleanly (the scheduler polls the
+ * flag); a second one, or a fatal signal, restores system settings and
+ * exits at once.
+ */
+#ifndef WFW_SIGNALS_H
+#define WFW_SIGNALS_H
+
+#include <signal.h>
+
+extern volatile sig_atomic_t wfw_stop_signal;
+
+void wfw_signals_install(void);
+
+#endif

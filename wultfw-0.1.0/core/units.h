@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* Values with units: durations ("10us", "1.5s") in nanoseconds. */
+#ifndef WFW_UNITS_H
+#define WFW_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Parse a duration: a non-negative decimal number followed by one of
+ * ns, us, ms, s, m, h (a plain 0 needs none). Returns 0 or -EINVAL (bad syntax, unknown unit) or
+ * -ERANGE (too long for 64-bit nanoseconds, or a fraction of a nanosecond).
+ */
+int wfw_parse_duration(const char *text, uint64_t *ns);
+
+/* Format ns in the largest unit that divides it: "10us", "1500us", "3s". */
+void wfw_format_duration(uint64_t ns, char *buf, size_t len);
+
+#endif

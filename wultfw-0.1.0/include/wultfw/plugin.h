@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wultfw plugin ABI: the one header a source or sink plugin includes.
+ *
+ * A plugin is a libtool module exporting exactly one symbol, a
+ * `struct wultfw_plugin` descriptor, declared with WULTFW_PLUGIN(name) so
+ * that static builds can preload it. The core checks abi_version before it
+ * touches anything else in the descriptor.
+ *
+ * Data model: a source declares a schema (columns) and fills batches of rows;
+ * each cell is 64 bits, an integer or a double as the column says. Integers
+ * are raw (nanoseconds, cycles, counts); a column's divisor says how to show
+ * them (divisor 1000 turns raw ns into microseconds with three decimals), so
+ * no precision is lost before a sink decides what to do with it.
+ */
+#ifndef WULTFW_PLUGIN_H
+#define WULTFW_PLUGIN_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bump on any incompatible change to the structures below. */
+#define WULTFW_PLUGIN_ABI_VERSION 1
+
+enum wultfw_kind {
+	WULTFW_KIND_SOURCE = 1,
+	WULTFW_KIND_SINK = 2,
+};
+
+/* ---- options: declared by the plugin, parsed and validated by the core ---- */
+
+enum wultfw_opt_type {
+	WULTFW_OPT_BOOL,	/* true / false */
+	WULTFW_OPT_INT,		/* 64-bit signed integer */
+	WULTFW_OPT_FLOAT,	/* double; integers accepted */
+	WULTFW_OPT_STRING,
+	WULTFW_OPT_DURATION,	/* "10us", "4ms", "1.5s"; value in ns */
+	WULTFW_OPT_STRING_LIST,	/* [ "a", "b" ] */
+	WULTFW_OPT_FLOAT_LIST,	/* ( 50, 99.9 ) or [ 50.0, 99.9 ] */
+};
+
+struct wultfw_option {
+	const char *name;
+	enum wultfw_opt_type type;
+	/*
+	 * Default, written as text: "true", "90", "0.5", "auto", "10us",
+	 * lists comma-separated ("50,90,99.9"). NULL: unset unless given.
+	 */
+	const char *def;
+	const char *help;
+};
+
+struct wultfw_value {
+	bool set;		/* given in the file or by a default */
+	union {
+		bool b;
+		int64_t i;
+		double f;
+		const char *s;
+		uint64_t ns;
+		struct {
+			const char *const *v;
+			size_t n;
+		} strs;
+		struct {
+			const double *v;
+			size_t n;
+		} floats;
+	};
+};
+
+/* ---- schema and batches ---- */
+
+enum wultfw_col_type {
+	WULTFW_COL_INT,		/* cell.i, shown as i / divisor */
+	WULTFW_COL_FLOAT,	/* cell.f */
+	WULTFW_COL_ENUM,	/* cell.i indexes enum_names; -1 is empty */
+};
+
+struct wultfw_column {
+	const char *name;	/* wult's name: "WakeLatency", "LDist", ... */
+	const char *unit;	/* unit of the shown value: "us", "ns", "%", "" */
+	enum wultfw_col_type type;
+	uint32_t divisor;	/* INT: 1 or a power of ten; 0 means 1 */
+	const char *const *enum_names;	/* ENUM only */
+	size_t n_enum;
+};
+
+struct wultfw_schema {
+	size_t ncols;
+	const struct wultfw_column *cols;
+};
+
+union wultfw_cell {
+	int64_t i;
+	double f;
+};
+
+/* Row-major: cell (r, c) is cells[r * ncols + c]. */
+struct wultfw_batch {
+	union wultfw_cell *cells;
+	size_t ncols;
+	size_t rows;		/* rows filled */
+	size_t capacity;	/* rows available */
+	uint64_t discarded;	/* source: datapoints dropped as inconsistent */
+};
+
+static inline union wultfw_cell *wultfw_row(struct wultfw_batch *b, size_t r)
+{
+	return &b->cells[r * b->ncols];
+}
+
+static inline const union wultfw_cell *
+wultfw_crow(const struct wultfw_batch *b, size_t r)
+{
+	return &b->cells[r * b->ncols];
+}
+
+/* ---- the context every op receives ---- */
+
+enum wultfw_log_level {
+	WULTFW_LOG_ERROR,
+	WULTFW_LOG_WARN,
+	WULTFW_LOG_INFO,
+	WULTFW_LOG_DEBUG,
+};
+
+struct wultfw_ctx;
+
+/* Services the core offers to plugins, so plugins never link against it. */
+struct wultfw_host {
+	void (*log)(struct wultfw_ctx *ctx, enum wultfw_log_level level,
+		    const char *msg);
+	/* Adds "key: value" to the experiment's info.yml. */
+	void (*info)(struct wultfw_ctx *ctx, const char *key,
+		     const char *value);
+	/* True once the user asked to stop (SIGINT/SIGTERM). */
+	bool (*stopping)(struct wultfw_ctx *ctx);
+};
+
+struct wultfw_ctx {
+	const struct wultfw_plugin *plugin;
+	const struct wultfw_value *opts;	/* one per option, table order */
+	void *priv;				/* the plugin's own state */
+	const struct wultfw_host *host;
+	void *host_data;
+	int verbosity;				/* 0 quiet, 1 normal, 2+ verbose */
+	char err[512];				/* why the last op failed */
+};
+
+/*
+ * Record why an op failed and return `ret` (a negative errno), so a plugin
+ * writes: return wultfw_fail(ctx, -ENODEV, "no I210 at %s", addr);
+ * The core prints the message prefixed with the plugin's name.
+ */
+static inline int wultfw_fail(struct wultfw_ctx *ctx, int ret,
+			      const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline int wultfw_fail(struct wultfw_ctx *ctx, int ret,
+			      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->err, sizeof(ctx->err), fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static inline void wultfw_log(struct wultfw_ctx *ctx,
+			      enum wultfw_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static inline void wultfw_log(struct wultfw_ctx *ctx,
+			      enum wultfw_log_level level, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (ctx->host && ctx->host->log)
+		ctx->host->log(ctx, level, msg);
+}
+
+static inline void wultfw_info(struct wultfw_ctx *ctx, const char *key,
+			       const char *value)
+{
+	if (ctx->host && ctx->host->info)
+		ctx->host->info(ctx, key, value);
+}
+
+static inline bool wultfw_stopping(struct wultfw_ctx *ctx)
+{
+	return ctx->host && ctx->host->stopping && ctx->host->stopping(ctx);
+}
+
+/* ---- sources ---- */
+
+/* Filled by a source's open(): what it is and what it can do here. */
+struct wultfw_source_info {
+	const char *devid;		/* info.yml devid: "timer", "tdt" */
+	const char *devdescr;		/* info.yml devdescr */
+	uint64_t resolution_ns;		/* timestamp resolution */
+	uint64_t ldist_min_ns;		/* shortest launch distance */
+	uint64_t ldist_max_ns;		/* longest launch distance */
+	uint64_t ldist_gran_ns;		/* granularity; 0 means 1 ns */
+	const struct wultfw_schema *schema;
+};
+
+/* Handed to start(): checked by the core against wultfw_source_info. */
+struct wultfw_source_params {
+	int cpu;			/* measured CPU */
+	uint64_t ldist_from_ns;		/* launch distance range, inclusive */
+	uint64_t ldist_to_ns;
+	uint64_t seed;			/* for the launch distance generator */
+};
+
+/* Return values of read() besides negative errnos. */
+#define WULTFW_READ_OK	0
+#define WULTFW_READ_END	1	/* the source has no more datapoints */
+
+struct wultfw_source_ops {
+	/*
+	 * Check this source can run here and fill *info. On failure, say
+	 * exactly why (not root, no BTF, no such device, ...) with
+	 * wultfw_fail() and return a negative errno.
+	 */
+	int (*open)(struct wultfw_ctx *ctx, struct wultfw_source_info *info);
+	int (*start)(struct wultfw_ctx *ctx,
+		     const struct wultfw_source_params *params);
+	/*
+	 * Append up to b->capacity - b->rows rows, waiting at most timeout_ns
+	 * for the first. Zero rows on timeout is fine. Add dropped
+	 * inconsistent datapoints to b->discarded. Rows appended before an
+	 * error return are still used. After stop(), the core calls read()
+	 * with timeout 0 to drain what the source still holds.
+	 */
+	int (*read)(struct wultfw_ctx *ctx, struct wultfw_batch *b,
+		    uint64_t timeout_ns);
+	int (*stop)(struct wultfw_ctx *ctx);
+	void (*close)(struct wultfw_ctx *ctx);
+};
+
+/* ---- sinks ---- */
+
+struct wultfw_run_info {
+	const char *experiment;		/* experiment name */
+	const char *outdir;		/* this experiment's result directory */
+	int cpu;
+	const struct wultfw_source_info *source;
+	const struct wultfw_schema *schema;
+};
+
+struct wultfw_run_summary {
+	uint64_t datapoints;
+	uint64_t discarded;
+	double duration_s;
+	bool interrupted;		/* stopped by a signal */
+	bool failed;			/* stopped by an error */
+};
+
+struct wultfw_sink_ops {
+	int (*open)(struct wultfw_ctx *ctx, const struct wultfw_run_info *run);
+	int (*write)(struct wultfw_ctx *ctx, const struct wultfw_batch *b);
+	int (*flush)(struct wultfw_ctx *ctx);
+	/* Always called once after a successful open, even after errors. */
+	int (*close)(struct wultfw_ctx *ctx,
+		     const struct wultfw_run_summary *summary);
+};
+
+/* ---- the descriptor ---- */
+
+struct wultfw_plugin {
+	uint32_t abi_version;		/* WULTFW_PLUGIN_ABI_VERSION */
+	uint32_t kind;			/* enum wultfw_kind */
+	const char *name;
+	const char *summary;		/* one line for list-plugins */
+	const struct wultfw_option *options;	/* ends with { NULL } */
+	const struct wultfw_source_ops *source;	/* kind == SOURCE */
+	const struct wultfw_sink_ops *sink;	/* kind == SINK */
+};
+
+/*
+ * Declare a plugin's descriptor. `name` must be the module's file name
+ * (timer.la -> timer): libltdl looks the symbol up as name_LTX_wultfw_plugin,
+ * which keeps symbols apart when plugins are preloaded into a static binary.
+ * Everything else in a plugin must be static or carry the plugin's prefix.
+ */
+#define WULTFW_PLUGIN(name) \
+	extern const struct wultfw_plugin name##_LTX_wultfw_plugin; \
+	const struct wultfw_plugin name##_LTX_wultfw_plugin
+
+#define WULTFW_PLUGIN_SYMBOL "wultfw_plugin"
+
+/* ---- launch distance helper shared by sources ---- */
+
+/* splitmix64: fast, good enough for spreading launch distances. */
+static inline uint64_t wultfw_rand64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [from, to], rounded down to gran (gran 0 or 1: exact). */
+static inline uint64_t wultfw_pick_ldist(uint64_t *state, uint64_t from,
+					 uint64_t to, uint64_t gran)
+{
+	uint64_t span = to - from + 1;
+	uint64_t v = span ? from + wultfw_rand64(state) % span : from;
+
+	if (gran > 1) {
+		v -= v % gran;
+		if (v < from)
+			v += gran;
+	}
+	return v;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WULTFW_PLUGIN_H */

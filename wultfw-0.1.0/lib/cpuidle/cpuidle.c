@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "cpuidle.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void state_path(const struct wfw_cpuidle *ci, int state,
+		       const char *file, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/devices/system/cpu/cpu%d/cpuidle/state%d/%s",
+		 ci->root, ci->cpu, state, file);
+}
+
+/* Read a small sysfs file into buf, without the trailing newline. */
+static int read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int read_u64_fd(int fd, uint64_t *val)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	char *end;
+
+	if (n <= 0)
+		return n < 0 ? -errno : -EIO;
+	buf[n] = '\0';
+	errno = 0;
+	*val = strtoull(buf, &end, 10);
+	if (errno || end == buf)
+		return -EIO;
+	return 0;
+}
+
+int wfw_cpuidle_open(struct wfw_cpuidle *ci, int cpu, const char *sysfs_root)
+{
+	char path[512];
+	int i, ret;
+
+	memset(ci, 0, sizeof(*ci));
+	ci->cpu = cpu;
+	snprintf(ci->root, sizeof(ci->root), "%s", sysfs_root ? sysfs_root : "/sys");
+	for (i = 0; i < WFW_CPUIDLE_MAX_STATES; i++) {
+		ci->usage_fd[i] = -1;
+		ci->time_fd[i] = -1;
+	}
+	for (i = 0; i < WFW_CPUIDLE_MAX_STATES; i++) {
+		state_path(ci, i, "name", path, sizeof(path));
+		ret = read_text(path, ci->names[i], sizeof(ci->names[i]));
+		if (ret == -ENOENT)
+			break;
+		if (ret)
+			return ret;
+		ci->name_ptrs[i] = ci->names[i];
+	}
+	ci->nstates = i;
+	return i ? 0 : -ENOENT;
+}
+
+void wfw_cpuidle_close(struct wfw_cpuidle *ci)
+{
+	int i;
+
+	for (i = 0; i < WFW_CPUIDLE_MAX_STATES; i++) {
+		if (ci->usage_fd[i] >= 0)
+			close(ci->usage_fd[i]);
+		if (ci->time_fd[i] >= 0)
+			close(ci->time_fd[i]);
+		ci->usage_fd[i] = ci->time_fd[i] = -1;
+	}
+}
+
+int wfw_cpuidle_find(const struct wfw_cpuidle *ci, const char *name)
+{
+	int i;
+
+	for (i = 0; i < ci->nstates; i++)
+		if (!strcmp(ci->names[i], name))
+			return i;
+	return -1;
+}
+
+static int read_counters(struct wfw_cpuidle *ci, int *fds, const char *file,
+			 uint64_t *vals)
+{
+	char path[512];
+	int i, ret;
+
+	for (i = 0; i < ci->nstates; i++) {
+		if (fds[i] < 0) {
+			state_path(ci, i, file, path, sizeof(path));
+			fds[i] = open(path, O_RDONLY | O_CLOEXEC);
+			if (fds[i] < 0)
+				return -errno;
+		}
+		ret = read_u64_fd(fds[i], &vals[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int wfw_cpuidle_read_usage(struct wfw_cpuidle *ci, uint64_t *usage)
+{
+	return read_counters(ci, ci->usage_fd, "usage", usage);
+}
+
+int wfw_cpuidle_read_time(struct wfw_cpuidle *ci, uint64_t *time_us)
+{
+	return read_counters(ci, ci->time_fd, "time", time_us);
+}
+
+int wfw_cpuidle_only_state(const struct wfw_cpuidle *ci,
+			   const uint64_t *before, const uint64_t *after)
+{
+	int i, found = -1;
+
+	for (i = 0; i < ci->nstates; i++) {
+		if (after[i] == before[i])
+			continue;
+		if (found >= 0)
+			return -1;
+		found = i;
+	}
+	return found;
+}
+
+int wfw_cpuidle_get_disable(const struct wfw_cpuidle *ci, int state,
+			    bool *disabled)
+{
+	char path[512], buf[16];
+	int ret;
+
+	if (state < 0 || state >= ci->nstates)
+		return -EINVAL;
+	state_path(ci, state, "disable", path, sizeof(path));
+	ret = read_text(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	*disabled = buf[0] == '1';
+	return 0;
+}
+
+int wfw_cpuidle_set_disable(const struct wfw_cpuidle *ci, int state,
+			    bool disabled)
+{
+	char path[512];
+	int fd, ret = 0;
+
+	if (state < 0 || state >= ci->nstates)
+		return -EINVAL;
+	state_path(ci, state, "disable", path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, disabled ? "1" : "0", 1) != 1)
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}

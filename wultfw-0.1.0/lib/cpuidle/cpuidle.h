@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Linux cpuidle sysfs for one CPU: state names, usage and time counters,
+ * and the per-state disable flags. Shared by the core (C-state
+ * restriction) and the sources (naming ReqCState).
+ */
+#ifndef WFW_CPUIDLE_H
+#define WFW_CPUIDLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WFW_CPUIDLE_MAX_STATES 16
+#define WFW_CPUIDLE_NAME_LEN 32
+
+struct wfw_cpuidle {
+	int cpu;
+	int nstates;
+	char root[256];		/* sysfs mount point, "/sys" normally */
+	char names[WFW_CPUIDLE_MAX_STATES][WFW_CPUIDLE_NAME_LEN];
+	const char *name_ptrs[WFW_CPUIDLE_MAX_STATES];	/* into names[] */
+	int usage_fd[WFW_CPUIDLE_MAX_STATES];	/* opened on demand */
+	int time_fd[WFW_CPUIDLE_MAX_STATES];
+};
+
+/*
+ * Read the state names of `cpu` below `sysfs_root` (NULL: "/sys").
+ * Returns 0, or -ENOENT when the CPU has no cpuidle directory (no cpuidle
+ * driver), or another negative errno.
+ */
+int wfw_cpuidle_open(struct wfw_cpuidle *ci, int cpu, const char *sysfs_root);
+void wfw_cpuidle_close(struct wfw_cpuidle *ci);
+
+/* Index of the state called `name`, or -1. */
+int wfw_cpuidle_find(const struct wfw_cpuidle *ci, const char *name);
+
+/* usage[i] = times state i was entered; fds stay open for speed. */
+int wfw_cpuidle_read_usage(struct wfw_cpuidle *ci, uint64_t *usage);
+/* time_us[i] = microseconds spent in state i. */
+int wfw_cpuidle_read_time(struct wfw_cpuidle *ci, uint64_t *time_us);
+
+/*
+ * Given usage before and after an interval, the one state entered during
+ * it, or -1 when none or more than one were entered.
+ */
+int wfw_cpuidle_only_state(const struct wfw_cpuidle *ci,
+			   const uint64_t *before, const uint64_t *after);
+
+int wfw_cpuidle_get_disable(const struct wfw_cpuidle *ci, int state,
+			    bool *disabled);
+int wfw_cpuidle_set_disable(const struct wfw_cpuidle *ci, int state,
+			    bool disabled);
+
+#endif

@@ -1,0 +1,25 @@
+# Result file formats (CSV rows as wult writes them, the binary format) and
+# their readers; shared by the csv/binary sinks and wultfw convert/calc.
+noinst_LTLIBRARIES += lib/datafmt/libwfw_datafmt.la
+lib_datafmt_libwfw_datafmt_la_SOURCES = \
+	lib/datafmt/out.c lib/datafmt/out.h \
+	lib/datafmt/csvfmt.c lib/datafmt/csvfmt.h \
+	lib/datafmt/binfmt.c lib/datafmt/binfmt.h \
+	lib/datafmt/writer.c lib/datafmt/writer.h \
+	lib/datafmt/reader.c lib/datafmt/reader.h
+lib_datafmt_libwfw_datafmt_la_LIBADD = $(CSV_LIBS)
+
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_datafmt tests/unit/test_sinks
+TESTS += tests/unit/test_datafmt tests/unit/test_sinks
+tests_unit_test_datafmt_SOURCES = tests/unit/test_datafmt.c
+tests_unit_test_datafmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la $(CSV_LIBS) $(CUNIT_LIBS)
+# The sinks' and convert's sources are linked in and driven through their
+# descriptors / entry point.
+tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
+	sinks/binary/binary.c core/cmd_convert.c
+tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_sinks_LDADD = lib/datafmt/libwfw_datafmt.la $(CSV_LIBS) $(CUNIT_LIBS)
+endif
+dist_doc_DATA += doc/binary-format.md

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* Kernel-side datapoints -> wult columns; see kside.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kside/kside.h"
+
+static const char *const kside_bool_names[] = { "False", "True" };
+
+/* Append one column; -1 when the schema is full. */
+static int add_col(struct wfw_kside *ks, const char *name, const char *unit,
+		   enum wultfw_col_type type, uint32_t divisor)
+{
+	size_t i = ks->schema.ncols;
+
+	if (i >= WFW_KSIDE_MAX_COLS)
+		return -1;
+	ks->cols[i] = (struct wultfw_column){
+		.name = name, .unit = unit, .type = type, .divisor = divisor,
+	};
+	ks->schema.ncols++;
+	return (int)i;
+}
+
+#define NS_AS_US(name) add_col(ks, name, "us", WULTFW_COL_INT, 1000)
+#define RAW_NS(name) add_col(ks, name, "ns", WULTFW_COL_INT, 1)
+#define PERCENT(name) add_col(ks, name, "%", WULTFW_COL_FLOAT, 0)
+
+int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
+{
+	unsigned int has = cfg->counters;
+	bool tsc = has & WFW_KSIDE_HAS_TSC;
+	size_t i;
+
+	memset(ks, 0, sizeof(*ks));
+	ks->cfg = *cfg;
+	ks->schema.cols = ks->cols;
+	ks->c_cc0 = ks->c_cc1d = ks->c_res0 = ks->c_cpufreq = -1;
+	ks->c_smi = ks->c_nmi = ks->c_raw0 = -1;
+
+	/* Percentages are cycles / TotCyc: meaningless without the TSC. */
+	if (cfg->nres > WFW_KSIDE_MAX_RES || (cfg->nres && !tsc) ||
+	    ((has & (WFW_KSIDE_HAS_APERF | WFW_KSIDE_HAS_MPERF)) && !tsc))
+		return -EINVAL;
+
+	/* wult's column order. */
+	ks->c_wake = NS_AS_US("WakeLatency");
+	ks->c_silent = NS_AS_US("SilentTime");
+	ks->c_intr = NS_AS_US("IntrLatency");
+	ks->c_introff = add_col(ks, "IntrOff", "", WULTFW_COL_ENUM, 0);
+	ks->cols[ks->c_introff].enum_names = kside_bool_names;
+	ks->cols[ks->c_introff].n_enum = 2;
+	ks->c_ldist = NS_AS_US("LDist");
+	ks->c_reqcs = add_col(ks, "ReqCState", "", WULTFW_COL_ENUM, 0);
+	ks->cols[ks->c_reqcs].enum_names = cfg->cstate_names;
+	ks->cols[ks->c_reqcs].n_enum = cfg->n_cstates;
+
+	if (has & WFW_KSIDE_HAS_MPERF) {
+		ks->c_cc0 = PERCENT("CC0%");
+		ks->c_cc1d = PERCENT("CC1Derived%");
+	}
+	for (i = 0; i < cfg->nres; i++) {
+		const char *n = cfg->res_names[i];
+
+		if (!n || !*n || strlen(n) > WFW_KSIDE_RES_NAME_LEN)
+			return -EINVAL;
+		snprintf(ks->res_col_names[i], sizeof(ks->res_col_names[i]),
+			 "%s%%", n);
+		if (PERCENT(ks->res_col_names[i]) < 0)
+			return -EINVAL;
+		if (i == 0)
+			ks->c_res0 = (int)ks->schema.ncols - 1;
+	}
+	if ((has & WFW_KSIDE_HAS_APERF) && (has & WFW_KSIDE_HAS_MPERF))
+		ks->c_cpufreq = add_col(ks, "CPUFreq", "MHz", WULTFW_COL_FLOAT, 0);
+	if (has & WFW_KSIDE_HAS_SMI)
+		ks->c_smi = add_col(ks, "SMICnt", "", WULTFW_COL_INT, 1);
+	if (has & WFW_KSIDE_HAS_NMI)
+		ks->c_nmi = add_col(ks, "NMICnt", "", WULTFW_COL_INT, 1);
+
+	if (cfg->raw) {
+		ks->c_raw0 = RAW_NS("LTime");
+		RAW_NS("TBI");
+		RAW_NS("TAI");
+		RAW_NS("TIntr");
+		if (tsc)
+			add_col(ks, "TotCyc", "cycles", WULTFW_COL_INT, 1);
+		if (has & WFW_KSIDE_HAS_MPERF)
+			add_col(ks, "CC0Cyc", "cycles", WULTFW_COL_INT, 1);
+		if (has & WFW_KSIDE_HAS_APERF)
+			add_col(ks, "APERF", "cycles", WULTFW_COL_INT, 1);
+		for (i = 0; i < cfg->nres; i++) {
+			snprintf(ks->res_raw_names[i],
+				 sizeof(ks->res_raw_names[i]), "%sCyc",
+				 cfg->res_names[i]);
+			add_col(ks, ks->res_raw_names[i], "cycles",
+				WULTFW_COL_INT, 1);
+		}
+	}
+
+	ks->first_extra = ks->schema.ncols;
+	for (i = 0; i < cfg->nextra; i++) {
+		if (ks->schema.ncols >= WFW_KSIDE_MAX_COLS)
+			return -EINVAL;
+		ks->cols[ks->schema.ncols++] = cfg->extra[i];
+	}
+	/* add_col() returns -1 once full: the last fixed column tells. */
+	if (ks->c_reqcs < 0 || (cfg->raw && ks->c_raw0 < 0))
+		return -EINVAL;
+	return 0;
+}
+
+enum wfw_kside_bad wfw_kside_check(const struct wfw_kside *ks,
+				   const struct wfw_kside_dp *dp)
+{
+	if (!dp->tbi || !dp->ltime || !dp->tai || !dp->tintr)
+		return WFW_KSIDE_BAD_ZERO;
+	if (dp->tbi >= dp->ltime)
+		return WFW_KSIDE_BAD_TBI;
+	if (dp->tai <= dp->ltime)
+		return WFW_KSIDE_BAD_TAI;
+	if (dp->tintr < dp->ltime)
+		return WFW_KSIDE_BAD_TINTR;
+	if ((ks->cfg.counters & WFW_KSIDE_HAS_TSC) && !dp->tsc)
+		return WFW_KSIDE_BAD_TOTCYC;
+	return WFW_KSIDE_OK;
+}
+
+const char *wfw_kside_bad_str(enum wfw_kside_bad why)
+{
+	switch (why) {
+	case WFW_KSIDE_OK:
+		return "consistent";
+	case WFW_KSIDE_BAD_TBI:
+		return "idle entered after the launch time (TBI >= LTime)";
+	case WFW_KSIDE_BAD_TAI:
+		return "idle exit before the launch time (TAI <= LTime)";
+	case WFW_KSIDE_BAD_TINTR:
+		return "handler ran before the launch time (TIntr < LTime)";
+	case WFW_KSIDE_BAD_ZERO:
+		return "a timestamp is missing";
+	case WFW_KSIDE_BAD_TOTCYC:
+		return "TSC did not advance (TotCyc = 0)";
+	}
+	return "unknown";
+}
+
+static double pct(uint64_t part, uint64_t total)
+{
+	return total ? (double)part * 100.0 / (double)total : NAN;
+}
+
+/* Core C-state residencies are "CCn"; package "PCn" and module "MCn" are not. */
+static bool is_core_res(const char *name)
+{
+	return name[0] == 'C' && name[1] == 'C';
+}
+
+void wfw_kside_fill(const struct wfw_kside *ks, const struct wfw_kside_dp *dp,
+		    union wultfw_cell *row)
+{
+	const struct wfw_kside_cfg *cfg = &ks->cfg;
+	size_t i;
+
+	row[ks->c_wake].i = (int64_t)(dp->tai - dp->ltime);
+	row[ks->c_silent].i = (int64_t)(dp->ltime - dp->tbi);
+	row[ks->c_intr].i = (int64_t)(dp->tintr - dp->ltime);
+	if (dp->intr_off >= 0)
+		row[ks->c_introff].i = dp->intr_off ? 1 : 0;
+	else	/* handler before idle exit: interrupts were on in idle */
+		row[ks->c_introff].i = dp->tai <= dp->tintr ? 1 : 0;
+	row[ks->c_ldist].i = (int64_t)dp->ldist;
+	row[ks->c_reqcs].i = dp->req_state >= 0 &&
+			     (size_t)dp->req_state < cfg->n_cstates ?
+			     dp->req_state : -1;
+
+	if (ks->c_cc0 >= 0) {
+		double cc0 = pct(dp->mperf, dp->tsc), other = 0.0;
+
+		row[ks->c_cc0].f = cc0;
+		/*
+		 * CC1Derived: time neither in C0 nor in a deeper core C-state
+		 * that has its own counter (CC1 has none on most CPUs).
+		 */
+		for (i = 0; i < cfg->nres; i++)
+			if (is_core_res(cfg->res_names[i]) &&
+			    strcmp(cfg->res_names[i], "CC1"))
+				other += pct(dp->res[i], dp->tsc);
+		row[ks->c_cc1d].f = 100.0 - cc0 - other;
+	}
+	for (i = 0; i < cfg->nres; i++)
+		row[ks->c_res0 + (int)i].f = pct(dp->res[i], dp->tsc);
+	if (ks->c_cpufreq >= 0) {
+		uint64_t ns = dp->cyc_ns ? dp->cyc_ns : dp->tai - dp->tbi;
+
+		/* TSC rate times APERF/MPERF: the average clock while in C0. */
+		row[ks->c_cpufreq].f = dp->mperf && ns ?
+			(double)dp->tsc / (double)ns * 1000.0 *
+			(double)dp->aperf / (double)dp->mperf : NAN;
+	}
+	if (ks->c_smi >= 0)
+		row[ks->c_smi].i = (int64_t)dp->smi;
+	if (ks->c_nmi >= 0)
+		row[ks->c_nmi].i = (int64_t)dp->nmi;
+
+	if (ks->c_raw0 >= 0) {
+		int c = ks->c_raw0;
+
+		row[c++].i = (int64_t)dp->ltime;
+		row[c++].i = (int64_t)dp->tbi;
+		row[c++].i = (int64_t)dp->tai;
+		row[c++].i = (int64_t)dp->tintr;
+		if (cfg->counters & WFW_KSIDE_HAS_TSC)
+			row[c++].i = (int64_t)dp->tsc;
+		if (cfg->counters & WFW_KSIDE_HAS_MPERF)
+			row[c++].i = (int64_t)dp->mperf;
+		if (cfg->counters & WFW_KSIDE_HAS_APERF)
+			row[c++].i = (int64_t)dp->aperf;
+		for (i = 0; i < cfg->nres; i++)
+			row[c++].i = (int64_t)dp->res[i];
+	}
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel-side datapoints -> wult columns. Every source whose timestamps are
+ * taken in the kernel (hrt via eBPF, tdt/i210 via the kernel module) hands
+ * its raw datapoint to this library, so WakeLatency, IntrLatency,
+ * SilentTime, IntrOff and the C-state percentages are computed in exactly
+ * one place and mean the same thing for every source.
+ *
+ * Usage:
+ *   struct wfw_kside ks;
+ *   struct wfw_kside_cfg cfg = { .counters = ..., .cstate_names = ... };
+ *   wfw_kside_init(&ks, &cfg);          // builds ks.schema
+ *   ...
+ *   if (wfw_kside_check(&dp) != WFW_KSIDE_OK) b->discarded++;
+ *   else wfw_kside_fill(&ks, &dp, wultfw_row(b, b->rows++));
+ *   // then the source fills its own extra columns from ks.first_extra on.
+ *
+ * All times are nanoseconds on one clock (the source converts first).
+ */
+#ifndef WFW_KSIDE_H
+#define WFW_KSIDE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <wultfw/plugin.h>
+
+/* Optional counters a source can supply (bits of wfw_kside_cfg.counters). */
+#define WFW_KSIDE_HAS_TSC	(1u << 0)	/* TotCyc: TSC delta */
+#define WFW_KSIDE_HAS_APERF	(1u << 1)
+#define WFW_KSIDE_HAS_MPERF	(1u << 2)	/* CC0Cyc */
+#define WFW_KSIDE_HAS_SMI	(1u << 3)	/* SMICnt */
+#define WFW_KSIDE_HAS_NMI	(1u << 4)	/* NMICnt */
+
+/* C-state residency counters (CC1, CC6, MC6, PC2, PC6, ...), in TSC cycles. */
+#define WFW_KSIDE_MAX_RES	12
+#define WFW_KSIDE_RES_NAME_LEN	8
+
+/* Upper bound of columns a kside schema can have, extras included. */
+#define WFW_KSIDE_MAX_COLS	64
+
+struct wfw_kside_cfg {
+	unsigned int counters;		/* WFW_KSIDE_HAS_* */
+	/*
+	 * Residency counter names as wult spells them: "CC1", "CC6", "MC6",
+	 * "PC2", "PC6". Each becomes a "<name>%" column (needs TSC).
+	 */
+	size_t nres;
+	const char *res_names[WFW_KSIDE_MAX_RES];
+	/* cpuidle state names for the ReqCState enum (index = state index). */
+	const char *const *cstate_names;
+	size_t n_cstates;
+	/* Add the raw columns too: LTime, TBI, TAI, TIntr, TotCyc, CC0Cyc... */
+	bool raw;
+	/* Source-specific columns appended after the kside ones. */
+	const struct wultfw_column *extra;
+	size_t nextra;
+};
+
+/* One raw kernel-side datapoint. */
+struct wfw_kside_dp {
+	uint64_t tbi;		/* time before idle (last idle entry) */
+	uint64_t ltime;		/* launch time: when the event was due */
+	uint64_t tai;		/* time after idle (idle exit) */
+	uint64_t tintr;		/* time in the interrupt/timer handler */
+	uint64_t ldist;		/* launch distance asked for */
+	int req_state;		/* cpuidle state index requested; -1 unknown */
+	/*
+	 * 1: the C-state was entered with interrupts off (the idle exit runs
+	 * before the handler), 0: with interrupts on, -1: unknown, derive it
+	 * from the order of TAI and TIntr.
+	 */
+	int intr_off;
+	/* Counter deltas over the idle period; only those in cfg.counters. */
+	uint64_t tsc, aperf, mperf, smi, nmi;
+	uint64_t res[WFW_KSIDE_MAX_RES];	/* same order as cfg.res_names */
+	/* Wall time the counter deltas cover (for CPUFreq); 0: TAI - TBI. */
+	uint64_t cyc_ns;
+};
+
+/* Why a datapoint is inconsistent (wfw_kside_check()). */
+enum wfw_kside_bad {
+	WFW_KSIDE_OK = 0,
+	WFW_KSIDE_BAD_TBI,	/* TBI >= LTime: idle entered after launch */
+	WFW_KSIDE_BAD_TAI,	/* TAI <= LTime: woke up before the event */
+	WFW_KSIDE_BAD_TINTR,	/* TIntr < LTime: handler before the event */
+	WFW_KSIDE_BAD_ZERO,	/* a timestamp is missing (0) */
+	WFW_KSIDE_BAD_TOTCYC,	/* TSC present but its delta is 0 */
+};
+
+struct wfw_kside {
+	struct wfw_kside_cfg cfg;
+	struct wultfw_column cols[WFW_KSIDE_MAX_COLS];
+	char res_col_names[WFW_KSIDE_MAX_RES][WFW_KSIDE_RES_NAME_LEN + 2];
+	char res_raw_names[WFW_KSIDE_MAX_RES][WFW_KSIDE_RES_NAME_LEN + 4];
+	struct wultfw_schema schema;	/* cols[0..ncols) */
+	size_t first_extra;		/* column index of cfg.extra[0] */
+	/* Column index of each derived value, -1 when absent. */
+	int c_wake, c_silent, c_intr, c_introff, c_ldist, c_reqcs;
+	int c_cc0, c_cc1d, c_res0, c_cpufreq, c_smi, c_nmi;
+	int c_raw0;			/* first raw column */
+};
+
+/*
+ * Build the schema from cfg (copied; the strings it points to must outlive
+ * ks). Returns 0, or -EINVAL (too many columns, a residency counter or
+ * CPUFreq without the TSC, a residency name too long).
+ */
+int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg);
+
+/* WFW_KSIDE_OK, or why the datapoint must be dropped. */
+enum wfw_kside_bad wfw_kside_check(const struct wfw_kside *ks,
+				   const struct wfw_kside_dp *dp);
+const char *wfw_kside_bad_str(enum wfw_kside_bad why);
+
+/*
+ * Fill the kside columns of one row (ks->schema.ncols cells; the extra
+ * columns are left for the caller). dp must have passed wfw_kside_check().
+ * Percentages are FLOAT; NaN where the TSC delta is 0.
+ */
+void wfw_kside_fill(const struct wfw_kside *ks, const struct wfw_kside_dp *dp,
+		    union wultfw_cell *row);
+
+#endif

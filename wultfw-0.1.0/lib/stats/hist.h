@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Log-linear histogram of doubles with a bounded relative error.
+ *
+ * Why this shape: a double's bit pattern is already "exponent, then linear
+ * mantissa", so keeping the sign, the exponent and the top WFW_HIST_SUB_BITS
+ * mantissa bits gives buckets whose width is at most 2^-SUB_BITS of their
+ * lower edge, at the cost of one shift per value. Buckets are stored per
+ * octave (one exponent), allocated only when a value lands there, so memory
+ * depends on the range of the data, never on the count.
+ *
+ * Reporting the middle of a bucket is within 2^-(SUB_BITS+1) (0.098% with
+ * SUB_BITS = 9) of any value inside it.
+ */
+#ifndef WFW_STATS_HIST_H
+#define WFW_STATS_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WFW_HIST_SUB_BITS 9
+#define WFW_HIST_SUBS (1u << WFW_HIST_SUB_BITS)	/* buckets per octave */
+#define WFW_HIST_OCTAVES 2048			/* 11-bit exponent */
+/* Largest relative distance between a value and its bucket's middle. */
+#define WFW_HIST_REL_ERROR (1.0 / (double)(2u << WFW_HIST_SUB_BITS))
+
+struct wfw_hist {
+	/* [0] positive values, [1] negative values (by magnitude). */
+	uint64_t *oct[2][WFW_HIST_OCTAVES];
+	uint64_t zeros;			/* +-0.0 and magnitudes < 2^-1031 */
+	uint64_t count;			/* all values counted */
+	size_t noct;			/* octaves allocated (memory use) */
+};
+
+void wfw_hist_init(struct wfw_hist *h);
+void wfw_hist_free(struct wfw_hist *h);
+
+/* Count one value (not NaN). Returns -ENOMEM if an octave cannot be had. */
+int wfw_hist_add(struct wfw_hist *h, double v);
+int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n);
+/* Add every count of `src` into `dst`. */
+int wfw_hist_merge(struct wfw_hist *dst, const struct wfw_hist *src);
+
+/*
+ * Estimate of the value of 0-based rank `k` in sorted order (k < count):
+ * the middle of the bucket holding it. With `integers`, a bucket narrower
+ * than 1 holds at most one integer, which is returned exactly.
+ */
+double wfw_hist_rank_value(const struct wfw_hist *h, uint64_t k,
+			   bool integers);
+
+/* Bytes allocated for buckets. */
+size_t wfw_hist_bytes(const struct wfw_hist *h);
+
+#endif

@@ -1,0 +1,18 @@
+# Streaming statistics (exact values, then a log-linear histogram), shared by
+# the stats sink and `wultfw calc`.
+noinst_LTLIBRARIES += lib/stats/libwfw_stats.la
+lib_stats_libwfw_stats_la_SOURCES = \
+	lib/stats/hist.c lib/stats/hist.h \
+	lib/stats/stats.c lib/stats/stats.h \
+	lib/stats/statset.c lib/stats/statset.h \
+	lib/stats/table.c lib/stats/table.h \
+	lib/stats/report.c lib/stats/report.h
+lib_stats_libwfw_stats_la_LIBADD = -lm
+
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_stats
+TESTS += tests/unit/test_stats
+tests_unit_test_stats_SOURCES = tests/unit/test_stats.c
+tests_unit_test_stats_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_stats_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+endif

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "stats/report.h"
+#include "stats/table.h"
+
+int wfw_report_decimals(const struct wultfw_column *col)
+{
+	int d = 0;
+
+	if (col->type != WULTFW_COL_INT)
+		return 3;
+	for (uint32_t v = col->divisor; v > 1; v /= 10)
+		d++;
+	return d;
+}
+
+void wfw_report_pct_label(char *buf, size_t len, double p)
+{
+	snprintf(buf, len, "%.10g", p);
+}
+
+/* Percentiles asked for plus the median, which is always reported. */
+static size_t with_median(const double *p, size_t np, double *out)
+{
+	if (np > WFW_SUMMARY_MAX_PCT - 1)
+		np = WFW_SUMMARY_MAX_PCT - 1;
+	memcpy(out, p, np * sizeof(*p));
+	out[np] = 50.0;
+	return np + 1;
+}
+
+static int table_row(struct wfw_table *t, struct wfw_statset *s, size_t m,
+		     size_t g, const double *p, size_t np)
+{
+	const struct wultfw_column *col = wfw_statset_metric(s, m);
+	int dec = wfw_report_decimals(col);
+	struct wfw_summary sum;
+	char buf[WFW_SUMMARY_MAX_PCT + 8][48];
+	const char *cells[WFW_SUMMARY_MAX_PCT + 8];
+	size_t n = 0;
+	int ret = wfw_statset_summary(s, m, g, p, np, &sum);
+
+	if (ret)
+		return ret;
+	if (g != SIZE_MAX && !sum.count)
+		return 0;
+	snprintf(buf[n], sizeof(buf[n]), "%s", col->name);
+	n++;
+	snprintf(buf[n], sizeof(buf[n]), "%s",
+		 g == SIZE_MAX ? "all" : wfw_statset_group_name(s, g));
+	n++;
+	snprintf(buf[n], sizeof(buf[n]), "%s", col->unit ? col->unit : "");
+	n++;
+	snprintf(buf[n], sizeof(buf[n]), "%llu", (unsigned long long)sum.count);
+	n++;
+	wfw_fmt_value(buf[n++], sizeof(buf[0]), sum.min, dec);
+	wfw_fmt_value(buf[n++], sizeof(buf[0]), sum.mean, dec);
+	wfw_fmt_value(buf[n++], sizeof(buf[0]), sum.stddev, dec);
+	for (size_t i = 0; i < np; i++)
+		wfw_fmt_value(buf[n++], sizeof(buf[0]), sum.pct[i], dec);
+	wfw_fmt_value(buf[n++], sizeof(buf[0]), sum.max, dec);
+	snprintf(buf[n], sizeof(buf[n]), "%s", sum.exact ? "exact" : "hist");
+	n++;
+	for (size_t i = 0; i < n; i++)
+		cells[i] = buf[i];
+	return wfw_table_add(t, cells);
+}
+
+int wfw_report_table(struct wfw_statset *s, const double *p, size_t np,
+		     FILE *f)
+{
+	char buf[WFW_SUMMARY_MAX_PCT + 8][48];
+	const char *cells[WFW_SUMMARY_MAX_PCT + 8];
+	struct wfw_table t;
+	size_t n = 0;
+	int ret = 0;
+
+	if (np > WFW_SUMMARY_MAX_PCT)
+		np = WFW_SUMMARY_MAX_PCT;
+	char align[64];
+
+	memset(align, 'r', sizeof(align));
+	align[0] = align[1] = align[2] = 'l';
+	align[np + 8] = 'l';
+	align[np + 9] = '\0';
+	wfw_table_init(&t, np + 9, align);
+	cells[n++] = "Metric";
+	cells[n++] = s->gcol >= 0 ? s->schema->cols[s->gcol].name : "Group";
+	cells[n++] = "Unit";
+	cells[n++] = "Count";
+	cells[n++] = "Min";
+	cells[n++] = "Mean";
+	cells[n++] = "StdDev";
+	for (size_t i = 0; i < np; i++) {
+		buf[i][0] = 'p';
+		wfw_report_pct_label(buf[i] + 1, sizeof(buf[i]) - 1, p[i]);
+		cells[n++] = buf[i];
+	}
+	cells[n++] = "Max";
+	cells[n++] = "Percentiles";
+	ret = wfw_table_add(&t, cells);
+	for (size_t m = 0; m < s->nmetrics && !ret; m++) {
+		ret = table_row(&t, s, m, SIZE_MAX, p, np);
+		for (size_t g = 0; s->gcol >= 0 && g < s->ngroups && !ret; g++)
+			ret = table_row(&t, s, m, g, p, np);
+	}
+	if (!ret)
+		wfw_table_print(&t, f);
+	wfw_table_free(&t);
+	return ret;
+}
+
+void wfw_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.12g", v);
+}
+
+static int json_summary(struct wfw_statset *s, size_t m, size_t g,
+			const double *p, size_t np, int ind, FILE *f)
+{
+	struct wfw_summary sum;
+	double pp[WFW_SUMMARY_MAX_PCT];
+	size_t npp = with_median(p, np, pp);
+	int ret = wfw_statset_summary(s, m, g, pp, npp, &sum);
+	char lab[32];
+
+	if (ret)
+		return ret;
+	fprintf(f, "{\n%*s\"count\": %llu,\n", ind + 2, "",
+		(unsigned long long)sum.count);
+	fprintf(f, "%*s\"min\": ", ind + 2, "");
+	json_num(f, sum.min);
+	fprintf(f, ",\n%*s\"max\": ", ind + 2, "");
+	json_num(f, sum.max);
+	fprintf(f, ",\n%*s\"mean\": ", ind + 2, "");
+	json_num(f, sum.mean);
+	fprintf(f, ",\n%*s\"stddev\": ", ind + 2, "");
+	json_num(f, sum.stddev);
+	fprintf(f, ",\n%*s\"median\": ", ind + 2, "");
+	json_num(f, sum.pct[npp - 1]);
+	fprintf(f, ",\n%*s\"percentiles\": {", ind + 2, "");
+	for (size_t i = 0; i + 1 < npp; i++) {
+		wfw_report_pct_label(lab, sizeof(lab), pp[i]);
+		fprintf(f, "%s\"%s\": ", i ? ", " : "", lab);
+		json_num(f, sum.pct[i]);
+	}
+	fprintf(f, "},\n%*s\"exact\": %s,\n", ind + 2, "",
+		sum.exact ? "true" : "false");
+	fprintf(f, "%*s\"relative_error_bound\": ", ind + 2, "");
+	json_num(f, sum.exact ? 0.0 : WFW_HIST_REL_ERROR);
+	fprintf(f, "\n%*s}", ind, "");
+	return 0;
+}
+
+int wfw_report_json(struct wfw_statset *s, const double *p, size_t np,
+		    int ind, FILE *f)
+{
+	const char *gname = s->gcol >= 0 ? s->schema->cols[s->gcol].name : NULL;
+	int ret = 0;
+
+	fprintf(f, "{\n%*s\"datapoints\": %llu,\n", ind + 2, "",
+		(unsigned long long)s->rows);
+	fprintf(f, "%*s\"group_by\": ", ind + 2, "");
+	if (gname)
+		wfw_json_string(f, gname);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n%*s\"exact_limit\": %zu,\n", ind + 2, "",
+		s->exact_limit);
+	fprintf(f, "%*s\"metrics\": {", ind + 2, "");
+	for (size_t m = 0; m < s->nmetrics && !ret; m++) {
+		const struct wultfw_column *col = wfw_statset_metric(s, m);
+		bool first = true;
+
+		fprintf(f, "%s\n%*s", m ? "," : "", ind + 4, "");
+		wfw_json_string(f, col->name);
+		fprintf(f, ": {\n%*s\"unit\": ", ind + 6, "");
+		wfw_json_string(f, col->unit ? col->unit : "");
+		fprintf(f, ",\n%*s\"all\": ", ind + 6, "");
+		ret = json_summary(s, m, SIZE_MAX, p, np, ind + 6, f);
+		if (gname && !ret) {
+			fprintf(f, ",\n%*s", ind + 6, "");
+			wfw_json_string(f, gname);
+			fputs(": {", f);
+			for (size_t g = 0; g < s->ngroups && !ret; g++) {
+				if (!s->acc[m * s->ngroups + g].n)
+					continue;
+				fprintf(f, "%s\n%*s", first ? "" : ",",
+					ind + 8, "");
+				first = false;
+				wfw_json_string(f, wfw_statset_group_name(s, g));
+				fputs(": ", f);
+				ret = json_summary(s, m, g, p, np, ind + 8, f);
+			}
+			if (first)
+				fputs("}", f);
+			else
+				fprintf(f, "\n%*s}", ind + 6, "");
+		}
+		fprintf(f, "\n%*s}", ind + 4, "");
+	}
+	fprintf(f, "\n%*s}\n%*s}", ind + 2, "", ind, "");
+	return ret;
+}

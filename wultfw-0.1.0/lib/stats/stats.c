@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/stats.h"
+
+void wfw_acc_init(struct wfw_acc *a, size_t exact_limit, bool integers)
+{
+	memset(a, 0, sizeof(*a));
+	a->min = INFINITY;
+	a->max = -INFINITY;
+	a->exact_limit = exact_limit;
+	a->integers = integers;
+}
+
+void wfw_acc_free(struct wfw_acc *a)
+{
+	free(a->vals);
+	if (a->hist) {
+		wfw_hist_free(a->hist);
+		free(a->hist);
+	}
+	wfw_acc_init(a, a->exact_limit, a->integers);
+}
+
+/* Combine moments of a block (n, mean, m2) into a (Chan et al.). */
+static void merge_moments(struct wfw_acc *a, uint64_t nb, double meanb,
+			  double m2b)
+{
+	double na = (double)a->n, dn = (double)nb, tot = na + dn;
+	double delta = meanb - a->mean;
+
+	if (!nb)
+		return;
+	if (!a->n) {
+		a->mean = meanb;
+		a->m2 = m2b;
+	} else {
+		a->mean += delta * (dn / tot);
+		a->m2 += m2b + delta * delta * (na * dn / tot);
+	}
+	a->n += nb;
+}
+
+/* Leave exact mode: move the kept values into a new histogram. */
+static int to_hist(struct wfw_acc *a)
+{
+	a->hist = malloc(sizeof(*a->hist));
+	if (!a->hist)
+		return -ENOMEM;
+	wfw_hist_init(a->hist);
+	if (wfw_hist_add_many(a->hist, a->vals, a->nvals))
+		return -ENOMEM;
+	free(a->vals);
+	a->vals = NULL;
+	a->nvals = a->cap = 0;
+	return 0;
+}
+
+/* Keep values for percentiles (exact or histogram); no moments here. */
+static int store(struct wfw_acc *a, const double *v, size_t n)
+{
+	if (!a->hist && a->nvals + n > a->exact_limit && to_hist(a))
+		return -ENOMEM;
+	if (a->hist)
+		return wfw_hist_add_many(a->hist, v, n);
+	if (a->nvals + n > a->cap) {
+		size_t cap = a->cap ? a->cap : 1024;
+		double *nv;
+
+		while (cap < a->nvals + n)
+			cap *= 2;
+		if (cap > a->exact_limit)
+			cap = a->exact_limit;
+		nv = realloc(a->vals, cap * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		a->vals = nv;
+		a->cap = cap;
+	}
+	memcpy(a->vals + a->nvals, v, n * sizeof(*v));
+	a->nvals += n;
+	a->sorted = false;
+	return 0;
+}
+
+int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n)
+{
+	/* Four independent chains so the loops are not latency bound. */
+	double s[4] = { 0, 0, 0, 0 }, q[4] = { 0, 0, 0, 0 };
+	double lo = a->min, hi = a->max, mean;
+	size_t i;
+
+	if (!n)
+		return 0;
+	for (i = 0; i + 4 <= n; i += 4) {
+		for (int j = 0; j < 4; j++) {
+			s[j] += v[i + j];
+			lo = v[i + j] < lo ? v[i + j] : lo;
+			hi = v[i + j] > hi ? v[i + j] : hi;
+		}
+	}
+	for (; i < n; i++) {
+		s[0] += v[i];
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	mean = ((s[0] + s[1]) + (s[2] + s[3])) / (double)n;
+	for (i = 0; i + 4 <= n; i += 4) {
+		for (int j = 0; j < 4; j++) {
+			double d = v[i + j] - mean;
+
+			q[j] += d * d;
+		}
+	}
+	for (; i < n; i++)
+		q[0] += (v[i] - mean) * (v[i] - mean);
+	a->min = lo;
+	a->max = hi;
+	merge_moments(a, n, mean, (q[0] + q[1]) + (q[2] + q[3]));
+	return store(a, v, n);
+}
+
+int wfw_acc_add(struct wfw_acc *a, double v)
+{
+	return wfw_acc_add_many(a, &v, 1);
+}
+
+int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src)
+{
+	if (!src->n)
+		return 0;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	merge_moments(dst, src->n, src->mean, src->m2);
+	if (!src->hist)
+		return store(dst, src->vals, src->nvals);
+	if (!dst->hist && to_hist(dst))
+		return -ENOMEM;
+	return wfw_hist_merge(dst->hist, src->hist);
+}
+
+double wfw_acc_stddev(const struct wfw_acc *a)
+{
+	if (a->n < 2)
+		return 0.0;
+	return sqrt(a->m2 / (double)(a->n - 1));
+}
+
+/* Order-preserving map of doubles (no NaN) to unsigned integers. */
+static inline uint64_t sort_key(double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	return u >> 63 ? ~u : u | (1ULL << 63);
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * Sort doubles: LSD radix sort on 11-bit digits of sort_key(), skipping
+ * digits all values share; several times faster than qsort() on the
+ * millions of values `wultfw calc` keeps. Falls back to qsort() if the
+ * scratch buffer cannot be had.
+ */
+static void sort_values(double *v, size_t n)
+{
+	enum { BITS = 11, NB = 1 << BITS };
+	double *tmp, *src = v, *dst;
+	size_t *cnt;
+
+	if (n < 256) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		return;
+	}
+	tmp = malloc(n * sizeof(*tmp));
+	cnt = calloc(6 * NB, sizeof(*cnt));
+	if (!tmp || !cnt) {
+		free(tmp);
+		free(cnt);
+		qsort(v, n, sizeof(*v), cmp_double);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = sort_key(v[i]);
+
+		for (int d = 0; d < 6; d++)
+			cnt[d * NB + ((k >> (d * BITS)) & (NB - 1))]++;
+	}
+	dst = tmp;
+	for (int d = 0; d < 6; d++) {
+		size_t *c = cnt + d * NB, pos = 0;
+		bool trivial = false;
+
+		for (size_t b = 0; b < NB; b++) {
+			size_t x = c[b];
+
+			if (x == n)
+				trivial = true;
+			c[b] = pos;
+			pos += x;
+		}
+		if (trivial)
+			continue;	/* every value has the same digit */
+		for (size_t i = 0; i < n; i++) {
+			uint64_t k = sort_key(src[i]);
+
+			dst[c[(k >> (d * BITS)) & (NB - 1)]++] = src[i];
+		}
+		dst = src;
+		src = src == v ? tmp : v;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
+	free(tmp);
+	free(cnt);
+}
+
+static double rank_value(struct wfw_acc *a, uint64_t k)
+{
+	double v;
+
+	if (!a->hist)
+		return a->vals[k];
+	/* The extremes are known exactly; buckets only approximate them. */
+	if (k == 0)
+		return a->min;
+	if (k == a->n - 1)
+		return a->max;
+	v = wfw_hist_rank_value(a->hist, k, a->integers);
+	return v < a->min ? a->min : v > a->max ? a->max : v;
+}
+
+double wfw_acc_percentile(struct wfw_acc *a, double p)
+{
+	double h, frac, lo, hi;
+	uint64_t k;
+
+	if (!a->n || isnan(p))
+		return NAN;
+	if (!a->hist && !a->sorted) {
+		sort_values(a->vals, a->nvals);
+		a->sorted = true;
+	}
+	if (p <= 0)
+		return a->min;
+	if (p >= 100)
+		return a->max;
+	h = (double)(a->n - 1) * (p / 100.0);
+	k = (uint64_t)h;
+	if (k >= a->n - 1)
+		return a->max;
+	frac = h - (double)k;
+	lo = rank_value(a, k);
+	if (frac == 0)
+		return lo;
+	hi = rank_value(a, k + 1);
+	return lo + frac * (hi - lo);
+}
+
+size_t wfw_acc_bytes(const struct wfw_acc *a)
+{
+	if (a->hist)
+		return sizeof(*a->hist) + wfw_hist_bytes(a->hist);
+	return a->cap * sizeof(double);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Streaming statistics of one metric: count, min, max, mean, standard
+ * deviation and percentiles, in bounded memory.
+ *
+ * Values are kept exactly (so percentiles are exact) until `exact_limit`
+ * values have been seen; then they move into a log-linear histogram
+ * (hist.h) and percentiles carry at most WFW_HIST_REL_ERROR relative error.
+ * Mean and variance never lose exactness to the histogram: they are
+ * accumulated per block with a two-pass sum and combined with the parallel
+ * form of Welford's update (Chan, Golub, LeVeque), which stays accurate for
+ * billions of values.
+ *
+ * Percentiles follow the "linear" definition (also pandas' and numpy's
+ * default): rank h = (n - 1) * p / 100, interpolated between the values of
+ * ranks floor(h) and floor(h) + 1.
+ */
+#ifndef WFW_STATS_STATS_H
+#define WFW_STATS_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/hist.h"
+
+struct wfw_acc {
+	uint64_t n;
+	double min, max;
+	double mean, m2;	/* m2: sum of squared deviations from mean */
+	/* exact mode: every value (unsorted until asked) */
+	double *vals;
+	size_t nvals, cap;
+	bool sorted;
+	/* histogram mode, once more than exact_limit values were seen */
+	struct wfw_hist *hist;
+	size_t exact_limit;
+	bool integers;		/* values are whole numbers (INT columns) */
+};
+
+void wfw_acc_init(struct wfw_acc *a, size_t exact_limit, bool integers);
+void wfw_acc_free(struct wfw_acc *a);
+
+/* Add values; none may be NaN. Return 0 or -ENOMEM. */
+int wfw_acc_add(struct wfw_acc *a, double v);
+int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n);
+/* Add everything `src` has seen to `dst` (src is not changed). */
+int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src);
+
+static inline bool wfw_acc_exact(const struct wfw_acc *a)
+{
+	return !a->hist;
+}
+
+/* Sample standard deviation (n - 1 in the denominator); 0 if n < 2. */
+double wfw_acc_stddev(const struct wfw_acc *a);
+/*
+ * Percentile p in [0, 100]; NaN when empty. May sort the kept values,
+ * hence not const.
+ */
+double wfw_acc_percentile(struct wfw_acc *a, double p);
+/* Bytes held for values or buckets. */
+size_t wfw_acc_bytes(const struct wfw_acc *a);
+
+#endif

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Statistics of every numeric column of a schema, per group (the values of
+ * an ENUM column such as ReqCState) and overall. Shared by the stats sink
+ * and `wultfw calc`.
+ *
+ * Why per group only: the overall statistics are the merge of the groups
+ * (moments merge exactly, histograms share buckets, kept values
+ * concatenate), so each value is accumulated once, not twice.
+ */
+#ifndef WFW_STATS_STATSET_H
+#define WFW_STATS_STATSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <wultfw/plugin.h>
+
+#include "stats/stats.h"
+
+#define WFW_STATS_DEF_EXACT_LIMIT 100000
+#define WFW_STATS_DEF_EXACT_MEMORY (32u << 20)
+
+struct wfw_statset_cfg {
+	size_t exact_limit;	/* values kept exactly per metric and group */
+	size_t exact_memory;	/* bytes for kept values, all metrics; 0: none */
+	const char *group_by;	/* ENUM column to group by; NULL: none */
+	const char *const *metrics;	/* name patterns (fnmatch); NULL: all */
+	size_t nmetrics;
+};
+
+struct wfw_statset {
+	const struct wultfw_schema *schema;
+	size_t nmetrics;
+	size_t *mcol;		/* schema column of each metric */
+	int gcol;		/* grouping column or -1 */
+	size_t ngroups;		/* n_enum + 1 ("-": no state) or 1 */
+	struct wfw_acc *acc;	/* [metric * ngroups + group] */
+	uint64_t *nans;		/* per metric: NaN cells skipped */
+	uint64_t rows;
+	size_t exact_limit;	/* effective, after the memory budget */
+	/* scratch for one batch */
+	double *tmp;
+	uint32_t *order, *grow;
+	size_t scratch;
+	uint32_t *gcount;
+};
+
+/* A summary in display units (raw value / column divisor). */
+struct wfw_summary {
+	uint64_t count;
+	double min, max, mean, stddev;
+	bool exact;		/* percentiles exact, else within the bound */
+	size_t npct;
+	double pct[32];		/* for the percentiles asked for */
+};
+#define WFW_SUMMARY_MAX_PCT 32
+
+/*
+ * Build for `schema` (kept by reference). On error writes why into err and
+ * returns a negative errno (-ENOENT: no metric matches, no such group_by).
+ */
+int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
+		     const struct wfw_statset_cfg *cfg, char *err, size_t errlen);
+void wfw_statset_free(struct wfw_statset *s);
+
+int wfw_statset_add(struct wfw_statset *s, const struct wultfw_batch *b);
+
+/* Name of group g: the enum name, or "-" for rows without a state. */
+const char *wfw_statset_group_name(const struct wfw_statset *s, size_t g);
+const struct wultfw_column *wfw_statset_metric(const struct wfw_statset *s,
+					       size_t m);
+uint64_t wfw_statset_group_count(const struct wfw_statset *s, size_t g);
+
+/*
+ * Summary of metric m for group g, or for all rows with g == SIZE_MAX.
+ * p: percentiles (0-100), np <= WFW_SUMMARY_MAX_PCT.
+ */
+int wfw_statset_summary(struct wfw_statset *s, size_t m, size_t g,
+			const double *p, size_t np, struct wfw_summary *out);
+
+/* Bytes held by all accumulators. */
+size_t wfw_statset_bytes(const struct wfw_statset *s);
+
+#endif

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "stats/table.h"
+
+void wfw_table_init(struct wfw_table *t, size_t ncols, const char *align)
+{
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols;
+	snprintf(t->align, sizeof(t->align), "%s", align ? align : "");
+}
+
+void wfw_table_free(struct wfw_table *t)
+{
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	t->cells = NULL;
+	t->nrows = t->cap = 0;
+}
+
+int wfw_table_add(struct wfw_table *t, const char *const *cells)
+{
+	if (t->nrows == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		char **nc = realloc(t->cells, cap * t->ncols * sizeof(*nc));
+
+		if (!nc)
+			return -ENOMEM;
+		t->cells = nc;
+		t->cap = cap;
+	}
+	for (size_t c = 0; c < t->ncols; c++) {
+		char *s = strdup(cells[c] ? cells[c] : "");
+
+		if (!s) {
+			while (c--)
+				free(t->cells[t->nrows * t->ncols + c]);
+			return -ENOMEM;
+		}
+		t->cells[t->nrows * t->ncols + c] = s;
+	}
+	t->nrows++;
+	return 0;
+}
+
+void wfw_table_print(const struct wfw_table *t, FILE *f)
+{
+	size_t w[64] = { 0 };
+	size_t nc = t->ncols < 64 ? t->ncols : 64;
+
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < nc; c++) {
+			size_t l = strlen(t->cells[r * t->ncols + c]);
+
+			w[c] = l > w[c] ? l : w[c];
+		}
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < nc; c++) {
+			const char *s = t->cells[r * t->ncols + c];
+			int wi = (int)w[c];
+
+			bool left = c < strlen(t->align) && t->align[c] == 'l';
+
+			if (c + 1 == nc && left)
+				fputs(s, f);	/* no trailing blanks */
+			else if (left)
+				fprintf(f, "%-*s", wi, s);
+			else
+				fprintf(f, "%*s", wi, s);
+			if (c + 1 < nc)
+				fputs("  ", f);
+		}
+		fputc('\n', f);
+	}
+}
+
+void wfw_fmt_value(char *buf, size_t len, double v, int decimals)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (decimals < 3 && v != floor(v))
+		snprintf(buf, len, "%.3f", v);
+	else
+		snprintf(buf, len, "%.*f", decimals, v);
+}

@@ -1,0 +1,558 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hrt source: wake latency of a Linux high-resolution timer, measured by an
+ * eBPF program (hrt.bpf.c) on the tp_btf cpu_idle tracepoint. No kernel
+ * module: it runs wherever the kernel has BTF and Linux >= 6.7.
+ *
+ * open():  checks (root, BTF, kernel features, no other hrt run), loads the
+ *          program (so a verifier rejection is reported before anything
+ *          starts) and builds the schema.
+ * start(): configures and attaches; the first idle entry on the measured
+ *          CPU arms the first timer there.
+ * read():  drains the ring buffer without being woken (see poll option),
+ *          drops inconsistent datapoints, derives columns with lib/kside.
+ * stop()/close(): detach and destroy; freeing the maps cancels the timer.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/types.h>
+
+#include <wultfw/plugin.h>
+
+#include "cpuidle/cpuidle.h"
+#include "kside/kside.h"
+#include "hrt_event.h"
+#include "hrt_opts.h"
+#include "hrt.skel.h"
+
+#define HRT_LOCK_FILE	"/run/wultfw-hrt.lock"
+#define HRT_BTF_FILE	"/sys/kernel/btf/vmlinux"
+
+static const char *const hrt_bool_names[] = { "False", "True" };
+
+/* Columns hrt adds after the kside ones. */
+static const struct wultfw_column hrt_extra_cols[] = {
+	{ .name = "SoftIRQCnt", .unit = "", .type = WULTFW_COL_INT,
+	  .divisor = 1 },
+	{ .name = "Disturbed", .unit = "", .type = WULTFW_COL_ENUM,
+	  .enum_names = hrt_bool_names, .n_enum = 2 },
+};
+
+enum { HRT_DROP_CPU, HRT_DROP_TS, HRT_DROP_NR };
+
+struct hrt_priv {
+	struct hrt_cfg cfg;
+	struct hrt_bpf *skel;
+	struct ring_buffer *rb;
+	struct wfw_kside ks;
+	struct wfw_cpuidle ci;
+	bool have_ci;
+	int lock_fd;
+	int cpu;
+	bool warned_same_cpu;
+	/* Between ring_buffer__consume() and its callback. */
+	struct wultfw_batch *cur;
+	struct hrt_event pending;	/* consumed but did not fit */
+	bool has_pending;
+	uint64_t drops[HRT_DROP_NR];
+	uint64_t rb_full_seen;		/* stats.rb_full already reported */
+};
+
+/* ---- libbpf messages: keep the tail for verifier errors ---- */
+
+static char hrt_log[8192];
+static size_t hrt_log_len;
+
+static int hrt_libbpf_print(enum libbpf_print_level level, const char *fmt,
+			    va_list ap)
+{
+	char line[1024];
+	int n;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	if (n <= 0)
+		return 0;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	if (hrt_log_len + (size_t)n >= sizeof(hrt_log)) {
+		/* Keep the newest half: the verifier's verdict is at the end. */
+		size_t keep = sizeof(hrt_log) / 2;
+
+		memmove(hrt_log, hrt_log + hrt_log_len - keep, keep);
+		hrt_log_len = keep;
+		if ((size_t)n >= sizeof(hrt_log) - keep)
+			n = (int)(sizeof(hrt_log) - keep - 1);
+	}
+	memcpy(hrt_log + hrt_log_len, line, (size_t)n);
+	hrt_log_len += (size_t)n;
+	hrt_log[hrt_log_len] = '\0';
+	return 0;
+}
+
+/* Log the last `nlines` lines of libbpf's output; return the last one. */
+static const char *hrt_log_tail(struct wultfw_ctx *ctx, int nlines,
+				char *last, size_t len)
+{
+	const char *p = hrt_log + hrt_log_len;
+	const char *start, *end;
+	int n = 0;
+
+	last[0] = '\0';
+	/* Skip trailing newlines and libbpf's "-- END ... --" framing. */
+	while (p > hrt_log && n <= nlines) {
+		end = p;
+		while (end > hrt_log && end[-1] == '\n')
+			end--;
+		start = end;
+		while (start > hrt_log && start[-1] != '\n')
+			start--;
+		p = start;
+		if (end == start)
+			break;
+		if (!strncmp(start, "-- END", 6) || !strncmp(start, "libbpf:", 7))
+			continue;
+		if (!last[0])
+			snprintf(last, len, "%.*s", (int)(end - start), start);
+		n++;
+	}
+	if (ctx->verbosity >= 2) {
+		wultfw_log(ctx, WULTFW_LOG_ERROR, "verifier log, last lines:");
+		for (; *p; ) {
+			const char *nl = strchr(p, '\n');
+			int l = nl ? (int)(nl - p) : (int)strlen(p);
+
+			if (l && strncmp(p, "-- END", 6))
+				wultfw_log(ctx, WULTFW_LOG_ERROR, "  %.*s", l, p);
+			p += l + (nl ? 1 : 0);
+		}
+	}
+	return last;
+}
+
+/* ---- checks that name exactly what is missing ---- */
+
+/* True if the running kernel's BTF has an enumerator called `name`. */
+static bool hrt_btf_has_enumerator(const struct btf *btf, const char *name)
+{
+	__u32 id, n = btf__type_cnt(btf);
+
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_enum *e;
+		__u16 i;
+
+		if (!btf_is_enum(t))
+			continue;
+		e = btf_enum(t);
+		for (i = 0; i < btf_vlen(t); i++)
+			if (!strcmp(btf__name_by_offset(btf, e[i].name_off),
+				    name))
+				return true;
+	}
+	return false;
+}
+
+static int hrt_check_kernel(struct wultfw_ctx *ctx)
+{
+	struct utsname u;
+	struct btf *btf;
+	int err = 0;
+
+	uname(&u);
+	if (geteuid() != 0)
+		return wultfw_fail(ctx, -EPERM,
+			"loading an eBPF program needs root: run wultfw as root "
+			"(or with CAP_BPF, CAP_PERFMON and CAP_SYS_RESOURCE)");
+	if (access(HRT_BTF_FILE, R_OK))
+		return wultfw_fail(ctx, -ENOENT,
+			"kernel %s has no BTF (%s missing): hrt needs a kernel "
+			"built with CONFIG_DEBUG_INFO_BTF=y; use the tdt or timer "
+			"source instead", u.release, HRT_BTF_FILE);
+	btf = btf__load_vmlinux_btf();
+	if (!btf)
+		return wultfw_fail(ctx, -errno, "cannot parse %s: %s",
+				   HRT_BTF_FILE, strerror(errno));
+	if (btf__find_by_name_kind(btf, "btf_trace_cpu_idle", BTF_KIND_TYPEDEF) < 0)
+		err = wultfw_fail(ctx, -EOPNOTSUPP,
+			"kernel %s has no tp_btf tracepoint cpu_idle (needs Linux "
+			">= 5.5 with CONFIG_CPU_IDLE tracepoints)", u.release);
+	else if (btf__find_by_name_kind(btf, "bpf_timer", BTF_KIND_STRUCT) < 0)
+		err = wultfw_fail(ctx, -EOPNOTSUPP,
+			"kernel %s has no bpf_timer (needs Linux >= 5.15)",
+			u.release);
+	else if (!hrt_btf_has_enumerator(btf, "BPF_F_TIMER_CPU_PIN"))
+		err = wultfw_fail(ctx, -EOPNOTSUPP,
+			"kernel %s cannot pin a bpf_timer to a CPU "
+			"(BPF_F_TIMER_CPU_PIN needs Linux >= 6.7); unpinned "
+			"timers migrate and give wrong datapoints", u.release);
+	btf__free(btf);
+	return err;
+}
+
+/* Refuse a second hrt run: both would hook every idle entry and exit. */
+static int hrt_lock(struct wultfw_ctx *ctx, struct hrt_priv *p)
+{
+	char buf[32];
+	ssize_t n;
+
+	p->lock_fd = open(HRT_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (p->lock_fd < 0)
+		return wultfw_fail(ctx, -errno, "cannot open %s: %s",
+				   HRT_LOCK_FILE, strerror(errno));
+	if (flock(p->lock_fd, LOCK_EX | LOCK_NB)) {
+		int err = errno;
+
+		n = pread(p->lock_fd, buf, sizeof(buf) - 1, 0);
+		buf[n > 0 ? n : 0] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		close(p->lock_fd);
+		p->lock_fd = -1;
+		if (err == EWOULDBLOCK)
+			return wultfw_fail(ctx, -EBUSY,
+				"another hrt run is active (pid %s, lock %s): "
+				"wait for it to finish or stop it first",
+				buf[0] ? buf : "?", HRT_LOCK_FILE);
+		return wultfw_fail(ctx, -err, "cannot lock %s: %s",
+				   HRT_LOCK_FILE, strerror(err));
+	}
+	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if (ftruncate(p->lock_fd, 0) || pwrite(p->lock_fd, buf, (size_t)n, 0) != n)
+		wultfw_log(ctx, WULTFW_LOG_WARN, "cannot write pid to %s",
+			   HRT_LOCK_FILE);
+	return 0;
+}
+
+/* ---- ops ---- */
+
+static void hrt_close(struct wultfw_ctx *ctx);
+
+static int hrt_load(struct wultfw_ctx *ctx, struct hrt_priv *p)
+{
+	char last[256];
+	int err;
+
+	hrt_log_len = 0;
+	hrt_log[0] = '\0';
+	libbpf_set_print(hrt_libbpf_print);
+	p->skel = hrt_bpf__open();
+	if (!p->skel)
+		return wultfw_fail(ctx, -errno, "cannot open the hrt eBPF "
+				   "object: %s", strerror(errno));
+	err = bpf_map__set_max_entries(p->skel->maps.hrt_rb,
+				       (__u32)p->cfg.ring_bytes);
+	if (err)
+		return wultfw_fail(ctx, err, "ring_kib: cannot size the ring "
+				   "buffer: %s", strerror(-err));
+	err = hrt_bpf__load(p->skel);
+	if (err) {
+		hrt_log_tail(ctx, 12, last, sizeof(last));
+		return wultfw_fail(ctx, err, "the kernel rejected the hrt eBPF "
+			"program (%s): %s%s", strerror(-err),
+			last[0] ? last : "no verifier message",
+			ctx->verbosity >= 2 ? "" :
+			"; run with -v -v for the verifier log");
+	}
+	return 0;
+}
+
+static int hrt_ringbuf_cb(void *data, void *sample, size_t len);
+
+static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
+{
+	struct wfw_kside_cfg kc = { 0 };
+	struct hrt_priv *p;
+	int err;
+
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return wultfw_fail(ctx, -ENOMEM, "out of memory");
+	p->lock_fd = -1;
+	p->cpu = -1;
+	ctx->priv = p;
+
+	err = hrt_parse_opts(ctx, &p->cfg);
+	if (!err)
+		err = hrt_check_kernel(ctx);
+	if (!err)
+		err = hrt_lock(ctx, p);
+	if (!err)
+		err = hrt_load(ctx, p);
+	if (err) {
+		hrt_close(ctx);
+		return err;
+	}
+
+	/*
+	 * ReqCState names: the schema is needed before the CPU is known;
+	 * CPU 0's names are used and start() checks the measured CPU agrees.
+	 */
+	p->have_ci = wfw_cpuidle_open(&p->ci, 0, NULL) == 0;
+	kc.counters = WFW_KSIDE_HAS_NMI;
+	kc.cstate_names = p->have_ci ? p->ci.name_ptrs : NULL;
+	kc.n_cstates = p->have_ci ? (size_t)p->ci.nstates : 0;
+	kc.raw = p->cfg.raw;
+	kc.extra = hrt_extra_cols;
+	kc.nextra = sizeof(hrt_extra_cols) / sizeof(hrt_extra_cols[0]);
+	err = wfw_kside_init(&p->ks, &kc);
+	if (err) {
+		hrt_close(ctx);
+		return wultfw_fail(ctx, err, "internal: bad kside schema");
+	}
+
+	info->devid = "hrt";
+	info->devdescr = "Linux hrtimer (bpf_timer pinned, absolute), "
+			 "measured by eBPF on tp_btf/cpu_idle";
+	info->resolution_ns = 1;	/* bpf_ktime_get_ns() */
+	info->ldist_min_ns = 1000;
+	info->ldist_max_ns = 1000000000;
+	info->ldist_gran_ns = 1;
+	info->schema = &p->ks.schema;
+	return 0;
+}
+
+static int hrt_check_cpu(struct wultfw_ctx *ctx, struct hrt_priv *p, int cpu)
+{
+	struct wfw_cpuidle ci;
+	char path[96];
+	int i, err;
+	FILE *f;
+
+	if (cpu < 0 || cpu >= libbpf_num_possible_cpus())
+		return wultfw_fail(ctx, -EINVAL, "cpu = %d: no such CPU", cpu);
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	f = fopen(path, "r");
+	if (f) {
+		int online = fgetc(f);
+
+		fclose(f);
+		if (online == '0')
+			return wultfw_fail(ctx, -EINVAL, "cpu = %d is offline "
+				"(%s): bring it online first", cpu, path);
+	}
+	if (!p->have_ci)
+		return 0;
+	err = wfw_cpuidle_open(&ci, cpu, NULL);
+	if (err)
+		return wultfw_fail(ctx, err, "cpu %d: cannot read its cpuidle "
+				   "states: %s", cpu, strerror(-err));
+	err = ci.nstates != p->ci.nstates;
+	for (i = 0; !err && i < ci.nstates; i++)
+		err = strcmp(ci.names[i], p->ci.names[i]) != 0;
+	wfw_cpuidle_close(&ci);
+	if (err)
+		return wultfw_fail(ctx, -EINVAL, "cpu %d has other cpuidle "
+			"states than CPU 0; ReqCState names would be wrong", cpu);
+	return 0;
+}
+
+static int hrt_start(struct wultfw_ctx *ctx,
+		     const struct wultfw_source_params *params)
+{
+	struct hrt_priv *p = ctx->priv;
+	struct hrt_bpf__bss *bss = p->skel->bss;
+	int err;
+
+	err = hrt_check_cpu(ctx, p, params->cpu);
+	if (err)
+		return err;
+	p->cpu = params->cpu;
+	bss->target_cpu = (__u32)params->cpu;
+	bss->ldist_from = params->ldist_from_ns;
+	bss->ldist_to = params->ldist_to_ns;
+	bss->ldist_gran = 1;
+	bss->rng = params->seed;
+	memset(&bss->stats, 0, sizeof(bss->stats));
+
+	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.hrt_rb),
+				 hrt_ringbuf_cb, p, NULL);
+	if (!p->rb)
+		return wultfw_fail(ctx, -errno, "cannot map the BPF ring "
+				   "buffer: %s", strerror(errno));
+	err = hrt_bpf__attach(p->skel);
+	if (err) {
+		char last[256];
+
+		hrt_log_tail(ctx, 4, last, sizeof(last));
+		return wultfw_fail(ctx, err, "cannot attach the tp_btf "
+			"programs: %s (%s)", strerror(-err), last);
+	}
+	/* From now on the next idle entry of the CPU arms the first timer. */
+	__atomic_store_n(&bss->run, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Turn one record into a row, or count why it is dropped. */
+static void hrt_add(struct hrt_priv *p, struct wultfw_batch *b,
+		    const struct hrt_event *e)
+{
+	struct wfw_kside_dp dp = { 0 };
+	union wultfw_cell *row;
+	size_t x = p->ks.first_extra;
+
+	if (e->intr_cpu != p->cpu) {
+		/* Pinning failed: the timer ran elsewhere, TIntr is foreign. */
+		p->drops[HRT_DROP_CPU]++;
+		b->discarded++;
+		return;
+	}
+	dp.tbi = e->tbi;
+	dp.ltime = e->ltime;
+	dp.tai = e->tai;
+	dp.tintr = e->tintr;
+	dp.ldist = e->ldist;
+	dp.req_state = (int)e->req_state;
+	dp.intr_off = -1;
+	dp.nmi = e->nmi;
+	if (wfw_kside_check(&p->ks, &dp) != WFW_KSIDE_OK) {
+		p->drops[HRT_DROP_TS]++;
+		b->discarded++;
+		return;
+	}
+	row = wultfw_row(b, b->rows++);
+	wfw_kside_fill(&p->ks, &dp, row);
+	row[x].i = e->softirq;
+	row[x + 1].i = e->softirq || e->nmi;
+}
+
+static int hrt_ringbuf_cb(void *data, void *sample, size_t len)
+{
+	struct hrt_priv *p = data;
+	struct wultfw_batch *b = p->cur;
+
+	if (len < sizeof(struct hrt_event))
+		return 0;
+	if (b->rows >= b->capacity) {
+		/* libbpf has consumed it already: keep it for the next read. */
+		memcpy(&p->pending, sample, sizeof(p->pending));
+		p->has_pending = true;
+		return -ENOSPC;
+	}
+	hrt_add(p, b, sample);
+	return 0;
+}
+
+static int hrt_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
+		    uint64_t timeout_ns)
+{
+	struct hrt_priv *p = ctx->priv;
+	struct hrt_stats *st = &p->skel->bss->stats;
+	uint64_t waited = 0, full;
+	int err;
+
+	if (!p->warned_same_cpu && sched_getcpu() == p->cpu) {
+		p->warned_same_cpu = true;
+		wultfw_log(ctx, WULTFW_LOG_WARN, "reading datapoints on the "
+			   "measured CPU %d disturbs it; pin the reader "
+			   "elsewhere", p->cpu);
+	}
+	if (st->arm_errors)
+		return wultfw_fail(ctx, -EOPNOTSUPP, "bpf_timer_start() failed "
+			"with %lld: this kernel does not support absolute "
+			"CPU-pinned bpf timers (needs Linux >= 6.7)",
+			(long long)st->last_error);
+	p->cur = b;
+	if (p->has_pending && b->rows < b->capacity) {
+		p->has_pending = false;
+		hrt_add(p, b, &p->pending);
+	}
+	for (;;) {
+		struct timespec ts;
+
+		if (!p->has_pending) {
+			err = ring_buffer__consume(p->rb);
+			if (err < 0 && err != -ENOSPC)
+				return wultfw_fail(ctx, err, "reading the BPF "
+					"ring buffer: %s", strerror(-err));
+		}
+		if (b->rows || waited >= timeout_ns || wultfw_stopping(ctx))
+			break;
+		/* Poll instead of being woken: no IPI to the measured CPU. */
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(p->cfg.poll_ns < timeout_ns - waited ?
+				    p->cfg.poll_ns : timeout_ns - waited);
+		nanosleep(&ts, NULL);
+		waited += (uint64_t)ts.tv_nsec;
+	}
+	/* Records the program could not store are lost datapoints too. */
+	full = __atomic_load_n(&st->rb_full, __ATOMIC_RELAXED);
+	b->discarded += full - p->rb_full_seen;
+	p->rb_full_seen = full;
+	return WULTFW_READ_OK;
+}
+
+static int hrt_stop(struct wultfw_ctx *ctx)
+{
+	struct hrt_priv *p = ctx->priv;
+	struct hrt_stats *st;
+	char v[64];
+
+	if (!p || !p->skel)
+		return 0;
+	st = &p->skel->bss->stats;
+	__atomic_store_n(&p->skel->bss->run, 0, __ATOMIC_RELEASE);
+	hrt_bpf__detach(p->skel);
+
+#define HRT_INFO(key, val) do { \
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)(val)); \
+		wultfw_info(ctx, key, v); \
+	} while (0)
+	HRT_INFO("hrt_timers_armed", st->arms);
+	HRT_INFO("hrt_busy_at_launch", st->busy);
+	HRT_INFO("hrt_early_wakeups", st->early_exits);
+	HRT_INFO("hrt_dropped_ringbuf_full", st->rb_full);
+	HRT_INFO("hrt_dropped_other_cpu", p->drops[HRT_DROP_CPU]);
+	HRT_INFO("hrt_dropped_inconsistent", p->drops[HRT_DROP_TS]);
+#undef HRT_INFO
+	return 0;
+}
+
+static void hrt_close(struct wultfw_ctx *ctx)
+{
+	struct hrt_priv *p = ctx->priv;
+
+	if (!p)
+		return;
+	ring_buffer__free(p->rb);
+	/* Destroying the skeleton closes the maps: the timer is cancelled. */
+	hrt_bpf__destroy(p->skel);
+	if (p->have_ci)
+		wfw_cpuidle_close(&p->ci);
+	if (p->lock_fd >= 0)
+		close(p->lock_fd);	/* releases the flock */
+	free(p);
+	ctx->priv = NULL;
+}
+
+static const struct wultfw_source_ops hrt_ops = {
+	.open = hrt_open,
+	.start = hrt_start,
+	.read = hrt_read,
+	.stop = hrt_stop,
+	.close = hrt_close,
+};
+
+WULTFW_PLUGIN(hrt) = {
+	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.kind = WULTFW_KIND_SOURCE,
+	.name = "hrt",
+	.summary = "hrtimer wake latency measured with eBPF (tp_btf + "
+		   "bpf_timer), no kernel module; root, BTF, Linux >= 6.7",
+	.options = hrt_options,
+	.source = &hrt_ops,
+};

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* hrt's option table and its validation, apart so unit tests need no libbpf. */
+#ifndef HRT_OPTS_H
+#define HRT_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <wultfw/plugin.h>
+
+/* Index of each option in hrt_options[] (ctx->opts arrives in this order). */
+enum {
+	HRT_OPT_RAW,
+	HRT_OPT_RING_KIB,
+	HRT_OPT_POLL,
+	HRT_NOPTS
+};
+
+struct hrt_cfg {
+	bool raw;		/* add LTime/TBI/TAI/TIntr columns */
+	uint64_t ring_bytes;	/* BPF ring buffer size */
+	uint64_t poll_ns;	/* how often read() looks at the ring buffer */
+};
+
+extern const struct wultfw_option hrt_options[];
+
+/* Check ctx->opts and fill *cfg; on error a message naming the key. */
+int hrt_parse_opts(struct wultfw_ctx *ctx, struct hrt_cfg *cfg);
+
+#endif

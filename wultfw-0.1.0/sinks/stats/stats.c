@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stats sink: streaming statistics of every numeric column, overall and
+ * per ReqCState, in bounded memory (lib/stats). At close it prints a table
+ * (verbosity > 0), writes stats.json into the result directory and,
+ * optionally, a cyclictest-format histogram file.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <wultfw/plugin.h>
+
+#include "stats/report.h"
+#include "stats/statset.h"
+#include "cychist.h"
+
+enum {
+	OPT_PERCENTILES,
+	OPT_EXACT_LIMIT,
+	OPT_EXACT_MEMORY,
+	OPT_GROUP_BY,
+	OPT_METRICS,
+	OPT_JSON,
+	OPT_TABLE,
+	OPT_HISTOGRAM,
+	OPT_HIST_METRICS,
+	OPT_HIST_BUCKETS,
+};
+
+static const struct wultfw_option stats_options[] = {
+	[OPT_PERCENTILES] = { "percentiles", WULTFW_OPT_FLOAT_LIST,
+		"50,90,99,99.9,99.99,99.999",
+		"percentiles to report, each in [0, 100]" },
+	[OPT_EXACT_LIMIT] = { "exact_limit", WULTFW_OPT_INT, "100000",
+		"values per metric and C-state kept for exact percentiles; "
+		"beyond, a histogram within 0.098% relative error" },
+	[OPT_EXACT_MEMORY] = { "exact_memory", WULTFW_OPT_INT, "32",
+		"MiB for exactly kept values, all metrics together; lowers "
+		"exact_limit when there are many metrics and C-states" },
+	[OPT_GROUP_BY] = { "group_by", WULTFW_OPT_STRING, "ReqCState",
+		"ENUM column whose values get their own statistics; \"\" for "
+		"none" },
+	[OPT_METRICS] = { "metrics", WULTFW_OPT_STRING_LIST, NULL,
+		"columns to compute statistics for (names or glob patterns); "
+		"default every numeric column" },
+	[OPT_JSON] = { "json", WULTFW_OPT_BOOL, "true",
+		"write stats.json into the result directory" },
+	[OPT_TABLE] = { "table", WULTFW_OPT_BOOL, "true",
+		"print a summary table at the end of the run (verbosity > 0)" },
+	[OPT_HISTOGRAM] = { "histogram", WULTFW_OPT_STRING, NULL,
+		"also write a histogram in cyclictest -h format to this file "
+		"(relative to the result directory), e.g. \"histogram.txt\"" },
+	[OPT_HIST_METRICS] = { "histogram_metrics", WULTFW_OPT_STRING_LIST,
+		"WakeLatency",
+		"histogram columns, one per metric (cyclictest: per thread)" },
+	[OPT_HIST_BUCKETS] = { "histogram_buckets", WULTFW_OPT_INT, "1000",
+		"histogram buckets of one display unit (us) each, like "
+		"cyclictest -h" },
+	{ NULL },
+};
+
+struct stats_sink {
+	struct wfw_statset set;
+	double pct[WFW_SUMMARY_MAX_PCT - 1];
+	size_t npct;
+	char *outdir;
+	char *experiment;
+	bool hist_on;
+	struct stats_cychist hist;
+};
+
+static int stats_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
+{
+	const struct wultfw_value *o = ctx->opts;
+	struct wfw_statset_cfg cfg = { 0 };
+	struct stats_sink *st;
+	const char *gb = o[OPT_GROUP_BY].set ? o[OPT_GROUP_BY].s : NULL;
+	int ret;
+
+	if (o[OPT_PERCENTILES].floats.n > WFW_SUMMARY_MAX_PCT - 1)
+		return wultfw_fail(ctx, -EINVAL, "percentiles: at most %d "
+				   "values, got %zu", WFW_SUMMARY_MAX_PCT - 1,
+				   o[OPT_PERCENTILES].floats.n);
+	for (size_t i = 0; i < o[OPT_PERCENTILES].floats.n; i++) {
+		double p = o[OPT_PERCENTILES].floats.v[i];
+
+		if (!(p >= 0 && p <= 100))
+			return wultfw_fail(ctx, -EINVAL, "percentiles: %g is "
+					   "not in [0, 100]", p);
+	}
+	if (o[OPT_EXACT_LIMIT].i < 0 || o[OPT_EXACT_MEMORY].i < 0 ||
+	    o[OPT_EXACT_MEMORY].i > (1 << 20))
+		return wultfw_fail(ctx, -EINVAL, "exact_limit and exact_memory "
+				   "must be >= 0 (exact_memory in MiB)");
+	if (o[OPT_HIST_BUCKETS].i < 1 || o[OPT_HIST_BUCKETS].i > 10000000)
+		return wultfw_fail(ctx, -EINVAL, "histogram_buckets: %lld is "
+				   "not in [1, 10000000]",
+				   (long long)o[OPT_HIST_BUCKETS].i);
+	/* group_by names a column the schema lacks: a typo, unless default. */
+	if (gb && *gb && strcmp(gb, "ReqCState")) {
+		size_t c;
+
+		for (c = 0; c < run->schema->ncols; c++)
+			if (run->schema->cols[c].type == WULTFW_COL_ENUM &&
+			    !strcmp(run->schema->cols[c].name, gb))
+				break;
+		if (c == run->schema->ncols)
+			return wultfw_fail(ctx, -EINVAL, "group_by: the source "
+					   "has no ENUM column '%s'", gb);
+	}
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return wultfw_fail(ctx, -ENOMEM, "out of memory");
+	st->npct = o[OPT_PERCENTILES].floats.n;
+	if (st->npct)
+		memcpy(st->pct, o[OPT_PERCENTILES].floats.v,
+		       st->npct * sizeof(double));
+	cfg.exact_limit = (size_t)o[OPT_EXACT_LIMIT].i;
+	cfg.exact_memory = (size_t)o[OPT_EXACT_MEMORY].i << 20;
+	cfg.group_by = gb;
+	if (o[OPT_METRICS].set) {
+		cfg.metrics = o[OPT_METRICS].strs.v;
+		cfg.nmetrics = o[OPT_METRICS].strs.n;
+	}
+	st->outdir = strdup(run->outdir ? run->outdir : ".");
+	st->experiment = strdup(run->experiment ? run->experiment : "");
+	if (!st->outdir || !st->experiment) {
+		ret = wultfw_fail(ctx, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	ret = wfw_statset_init(&st->set, run->schema, &cfg, ctx->err,
+			       sizeof(ctx->err));
+	if (ret)
+		goto fail;
+	if (o[OPT_HISTOGRAM].set && o[OPT_HISTOGRAM].s && *o[OPT_HISTOGRAM].s) {
+		ret = stats_cychist_init(&st->hist, run->schema,
+					 o[OPT_HIST_METRICS].strs.v,
+					 o[OPT_HIST_METRICS].strs.n,
+					 (size_t)o[OPT_HIST_BUCKETS].i,
+					 ctx->err, sizeof(ctx->err));
+		if (ret) {
+			wfw_statset_free(&st->set);
+			goto fail;
+		}
+		st->hist_on = true;
+	}
+	ctx->priv = st;
+	return 0;
+fail:
+	free(st->outdir);
+	free(st->experiment);
+	free(st);
+	return ret;
+}
+
+static int stats_write(struct wultfw_ctx *ctx, const struct wultfw_batch *b)
+{
+	struct stats_sink *st = ctx->priv;
+
+	if (wfw_statset_add(&st->set, b))
+		return wultfw_fail(ctx, -ENOMEM, "out of memory for statistics "
+				   "(lower exact_memory)");
+	if (st->hist_on)
+		stats_cychist_add(&st->hist, b);
+	return 0;
+}
+
+static int stats_flush(struct wultfw_ctx *ctx)
+{
+	return 0;	/* everything is in memory until close */
+}
+
+/*
+ * Write a file atomically: into NAME.tmp, flushed to disk, then renamed,
+ * so an interrupted or full-disk run never leaves a half file behind.
+ */
+static int write_file(struct wultfw_ctx *ctx, const char *name,
+		      int (*emit)(struct stats_sink *st,
+				  const struct wultfw_run_summary *sum, FILE *f),
+		      const struct wultfw_run_summary *sum)
+{
+	struct stats_sink *st = ctx->priv;
+	char path[4096], tmp[4100];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s%s%s", name[0] == '/' ? "" : st->outdir,
+		 name[0] == '/' ? "" : "/", name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return wultfw_fail(ctx, -errno, "cannot create %s: %s", tmp,
+				   strerror(errno));
+	ret = emit(st, sum, f);
+	if (fflush(f) || ferror(f) || fsync(fileno(f)))
+		ret = -(errno ? errno : EIO);
+	if (fclose(f) && !ret)
+		ret = -(errno ? errno : EIO);
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		return wultfw_fail(ctx, ret, "cannot write %s: %s (free some "
+				   "space or choose another result directory)",
+				   path, strerror(-ret));
+	}
+	return 0;
+}
+
+static int emit_json(struct stats_sink *st,
+		     const struct wultfw_run_summary *sum, FILE *f)
+{
+	fputs("{\n  \"format_version\": 1,\n  \"experiment\": ", f);
+	wfw_json_string(f, st->experiment);
+	fprintf(f, ",\n  \"run\": {\"datapoints\": %llu, \"discarded\": %llu, "
+		"\"duration_s\": %.3f, \"interrupted\": %s, \"failed\": %s},\n",
+		(unsigned long long)(sum ? sum->datapoints : st->set.rows),
+		(unsigned long long)(sum ? sum->discarded : 0),
+		sum ? sum->duration_s : 0.0,
+		sum && sum->interrupted ? "true" : "false",
+		sum && sum->failed ? "true" : "false");
+	fputs("  \"percentiles\": [", f);
+	for (size_t i = 0; i < st->npct; i++)
+		fprintf(f, "%s%.10g", i ? ", " : "", st->pct[i]);
+	fprintf(f, "],\n  \"percentile_method\": \"linear\",\n"
+		"  \"stddev\": \"sample\",\n"
+		"  \"histogram_relative_error\": %.6g,\n  \"stats\": ",
+		WFW_HIST_REL_ERROR);
+	if (wfw_report_json(&st->set, st->pct, st->npct, 2, f))
+		return -ENOMEM;
+	fputs("\n}\n", f);
+	return 0;
+}
+
+static int emit_hist(struct stats_sink *st,
+		     const struct wultfw_run_summary *sum, FILE *f)
+{
+	return stats_cychist_write(&st->hist, f);
+}
+
+static int stats_close(struct wultfw_ctx *ctx,
+		       const struct wultfw_run_summary *sum)
+{
+	struct stats_sink *st = ctx->priv;
+	int ret = 0, r;
+
+	if (!st)
+		return 0;
+	if (ctx->verbosity > 0 && ctx->opts[OPT_TABLE].b) {
+		printf("Statistics of %llu datapoints (%s; percentiles 'hist': "
+		       "from the histogram, within %.3f%%):\n",
+		       (unsigned long long)st->set.rows,
+		       st->experiment[0] ? st->experiment : "run",
+		       WFW_HIST_REL_ERROR * 100);
+		if (wfw_report_table(&st->set, st->pct, st->npct, stdout))
+			ret = wultfw_fail(ctx, -ENOMEM, "out of memory");
+		fflush(stdout);
+	}
+	if (ctx->opts[OPT_JSON].b) {
+		r = write_file(ctx, "stats.json", emit_json, sum);
+		ret = ret ? ret : r;
+	}
+	if (st->hist_on) {
+		r = write_file(ctx, ctx->opts[OPT_HISTOGRAM].s, emit_hist, sum);
+		ret = ret ? ret : r;
+		stats_cychist_free(&st->hist);
+	}
+	wfw_statset_free(&st->set);
+	free(st->outdir);
+	free(st->experiment);
+	free(st);
+	ctx->priv = NULL;
+	return ret;
+}
+
+static const struct wultfw_sink_ops stats_ops = {
+	.open = stats_open,
+	.write = stats_write,
+	.flush = stats_flush,
+	.close = stats_close,
+};
+
+WULTFW_PLUGIN(stats) = {
+	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.kind = WULTFW_KIND_SINK,
+	.name = "stats",
+	.summary = "statistics per metric and C-state: percentiles in bounded "
+		   "memory, stats.json, cyclictest-format histogram",
+	.options = stats_options,
+	.sink = &stats_ops,
+};

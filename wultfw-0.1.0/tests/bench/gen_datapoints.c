@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Write synthetic wult-like datapoints (random, not measured: for
+ * benchmarks only) as OUTDIR/datapoints.csv and its binary twin
+ * OUTDIR/datapoints.wfb, through the same writers as the csv and binary
+ * sinks. Usage: gen_datapoints ROWS OUTDIR
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <wultfw/plugin.h>
+
+#include "datafmt/writer.h"
+
+static const char *const cstates[] = { "POLL", "C1", "C1E", "C6" };
+static const struct wultfw_column cols[] = {
+	{ "WakeLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "IntrLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "SilentTime", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "LDist", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "ReqCState", "", WULTFW_COL_ENUM, 0, cstates, 4 },
+	{ "CC0%", "%", WULTFW_COL_FLOAT, 0, NULL, 0 },
+	{ "CC6%", "%", WULTFW_COL_FLOAT, 0, NULL, 0 },
+	{ "SMICnt", "", WULTFW_COL_INT, 1, NULL, 0 },
+};
+#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+static const struct wultfw_schema schema = { NCOLS, cols };
+
+int main(int argc, char **argv)
+{
+	struct wfw_csv_writer cw;
+	struct wfw_bin_writer bw;
+	struct wultfw_batch b = { 0 };
+	uint64_t rows, seed = 42;
+	char path[4096];
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: gen_datapoints ROWS OUTDIR\n");
+		return 2;
+	}
+	rows = strtoull(argv[1], NULL, 10);
+	b.ncols = NCOLS;
+	b.capacity = 8192;
+	b.cells = calloc(b.capacity * NCOLS, sizeof(*b.cells));
+	snprintf(path, sizeof(path), "%s/datapoints.csv", argv[2]);
+	if (wfw_csvw_open(&cw, path, &schema, 0)) {
+		fprintf(stderr, "%s\n", cw.out.msg);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/datapoints.wfb", argv[2]);
+	if (wfw_binw_open(&bw, path, &schema, NULL, 0)) {
+		fprintf(stderr, "%s\n", bw.out.msg);
+		return 1;
+	}
+	for (uint64_t done = 0; done < rows; done += b.rows) {
+		b.rows = rows - done < b.capacity ? rows - done : b.capacity;
+		for (size_t r = 0; r < b.rows; r++) {
+			union wultfw_cell *c = wultfw_row(&b, r);
+			uint64_t x = wultfw_rand64(&seed);
+			int64_t ldist = 10000 + (int64_t)(x % 4000000);
+			int64_t wake = 2000 + (int64_t)((x >> 24) % 30000) +
+				((x & 0xfff) == 7 ? 5000000 : 0);
+
+			c[0].i = wake;
+			c[1].i = wake + 500 + (int64_t)(x >> 50);
+			c[2].i = ldist - wake / 2;
+			c[3].i = ldist;
+			c[4].i = (int64_t)((x >> 40) % 4);
+			c[5].f = (double)((x >> 8) % 100000) / 1000.0;
+			c[6].f = (double)((x >> 32) % 100000) / 1000.0;
+			c[7].i = (int64_t)((x >> 60) == 0);
+		}
+		if (wfw_csvw_write(&cw, &b) || wfw_binw_write(&bw, &b)) {
+			fprintf(stderr, "%s%s\n", cw.out.msg, bw.out.msg);
+			return 1;
+		}
+	}
+	if (wfw_csvw_close(&cw) || wfw_binw_close(&bw)) {
+		fprintf(stderr, "%s%s\n", cw.out.msg, bw.out.msg);
+		return 1;
+	}
+	free(b.cells);
+	return 0;
+}

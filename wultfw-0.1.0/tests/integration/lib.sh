@@ -1,0 +1,38 @@
+# Shared by the integration tests: run the real binary from the build tree.
+# shellcheck shell=sh
+set -u
+top=${abs_top_builddir:?run through make check}
+srcdir=${abs_top_srcdir:?run through make check}
+WULTFW="$top/wultfw"
+work=$(mktemp -d "${TMPDIR:-/tmp}/wultfw-it-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+ok() {
+	echo "ok: $*"
+}
+
+# expect_in FILE TEXT WHAT: FILE contains TEXT (fixed string).
+expect_in() {
+	if grep -qF -- "$2" "$1" 2>/dev/null; then ok "$3"; else
+		fail "$3: '$2' not in $1:"; sed 's/^/    /' "$1" 2>/dev/null | head -20
+	fi
+}
+
+# expect_status WANT GOT WHAT
+expect_status() {
+	if [ "$1" = "$2" ]; then ok "$3"; else fail "$3: exit status $2, expected $1"; fi
+}
+
+finish() {
+	if [ "$failures" -gt 0 ]; then
+		echo "$failures check(s) failed"
+		exit 1
+	fi
+	exit 0
+}

@@ -1,0 +1,76 @@
+#!/bin/sh
+# The wultfw binary's command line, with the test plugins: help, checks,
+# errors with file:line, exit statuses, and a run stopped by SIGINT.
+. "${abs_top_srcdir:?}/tests/integration/lib.sh"
+export WULTFW_PLUGIN_PATH="$top/tests/plugins"
+
+"$WULTFW" --help >"$work/help" 2>&1
+expect_status 0 $? "--help exits 0"
+expect_in "$work/help" "Usage: wultfw [OPTIONS] [-c FILE]" "--help shows usage"
+
+"$WULTFW" list-plugins >"$work/list" 2>&1
+expect_in "$work/list" "testsrc    deterministic rows" "list-plugins lists the test source"
+expect_in "$work/list" "testsink   checks row order" "list-plugins lists the test sink"
+expect_in "$work/list" "unusable: plugin 'badabi'" "list-plugins reports the wrong-ABI plugin"
+
+"$WULTFW" help testsrc >"$work/helpsrc" 2>&1
+expect_in "$work/helpsrc" "rows_per_read  integer          100" "help PLUGIN lists options with defaults"
+"$WULTFW" help nosuch >"$work/helpno" 2>&1
+expect_status 2 $? "help of an unknown plugin exits 2"
+
+"$WULTFW" frobnicate >"$work/cmd" 2>&1
+expect_status 2 $? "unknown command exits 2"
+
+cat >"$work/bad.cfg" <<'CFG'
+name = "bad";
+source = { plugin = "testsrc"; cpu = 0;
+  totl = 5; };
+sinks = ( { plugin = "testsink"; } );
+CFG
+"$WULTFW" -c "$work/bad.cfg" -o "$work/out" >"$work/bad.out" 2>&1
+expect_status 2 $? "a bad experiment file exits 2"
+expect_in "$work/bad.out" "bad.cfg:3: source.totl: unknown key for plugin 'testsrc' (did you mean 'total'?)" "error names file:line:key with a hint"
+expect_in "$work/bad.out" "nothing was measured" "says nothing was measured"
+[ -e "$work/out" ] && fail "a bad file created the output directory" || ok "a bad file creates nothing"
+
+cat >"$work/good.cfg" <<'CFG'
+outdir = "out";
+sinks = ( { plugin = "testsink"; } );
+experiments = (
+  { name = "one"; source = { plugin = "testsrc"; cpu = 0; total = 1000; }; },
+  { name = "two"; source = { plugin = "testsrc"; cpu = 0; }; limits = { datapoints = 20; }; }
+);
+CFG
+"$WULTFW" -c "$work/good.cfg" --check >"$work/check.out" 2>&1
+expect_status 0 $? "--check of a good file exits 0"
+expect_in "$work/check.out" "experiment 'two': source testsrc on CPU 0, 1 sink: OK" "--check reports each experiment"
+
+cd "$work" || exit 1
+"$WULTFW" -q -c good.cfg
+expect_status 0 $? "a good batch runs"
+expect_in out/one/testsink.txt "rows=1000 " "first experiment ran to its end"
+expect_in out/two/testsink.txt "rows=20 " "second experiment stopped at its limit"
+expect_in out/two/logs/cmdline "-q -c good.cfg" "logs/cmdline records the command line"
+"$WULTFW" -q -c out/two/logs/config -o rerun
+expect_status 0 $? "logs/config is a runnable experiment file"
+expect_in rerun/two/testsink.txt "rows=20 " "rerun from logs/config repeats the run"
+
+"$WULTFW" -q -c good.cfg --only two >"$work/again.out" 2>&1
+expect_status 1 $? "an existing result directory fails the experiment"
+expect_in "$work/again.out" "exists already" "and says why"
+
+# Ctrl-C in the middle of a run: status 130, results saved.
+cat >"$work/slow.cfg" <<'CFG'
+name = "slow";
+source = { plugin = "testsrc"; cpu = 0; rows_per_read = 10; delay = "20ms"; };
+sinks = ( { plugin = "testsink"; } );
+CFG
+"$WULTFW" -q -c slow.cfg -o sig &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+expect_status 130 $? "SIGINT exits 128+2"
+expect_in sig/slow/info.yml "status: 'interrupted'" "info.yml says interrupted"
+expect_in sig/slow/testsink.txt "interrupted=1" "sinks were closed with the interrupted summary"
+finish

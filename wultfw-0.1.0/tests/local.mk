@@ -1,0 +1,59 @@
+# Tests: CUnit unit tests of the core (tests/unit/) against small test
+# plugins (tests/plugins/), and integration tests that run the real binary.
+include tests/plugins/local.mk
+
+AM_TESTS_ENVIRONMENT = \
+	WULTFW_PLUGIN_PATH='$(abs_top_builddir)/tests/plugins'; export WULTFW_PLUGIN_PATH; \
+	WULTFW_BUILD_PLUGIN_PATH='$(WULTFW_BUILD_PLUGIN_PATH)'; export WULTFW_BUILD_PLUGIN_PATH; \
+	abs_top_builddir='$(abs_top_builddir)'; export abs_top_builddir; \
+	abs_top_srcdir='$(abs_top_srcdir)'; export abs_top_srcdir; \
+	WULTFW_BUILDDIR='$(abs_top_builddir)'; export WULTFW_BUILDDIR;
+
+# Shell tests run through the harness by name, also from check-all.
+TEST_EXTENSIONS = .sh
+
+# Plugin directories of this build tree, for tests that run the binary.
+wfw_empty :=
+wfw_space := $(wfw_empty) $(wfw_empty)
+WULTFW_BUILD_PLUGIN_PATH = $(subst $(wfw_space),:,$(addprefix $(abs_top_builddir)/,$(sort $(dir $(pkglib_LTLIBRARIES)))))
+
+if HAVE_CUNIT
+noinst_LTLIBRARIES += tests/unit/libtestutil.la
+tests_unit_libtestutil_la_SOURCES = tests/unit/testutil.c tests/unit/testutil.h
+tests_unit_libtestutil_la_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+
+CORE_TEST_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBCONFIG_CFLAGS) -I$(top_srcdir)/core
+CORE_TEST_LIBS = core/libwfw_core.la tests/unit/libtestutil.la $(CUNIT_LIBS)
+
+check_PROGRAMS += tests/unit/test_units
+TESTS += tests/unit/test_units
+tests_unit_test_units_SOURCES = tests/unit/test_units.c
+tests_unit_test_units_CFLAGS = $(CORE_TEST_CFLAGS)
+tests_unit_test_units_LDADD = $(CORE_TEST_LIBS)
+
+# These load the test plugins with dlopen: shared builds only.
+if !STATIC_PLUGINS
+check_PROGRAMS += tests/unit/test_config tests/unit/test_sched
+tests_unit_test_config_SOURCES = tests/unit/test_config.c
+tests_unit_test_config_CFLAGS = $(CORE_TEST_CFLAGS)
+tests_unit_test_config_LDADD = $(CORE_TEST_LIBS)
+tests_unit_test_sched_SOURCES = tests/unit/test_sched.c
+tests_unit_test_sched_CFLAGS = $(CORE_TEST_CFLAGS)
+tests_unit_test_sched_LDADD = $(CORE_TEST_LIBS)
+# The test programs find their plugins in tests/plugins.
+tests_unit_test_config_DEPENDENCIES = $(CORE_TEST_LIBS) $(check_LTLIBRARIES)
+tests_unit_test_sched_DEPENDENCIES = $(CORE_TEST_LIBS) $(check_LTLIBRARIES)
+TESTS += tests/unit/test_config tests/unit/test_sched
+endif
+endif
+
+# Integration tests: shell scripts that run the real binary.
+EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
+	tests/integration/static_build.sh tests/integration/test_timer_csv.sh
+# Builds the whole tree again: only from check-all.
+SLOW_TESTS += tests/integration/static_build.sh
+if HAVE_CUNIT
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh
+endif
+endif

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A deterministic source for testing the core: row i has Seq = i, so a
+ * sink can prove it saw every row exactly once and in order. Options make
+ * it end, fail, discard or run slowly on demand.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <wultfw/plugin.h>
+
+enum { O_ROWS, O_TOTAL, O_DISCARD, O_FAIL_OPEN, O_FAIL_AFTER, O_MIN, O_MAX,
+       O_GRAN, O_DELAY, O_WATCH };
+
+static const struct wultfw_option options[] = {
+	[O_ROWS] = { "rows_per_read", WULTFW_OPT_INT, "100", "rows each read() returns" },
+	[O_TOTAL] = { "total", WULTFW_OPT_INT, "0", "end after this many rows (0: never)" },
+	[O_DISCARD] = { "discard_every", WULTFW_OPT_INT, "0", "count every Nth datapoint as discarded" },
+	[O_FAIL_OPEN] = { "fail_open", WULTFW_OPT_STRING, NULL, "open() fails with this reason" },
+	[O_FAIL_AFTER] = { "fail_after", WULTFW_OPT_INT, "0", "read() fails with EIO after this many rows" },
+	[O_MIN] = { "ldist_min", WULTFW_OPT_DURATION, "1us", "shortest launch distance" },
+	[O_MAX] = { "ldist_max", WULTFW_OPT_DURATION, "1s", "longest launch distance" },
+	[O_GRAN] = { "ldist_gran", WULTFW_OPT_DURATION, "1ns", "launch distance granularity" },
+	[O_DELAY] = { "delay", WULTFW_OPT_DURATION, "0", "sleep this long in every read()" },
+	[O_WATCH] = { "watch", WULTFW_OPT_STRING, NULL, "at start, copy this file's first line to info.yml as 'watched'" },
+	{ NULL }
+};
+
+static const char *const cstate_names[] = { "POLL", "C1" };
+
+static const struct wultfw_column columns[] = {
+	{ "Seq", "", WULTFW_COL_INT, 1, NULL, 0 },
+	{ "LDist", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "ReqCState", "", WULTFW_COL_ENUM, 0, cstate_names, 2 },
+};
+
+static const struct wultfw_schema schema = { 3, columns };
+
+struct testsrc {
+	int64_t next;
+	uint64_t rng;
+	struct wultfw_source_params p;
+	bool started;
+};
+
+static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
+{
+	struct testsrc *t;
+
+	if (ctx->opts[O_FAIL_OPEN].set)
+		return wultfw_fail(ctx, -ENODEV, "%s", ctx->opts[O_FAIL_OPEN].s);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	ctx->priv = t;
+	info->devid = "testsrc";
+	info->devdescr = "deterministic test source";
+	info->resolution_ns = 1;
+	info->ldist_min_ns = ctx->opts[O_MIN].ns;
+	info->ldist_max_ns = ctx->opts[O_MAX].ns;
+	info->ldist_gran_ns = ctx->opts[O_GRAN].ns;
+	info->schema = &schema;
+	return 0;
+}
+
+static int testsrc_start(struct wultfw_ctx *ctx,
+			 const struct wultfw_source_params *p)
+{
+	struct testsrc *t = ctx->priv;
+
+	t->p = *p;
+	t->rng = p->seed;
+	t->started = true;
+	if (ctx->opts[O_WATCH].set) {
+		char buf[64] = "";
+		int fd = open(ctx->opts[O_WATCH].s, O_RDONLY);
+		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+		if (fd >= 0)
+			close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		wultfw_info(ctx, "watched", buf);
+	}
+	return 0;
+}
+
+static int testsrc_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
+			uint64_t timeout_ns)
+{
+	struct testsrc *t = ctx->priv;
+	int64_t total = ctx->opts[O_TOTAL].i, fail = ctx->opts[O_FAIL_AFTER].i;
+	int64_t every = ctx->opts[O_DISCARD].i, n = ctx->opts[O_ROWS].i;
+	uint64_t delay = ctx->opts[O_DELAY].ns;
+
+	if (!t->started)
+		return 0;	/* drained after stop(): nothing buffered */
+	if (delay) {
+		struct timespec ts = { (time_t)(delay / 1000000000ULL),
+				       (long)(delay % 1000000000ULL) };
+
+		if (delay > timeout_ns)
+			ts = (struct timespec){ (time_t)(timeout_ns / 1000000000ULL),
+						(long)(timeout_ns % 1000000000ULL) };
+		if (nanosleep(&ts, NULL))
+			return -errno;
+	}
+	while (n-- > 0 && b->rows < b->capacity) {
+		union wultfw_cell *row;
+
+		if (total && t->next >= total)
+			return WULTFW_READ_END;
+		if (fail && t->next >= fail)
+			return wultfw_fail(ctx, -EIO, "simulated failure after %lld rows",
+					   (long long)t->next);
+		if (every && (t->next + 1) % every == 0) {
+			t->next++;
+			b->discarded++;
+			continue;
+		}
+		row = wultfw_row(b, b->rows++);
+		row[0].i = t->next++;
+		row[1].i = (int64_t)wultfw_pick_ldist(&t->rng, t->p.ldist_from_ns,
+						      t->p.ldist_to_ns, 1);
+		row[2].i = t->next % 3 == 2 ? -1 : t->next % 3;
+	}
+	return 0;
+}
+
+static int testsrc_stop(struct wultfw_ctx *ctx)
+{
+	struct testsrc *t = ctx->priv;
+
+	t->started = false;
+	return 0;
+}
+
+static void testsrc_close(struct wultfw_ctx *ctx)
+{
+	free(ctx->priv);
+	ctx->priv = NULL;
+}
+
+static const struct wultfw_source_ops ops = {
+	.open = testsrc_open,
+	.start = testsrc_start,
+	.read = testsrc_read,
+	.stop = testsrc_stop,
+	.close = testsrc_close,
+};
+
+WULTFW_PLUGIN(testsrc) = {
+	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.kind = WULTFW_KIND_SOURCE,
+	.name = "testsrc",
+	.summary = "deterministic rows for testing the core",
+	.options = options,
+	.source = &ops,
+};

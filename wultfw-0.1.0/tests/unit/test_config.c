@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Experiment files and plugin loading: good files give the right
+ * experiments, each kind of mistake gives the exact error and line.
+ * Runs with WULTFW_PLUGIN_PATH pointing at tests/plugins.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "experiment.h"
+#include "plugins.h"
+#include "testutil.h"
+
+static char *dir;
+
+static int setup(void)
+{
+	dir = tu_tmpdir();
+	return dir ? wfw_plugins_init() : 1;
+}
+
+static int teardown(void)
+{
+	tu_rmtree(dir);
+	free(dir);
+	wfw_plugins_exit();
+	return 0;
+}
+
+/* Load `text` as an experiment file; returns the joined errors or "". */
+static char *load(const char *text, struct wfw_plan *plan, int *ret)
+{
+	struct wfw_cfgerr errs = { 0 };
+	char *path = tu_write(dir, "exp.cfg", text);
+	size_t i, len = 1;
+	char *all;
+
+	*ret = wfw_plan_load(plan, path, NULL, &errs);
+	for (i = 0; i < errs.n; i++)
+		len += strlen(errs.msgs[i]) + 1;
+	all = calloc(1, len);
+	for (i = 0; all && i < errs.n; i++) {
+		strcat(all, errs.msgs[i]);
+		strcat(all, "\n");
+	}
+	wfw_cfgerr_free(&errs);
+	free(path);
+	return all;
+}
+
+/* The errors of a bad file; the plan is freed. */
+static char *errors_of(const char *text)
+{
+	struct wfw_plan plan;
+	int ret;
+	char *errs = load(text, &plan, &ret);
+
+	CU_ASSERT_NOT_EQUAL(ret, 0);
+	wfw_plan_free(&plan);
+	return errs;
+}
+
+static void test_good_file(void)
+{
+	struct wfw_plan plan;
+	int ret;
+	char *errs = load(
+		"outdir = \"/tmp/x\";\n"
+		"limits = { datapoints = 500; };\n"
+		"sinks = ( { plugin = \"testsink\"; } );\n"
+		"experiments = (\n"
+		"  { name = \"a\"; source = { plugin = \"testsrc\"; cpu = 0; ldist = [ \"10us\", \"4ms\" ]; total = 7; }; },\n"
+		"  { name = \"b\"; source = { plugin = \"testsrc\"; cpu = 0; ldist = \"200us\"; };\n"
+		"    limits = { time = \"2s\"; };\n"
+		"    sinks = ( { plugin = \"testsink\"; file = \"one.txt\"; }, { plugin = \"testsink\"; } ); }\n"
+		");\n", &plan, &ret);
+
+	CU_ASSERT_EQUAL(ret, 0);
+	CU_ASSERT_STRING_EQUAL(errs, "");
+	CU_ASSERT_EQUAL_FATAL(plan.n, 2);
+	CU_ASSERT_STRING_EQUAL(plan.exps[0].name, "a");
+	CU_ASSERT_STRING_EQUAL(plan.exps[0].outdir, "/tmp/x");
+	CU_ASSERT_EQUAL(plan.exps[0].ldist_from_ns, 10000);
+	CU_ASSERT_EQUAL(plan.exps[0].ldist_to_ns, 4000000);
+	CU_ASSERT_EQUAL(plan.exps[0].max_datapoints, 500);	/* inherited */
+	CU_ASSERT_EQUAL(plan.exps[0].max_time_ns, 0);
+	CU_ASSERT_EQUAL(plan.exps[0].nsinks, 1);
+	/* option "total" = 7, option "rows_per_read" from its default */
+	CU_ASSERT_EQUAL(plan.exps[0].source.opts.vals[1].i, 7);
+	CU_ASSERT_EQUAL(plan.exps[0].source.opts.vals[0].i, 100);
+	CU_ASSERT_EQUAL(plan.exps[1].ldist_from_ns, 200000);
+	CU_ASSERT_EQUAL(plan.exps[1].ldist_to_ns, 200000);
+	CU_ASSERT_EQUAL(plan.exps[1].max_datapoints, 0);	/* overridden */
+	CU_ASSERT_EQUAL(plan.exps[1].max_time_ns, 2000000000ULL);
+	CU_ASSERT_EQUAL(plan.exps[1].nsinks, 2);
+	CU_ASSERT_STRING_EQUAL(plan.exps[1].sinks[0].opts.vals[0].s, "one.txt");
+	CU_ASSERT_STRING_EQUAL(plan.exps[1].sinks[1].opts.vals[0].s, "testsink.txt");
+	wfw_plan_free(&plan);
+	free(errs);
+}
+
+static void test_single_experiment_form(void)
+{
+	struct wfw_plan plan;
+	int ret;
+	char *errs = load("name = \"solo\";\n"
+			  "source = { plugin = \"testsrc\"; cpu = 0; };\n"
+			  "sinks = ( { plugin = \"testsink\"; } );\n", &plan, &ret);
+
+	CU_ASSERT_EQUAL(ret, 0);
+	CU_ASSERT_STRING_EQUAL(errs, "");
+	CU_ASSERT_EQUAL(plan.n, 1);
+	if (plan.n)
+		CU_ASSERT_STRING_EQUAL(plan.exps[0].name, "solo");
+	wfw_plan_free(&plan);
+	free(errs);
+}
+
+static void test_syntax_error(void)
+{
+	char *e = errors_of("name = \"x\";\nsource = { plugin = \"testsrc\"; cpu = ; };\n");
+
+	TU_ASSERT_CONTAINS(e, "exp.cfg:2: syntax error: syntax error");
+	CU_ASSERT_PTR_NULL(strstr(e, "\n/"));	/* nothing else reported */
+	free(e);
+}
+
+static void test_missing_file(void)
+{
+	struct wfw_cfgerr errs = { 0 };
+	struct wfw_plan plan;
+
+	CU_ASSERT_NOT_EQUAL(wfw_plan_load(&plan, "/nonexistent/exp.cfg", NULL, &errs), 0);
+	CU_ASSERT_EQUAL_FATAL(errs.n, 1);
+	TU_ASSERT_CONTAINS(errs.msgs[0], "/nonexistent/exp.cfg:0: cannot read the experiment file");
+	wfw_cfgerr_free(&errs);
+	wfw_plan_free(&plan);
+}
+
+static void test_unknown_keys(void)
+{
+	char *e = errors_of(
+		"name = \"x\";\n"
+		"source = { plugin = \"testsrc\"; cpu = 0;\n"
+		"  rows_per_reed = 5; };\n"
+		"limits = { datapoint = 5; };\n"
+		"sinks = ( { plugin = \"testsink\"; fiel = \"a\"; } );\n"
+		"outdri = \"x\";\n");
+
+	TU_ASSERT_CONTAINS(e, "exp.cfg:3: source.rows_per_reed: unknown key for plugin 'testsrc' (did you mean 'rows_per_read'?)");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:4: limits.datapoint: unknown key (did you mean 'datapoints'?)");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:5: sinks[0].fiel: unknown key for plugin 'testsink' (did you mean 'file'?)");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:6: outdri: unknown key (did you mean 'outdir'?)");
+	free(e);
+}
+
+static void test_wrong_types(void)
+{
+	char *e = errors_of(
+		"name = \"x\";\n"
+		"source = { plugin = \"testsrc\"; cpu = 0;\n"
+		"  total = \"many\";\n"
+		"  delay = 5;\n"
+		"  ldist = [ \"10us\", \"5 parsecs\" ]; };\n"
+		"limits = { time = \"0s\"; datapoints = -3; };\n"
+		"sinks = ( { plugin = \"testsink\"; fail_open = 1; } );\n");
+
+	TU_ASSERT_CONTAINS(e, "exp.cfg:3: source.total: expected an integer");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:4: source.delay: expected a duration such as \"10us\"");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:5: source.ldist: \"5 parsecs\" is not a duration");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:6: limits.time: must be longer than 0s");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:6: limits.datapoints: must be a positive number of datapoints");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:7: sinks[0].fail_open: expected true or false");
+	free(e);
+}
+
+static void test_bad_values(void)
+{
+	char *e = errors_of(
+		"experiments = (\n"
+		"  { name = \"x/y\"; source = { plugin = \"testsrc\"; cpu = 4095; }; sinks = ( { plugin = \"testsink\"; } ); },\n"
+		"  { name = \"z\";\n"
+		"    source = { plugin = \"testsrc\"; cpu = 0; ldist = [ \"4ms\", \"10us\" ]; };\n"
+		"    sinks = ( ); },\n"
+		"  { source = { cpu = 0; }; sinks = ( { plugin = \"testsink\"; } ); }\n"
+		");\n");
+
+	TU_ASSERT_CONTAINS(e, "exp.cfg:2: experiments[0].name: \"x/y\" cannot name a directory");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:2: experiments[0].source.cpu: CPU 4095 is not online");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:4: experiments[1].source.ldist: the range is backwards");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:5: experiments[1].sinks: no sinks");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:6: experiments[2].name: missing");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:6: experiments[2].source.plugin: missing");
+	free(e);
+}
+
+static void test_plugin_errors(void)
+{
+	char *e = errors_of(
+		"experiments = (\n"
+		"  { name = \"a\"; source = { plugin = \"testsrcc\"; cpu = 0; }; sinks = ( { plugin = \"testsink\"; } ); },\n"
+		"  { name = \"b\"; source = { plugin = \"testsink\"; cpu = 0; }; sinks = ( { plugin = \"testsrc\"; } ); },\n"
+		"  { name = \"c\"; source = { plugin = \"testsrc\"; cpu = 0; }; sinks = ( { plugin = \"badabi\"; } ); },\n"
+		"  { name = \"d\"; source = { plugin = \"testsrc\"; cpu = 0; }; sinks = ( { plugin = \"nodesc\"; } ); },\n"
+		"  { name = \"e\"; source = { plugin = \"../x\"; cpu = 0; }; sinks = ( { plugin = \"testsink\"; } ); }\n"
+		");\n");
+
+	TU_ASSERT_CONTAINS(e, "exp.cfg:2: experiments[0].source.plugin: no plugin 'testsrcc' in the search path");
+	TU_ASSERT_CONTAINS(e, "(did you mean 'testsrc'?)");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:3: experiments[1].source.plugin: plugin 'testsink' (");
+	TU_ASSERT_CONTAINS(e, "testsink.la) is a sink, but a source is expected here");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:3: experiments[1].sinks[0].plugin: plugin 'testsrc' (");
+	TU_ASSERT_CONTAINS(e, "is a source, but a sink is expected here");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:4: experiments[2].sinks[0].plugin: plugin 'badabi' (");
+	TU_ASSERT_CONTAINS(e, "badabi.la) has plugin ABI version 999 but this wultfw needs 1");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:5: experiments[3].sinks[0].plugin: plugin 'nodesc' (");
+	TU_ASSERT_CONTAINS(e, "nodesc.la) has no descriptor");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:6: experiments[4].source.plugin: '../x' is not a plugin name");
+	free(e);
+}
+
+static void test_duplicate_names_and_only(void)
+{
+	struct wfw_cfgerr errs = { 0 };
+	struct wfw_plan plan;
+	struct wfw_plan_overrides ov = { .only = "secnd" };
+	char *path, *e;
+
+	e = errors_of("experiments = (\n"
+		      " { name = \"a\"; source = { plugin = \"testsrc\"; cpu = 0; }; sinks = ( { plugin = \"testsink\"; } ); },\n"
+		      " { name = \"a\"; source = { plugin = \"testsrc\"; cpu = 0; }; sinks = ( { plugin = \"testsink\"; } ); }\n"
+		      ");\n");
+	TU_ASSERT_CONTAINS(e, "two experiments are named \"a\"");
+	free(e);
+
+	path = tu_write(dir, "only.cfg",
+			"sinks = ( { plugin = \"testsink\"; } );\n"
+			"experiments = (\n"
+			" { name = \"first\"; source = { plugin = \"testsrc\"; cpu = 0; }; },\n"
+			" { name = \"second\"; source = { plugin = \"testsrc\"; cpu = 0; }; }\n"
+			");\n");
+	CU_ASSERT_NOT_EQUAL(wfw_plan_load(&plan, path, &ov, &errs), 0);
+	CU_ASSERT_EQUAL_FATAL(errs.n, 1);
+	TU_ASSERT_CONTAINS(errs.msgs[0], "--only: no experiment named \"secnd\" (did you mean \"second\"?)");
+	wfw_cfgerr_free(&errs);
+	wfw_plan_free(&plan);
+
+	ov.only = "second";
+	CU_ASSERT_EQUAL(wfw_plan_load(&plan, path, &ov, &errs), 0);
+	CU_ASSERT_EQUAL(plan.n, 1);
+	if (plan.n == 1)
+		CU_ASSERT_STRING_EQUAL(plan.exps[0].name, "second");
+	wfw_plan_free(&plan);
+	free(path);
+}
+
+static void test_embedded_default_parses(void)
+{
+	/* The default names plugins the test path does not have: only check
+	 * that the text parses and names timer and csv. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(wfw_default_experiment, "plugin = \"timer\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(wfw_default_experiment, "plugin = \"csv\""));
+}
+
+static void test_load_direct(void)
+{
+	struct wfw_plugin_handle h;
+	char err[1024];
+
+	CU_ASSERT_EQUAL(wfw_plugin_load("testsrc", WULTFW_KIND_SOURCE, &h, err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h.desc);
+	CU_ASSERT_STRING_EQUAL(h.desc->name, "testsrc");
+	wfw_plugin_unload(&h);
+	CU_ASSERT_EQUAL(wfw_plugin_load("nosuch", 0, &h, err, sizeof(err)), -ENOENT);
+}
+
+static void test_writable_plugin_refused_as_root(void)
+{
+	const char *path = getenv("WULTFW_PLUGIN_PATH");
+	char *src, *wdir, cmd[4096], err[1024];
+	struct wfw_plugin_handle h;
+	int ret;
+
+	if (geteuid() != 0 || !path) {
+		fprintf(stderr, "(skipped: needs root) ");
+		return;
+	}
+	/* A copy of the good plugin in a world-writable directory. */
+	src = strdup(path);
+	src[strcspn(src, ":")] = '\0';
+	wdir = tu_tmpdir();
+	snprintf(cmd, sizeof(cmd), "cp %s/.libs/testsink.so %s/ && chmod 777 %s", src, wdir, wdir);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	setenv("WULTFW_PLUGIN_PATH", wdir, 1);
+	ret = wfw_plugin_load("testsink", 0, &h, err, sizeof(err));
+	CU_ASSERT_EQUAL(ret, -EPERM);
+	TU_ASSERT_CONTAINS(err, "it is writable by other users and wultfw runs as root");
+	/* Fixed permissions: it loads. */
+	chmod(wdir, 0755);
+	ret = wfw_plugin_load("testsink", 0, &h, err, sizeof(err));
+	CU_ASSERT_EQUAL(ret, 0);
+	if (!ret)
+		wfw_plugin_unload(&h);
+	setenv("WULTFW_PLUGIN_PATH", path, 1);
+	tu_rmtree(wdir);
+	free(wdir);
+	free(src);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+
+	if (CU_initialize_registry())
+		return 1;
+	s = CU_add_suite("experiment files", setup, teardown);
+	CU_add_test(s, "a good file with defaults and overrides", test_good_file);
+	CU_add_test(s, "single experiment at top level", test_single_experiment_form);
+	CU_add_test(s, "syntax error names the line", test_syntax_error);
+	CU_add_test(s, "missing file", test_missing_file);
+	CU_add_test(s, "unknown keys with did-you-mean", test_unknown_keys);
+	CU_add_test(s, "wrong value types", test_wrong_types);
+	CU_add_test(s, "bad values", test_bad_values);
+	CU_add_test(s, "plugin errors", test_plugin_errors);
+	CU_add_test(s, "duplicate names and --only", test_duplicate_names_and_only);
+	CU_add_test(s, "embedded default", test_embedded_default_parses);
+	s = CU_add_suite("plugin loading", setup, teardown);
+	CU_add_test(s, "load by name", test_load_direct);
+	CU_add_test(s, "world-writable plugin refused as root", test_writable_plugin_refused_as_root);
+	return tu_run();
+}

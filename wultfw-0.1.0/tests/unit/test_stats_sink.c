@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stats sink through its descriptor: per-ReqCState grouping, the
+ * content of stats.json, the cyclictest-format histogram file.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <CUnit/Basic.h>
+
+#include <wultfw/plugin.h>
+
+extern const struct wultfw_plugin stats_LTX_wultfw_plugin;
+
+static const char *const cstates[] = { "C1", "C6" };
+static const struct wultfw_column cols[] = {
+	{ "WakeLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "ReqCState", "", WULTFW_COL_ENUM, 0, cstates, 2 },
+	{ "CC0%", "%", WULTFW_COL_FLOAT, 0, NULL, 0 },
+};
+static const struct wultfw_schema schema = { 3, cols };
+
+#define ROWS 10000
+
+static int64_t state_of(size_t r)
+{
+	return r % 100 == 99 ? -1 : r % 3 == 0 ? 1 : 0;
+}
+
+static int64_t wake_of(size_t r)	/* raw ns */
+{
+	return state_of(r) == 1 ? 50000 + (int64_t)r : 1000 + (int64_t)(r % 1000);
+}
+
+static double cc0_of(size_t r)
+{
+	return r % 1000 == 500 ? NAN : (double)(r % 7) * 1.5;
+}
+
+static char dir[] = "/tmp/test_stats_sink.XXXXXX";
+
+static struct wultfw_value opts[16];
+static const double pct_list[] = { 50, 99.9 };
+static const char *const hist_metrics[] = { "WakeLatency" };
+
+/* Options as the core would hand them: defaults, then our overrides. */
+static void set_opts(const char *histogram, int64_t buckets)
+{
+	memset(opts, 0, sizeof(opts));
+	for (int i = 0; i < 10; i++)
+		opts[i].set = true;
+	opts[0].floats.v = pct_list;
+	opts[0].floats.n = 2;
+	opts[1].i = 100000;
+	opts[2].i = 32;
+	opts[3].s = "ReqCState";
+	opts[4].set = false;		/* metrics: all */
+	opts[5].b = true;		/* json */
+	opts[6].b = false;		/* table */
+	opts[7].set = histogram != NULL;
+	opts[7].s = histogram;
+	opts[8].strs.v = hist_metrics;
+	opts[8].strs.n = 1;
+	opts[9].i = buckets;
+}
+
+static int run_sink(void)
+{
+	const struct wultfw_plugin *p = &stats_LTX_wultfw_plugin;
+	struct wultfw_ctx ctx = { 0 };
+	struct wultfw_run_info run = { 0 };
+	struct wultfw_run_summary sum = { 0 };
+	union wultfw_cell *cells = calloc(1000 * 3, sizeof(*cells));
+	struct wultfw_batch b = { cells, 3, 0, 1000, 0 };
+	int ret;
+
+	ctx.plugin = p;
+	ctx.opts = opts;
+	run.experiment = "unit";
+	run.outdir = dir;
+	run.schema = &schema;
+	ret = p->sink->open(&ctx, &run);
+	if (ret)
+		return ret;
+	for (size_t r = 0; r < ROWS; r++) {
+		union wultfw_cell *row = wultfw_row(&b, b.rows++);
+
+		row[0].i = wake_of(r);
+		row[1].i = state_of(r);
+		row[2].f = cc0_of(r);
+		/* odd batch sizes; a one-group batch now and then */
+		if (b.rows == 997 || r == ROWS - 1 || (r > 3000 && r < 3002)) {
+			CU_ASSERT_EQUAL(p->sink->write(&ctx, &b), 0);
+			b.rows = 0;
+		}
+	}
+	sum.datapoints = ROWS;
+	ret = p->sink->close(&ctx, &sum);
+	free(cells);
+	return ret;
+}
+
+static char *slurp(const char *name)
+{
+	char path[512];
+	FILE *f;
+	char *buf;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Follow keys in order through the text, return the number after the last. */
+static double json_at(const char *js, const char *const *keys, size_t n)
+{
+	const char *p = js;
+	char k[128];
+
+	for (size_t i = 0; i < n && p; i++) {
+		snprintf(k, sizeof(k), "\"%s\":", keys[i]);
+		p = strstr(p, k);
+		if (p)
+			p += strlen(k);
+	}
+	return p ? strtod(p, NULL) : NAN;
+}
+
+#define J(js, ...) json_at(js, (const char *const[]){ __VA_ARGS__ }, \
+	sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *))
+
+static int cmpd(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void test_json(void)
+{
+	double *c6 = malloc(ROWS * sizeof(double));
+	size_t n6 = 0, n1 = 0, nn = 0, ncc = 0;
+	long double sumcc = 0;
+	double max1 = 0, h;
+	size_t k;
+	char *js;
+
+	set_opts(NULL, 1000);
+	CU_ASSERT_EQUAL_FATAL(run_sink(), 0);
+	js = slurp("stats.json");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(js);
+	for (size_t r = 0; r < ROWS; r++) {
+		if (state_of(r) == 1)
+			c6[n6++] = (double)wake_of(r) / 1000;
+		else if (state_of(r) == 0) {
+			n1++;
+			if (wake_of(r) / 1000.0 > max1)
+				max1 = wake_of(r) / 1000.0;
+		}
+		else
+			nn++;
+		if (!isnan(cc0_of(r))) {
+			ncc++;
+			sumcc += cc0_of(r);
+		}
+	}
+	qsort(c6, n6, sizeof(double), cmpd);
+	CU_ASSERT_EQUAL(J(js, "datapoints"), ROWS);
+	CU_ASSERT_EQUAL(J(js, "WakeLatency", "all", "count"), ROWS);
+	CU_ASSERT_EQUAL(J(js, "WakeLatency", "ReqCState", "C1", "count"), n1);
+	CU_ASSERT_EQUAL(J(js, "WakeLatency", "ReqCState", "C6", "count"), n6);
+	CU_ASSERT_EQUAL(J(js, "WakeLatency", "ReqCState", "-", "count"), nn);
+	CU_ASSERT_DOUBLE_EQUAL(J(js, "WakeLatency", "C6", "min"), c6[0], 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(J(js, "WakeLatency", "C6", "max"), c6[n6 - 1],
+			       1e-9);
+	/* n6 is even: the median is the mean of the two middle values */
+	CU_ASSERT_DOUBLE_EQUAL(J(js, "WakeLatency", "C6", "median"),
+			       (c6[n6 / 2 - 1] + c6[n6 / 2]) / 2, 1e-9);
+	h = (n6 - 1) * 0.999;
+	k = (size_t)h;
+	CU_ASSERT_DOUBLE_EQUAL(J(js, "WakeLatency", "C6", "percentiles",
+				 "99.9"), c6[k] + (h - k) * (c6[k + 1] - c6[k]),
+			       1e-9);
+	CU_ASSERT_EQUAL(J(js, "WakeLatency", "C1", "min"), 1.0);
+	CU_ASSERT_EQUAL(J(js, "WakeLatency", "C1", "max"), max1);
+	/* NaN cells of a FLOAT column are skipped, not counted */
+	CU_ASSERT_EQUAL(J(js, "CC0%", "all", "count"), ncc);
+	CU_ASSERT_DOUBLE_EQUAL(J(js, "CC0%", "all", "mean"),
+			       (double)(sumcc / ncc), 1e-9);
+	CU_ASSERT_PTR_NOT_NULL(strstr(js, "\"exact\": true"));
+	CU_ASSERT_PTR_NULL(strstr(js, "\"exact\": false"));
+	free(js);
+	free(c6);
+}
+
+static void test_histogram_file(void)
+{
+	size_t want1 = 0, over = 0;
+	char *h, line[64];
+
+	set_opts("hist.txt", 55);
+	CU_ASSERT_EQUAL_FATAL(run_sink(), 0);
+	h = slurp("hist.txt");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	for (size_t r = 0; r < ROWS; r++) {
+		int64_t us = wake_of(r) / 1000;
+
+		want1 += us == 1;
+		over += us >= 55;
+	}
+	CU_ASSERT_EQUAL(strncmp(h, "# Histogram\n000000 000000\n", 26), 0);
+	snprintf(line, sizeof(line), "\n000001 %06zu\n", want1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, line));
+	snprintf(line, sizeof(line), "\n# Total: %09zu\n", ROWS - over);
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, line));
+	snprintf(line, sizeof(line), "\n# Histogram Overflows: %05zu\n", over);
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, line));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "\n# Min Latencies: 00001\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "\n# Max Latencies: 00059\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h, "\n000054 "));
+	CU_ASSERT_PTR_NULL(strstr(h, "\n000055 "));
+	free(h);
+}
+
+static void test_bad_options(void)
+{
+	static const double bad[] = { 50, 101 };
+
+	set_opts(NULL, 1000);
+	opts[0].floats.v = bad;
+	CU_ASSERT_EQUAL(run_sink(), -EINVAL);
+	set_opts(NULL, 1000);
+	opts[3].s = "NoSuchColumn";
+	CU_ASSERT_EQUAL(run_sink(), -EINVAL);
+	set_opts("h.txt", 100);
+	opts[8].strs.v = (const char *const[]){ "NoSuchMetric" };
+	CU_ASSERT_EQUAL(run_sink(), -ENOENT);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	unsigned fails;
+	char cmd[600];
+
+	if (!mkdtemp(dir))
+		return 2;
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return CU_get_error();
+	s = CU_add_suite("stats sink", NULL, NULL);
+	CU_add_test(s, "stats.json per ReqCState", test_json);
+	CU_add_test(s, "cyclictest histogram file", test_histogram_file);
+	CU_add_test(s, "bad options", test_bad_options);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fails++;
+	return fails ? 1 : 0;
+}

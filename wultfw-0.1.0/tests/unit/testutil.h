@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the CUnit programs: temp files and CUnit running. */
+#ifndef WFW_TESTUTIL_H
+#define WFW_TESTUTIL_H
+
+#include <CUnit/CUnit.h>
+#include <stddef.h>
+
+/* A fresh directory under $TMPDIR (or /tmp); static buffer per call site. */
+char *tu_tmpdir(void);
+/* Write text to dir/name; returns the path (malloc'ed). */
+char *tu_write(const char *dir, const char *name, const char *text);
+/* Whole file, NUL-terminated (malloc'ed), or NULL. */
+char *tu_read(const char *path);
+/* Does `haystack` contain `needle`? Prints both when not. */
+int tu_contains(const char *haystack, const char *needle);
+/* rm -rf */
+void tu_rmtree(const char *path);
+/* Run every registered suite; returns the process exit status. */
+int tu_run(void);
+
+#define TU_ASSERT_CONTAINS(h, n) CU_ASSERT(tu_contains((h), (n)))
+
+#endif
