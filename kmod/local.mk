@@ -7,7 +7,10 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KMOD_FILES = kmod/Kbuild kmod/Makefile kmod/dkms.conf kmod/wultfw_dev.h \
 	kmod/wultfw_main.c kmod/wultfw_ctrs.c kmod/wultfw_ctrs.h \
-	kmod/wultfw_hrt.c kmod/wultfw_tdt.c kmod/uapi/wultfw_ioctl.h kmod/README.md
+	kmod/wultfw_hrt.c kmod/wultfw_tdt.c kmod/uapi/wultfw_ioctl.h kmod/README.md \
+	kmod/wultfw_i210.c
+# Shared register code compiled into wultfw_i210.ko, copied next to it.
+KMOD_SHARED = lib/i210/i210.c lib/i210/i210.h lib/i210/i210_regs.h
 EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c \
 	tests/vm/exp-kmod-hrt.cfg
 
@@ -17,6 +20,7 @@ modules:
 	  "or pass KDIR=..."; exit 1; }
 	rm -rf kmod-build && mkdir -p kmod-build/uapi
 	for f in $(KMOD_FILES); do cp $(srcdir)/$$f kmod-build/$${f#kmod/}; done
+	for f in $(KMOD_SHARED); do cp $(srcdir)/$$f kmod-build/; done
 	$(MAKE) -C $(KDIR) M=$(abs_builddir)/kmod-build W=1 modules
 	@echo "modules: kmod-build/*.ko"
 
