@@ -83,7 +83,7 @@ static int poll_reg(struct wfw_i210 *nic, uint32_t reg, uint32_t mask,
 			return 0;
 		if (waited >= timeout_us)
 			return fail(nic, step, reg, val, -ETIMEDOUT);
-		nic->io.udelay(nic->io.priv, WFW_I210_POLL_US);
+		nic->io.delay_us(nic->io.priv, WFW_I210_POLL_US);
 		waited += WFW_I210_POLL_US;
 	}
 }
@@ -111,7 +111,7 @@ int wfw_i210_reset(struct wfw_i210 *nic)
 
 	wr(nic, I210_CTRL, ctrl | I210_CTRL_GIO_MASTER_DISABLE | I210_CTRL_RST);
 	/* The device does not answer reliably right after the reset bit. */
-	nic->io.udelay(nic->io.priv, WFW_I210_RST_SETTLE_US);
+	nic->io.delay_us(nic->io.priv, WFW_I210_RST_SETTLE_US);
 	err = poll_reg(nic, I210_CTRL, I210_CTRL_RST, 0,
 		       WFW_I210_RST_TIMEOUT_US, WFW_I210_STEP_RST);
 	if (!err)

@@ -34,7 +34,7 @@ struct wfw_i210_io {
 	uint32_t (*read32)(void *priv, uint32_t reg);
 	void (*write32)(void *priv, uint32_t reg, uint32_t val);
 	/* Busy-wait (kernel: udelay) or advance the model's clock. */
-	void (*udelay)(void *priv, unsigned int us);
+	void (*delay_us)(void *priv, unsigned int us);
 	void *priv;
 };
 

@@ -206,7 +206,7 @@ static void model_udelay(void *priv, unsigned int us)
 const struct wfw_i210_io i210_model_io = {
 	.read32 = model_read,
 	.write32 = model_write,
-	.udelay = model_udelay,
+	.delay_us = model_udelay,
 };
 
 struct wfw_i210_io i210_model_io_for(struct i210_model *m)
