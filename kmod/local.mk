@@ -14,6 +14,10 @@ KMOD_SHARED = lib/i210/i210.c lib/i210/i210.h lib/i210/i210_regs.h
 EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c \
 	tests/vm/exp-kmod-hrt.cfg
 
+# Installed for 'wultfw deploy' (and DKMS users): $(pkgdatadir)/kmod/.
+kmodsrcdir = $(pkgdatadir)
+nobase_dist_kmodsrc_DATA = $(KMOD_FILES)
+
 modules:
 	@test -d "$(KDIR)" || { echo "kernel build directory $(KDIR) not found:" \
 	  "install the headers of the target kernel (Debian: linux-headers-amd64)" \
@@ -22,7 +26,11 @@ modules:
 	for f in $(KMOD_FILES); do cp $(srcdir)/$$f kmod-build/$${f#kmod/}; done
 	for f in $(KMOD_SHARED); do cp $(srcdir)/$$f kmod-build/; done
 	$(MAKE) -C $(KDIR) M=$(abs_builddir)/kmod-build W=1 modules
-	@echo "modules: kmod-build/*.ko"
+	@echo "# Installed for 'wultfw deploy' (and DKMS users): $(pkgdatadir)/kmod/.
+kmodsrcdir = $(pkgdatadir)
+nobase_dist_kmodsrc_DATA = $(KMOD_FILES)
+
+modules: kmod-build/*.ko"
 
 check-vm:
 	WULTFW_BUILDDIR=$(abs_builddir) $(SHELL) $(srcdir)/tests/vm/run.sh

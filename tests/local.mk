@@ -13,7 +13,9 @@ AM_TESTS_ENVIRONMENT = \
 TEST_EXTENSIONS = .sh
 
 # Plugin directories of this build tree, for tests that run the binary.
-WULTFW_BUILD_PLUGIN_PATH =
+wfw_empty :=
+wfw_space := $(wfw_empty) $(wfw_empty)
+WULTFW_BUILD_PLUGIN_PATH = $(subst $(wfw_space),:,$(addprefix $(abs_top_builddir)/,$(sort $(dir $(pkglib_LTLIBRARIES)))))
 
 if HAVE_CUNIT
 noinst_LTLIBRARIES += tests/unit/libtestutil.la
@@ -47,11 +49,11 @@ endif
 
 # Integration tests: shell scripts that run the real binary.
 EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
-	tests/integration/static_build.sh
+	tests/integration/static_build.sh tests/integration/test_timer_csv.sh
 # Builds the whole tree again: only from check-all.
 SLOW_TESTS += tests/integration/static_build.sh
 if HAVE_CUNIT
 if !STATIC_PLUGINS
-TESTS += tests/integration/test_cli.sh
+TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh
 endif
 endif
