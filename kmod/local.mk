@@ -17,6 +17,9 @@ EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c \
 # Installed for 'wultfw deploy' (and DKMS users): $(pkgdatadir)/kmod/.
 kmodsrcdir = $(pkgdatadir)
 nobase_dist_kmodsrc_DATA = $(KMOD_FILES)
+# wultfw_i210.c includes these: installed flat next to it.
+kmodshareddir = $(pkgdatadir)/kmod
+dist_kmodshared_DATA = $(KMOD_SHARED)
 
 modules:
 	@test -d "$(KDIR)" || { echo "kernel build directory $(KDIR) not found:" \
@@ -26,11 +29,7 @@ modules:
 	for f in $(KMOD_FILES); do cp $(srcdir)/$$f kmod-build/$${f#kmod/}; done
 	for f in $(KMOD_SHARED); do cp $(srcdir)/$$f kmod-build/; done
 	$(MAKE) -C $(KDIR) M=$(abs_builddir)/kmod-build W=1 modules
-	@echo "# Installed for 'wultfw deploy' (and DKMS users): $(pkgdatadir)/kmod/.
-kmodsrcdir = $(pkgdatadir)
-nobase_dist_kmodsrc_DATA = $(KMOD_FILES)
-
-modules: kmod-build/*.ko"
+	@echo "modules: kmod-build/*.ko"
 
 check-vm:
 	WULTFW_BUILDDIR=$(abs_builddir) $(SHELL) $(srcdir)/tests/vm/run.sh
