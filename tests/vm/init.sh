@@ -29,11 +29,15 @@ echo "VMTEST kernel $(uname -r), $(nproc) CPUs, clockevent CPU$CPU:" \
 check insmod-wultfw insmod /lib/modules/wultfw.ko
 check insmod-hrt insmod /lib/modules/wultfw_hrt.ko
 check insmod-tdt insmod /lib/modules/wultfw_tdt.ko
+check insmod-i210 insmod /lib/modules/wultfw_i210.ko
+check i210-pci-driver test -d /sys/bus/pci/drivers/wultfw_i210
 check dev-node test -c /dev/wultfw
 check dev-root-only sh -c '[ "$(stat -c %a /dev/wultfw)" = 600 ]'
 
 /bin/vmtest tdt $CPU
 /bin/vmtest badargs $CPU
+# No I210 in QEMU: the i210 device must say so, not pretend.
+/bin/vmtest refuse $CPU i210 "no I210/I211 bound to wultfw_i210"
 /bin/vmtest run $CPU $COUNT
 no_kernel_errors kernel-log-after-run
 
@@ -106,6 +110,7 @@ check online-again sh -c "echo 1 >/sys/devices/system/cpu/cpu$CPU/online"
 kill -9 $HOLD
 wait $HOLD 2>/dev/null
 no_kernel_errors kernel-log-after-offline
+check rmmod-i210 rmmod wultfw_i210
 check rmmod-hrt-after rmmod wultfw_hrt
 check rmmod-fw-after rmmod wultfw
 check no-modules-left sh -c '! grep -q wultfw /proc/modules'

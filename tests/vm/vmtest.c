@@ -7,6 +7,7 @@
  *                           plausible latencies, discards counted
  *   vmtest tdt CPU          tdt must refuse with the clockevent reason
  *   vmtest badargs CPU      invalid ioctl arguments are rejected
+ *   vmtest refuse CPU DEV WHY   DEV must refuse, WHY in its reason
  *   vmtest hold CPU SECS    keep an hrt run going (for unload tests)
  */
 #define _GNU_SOURCE
@@ -279,6 +280,22 @@ static int cmd_tdt(unsigned int cpu)
 	return failures != 0;
 }
 
+/* Device @dev must refuse configuration with @why in its reason. */
+static int cmd_refuse(const char *dev, unsigned int cpu, const char *why)
+{
+	struct wultfw_config cfg;
+	int fd = open_dev(), err;
+	char name[64];
+
+	err = configure(fd, dev, cpu, LDIST_FROM, LDIST_TO, &cfg);
+	printf("%s config: %s; why: %s\n", dev, strerror(-err), cfg.why);
+	snprintf(name, sizeof(name), "%s-refuses", dev);
+	result(err < 0 && strstr(cfg.why, why), name, "error %d, why '%s'",
+	       err, cfg.why);
+	close(fd);
+	return failures != 0;
+}
+
 static void expect_err(int got, int want, const char *name, const char *why)
 {
 	result(got == -want, name, "got %d (%s), want -%s; why '%s'", got,
@@ -417,11 +434,13 @@ int main(int argc, char **argv)
 		return cmd_run(cpu, strtoul(argv[3], NULL, 0));
 	if (argc > 2 && !strcmp(argv[1], "tdt"))
 		return cmd_tdt(cpu);
+	if (argc > 4 && !strcmp(argv[1], "refuse"))
+		return cmd_refuse(argv[3], cpu, argv[4]);
 	if (argc > 2 && !strcmp(argv[1], "badargs"))
 		return cmd_badargs(cpu);
 	if (argc > 3 && !strcmp(argv[1], "hold"))
 		return cmd_hold(cpu, atoi(argv[3]));
-	fprintf(stderr, "usage: vmtest run CPU COUNT | tdt CPU | badargs CPU | "
+	fprintf(stderr, "usage: vmtest run CPU COUNT | tdt CPU | badargs CPU | refuse CPU DEV WHY | "
 		"hold CPU SECS\n");
 	return 2;
 }
