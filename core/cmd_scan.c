@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <pcidisc/pcidisc.h>
+
 #include "commands.h"
 #include "log.h"
 #include "options.h"
@@ -68,23 +70,37 @@ out:
 int wfw_cmd_scan(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "pci-dump", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const char *dump = NULL;
 	size_t n, i;
 	char **names;
-	int c, usable = 0;
+	int c, usable = 0, ret;
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'p') {
+			dump = optarg;
+			continue;
+		}
 		if (c == 'h') {
-			printf("Usage: wultfw scan\n\n"
+			printf("Usage: wultfw scan [--pci-dump FILE]\n\n"
 			       "Ask every source plugin whether it can measure on this machine\n"
-			       "(with its default options) and print why not where it cannot.\n"
-			       "Nothing is measured and nothing on the system is changed.\n");
+			       "(with its default options) and print why not where it cannot;\n"
+			       "then list the Intel I210/I211 NICs the NIC methods can use, with\n"
+			       "driver, interface and PCIe ASPM state. Nothing is measured and\n"
+			       "nothing on the system is changed.\n\n"
+			       "  --pci-dump FILE  read PCI devices from an 'lspci -xxx' dump instead\n"
+			       "                   of this machine (NICs only; sources are skipped)\n");
 			return 0;
 		}
 		fprintf(stderr, "Try 'wultfw scan --help'.\n");
 		return 2;
+	}
+	if (dump) {
+		ret = wfw_scan_nics(stdout, dump);
+		return ret < 0 ? 1 : 0;
 	}
 	printf("sources on this machine:\n");
 	names = wfw_plugin_names(&n);
@@ -92,6 +108,7 @@ int wfw_cmd_scan(int argc, char **argv)
 		if (probe(names[i]) > 0)
 			usable++;
 	wfw_plugin_names_free(names, n);
-	printf("%d source%s can measure here.\n", usable, usable == 1 ? "" : "s");
-	return 0;
+	printf("%d source%s can measure here.\n\n", usable, usable == 1 ? "" : "s");
+	ret = wfw_scan_nics(stdout, NULL);
+	return ret < 0 ? 1 : 0;
 }
