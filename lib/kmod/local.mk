@@ -3,7 +3,8 @@
 # Users also link lib/kside/libwfw_kside.la (not added here: convenience
 # libraries inside convenience libraries give duplicate symbols).
 noinst_LTLIBRARIES += lib/kmod/libwfw_kmod.la
-lib_kmod_libwfw_kmod_la_SOURCES = lib/kmod/kmod.c lib/kmod/kmod.h
+lib_kmod_libwfw_kmod_la_SOURCES = lib/kmod/kmod.c lib/kmod/kmod.h \
+	lib/kmod/kmod_source.c lib/kmod/kmod_source.h
 lib_kmod_libwfw_kmod_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kmod/uapi
 
 if HAVE_CUNIT

@@ -27,12 +27,10 @@
 
 #include "bind.h"
 #include "cpuidle/cpuidle.h"
-#include "kmod/kmod.h"
-#include "kside/kside.h"
+#include "kmod/kmod_source.h"
 #include "pcidisc/pcidisc.h"
 
 #define I210_DRIVER	"wultfw_i210"
-#define I210_MAX_RECS	256
 #define I210_PROBE_LDIST 100000ULL
 
 enum { I210_OPT_PCI, I210_OPT_FORCE, I210_OPT_DUMP, I210_OPT_RAW,
@@ -56,15 +54,12 @@ static const struct wultfw_option i210_options[] = {
 };
 
 struct i210_priv {
-	struct wfw_kmod km;
-	struct wfw_kside ks;
+	struct wfw_kmod_source src;
 	struct wfw_cpuidle ci;
 	bool have_ci;
 	struct i210_bind bind;
 	struct wfw_nic nic;
-	uint32_t probe_present;
 	char devdescr[192];
-	struct wultfw_record recs[I210_MAX_RECS];
 };
 
 static void i210_close(struct wultfw_ctx *ctx);
@@ -162,7 +157,10 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");
-	p->km.fd = -1;
+	p->src.km.fd = -1;
+	p->src.cpu = -1;
+	p->src.device = "i210";
+	p->src.stop_hint = "the NIC failed to arm, was unbound, or the CPU went offline";
 	ctx->priv = p;
 	o.dump = ctx->opts[I210_OPT_DUMP].set ? ctx->opts[I210_OPT_DUMP].s : NULL;
 	o.sysfs = ctx->opts[I210_OPT_SYSFS].s;
@@ -191,7 +189,7 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	i210_record_info(ctx, &p->nic);
 
 	/* Check the module before touching the binding. */
-	err = wfw_kmod_open(&p->km, NULL, why, sizeof(why));
+	err = wfw_kmod_open(&p->src.km, NULL, why, sizeof(why));
 	if (err) {
 		err = wultfw_fail(ctx, err, "%s", why);
 		goto fail;
@@ -203,19 +201,19 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 				  p->nic.addr, I210_DRIVER, why);
 		goto fail;
 	}
-	err = wfw_kmod_config(&p->km, "i210", 0, I210_PROBE_LDIST,
+	err = wfw_kmod_config(&p->src.km, "i210", 0, I210_PROBE_LDIST,
 			      I210_PROBE_LDIST, why, sizeof(why));
 	if (err) {
 		err = wultfw_fail(ctx, err, "device \"i210\": %s", why);
 		goto fail;
 	}
-	p->probe_present = p->km.cfg.ctr_present;
+	p->src.probe_present = p->src.km.cfg.ctr_present;
 	p->have_ci = wfw_cpuidle_open(&p->ci, 0, NULL) == 0;
-	wfw_kmod_kside_cfg(&p->km, &kc);
+	wfw_kmod_kside_cfg(&p->src.km, &kc);
 	kc.cstate_names = p->have_ci ? p->ci.name_ptrs : NULL;
 	kc.n_cstates = p->have_ci ? (size_t)p->ci.nstates : 0;
 	kc.raw = ctx->opts[I210_OPT_RAW].b;
-	err = wfw_kside_init(&p->ks, &kc);
+	err = wfw_kside_init(&p->src.ks, &kc);
 	if (err) {
 		err = wultfw_fail(ctx, err, "internal: bad kside schema");
 		goto fail;
@@ -225,11 +223,11 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 		 p->nic.addr, wfw_pcidisc_aspm_str(p->nic.aspm));
 	info->devid = p->nic.addr;
 	info->devdescr = p->devdescr;
-	info->resolution_ns = p->km.cfg.resolution_ns;
-	info->ldist_min_ns = p->km.cfg.ldist_min_ns;
-	info->ldist_max_ns = p->km.cfg.ldist_max_ns;
-	info->ldist_gran_ns = p->km.cfg.resolution_ns;
-	info->schema = &p->ks.schema;
+	info->resolution_ns = p->src.km.cfg.resolution_ns;
+	info->ldist_min_ns = p->src.km.cfg.ldist_min_ns;
+	info->ldist_max_ns = p->src.km.cfg.ldist_max_ns;
+	info->ldist_gran_ns = p->src.km.cfg.resolution_ns;
+	info->schema = &p->src.ks.schema;
 	return 0;
 fail:
 	i210_close(ctx);
@@ -240,72 +238,23 @@ static int i210_start(struct wultfw_ctx *ctx,
 		      const struct wultfw_source_params *params)
 {
 	struct i210_priv *p = ctx->priv;
-	char why[256];
-	int err;
 
-	if (params->cpu < 0)
-		return wultfw_fail(ctx, -EINVAL, "cpu = %d: no such CPU", params->cpu);
-	err = wfw_kmod_config(&p->km, "i210", (unsigned int)params->cpu,
-			      params->ldist_from_ns, params->ldist_to_ns, why,
-			      sizeof(why));
-	if (err)
-		return wultfw_fail(ctx, err, "device \"i210\" on CPU %d: %s",
-				   params->cpu, why);
-	if (p->km.cfg.ctr_present != p->probe_present)
-		return wultfw_fail(ctx, -EINVAL, "CPU %d has other counters "
-			"than CPU 0; the columns would be wrong", params->cpu);
-	err = wfw_kmod_start(&p->km);
-	if (err)
-		return wultfw_fail(ctx, err, "cannot start the measurement: %s",
-				   strerror(-err));
-	return 0;
+	return wfw_kmod_source_start(&p->src, ctx, params);
 }
 
 static int i210_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 		     uint64_t timeout_ns)
 {
 	struct i210_priv *p = ctx->priv;
-	struct wultfw_stats st;
-	size_t room = b->capacity - b->rows, i;
-	long n;
-	int err;
 
-	if (room > I210_MAX_RECS)
-		room = I210_MAX_RECS;
-	n = room ? wfw_kmod_read(&p->km, p->recs, room, timeout_ns) : 0;
-	if (n < 0)
-		return wultfw_fail(ctx, (int)n, "reading %s: %s",
-				   WFW_KMOD_DEVPATH, strerror((int)-n));
-	for (i = 0; i < (size_t)n; i++) {
-		struct wfw_kside_dp dp;
-
-		wfw_kmod_to_dp(&p->km, &p->recs[i], &dp);
-		if (wfw_kside_check(&p->ks, &dp) != WFW_KSIDE_OK) {
-			b->discarded++;
-			continue;
-		}
-		wfw_kside_fill(&p->ks, &dp, wultfw_row(b, b->rows++));
-	}
-	err = wfw_kmod_stats(&p->km, &st);
-	if (err)
-		return wultfw_fail(ctx, err, "reading the module's statistics: %s",
-				   strerror(-err));
-	b->discarded += st.discarded - p->km.discarded_seen;
-	p->km.discarded_seen = st.discarded;
-	if (!st.running && n == 0)
-		return wultfw_fail(ctx, -EIO, "the kernel module stopped "
-			"measuring (NIC failed to arm, was unbound, or the CPU "
-			"went offline): see dmesg");
-	return WULTFW_READ_OK;
+	return wfw_kmod_source_read(&p->src, ctx, b, timeout_ns);
 }
 
 static int i210_stop(struct wultfw_ctx *ctx)
 {
 	struct i210_priv *p = ctx->priv;
 
-	if (p && p->km.fd >= 0)
-		wfw_kmod_stop(&p->km);
-	return 0;
+	return p ? wfw_kmod_source_stop(&p->src, ctx) : 0;
 }
 
 static void i210_close(struct wultfw_ctx *ctx)
@@ -316,7 +265,7 @@ static void i210_close(struct wultfw_ctx *ctx)
 	if (!p)
 		return;
 	/* Release the device in the module first, then give the NIC back. */
-	wfw_kmod_close(&p->km);
+	wfw_kmod_close(&p->src.km);
 	if (i210_bind_restore(&p->bind, I210_DRIVER, why, sizeof(why)))
 		wultfw_log(ctx, WULTFW_LOG_ERROR, "could not give %s back to "
 			   "%s: %s. Fix by hand: echo > /sys/bus/pci/devices/"
