@@ -186,6 +186,9 @@ static void write_logs(const struct wfw_experiment *e, const char *dir,
 	}
 }
 
+/* The sink whose write failed: it has said why, flushing it again won't help. */
+static struct wfw_plugin_inst *failed_sink;
+
 /* Give a batch to every sink; the first failure stops the run. */
 static int write_sinks(struct wfw_experiment *e, const struct wultfw_batch *b)
 {
@@ -199,6 +202,7 @@ static int write_sinks(struct wfw_experiment *e, const struct wultfw_batch *b)
 		if (ret < 0) {
 			wfw_err("sink '%s' (%s): %s", pi->h.desc->name, pi->key,
 				reason(pi, ret));
+			failed_sink = pi;
 			return ret;
 		}
 	}
@@ -325,6 +329,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 
 	memset(r, 0, sizeof(*r));
 	memset(&rs, 0, sizeof(rs));
+	failed_sink = NULL;
 	memset(&si, 0, sizeof(si));
 	memset(&batch, 0, sizeof(batch));
 	rs.e = e;
@@ -445,14 +450,14 @@ out_sinks:
 	sum.failed = r->failed;
 	for (i = 0; i < opened; i++) {
 		struct wfw_plugin_inst *pi = &e->sinks[i];
-		int fret = pi->h.desc->sink->flush(&pi->ctx);
+		int fret = pi == failed_sink ? 0 : pi->h.desc->sink->flush(&pi->ctx);
 		int cret;
 
 		if (fret < 0)
 			wfw_err("sink '%s' (%s): flush: %s", pi->h.desc->name, pi->key,
 				reason(pi, fret));
 		cret = pi->h.desc->sink->close(&pi->ctx, &sum);
-		if (cret < 0 && fret >= 0)
+		if (cret < 0 && fret >= 0 && pi != failed_sink)
 			wfw_err("sink '%s' (%s): %s", pi->h.desc->name, pi->key,
 				reason(pi, cret));
 		if ((fret < 0 || cret < 0) && !ret) {

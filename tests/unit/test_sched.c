@@ -199,6 +199,8 @@ static void test_sink_failure(void)
 	/* Both sinks were closed, and the healthy one has every datapoint. */
 	TU_ASSERT_CONTAINS(a, "rows=300 ");
 	TU_ASSERT_CONTAINS(a, "failed=1");
+	/* The failed sink is closed but not flushed again. */
+	TU_ASSERT_CONTAINS(a, "flushes=0");
 	TU_ASSERT_CONTAINS(b, "rows=300 ");
 	TU_ASSERT_CONTAINS(b, "flushes=1");
 	info = result("sinkfail", "info.yml");
