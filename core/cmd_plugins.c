@@ -68,7 +68,10 @@ static void print_commands(void)
 	       "  (none)        run experiments: wultfw [-c FILE] (wultfw --help)\n"
 	       "  list-plugins  the sources and sinks there are\n"
 	       "  help PLUGIN   a plugin's options\n"
-	       "  calc RESULT.. statistics of result directories, CSV or binary files\n");
+	       "  calc RESULT.. statistics of result directories, CSV or binary files\n"
+	       "  convert FILE  CSV to binary and back: wultfw convert FILE -o OUT\n"
+	       "  scan          which sources can measure on this machine, and why not\n"
+	       "  deploy        build and install the kernel modules for this kernel\n");
 }
 
 int wfw_cmd_help(int argc, char **argv)

@@ -13,10 +13,12 @@
 
 /*
  * Apply the experiment's restriction. Saves the previous flags first.
- * Returns 0 or a negative errno with a reason in err.
+ * Where the cpuidle governor would ignore the flags (haltpoll), switches
+ * to one that honours them and says so in `note`. Returns 0 or a negative
+ * errno with a reason in err.
  */
 int wfw_cstates_apply(const struct wfw_experiment *e, const char *sysfs_root,
-		      char *err, size_t errlen);
+		      char *note, size_t notelen, char *err, size_t errlen);
 
 /* Put back what apply changed. Safe to call twice and from a signal. */
 void wfw_cstates_restore(void);
@@ -24,5 +26,8 @@ void wfw_cstates_restore(void);
 /* Describe what is in force now ("POLL on, C1 off"), for logs. */
 void wfw_cstates_describe(int cpu, const char *sysfs_root, char *buf,
 			  size_t len);
+
+/* The cpuidle governor in force, or "none". */
+void wfw_cstates_governor(const char *sysfs_root, char *buf, size_t len);
 
 #endif

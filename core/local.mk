@@ -3,7 +3,9 @@
 noinst_LTLIBRARIES += core/libwfw_core.la
 core_libwfw_core_la_SOURCES = \
 	core/cfgerr.c core/cfgerr.h \
+	core/cmd_deploy.c \
 	core/cmd_plugins.c \
+	core/cmd_scan.c \
 	core/commands.h \
 	core/cpus.c core/cpus.h \
 	core/cstates.c core/cstates.h \
@@ -21,7 +23,9 @@ core_libwfw_core_la_SOURCES = \
 	core/suggest.c core/suggest.h \
 	core/units.c core/units.h
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
+core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -DKMODSRCDIR='"$(pkgdatadir)/kmod"'
 core_libwfw_core_la_LIBADD = lib/cpuidle/libwfw_cpuidle.la \
+	lib/pcidisc/libwfw_pcidisc.la \
 	$(LIBCONFIG_LIBS) $(LTDL_LIBS)
 
 bin_PROGRAMS += wultfw
@@ -48,3 +52,7 @@ tests_unit_test_calc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_calc_LDADD = lib/stats/libwfw_stats.la \
 	lib/datafmt/libwfw_datafmt.la $(CUNIT_LIBS) -lm
 endif
+
+# wultfw convert (CSV <-> binary; lib/datafmt is already linked for calc)
+wultfw_SOURCES += core/cmd_convert.c
+wultfw_LDADD += $(CSV_LIBS)

@@ -17,6 +17,9 @@ static const struct {
 	{ "list-plugins", wfw_cmd_list_plugins },
 	{ "help", wfw_cmd_help },
 	{ "calc", wfw_cmd_calc },
+	{ "convert", wfw_cmd_convert },
+	{ "scan", wfw_cmd_scan },
+	{ "deploy", wfw_cmd_deploy },
 };
 
 int main(int argc, char **argv)

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -31,6 +32,32 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* --force replaces an old result directory, and nothing that is not one. */
+static int remove_old(const char *path, char *err, size_t errlen)
+{
+	char probe[PATH_MAX];
+
+	snprintf(probe, sizeof(probe), "%s/logs", path);
+	if (access(probe, F_OK)) {
+		snprintf(err, errlen,
+			 "%s exists and is not a wultfw result directory (no logs/): not removing it, even with --force",
+			 path);
+		return -EEXIST;
+	}
+	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS)) {
+		snprintf(err, errlen, "cannot remove the old result directory %s: %s",
+			 path, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 int wfw_resultdir_create(const char *path, bool force, char *err,
 			 size_t errlen)
 {
@@ -38,11 +65,16 @@ int wfw_resultdir_create(const char *path, bool force, char *err,
 	struct stat st;
 	int ret;
 
-	if (stat(path, &st) == 0 && !force) {
-		snprintf(err, errlen,
-			 "result directory %s exists already: move it away, choose another outdir (-o), or overwrite with --force",
-			 path);
-		return -EEXIST;
+	if (stat(path, &st) == 0) {
+		if (!force) {
+			snprintf(err, errlen,
+				 "result directory %s exists already: move it away, choose another outdir (-o), or replace it with --force",
+				 path);
+			return -EEXIST;
+		}
+		ret = remove_old(path, err, errlen);
+		if (ret)
+			return ret;
 	}
 	ret = mkdir_p(path);
 	if (!ret) {
@@ -169,7 +201,31 @@ static int write_atomic(const char *dir, const char *name, const char *text,
 	return ret;
 }
 
-int wfw_info_write(const struct wfw_info *info, const char *dir)
+/*
+ * On a full disk the atomic rename needs blocks there are none of; the
+ * first info.yml was padded with a comment, so overwriting it in place
+ * fits in the blocks it already has.
+ */
+static int overwrite_in_place(const char *dir, const char *text, size_t len)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/info.yml", dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || (size_t)st.st_size < len)
+		ret = -ENOSPC;
+	else if (pwrite(fd, text, len, 0) != (ssize_t)len || ftruncate(fd, (off_t)len) ||
+		 fsync(fd))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int wfw_info_write(const struct wfw_info *info, const char *dir, size_t reserve)
 {
 	size_t i, len = 0, used = 0;
 	char *text;
@@ -177,13 +233,22 @@ int wfw_info_write(const struct wfw_info *info, const char *dir)
 
 	for (i = 0; i < info->n; i++)
 		len += strlen(info->keys[i]) + strlen(info->vals[i]) + 3;
-	text = malloc(len + 1);
+	text = malloc(len + reserve + 64);
 	if (!text)
 		return -ENOMEM;
 	for (i = 0; i < info->n; i++)
 		used += (size_t)sprintf(text + used, "%s: %s\n", info->keys[i],
 					info->vals[i]);
+	if (reserve > used + 64) {
+		/* A YAML comment that keeps room for the final version. */
+		used += (size_t)sprintf(text + used, "# room for the final info.yml:");
+		memset(text + used, ' ', reserve - used - 1);
+		used = reserve - 1;
+		text[used++] = '\n';
+	}
 	ret = write_atomic(dir, "info.yml", text, used);
+	if (ret == -ENOSPC || ret == -EDQUOT)
+		ret = overwrite_in_place(dir, text, used);
 	free(text);
 	return ret;
 }

@@ -8,8 +8,9 @@
 #include <stdio.h>
 
 /*
- * Create `path` (and its parents). An existing directory is an error
- * unless `force`, which empties nothing but allows reuse.
+ * Create `path` (and its parents) with logs/ inside. An existing
+ * directory is an error unless `force`, which removes it first -- only if
+ * it is a result directory (has logs/).
  */
 int wfw_resultdir_create(const char *path, bool force, char *err,
 			 size_t errlen);
@@ -25,8 +26,13 @@ void wfw_info_str(struct wfw_info *info, const char *key, const char *val);
 void wfw_info_raw(struct wfw_info *info, const char *key, const char *val);
 void wfw_info_fmt(struct wfw_info *info, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Write dir/info.yml atomically (temporary file, fsync, rename). */
-int wfw_info_write(const struct wfw_info *info, const char *dir);
+/*
+ * Write dir/info.yml atomically (temporary file, fsync, rename), padded
+ * with a comment to `reserve` bytes. When the disk is full, overwrite the
+ * existing file in place instead: an earlier write with a reserve makes
+ * sure that fits.
+ */
+int wfw_info_write(const struct wfw_info *info, const char *dir, size_t reserve);
 void wfw_info_free(struct wfw_info *info);
 
 /* Write a small text file in dir; returns 0 or -errno. */

@@ -30,7 +30,7 @@ static void usage(FILE *f)
 		"      --only NAME     run only the experiment called NAME\n"
 		"      --check         validate the file and every plugin option, measure nothing\n"
 		"  -o, --outdir DIR    put result directories in DIR (overrides 'outdir')\n"
-		"      --force         reuse result directories that exist already\n"
+		"      --force         replace result directories that exist already\n"
 		"      --no-progress   no progress line even on a terminal\n"
 		"  -q, --quiet         errors only\n"
 		"  -v, --verbose       more detail (twice: plugin debug output)\n"

@@ -21,6 +21,7 @@
 #include "units.h"
 
 #define READ_TIMEOUT_NS 100000000ULL	/* how often the loop looks at limits */
+#define INFO_RESERVE 8192		/* info.yml room kept for a full disk */
 
 /* What the host callbacks of one experiment's plugins need. */
 struct run_state {
@@ -185,6 +186,9 @@ static void write_logs(const struct wfw_experiment *e, const char *dir,
 	}
 }
 
+/* The sink whose write failed: it has said why, flushing it again won't help. */
+static struct wfw_plugin_inst *failed_sink;
+
 /* Give a batch to every sink; the first failure stops the run. */
 static int write_sinks(struct wfw_experiment *e, const struct wultfw_batch *b)
 {
@@ -198,6 +202,7 @@ static int write_sinks(struct wfw_experiment *e, const struct wultfw_batch *b)
 		if (ret < 0) {
 			wfw_err("sink '%s' (%s): %s", pi->h.desc->name, pi->key,
 				reason(pi, ret));
+			failed_sink = pi;
 			return ret;
 		}
 	}
@@ -299,7 +304,7 @@ static void finish_info(struct run_state *rs, const struct wfw_run_result *r,
 	wfw_info_str(&rs->info, "status",
 		     r->failed ? "failed" :
 		     r->stop_signal ? "interrupted" : "complete");
-	ret = wfw_info_write(&rs->info, dir);
+	ret = wfw_info_write(&rs->info, dir, 0);
 	if (ret)
 		wfw_err("cannot write %s/info.yml: %s", dir, strerror(-ret));
 }
@@ -315,7 +320,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	struct wultfw_batch batch;
 	struct run_state rs;
 	struct wfw_progress pg;
-	char dir[PATH_MAX], logpath[PATH_MAX + 16], err[1024], cs[512];
+	char dir[PATH_MAX], logpath[PATH_MAX + 16], err[1024], cs[512], note[256];
 	size_t opened = 0, i;
 	bool started = false, info_written = false;
 	uint64_t start = 0;
@@ -324,6 +329,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 
 	memset(r, 0, sizeof(*r));
 	memset(&rs, 0, sizeof(rs));
+	failed_sink = NULL;
 	memset(&si, 0, sizeof(si));
 	memset(&batch, 0, sizeof(batch));
 	rs.e = e;
@@ -346,10 +352,16 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	if (ret)
 		goto out_close_source;
 
+	ret = wfw_cstates_apply(e, o->sysfs_root, note, sizeof(note), err, sizeof(err));
+	if (ret) {
+		wfw_err("experiment '%s': %s", e->name, err);
+		goto out_close_source;
+	}
+
 	ret = wfw_resultdir_create(dir, o->force, err, sizeof(err));
 	if (ret) {
 		wfw_err("%s", err);
-		goto out_close_source;
+		goto out_restore;
 	}
 	snprintf(logpath, sizeof(logpath), "%s/logs/wultfw.log", dir);
 	logf = fopen(logpath, "we");
@@ -359,14 +371,13 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	wfw_info("experiment '%s': source %s on CPU %d, results in %s",
 		 e->name, e->source.h.desc->name, e->cpu, dir);
 	fill_info(&rs, &si, o);
+	if (note[0])
+		wfw_warn("experiment '%s': %s", e->name, note);
 
-	ret = wfw_cstates_apply(e, o->sysfs_root, err, sizeof(err));
-	if (ret) {
-		wfw_err("experiment '%s': %s", e->name, err);
-		goto out_close_source;
-	}
 	wfw_cstates_describe(e->cpu, o->sysfs_root, cs, sizeof(cs));
 	wfw_info_str(&rs.info, "cstates", cs);
+	wfw_cstates_governor(o->sysfs_root, cs, sizeof(cs));
+	wfw_info_str(&rs.info, "cpuidle_governor", cs);
 	/* Keep our own work off the measured CPU. */
 	if (wfw_pin_away_from(e->cpu))
 		wfw_debug("could not move wultfw's main thread off CPU %d", e->cpu);
@@ -397,7 +408,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		}
 	}
 	/* info.yml exists from the start, so even a killed run has one. */
-	ret = wfw_info_write(&rs.info, dir);
+	ret = wfw_info_write(&rs.info, dir, INFO_RESERVE);
 	if (ret) {
 		wfw_err("cannot write %s/info.yml: %s", dir, strerror(-ret));
 		goto out_sinks;
@@ -439,14 +450,14 @@ out_sinks:
 	sum.failed = r->failed;
 	for (i = 0; i < opened; i++) {
 		struct wfw_plugin_inst *pi = &e->sinks[i];
-		int fret = pi->h.desc->sink->flush(&pi->ctx);
+		int fret = pi == failed_sink ? 0 : pi->h.desc->sink->flush(&pi->ctx);
 		int cret;
 
 		if (fret < 0)
 			wfw_err("sink '%s' (%s): flush: %s", pi->h.desc->name, pi->key,
 				reason(pi, fret));
 		cret = pi->h.desc->sink->close(&pi->ctx, &sum);
-		if (cret < 0 && fret >= 0)
+		if (cret < 0 && fret >= 0 && pi != failed_sink)
 			wfw_err("sink '%s' (%s): %s", pi->h.desc->name, pi->key,
 				reason(pi, cret));
 		if ((fret < 0 || cret < 0) && !ret) {

@@ -6,10 +6,16 @@ AM_TESTS_ENVIRONMENT = \
 	WULTFW_PLUGIN_PATH='$(abs_top_builddir)/tests/plugins'; export WULTFW_PLUGIN_PATH; \
 	WULTFW_BUILD_PLUGIN_PATH='$(WULTFW_BUILD_PLUGIN_PATH)'; export WULTFW_BUILD_PLUGIN_PATH; \
 	abs_top_builddir='$(abs_top_builddir)'; export abs_top_builddir; \
-	abs_top_srcdir='$(abs_top_srcdir)'; export abs_top_srcdir;
+	abs_top_srcdir='$(abs_top_srcdir)'; export abs_top_srcdir; \
+	WULTFW_BUILDDIR='$(abs_top_builddir)'; export WULTFW_BUILDDIR;
+
+# Shell tests run through the harness by name, also from check-all.
+TEST_EXTENSIONS = .sh
 
 # Plugin directories of this build tree, for tests that run the binary.
-WULTFW_BUILD_PLUGIN_PATH =
+wfw_empty :=
+wfw_space := $(wfw_empty) $(wfw_empty)
+WULTFW_BUILD_PLUGIN_PATH = $(subst $(wfw_space),:,$(addprefix $(abs_top_builddir)/,$(sort $(dir $(pkglib_LTLIBRARIES)))))
 
 if HAVE_CUNIT
 noinst_LTLIBRARIES += tests/unit/libtestutil.la
@@ -42,9 +48,12 @@ endif
 endif
 
 # Integration tests: shell scripts that run the real binary.
-EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh
+EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
+	tests/integration/static_build.sh tests/integration/test_timer_csv.sh
+# Builds the whole tree again: only from check-all.
+SLOW_TESTS += tests/integration/static_build.sh
 if HAVE_CUNIT
 if !STATIC_PLUGINS
-TESTS += tests/integration/test_cli.sh
+TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh
 endif
 endif

@@ -103,7 +103,154 @@ size_t wfw_csv_fmt_int(char *buf, int64_t raw, uint64_t divisor,
 	}
 }
 
+/*
+ * Fast path for 1e-4 <= |v| < 1e15, where %g prints plain decimals and v is
+ * an exact fixed-point number I + F / 2^72 (I < 2^50; v >= 2^-14 has no
+ * bits below 2^-66). Generating digits from that with 128-bit integers is
+ * exact, so rounding to 15/16/17 digits gives what "%.15g" etc. give,
+ * at a tenth of the cost. Returns 0 when v is outside the range.
+ */
+static const double pow10_exact[23] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+#define SIG_MAX 17
+
+/* d[0..p) rounded to nearest-even from d[p..n) and sticky; carries into x. */
+static int round_digits(unsigned char *d, int p, int n, int sticky, int *x)
+{
+	int up, rest = sticky;
+
+	for (int k = p + 1; k < n; k++)
+		rest |= d[k];
+	up = d[p] > 5 || (d[p] == 5 && (rest || (d[p - 1] & 1)));
+	for (int k = p - 1; up && k >= 0; k--) {
+		if (++d[k] < 10)
+			up = 0;
+		else
+			d[k] = 0;
+	}
+	if (up) {	/* 999.. -> 1000.. */
+		memmove(d + 1, d, (size_t)p - 1);
+		d[0] = 1;
+		(*x)++;
+	}
+	return p;
+}
+
+static size_t fmt_float_fast(char *buf, double v)
+{
+	double a = fabs(v);
+	unsigned char all[SIG_MAX + 3], d[SIG_MAX + 3];
+	unsigned __int128 f;
+	const unsigned __int128 mask = ((unsigned __int128)1 << 72) - 1;
+	uint64_t ip, bits, mant, frac;
+	int n = 0, x, xr = 0, sticky, p, e2;
+	char *o = buf;
+
+	if (!(a >= 1e-4 && a < 1e15))
+		return 0;
+	/* a = mant * 2^e2 with -66 <= e2 <= -3 in this range */
+	memcpy(&bits, &a, sizeof(bits));
+	mant = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
+	e2 = (int)(bits >> 52) - 1075;
+	if (-e2 >= 64) {
+		ip = 0;
+		frac = mant;
+	} else {
+		ip = mant >> -e2;
+		frac = mant & ((1ULL << -e2) - 1);
+	}
+	f = (unsigned __int128)frac << (72 + e2);	/* fraction * 2^72, exact */
+	if (ip) {
+		char tmp[24], *e = tmp + sizeof(tmp), *q = utoa_back(e, ip);
+
+		x = (int)(e - q) - 1;
+		while (q < e)
+			all[n++] = (unsigned char)(*q++ - '0');
+	} else {
+		x = -1;
+		for (;;) {	/* skip leading zeros: at most four */
+			f *= 10;
+			if (f >> 72)
+				break;
+			x--;
+		}
+		all[n++] = (unsigned char)(f >> 72);
+		f &= mask;
+	}
+	while (n < SIG_MAX + 1) {	/* two digits per step */
+		unsigned pair;
+
+		f *= 100;
+		pair = (unsigned)(f >> 72);
+		f &= mask;
+		all[n++] = (unsigned char)(pair / 10);
+		all[n++] = (unsigned char)(pair % 10);
+	}
+	sticky = f != 0;
+
+	/* Shortest of 15, 16, 17 significant digits that reads back as v. */
+	for (p = 15; p <= SIG_MAX; p++) {
+		uint64_t m = 0;
+		int e10;
+
+		xr = x;
+		memcpy(d, all, sizeof(all));
+		round_digits(d, p, n, sticky, &xr);
+		if (xr >= 15)
+			return 0;	/* rounded up to 1e15: %g would use an exponent */
+		if (p == SIG_MAX)
+			break;		/* 17 digits always read back */
+		for (int k = 0; k < p; k++)
+			m = m * 10 + d[k];
+		e10 = xr - (p - 1);	/* value = m * 10^e10, -19 <= e10 <= 0 */
+		if (m <= (1ULL << 53)) {
+			/* exact operands, one rounding: what strtod returns */
+			if ((double)m / pow10_exact[-e10] == a)
+				break;
+		} else {
+			char t[40];
+
+			snprintf(t, sizeof(t), "%llue%d", (unsigned long long)m, e10);
+			if (strtod(t, NULL) == a)
+				break;
+		}
+	}
+	x = xr;
+	while (p > 1 && d[p - 1] == 0)	/* strip trailing zeros */
+		p--;
+	if (v < 0)
+		*o++ = '-';
+	if (x >= 0) {
+		for (int k = 0; k <= x; k++)
+			*o++ = (char)('0' + (k < p ? d[k] : 0));
+		*o++ = '.';
+		if (p > x + 1)
+			for (int k = x + 1; k < p; k++)
+				*o++ = (char)('0' + d[k]);
+		else
+			*o++ = '0';	/* integral: "100.0" like Python */
+	} else {
+		*o++ = '0';
+		*o++ = '.';
+		for (int k = -1; k > x; k--)
+			*o++ = '0';
+		for (int k = 0; k < p; k++)
+			*o++ = (char)('0' + d[k]);
+	}
+	return (size_t)(o - buf);
+}
+
 size_t wfw_csv_fmt_float(char *buf, double v)
+{
+	size_t fast = fmt_float_fast(buf, v);
+
+	return fast ? fast : wfw_csv_fmt_float_slow(buf, v);
+}
+
+size_t wfw_csv_fmt_float_slow(char *buf, double v)
 {
 	int n;
 

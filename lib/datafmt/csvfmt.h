@@ -45,6 +45,8 @@ size_t wfw_csvfmt_row(const struct wfw_csvfmt *f, char *buf,
 size_t wfw_csv_fmt_int(char *buf, int64_t raw, uint64_t divisor,
 		       unsigned decimals);
 size_t wfw_csv_fmt_float(char *buf, double v);
+/* The same with snprintf/strtod only (the reference the fast path must match). */
+size_t wfw_csv_fmt_float_slow(char *buf, double v);
 
 /* True when s must be quoted in CSV. */
 int wfw_csv_needs_quote(const char *s, size_t n);

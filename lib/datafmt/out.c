@@ -64,7 +64,10 @@ static int out_put(struct wfw_out *o, const char *p, size_t n)
 		if (w <= 0) {
 			int e = w < 0 ? -errno : -EIO;
 
-			/* Drop a partial record; best effort, keep the first error. */
+			/* Keep what reached the disk up to its last whole record. */
+			if (o->whole)
+				o->good_off += o->whole(o->whole_arg, p, done);
+			/* Best effort (fails on /dev/full); keep the first error. */
 			if (ftruncate(o->fd, (off_t)o->good_off) == 0)
 				(void)lseek(o->fd, (off_t)o->good_off, SEEK_SET);
 			out_fail(o, e, "write failed, file cut back to its last whole record");
@@ -109,7 +112,7 @@ int wfw_out_write(struct wfw_out *o, const void *p, size_t n)
 	}
 	if (wfw_out_flush(o))
 		return o->err;
-	if (n >= o->cap / 2)	/* big block: no point copying it */
+	if (n >= o->cap / 8)	/* big block: no point copying it */
 		return out_put(o, p, n);
 	memcpy(o->buf, p, n);
 	o->len = n;

@@ -4,9 +4,10 @@
  *
  * Callers append whole records (a CSV row, a binary record); the buffer
  * goes to the kernel in large writes. If a write fails (ENOSPC, EIO, ...)
- * the file is truncated back to the end of the last write that fully
- * succeeded, which always ends on a record boundary, so a full disk leaves
- * a valid file. After a failure every call returns the same error.
+ * the file is truncated back to the last record boundary the kernel took
+ * (found with the `whole` callback, else the end of the last complete
+ * write), so a full disk leaves a valid file. After a failure every call
+ * returns the same error.
  */
 #ifndef WFW_OUT_H
 #define WFW_OUT_H
@@ -22,6 +23,13 @@ struct wfw_out {
 	size_t cap;
 	uint64_t good_off;	/* file offset after the last whole write */
 	int err;		/* sticky negative errno, 0 while healthy */
+	/*
+	 * Optional: length of the longest prefix of p[0..n) made of whole
+	 * records, so a failed write keeps the records that did reach the
+	 * disk. Without it the file is cut back to the last full write.
+	 */
+	size_t (*whole)(void *arg, const char *p, size_t n);
+	void *whole_arg;
 	char msg[512];		/* why err happened, naming the file */
 };
 

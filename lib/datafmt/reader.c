@@ -217,6 +217,34 @@ static void enum_free(struct enum_tab *t)
 
 enum { NUM_NO, NUM_OTHER, NUM_CANON };
 
+/* [+-]digits[.digits][(e|E)[+-]digits], at least one mantissa digit. */
+static int plain_decimal(const char *s, size_t n)
+{
+	size_t i = 0, nd = 0;
+
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		i++;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		nd++;
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			nd++;
+	if (!nd)
+		return 0;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		size_t ed = 0;
+
+		i++;
+		if (i < n && (s[i] == '-' || s[i] == '+'))
+			i++;
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			ed++;
+		if (!ed)
+			return 0;
+	}
+	return i == n;
+}
+
 /*
  * Is s[0..n) a number? NUM_CANON: a plain decimal the csv sink would write
  * for an INT column (*dec = fractional digits, fits 64 bits); NUM_OTHER:
@@ -250,10 +278,20 @@ static int classify(const char *s, size_t n, int *dec)
 		}
 	}
 	if (digits && i == n && (frac || s[n - 1] != '.') &&
-	    digits + frac <= 18 && frac <= 9 && !(s[0] == '-' && !nonzero)) {
-		*dec = (int)frac;
-		return NUM_CANON;
+	    digits + frac <= 19 && frac <= 9 && !(s[0] == '-' && !nonzero)) {
+		/* 19 digits fit in uint64; the scaled value must fit int64. */
+		uint64_t mag = 0;
+
+		for (size_t k = s[0] == '-'; k < n; k++)
+			if (s[k] != '.')
+				mag = mag * 10 + (uint64_t)(s[k] - '0');
+		if (mag <= (uint64_t)INT64_MAX + (s[0] == '-')) {
+			*dec = (int)frac;
+			return NUM_CANON;
+		}
 	}
+	if (plain_decimal(s, n))
+		return NUM_OTHER;	/* the common case, without strtod */
 	while (n && (*s == ' ' || *s == '\t')) {
 		s++;
 		n--;
@@ -277,13 +315,46 @@ static int64_t parse_canon(const char *s, size_t n)
 	for (size_t i = neg; i < n; i++)
 		if (s[i] != '.')
 			v = v * 10 + (uint64_t)(s[i] - '0');
-	return neg ? -(int64_t)v : (int64_t)v;
+	/* Negate in unsigned arithmetic: -2^63 has no positive twin. */
+	return neg ? (int64_t)(0 - v) : (int64_t)v;
 }
 
 static const double pow10_exact[23] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
+
+/*
+ * m / 10^k correctly rounded (round to nearest, ties to even), for any
+ * 64-bit m and k <= 27: m / 10^k = (m / 5^k) * 2^-k, and m * 2^t / 5^k is
+ * computed in 128-bit integers with its remainder, which gives the 53
+ * mantissa bits, the rounding bit and the sticky bit exactly.
+ */
+static double div_pow10(uint64_t m, int k)
+{
+	unsigned __int128 n, q, r, d = 1;
+	uint64_t mant;
+	int t, len, sticky, rb;
+
+	if (!m)
+		return 0.0;
+	for (int j = 0; j < k; j++)
+		d *= 5;
+	t = 127 - (64 - __builtin_clzll(m));	/* m << t < 2^127 */
+	n = (unsigned __int128)m << t;
+	q = n / d;
+	r = n % d;
+	/* q >= 2^126 / 5^27 > 2^63: plenty of bits */
+	len = (q >> 64) ? 128 - __builtin_clzll((uint64_t)(q >> 64))
+			: 64 - __builtin_clzll((uint64_t)q);
+	mant = (uint64_t)(q >> (len - 54));
+	sticky = r != 0 || (q & (((unsigned __int128)1 << (len - 54)) - 1)) != 0;
+	rb = (int)(mant & 1);
+	mant >>= 1;
+	if (rb && (sticky || (mant & 1)))
+		mant++;
+	return ldexp((double)mant, len - 53 - t - k);
+}
 
 /*
  * Decimal text to double. Fast path (mantissa <= 2^53, |exp10| <= 22):
@@ -321,6 +392,12 @@ static double parse_double(const char *s, size_t n)
 		double d = (double)m;
 
 		d = exp10 < 0 ? d / pow10_exact[-exp10] : d * pow10_exact[exp10];
+		return neg ? -d : d;
+	}
+	/* 17-19 digit mantissas (wult's 4.1797981021053525): exact division. */
+	if (i == n && nd && nd <= 19 && exp10 < 0 && exp10 >= -27) {
+		double d = div_pow10(m, -exp10);
+
 		return neg ? -d : d;
 	}
 	if (n >= sizeof(buf))
@@ -537,9 +614,22 @@ static int csv_open(struct wfw_reader *r)
 		return rfail(r, -EINVAL, "%s: empty file: expected a header line of column names",
 			     r->path);
 	hdr_line = line;
-	nf = tok_record(r, &pos, &line);
-	if (nf < 0)
-		return (int)nf;
+	{
+		size_t hstart = pos;
+
+		nf = tok_record(r, &pos, &line);
+		if (nf < 0)
+			return (int)nf;
+		/* Control bytes in the header: a binary or foreign file, not CSV. */
+		for (size_t k = hstart; k < pos; k++) {
+			unsigned char ch = (unsigned char)r->map[k];
+
+			if ((ch < 0x20 && ch != '\t' && ch != '\r' && ch != '\n') ||
+			    ch == 0x7f)
+				return rfail(r, -EINVAL, "%s:%llu: binary data in the header line: neither a CSV file nor a wultfw binary file",
+					     r->path, (unsigned long long)hdr_line);
+		}
+	}
 	r->schema.ncols = (size_t)nf;
 	r->cols = calloc((size_t)nf, sizeof(*r->cols));
 	r->cs = calloc((size_t)nf, sizeof(*r->cs));
@@ -764,8 +854,10 @@ int wfw_reader_open(struct wfw_reader **rp, const char *path, char *err,
 		ret = rfail(r, -EINVAL, "%s: not a regular file", path);
 		goto fail;
 	}
-	if (st.st_size >= 4 && pread(r->fd, magic, 4, 0) == 4 &&
-	    !memcmp(magic, WFW_BIN_MAGIC, 4)) {
+	/* Binary if it starts like the magic, even when cut inside it. */
+	if (st.st_size > 0 &&
+	    pread(r->fd, magic, 4, 0) == (st.st_size < 4 ? st.st_size : 4) &&
+	    !memcmp(magic, WFW_BIN_MAGIC, st.st_size < 4 ? (size_t)st.st_size : 4)) {
 		r->fmt = WFW_FMT_BINARY;
 		ret = bin_open(r, (uint64_t)st.st_size);
 	} else {

@@ -12,6 +12,31 @@
 
 #define WRITER_BUF (1u << 20)
 
+/* Whole CSV rows in p[0..n): up to the last newline outside quotes. */
+static size_t csv_whole(void *arg, const char *p, size_t n)
+{
+	size_t keep = 0;
+	int quoted = 0;
+
+	(void)arg;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '"')
+			quoted = !quoted;	/* "" inside quotes toggles twice */
+		else if (p[i] == '\n' && !quoted)
+			keep = i + 1;
+	}
+	return keep;
+}
+
+/* Whole binary records: buffers always start on a record boundary. */
+static size_t bin_whole(void *arg, const char *p, size_t n)
+{
+	const struct wfw_bin_writer *w = arg;
+
+	(void)p;
+	return n - n % (8 * w->ncols);
+}
+
 static int bad_batch(struct wfw_out *o, size_t got, size_t want)
 {
 	snprintf(o->msg, sizeof(o->msg),
@@ -34,8 +59,12 @@ int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
 	}
 	ret = wfw_out_open(&w->out, path, WRITER_BUF > 4 * w->fmt.row_max
 				? WRITER_BUF : 4 * w->fmt.row_max, flags);
+	/* The header goes out at once: from now on the file is a valid CSV. */
 	if (!ret)
 		ret = wfw_out_write(&w->out, w->fmt.header, w->fmt.header_len);
+	if (!ret)
+		ret = wfw_out_flush(&w->out);
+	w->out.whole = csv_whole;
 	if (ret) {
 		wfw_out_close(&w->out);	/* keeps out.msg */
 		wfw_csvfmt_free(&w->fmt);
@@ -95,6 +124,10 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 	ret = wfw_out_open(&w->out, path, WRITER_BUF, flags);
 	if (!ret)
 		ret = wfw_out_write(&w->out, hdr, hlen);
+	if (!ret)
+		ret = wfw_out_flush(&w->out);
+	w->out.whole = bin_whole;
+	w->out.whole_arg = w;
 	free(hdr);
 	if (ret)
 		wfw_out_close(&w->out);	/* keeps out.msg */

@@ -83,7 +83,7 @@ static int binary_open(struct wultfw_ctx *ctx,
 static int binary_fail(struct wultfw_ctx *ctx, struct wfw_bin_writer *w,
 		       int ret)
 {
-	return wultfw_fail(ctx, ret, "%s (%llu records written; free space and run again)",
+	return wultfw_fail(ctx, ret, "%s (%llu records received, the file keeps the whole records that reached the disk; free space and run again)",
 			   w->out.msg, (unsigned long long)w->rows);
 }
 

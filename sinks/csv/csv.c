@@ -53,7 +53,7 @@ static int csv_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
 
 static int csv_fail(struct wultfw_ctx *ctx, struct wfw_csv_writer *w, int ret)
 {
-	return wultfw_fail(ctx, ret, "%s (%llu rows written; free space and run again)",
+	return wultfw_fail(ctx, ret, "%s (%llu rows received, the file keeps the whole rows that reached the disk; free space and run again)",
 			   w->out.msg, (unsigned long long)w->rows);
 }
 

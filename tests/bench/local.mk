@@ -1,6 +1,6 @@
 # Benchmarks: `make bench` (not part of `make check`; they take minutes).
 EXTRA_PROGRAMS = tests/bench/bench_stats_sink tests/bench/calc_driver \
-	tests/bench/gen_datapoints
+	tests/bench/gen_datapoints tests/bench/bench_sinks
 tests_bench_bench_stats_sink_SOURCES = tests/bench/bench_stats_sink.c \
 	sinks/stats/stats.c sinks/stats/cychist.c
 tests_bench_bench_stats_sink_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/sinks/stats
@@ -15,10 +15,24 @@ CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py
 
 .PHONY: bench
-bench: tests/bench/bench_stats_sink$(EXEEXT) tests/bench/calc_driver$(EXEEXT) \
+bench: bench-sinks tests/bench/bench_stats_sink$(EXEEXT) tests/bench/calc_driver$(EXEEXT) \
 	tests/bench/gen_datapoints$(EXEEXT) \
 	wultfw$(EXEEXT)
 	@echo "== stats sink, 100 million datapoints =="
 	tests/bench/bench_stats_sink 100000000 $${TMPDIR:-/tmp}
 	@echo "== wultfw calc vs pandas, 10 million rows =="
 	$(SHELL) $(srcdir)/tests/bench/bench_calc.sh $(abs_builddir)
+
+# csv and binary sinks, and the readers (bench-sinks runs only these).
+tests_bench_bench_sinks_SOURCES = tests/bench/bench_sinks.c sinks/csv/csv.c \
+	sinks/binary/binary.c
+tests_bench_bench_sinks_CFLAGS = $(AM_CFLAGS)
+tests_bench_bench_sinks_LDADD = lib/datafmt/libwfw_datafmt.la $(CSV_LIBS)
+
+.PHONY: bench-sinks
+bench-sinks: tests/bench/bench_sinks$(EXEEXT)
+	@echo "== csv and binary sinks and readers =="
+	@# Page-cache files on tmpfs when there is one: the disk is not the sink.
+	@dir=$$(mktemp -d $$(test -d /dev/shm && echo /dev/shm || echo $${TMPDIR:-/tmp})/wfw-bench-XXXXXX) && \
+	./tests/bench/bench_sinks$(EXEEXT) -c 0 -d $$dir && \
+	./tests/bench/bench_sinks$(EXEEXT) -c 0 -d $$dir -x; rc=$$?; rmdir $$dir; exit $$rc

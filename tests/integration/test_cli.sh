@@ -18,6 +18,16 @@ expect_in "$work/helpsrc" "rows_per_read  integer          100" "help PLUGIN lis
 "$WULTFW" help nosuch >"$work/helpno" 2>&1
 expect_status 2 $? "help of an unknown plugin exits 2"
 
+"$WULTFW" scan --pci-dump "$srcdir/tests/data/pci-two-nics.txt" >"$work/scan" 2>&1
+expect_status 0 $? "scan --pci-dump exits 0"
+expect_in "$work/scan" "2 found" "scan finds the two NICs of the dump"
+expect_in "$work/scan" "0000:02:00.0  I211 [8086:1539]" "scan names the I211"
+"$WULTFW" scan --pci-dump "$srcdir/tests/data/pci-broken.txt" >"$work/scanbad" 2>&1
+expect_status 1 $? "scan of a broken dump exits 1"
+expect_in "$work/scanbad" "pci-broken.txt: dump: Malformed line" "and names the file"
+"$WULTFW" scan >"$work/scanlive" 2>&1
+expect_in "$work/scanlive" "testsrc  yes: deterministic test source" "scan probes every source"
+
 "$WULTFW" frobnicate >"$work/cmd" 2>&1
 expect_status 2 $? "unknown command exits 2"
 

@@ -45,6 +45,8 @@ static int setup(void)
 	mkfile("devices/system/cpu/cpu1/cpuidle/state1/disable", "0\n");
 	mkfile("devices/system/cpu/cpu1/cpuidle/state2/name", "C6\n");
 	mkfile("devices/system/cpu/cpu1/cpuidle/state2/disable", "1\n");
+	mkfile("devices/system/cpu/cpuidle/current_governor", "haltpoll\n");
+	mkfile("devices/system/cpu/cpuidle/available_governors", "ladder menu haltpoll\n");
 	wfw_signals_install();
 	return wfw_plugins_init();
 }
@@ -197,6 +199,8 @@ static void test_sink_failure(void)
 	/* Both sinks were closed, and the healthy one has every datapoint. */
 	TU_ASSERT_CONTAINS(a, "rows=300 ");
 	TU_ASSERT_CONTAINS(a, "failed=1");
+	/* The failed sink is closed but not flushed again. */
+	TU_ASSERT_CONTAINS(a, "flushes=0");
 	TU_ASSERT_CONTAINS(b, "rows=300 ");
 	TU_ASSERT_CONTAINS(b, "flushes=1");
 	info = result("sinkfail", "info.yml");
@@ -333,6 +337,29 @@ static void test_cstates_restored_after_failure(void)
 	free(f2);
 }
 
+static void test_haltpoll_governor_switched(void)
+{
+	struct wfw_run_result r;
+	char body[2048], path[1024], *info, *gov;
+
+	snprintf(body, sizeof(body),
+		 "source = { plugin = \"testsrc\"; cpu = 1; total = 10; watch = \"%s/devices/system/cpu/cpuidle/current_governor\"; };\n"
+		 "cstates = { only = [ \"POLL\" ]; };\n" SINK, sysfs);
+	CU_ASSERT_EQUAL(run("gov", body, &r, false), 0);
+	info = result("gov", "info.yml");
+	/* haltpoll ignores disable flags: menu ran the experiment ... */
+	TU_ASSERT_CONTAINS(info, "watched: 'menu'\n");
+	TU_ASSERT_CONTAINS(info, "cpuidle_governor: 'menu'\n");
+	/* ... and haltpoll is back afterwards. */
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpuidle/current_governor", sysfs);
+	gov = tu_read(path);
+	CU_ASSERT_PTR_NOT_NULL(gov);
+	if (gov)
+		CU_ASSERT_EQUAL(strncmp(gov, "haltpoll", 8), 0);
+	free(info);
+	free(gov);
+}
+
 static void test_cstate_names_checked(void)
 {
 	struct wfw_plan_overrides ov = { .sysfs_root = sysfs };
@@ -370,6 +397,7 @@ int main(void)
 	CU_add_test(s, "ldist outside the source's range", test_ldist_outside_source_range);
 	CU_add_test(s, "C-state restriction applied and restored", test_cstates_only_and_restore);
 	CU_add_test(s, "C-states restored after a failure", test_cstates_restored_after_failure);
+	CU_add_test(s, "haltpoll governor switched and restored", test_haltpoll_governor_switched);
 	CU_add_test(s, "C-state names checked", test_cstate_names_checked);
 	return tu_run();
 }

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wultfw scan: which sources can measure on this machine, and for each
+ * one that cannot, exactly why. Every source answers for itself through
+ * its open() probe, with its default options; nothing is measured.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <pcidisc/pcidisc.h>
+
+#include "commands.h"
+#include "log.h"
+#include "options.h"
+#include "plugins.h"
+
+static void scan_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
+		     const char *msg)
+{
+	if (level == WULTFW_LOG_DEBUG)
+		wfw_debug("%s: %s", ctx->plugin->name, msg);
+}
+
+static const struct wultfw_host scan_host = { .log = scan_log };
+
+/* Probe one source; prints one line. Returns 1 when it can run here. */
+static int probe(const char *name)
+{
+	struct wfw_cfgerr errs = { 0 };
+	struct wultfw_source_info si;
+	struct wfw_plugin_handle h;
+	struct wfw_optvals opts;
+	struct wultfw_ctx ctx;
+	char err[1024];
+	int ret, usable = 0;
+
+	if (wfw_plugin_load(name, WULTFW_KIND_SOURCE, &h, err, sizeof(err)))
+		return -1;	/* a sink, or broken: list-plugins tells */
+	if (wfw_options_parse(h.desc->options, NULL, NULL, name, name, &opts, &errs)) {
+		printf("  %-8s no: the plugin's own defaults are broken (%s)\n", name,
+		       errs.n ? errs.msgs[0] : "?");
+		goto out;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	memset(&si, 0, sizeof(si));
+	ctx.plugin = h.desc;
+	ctx.opts = opts.vals;
+	ctx.host = &scan_host;
+	ctx.verbosity = wfw_verbosity;
+	ret = h.desc->source->open(&ctx, &si);
+	if (ret < 0) {
+		printf("  %-8s no:  %s\n", name, ctx.err[0] ? ctx.err : strerror(-ret));
+	} else {
+		printf("  %-8s yes: %s (resolution %llu ns)\n", name,
+		       si.devdescr ? si.devdescr : h.desc->summary,
+		       (unsigned long long)si.resolution_ns);
+		h.desc->source->close(&ctx);
+		usable = 1;
+	}
+	wfw_options_free(&opts);
+out:
+	wfw_cfgerr_free(&errs);
+	wfw_plugin_unload(&h);
+	return usable;
+}
+
+int wfw_cmd_scan(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pci-dump", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *dump = NULL;
+	size_t n, i;
+	char **names;
+	int c, usable = 0, ret;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'p') {
+			dump = optarg;
+			continue;
+		}
+		if (c == 'h') {
+			printf("Usage: wultfw scan [--pci-dump FILE]\n\n"
+			       "Ask every source plugin whether it can measure on this machine\n"
+			       "(with its default options) and print why not where it cannot;\n"
+			       "then list the Intel I210/I211 NICs the NIC methods can use, with\n"
+			       "driver, interface and PCIe ASPM state. Nothing is measured and\n"
+			       "nothing on the system is changed.\n\n"
+			       "  --pci-dump FILE  read PCI devices from an 'lspci -xxx' dump instead\n"
+			       "                   of this machine (NICs only; sources are skipped)\n");
+			return 0;
+		}
+		fprintf(stderr, "Try 'wultfw scan --help'.\n");
+		return 2;
+	}
+	if (dump) {
+		ret = wfw_scan_nics(stdout, dump);
+		return ret < 0 ? 1 : 0;
+	}
+	printf("sources on this machine:\n");
+	names = wfw_plugin_names(&n);
+	for (i = 0; i < n; i++)
+		if (probe(names[i]) > 0)
+			usable++;
+	wfw_plugin_names_free(names, n);
+	printf("%d source%s can measure here.\n\n", usable, usable == 1 ? "" : "s");
+	ret = wfw_scan_nics(stdout, NULL);
+	return ret < 0 ? 1 : 0;
+}

@@ -1,0 +1,44 @@
+# kmod/: the kernel modules. Kbuild builds them, not automake, and neither
+# target below is part of plain `make` or `make check`:
+#   make modules [KDIR=/usr/src/linux-headers-VER]   build against a kernel
+#   make check-vm                                     boot-test under QEMU
+# Kbuild writes objects next to the sources, so we build in a copy under
+# the build directory and the source tree stays clean.
+KDIR ?= /lib/modules/$(shell uname -r)/build
+KMOD_FILES = kmod/Kbuild kmod/Makefile kmod/dkms.conf kmod/wultfw_dev.h \
+	kmod/wultfw_main.c kmod/wultfw_ctrs.c kmod/wultfw_ctrs.h \
+	kmod/wultfw_hrt.c kmod/wultfw_tdt.c kmod/uapi/wultfw_ioctl.h kmod/README.md \
+	kmod/wultfw_i210.c
+# Shared register code compiled into wultfw_i210.ko, copied next to it.
+KMOD_SHARED = lib/i210/i210.c lib/i210/i210.h lib/i210/i210_regs.h
+EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c \
+	tests/vm/exp-kmod-hrt.cfg
+
+# Installed for 'wultfw deploy' (and DKMS users): $(pkgdatadir)/kmod/.
+kmodsrcdir = $(pkgdatadir)
+nobase_dist_kmodsrc_DATA = $(KMOD_FILES)
+# wultfw_i210.c includes these: installed flat next to it.
+kmodshareddir = $(pkgdatadir)/kmod
+dist_kmodshared_DATA = $(KMOD_SHARED)
+
+modules:
+	@test -d "$(KDIR)" || { echo "kernel build directory $(KDIR) not found:" \
+	  "install the headers of the target kernel (Debian: linux-headers-amd64)" \
+	  "or pass KDIR=..."; exit 1; }
+	rm -rf kmod-build && mkdir -p kmod-build/uapi
+	for f in $(KMOD_FILES); do cp $(srcdir)/$$f kmod-build/$${f#kmod/}; done
+	for f in $(KMOD_SHARED); do cp $(srcdir)/$$f kmod-build/; done
+	$(MAKE) -C $(KDIR) M=$(abs_builddir)/kmod-build W=1 modules
+	@echo "modules: kmod-build/*.ko"
+
+check-vm:
+	WULTFW_BUILDDIR=$(abs_builddir) $(SHELL) $(srcdir)/tests/vm/run.sh
+
+# check-all runs it through the test harness too.
+SLOW_TESTS += tests/vm/run.sh
+
+clean-local: clean-kmod
+clean-kmod:
+	rm -rf kmod-build
+
+.PHONY: modules check-vm clean-kmod

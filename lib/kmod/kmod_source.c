@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include "kmod_source.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+int wfw_kmod_source_start(struct wfw_kmod_source *s, struct wultfw_ctx *ctx,
+			  const struct wultfw_source_params *params)
+{
+	char why[256];
+	int err;
+
+	if (params->cpu < 0)
+		return wultfw_fail(ctx, -EINVAL, "cpu = %d: no such CPU", params->cpu);
+	err = wfw_kmod_config(&s->km, s->device, (unsigned int)params->cpu,
+			      params->ldist_from_ns, params->ldist_to_ns, why,
+			      sizeof(why));
+	if (err)
+		return wultfw_fail(ctx, err, "device \"%s\" on CPU %d: %s",
+				   s->device, params->cpu, why);
+	if (s->km.cfg.ctr_present != s->probe_present)
+		return wultfw_fail(ctx, -EINVAL, "CPU %d has other counters "
+			"(0x%x) than CPU 0 (0x%x); the columns would be wrong",
+			params->cpu, s->km.cfg.ctr_present, s->probe_present);
+	if (s->km.cfg.tunit == WULTFW_TUNIT_TSC) {
+		err = wfw_kmod_tsc_calibrate(&s->km.tsc, 100000000ULL);
+		if (err)
+			return wultfw_fail(ctx, err, "cannot calibrate the TSC "
+				"against CLOCK_MONOTONIC: %s", strerror(-err));
+		wultfw_log(ctx, WULTFW_LOG_INFO, "TSC: %.3f MHz",
+			   1000.0 / s->km.tsc.ns_per_cyc);
+	}
+	s->cpu = params->cpu;
+	err = wfw_kmod_start(&s->km);
+	if (err)
+		return wultfw_fail(ctx, err, "cannot start the measurement: %s",
+				   strerror(-err));
+	return 0;
+}
+
+int wfw_kmod_source_read(struct wfw_kmod_source *s, struct wultfw_ctx *ctx,
+			 struct wultfw_batch *b, uint64_t timeout_ns)
+{
+	size_t room = b->capacity - b->rows, i;
+	struct wultfw_stats st;
+	long n;
+	int err;
+
+	if (!s->warned_same_cpu && sched_getcpu() == s->cpu) {
+		s->warned_same_cpu = true;
+		wultfw_log(ctx, WULTFW_LOG_WARN, "reading datapoints on the "
+			   "measured CPU %d disturbs it; pin the reader "
+			   "elsewhere", s->cpu);
+	}
+	if (room > WFW_KMOD_SOURCE_RECS)
+		room = WFW_KMOD_SOURCE_RECS;
+	n = room ? wfw_kmod_read(&s->km, s->recs, room, timeout_ns) : 0;
+	if (n < 0)
+		return wultfw_fail(ctx, (int)n, "reading %s: %s",
+				   WFW_KMOD_DEVPATH, strerror((int)-n));
+	for (i = 0; i < (size_t)n; i++) {
+		struct wfw_kside_dp dp;
+
+		wfw_kmod_to_dp(&s->km, &s->recs[i], &dp);
+		if (wfw_kside_check(&s->ks, &dp) != WFW_KSIDE_OK) {
+			b->discarded++;	/* e.g. a stray TSC value */
+			continue;
+		}
+		wfw_kside_fill(&s->ks, &dp, wultfw_row(b, b->rows++));
+	}
+	err = wfw_kmod_stats(&s->km, &st);
+	if (err)
+		return wultfw_fail(ctx, err, "reading the module's statistics: %s",
+				   strerror(-err));
+	b->discarded += st.discarded - s->km.discarded_seen;
+	s->km.discarded_seen = st.discarded;
+	if (!st.running && n == 0)
+		return wultfw_fail(ctx, -EIO, "the kernel module stopped "
+			"measuring (%s): see dmesg", s->stop_hint);
+	return WULTFW_READ_OK;
+}
+
+static void info_u64(struct wultfw_ctx *ctx, const char *key, uint64_t val)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)val);
+	wultfw_info(ctx, key, v);
+}
+
+int wfw_kmod_source_stop(struct wfw_kmod_source *s, struct wultfw_ctx *ctx)
+{
+	struct wultfw_stats st;
+
+	if (s->km.fd < 0)
+		return 0;
+	wfw_kmod_stop(&s->km);
+	if (wfw_kmod_stats(&s->km, &st))
+		return 0;
+	info_u64(ctx, "kmod_armed", st.armed);
+	info_u64(ctx, "kmod_published", st.published);
+	info_u64(ctx, "kmod_dropped_other_cpu", st.discard_cpu);
+	info_u64(ctx, "kmod_dropped_not_idle", st.discard_noidle);
+	info_u64(ctx, "kmod_dropped_order", st.discard_order);
+	info_u64(ctx, "kmod_timeouts", st.timeouts);
+	info_u64(ctx, "kmod_rearmed", st.rearm);
+	return 0;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The part of a source plugin that measures through the wultfw kernel
+ * modules and is the same for every device (tdt, hrt, i210): configure
+ * and start a run, turn records into rows, account for what the kernel
+ * dropped, and record the module's counts in info.yml at the end. The
+ * plugins keep only what differs: how they choose and prepare the device.
+ */
+#ifndef WFW_KMOD_SOURCE_H
+#define WFW_KMOD_SOURCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <wultfw/plugin.h>
+
+#include "kmod/kmod.h"
+#include "kside/kside.h"
+
+/* Records read per read() call at most (the batch may be smaller). */
+#define WFW_KMOD_SOURCE_RECS 256
+
+struct wfw_kmod_source {
+	struct wfw_kmod km;
+	struct wfw_kside ks;
+	const char *device;		/* module device: "tdt", "hrt", "i210" */
+	const char *stop_hint;		/* why a run may stop by itself */
+	uint32_t probe_present;		/* counters the schema was built for */
+	int cpu;
+	bool warned_same_cpu;
+	struct wultfw_record recs[WFW_KMOD_SOURCE_RECS];
+};
+
+/* Configure the device on the measured CPU, calibrate the TSC, start. */
+int wfw_kmod_source_start(struct wfw_kmod_source *s, struct wultfw_ctx *ctx,
+			  const struct wultfw_source_params *params);
+/* Read records into rows; the kernel's drops count as discarded. */
+int wfw_kmod_source_read(struct wfw_kmod_source *s, struct wultfw_ctx *ctx,
+			 struct wultfw_batch *b, uint64_t timeout_ns);
+/* Stop the run and write the module's counts to info.yml. */
+int wfw_kmod_source_stop(struct wfw_kmod_source *s, struct wultfw_ctx *ctx);
+
+#endif

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tdt source: wake latency measured by the wultfw kernel modules (kmod/).
+ * The default device is "tdt", the LAPIC TSC-deadline timer; the option
+ * device = "hrt" selects the modules' hrtimer device instead, through the
+ * same code (lib/kmod), which is what runs on kernels where the eBPF hrt
+ * source cannot (before Linux 6.7) or where the clockevent is not
+ * lapic-deadline (virtual machines).
+ *
+ * open():  opens /dev/wultfw and lets the module check the device on CPU 0,
+ *          so "clockevent is not lapic-deadline" is reported before a run;
+ *          builds the schema from the counters the CPU has.
+ * start(): configures the measured CPU and ldist range, calibrates the TSC
+ *          against CLOCK_MONOTONIC, starts the module's armer thread.
+ * read():  reads fixed-size records, converts them to ns and derives the
+ *          wult columns with lib/kside. The module has already dropped and
+ *          counted inconsistent datapoints; its count is reported too.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <wultfw/plugin.h>
+
+#include "cpuidle/cpuidle.h"
+#include "kmod/kmod_source.h"
+
+enum { TDT_OPT_DEVICE, TDT_OPT_RAW, TDT_OPT_NR };
+
+static const struct wultfw_option tdt_options[] = {
+	[TDT_OPT_DEVICE] = { "device", WULTFW_OPT_STRING, "tdt",
+		"kernel module device: \"tdt\" (LAPIC TSC-deadline timer, needs "
+		"the lapic-deadline clockevent) or \"hrt\" (kernel hrtimer)" },
+	[TDT_OPT_RAW] = { "raw", WULTFW_OPT_BOOL, "false",
+		"also write the raw columns (LTime, TBI, TAI, TIntr, TotCyc, ...)" },
+	{ NULL },
+};
+
+/* Launch distance used to let the module check the device in open(). */
+#define TDT_PROBE_LDIST 100000ULL
+
+struct tdt_priv {
+	struct wfw_kmod_source src;
+	struct wfw_cpuidle ci;
+	bool have_ci;
+	char devdescr[160];
+};
+
+static void tdt_close(struct wultfw_ctx *ctx);
+
+static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
+{
+	struct wfw_kside_cfg kc = { 0 };
+	struct tdt_priv *p;
+	char why[256], ctrs[128];
+	int err;
+
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return wultfw_fail(ctx, -ENOMEM, "out of memory");
+	p->src.km.fd = -1;
+	p->src.cpu = -1;
+	p->src.stop_hint = "the device failed to arm or the CPU went offline";
+	ctx->priv = p;
+	p->src.device = ctx->opts[TDT_OPT_DEVICE].s;
+	if (!p->src.device || !p->src.device[0]) {
+		tdt_close(ctx);
+		return wultfw_fail(ctx, -EINVAL, "device: empty; use \"tdt\" or \"hrt\"");
+	}
+
+	err = wfw_kmod_open(&p->src.km, NULL, why, sizeof(why));
+	if (!err)
+		err = wfw_kmod_config(&p->src.km, p->src.device, 0, TDT_PROBE_LDIST,
+				      TDT_PROBE_LDIST, why, sizeof(why));
+	if (err) {
+		tdt_close(ctx);
+		return wultfw_fail(ctx, err, "device \"%s\": %s", p->src.device, why);
+	}
+
+	p->src.probe_present = p->src.km.cfg.ctr_present;
+	p->have_ci = wfw_cpuidle_open(&p->ci, 0, NULL) == 0;
+	wfw_kmod_kside_cfg(&p->src.km, &kc);
+	kc.cstate_names = p->have_ci ? p->ci.name_ptrs : NULL;
+	kc.n_cstates = p->have_ci ? (size_t)p->ci.nstates : 0;
+	kc.raw = ctx->opts[TDT_OPT_RAW].b;
+	err = wfw_kside_init(&p->src.ks, &kc);
+	if (err) {
+		tdt_close(ctx);
+		return wultfw_fail(ctx, err, "internal: bad kside schema");
+	}
+
+	wfw_kmod_ctr_list(p->src.probe_present, ctrs, sizeof(ctrs));
+	wultfw_info(ctx, "kmod_device", p->src.device);
+	wultfw_info(ctx, "kmod_counters", ctrs);
+	snprintf(p->devdescr, sizeof(p->devdescr),
+		 "wultfw kernel module, device %s (%s)", p->src.device,
+		 p->src.km.cfg.tunit == WULTFW_TUNIT_TSC ? "TSC time base" :
+		 "CLOCK_MONOTONIC time base");
+	info->devid = p->src.device;
+	info->devdescr = p->devdescr;
+	info->resolution_ns = p->src.km.cfg.resolution_ns;
+	info->ldist_min_ns = p->src.km.cfg.ldist_min_ns;
+	info->ldist_max_ns = p->src.km.cfg.ldist_max_ns;
+	info->ldist_gran_ns = p->src.km.cfg.resolution_ns;
+	info->schema = &p->src.ks.schema;
+	return 0;
+}
+
+static int tdt_start(struct wultfw_ctx *ctx,
+		     const struct wultfw_source_params *params)
+{
+	struct tdt_priv *p = ctx->priv;
+
+	return wfw_kmod_source_start(&p->src, ctx, params);
+}
+
+static int tdt_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
+		    uint64_t timeout_ns)
+{
+	struct tdt_priv *p = ctx->priv;
+
+	return wfw_kmod_source_read(&p->src, ctx, b, timeout_ns);
+}
+
+static int tdt_stop(struct wultfw_ctx *ctx)
+{
+	struct tdt_priv *p = ctx->priv;
+
+	return p ? wfw_kmod_source_stop(&p->src, ctx) : 0;
+}
+
+static void tdt_close(struct wultfw_ctx *ctx)
+{
+	struct tdt_priv *p = ctx->priv;
+
+	if (!p)
+		return;
+	wfw_kmod_close(&p->src.km);
+	if (p->have_ci)
+		wfw_cpuidle_close(&p->ci);
+	free(p);
+	ctx->priv = NULL;
+}
+
+static const struct wultfw_source_ops tdt_ops = {
+	.open = tdt_open,
+	.start = tdt_start,
+	.read = tdt_read,
+	.stop = tdt_stop,
+	.close = tdt_close,
+};
+
+WULTFW_PLUGIN(tdt) = {
+	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.kind = WULTFW_KIND_SOURCE,
+	.name = "tdt",
+	.summary = "wake latency from the wultfw kernel modules: TSC-deadline "
+		   "timer (device tdt) or kernel hrtimer (device hrt)",
+	.options = tdt_options,
+	.source = &tdt_ops,
+};

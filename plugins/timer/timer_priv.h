@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * State shared by the timer source's ops (timer.c) and its measuring
+ * thread (timer_loop.c). Private to the plugin and its unit test.
+ */
+#ifndef TIMER_PRIV_H
+#define TIMER_PRIV_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <wultfw/plugin.h>
+
+#include "cpuidle/cpuidle.h"
+#include "timer_ring.h"
+
+/* Option indexes: must follow the order of timer_options[] in timer.c. */
+enum timer_opt {
+	TIMER_OPT_PRIORITY,
+	TIMER_OPT_MLOCK,
+	TIMER_OPT_TIMERSLACK,
+	TIMER_OPT_REQCSTATE,
+	TIMER_OPT_RAW,
+	TIMER_OPT_RING_SIZE,
+	TIMER_OPT_SYSFS_ROOT,
+	TIMER_OPT_COUNT
+};
+
+/* How hard to try mlockall(). */
+enum timer_mlock {
+	TIMER_MLOCK_OFF,	/* mlock = false */
+	TIMER_MLOCK_TRY,	/* not given: lock if permitted, else warn */
+	TIMER_MLOCK_MUST,	/* mlock = true: fail if not permitted */
+};
+
+/* Most columns: WakeLatency SilentTime LDist ReqCState LTime TBI TAI. */
+#define TIMER_MAX_COLS 7
+
+/* ReqCState bookkeeping for the measured CPU. */
+struct timer_cstates {
+	bool on;		/* read usage counters around every sleep */
+	struct wfw_cpuidle ci;	/* the measured CPU's states */
+	/* ci state index -> ReqCState enum index in the schema, or -1 */
+	int map[WFW_CPUIDLE_MAX_STATES];
+};
+
+struct timer_priv {
+	/* options, checked by open() */
+	int priority;		/* SCHED_FIFO priority, 0: SCHED_OTHER */
+	enum timer_mlock mlock;
+	uint64_t slack_ns;	/* PR_SET_TIMERSLACK of the measuring thread */
+	bool reqcstate;		/* ReqCState column wanted */
+	bool raw;		/* LTime, TBI, TAI columns wanted */
+	size_t ring_slots;
+	const char *sysfs_root;
+
+	/* schema, built by open() */
+	struct wultfw_column cols[TIMER_MAX_COLS];
+	struct wultfw_schema schema;
+	char enum_store[WFW_CPUIDLE_MAX_STATES][WFW_CPUIDLE_NAME_LEN];
+	const char *enum_names[WFW_CPUIDLE_MAX_STATES];
+	size_t n_enum;
+
+	/* one run, set up by start() */
+	struct wultfw_source_params params;
+	struct timer_cstates cs;
+	struct timer_ring ring;
+	struct timer_dp *popbuf;	/* read() copies the ring through it */
+	size_t popbuf_len;
+	bool locked;			/* we called mlockall() */
+	pthread_t thread;
+	bool thread_running;
+	atomic_bool stop;
+
+	/* written by the measuring thread, read by read() while it runs */
+	atomic_uint_fast64_t produced;	/* datapoints pushed into the ring */
+	atomic_uint_fast64_t discarded;	/* inconsistent, dropped */
+	atomic_uint_fast64_t overruns;	/* lost because the ring was full */
+	atomic_int thread_err;		/* negative errno: the thread gave up */
+	atomic_int usage_err;		/* first cpuidle read error, if any */
+
+	/* written by the thread, read only after it was joined */
+	uint64_t pre_ns_sum;		/* "now" to TBI: work before the sleep */
+	uint64_t post_ns_sum;		/* TAI to end of the post-wake work */
+	uint64_t loops;
+
+	/* read()'s bookkeeping */
+	uint64_t discarded_reported;
+	uint64_t overruns_logged;
+	int64_t overrun_log_ns;		/* when overruns were last logged */
+};
+
+void *timer_thread_main(void *arg);
+
+/* TBI < LTime <= TAI: the thread really slept and woke after LTime. */
+bool timer_dp_consistent(const struct timer_dp *dp);
+
+/* ReqCState enum index from usage counters around one sleep, or -1. */
+int timer_reqcstate(const struct timer_cstates *cs, const uint64_t *before,
+		    const uint64_t *after);
+
+int64_t timer_now_ns(void);
+
+#endif

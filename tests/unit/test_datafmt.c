@@ -1,0 +1,695 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/datafmt: value formatting, CSV quoting and header, round trip through
+ * libcsv's parser, whole-record output on write errors, the CSV reader on
+ * wult-format and bad files.
+ */
+#include "config.h"
+
+#include <CUnit/Basic.h>
+#include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "datafmt/csvfmt.h"
+#include "datafmt/out.h"
+#include "datafmt/reader.h"
+#include "datafmt/writer.h"
+
+static char tmpdir[] = "/tmp/wfw-test-datafmt-XXXXXX";
+
+static const char *tpath(const char *name)
+{
+	static char buf[8][512];
+	static int k;
+
+	k = (k + 1) % 8;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", tmpdir, name);
+	return buf[k];
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CU_ASSERT_FATAL(f != NULL);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	buf[n] = '\0';
+	fclose(f);
+	if (len)
+		*len = (size_t)n;
+	return buf;
+}
+
+/* ---- value formatting ---- */
+
+static void check_int(int64_t raw, uint64_t div, unsigned dec, const char *want)
+{
+	char buf[32];
+	size_t n = wfw_csv_fmt_int(buf, raw, div, dec);
+
+	buf[n] = '\0';
+	CU_ASSERT_STRING_EQUAL(buf, want);
+}
+
+static void test_fmt_int(void)
+{
+	check_int(4180, 1000, 3, "4.180");
+	check_int(4, 1000, 3, "0.004");
+	check_int(-5, 1000, 3, "-0.005");
+	check_int(-5005, 1000, 3, "-5.005");
+	check_int(0, 1000, 3, "0.000");
+	check_int(123, 1, 0, "123");
+	check_int(-1, 1, 0, "-1");
+	check_int(7, 1000000000, 9, "0.000000007");
+	check_int(-1234567, 1000000, 6, "-1.234567");
+	check_int(INT64_MAX, 1000, 3, "9223372036854775.807");
+	check_int(INT64_MIN, 1, 0, "-9223372036854775808");
+	check_int(INT64_MIN, 1000, 3, "-9223372036854775.808");
+	check_int(1999999, 1000, 3, "1999.999");
+	check_int(100, 10, 1, "10.0");
+}
+
+static void test_fmt_float(void)
+{
+	char buf[40];
+	size_t n;
+	uint64_t state = 12345;
+
+	n = wfw_csv_fmt_float(buf, 0.33); buf[n] = 0;
+	CU_ASSERT_STRING_EQUAL(buf, "0.33");
+	n = wfw_csv_fmt_float(buf, 0.0); buf[n] = 0;
+	CU_ASSERT_STRING_EQUAL(buf, "0.0");
+	n = wfw_csv_fmt_float(buf, -0.0); buf[n] = 0;
+	CU_ASSERT_STRING_EQUAL(buf, "-0.0");
+	n = wfw_csv_fmt_float(buf, 100.0); buf[n] = 0;
+	CU_ASSERT_STRING_EQUAL(buf, "100.0");
+	n = wfw_csv_fmt_float(buf, 4.1797981021053525); buf[n] = 0;
+	CU_ASSERT_STRING_EQUAL(buf, "4.1797981021053525");
+	n = wfw_csv_fmt_float(buf, 1746.30360946498); buf[n] = 0;
+	CU_ASSERT_STRING_EQUAL(buf, "1746.30360946498");
+	n = wfw_csv_fmt_float(buf, 1e-5); buf[n] = 0;
+	CU_ASSERT_STRING_EQUAL(buf, "1e-05");
+	n = wfw_csv_fmt_float(buf, NAN); buf[n] = 0;
+	CU_ASSERT_STRING_EQUAL(buf, "nan");
+	n = wfw_csv_fmt_float(buf, -INFINITY); buf[n] = 0;
+	CU_ASSERT_STRING_EQUAL(buf, "-inf");
+	/* Any finite double reads back exactly. */
+	for (int i = 0; i < 200000; i++) {
+		union { uint64_t u; double d; } v;
+
+		v.u = wultfw_rand64(&state);
+		if (!isfinite(v.d))
+			continue;
+		n = wfw_csv_fmt_float(buf, v.d);
+		CU_ASSERT_FATAL(n < 32);
+		buf[n] = '\0';
+		if (strtod(buf, NULL) != v.d) {
+			CU_FAIL("float does not round-trip");
+			printf("\n%.17g -> %s\n", v.d, buf);
+			break;
+		}
+	}
+}
+
+/* The fast formatter prints exactly what the snprintf-based one prints. */
+static void test_fmt_float_fast_matches(void)
+{
+	uint64_t state = 777;
+	char a[40], b[40];
+	int bad = 0;
+
+	for (int i = 0; i < 1000000 && bad < 5; i++) {
+		uint64_t r = wultfw_rand64(&state);
+		double v;
+
+		switch (i % 4) {
+		case 0:	/* uniform over the fast range's exponents */
+			v = ldexp((double)(r >> 11) / (double)(1ULL << 53),
+				  (int)(r % 64) - 14);
+			break;
+		case 1:	/* ratios as derived columns compute them */
+			v = 100.0 * (double)(r % 1000000) / (double)(1000000 + r % 7);
+			break;
+		case 2:	/* short decimals, as read from CSV */
+			v = (double)(r % 100000) / 100.0;
+			break;
+		default: /* near range edges and powers of ten */
+			v = pow(10, (int)(r % 20) - 5) * (1 + ((int)(r % 3) - 1) * 1e-16);
+			break;
+		}
+		if (r & (1ULL << 63))
+			v = -v;
+		a[wfw_csv_fmt_float(a, v)] = '\0';
+		b[wfw_csv_fmt_float_slow(b, v)] = '\0';
+		if (strcmp(a, b)) {
+			bad++;
+			printf("\n  %.17g: fast %s, slow %s", v, a, b);
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* ---- header, quoting, libcsv round trip ---- */
+
+static const char *const odd_enum[] = { "C1", "x,y", "q\"r", "line\nbreak" };
+static const struct wultfw_column odd_cols[] = {
+	{ "WakeLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "b,c", "", WULTFW_COL_INT, 1, NULL, 0 },
+	{ "d\"e", "%", WULTFW_COL_FLOAT, 0, NULL, 0 },
+	{ "ReqCState", "", WULTFW_COL_ENUM, 0, odd_enum, 4 },
+};
+static const struct wultfw_schema odd_schema = { 4, odd_cols };
+
+static void test_header_quoting(void)
+{
+	struct wfw_csvfmt f;
+	char err[256], row[512];
+	union wultfw_cell cells[4];
+	size_t n;
+
+	CU_ASSERT_FATAL(wfw_csvfmt_init(&f, &odd_schema, err, sizeof(err)) == 0);
+	CU_ASSERT_EQUAL(f.header_len, strlen(f.header));
+	CU_ASSERT_STRING_EQUAL(f.header, "WakeLatency,\"b,c\",\"d\"\"e\",ReqCState\n");
+
+	cells[0].i = 12345;
+	cells[1].i = -3;
+	cells[2].f = 0.5;
+	cells[3].i = 1;
+	n = wfw_csvfmt_row(&f, row, cells);
+	CU_ASSERT(n <= f.row_max);
+	row[n] = '\0';
+	CU_ASSERT_STRING_EQUAL(row, "12.345,-3,0.5,\"x,y\"\n");
+	cells[3].i = 2;
+	n = wfw_csvfmt_row(&f, row, cells); row[n] = '\0';
+	CU_ASSERT_STRING_EQUAL(row, "12.345,-3,0.5,\"q\"\"r\"\n");
+	cells[3].i = -1;
+	n = wfw_csvfmt_row(&f, row, cells); row[n] = '\0';
+	CU_ASSERT_STRING_EQUAL(row, "12.345,-3,0.5,\n");
+	cells[3].i = 99;	/* out of range: empty, never a crash */
+	n = wfw_csvfmt_row(&f, row, cells); row[n] = '\0';
+	CU_ASSERT_STRING_EQUAL(row, "12.345,-3,0.5,\n");
+	wfw_csvfmt_free(&f);
+}
+
+static void test_bad_divisor(void)
+{
+	static const struct wultfw_column c[] = {
+		{ "X", "us", WULTFW_COL_INT, 1024, NULL, 0 },
+	};
+	static const struct wultfw_schema s = { 1, c };
+	struct wfw_csvfmt f;
+	char err[256];
+
+	CU_ASSERT(wfw_csvfmt_init(&f, &s, err, sizeof(err)) == -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "1024"));
+}
+
+/* libcsv parser callbacks: collect fields of every row. */
+struct parsed {
+	char fields[64][64][64];
+	int nfields[64];
+	int row, col;
+};
+
+static void cb_field(void *s, size_t len, void *data)
+{
+	struct parsed *p = data;
+
+	if (p->row < 64 && p->col < 64) {
+		if (len > 63)
+			len = 63;
+		memcpy(p->fields[p->row][p->col], s, len);
+		p->fields[p->row][p->col][len] = '\0';
+	}
+	p->col++;
+}
+
+static void cb_row(int c, void *data)
+{
+	struct parsed *p = data;
+
+	(void)c;
+	if (p->row < 64)
+		p->nfields[p->row] = p->col;
+	p->row++;
+	p->col = 0;
+}
+
+static void test_libcsv_roundtrip(void)
+{
+	struct wfw_csv_writer w;
+	struct wultfw_batch b;
+	struct csv_parser parser;
+	struct parsed *p = calloc(1, sizeof(*p));
+	const char *path = tpath("odd.csv");
+	char *text;
+	size_t len;
+
+	CU_ASSERT_FATAL(wfw_csvw_open(&w, path, &odd_schema, 0) == 0);
+	CU_ASSERT_FATAL(wfw_batch_alloc(&b, 4, 8) == 0);
+	for (int r = 0; r < 5; r++) {
+		union wultfw_cell *row = wultfw_row(&b, b.rows++);
+
+		row[0].i = r * 1001 - 2000;
+		row[1].i = r;
+		row[2].f = r / 3.0;
+		row[3].i = r - 1;	/* -1, 0, 1, 2, 3 */
+	}
+	CU_ASSERT(wfw_csvw_write(&w, &b) == 0);
+	CU_ASSERT(wfw_csvw_close(&w) == 0);
+
+	text = read_all(path, &len);
+	CU_ASSERT_FATAL(text != NULL);
+	CU_ASSERT_FATAL(csv_init(&parser, CSV_STRICT) == 0);
+	CU_ASSERT(csv_parse(&parser, text, len, cb_field, cb_row, p) == len);
+	csv_fini(&parser, cb_field, cb_row, p);
+	csv_free(&parser);
+
+	CU_ASSERT_EQUAL(p->row, 6);
+	for (int r = 0; r < 6; r++)
+		CU_ASSERT_EQUAL(p->nfields[r], 4);
+	CU_ASSERT_STRING_EQUAL(p->fields[0][1], "b,c");
+	CU_ASSERT_STRING_EQUAL(p->fields[0][2], "d\"e");
+	CU_ASSERT_STRING_EQUAL(p->fields[1][0], "-2.000");
+	CU_ASSERT_STRING_EQUAL(p->fields[3][0], "0.002");
+	CU_ASSERT_STRING_EQUAL(p->fields[1][3], "");
+	CU_ASSERT_STRING_EQUAL(p->fields[3][3], "x,y");
+	CU_ASSERT_STRING_EQUAL(p->fields[4][3], "q\"r");
+	CU_ASSERT_STRING_EQUAL(p->fields[5][3], "line\nbreak");
+	CU_ASSERT_EQUAL(strtod(p->fields[5][2], NULL), 4 / 3.0);
+
+	/* And our own reader gives back the same cells. */
+	{
+		struct wfw_reader *r;
+		struct wultfw_batch rb;
+		char err[512];
+
+		CU_ASSERT_FATAL(wfw_reader_open(&r, path, err, sizeof(err)) == 0);
+		CU_ASSERT_EQUAL(wfw_reader_rows(r), 5);
+		CU_ASSERT_FATAL(wfw_batch_alloc(&rb, 4, 16) == 0);
+		CU_ASSERT_EQUAL(wfw_reader_read(r, &rb), 5);
+		for (size_t k = 0; k < 5; k++) {
+			CU_ASSERT_EQUAL(wultfw_row(&rb, k)[0].i, wultfw_row(&b, k)[0].i);
+			CU_ASSERT_EQUAL(wultfw_row(&rb, k)[2].f, wultfw_row(&b, k)[2].f);
+		}
+		CU_ASSERT_EQUAL(wfw_reader_schema(r)->cols[0].type, WULTFW_COL_INT);
+		CU_ASSERT_EQUAL(wfw_reader_schema(r)->cols[0].divisor, 1000);
+		CU_ASSERT_EQUAL(wfw_reader_schema(r)->cols[3].type, WULTFW_COL_ENUM);
+		CU_ASSERT_STRING_EQUAL(wfw_reader_schema(r)->cols[3].enum_names[
+			wultfw_row(&rb, 4)[3].i], "line\nbreak");
+		CU_ASSERT_EQUAL(wultfw_row(&rb, 0)[3].i, -1);
+		CU_ASSERT_EQUAL(wfw_reader_read(r, &rb), 0);
+		wfw_batch_free(&rb);
+		wfw_reader_close(r);
+	}
+	wfw_batch_free(&b);
+	free(text);
+	free(p);
+}
+
+/* ---- whole-record output on write errors ---- */
+
+static size_t hook_budget;	/* bytes the fake disk still takes */
+
+/* A disk that fills up: a short write, then ENOSPC, like a real one. */
+static long full_disk_write(int fd, const void *p, size_t n)
+{
+	long w;
+
+	if (!hook_budget) {
+		errno = ENOSPC;
+		return -1;
+	}
+	w = write(fd, p, n < hook_budget ? n : hook_budget);
+	if (w > 0)
+		hook_budget -= (size_t)w;
+	return w;
+}
+
+static void check_whole_rows(const char *path, size_t ncols)
+{
+	size_t len, lines = 0;
+	char *text = read_all(path, &len);
+
+	CU_ASSERT_FATAL(text != NULL);
+	CU_ASSERT(len > 0);
+	CU_ASSERT_EQUAL(text[len - 1], '\n');
+	for (char *p = text, *nl; (nl = strchr(p, '\n')); p = nl + 1) {
+		size_t commas = 0;
+
+		for (char *q = p; q < nl; q++)
+			commas += *q == ',';
+		CU_ASSERT_EQUAL(commas, ncols - 1);
+		lines++;
+	}
+	CU_ASSERT(lines >= 1);
+	free(text);
+}
+
+static const struct wultfw_column plain_cols[] = {
+	{ "WakeLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "IntrLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "LDist", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "CC0%", "%", WULTFW_COL_FLOAT, 0, NULL, 0 },
+};
+static const struct wultfw_schema plain_schema = { 4, plain_cols };
+
+static void fill_plain(struct wultfw_batch *b, size_t rows, uint64_t seed)
+{
+	b->rows = 0;
+	for (size_t r = 0; r < rows; r++) {
+		union wultfw_cell *row = wultfw_row(b, b->rows++);
+
+		row[0].i = (int64_t)(wultfw_rand64(&seed) % 100000000);
+		row[1].i = (int64_t)(wultfw_rand64(&seed) % 100000000);
+		row[2].i = (int64_t)(wultfw_rand64(&seed) % 4000000);
+		row[3].f = (double)(wultfw_rand64(&seed) % 10000) / 77.0;
+	}
+}
+
+static void test_enospc_simulated(void)
+{
+	struct wfw_csv_writer w;
+	struct wultfw_batch b;
+	const char *path = tpath("full.csv");
+	int ret = 0;
+	struct stat st;
+
+	CU_ASSERT_FATAL(wfw_batch_alloc(&b, 4, 1000) == 0);
+	hook_budget = 3 * (1 << 20) + 12345;	/* not on a row boundary */
+	wfw_out_write_hook = full_disk_write;
+	CU_ASSERT_FATAL(wfw_csvw_open(&w, path, &plain_schema, 0) == 0);
+	for (int i = 0; i < 1000 && !ret; i++) {
+		fill_plain(&b, 1000, (uint64_t)i);
+		ret = wfw_csvw_write(&w, &b);
+	}
+	CU_ASSERT_EQUAL(ret, -ENOSPC);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w.out.msg, path));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w.out.msg, strerror(ENOSPC)));
+	/* Sticky: later writes and close report the same error. */
+	CU_ASSERT_EQUAL(wfw_csvw_write(&w, &b), -ENOSPC);
+	CU_ASSERT_EQUAL(wfw_csvw_close(&w), -ENOSPC);
+	wfw_out_write_hook = NULL;
+
+	CU_ASSERT(stat(path, &st) == 0);
+	CU_ASSERT(st.st_size > 0 && st.st_size < 3 * (1 << 20) + 12345);
+	check_whole_rows(path, 4);
+	wfw_batch_free(&b);
+}
+
+static void test_dev_full(void)
+{
+	struct wfw_out o;
+	char *p;
+
+	CU_ASSERT_FATAL(wfw_out_open(&o, "/dev/full", 4096, 0) == 0);
+	p = wfw_out_reserve(&o, 10);
+	CU_ASSERT_FATAL(p != NULL);
+	memcpy(p, "1,2,3,4,5\n", 10);
+	wfw_out_commit(&o, 10);
+	CU_ASSERT_EQUAL(wfw_out_flush(&o), -ENOSPC);
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.msg, "/dev/full"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.msg, "No space left on device"));
+	CU_ASSERT_PTR_NULL(wfw_out_reserve(&o, 10));
+	CU_ASSERT_EQUAL(wfw_out_close(&o), -ENOSPC);
+}
+
+/* A real full filesystem: a 256 KiB tmpfs (needs root; skipped otherwise). */
+static void test_enospc_tmpfs(void)
+{
+	const char *mnt = tpath("tiny");
+	struct wfw_csv_writer w;
+	struct wultfw_batch b;
+	const char *path = tpath("tiny/datapoints.csv");
+	int ret = 0;
+
+	mkdir(mnt, 0755);
+	if (mount("tmpfs", mnt, "tmpfs", 0, "size=256k")) {
+		printf("\n  (skipped: cannot mount a tmpfs here: %s)\n", strerror(errno));
+		rmdir(mnt);
+		return;
+	}
+	CU_ASSERT_FATAL(wfw_batch_alloc(&b, 4, 1000) == 0);
+	CU_ASSERT_FATAL(wfw_csvw_open(&w, path, &plain_schema, 0) == 0);
+	for (int i = 0; i < 100 && !ret; i++) {
+		fill_plain(&b, 1000, (uint64_t)i);
+		ret = wfw_csvw_write(&w, &b);
+	}
+	if (!ret)
+		ret = wfw_csvw_flush(&w);
+	CU_ASSERT_EQUAL(ret, -ENOSPC);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w.out.msg, "No space left on device"));
+	wfw_csvw_close(&w);
+	check_whole_rows(path, 4);
+	{
+		struct wfw_reader *r;
+		char err[512];
+
+		CU_ASSERT(wfw_reader_open(&r, path, err, sizeof(err)) == 0);
+		if (r) {
+			CU_ASSERT(wfw_reader_rows(r) > 1000);
+			wfw_reader_close(r);
+		}
+	}
+	umount(mnt);
+	rmdir(mnt);
+	wfw_batch_free(&b);
+}
+
+/* ---- CSV reader ---- */
+
+static const char wult_csv[] =
+	"WakeLatency,SilentTime,IntrLatency,IntrOff,LDist,ReqCState,CC0%,CC1Derived%,CC1%,CC6%,PC2%,PC6%,SMICnt,NMICnt\n"
+	"4.1797981021053525,1746.30360946498,5.2,1,1750.49,C6,0.33,0.0,0.0,99.67,0.0,0.0,0,0\n"
+	"12.506124567,388.0137451,13.1,0,400.52,C1,1.07,98.93,98.93,0.0,0.0,0.0,0,0\n"
+	"\n"
+	"3.9,2204.1,4.75,1,2208.0,C6,0.3,0.0,0.0,99.7,0.0,0.0,0,1\r\n"
+	"7.2,9.5,8.125,0,16.7,POLL,100.0,0.0,0.0,0.0,0.0,0.0,0,0\n";
+
+static void test_reader_wult_csv(void)
+{
+	const char *path = tpath("wult.csv");
+	const struct wultfw_schema *s;
+	struct wfw_reader *r;
+	struct wultfw_batch b;
+	char err[512];
+	int c;
+
+	write_file(path, wult_csv);
+	CU_ASSERT_FATAL(wfw_reader_open(&r, path, err, sizeof(err)) == 0);
+	CU_ASSERT_EQUAL(wfw_reader_format(r), WFW_FMT_CSV);
+	s = wfw_reader_schema(r);
+	CU_ASSERT_EQUAL(s->ncols, 14);
+	CU_ASSERT_EQUAL(wfw_reader_rows(r), 4);
+	c = wfw_schema_find(s, "WakeLatency");
+	CU_ASSERT_EQUAL(c, 0);
+	CU_ASSERT_EQUAL(s->cols[0].type, WULTFW_COL_FLOAT);
+	CU_ASSERT_EQUAL(wfw_schema_find(s, "RTD"), -1);
+	c = wfw_schema_find(s, "ReqCState");
+	CU_ASSERT_FATAL(c == 5);
+	CU_ASSERT_EQUAL(s->cols[5].type, WULTFW_COL_ENUM);
+	CU_ASSERT_EQUAL(s->cols[5].n_enum, 3);
+	CU_ASSERT_EQUAL(s->cols[3].type, WULTFW_COL_INT);	/* IntrOff 0/1 */
+	CU_ASSERT_EQUAL(s->cols[3].divisor, 1);
+	CU_ASSERT_EQUAL(s->cols[4].type, WULTFW_COL_FLOAT);	/* 2 and 1 decimals */
+
+	CU_ASSERT_FATAL(wfw_batch_alloc(&b, 14, 3) == 0);
+	CU_ASSERT_EQUAL(wfw_reader_read(r, &b), 3);	/* capacity 3 */
+	CU_ASSERT_EQUAL(wultfw_row(&b, 0)[0].f, 4.1797981021053525);
+	CU_ASSERT_EQUAL(wultfw_row(&b, 0)[1].f, 1746.30360946498);
+	CU_ASSERT_EQUAL(wultfw_row(&b, 1)[0].f, strtod("12.506124567", NULL));
+	CU_ASSERT_EQUAL(wultfw_row(&b, 1)[6].f, 1.07);
+	CU_ASSERT_STRING_EQUAL(s->cols[5].enum_names[wultfw_row(&b, 0)[5].i], "C6");
+	CU_ASSERT_STRING_EQUAL(s->cols[5].enum_names[wultfw_row(&b, 1)[5].i], "C1");
+	CU_ASSERT_EQUAL(wultfw_row(&b, 2)[13].i, 1);	/* the CRLF line */
+	CU_ASSERT_EQUAL(wfw_cell_value(&s->cols[2], wultfw_row(&b, 2)[2]), 4.75);
+	b.rows = 0;
+	CU_ASSERT_EQUAL(wfw_reader_read(r, &b), 1);
+	CU_ASSERT_STRING_EQUAL(s->cols[5].enum_names[wultfw_row(&b, 0)[5].i], "POLL");
+	b.rows = 0;
+	CU_ASSERT_EQUAL(wfw_reader_read(r, &b), 0);
+	wfw_batch_free(&b);
+	wfw_reader_close(r);
+}
+
+/* Open `text` as a CSV file; expect failure with all of `want` in the error. */
+static void expect_bad(const char *name, const char *text, const char *want1,
+		       const char *want2)
+{
+	const char *path = tpath(name);
+	struct wfw_reader *r;
+	char err[512];
+
+	write_file(path, text);
+	CU_ASSERT(wfw_reader_open(&r, path, err, sizeof(err)) < 0);
+	CU_ASSERT_PTR_NULL(r);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, want1));
+	if (want2)
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, want2));
+	if (!strstr(err, want1) || (want2 && !strstr(err, want2)))
+		printf("\n  got: %s\n", err);
+}
+
+static void test_reader_bad_csv(void)
+{
+	char want[600];
+
+	snprintf(want, sizeof(want), "%s: empty file", tpath("empty.csv"));
+	expect_bad("empty.csv", "", want, NULL);
+	expect_bad("blank.csv", "\n\n", "empty file", NULL);
+	snprintf(want, sizeof(want), "%s:3: 2 fields, the header has 3", tpath("short.csv"));
+	expect_bad("short.csv", "A,B,C\n1,2,3\n4,5\n", want, NULL);
+	snprintf(want, sizeof(want), "%s:4: column WakeLatency: 'abc' is not a number",
+		 tpath("nonnum.csv"));
+	expect_bad("nonnum.csv", "WakeLatency,ReqCState\n1.5,C1\n2.5,C6\nabc,C1\n",
+		   want, NULL);
+	/* Text first, number later: the first line with text is named. */
+	expect_bad("nonnum2.csv", "WakeLatency,X\nxyz,1\n2.5,1\n", ":2: column WakeLatency: 'xyz' is not a number",
+		   "line 3");
+	expect_bad("emptyval.csv", "A,B\n1,2\n,3\n", ":3: column A: empty value", NULL);
+	expect_bad("quote.csv", "A,B\n1,\"2\n3,4\n", ":2: a quoted field is never closed", NULL);
+	expect_bad("noname.csv", "A,,C\n1,2,3\n", ":1: column 2 of the header has no name", NULL);
+	expect_bad("binary.csv", "A\001B\n1\n", ":1: binary data in the header line", NULL);
+}
+
+static void test_reader_header_only(void)
+{
+	const char *path = tpath("missing.csv");
+	struct wfw_reader *r;
+	struct wultfw_batch b;
+	char err[512];
+
+	/* A header and no rows is a valid, empty result. */
+	write_file(path, "WakeLatency,ReqCState\n");
+	CU_ASSERT_FATAL(wfw_reader_open(&r, path, err, sizeof(err)) == 0);
+	CU_ASSERT_EQUAL(wfw_reader_rows(r), 0);
+	CU_ASSERT_FATAL(wfw_batch_alloc(&b, 2, 4) == 0);
+	CU_ASSERT_EQUAL(wfw_reader_read(r, &b), 0);
+	wfw_batch_free(&b);
+	wfw_reader_close(r);
+	CU_ASSERT(wfw_reader_open(&r, tpath("does-not-exist.csv"), err, sizeof(err)) == -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "does-not-exist.csv: cannot open"));
+}
+
+/* The reader's own decimal parser agrees with strtod bit for bit. */
+static void test_reader_parses_like_strtod(void)
+{
+	const char *path = tpath("numbers.csv");
+	FILE *f = fopen(path, "w");
+	uint64_t state = 4242;
+	struct wfw_reader *r;
+	struct wultfw_batch b;
+	char err[512], text[64];
+	double *want;
+	int n = 200000, bad = 0;
+
+	CU_ASSERT_FATAL(f != NULL);
+	want = malloc(sizeof(double) * (size_t)n);
+	fputs("X\n", f);
+	for (int i = 0; i < n; i++) {
+		uint64_t u = wultfw_rand64(&state);
+		double v = ldexp((double)(u >> 11), (int)(u % 90) - 100);
+
+		switch (i % 5) {
+		case 0: snprintf(text, sizeof(text), "%.17g", v); break;
+		case 1: snprintf(text, sizeof(text), "%.19f", v); break;
+		case 2: snprintf(text, sizeof(text), "%.16g", v); break;
+		case 3: snprintf(text, sizeof(text), "%llu.%llu", (unsigned long long)(u % 100000),
+				 (unsigned long long)(u >> 20)); break;
+		default: snprintf(text, sizeof(text), "%.3f", v); break;
+		}
+		if (i % 1000 == 7) {	/* exact ties: round half to even */
+			static const char *const ties[] = {
+				"4503599627370496.5", "4503599627370497.5",
+				"2251799813685248.25", "2251799813685248.75",
+				"1125899906842624.125", "9007199254740993.0",
+			};
+			snprintf(text, sizeof(text), "%s", ties[(i / 1000) % 6]);
+		}
+		if (u & 1) {
+			memmove(text + 1, text, strlen(text) + 1);
+			text[0] = '-';
+		}
+		want[i] = strtod(text, NULL);
+		fprintf(f, "%s\n", text);
+	}
+	fclose(f);
+	CU_ASSERT_FATAL(wfw_reader_open(&r, path, err, sizeof(err)) == 0);
+	CU_ASSERT_EQUAL(wfw_reader_schema(r)->cols[0].type, WULTFW_COL_FLOAT);
+	CU_ASSERT_FATAL(wfw_batch_alloc(&b, 1, (size_t)n) == 0);
+	CU_ASSERT_FATAL(wfw_reader_read(r, &b) == n);
+	for (int i = 0; i < n && bad < 5; i++) {
+		if (memcmp(&b.cells[i].f, &want[i], 8)) {
+			bad++;
+			printf("\n  row %d: got %.17g want %.17g", i, b.cells[i].f, want[i]);
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	wfw_batch_free(&b);
+	wfw_reader_close(r);
+	free(want);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	unsigned failed;
+
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("datafmt", NULL, NULL);
+	CU_add_test(s, "int formatting", test_fmt_int);
+	CU_add_test(s, "float formatting", test_fmt_float);
+	CU_add_test(s, "fast float formatting equals snprintf", test_fmt_float_fast_matches);
+	CU_add_test(s, "header and quoting", test_header_quoting);
+	CU_add_test(s, "divisor not a power of ten", test_bad_divisor);
+	CU_add_test(s, "round trip through libcsv", test_libcsv_roundtrip);
+	CU_add_test(s, "ENOSPC simulated", test_enospc_simulated);
+	CU_add_test(s, "ENOSPC on /dev/full", test_dev_full);
+	CU_add_test(s, "ENOSPC on a tiny tmpfs", test_enospc_tmpfs);
+	CU_add_test(s, "reader on wult's datapoints.csv", test_reader_wult_csv);
+	CU_add_test(s, "reader on bad CSV files", test_reader_bad_csv);
+	CU_add_test(s, "reader parses numbers like strtod", test_reader_parses_like_strtod);
+	CU_add_test(s, "reader on header-only and missing files", test_reader_header_only);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	if (!failed) {
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		if (system(cmd))
+			fprintf(stderr, "could not remove %s\n", tmpdir);
+	}
+	return failed ? 1 : 0;
+}

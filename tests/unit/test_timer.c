@@ -1,0 +1,742 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of the timer source, driven through its descriptor's ops
+ * without the core: options in table order, open/start/read/stop/close,
+ * real datapoints from the running kernel, ReqCState against a fake
+ * cpuidle sysfs tree, and discarded counting with signals that cut sleeps
+ * short.
+ */
+#include "config.h"
+
+#include <CUnit/Basic.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "timer_priv.h"
+
+extern const struct wultfw_plugin timer_LTX_wultfw_plugin;
+static const struct wultfw_plugin *pl = &timer_LTX_wultfw_plugin;
+
+/* ---- harness: a context with every option set, and a log catcher ---- */
+
+struct harness {
+	struct wultfw_value opts[TIMER_OPT_COUNT];
+	struct wultfw_ctx ctx;
+	struct wultfw_source_info info;
+	struct wultfw_batch b;
+	char log[8192];
+};
+
+static void h_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
+		  const char *msg)
+{
+	struct harness *h = ctx->host_data;
+	size_t len = strlen(h->log);
+
+	snprintf(h->log + len, sizeof(h->log) - len, "%s\n", msg);
+}
+
+static const struct wultfw_host h_host = { .log = h_log };
+
+/* Every option gets a value, as the core would fill them from defaults. */
+static void h_init(struct harness *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->opts[TIMER_OPT_PRIORITY] = (struct wultfw_value){ .set = true, .i = 0 };
+	/* Explicitly off: tests must not lock the test runner's memory. */
+	h->opts[TIMER_OPT_MLOCK] = (struct wultfw_value){ .set = true, .b = false };
+	h->opts[TIMER_OPT_TIMERSLACK] = (struct wultfw_value){ .set = true, .ns = 1 };
+	h->opts[TIMER_OPT_REQCSTATE] = (struct wultfw_value){ .set = true, .b = true };
+	h->opts[TIMER_OPT_RAW] = (struct wultfw_value){ .set = true, .b = false };
+	h->opts[TIMER_OPT_RING_SIZE] = (struct wultfw_value){ .set = true, .i = 65536 };
+	h->opts[TIMER_OPT_SYSFS_ROOT] = (struct wultfw_value){ .set = true, .s = "/sys" };
+	h->ctx.plugin = pl;
+	h->ctx.opts = h->opts;
+	h->ctx.host = &h_host;
+	h->ctx.host_data = h;
+	h->ctx.verbosity = 1;
+}
+
+static int h_open(struct harness *h)
+{
+	int ret = pl->source->open(&h->ctx, &h->info);
+
+	if (ret)
+		return ret;
+	h->b.ncols = h->info.schema->ncols;
+	h->b.capacity = 512;
+	h->b.cells = calloc(h->b.capacity * h->b.ncols, sizeof(*h->b.cells));
+	return 0;
+}
+
+static void h_close(struct harness *h)
+{
+	pl->source->close(&h->ctx);
+	free(h->b.cells);
+	h->b.cells = NULL;
+	CU_ASSERT_PTR_NULL(h->ctx.priv);
+}
+
+/* The CPU to measure: the last one this process may use. */
+static int test_cpu(void)
+{
+	cpu_set_t set;
+	int cpu, last = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			last = cpu;
+	return last;
+}
+
+static struct wultfw_source_params params(uint64_t from, uint64_t to)
+{
+	struct wultfw_source_params p = {
+		.cpu = test_cpu(), .ldist_from_ns = from, .ldist_to_ns = to,
+		.seed = 12345,
+	};
+
+	return p;
+}
+
+/* Read until `want` rows are in h->b (or 5 s pass). */
+static void h_collect(struct harness *h, size_t want)
+{
+	int64_t end = timer_now_ns() + 5000000000LL;
+
+	h->b.rows = 0;
+	while (h->b.rows < want && timer_now_ns() < end) {
+		int ret = pl->source->read(&h->ctx, &h->b, 100000000);
+
+		CU_ASSERT_EQUAL_FATAL(ret, WULTFW_READ_OK);
+	}
+	CU_ASSERT_TRUE(h->b.rows >= want);
+}
+
+static int col_index(const struct wultfw_schema *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->ncols; i++)
+		if (!strcmp(s->cols[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* ---- a fake sysfs tree ---- */
+
+static char fake_root[64];
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void mkdir_p(const char *path)
+{
+	char buf[512], *s;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (s = buf + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		mkdir(buf, 0755);
+		*s = '/';
+	}
+	mkdir(buf, 0755);
+}
+
+/* Fixed-width counters, so a rewrite in place never changes the length. */
+#define FAKE_USAGE_FMT "%020" PRIu64 "\n"
+
+static const char *const fake_names[] = { "POLL", "C1-FAKE", "C6-FAKE" };
+
+/* cpuN/cpuidle/stateM/{name,usage} for every CPU; cpuidle: with states. */
+static void make_fake_tree(bool cpuidle)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	char path[512], usage[32];
+	long cpu;
+	int s;
+
+	snprintf(fake_root, sizeof(fake_root), "/tmp/test_timer.XXXXXX");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(fake_root));
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%ld",
+			 fake_root, cpu);
+		mkdir_p(path);
+		if (!cpuidle)
+			continue;
+		for (s = 0; s < 3; s++) {
+			snprintf(path, sizeof(path),
+				 "%s/devices/system/cpu/cpu%ld/cpuidle/state%d",
+				 fake_root, cpu, s);
+			mkdir_p(path);
+			strcat(path, "/name");
+			write_file(path, fake_names[s]);
+			snprintf(path, sizeof(path),
+				 "%s/devices/system/cpu/cpu%ld/cpuidle/state%d/usage",
+				 fake_root, cpu, s);
+			snprintf(usage, sizeof(usage), FAKE_USAGE_FMT,
+				 (uint64_t)100 * s);
+			write_file(path, usage);
+		}
+	}
+}
+
+static void remove_fake_tree(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fake_root);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+/* ---- tests ---- */
+
+static void test_option_table(void)
+{
+	static const char *const names[TIMER_OPT_COUNT] = {
+		[TIMER_OPT_PRIORITY] = "priority",
+		[TIMER_OPT_MLOCK] = "mlock",
+		[TIMER_OPT_TIMERSLACK] = "timerslack",
+		[TIMER_OPT_REQCSTATE] = "reqcstate",
+		[TIMER_OPT_RAW] = "raw",
+		[TIMER_OPT_RING_SIZE] = "ring_size",
+		[TIMER_OPT_SYSFS_ROOT] = "sysfs_root",
+	};
+	int i;
+
+	CU_ASSERT_EQUAL(pl->abi_version, WULTFW_PLUGIN_ABI_VERSION);
+	CU_ASSERT_EQUAL(pl->kind, WULTFW_KIND_SOURCE);
+	CU_ASSERT_STRING_EQUAL(pl->name, "timer");
+	/* ctx->opts[i] is indexed by enum timer_opt: the table must agree. */
+	for (i = 0; i < TIMER_OPT_COUNT; i++) {
+		CU_ASSERT_PTR_NOT_NULL_FATAL(pl->options[i].name);
+		CU_ASSERT_STRING_EQUAL(pl->options[i].name, names[i]);
+		CU_ASSERT_PTR_NOT_NULL(pl->options[i].help);
+	}
+	CU_ASSERT_PTR_NULL(pl->options[TIMER_OPT_COUNT].name);
+	/* mlock has no default so "not given" can mean "try". */
+	CU_ASSERT_PTR_NULL(pl->options[TIMER_OPT_MLOCK].def);
+}
+
+static void test_bad_options(void)
+{
+	struct harness h;
+
+	h_init(&h);
+	h.opts[TIMER_OPT_PRIORITY].i = 100;
+	CU_ASSERT_EQUAL(h_open(&h), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(h.ctx.err, "priority = 100"));
+	CU_ASSERT_PTR_NULL(h.ctx.priv);
+
+	h_init(&h);
+	h.opts[TIMER_OPT_RING_SIZE].i = 10;
+	CU_ASSERT_EQUAL(h_open(&h), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(h.ctx.err, "ring_size"));
+
+	h_init(&h);
+	h.opts[TIMER_OPT_TIMERSLACK].ns = 0;
+	CU_ASSERT_EQUAL(h_open(&h), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(h.ctx.err, "timerslack"));
+}
+
+static void test_schema(void)
+{
+	const struct wultfw_schema *s;
+	struct harness h;
+	int c;
+
+	make_fake_tree(true);
+	h_init(&h);
+	h.opts[TIMER_OPT_SYSFS_ROOT].s = fake_root;
+	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
+	s = h.info.schema;
+	CU_ASSERT_STRING_EQUAL(h.info.devid, "timer");
+	CU_ASSERT_EQUAL(s->ncols, 4);
+	CU_ASSERT_STRING_EQUAL(s->cols[0].name, "WakeLatency");
+	CU_ASSERT_EQUAL(s->cols[0].divisor, 1000);
+	CU_ASSERT_STRING_EQUAL(s->cols[0].unit, "us");
+	CU_ASSERT_STRING_EQUAL(s->cols[1].name, "SilentTime");
+	CU_ASSERT_STRING_EQUAL(s->cols[2].name, "LDist");
+	CU_ASSERT_EQUAL(s->cols[2].divisor, 1000);
+	c = col_index(s, "ReqCState");
+	CU_ASSERT_EQUAL_FATAL(c, 3);
+	CU_ASSERT_EQUAL(s->cols[c].type, WULTFW_COL_ENUM);
+	CU_ASSERT_EQUAL_FATAL(s->cols[c].n_enum, 3);
+	CU_ASSERT_STRING_EQUAL(s->cols[c].enum_names[1], "C1-FAKE");
+	CU_ASSERT_STRING_EQUAL(s->cols[c].enum_names[2], "C6-FAKE");
+	/* No fake interrupt time: user space cannot see it. */
+	CU_ASSERT_EQUAL(col_index(s, "IntrLatency"), -1);
+	h_close(&h);
+
+	h_init(&h);
+	h.opts[TIMER_OPT_SYSFS_ROOT].s = fake_root;
+	h.opts[TIMER_OPT_RAW].b = true;
+	h.opts[TIMER_OPT_REQCSTATE].b = false;
+	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
+	s = h.info.schema;
+	CU_ASSERT_EQUAL(s->ncols, 6);
+	CU_ASSERT_EQUAL(col_index(s, "ReqCState"), -1);
+	CU_ASSERT_EQUAL(col_index(s, "LTime"), 3);
+	CU_ASSERT_EQUAL(col_index(s, "TBI"), 4);
+	CU_ASSERT_EQUAL(col_index(s, "TAI"), 5);
+	CU_ASSERT_EQUAL(s->cols[5].divisor, 1);
+	h_close(&h);
+	remove_fake_tree();
+}
+
+/* Real sleeps on the real kernel: every cell must make sense. */
+static void test_datapoints(void)
+{
+	struct wultfw_source_params pa = params(100000, 300000);
+	uint64_t seed = pa.seed, skipped = 0;
+	const struct wultfw_schema *s;
+	struct harness h;
+	bool varied = false;
+	int64_t prev_ltime = 0;
+	size_t r;
+
+	h_init(&h);
+	h.opts[TIMER_OPT_RAW].b = true;
+	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
+	s = h.info.schema;
+	CU_ASSERT_EQUAL_FATAL(s->ncols, 7);
+	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
+	h_collect(&h, 300);
+	CU_ASSERT_EQUAL(pl->source->stop(&h.ctx), 0);
+
+	/*
+	 * LDist follows the generator from the given seed; a discarded
+	 * datapoint (rare: the thread was held up for longer than LDist
+	 * before its sleep, as under valgrind) skips one value.
+	 */
+	for (r = 0; r < h.b.rows; r++) {
+		int64_t want = (int64_t)wultfw_pick_ldist(&seed,
+				pa.ldist_from_ns, pa.ldist_to_ns, 0);
+
+		while (want != wultfw_crow(&h.b, r)[2].i &&
+		       skipped < h.b.discarded) {
+			want = (int64_t)wultfw_pick_ldist(&seed,
+					pa.ldist_from_ns, pa.ldist_to_ns, 0);
+			skipped++;
+		}
+		CU_ASSERT_EQUAL(wultfw_crow(&h.b, r)[2].i, want);
+	}
+	for (r = 0; r < h.b.rows; r++) {
+		const union wultfw_cell *c = wultfw_crow(&h.b, r);
+		int64_t wake = c[0].i, silent = c[1].i, ldist = c[2].i;
+		int64_t cstate = c[3].i;
+		int64_t ltime = c[4].i, tbi = c[5].i, tai = c[6].i;
+
+		CU_ASSERT_TRUE(wake >= 0);
+		CU_ASSERT_TRUE(ldist >= (int64_t)pa.ldist_from_ns &&
+			       ldist <= (int64_t)pa.ldist_to_ns);
+		CU_ASSERT_TRUE(silent > 0 && silent <= ldist);
+		CU_ASSERT_TRUE(cstate >= -1 &&
+			       cstate < (int64_t)s->cols[3].n_enum);
+		CU_ASSERT_EQUAL(wake, tai - ltime);
+		CU_ASSERT_EQUAL(silent, ltime - tbi);
+		/* One sleep after the other, in order. */
+		CU_ASSERT_TRUE(ltime > prev_ltime);
+		prev_ltime = tai;
+		if (r && ldist != wultfw_crow(&h.b, r - 1)[2].i)
+			varied = true;
+	}
+	CU_ASSERT_TRUE(varied);
+	/* Sleeps of 100-300 us are almost never cut short. */
+	CU_ASSERT_TRUE(h.b.discarded < h.b.rows / 10);
+	h_close(&h);
+}
+
+/* read() honours its timeout, stop() does not wait for a long sleep. */
+static void test_timeouts(void)
+{
+	struct wultfw_source_params pa = params(2000000000ULL, 2000000000ULL);
+	struct harness h;
+	int64_t t0, dt;
+
+	h_init(&h);
+	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
+	CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 0), -EINVAL);
+	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
+	t0 = timer_now_ns();
+	CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 30000000), WULTFW_READ_OK);
+	dt = timer_now_ns() - t0;
+	CU_ASSERT_EQUAL(h.b.rows, 0);
+	CU_ASSERT_TRUE(dt >= 30000000 && dt < 500000000);
+
+	t0 = timer_now_ns();
+	CU_ASSERT_EQUAL(pl->source->stop(&h.ctx), 0);
+	CU_ASSERT_TRUE(timer_now_ns() - t0 < 500000000);
+	/* Stopped and drained: the source says it has nothing more. */
+	CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 30000000), WULTFW_READ_END);
+	h_close(&h);
+}
+
+static void test_consistency_rule(void)
+{
+	struct timer_dp dp = { .ltime = 1000, .tbi = 900, .tai = 1005 };
+
+	CU_ASSERT_TRUE(timer_dp_consistent(&dp));
+	dp.tai = 1000;		/* woke exactly at LTime: latency 0 is fine */
+	CU_ASSERT_TRUE(timer_dp_consistent(&dp));
+	dp.tai = 999;		/* woke before LTime */
+	CU_ASSERT_FALSE(timer_dp_consistent(&dp));
+	dp.tai = 1005;
+	dp.tbi = 1000;		/* never slept: LTime passed before the call */
+	CU_ASSERT_FALSE(timer_dp_consistent(&dp));
+}
+
+static void test_reqcstate_logic(void)
+{
+	struct timer_cstates cs = { .on = true };
+	uint64_t before[3] = { 5, 7, 9 }, after[3];
+
+	cs.ci.nstates = 3;
+	cs.map[0] = 0;
+	cs.map[1] = 2;		/* measured CPU's state 1 is schema name 2 */
+	cs.map[2] = -1;		/* a state the schema does not know */
+
+	memcpy(after, before, sizeof(after));
+	CU_ASSERT_EQUAL(timer_reqcstate(&cs, before, after), -1);
+	after[1] = 8;
+	CU_ASSERT_EQUAL(timer_reqcstate(&cs, before, after), 2);
+	after[1] = 10;		/* entered several times, still one state */
+	CU_ASSERT_EQUAL(timer_reqcstate(&cs, before, after), 2);
+	after[0] = 6;		/* two states: unknown which one was requested */
+	CU_ASSERT_EQUAL(timer_reqcstate(&cs, before, after), -1);
+	memcpy(after, before, sizeof(after));
+	after[2] = 10;
+	CU_ASSERT_EQUAL(timer_reqcstate(&cs, before, after), -1);
+}
+
+/* Bumps one fake usage counter of the measured CPU while sleeps run. */
+struct bumper {
+	pthread_t t;
+	atomic_bool stop;
+	char path[512];
+};
+
+static void *bumper_main(void *arg)
+{
+	struct bumper *bp = arg;
+	int fd = open(bp->path, O_WRONLY);
+	uint64_t v = 200;
+	char buf[32];
+
+	while (fd >= 0 && !atomic_load(&bp->stop)) {
+		int len = snprintf(buf, sizeof(buf), FAKE_USAGE_FMT, ++v);
+
+		if (pwrite(fd, buf, (size_t)len, 0) != len)
+			break;
+		usleep(50);
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+static void test_reqcstate_fake_sysfs(void)
+{
+	struct wultfw_source_params pa = params(300000, 500000);
+	struct bumper bp;
+	struct harness h;
+	size_t r, named = 0;
+
+	make_fake_tree(true);
+
+	/* Counters that never move: no state was entered, ReqCState empty. */
+	h_init(&h);
+	h.opts[TIMER_OPT_SYSFS_ROOT].s = fake_root;
+	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
+	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
+	h_collect(&h, 50);
+	pl->source->stop(&h.ctx);
+	for (r = 0; r < h.b.rows; r++)
+		CU_ASSERT_EQUAL(wultfw_crow(&h.b, r)[3].i, -1);
+	h_close(&h);
+
+	/* Only "C6-FAKE" moves: ReqCState is C6-FAKE (or empty, if a sleep
+	 * saw no bump), never another state. */
+	memset(&bp, 0, sizeof(bp));
+	snprintf(bp.path, sizeof(bp.path),
+		 "%s/devices/system/cpu/cpu%d/cpuidle/state2/usage",
+		 fake_root, pa.cpu);
+	h_init(&h);
+	h.opts[TIMER_OPT_SYSFS_ROOT].s = fake_root;
+	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&bp.t, NULL, bumper_main, &bp), 0);
+	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
+	h_collect(&h, 50);
+	pl->source->stop(&h.ctx);
+	atomic_store(&bp.stop, true);
+	pthread_join(bp.t, NULL);
+	for (r = 0; r < h.b.rows; r++) {
+		int64_t cs = wultfw_crow(&h.b, r)[3].i;
+
+		CU_ASSERT_TRUE(cs == -1 || cs == 2);
+		named += cs == 2;
+	}
+	CU_ASSERT_TRUE(named > h.b.rows / 2);
+	h_close(&h);
+	remove_fake_tree();
+}
+
+static void test_no_cpuidle(void)
+{
+	struct wultfw_source_params pa = params(100000, 100000);
+	struct harness h;
+	size_t r;
+
+	make_fake_tree(false);
+	h_init(&h);
+	h.opts[TIMER_OPT_SYSFS_ROOT].s = fake_root;
+	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(h.log, "ReqCState will be empty"));
+	CU_ASSERT_EQUAL_FATAL(h.info.schema->ncols, 4);
+	CU_ASSERT_EQUAL(h.info.schema->cols[3].n_enum, 0);
+	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
+	h_collect(&h, 20);
+	pl->source->stop(&h.ctx);
+	for (r = 0; r < h.b.rows; r++)
+		CU_ASSERT_EQUAL(wultfw_crow(&h.b, r)[3].i, -1);
+	h_close(&h);
+	remove_fake_tree();
+}
+
+static void test_bad_cpu(void)
+{
+	struct wultfw_source_params pa = params(100000, 100000);
+	char path[512];
+	struct harness h;
+
+	h_init(&h);
+	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
+	pa.cpu = 100000;
+	CU_ASSERT_EQUAL(pl->source->start(&h.ctx, &pa), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(h.ctx.err, "does not exist"));
+	pa.cpu = -1;
+	CU_ASSERT_EQUAL(pl->source->start(&h.ctx, &pa), -EINVAL);
+	pa = params(2000, 1000);	/* reversed range */
+	CU_ASSERT_EQUAL(pl->source->start(&h.ctx, &pa), -EINVAL);
+	h_close(&h);
+
+	/* An offline CPU, as sysfs reports it. */
+	make_fake_tree(true);
+	pa = params(100000, 100000);
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/online",
+		 fake_root, pa.cpu);
+	write_file(path, "0\n");
+	h_init(&h);
+	h.opts[TIMER_OPT_SYSFS_ROOT].s = fake_root;
+	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
+	CU_ASSERT_EQUAL(pl->source->start(&h.ctx, &pa), -ENODEV);
+	CU_ASSERT_PTR_NOT_NULL(strstr(h.ctx.err, "offline"));
+	h_close(&h);
+	remove_fake_tree();
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* A signal ends a sleep early: that datapoint is counted as discarded. */
+static void test_discarded(void)
+{
+	struct wultfw_source_params pa = params(40000000, 40000000);
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct timer_priv *p;
+	struct harness h;
+	uint64_t total = 0;
+	int i;
+
+	sigemptyset(&sa.sa_mask);
+	CU_ASSERT_EQUAL_FATAL(sigaction(SIGUSR1, &sa, NULL), 0);
+	h_init(&h);
+	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
+	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
+	p = h.ctx.priv;
+	usleep(10000);
+	/*
+	 * Under load the thread may be running, not sleeping, when a signal
+	 * lands; such a signal discards nothing. So signal until three sleeps
+	 * were cut short, and check no signal was counted twice.
+	 */
+	for (i = 0; i < 200 && total < 3; i++) {
+		pthread_kill(p->thread, SIGUSR1);
+		usleep(25000);	/* lands in the next 40 ms sleep */
+		h.b.rows = 0;
+		h.b.discarded = 0;
+		CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 0), WULTFW_READ_OK);
+		total += h.b.discarded;
+	}
+	CU_ASSERT_EQUAL(total, 3);
+	CU_ASSERT_TRUE(total <= (uint64_t)i);
+	/* Counted once: reading again adds nothing. */
+	h.b.rows = 0;
+	h.b.discarded = 0;
+	CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 0), WULTFW_READ_OK);
+	CU_ASSERT_EQUAL(h.b.discarded, 0);
+	pl->source->stop(&h.ctx);
+	h_close(&h);
+	signal(SIGUSR1, SIG_DFL);
+}
+
+/* A tiny ring that nobody reads: the loss is counted and logged. */
+static void test_overruns(void)
+{
+	struct wultfw_source_params pa = params(1000, 1000);
+	struct timer_priv *p;
+	struct harness h;
+
+	h_init(&h);
+	h.opts[TIMER_OPT_RING_SIZE].i = 64;
+	h.opts[TIMER_OPT_REQCSTATE].b = false;
+	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
+	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
+	p = h.ctx.priv;
+	/* Wait for the ring to overflow; a loaded machine may take a while. */
+	for (int waited = 0; waited < 500 && !atomic_load(&p->overruns); waited++)
+		usleep(10000);
+	CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 0), WULTFW_READ_OK);
+	CU_ASSERT_EQUAL(h.b.rows, 64);
+	pl->source->stop(&h.ctx);
+	CU_ASSERT_TRUE(atomic_load(&p->overruns) > 0);
+	/* Overruns are not inconsistent datapoints. */
+	CU_ASSERT_TRUE(h.b.discarded < atomic_load(&p->overruns));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h.log, "raise ring_size"));
+	h_close(&h);
+}
+
+/*
+ * Runs in a child without privileges: returns 0, or the number of the
+ * first check that failed.
+ */
+static int unprivileged_checks(void)
+{
+	struct wultfw_source_params pa = params(100000, 100000);
+	struct rlimit zero = { 0, 0 };
+	struct harness h;
+
+	if (setrlimit(RLIMIT_RTPRIO, &zero) || setrlimit(RLIMIT_MEMLOCK, &zero))
+		return 1;
+	if (geteuid() == 0 && setresuid(65534, 65534, 65534))
+		return 2;
+
+	/* An explicit SCHED_FIFO priority that is not permitted: fail. */
+	h_init(&h);
+	h.opts[TIMER_OPT_PRIORITY].i = 90;
+	if (h_open(&h) != -EPERM || !strstr(h.ctx.err, "not permitted"))
+		return 3;
+
+	/* mlock = true but not permitted: start() fails and says why. */
+	h_init(&h);
+	h.opts[TIMER_OPT_MLOCK].b = true;
+	if (h_open(&h))
+		return 4;
+	if (pl->source->start(&h.ctx, &pa) >= 0 ||
+	    !strstr(h.ctx.err, "mlockall() failed"))
+		return 5;
+	h_close(&h);
+
+	/* mlock not given: warn and measure anyway. */
+	h_init(&h);
+	h.opts[TIMER_OPT_MLOCK].set = false;
+	if (h_open(&h) || pl->source->start(&h.ctx, &pa))
+		return 6;
+	if (!strstr(h.log, "mlockall() failed"))
+		return 7;
+	h_collect(&h, 5);
+	if (h.b.rows < 5)
+		return 8;
+	pl->source->stop(&h.ctx);
+	h_close(&h);
+	return 0;
+}
+
+static void test_unprivileged(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0)
+		_exit(unprivileged_checks());
+	CU_ASSERT_EQUAL_FATAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT_TRUE(WIFEXITED(status));
+	CU_ASSERT_EQUAL(WEXITSTATUS(status), 0);
+}
+
+static void test_ring(void)
+{
+	struct timer_ring ring;
+	struct timer_dp dp = { 0 }, out[8];
+	int i;
+
+	CU_ASSERT_EQUAL_FATAL(timer_ring_init(&ring, 5), 0);
+	CU_ASSERT_EQUAL(timer_ring_size(&ring), 8);
+	for (i = 0; i < 8; i++) {
+		dp.ldist = i;
+		CU_ASSERT_TRUE(timer_ring_push(&ring, &dp));
+	}
+	CU_ASSERT_FALSE(timer_ring_push(&ring, &dp));
+	CU_ASSERT_EQUAL(timer_ring_pop(&ring, out, 3), 3);
+	CU_ASSERT_EQUAL(out[0].ldist, 0);
+	CU_ASSERT_EQUAL(out[2].ldist, 2);
+	dp.ldist = 8;
+	CU_ASSERT_TRUE(timer_ring_push(&ring, &dp));	/* wraps around */
+	CU_ASSERT_EQUAL(timer_ring_pop(&ring, out, 8), 6);
+	CU_ASSERT_EQUAL(out[0].ldist, 3);
+	CU_ASSERT_EQUAL(out[5].ldist, 8);
+	CU_ASSERT_EQUAL(timer_ring_pop(&ring, out, 8), 0);
+	timer_ring_free(&ring);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	unsigned int failed;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("timer", NULL, NULL);
+	CU_add_test(s, "option table order", test_option_table);
+	CU_add_test(s, "bad options", test_bad_options);
+	CU_add_test(s, "schema", test_schema);
+	CU_add_test(s, "ring", test_ring);
+	CU_add_test(s, "consistency rule", test_consistency_rule);
+	CU_add_test(s, "ReqCState logic", test_reqcstate_logic);
+	CU_add_test(s, "real datapoints", test_datapoints);
+	CU_add_test(s, "read timeout and prompt stop", test_timeouts);
+	CU_add_test(s, "ReqCState from a fake sysfs", test_reqcstate_fake_sysfs);
+	CU_add_test(s, "no cpuidle", test_no_cpuidle);
+	CU_add_test(s, "bad CPU", test_bad_cpu);
+	CU_add_test(s, "discarded", test_discarded);
+	CU_add_test(s, "overruns", test_overruns);
+	CU_add_test(s, "without privileges", test_unprivileged);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failed = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}
