@@ -43,4 +43,29 @@ sleep 4
 bpftool prog show | grep -A1 -E "name hrt_" > "$out/bpf_stats.txt" || true
 wait $pid
 sysctl -qw kernel.bpf_stats_enabled="$old"
+
+
+# Side by side in one wultfw run: hrt and the timer source at 200 us on CPU 1,
+# all C-states and only POLL (the core leaves the haltpoll governor for
+# that), then cyclictest at the same interval with and without its PM QoS.
+export WULTFW_PLUGIN_PATH="$WULTFW_PLUGIN_PATH:$top/plugins/timer/.libs"
+cat > "$out/side.cfg" <<CFG
+outdir = "$out/res";
+limits = { datapoints = $N; time = "5m"; };
+sinks = ( { plugin = "csv"; }, { plugin = "stats"; } );
+experiments = (
+  { name = "side-hrt"; source = { plugin = "hrt"; cpu = 1; ldist = "200us"; }; },
+  { name = "side-timer"; source = { plugin = "timer"; cpu = 1; ldist = "200us"; priority = 90; }; },
+  { name = "side-hrt-poll"; source = { plugin = "hrt"; cpu = 1; ldist = "200us"; };
+    cstates = { only = [ "POLL" ]; }; },
+  { name = "side-timer-poll"; source = { plugin = "timer"; cpu = 1; ldist = "200us"; priority = 90; };
+    cstates = { only = [ "POLL" ]; }; }
+);
+CFG
+echo "== side by side (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+"$top/wultfw" -c "$out/side.cfg" --no-progress -q > "$out/side.stats" || true
+if command -v cyclictest >/dev/null; then
+	cyclictest -m -p90 -i200 -l "$N" -q -a 1 -t 1 --laptop > "$out/cyclictest-laptop.txt" 2>&1
+	cyclictest -m -p90 -i200 -l "$N" -q -a 1 -t 1 > "$out/cyclictest-qos0.txt" 2>&1
+fi
 echo "results in $out"

@@ -11,7 +11,7 @@ for path in sys.argv[1:]:
     d = pd.read_csv(path)
     print(f"== {path}: {len(d)} datapoints")
     for cs, g in d.groupby("ReqCState"):
-        for col in ("WakeLatency", "IntrLatency"):
+        for col in [c for c in ("WakeLatency", "IntrLatency") if c in d]:
             q = g[col].quantile([0.5, 0.99, 0.999])
             print(f"  {cs:14s} {col:12s} n={len(g):6d} min={g[col].min():8.2f} "
                   f"med={q[0.5]:8.2f} p99={q[0.99]:8.2f} p99.9={q[0.999]:8.2f} "
