@@ -27,6 +27,17 @@ plugins/hrt/hrt.skel.h: plugins/hrt/hrt.bpf.o
 	$(AM_V_GEN)$(BPFTOOL) gen skeleton $< name hrt_bpf > $@.tmp && mv $@.tmp $@
 $(plugins_hrt_hrt_la_OBJECTS): plugins/hrt/hrt.skel.h
 
+# Ring-buffer records -> rows, without loading anything (includes hrt.c).
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_hrt_records
+TESTS += tests/unit/test_hrt_records
+tests_unit_test_hrt_records_SOURCES = tests/unit/test_hrt_records.c plugins/hrt/hrt_opts.c
+tests_unit_test_hrt_records_CPPFLAGS = $(plugins_hrt_hrt_la_CPPFLAGS)
+tests_unit_test_hrt_records_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_hrt_records_LDADD = $(plugins_hrt_hrt_la_LIBADD) $(CUNIT_LIBS)
+$(tests_unit_test_hrt_records_OBJECTS): plugins/hrt/hrt.skel.h
+endif
+
 # Runs the real binary on the running kernel (root + BTF, else SKIP).
 TESTS += tests/hrt/hrt-test.sh
 CLEANFILES += plugins/hrt/vmlinux.h plugins/hrt/hrt.bpf.o plugins/hrt/hrt.skel.h
