@@ -26,7 +26,9 @@ static void vadd(struct wfw_cfgerr *e, const char *file, int line,
 	char **grown;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (key && *key)
+	if (!*file)	/* the message carries its own location */
+		snprintf(full, sizeof(full), "%s", msg);
+	else if (key && *key)
 		snprintf(full, sizeof(full), "%s:%d: %s: %s", file, line, key, msg);
 	else
 		snprintf(full, sizeof(full), "%s:%d: %s", file, line, msg);

@@ -13,6 +13,7 @@
 #include <pcidisc/pcidisc.h>
 
 #include "commands.h"
+#include "cpus.h"
 #include "log.h"
 #include "options.h"
 #include "plugins.h"
@@ -48,6 +49,8 @@ static int probe(const char *name)
 	memset(&si, 0, sizeof(si));
 	ctx.plugin = h.desc;
 	ctx.opts = opts.vals;
+	ctx.cpu = wfw_default_cpu();
+	ctx.bad_opt = -1;
 	ctx.host = &scan_host;
 	ctx.verbosity = wfw_verbosity;
 	ret = h.desc->source->open(&ctx, &si);

@@ -128,9 +128,48 @@ static int parse_duration_setting(const config_setting_t *s, const char *key,
 	return ret ? -EINVAL : 0;
 }
 
+void wfw_plugin_where(const struct wfw_plugin_inst *pi, char *buf, size_t len)
+{
+	int opt = pi->ctx.bad_opt;
+	const config_setting_t *s = NULL;
+
+	if (opt >= 0 && (size_t)opt < pi->opts.n && pi->opts.settings)
+		s = pi->opts.settings[opt];
+	if (opt >= 0 && (size_t)opt < pi->opts.n)
+		snprintf(buf, len, "%s:%d: %s.%s",
+			 s ? wfw_setting_file(s) : pi->loc.file,
+			 s ? (int)config_setting_source_line(s) : pi->loc.line,
+			 pi->key, pi->opts.table[opt].name);
+	else
+		snprintf(buf, len, "%s:%d: %s", pi->loc.file, pi->loc.line, pi->key);
+}
+
+/* The plugin's own check of its option values, before anything runs. */
+static void validate_plugin(struct wfw_plugin_inst *pi, int cpu,
+			    struct wfw_cfgerr *errs)
+{
+	const struct wultfw_plugin *d = pi->h.desc;
+	char where[512];
+	int ret;
+
+	if (!d->validate)
+		return;
+	memset(&pi->ctx, 0, sizeof(pi->ctx));
+	pi->ctx.plugin = d;
+	pi->ctx.opts = pi->opts.vals;
+	pi->ctx.cpu = cpu;
+	pi->ctx.bad_opt = -1;
+	ret = d->validate(&pi->ctx);
+	if (ret >= 0)
+		return;
+	wfw_plugin_where(pi, where, sizeof(where));
+	wfw_cfgerr_add(errs, "", 0, NULL, "%s: %s", where,
+		       pi->ctx.err[0] ? pi->ctx.err : strerror(-ret));
+}
+
 static int load_plugin(struct wfw_plugin_inst *pi, const config_setting_t *group,
 		       const char *key, int kind, const char *const *reserved,
-		       struct wfw_cfgerr *errs)
+		       int cpu, struct wfw_cfgerr *errs)
 {
 	const config_setting_t *ps;
 	char pkey[160], err[1024];
@@ -167,8 +206,11 @@ static int load_plugin(struct wfw_plugin_inst *pi, const config_setting_t *group
 		wfw_plugin_names_free(names, n);
 		return -EINVAL;
 	}
-	return wfw_options_parse(pi->h.desc->options, group, reserved, key,
-				 name, &pi->opts, errs);
+	if (wfw_options_parse(pi->h.desc->options, group, reserved, key,
+			      name, &pi->opts, errs))
+		return -EINVAL;
+	validate_plugin(pi, cpu, errs);
+	return 0;
 }
 
 static void parse_source(struct wfw_experiment *e, const config_setting_t *src,
@@ -180,15 +222,11 @@ static void parse_source(struct wfw_experiment *e, const config_setting_t *src,
 	char k[160];
 	int n;
 
-	/* Go on after a bad plugin: cpu and ldist can still be checked. */
-	load_plugin(&e->source, src, key, WULTFW_KIND_SOURCE, source_core_keys,
-		    errs);
-	if (config_setting_type(src) != CONFIG_TYPE_GROUP)
-		return;
-
-	snprintf(k, sizeof(k), "%s.cpu", key);
-	s = config_setting_get_member(src, "cpu");
+	/* The CPU first: the plugin's own checks may depend on it. */
 	e->cpu = wfw_default_cpu();
+	s = config_setting_type(src) == CONFIG_TYPE_GROUP ?
+		config_setting_get_member(src, "cpu") : NULL;
+	snprintf(k, sizeof(k), "%s.cpu", key);
 	n = wfw_online_cpus(online, WFW_MAX_CPUS, sysfs_root);
 	if (s && !want_type(s, k, CONFIG_TYPE_INT, "a CPU number", errs)) {
 		e->cpu = config_setting_get_int(s);
@@ -197,6 +235,12 @@ static void parse_source(struct wfw_experiment *e, const config_setting_t *src,
 				      "CPU %d is not online (see /sys/devices/system/cpu/online)",
 				      e->cpu);
 	}
+
+	/* Go on after a bad plugin: ldist can still be checked. */
+	load_plugin(&e->source, src, key, WULTFW_KIND_SOURCE, source_core_keys,
+		    e->cpu, errs);
+	if (config_setting_type(src) != CONFIG_TYPE_GROUP)
+		return;
 
 	snprintf(k, sizeof(k), "%s.ldist", key);
 	s = config_setting_get_member(src, "ldist");
@@ -279,7 +323,7 @@ static void parse_sinks(struct wfw_experiment *e, const config_setting_t *sinks,
 	for (i = 0; i < n; i++) {
 		snprintf(k, sizeof(k), "%s[%d]", key, i);
 		load_plugin(&e->sinks[i], config_setting_get_elem(sinks, (unsigned)i),
-			    k, WULTFW_KIND_SINK, sink_core_keys, errs);
+			    k, WULTFW_KIND_SINK, sink_core_keys, -1, errs);
 		e->nsinks++;
 	}
 }

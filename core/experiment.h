@@ -75,6 +75,12 @@ int wfw_plan_load(struct wfw_plan *plan, const char *file,
 		  const struct wfw_plan_overrides *ov, struct wfw_cfgerr *errs);
 void wfw_plan_free(struct wfw_plan *plan);
 
+/*
+ * "FILE:LINE: KEY" of the option the plugin blamed in its last failure
+ * (ctx.bad_opt), or of the plugin's group when it blamed none.
+ */
+void wfw_plugin_where(const struct wfw_plugin_inst *pi, char *buf, size_t len);
+
 /* Text of the embedded default experiment. */
 extern const char wfw_default_experiment[];
 

@@ -333,7 +333,8 @@ int wfw_options_parse(const struct wultfw_option *table,
 	out->table = table;
 	out->n = n;
 	out->vals = calloc(n + 1, sizeof(*out->vals));
-	if (!out->vals)
+	out->settings = calloc(n + 1, sizeof(*out->settings));
+	if (!out->vals || !out->settings)
 		return -ENOMEM;
 
 	/* Every key in the group must be the core's or the plugin's. */
@@ -352,6 +353,7 @@ int wfw_options_parse(const struct wultfw_option *table,
 			unknown_key(table, reserved, s, key, plugin, errs);
 			continue;
 		}
+		out->settings[j] = s;
 		ret = parse_setting(&table[j], s, key, &out->vals[j], errs);
 		if (ret == -ENOMEM)
 			return ret;
@@ -378,8 +380,22 @@ void wfw_options_free(struct wfw_optvals *v)
 	for (i = 0; v->vals && i < v->n; i++)
 		free_value(v->table[i].type, &v->vals[i]);
 	free(v->vals);
+	free(v->settings);
 	v->vals = NULL;
+	v->settings = NULL;
 	v->n = 0;
+}
+
+/* The shortest text that reads back as the same double: 99.9, not 99.900000000000006. */
+static void format_double(double v, char *buf, size_t len)
+{
+	int prec;
+
+	for (prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
 }
 
 void wfw_option_format(const struct wultfw_option *opt,
@@ -399,7 +415,7 @@ void wfw_option_format(const struct wultfw_option *opt,
 		snprintf(buf, len, "%" PRId64, val->i);
 		break;
 	case WULTFW_OPT_FLOAT:
-		snprintf(buf, len, "%.17g", val->f);
+		format_double(val->f, buf, len);
 		if (!strpbrk(buf, ".eEn"))
 			strncat(buf, ".0", len - strlen(buf) - 1);
 		break;
@@ -427,8 +443,10 @@ void wfw_option_format(const struct wultfw_option *opt,
 		snprintf(buf, len, "(");
 		for (i = 0; i < val->floats.n; i++) {
 			used = strlen(buf);
-			snprintf(buf + used, len - used, "%s%.17g",
-				 i ? ", " : " ", val->floats.v[i]);
+			char num[32];
+
+			format_double(val->floats.v[i], num, sizeof(num));
+			snprintf(buf + used, len - used, "%s%s", i ? ", " : " ", num);
 		}
 		used = strlen(buf);
 		snprintf(buf + used, len - used, " )");

@@ -16,6 +16,7 @@
 struct wfw_optvals {
 	const struct wultfw_option *table;
 	struct wultfw_value *vals;	/* one per option, table order */
+	const config_setting_t **settings;	/* where each was set, or NULL */
 	size_t n;
 };
 

@@ -77,9 +77,11 @@ static const struct wultfw_host host = {
 	.stopping = host_stopping,
 };
 
-static void init_ctx(struct wfw_plugin_inst *pi, struct run_state *rs)
+static void init_ctx(struct wfw_plugin_inst *pi, struct run_state *rs, int cpu)
 {
 	memset(&pi->ctx, 0, sizeof(pi->ctx));
+	pi->ctx.cpu = cpu;
+	pi->ctx.bad_opt = -1;
 	pi->ctx.plugin = pi->h.desc;
 	pi->ctx.opts = pi->opts.vals;
 	pi->ctx.host = &host;
@@ -93,6 +95,28 @@ static const char *reason(struct wfw_plugin_inst *pi, int ret)
 	if (!pi->ctx.err[0])
 		snprintf(pi->ctx.err, sizeof(pi->ctx.err), "%s", strerror(-ret));
 	return pi->ctx.err;
+}
+
+/*
+ * Report a plugin's failure: at the experiment file's line when it blamed
+ * one of its options, else as "WHAT: reason" (WHAT NULL: "sink 'csv'
+ * (sinks[0])").
+ */
+static void plugin_error(struct wfw_plugin_inst *pi, int ret, const char *what)
+{
+	char where[512], sink[192];
+
+	if (!what) {
+		snprintf(sink, sizeof(sink), "sink '%s' (%s)", pi->h.desc->name, pi->key);
+		what = sink;
+	}
+
+	if (pi->ctx.bad_opt >= 0) {
+		wfw_plugin_where(pi, where, sizeof(where));
+		wfw_err("%s: %s", where, reason(pi, ret));
+	} else {
+		wfw_err("%s: %s", what, reason(pi, ret));
+	}
 }
 
 /*
@@ -200,8 +224,7 @@ static int write_sinks(struct wfw_experiment *e, const struct wultfw_batch *b)
 
 		ret = pi->h.desc->sink->write(&pi->ctx, b);
 		if (ret < 0) {
-			wfw_err("sink '%s' (%s): %s", pi->h.desc->name, pi->key,
-				reason(pi, ret));
+			plugin_error(pi, ret, NULL);
 			failed_sink = pi;
 			return ret;
 		}
@@ -226,6 +249,7 @@ static int measure(struct wfw_experiment *e, struct wultfw_batch *b,
 {
 	const struct wultfw_source_ops *src = e->source.h.desc->source;
 	uint64_t deadline = e->max_time_ns ? start + e->max_time_ns : 0;
+	char where[128];
 	int ret;
 
 	for (;;) {
@@ -253,8 +277,8 @@ static int measure(struct wfw_experiment *e, struct wultfw_batch *b,
 		if (ret == -EINTR && wfw_stop_signal)
 			return 0;
 		if (ret < 0) {
-			wfw_err("source '%s': %s", e->source.h.desc->name,
-				reason(&e->source, ret));
+			snprintf(where, sizeof(where), "source '%s'", e->source.h.desc->name);
+			plugin_error(&e->source, ret, where);
 			return ret;
 		}
 		wfw_progress_update(pg, r->datapoints, r->discarded);
@@ -336,11 +360,12 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	snprintf(dir, sizeof(dir), "%s/%s", e->outdir, e->name);
 
 	/* Probe the source first: a source that cannot run leaves no files. */
-	init_ctx(&e->source, &rs);
+	init_ctx(&e->source, &rs, e->cpu);
 	ret = src->open(&e->source.ctx, &si);
 	if (ret < 0) {
-		wfw_err("source '%s' cannot run here: %s", e->source.h.desc->name,
-			reason(&e->source, ret));
+		snprintf(err, sizeof(err), "source '%s' cannot run here",
+			 e->source.h.desc->name);
+		plugin_error(&e->source, ret, err);
 		goto out_noopen;
 	}
 	if (!si.schema || !si.schema->ncols) {
@@ -399,11 +424,10 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	for (opened = 0; opened < e->nsinks; opened++) {
 		struct wfw_plugin_inst *pi = &e->sinks[opened];
 
-		init_ctx(pi, &rs);
+		init_ctx(pi, &rs, -1);
 		ret = pi->h.desc->sink->open(&pi->ctx, &run);
 		if (ret < 0) {
-			wfw_err("sink '%s' (%s): %s", pi->h.desc->name, pi->key,
-				reason(pi, ret));
+			plugin_error(pi, ret, NULL);
 			goto out_sinks;
 		}
 	}
@@ -420,8 +444,9 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	start = now_ns();
 	ret = src->start(&e->source.ctx, &params);
 	if (ret < 0) {
-		wfw_err("source '%s' cannot start: %s", e->source.h.desc->name,
-			reason(&e->source, ret));
+		snprintf(err, sizeof(err), "source '%s' cannot start",
+			 e->source.h.desc->name);
+		plugin_error(&e->source, ret, err);
 		goto out_sinks;
 	}
 	started = true;
@@ -458,8 +483,7 @@ out_sinks:
 				reason(pi, fret));
 		cret = pi->h.desc->sink->close(&pi->ctx, &sum);
 		if (cret < 0 && fret >= 0 && pi != failed_sink)
-			wfw_err("sink '%s' (%s): %s", pi->h.desc->name, pi->key,
-				reason(pi, cret));
+			plugin_error(pi, cret, NULL);
 		if ((fret < 0 || cret < 0) && !ret) {
 			ret = fret < 0 ? fret : cret;
 			r->failed = true;

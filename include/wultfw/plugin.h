@@ -153,6 +153,9 @@ struct wultfw_ctx {
 	const struct wultfw_host *host;
 	void *host_data;
 	int verbosity;				/* 0 quiet, 1 normal, 2+ verbose */
+	int cpu;		/* sources: the measured CPU, known before open();
+				   -1 where there is none (sinks, wultfw scan) */
+	int bad_opt;		/* option at fault in the last failure, or -1 */
 	char err[512];				/* why the last op failed */
 };
 
@@ -172,6 +175,25 @@ static inline int wultfw_fail(struct wultfw_ctx *ctx, int ret,
 	va_start(ap, fmt);
 	vsnprintf(ctx->err, sizeof(ctx->err), fmt, ap);
 	va_end(ap);
+	return ret;
+}
+
+/*
+ * The same, blaming option `opt` (its index in the option table), so the
+ * core can point at the line of the experiment file that set it.
+ */
+static inline int wultfw_fail_opt(struct wultfw_ctx *ctx, int opt, int ret,
+				  const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static inline int wultfw_fail_opt(struct wultfw_ctx *ctx, int opt, int ret,
+				  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->err, sizeof(ctx->err), fmt, ap);
+	va_end(ap);
+	ctx->bad_opt = opt;
 	return ret;
 }
 
@@ -287,6 +309,14 @@ struct wultfw_plugin {
 	const struct wultfw_option *options;	/* ends with { NULL } */
 	const struct wultfw_source_ops *source;	/* kind == SOURCE */
 	const struct wultfw_sink_ops *sink;	/* kind == SINK */
+	/*
+	 * Optional: check option values without touching the system (no
+	 * files, devices or privileges). Called when the experiment file is
+	 * loaded, so `wultfw --check` and every run catch bad values before
+	 * anything is measured; blame the option with wultfw_fail_opt().
+	 * ctx->priv is NULL; ctx->cpu is set for sources.
+	 */
+	int (*validate)(struct wultfw_ctx *ctx);
 };
 
 /*

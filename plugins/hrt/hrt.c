@@ -308,10 +308,10 @@ static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	}
 
 	/*
-	 * ReqCState names: the schema is needed before the CPU is known;
-	 * CPU 0's names are used and start() checks the measured CPU agrees.
+	 * ReqCState names from the measured CPU (ctx->cpu; CPU 0 when the
+	 * core gives none, as in wultfw scan); start() checks they agree.
 	 */
-	p->have_ci = wfw_cpuidle_open(&p->ci, 0, NULL) == 0;
+	p->have_ci = wfw_cpuidle_open(&p->ci, ctx->cpu >= 0 ? ctx->cpu : 0, NULL) == 0;
 	kc.counters = WFW_KSIDE_HAS_NMI;
 	kc.cstate_names = p->have_ci ? p->ci.name_ptrs : NULL;
 	kc.n_cstates = p->have_ci ? (size_t)p->ci.nstates : 0;
@@ -576,6 +576,14 @@ static const struct wultfw_source_ops hrt_ops = {
 	.close = hrt_close,
 };
 
+/* Option values alone, before anything runs (wultfw --check). */
+static int hrt_validate(struct wultfw_ctx *ctx)
+{
+	struct hrt_cfg cfg;
+
+	return hrt_parse_opts(ctx, &cfg);
+}
+
 WULTFW_PLUGIN(hrt) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
 	.kind = WULTFW_KIND_SOURCE,
@@ -584,4 +592,5 @@ WULTFW_PLUGIN(hrt) = {
 		   "bpf_timer), no kernel module; root, BTF, Linux >= 6.7",
 	.options = hrt_options,
 	.source = &hrt_ops,
+	.validate = hrt_validate,
 };

@@ -27,11 +27,11 @@ int hrt_parse_opts(struct wultfw_ctx *ctx, struct hrt_cfg *cfg)
 
 	/* The kernel wants a power-of-two multiple of the page size. */
 	if (kib < 16 || kib > 262144 || (kib & (kib - 1)))
-		return wultfw_fail(ctx, -EINVAL,
+		return wultfw_fail_opt(ctx, HRT_OPT_RING_KIB, -EINVAL,
 			"ring_kib = %lld: use a power of two from 16 to 262144",
 			(long long)kib);
 	if (cfg->poll_ns < 50000 || cfg->poll_ns > 100000000)
-		return wultfw_fail(ctx, -EINVAL,
+		return wultfw_fail_opt(ctx, HRT_OPT_POLL, -EINVAL,
 			"poll = %lluns: use a duration from 50us to 100ms",
 			(unsigned long long)cfg->poll_ns);
 	cfg->ring_bytes = (uint64_t)kib * 1024;

@@ -69,7 +69,8 @@ static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p->src.device = ctx->opts[TDT_OPT_DEVICE].s;
 	if (!p->src.device || !p->src.device[0]) {
 		tdt_close(ctx);
-		return wultfw_fail(ctx, -EINVAL, "device: empty; use \"tdt\" or \"hrt\"");
+		return wultfw_fail_opt(ctx, TDT_OPT_DEVICE, -EINVAL,
+				       "empty; use \"tdt\" or \"hrt\"");
 	}
 
 	err = wfw_kmod_open(&p->src.km, NULL, why, sizeof(why));

@@ -74,7 +74,7 @@ static int timer_parse_opts(struct wultfw_ctx *ctx, struct timer_priv *p)
 	int max_prio = sched_get_priority_max(SCHED_FIFO);
 
 	if (prio < 0 || prio > max_prio)
-		return wultfw_fail(ctx, -EINVAL,
+		return wultfw_fail_opt(ctx, TIMER_OPT_PRIORITY, -EINVAL,
 				   "priority = %" PRId64 " is out of range: use 1-%d for SCHED_FIFO or 0 for normal scheduling",
 				   prio, max_prio);
 	p->priority = (int)prio;
@@ -89,10 +89,10 @@ static int timer_parse_opts(struct wultfw_ctx *ctx, struct timer_priv *p)
 		      o[TIMER_OPT_TIMERSLACK].ns : 1;
 	/* PR_SET_TIMERSLACK takes 0 as "back to the default 50 us". */
 	if (p->slack_ns == 0)
-		return wultfw_fail(ctx, -EINVAL,
+		return wultfw_fail_opt(ctx, TIMER_OPT_TIMERSLACK, -EINVAL,
 				   "timerslack = 0 would mean the kernel's default (50us); use 1ns for the least slack");
 	if (p->slack_ns > (uint64_t)1000000000)
-		return wultfw_fail(ctx, -EINVAL,
+		return wultfw_fail_opt(ctx, TIMER_OPT_TIMERSLACK, -EINVAL,
 				   "timerslack = %" PRIu64 "ns is more than 1s: give a smaller duration",
 				   p->slack_ns);
 
@@ -100,7 +100,7 @@ static int timer_parse_opts(struct wultfw_ctx *ctx, struct timer_priv *p)
 	p->raw = o[TIMER_OPT_RAW].set && o[TIMER_OPT_RAW].b;
 
 	if (ring < TIMER_RING_MIN || ring > TIMER_RING_MAX)
-		return wultfw_fail(ctx, -EINVAL,
+		return wultfw_fail_opt(ctx, TIMER_OPT_RING_SIZE, -EINVAL,
 				   "ring_size = %" PRId64 " is out of range: use %d to %d datapoints",
 				   ring, TIMER_RING_MIN, TIMER_RING_MAX);
 	p->ring_slots = (size_t)ring;
@@ -136,7 +136,7 @@ static int timer_probe_priority(struct wultfw_ctx *ctx, int prio)
 	ret = pthread_create(&t, &attr, timer_probe_thread, NULL);
 	pthread_attr_destroy(&attr);
 	if (ret == EPERM)
-		return wultfw_fail(ctx, -EPERM,
+		return wultfw_fail_opt(ctx, TIMER_OPT_PRIORITY, -EPERM,
 				   "priority = %d: SCHED_FIFO is not permitted here (needs root, CAP_SYS_NICE or RLIMIT_RTPRIO >= %d, and RT runtime in this cgroup); run as root or set priority = 0",
 				   prio, prio);
 	if (ret)
@@ -147,12 +147,17 @@ static int timer_probe_priority(struct wultfw_ctx *ctx, int prio)
 	return 0;
 }
 
-/* The first CPU this process may run on: its cpuidle names the states. */
-static int timer_first_allowed_cpu(void)
+/*
+ * The CPU whose cpuidle names the states: the measured one when the core
+ * says which, else the first this process may run on.
+ */
+static int timer_first_allowed_cpu(const struct wultfw_ctx *ctx)
 {
 	cpu_set_t set;
 	int cpu;
 
+	if (ctx->cpu >= 0)
+		return ctx->cpu;
 	if (sched_getaffinity(0, sizeof(set), &set))
 		return 0;
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
@@ -162,15 +167,15 @@ static int timer_first_allowed_cpu(void)
 }
 
 /*
- * ReqCState's names. The schema is fixed at open(), before start() names
- * the measured CPU, so the names come from the first allowed CPU; start()
- * maps the measured CPU's states onto them by name.
+ * ReqCState's names, from the measured CPU when the core told us which
+ * (ctx->cpu), else from the first allowed CPU; start() maps the measured
+ * CPU's states onto them by name.
  */
 static int timer_load_state_names(struct wultfw_ctx *ctx,
 				  struct timer_priv *p)
 {
 	struct wfw_cpuidle *ci = malloc(sizeof(*ci));
-	int cpu = timer_first_allowed_cpu(), ret, i;
+	int cpu = timer_first_allowed_cpu(ctx), ret, i;
 
 	if (!ci)
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");
@@ -401,7 +406,7 @@ static int timer_start_thread(struct wultfw_ctx *ctx, struct timer_priv *p,
 				   "cannot run the measuring thread on CPU %d: it is not among the CPUs this process may use (taskset, cgroup cpuset)",
 				   cpu);
 	if (ret == EPERM)
-		return wultfw_fail(ctx, -EPERM,
+		return wultfw_fail_opt(ctx, TIMER_OPT_PRIORITY, -EPERM,
 				   "SCHED_FIFO priority %d is not permitted; run as root or set priority = 0",
 				   p->priority);
 	if (ret)
@@ -655,6 +660,19 @@ static const struct wultfw_source_ops timer_ops = {
 	.close = timer_close,
 };
 
+/* Option values alone, before anything runs (wultfw --check). */
+static int timer_validate(struct wultfw_ctx *ctx)
+{
+	struct timer_priv *p = calloc(1, sizeof(*p));
+	int ret;
+
+	if (!p)
+		return wultfw_fail(ctx, -ENOMEM, "out of memory");
+	ret = timer_parse_opts(ctx, p);
+	free(p);
+	return ret;
+}
+
 WULTFW_PLUGIN(timer) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
 	.kind = WULTFW_KIND_SOURCE,
@@ -662,4 +680,5 @@ WULTFW_PLUGIN(timer) = {
 	.summary = "wake latency of a user-space clock_nanosleep() (cyclictest style), needs no root",
 	.options = timer_options,
 	.source = &timer_ops,
+	.validate = timer_validate,
 };

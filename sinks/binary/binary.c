@@ -25,6 +25,17 @@ static const struct wultfw_option binary_options[] = {
 	{ NULL }
 };
 
+/* Option values alone, before anything runs (wultfw --check). */
+static int binary_validate(struct wultfw_ctx *ctx)
+{
+	const char *file = ctx->opts[OPT_FILE].s;
+
+	if (ctx->opts[OPT_FILE].set && (!file || !*file))
+		return wultfw_fail_opt(ctx, OPT_FILE, -EINVAL,
+				       "empty: give a file name such as \"datapoints.wfb\"");
+	return 0;
+}
+
 static int binary_open(struct wultfw_ctx *ctx,
 		       const struct wultfw_run_info *run)
 {
@@ -38,7 +49,7 @@ static int binary_open(struct wultfw_ctx *ctx,
 	int ret;
 
 	if (!file || !*file)
-		return wultfw_fail(ctx, -EINVAL, "option file is empty: give a file name such as \"datapoints.wfb\"");
+		return wultfw_fail_opt(ctx, OPT_FILE, -EINVAL, "empty: give a file name such as \"datapoints.wfb\"");
 	if (file[0] == '/' || !run->outdir)
 		snprintf(path, sizeof(path), "%s", file);
 	else
@@ -133,4 +144,5 @@ WULTFW_PLUGIN(binary) = {
 	.summary = "compact lossless self-describing datapoints file (doc/binary-format.md)",
 	.options = binary_options,
 	.sink = &binary_ops,
+	.validate = binary_validate,
 };

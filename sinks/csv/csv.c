@@ -24,6 +24,17 @@ static const struct wultfw_option csv_options[] = {
 	{ NULL }
 };
 
+/* Option values alone, before anything runs (wultfw --check). */
+static int csv_validate(struct wultfw_ctx *ctx)
+{
+	const char *file = ctx->opts[OPT_FILE].s;
+
+	if (ctx->opts[OPT_FILE].set && (!file || !*file))
+		return wultfw_fail_opt(ctx, OPT_FILE, -EINVAL,
+				       "empty: give a file name such as \"datapoints.csv\"");
+	return 0;
+}
+
 static int csv_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
 {
 	const char *file = ctx->opts[OPT_FILE].set ? ctx->opts[OPT_FILE].s
@@ -33,7 +44,7 @@ static int csv_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
 	int ret;
 
 	if (!file || !*file)
-		return wultfw_fail(ctx, -EINVAL, "option file is empty: give a file name such as \"datapoints.csv\"");
+		return wultfw_fail_opt(ctx, OPT_FILE, -EINVAL, "empty: give a file name such as \"datapoints.csv\"");
 	if (file[0] == '/' || !run->outdir)
 		snprintf(path, sizeof(path), "%s", file);
 	else
@@ -103,4 +114,5 @@ WULTFW_PLUGIN(csv) = {
 	.summary = "datapoints.csv as wult writes it (latencies in microseconds)",
 	.options = csv_options,
 	.sink = &csv_ops,
+	.validate = csv_validate,
 };

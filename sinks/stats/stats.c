@@ -75,6 +75,36 @@ struct stats_sink {
 	struct stats_cychist hist;
 };
 
+/* Option values alone, before anything runs (wultfw --check). */
+static int stats_validate(struct wultfw_ctx *ctx)
+{
+	const struct wultfw_value *o = ctx->opts;
+
+	if (o[OPT_PERCENTILES].floats.n > WFW_SUMMARY_MAX_PCT - 1)
+		return wultfw_fail_opt(ctx, OPT_PERCENTILES, -EINVAL,
+				       "at most %d values, got %zu",
+				       WFW_SUMMARY_MAX_PCT - 1,
+				       o[OPT_PERCENTILES].floats.n);
+	for (size_t i = 0; i < o[OPT_PERCENTILES].floats.n; i++) {
+		double p = o[OPT_PERCENTILES].floats.v[i];
+
+		if (!(p >= 0 && p <= 100))
+			return wultfw_fail_opt(ctx, OPT_PERCENTILES, -EINVAL,
+					       "%g is not in [0, 100]", p);
+	}
+	if (o[OPT_EXACT_LIMIT].i < 0)
+		return wultfw_fail_opt(ctx, OPT_EXACT_LIMIT, -EINVAL,
+				       "exact_limit must be >= 0");
+	if (o[OPT_EXACT_MEMORY].i < 0 || o[OPT_EXACT_MEMORY].i > (1 << 20))
+		return wultfw_fail_opt(ctx, OPT_EXACT_MEMORY, -EINVAL,
+				       "exact_memory must be 0 to 1048576 (MiB)");
+	if (o[OPT_HIST_BUCKETS].i < 1 || o[OPT_HIST_BUCKETS].i > 10000000)
+		return wultfw_fail_opt(ctx, OPT_HIST_BUCKETS, -EINVAL,
+				       "%lld is not in [1, 10000000]",
+				       (long long)o[OPT_HIST_BUCKETS].i);
+	return 0;
+}
+
 static int stats_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
 {
 	const struct wultfw_value *o = ctx->opts;
@@ -83,25 +113,9 @@ static int stats_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
 	const char *gb = o[OPT_GROUP_BY].set ? o[OPT_GROUP_BY].s : NULL;
 	int ret;
 
-	if (o[OPT_PERCENTILES].floats.n > WFW_SUMMARY_MAX_PCT - 1)
-		return wultfw_fail(ctx, -EINVAL, "percentiles: at most %d "
-				   "values, got %zu", WFW_SUMMARY_MAX_PCT - 1,
-				   o[OPT_PERCENTILES].floats.n);
-	for (size_t i = 0; i < o[OPT_PERCENTILES].floats.n; i++) {
-		double p = o[OPT_PERCENTILES].floats.v[i];
-
-		if (!(p >= 0 && p <= 100))
-			return wultfw_fail(ctx, -EINVAL, "percentiles: %g is "
-					   "not in [0, 100]", p);
-	}
-	if (o[OPT_EXACT_LIMIT].i < 0 || o[OPT_EXACT_MEMORY].i < 0 ||
-	    o[OPT_EXACT_MEMORY].i > (1 << 20))
-		return wultfw_fail(ctx, -EINVAL, "exact_limit and exact_memory "
-				   "must be >= 0 (exact_memory in MiB)");
-	if (o[OPT_HIST_BUCKETS].i < 1 || o[OPT_HIST_BUCKETS].i > 10000000)
-		return wultfw_fail(ctx, -EINVAL, "histogram_buckets: %lld is "
-				   "not in [1, 10000000]",
-				   (long long)o[OPT_HIST_BUCKETS].i);
+	ret = stats_validate(ctx);
+	if (ret)
+		return ret;
 	/* group_by names a column the schema lacks: a typo, unless default. */
 	if (gb && *gb && strcmp(gb, "ReqCState")) {
 		size_t c;
@@ -111,8 +125,9 @@ static int stats_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
 			    !strcmp(run->schema->cols[c].name, gb))
 				break;
 		if (c == run->schema->ncols)
-			return wultfw_fail(ctx, -EINVAL, "group_by: the source "
-					   "has no ENUM column '%s'", gb);
+			return wultfw_fail_opt(ctx, OPT_GROUP_BY, -EINVAL,
+					       "the source has no ENUM column '%s'",
+					       gb);
 	}
 
 	st = calloc(1, sizeof(*st));
@@ -295,4 +310,5 @@ WULTFW_PLUGIN(stats) = {
 		   "memory, stats.json, cyclictest-format histogram",
 	.options = stats_options,
 	.sink = &stats_ops,
+	.validate = stats_validate,
 };

@@ -69,6 +69,17 @@ expect_in rerun/two/testsink.txt "rows=20 " "rerun from logs/config repeats the 
 expect_status 1 $? "an existing result directory fails the experiment"
 expect_in "$work/again.out" "exists already" "and says why"
 
+# A plugin failure blamed on an option points at the line that set it.
+cat >"$work/blame.cfg" <<'CFG'
+name = "blame";
+source = { plugin = "testsrc"; cpu = 0;
+  fail_open = "the device is not there"; };
+sinks = ( { plugin = "testsink"; } );
+CFG
+"$WULTFW" -c "$work/blame.cfg" -o "$work/blame" >"$work/blame.out" 2>&1
+expect_status 1 $? "a source that cannot run fails the experiment"
+expect_in "$work/blame.out" "blame.cfg:3: source.fail_open: the device is not there" "the error names the option's file:line"
+
 # Ctrl-C in the middle of a run: status 130, results saved.
 cat >"$work/slow.cfg" <<'CFG'
 name = "slow";

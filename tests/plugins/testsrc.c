@@ -52,7 +52,8 @@ static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	struct testsrc *t;
 
 	if (ctx->opts[O_FAIL_OPEN].set)
-		return wultfw_fail(ctx, -ENODEV, "%s", ctx->opts[O_FAIL_OPEN].s);
+		return wultfw_fail_opt(ctx, O_FAIL_OPEN, -ENODEV, "%s",
+				       ctx->opts[O_FAIL_OPEN].s);
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
@@ -145,6 +146,16 @@ static void testsrc_close(struct wultfw_ctx *ctx)
 	ctx->priv = NULL;
 }
 
+/* Option values alone, as the core calls it while loading the file. */
+static int testsrc_validate(struct wultfw_ctx *ctx)
+{
+	if (ctx->opts[O_ROWS].i < 1)
+		return wultfw_fail_opt(ctx, O_ROWS, -EINVAL, "must be at least 1");
+	if (ctx->cpu < 0)
+		return wultfw_fail(ctx, -EINVAL, "the core gave no measured CPU");
+	return 0;
+}
+
 static const struct wultfw_source_ops ops = {
 	.open = testsrc_open,
 	.start = testsrc_start,
@@ -160,4 +171,5 @@ WULTFW_PLUGIN(testsrc) = {
 	.summary = "deterministic rows for testing the core",
 	.options = options,
 	.source = &ops,
+	.validate = testsrc_validate,
 };

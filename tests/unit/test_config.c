@@ -179,6 +179,19 @@ static void test_wrong_types(void)
 	free(e);
 }
 
+static void test_plugin_validates_values(void)
+{
+	char *e = errors_of(
+		"name = \"x\";\n"
+		"source = { plugin = \"testsrc\"; cpu = 0;\n"
+		"  rows_per_read = 0; };\n"
+		"sinks = ( { plugin = \"testsink\"; } );\n");
+
+	/* The plugin's own check, at the line that set the value. */
+	TU_ASSERT_CONTAINS(e, "exp.cfg:3: source.rows_per_read: must be at least 1");
+	free(e);
+}
+
 static void test_bad_values(void)
 {
 	char *e = errors_of(
@@ -326,6 +339,7 @@ int main(void)
 	CU_add_test(s, "unknown keys with did-you-mean", test_unknown_keys);
 	CU_add_test(s, "wrong value types", test_wrong_types);
 	CU_add_test(s, "bad values", test_bad_values);
+	CU_add_test(s, "plugin validates option values", test_plugin_validates_values);
 	CU_add_test(s, "plugin errors", test_plugin_errors);
 	CU_add_test(s, "duplicate names and --only", test_duplicate_names_and_only);
 	CU_add_test(s, "embedded default", test_embedded_default_parses);
