@@ -9,10 +9,12 @@ KMOD_FILES = kmod/Kbuild kmod/Makefile kmod/dkms.conf kmod/wultfw_dev.h \
 	kmod/wultfw_main.c kmod/wultfw_ctrs.c kmod/wultfw_ctrs.h \
 	kmod/wultfw_hrt.c kmod/wultfw_tdt.c kmod/uapi/wultfw_ioctl.h kmod/README.md \
 	kmod/wultfw_i210.c
+KMOD_FILES += kmod/wultfw_ndl.c kmod/uapi/wultfw_ndl.h
 # Shared register code compiled into wultfw_i210.ko, copied next to it.
 KMOD_SHARED = lib/i210/i210.c lib/i210/i210.h lib/i210/i210_regs.h
 EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c \
 	tests/vm/exp-kmod-hrt.cfg
+EXTRA_DIST += tests/vm/vmtest_ndl.c tests/vm/ndl.sh
 
 # Installed for 'wultfw deploy' (and DKMS users): $(pkgdatadir)/kmod/.
 kmodsrcdir = $(pkgdatadir)

@@ -236,7 +236,38 @@ enum wfw_i210_irq wfw_i210_irq(struct wfw_i210 *nic)
 
 uint64_t wfw_i210_rtd_ns(struct wfw_i210 *nic)
 {
-	return (uint64_t)rd(nic, I210_RR2DCDELAY) * I210_RR2DCDELAY_UNIT_NS;
+	return wfw_i210_rtd_raw_to_ns(wfw_i210_rtd_raw(nic));
+}
+
+uint32_t wfw_i210_rtd_raw(struct wfw_i210 *nic)
+{
+	return rd(nic, I210_RR2DCDELAY);
+}
+
+uint32_t wfw_i210_txq_wthresh_clear(struct wfw_i210 *nic, unsigned int q)
+{
+	uint32_t v = rd(nic, I210_TXDCTL(q));
+
+	if (v & I210_TXDCTL_WTHRESH_MASK)
+		wr(nic, I210_TXDCTL(q), v & ~I210_TXDCTL_WTHRESH_MASK);
+	return v;
+}
+
+uint32_t wfw_i210_txq_wthresh(struct wfw_i210 *nic, unsigned int q)
+{
+	return (rd(nic, I210_TXDCTL(q)) & I210_TXDCTL_WTHRESH_MASK) >>
+	       I210_TXDCTL_WTHRESH_SHIFT;
+}
+
+void wfw_i210_txq_wthresh_restore(struct wfw_i210 *nic, unsigned int q,
+				  uint32_t saved)
+{
+	uint32_t v = rd(nic, I210_TXDCTL(q));
+	uint32_t want = (v & ~I210_TXDCTL_WTHRESH_MASK) |
+			(saved & I210_TXDCTL_WTHRESH_MASK);
+
+	if (want != v)
+		wr(nic, I210_TXDCTL(q), want);
 }
 
 void wfw_i210_wthresh_clear(struct wfw_i210 *nic)

@@ -116,6 +116,23 @@ enum wfw_i210_irq wfw_i210_irq(struct wfw_i210 *nic);
 /* Longest DMA read round trip since the last call, in ns (clears it). */
 uint64_t wfw_i210_rtd_ns(struct wfw_i210 *nic);
 
+/* ndl: RR2DCDELAY as read (16 ns units; the read clears it), and in ns. */
+uint32_t wfw_i210_rtd_raw(struct wfw_i210 *nic);
+static inline uint64_t wfw_i210_rtd_raw_to_ns(uint32_t raw)
+{
+	return (uint64_t)raw * I210_RR2DCDELAY_UNIT_NS;
+}
+
+/*
+ * ndl, one queue of a NIC another driver (igb) owns: clear WTHRESH of
+ * TXDCTL(q) and return TXDCTL as it was; the current WTHRESH; put the
+ * WTHRESH of @saved back, keeping every other field as it is now.
+ */
+uint32_t wfw_i210_txq_wthresh_clear(struct wfw_i210 *nic, unsigned int q);
+uint32_t wfw_i210_txq_wthresh(struct wfw_i210 *nic, unsigned int q);
+void wfw_i210_txq_wthresh_restore(struct wfw_i210 *nic, unsigned int q,
+				  uint32_t saved);
+
 /* Save TXDCTL of every queue and clear WTHRESH; restore puts them back. */
 void wfw_i210_wthresh_clear(struct wfw_i210 *nic);
 void wfw_i210_wthresh_restore(struct wfw_i210 *nic);
