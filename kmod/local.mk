@@ -14,7 +14,7 @@ KMOD_FILES += kmod/wultfw_ndl.c kmod/uapi/wultfw_ndl.h
 KMOD_SHARED = lib/i210/i210.c lib/i210/i210.h lib/i210/i210_regs.h
 EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c \
 	tests/vm/exp-kmod-hrt.cfg
-EXTRA_DIST += tests/vm/vmtest_ndl.c tests/vm/ndl.sh
+EXTRA_DIST += tests/vm/vmtest_ndl.c tests/vm/ndl.sh tests/vm/ndl-build.sh
 
 # Installed for 'wultfw deploy' (and DKMS users): $(pkgdatadir)/kmod/.
 kmodsrcdir = $(pkgdatadir)

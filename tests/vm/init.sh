@@ -38,6 +38,7 @@ check dev-root-only sh -c '[ "$(stat -c %a /dev/wultfw)" = 600 ]'
 /bin/vmtest badargs $CPU
 # No I210 in QEMU: the i210 device must say so, not pretend.
 /bin/vmtest refuse $CPU i210 "no I210/I211 bound to wultfw_i210"
+. /ndl.sh
 /bin/vmtest run $CPU $COUNT
 no_kernel_errors kernel-log-after-run
 

@@ -54,6 +54,7 @@ cp /bin/busybox "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 cp "$work/vmtest" "$root/bin/vmtest"
 cp "$work/kmod/"*.ko "$root/lib/modules/"
+. "$srcdir/tests/vm/ndl-build.sh"
 cp "$srcdir/tests/vm/init.sh" "$root/init"
 chmod +x "$root/init"
 # The real binary with its plugins and the shared libraries they need, when
