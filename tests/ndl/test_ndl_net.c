@@ -1,0 +1,355 @@
+/*
+ * The ndl plugin's qdisc and SO_TXTIME code against a real kernel, on a
+ * veth pair with 4 TX queues in a network namespace of its own (nothing
+ * outside the namespace is touched). Root only; plain C so tests/vm can
+ * build it statically and run it under Debian's kernel, whose etf and
+ * mqprio modules the VM loads.
+ *
+ * Exit 0: all passed; 1: a check failed; 77: skipped (not root, no
+ * namespaces/veth, or the kernel has no etf/mqprio qdisc -- the checks
+ * that need no ETF still run first and can fail).
+ *
+ * Checks: a user's root qdisc (pfifo 5: limit 77) is recorded, replaced by
+ * mqprio + etf, and restored exactly; the default root too; a failed
+ * install is undone; a packet with the ETF priority leaves no earlier than
+ * txtime - delta while one with another priority leaves at once (so the
+ * mqprio steering is right); a launch time in the past is reported
+ * through the error queue.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/if_link.h>
+#include <linux/if_packet.h>
+#include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+#include <sys/socket.h>
+
+#include <linux/errqueue.h>
+
+#include "ndl_qdisc.h"
+#include "ndl_tx.h"
+
+#define NTXQ 4
+#define QUEUE 1
+#define PRIO 5
+/* Software ETF wakes up by an hrtimer at txtime - delta; under QEMU TCG
+ * that timer can be late by more than 200 us, so give it 5 ms. */
+#define DELTA_NS 5000000ULL
+#define AHEAD_NS 60000000ULL	/* launch 60 ms ahead */
+
+static int failures;
+
+static void check(int ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("ndl-net %s %s", ok ? "PASS" : "FAIL", name);
+	if (!ok) {
+		failures++;
+		printf(": ");
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+	}
+	printf("\n");
+	fflush(stdout);
+}
+
+static void skip(const char *why)
+{
+	printf("ndl-net SKIP: %s\n", why);
+	exit(failures ? 1 : 77);
+}
+
+static uint64_t tai_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_TAI, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+struct msg {
+	struct nlmsghdr nh;
+	char buf[4096];
+};
+
+static struct rtattr *attr(struct nlmsghdr *nh, unsigned short type,
+			   const void *data, size_t len)
+{
+	struct rtattr *rta = (struct rtattr *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
+
+	rta->rta_type = type;
+	rta->rta_len = (unsigned short)RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(rta), data, len);
+	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	return rta;
+}
+
+static void nest_end(struct nlmsghdr *nh, struct rtattr *nest)
+{
+	nest->rta_len = (unsigned short)((char *)nh + nh->nlmsg_len - (char *)nest);
+}
+
+static int make_veth(char *why, size_t len)
+{
+	struct msg m;
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct rtattr *li, *data, *peer;
+	unsigned int q = NTXQ;
+
+	memset(&m, 0, sizeof(m));
+	m.nh.nlmsg_len = NLMSG_LENGTH(sizeof(ifi));
+	m.nh.nlmsg_type = RTM_NEWLINK;
+	m.nh.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
+	memcpy(NLMSG_DATA(&m.nh), &ifi, sizeof(ifi));
+	attr(&m.nh, IFLA_IFNAME, "ndlv0", 6);
+	attr(&m.nh, IFLA_NUM_TX_QUEUES, &q, sizeof(q));
+	attr(&m.nh, IFLA_NUM_RX_QUEUES, &q, sizeof(q));
+	li = attr(&m.nh, IFLA_LINKINFO, NULL, 0);
+	attr(&m.nh, IFLA_INFO_KIND, "veth", 5);
+	data = attr(&m.nh, IFLA_INFO_DATA, NULL, 0);
+	peer = attr(&m.nh, VETH_INFO_PEER, NULL, 0);
+	/* The peer's ifinfomsg, then its attributes. */
+	memcpy((char *)&m.nh + m.nh.nlmsg_len, &ifi, sizeof(ifi));
+	m.nh.nlmsg_len += NLMSG_ALIGN(sizeof(ifi));
+	attr(&m.nh, IFLA_IFNAME, "ndlv1", 6);
+	attr(&m.nh, IFLA_NUM_TX_QUEUES, &q, sizeof(q));
+	attr(&m.nh, IFLA_NUM_RX_QUEUES, &q, sizeof(q));
+	nest_end(&m.nh, peer);
+	nest_end(&m.nh, data);
+	nest_end(&m.nh, li);
+	return ndl_nl_request(&m.nh, "create veth", why, len);
+}
+
+static int link_up(int ifindex, char *why, size_t len)
+{
+	struct msg m;
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = ifindex,
+				 .ifi_flags = IFF_UP, .ifi_change = IFF_UP };
+
+	memset(&m, 0, sizeof(m));
+	m.nh.nlmsg_len = NLMSG_LENGTH(sizeof(ifi));
+	m.nh.nlmsg_type = RTM_NEWLINK;
+	memcpy(NLMSG_DATA(&m.nh), &ifi, sizeof(ifi));
+	return ndl_nl_request(&m.nh, "link up", why, len);
+}
+
+/* A user's own configuration: root pfifo 5: with limit 77. */
+static int set_pfifo_root(int ifindex, char *why, size_t len)
+{
+	struct msg m;
+	struct tcmsg tc = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex,
+			    .tcm_parent = TC_H_ROOT, .tcm_handle = 0x50000 };
+	struct tc_fifo_qopt o = { .limit = 77 };
+
+	memset(&m, 0, sizeof(m));
+	m.nh.nlmsg_len = NLMSG_LENGTH(sizeof(tc));
+	m.nh.nlmsg_type = RTM_NEWQDISC;
+	m.nh.nlmsg_flags = NLM_F_CREATE | NLM_F_REPLACE;
+	memcpy(NLMSG_DATA(&m.nh), &tc, sizeof(tc));
+	attr(&m.nh, TCA_KIND, "pfifo", 6);
+	attr(&m.nh, TCA_OPTIONS, &o, sizeof(o));
+	return ndl_nl_request(&m.nh, "root pfifo", why, len);
+}
+
+static const struct ndl_qdisc *find_kind(const struct ndl_qdiscs *q,
+					 const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < q->n; i++)
+		if (!strcmp(q->q[i].kind, kind))
+			return &q->q[i];
+	return NULL;
+}
+
+/* Receive our frame on the peer: its arrival time (TAI ns) or 0. */
+static uint64_t receive(int rx, uint32_t want_seq, int timeout_ms)
+{
+	unsigned char buf[256];
+	struct pollfd p = { .fd = rx, .events = POLLIN };
+	uint64_t end = tai_ns() + (uint64_t)timeout_ms * 1000000ULL;
+
+	while (tai_ns() < end) {
+		uint32_t seq;
+		ssize_t n;
+
+		if (poll(&p, 1, 10) <= 0)
+			continue;
+		n = recv(rx, buf, sizeof(buf), 0);
+		if (n < 16 || memcmp(buf, "wultfw-ndl", 10))
+			continue;
+		memcpy(&seq, buf + 12, sizeof(seq));
+		if (ntohl(seq) == want_seq)
+			return tai_ns();
+	}
+	return 0;
+}
+
+static void send_checks(int if0, int if1)
+{
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = htons(NDL_ETHERTYPE),
+				   .sll_ifindex = if1 };
+	struct ndl_tx t, other;
+	uint64_t txtime, got;
+	char why[256];
+	int rx, code = -1, drops = 0, i;
+
+	rx = socket(AF_PACKET, SOCK_DGRAM, htons(NDL_ETHERTYPE));
+	check(rx >= 0 && !bind(rx, (struct sockaddr *)&sll, sizeof(sll)),
+	      "rx-socket", "%s", strerror(errno));
+	check(!ndl_tx_open(&t, if0, bcast, PRIO, why, sizeof(why)), "tx-open",
+	      "%s", why);
+	check(!ndl_tx_open(&other, if0, bcast, 0, why, sizeof(why)),
+	      "tx-open-other-prio", "%s", why);
+
+	/* Through ETF: held until txtime - delta. */
+	txtime = tai_ns() + AHEAD_NS;
+	check(!ndl_tx_send(&t, txtime, why, sizeof(why)), "send-etf", "%s", why);
+	got = receive(rx, 0, 1000);
+	check(got != 0, "etf-arrives", "no frame within 1 s");
+	check(got >= txtime - DELTA_NS, "etf-held-until-launch",
+	      "arrived %.3f ms before txtime - delta",
+	      (double)(txtime - DELTA_NS - got) / 1e6);
+	check(got < txtime + 50000000ULL, "etf-not-late",
+	      "arrived %.3f ms after txtime", (double)(got - txtime) / 1e6);
+
+	/* Another priority must not go through the ETF queue. */
+	txtime = tai_ns() + AHEAD_NS;
+	check(!ndl_tx_send(&other, txtime, why, sizeof(why)), "send-other",
+	      "%s", why);
+	got = receive(rx, 0, 1000);
+	check(got && got < txtime - AHEAD_NS / 2, "other-prio-not-etf",
+	      "frame with priority 0 arrived %s",
+	      got ? "late: it went through the ETF queue" : "never");
+
+	/* A launch time in the past: ETF refuses it at enqueue (ENOBUFS)
+	 * and reports it on the error queue. */
+	check(ndl_tx_drops(&t, &code) == 0, "no-drops-yet", "code %d", code);
+	check(ndl_tx_send(&t, tai_ns() - 1000000ULL, why, sizeof(why)) ==
+	      -ENOBUFS, "send-past-refused", "%s", why);
+	for (i = 0; i < 100 && !drops; i++) {
+		usleep(10000);
+		drops = ndl_tx_drops(&t, &code);
+	}
+	check(drops == 1 && code == SO_EE_CODE_TXTIME_INVALID_PARAM,
+	      "past-txtime-reported", "%d drops reported (code %d)", drops, code);
+	check(receive(rx, 1, 100) == 0, "past-txtime-not-sent",
+	      "the frame with a past launch time was sent");
+	printf("ndl-net past launch time: %s\n", ndl_tx_code_str(code));
+	ndl_tx_close(&t);
+	ndl_tx_close(&other);
+	close(rx);
+}
+
+int main(void)
+{
+	struct ndl_etf_cfg cfg = { .ntxq = NTXQ, .queue = QUEUE, .prio = PRIO,
+				   .delta_ns = DELTA_NS, .offload = false };
+	struct ndl_qdiscs saved, now;
+	const struct ndl_qdisc *q;
+	char why[256], diff[128], desc[512];
+	int if0, if1, err;
+
+	if (geteuid())
+		skip("needs root");
+	if (unshare(CLONE_NEWNET))
+		skip("unshare(CLONE_NEWNET) failed");
+	if (make_veth(why, sizeof(why)))
+		skip(why);
+	if0 = (int)if_nametoindex("ndlv0");
+	if1 = (int)if_nametoindex("ndlv1");
+	check(if0 > 0 && if1 > 0, "veth", "no ndlv0/ndlv1");
+	check(!link_up(if0, why, sizeof(why)) && !link_up(if1, why, sizeof(why)),
+	      "link-up", "%s", why);
+
+	/* 1. A user's root qdisc survives a run. */
+	check(!set_pfifo_root(if0, why, sizeof(why)), "user-root", "%s", why);
+	check(!ndl_qdisc_dump(if0, &saved, why, sizeof(why)), "dump", "%s", why);
+	q = find_kind(&saved, "pfifo");
+	check(q && q->handle == 0x50000 && q->parent == TC_H_ROOT,
+	      "dump-sees-pfifo", "pfifo 5: root not in the dump");
+	ndl_qdisc_describe(&saved, desc, sizeof(desc));
+	printf("ndl-net before: %s\n", desc);
+	err = ndl_qdisc_install(if0, &cfg, why, sizeof(why));
+	if (err) {
+		/* No ETF or mqprio here: the failed install must be undone. */
+		printf("ndl-net install: %s\n", why);
+		check(strstr(why, "mqprio") || strstr(why, "etf"),
+		      "install-error-names-qdisc", "%s", why);
+		check(!ndl_qdisc_restore(if0, &saved, why, sizeof(why)),
+		      "restore-after-failed-install", "%s", why);
+		check(!ndl_qdisc_dump(if0, &now, why, sizeof(why)) &&
+		      ndl_qdisc_equal(&saved, &now, diff, sizeof(diff)),
+		      "unchanged-after-failed-install", "%s", diff);
+		skip("no etf/mqprio qdisc in this kernel (CONFIG_NET_SCH_ETF, "
+		     "CONFIG_NET_SCH_MQPRIO); the VM test runs the rest");
+	}
+	check(1, "install", "");
+	check(!ndl_qdisc_dump(if0, &now, why, sizeof(why)), "dump-after", "%s", why);
+	ndl_qdisc_describe(&now, desc, sizeof(desc));
+	printf("ndl-net during: %s\n", desc);
+	q = find_kind(&now, "mqprio");
+	check(q && q->handle == NDL_MQPRIO_HANDLE && q->parent == TC_H_ROOT,
+	      "mqprio-root", "%s", desc);
+	q = find_kind(&now, "etf");
+	check(q && q->parent == (NDL_MQPRIO_HANDLE | (QUEUE + 1)),
+	      "etf-on-queue", "%s", desc);
+
+	send_checks(if0, if1);
+
+	check(!ndl_qdisc_restore(if0, &saved, why, sizeof(why)), "restore",
+	      "%s", why);
+	check(!ndl_qdisc_dump(if0, &now, why, sizeof(why)) &&
+	      ndl_qdisc_equal(&saved, &now, diff, sizeof(diff)),
+	      "restored-exactly", "%s", diff);
+	/* Restoring twice changes nothing (close() after a failed stop). */
+	check(!ndl_qdisc_restore(if0, &saved, why, sizeof(why)),
+	      "restore-idempotent", "%s", why);
+
+	/* 2. From the default root (noqueue on veth). */
+	{
+		struct msg m;
+		struct tcmsg tc = { .tcm_family = AF_UNSPEC, .tcm_ifindex = if0,
+				    .tcm_parent = TC_H_ROOT };
+
+		memset(&m, 0, sizeof(m));
+		m.nh.nlmsg_len = NLMSG_LENGTH(sizeof(tc));
+		m.nh.nlmsg_type = RTM_DELQDISC;
+		memcpy(NLMSG_DATA(&m.nh), &tc, sizeof(tc));
+		check(!ndl_nl_request(&m.nh, "delete root", why, sizeof(why)),
+		      "default-root", "%s", why);
+	}
+	check(!ndl_qdisc_dump(if0, &saved, why, sizeof(why)), "dump-default",
+	      "%s", why);
+	ndl_qdisc_describe(&saved, desc, sizeof(desc));
+	printf("ndl-net default: %s\n", desc);
+	check(!find_kind(&saved, "pfifo"), "pfifo-gone", "%s", desc);
+	cfg.queue = 0;
+	check(!ndl_qdisc_install(if0, &cfg, why, sizeof(why)), "install-q0",
+	      "%s", why);
+	check(!ndl_qdisc_restore(if0, &saved, why, sizeof(why)), "restore-default",
+	      "%s", why);
+	check(!ndl_qdisc_dump(if0, &now, why, sizeof(why)) &&
+	      ndl_qdisc_equal(&saved, &now, diff, sizeof(diff)),
+	      "default-restored", "%s", diff);
+	printf("ndl-net %s\n", failures ? "FAILED" : "all passed");
+	return failures ? 1 : 0;
+}
