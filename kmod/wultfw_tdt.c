@@ -8,6 +8,12 @@
  *
  * Only valid where the CPU's clockevent device is "lapic-deadline": with any
  * other clockevent the MSR is not what wakes the CPU.
+ *
+ * The idle path may reprogram the deadline after we armed it (nohz stops
+ * or restarts the tick, and a re-programmed hrtimer gets a TSC value
+ * converted anew). The deadline MSR is read again at every idle entry; if
+ * it is not LTime at the last entry before the event, the framework drops
+ * the datapoint (discard_changed).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -152,6 +158,16 @@ static int tdt_arm(struct wultfw_device *dev, u64 ldist_ns, u64 *ltime)
 	return 0;
 }
 
+/* Idle entry, measured CPU, interrupts off. */
+static bool tdt_event_changed(struct wultfw_device *dev, u64 ltime)
+{
+	u64 deadline;
+
+	if (rdmsrl_safe(MSR_IA32_TSC_DEADLINE, &deadline))
+		return true;
+	return deadline != ltime;
+}
+
 static void tdt_cancel(struct wultfw_device *dev)
 {
 	hrtimer_cancel(&tdt_timer);
@@ -169,6 +185,7 @@ static struct wultfw_device tdt_dev = {
 	.read_time = tdt_read_time,
 	.arm = tdt_arm,
 	.cancel = tdt_cancel,
+	.event_changed = tdt_event_changed,
 };
 
 static int __init tdt_init(void)
