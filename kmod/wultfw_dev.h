@@ -7,7 +7,7 @@
  *
  * Contexts: prepare()/release()/cancel() run in process context on any CPU;
  * arm() runs on the measured CPU with interrupts disabled; read_time(),
- * read_overhead() and event_changed() run on the measured CPU with
+ * read_overhead() and event_check() run on the measured CPU with
  * interrupts disabled (also from the idle path).
  * The device calls wultfw_event() from its interrupt path on the CPU that
  * took the interrupt.
@@ -51,10 +51,13 @@ struct wultfw_device {
 	void (*read_overhead)(struct wultfw_device *dev, u64 *tai_pre_ns,
 			      u64 *tintr_pre_ns, u64 *data);
 	/*
-	 * Optional, at every idle entry while armed: true if the armed event
-	 * no longer fires at @ltime (something reprogrammed the device).
+	 * Optional, at every idle entry while armed: does the armed event
+	 * still fire at *@ltime? The device may correct *@ltime when it was
+	 * re-programmed for the same moment (tdt: nohz re-writes the TSC
+	 * deadline of our own hrtimer); false makes the framework drop the
+	 * datapoint unless a later idle entry before the event says true.
 	 */
-	bool (*event_changed)(struct wultfw_device *dev, u64 ltime);
+	bool (*event_check)(struct wultfw_device *dev, u64 *ltime);
 
 	struct list_head node;	/* framework private */
 };

@@ -163,8 +163,8 @@ static void wultfw_idle_probe(void *data, unsigned int state,
 	if (state != PWR_EVENT_EXIT) {
 		if (dp->fired)
 			return;	/* the event came while the CPU was busy */
-		dp->changed = dev->event_changed &&
-			      dev->event_changed(dev, dp->ltime);
+		dp->changed = dev->event_check &&
+			      !dev->event_check(dev, &dp->ltime);
 		wultfw_ctrs_read(&wfw.ctrs, dp->ctr_bi);
 		dp->req_cstate = state;
 		dp->tai = 0;

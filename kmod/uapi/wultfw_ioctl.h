@@ -110,7 +110,8 @@ struct wultfw_stats {
 	__u64 discard_noidle;	/* the CPU was not idle when the event fired */
 	__u64 discard_order;	/* TBI < LTime < TAI or LTime < TIntr violated */
 	__u64 discard_changed;	/* the device's event changed after arming
-				   (tdt: TSC deadline reprogrammed by nohz) */
+				   (tdt: another deadline in the MSR at the
+				   last idle entry before the event) */
 	__u64 timeouts;		/* event never came (cancelled) */
 	__u64 rearm;		/* device could not arm cleanly, retried */
 	__u64 ring_waits;	/* armer waited for the reader */
