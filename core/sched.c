@@ -508,8 +508,8 @@ out_noopen:
 		wfw_info("experiment '%s' interrupted by signal %d after %" PRIu64 " datapoints in %.1fs; results saved in %s",
 			 e->name, r->stop_signal, r->datapoints, r->duration_s, dir);
 	else
-		wfw_info("experiment '%s': %" PRIu64 " datapoints in %.1fs, results in %s",
-			 e->name, r->datapoints, r->duration_s, dir);
+		wfw_info("experiment '%s': %" PRIu64 " datapoints in %.1fs, results in %s (statistics: wultfw calc %s)",
+			 e->name, r->datapoints, r->duration_s, dir, dir);
 	wfw_log_tee(NULL);
 	if (logf)
 		fclose(logf);

@@ -36,7 +36,10 @@ cp -r "$srcdir/kmod" "$work/kmod"
 # wultfw_i210.c compiles the register code shared with the unit tests.
 cp "$srcdir/lib/i210/i210.c" "$srcdir/lib/i210/i210.h" \
 	"$srcdir/lib/i210/i210_regs.h" "$work/kmod/"
-make -s -C "$KDIR" M="$work/kmod" W=1 modules >"$work/kbuild.log" 2>&1 ||
+# A make of its own: under 'make -j2 check' the parent's jobserver flags
+# would make it print "warning: jobserver unavailable", which is not ours.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	make -s -C "$KDIR" M="$work/kmod" W=1 modules >"$work/kbuild.log" 2>&1 ||
 	{ cat "$work/kbuild.log"; die "module build failed"; }
 if grep -E "warning:|error:" "$work/kbuild.log"; then
 	die "module build has warnings (see $work/kbuild.log)"
