@@ -33,6 +33,11 @@ modules:
 	$(MAKE) -C $(KDIR) M=$(abs_builddir)/kmod-build W=1 modules
 	@echo "modules: kmod-build/*.ko"
 
+# wultfw deploy against the installed kernel headers (a real build into a
+# staging directory, ~5 s; skipped without headers).
+TESTS += tests/integration/test_deploy.sh
+EXTRA_DIST += tests/integration/test_deploy.sh
+
 check-vm:
 	WULTFW_BUILDDIR=$(abs_builddir) $(SHELL) $(srcdir)/tests/vm/run.sh
 

@@ -41,6 +41,7 @@ struct i210_nic {
 	unsigned int cpu;
 	/* Read overheads of read_time() in TSC cycles (measured CPU only). */
 	u64 warmup_sum, latch_sum, warmup_max, latch_max, nreads;
+	u64 warmup_last, latch_last;	/* of the latest read_time() */
 };
 
 static DEFINE_MUTEX(i210_lock);		/* probe/remove vs prepare/release */
@@ -87,12 +88,37 @@ static u64 i210_read_time(struct wultfw_device *dev)
 	wfw_i210_latch(&nic->hw);
 	t2 = rdtsc_ordered();
 	ns = wfw_i210_read_latched(&nic->hw);
+	nic->warmup_last = t1 - t0;
+	nic->latch_last = t2 - t1;
 	nic->warmup_sum += t1 - t0;
 	nic->latch_sum += t2 - t1;
 	nic->warmup_max = max(nic->warmup_max, t1 - t0);
 	nic->latch_max = max(nic->latch_max, t2 - t1);
 	nic->nreads++;
 	return ns;
+}
+
+/*
+ * Right after the TAI read: publish its WarmupDelay and LatchDelay. The NIC
+ * samples SYSTIM when the SYSTIMR read reaches it, taken as half way through
+ * the read, so WakeLatency includes WarmupDelay + LatchDelay / 2 of our own
+ * making; the interrupt handler latches first thing, so IntrLatency
+ * includes about LatchDelay / 2 (the last one measured stands in for it).
+ */
+static void i210_read_overhead(struct wultfw_device *dev, u64 *tai_pre_ns,
+			       u64 *tintr_pre_ns, u64 *data)
+{
+	struct i210_nic *nic = READ_ONCE(i210_nic);
+	u64 warmup, latch;
+
+	if (!nic || !READ_ONCE(nic->present) || !tsc_khz)
+		return;
+	warmup = div_u64(nic->warmup_last * 1000000ULL, tsc_khz);
+	latch = div_u64(nic->latch_last * 1000000ULL, tsc_khz);
+	data[0] = warmup;
+	data[1] = latch;
+	*tai_pre_ns = warmup + latch / 2;
+	*tintr_pre_ns = latch / 2;
 }
 
 static irqreturn_t i210_irq(int irq, void *data)
@@ -198,11 +224,13 @@ static struct wultfw_device i210_dev = {
 	.resolution_ns = 8,		/* SYSTIM counts 8 ns steps */
 	.ldist_min_ns = 10000,		/* arming takes a few MMIO reads */
 	.ldist_max_ns = NSEC_PER_SEC,
+	.dev_data_names = { "WarmupDelay", "LatchDelay" },
 	.prepare = i210_prepare,
 	.release = i210_release,
 	.read_time = i210_read_time,
 	.arm = i210_arm,
 	.cancel = i210_cancel,
+	.read_overhead = i210_read_overhead,
 };
 
 static int i210_probe(struct pci_dev *pdev, const struct pci_device_id *id)

@@ -7,9 +7,15 @@
  *
  *   armer: arm(LTime = now + ldist), sleep -> CPU goes idle
  *   cpu_idle entry (irqs off): counters, TBI   (last entry before LTime)
- *   device interrupt path:     TIntr
- *   cpu_idle exit:             TAI, counters   (first exit at/after LTime)
+ *   device interrupt path:     TIntr, then wake the armer (IntrOverhead)
+ *   cpu_idle exit:             TAI, then counters (AIOverhead)
+ *                              (first exit at/after LTime)
  *   armer wakes up: check TBI < LTime < TAI, LTime < TIntr, publish record
+ *
+ * Launch distances come from a small PRNG seeded from the configuration,
+ * so a seed reproduces the sequence. The cost of our own timestamping is
+ * measured (read_time() at start, the probes and the event per datapoint)
+ * and published in every record; user space subtracts it (README.md).
  *
  * The probes, the device interrupt and the armer all run on the measured CPU,
  * so the datapoint in progress needs no lock: the armer reads it with local
@@ -25,12 +31,12 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
-#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
+#include <asm/tsc.h>
 #include <trace/events/power.h>
 
 #include "uapi/wultfw_ioctl.h"
@@ -44,9 +50,13 @@
 struct wultfw_dp {
 	bool armed;		/* probes record only while armed */
 	bool fired;		/* the device interrupt came */
+	bool changed;		/* device says the event moved (last entry) */
 	int event_cpu;
 	u32 req_cstate;
 	u64 ltime, tbi, tai, tintr;
+	u64 ai_cyc, intr_cyc;	/* AIOverhead / IntrOverhead in TSC cycles */
+	u64 tai_pre_ns, tintr_pre_ns;
+	u64 dev_data[WULTFW_DEV_DATA];
 	u64 ctr_bi[WULTFW_NR_CTRS];
 	u64 ctr_ai[WULTFW_NR_CTRS];
 };
@@ -60,9 +70,12 @@ static struct wultfw {
 	struct wultfw_device *dev;
 	unsigned int cpu;
 	u64 ldist_from, ldist_to;
+	u64 seed;
 	struct wultfw_ctrs ctrs;
 
 	/* Run. */
+	u64 rng;			/* launch distance PRNG state */
+	u64 read_cost_ns;		/* one read_time(), measured at start */
 	struct task_struct *armer;
 	bool running;			/* readers see EOF once false */
 	struct wultfw_dp dp;
@@ -95,11 +108,17 @@ int wultfw_register_device(struct wultfw_device *dev)
 {
 	int err = 0;
 
+	int i;
+
 	if (!dev->name || !dev->prepare || !dev->read_time || !dev->arm ||
 	    !dev->cancel || !dev->resolution_ns || !dev->ldist_min_ns ||
 	    dev->ldist_min_ns > dev->ldist_max_ns ||
 	    strlen(dev->name) >= WULTFW_NAME_LEN)
 		return -EINVAL;
+	for (i = 0; i < WULTFW_DEV_DATA; i++)
+		if (dev->dev_data_names[i] &&
+		    strlen(dev->dev_data_names[i]) >= WULTFW_NAME_LEN)
+			return -EINVAL;
 	mutex_lock(&wfw.lock);
 	if (wultfw_find_device(dev->name))
 		err = -EEXIST;
@@ -124,12 +143,18 @@ EXPORT_SYMBOL_GPL(wultfw_unregister_device);
 
 /* ---- probes: measured CPU, interrupts disabled ---- */
 
+static u64 wultfw_cyc_to_ns(u64 cyc)
+{
+	return tsc_khz ? div_u64(cyc * 1000000ULL, tsc_khz) : 0;
+}
+
 static void wultfw_idle_probe(void *data, unsigned int state,
 			      unsigned int cpu_id)
 {
 	struct wultfw_dp *dp = &wfw.dp;
 	struct wultfw_device *dev = wfw.dev;
-	u64 now;
+	u64 now, t0;
+	int i;
 
 	if (cpu_id != wfw.cpu || !READ_ONCE(dp->armed) ||
 	    smp_processor_id() != wfw.cpu)
@@ -138,6 +163,8 @@ static void wultfw_idle_probe(void *data, unsigned int state,
 	if (state != PWR_EVENT_EXIT) {
 		if (dp->fired)
 			return;	/* the event came while the CPU was busy */
+		dp->changed = dev->event_check &&
+			      !dev->event_check(dev, &dp->ltime);
 		wultfw_ctrs_read(&wfw.ctrs, dp->ctr_bi);
 		dp->req_cstate = state;
 		dp->tai = 0;
@@ -145,21 +172,33 @@ static void wultfw_idle_probe(void *data, unsigned int state,
 		return;
 	}
 
+	/* TAI first: only the checks above and here precede it. */
 	if (!dp->tbi || dp->tai)
 		return;
 	now = dev->read_time(dev);
+	t0 = rdtsc_ordered();
 	if (!dp->fired && now < dp->ltime) {
 		/* Woken early by something else; the next entry counts. */
 		dp->tbi = 0;
 		return;
 	}
 	dp->tai = now;
+	dp->tai_pre_ns = wfw.read_cost_ns / 2;
+	dp->tintr_pre_ns = wfw.read_cost_ns / 2;
+	for (i = 0; i < WULTFW_DEV_DATA; i++)
+		dp->dev_data[i] = 0;
+	if (dev->read_overhead)
+		dev->read_overhead(dev, &dp->tai_pre_ns, &dp->tintr_pre_ns,
+				   dp->dev_data);
 	wultfw_ctrs_read(&wfw.ctrs, dp->ctr_ai);
+	/* With interrupts off in idle, the handler waited for all this. */
+	dp->ai_cyc = rdtsc_ordered() - t0;
 }
 
 void wultfw_event(struct wultfw_device *dev, u64 tintr)
 {
 	struct wultfw_dp *dp = &wfw.dp;
+	u64 t0 = rdtsc_ordered();
 
 	if (dev != READ_ONCE(wfw.dev) || !READ_ONCE(dp->armed) ||
 	    READ_ONCE(dp->fired))
@@ -168,21 +207,60 @@ void wultfw_event(struct wultfw_device *dev, u64 tintr)
 	dp->event_cpu = smp_processor_id();
 	WRITE_ONCE(dp->fired, true);
 	wake_up(&wfw.event_wq);
+	/* With interrupts on in idle (POLL), the idle exit waited for this. */
+	dp->intr_cyc = rdtsc_ordered() - t0;
 }
 EXPORT_SYMBOL_GPL(wultfw_event);
 
 /* ---- armer thread ---- */
+
+/* splitmix64: one 64-bit state, reproducible from the seed. */
+static u64 wultfw_rand(u64 *state)
+{
+	u64 z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
 
 static u64 wultfw_pick_ldist(void)
 {
 	u64 span = wfw.ldist_to - wfw.ldist_from;
 	u64 res = wfw.dev->resolution_ns;
 	u64 ldist = wfw.ldist_from;
+	u64 r = wultfw_rand(&wfw.rng);
 
+	/* from >= 1, so span + 1 cannot wrap. */
 	if (span)
-		ldist += get_random_u64() % (span + 1);
+		ldist += r % (span + 1);
 	ldist -= ldist % res;
 	return ldist < wfw.ldist_from ? wfw.ldist_from : ldist;
+}
+
+/*
+ * The cost of one read_time() on the measured CPU: the best of a few
+ * rounds of back-to-back reads with interrupts off. Half of it is taken
+ * as the part before the time is sampled (README.md, "Overheads").
+ */
+static u64 wultfw_measure_read_cost(struct wultfw_device *dev)
+{
+	u64 best = U64_MAX, t0, t1;
+	unsigned long flags;
+	int i, j;
+
+	if (!tsc_khz)
+		return 0;
+	for (i = 0; i < 32; i++) {
+		local_irq_save(flags);
+		t0 = rdtsc_ordered();
+		for (j = 0; j < 8; j++)
+			dev->read_time(dev);
+		t1 = rdtsc_ordered();
+		local_irq_restore(flags);
+		best = min(best, t1 - t0);
+	}
+	return wultfw_cyc_to_ns(best) / 8;
 }
 
 static bool wultfw_ring_full(void)
@@ -191,7 +269,7 @@ static bool wultfw_ring_full(void)
 }
 
 /* Check one finished datapoint; publish it or count why it was dropped. */
-static void wultfw_finish(const struct wultfw_dp *dp, u64 ldist)
+static void wultfw_finish(const struct wultfw_dp *dp, u64 ldist, u64 arm_seq)
 {
 	struct wultfw_stats *st = &wfw.stats;
 	struct wultfw_record *rec;
@@ -204,6 +282,8 @@ static void wultfw_finish(const struct wultfw_dp *dp, u64 ldist)
 	else if (!(dp->tbi < dp->ltime && dp->ltime < dp->tai &&
 		   dp->ltime < dp->tintr))
 		reason = &st->discard_order;
+	else if (dp->changed)
+		reason = &st->discard_changed;
 
 	spin_lock(&wfw.ring_lock);
 	if (reason) {
@@ -220,6 +300,12 @@ static void wultfw_finish(const struct wultfw_dp *dp, u64 ldist)
 	rec->tai = dp->tai;
 	rec->tintr = dp->tintr;
 	rec->discarded = st->discarded;
+	rec->arm_seq = arm_seq;
+	rec->tai_pre_ns = dp->tai_pre_ns;
+	rec->tintr_pre_ns = dp->tintr_pre_ns;
+	rec->ai_overhead_ns = wultfw_cyc_to_ns(dp->ai_cyc);
+	rec->intr_overhead_ns = wultfw_cyc_to_ns(dp->intr_cyc);
+	memcpy(rec->dev_data, dp->dev_data, sizeof(rec->dev_data));
 	memcpy(rec->ctr_bi, dp->ctr_bi, sizeof(rec->ctr_bi));
 	memcpy(rec->ctr_ai, dp->ctr_ai, sizeof(rec->ctr_ai));
 	rec->ctr_present = wfw.ctrs.present;
@@ -238,9 +324,14 @@ static int wultfw_armer(void *unused)
 	struct wultfw_dp *dp = &wfw.dp;
 	struct wultfw_dp copy;
 	unsigned long timeout;
-	u64 ldist, ltime;
+	u64 ldist = 0, ltime, arm_seq = 0;
+	bool retry = false;
 	int err;
 
+	wfw.read_cost_ns = wultfw_measure_read_cost(dev);
+	spin_lock(&wfw.ring_lock);
+	wfw.stats.read_cost_ns = wfw.read_cost_ns;
+	spin_unlock(&wfw.ring_lock);
 	while (!kthread_should_stop()) {
 		/* Unplugging the CPU moves us elsewhere: nothing valid left. */
 		if (raw_smp_processor_id() != wfw.cpu) {
@@ -255,7 +346,10 @@ static int wultfw_armer(void *unused)
 			continue;
 		}
 
-		ldist = wultfw_pick_ldist();
+		/* A retried arm keeps its ldist: the sequence stays the seed's. */
+		if (!retry)
+			ldist = wultfw_pick_ldist();
+		retry = false;
 		local_irq_disable();
 		memset(dp, 0, sizeof(*dp));
 		dp->event_cpu = -1;
@@ -268,6 +362,7 @@ static int wultfw_armer(void *unused)
 		if (err == -EAGAIN) {
 			dev->cancel(dev);
 			wfw.stats.rearm++;
+			retry = true;
 			continue;
 		}
 		if (err) {
@@ -276,6 +371,7 @@ static int wultfw_armer(void *unused)
 			break;
 		}
 		wfw.stats.armed++;
+		arm_seq++;
 
 		timeout = nsecs_to_jiffies(ldist) + HZ;
 		wait_event_timeout(wfw.event_wq, READ_ONCE(dp->fired) ||
@@ -291,7 +387,7 @@ static int wultfw_armer(void *unused)
 		WRITE_ONCE(dp->armed, false);
 		copy = *dp;
 		local_irq_enable();
-		wultfw_finish(&copy, ldist);
+		wultfw_finish(&copy, ldist, arm_seq - 1);
 	}
 
 	/* Nothing may fire after the run; then wait for kthread_stop(). */
@@ -328,6 +424,8 @@ static int wultfw_start(void)
 	memset(&wfw.stats, 0, sizeof(wfw.stats));
 	spin_unlock(&wfw.ring_lock);
 	memset(&wfw.dp, 0, sizeof(wfw.dp));
+	wfw.rng = wfw.seed;
+	wfw.read_cost_ns = 0;
 
 	err = register_trace_cpu_idle(wultfw_idle_probe, NULL);
 	if (err)
@@ -344,8 +442,8 @@ static int wultfw_start(void)
 	wfw.armer = t;
 	WRITE_ONCE(wfw.running, true);
 	wake_up_process(t);
-	pr_info("run started: device '%s', CPU %u, ldist %llu-%llu ns\n",
-		wfw.dev->name, wfw.cpu, wfw.ldist_from, wfw.ldist_to);
+	pr_info("run started: device '%s', CPU %u, ldist %llu-%llu ns, seed %llu\n",
+		wfw.dev->name, wfw.cpu, wfw.ldist_from, wfw.ldist_to, wfw.seed);
 	return 0;
 }
 
@@ -380,11 +478,15 @@ static void wultfw_unconfigure(void)
 static int wultfw_configure(struct wultfw_config *cfg)
 {
 	struct wultfw_device *dev;
-	int err;
+	int err, i;
 
 	if (wfw.armer) {
 		snprintf(cfg->why, sizeof(cfg->why), "a run is active: stop it first");
 		return -EBUSY;
+	}
+	if (cfg->reserved) {
+		snprintf(cfg->why, sizeof(cfg->why), "reserved field is not 0");
+		return -EINVAL;
 	}
 	if (strnlen(cfg->device, sizeof(cfg->device)) == sizeof(cfg->device)) {
 		snprintf(cfg->why, sizeof(cfg->why), "device name is not NUL-terminated");
@@ -431,6 +533,7 @@ static int wultfw_configure(struct wultfw_config *cfg)
 	wfw.cpu = cfg->cpu;
 	wfw.ldist_from = cfg->ldist_from_ns;
 	wfw.ldist_to = cfg->ldist_to_ns;
+	wfw.seed = cfg->seed;
 	wultfw_ctrs_probe(&wfw.ctrs, cfg->cpu);
 	WRITE_ONCE(wfw.dev, dev);
 
@@ -439,6 +542,11 @@ static int wultfw_configure(struct wultfw_config *cfg)
 	cfg->ldist_max_ns = dev->ldist_max_ns;
 	cfg->tunit = dev->tunit;
 	cfg->ctr_present = wfw.ctrs.present;
+	memset(cfg->dev_data_names, 0, sizeof(cfg->dev_data_names));
+	for (i = 0; i < WULTFW_DEV_DATA; i++)
+		if (dev->dev_data_names[i])
+			strscpy(cfg->dev_data_names[i], dev->dev_data_names[i],
+				sizeof(cfg->dev_data_names[i]));
 	return 0;
 put:
 	module_put(dev->owner);

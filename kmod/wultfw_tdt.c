@@ -8,6 +8,16 @@
  *
  * Only valid where the CPU's clockevent device is "lapic-deadline": with any
  * other clockevent the MSR is not what wakes the CPU.
+ *
+ * The deadline can change after arming: an earlier timer (the tick) may
+ * hold the MSR when we arm, and nohz re-programs the clockevent when it
+ * stops or restarts the tick, converting our hrtimer's expiry to a TSC
+ * value anew (a few cycles off). So the MSR is read again at every idle
+ * entry (tdt_event_check()): a deadline within the slack of LTime is our
+ * timer and becomes LTime; any other means an other timer is armed, and
+ * unless a later idle entry before the event finds ours again (the CPU
+ * wakes early for the other one), the framework drops the datapoint
+ * (discard_changed).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,6 +42,7 @@ static struct tracepoint *tdt_lte_tp;	/* local_timer_entry */
 static bool tdt_lte_on;
 static unsigned int tdt_cpu;
 static u64 tdt_lte_tsc;			/* TSC at the last local timer entry */
+static u64 tdt_slack;			/* TSC cycles, set when arming */
 
 static void tdt_lte_probe(void *data, int vector)
 {
@@ -131,8 +142,10 @@ static u64 tdt_read_time(struct wultfw_device *dev)
 /*
  * Interrupts are off and we are on the measured CPU, so nothing reprograms
  * the deadline between hrtimer_start() and the MSR read. If another timer
- * expires first, the MSR holds its deadline, not ours: detect that by
- * comparing with the expected TSC and ask the framework to retry.
+ * expires first, the MSR holds its deadline, not ours: LTime is then the
+ * TSC we expect, and the idle entry check finds the real deadline once the
+ * other timer has fired (spinning on -EAGAIN here would burn the CPU until
+ * the next tick).
  */
 static int tdt_arm(struct wultfw_device *dev, u64 ldist_ns, u64 *ltime)
 {
@@ -146,10 +159,24 @@ static int tdt_arm(struct wultfw_device *dev, u64 ldist_ns, u64 *ltime)
 		      HRTIMER_MODE_ABS_PINNED_HARD);
 	if (rdmsrl_safe(MSR_IA32_TSC_DEADLINE, &deadline))
 		return -EIO;
+	WRITE_ONCE(tdt_slack, slack);
 	if (deadline + slack < expect || deadline > expect + slack)
-		return -EAGAIN;
+		deadline = expect;
 	*ltime = deadline;
 	return 0;
+}
+
+/* Idle entry, measured CPU, interrupts off. */
+static bool tdt_event_check(struct wultfw_device *dev, u64 *ltime)
+{
+	u64 deadline, slack = READ_ONCE(tdt_slack);
+
+	if (rdmsrl_safe(MSR_IA32_TSC_DEADLINE, &deadline))
+		return false;
+	if (deadline + slack < *ltime || deadline > *ltime + slack)
+		return false;	/* another timer's deadline, or none */
+	*ltime = deadline;
+	return true;
 }
 
 static void tdt_cancel(struct wultfw_device *dev)
@@ -169,6 +196,7 @@ static struct wultfw_device tdt_dev = {
 	.read_time = tdt_read_time,
 	.arm = tdt_arm,
 	.cancel = tdt_cancel,
+	.event_check = tdt_event_check,
 };
 
 static int __init tdt_init(void)

@@ -16,6 +16,7 @@
 #define WULTFW_DEVNAME		"wultfw"
 #define WULTFW_NAME_LEN		16
 #define WULTFW_WHY_LEN		128
+#define WULTFW_DEV_DATA		2	/* device-specific values per record */
 
 /* Time base of ltime/tbi/tai/tintr in a record (device dependent). */
 #define WULTFW_TUNIT_NS		0	/* CLOCK_MONOTONIC nanoseconds */
@@ -46,18 +47,27 @@ enum wultfw_ctr {
 	WULTFW_NR_CTRS
 };
 
-/* Configure a run: in = size..ldist_to_ns, out = the rest. */
+/* Configure a run: in = size..reserved, out = the rest. */
 struct wultfw_config {
 	__u32 size;			/* in: sizeof(struct wultfw_config) */
 	__u32 cpu;			/* in: measured CPU, must be online */
 	char device[WULTFW_NAME_LEN];	/* in: "hrt", "tdt", ... NUL-terminated */
 	__u64 ldist_from_ns;		/* in: launch distance range, inclusive */
 	__u64 ldist_to_ns;
+	/*
+	 * in: seed of the launch distance generator. The same seed gives the
+	 * same sequence: the n-th arm of a run (record.arm_seq == n) uses the
+	 * n-th value, whatever was dropped in between.
+	 */
+	__u64 seed;
+	__u64 reserved;			/* in: must be 0 */
 	__u64 resolution_ns;		/* out: device granularity */
 	__u64 ldist_min_ns;		/* out: device limits */
 	__u64 ldist_max_ns;
 	__u32 tunit;			/* out: WULTFW_TUNIT_* */
 	__u32 ctr_present;		/* out: bit per enum wultfw_ctr */
+	/* out: names of record.dev_data[i] (nanoseconds); "" = unused */
+	char dev_data_names[WULTFW_DEV_DATA][WULTFW_NAME_LEN];
 	char why[WULTFW_WHY_LEN];	/* out: why the config was refused */
 };
 
@@ -70,6 +80,18 @@ struct wultfw_record {
 	__u64 tai;		/* time after idle (first idle exit after LTime) */
 	__u64 tintr;		/* time in the device's interrupt path */
 	__u64 discarded;	/* inconsistent datapoints dropped so far this run */
+	__u64 arm_seq;		/* which arm of the run (0, 1, ...) this is */
+	/*
+	 * Cost of our own timestamping, in nanoseconds (kmod/README.md,
+	 * "Overheads"): the part of the TAI / TIntr read before the time was
+	 * sampled, and our code that runs after the TAI sample (counters) or
+	 * after the TIntr sample (waking the armer) and so delays the other.
+	 */
+	__u64 tai_pre_ns;	/* WakeLatency includes it */
+	__u64 tintr_pre_ns;	/* IntrLatency includes it */
+	__u64 ai_overhead_ns;	/* AIOverhead: in IntrLatency if interrupts off */
+	__u64 intr_overhead_ns;	/* IntrOverhead: in WakeLatency if irqs on */
+	__u64 dev_data[WULTFW_DEV_DATA];	/* config.dev_data_names, ns */
 	__u64 ctr_bi[WULTFW_NR_CTRS];	/* counters at TBI */
 	__u64 ctr_ai[WULTFW_NR_CTRS];	/* counters at TAI */
 	__u32 ctr_present;	/* bit per enum wultfw_ctr */
@@ -87,9 +109,14 @@ struct wultfw_stats {
 	__u64 discard_cpu;	/* event handled on another CPU */
 	__u64 discard_noidle;	/* the CPU was not idle when the event fired */
 	__u64 discard_order;	/* TBI < LTime < TAI or LTime < TIntr violated */
+	__u64 discard_changed;	/* the device's event changed after arming
+				   (tdt: another deadline in the MSR at the
+				   last idle entry before the event) */
 	__u64 timeouts;		/* event never came (cancelled) */
 	__u64 rearm;		/* device could not arm cleanly, retried */
 	__u64 ring_waits;	/* armer waited for the reader */
+	__u64 read_cost_ns;	/* one read of the device time, measured at
+				   start on the measured CPU (0: unknown) */
 };
 
 #define WULTFW_IOC_MAGIC	'W'

@@ -86,7 +86,8 @@ void wfw_kmod_close(struct wfw_kmod *km)
 }
 
 int wfw_kmod_config(struct wfw_kmod *km, const char *device, unsigned int cpu,
-		    uint64_t from_ns, uint64_t to_ns, char *why, size_t len)
+		    uint64_t from_ns, uint64_t to_ns, uint64_t seed,
+		    char *why, size_t len)
 {
 	struct wultfw_config cfg;
 
@@ -100,6 +101,7 @@ int wfw_kmod_config(struct wfw_kmod *km, const char *device, unsigned int cpu,
 	strcpy(cfg.device, device);
 	cfg.ldist_from_ns = from_ns;
 	cfg.ldist_to_ns = to_ns;
+	cfg.seed = seed;
 	if (ioctl(km->fd, WULTFW_IOC_CONFIG, &cfg)) {
 		int err = errno;
 
@@ -229,6 +231,32 @@ void wfw_kmod_kside_cfg(struct wfw_kmod *km, struct wfw_kside_cfg *kc)
 	kc->nres = km->nres;
 	for (i = 0; i < km->nres; i++)
 		kc->res_names[i] = km->res_names[i];
+
+	km->ndev = 0;
+	for (c = 0; c < WULTFW_DEV_DATA; c++) {
+		/* The module NUL-terminates; never trust it blindly. */
+		const char *n = km->cfg.dev_data_names[c];
+
+		if (!n[0] || !memchr(n, '\0', WULTFW_NAME_LEN))
+			continue;
+		km->dev_idx[km->ndev] = c;
+		km->dev_cols[km->ndev] = (struct wultfw_column){
+			.name = n, .unit = "us", .type = WULTFW_COL_INT,
+			.divisor = 1000,
+		};
+		km->ndev++;
+	}
+	kc->extra = km->ndev ? km->dev_cols : NULL;
+	kc->nextra = km->ndev;
+}
+
+void wfw_kmod_fill_dev(const struct wfw_kmod *km, const struct wultfw_record *r,
+		       union wultfw_cell *row, size_t first)
+{
+	size_t i;
+
+	for (i = 0; i < km->ndev; i++)
+		row[first + i].i = (int64_t)r->dev_data[km->dev_idx[i]];
 }
 
 static uint64_t wfw_kmod_ns(const struct wfw_kmod *km, uint32_t tunit,
@@ -257,6 +285,11 @@ void wfw_kmod_to_dp(const struct wfw_kmod *km, const struct wultfw_record *r,
 	dp->ldist = r->ldist_ns;
 	dp->req_state = (int)r->req_cstate;
 	dp->intr_off = -1;
+	/* Already nanoseconds whatever the time base. */
+	dp->tai_pre = r->tai_pre_ns;
+	dp->tintr_pre = r->tintr_pre_ns;
+	dp->ai_overhead = r->ai_overhead_ns;
+	dp->intr_overhead = r->intr_overhead_ns;
 	dp->tsc = WFW_KMOD_DELTA(WULTFW_CTR_TSC);
 	dp->aperf = WFW_KMOD_DELTA(WULTFW_CTR_APERF);
 	dp->mperf = WFW_KMOD_DELTA(WULTFW_CTR_MPERF);

@@ -32,6 +32,10 @@ struct wfw_kmod {
 	size_t nres;
 	int res_ctr[WFW_KSIDE_MAX_RES];	/* enum wultfw_ctr of each */
 	const char *res_names[WFW_KSIDE_MAX_RES];
+	/* Device-specific columns (cfg.dev_data_names), after the kside ones. */
+	size_t ndev;
+	int dev_idx[WULTFW_DEV_DATA];	/* record.dev_data index of each */
+	struct wultfw_column dev_cols[WULTFW_DEV_DATA];
 	uint64_t discarded_seen;
 };
 
@@ -39,9 +43,13 @@ struct wfw_kmod {
 int wfw_kmod_open(struct wfw_kmod *km, const char *path, char *why, size_t len);
 void wfw_kmod_close(struct wfw_kmod *km);
 
-/* Configure; on refusal the module's reason is copied into why. */
+/*
+ * Configure; on refusal the module's reason is copied into why. The seed
+ * makes the kernel's launch distance sequence reproducible.
+ */
 int wfw_kmod_config(struct wfw_kmod *km, const char *device, unsigned int cpu,
-		    uint64_t from_ns, uint64_t to_ns, char *why, size_t len);
+		    uint64_t from_ns, uint64_t to_ns, uint64_t seed,
+		    char *why, size_t len);
 int wfw_kmod_start(struct wfw_kmod *km);
 int wfw_kmod_stop(struct wfw_kmod *km);
 int wfw_kmod_stats(struct wfw_kmod *km, struct wultfw_stats *st);
@@ -63,12 +71,17 @@ void wfw_kmod_ctr_list(uint32_t present, char *buf, size_t len);
 
 /*
  * Fill kside counters/residency names from the accepted configuration
- * (km->cfg.ctr_present) and remember their order for wfw_kmod_to_dp().
+ * (km->cfg.ctr_present) and remember their order for wfw_kmod_to_dp();
+ * the device's own values (cfg.dev_data_names) become kc->extra columns
+ * (microseconds), filled by wfw_kmod_fill_dev().
  */
 void wfw_kmod_kside_cfg(struct wfw_kmod *km, struct wfw_kside_cfg *kc);
 
 /* Record -> kside datapoint in nanoseconds on one clock. */
 void wfw_kmod_to_dp(const struct wfw_kmod *km, const struct wultfw_record *r,
 		    struct wfw_kside_dp *dp);
+/* The device columns of a row: row + first (kside's first_extra) on. */
+void wfw_kmod_fill_dev(const struct wfw_kmod *km, const struct wultfw_record *r,
+		       union wultfw_cell *row, size_t first);
 
 #endif

@@ -18,15 +18,16 @@ int wfw_kmod_source_start(struct wfw_kmod_source *s, struct wultfw_ctx *ctx,
 	if (params->cpu < 0)
 		return wultfw_fail(ctx, -EINVAL, "cpu = %d: no such CPU", params->cpu);
 	err = wfw_kmod_config(&s->km, s->device, (unsigned int)params->cpu,
-			      params->ldist_from_ns, params->ldist_to_ns, why,
-			      sizeof(why));
+			      params->ldist_from_ns, params->ldist_to_ns,
+			      params->seed, why, sizeof(why));
 	if (err)
 		return wultfw_fail(ctx, err, "device \"%s\" on CPU %d: %s",
 				   s->device, params->cpu, why);
 	if (s->km.cfg.ctr_present != s->probe_present)
 		return wultfw_fail(ctx, -EINVAL, "CPU %d has other counters "
-			"(0x%x) than CPU 0 (0x%x); the columns would be wrong",
-			params->cpu, s->km.cfg.ctr_present, s->probe_present);
+			"(0x%x) than CPU %d (0x%x); the columns would be wrong",
+			params->cpu, s->km.cfg.ctr_present, s->probe_cpu,
+			s->probe_present);
 	if (s->km.cfg.tunit == WULTFW_TUNIT_TSC) {
 		err = wfw_kmod_tsc_calibrate(&s->km.tsc, 100000000ULL);
 		if (err)
@@ -48,6 +49,7 @@ int wfw_kmod_source_read(struct wfw_kmod_source *s, struct wultfw_ctx *ctx,
 {
 	size_t room = b->capacity - b->rows, i;
 	struct wultfw_stats st;
+	enum wfw_kside_bad bad;
 	long n;
 	int err;
 
@@ -67,11 +69,17 @@ int wfw_kmod_source_read(struct wfw_kmod_source *s, struct wultfw_ctx *ctx,
 		struct wfw_kside_dp dp;
 
 		wfw_kmod_to_dp(&s->km, &s->recs[i], &dp);
-		if (wfw_kside_check(&s->ks, &dp) != WFW_KSIDE_OK) {
+		bad = wfw_kside_check(&s->ks, &dp);
+		if (bad != WFW_KSIDE_OK) {
 			b->discarded++;	/* e.g. a stray TSC value */
+			if (bad == WFW_KSIDE_BAD_OVERHEAD)
+				s->dropped_overhead++;
 			continue;
 		}
-		wfw_kside_fill(&s->ks, &dp, wultfw_row(b, b->rows++));
+		wfw_kside_fill(&s->ks, &dp, wultfw_row(b, b->rows));
+		wfw_kmod_fill_dev(&s->km, &s->recs[i], wultfw_row(b, b->rows),
+				  s->ks.first_extra);
+		b->rows++;
 	}
 	err = wfw_kmod_stats(&s->km, &st);
 	if (err)
@@ -107,7 +115,11 @@ int wfw_kmod_source_stop(struct wfw_kmod_source *s, struct wultfw_ctx *ctx)
 	info_u64(ctx, "kmod_dropped_other_cpu", st.discard_cpu);
 	info_u64(ctx, "kmod_dropped_not_idle", st.discard_noidle);
 	info_u64(ctx, "kmod_dropped_order", st.discard_order);
+	info_u64(ctx, "kmod_dropped_event_changed", st.discard_changed);
 	info_u64(ctx, "kmod_timeouts", st.timeouts);
 	info_u64(ctx, "kmod_rearmed", st.rearm);
+	/* Half of it is taken out of each latency (kmod/README.md). */
+	info_u64(ctx, "kmod_time_read_ns", st.read_cost_ns);
+	info_u64(ctx, "kmod_dropped_overhead", s->dropped_overhead);
 	return 0;
 }

@@ -26,8 +26,10 @@ struct wfw_kmod_source {
 	const char *device;		/* module device: "tdt", "hrt", "i210" */
 	const char *stop_hint;		/* why a run may stop by itself */
 	uint32_t probe_present;		/* counters the schema was built for */
+	int probe_cpu;			/* CPU open() configured to build it */
 	int cpu;
 	bool warned_same_cpu;
+	uint64_t dropped_overhead;	/* by wfw_kside_check() */
 	struct wultfw_record recs[WFW_KMOD_SOURCE_RECS];
 };
 

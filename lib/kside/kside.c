@@ -40,7 +40,7 @@ int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 	ks->cfg = *cfg;
 	ks->schema.cols = ks->cols;
 	ks->c_cc0 = ks->c_cc1d = ks->c_res0 = ks->c_cpufreq = -1;
-	ks->c_smi = ks->c_nmi = ks->c_raw0 = -1;
+	ks->c_smi = ks->c_nmi = ks->c_raw0 = ks->c_wake_raw = -1;
 
 	/* Percentages are cycles / TotCyc: meaningless without the TSC. */
 	if (cfg->nres > WFW_KSIDE_MAX_RES || (cfg->nres && !tsc) ||
@@ -83,6 +83,11 @@ int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 		ks->c_nmi = add_col(ks, "NMICnt", "", WULTFW_COL_INT, 1);
 
 	if (cfg->raw) {
+		/* wult's names for the unadjusted latencies. */
+		ks->c_wake_raw = NS_AS_US("WakeLatencyRaw");
+		NS_AS_US("IntrLatencyRaw");
+		NS_AS_US("AIOverhead");
+		NS_AS_US("IntrOverhead");
 		ks->c_raw0 = RAW_NS("LTime");
 		RAW_NS("TBI");
 		RAW_NS("TAI");
@@ -114,9 +119,30 @@ int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 	return 0;
 }
 
+/*
+ * The adjusted latencies (kside.h). Nonzero if they make no sense: one
+ * below zero, or the event that waited for the other (the handler with
+ * interrupts off in idle, the idle exit with them on) now before it.
+ */
+static int kside_adjust(const struct wfw_kside_dp *dp, int64_t *wake,
+			int64_t *intr)
+{
+	int off = wfw_kside_intr_off(dp);
+
+	*wake = (int64_t)(dp->tai - dp->ltime) - (int64_t)dp->tai_pre -
+		(off ? 0 : (int64_t)dp->intr_overhead);
+	*intr = (int64_t)(dp->tintr - dp->ltime) - (int64_t)dp->tintr_pre -
+		(off ? (int64_t)dp->ai_overhead : 0);
+	if (*wake < 0 || *intr < 0)
+		return -1;
+	return off ? *intr < *wake : *wake < *intr;
+}
+
 enum wfw_kside_bad wfw_kside_check(const struct wfw_kside *ks,
 				   const struct wfw_kside_dp *dp)
 {
+	int64_t wake, intr;
+
 	if (!dp->tbi || !dp->ltime || !dp->tai || !dp->tintr)
 		return WFW_KSIDE_BAD_ZERO;
 	if (dp->tbi >= dp->ltime)
@@ -127,7 +153,17 @@ enum wfw_kside_bad wfw_kside_check(const struct wfw_kside *ks,
 		return WFW_KSIDE_BAD_TINTR;
 	if ((ks->cfg.counters & WFW_KSIDE_HAS_TSC) && !dp->tsc)
 		return WFW_KSIDE_BAD_TOTCYC;
+	if (kside_adjust(dp, &wake, &intr))
+		return WFW_KSIDE_BAD_OVERHEAD;
 	return WFW_KSIDE_OK;
+}
+
+int wfw_kside_intr_off(const struct wfw_kside_dp *dp)
+{
+	if (dp->intr_off >= 0)
+		return dp->intr_off ? 1 : 0;
+	/* handler before idle exit: interrupts were on in idle */
+	return dp->tai <= dp->tintr ? 1 : 0;
 }
 
 const char *wfw_kside_bad_str(enum wfw_kside_bad why)
@@ -145,6 +181,8 @@ const char *wfw_kside_bad_str(enum wfw_kside_bad why)
 		return "a timestamp is missing";
 	case WFW_KSIDE_BAD_TOTCYC:
 		return "TSC did not advance (TotCyc = 0)";
+	case WFW_KSIDE_BAD_OVERHEAD:
+		return "measured overheads exceed the latency they are part of";
 	}
 	return "unknown";
 }
@@ -164,15 +202,17 @@ void wfw_kside_fill(const struct wfw_kside *ks, const struct wfw_kside_dp *dp,
 		    union wultfw_cell *row)
 {
 	const struct wfw_kside_cfg *cfg = &ks->cfg;
+	int64_t wake_raw = (int64_t)(dp->tai - dp->ltime);
+	int64_t intr_raw = (int64_t)(dp->tintr - dp->ltime);
+	int64_t wake, intr;
 	size_t i;
 
-	row[ks->c_wake].i = (int64_t)(dp->tai - dp->ltime);
+	/* Take out what our own timestamping added (see kside.h). */
+	kside_adjust(dp, &wake, &intr);
+	row[ks->c_wake].i = wake;
 	row[ks->c_silent].i = (int64_t)(dp->ltime - dp->tbi);
-	row[ks->c_intr].i = (int64_t)(dp->tintr - dp->ltime);
-	if (dp->intr_off >= 0)
-		row[ks->c_introff].i = dp->intr_off ? 1 : 0;
-	else	/* handler before idle exit: interrupts were on in idle */
-		row[ks->c_introff].i = dp->tai <= dp->tintr ? 1 : 0;
+	row[ks->c_intr].i = intr;
+	row[ks->c_introff].i = wfw_kside_intr_off(dp);
 	row[ks->c_ldist].i = (int64_t)dp->ldist;
 	row[ks->c_reqcs].i = dp->req_state >= 0 &&
 			     (size_t)dp->req_state < cfg->n_cstates ?
@@ -207,6 +247,14 @@ void wfw_kside_fill(const struct wfw_kside *ks, const struct wfw_kside_dp *dp,
 	if (ks->c_nmi >= 0)
 		row[ks->c_nmi].i = (int64_t)dp->nmi;
 
+	if (ks->c_wake_raw >= 0) {
+		int c = ks->c_wake_raw;
+
+		row[c++].i = wake_raw;
+		row[c++].i = intr_raw;
+		row[c++].i = (int64_t)dp->ai_overhead;
+		row[c++].i = (int64_t)dp->intr_overhead;
+	}
 	if (ks->c_raw0 >= 0) {
 		int c = ks->c_raw0;
 

@@ -16,6 +16,12 @@
  *   // then the source fills its own extra columns from ks.first_extra on.
  *
  * All times are nanoseconds on one clock (the source converts first).
+ *
+ * Overheads: a source that measures the cost of its own timestamping fills
+ * tai_pre/tintr_pre/ai_overhead/intr_overhead; WakeLatency and IntrLatency
+ * are then adjusted (see wfw_kside_fill()), and with cfg.raw the columns
+ * WakeLatencyRaw, IntrLatencyRaw, AIOverhead and IntrOverhead keep the
+ * unadjusted values. Sources that leave them 0 get raw == adjusted.
  */
 #ifndef WFW_KSIDE_H
 #define WFW_KSIDE_H
@@ -77,6 +83,14 @@ struct wfw_kside_dp {
 	uint64_t res[WFW_KSIDE_MAX_RES];	/* same order as cfg.res_names */
 	/* Wall time the counter deltas cover (for CPUFreq); 0: TAI - TBI. */
 	uint64_t cyc_ns;
+	/*
+	 * Our own timestamping, ns. tai_pre/tintr_pre: the part of the TAI /
+	 * TIntr read before the time was sampled (always in the latency).
+	 * ai_overhead: our code after the TAI sample, which the handler waits
+	 * for when interrupts are off in idle; intr_overhead: our code after
+	 * the TIntr sample, which the idle exit waits for when they are on.
+	 */
+	uint64_t tai_pre, tintr_pre, ai_overhead, intr_overhead;
 };
 
 /* Why a datapoint is inconsistent (wfw_kside_check()). */
@@ -87,6 +101,7 @@ enum wfw_kside_bad {
 	WFW_KSIDE_BAD_TINTR,	/* TIntr < LTime: handler before the event */
 	WFW_KSIDE_BAD_ZERO,	/* a timestamp is missing (0) */
 	WFW_KSIDE_BAD_TOTCYC,	/* TSC present but its delta is 0 */
+	WFW_KSIDE_BAD_OVERHEAD,	/* overheads exceed the latency they are in */
 };
 
 struct wfw_kside {
@@ -100,6 +115,8 @@ struct wfw_kside {
 	int c_wake, c_silent, c_intr, c_introff, c_ldist, c_reqcs;
 	int c_cc0, c_cc1d, c_res0, c_cpufreq, c_smi, c_nmi;
 	int c_raw0;			/* first raw column */
+	int c_wake_raw;			/* WakeLatencyRaw, IntrLatencyRaw,
+					   AIOverhead, IntrOverhead follow */
 };
 
 /*
@@ -112,12 +129,17 @@ int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg);
 /* WFW_KSIDE_OK, or why the datapoint must be dropped. */
 enum wfw_kside_bad wfw_kside_check(const struct wfw_kside *ks,
 				   const struct wfw_kside_dp *dp);
+/* 1 if the C-state was entered with interrupts off (see intr_off). */
+int wfw_kside_intr_off(const struct wfw_kside_dp *dp);
 const char *wfw_kside_bad_str(enum wfw_kside_bad why);
 
 /*
  * Fill the kside columns of one row (ks->schema.ncols cells; the extra
  * columns are left for the caller). dp must have passed wfw_kside_check().
  * Percentages are FLOAT; NaN where the TSC delta is 0.
+ *
+ *   WakeLatency = TAI - LTime - tai_pre - (IntrOff ? 0 : intr_overhead)
+ *   IntrLatency = TIntr - LTime - tintr_pre - (IntrOff ? ai_overhead : 0)
  */
 void wfw_kside_fill(const struct wfw_kside *ks, const struct wfw_kside_dp *dp,
 		    union wultfw_cell *row);

@@ -160,6 +160,7 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p->src.km.fd = -1;
 	p->src.cpu = -1;
 	p->src.device = "i210";
+	p->src.probe_cpu = ctx->cpu >= 0 ? ctx->cpu : 0;
 	p->src.stop_hint = "the NIC failed to arm, was unbound, or the CPU went offline";
 	ctx->priv = p;
 	o.dump = ctx->opts[I210_OPT_DUMP].set ? ctx->opts[I210_OPT_DUMP].s : NULL;
@@ -201,8 +202,9 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 				  p->nic.addr, I210_DRIVER, why);
 		goto fail;
 	}
-	err = wfw_kmod_config(&p->src.km, "i210", 0, I210_PROBE_LDIST,
-			      I210_PROBE_LDIST, why, sizeof(why));
+	err = wfw_kmod_config(&p->src.km, "i210", (unsigned int)p->src.probe_cpu,
+			      I210_PROBE_LDIST, I210_PROBE_LDIST, 0, why,
+			      sizeof(why));
 	if (err) {
 		err = wultfw_fail(ctx, err, "device \"i210\": %s", why);
 		goto fail;

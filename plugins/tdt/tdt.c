@@ -67,6 +67,8 @@ static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p->src.stop_hint = "the device failed to arm or the CPU went offline";
 	ctx->priv = p;
 	p->src.device = ctx->opts[TDT_OPT_DEVICE].s;
+	/* Check on the measured CPU when the core knows it already. */
+	p->src.probe_cpu = ctx->cpu >= 0 ? ctx->cpu : 0;
 	if (!p->src.device || !p->src.device[0]) {
 		tdt_close(ctx);
 		return wultfw_fail_opt(ctx, TDT_OPT_DEVICE, -EINVAL,
@@ -75,8 +77,10 @@ static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 
 	err = wfw_kmod_open(&p->src.km, NULL, why, sizeof(why));
 	if (!err)
-		err = wfw_kmod_config(&p->src.km, p->src.device, 0, TDT_PROBE_LDIST,
-				      TDT_PROBE_LDIST, why, sizeof(why));
+		err = wfw_kmod_config(&p->src.km, p->src.device,
+				      (unsigned int)p->src.probe_cpu,
+				      TDT_PROBE_LDIST,
+				      TDT_PROBE_LDIST, 0, why, sizeof(why));
 	if (err) {
 		tdt_close(ctx);
 		return wultfw_fail(ctx, err, "device \"%s\": %s", p->src.device, why);

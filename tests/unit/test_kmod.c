@@ -120,6 +120,60 @@ static void test_residency_mapping(void)
 	CU_ASSERT_EQUAL(kc.counters & WFW_KSIDE_HAS_TSC, 0);
 }
 
+/* Overheads come through in ns even for TSC records; device columns. */
+static void test_overheads_and_dev_data(void)
+{
+	struct wfw_kmod km;
+	struct wfw_kside_cfg kc = { 0 };
+	struct wultfw_record r;
+	struct wfw_kside_dp dp;
+	struct wfw_kside ks;
+	union wultfw_cell row[WFW_KSIDE_MAX_COLS];
+
+	memset(&km, 0, sizeof(km));
+	km.cfg.ctr_present = BIT32(WULTFW_CTR_TSC);
+	strcpy(km.cfg.dev_data_names[0], "WarmupDelay");
+	strcpy(km.cfg.dev_data_names[1], "LatchDelay");
+	wfw_kmod_kside_cfg(&km, &kc);
+	CU_ASSERT_EQUAL_FATAL(kc.nextra, 2);
+	CU_ASSERT_STRING_EQUAL(kc.extra[0].name, "WarmupDelay");
+	CU_ASSERT_STRING_EQUAL(kc.extra[1].name, "LatchDelay");
+	CU_ASSERT_EQUAL(kc.extra[1].divisor, 1000);	/* shown in us */
+	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &kc), 0);
+
+	km.tsc.tsc0 = 1000;
+	km.tsc.ns_per_cyc = 0.5;
+	r = make_rec(WULTFW_TUNIT_TSC, km.cfg.ctr_present);
+	r.tai_pre_ns = 11;
+	r.tintr_pre_ns = 12;
+	r.ai_overhead_ns = 130;
+	r.intr_overhead_ns = 140;
+	r.dev_data[0] = 2500;
+	r.dev_data[1] = 800;
+	wfw_kmod_to_dp(&km, &r, &dp);
+	/* Not scaled by ns_per_cyc: the module converted them already. */
+	CU_ASSERT_EQUAL(dp.tai_pre, 11);
+	CU_ASSERT_EQUAL(dp.tintr_pre, 12);
+	CU_ASSERT_EQUAL(dp.ai_overhead, 130);
+	CU_ASSERT_EQUAL(dp.intr_overhead, 140);
+	CU_ASSERT_EQUAL_FATAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_OK);
+	wfw_kside_fill(&ks, &dp, row);
+	wfw_kmod_fill_dev(&km, &r, row, ks.first_extra);
+	/* TAI 3000 ns, TIntr 2500 ns, LTime 2000 ns: interrupts on in idle. */
+	CU_ASSERT_EQUAL(row[0].i, 1000 - 11 - 140);
+	CU_ASSERT_EQUAL(row[ks.first_extra].i, 2500);
+	CU_ASSERT_EQUAL(row[ks.first_extra + 1].i, 800);
+
+	/* Only named slots become columns, in slot order. */
+	memset(&km.cfg.dev_data_names, 0, sizeof(km.cfg.dev_data_names));
+	strcpy(km.cfg.dev_data_names[1], "Other");
+	wfw_kmod_kside_cfg(&km, &kc);
+	CU_ASSERT_EQUAL_FATAL(kc.nextra, 1);
+	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &kc), 0);
+	wfw_kmod_fill_dev(&km, &r, row, ks.first_extra);
+	CU_ASSERT_EQUAL(row[ks.first_extra].i, 800);
+}
+
 static void test_ctr_list(void)
 {
 	char buf[64];
@@ -164,6 +218,7 @@ int main(void)
 	CU_add_test(s, "tsc to ns", test_tsc_to_ns);
 	CU_add_test(s, "ns identity", test_ns_identity);
 	CU_add_test(s, "residency mapping", test_residency_mapping);
+	CU_add_test(s, "overheads and device columns", test_overheads_and_dev_data);
 	CU_add_test(s, "counter names", test_ctr_list);
 	CU_add_test(s, "tsc calibration", test_tsc_calibrate);
 	CU_add_test(s, "open missing device", test_open_missing);

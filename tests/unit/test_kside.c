@@ -168,6 +168,61 @@ static void test_raw_and_extra(void)
 	CU_ASSERT_EQUAL(row[ks.first_extra].i, -5);	/* left to the caller */
 }
 
+/*
+ * Overheads: TBI 1000, LTime 5000. Interrupts off in idle (TAI 5200 <
+ * TIntr 5300): the handler waited for AIOverhead, so it comes out of
+ * IntrLatency; IntrOverhead does not apply. Interrupts on (TIntr 5100 <
+ * TAI 5400): the idle exit waited for IntrOverhead instead.
+ */
+static void test_overheads(void)
+{
+	struct wfw_kside_cfg cfg = { .raw = true };
+	struct wfw_kside ks;
+	struct wfw_kside_dp dp = base_dp();
+	union wultfw_cell row[WFW_KSIDE_MAX_COLS];
+
+	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &cfg), 0);
+	dp.tai_pre = 10;
+	dp.tintr_pre = 7;
+	dp.ai_overhead = 40;
+	dp.intr_overhead = 55;
+	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_OK);
+	wfw_kside_fill(&ks, &dp, row);
+	CU_ASSERT_EQUAL(row[col(&ks, "IntrOff")].i, 1);
+	CU_ASSERT_EQUAL(row[col(&ks, "WakeLatency")].i, 200 - 10);
+	CU_ASSERT_EQUAL(row[col(&ks, "IntrLatency")].i, 300 - 7 - 40);
+	/* raw = true keeps the unadjusted values and the overheads. */
+	CU_ASSERT_EQUAL(row[col(&ks, "WakeLatencyRaw")].i, 200);
+	CU_ASSERT_EQUAL(row[col(&ks, "IntrLatencyRaw")].i, 300);
+	CU_ASSERT_EQUAL(row[col(&ks, "AIOverhead")].i, 40);
+	CU_ASSERT_EQUAL(row[col(&ks, "IntrOverhead")].i, 55);
+	CU_ASSERT_EQUAL(ks.schema.cols[col(&ks, "WakeLatencyRaw")].divisor, 1000);
+	/* SilentTime is not a latency: nothing taken out. */
+	CU_ASSERT_EQUAL(row[col(&ks, "SilentTime")].i, 4000);
+
+	dp.tintr = 5100;
+	dp.tai = 5400;
+	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_OK);
+	wfw_kside_fill(&ks, &dp, row);
+	CU_ASSERT_EQUAL(row[col(&ks, "IntrOff")].i, 0);
+	CU_ASSERT_EQUAL(row[col(&ks, "WakeLatency")].i, 400 - 10 - 55);
+	CU_ASSERT_EQUAL(row[col(&ks, "IntrLatency")].i, 100 - 7);
+
+	/* Overheads larger than the latency they are in: dropped. */
+	dp.intr_overhead = 395;
+	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_BAD_OVERHEAD);
+	/* Adjusted idle exit before the handler it waited for: dropped. */
+	dp.intr_overhead = 300;	/* wake 90 < intr 93 */
+	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_BAD_OVERHEAD);
+	dp = base_dp();
+	dp.ai_overhead = 150;	/* intr 150 < wake 200 with irqs off */
+	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_BAD_OVERHEAD);
+	dp.ai_overhead = 100;	/* intr 200 == wake 200: still in order */
+	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(wfw_kside_bad_str(WFW_KSIDE_BAD_OVERHEAD),
+				      "overhead"));
+}
+
 static void test_bad_cfg(void)
 {
 	struct wfw_kside ks;
@@ -197,6 +252,7 @@ int main(void)
 	CU_add_test(s, "consistency checks", test_check);
 	CU_add_test(s, "percentages and CPUFreq", test_percentages);
 	CU_add_test(s, "raw and extra columns", test_raw_and_extra);
+	CU_add_test(s, "overhead subtraction", test_overheads);
 	CU_add_test(s, "bad configurations", test_bad_cfg);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();

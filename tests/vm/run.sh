@@ -90,7 +90,7 @@ qrc=$?
 set -e
 end=$(date +%s)
 
-grep "^VMTEST\|^hrt:\|^stats\|^tdt config:\|^counters present\|^csv:\|^kmod_\|^discarded:\|^wultfw: error" "$log" | tr -d '\r'
+grep "^VMTEST\|^hrt:\|^overheads:\|^seed:\|^stats\|^tdt config:\|^counters present\|^csv:\|^kmod_\|^discarded:\|^wultfw: error" "$log" | tr -d '\r'
 pass=$(grep -c "^VMTEST PASS" "$log" || true)
 fail=$(grep -c "^VMTEST FAIL" "$log" || true)
 rc=0
