@@ -123,3 +123,30 @@ int wfw_kmod_source_stop(struct wfw_kmod_source *s, struct wultfw_ctx *ctx)
 	info_u64(ctx, "kmod_dropped_overhead", s->dropped_overhead);
 	return 0;
 }
+
+void wfw_kmod_source_info(const struct wfw_kmod_source *s,
+			  struct wultfw_source_info *info)
+{
+	info->resolution_ns = s->km.cfg.resolution_ns;
+	info->ldist_min_ns = s->km.cfg.ldist_min_ns;
+	info->ldist_max_ns = s->km.cfg.ldist_max_ns;
+	info->ldist_gran_ns = s->km.cfg.resolution_ns;
+	info->schema = &s->ks.schema;
+}
+
+int wfw_kmod_source_op_start(struct wultfw_ctx *ctx,
+			     const struct wultfw_source_params *params)
+{
+	return wfw_kmod_source_start(ctx->priv, ctx, params);
+}
+
+int wfw_kmod_source_op_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
+			    uint64_t timeout_ns)
+{
+	return wfw_kmod_source_read(ctx->priv, ctx, b, timeout_ns);
+}
+
+int wfw_kmod_source_op_stop(struct wultfw_ctx *ctx)
+{
+	return ctx->priv ? wfw_kmod_source_stop(ctx->priv, ctx) : 0;
+}

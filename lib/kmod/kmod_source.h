@@ -33,6 +33,10 @@ struct wfw_kmod_source {
 	struct wultfw_record recs[WFW_KMOD_SOURCE_RECS];
 };
 
+/* What the device can do, for the source's open(): limits and schema. */
+void wfw_kmod_source_info(const struct wfw_kmod_source *s,
+			  struct wultfw_source_info *info);
+
 /* Configure the device on the measured CPU, calibrate the TSC, start. */
 int wfw_kmod_source_start(struct wfw_kmod_source *s, struct wultfw_ctx *ctx,
 			  const struct wultfw_source_params *params);
@@ -41,5 +45,15 @@ int wfw_kmod_source_read(struct wfw_kmod_source *s, struct wultfw_ctx *ctx,
 			 struct wultfw_batch *b, uint64_t timeout_ns);
 /* Stop the run and write the module's counts to info.yml. */
 int wfw_kmod_source_stop(struct wfw_kmod_source *s, struct wultfw_ctx *ctx);
+
+/*
+ * Ready-made source ops for plugins whose private state starts with a
+ * struct wfw_kmod_source: they put these straight into their ops table.
+ */
+int wfw_kmod_source_op_start(struct wultfw_ctx *ctx,
+			     const struct wultfw_source_params *params);
+int wfw_kmod_source_op_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
+			    uint64_t timeout_ns);
+int wfw_kmod_source_op_stop(struct wultfw_ctx *ctx);
 
 #endif

@@ -53,6 +53,7 @@ static const struct wultfw_option i210_options[] = {
 	{ NULL },
 };
 
+/* src first: the shared wfw_kmod_source_op_* take ctx->priv as one. */
 struct i210_priv {
 	struct wfw_kmod_source src;
 	struct wfw_cpuidle ci;
@@ -225,38 +226,11 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 		 p->nic.addr, wfw_pcidisc_aspm_str(p->nic.aspm));
 	info->devid = p->nic.addr;
 	info->devdescr = p->devdescr;
-	info->resolution_ns = p->src.km.cfg.resolution_ns;
-	info->ldist_min_ns = p->src.km.cfg.ldist_min_ns;
-	info->ldist_max_ns = p->src.km.cfg.ldist_max_ns;
-	info->ldist_gran_ns = p->src.km.cfg.resolution_ns;
-	info->schema = &p->src.ks.schema;
+	wfw_kmod_source_info(&p->src, info);
 	return 0;
 fail:
 	i210_close(ctx);
 	return err;
-}
-
-static int i210_start(struct wultfw_ctx *ctx,
-		      const struct wultfw_source_params *params)
-{
-	struct i210_priv *p = ctx->priv;
-
-	return wfw_kmod_source_start(&p->src, ctx, params);
-}
-
-static int i210_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
-		     uint64_t timeout_ns)
-{
-	struct i210_priv *p = ctx->priv;
-
-	return wfw_kmod_source_read(&p->src, ctx, b, timeout_ns);
-}
-
-static int i210_stop(struct wultfw_ctx *ctx)
-{
-	struct i210_priv *p = ctx->priv;
-
-	return p ? wfw_kmod_source_stop(&p->src, ctx) : 0;
 }
 
 static void i210_close(struct wultfw_ctx *ctx)
@@ -283,9 +257,9 @@ static void i210_close(struct wultfw_ctx *ctx)
 
 static const struct wultfw_source_ops i210_ops = {
 	.open = i210_open,
-	.start = i210_start,
-	.read = i210_read,
-	.stop = i210_stop,
+	.start = wfw_kmod_source_op_start,
+	.read = wfw_kmod_source_op_read,
+	.stop = wfw_kmod_source_op_stop,
 	.close = i210_close,
 };
 

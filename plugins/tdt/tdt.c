@@ -43,6 +43,7 @@ static const struct wultfw_option tdt_options[] = {
 /* Launch distance used to let the module check the device in open(). */
 #define TDT_PROBE_LDIST 100000ULL
 
+/* src first: the shared wfw_kmod_source_op_* take ctx->priv as one. */
 struct tdt_priv {
 	struct wfw_kmod_source src;
 	struct wfw_cpuidle ci;
@@ -107,35 +108,8 @@ static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 		 "CLOCK_MONOTONIC time base");
 	info->devid = p->src.device;
 	info->devdescr = p->devdescr;
-	info->resolution_ns = p->src.km.cfg.resolution_ns;
-	info->ldist_min_ns = p->src.km.cfg.ldist_min_ns;
-	info->ldist_max_ns = p->src.km.cfg.ldist_max_ns;
-	info->ldist_gran_ns = p->src.km.cfg.resolution_ns;
-	info->schema = &p->src.ks.schema;
+	wfw_kmod_source_info(&p->src, info);
 	return 0;
-}
-
-static int tdt_start(struct wultfw_ctx *ctx,
-		     const struct wultfw_source_params *params)
-{
-	struct tdt_priv *p = ctx->priv;
-
-	return wfw_kmod_source_start(&p->src, ctx, params);
-}
-
-static int tdt_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
-		    uint64_t timeout_ns)
-{
-	struct tdt_priv *p = ctx->priv;
-
-	return wfw_kmod_source_read(&p->src, ctx, b, timeout_ns);
-}
-
-static int tdt_stop(struct wultfw_ctx *ctx)
-{
-	struct tdt_priv *p = ctx->priv;
-
-	return p ? wfw_kmod_source_stop(&p->src, ctx) : 0;
 }
 
 static void tdt_close(struct wultfw_ctx *ctx)
@@ -153,9 +127,9 @@ static void tdt_close(struct wultfw_ctx *ctx)
 
 static const struct wultfw_source_ops tdt_ops = {
 	.open = tdt_open,
-	.start = tdt_start,
-	.read = tdt_read,
-	.stop = tdt_stop,
+	.start = wfw_kmod_source_op_start,
+	.read = wfw_kmod_source_op_read,
+	.stop = wfw_kmod_source_op_stop,
 	.close = tdt_close,
 };
 
