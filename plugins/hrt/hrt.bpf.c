@@ -8,6 +8,11 @@
  *   timer callback (softirq, same CPU): TIntr
  *   idle exit  (tp_btf/cpu_idle, state == EXIT) after the callback: TAI,
  *              submit the record, re-arm from here.
+ * Hardware counters (msr/tsc, aperf, mperf, smi, cstate_* residencies; the
+ * ones this machine has, opened on the measured CPU by hrt_pmu.c) are read
+ * right after TBI and right after TAI, so each record carries their deltas
+ * over exactly its own idle period.
+ *
  * Re-arming at idle exit keeps the CPU's pattern "run a little, go idle,
  * get woken by our timer" and never arms while a datapoint is open. If the
  * timer fires while the CPU is not idle there is no datapoint: the callback
@@ -39,6 +44,7 @@ __u32 target_cpu;
 __u64 ldist_from, ldist_to, ldist_gran;
 __u64 rng;			/* splitmix64 state */
 volatile __u32 run;		/* 1: measure; 0: stop arming */
+__u32 nctr;			/* counters in hrt_ctrs, 0..HRT_MAX_CTR */
 struct hrt_stats stats;
 
 struct hrt_timer {
@@ -56,6 +62,14 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 20);	/* resized by the loader */
 } hrt_rb SEC(".maps");
+
+/* Perf events on the measured CPU, index = hrt_pmu order. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+	__uint(max_entries, HRT_MAX_CTR);
+} hrt_ctrs SEC(".maps");
 
 /* The open measurement (hrt_event.h); global, not static: see there. */
 struct hrt_meas m;
@@ -83,6 +97,31 @@ static __u64 pick_ldist(void)
 }
 
 static int timer_cb(void *map, __u32 *key, struct hrt_timer *tm);
+
+/*
+ * Read every counter into val[]; lost[] gets enabled - running, which
+ * stays constant while the event counts. Returns 0, or -1 after counting
+ * the failure (user space stops the run and names the counter).
+ */
+static int read_ctrs(__u64 *val, __u64 *lost)
+{
+	struct bpf_perf_event_value v;
+	__u32 i;
+	long err;
+
+	for (i = 0; i < HRT_MAX_CTR && i < nctr; i++) {
+		err = bpf_perf_event_read_value(&hrt_ctrs, i, &v, sizeof(v));
+		if (err) {
+			stats.ctr_read_err++;
+			stats.ctr_last_err = err;
+			stats.ctr_err_idx = i;
+			return -1;
+		}
+		val[i] = v.counter;
+		lost[i] = v.enabled - v.running;
+	}
+	return 0;
+}
 
 static void arm(struct hrt_timer *tm, __u64 now)
 {
@@ -143,6 +182,18 @@ static void submit(__u64 tai)
 	e->nmi = m.nmi;
 	/* The HRTIMER softirq that ran our callback is not a disturbance. */
 	e->softirq = m.softirq + (m.hrtimer_softirq ? m.hrtimer_softirq - 1 : 0);
+	e->ctr_bad = m.ctr_failed ? HRT_CTR_READ_FAILED : 0;
+	e->ctr_span_tbi = m.ctr_span_tbi;
+	e->ctr_span_tai = m.ctr_span_tai;
+	for (__u32 i = 0; i < HRT_MAX_CTR; i++) {
+		if (i < nctr) {
+			e->ctr[i] = m.c_tai[i] - m.c_tbi[i];
+			if (m.l_tai[i] != m.l_tbi[i])
+				e->ctr_bad |= 1u << i;
+		} else {
+			e->ctr[i] = 0;
+		}
+	}
 	/* No wakeup: it would send an IPI/irq_work to the measured CPU. */
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	stats.events++;
@@ -170,6 +221,14 @@ int BPF_PROG(hrt_cpu_idle, unsigned int state, unsigned int cpu_id)
 		return 0;
 
 	if (state != HRT_PWR_EVENT_EXIT) {
+		/*
+		 * Counters next to TBI, before a possible (slow) arm below;
+		 * skipped when this entry cannot become TBI.
+		 */
+		if (nctr && !(m.armed && m.fired)) {
+			m.ctr_failed = read_ctrs(m.c_tbi, m.l_tbi) ? 1 : 0;
+			m.ctr_span_tbi = bpf_ktime_get_ns() - now;
+		}
 		m.in_idle = 1;
 		if (state < 8)
 			stats.idle_entries[state]++;
@@ -197,6 +256,11 @@ int BPF_PROG(hrt_cpu_idle, unsigned int state, unsigned int cpu_id)
 			stats.early_exits++;
 		cost(HRT_COST_EXIT, now);
 		return 0;
+	}
+	if (nctr) {
+		if (read_ctrs(m.c_tai, m.l_tai))
+			m.ctr_failed = 1;
+		m.ctr_span_tai = bpf_ktime_get_ns() - now;
 	}
 	submit(now);
 	m.armed = 0;

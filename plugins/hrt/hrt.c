@@ -11,6 +11,10 @@
  *          CPU arms the first timer there.
  * read():  drains the ring buffer without being woken (see poll option),
  *          drops inconsistent datapoints, derives columns with lib/kside.
+ * Counters: the msr / cstate_* perf events this machine has (hrt_pmu.c)
+ *          are opened on the measured CPU and read by the program at TBI
+ *          and TAI; their deltas become TotCyc, CC0%, CCx%, PCx%, CPUFreq,
+ *          SMICnt through lib/kside. Absent counters give no columns.
  * stop()/close(): detach and destroy; freeing the maps cancels the timer.
  */
 #include "config.h"
@@ -27,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
@@ -37,10 +42,14 @@
 #include "kside/kside.h"
 #include "hrt_event.h"
 #include "hrt_opts.h"
+#include "hrt_pmu.h"
 #include "hrt.skel.h"
 
 #define HRT_LOCK_FILE	"/run/wultfw-hrt.lock"
 #define HRT_BTF_FILE	"/sys/kernel/btf/vmlinux"
+#define HRT_PMU_ROOT	"/sys/bus/event_source/devices"
+
+_Static_assert(HRT_PMU_MAX == HRT_MAX_CTR, "hrt_pmu.h and hrt_event.h disagree");
 
 static const char *const hrt_bool_names[] = { "False", "True" };
 
@@ -59,6 +68,8 @@ struct hrt_priv {
 	struct wfw_kside ks;
 	struct wfw_cpuidle ci;
 	bool have_ci;
+	struct hrt_pmu pmu;		/* counters, opened on pmu.cpu */
+	bool pmu_found;			/* pmu discovered */
 	int lock_fd;
 	int cpu;
 	bool warned_same_cpu;
@@ -67,7 +78,9 @@ struct hrt_priv {
 	struct hrt_event pending;	/* consumed but did not fit */
 	bool has_pending;
 	uint64_t drop_cpu;		/* timer callback ran on another CPU */
-	uint64_t drop_ts[WFW_KSIDE_BAD_TOTCYC + 1];	/* by wfw_kside_check() */
+	uint64_t drop_ctr;		/* a counter did not count all along */
+	uint64_t ctr_slow;		/* counter reads > HRT_SLOW_READ_NS */
+	uint64_t drop_ts[WFW_KSIDE_BAD_OVERHEAD + 1];	/* by wfw_kside_check() */
 	uint64_t rb_full_seen;		/* stats.rb_full already reported */
 };
 
@@ -280,6 +293,41 @@ static int hrt_load(struct wultfw_ctx *ctx, struct hrt_priv *p)
 	return 0;
 }
 
+/*
+ * Find the counters (first call) and open them on `cpu` into the program's
+ * perf-event array. A counter sysfs lists but the kernel will not open is
+ * an error, not a silently missing column.
+ */
+static int hrt_pmu_setup(struct wultfw_ctx *ctx, struct hrt_priv *p, int cpu)
+{
+	int map = bpf_map__fd(p->skel->maps.hrt_ctrs);
+	char msg[400];
+	__u32 i;
+	int err;
+
+	if (!p->pmu_found) {
+		err = hrt_pmu_discover(&p->pmu, HRT_PMU_ROOT, msg, sizeof(msg));
+		if (err)
+			return wultfw_fail(ctx, err, "%s", msg);
+		p->pmu_found = true;
+	}
+	if (p->pmu.cpu == cpu)
+		return 0;
+	err = hrt_pmu_open(&p->pmu, cpu, msg, sizeof(msg));
+	if (err)
+		return wultfw_fail(ctx, err, "%s", msg);
+	for (i = 0; i < p->pmu.n; i++) {
+		int fd = p->pmu.c[i].fd;
+
+		if (bpf_map_update_elem(map, &i, &fd, BPF_ANY))
+			return wultfw_fail(ctx, -errno, "cannot put perf event "
+				"%s/%s into the hrt_ctrs map: %s",
+				p->pmu.c[i].pmu, p->pmu.c[i].event,
+				strerror(errno));
+	}
+	return 0;
+}
+
 static int hrt_ringbuf_cb(void *data, void *sample, size_t len);
 
 static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
@@ -302,6 +350,8 @@ static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 		err = hrt_lock(ctx, p);
 	if (!err)
 		err = hrt_load(ctx, p);
+	if (!err)
+		err = hrt_pmu_setup(ctx, p, ctx->cpu >= 0 ? ctx->cpu : 0);
 	if (err) {
 		hrt_close(ctx);
 		return err;
@@ -313,6 +363,7 @@ static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	 */
 	p->have_ci = wfw_cpuidle_open(&p->ci, ctx->cpu >= 0 ? ctx->cpu : 0, NULL) == 0;
 	kc.counters = WFW_KSIDE_HAS_NMI;
+	hrt_pmu_kside_cfg(&p->pmu, &kc);
 	kc.cstate_names = p->have_ci ? p->ci.name_ptrs : NULL;
 	kc.n_cstates = p->have_ci ? (size_t)p->ci.nstates : 0;
 	kc.raw = p->cfg.raw;
@@ -370,6 +421,23 @@ static int hrt_check_cpu(struct wultfw_ctx *ctx, struct hrt_priv *p, int cpu)
 	return 0;
 }
 
+/* info.yml: which counters give the residency columns, and from where. */
+static void hrt_counters_info(struct wultfw_ctx *ctx, struct hrt_priv *p)
+{
+	char v[512];
+
+	hrt_pmu_present_str(&p->pmu, v, sizeof(v));
+	wultfw_info(ctx, "hrt_counters", v);
+	if (p->pmu.n) {
+		snprintf(v, sizeof(v), "perf events (%s) on CPU %d, read by "
+			 "eBPF bpf_perf_event_read_value() at TBI and TAI",
+			 HRT_PMU_ROOT, p->pmu.cpu);
+		wultfw_info(ctx, "hrt_counters_source", v);
+	}
+	wultfw_info(ctx, "hrt_counters_absent",
+		    p->pmu.absent[0] ? p->pmu.absent : "none");
+}
+
 static int hrt_start(struct wultfw_ctx *ctx,
 		     const struct wultfw_source_params *params)
 {
@@ -380,7 +448,12 @@ static int hrt_start(struct wultfw_ctx *ctx,
 	err = hrt_check_cpu(ctx, p, params->cpu);
 	if (err)
 		return err;
+	err = hrt_pmu_setup(ctx, p, params->cpu);
+	if (err)
+		return err;
 	p->cpu = params->cpu;
+	bss->nctr = (__u32)p->pmu.n;
+	hrt_counters_info(ctx, p);
 	bss->target_cpu = (__u32)params->cpu;
 	bss->ldist_from = params->ldist_from_ns;
 	bss->ldist_to = params->ldist_to_ns;
@@ -406,6 +479,25 @@ static int hrt_start(struct wultfw_ctx *ctx,
 	return 0;
 }
 
+/*
+ * Counter reads that took this long were interrupted (in a VM: the vCPU
+ * was descheduled); their window differs from TBI..TAI by up to that much.
+ */
+#define HRT_SLOW_READ_NS 1000
+
+/*
+ * ns the counter deltas cover: TBI..TAI moved by where inside each read
+ * span the counters were sampled (taken as the middle); 0 if that is
+ * nonsense, and kside falls back to TAI - TBI.
+ */
+static uint64_t hrt_ctr_window(const struct hrt_event *e)
+{
+	int64_t w = (int64_t)(e->tai - e->tbi) +
+		    ((int64_t)e->ctr_span_tai - (int64_t)e->ctr_span_tbi) / 2;
+
+	return w > 0 ? (uint64_t)w : 0;
+}
+
 /* Turn one record into a row, or count why it is dropped. */
 static void hrt_add(struct hrt_priv *p, struct wultfw_batch *b,
 		    const struct hrt_event *e)
@@ -429,6 +521,24 @@ static void hrt_add(struct hrt_priv *p, struct wultfw_batch *b,
 	dp.req_state = (int)e->req_state;
 	dp.intr_off = -1;
 	dp.nmi = e->nmi;
+	if (p->pmu.n) {
+		if (e->ctr_bad) {
+			/* Deltas not of this idle period: no made-up residency. */
+			p->drop_ctr++;
+			b->discarded++;
+			return;
+		}
+		uint64_t d[HRT_MAX_CTR];
+
+		for (size_t i = 0; i < HRT_MAX_CTR; i++)
+			d[i] = e->ctr[i];
+		hrt_pmu_fill_dp(&p->pmu, d, &dp);
+		/* The time the deltas cover, for CPUFreq (hrt_event.h). */
+		dp.cyc_ns = hrt_ctr_window(e);
+		if (e->ctr_span_tbi > HRT_SLOW_READ_NS ||
+		    e->ctr_span_tai > HRT_SLOW_READ_NS)
+			p->ctr_slow++;
+	}
 	why = wfw_kside_check(&p->ks, &dp);
 	if (why != WFW_KSIDE_OK) {
 		p->drop_ts[why]++;
@@ -477,6 +587,16 @@ static int hrt_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 			"with %lld: this kernel does not support absolute "
 			"CPU-pinned bpf timers (needs Linux >= 6.7)",
 			(long long)st->last_error);
+	if (st->ctr_read_err) {
+		__u32 i = st->ctr_err_idx;
+
+		return wultfw_fail(ctx, (int)st->ctr_last_err,
+			"bpf_perf_event_read_value(%s/%s) on CPU %d failed: %s "
+			"(errno %lld)", i < p->pmu.n ? p->pmu.c[i].pmu : "?",
+			i < p->pmu.n ? p->pmu.c[i].event : "?", p->cpu,
+			strerror((int)-st->ctr_last_err),
+			(long long)-st->ctr_last_err);
+	}
 	p->cur = b;
 	if (p->has_pending && b->rows < b->capacity) {
 		p->has_pending = false;
@@ -532,6 +652,10 @@ static int hrt_stop(struct wultfw_ctx *ctx)
 	HRT_INFO("hrt_dropped_tai_before_ltime", p->drop_ts[WFW_KSIDE_BAD_TAI]);
 	HRT_INFO("hrt_dropped_tintr_before_ltime", p->drop_ts[WFW_KSIDE_BAD_TINTR]);
 	HRT_INFO("hrt_dropped_missing_timestamp", p->drop_ts[WFW_KSIDE_BAD_ZERO]);
+	HRT_INFO("hrt_dropped_totcyc_zero", p->drop_ts[WFW_KSIDE_BAD_TOTCYC]);
+	HRT_INFO("hrt_dropped_counter_not_counting", p->drop_ctr);
+	if (p->pmu.n)
+		HRT_INFO("hrt_counter_reads_slow", p->ctr_slow);
 	/* Average cost of the cpu_idle probe on the measured CPU, by path. */
 	HRT_INFO("hrt_probe_ns_idle_entry", st->cost_cnt[HRT_COST_ENTRY] ?
 		 st->cost_ns[HRT_COST_ENTRY] / st->cost_cnt[HRT_COST_ENTRY] : 0);
@@ -558,6 +682,7 @@ static void hrt_close(struct wultfw_ctx *ctx)
 	if (!p)
 		return;
 	ring_buffer__free(p->rb);
+	hrt_pmu_close(&p->pmu);
 	/* Destroying the skeleton closes the maps: the timer is cancelled. */
 	hrt_bpf__destroy(p->skel);
 	if (p->have_ci)

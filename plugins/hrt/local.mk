@@ -5,7 +5,8 @@ if HAVE_HRT
 pkglib_LTLIBRARIES += plugins/hrt/hrt.la
 PRELOAD_PLUGINS += -dlpreopen plugins/hrt/hrt.la
 plugins_hrt_hrt_la_SOURCES = plugins/hrt/hrt.c plugins/hrt/hrt_opts.c \
-	plugins/hrt/hrt_opts.h plugins/hrt/hrt_event.h
+	plugins/hrt/hrt_opts.h plugins/hrt/hrt_event.h plugins/hrt/hrt_pmu.c \
+	plugins/hrt/hrt_pmu.h
 nodist_plugins_hrt_hrt_la_SOURCES = plugins/hrt/hrt.skel.h
 plugins_hrt_hrt_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/plugins/hrt \
 	-I$(top_srcdir)/plugins/hrt $(LIBBPF_CFLAGS)
@@ -31,7 +32,8 @@ $(plugins_hrt_hrt_la_OBJECTS): plugins/hrt/hrt.skel.h
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_hrt_records
 TESTS += tests/unit/test_hrt_records
-tests_unit_test_hrt_records_SOURCES = tests/unit/test_hrt_records.c plugins/hrt/hrt_opts.c
+tests_unit_test_hrt_records_SOURCES = tests/unit/test_hrt_records.c plugins/hrt/hrt_opts.c \
+	plugins/hrt/hrt_pmu.c
 tests_unit_test_hrt_records_CPPFLAGS = $(plugins_hrt_hrt_la_CPPFLAGS)
 tests_unit_test_hrt_records_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_hrt_records_LDADD = $(plugins_hrt_hrt_la_LIBADD) $(CUNIT_LIBS)
