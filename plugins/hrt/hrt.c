@@ -305,6 +305,10 @@ static int hrt_pmu_setup(struct wultfw_ctx *ctx, struct hrt_priv *p, int cpu)
 	__u32 i;
 	int err;
 
+	if (!p->cfg.counters) {
+		p->pmu.cpu = cpu;	/* none opened, none wanted */
+		return 0;
+	}
 	if (!p->pmu_found) {
 		err = hrt_pmu_discover(&p->pmu, HRT_PMU_ROOT, msg, sizeof(msg));
 		if (err)
@@ -426,6 +430,10 @@ static void hrt_counters_info(struct wultfw_ctx *ctx, struct hrt_priv *p)
 {
 	char v[512];
 
+	if (!p->cfg.counters) {
+		wultfw_info(ctx, "hrt_counters", "none (counters = false)");
+		return;
+	}
 	hrt_pmu_present_str(&p->pmu, v, sizeof(v));
 	wultfw_info(ctx, "hrt_counters", v);
 	if (p->pmu.n) {

@@ -13,6 +13,11 @@ const struct wultfw_option hrt_options[] = {
 		"how often the reader thread (on another CPU) drains the ring "
 		"buffer, 50us..100ms; the program never wakes the reader, so "
 		"the measured CPU gets no extra interrupt" },
+	[HRT_OPT_COUNTERS] = { "counters", WULTFW_OPT_BOOL, "true",
+		"read the msr (tsc, aperf, mperf, smi) and cstate_core/_module/"
+		"_pkg residency perf events this CPU has at every idle entry "
+		"and exit, for TotCyc, CC0%, CCx%, PCx%, CPUFreq, SMICnt; "
+		"false saves the probe that time" },
 	{ NULL },
 };
 
@@ -24,6 +29,7 @@ int hrt_parse_opts(struct wultfw_ctx *ctx, struct hrt_cfg *cfg)
 	cfg->raw = o && o[HRT_OPT_RAW].set ? o[HRT_OPT_RAW].b : false;
 	kib = o && o[HRT_OPT_RING_KIB].set ? o[HRT_OPT_RING_KIB].i : 1024;
 	cfg->poll_ns = o && o[HRT_OPT_POLL].set ? o[HRT_OPT_POLL].ns : 1000000;
+	cfg->counters = o && o[HRT_OPT_COUNTERS].set ? o[HRT_OPT_COUNTERS].b : true;
 
 	/* The kernel wants a power-of-two multiple of the page size. */
 	if (kib < 16 || kib > 262144 || (kib & (kib - 1)))

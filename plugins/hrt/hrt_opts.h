@@ -13,6 +13,7 @@ enum {
 	HRT_OPT_RAW,
 	HRT_OPT_RING_KIB,
 	HRT_OPT_POLL,
+	HRT_OPT_COUNTERS,
 	HRT_NOPTS
 };
 
@@ -20,6 +21,7 @@ struct hrt_cfg {
 	bool raw;		/* add LTime/TBI/TAI/TIntr columns */
 	uint64_t ring_bytes;	/* BPF ring buffer size */
 	uint64_t poll_ns;	/* how often read() looks at the ring buffer */
+	bool counters;		/* read the msr / cstate_* perf events */
 };
 
 extern const struct wultfw_option hrt_options[];

@@ -1,6 +1,7 @@
 # hrt source: eBPF (tp_btf/cpu_idle + bpf_timer). Built only when configure
 # found clang, bpftool, libbpf and the kernel's BTF (HAVE_HRT).
-EXTRA_DIST += plugins/hrt/hrt.bpf.c plugins/hrt/hrt_event.h tests/hrt/hrt-test.sh
+EXTRA_DIST += plugins/hrt/hrt.bpf.c plugins/hrt/hrt_event.h tests/hrt/hrt-test.sh \
+	plugins/hrt/hrt_pmu.c plugins/hrt/hrt_pmu.h
 if HAVE_HRT
 pkglib_LTLIBRARIES += plugins/hrt/hrt.la
 PRELOAD_PLUGINS += -dlpreopen plugins/hrt/hrt.la
@@ -53,4 +54,16 @@ tests_unit_test_hrt_opts_SOURCES = tests/unit/test_hrt_opts.c plugins/hrt/hrt_op
 tests_unit_test_hrt_opts_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/hrt
 tests_unit_test_hrt_opts_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_hrt_opts_LDADD = $(CUNIT_LIBS)
+endif
+
+# Counter discovery on fake sysfs trees and deltas -> kside columns; needs
+# no BPF (the real msr/tsc part runs only as root where it exists).
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_hrt_pmu
+TESTS += tests/unit/test_hrt_pmu
+tests_unit_test_hrt_pmu_SOURCES = tests/unit/test_hrt_pmu.c plugins/hrt/hrt_pmu.c
+tests_unit_test_hrt_pmu_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/hrt
+tests_unit_test_hrt_pmu_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_hrt_pmu_LDADD = lib/kside/libwfw_kside.la \
+	tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif

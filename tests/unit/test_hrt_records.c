@@ -117,6 +117,64 @@ static void test_full_batch_keeps_record(void)
 	CU_ASSERT_EQUAL(b.rows, 1);
 }
 
+/*
+ * Counter deltas from the program: into kside's columns, CPUFreq over the
+ * window the reads cover, and a counter that stopped counting drops the
+ * datapoint instead of giving a wrong residency.
+ */
+static void test_counters(void)
+{
+	struct wfw_kside_cfg kc = {
+		.counters = WFW_KSIDE_HAS_NMI, .cstate_names = names,
+		.n_cstates = 2, .raw = true, .extra = hrt_extra_cols, .nextra = 2,
+	};
+	struct hrt_event e = good();
+	const union wultfw_cell *r;
+
+	setup(4);
+	p.pmu.n = 3;
+	p.pmu.c[0].kind = HRT_PMU_TSC;
+	p.pmu.c[1].kind = HRT_PMU_APERF;
+	p.pmu.c[2].kind = HRT_PMU_MPERF;
+	hrt_pmu_kside_cfg(&p.pmu, &kc);
+	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&p.ks, &kc), 0);
+	b.ncols = p.ks.schema.ncols;
+
+	/* TAI - TBI = 1900 ns; the exit read took 200 ns longer: 2000 ns. */
+	e.ctr_span_tbi = 100;
+	e.ctr_span_tai = 300;
+	e.ctr[0] = 4000;	/* 2 GHz TSC */
+	e.ctr[1] = 3000;
+	e.ctr[2] = 2000;
+	hrt_ringbuf_cb(&p, &e, sizeof(e));
+	CU_ASSERT_EQUAL_FATAL(b.rows, 1);
+	r = wultfw_crow(&b, 0);
+	CU_ASSERT_EQUAL(r[col("TotCyc")].i, 4000);
+	CU_ASSERT_EQUAL(r[col("CC0Cyc")].i, 2000);
+	CU_ASSERT_DOUBLE_EQUAL(r[col("CC0%")].f, 50.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r[col("CPUFreq")].f, 3000.0, 1e-6);
+	CU_ASSERT_EQUAL(p.ctr_slow, 0);
+
+	e.ctr_bad = 1u << 2;	/* MPERF paused during the idle period */
+	hrt_ringbuf_cb(&p, &e, sizeof(e));
+	e.ctr_bad = HRT_CTR_READ_FAILED;
+	hrt_ringbuf_cb(&p, &e, sizeof(e));
+	CU_ASSERT_EQUAL(b.rows, 1);
+	CU_ASSERT_EQUAL(b.discarded, 2);
+	CU_ASSERT_EQUAL(p.drop_ctr, 2);
+
+	e.ctr_bad = 0;
+	e.ctr_span_tbi = 5000;	/* an interrupted read: kept, counted */
+	hrt_ringbuf_cb(&p, &e, sizeof(e));
+	CU_ASSERT_EQUAL(b.rows, 2);
+	CU_ASSERT_EQUAL(p.ctr_slow, 1);
+	e.ctr[0] = 0;		/* TSC did not move: inconsistent */
+	e.ctr_span_tbi = 0;
+	hrt_ringbuf_cb(&p, &e, sizeof(e));
+	CU_ASSERT_EQUAL(b.rows, 2);
+	CU_ASSERT_EQUAL(p.drop_ts[WFW_KSIDE_BAD_TOTCYC], 1);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -128,6 +186,7 @@ int main(void)
 	CU_add_test(s, "record to row", test_row);
 	CU_add_test(s, "drops counted by reason", test_drops);
 	CU_add_test(s, "full batch keeps the record", test_full_batch_keeps_record);
+	CU_add_test(s, "counter deltas", test_counters);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
