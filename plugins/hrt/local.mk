@@ -42,6 +42,9 @@ $(tests_unit_test_hrt_records_OBJECTS): plugins/hrt/hrt.skel.h
 endif
 
 # Runs the real binary on the running kernel (root + BTF, else SKIP).
+# tscfreq measures the TSC rate on its own, to check hrt's TotCyc.
+check_PROGRAMS += tests/hrt/tscfreq
+tests_hrt_tscfreq_SOURCES = tests/hrt/tscfreq.c
 TESTS += tests/hrt/hrt-test.sh
 CLEANFILES += plugins/hrt/vmlinux.h plugins/hrt/hrt.bpf.o plugins/hrt/hrt.skel.h
 endif
