@@ -28,7 +28,7 @@ static const char *const exp_keys[] = {
 	"name", "outdir", "source", "limits", "sinks", "cstates", "seed", NULL
 };
 static const char *const limit_keys[] = { "datapoints", "time", NULL };
-static const char *const cstate_keys[] = { "only", "disable", NULL };
+static const char *const cstate_keys[] = { "only", "disable", "disable_deepest", NULL };
 static const char *const source_core_keys[] = { "plugin", "cpu", "ldist", NULL };
 static const char *const sink_core_keys[] = { "plugin", NULL };
 
@@ -328,12 +328,23 @@ static void parse_sinks(struct wfw_experiment *e, const config_setting_t *sinks,
 	}
 }
 
+static bool has_cstate(const struct wfw_experiment *e, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < e->ncstates; i++)
+		if (!strcmp(e->cstates[i], name))
+			return true;
+	return false;
+}
+
 static void parse_cstates(struct wfw_experiment *e, const config_setting_t *cs,
 			  const char *key, const char *sysfs_root,
 			  struct wfw_cfgerr *errs)
 {
-	const config_setting_t *only, *dis, *list;
+	const config_setting_t *only, *dis, *deep, *list, *where;
 	struct wfw_cpuidle ci;
+	bool want_deep = false;
 	char k[160];
 	int i, n;
 
@@ -344,28 +355,37 @@ static void parse_cstates(struct wfw_experiment *e, const config_setting_t *cs,
 	check_keys(cs, key, cstate_keys, errs);
 	only = config_setting_get_member(cs, "only");
 	dis = config_setting_get_member(cs, "disable");
-	if (only && dis) {
-		wfw_cfgerr_at(errs, dis, key, "give either 'only' or 'disable', not both");
+	deep = config_setting_get_member(cs, "disable_deepest");
+	if (deep) {
+		snprintf(k, sizeof(k), "%s.disable_deepest", key);
+		if (!want_type(deep, k, CONFIG_TYPE_BOOL, "true or false", errs))
+			want_deep = config_setting_get_bool(deep);
+	}
+	if (only && (dis || want_deep)) {
+		wfw_cfgerr_at(errs, only, key,
+			      "give either 'only' or 'disable'/'disable_deepest', not both");
 		return;
 	}
 	list = only ? only : dis;
-	if (!list)
+	if (!list && !want_deep)
 		return;
+	where = list ? list : deep;
 	e->cstate_mode = only ? WFW_CSTATES_ONLY : WFW_CSTATES_DISABLE;
-	snprintf(k, sizeof(k), "%s.%s", key, only ? "only" : "disable");
-	if (config_setting_type(list) != CONFIG_TYPE_ARRAY &&
+	snprintf(k, sizeof(k), "%s.%s", key,
+		 only ? "only" : list ? "disable" : "disable_deepest");
+	if (list && config_setting_type(list) != CONFIG_TYPE_ARRAY &&
 	    config_setting_type(list) != CONFIG_TYPE_LIST) {
 		wfw_cfgerr_at(errs, list, k, "expected a list of C-state names such as [ \"POLL\" ]");
 		return;
 	}
 	if (wfw_cpuidle_open(&ci, e->cpu, sysfs_root)) {
-		wfw_cfgerr_at(errs, list, k,
+		wfw_cfgerr_at(errs, where, k,
 			      "CPU %d has no cpuidle states (no cpuidle driver?), so C-states cannot be restricted: remove 'cstates'",
 			      e->cpu);
 		return;
 	}
-	n = config_setting_length(list);
-	e->cstates = calloc((size_t)n + 1, sizeof(*e->cstates));
+	n = list ? config_setting_length(list) : 0;
+	e->cstates = calloc((size_t)n + 2, sizeof(*e->cstates));
 	for (i = 0; e->cstates && i < n; i++) {
 		const config_setting_t *el = config_setting_get_elem(list, (unsigned)i);
 		const char *name;
@@ -387,6 +407,17 @@ static void parse_cstates(struct wfw_experiment *e, const config_setting_t *cs,
 			continue;
 		}
 		e->cstates[e->ncstates++] = strdup(name);
+	}
+	/* "All but the deepest", whatever this CPU calls its deepest state. */
+	if (e->cstates && want_deep) {
+		const char *deepest = ci.names[ci.nstates - 1];
+
+		if (ci.nstates < 2)
+			wfw_cfgerr_at(errs, deep, key,
+				      "CPU %d has one C-state only (\"%s\"): disabling it leaves none",
+				      e->cpu, deepest);
+		else if (!has_cstate(e, deepest))
+			e->cstates[e->ncstates++] = strdup(deepest);
 	}
 	wfw_cpuidle_close(&ci);
 }

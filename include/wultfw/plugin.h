@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 /* Bump on any incompatible change to the structures below. */
-#define WULTFW_PLUGIN_ABI_VERSION 1
+#define WULTFW_PLUGIN_ABI_VERSION 1U
 
 enum wultfw_kind {
 	WULTFW_KIND_SOURCE = 1,

@@ -13,7 +13,7 @@
 
 #define WFW_BIN_MAGIC		"\x89WFWB\r\n\x1a"
 #define WFW_BIN_MAGIC_LEN	8
-#define WFW_BIN_VERSION		1
+#define WFW_BIN_VERSION		1U
 #define WFW_BIN_BOM		0x01020304u
 #define WFW_BIN_FIXED_LEN	40	/* fixed part of the header */
 #define WFW_BIN_COL_LEN		16	/* fixed part of a column entry */

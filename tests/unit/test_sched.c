@@ -360,6 +360,29 @@ static void test_haltpoll_governor_switched(void)
 	free(gov);
 }
 
+static void test_disable_deepest(void)
+{
+	struct wfw_run_result r;
+	char body[2048], *info, *f2;
+
+	/* C6, the deepest state of the fake CPU, starts enabled. */
+	mkfile("devices/system/cpu/cpu1/cpuidle/state2/disable", "0\n");
+	snprintf(body, sizeof(body),
+		 "source = { plugin = \"testsrc\"; cpu = 1; total = 10; watch = \"%s/devices/system/cpu/cpu1/cpuidle/state2/disable\"; };\n"
+		 "cstates = { disable_deepest = true; };\n" SINK, sysfs);
+	CU_ASSERT_EQUAL(run("deep", body, &r, false), 0);
+	info = result("deep", "info.yml");
+	/* Off during the run, the others on ... */
+	TU_ASSERT_CONTAINS(info, "watched: '1'\n");
+	TU_ASSERT_CONTAINS(info, "cstates: 'POLL on, C1 on, C6 off'\n");
+	/* ... and on again afterwards. */
+	f2 = disable_flag(2);
+	CU_ASSERT_EQUAL(f2 ? f2[0] : 'x', '0');
+	mkfile("devices/system/cpu/cpu1/cpuidle/state2/disable", "1\n");
+	free(info);
+	free(f2);
+}
+
 static void test_cstate_names_checked(void)
 {
 	struct wfw_plan_overrides ov = { .sysfs_root = sysfs };
@@ -398,6 +421,7 @@ int main(void)
 	CU_add_test(s, "C-state restriction applied and restored", test_cstates_only_and_restore);
 	CU_add_test(s, "C-states restored after a failure", test_cstates_restored_after_failure);
 	CU_add_test(s, "haltpoll governor switched and restored", test_haltpoll_governor_switched);
+	CU_add_test(s, "all but the deepest C-state", test_disable_deepest);
 	CU_add_test(s, "C-state names checked", test_cstate_names_checked);
 	return tu_run();
 }
