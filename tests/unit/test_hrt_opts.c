@@ -29,6 +29,7 @@ static void test_table(void)
 	CU_ASSERT_STRING_EQUAL(hrt_options[HRT_OPT_RAW].name, "raw");
 	CU_ASSERT_STRING_EQUAL(hrt_options[HRT_OPT_RING_KIB].name, "ring_kib");
 	CU_ASSERT_STRING_EQUAL(hrt_options[HRT_OPT_POLL].name, "poll");
+	CU_ASSERT_STRING_EQUAL(hrt_options[HRT_OPT_COUNTERS].name, "counters");
 }
 
 static void test_defaults(void)
@@ -38,6 +39,10 @@ static void test_defaults(void)
 	CU_ASSERT_FALSE(cfg.raw);
 	CU_ASSERT_EQUAL(cfg.ring_bytes, 1024 * 1024);
 	CU_ASSERT_EQUAL(cfg.poll_ns, 1000000);
+	CU_ASSERT_TRUE(cfg.counters);	/* residency counters where present */
+	v[HRT_OPT_COUNTERS] = (struct wultfw_value){ .set = true, .b = false };
+	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
+	CU_ASSERT_FALSE(cfg.counters);
 }
 
 static void test_ring(void)
