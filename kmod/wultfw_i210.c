@@ -149,8 +149,8 @@ static int i210_prepare(struct wultfw_device *dev, unsigned int cpu,
 	mutex_lock(&i210_lock);
 	nic = i210_nic;
 	if (!nic || !nic->present) {
-		snprintf(why, whylen, "no I210/I211 bound to %s: bind one "
-			 "through /sys/bus/pci/devices/ADDR/driver_override",
+		snprintf(why, whylen,
+			 "no I210/I211 bound to %s: bind one through /sys/bus/pci/devices/ADDR/driver_override",
 			 I210_DRV_NAME);
 		err = -ENODEV;
 		goto out;
@@ -162,8 +162,8 @@ static int i210_prepare(struct wultfw_device *dev, unsigned int cpu,
 	}
 	err = irq_set_affinity(nic->irq, cpumask_of(cpu));
 	if (err) {
-		snprintf(why, whylen, "cannot route IRQ %d of %s to CPU %u: "
-			 "error %d", nic->irq, pci_name(nic->pdev), cpu, err);
+		snprintf(why, whylen, "cannot route IRQ %d of %s to CPU %u: error %d",
+			 nic->irq, pci_name(nic->pdev), cpu, err);
 		goto out;
 	}
 	nic->cpu = cpu;
@@ -187,9 +187,8 @@ static void i210_release(struct wultfw_device *dev)
 	if (nic && nic->present) {
 		wfw_i210_quiesce(&nic->hw);
 		n = max_t(u64, nic->nreads, 1);
-		pr_info("%s: %llu time reads: WarmupDelay avg %llu max %llu ns, "
-			"LatchDelay avg %llu max %llu ns; %llu spurious "
-			"interrupts\n", pci_name(nic->pdev), nic->nreads,
+		pr_info("%s: %llu time reads: WarmupDelay avg %llu max %llu ns, LatchDelay avg %llu max %llu ns; %llu spurious interrupts\n",
+			pci_name(nic->pdev), nic->nreads,
 			div64_u64(nic->warmup_sum * 1000000, n * tsc_khz),
 			div64_u64(nic->warmup_max * 1000000, tsc_khz),
 			div64_u64(nic->latch_sum * 1000000, n * tsc_khz),

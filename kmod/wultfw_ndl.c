@@ -413,8 +413,10 @@ static int __init ndl_init(void)
 static void __exit ndl_exit(void)
 {
 	misc_deregister(&ndl_misc);
-	/* An open file pins the module, so this finds nothing attached;
-	 * kept so no path can leave WTHRESH cleared. */
+	/*
+	 * An open file pins the module, so this finds nothing attached;
+	 * kept so no path can leave WTHRESH cleared.
+	 */
 	ndl_detach("module unload");
 	unregister_netdevice_notifier(&ndl_nb);
 }

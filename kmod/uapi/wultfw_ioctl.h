@@ -109,14 +109,16 @@ struct wultfw_stats {
 	__u64 discard_cpu;	/* event handled on another CPU */
 	__u64 discard_noidle;	/* the CPU was not idle when the event fired */
 	__u64 discard_order;	/* TBI < LTime < TAI or LTime < TIntr violated */
-	__u64 discard_changed;	/* the device's event changed after arming
-				   (tdt: another deadline in the MSR at the
-				   last idle entry before the event) */
+	/*
+	 * The device's event changed after arming (tdt: another deadline in
+	 * the MSR at the last idle entry before the event).
+	 */
+	__u64 discard_changed;
 	__u64 timeouts;		/* event never came (cancelled) */
 	__u64 rearm;		/* device could not arm cleanly, retried */
 	__u64 ring_waits;	/* armer waited for the reader */
-	__u64 read_cost_ns;	/* one read of the device time, measured at
-				   start on the measured CPU (0: unknown) */
+	/* One read of the device time, measured at start on the measured CPU (0: unknown). */
+	__u64 read_cost_ns;
 };
 
 #define WULTFW_IOC_MAGIC	'W'

@@ -39,9 +39,11 @@ struct wultfw_ndl_attach {
 	char why[WULTFW_NDL_WHY_LEN];		/* why the attach failed */
 };
 
-/* RTD_WTHRESH_RESET: WTHRESH was found non-zero again (igb reconfigured
+/*
+ * RTD_WTHRESH_RESET: WTHRESH was found non-zero again (igb reconfigured
  * the ring since the last read) and was cleared again: coalescing may have
- * been on for the packet this RTD belongs to. */
+ * been on for the packet this RTD belongs to.
+ */
 #define WULTFW_NDL_RTD_WTHRESH_RESET	(1u << 0)
 
 struct wultfw_ndl_rtd {

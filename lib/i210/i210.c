@@ -35,22 +35,17 @@ const char *wfw_i210_step_str(enum wfw_i210_step step)
 	case WFW_I210_STEP_OK:
 		return "ok";
 	case WFW_I210_STEP_DEAD:
-		return "registers read 0xffffffff: the NIC does not answer "
-		       "(powered down, removed, or BAR0 not enabled)";
+		return "registers read 0xffffffff: the NIC does not answer (powered down, removed, or BAR0 not enabled)";
 	case WFW_I210_STEP_MASTER:
-		return "STATUS.GIO_MASTER_ENABLE stayed set after "
-		       "CTRL.GIO_MASTER_DISABLE: DMA did not stop";
+		return "STATUS.GIO_MASTER_ENABLE stayed set after CTRL.GIO_MASTER_DISABLE: DMA did not stop";
 	case WFW_I210_STEP_RST:
-		return "software reset did not finish (CTRL.RST set or "
-		       "STATUS.PF_RST_DONE clear)";
+		return "software reset did not finish (CTRL.RST set or STATUS.PF_RST_DONE clear)";
 	case WFW_I210_STEP_AUTO_RD:
 		return "EEC.AUTO_RD never set: NVM auto-read did not finish";
 	case WFW_I210_STEP_CFG_DONE:
-		return "EEMNGCTL.CFG_DONE never set: configuration cycle "
-		       "did not finish";
+		return "EEMNGCTL.CFG_DONE never set: configuration cycle did not finish";
 	case WFW_I210_STEP_FW_ERROR:
-		return "firmware reports an error in FWSM (external, PCIe "
-		       "configuration or PHY/SerDes error indication)";
+		return "firmware reports an error in FWSM (external, PCIe configuration or PHY/SerDes error indication)";
 	}
 	return "unknown step";
 }
