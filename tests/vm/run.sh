@@ -4,11 +4,22 @@
 # Exit 0 only if every VMTEST line is PASS, "VMTEST DONE" was printed and
 # nothing timed out.
 #
-# Environment: KVER (default 6.1.0-56-amd64), KDIR, VMLINUZ, VM_TIMEOUT (s),
-# VM_OUT (work directory, default a temporary one).
+# Environment: KVER (default: the newest Debian -amd64 kernel with both
+# /boot/vmlinuz-KVER and its headers installed), KDIR, VMLINUZ,
+# VM_TIMEOUT (s), VM_OUT (work directory, default a temporary one).
 set -eu
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
+# Debian's linux-image-amd64/linux-headers-amd64 follow point releases
+# (6.1.0-56, -57, ...): take whichever pair is installed.
+if [ -z "${KVER:-}" ]; then
+	for v in $(ls /boot/vmlinuz-*-amd64 2>/dev/null | sed 's|^/boot/vmlinuz-||' | sort -rV); do
+		if [ -d "/usr/src/linux-headers-$v" ]; then
+			KVER=$v
+			break
+		fi
+	done
+fi
 KVER=${KVER:-6.1.0-56-amd64}
 KDIR=${KDIR:-/usr/src/linux-headers-$KVER}
 VMLINUZ=${VMLINUZ:-/boot/vmlinuz-$KVER}
