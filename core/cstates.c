@@ -6,6 +6,7 @@
 #include <cpuidle/cpuidle.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,9 +24,19 @@ static volatile int nsaved;
 
 void wfw_cstates_restore(void)
 {
+	sigset_t block, old;
 	int i, n = nsaved;
 
-	nsaved = 0;
+	/*
+	 * A stop signal arriving half-way must not find the list already
+	 * emptied (its handler restores too and exits): hold the signals
+	 * while writing, and forget the list only once all is written.
+	 */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	for (i = 0; i < n; i++) {
 		int fd = open(saved[i].path, O_WRONLY | O_CLOEXEC);
 
@@ -36,6 +47,8 @@ void wfw_cstates_restore(void)
 		}
 		close(fd);
 	}
+	nsaved = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 static bool listed(const struct wfw_experiment *e, const char *name)

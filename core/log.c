@@ -7,7 +7,18 @@
 
 int wfw_verbosity = 1;
 static FILE *tee;
+static char first_error[512];
 static int progress_active;
+
+void wfw_log_reset_first_error(void)
+{
+	first_error[0] = '\0';
+}
+
+const char *wfw_log_first_error(void)
+{
+	return first_error;
+}
 
 void wfw_log_tee(FILE *f)
 {
@@ -54,7 +65,20 @@ static void emit(int min_verbosity, const char *prefix, const char *fmt,
 		va_end(ap);				\
 	}
 
-DEFINE_LOG(wfw_err, 0, "wultfw: error: ")
+void wfw_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!first_error[0]) {
+		va_start(ap, fmt);
+		vsnprintf(first_error, sizeof(first_error), fmt, ap);
+		va_end(ap);
+	}
+	va_start(ap, fmt);
+	emit(0, "wultfw: error: ", fmt, ap);
+	va_end(ap);
+}
+
 DEFINE_LOG(wfw_warn, 1, "wultfw: warning: ")
 DEFINE_LOG(wfw_info, 1, "wultfw: ")
 DEFINE_LOG(wfw_debug, 2, "wultfw: debug: ")

@@ -15,6 +15,10 @@ void wfw_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Copy every message from now on into this file too (a run's logs/). */
 void wfw_log_tee(FILE *f);
 
+/* The first error since the last reset, "" if none: info.yml's 'error'. */
+void wfw_log_reset_first_error(void);
+const char *wfw_log_first_error(void);
+
 /* The progress line owns the terminal's last line; messages clear it. */
 void wfw_log_clear_progress(void);
 void wfw_log_set_progress_active(int active);

@@ -328,6 +328,8 @@ static void finish_info(struct run_state *rs, const struct wfw_run_result *r,
 	wfw_info_str(&rs->info, "status",
 		     r->failed ? "failed" :
 		     r->stop_signal ? "interrupted" : "complete");
+	if (r->failed && wfw_log_first_error()[0])
+		wfw_info_str(&rs->info, "error", wfw_log_first_error());
 	ret = wfw_info_write(&rs->info, dir, 0);
 	if (ret)
 		wfw_err("cannot write %s/info.yml: %s", dir, strerror(-ret));
@@ -353,6 +355,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 
 	memset(r, 0, sizeof(*r));
 	memset(&rs, 0, sizeof(rs));
+	wfw_log_reset_first_error();
 	failed_sink = NULL;
 	memset(&si, 0, sizeof(si));
 	memset(&batch, 0, sizeof(batch));

@@ -5,25 +5,58 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cstates.h"
 
 volatile sig_atomic_t wfw_stop_signal;
 
+#define ABORT_AFTER_NS 2000000000LL	/* a second signal aborts after this */
+
+static struct timespec first_stop;
+
+static long long since_first_stop(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - first_stop.tv_sec) * 1000000000LL +
+	       (now.tv_nsec - first_stop.tv_nsec);
+}
+
+static void say(const char *msg, size_t len)
+{
+	if (write(STDERR_FILENO, msg, len) < 0) {
+		/* nothing to do */
+	}
+}
+
+/*
+ * The first signal asks for a clean stop. A second one soon after (an
+ * impatient double Ctrl-C) is ignored, so the results still get written;
+ * one after ABORT_AFTER_NS means the stop is stuck: restore the system
+ * settings and exit at once.
+ */
 static void on_stop(int sig)
 {
-	static const char msg[] =
-		"\nwultfw: stopping again: settings restored, results may be incomplete\n";
+	static const char wait_msg[] =
+		"\nwultfw: finishing the result files; press Ctrl-C again in 2 s to abort\n";
+	static const char abort_msg[] =
+		"\nwultfw: aborted: system settings restored, result files may be incomplete\n";
 
-	if (wfw_stop_signal) {
-		wfw_cstates_restore();
-		if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
-			/* nothing to do */
-		}
-		_exit(128 + sig);
+	if (!wfw_stop_signal) {
+		clock_gettime(CLOCK_MONOTONIC, &first_stop);
+		wfw_stop_signal = sig;
+		return;
 	}
-	wfw_stop_signal = sig;
+	if (since_first_stop() < ABORT_AFTER_NS) {
+		say(wait_msg, sizeof(wait_msg) - 1);
+		return;
+	}
+	wfw_cstates_restore();
+	say(abort_msg, sizeof(abort_msg) - 1);
+	_exit(128 + sig);
 }
 
 static void on_fatal(int sig)

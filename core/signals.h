@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SIGINT/SIGTERM ask the run to stop cleanly (the scheduler polls the
- * flag); a second one, or a fatal signal, restores system settings and
+ * SIGINT/SIGTERM/SIGHUP ask the run to stop cleanly (the scheduler polls
+ * the flag); a second one within 2 s is ignored so the results still get
+ * written; a later one, or a fatal signal, restores system settings and
  * exits at once.
  */
 #ifndef WFW_SIGNALS_H

@@ -137,3 +137,29 @@ int wfw_out_close(struct wfw_out *o)
 	o->path = NULL;
 	return ret ? ret : o->err;
 }
+
+long long wfw_out_count_kept(const struct wfw_out *o, char c)
+{
+	char buf[65536];
+	uint64_t off = 0;
+	long long n = 0;
+	int fd = o->path ? open(o->path, O_RDONLY | O_CLOEXEC) : -1;
+
+	if (fd < 0)
+		return -1;
+	while (off < o->good_off) {
+		size_t want = o->good_off - off < sizeof(buf) ?
+			      (size_t)(o->good_off - off) : sizeof(buf);
+		ssize_t got = pread(fd, buf, want, (off_t)off);
+
+		if (got <= 0) {
+			n = -1;
+			break;
+		}
+		for (ssize_t i = 0; i < got; i++)
+			n += buf[i] == c;
+		off += (uint64_t)got;
+	}
+	close(fd);
+	return n;
+}

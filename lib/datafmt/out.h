@@ -64,4 +64,11 @@ int wfw_out_close(struct wfw_out *o);
 /* Test hook: write(2) replacement, NULL for the real one. */
 extern long (*wfw_out_write_hook)(int fd, const void *p, size_t n);
 
+/*
+ * How many times `c` occurs in the file before good_off: after a failed
+ * write, the whole records a CSV kept (c = newline, minus the header).
+ * Returns -1 when the file cannot be read.
+ */
+long long wfw_out_count_kept(const struct wfw_out *o, char c);
+
 #endif /* WFW_OUT_H */

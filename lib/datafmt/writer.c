@@ -126,6 +126,7 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 		ret = wfw_out_write(&w->out, hdr, hlen);
 	if (!ret)
 		ret = wfw_out_flush(&w->out);
+	w->data_off = w->out.good_off;
 	w->out.whole = bin_whole;
 	w->out.whole_arg = w;
 	free(hdr);

@@ -31,6 +31,7 @@ struct wfw_bin_writer {
 	struct wfw_out out;
 	size_t ncols;
 	uint64_t rows;
+	uint64_t data_off;	/* where the records start (after the header) */
 };
 
 /* meta: key, value, ..., NULL (may be NULL). Writes the header. */

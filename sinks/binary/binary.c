@@ -122,6 +122,14 @@ static int binary_close(struct wultfw_ctx *ctx,
 
 	if (!w)
 		return 0;
+	if (w->out.err) {
+		/* Say in info.yml what the file holds after the failure. */
+		char v[32];
+
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)
+			 ((w->out.good_off - w->data_off) / (8 * w->ncols)));
+		wultfw_info(ctx, "binary_records_in_file", v);
+	}
 	ret = wfw_binw_close(w);
 	if (ret)
 		binary_fail(ctx, w, ret);

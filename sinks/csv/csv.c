@@ -92,6 +92,14 @@ static int csv_close(struct wultfw_ctx *ctx,
 
 	if (!w)
 		return 0;
+	if (w->out.err) {
+		/* Say in info.yml what the file holds after the failure. */
+		long long lines = wfw_out_count_kept(&w->out, '\n');
+		char v[32];
+
+		snprintf(v, sizeof(v), "%lld", lines > 0 ? lines - 1 : 0);
+		wultfw_info(ctx, "csv_rows_in_file", v);
+	}
 	ret = wfw_csvw_close(w);
 	if (ret)
 		csv_fail(ctx, w, ret);

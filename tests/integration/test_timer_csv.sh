@@ -97,5 +97,9 @@ rows=$(($(wc -l <full/full/datapoints.csv) - 1))
 [ "$rows" -gt 500 ] && ok "the CSV kept the $rows rows that fit" || fail "the CSV kept only $rows rows of what fitted in 64 KiB"
 tail -c 1 full/full/datapoints.csv | od -c | grep -q '\\n' && ok "CSV ends with a newline" || fail "CSV ends mid-row"
 expect_in full/full/info.yml "status: 'failed'" "info.yml on the full disk records the failure"
+expect_in full/full/info.yml "error: 'sink ''csv'' (sinks[0]): " "info.yml says what failed"
+kept=$(sed -n "s/^csv_rows_in_file: '\([0-9]*\)'/\1/p" full/full/info.yml)
+[ "$kept" = "$rows" ] && ok "info.yml counts the $rows rows the CSV kept" ||
+	fail "info.yml says the CSV kept '$kept' rows, the file has $rows"
 umount full
 finish
