@@ -160,8 +160,10 @@ static void fill_info(struct run_state *rs, const struct wultfw_source_info *si,
 	time_t now = time(NULL);
 	struct tm tm;
 
-	wfw_info_str(&rs->info, "toolname", "wultfw");
+	/* wult's report tools read results only under their own toolname. */
+	wfw_info_str(&rs->info, "toolname", si->report_tool ? si->report_tool : "wult");
 	wfw_info_str(&rs->info, "toolver", PACKAGE_VERSION);
+	wfw_info_str(&rs->info, "collector", "wultfw " PACKAGE_VERSION);
 	wfw_info_str(&rs->info, "format_version", "1.2");
 	wfw_info_str(&rs->info, "reportid", e->name);
 	localtime_r(&now, &tm);

@@ -236,6 +236,12 @@ struct wultfw_source_info {
 	uint64_t ldist_max_ns;		/* longest launch distance */
 	uint64_t ldist_gran_ns;		/* granularity; 0 means 1 ns */
 	const struct wultfw_schema *schema;
+	/*
+	 * info.yml "toolname": the wult-family tool whose report tooling
+	 * reads these results -- "wult" (NULL means "wult") or "ndl". wult's
+	 * `report` refuses results whose toolname is not its own.
+	 */
+	const char *report_tool;
 };
 
 /* Handed to start(): checked by the core against wultfw_source_info. */

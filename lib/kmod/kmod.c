@@ -63,11 +63,14 @@ int wfw_kmod_open(struct wfw_kmod *km, const char *path, char *why, size_t len)
 	km->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (km->fd >= 0)
 		return 0;
-	if (errno == ENOENT)
+	if (errno == ENOENT && access("/proc/modules", F_OK))
+		snprintf(why, len, "%s does not exist and this kernel cannot load "
+			 "modules (no /proc/modules): use the eBPF source 'hrt' "
+			 "or the 'timer' source here", path);
+	else if (errno == ENOENT)
 		snprintf(why, len, "%s does not exist: the wultfw kernel modules "
-			 "are not loaded; build them with 'make modules' (kmod/, "
-			 "or DKMS with kmod/dkms.conf) and load them: modprobe "
-			 "wultfw_tdt wultfw_hrt", path);
+			 "are not loaded; install them with 'wultfw deploy', then "
+			 "'modprobe -a wultfw_tdt wultfw_hrt'", path);
 	else if (errno == EBUSY)
 		snprintf(why, len, "%s is in use by another measurement (one "
 			 "opener at a time): wait for it to finish", path);

@@ -314,6 +314,7 @@ static int ndl_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p->schema.cols = ndl_cols;
 	p->schema.ncols = o[NDL_OPT_RAW].b ? NDL_NCOLS : 2;
 	info->devid = "ndl";
+	info->report_tool = "ndl";
 	info->devdescr = p->devdescr;
 	info->resolution_ns = NDL_RTD_GRAN_NS;
 	info->ldist_min_ns = o[NDL_OPT_DELTA].ns + NDL_LDIST_SLACK_NS;

@@ -110,7 +110,8 @@ static void test_datapoint_limit(void)
 	TU_ASSERT_CONTAINS(sink, "in_order=1 last=1049 ncols=3");
 	TU_ASSERT_CONTAINS(sink, "interrupted=0 failed=0");
 	info = result("limit", "info.yml");
-	TU_ASSERT_CONTAINS(info, "toolname: 'wultfw'\n");
+	TU_ASSERT_CONTAINS(info, "toolname: 'wult'\n");
+	TU_ASSERT_CONTAINS(info, "collector: 'wultfw ");
 	TU_ASSERT_CONTAINS(info, "cpunum: 1\n");
 	TU_ASSERT_CONTAINS(info, "devid: 'testsrc'\n");
 	TU_ASSERT_CONTAINS(info, "datapoints: 1050\n");
