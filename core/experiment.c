@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cpus.h"
@@ -343,6 +344,7 @@ static void parse_cstates(struct wfw_experiment *e, const config_setting_t *cs,
 			  struct wfw_cfgerr *errs)
 {
 	const config_setting_t *only, *dis, *deep, *list, *where;
+	size_t nerr = errs->n;
 	struct wfw_cpuidle ci;
 	bool want_deep = false;
 	char k[160];
@@ -408,6 +410,15 @@ static void parse_cstates(struct wfw_experiment *e, const config_setting_t *cs,
 		}
 		e->cstates[e->ncstates++] = strdup(name);
 	}
+	/* Linux always needs a state to enter: refuse turning them all off. */
+	if (e->cstates && errs->n == nerr &&
+	    ((e->cstate_mode == WFW_CSTATES_ONLY && e->ncstates == 0) ||
+	     (e->cstate_mode == WFW_CSTATES_DISABLE &&
+	      e->ncstates + (want_deep && !has_cstate(e, ci.names[ci.nstates - 1])) >=
+	      (size_t)ci.nstates)))
+		wfw_cfgerr_at(errs, where, k,
+			      "this would disable every C-state of CPU %d: leave at least one enabled",
+			      e->cpu);
 	/* "All but the deepest", whatever this CPU calls its deepest state. */
 	if (e->cstates && want_deep) {
 		const char *deepest = ci.names[ci.nstates - 1];
@@ -564,16 +575,26 @@ static void select_only(struct wfw_plan *plan, const char *only,
 
 static void check_unique_names(struct wfw_plan *plan, struct wfw_cfgerr *errs)
 {
+	const config_setting_t *list =
+		config_setting_get_member(config_root_setting(&plan->cfg), "experiments");
 	size_t i, j;
 
 	for (i = 0; i < plan->n; i++)
 		for (j = 0; j < i; j++)
 			if (plan->exps[i].name && plan->exps[j].name &&
 			    !strcmp(plan->exps[i].name, plan->exps[j].name) &&
-			    !strcmp(plan->exps[i].outdir, plan->exps[j].outdir))
-				wfw_cfgerr_add(errs, plan->file, 0, "experiments",
-					       "two experiments are named \"%s\": they would share one result directory",
-					       plan->exps[i].name);
+			    !strcmp(plan->exps[i].outdir, plan->exps[j].outdir)) {
+				const config_setting_t *exp = list ?
+					config_setting_get_elem(list, (unsigned)i) : NULL;
+				const config_setting_t *name = exp ?
+					config_setting_get_member(exp, "name") : NULL;
+				char key[64];
+
+				snprintf(key, sizeof(key), "experiments[%zu].name", i);
+				wfw_cfgerr_at(errs, name, key,
+					      "another experiment is named \"%s\" too: they would share one result directory",
+					      plan->exps[i].name);
+			}
 }
 
 /* The embedded default runs again and again: date its result directory. */
@@ -612,6 +633,18 @@ int wfw_plan_load(struct wfw_plan *plan, const char *file,
 	wfw_cfg_main_file = plan->file;
 	if (file) {
 		char dir[256], *slash;
+		struct stat st;
+
+		if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
+			wfw_cfgerr_add(errs, plan->file, 0, NULL,
+				       "is a directory: give an experiment file (examples/ has some)");
+			return -EINVAL;
+		}
+		if (stat(file, &st) == 0 && st.st_size == 0) {
+			wfw_cfgerr_add(errs, plan->file, 0, NULL,
+				       "the experiment file is empty (examples/ has some to start from)");
+			return -EINVAL;
+		}
 
 		snprintf(dir, sizeof(dir), "%s", file);
 		slash = strrchr(dir, '/');

@@ -130,6 +130,21 @@ static void test_syntax_error(void)
 	free(e);
 }
 
+static void test_empty_file_and_directory(void)
+{
+	struct wfw_cfgerr errs = { 0 };
+	struct wfw_plan plan;
+	char *e = errors_of("");
+
+	TU_ASSERT_CONTAINS(e, "exp.cfg:0: the experiment file is empty");
+	free(e);
+	CU_ASSERT_NOT_EQUAL(wfw_plan_load(&plan, dir, NULL, &errs), 0);
+	CU_ASSERT_EQUAL_FATAL(errs.n, 1);
+	TU_ASSERT_CONTAINS(errs.msgs[0], "is a directory");
+	wfw_cfgerr_free(&errs);
+	wfw_plan_free(&plan);
+}
+
 static void test_missing_file(void)
 {
 	struct wfw_cfgerr errs = { 0 };
@@ -248,7 +263,7 @@ static void test_duplicate_names_and_only(void)
 		      " { name = \"a\"; source = { plugin = \"testsrc\"; cpu = 0; }; sinks = ( { plugin = \"testsink\"; } ); },\n"
 		      " { name = \"a\"; source = { plugin = \"testsrc\"; cpu = 0; }; sinks = ( { plugin = \"testsink\"; } ); }\n"
 		      ");\n");
-	TU_ASSERT_CONTAINS(e, "two experiments are named \"a\"");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:3: experiments[1].name: another experiment is named \"a\" too");
 	free(e);
 
 	path = tu_write(dir, "only.cfg",
@@ -336,6 +351,7 @@ int main(void)
 	CU_add_test(s, "single experiment at top level", test_single_experiment_form);
 	CU_add_test(s, "syntax error names the line", test_syntax_error);
 	CU_add_test(s, "missing file", test_missing_file);
+	CU_add_test(s, "empty file, directory", test_empty_file_and_directory);
 	CU_add_test(s, "unknown keys with did-you-mean", test_unknown_keys);
 	CU_add_test(s, "wrong value types", test_wrong_types);
 	CU_add_test(s, "bad values", test_bad_values);

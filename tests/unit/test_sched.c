@@ -384,6 +384,28 @@ static void test_disable_deepest(void)
 	free(f2);
 }
 
+static void test_cstates_not_all_off(void)
+{
+	struct wfw_plan_overrides ov = { .sysfs_root = sysfs };
+	struct wfw_cfgerr errs = { 0 };
+	struct wfw_plan plan;
+	char *path = tu_write(dir, "alloff.cfg",
+			      "sinks = ( { plugin = \"testsink\"; } );\n"
+			      "experiments = (\n"
+			      " { name = \"a\"; source = { plugin = \"testsrc\"; cpu = 1; }; cstates = { only = [ ]; }; },\n"
+			      " { name = \"b\"; source = { plugin = \"testsrc\"; cpu = 1; };\n"
+			      "   cstates = { disable = [ \"POLL\", \"C1\" ]; disable_deepest = true; }; }\n"
+			      ");\n");
+
+	CU_ASSERT_NOT_EQUAL(wfw_plan_load(&plan, path, &ov, &errs), 0);
+	CU_ASSERT_EQUAL_FATAL(errs.n, 2);
+	TU_ASSERT_CONTAINS(errs.msgs[0], "alloff.cfg:3: experiments[0].cstates.only: this would disable every C-state of CPU 1");
+	TU_ASSERT_CONTAINS(errs.msgs[1], "alloff.cfg:5: experiments[1].cstates.disable: this would disable every C-state of CPU 1");
+	wfw_cfgerr_free(&errs);
+	wfw_plan_free(&plan);
+	free(path);
+}
+
 static void test_cstate_names_checked(void)
 {
 	struct wfw_plan_overrides ov = { .sysfs_root = sysfs };
@@ -424,5 +446,6 @@ int main(void)
 	CU_add_test(s, "haltpoll governor switched and restored", test_haltpoll_governor_switched);
 	CU_add_test(s, "all but the deepest C-state", test_disable_deepest);
 	CU_add_test(s, "C-state names checked", test_cstate_names_checked);
+	CU_add_test(s, "C-states cannot all be turned off", test_cstates_not_all_off);
 	return tu_run();
 }
