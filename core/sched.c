@@ -502,9 +502,13 @@ out_restore:
 out_close_source:
 	src->close(&e->source.ctx);
 out_noopen:
-	if (r->discarded)
-		wfw_info("experiment '%s': %" PRIu64 " datapoints discarded as inconsistent by the source",
-			 e->name, r->discarded);
+	if (r->discarded > r->datapoints)
+		wfw_warn("experiment '%s': %" PRIu64 " datapoints discarded as inconsistent, more than the %" PRIu64
+			 " kept: a launch distance too short for the source? its drop reasons are in info.yml",
+			 e->name, r->discarded, r->datapoints);
+	else if (r->discarded)
+		wfw_info("experiment '%s': %" PRIu64 " datapoint%s discarded as inconsistent by the source",
+			 e->name, r->discarded, r->discarded == 1 ? "" : "s");
 	if (ret < 0)
 		r->failed = true;
 	else if (!started)

@@ -221,14 +221,6 @@ int BPF_PROG(hrt_cpu_idle, unsigned int state, unsigned int cpu_id)
 		return 0;
 
 	if (state != HRT_PWR_EVENT_EXIT) {
-		/*
-		 * Counters next to TBI, before a possible (slow) arm below;
-		 * skipped when this entry cannot become TBI.
-		 */
-		if (nctr && !(m.armed && m.fired)) {
-			m.ctr_failed = read_ctrs(m.c_tbi, m.l_tbi) ? 1 : 0;
-			m.ctr_span_tbi = bpf_ktime_get_ns() - now;
-		}
 		m.in_idle = 1;
 		if (state < 8)
 			stats.idle_entries[state]++;
@@ -241,9 +233,20 @@ int BPF_PROG(hrt_cpu_idle, unsigned int state, unsigned int cpu_id)
 		if (!m.armed)	/* first time, or the last timer found us busy */
 			arm(tm, now);
 		if (m.armed && !m.fired) {
-			/* The last idle entry before LTime counts. */
-			m.tbi = now;
+			/*
+			 * The last idle entry before LTime counts. TBI is taken
+			 * after a possible (slow) arm above: the CPU cannot halt
+			 * before that, so a timer due earlier (a launch distance
+			 * shorter than this probe) gives TBI >= LTime and the
+			 * datapoint is dropped instead of passing for a wake
+			 * from idle. The counters follow TBI at once.
+			 */
+			m.tbi = bpf_ktime_get_ns();
 			m.req_state = state;
+			if (nctr) {
+				m.ctr_failed = read_ctrs(m.c_tbi, m.l_tbi) ? 1 : 0;
+				m.ctr_span_tbi = bpf_ktime_get_ns() - m.tbi;
+			}
 		}
 		cost(HRT_COST_ENTRY, now);
 		return 0;
