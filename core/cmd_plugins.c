@@ -46,7 +46,12 @@ int wfw_cmd_list_plugins(int argc, char **argv)
 	size_t n;
 	char **names;
 
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+	if (argc > 1 && strcmp(argv[1], "-h") && strcmp(argv[1], "--help")) {
+		wfw_err("list-plugins takes no argument ('%s'); 'wultfw help PLUGIN' shows one plugin",
+			argv[1]);
+		return 2;
+	}
+	if (argc > 1) {
 		printf("Usage: wultfw list-plugins\n\n"
 		       "List the source and sink plugins found in $WULTFW_PLUGIN_PATH and\n"
 		       "%s, with a one-line summary each.\n", PLUGINDIR);
