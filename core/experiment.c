@@ -640,7 +640,7 @@ int wfw_plan_load(struct wfw_plan *plan, const char *file,
 				       "is a directory: give an experiment file (examples/ has some)");
 			return -EINVAL;
 		}
-		if (stat(file, &st) == 0 && st.st_size == 0) {
+		if (stat(file, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
 			wfw_cfgerr_add(errs, plan->file, 0, NULL,
 				       "the experiment file is empty (examples/ has some to start from)");
 			return -EINVAL;

@@ -10,10 +10,20 @@
 
 #include "stats/statset.h"
 
+static bool is_timestamp(const char *name)
+{
+	static const char *const stamps[] = { "LTime", "TBI", "TAI", "TIntr" };
+
+	for (size_t i = 0; i < sizeof(stamps) / sizeof(stamps[0]); i++)
+		if (!strcmp(name, stamps[i]))
+			return true;
+	return false;
+}
+
 static bool wanted(const struct wfw_statset_cfg *cfg, const char *name)
 {
 	if (!cfg->metrics || !cfg->nmetrics)
-		return true;
+		return !is_timestamp(name);
 	for (size_t i = 0; i < cfg->nmetrics; i++)
 		if (!fnmatch(cfg->metrics[i], name, 0))
 			return true;

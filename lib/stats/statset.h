@@ -27,6 +27,11 @@ struct wfw_statset_cfg {
 	const char *group_by;	/* ENUM column to group by; NULL: none */
 	const char *const *metrics;	/* name patterns (fnmatch); NULL: all */
 	size_t nmetrics;
+	/*
+	 * With metrics NULL, "all" leaves out the raw absolute timestamps
+	 * (LTime, TBI, TAI, TIntr): points in time, not quantities, so their
+	 * percentiles mean nothing. Asked for by name, they are computed.
+	 */
 };
 
 struct wfw_statset {

@@ -69,6 +69,12 @@ expect_in rerun/two/testsink.txt "rows=20 " "rerun from logs/config repeats the 
 expect_status 1 $? "an existing result directory fails the experiment"
 expect_in "$work/again.out" "exists already" "and says why"
 
+# An experiment from standard input (a pipe has no size: not "empty").
+printf 'name = "piped"; source = { plugin = "testsrc"; cpu = 0; total = 5; };\nsinks = ( { plugin = "testsink"; } );\n' |
+	"$WULTFW" -q -c /dev/stdin -o "$work/piped"
+expect_status 0 $? "an experiment file read from a pipe runs"
+expect_in "$work/piped/piped/testsink.txt" "rows=5 " "and measures"
+
 # A plugin failure blamed on an option points at the line that set it.
 cat >"$work/blame.cfg" <<'CFG'
 name = "blame";
