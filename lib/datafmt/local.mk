@@ -13,13 +13,13 @@ if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_datafmt tests/unit/test_sinks
 TESTS += tests/unit/test_datafmt tests/unit/test_sinks
 tests_unit_test_datafmt_SOURCES = tests/unit/test_datafmt.c
-tests_unit_test_datafmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la $(CSV_LIBS) $(CUNIT_LIBS)
+tests_unit_test_datafmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 # The sinks' and convert's sources are linked in and driven through their
 # descriptors / entry point.
 tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
 	sinks/binary/binary.c core/cmd_convert.c
-tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_sinks_LDADD = lib/datafmt/libwfw_datafmt.la $(CSV_LIBS) $(CUNIT_LIBS)
+tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_sinks_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif
 dist_doc_DATA += doc/binary-format.md

@@ -22,6 +22,7 @@
 #include "datafmt/out.h"
 #include "datafmt/reader.h"
 #include "datafmt/writer.h"
+#include "testutil.h"
 
 static char tmpdir[] = "/tmp/wfw-test-datafmt-XXXXXX";
 
@@ -658,7 +659,7 @@ static void test_reader_parses_like_strtod(void)
 int main(void)
 {
 	CU_pSuite s;
-	unsigned failed;
+	int failed;
 
 	if (!mkdtemp(tmpdir)) {
 		perror("mkdtemp");
@@ -680,16 +681,8 @@ int main(void)
 	CU_add_test(s, "reader on bad CSV files", test_reader_bad_csv);
 	CU_add_test(s, "reader parses numbers like strtod", test_reader_parses_like_strtod);
 	CU_add_test(s, "reader on header-only and missing files", test_reader_header_only);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	if (!failed) {
-		char cmd[600];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-		if (system(cmd))
-			fprintf(stderr, "could not remove %s\n", tmpdir);
-	}
-	return failed ? 1 : 0;
+	failed = tu_run();
+	if (!failed)
+		tu_rmtree(tmpdir);	/* kept for a look when a test failed */
+	return failed;
 }

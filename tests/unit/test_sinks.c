@@ -22,6 +22,7 @@
 #include "datafmt/binfmt.h"
 #include "datafmt/out.h"
 #include "datafmt/reader.h"
+#include "testutil.h"
 
 extern const struct wultfw_plugin csv_LTX_wultfw_plugin;
 extern const struct wultfw_plugin binary_LTX_wultfw_plugin;
@@ -522,7 +523,7 @@ static void test_convert_equality(void)
 int main(void)
 {
 	CU_pSuite s;
-	unsigned failed;
+	int failed;
 
 	if (!mkdtemp(tmpdir)) {
 		perror("mkdtemp");
@@ -537,16 +538,8 @@ int main(void)
 	CU_add_test(s, "binary file cut at every length", test_binary_truncated);
 	CU_add_test(s, "binary corrupt and foreign files", test_binary_corrupt);
 	CU_add_test(s, "convert byte equality with the csv sink", test_convert_equality);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	failed = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	if (!failed) {
-		char cmd[600];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-		if (system(cmd))
-			fprintf(stderr, "could not remove %s\n", tmpdir);
-	}
-	return failed ? 1 : 0;
+	failed = tu_run();
+	if (!failed)
+		tu_rmtree(tmpdir);	/* kept for a look when a test failed */
+	return failed;
 }
