@@ -9,6 +9,7 @@
 #include "log.h"
 #include "options.h"
 #include "plugins.h"
+#include "units.h"
 
 static void list_kind(char **names, size_t n, int kind)
 {
@@ -79,6 +80,49 @@ static void print_commands(void)
 	       "  deploy        build and install the kernel modules for this kernel\n");
 }
 
+static const char *const ldist_meaning[] = {
+	[WULTFW_LDIST_LAUNCH] = "launch distance (delay of the timed event)",
+	[WULTFW_LDIST_DELAY] = "how far ahead each packet's launch time is",
+};
+
+static void print_source_keys(const struct wultfw_plugin *d)
+{
+	char lo[32], hi[32];
+
+	printf("Keys the core reads in a source group:\n"
+	       "  %-14s %-16s %-12s %s\n", "cpu", "integer", "(highest)",
+	       "measured CPU; default: the highest-numbered online CPU");
+	if (d->ldist.use == WULTFW_LDIST_NONE) {
+		printf("  (no ldist: this source is a sampler)\n\n");
+		return;
+	}
+	printf("  %-14s %-16s %-12s %s, one value or [ from, to ]\n", "ldist",
+	       "duration(s)", "[50us, 4ms]",
+	       ldist_meaning[d->ldist.use == WULTFW_LDIST_DELAY ?
+			     WULTFW_LDIST_DELAY : WULTFW_LDIST_LAUNCH]);
+	if (d->ldist.min_ns || d->ldist.max_ns) {
+		wfw_format_duration(d->ldist.min_ns, lo, sizeof(lo));
+		wfw_format_duration(d->ldist.max_ns, hi, sizeof(hi));
+		printf("  %-14s %-16s %-12s allowed: %s to %s\n", "", "", "",
+		       lo, d->ldist.max_ns ? hi : "(no limit)");
+	}
+	printf("\n");
+}
+
+static void print_option(const struct wultfw_option *o)
+{
+	char allowed[512];
+
+	printf("  %-14s %-16s %-12s %s\n", o->name,
+	       wfw_option_type_name(o->type), o->def ? o->def : "(unset)",
+	       o->help ? o->help : "");
+	wfw_option_range(o, allowed, sizeof(allowed));
+	if (allowed[0])
+		printf("  %-14s %-16s %-12s allowed: %s\n", "", "", "", allowed);
+	else if (o->unit && o->unit[0])
+		printf("  %-14s %-16s %-12s unit: %s\n", "", "", "", o->unit);
+}
+
 int wfw_cmd_help(int argc, char **argv)
 {
 	const struct wultfw_option *o;
@@ -97,18 +141,12 @@ int wfw_cmd_help(int argc, char **argv)
 	       wfw_kind_name((int)h.desc->kind),
 	       h.desc->summary ? h.desc->summary : "", h.file);
 	if (h.desc->kind == WULTFW_KIND_SOURCE)
-		printf("Keys the core reads in a source group:\n"
-		       "  %-14s %-16s %-12s %s\n"
-		       "  %-14s %-16s %-12s %s\n\n",
-		       "cpu", "integer", "(highest)", "measured CPU; default: the highest-numbered online CPU",
-		       "ldist", "duration(s)", "[50us, 4ms]", "launch distance, one value or [ from, to ]");
+		print_source_keys(h.desc);
 	printf("Options:\n");
 	if (!h.desc->options || !h.desc->options[0].name)
 		printf("  (none)\n");
 	for (o = h.desc->options; o && o->name; o++)
-		printf("  %-14s %-16s %-12s %s\n", o->name,
-		       wfw_option_type_name(o->type), o->def ? o->def : "(unset)",
-		       o->help ? o->help : "");
+		print_option(o);
 	wfw_plugin_unload(&h);
 	return 0;
 }

@@ -40,7 +40,7 @@ static int probe(const char *name)
 
 	if (wfw_plugin_load(name, WULTFW_KIND_SOURCE, &h, err, sizeof(err)))
 		return -1;	/* a sink, or broken: list-plugins tells */
-	if (wfw_options_parse(h.desc->options, NULL, NULL, name, name, &opts, &errs)) {
+	if (wfw_options_parse(h.desc->options, h.desc->cfg_size, NULL, NULL, name, name, &opts, &errs)) {
 		printf("  %-8s no: the plugin's own defaults are broken (%s)\n", name,
 		       errs.n ? errs.msgs[0] : "?");
 		goto out;
@@ -49,6 +49,8 @@ static int probe(const char *name)
 	memset(&si, 0, sizeof(si));
 	ctx.plugin = h.desc;
 	ctx.opts = opts.vals;
+	ctx.cfg = opts.cfg;
+	ctx.sysfs_root = "/sys";
 	ctx.cpu = wfw_default_cpu();
 	ctx.bad_opt = -1;
 	ctx.host = &scan_host;

@@ -85,6 +85,16 @@ int wfw_pin_away_from(int avoid)
 	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
+bool wfw_may_run_on(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE ||
+	    pthread_getaffinity_np(pthread_self(), sizeof(set), &set))
+		return false;
+	return CPU_ISSET(cpu, &set);
+}
+
 int wfw_default_cpu(void)
 {
 	static bool online[WFW_MAX_CPUS];

@@ -19,6 +19,9 @@ int wfw_online_cpus(bool *online, int max, const char *sysfs_root);
 /* Pin the calling thread to any online CPU except `avoid` (if possible). */
 int wfw_pin_away_from(int avoid);
 
+/* True when the calling thread's affinity lets it run on `cpu`. */
+bool wfw_may_run_on(int cpu);
+
 /* The default measured CPU: the highest online CPU other than 0. */
 int wfw_default_cpu(void);
 

@@ -158,6 +158,8 @@ static void validate_plugin(struct wfw_plugin_inst *pi, int cpu,
 	memset(&pi->ctx, 0, sizeof(pi->ctx));
 	pi->ctx.plugin = d;
 	pi->ctx.opts = pi->opts.vals;
+	pi->ctx.cfg = pi->opts.cfg;
+	pi->ctx.sysfs_root = "/sys";
 	pi->ctx.cpu = cpu;
 	pi->ctx.bad_opt = -1;
 	ret = d->validate(&pi->ctx);
@@ -207,12 +209,15 @@ static int load_plugin(struct wfw_plugin_inst *pi, const config_setting_t *group
 		wfw_plugin_names_free(names, n);
 		return -EINVAL;
 	}
-	if (wfw_options_parse(pi->h.desc->options, group, reserved, key,
+	if (wfw_options_parse(pi->h.desc->options, pi->h.desc->cfg_size, group, reserved, key,
 			      name, &pi->opts, errs))
 		return -EINVAL;
 	validate_plugin(pi, cpu, errs);
 	return 0;
 }
+
+static void parse_ldist(struct wfw_experiment *e, const config_setting_t *src,
+			const char *key, struct wfw_cfgerr *errs);
 
 static void parse_source(struct wfw_experiment *e, const config_setting_t *src,
 			 const char *key, const char *sysfs_root,
@@ -242,14 +247,14 @@ static void parse_source(struct wfw_experiment *e, const config_setting_t *src,
 		    e->cpu, errs);
 	if (config_setting_type(src) != CONFIG_TYPE_GROUP)
 		return;
+	parse_ldist(e, src, key, errs);
+}
 
-	snprintf(k, sizeof(k), "%s.ldist", key);
-	s = config_setting_get_member(src, "ldist");
-	set_loc(&e->ldist_loc, s ? s : src, k);
-	wfw_parse_duration(DEFAULT_LDIST_FROM, &e->ldist_from_ns);
-	wfw_parse_duration(DEFAULT_LDIST_TO, &e->ldist_to_ns);
-	if (!s)
-		return;
+/* `ldist`: one duration or [ from, to ]; the core's default when not given. */
+static void parse_ldist_value(struct wfw_experiment *e,
+			      const config_setting_t *s, const char *k,
+			      struct wfw_cfgerr *errs)
+{
 	if (config_setting_type(s) == CONFIG_TYPE_STRING) {
 		if (!parse_duration_setting(s, k, &e->ldist_from_ns, errs))
 			e->ldist_to_ns = e->ldist_from_ns;
@@ -269,6 +274,53 @@ static void parse_source(struct wfw_experiment *e, const config_setting_t *src,
 	}
 	if (e->ldist_to_ns == 0 && !errs->n)
 		wfw_cfgerr_at(errs, s, k, "a launch distance of 0 cannot be measured");
+}
+
+/* The range against the fixed limits the source declares (ABI v2). */
+static void check_ldist_limits(struct wfw_experiment *e,
+			       const config_setting_t *where, const char *k,
+			       struct wfw_cfgerr *errs)
+{
+	const struct wultfw_ldist_decl *d = &e->source.h.desc->ldist;
+	char a[32], b[32], lo[32], hi[32];
+
+	if ((!d->min_ns || e->ldist_from_ns >= d->min_ns) &&
+	    (!d->max_ns || e->ldist_to_ns <= d->max_ns))
+		return;
+	wfw_format_duration(e->ldist_from_ns, a, sizeof(a));
+	wfw_format_duration(e->ldist_to_ns, b, sizeof(b));
+	wfw_format_duration(d->min_ns, lo, sizeof(lo));
+	wfw_format_duration(d->max_ns, hi, sizeof(hi));
+	wfw_cfgerr_at(errs, where, k,
+		      "[%s, %s] is outside what source '%s' can take: [%s, %s]",
+		      a, b, e->source.h.desc->name, lo, hi);
+}
+
+static void parse_ldist(struct wfw_experiment *e, const config_setting_t *src,
+			const char *key, struct wfw_cfgerr *errs)
+{
+	const struct wultfw_plugin *d = e->source.h.desc;
+	const config_setting_t *s;
+	size_t nerr = errs->n;
+	char k[160];
+
+	snprintf(k, sizeof(k), "%s.ldist", key);
+	s = config_setting_get_member(src, "ldist");
+	set_loc(&e->ldist_loc, s ? s : src, k);
+	e->ldist_use = d ? d->ldist.use : WULTFW_LDIST_LAUNCH;
+	if (e->ldist_use == WULTFW_LDIST_NONE) {
+		if (s)
+			wfw_cfgerr_at(errs, s, k,
+				      "source '%s' is a sampler and takes no launch distance: remove 'ldist'",
+				      d->name);
+		return;
+	}
+	wfw_parse_duration(DEFAULT_LDIST_FROM, &e->ldist_from_ns);
+	wfw_parse_duration(DEFAULT_LDIST_TO, &e->ldist_to_ns);
+	if (s)
+		parse_ldist_value(e, s, k, errs);
+	if (d && errs->n == nerr)
+		check_ldist_limits(e, s ? s : src, k, errs);
 }
 
 static void parse_limits(struct wfw_experiment *e, const config_setting_t *lim,

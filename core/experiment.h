@@ -40,6 +40,7 @@ struct wfw_experiment {
 	char *name;
 	char *outdir;			/* parent of the result directory */
 	int cpu;
+	enum wultfw_ldist_use ldist_use;	/* NONE: a sampler, no range */
 	uint64_t ldist_from_ns, ldist_to_ns;
 	struct wfw_loc ldist_loc;
 	uint64_t seed;

@@ -286,6 +286,113 @@ static int parse_setting(const struct wultfw_option *opt,
 	return 0;
 }
 
+/* Compare a scalar value with a bound written as text: <0, 0, >0. */
+static int cmp_bound(enum wultfw_opt_type type, const struct wultfw_value *v,
+		     const char *text)
+{
+	struct wultfw_option o = { .name = "bound", .type = type, .def = text };
+	struct wultfw_value b = { 0 };
+
+	if (parse_default(&o, &b))
+		return 0;	/* a bad bound is a plugin bug, reported at load */
+	switch (type) {
+	case WULTFW_OPT_INT:
+		return v->i < b.i ? -1 : v->i > b.i;
+	case WULTFW_OPT_DURATION:
+		return v->ns < b.ns ? -1 : v->ns > b.ns;
+	default:
+		return v->f < b.f ? -1 : v->f > b.f;
+	}
+}
+
+/* "allowed: 1 to 99 priorities" for an error or `wultfw help`. */
+void wfw_option_range(const struct wultfw_option *opt, char *buf, size_t len)
+{
+	const char *const *c;
+	size_t used;
+
+	buf[0] = 0;
+	if (opt->min && opt->max)
+		snprintf(buf, len, "%s to %s", opt->min, opt->max);
+	else if (opt->min)
+		snprintf(buf, len, "at least %s", opt->min);
+	else if (opt->max)
+		snprintf(buf, len, "at most %s", opt->max);
+	for (c = opt->choices; c && *c; c++) {
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%s\"%s\"",
+			 c == opt->choices ? "one of " : ", ", *c);
+	}
+	if (buf[0] && opt->unit && opt->unit[0] && !opt->choices) {
+		used = strlen(buf);
+		snprintf(buf + used, len - used, " %s", opt->unit);
+	}
+}
+
+static bool in_list(const char *name, const char *const *list);
+
+/* One scalar (or list element `elem`, -1: none) against min/max/choices. */
+static int check_one(const struct wultfw_option *opt, enum wultfw_opt_type type,
+		     const struct wultfw_value *v, const config_setting_t *s,
+		     const char *key, int elem, struct wfw_cfgerr *errs)
+{
+	struct wultfw_option scalar = *opt;
+	char val[128], allowed[512], where[32] = "";
+
+	scalar.type = type;
+	if (elem >= 0)
+		snprintf(where, sizeof(where), "element %d: ", elem);
+	wfw_option_range(opt, allowed, sizeof(allowed));
+	if (type == WULTFW_OPT_STRING) {
+		if (!opt->choices || in_list(v->s, opt->choices))
+			return 0;
+		wfw_cfgerr_at(errs, s, key, "%s\"%s\" is not allowed: use %s",
+			      where, v->s, allowed);
+		return -EINVAL;
+	}
+	if ((!opt->min || cmp_bound(type, v, opt->min) >= 0) &&
+	    (!opt->max || cmp_bound(type, v, opt->max) <= 0))
+		return 0;
+	wfw_option_format(&scalar, v, val, sizeof(val));
+	wfw_cfgerr_at(errs, s, key, "%s%s is out of range: allowed %s", where,
+		      val, allowed);
+	return -EINVAL;
+}
+
+/* The declared bounds and choices, for every element of a list. */
+static int check_value(const struct wultfw_option *opt,
+		       const struct wultfw_value *v, const config_setting_t *s,
+		       const char *key, struct wfw_cfgerr *errs)
+{
+	struct wultfw_value e = { .set = true };
+	size_t i;
+	int ret = 0;
+
+	switch (opt->type) {
+	case WULTFW_OPT_INT:
+	case WULTFW_OPT_FLOAT:
+	case WULTFW_OPT_DURATION:
+	case WULTFW_OPT_STRING:
+		return check_one(opt, opt->type, v, s, key, -1, errs);
+	case WULTFW_OPT_STRING_LIST:
+		for (i = 0; i < v->strs.n && !ret; i++) {
+			e.s = v->strs.v[i];
+			ret = check_one(opt, WULTFW_OPT_STRING, &e, s, key,
+					(int)i, errs);
+		}
+		return ret;
+	case WULTFW_OPT_FLOAT_LIST:
+		for (i = 0; i < v->floats.n && !ret; i++) {
+			e.f = v->floats.v[i];
+			ret = check_one(opt, WULTFW_OPT_FLOAT, &e, s, key,
+					(int)i, errs);
+		}
+		return ret;
+	default:
+		return 0;
+	}
+}
+
 static bool in_list(const char *name, const char *const *list)
 {
 	for (; list && *list; list++)
@@ -318,7 +425,46 @@ static void unknown_key(const struct wultfw_option *table,
 			      plugin, plugin);
 }
 
-int wfw_options_parse(const struct wultfw_option *table,
+/* Every value at its .off in a fresh config struct (ctx->cfg). */
+static int fill_cfg(struct wfw_optvals *out, size_t cfg_size)
+{
+	size_t i;
+
+	out->cfg = calloc(1, cfg_size);
+	if (!out->cfg)
+		return -ENOMEM;
+	for (i = 0; i < out->n; i++) {
+		const struct wultfw_value *v = &out->vals[i];
+		char *field = (char *)out->cfg + out->table[i].off;
+
+		switch (out->table[i].type) {
+		case WULTFW_OPT_BOOL:
+			memcpy(field, &v->b, sizeof(v->b));
+			break;
+		case WULTFW_OPT_INT:
+			memcpy(field, &v->i, sizeof(v->i));
+			break;
+		case WULTFW_OPT_FLOAT:
+			memcpy(field, &v->f, sizeof(v->f));
+			break;
+		case WULTFW_OPT_STRING:
+			memcpy(field, &v->s, sizeof(v->s));
+			break;
+		case WULTFW_OPT_DURATION:
+			memcpy(field, &v->ns, sizeof(v->ns));
+			break;
+		case WULTFW_OPT_STRING_LIST:
+			memcpy(field, &v->strs, sizeof(v->strs));
+			break;
+		case WULTFW_OPT_FLOAT_LIST:
+			memcpy(field, &v->floats, sizeof(v->floats));
+			break;
+		}
+	}
+	return 0;
+}
+
+int wfw_options_parse(const struct wultfw_option *table, size_t cfg_size,
 		      const config_setting_t *group,
 		      const char *const *reserved, const char *path,
 		      const char *plugin, struct wfw_optvals *out,
@@ -357,6 +503,8 @@ int wfw_options_parse(const struct wultfw_option *table,
 		ret = parse_setting(&table[j], s, key, &out->vals[j], errs);
 		if (ret == -ENOMEM)
 			return ret;
+		if (!ret)
+			check_value(&table[j], &out->vals[j], s, key, errs);
 	}
 	for (i = 0; i < n; i++) {
 		if (out->vals[i].set || !table[i].def)
@@ -370,7 +518,9 @@ int wfw_options_parse(const struct wultfw_option *table,
 				       plugin, table[i].def,
 				       wfw_option_type_name(table[i].type));
 	}
-	return errs->n > nerr ? -EINVAL : 0;
+	if (errs->n > nerr)
+		return -EINVAL;
+	return cfg_size ? fill_cfg(out, cfg_size) : 0;
 }
 
 void wfw_options_free(struct wfw_optvals *v)
@@ -381,6 +531,8 @@ void wfw_options_free(struct wfw_optvals *v)
 		free_value(v->table[i].type, &v->vals[i]);
 	free(v->vals);
 	free(v->settings);
+	free(v->cfg);
+	v->cfg = NULL;
 	v->vals = NULL;
 	v->settings = NULL;
 	v->n = 0;

@@ -164,6 +164,34 @@ static bool valid_name(const char *name)
 	return true;
 }
 
+static size_t value_size(enum wultfw_opt_type type)
+{
+	switch (type) {
+	case WULTFW_OPT_BOOL:
+		return sizeof(bool);
+	case WULTFW_OPT_STRING_LIST:
+		return sizeof(struct wultfw_strs);
+	case WULTFW_OPT_FLOAT_LIST:
+		return sizeof(struct wultfw_floats);
+	default:
+		return 8;	/* int64_t, double, pointer, uint64_t */
+	}
+}
+
+/* Every option's field inside cfg_size; a sane ldist declaration. */
+static bool options_fit(const struct wultfw_plugin *d)
+{
+	const struct wultfw_option *o;
+
+	if (d->ldist.use > WULTFW_LDIST_DELAY ||
+	    (d->ldist.max_ns && d->ldist.min_ns > d->ldist.max_ns))
+		return false;
+	for (o = d->options; d->cfg_size && o && o->name; o++)
+		if (o->off + value_size(o->type) > d->cfg_size)
+			return false;
+	return true;
+}
+
 static int check_descriptor(const char *name, int want_kind,
 			    struct wfw_plugin_handle *h, char *err,
 			    size_t errlen)
@@ -179,9 +207,15 @@ static int check_descriptor(const char *name, int want_kind,
 	}
 	if (d->abi_version != WULTFW_PLUGIN_ABI_VERSION) {
 		snprintf(err, errlen,
-			 "plugin '%s' (%s) has plugin ABI version %u but this wultfw needs %u: rebuild it against this wultfw's plugin.h",
+			 "plugin '%s' (%s) has plugin ABI version %u but this wultfw needs %u: rebuild it against this wultfw's plugin.h (doc/ARCHITECTURE.md: moving a plugin to ABI v2)",
 			 name, h->file, d->abi_version,
 			 WULTFW_PLUGIN_ABI_VERSION);
+		return -ENOEXEC;
+	}
+	if (!options_fit(d)) {
+		snprintf(err, errlen,
+			 "plugin '%s' (%s) is broken: an option lands outside its %zu-byte config struct, or its ldist declaration is invalid",
+			 name, h->file, d->cfg_size);
 		return -ENOEXEC;
 	}
 	if (!d->name || strcmp(d->name, name)) {

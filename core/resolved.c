@@ -41,7 +41,10 @@ char *wfw_resolved_config(const struct wfw_experiment *e, const char *from)
 	wfw_format_duration(e->ldist_to_ns, b, sizeof(b));
 	fprintf(f, "source = { ");
 	put_options(f, &e->source);
-	fprintf(f, " cpu = %d; ldist = [ \"%s\", \"%s\" ]; };\n", e->cpu, a, b);
+	fprintf(f, " cpu = %d;", e->cpu);
+	if (e->ldist_use != WULTFW_LDIST_NONE)
+		fprintf(f, " ldist = [ \"%s\", \"%s\" ];", a, b);
+	fprintf(f, " };\n");
 	if (e->max_datapoints || e->max_time_ns) {
 		fprintf(f, "limits = {");
 		if (e->max_datapoints)

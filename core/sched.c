@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cpuidle/cpuidle.h>
+
 #include "cpus.h"
 #include "cstates.h"
 #include "log.h"
@@ -23,10 +25,29 @@
 #define READ_TIMEOUT_NS 100000000ULL	/* how often the loop looks at limits */
 #define INFO_RESERVE 8192		/* info.yml room kept for a full disk */
 
-/* What the host callbacks of one experiment's plugins need. */
-struct run_state {
+/*
+ * One experiment's run: everything set up along the way, so teardown
+ * undoes exactly that in the mirrored order. The parsed plan stays as it
+ * was parsed.
+ */
+struct wfw_run {
 	struct wfw_experiment *e;
-	struct wfw_info info;
+	const struct wfw_run_opts *o;
+	struct wfw_run_result *r;
+	const char *sysfs;		/* "/sys" or the tests' fake tree */
+	struct wfw_cpuidle ci;		/* the measured CPU's C-states */
+	struct wultfw_source_info si;
+	struct wultfw_source_params params;
+	struct wfw_info info;		/* info.yml; plugins add keys */
+	struct wultfw_batch batch;
+	struct wfw_progress pg;
+	char dir[PATH_MAX];
+	char note[256];			/* what applying C-states noticed */
+	FILE *logf;
+	size_t nsinks_open;
+	struct wfw_plugin_inst *failed_sink;	/* said why; not flushed again */
+	bool source_open, cstates_set, info_written, started;
+	uint64_t start;
 };
 
 static uint64_t now_ns(void)
@@ -36,6 +57,8 @@ static uint64_t now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
+
+/* ---- services for plugins ---- */
 
 static void host_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 		     const char *msg)
@@ -61,9 +84,9 @@ static void host_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 static void host_info(struct wultfw_ctx *ctx, const char *key,
 		      const char *value)
 {
-	struct run_state *rs = ctx->host_data;
+	struct wfw_run *run = ctx->host_data;
 
-	wfw_info_str(&rs->info, key, value);
+	wfw_info_str(&run->info, key, value);
 }
 
 static bool host_stopping(struct wultfw_ctx *ctx)
@@ -77,15 +100,17 @@ static const struct wultfw_host host = {
 	.stopping = host_stopping,
 };
 
-static void init_ctx(struct wfw_plugin_inst *pi, struct run_state *rs, int cpu)
+static void init_ctx(struct wfw_plugin_inst *pi, struct wfw_run *run, int cpu)
 {
 	memset(&pi->ctx, 0, sizeof(pi->ctx));
 	pi->ctx.cpu = cpu;
 	pi->ctx.bad_opt = -1;
 	pi->ctx.plugin = pi->h.desc;
 	pi->ctx.opts = pi->opts.vals;
+	pi->ctx.cfg = pi->opts.cfg;
+	pi->ctx.sysfs_root = run->sysfs;
 	pi->ctx.host = &host;
-	pi->ctx.host_data = rs;
+	pi->ctx.host_data = run;
 	pi->ctx.verbosity = wfw_verbosity;
 }
 
@@ -118,6 +143,17 @@ static void plugin_error(struct wfw_plugin_inst *pi, int ret, const char *what)
 		wfw_err("%s: %s", what, reason(pi, ret));
 	}
 }
+
+static void source_error(struct wfw_run *run, int ret, const char *what)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "source '%s'%s%s",
+		 run->e->source.h.desc->name, what ? " " : "", what ? what : "");
+	plugin_error(&run->e->source, ret, msg);
+}
+
+/* ---- probe: the source, its CPU and C-states ---- */
 
 /*
  * Fit the requested launch distances to what the source can do: round
@@ -152,39 +188,115 @@ static int fit_ldist(struct wfw_experiment *e,
 	return 0;
 }
 
-static void fill_info(struct run_state *rs, const struct wultfw_source_info *si,
-		      const struct wfw_run_opts *o)
+/* The measured CPU is online, and its cpuidle state names or why none. */
+static int probe_cpu(struct wfw_run *run)
 {
-	struct wfw_experiment *e = rs->e;
+	static bool online[WFW_MAX_CPUS];
+	struct wultfw_ctx *ctx = &run->e->source.ctx;
+	int cpu = run->e->cpu, n, ret;
+
+	n = wfw_online_cpus(online, WFW_MAX_CPUS, run->sysfs);
+	if (n > 0 && (cpu < 0 || cpu >= WFW_MAX_CPUS || !online[cpu])) {
+		wfw_err("experiment '%s': CPU %d is not online (see %s/devices/system/cpu/online)",
+			run->e->name, cpu, run->sysfs);
+		return -ENODEV;
+	}
+	ret = wfw_cpuidle_open(&run->ci, cpu, run->sysfs);
+	if (ret) {
+		run->ci.nstates = 0;
+		ctx->no_cstates = ret == -ENOENT ?
+			"no cpuidle driver (no cpuidle directory for the CPU)" :
+			"its cpuidle directory cannot be read";
+		return 0;
+	}
+	ctx->cstate_names = run->ci.name_ptrs;
+	ctx->n_cstates = run->ci.nstates;
+	return 0;
+}
+
+static int probe(struct wfw_run *run)
+{
+	struct wfw_experiment *e = run->e;
+	char err[1024];
+	int ret;
+
+	init_ctx(&e->source, run, e->cpu);
+	ret = probe_cpu(run);
+	if (ret)
+		return ret;
+	ret = e->source.h.desc->source->open(&e->source.ctx, &run->si);
+	if (ret < 0) {
+		source_error(run, ret, "cannot run here");
+		return ret;
+	}
+	run->source_open = true;
+	if (!run->si.schema || !run->si.schema->ncols) {
+		wfw_err("source '%s' declared no columns: a plugin bug", e->source.h.desc->name);
+		return -EINVAL;
+	}
+	if (e->ldist_use != WULTFW_LDIST_NONE) {
+		ret = fit_ldist(e, &run->si, &run->params.ldist_from_ns,
+				&run->params.ldist_to_ns);
+		if (ret)
+			return ret;
+	}
+	ret = wfw_cstates_apply(e, run->o->sysfs_root, run->note, sizeof(run->note),
+				err, sizeof(err));
+	if (ret) {
+		wfw_err("experiment '%s': %s", e->name, err);
+		return ret;
+	}
+	run->cstates_set = true;
+	return 0;
+}
+
+static void unprobe(struct wfw_run *run)
+{
+	if (run->cstates_set)
+		wfw_cstates_restore();
+	if (run->source_open)
+		run->e->source.h.desc->source->close(&run->e->source.ctx);
+	wfw_cpuidle_close(&run->ci);
+}
+
+/* ---- prepare the result directory ---- */
+
+static void fill_info(struct wfw_run *run)
+{
+	const struct wultfw_source_info *si = &run->si;
+	struct wfw_experiment *e = run->e;
+	struct wfw_info *info = &run->info;
 	char date[64], buf[64];
 	time_t now = time(NULL);
 	struct tm tm;
 
 	/* wult's report tools read results only under their own toolname. */
-	wfw_info_str(&rs->info, "toolname", si->report_tool ? si->report_tool : "wult");
-	wfw_info_str(&rs->info, "toolver", PACKAGE_VERSION);
-	wfw_info_str(&rs->info, "collector", "wultfw " PACKAGE_VERSION);
-	wfw_info_str(&rs->info, "format_version", "1.2");
-	wfw_info_str(&rs->info, "reportid", e->name);
+	wfw_info_str(info, "toolname", si->report_tool ? si->report_tool : "wult");
+	wfw_info_str(info, "toolver", PACKAGE_VERSION);
+	wfw_info_str(info, "collector", "wultfw " PACKAGE_VERSION);
+	wfw_info_str(info, "format_version", "1.2");
+	wfw_info_str(info, "reportid", e->name);
 	localtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", &tm);
-	wfw_info_str(&rs->info, "date", date);
-	wfw_info_fmt(&rs->info, "cpunum", "%d", e->cpu);
-	wfw_info_fmt(&rs->info, "cpu", "%d", e->cpu);
-	wfw_info_str(&rs->info, "devid", si->devid ? si->devid : e->source.h.desc->name);
-	wfw_info_str(&rs->info, "devdescr", si->devdescr ? si->devdescr : "");
-	wfw_info_fmt(&rs->info, "resolution", "%" PRIu64, si->resolution_ns);
-	wfw_format_duration(e->ldist_from_ns, buf, sizeof(buf));
-	wfw_info_str(&rs->info, "ldist_from", buf);
-	wfw_format_duration(e->ldist_to_ns, buf, sizeof(buf));
-	wfw_info_str(&rs->info, "ldist_to", buf);
-	wfw_info_fmt(&rs->info, "seed", "%" PRIu64, e->seed);
-	wfw_info_str(&rs->info, "source", e->source.h.desc->name);
-	wfw_info_str(&rs->info, "experiment_file", o->config_file ? o->config_file : "(embedded default)");
-	wfw_info_raw(&rs->info, "duration", "0");
-	wfw_info_raw(&rs->info, "datapoints", "0");
-	wfw_info_raw(&rs->info, "discarded", "0");
-	wfw_info_str(&rs->info, "status", "running");
+	wfw_info_str(info, "date", date);
+	wfw_info_fmt(info, "cpunum", "%d", e->cpu);
+	wfw_info_fmt(info, "cpu", "%d", e->cpu);
+	wfw_info_str(info, "devid", si->devid ? si->devid : e->source.h.desc->name);
+	wfw_info_str(info, "devdescr", si->devdescr ? si->devdescr : "");
+	wfw_info_fmt(info, "resolution", "%" PRIu64, si->resolution_ns);
+	if (e->ldist_use != WULTFW_LDIST_NONE) {
+		wfw_format_duration(e->ldist_from_ns, buf, sizeof(buf));
+		wfw_info_str(info, "ldist_from", buf);
+		wfw_format_duration(e->ldist_to_ns, buf, sizeof(buf));
+		wfw_info_str(info, "ldist_to", buf);
+	}
+	wfw_info_fmt(info, "seed", "%" PRIu64, e->seed);
+	wfw_info_str(info, "source", e->source.h.desc->name);
+	wfw_info_str(info, "experiment_file", run->o->config_file ? run->o->config_file : "(embedded default)");
+	wfw_info_raw(info, "duration", "0");
+	wfw_info_raw(info, "datapoints", "0");
+	wfw_info_raw(info, "discarded", "0");
+	wfw_info_str(info, "status", "running");
 }
 
 static void write_logs(const struct wfw_experiment *e, const char *dir,
@@ -212,316 +324,351 @@ static void write_logs(const struct wfw_experiment *e, const char *dir,
 	}
 }
 
-/* The sink whose write failed: it has said why, flushing it again won't help. */
-static struct wfw_plugin_inst *failed_sink;
+/* logs/wultfw.log gets a copy of every message from here on. */
+static void open_log(struct wfw_run *run)
+{
+	char path[PATH_MAX + 16];
 
-/* Give a batch to every sink; the first failure stops the run. */
-static int write_sinks(struct wfw_experiment *e, const struct wultfw_batch *b)
+	snprintf(path, sizeof(path), "%s/logs/wultfw.log", run->dir);
+	run->logf = fopen(path, "we");
+	if (run->logf)
+		wfw_log_tee(run->logf);
+}
+
+static int prepare_resultdir(struct wfw_run *run)
+{
+	struct wfw_experiment *e = run->e;
+	char err[1024], cs[512];
+	int ret;
+
+	ret = wfw_resultdir_create(run->dir, run->o->force, err, sizeof(err));
+	if (ret) {
+		wfw_err("%s", err);
+		return ret;
+	}
+	open_log(run);
+	write_logs(e, run->dir, run->o);
+	wfw_info("experiment '%s': source %s on CPU %d, results in %s",
+		 e->name, e->source.h.desc->name, e->cpu, run->dir);
+	fill_info(run);
+	if (run->note[0])
+		wfw_warn("experiment '%s': %s", e->name, run->note);
+	wfw_cstates_describe(e->cpu, run->o->sysfs_root, cs, sizeof(cs));
+	wfw_info_str(&run->info, "cstates", cs);
+	wfw_cstates_governor(run->o->sysfs_root, cs, sizeof(cs));
+	wfw_info_str(&run->info, "cpuidle_governor", cs);
+	/* Keep our own work off the measured CPU. */
+	if (wfw_pin_away_from(e->cpu))
+		wfw_debug("could not move wultfw's main thread off CPU %d", e->cpu);
+	if (wfw_may_run_on(e->cpu))
+		wfw_warn("experiment '%s': wultfw's reading thread could not be moved off the measured CPU %d: it will disturb the measurement",
+			 e->name, e->cpu);
+	run->batch.ncols = run->si.schema->ncols;
+	run->batch.capacity = WFW_BATCH_ROWS;
+	run->batch.cells = calloc(run->batch.capacity * run->batch.ncols,
+				  sizeof(*run->batch.cells));
+	if (!run->batch.cells) {
+		wfw_err("out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void report(struct wfw_run *run, int ret);
+
+static void unprepare_resultdir(struct wfw_run *run, int ret)
+{
+	free(run->batch.cells);
+	run->batch.cells = NULL;
+	report(run, ret);
+	wfw_log_tee(NULL);
+	if (run->logf)
+		fclose(run->logf);
+}
+
+/* ---- sinks ---- */
+
+static int open_sinks(struct wfw_run *run)
+{
+	struct wfw_experiment *e = run->e;
+	struct wultfw_run_info ri = {
+		.experiment = e->name, .outdir = run->dir, .cpu = e->cpu,
+		.source = &run->si, .schema = run->si.schema,
+	};
+	int ret;
+
+	for (; run->nsinks_open < e->nsinks; run->nsinks_open++) {
+		struct wfw_plugin_inst *pi = &e->sinks[run->nsinks_open];
+
+		init_ctx(pi, run, -1);
+		ret = pi->h.desc->sink->open(&pi->ctx, &ri);
+		if (ret < 0) {
+			plugin_error(pi, ret, NULL);
+			return ret;
+		}
+	}
+	/* info.yml exists from the start, so even a killed run has one. */
+	ret = wfw_info_write(&run->info, run->dir, INFO_RESERVE);
+	if (ret) {
+		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
+		return ret;
+	}
+	run->info_written = true;
+	return 0;
+}
+
+/* The one way batches reach the sinks; the first failure stops the run. */
+static int write_sinks(struct wfw_run *run, const struct wultfw_batch *b)
 {
 	size_t i;
 	int ret;
 
-	for (i = 0; i < e->nsinks; i++) {
-		struct wfw_plugin_inst *pi = &e->sinks[i];
+	for (i = 0; i < run->e->nsinks; i++) {
+		struct wfw_plugin_inst *pi = &run->e->sinks[i];
 
 		ret = pi->h.desc->sink->write(&pi->ctx, b);
 		if (ret < 0) {
 			plugin_error(pi, ret, NULL);
-			failed_sink = pi;
+			run->failed_sink = pi;
 			return ret;
 		}
 	}
 	return 0;
 }
 
-/* Keep at most `room` rows of the batch (the datapoint limit). */
-static void clip(struct wultfw_batch *b, uint64_t total, uint64_t max)
+/* Flush and close every opened sink; the first failure fails the run. */
+static int close_sinks(struct wfw_run *run, int ret)
 {
-	if (max && total + b->rows > max)
-		b->rows = (size_t)(max - total);
-}
+	const struct wfw_run_result *r = run->r;
+	struct wultfw_run_summary sum = {
+		.datapoints = r->datapoints, .discarded = r->discarded,
+		.duration_s = r->duration_s, .interrupted = r->stop_signal != 0,
+		.failed = ret < 0,
+	};
+	size_t i;
 
-/*
- * The measuring loop. Returns 0 or the first error; r->datapoints and
- * r->discarded are kept up to date so a failure still reports them.
- */
-static int measure(struct wfw_experiment *e, struct wultfw_batch *b,
-		   struct wfw_progress *pg, struct wfw_run_result *r,
-		   uint64_t start)
-{
-	const struct wultfw_source_ops *src = e->source.h.desc->source;
-	uint64_t deadline = e->max_time_ns ? start + e->max_time_ns : 0;
-	char where[128];
-	int ret;
-
-	for (;;) {
-		uint64_t timeout = READ_TIMEOUT_NS, now = now_ns();
-
-		if (wfw_stop_signal)
-			return 0;
-		if (deadline && now >= deadline)
-			return 0;
-		if (deadline && deadline - now < timeout)
-			timeout = deadline - now;
-		b->rows = 0;
-		b->discarded = 0;
-		ret = src->read(&e->source.ctx, b, timeout);
-		/* Rows read before a failure are real: keep them. */
-		r->discarded += b->discarded;
-		clip(b, r->datapoints, e->max_datapoints);
-		if (b->rows) {
-			int wret = write_sinks(e, b);
-
-			if (wret)
-				return wret;
-			r->datapoints += b->rows;
-		}
-		if (ret == -EINTR && wfw_stop_signal)
-			return 0;
-		if (ret < 0) {
-			snprintf(where, sizeof(where), "source '%s'", e->source.h.desc->name);
-			plugin_error(&e->source, ret, where);
-			return ret;
-		}
-		wfw_progress_update(pg, r->datapoints, r->discarded);
-		if (ret == WULTFW_READ_END)
-			return 0;
-		if (e->max_datapoints && r->datapoints >= e->max_datapoints)
-			return 0;
-	}
-}
-
-/* After stop(): what the source still holds, within the limit. */
-static int drain(struct wfw_experiment *e, struct wultfw_batch *b,
-		 struct wfw_run_result *r)
-{
-	const struct wultfw_source_ops *src = e->source.h.desc->source;
-	int ret;
-
-	do {
-		if (e->max_datapoints && r->datapoints >= e->max_datapoints)
-			return 0;
-		b->rows = 0;
-		b->discarded = 0;
-		ret = src->read(&e->source.ctx, b, 0);
-		if (ret < 0)
-			return 0;	/* nothing more to be had */
-		r->discarded += b->discarded;
-		clip(b, r->datapoints, e->max_datapoints);
-		if (b->rows) {
-			int wret = write_sinks(e, b);
-
-			if (wret)
-				return wret;
-			r->datapoints += b->rows;
-		}
-	} while (b->rows == b->capacity);
-	return 0;
-}
-
-static void finish_info(struct run_state *rs, const struct wfw_run_result *r,
-			const char *dir)
-{
-	int ret;
-
-	wfw_info_fmt(&rs->info, "duration", "%.3f", r->duration_s);
-	wfw_info_fmt(&rs->info, "datapoints", "%" PRIu64, r->datapoints);
-	wfw_info_fmt(&rs->info, "discarded", "%" PRIu64, r->discarded);
-	wfw_info_str(&rs->info, "status",
-		     r->failed ? "failed" :
-		     r->stop_signal ? "interrupted" : "complete");
-	if (r->failed && wfw_log_first_error()[0])
-		wfw_info_str(&rs->info, "error", wfw_log_first_error());
-	ret = wfw_info_write(&rs->info, dir, 0);
-	if (ret)
-		wfw_err("cannot write %s/info.yml: %s", dir, strerror(-ret));
-}
-
-int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
-		       struct wfw_run_result *r)
-{
-	const struct wultfw_source_ops *src = e->source.h.desc->source;
-	struct wultfw_source_params params;
-	struct wultfw_source_info si;
-	struct wultfw_run_info run;
-	struct wultfw_run_summary sum;
-	struct wultfw_batch batch;
-	struct run_state rs;
-	struct wfw_progress pg;
-	char dir[PATH_MAX], logpath[PATH_MAX + 16], err[1024], cs[512], note[256];
-	size_t opened = 0, i;
-	bool started = false, info_written = false;
-	uint64_t start = 0;
-	FILE *logf = NULL;
-	int ret;
-
-	memset(r, 0, sizeof(*r));
-	memset(&rs, 0, sizeof(rs));
-	wfw_log_reset_first_error();
-	failed_sink = NULL;
-	memset(&si, 0, sizeof(si));
-	memset(&batch, 0, sizeof(batch));
-	rs.e = e;
-	snprintf(dir, sizeof(dir), "%s/%s", e->outdir, e->name);
-
-	/* Probe the source first: a source that cannot run leaves no files. */
-	init_ctx(&e->source, &rs, e->cpu);
-	ret = src->open(&e->source.ctx, &si);
-	if (ret < 0) {
-		snprintf(err, sizeof(err), "source '%s' cannot run here",
-			 e->source.h.desc->name);
-		plugin_error(&e->source, ret, err);
-		goto out_noopen;
-	}
-	if (!si.schema || !si.schema->ncols) {
-		wfw_err("source '%s' declared no columns: a plugin bug", e->source.h.desc->name);
-		ret = -EINVAL;
-		goto out_close_source;
-	}
-	ret = fit_ldist(e, &si, &params.ldist_from_ns, &params.ldist_to_ns);
-	if (ret)
-		goto out_close_source;
-
-	ret = wfw_cstates_apply(e, o->sysfs_root, note, sizeof(note), err, sizeof(err));
-	if (ret) {
-		wfw_err("experiment '%s': %s", e->name, err);
-		goto out_close_source;
-	}
-
-	ret = wfw_resultdir_create(dir, o->force, err, sizeof(err));
-	if (ret) {
-		wfw_err("%s", err);
-		goto out_restore;
-	}
-	snprintf(logpath, sizeof(logpath), "%s/logs/wultfw.log", dir);
-	logf = fopen(logpath, "we");
-	if (logf)
-		wfw_log_tee(logf);
-	write_logs(e, dir, o);
-	wfw_info("experiment '%s': source %s on CPU %d, results in %s",
-		 e->name, e->source.h.desc->name, e->cpu, dir);
-	fill_info(&rs, &si, o);
-	if (note[0])
-		wfw_warn("experiment '%s': %s", e->name, note);
-
-	wfw_cstates_describe(e->cpu, o->sysfs_root, cs, sizeof(cs));
-	wfw_info_str(&rs.info, "cstates", cs);
-	wfw_cstates_governor(o->sysfs_root, cs, sizeof(cs));
-	wfw_info_str(&rs.info, "cpuidle_governor", cs);
-	/* Keep our own work off the measured CPU. */
-	if (wfw_pin_away_from(e->cpu))
-		wfw_debug("could not move wultfw's main thread off CPU %d", e->cpu);
-
-	batch.ncols = si.schema->ncols;
-	batch.capacity = WFW_BATCH_ROWS;
-	batch.cells = calloc(batch.capacity * batch.ncols, sizeof(*batch.cells));
-	if (!batch.cells) {
-		ret = -ENOMEM;
-		wfw_err("out of memory");
-		goto out_restore;
-	}
-
-	run.experiment = e->name;
-	run.outdir = dir;
-	run.cpu = e->cpu;
-	run.source = &si;
-	run.schema = si.schema;
-	for (opened = 0; opened < e->nsinks; opened++) {
-		struct wfw_plugin_inst *pi = &e->sinks[opened];
-
-		init_ctx(pi, &rs, -1);
-		ret = pi->h.desc->sink->open(&pi->ctx, &run);
-		if (ret < 0) {
-			plugin_error(pi, ret, NULL);
-			goto out_sinks;
-		}
-	}
-	/* info.yml exists from the start, so even a killed run has one. */
-	ret = wfw_info_write(&rs.info, dir, INFO_RESERVE);
-	if (ret) {
-		wfw_err("cannot write %s/info.yml: %s", dir, strerror(-ret));
-		goto out_sinks;
-	}
-	info_written = true;
-
-	params.cpu = e->cpu;
-	params.seed = e->seed;
-	start = now_ns();
-	ret = src->start(&e->source.ctx, &params);
-	if (ret < 0) {
-		snprintf(err, sizeof(err), "source '%s' cannot start",
-			 e->source.h.desc->name);
-		plugin_error(&e->source, ret, err);
-		goto out_sinks;
-	}
-	started = true;
-	wfw_progress_begin(&pg, e->name, e->max_datapoints, e->max_time_ns,
-			   o->progress);
-	ret = measure(e, &batch, &pg, r, start);
-	wfw_progress_end(&pg);
-
-out_sinks:
-	if (started) {
-		int sret = src->stop(&e->source.ctx);
-
-		if (sret < 0)
-			wfw_warn("source '%s' did not stop cleanly: %s",
-				 e->source.h.desc->name, reason(&e->source, sret));
-		if (!ret)
-			ret = drain(e, &batch, r);
-	}
-	r->duration_s = start ? (double)(now_ns() - start) / 1e9 : 0;
-	r->stop_signal = wfw_stop_signal;
-	r->failed = ret < 0;
-	sum.datapoints = r->datapoints;
-	sum.discarded = r->discarded;
-	sum.duration_s = r->duration_s;
-	sum.interrupted = r->stop_signal != 0;
-	sum.failed = r->failed;
-	for (i = 0; i < opened; i++) {
-		struct wfw_plugin_inst *pi = &e->sinks[i];
-		int fret = pi == failed_sink ? 0 : pi->h.desc->sink->flush(&pi->ctx);
+	for (i = 0; i < run->nsinks_open; i++) {
+		struct wfw_plugin_inst *pi = &run->e->sinks[i];
+		const struct wultfw_sink_ops *ops = pi->h.desc->sink;
+		bool failed = pi == run->failed_sink;
+		int fret = failed ? 0 : ops->flush(&pi->ctx);
 		int cret;
 
 		if (fret < 0)
 			wfw_err("sink '%s' (%s): flush: %s", pi->h.desc->name, pi->key,
 				reason(pi, fret));
-		cret = pi->h.desc->sink->close(&pi->ctx, &sum);
-		if (cret < 0 && fret >= 0 && pi != failed_sink)
+		cret = ops->close(&pi->ctx, &sum);
+		if (cret < 0 && fret >= 0 && !failed)
 			plugin_error(pi, cret, NULL);
-		if ((fret < 0 || cret < 0) && !ret) {
+		if ((fret < 0 || cret < 0) && !ret)
 			ret = fret < 0 ? fret : cret;
-			r->failed = true;
-		}
 	}
-	if (info_written)
-		finish_info(&rs, r, dir);
-	free(batch.cells);
-out_restore:
-	wfw_cstates_restore();
-out_close_source:
-	src->close(&e->source.ctx);
-out_noopen:
+	return ret;
+}
+
+/* ---- pump: source to sinks ---- */
+
+/*
+ * One read from the source, its rows (clipped to the datapoint limit)
+ * handed to the sinks. Returns the read's status or a sink's error.
+ */
+static int pump_once(struct wfw_run *run, uint64_t timeout, bool *sink_failed)
+{
+	struct wfw_experiment *e = run->e;
+	struct wultfw_batch *b = &run->batch;
+	struct wfw_run_result *r = run->r;
+	int ret, wret;
+
+	b->rows = 0;
+	b->discarded = 0;
+	ret = e->source.h.desc->source->read(&e->source.ctx, b, timeout);
+	/* Rows read before a failure are real: keep them. */
+	r->discarded += b->discarded;
+	if (e->max_datapoints && r->datapoints + b->rows > e->max_datapoints)
+		b->rows = (size_t)(e->max_datapoints - r->datapoints);
+	*sink_failed = false;
+	if (!b->rows)
+		return ret;
+	wret = write_sinks(run, b);
+	if (wret) {
+		*sink_failed = true;
+		return wret;
+	}
+	r->datapoints += b->rows;
+	return ret;
+}
+
+static bool limit_reached(const struct wfw_run *run)
+{
+	return run->e->max_datapoints &&
+	       run->r->datapoints >= run->e->max_datapoints;
+}
+
+/* The measuring loop: until a limit, a signal, the source's end or an error. */
+static int measure(struct wfw_run *run)
+{
+	uint64_t max_time = run->e->max_time_ns;
+	uint64_t deadline = max_time ? run->start + max_time : 0;
+	bool sink_failed;
+	int ret;
+
+	for (;;) {
+		uint64_t timeout = READ_TIMEOUT_NS, now = now_ns();
+
+		if (wfw_stop_signal || (deadline && now >= deadline))
+			return 0;
+		if (deadline && deadline - now < timeout)
+			timeout = deadline - now;
+		ret = pump_once(run, timeout, &sink_failed);
+		if (sink_failed)
+			return ret;
+		if (ret == -EINTR && wfw_stop_signal)
+			return 0;
+		if (ret < 0) {
+			source_error(run, ret, NULL);
+			return ret;
+		}
+		wfw_progress_update(&run->pg, run->r->datapoints, run->r->discarded);
+		if (ret == WULTFW_READ_END || limit_reached(run))
+			return 0;
+	}
+}
+
+/* After stop(): what the source still holds, within the limit. */
+static int drain(struct wfw_run *run)
+{
+	bool sink_failed;
+	int ret;
+
+	do {
+		if (limit_reached(run))
+			return 0;
+		ret = pump_once(run, 0, &sink_failed);
+		if (sink_failed)
+			return ret;
+		if (ret < 0)
+			return 0;	/* nothing more to be had */
+	} while (run->batch.rows == run->batch.capacity);
+	return 0;
+}
+
+static int pump(struct wfw_run *run)
+{
+	struct wfw_experiment *e = run->e;
+	const struct wultfw_source_ops *src = e->source.h.desc->source;
+	int ret, sret;
+
+	run->params.cpu = e->cpu;
+	run->params.seed = e->seed;
+	run->start = now_ns();
+	ret = src->start(&e->source.ctx, &run->params);
+	if (ret < 0) {
+		source_error(run, ret, "cannot start");
+		return ret;
+	}
+	run->started = true;
+	wfw_progress_begin(&run->pg, e->name, e->max_datapoints, e->max_time_ns,
+			   run->o->progress);
+	ret = measure(run);
+	wfw_progress_end(&run->pg);
+	sret = src->stop(&e->source.ctx);
+	if (sret < 0)
+		wfw_warn("source '%s' did not stop cleanly: %s",
+			 e->source.h.desc->name, reason(&e->source, sret));
+	return ret ? ret : drain(run);
+}
+
+/* ---- finish ---- */
+
+static void finish_info(struct wfw_run *run)
+{
+	const struct wfw_run_result *r = run->r;
+	struct wfw_info *info = &run->info;
+	int ret;
+
+	wfw_info_fmt(info, "duration", "%.3f", r->duration_s);
+	wfw_info_fmt(info, "datapoints", "%" PRIu64, r->datapoints);
+	wfw_info_fmt(info, "discarded", "%" PRIu64, r->discarded);
+	wfw_info_str(info, "status",
+		     r->failed ? "failed" :
+		     r->stop_signal ? "interrupted" : "complete");
+	if (r->failed && wfw_log_first_error()[0])
+		wfw_info_str(info, "error", wfw_log_first_error());
+	ret = wfw_info_write(info, run->dir, 0);
+	if (ret)
+		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
+}
+
+/* Sinks closed with the final counts, then info.yml's final state. */
+static int finish(struct wfw_run *run, int ret)
+{
+	struct wfw_run_result *r = run->r;
+
+	r->duration_s = run->start ? (double)(now_ns() - run->start) / 1e9 : 0;
+	r->stop_signal = wfw_stop_signal;
+	ret = close_sinks(run, ret);
+	r->failed = ret < 0;
+	if (run->info_written)
+		finish_info(run);
+	return ret;
+}
+
+/* The closing lines: discarded datapoints, and where the results are. */
+static void report(struct wfw_run *run, int ret)
+{
+	const struct wfw_run_result *r = run->r;
+	const char *name = run->e->name;
+
 	if (r->discarded > r->datapoints)
 		wfw_warn("experiment '%s': %" PRIu64 " datapoints discarded as inconsistent, more than the %" PRIu64
 			 " kept: a launch distance too short for the source? its drop reasons are in info.yml",
-			 e->name, r->discarded, r->datapoints);
+			 name, r->discarded, r->datapoints);
 	else if (r->discarded)
 		wfw_info("experiment '%s': %" PRIu64 " datapoint%s discarded as inconsistent by the source",
-			 e->name, r->discarded, r->discarded == 1 ? "" : "s");
-	if (ret < 0)
-		r->failed = true;
-	else if (!started)
-		;
-	else if (r->stop_signal)
+			 name, r->discarded, r->discarded == 1 ? "" : "s");
+	if (ret < 0 || !run->started)
+		return;
+	if (r->stop_signal)
 		wfw_info("experiment '%s' interrupted by signal %d after %" PRIu64 " datapoints in %.1fs; results saved in %s",
-			 e->name, r->stop_signal, r->datapoints, r->duration_s, dir);
+			 name, r->stop_signal, r->datapoints, r->duration_s, run->dir);
 	else
 		wfw_info("experiment '%s': %" PRIu64 " datapoints in %.1fs, results in %s (statistics: wultfw calc %s)",
-			 e->name, r->datapoints, r->duration_s, dir, dir);
-	wfw_log_tee(NULL);
-	if (logf)
-		fclose(logf);
-	wfw_info_free(&rs.info);
+			 name, r->datapoints, r->duration_s, run->dir, run->dir);
+}
+
+/*
+ * probe -> result directory -> sinks -> pump -> finish; each phase that
+ * got set up is torn down in the mirrored order, whatever failed.
+ */
+int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
+		       struct wfw_run_result *r)
+{
+	struct wfw_run run = {
+		.e = e, .o = o, .r = r,
+		.sysfs = o->sysfs_root ? o->sysfs_root : "/sys",
+	};
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	wfw_log_reset_first_error();
+	snprintf(run.dir, sizeof(run.dir), "%s/%s", e->outdir, e->name);
+
+	ret = probe(&run);
+	if (!ret) {
+		ret = prepare_resultdir(&run);
+		if (!ret) {
+			ret = open_sinks(&run);
+			if (!ret)
+				ret = pump(&run);
+			ret = finish(&run, ret);
+		}
+		unprepare_resultdir(&run, ret);
+	} else {
+		report(&run, ret);
+	}
+	unprobe(&run);
+	wfw_info_free(&run.info);
+	if (ret < 0)
+		r->failed = true;
 	return ret < 0 ? ret : 0;
 }

@@ -27,8 +27,25 @@
 extern "C" {
 #endif
 
-/* Bump on any incompatible change to the structures below. */
-#define WULTFW_PLUGIN_ABI_VERSION 1U
+/*
+ * Bump on any incompatible change to the structures below.
+ *
+ * Version 2 (from 1):
+ * - an option declares its bounds (min, max), allowed values (choices),
+ *   unit and where its value lands in the plugin's own config struct
+ *   (off, with cfg_size in the descriptor); the core enforces bounds and
+ *   choices and hands the filled struct in ctx->cfg, so a plugin reads
+ *   cfg->priority and restates no default and no range;
+ * - a source declares the run parameters it takes (the `ldist`
+ *   descriptor field): a launch distance with fixed limits, a packet
+ *   launch delay, or nothing (a sampler);
+ * - the list value types have names (struct wultfw_strs, wultfw_floats).
+ * Moving a v1 plugin: give every option a field of the type below in a
+ * config struct, set .off = offsetof(...) and .cfg_size, move range checks
+ * into .min/.max/.choices, declare .ldist for a delayed-event source, and
+ * read ctx->cfg instead of ctx->opts.
+ */
+#define WULTFW_PLUGIN_ABI_VERSION 2U
 
 enum wultfw_kind {
 	WULTFW_KIND_SOURCE = 1,
@@ -47,6 +64,17 @@ enum wultfw_opt_type {
 	WULTFW_OPT_FLOAT_LIST,	/* ( 50, 99.9 ) or [ 50.0, 99.9 ] */
 };
 
+/* How each type lands in a plugin's config struct (see .off below). */
+struct wultfw_strs {			/* WULTFW_OPT_STRING_LIST */
+	const char *const *v;
+	size_t n;
+};
+
+struct wultfw_floats {			/* WULTFW_OPT_FLOAT_LIST */
+	const double *v;
+	size_t n;
+};
+
 struct wultfw_option {
 	const char *name;
 	enum wultfw_opt_type type;
@@ -56,6 +84,22 @@ struct wultfw_option {
 	 */
 	const char *def;
 	const char *help;
+	/*
+	 * Bounds, written as text like def ("1", "0.5", "1us"), inclusive;
+	 * NULL: none. INT, FLOAT, DURATION, and each element of a FLOAT_LIST.
+	 */
+	const char *min;
+	const char *max;
+	/* STRING, STRING_LIST elements: the allowed values, NULL-terminated. */
+	const char *const *choices;
+	const char *unit;		/* shown by `wultfw help`: "datapoints" */
+	/*
+	 * offsetof(struct your_cfg, field), used when the descriptor's
+	 * cfg_size is not 0; the field's type follows the option's: bool,
+	 * int64_t, double, const char * (NULL while unset), uint64_t (ns),
+	 * struct wultfw_strs, struct wultfw_floats.
+	 */
+	size_t off;
 };
 
 struct wultfw_value {
@@ -66,14 +110,8 @@ struct wultfw_value {
 		double f;
 		const char *s;
 		uint64_t ns;
-		struct {
-			const char *const *v;
-			size_t n;
-		} strs;
-		struct {
-			const double *v;
-			size_t n;
-		} floats;
+		struct wultfw_strs strs;
+		struct wultfw_floats floats;
 	};
 };
 
@@ -149,12 +187,23 @@ struct wultfw_host {
 struct wultfw_ctx {
 	const struct wultfw_plugin *plugin;
 	const struct wultfw_value *opts;	/* one per option, table order */
+	const void *cfg;	/* the plugin's config struct (cfg_size bytes),
+				   every option at its .off; NULL without one */
 	void *priv;				/* the plugin's own state */
 	const struct wultfw_host *host;
 	void *host_data;
 	int verbosity;				/* 0 quiet, 1 normal, 2+ verbose */
 	int cpu;		/* sources: the measured CPU, known before open();
 				   -1 where there is none (sinks, wultfw scan) */
+	const char *sysfs_root;	/* where sysfs is: "/sys", or a test's fake
+				   tree; never NULL in an op */
+	/*
+	 * Sources, from open() on: the measured CPU's cpuidle state names in
+	 * state order (n_cstates of them), or none and no_cstates saying why.
+	 */
+	const char *const *cstate_names;
+	int n_cstates;
+	const char *no_cstates;
 	int bad_opt;		/* option at fault in the last failure, or -1 */
 	char err[512];				/* why the last op failed */
 };
@@ -305,6 +354,26 @@ struct wultfw_sink_ops {
 		     const struct wultfw_run_summary *summary);
 };
 
+/* ---- run parameters a source takes ---- */
+
+enum wultfw_ldist_use {
+	WULTFW_LDIST_NONE = 0,	/* a sampler: `ldist` is refused */
+	WULTFW_LDIST_LAUNCH,	/* the delay of the event it times */
+	WULTFW_LDIST_DELAY,	/* how far ahead a packet's launch time is */
+};
+
+/*
+ * What a source does with `ldist`, and the widest range it could ever
+ * take; the core refuses anything outside at load time (`--check`), and
+ * open() narrows it to what this machine's device can do
+ * (wultfw_source_info.ldist_*).
+ */
+struct wultfw_ldist_decl {
+	enum wultfw_ldist_use use;
+	uint64_t min_ns;
+	uint64_t max_ns;
+};
+
 /* ---- the descriptor ---- */
 
 struct wultfw_plugin {
@@ -323,6 +392,10 @@ struct wultfw_plugin {
 	 * ctx->priv is NULL; ctx->cpu is set for sources.
 	 */
 	int (*validate)(struct wultfw_ctx *ctx);
+	/* sizeof the plugin's config struct (ctx->cfg); 0: none */
+	size_t cfg_size;
+	/* Sources: the launch distance it takes; zeroed: none (a sampler). */
+	struct wultfw_ldist_decl ldist;
 };
 
 /*

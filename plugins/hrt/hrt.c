@@ -726,4 +726,5 @@ WULTFW_PLUGIN(hrt) = {
 	.options = hrt_options,
 	.source = &hrt_ops,
 	.validate = hrt_validate,
+	.ldist = { WULTFW_LDIST_LAUNCH, 1000, 1000000000ULL },
 };

@@ -271,4 +271,5 @@ WULTFW_PLUGIN(i210) = {
 		   "interrupt (kernel module device i210; NIC taken from igb)",
 	.options = i210_options,
 	.source = &i210_ops,
+	.ldist = { WULTFW_LDIST_LAUNCH, 10000, 1000000000ULL },
 };

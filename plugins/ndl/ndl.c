@@ -606,4 +606,5 @@ WULTFW_PLUGIN(ndl) = {
 	.options = ndl_options,
 	.source = &ndl_ops,
 	.validate = ndl_validate,
+	.ldist = { WULTFW_LDIST_DELAY, NDL_LDIST_SLACK_NS, NDL_LDIST_MAX_NS },
 };

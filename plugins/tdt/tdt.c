@@ -141,4 +141,5 @@ WULTFW_PLUGIN(tdt) = {
 		   "timer (device tdt) or kernel hrtimer (device hrt)",
 	.options = tdt_options,
 	.source = &tdt_ops,
+	.ldist = { WULTFW_LDIST_LAUNCH, 1000, 1000000000ULL },
 };

@@ -681,4 +681,5 @@ WULTFW_PLUGIN(timer) = {
 	.options = timer_options,
 	.source = &timer_ops,
 	.validate = timer_validate,
+	.ldist = { WULTFW_LDIST_LAUNCH, 1000, 60000000000ULL },
 };

@@ -5,6 +5,7 @@
  * it end, fail, discard or run slowly on demand.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +17,40 @@
 enum { O_ROWS, O_TOTAL, O_DISCARD, O_FAIL_OPEN, O_FAIL_AFTER, O_MIN, O_MAX,
        O_GRAN, O_DELAY, O_WATCH };
 
+/* Every option lands here (ABI v2); the last ones only test the core. */
+struct testsrc_cfg {
+	int64_t rows, total, discard;
+	const char *fail_open;
+	int64_t fail_after;
+	uint64_t min, max, gran, delay;
+	const char *watch;
+	int64_t level;
+	const char *mode;
+	uint64_t pause;
+	struct wultfw_floats pcts;
+	struct wultfw_strs tags;
+};
+
+#define F(field) .off = offsetof(struct testsrc_cfg, field)
+
+static const char *const modes[] = { "fast", "slow", NULL };
+
 static const struct wultfw_option options[] = {
-	[O_ROWS] = { "rows_per_read", WULTFW_OPT_INT, "100", "rows each read() returns" },
-	[O_TOTAL] = { "total", WULTFW_OPT_INT, "0", "end after this many rows (0: never)" },
-	[O_DISCARD] = { "discard_every", WULTFW_OPT_INT, "0", "count every Nth datapoint as discarded" },
-	[O_FAIL_OPEN] = { "fail_open", WULTFW_OPT_STRING, NULL, "open() fails with this reason" },
-	[O_FAIL_AFTER] = { "fail_after", WULTFW_OPT_INT, "0", "read() fails with EIO after this many rows" },
-	[O_MIN] = { "ldist_min", WULTFW_OPT_DURATION, "1us", "shortest launch distance" },
-	[O_MAX] = { "ldist_max", WULTFW_OPT_DURATION, "1s", "longest launch distance" },
-	[O_GRAN] = { "ldist_gran", WULTFW_OPT_DURATION, "1ns", "launch distance granularity" },
-	[O_DELAY] = { "delay", WULTFW_OPT_DURATION, "0", "sleep this long in every read()" },
-	[O_WATCH] = { "watch", WULTFW_OPT_STRING, NULL, "at start, copy this file's first line to info.yml as 'watched'" },
+	[O_ROWS] = { "rows_per_read", WULTFW_OPT_INT, "100", "rows each read() returns", F(rows) },
+	[O_TOTAL] = { "total", WULTFW_OPT_INT, "0", "end after this many rows (0: never)", F(total) },
+	[O_DISCARD] = { "discard_every", WULTFW_OPT_INT, "0", "count every Nth datapoint as discarded", F(discard) },
+	[O_FAIL_OPEN] = { "fail_open", WULTFW_OPT_STRING, NULL, "open() fails with this reason", F(fail_open) },
+	[O_FAIL_AFTER] = { "fail_after", WULTFW_OPT_INT, "0", "read() fails with EIO after this many rows", F(fail_after) },
+	[O_MIN] = { "ldist_min", WULTFW_OPT_DURATION, "1us", "shortest launch distance", F(min) },
+	[O_MAX] = { "ldist_max", WULTFW_OPT_DURATION, "1s", "longest launch distance", F(max) },
+	[O_GRAN] = { "ldist_gran", WULTFW_OPT_DURATION, "1ns", "launch distance granularity", F(gran) },
+	[O_DELAY] = { "delay", WULTFW_OPT_DURATION, "0", "sleep this long in every read()", F(delay) },
+	[O_WATCH] = { "watch", WULTFW_OPT_STRING, NULL, "at start, copy this file's first line to info.yml as 'watched'", F(watch) },
+	{ "level", WULTFW_OPT_INT, "5", "bounds test", .min = "1", .max = "9", .unit = "steps", F(level) },
+	{ "mode", WULTFW_OPT_STRING, "fast", "choices test", .choices = modes, F(mode) },
+	{ "pause", WULTFW_OPT_DURATION, "10us", "duration bounds test", .min = "1us", .max = "1s", F(pause) },
+	{ "pcts", WULTFW_OPT_FLOAT_LIST, "50,99", "list bounds test", .min = "0", .max = "100", .unit = "%", F(pcts) },
+	{ "tags", WULTFW_OPT_STRING_LIST, "fast", "list choices test", .choices = modes, F(tags) },
 	{ NULL }
 };
 
@@ -49,11 +73,12 @@ struct testsrc {
 
 static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
+	const struct testsrc_cfg *cfg = ctx->cfg;
 	struct testsrc *t;
 
-	if (ctx->opts[O_FAIL_OPEN].set)
+	if (cfg->fail_open)
 		return wultfw_fail_opt(ctx, O_FAIL_OPEN, -ENODEV, "%s",
-				       ctx->opts[O_FAIL_OPEN].s);
+				       cfg->fail_open);
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
@@ -61,9 +86,9 @@ static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	info->devid = "testsrc";
 	info->devdescr = "deterministic test source";
 	info->resolution_ns = 1;
-	info->ldist_min_ns = ctx->opts[O_MIN].ns;
-	info->ldist_max_ns = ctx->opts[O_MAX].ns;
-	info->ldist_gran_ns = ctx->opts[O_GRAN].ns;
+	info->ldist_min_ns = cfg->min;
+	info->ldist_max_ns = cfg->max;
+	info->ldist_gran_ns = cfg->gran;
 	info->schema = &schema;
 	return 0;
 }
@@ -71,14 +96,15 @@ static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 static int testsrc_start(struct wultfw_ctx *ctx,
 			 const struct wultfw_source_params *p)
 {
+	const struct testsrc_cfg *cfg = ctx->cfg;
 	struct testsrc *t = ctx->priv;
 
 	t->p = *p;
 	t->rng = p->seed;
 	t->started = true;
-	if (ctx->opts[O_WATCH].set) {
+	if (cfg->watch) {
 		char buf[64] = "";
-		int fd = open(ctx->opts[O_WATCH].s, O_RDONLY);
+		int fd = open(cfg->watch, O_RDONLY);
 		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
 
 		if (fd >= 0)
@@ -93,10 +119,11 @@ static int testsrc_start(struct wultfw_ctx *ctx,
 static int testsrc_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 			uint64_t timeout_ns)
 {
+	const struct testsrc_cfg *cfg = ctx->cfg;
 	struct testsrc *t = ctx->priv;
-	int64_t total = ctx->opts[O_TOTAL].i, fail = ctx->opts[O_FAIL_AFTER].i;
-	int64_t every = ctx->opts[O_DISCARD].i, n = ctx->opts[O_ROWS].i;
-	uint64_t delay = ctx->opts[O_DELAY].ns;
+	int64_t total = cfg->total, fail = cfg->fail_after;
+	int64_t every = cfg->discard, n = cfg->rows;
+	uint64_t delay = cfg->delay;
 
 	if (!t->started)
 		return 0;	/* drained after stop(): nothing buffered */
@@ -149,7 +176,9 @@ static void testsrc_close(struct wultfw_ctx *ctx)
 /* Option values alone, as the core calls it while loading the file. */
 static int testsrc_validate(struct wultfw_ctx *ctx)
 {
-	if (ctx->opts[O_ROWS].i < 1)
+	const struct testsrc_cfg *cfg = ctx->cfg;
+
+	if (cfg->rows < 1)
 		return wultfw_fail_opt(ctx, O_ROWS, -EINVAL, "must be at least 1");
 	if (ctx->cpu < 0)
 		return wultfw_fail(ctx, -EINVAL, "the core gave no measured CPU");
@@ -172,4 +201,6 @@ WULTFW_PLUGIN(testsrc) = {
 	.options = options,
 	.source = &ops,
 	.validate = testsrc_validate,
+	.cfg_size = sizeof(struct testsrc_cfg),
+	.ldist = { WULTFW_LDIST_LAUNCH, 1, 3600000000000ULL },
 };

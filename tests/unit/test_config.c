@@ -245,10 +245,99 @@ static void test_plugin_errors(void)
 	TU_ASSERT_CONTAINS(e, "exp.cfg:3: experiments[1].sinks[0].plugin: plugin 'testsrc' (");
 	TU_ASSERT_CONTAINS(e, "is a source, but a sink is expected here");
 	TU_ASSERT_CONTAINS(e, "exp.cfg:4: experiments[2].sinks[0].plugin: plugin 'badabi' (");
-	TU_ASSERT_CONTAINS(e, "badabi.la) has plugin ABI version 999 but this wultfw needs 1");
+	TU_ASSERT_CONTAINS(e, "badabi.la) has plugin ABI version 1000 but this wultfw needs 2");
 	TU_ASSERT_CONTAINS(e, "exp.cfg:5: experiments[3].sinks[0].plugin: plugin 'nodesc' (");
 	TU_ASSERT_CONTAINS(e, "nodesc.la) has no descriptor");
 	TU_ASSERT_CONTAINS(e, "exp.cfg:6: experiments[4].source.plugin: '../x' is not a plugin name");
+	free(e);
+}
+
+/* ABI v2: the core enforces the bounds and choices a plugin declares. */
+static void test_option_bounds_and_choices(void)
+{
+	char *e = errors_of(
+		"name = \"x\";\n"
+		"source = { plugin = \"testsrc\"; cpu = 0;\n"
+		"  level = 10;\n"
+		"  mode = \"medium\";\n"
+		"  pause = \"0ns\";\n"
+		"  pcts = ( 50, 100.5 );\n"
+		"  tags = [ \"fast\", \"warp\" ]; };\n"
+		"sinks = ( { plugin = \"testsink\"; } );\n");
+
+	TU_ASSERT_CONTAINS(e, "exp.cfg:3: source.level: 10 is out of range: allowed 1 to 9 steps");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:4: source.mode: \"medium\" is not allowed: use one of \"fast\", \"slow\"");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:5: source.pause: \"0ns\" is out of range: allowed 1us to 1s");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:6: source.pcts: element 1: 100.5 is out of range: allowed 0 to 100 %");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:7: source.tags: element 1: \"warp\" is not allowed: use one of \"fast\", \"slow\"");
+	free(e);
+
+	e = errors_of(
+		"name = \"x\";\n"
+		"source = { plugin = \"testsrc\"; cpu = 0; level = 0; };\n"
+		"sinks = ( { plugin = \"testsink\"; } );\n");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:2: source.level: 0 is out of range: allowed 1 to 9 steps");
+	free(e);
+}
+
+/* The parsed values land in the plugin's own struct, defaults included. */
+static void test_options_fill_config_struct(void)
+{
+	struct wfw_plan plan;
+	const int64_t *rows;
+	int ret;
+	char *e = load("name = \"x\";\n"
+		       "source = { plugin = \"testsrc\"; cpu = 0; rows_per_read = 7; level = 9; };\n"
+		       "sinks = ( { plugin = \"testsink\"; } );\n", &plan, &ret);
+
+	CU_ASSERT_EQUAL_FATAL(ret, 0);
+	CU_ASSERT_STRING_EQUAL(e, "");
+	rows = plan.exps[0].source.opts.cfg;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(rows);
+	/* struct testsrc_cfg begins with rows_per_read, total, discard_every. */
+	CU_ASSERT_EQUAL(rows[0], 7);
+	CU_ASSERT_EQUAL(rows[1], 0);
+	wfw_plan_free(&plan);
+	free(e);
+}
+
+static void test_v1_plugin_refused(void)
+{
+	char *e = errors_of(
+		"name = \"x\";\n"
+		"source = { plugin = \"testsrc\"; cpu = 0; };\n"
+		"sinks = ( { plugin = \"v1plugin\"; } );\n");
+
+	TU_ASSERT_CONTAINS(e, "exp.cfg:3: sinks[0].plugin: plugin 'v1plugin' (");
+	TU_ASSERT_CONTAINS(e, "v1plugin.la) has plugin ABI version 1 but this wultfw needs 2");
+	free(e);
+}
+
+/* A sampler takes no launch distance; a delayed-event source has limits. */
+static void test_ldist_by_source_kind(void)
+{
+	struct wfw_plan plan;
+	int ret;
+	char *e = errors_of(
+		"experiments = (\n"
+		"  { name = \"a\"; source = { plugin = \"testsampler\"; cpu = 0;\n"
+		"    ldist = \"100us\"; }; sinks = ( { plugin = \"testsink\"; } ); },\n"
+		"  { name = \"b\"; source = { plugin = \"testsrc\"; cpu = 0;\n"
+		"    ldist = [ \"1ms\", \"2h\" ]; }; sinks = ( { plugin = \"testsink\"; } ); }\n"
+		");\n");
+
+	TU_ASSERT_CONTAINS(e, "exp.cfg:3: experiments[0].source.ldist: source 'testsampler' is a sampler and takes no launch distance: remove 'ldist'");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:5: experiments[1].source.ldist: [1ms, 2h] is outside what source 'testsrc' can take: [1ns, 1h]");
+	free(e);
+
+	e = load("name = \"x\";\n"
+		 "source = { plugin = \"testsampler\"; cpu = 0; };\n"
+		 "sinks = ( { plugin = \"testsink\"; } );\n", &plan, &ret);
+	CU_ASSERT_EQUAL(ret, 0);
+	CU_ASSERT_EQUAL(plan.exps[0].ldist_use, WULTFW_LDIST_NONE);
+	CU_ASSERT_EQUAL(plan.exps[0].ldist_from_ns, 0);
+	CU_ASSERT_EQUAL(plan.exps[0].ldist_to_ns, 0);
+	wfw_plan_free(&plan);
 	free(e);
 }
 
@@ -358,6 +447,10 @@ int main(void)
 	CU_add_test(s, "plugin validates option values", test_plugin_validates_values);
 	CU_add_test(s, "plugin errors", test_plugin_errors);
 	CU_add_test(s, "duplicate names and --only", test_duplicate_names_and_only);
+	CU_add_test(s, "option bounds and choices", test_option_bounds_and_choices);
+	CU_add_test(s, "options fill the plugin's config struct", test_options_fill_config_struct);
+	CU_add_test(s, "v1 plugin refused", test_v1_plugin_refused);
+	CU_add_test(s, "ldist by source kind", test_ldist_by_source_kind);
 	CU_add_test(s, "embedded default", test_embedded_default_parses);
 	s = CU_add_suite("plugin loading", setup, teardown);
 	CU_add_test(s, "load by name", test_load_direct);
