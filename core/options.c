@@ -478,6 +478,7 @@ int wfw_options_parse(const struct wultfw_option *table, size_t cfg_size,
 		n++;
 	out->table = table;
 	out->n = n;
+	out->cfg = NULL;
 	out->vals = calloc(n + 1, sizeof(*out->vals));
 	out->settings = calloc(n + 1, sizeof(*out->settings));
 	if (!out->vals || !out->settings)

@@ -14,9 +14,12 @@ if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_timer
 TESTS += tests/unit/test_timer
 tests_unit_test_timer_SOURCES = tests/unit/test_timer.c $(TIMER_SOURCES)
-tests_unit_test_timer_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_timer_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/timer
-tests_unit_test_timer_LDADD = lib/cpuidle/libwfw_cpuidle.la $(CUNIT_LIBS)
+tests_unit_test_timer_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBCONFIG_CFLAGS)
+# -iquote: core/sched.h must not hide <sched.h>.
+tests_unit_test_timer_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/timer \
+	-iquote $(top_srcdir)/core
+# The core's option parser checks the table's bounds.
+tests_unit_test_timer_LDADD = lib/cpuidle/libwfw_cpuidle.la $(CORE_TEST_LIBS)
 endif
 
 EXTRA_DIST += doc/timer.md doc/timer-vs-cyclictest.md \

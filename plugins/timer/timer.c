@@ -17,6 +17,7 @@
 #include <inttypes.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -26,89 +27,65 @@
 #define TIMER_POLL_NS 1000000
 /* Datapoints read() copies out of the ring at a time. */
 #define TIMER_POPBUF_LEN 1024
-#define TIMER_RING_MIN 64
-#define TIMER_RING_MAX (1 << 24)
+
+#define CFG(field) .off = offsetof(struct timer_cfg, field)
 
 static const struct wultfw_option timer_options[] = {
 	[TIMER_OPT_PRIORITY] = { "priority", WULTFW_OPT_INT, "0",
-		"SCHED_FIFO priority of the measuring thread, 1-99 (cyclictest "
+		"SCHED_FIFO priority of the measuring thread (cyclictest "
 		"-p90 is 90); 0 keeps normal scheduling (SCHED_OTHER). A "
 		"priority that is not permitted (needs root, CAP_SYS_NICE or "
-		"RLIMIT_RTPRIO) is an error, not a silent downgrade." },
+		"RLIMIT_RTPRIO) is an error, not a silent downgrade.",
+		.min = "0", .max = "99", CFG(priority) },
 	[TIMER_OPT_MLOCK] = { "mlock", WULTFW_OPT_BOOL, NULL,
 		"Lock all process memory with mlockall() while measuring so no "
 		"page fault lands in a measurement. Not given: lock when "
 		"permitted, warn otherwise. true: fail when not permitted. "
-		"false: do not lock." },
+		"false: do not lock.", CFG(mlock) },
+	/* PR_SET_TIMERSLACK takes 0 as "back to the default 50 us": min 1ns. */
 	[TIMER_OPT_TIMERSLACK] = { "timerslack", WULTFW_OPT_DURATION, "1ns",
 		"Timer slack of the measuring thread (PR_SET_TIMERSLACK): the "
 		"kernel may end a SCHED_OTHER thread's sleep this much late "
-		"(50us unless set). Real-time threads get no slack." },
+		"(50us unless set; 0 would mean that default, so 1ns is the "
+		"least). Real-time threads get no slack.",
+		.min = "1ns", .max = "1s", CFG(timerslack) },
 	[TIMER_OPT_REQCSTATE] = { "reqcstate", WULTFW_OPT_BOOL, "true",
 		"Fill ReqCState with the one C-state the measured CPU entered "
 		"during a sleep (empty when it entered none or several), from "
 		"its cpuidle usage counters. They are read on the measured CPU "
 		"once per wake-up, after TAI (about 1.5 us per state here); "
-		"false drops the column and the reads." },
+		"false drops the column and the reads.", CFG(reqcstate) },
 	[TIMER_OPT_RAW] = { "raw", WULTFW_OPT_BOOL, "false",
 		"Add the raw CLOCK_MONOTONIC timestamps LTime, TBI (just before "
-		"the sleep call) and TAI (just after it returned), in ns." },
+		"the sleep call) and TAI (just after it returned), in ns.",
+		CFG(raw) },
 	[TIMER_OPT_RING_SIZE] = { "ring_size", WULTFW_OPT_INT, "65536",
 		"Datapoints buffered between the measuring thread and the "
-		"reader (rounded up to a power of 2, 64 to 16777216). When it "
-		"is full, new datapoints are lost and logged as overruns." },
-	[TIMER_OPT_SYSFS_ROOT] = { "sysfs_root", WULTFW_OPT_STRING, "/sys",
-		"Where sysfs is mounted (CPU online flags, cpuidle). Only for "
-		"tests with a fake sysfs tree and unusual containers." },
+		"reader (rounded up to a power of 2). When it is full, new "
+		"datapoints are lost and logged as overruns.",
+		.min = "64", .max = "16777216", .unit = "datapoints",
+		CFG(ring_size) },
 	[TIMER_OPT_COUNT] = { NULL, 0, NULL, NULL },
 };
 
 /* ---- open(): options, schema ---- */
 
-static int timer_parse_opts(struct wultfw_ctx *ctx, struct timer_priv *p)
+/* The core checked every value against the table's bounds. */
+static void timer_parse_opts(struct wultfw_ctx *ctx, struct timer_priv *p)
 {
-	const struct wultfw_value *o = ctx->opts;
-	int64_t prio = o[TIMER_OPT_PRIORITY].set ? o[TIMER_OPT_PRIORITY].i : 0;
-	int64_t ring = o[TIMER_OPT_RING_SIZE].set ?
-		       o[TIMER_OPT_RING_SIZE].i : 65536;
-	int max_prio = sched_get_priority_max(SCHED_FIFO);
+	const struct timer_cfg *cfg = ctx->cfg;
 
-	if (prio < 0 || prio > max_prio)
-		return wultfw_fail_opt(ctx, TIMER_OPT_PRIORITY, -EINVAL,
-				   "priority = %" PRId64 " is out of range: use 1-%d for SCHED_FIFO or 0 for normal scheduling",
-				   prio, max_prio);
-	p->priority = (int)prio;
-
-	if (!o[TIMER_OPT_MLOCK].set)
+	p->priority = (int)cfg->priority;
+	/* mlock has no default: "not given" means "try". */
+	if (!ctx->opts[TIMER_OPT_MLOCK].set)
 		p->mlock = TIMER_MLOCK_TRY;
 	else
-		p->mlock = o[TIMER_OPT_MLOCK].b ? TIMER_MLOCK_MUST :
-						   TIMER_MLOCK_OFF;
-
-	p->slack_ns = o[TIMER_OPT_TIMERSLACK].set ?
-		      o[TIMER_OPT_TIMERSLACK].ns : 1;
-	/* PR_SET_TIMERSLACK takes 0 as "back to the default 50 us". */
-	if (p->slack_ns == 0)
-		return wultfw_fail_opt(ctx, TIMER_OPT_TIMERSLACK, -EINVAL,
-				   "timerslack = 0 would mean the kernel's default (50us); use 1ns for the least slack");
-	if (p->slack_ns > (uint64_t)1000000000)
-		return wultfw_fail_opt(ctx, TIMER_OPT_TIMERSLACK, -EINVAL,
-				   "timerslack = %" PRIu64 "ns is more than 1s: give a smaller duration",
-				   p->slack_ns);
-
-	p->reqcstate = !o[TIMER_OPT_REQCSTATE].set || o[TIMER_OPT_REQCSTATE].b;
-	p->raw = o[TIMER_OPT_RAW].set && o[TIMER_OPT_RAW].b;
-
-	if (ring < TIMER_RING_MIN || ring > TIMER_RING_MAX)
-		return wultfw_fail_opt(ctx, TIMER_OPT_RING_SIZE, -EINVAL,
-				   "ring_size = %" PRId64 " is out of range: use %d to %d datapoints",
-				   ring, TIMER_RING_MIN, TIMER_RING_MAX);
-	p->ring_slots = (size_t)ring;
-
-	p->sysfs_root = o[TIMER_OPT_SYSFS_ROOT].set &&
-			o[TIMER_OPT_SYSFS_ROOT].s && *o[TIMER_OPT_SYSFS_ROOT].s ?
-			o[TIMER_OPT_SYSFS_ROOT].s : "/sys";
-	return 0;
+		p->mlock = cfg->mlock ? TIMER_MLOCK_MUST : TIMER_MLOCK_OFF;
+	p->slack_ns = cfg->timerslack;
+	p->reqcstate = cfg->reqcstate;
+	p->raw = cfg->raw;
+	p->ring_slots = (size_t)cfg->ring_size;
+	p->sysfs_root = ctx->sysfs_root ? ctx->sysfs_root : "/sys";
 }
 
 static void *timer_probe_thread(void *arg)
@@ -255,8 +232,9 @@ static int timer_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 
 	if (!p)
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");
-	ret = timer_parse_opts(ctx, p);
-	if (!ret && p->priority)
+	timer_parse_opts(ctx, p);
+	ret = 0;
+	if (p->priority)
 		ret = timer_probe_priority(ctx, p->priority);
 	if (!ret && p->reqcstate)
 		ret = timer_load_state_names(ctx, p);
@@ -463,12 +441,9 @@ static int timer_start(struct wultfw_ctx *ctx,
 
 	if (p->thread_running)
 		return wultfw_fail(ctx, -EBUSY, "already started");
-	if (params->ldist_from_ns > params->ldist_to_ns ||
-	    params->ldist_from_ns < 1000 ||
-	    params->ldist_to_ns > (uint64_t)60 * 1000000000)
-		return wultfw_fail(ctx, -EINVAL,
-				   "launch distance range [%" PRIu64 ", %" PRIu64 "] ns is not within [1us, 60s] or is reversed",
-				   params->ldist_from_ns, params->ldist_to_ns);
+	/* The core keeps the range within .ldist below; reversed is a core bug. */
+	if (params->ldist_from_ns > params->ldist_to_ns)
+		return wultfw_fail(ctx, -EINVAL, "launch distance range is reversed");
 	timer_reset_run(p);
 	p->params = *params;
 
@@ -660,19 +635,6 @@ static const struct wultfw_source_ops timer_ops = {
 	.close = timer_close,
 };
 
-/* Option values alone, before anything runs (wultfw --check). */
-static int timer_validate(struct wultfw_ctx *ctx)
-{
-	struct timer_priv *p = calloc(1, sizeof(*p));
-	int ret;
-
-	if (!p)
-		return wultfw_fail(ctx, -ENOMEM, "out of memory");
-	ret = timer_parse_opts(ctx, p);
-	free(p);
-	return ret;
-}
-
 WULTFW_PLUGIN(timer) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
 	.kind = WULTFW_KIND_SOURCE,
@@ -680,6 +642,6 @@ WULTFW_PLUGIN(timer) = {
 	.summary = "wake latency of a user-space clock_nanosleep() (cyclictest style), needs no root",
 	.options = timer_options,
 	.source = &timer_ops,
-	.validate = timer_validate,
+	.cfg_size = sizeof(struct timer_cfg),
 	.ldist = { WULTFW_LDIST_LAUNCH, 1000, 60000000000ULL },
 };

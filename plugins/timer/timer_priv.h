@@ -24,8 +24,17 @@ enum timer_opt {
 	TIMER_OPT_REQCSTATE,
 	TIMER_OPT_RAW,
 	TIMER_OPT_RING_SIZE,
-	TIMER_OPT_SYSFS_ROOT,
 	TIMER_OPT_COUNT
+};
+
+/* Where the core puts the option values (ABI v2: ctx->cfg). */
+struct timer_cfg {
+	int64_t priority;
+	bool mlock;		/* only when given: see timer_parse_opts() */
+	uint64_t timerslack;
+	bool reqcstate;
+	bool raw;
+	int64_t ring_size;
 };
 
 /* How hard to try mlockall(). */
@@ -47,7 +56,7 @@ struct timer_cstates {
 };
 
 struct timer_priv {
-	/* options, checked by open() */
+	/* options, as the core checked them; sysfs root from the core */
 	int priority;		/* SCHED_FIFO priority, 0: SCHED_OTHER */
 	enum timer_mlock mlock;
 	uint64_t slack_ns;	/* PR_SET_TIMERSLACK of the measuring thread */

@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #include "timer_priv.h"
+#include "options.h"
+#include "testutil.h"
 
 extern const struct wultfw_plugin timer_LTX_wultfw_plugin;
 static const struct wultfw_plugin *pl = &timer_LTX_wultfw_plugin;
@@ -31,6 +33,7 @@ static const struct wultfw_plugin *pl = &timer_LTX_wultfw_plugin;
 
 struct harness {
 	struct wultfw_value opts[TIMER_OPT_COUNT];
+	struct timer_cfg cfg;
 	struct wultfw_ctx ctx;
 	struct wultfw_source_info info;
 	struct wultfw_batch b;
@@ -52,16 +55,15 @@ static const struct wultfw_host h_host = { .log = h_log };
 static void h_init(struct harness *h)
 {
 	memset(h, 0, sizeof(*h));
-	h->opts[TIMER_OPT_PRIORITY] = (struct wultfw_value){ .set = true, .i = 0 };
+	h->cfg = (struct timer_cfg){ .priority = 0, .timerslack = 1,
+				     .reqcstate = true, .ring_size = 65536 };
 	/* Explicitly off: tests must not lock the test runner's memory. */
 	h->opts[TIMER_OPT_MLOCK] = (struct wultfw_value){ .set = true, .b = false };
-	h->opts[TIMER_OPT_TIMERSLACK] = (struct wultfw_value){ .set = true, .ns = 1 };
-	h->opts[TIMER_OPT_REQCSTATE] = (struct wultfw_value){ .set = true, .b = true };
-	h->opts[TIMER_OPT_RAW] = (struct wultfw_value){ .set = true, .b = false };
-	h->opts[TIMER_OPT_RING_SIZE] = (struct wultfw_value){ .set = true, .i = 65536 };
-	h->opts[TIMER_OPT_SYSFS_ROOT] = (struct wultfw_value){ .set = true, .s = "/sys" };
+	h->cfg.mlock = false;
 	h->ctx.plugin = pl;
 	h->ctx.opts = h->opts;
+	h->ctx.cfg = &h->cfg;
+	h->ctx.sysfs_root = "/sys";
 	h->ctx.host = &h_host;
 	h->ctx.host_data = h;
 	h->ctx.verbosity = 1;
@@ -220,7 +222,6 @@ static void test_option_table(void)
 		[TIMER_OPT_REQCSTATE] = "reqcstate",
 		[TIMER_OPT_RAW] = "raw",
 		[TIMER_OPT_RING_SIZE] = "ring_size",
-		[TIMER_OPT_SYSFS_ROOT] = "sysfs_root",
 	};
 	int i;
 
@@ -238,25 +239,41 @@ static void test_option_table(void)
 	CU_ASSERT_PTR_NULL(pl->options[TIMER_OPT_MLOCK].def);
 }
 
+/* The core's option parser with timer's table: `text` is a source group. */
+static char *parse_errors(const char *text)
+{
+	struct wfw_cfgerr errs = { 0 };
+	struct wfw_optvals v;
+	config_t cfg;
+	char *all = calloc(1, 4096);
+	size_t i;
+
+	config_init(&cfg);
+	CU_ASSERT_FATAL(config_read_string(&cfg, text) == CONFIG_TRUE);
+	wfw_options_parse(pl->options, pl->cfg_size,
+			  config_lookup(&cfg, "source"), NULL, "source",
+			  "timer", &v, &errs);
+	for (i = 0; all && i < errs.n; i++)
+		snprintf(all + strlen(all), 4096 - strlen(all), "%s\n", errs.msgs[i]);
+	wfw_options_free(&v);
+	wfw_cfgerr_free(&errs);
+	config_destroy(&cfg);
+	return all;
+}
+
+/* Bounds live in the option table; the core refuses values outside. */
 static void test_bad_options(void)
 {
-	struct harness h;
+	char *e = parse_errors("source = { priority = 100; ring_size = 10;\n"
+			       "  timerslack = \"0ns\"; };\n");
 
-	h_init(&h);
-	h.opts[TIMER_OPT_PRIORITY].i = 100;
-	CU_ASSERT_EQUAL(h_open(&h), -EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(h.ctx.err, "priority = 100"));
-	CU_ASSERT_PTR_NULL(h.ctx.priv);
-
-	h_init(&h);
-	h.opts[TIMER_OPT_RING_SIZE].i = 10;
-	CU_ASSERT_EQUAL(h_open(&h), -EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(h.ctx.err, "ring_size"));
-
-	h_init(&h);
-	h.opts[TIMER_OPT_TIMERSLACK].ns = 0;
-	CU_ASSERT_EQUAL(h_open(&h), -EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(h.ctx.err, "timerslack"));
+	TU_ASSERT_CONTAINS(e, "source.priority: 100 is out of range: allowed 0 to 99");
+	TU_ASSERT_CONTAINS(e, "source.ring_size: 10 is out of range: allowed 64 to 16777216 datapoints");
+	TU_ASSERT_CONTAINS(e, "source.timerslack: \"0ns\" is out of range: allowed 1ns to 1s");
+	free(e);
+	e = parse_errors("source = { priority = 99; ring_size = 64; timerslack = \"1s\"; };\n");
+	CU_ASSERT_STRING_EQUAL(e, "");
+	free(e);
 }
 
 static void test_schema(void)
@@ -267,7 +284,7 @@ static void test_schema(void)
 
 	make_fake_tree(true);
 	h_init(&h);
-	h.opts[TIMER_OPT_SYSFS_ROOT].s = fake_root;
+	h.ctx.sysfs_root = fake_root;
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
 	s = h.info.schema;
 	CU_ASSERT_STRING_EQUAL(h.info.devid, "timer");
@@ -289,9 +306,9 @@ static void test_schema(void)
 	h_close(&h);
 
 	h_init(&h);
-	h.opts[TIMER_OPT_SYSFS_ROOT].s = fake_root;
-	h.opts[TIMER_OPT_RAW].b = true;
-	h.opts[TIMER_OPT_REQCSTATE].b = false;
+	h.ctx.sysfs_root = fake_root;
+	h.cfg.raw = true;
+	h.cfg.reqcstate = false;
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
 	s = h.info.schema;
 	CU_ASSERT_EQUAL(s->ncols, 6);
@@ -316,7 +333,7 @@ static void test_datapoints(void)
 	size_t r;
 
 	h_init(&h);
-	h.opts[TIMER_OPT_RAW].b = true;
+	h.cfg.raw = true;
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
 	s = h.info.schema;
 	CU_ASSERT_EQUAL_FATAL(s->ncols, 7);
@@ -466,7 +483,7 @@ static void test_reqcstate_fake_sysfs(void)
 
 	/* Counters that never move: no state was entered, ReqCState empty. */
 	h_init(&h);
-	h.opts[TIMER_OPT_SYSFS_ROOT].s = fake_root;
+	h.ctx.sysfs_root = fake_root;
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
 	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
 	h_collect(&h, 50);
@@ -482,7 +499,7 @@ static void test_reqcstate_fake_sysfs(void)
 		 "%s/devices/system/cpu/cpu%d/cpuidle/state2/usage",
 		 fake_root, pa.cpu);
 	h_init(&h);
-	h.opts[TIMER_OPT_SYSFS_ROOT].s = fake_root;
+	h.ctx.sysfs_root = fake_root;
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
 	CU_ASSERT_EQUAL_FATAL(pthread_create(&bp.t, NULL, bumper_main, &bp), 0);
 	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
@@ -509,7 +526,7 @@ static void test_no_cpuidle(void)
 
 	make_fake_tree(false);
 	h_init(&h);
-	h.opts[TIMER_OPT_SYSFS_ROOT].s = fake_root;
+	h.ctx.sysfs_root = fake_root;
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(h.log, "ReqCState will be empty"));
 	CU_ASSERT_EQUAL_FATAL(h.info.schema->ncols, 4);
@@ -547,7 +564,7 @@ static void test_bad_cpu(void)
 		 fake_root, pa.cpu);
 	write_file(path, "0\n");
 	h_init(&h);
-	h.opts[TIMER_OPT_SYSFS_ROOT].s = fake_root;
+	h.ctx.sysfs_root = fake_root;
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
 	CU_ASSERT_EQUAL(pl->source->start(&h.ctx, &pa), -ENODEV);
 	CU_ASSERT_PTR_NOT_NULL(strstr(h.ctx.err, "offline"));
@@ -610,8 +627,8 @@ static void test_overruns(void)
 	struct harness h;
 
 	h_init(&h);
-	h.opts[TIMER_OPT_RING_SIZE].i = 64;
-	h.opts[TIMER_OPT_REQCSTATE].b = false;
+	h.cfg.ring_size = 64;
+	h.cfg.reqcstate = false;
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
 	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
 	p = h.ctx.priv;
@@ -645,13 +662,14 @@ static int unprivileged_checks(void)
 
 	/* An explicit SCHED_FIFO priority that is not permitted: fail. */
 	h_init(&h);
-	h.opts[TIMER_OPT_PRIORITY].i = 90;
+	h.cfg.priority = 90;
 	if (h_open(&h) != -EPERM || !strstr(h.ctx.err, "not permitted"))
 		return 3;
 
 	/* mlock = true but not permitted: start() fails and says why. */
 	h_init(&h);
 	h.opts[TIMER_OPT_MLOCK].b = true;
+	h.cfg.mlock = true;
 	if (h_open(&h))
 		return 4;
 	if (pl->source->start(&h.ctx, &pa) >= 0 ||
