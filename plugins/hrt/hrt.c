@@ -365,7 +365,8 @@ static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	 * ReqCState names from the measured CPU (ctx->cpu; CPU 0 when the
 	 * core gives none, as in wultfw scan); start() checks they agree.
 	 */
-	p->have_ci = wfw_cpuidle_open(&p->ci, ctx->cpu >= 0 ? ctx->cpu : 0, NULL) == 0;
+	p->have_ci = wfw_cpuidle_open(&p->ci, ctx->cpu >= 0 ? ctx->cpu : 0,
+				      ctx->sysfs_root) == 0;
 	kc.counters = WFW_KSIDE_HAS_NMI;
 	hrt_pmu_kside_cfg(&p->pmu, &kc);
 	kc.cstate_names = p->have_ci ? p->ci.name_ptrs : NULL;
@@ -393,25 +394,14 @@ static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 static int hrt_check_cpu(struct wultfw_ctx *ctx, struct hrt_priv *p, int cpu)
 {
 	struct wfw_cpuidle ci;
-	char path[96];
 	int i, err;
-	FILE *f;
 
+	/* The core checked that the CPU is online before start(). */
 	if (cpu < 0 || cpu >= libbpf_num_possible_cpus())
 		return wultfw_fail(ctx, -EINVAL, "cpu = %d: no such CPU", cpu);
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	f = fopen(path, "r");
-	if (f) {
-		int online = fgetc(f);
-
-		fclose(f);
-		if (online == '0')
-			return wultfw_fail(ctx, -EINVAL, "cpu = %d is offline "
-				"(%s): bring it online first", cpu, path);
-	}
 	if (!p->have_ci)
 		return 0;
-	err = wfw_cpuidle_open(&ci, cpu, NULL);
+	err = wfw_cpuidle_open(&ci, cpu, ctx->sysfs_root);
 	if (err)
 		return wultfw_fail(ctx, err, "cpu %d: cannot read its cpuidle "
 				   "states: %s", cpu, strerror(-err));
@@ -726,5 +716,6 @@ WULTFW_PLUGIN(hrt) = {
 	.options = hrt_options,
 	.source = &hrt_ops,
 	.validate = hrt_validate,
+	.cfg_size = sizeof(struct hrt_optvals),
 	.ldist = { WULTFW_LDIST_LAUNCH, 1000, 1000000000ULL },
 };

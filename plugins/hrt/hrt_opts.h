@@ -17,6 +17,14 @@ enum {
 	HRT_NOPTS
 };
 
+/* Where the core puts the option values (ABI v2: ctx->cfg). */
+struct hrt_optvals {
+	bool raw;
+	int64_t ring_kib;
+	uint64_t poll;
+	bool counters;
+};
+
 struct hrt_cfg {
 	bool raw;		/* add LTime/TBI/TAI/TIntr columns */
 	uint64_t ring_bytes;	/* BPF ring buffer size */
@@ -26,7 +34,10 @@ struct hrt_cfg {
 
 extern const struct wultfw_option hrt_options[];
 
-/* Check ctx->opts and fill *cfg; on error a message naming the key. */
+/*
+ * Fill *cfg from ctx->cfg (bounds already checked by the core); what the
+ * table cannot say (a power of two) fails with a message naming the key.
+ */
 int hrt_parse_opts(struct wultfw_ctx *ctx, struct hrt_cfg *cfg);
 
 #endif

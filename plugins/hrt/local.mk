@@ -54,9 +54,11 @@ if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_hrt_opts
 TESTS += tests/unit/test_hrt_opts
 tests_unit_test_hrt_opts_SOURCES = tests/unit/test_hrt_opts.c plugins/hrt/hrt_opts.c
-tests_unit_test_hrt_opts_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/hrt
-tests_unit_test_hrt_opts_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_hrt_opts_LDADD = $(CUNIT_LIBS)
+tests_unit_test_hrt_opts_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/hrt \
+	-iquote $(top_srcdir)/core
+tests_unit_test_hrt_opts_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBCONFIG_CFLAGS)
+# The core's option parser enforces the table's bounds.
+tests_unit_test_hrt_opts_LDADD = $(CORE_TEST_LIBS)
 endif
 
 # Counter discovery on fake sysfs trees and deltas -> kside columns; needs

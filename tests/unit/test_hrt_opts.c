@@ -7,15 +7,42 @@
 #include <CUnit/Basic.h>
 
 #include "hrt_opts.h"
+#include "options.h"
 
-static struct wultfw_value v[HRT_NOPTS];
-static struct wultfw_ctx ctx = { .opts = v };
+static struct wultfw_ctx ctx;
 static struct hrt_cfg cfg;
+static char errs_text[4096];
 
-static void reset(void)
+/*
+ * The core's parser with hrt's table on a source group, as a run does;
+ * returns its result and leaves ctx.cfg/ctx.opts and errs_text set.
+ */
+static struct wfw_optvals vals;
+
+static int parse(const char *text)
 {
-	memset(v, 0, sizeof(v));
-	memset(ctx.err, 0, sizeof(ctx.err));
+	struct wfw_cfgerr errs = { 0 };
+	config_t c;
+	size_t i;
+	int ret;
+
+	wfw_options_free(&vals);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.bad_opt = -1;
+	errs_text[0] = 0;
+	config_init(&c);
+	CU_ASSERT_FATAL(config_read_string(&c, text) == CONFIG_TRUE);
+	ret = wfw_options_parse(hrt_options, sizeof(struct hrt_optvals),
+				config_lookup(&c, "source"), NULL, "source",
+				"hrt", &vals, &errs);
+	for (i = 0; i < errs.n; i++)
+		snprintf(errs_text + strlen(errs_text),
+			 sizeof(errs_text) - strlen(errs_text), "%s\n", errs.msgs[i]);
+	wfw_cfgerr_free(&errs);
+	config_destroy(&c);
+	ctx.opts = vals.vals;
+	ctx.cfg = vals.cfg;
+	return ret;
 }
 
 static void test_table(void)
@@ -34,47 +61,42 @@ static void test_table(void)
 
 static void test_defaults(void)
 {
-	reset();
+	CU_ASSERT_EQUAL_FATAL(parse("source = { };"), 0);
 	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
 	CU_ASSERT_FALSE(cfg.raw);
 	CU_ASSERT_EQUAL(cfg.ring_bytes, 1024 * 1024);
 	CU_ASSERT_EQUAL(cfg.poll_ns, 1000000);
 	CU_ASSERT_TRUE(cfg.counters);	/* residency counters where present */
-	v[HRT_OPT_COUNTERS] = (struct wultfw_value){ .set = true, .b = false };
+	CU_ASSERT_EQUAL_FATAL(parse("source = { counters = false; };"), 0);
 	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
 	CU_ASSERT_FALSE(cfg.counters);
 }
 
 static void test_ring(void)
 {
-	reset();
-	v[HRT_OPT_RING_KIB] = (struct wultfw_value){ .set = true, .i = 4096 };
+	CU_ASSERT_EQUAL_FATAL(parse("source = { ring_kib = 4096; };"), 0);
 	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
 	CU_ASSERT_EQUAL(cfg.ring_bytes, 4096 * 1024);
-	v[HRT_OPT_RING_KIB].i = 1000;	/* not a power of two */
+	/* not a power of two: the plugin's own check */
+	CU_ASSERT_EQUAL_FATAL(parse("source = { ring_kib = 1000; };"), 0);
 	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ctx.err, "ring_kib = 1000"));
-	v[HRT_OPT_RING_KIB].i = 8;	/* below a page on any arch */
-	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), -EINVAL);
-	v[HRT_OPT_RING_KIB].i = -16;
-	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), -EINVAL);
-	v[HRT_OPT_RING_KIB].i = 524288;
-	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), -EINVAL);
+	/* out of the declared bounds: the core refuses them */
+	CU_ASSERT_EQUAL(parse("source = { ring_kib = 8; };"), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(errs_text, "source.ring_kib: 8 is out of range: allowed 16 to 262144 KiB"));
+	CU_ASSERT_EQUAL(parse("source = { ring_kib = -16; };"), -EINVAL);
+	CU_ASSERT_EQUAL(parse("source = { ring_kib = 524288; };"), -EINVAL);
 }
 
 static void test_poll_and_raw(void)
 {
-	reset();
-	v[HRT_OPT_RAW] = (struct wultfw_value){ .set = true, .b = true };
-	v[HRT_OPT_POLL] = (struct wultfw_value){ .set = true, .ns = 50000 };
+	CU_ASSERT_EQUAL_FATAL(parse("source = { raw = true; poll = \"50us\"; };"), 0);
 	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
 	CU_ASSERT_TRUE(cfg.raw);
 	CU_ASSERT_EQUAL(cfg.poll_ns, 50000);
-	v[HRT_OPT_POLL].ns = 49999;
-	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), -EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(ctx.err, "poll"));
-	v[HRT_OPT_POLL].ns = 100000001;
-	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), -EINVAL);
+	CU_ASSERT_EQUAL(parse("source = { poll = \"49999ns\"; };"), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(errs_text, "source.poll: \"49999ns\" is out of range: allowed 50us to 100ms"));
+	CU_ASSERT_EQUAL(parse("source = { poll = \"100000001ns\"; };"), -EINVAL);
 }
 
 int main(void)
@@ -93,5 +115,6 @@ int main(void)
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
 	CU_cleanup_registry();
+	wfw_options_free(&vals);
 	return fails ? 1 : 0;
 }
