@@ -19,6 +19,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,6 @@
 #include <wultfw/plugin.h>
 
 #include "bind.h"
-#include "cpuidle/cpuidle.h"
 #include "kmod/kmod_source.h"
 #include "pcidisc/pcidisc.h"
 
@@ -34,30 +34,37 @@
 #define I210_PROBE_LDIST 100000ULL
 
 enum { I210_OPT_PCI, I210_OPT_FORCE, I210_OPT_DUMP, I210_OPT_RAW,
-       I210_OPT_SYSFS, I210_OPT_NR };
+       I210_OPT_NR };
+
+/* Where the core puts the option values (ABI v2: ctx->cfg). */
+struct i210_cfg {
+	const char *pci;
+	bool force;
+	const char *pci_dump;	/* NULL unless given */
+	bool raw;
+};
+
+#define F(field) .off = offsetof(struct i210_cfg, field)
 
 static const struct wultfw_option i210_options[] = {
 	[I210_OPT_PCI] = { "pci", WULTFW_OPT_STRING, "auto",
 		"PCI address of the NIC (0000:01:00.0), or \"auto\": the only "
-		"I210/I211 present" },
+		"I210/I211 present", F(pci) },
 	[I210_OPT_FORCE] = { "force", WULTFW_OPT_BOOL, "false",
 		"use the NIC even if its network interface is up (it loses "
-		"its network for the run)" },
+		"its network for the run)", F(force) },
 	[I210_OPT_DUMP] = { "pci_dump", WULTFW_OPT_STRING, NULL,
 		"check discovery against an `lspci -xxx` dump instead of this "
-		"system (never measures)" },
+		"system (never measures)", F(pci_dump) },
 	[I210_OPT_RAW] = { "raw", WULTFW_OPT_BOOL, "false",
-		"also write the raw columns (LTime, TBI, TAI, TIntr, ...)" },
-	[I210_OPT_SYSFS] = { "sysfs", WULTFW_OPT_STRING, "/sys",
-		"sysfs root (tests use a fake tree)" },
+		"also write the raw columns (LTime, TBI, TAI, TIntr, ...)",
+		F(raw) },
 	{ NULL },
 };
 
 /* src first: the shared wfw_kmod_source_op_* take ctx->priv as one. */
 struct i210_priv {
 	struct wfw_kmod_source src;
-	struct wfw_cpuidle ci;
-	bool have_ci;
 	struct i210_bind bind;
 	struct wfw_nic nic;
 	char devdescr[192];
@@ -149,6 +156,7 @@ static void i210_record_info(struct wultfw_ctx *ctx, const struct wfw_nic *nic)
 
 static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
+	const struct i210_cfg *cfg = ctx->cfg;
 	struct wfw_pcidisc_opts o = { 0 };
 	struct wfw_kside_cfg kc = { 0 };
 	struct i210_priv *p;
@@ -164,13 +172,13 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p->src.probe_cpu = ctx->cpu >= 0 ? ctx->cpu : 0;
 	p->src.stop_hint = "the NIC failed to arm, was unbound, or the CPU went offline";
 	ctx->priv = p;
-	o.dump = ctx->opts[I210_OPT_DUMP].set ? ctx->opts[I210_OPT_DUMP].s : NULL;
-	o.sysfs = ctx->opts[I210_OPT_SYSFS].s;
+	o.dump = cfg->pci_dump;
+	o.sysfs = ctx->sysfs_root;
 
-	err = i210_pick(ctx, &o, ctx->opts[I210_OPT_PCI].s, &p->nic);
+	err = i210_pick(ctx, &o, cfg->pci, &p->nic);
 	if (err)
 		goto fail;
-	if (p->nic.if_up == 1 && !ctx->opts[I210_OPT_FORCE].b) {
+	if (p->nic.if_up == 1 && !cfg->force) {
 		err = wultfw_fail(ctx, -EBUSY, "%s: interface %s is up; the "
 			"measurement takes the NIC away from the network. Bring "
 			"it down (ip link set %s down) or set force = true",
@@ -211,11 +219,11 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 		goto fail;
 	}
 	p->src.probe_present = p->src.km.cfg.ctr_present;
-	p->have_ci = wfw_cpuidle_open(&p->ci, 0, NULL) == 0;
 	wfw_kmod_kside_cfg(&p->src.km, &kc);
-	kc.cstate_names = p->have_ci ? p->ci.name_ptrs : NULL;
-	kc.n_cstates = p->have_ci ? (size_t)p->ci.nstates : 0;
-	kc.raw = ctx->opts[I210_OPT_RAW].b;
+	/* ReqCState names: the measured CPU's, as the core read them. */
+	kc.cstate_names = ctx->cstate_names;
+	kc.n_cstates = (size_t)ctx->n_cstates;
+	kc.raw = cfg->raw;
 	err = wfw_kside_init(&p->src.ks, &kc);
 	if (err) {
 		err = wultfw_fail(ctx, err, "internal: bad kside schema");
@@ -249,8 +257,6 @@ static void i210_close(struct wultfw_ctx *ctx)
 			   "%s/bind", p->bind.addr, p->bind.orig[0] ?
 			   p->bind.orig : "its driver", why, p->bind.addr,
 			   p->bind.addr, p->bind.orig[0] ? p->bind.orig : "igb");
-	if (p->have_ci)
-		wfw_cpuidle_close(&p->ci);
 	free(p);
 	ctx->priv = NULL;
 }
@@ -271,5 +277,6 @@ WULTFW_PLUGIN(i210) = {
 		   "interrupt (kernel module device i210; NIC taken from igb)",
 	.options = i210_options,
 	.source = &i210_ops,
+	.cfg_size = sizeof(struct i210_cfg),
 	.ldist = { WULTFW_LDIST_LAUNCH, 10000, 1000000000ULL },
 };

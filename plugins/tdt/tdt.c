@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,17 +27,27 @@
 
 #include <wultfw/plugin.h>
 
-#include "cpuidle/cpuidle.h"
 #include "kmod/kmod_source.h"
 
 enum { TDT_OPT_DEVICE, TDT_OPT_RAW, TDT_OPT_NR };
 
+/* Where the core puts the option values (ABI v2: ctx->cfg). */
+struct tdt_cfg {
+	const char *device;
+	bool raw;
+};
+
+static const char *const tdt_devices[] = { "tdt", "hrt", NULL };
+
 static const struct wultfw_option tdt_options[] = {
 	[TDT_OPT_DEVICE] = { "device", WULTFW_OPT_STRING, "tdt",
 		"kernel module device: \"tdt\" (LAPIC TSC-deadline timer, needs "
-		"the lapic-deadline clockevent) or \"hrt\" (kernel hrtimer)" },
+		"the lapic-deadline clockevent) or \"hrt\" (kernel hrtimer)",
+		.choices = tdt_devices,
+		.off = offsetof(struct tdt_cfg, device) },
 	[TDT_OPT_RAW] = { "raw", WULTFW_OPT_BOOL, "false",
-		"also write the raw columns (LTime, TBI, TAI, TIntr, TotCyc, ...)" },
+		"also write the raw columns (LTime, TBI, TAI, TIntr, TotCyc, ...)",
+		.off = offsetof(struct tdt_cfg, raw) },
 	{ NULL },
 };
 
@@ -46,8 +57,6 @@ static const struct wultfw_option tdt_options[] = {
 /* src first: the shared wfw_kmod_source_op_* take ctx->priv as one. */
 struct tdt_priv {
 	struct wfw_kmod_source src;
-	struct wfw_cpuidle ci;
-	bool have_ci;
 	char devdescr[160];
 };
 
@@ -55,6 +64,7 @@ static void tdt_close(struct wultfw_ctx *ctx);
 
 static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
+	const struct tdt_cfg *cfg = ctx->cfg;
 	struct wfw_kside_cfg kc = { 0 };
 	struct tdt_priv *p;
 	char why[256], ctrs[128];
@@ -67,14 +77,9 @@ static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p->src.cpu = -1;
 	p->src.stop_hint = "the device failed to arm or the CPU went offline";
 	ctx->priv = p;
-	p->src.device = ctx->opts[TDT_OPT_DEVICE].s;
+	p->src.device = cfg->device;	/* one of tdt_devices: the core checked */
 	/* Check on the measured CPU when the core knows it already. */
 	p->src.probe_cpu = ctx->cpu >= 0 ? ctx->cpu : 0;
-	if (!p->src.device || !p->src.device[0]) {
-		tdt_close(ctx);
-		return wultfw_fail_opt(ctx, TDT_OPT_DEVICE, -EINVAL,
-				       "empty; use \"tdt\" or \"hrt\"");
-	}
 
 	err = wfw_kmod_open(&p->src.km, NULL, why, sizeof(why));
 	if (!err)
@@ -88,11 +93,11 @@ static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	}
 
 	p->src.probe_present = p->src.km.cfg.ctr_present;
-	p->have_ci = wfw_cpuidle_open(&p->ci, 0, NULL) == 0;
 	wfw_kmod_kside_cfg(&p->src.km, &kc);
-	kc.cstate_names = p->have_ci ? p->ci.name_ptrs : NULL;
-	kc.n_cstates = p->have_ci ? (size_t)p->ci.nstates : 0;
-	kc.raw = ctx->opts[TDT_OPT_RAW].b;
+	/* ReqCState names: the measured CPU's, as the core read them. */
+	kc.cstate_names = ctx->cstate_names;
+	kc.n_cstates = (size_t)ctx->n_cstates;
+	kc.raw = cfg->raw;
 	err = wfw_kside_init(&p->src.ks, &kc);
 	if (err) {
 		tdt_close(ctx);
@@ -119,8 +124,6 @@ static void tdt_close(struct wultfw_ctx *ctx)
 	if (!p)
 		return;
 	wfw_kmod_close(&p->src.km);
-	if (p->have_ci)
-		wfw_cpuidle_close(&p->ci);
 	free(p);
 	ctx->priv = NULL;
 }
@@ -141,5 +144,6 @@ WULTFW_PLUGIN(tdt) = {
 		   "timer (device tdt) or kernel hrtimer (device hrt)",
 	.options = tdt_options,
 	.source = &tdt_ops,
+	.cfg_size = sizeof(struct tdt_cfg),
 	.ldist = { WULTFW_LDIST_LAUNCH, 1000, 1000000000ULL },
 };

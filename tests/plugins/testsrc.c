@@ -71,6 +71,20 @@ struct testsrc {
 	bool started;
 };
 
+/* What the core handed over as the measured CPU's C-states, for info.yml. */
+static void report_cstates(struct wultfw_ctx *ctx)
+{
+	char names[256] = "";
+	size_t used = 0;
+	int i;
+
+	for (i = 0; i < ctx->n_cstates && used < sizeof(names); i++)
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+					 i ? "," : "", ctx->cstate_names[i]);
+	wultfw_info(ctx, "cstates_handed", ctx->n_cstates ? names :
+		    ctx->no_cstates ? ctx->no_cstates : "(none, no reason)");
+}
+
 static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
 	const struct testsrc_cfg *cfg = ctx->cfg;
@@ -83,6 +97,7 @@ static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	if (!t)
 		return -ENOMEM;
 	ctx->priv = t;
+	report_cstates(ctx);
 	info->devid = "testsrc";
 	info->devdescr = "deterministic test source";
 	info->resolution_ns = 1;

@@ -168,6 +168,12 @@ static void test_probe_fails(void)
 /* ---- open() reasons ---- */
 
 static struct wultfw_value opts[6];
+static struct {		/* plugins/i210/i210.c: struct i210_cfg */
+	const char *pci;
+	bool force;
+	const char *pci_dump;
+	bool raw;
+} cfg;
 static struct wultfw_ctx ctx;
 
 static int open_with(const char *pci, const char *dump, const char *sysfs,
@@ -184,10 +190,14 @@ static int open_with(const char *pci, const char *dump, const char *sysfs,
 	opts[2].set = dump != NULL;
 	opts[2].s = dump;
 	opts[3].set = true;
-	opts[4].set = true;
-	opts[4].s = sysfs ? sysfs : "/sys";
+	cfg.pci = pci;
+	cfg.force = force;
+	cfg.pci_dump = dump;
+	cfg.raw = false;
+	ctx.sysfs_root = sysfs ? sysfs : "/sys";
 	ctx.plugin = &i210_LTX_wultfw_plugin;
 	ctx.opts = opts;
+	ctx.cfg = &cfg;
 	return i210_LTX_wultfw_plugin.source->open(&ctx, &info);
 }
 

@@ -45,6 +45,9 @@ static int setup(void)
 	mkfile("devices/system/cpu/cpu1/cpuidle/state1/disable", "0\n");
 	mkfile("devices/system/cpu/cpu1/cpuidle/state2/name", "C6\n");
 	mkfile("devices/system/cpu/cpu1/cpuidle/state2/disable", "1\n");
+	/* CPU 0 has other states: a source must get the measured CPU's. */
+	mkfile("devices/system/cpu/cpu0/cpuidle/state0/name", "CPU0-POLL\n");
+	mkfile("devices/system/cpu/cpu0/cpuidle/state1/name", "CPU0-C1E\n");
 	mkfile("devices/system/cpu/cpuidle/current_governor", "haltpoll\n");
 	mkfile("devices/system/cpu/cpuidle/available_governors", "ladder menu haltpoll\n");
 	wfw_signals_install();
@@ -96,6 +99,40 @@ static char *result(const char *name, const char *file)
 }
 
 #define SINK "sinks = ( { plugin = \"testsink\"; } );\n"
+
+/* The core hands the source the measured CPU's cpuidle names (not CPU 0's). */
+static void test_cstate_names_of_measured_cpu(void)
+{
+	struct wfw_run_result r;
+	char *info;
+
+	CU_ASSERT_EQUAL(run("names", "source = { plugin = \"testsrc\"; cpu = 1; total = 10; };\n"
+			    SINK, &r, false), 0);
+	info = result("names", "info.yml");
+	TU_ASSERT_CONTAINS(info, "cstates_handed: 'POLL,C1,C6'");
+	free(info);
+}
+
+/* A sampler: no launch distance anywhere in the results. */
+static void test_sampler_has_no_ldist(void)
+{
+	struct wfw_run_result r;
+	char *info, *cfg, *sink;
+
+	CU_ASSERT_EQUAL(run("sampler", "source = { plugin = \"testsampler\"; cpu = 1; step = 3; };\n"
+			    "limits = { datapoints = 25; };\n" SINK, &r, false), 0);
+	CU_ASSERT_EQUAL(r.datapoints, 25);
+	info = result("sampler", "info.yml");
+	cfg = result("sampler", "logs/config");
+	sink = result("sampler", "testsink.txt");
+	TU_ASSERT_CONTAINS(info, "status: 'complete'");
+	CU_ASSERT_PTR_NULL(strstr(info, "ldist"));
+	CU_ASSERT_PTR_NULL(strstr(cfg, "ldist"));
+	TU_ASSERT_CONTAINS(sink, "rows=25 ");
+	free(info);
+	free(cfg);
+	free(sink);
+}
 
 static void test_datapoint_limit(void)
 {
@@ -441,6 +478,8 @@ int main(void)
 	CU_add_test(s, "existing result directory", test_existing_dir);
 	CU_add_test(s, "source that cannot run leaves nothing", test_source_cannot_run);
 	CU_add_test(s, "ldist outside the source's range", test_ldist_outside_source_range);
+	CU_add_test(s, "C-state names of the measured CPU", test_cstate_names_of_measured_cpu);
+	CU_add_test(s, "a sampler has no ldist", test_sampler_has_no_ldist);
 	CU_add_test(s, "C-state restriction applied and restored", test_cstates_only_and_restore);
 	CU_add_test(s, "C-states restored after a failure", test_cstates_restored_after_failure);
 	CU_add_test(s, "haltpoll governor switched and restored", test_haltpoll_governor_switched);
