@@ -59,7 +59,7 @@ static bool shell_safe(const char *s)
 }
 
 /* Run a shell command, echoing it; returns its exit status. */
-static int run(const char *cmd, bool dry)
+static int shell_step(const char *cmd, bool dry)
 {
 	int st;
 
@@ -139,23 +139,32 @@ static int build_and_install(const char *src, const char *kdir, const char *rel,
 				 shared, deploy_i210_files[i], tmp);
 		}
 	}
-	ret = run(cmd, dry);
+	/* ... and the launch distance generator in ../include/wultfw. */
+	snprintf(shared, sizeof(shared), "%s/../include/wultfw", src);
+	if (!is_file(src, "wultfw/ldist.h") && is_file(shared, "ldist.h")) {
+		size_t n = strlen(cmd);
+
+		snprintf(cmd + n, sizeof(cmd) - n,
+			 " && mkdir -p %s/wultfw && cp '%s/ldist.h' %s/wultfw/",
+			 tmp, shared, tmp);
+	}
+	ret = shell_step(cmd, dry);
 	if (!ret) {
 		snprintf(cmd, sizeof(cmd), "make -C '%s' M=%s modules", kdir, tmp);
-		ret = run(cmd, dry);
+		ret = shell_step(cmd, dry);
 	}
 	snprintf(dest, sizeof(dest), "%s/lib/modules/%s/extra/wultfw", root, rel);
 	if (!ret) {
 		snprintf(cmd, sizeof(cmd), "install -d '%s' && install -m 0644 %s/*.ko '%s'/",
 			 dest, tmp, dest);
-		ret = run(cmd, dry);
+		ret = shell_step(cmd, dry);
 	}
 	if (!ret) {
 		if (root[0])
 			snprintf(cmd, sizeof(cmd), "depmod -b '%s' %s", root, rel);
 		else
 			snprintf(cmd, sizeof(cmd), "depmod %s", rel);
-		ret = run(cmd, dry);
+		ret = shell_step(cmd, dry);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
 	if (system(cmd)) {

@@ -12,6 +12,8 @@ KMOD_FILES = kmod/Kbuild kmod/Makefile kmod/dkms.conf kmod/wultfw_dev.h \
 KMOD_FILES += kmod/wultfw_ndl.c kmod/uapi/wultfw_ndl.h
 # Shared register code compiled into wultfw_i210.ko, copied next to it.
 KMOD_SHARED = lib/i210/i210.c lib/i210/i210.h lib/i210/i210_regs.h
+# The launch distance generator, shared with user space: kmod/wultfw/ldist.h.
+KMOD_LDIST = include/wultfw/ldist.h
 EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c \
 	tests/vm/exp-kmod-hrt.cfg
 EXTRA_DIST += tests/vm/vmtest_ndl.c tests/vm/ndl.sh tests/vm/ndl-build.sh
@@ -22,13 +24,16 @@ nobase_dist_kmodsrc_DATA = $(KMOD_FILES)
 # wultfw_i210.c includes these: installed flat next to it.
 kmodshareddir = $(pkgdatadir)/kmod
 dist_kmodshared_DATA = $(KMOD_SHARED)
+kmodldistdir = $(pkgdatadir)/kmod/wultfw
+kmodldist_DATA = $(KMOD_LDIST)
 
 modules:
 	@test -d "$(KDIR)" || { echo "kernel build directory $(KDIR) not found:" \
 	  "install the headers of the target kernel (Debian: linux-headers-amd64)" \
 	  "or pass KDIR=..."; exit 1; }
-	rm -rf kmod-build && mkdir -p kmod-build/uapi
+	rm -rf kmod-build && mkdir -p kmod-build/uapi kmod-build/wultfw
 	for f in $(KMOD_FILES); do cp $(srcdir)/$$f kmod-build/$${f#kmod/}; done
+	cp $(srcdir)/$(KMOD_LDIST) kmod-build/wultfw/
 	for f in $(KMOD_SHARED); do cp $(srcdir)/$$f kmod-build/; done
 	$(MAKE) -C $(KDIR) M=$(abs_builddir)/kmod-build W=1 modules
 	@echo "modules: kmod-build/*.ko"

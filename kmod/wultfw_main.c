@@ -40,6 +40,7 @@
 #include <trace/events/power.h>
 
 #include "uapi/wultfw_ioctl.h"
+#include "wultfw/ldist.h"
 #include "wultfw_ctrs.h"
 #include "wultfw_dev.h"
 
@@ -214,28 +215,15 @@ EXPORT_SYMBOL_GPL(wultfw_event);
 
 /* ---- armer thread ---- */
 
-/* splitmix64: one 64-bit state, reproducible from the seed. */
-static u64 wultfw_rand(u64 *state)
-{
-	u64 z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
+/* The generator user space and hrt.bpf.c use: include/wultfw/ldist.h. */
 static u64 wultfw_pick_ldist(void)
 {
-	u64 span = wfw.ldist_to - wfw.ldist_from;
-	u64 res = wfw.dev->resolution_ns;
-	u64 ldist = wfw.ldist_from;
-	u64 r = wultfw_rand(&wfw.rng);
+	unsigned long long rng = wfw.rng;
+	u64 ldist = wultfw_ldist_pick(&rng, wfw.ldist_from, wfw.ldist_to,
+				      wfw.dev->resolution_ns);
 
-	/* from >= 1, so span + 1 cannot wrap. */
-	if (span)
-		ldist += r % (span + 1);
-	ldist -= ldist % res;
-	return ldist < wfw.ldist_from ? wfw.ldist_from : ldist;
+	wfw.rng = rng;
+	return ldist;
 }
 
 /*

@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <wultfw/ldist.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -410,30 +412,23 @@ struct wultfw_plugin {
 
 #define WULTFW_PLUGIN_SYMBOL "wultfw_plugin"
 
-/* ---- launch distance helper shared by sources ---- */
+/* ---- launch distance helper shared by sources (wultfw/ldist.h) ---- */
 
-/* splitmix64: fast, good enough for spreading launch distances. */
 static inline uint64_t wultfw_rand64(uint64_t *state)
 {
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	unsigned long long s = *state, r = wultfw_ldist_rand(&s);
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	*state = s;
+	return r;
 }
 
 /* Uniform in [from, to], rounded down to gran (gran 0 or 1: exact). */
 static inline uint64_t wultfw_pick_ldist(uint64_t *state, uint64_t from,
 					 uint64_t to, uint64_t gran)
 {
-	uint64_t span = to - from + 1;
-	uint64_t v = span ? from + wultfw_rand64(state) % span : from;
+	unsigned long long s = *state, v = wultfw_ldist_pick(&s, from, to, gran);
 
-	if (gran > 1) {
-		v -= v % gran;
-		if (v < from)
-			v += gran;
-	}
+	*state = s;
 	return v;
 }
 

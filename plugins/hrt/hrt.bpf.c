@@ -29,6 +29,7 @@
 #include <bpf/bpf_core_read.h>
 
 #include "hrt_event.h"
+#include "wultfw/ldist.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -74,26 +75,10 @@ struct {
 /* The open measurement (hrt_event.h); global, not static: see there. */
 struct hrt_meas m;
 
-static __u64 next_rand(void)
-{
-	__u64 z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
+/* The same generator as user space and the kernel modules. */
 static __u64 pick_ldist(void)
 {
-	__u64 span = ldist_to - ldist_from + 1;
-	__u64 v = span ? ldist_from + next_rand() % span : ldist_from;
-
-	if (ldist_gran > 1) {
-		v -= v % ldist_gran;
-		if (v < ldist_from)
-			v += ldist_gran;
-	}
-	return v;
+	return wultfw_ldist_pick(&rng, ldist_from, ldist_to, ldist_gran);
 }
 
 static int timer_cb(void *map, __u32 *key, struct hrt_timer *tm);

@@ -20,10 +20,11 @@ plugins_hrt_hrt_la_LIBADD = lib/kside/libwfw_kside.la \
 plugins/hrt/vmlinux.h:
 	$(AM_V_GEN)$(MKDIR_P) plugins/hrt && \
 	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
-plugins/hrt/hrt.bpf.o: plugins/hrt/hrt.bpf.c plugins/hrt/hrt_event.h plugins/hrt/vmlinux.h
+plugins/hrt/hrt.bpf.o: plugins/hrt/hrt.bpf.c plugins/hrt/hrt_event.h plugins/hrt/vmlinux.h \
+	include/wultfw/ldist.h
 	$(AM_V_GEN)$(CLANG) -g -O2 -Wall -Werror -target bpf \
 	-D__TARGET_ARCH_$(BPF_ARCH) -I$(top_builddir)/plugins/hrt \
-	-I$(top_srcdir)/plugins/hrt $(LIBBPF_CFLAGS) \
+	-I$(top_srcdir)/plugins/hrt -I$(top_srcdir)/include $(LIBBPF_CFLAGS) \
 	-c $(top_srcdir)/plugins/hrt/hrt.bpf.c -o $@
 plugins/hrt/hrt.skel.h: plugins/hrt/hrt.bpf.o
 	$(AM_V_GEN)$(BPFTOOL) gen skeleton $< name hrt_bpf > $@.tmp && mv $@.tmp $@

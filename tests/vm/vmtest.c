@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wultfw/ldist.h"
 #include "wultfw_ioctl.h"
 
 #define DEVPATH "/dev/" WULTFW_DEVNAME
@@ -459,16 +460,21 @@ static int cmd_badargs(unsigned int cpu)
 	return failures != 0;
 }
 
-/* The kernel's launch distance for arm number @n of a run with @seed. */
-static uint64_t expect_ldist(uint64_t seed, uint64_t n, uint64_t from, uint64_t to)
+/*
+ * User space's launch distance for arm number @n of a run with @seed:
+ * the shared generator (include/wultfw/ldist.h) after n draws. The kernel
+ * module must have picked exactly this.
+ */
+static uint64_t expect_ldist(uint64_t seed, uint64_t n, uint64_t from,
+			     uint64_t to, uint64_t gran)
 {
-	uint64_t z = seed + (n + 1) * 0x9e3779b97f4a7c15ULL;
+	unsigned long long state = seed + n * 0x9e3779b97f4a7c15ULL;
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	z ^= z >> 31;
-	return from + z % (to - from + 1);	/* hrt: 1 ns resolution */
+	return wultfw_ldist_pick(&state, from, to, gran);
 }
+
+/* The hrt device's resolution as the module reported it: the pick's gran. */
+static uint64_t cfg_gran = 1;
 
 /* One hrt run with @seed: arm_seq -> ldist of the first @n records. */
 static size_t seeded_run(unsigned int cpu, uint64_t seed, size_t n,
@@ -480,6 +486,8 @@ static size_t seeded_run(unsigned int cpu, uint64_t seed, size_t n,
 	int fd = open_dev(), err;
 
 	err = configure_seed(fd, "hrt", cpu, LDIST_FROM, LDIST_TO, seed, &cfg);
+	if (!err)
+		cfg_gran = cfg.resolution_ns;
 	if (!err)
 		err = ioctl(fd, WULTFW_IOC_START) ? -errno : 0;
 	if (!err)
@@ -532,7 +540,8 @@ static int cmd_seed(unsigned int cpu, size_t n)
 	common = match_arms(a1, l1, g1, a2, l2, g2, &same);
 	common3 = match_arms(a1, l1, g1, a3, l3, g3, &same3);
 	for (i = 0; i < g1; i++)
-		unexpected += l1[i] != expect_ldist(7, a1[i], LDIST_FROM, LDIST_TO);
+		unexpected += l1[i] != expect_ldist(7, a1[i], LDIST_FROM, LDIST_TO,
+						    cfg_gran);
 	printf("seed: %zu arms in common, %zu same ldist; other seed: %zu of %zu "
 	       "different; first ldist %llu %llu %llu ns\n", common, same,
 	       common3 - same3, common3,
