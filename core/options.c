@@ -99,191 +99,225 @@ static int parse_float_text(const char *text, double *d)
 	return (errno || end == text || *end) ? -EINVAL : 0;
 }
 
-/* A default written in the plugin's table. -EINVAL means a plugin bug. */
-static int parse_default(const struct wultfw_option *opt,
-			 struct wultfw_value *v)
+/* "50,90,99.9" */
+static int parse_float_list_text(const char *text, struct wultfw_value *v)
+{
+	char **items = NULL;
+	int n = split_commas(text, &items), i, ret = 0;
+	double *d;
+
+	if (n < 0)
+		return n;
+	d = calloc((size_t)n + 1, sizeof(*d));
+	for (i = 0; i < n; i++) {
+		if (d && parse_float_text(items[i], &d[i]))
+			ret = -EINVAL;
+		free(items[i]);
+	}
+	free(items);
+	if (!d)
+		return -ENOMEM;
+	v->floats.v = d;
+	v->floats.n = (size_t)n;
+	return ret;
+}
+
+static int parse_text(enum wultfw_opt_type type, const char *text,
+		      struct wultfw_value *v)
 {
 	char **items = NULL, *end;
-	int n, i, ret = 0;
+	int n;
 
-	switch (opt->type) {
+	switch (type) {
 	case WULTFW_OPT_BOOL:
-		if (!strcmp(opt->def, "true"))
-			v->b = true;
-		else if (strcmp(opt->def, "false"))
-			return -EINVAL;
-		break;
+		v->b = !strcmp(text, "true");
+		return v->b || !strcmp(text, "false") ? 0 : -EINVAL;
 	case WULTFW_OPT_INT:
 		errno = 0;
-		v->i = strtoll(opt->def, &end, 0);
-		if (errno || end == opt->def || *end)
-			return -EINVAL;
-		break;
+		v->i = strtoll(text, &end, 0);
+		return errno || end == text || *end ? -EINVAL : 0;
 	case WULTFW_OPT_FLOAT:
-		if (parse_float_text(opt->def, &v->f))
-			return -EINVAL;
-		break;
+		return parse_float_text(text, &v->f);
 	case WULTFW_OPT_STRING:
-		v->s = strdup(opt->def);
-		if (!v->s)
-			return -ENOMEM;
-		break;
+		v->s = strdup(text);
+		return v->s ? 0 : -ENOMEM;
 	case WULTFW_OPT_DURATION:
-		if (wfw_parse_duration(opt->def, &v->ns))
-			return -EINVAL;
-		break;
+		return wfw_parse_duration(text, &v->ns) ? -EINVAL : 0;
 	case WULTFW_OPT_STRING_LIST:
-		n = split_commas(opt->def, &items);
+		n = split_commas(text, &items);
 		if (n < 0)
 			return n;
 		v->strs.v = (const char *const *)items;
 		v->strs.n = (size_t)n;
-		break;
-	case WULTFW_OPT_FLOAT_LIST: {
-		double *d;
+		return 0;
+	default:
+		return parse_float_list_text(text, v);
+	}
+}
 
-		n = split_commas(opt->def, &items);
-		if (n < 0)
-			return n;
-		d = calloc((size_t)n + 1, sizeof(*d));
-		for (i = 0; i < n; i++) {
-			if (d && parse_float_text(items[i], &d[i]))
-				ret = -EINVAL;
-			free(items[i]);
-		}
-		free(items);
-		if (!d)
-			return -ENOMEM;
-		v->floats.v = d;
-		v->floats.n = (size_t)n;
-		break;
-	}
-	}
-	v->set = true;
+/* A default written in the plugin's table. -EINVAL means a plugin bug. */
+static int parse_default(const struct wultfw_option *opt,
+			 struct wultfw_value *v)
+{
+	int ret = parse_text(opt->type, opt->def, v);
+
+	if (ret != -ENOMEM)
+		v->set = true;	/* even half-parsed: free_value() cleans up */
 	return ret;
 }
 
-#define TYPE_ERR(what) \
-	do { \
-		wfw_cfgerr_at(errs, s, key, "expected %s", what); \
-		return -EINVAL; \
-	} while (0)
+static int type_err(struct wfw_cfgerr *errs, const config_setting_t *s,
+		    const char *key, const char *what)
+{
+	wfw_cfgerr_at(errs, s, key, "expected %s", what);
+	return -EINVAL;
+}
+
+static bool is_int(const config_setting_t *s)
+{
+	int t = config_setting_type(s);
+
+	return t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64;
+}
+
+static bool is_list(const config_setting_t *s)
+{
+	int t = config_setting_type(s);
+
+	return t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST;
+}
+
+static double number_of(const config_setting_t *s)
+{
+	return config_setting_type(s) == CONFIG_TYPE_FLOAT ?
+		config_setting_get_float(s) : (double)config_setting_get_int64(s);
+}
+
+/* "10us" (or a bare 0) */
+static int parse_duration_value(const config_setting_t *s, const char *key,
+				struct wultfw_value *v, struct wfw_cfgerr *errs)
+{
+	int ret;
+
+	if (is_int(s) && config_setting_get_int64(s) == 0) {
+		v->ns = 0;
+		return 0;
+	}
+	if (config_setting_type(s) != CONFIG_TYPE_STRING)
+		return type_err(errs, s, key, "a duration such as \"10us\" (units: ns, us, ms, s, m, h)");
+	ret = wfw_parse_duration(config_setting_get_string(s), &v->ns);
+	if (ret == -ERANGE) {
+		wfw_cfgerr_at(errs, s, key,
+			      "\"%s\" is out of range (whole nanoseconds up to about 584 years)",
+			      config_setting_get_string(s));
+		return -EINVAL;
+	}
+	return ret ? type_err(errs, s, key, "a duration such as \"10us\" (units: ns, us, ms, s, m, h)") : 0;
+}
+
+/* [ "a", "b" ], or one string as a list of one. */
+static int parse_string_list(const config_setting_t *s, const char *key,
+			     struct wultfw_value *v, struct wfw_cfgerr *errs)
+{
+	bool one = config_setting_type(s) == CONFIG_TYPE_STRING;
+	int i, n = one ? 1 : config_setting_length(s);
+	const char **items;
+
+	if (!one && !is_list(s))
+		return type_err(errs, s, key, "a list of strings such as [ \"a\", \"b\" ]");
+	items = calloc((size_t)n + 1, sizeof(*items));
+	if (!items)
+		return -ENOMEM;
+	v->strs.v = items;
+	v->set = true;	/* so free_value() cleans up on error */
+	for (i = 0; i < n; i++) {
+		const config_setting_t *e = one ? s : config_setting_get_elem(s, (unsigned)i);
+
+		if (config_setting_type(e) != CONFIG_TYPE_STRING) {
+			wfw_cfgerr_at(errs, e, key, "element %d: expected a string", i);
+			return -EINVAL;
+		}
+		items[i] = strdup(config_setting_get_string(e));
+		if (!items[i])
+			return -ENOMEM;
+		v->strs.n++;
+	}
+	return 0;
+}
+
+/* ( 50, 99.9 ) */
+static int parse_float_list(const config_setting_t *s, const char *key,
+			    struct wultfw_value *v, struct wfw_cfgerr *errs)
+{
+	int i, n;
+	double *d;
+
+	if (!is_list(s))
+		return type_err(errs, s, key, "a list of numbers such as ( 50, 99.9 )");
+	n = config_setting_length(s);
+	d = calloc((size_t)n + 1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	v->floats.v = d;
+	v->set = true;
+	for (i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+
+		if (!is_number(e)) {
+			wfw_cfgerr_at(errs, e, key, "element %d: expected a number", i);
+			return -EINVAL;
+		}
+		d[i] = number_of(e);
+		v->floats.n++;
+	}
+	return 0;
+}
+
+static int parse_scalar(const struct wultfw_option *opt,
+			const config_setting_t *s, const char *key,
+			struct wultfw_value *v, struct wfw_cfgerr *errs)
+{
+	switch (opt->type) {
+	case WULTFW_OPT_BOOL:
+		if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+			return type_err(errs, s, key, "true or false");
+		v->b = config_setting_get_bool(s);
+		return 0;
+	case WULTFW_OPT_INT:
+		if (!is_int(s))
+			return type_err(errs, s, key, "an integer");
+		v->i = config_setting_get_int64(s);
+		return 0;
+	case WULTFW_OPT_FLOAT:
+		if (!is_number(s))
+			return type_err(errs, s, key, "a number");
+		v->f = number_of(s);
+		return 0;
+	case WULTFW_OPT_STRING:
+		if (config_setting_type(s) != CONFIG_TYPE_STRING)
+			return type_err(errs, s, key, "a string in double quotes");
+		v->s = strdup(config_setting_get_string(s));
+		return v->s ? 0 : -ENOMEM;
+	default:
+		return parse_duration_value(s, key, v, errs);
+	}
+}
 
 static int parse_setting(const struct wultfw_option *opt,
 			 const config_setting_t *s, const char *key,
 			 struct wultfw_value *v, struct wfw_cfgerr *errs)
 {
-	int type = config_setting_type(s);
-	int i, n, ret;
+	int ret;
 
-	switch (opt->type) {
-	case WULTFW_OPT_BOOL:
-		if (type != CONFIG_TYPE_BOOL)
-			TYPE_ERR("true or false");
-		v->b = config_setting_get_bool(s);
-		break;
-	case WULTFW_OPT_INT:
-		if (type != CONFIG_TYPE_INT && type != CONFIG_TYPE_INT64)
-			TYPE_ERR("an integer");
-		v->i = config_setting_get_int64(s);
-		break;
-	case WULTFW_OPT_FLOAT:
-		if (!is_number(s))
-			TYPE_ERR("a number");
-		v->f = type == CONFIG_TYPE_FLOAT ? config_setting_get_float(s) :
-			(double)config_setting_get_int64(s);
-		break;
-	case WULTFW_OPT_STRING:
-		if (type != CONFIG_TYPE_STRING)
-			TYPE_ERR("a string in double quotes");
-		v->s = strdup(config_setting_get_string(s));
-		if (!v->s)
-			return -ENOMEM;
-		break;
-	case WULTFW_OPT_DURATION:
-		if (type == CONFIG_TYPE_STRING) {
-			ret = wfw_parse_duration(config_setting_get_string(s),
-						 &v->ns);
-			if (ret == -ERANGE) {
-				wfw_cfgerr_at(errs, s, key,
-					      "\"%s\" is out of range (whole nanoseconds up to about 584 years)",
-					      config_setting_get_string(s));
-				return -EINVAL;
-			}
-			if (!ret)
-				break;
-		} else if ((type == CONFIG_TYPE_INT ||
-			    type == CONFIG_TYPE_INT64) &&
-			   config_setting_get_int64(s) == 0) {
-			v->ns = 0;
-			break;
-		}
-		TYPE_ERR("a duration such as \"10us\" (units: ns, us, ms, s, m, h)");
-	case WULTFW_OPT_STRING_LIST: {
-		const char **items;
-
-		if (type == CONFIG_TYPE_STRING) {
-			items = calloc(2, sizeof(*items));
-			if (!items || !(items[0] = strdup(config_setting_get_string(s)))) {
-				free(items);
-				return -ENOMEM;
-			}
-			v->strs.v = items;
-			v->strs.n = 1;
-			break;
-		}
-		if (type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST)
-			TYPE_ERR("a list of strings such as [ \"a\", \"b\" ]");
-		n = config_setting_length(s);
-		items = calloc((size_t)n + 1, sizeof(*items));
-		if (!items)
-			return -ENOMEM;
-		v->strs.v = items;
-		v->set = true;	/* so free_value() cleans up on error */
-		for (i = 0; i < n; i++) {
-			const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
-
-			if (config_setting_type(e) != CONFIG_TYPE_STRING) {
-				wfw_cfgerr_at(errs, e, key,
-					      "element %d: expected a string", i);
-				return -EINVAL;
-			}
-			items[i] = strdup(config_setting_get_string(e));
-			if (!items[i])
-				return -ENOMEM;
-			v->strs.n++;
-		}
-		break;
-	}
-	case WULTFW_OPT_FLOAT_LIST: {
-		double *d;
-
-		if (type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST)
-			TYPE_ERR("a list of numbers such as ( 50, 99.9 )");
-		n = config_setting_length(s);
-		d = calloc((size_t)n + 1, sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		v->floats.v = d;
+	if (opt->type == WULTFW_OPT_STRING_LIST)
+		ret = parse_string_list(s, key, v, errs);
+	else if (opt->type == WULTFW_OPT_FLOAT_LIST)
+		ret = parse_float_list(s, key, v, errs);
+	else
+		ret = parse_scalar(opt, s, key, v, errs);
+	if (!ret)
 		v->set = true;
-		for (i = 0; i < n; i++) {
-			const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
-
-			if (!is_number(e)) {
-				wfw_cfgerr_at(errs, e, key,
-					      "element %d: expected a number", i);
-				return -EINVAL;
-			}
-			d[i] = config_setting_type(e) == CONFIG_TYPE_FLOAT ?
-				config_setting_get_float(e) :
-				(double)config_setting_get_int64(e);
-			v->floats.n++;
-		}
-		break;
-	}
-	}
-	v->set = true;
-	return 0;
+	return ret;
 }
 
 /* Compare a scalar value with a bound written as text: <0, 0, >0. */
@@ -464,15 +498,78 @@ static int fill_cfg(struct wfw_optvals *out, size_t cfg_size)
 	return 0;
 }
 
+static size_t find_option(const struct wultfw_option *table, size_t n,
+			  const char *name)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		if (!strcmp(table[j].name, name))
+			break;
+	return j;
+}
+
+/* Every key in the group must be the core's or the plugin's. */
+static int parse_group(const config_setting_t *group,
+		       const char *const *reserved, const char *path,
+		       const char *plugin, struct wfw_optvals *out,
+		       struct wfw_cfgerr *errs)
+{
+	int i, len = group ? config_setting_length(group) : 0;
+	char key[256];
+
+	for (i = 0; i < len; i++) {
+		const config_setting_t *s = config_setting_get_elem(group, (unsigned)i);
+		const char *name = config_setting_name(s);
+		size_t j = find_option(out->table, out->n, name);
+		int ret;
+
+		if (in_list(name, reserved))
+			continue;
+		snprintf(key, sizeof(key), "%s.%s", path, name);
+		if (j == out->n) {
+			unknown_key(out->table, reserved, s, key, plugin, errs);
+			continue;
+		}
+		out->settings[j] = s;
+		ret = parse_setting(&out->table[j], s, key, &out->vals[j], errs);
+		if (ret == -ENOMEM)
+			return ret;
+		if (!ret)
+			check_value(&out->table[j], &out->vals[j], s, key, errs);
+	}
+	return 0;
+}
+
+/* Defaults for what the group did not set. */
+static int fill_defaults(const char *plugin, struct wfw_optvals *out,
+			 struct wfw_cfgerr *errs)
+{
+	const struct wultfw_option *t = out->table;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < out->n; i++) {
+		if (out->vals[i].set || !t[i].def)
+			continue;
+		ret = parse_default(&t[i], &out->vals[i]);
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret)
+			wfw_cfgerr_add(errs, "(plugin)", 0, t[i].name,
+				       "plugin '%s' has a bad default \"%s\" for this %s option: report this bug",
+				       plugin, t[i].def, wfw_option_type_name(t[i].type));
+	}
+	return 0;
+}
+
 int wfw_options_parse(const struct wultfw_option *table, size_t cfg_size,
 		      const config_setting_t *group,
 		      const char *const *reserved, const char *path,
 		      const char *plugin, struct wfw_optvals *out,
 		      struct wfw_cfgerr *errs)
 {
-	size_t nerr = errs->n, i, n = 0;
-	char key[256];
-	int ret = 0;
+	size_t nerr = errs->n, n = 0;
 
 	while (table && table[n].name)
 		n++;
@@ -483,42 +580,9 @@ int wfw_options_parse(const struct wultfw_option *table, size_t cfg_size,
 	out->settings = calloc(n + 1, sizeof(*out->settings));
 	if (!out->vals || !out->settings)
 		return -ENOMEM;
-
-	/* Every key in the group must be the core's or the plugin's. */
-	for (i = 0; group && i < (size_t)config_setting_length(group); i++) {
-		const config_setting_t *s = config_setting_get_elem(group, (unsigned)i);
-		const char *name = config_setting_name(s);
-		size_t j;
-
-		if (in_list(name, reserved))
-			continue;
-		snprintf(key, sizeof(key), "%s.%s", path, name);
-		for (j = 0; j < n; j++)
-			if (!strcmp(table[j].name, name))
-				break;
-		if (j == n) {
-			unknown_key(table, reserved, s, key, plugin, errs);
-			continue;
-		}
-		out->settings[j] = s;
-		ret = parse_setting(&table[j], s, key, &out->vals[j], errs);
-		if (ret == -ENOMEM)
-			return ret;
-		if (!ret)
-			check_value(&table[j], &out->vals[j], s, key, errs);
-	}
-	for (i = 0; i < n; i++) {
-		if (out->vals[i].set || !table[i].def)
-			continue;
-		ret = parse_default(&table[i], &out->vals[i]);
-		if (ret == -ENOMEM)
-			return ret;
-		if (ret)
-			wfw_cfgerr_add(errs, "(plugin)", 0, table[i].name,
-				       "plugin '%s' has a bad default \"%s\" for this %s option: report this bug",
-				       plugin, table[i].def,
-				       wfw_option_type_name(table[i].type));
-	}
+	if (parse_group(group, reserved, path, plugin, out, errs) ||
+	    fill_defaults(plugin, out, errs))
+		return -ENOMEM;
 	if (errs->n > nerr)
 		return -EINVAL;
 	return cfg_size ? fill_cfg(out, cfg_size) : 0;
