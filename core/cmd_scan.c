@@ -10,22 +10,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <cpuidle/cpuidle.h>
 #include <pcidisc/pcidisc.h>
 
 #include "commands.h"
 #include "cpus.h"
 #include "log.h"
+#include "machine.h"
 #include "options.h"
 #include "plugins.h"
-
-static void scan_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
-		     const char *msg)
-{
-	if (level == WULTFW_LOG_DEBUG)
-		wfw_debug("%s: %s", ctx->plugin->name, msg);
-}
-
-static const struct wultfw_host scan_host = { .log = scan_log };
 
 /* Probe one source; prints one line. Returns 1 when it can run here. */
 static int probe(const char *name)
@@ -45,15 +38,7 @@ static int probe(const char *name)
 		       errs.n ? errs.msgs[0] : "?");
 		goto out;
 	}
-	memset(&ctx, 0, sizeof(ctx));
-	memset(&si, 0, sizeof(si));
-	ctx.plugin = h.desc;
-	ctx.opts = opts.vals;
-	ctx.cpu = wfw_default_cpu();
-	ctx.bad_opt = -1;
-	ctx.host = &scan_host;
-	ctx.verbosity = wfw_verbosity;
-	ret = h.desc->source->open(&ctx, &si);
+	ret = wfw_source_probe(h.desc, opts.vals, wfw_default_cpu(), &ctx, &si);
 	if (ret < 0) {
 		printf("  %-8s no:  %s\n", name, ctx.err[0] ? ctx.err : strerror(-ret));
 	} else {
@@ -68,6 +53,26 @@ out:
 	wfw_cfgerr_free(&errs);
 	wfw_plugin_unload(&h);
 	return usable;
+}
+
+/* C-states: what ReqCState and 'cstates' restrictions can use here. */
+static void scan_cpuidle(int cpu)
+{
+	struct wfw_cpuidle ci;
+	char why[160];
+	int i;
+
+	if (wfw_cpuidle_open(&ci, cpu, NULL)) {
+		wfw_cpuidle_why_none(cpu, NULL, why, sizeof(why));
+		printf("C-states: %s: experiments with 'cstates' cannot run here and results have no ReqCState\n\n",
+		       why);
+		return;
+	}
+	printf("C-states of CPU %d:", cpu);
+	for (i = 0; i < ci.nstates; i++)
+		printf("%s \"%s\"", i ? "," : "", ci.names[i]);
+	printf("\n\n");
+	wfw_cpuidle_close(&ci);
 }
 
 int wfw_cmd_scan(int argc, char **argv)
@@ -105,6 +110,7 @@ int wfw_cmd_scan(int argc, char **argv)
 		ret = wfw_scan_nics(stdout, dump);
 		return ret < 0 ? 1 : 0;
 	}
+	scan_cpuidle(wfw_default_cpu());
 	printf("sources on this machine:\n");
 	names = wfw_plugin_names(&n);
 	for (i = 0; i < n; i++)

@@ -17,6 +17,7 @@
 #include "progress.h"
 #include "resolved.h"
 #include "resultdir.h"
+#include "machine.h"
 #include "signals.h"
 #include "units.h"
 
@@ -117,39 +118,6 @@ static void plugin_error(struct wfw_plugin_inst *pi, int ret, const char *what)
 	} else {
 		wfw_err("%s: %s", what, reason(pi, ret));
 	}
-}
-
-/*
- * Fit the requested launch distances to what the source can do: round
- * to its granularity, refuse what is outside its range.
- */
-static int fit_ldist(struct wfw_experiment *e,
-		     const struct wultfw_source_info *si, uint64_t *from,
-		     uint64_t *to)
-{
-	uint64_t gran = si->ldist_gran_ns > 1 ? si->ldist_gran_ns : 1;
-	char a[32], b[32], lo[32], hi[32];
-
-	*from = (e->ldist_from_ns + gran - 1) / gran * gran;
-	*to = e->ldist_to_ns / gran * gran;
-	wfw_format_duration(e->ldist_from_ns, a, sizeof(a));
-	wfw_format_duration(e->ldist_to_ns, b, sizeof(b));
-	wfw_format_duration(si->ldist_min_ns, lo, sizeof(lo));
-	wfw_format_duration(si->ldist_max_ns, hi, sizeof(hi));
-	if (*from > *to) {
-		wfw_err("%s:%d: %s: [%s, %s] holds no multiple of the source's granularity (%" PRIu64 "ns)",
-			e->ldist_loc.file, e->ldist_loc.line, e->ldist_loc.key,
-			a, b, gran);
-		return -EINVAL;
-	}
-	if ((si->ldist_min_ns && *from < si->ldist_min_ns) ||
-	    (si->ldist_max_ns && *to > si->ldist_max_ns)) {
-		wfw_err("%s:%d: %s: [%s, %s] is outside what source '%s' can do here: [%s, %s]",
-			e->ldist_loc.file, e->ldist_loc.line, e->ldist_loc.key,
-			a, b, e->source.h.desc->name, lo, hi);
-		return -EINVAL;
-	}
-	return 0;
 }
 
 static void fill_info(struct run_state *rs, const struct wultfw_source_info *si,
@@ -378,9 +346,12 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		ret = -EINVAL;
 		goto out_close_source;
 	}
-	ret = fit_ldist(e, &si, &params.ldist_from_ns, &params.ldist_to_ns);
-	if (ret)
+	ret = wfw_fit_ldist(e, &si, &params.ldist_from_ns, &params.ldist_to_ns,
+			    err, sizeof(err));
+	if (ret) {
+		wfw_err("%s", err);
 		goto out_close_source;
+	}
 
 	ret = wfw_cstates_apply(e, o->sysfs_root, note, sizeof(note), err, sizeof(err));
 	if (ret) {
