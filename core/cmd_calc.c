@@ -40,6 +40,7 @@ struct calc_result {
 	struct wfw_reader *rd;
 	struct wfw_statset set;
 	bool have_set;
+	bool no_states;		/* ReqCState empty in every row */
 };
 
 struct calc {
@@ -202,6 +203,30 @@ static int locate(struct calc_result *r)
 	return -ENOENT;
 }
 
+/*
+ * A result measured without cpuidle states by an older wultfw has a
+ * ReqCState column with every cell empty: one "-" group equal to "all".
+ */
+static void note_no_states(struct calc *c, struct calc_result *r)
+{
+	uint64_t total = 0, none = 0;
+	size_t g;
+
+	if (!c->per_cstate || r->set.gcol < 0)
+		return;
+	for (g = 0; g < r->set.ngroups; g++) {
+		total += wfw_statset_group_count(&r->set, g);
+		if (!strcmp(wfw_statset_group_name(&r->set, g), "-"))
+			none += wfw_statset_group_count(&r->set, g);
+	}
+	if (!total || none != total)
+		return;
+	r->no_states = true;
+	fprintf(stderr, "wultfw calc: %s: ReqCState is empty in every row "
+		"(measured without cpuidle states), --per-cstate shows all rows only\n",
+		r->path);
+}
+
 static int load(struct calc *c, struct calc_result *r)
 {
 	struct wfw_statset_cfg cfg = { 0 };
@@ -253,6 +278,7 @@ static int load(struct calc *c, struct calc_result *r)
 				wfw_reader_error(r->rd));
 		return (int)n;
 	}
+	note_no_states(c, r);
 	if (wfw_reader_ignored_bytes(r->rd))
 		fprintf(stderr, "wultfw calc: %s: ignored %llu bytes after the "
 			"last whole record (file cut short)\n", r->path,
@@ -408,7 +434,7 @@ static int print_table(struct calc *c)
 					const char *gn =
 						wfw_statset_group_name(sj, g);
 
-					if (sj->gcol < 0 ||
+					if (sj->gcol < 0 || c->res[j].no_states ||
 					    seen_before(c, j, 0, gn, true))
 						continue;
 					ret = table_rows(c, &t, name, gn);

@@ -10,22 +10,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <cpuidle/cpuidle.h>
 #include <pcidisc/pcidisc.h>
 
 #include "commands.h"
 #include "cpus.h"
 #include "log.h"
+#include "machine.h"
 #include "options.h"
 #include "plugins.h"
-
-static void scan_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
-		     const char *msg)
-{
-	if (level == WULTFW_LOG_DEBUG)
-		wfw_debug("%s: %s", ctx->plugin->name, msg);
-}
-
-static const struct wultfw_host scan_host = { .log = scan_log };
 
 /* Probe one source; prints one line. Returns 1 when it can run here. */
 static int probe(const char *name)
@@ -34,6 +27,7 @@ static int probe(const char *name)
 	struct wultfw_source_info si;
 	struct wfw_plugin_handle h;
 	struct wfw_optvals opts;
+	struct wfw_source_cpu sc;
 	struct wultfw_ctx ctx;
 	char err[1024];
 	int ret, usable = 0;
@@ -45,17 +39,7 @@ static int probe(const char *name)
 		       errs.n ? errs.msgs[0] : "?");
 		goto out;
 	}
-	memset(&ctx, 0, sizeof(ctx));
-	memset(&si, 0, sizeof(si));
-	ctx.plugin = h.desc;
-	ctx.opts = opts.vals;
-	ctx.cfg = opts.cfg;
-	ctx.sysfs_root = "/sys";
-	ctx.cpu = wfw_default_cpu();
-	ctx.bad_opt = -1;
-	ctx.host = &scan_host;
-	ctx.verbosity = wfw_verbosity;
-	ret = h.desc->source->open(&ctx, &si);
+	ret = wfw_source_probe(h.desc, &opts, wfw_default_cpu(), NULL, &sc, &ctx, &si);
 	if (ret < 0) {
 		printf("  %-8s no:  %s\n", name, ctx.err[0] ? ctx.err : strerror(-ret));
 	} else {
@@ -65,11 +49,32 @@ static int probe(const char *name)
 		h.desc->source->close(&ctx);
 		usable = 1;
 	}
+	wfw_source_cpu_close(&sc);
 	wfw_options_free(&opts);
 out:
 	wfw_cfgerr_free(&errs);
 	wfw_plugin_unload(&h);
 	return usable;
+}
+
+/* C-states: what ReqCState and 'cstates' restrictions can use here. */
+static void scan_cpuidle(int cpu)
+{
+	struct wfw_cpuidle ci;
+	char why[160];
+	int i;
+
+	if (wfw_cpuidle_open(&ci, cpu, NULL)) {
+		wfw_cpuidle_why_none(cpu, NULL, why, sizeof(why));
+		printf("C-states: %s: experiments with 'cstates' cannot run here and results have no ReqCState\n\n",
+		       why);
+		return;
+	}
+	printf("C-states of CPU %d:", cpu);
+	for (i = 0; i < ci.nstates; i++)
+		printf("%s \"%s\"", i ? "," : "", ci.names[i]);
+	printf("\n\n");
+	wfw_cpuidle_close(&ci);
 }
 
 int wfw_cmd_scan(int argc, char **argv)
@@ -107,6 +112,7 @@ int wfw_cmd_scan(int argc, char **argv)
 		ret = wfw_scan_nics(stdout, dump);
 		return ret < 0 ? 1 : 0;
 	}
+	scan_cpuidle(wfw_default_cpu());
 	printf("sources on this machine:\n");
 	names = wfw_plugin_names(&n);
 	for (i = 0; i < n; i++)

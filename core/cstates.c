@@ -134,8 +134,12 @@ int wfw_cstates_apply(const struct wfw_experiment *e, const char *sysfs_root,
 		return 0;
 	ret = wfw_cpuidle_open(&ci, e->cpu, sysfs_root);
 	if (ret) {
-		snprintf(err, errlen, "CPU %d has no cpuidle states: %s", e->cpu,
-			 strerror(-ret));
+		char why[160];
+
+		wfw_cpuidle_why_none(e->cpu, sysfs_root, why, sizeof(why));
+		snprintf(err, errlen, "%s:%d: %s: %s, so C-states cannot be restricted on this machine: remove 'cstates' or measure on a machine with a cpuidle driver",
+			 e->cstates_loc.file, e->cstates_loc.line,
+			 e->cstates_loc.key, why);
 		return ret;
 	}
 	for (i = 0; i < ci.nstates; i++) {

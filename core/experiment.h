@@ -52,6 +52,7 @@ struct wfw_experiment {
 	enum wfw_cstate_mode cstate_mode;
 	char **cstates;
 	size_t ncstates;
+	struct wfw_loc cstates_loc;
 };
 
 struct wfw_plan {

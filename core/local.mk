@@ -12,6 +12,7 @@ core_libwfw_core_la_SOURCES = \
 	core/default_experiment.c \
 	core/experiment.c core/experiment.h \
 	core/log.c core/log.h \
+	core/machine.c core/machine.h \
 	core/options.c core/options.h \
 	core/plugins.c core/plugins.h \
 	core/progress.c core/progress.h \

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "experiment.h"
 #include "log.h"
+#include "machine.h"
 #include "sched.h"
 #include "signals.h"
 
@@ -28,7 +29,8 @@ static void usage(FILE *f)
 		"\n"
 		"  -c, --config FILE   experiment file (see wultfw.cfg(5))\n"
 		"      --only NAME     run only the experiment called NAME\n"
-		"      --check         validate the file and every plugin option, measure nothing\n"
+		"      --check         validate the file and every plugin option, and say what\n"
+		"                      this machine cannot run; measure nothing\n"
 		"  -o, --outdir DIR    put result directories in DIR (overrides 'outdir')\n"
 		"      --force         replace result directories that exist already\n"
 		"      --no-progress   no progress line even on a terminal\n"
@@ -38,7 +40,9 @@ static void usage(FILE *f)
 		"  -V, --version       the version\n"
 		"\n"
 		"Exit status: 0 done, 1 an experiment failed, 2 bad command line or\n"
-		"experiment file, 128+N stopped by signal N (results so far are saved).\n"
+		"experiment file, 3 (--check) the file is valid but this machine cannot\n"
+		"run every experiment (warnings say why), 128+N stopped by signal N\n"
+		"(results so far are saved).\n"
 		"Plugins are searched in $WULTFW_PLUGIN_PATH, then %s.\n",
 		PLUGINDIR);
 }
@@ -61,6 +65,35 @@ static char *join_args(int argc, char **argv)
 			strcat(s, " ");
 	}
 	return s;
+}
+
+/*
+ * --check: the file is valid; now say what this machine cannot run.
+ * Returns 0, or WFW_EXIT_MACHINE when some experiment would refuse here.
+ */
+static int check_plan(struct wfw_plan *plan, const char *sysfs_root)
+{
+	struct wfw_cfgerr warns = { 0 };
+	size_t i, j, bad = 0;
+
+	for (i = 0; i < plan->n; i++) {
+		struct wfw_experiment *e = &plan->exps[i];
+		size_t first = warns.n;
+
+		if (wfw_machine_check(e, sysfs_root, &warns)) {
+			bad++;
+			for (j = first; j < warns.n; j++)
+				wfw_warn("%s", warns.msgs[j]);
+			printf("%s: experiment '%s': valid, but cannot run on this machine (see the warning%s above)\n",
+			       plan->file, e->name, warns.n - first == 1 ? "" : "s");
+			continue;
+		}
+		printf("%s: experiment '%s': source %s on CPU %d, %zu sink%s: OK\n",
+		       plan->file, e->name, e->source.h.desc->name, e->cpu,
+		       e->nsinks, e->nsinks == 1 ? "" : "s");
+	}
+	wfw_cfgerr_free(&warns);
+	return bad ? WFW_EXIT_MACHINE : 0;
 }
 
 int wfw_cmd_run(int argc, char **argv)
@@ -144,13 +177,9 @@ int wfw_cmd_run(int argc, char **argv)
 		return 2;
 	}
 	if (check) {
-		for (i = 0; i < plan.n; i++)
-			printf("%s: experiment '%s': source %s on CPU %d, %zu sink%s: OK\n",
-			       plan.file, plan.exps[i].name,
-			       plan.exps[i].source.h.desc->name, plan.exps[i].cpu,
-			       plan.exps[i].nsinks, plan.exps[i].nsinks == 1 ? "" : "s");
+		status = check_plan(&plan, ov.sysfs_root);
 		wfw_plan_free(&plan);
-		return 0;
+		return status;
 	}
 
 	wfw_signals_install();

@@ -18,6 +18,7 @@
 #include "log.h"
 #include "progress.h"
 #include "resolved.h"
+#include "machine.h"
 #include "resultdir.h"
 #include "signals.h"
 #include "units.h"
@@ -35,7 +36,7 @@ struct wfw_run {
 	const struct wfw_run_opts *o;
 	struct wfw_run_result *r;
 	const char *sysfs;		/* "/sys" or the tests' fake tree */
-	struct wfw_cpuidle ci;		/* the measured CPU's C-states */
+	struct wfw_source_cpu cpu;	/* the measured CPU's C-states */
 	struct wultfw_source_info si;
 	struct wultfw_source_params params;
 	struct wfw_info info;		/* info.yml; plugins add keys */
@@ -155,45 +156,12 @@ static void source_error(struct wfw_run *run, int ret, const char *what)
 
 /* ---- probe: the source, its CPU and C-states ---- */
 
-/*
- * Fit the requested launch distances to what the source can do: round
- * to its granularity, refuse what is outside its range.
- */
-static int fit_ldist(struct wfw_experiment *e,
-		     const struct wultfw_source_info *si, uint64_t *from,
-		     uint64_t *to)
-{
-	uint64_t gran = si->ldist_gran_ns > 1 ? si->ldist_gran_ns : 1;
-	char a[32], b[32], lo[32], hi[32];
-
-	*from = (e->ldist_from_ns + gran - 1) / gran * gran;
-	*to = e->ldist_to_ns / gran * gran;
-	wfw_format_duration(e->ldist_from_ns, a, sizeof(a));
-	wfw_format_duration(e->ldist_to_ns, b, sizeof(b));
-	wfw_format_duration(si->ldist_min_ns, lo, sizeof(lo));
-	wfw_format_duration(si->ldist_max_ns, hi, sizeof(hi));
-	if (*from > *to) {
-		wfw_err("%s:%d: %s: [%s, %s] holds no multiple of the source's granularity (%" PRIu64 "ns)",
-			e->ldist_loc.file, e->ldist_loc.line, e->ldist_loc.key,
-			a, b, gran);
-		return -EINVAL;
-	}
-	if ((si->ldist_min_ns && *from < si->ldist_min_ns) ||
-	    (si->ldist_max_ns && *to > si->ldist_max_ns)) {
-		wfw_err("%s:%d: %s: [%s, %s] is outside what source '%s' can do here: [%s, %s]",
-			e->ldist_loc.file, e->ldist_loc.line, e->ldist_loc.key,
-			a, b, e->source.h.desc->name, lo, hi);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* The measured CPU is online, and its cpuidle state names or why none. */
 static int probe_cpu(struct wfw_run *run)
 {
 	static bool online[WFW_MAX_CPUS];
 	struct wultfw_ctx *ctx = &run->e->source.ctx;
-	int cpu = run->e->cpu, n, ret;
+	int cpu = run->e->cpu, n;
 
 	n = wfw_online_cpus(online, WFW_MAX_CPUS, run->sysfs);
 	if (n > 0 && (cpu < 0 || cpu >= WFW_MAX_CPUS || !online[cpu])) {
@@ -201,16 +169,7 @@ static int probe_cpu(struct wfw_run *run)
 			run->e->name, cpu, run->sysfs);
 		return -ENODEV;
 	}
-	ret = wfw_cpuidle_open(&run->ci, cpu, run->sysfs);
-	if (ret) {
-		run->ci.nstates = 0;
-		ctx->no_cstates = ret == -ENOENT ?
-			"no cpuidle driver (no cpuidle directory for the CPU)" :
-			"its cpuidle directory cannot be read";
-		return 0;
-	}
-	ctx->cstate_names = run->ci.name_ptrs;
-	ctx->n_cstates = run->ci.nstates;
+	wfw_source_cpu_open(&run->cpu, cpu, run->sysfs, ctx);
 	return 0;
 }
 
@@ -235,10 +194,12 @@ static int probe(struct wfw_run *run)
 		return -EINVAL;
 	}
 	if (e->ldist_use != WULTFW_LDIST_NONE) {
-		ret = fit_ldist(e, &run->si, &run->params.ldist_from_ns,
-				&run->params.ldist_to_ns);
-		if (ret)
+		ret = wfw_fit_ldist(e, &run->si, &run->params.ldist_from_ns,
+				    &run->params.ldist_to_ns, err, sizeof(err));
+		if (ret) {
+			wfw_err("%s", err);
 			return ret;
+		}
 	}
 	ret = wfw_cstates_apply(e, run->o->sysfs_root, run->note, sizeof(run->note),
 				err, sizeof(err));
@@ -256,7 +217,7 @@ static void unprobe(struct wfw_run *run)
 		wfw_cstates_restore();
 	if (run->source_open)
 		run->e->source.h.desc->source->close(&run->e->source.ctx);
-	wfw_cpuidle_close(&run->ci);
+	wfw_source_cpu_close(&run->cpu);
 }
 
 /* ---- prepare the result directory ---- */

@@ -6,8 +6,8 @@
   cyclictest `cyclictest -N -v` output on stdin ("thread: cycle: ns" lines)
   ns         first CSV field in ns (tests/timer_collect output)
 
-usage: latency_stats.py FORMAT [LABEL]; with LABEL, prints a markdown
-table row. For wult files it also counts the ReqCState values. Used by doc/timer-vs-cyclictest.sh."""
+usage: latency_stats.py FORMAT [LABEL [COLUMN]]; with LABEL, prints a
+markdown table row; COLUMN picks another wult column than WakeLatency. For wult files it also counts the ReqCState values. Used by doc/timer-vs-cyclictest.sh."""
 import csv
 import sys
 
@@ -19,6 +19,7 @@ def pct(sorted_vals, p):
 
 
 CSTATES = {}  # ReqCState -> count, for the wult format
+COLUMN = sys.argv[3] if len(sys.argv) > 3 else "WakeLatency"
 
 
 def values(fmt, lines):
@@ -27,7 +28,7 @@ def values(fmt, lines):
             if "ReqCState" in row:
                 name = row["ReqCState"] or "empty"
                 CSTATES[name] = CSTATES.get(name, 0) + 1
-            yield float(row["WakeLatency"])
+            yield float(row[COLUMN])
         return
     for line in lines:
         parts = line.strip().split(":" if fmt == "cyclictest" else ",")

@@ -66,6 +66,8 @@ int wfw_cpuidle_open(struct wfw_cpuidle *ci, int cpu, const char *sysfs_root)
 		ci->usage_fd[i] = -1;
 		ci->time_fd[i] = -1;
 	}
+	if (getenv(WFW_CPUIDLE_HIDE_ENV))
+		return -ENOENT;
 	for (i = 0; i < WFW_CPUIDLE_MAX_STATES; i++) {
 		state_path(ci, i, "name", path, sizeof(path));
 		ret = read_text(path, ci->names[i], sizeof(ci->names[i]));
@@ -77,6 +79,24 @@ int wfw_cpuidle_open(struct wfw_cpuidle *ci, int cpu, const char *sysfs_root)
 	}
 	ci->nstates = i;
 	return i ? 0 : -ENOENT;
+}
+
+void wfw_cpuidle_why_none(int cpu, const char *sysfs_root, char *buf,
+			  size_t len)
+{
+	char path[512], drv[64];
+
+	if (getenv(WFW_CPUIDLE_HIDE_ENV)) {
+		snprintf(buf, len, "CPU %d has no cpuidle states (hidden by %s)",
+			 cpu, WFW_CPUIDLE_HIDE_ENV);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpuidle/current_driver",
+		 sysfs_root ? sysfs_root : "/sys");
+	if (read_text(path, drv, sizeof(drv)))
+		snprintf(drv, sizeof(drv), "none");
+	snprintf(buf, len, "CPU %d has no cpuidle states (cpuidle driver: %s)",
+		 cpu, drv);
 }
 
 void wfw_cpuidle_close(struct wfw_cpuidle *ci)

@@ -8,6 +8,7 @@
 #define WFW_CPUIDLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define WFW_CPUIDLE_MAX_STATES 16
@@ -30,6 +31,16 @@ struct wfw_cpuidle {
  */
 int wfw_cpuidle_open(struct wfw_cpuidle *ci, int cpu, const char *sysfs_root);
 void wfw_cpuidle_close(struct wfw_cpuidle *ci);
+
+/*
+ * Set in the environment, every CPU looks as if it had no cpuidle states,
+ * as on a machine without a cpuidle driver: tests run the whole suite so.
+ */
+#define WFW_CPUIDLE_HIDE_ENV "WULTFW_HIDE_CPUIDLE"
+
+/* "CPU N has no cpuidle states (cpuidle driver: none)": why open failed. */
+void wfw_cpuidle_why_none(int cpu, const char *sysfs_root, char *buf,
+			  size_t len);
 
 /* Index of the state called `name`, or -1. */
 int wfw_cpuidle_find(const struct wfw_cpuidle *ci, const char *name);

@@ -55,9 +55,15 @@ int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 	ks->cols[ks->c_introff].enum_names = kside_bool_names;
 	ks->cols[ks->c_introff].n_enum = 2;
 	ks->c_ldist = NS_AS_US("LDist");
-	ks->c_reqcs = add_col(ks, "ReqCState", "", WULTFW_COL_ENUM, 0);
-	ks->cols[ks->c_reqcs].enum_names = cfg->cstate_names;
-	ks->cols[ks->c_reqcs].n_enum = cfg->n_cstates;
+	/* No cpuidle states, no column: never a column of empty cells. */
+	ks->c_reqcs = -1;
+	if (cfg->n_cstates) {
+		ks->c_reqcs = add_col(ks, "ReqCState", "", WULTFW_COL_ENUM, 0);
+		if (ks->c_reqcs < 0)
+			return -EINVAL;
+		ks->cols[ks->c_reqcs].enum_names = cfg->cstate_names;
+		ks->cols[ks->c_reqcs].n_enum = cfg->n_cstates;
+	}
 
 	if (has & WFW_KSIDE_HAS_MPERF) {
 		ks->c_cc0 = PERCENT("CC0%");
@@ -114,7 +120,7 @@ int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 		ks->cols[ks->schema.ncols++] = cfg->extra[i];
 	}
 	/* add_col() returns -1 once full: the last fixed column tells. */
-	if (ks->c_reqcs < 0 || (cfg->raw && ks->c_raw0 < 0))
+	if (ks->c_ldist < 0 || (cfg->raw && ks->c_raw0 < 0))
 		return -EINVAL;
 	return 0;
 }
@@ -214,9 +220,10 @@ void wfw_kside_fill(const struct wfw_kside *ks, const struct wfw_kside_dp *dp,
 	row[ks->c_intr].i = intr;
 	row[ks->c_introff].i = wfw_kside_intr_off(dp);
 	row[ks->c_ldist].i = (int64_t)dp->ldist;
-	row[ks->c_reqcs].i = dp->req_state >= 0 &&
-			     (size_t)dp->req_state < cfg->n_cstates ?
-			     dp->req_state : -1;
+	if (ks->c_reqcs >= 0)
+		row[ks->c_reqcs].i = dp->req_state >= 0 &&
+				     (size_t)dp->req_state < cfg->n_cstates ?
+				     dp->req_state : -1;
 
 	if (ks->c_cc0 >= 0) {
 		double cc0 = pct(dp->mperf, dp->tsc), other = 0.0;

@@ -41,6 +41,7 @@
 #include "cpuidle/cpuidle.h"
 #include "kside/kside.h"
 #include "hrt_event.h"
+#include "hrt_health.h"
 #include "hrt_opts.h"
 #include "hrt_pmu.h"
 #include "hrt.skel.h"
@@ -82,6 +83,8 @@ struct hrt_priv {
 	uint64_t ctr_slow;		/* counter reads > HRT_SLOW_READ_NS */
 	uint64_t drop_ts[WFW_KSIDE_BAD_OVERHEAD + 1];	/* by wfw_kside_check() */
 	uint64_t rb_full_seen;		/* stats.rb_full already reported */
+	uint64_t t_start_ns;		/* CLOCK_MONOTONIC at start() */
+	uint64_t ldist_from_ns, ldist_to_ns;
 };
 
 /* ---- libbpf messages: keep the tail for verifier errors ---- */
@@ -436,6 +439,41 @@ static void hrt_counters_info(struct wultfw_ctx *ctx, struct hrt_priv *p)
 		    p->pmu.absent[0] ? p->pmu.absent : "none");
 }
 
+static uint64_t hrt_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* One warning per problem, not only a key in info.yml (hrt_health.h). */
+static void hrt_warn_health(struct wultfw_ctx *ctx, struct hrt_priv *p,
+			    const struct hrt_stats *st)
+{
+	struct hrt_health_in in = {
+		.duration_ns = hrt_now_ns() - p->t_start_ns,
+		.ldist_from_ns = p->ldist_from_ns,
+		.ldist_to_ns = p->ldist_to_ns,
+		.datapoints = st->events,
+		.arms = st->arms,
+		.busy = st->busy,
+		.early_wakeups = st->early_exits,
+		.dropped = st->rb_full + p->drop_cpu + p->drop_ctr,
+		.probe_entry_ns = st->cost_cnt[HRT_COST_ENTRY] ?
+			st->cost_ns[HRT_COST_ENTRY] / st->cost_cnt[HRT_COST_ENTRY] : 0,
+		.counters = p->pmu.n > 0,
+	};
+	char warn[2][512];
+	size_t i, n;
+
+	for (i = 0; i <= WFW_KSIDE_BAD_OVERHEAD; i++)
+		in.dropped += p->drop_ts[i];
+	n = hrt_health(&in, warn, 2);
+	for (i = 0; i < n; i++)
+		wultfw_log(ctx, WULTFW_LOG_WARN, "%s", warn[i]);
+}
+
 static int hrt_start(struct wultfw_ctx *ctx,
 		     const struct wultfw_source_params *params)
 {
@@ -473,6 +511,9 @@ static int hrt_start(struct wultfw_ctx *ctx,
 			"programs: %s (%s)", strerror(-err), last);
 	}
 	/* From now on the next idle entry of the CPU arms the first timer. */
+	p->ldist_from_ns = params->ldist_from_ns;
+	p->ldist_to_ns = params->ldist_to_ns;
+	p->t_start_ns = hrt_now_ns();
 	__atomic_store_n(&bss->run, 1, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -670,6 +711,7 @@ static int hrt_stop(struct wultfw_ctx *ctx)
 		HRT_INFO(key, st->idle_entries[i]);
 	}
 #undef HRT_INFO
+	hrt_warn_health(ctx, p, st);
 	return 0;
 }
 

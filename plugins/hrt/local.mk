@@ -1,13 +1,13 @@
 # hrt source: eBPF (tp_btf/cpu_idle + bpf_timer). Built only when configure
 # found clang, bpftool, libbpf and the kernel's BTF (HAVE_HRT).
 EXTRA_DIST += plugins/hrt/hrt.bpf.c plugins/hrt/hrt_event.h tests/hrt/hrt-test.sh \
-	plugins/hrt/hrt_pmu.c plugins/hrt/hrt_pmu.h
+	plugins/hrt/hrt_pmu.c plugins/hrt/hrt_pmu.h plugins/hrt/hrt_health.c plugins/hrt/hrt_health.h
 if HAVE_HRT
 pkglib_LTLIBRARIES += plugins/hrt/hrt.la
 PRELOAD_PLUGINS += -dlpreopen plugins/hrt/hrt.la
 plugins_hrt_hrt_la_SOURCES = plugins/hrt/hrt.c plugins/hrt/hrt_opts.c \
 	plugins/hrt/hrt_opts.h plugins/hrt/hrt_event.h plugins/hrt/hrt_pmu.c \
-	plugins/hrt/hrt_pmu.h
+	plugins/hrt/hrt_pmu.h plugins/hrt/hrt_health.c plugins/hrt/hrt_health.h
 nodist_plugins_hrt_hrt_la_SOURCES = plugins/hrt/hrt.skel.h
 plugins_hrt_hrt_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/plugins/hrt \
 	-I$(top_srcdir)/plugins/hrt $(LIBBPF_CFLAGS)
@@ -35,7 +35,7 @@ if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_hrt_records
 TESTS += tests/unit/test_hrt_records
 tests_unit_test_hrt_records_SOURCES = tests/unit/test_hrt_records.c plugins/hrt/hrt_opts.c \
-	plugins/hrt/hrt_pmu.c
+	plugins/hrt/hrt_pmu.c plugins/hrt/hrt_health.c
 tests_unit_test_hrt_records_CPPFLAGS = $(plugins_hrt_hrt_la_CPPFLAGS)
 tests_unit_test_hrt_records_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_hrt_records_LDADD = $(plugins_hrt_hrt_la_LIBADD) $(CUNIT_LIBS)
@@ -54,7 +54,8 @@ endif
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_hrt_opts
 TESTS += tests/unit/test_hrt_opts
-tests_unit_test_hrt_opts_SOURCES = tests/unit/test_hrt_opts.c plugins/hrt/hrt_opts.c
+tests_unit_test_hrt_opts_SOURCES = tests/unit/test_hrt_opts.c plugins/hrt/hrt_opts.c \
+	plugins/hrt/hrt_health.c
 tests_unit_test_hrt_opts_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/hrt \
 	-iquote $(top_srcdir)/core
 tests_unit_test_hrt_opts_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBCONFIG_CFLAGS)

@@ -158,9 +158,13 @@ static int timer_load_state_names(struct wultfw_ctx *ctx,
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");
 	ret = wfw_cpuidle_open(ci, cpu, p->sysfs_root);
 	if (ret == -ENOENT) {
-		wultfw_log(ctx, WULTFW_LOG_INFO,
-			   "%s/devices/system/cpu/cpu%d/cpuidle does not exist (no cpuidle driver): ReqCState will be empty",
-			   p->sysfs_root, cpu);
+		char why[160];
+
+		/* No states to name: no ReqCState column, not empty cells. */
+		wfw_cpuidle_why_none(cpu, p->sysfs_root, why, sizeof(why));
+		wultfw_log(ctx, WULTFW_LOG_INFO, "%s: no ReqCState column", why);
+		p->reqcstate = false;
+		p->no_cpuidle = true;
 		free(ci);
 		return 0;
 	}
@@ -410,6 +414,7 @@ static void timer_record_setup(struct wultfw_ctx *ctx, struct timer_priv *p)
 	wultfw_info(ctx, "timer_slack_ns", buf);
 	wultfw_info(ctx, "timer_reqcstate",
 		    p->cs.on ? "cpuidle usage counters, read after each wake-up" :
+		    p->no_cpuidle ? "none: the CPU has no cpuidle states" :
 		    p->reqcstate ? "no cpuidle" : "off");
 	if (!p->priority)
 		wultfw_log(ctx, WULTFW_LOG_INFO,

@@ -61,6 +61,7 @@ struct timer_priv {
 	enum timer_mlock mlock;
 	uint64_t slack_ns;	/* PR_SET_TIMERSLACK of the measuring thread */
 	bool reqcstate;		/* ReqCState column wanted */
+	bool no_cpuidle;	/* ...but the CPU has no cpuidle states */
 	bool raw;		/* LTime, TBI, TAI columns wanted */
 	size_t ring_slots;
 	const char *sysfs_root;

@@ -50,7 +50,9 @@ CFG
 # 1. 5000 datapoints with raw timestamps, checked row by row.
 exp big 5000 2m "raw = true;"
 "$WULTFW" -c "$TMP/big.cfg" --no-progress >"$TMP/big.out" 2>&1 || { cat "$TMP/big.out"; fail "5000-datapoint run"; }
-awk -F, '
+cpuidle=0
+[ -z "${WULTFW_HIDE_CPUIDLE:-}" ] && [ -d "/sys/devices/system/cpu/cpu$CPU/cpuidle" ] && cpuidle=1
+awk -F, -v cpuidle=$cpuidle '
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 {
 	lt = $c["LTime"]; tbi = $c["TBI"]; tai = $c["TAI"]; ti = $c["TIntr"]
@@ -60,7 +62,7 @@ NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	if (d((ti - lt) / 1000, $c["IntrLatency"])) err("IntrLatency")
 	if (d((lt - tbi) / 1000, $c["SilentTime"])) err("SilentTime")
 	if ($c["LDist"] < 20 || $c["LDist"] > 500) err("LDist out of range")
-	if ($c["ReqCState"] == "") empty++
+	if ("ReqCState" in c && $c["ReqCState"] == "") empty++
 	if (($c["Disturbed"] == "True") != ($c["SoftIRQCnt"] > 0 || $c["NMICnt"] > 0)) err("Disturbed")
 	n++
 }
@@ -68,7 +70,8 @@ function d(a, b) { return a - b > 0.0011 || b - a > 0.0011 }
 function err(what) { if (bad++ < 20) print "row " NR ": " what ": " $0 }
 END {
 	if (n != 5000) { print "CSV has " n " rows, not 5000"; bad++ }
-	if (empty == n && system("test -d /sys/devices/system/cpu/cpu0/cpuidle") == 0) { print "ReqCState never named"; bad++ }
+	if (("ReqCState" in c) != cpuidle) { print "ReqCState column " (cpuidle ? "missing" : "present") " with" (cpuidle ? "" : "out") " cpuidle states"; bad++ }
+	if (cpuidle && empty == n) { print "ReqCState never named"; bad++ }
 	exit bad ? 1 : 0
 }
 ' "$TMP/out/big/datapoints.csv" || fail "datapoints inconsistent (see above)"
@@ -76,11 +79,15 @@ grep -q "^devid: 'hrt'" "$TMP/out/big/info.yml" || fail "info.yml lacks devid hr
 
 # 1b. Hardware counters: TotCyc exactly where msr/tsc exists, and each
 # datapoint's TotCyc is its own idle period: (TAI - TBI) times the TSC rate
-# measured independently (tests/hrt/tscfreq). In this KVM guest a counter
-# read is now and then stretched by microseconds (vCPU descheduled), so
-# 99% of rows must be within 1 us + 0.05%; a counter window off by even one
-# idle entry misses that by far. Other counters need hardware this CI lacks
-# (tests/unit/test_hrt_pmu.c covers them with synthetic deltas).
+# measured independently (tests/hrt/tscfreq). A counter window off by one
+# idle entry would be off by a whole other idle period (20-500 us, random)
+# in nearly every row, so at most 1% would land within 1 us + 0.05%. In a
+# KVM guest a counter read is stretched by microseconds whenever the vCPU
+# is descheduled, which a build running beside the test does to 1% or more
+# of the rows: so the test asks for a majority within the bound (and a
+# median error under 500 ns), which only a right window gives, and prints
+# the stretched share without judging it. Other counters need hardware
+# this CI lacks (tests/unit/test_hrt_pmu.c covers them with synthetic deltas).
 hdr=$(head -1 "$TMP/out/big/datapoints.csv")
 if [ -r /sys/bus/event_source/devices/msr/events/tsc ]; then
 	grep -q "^hrt_counters: '.*msr/tsc" "$TMP/out/big/info.yml" || fail "msr/tsc exists but info.yml hrt_counters lacks it"
@@ -98,7 +105,7 @@ if [ -r /sys/bus/event_source/devices/msr/events/tsc ]; then
 	}
 	END {
 		printf "TotCyc vs (TAI - TBI) at %s MHz: %d of %d rows beyond 1 us + 0.05%%\n", mhz, off, n > "/dev/stderr"
-		if (off > n / 100) exit 1
+		if (off * 2 > n) exit 1
 	}' "$TMP/out/big/datapoints.csv" > "$TMP/toterr" || fail "TotCyc does not match the idle periods (see above)"
 	med=$(sort -n "$TMP/toterr" | awk '{ v[NR] = $1 } END { print int(v[int(NR / 2) + 1]) }')
 	echo "TotCyc vs (TAI - TBI): median |error| $med ns"

@@ -55,6 +55,31 @@ CFG
 expect_status 0 $? "--check of a good file exits 0"
 expect_in "$work/check.out" "experiment 'two': source testsrc on CPU 0, 1 sink: OK" "--check reports each experiment"
 
+# Valid files asking for what the machine lacks: --check warns at the
+# setting's file:line and exits 3; the run refuses the same way.
+cat >"$work/machine.cfg" <<'CFG'
+outdir = "out";
+sinks = ( { plugin = "testsink"; } );
+experiments = (
+  { name = "nodev"; source = { plugin = "testsrc"; cpu = 0;
+      fail_open = "no such device here"; }; },
+  { name = "far"; source = { plugin = "testsrc"; cpu = 0; ldist_max = "1ms";
+      ldist = [ "10us", "2ms" ]; }; },
+  { name = "restricted"; source = { plugin = "testsrc"; cpu = 0; };
+    cstates = { only = [ "POLL" ]; }; },
+  { name = "fine"; source = { plugin = "testsrc"; cpu = 0; }; }
+);
+CFG
+WULTFW_HIDE_CPUIDLE=1 "$WULTFW" -c "$work/machine.cfg" --check >"$work/machine.out" 2>&1
+expect_status 3 $? "--check of a valid file this machine cannot run exits 3"
+expect_in "$work/machine.out" "machine.cfg:5: experiments[0].source.fail_open: source 'testsrc' cannot run on this machine: no such device here" "--check: a source that cannot open, at its line"
+expect_in "$work/machine.out" "machine.cfg:7: experiments[1].source.ldist: [10us, 2ms] is outside what source 'testsrc' can do here" "--check: launch distances the source cannot do here"
+expect_in "$work/machine.out" "machine.cfg:9: experiments[2].cstates.only: CPU 0 has no cpuidle states" "--check: a C-state restriction without cpuidle states"
+expect_in "$work/machine.out" "experiment 'fine': source testsrc on CPU 0, 1 sink: OK" "--check: the runnable experiment is OK"
+(cd "$work" && WULTFW_HIDE_CPUIDLE=1 "$WULTFW" -q -c machine.cfg --only restricted) >"$work/restr.out" 2>&1
+expect_status 1 $? "a C-state restriction without cpuidle states fails the experiment"
+expect_in "$work/restr.out" "machine.cfg:9: experiments[2].cstates.only: CPU 0 has no cpuidle states (hidden by WULTFW_HIDE_CPUIDLE)" "and says why at the setting's line"
+
 cd "$work" || exit 1
 "$WULTFW" -q -c good.cfg
 expect_status 0 $? "a good batch runs"
@@ -100,4 +125,12 @@ wait $pid
 expect_status 130 $? "SIGINT exits 128+2"
 expect_in sig/slow/info.yml "status: 'interrupted'" "info.yml says interrupted"
 expect_in sig/slow/testsink.txt "interrupted=1" "sinks were closed with the interrupted summary"
+# A result from a machine without cpuidle states (an older wultfw wrote an
+# empty ReqCState): calc -c says why there is no breakdown, no "-" group.
+printf 'WakeLatency,LDist,ReqCState\n10.5,100,\n12.5,200,\n' >"$work/nostates.csv"
+"$WULTFW" calc -c "$work/nostates.csv" >"$work/nostates.out" 2>&1
+expect_status 0 $? "calc -c of a result without C-states"
+expect_in "$work/nostates.out" "ReqCState is empty in every row (measured without cpuidle states), --per-cstate shows all rows only" "calc -c says why there is no per-C-state breakdown"
+if grep -q '^ *- ' "$work/nostates.out"; then fail "calc -c printed a '-' group"; cat "$work/nostates.out"; else ok "no '-' group"; fi
+
 finish

@@ -6,6 +6,7 @@
 
 #include <CUnit/Basic.h>
 
+#include "hrt_health.h"
 #include "hrt_opts.h"
 #include "options.h"
 
@@ -99,6 +100,49 @@ static void test_poll_and_raw(void)
 	CU_ASSERT_EQUAL(parse("source = { poll = \"100000001ns\"; };"), -EINVAL);
 }
 
+/* hrt_health(): one warning per problem, none for a healthy run. */
+static void test_health(void)
+{
+	/* 5000 datapoints at 50 us-4 ms in 10 s: about what fits. */
+	struct hrt_health_in ok = {
+		.duration_ns = 10000000000ULL, .ldist_from_ns = 50000,
+		.ldist_to_ns = 4000000, .datapoints = 4800, .arms = 4810,
+		.probe_entry_ns = 500, .counters = true,
+	};
+	struct hrt_health_in in = ok;
+	char w[2][512];
+
+	CU_ASSERT_EQUAL(hrt_health(&ok, w, 2), 0);
+	/* The Intel guest: 5000 in 57 s, 6912 armed, a 2.5 us probe. */
+	in.duration_ns = 57000000000ULL;
+	in.datapoints = 5000;
+	in.arms = 6912;
+	in.early_wakeups = 12989;
+	in.probe_entry_ns = 2500;
+	CU_ASSERT_EQUAL_FATAL(hrt_health(&in, w, 2), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "2500 ns per idle entry"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "counters = false"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[1], "5000 datapoints in 57.0 s (88/s)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[1], "allow about 494/s"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[1], "6912 timers armed"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[1], "12989 early wakeups"));
+	/* Without counters the advice is another one. */
+	in.counters = false;
+	CU_ASSERT_EQUAL(hrt_health(&in, w, 1), 1);
+	CU_ASSERT_PTR_NULL(strstr(w[0], "counters = false"));
+	/* Too short a run is not judged on its rate. */
+	in = ok;
+	in.duration_ns = 1000000000ULL;
+	in.datapoints = 10;
+	CU_ASSERT_EQUAL(hrt_health(&in, w, 2), 0);
+	/* Just over half the allowed rate is still fine. */
+	in = ok;
+	in.datapoints = 2470;	/* 247.0/s of 493.8/s */
+	CU_ASSERT_EQUAL(hrt_health(&in, w, 2), 0);
+	in.datapoints = 2400;
+	CU_ASSERT_EQUAL(hrt_health(&in, w, 2), 1);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -111,6 +155,7 @@ int main(void)
 	CU_add_test(s, "defaults", test_defaults);
 	CU_add_test(s, "ring_kib", test_ring);
 	CU_add_test(s, "poll and raw", test_poll_and_raw);
+	CU_add_test(s, "health warnings", test_health);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();

@@ -69,6 +69,25 @@ static void test_latencies_no_counters(void)
 	CU_ASSERT_EQUAL(row[col(&ks, "ReqCState")].i, -1);
 }
 
+/* A machine without cpuidle states: no ReqCState column at all. */
+static void test_no_cstates(void)
+{
+	struct wfw_kside_cfg cfg = { .cstate_names = NULL, .n_cstates = 0 };
+	union wultfw_cell row[WFW_KSIDE_MAX_COLS];
+	struct wfw_kside_dp dp = base_dp();
+	struct wfw_kside ks;
+
+	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &cfg), 0);
+	CU_ASSERT_EQUAL(ks.schema.ncols, 5);
+	CU_ASSERT_EQUAL(col(&ks, "ReqCState"), -1);
+	memset(row, 0x5a, sizeof(row));
+	wfw_kside_fill(&ks, &dp, row);
+	CU_ASSERT_EQUAL(row[col(&ks, "LDist")].i, 4500);
+	CU_ASSERT_EQUAL(row[col(&ks, "WakeLatency")].i, 200);
+	/* Nothing written past the schema's columns. */
+	CU_ASSERT_EQUAL(row[5].i, (int64_t)0x5a5a5a5a5a5a5a5aLL);
+}
+
 static void test_check(void)
 {
 	struct wfw_kside_cfg cfg = { .counters = WFW_KSIDE_HAS_TSC };
@@ -249,6 +268,7 @@ int main(void)
 		return 2;
 	s = CU_add_suite("kside", NULL, NULL);
 	CU_add_test(s, "latencies without counters", test_latencies_no_counters);
+	CU_add_test(s, "no cpuidle states: no ReqCState", test_no_cstates);
 	CU_add_test(s, "consistency checks", test_check);
 	CU_add_test(s, "percentages and CPUFreq", test_percentages);
 	CU_add_test(s, "raw and extra columns", test_raw_and_extra);

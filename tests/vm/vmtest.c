@@ -460,6 +460,9 @@ static int cmd_badargs(unsigned int cpu)
 	return failures != 0;
 }
 
+/* Arms two seeded runs must share before their sequences are compared. */
+#define SEED_MIN_COMMON 30
+
 /*
  * User space's launch distance for arm number @n of a run with @seed:
  * the shared generator (include/wultfw/ldist.h) after n draws. The kernel
@@ -534,8 +537,9 @@ static int cmd_seed(unsigned int cpu, size_t n)
 	g1 = seeded_run(cpu, 7, n, l1, a1);
 	g2 = seeded_run(cpu, 7, n, l2, a2);
 	g3 = seeded_run(cpu, 8, n, l3, a3);
-	result(g1 == n && g2 == n && g3 == n, "seed-runs", "got %zu/%zu/%zu of %zu",
-	       g1, g2, g3, n);
+	result(g1 == n && g2 == n && g3 == n, "seed-runs",
+	       "expected %zu records from each run, got %zu/%zu/%zu",
+	       n, g1, g2, g3);
 	/* Records are matched by arm number: drops leave gaps, not shifts. */
 	common = match_arms(a1, l1, g1, a2, l2, g2, &same);
 	common3 = match_arms(a1, l1, g1, a3, l3, g3, &same3);
@@ -548,12 +552,19 @@ static int cmd_seed(unsigned int cpu, size_t n)
 	       g1 ? (unsigned long long)l1[0] : 0ULL,
 	       g2 ? (unsigned long long)l2[0] : 0ULL,
 	       g3 ? (unsigned long long)l3[0] : 0ULL);
-	result(common >= n * 9 / 10 && same == common, "seed-same-sequence",
-	       "%zu of %zu common arms have the same ldist", same, common);
-	/* 200 draws from 480001 values: a few equal ones by chance at most. */
-	result(common3 >= n * 9 / 10 && same3 <= 2, "seed-other-sequence",
-	       "%zu of %zu common arms have the same ldist with another seed",
-	       same3, common3);
+	/*
+	 * Under TCG on a loaded host many arms are dropped (CPU busy, late
+	 * timer), so only the arms both runs published are compared; 30 of
+	 * them are enough to tell two sequences apart.
+	 */
+	result(common >= SEED_MIN_COMMON && same == common, "seed-same-sequence",
+	       "expected >= %d arms in common, all with the same ldist; saw %zu "
+	       "in common, %zu the same", SEED_MIN_COMMON, common, same);
+	/* Draws from 480001 values: a few equal ones by chance at most. */
+	result(common3 >= SEED_MIN_COMMON && same3 <= 2, "seed-other-sequence",
+	       "expected >= %d arms in common with seed 8, at most 2 with the "
+	       "same ldist; saw %zu in common, %zu the same", SEED_MIN_COMMON,
+	       common3, same3);
 	result(!unexpected, "seed-ldist-is-prng", "%zu ldist values are not the "
 	       "splitmix64 sequence of seed 7", unexpected);
 
