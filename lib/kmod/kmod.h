@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kside/kside.h"
+#include <wultfw/kside.h>
 #include "wultfw_ioctl.h"
 
 #define WFW_KMOD_DEVPATH "/dev/" WULTFW_DEVNAME

@@ -15,7 +15,7 @@
 #include <wultfw/plugin.h>
 
 #include "kmod/kmod.h"
-#include "kside/kside.h"
+#include <wultfw/kside.h>
 
 /* Records read per read() call at most (the batch may be smaller). */
 #define WFW_KMOD_SOURCE_RECS 256

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kside/kside.h"
+#include <wultfw/kside.h>
 
 static const char *const kside_bool_names[] = { "False", "True" };
 

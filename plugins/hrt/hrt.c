@@ -39,7 +39,7 @@
 #include <wultfw/plugin.h>
 
 #include "cpuidle/cpuidle.h"
-#include "kside/kside.h"
+#include <wultfw/kside.h>
 #include "hrt_event.h"
 #include "hrt_health.h"
 #include "hrt_opts.h"

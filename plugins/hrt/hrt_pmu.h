@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kside/kside.h"
+#include <wultfw/kside.h>
 
 /* TSC, APERF, MPERF, SMI and up to 12 residency counters. */
 #define HRT_PMU_MAX	16

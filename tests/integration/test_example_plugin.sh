@@ -31,6 +31,37 @@ PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$inst" \
 	pkg-config --cflags wultfw >"$work/cflags"
 expect_in "$work/cflags" "-I$inst$prefix/include" "pkg-config points at the temporary install"
 
+# The installed column derivation (<wultfw/kside.h>, libwultfw_kside.a),
+# linked into a shared object as an out-of-tree kernel-side source would.
+cat >"$work/kside.c" <<'CEOF'
+#include <stdio.h>
+#include <string.h>
+#include <wultfw/kside.h>
+
+int probe_kside(void);
+int probe_kside(void)
+{
+	static const char *const names[] = { "POLL", "C1" };
+	struct wfw_kside_cfg cfg = { .cstate_names = names, .n_cstates = 2 };
+	struct wfw_kside ks;
+
+	if (wfw_kside_init(&ks, &cfg))
+		return 1;
+	return strcmp(ks.schema.cols[0].name, "WakeLatency") != 0;
+}
+CEOF
+cat >"$work/kside_main.c" <<'CEOF'
+int probe_kside(void);
+int main(void) { return probe_kside(); }
+CEOF
+# shellcheck disable=SC2046
+cc -shared -fPIC -o "$work/libprobe.so" "$work/kside.c" \
+	$(PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$inst" \
+	  pkg-config --cflags --libs wultfw) >"$work/kside.log" 2>&1 &&
+	cc -o "$work/kside_main" "$work/kside_main.c" -L"$work" -lprobe >>"$work/kside.log" 2>&1 &&
+	LD_LIBRARY_PATH=$work "$work/kside_main"
+expect_status 0 $? "an out-of-tree .so derives wult columns with the installed kside"
+
 export WULTFW_PLUGIN_PATH="$work/loadavg:$plugindir"
 "$bin" help loadavg >"$work/help" 2>&1
 expect_status 0 $? "help loadavg"

@@ -7,7 +7,7 @@
 
 #include <CUnit/Basic.h>
 
-#include "kside/kside.h"
+#include <wultfw/kside.h>
 
 static const char *const names[] = { "POLL", "C1", "C6" };
 

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
+ * Part of the plugin API since ABI v2, installed with plugin.h and
+ * versioned with it (WULTFW_PLUGIN_ABI_VERSION): an out-of-tree source
+ * links libwultfw_kside.a (pkg-config --libs wultfw) into its plugin.
+ *
  * Kernel-side datapoints -> wult columns. Every source whose timestamps are
  * taken in the kernel (hrt via eBPF, tdt/i210 via the kernel module) hands
  * its raw datapoint to this library, so WakeLatency, IntrLatency,
