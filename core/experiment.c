@@ -391,48 +391,130 @@ static bool has_cstate(const struct wfw_experiment *e, const char *name)
 	return false;
 }
 
-static void parse_cstates(struct wfw_experiment *e, const config_setting_t *cs,
-			  const char *key, const char *sysfs_root,
-			  struct wfw_cfgerr *errs)
+/* What a cstates group asks for, before the CPU's states are looked at. */
+struct cstates_req {
+	const config_setting_t *list;	/* only or disable, or NULL */
+	const config_setting_t *where;	/* the setting errors point at */
+	const config_setting_t *deep;	/* disable_deepest */
+	bool want_deep;
+	char k[160];			/* its key: "cstates.only" */
+};
+
+static void parse_deepest(const config_setting_t *cs, const char *key,
+			  struct cstates_req *rq, struct wfw_cfgerr *errs)
 {
-	const config_setting_t *only, *dis, *deep, *list, *where;
-	size_t nerr = errs->n;
-	struct wfw_cpuidle ci;
-	bool want_deep = false;
-	char k[160];
-	int i, n;
+	rq->deep = config_setting_get_member(cs, "disable_deepest");
+	if (!rq->deep)
+		return;
+	snprintf(rq->k, sizeof(rq->k), "%s.disable_deepest", key);
+	if (!want_type(rq->deep, rq->k, CONFIG_TYPE_BOOL, "true or false", errs))
+		rq->want_deep = config_setting_get_bool(rq->deep);
+}
+
+/* Returns false when there is nothing (more) to do. */
+static bool cstates_request(struct wfw_experiment *e, const config_setting_t *cs,
+			    const char *key, struct cstates_req *rq,
+			    struct wfw_cfgerr *errs)
+{
+	const config_setting_t *only, *dis;
 
 	if (want_type(cs, key, CONFIG_TYPE_GROUP,
 		      "a group such as { only = [ \"POLL\" ]; } or { disable = [ \"C6\" ]; }",
 		      errs))
-		return;
+		return false;
 	check_keys(cs, key, cstate_keys, errs);
 	only = config_setting_get_member(cs, "only");
 	dis = config_setting_get_member(cs, "disable");
-	deep = config_setting_get_member(cs, "disable_deepest");
-	if (deep) {
-		snprintf(k, sizeof(k), "%s.disable_deepest", key);
-		if (!want_type(deep, k, CONFIG_TYPE_BOOL, "true or false", errs))
-			want_deep = config_setting_get_bool(deep);
-	}
-	if (only && (dis || want_deep)) {
+	parse_deepest(cs, key, rq, errs);
+	if (only && (dis || rq->want_deep)) {
 		wfw_cfgerr_at(errs, only, key,
 			      "give either 'only' or 'disable'/'disable_deepest', not both");
-		return;
+		return false;
 	}
-	list = only ? only : dis;
-	if (!list && !want_deep)
-		return;
-	where = list ? list : deep;
+	rq->list = only ? only : dis;
+	if (!rq->list && !rq->want_deep)
+		return false;
+	rq->where = rq->list ? rq->list : rq->deep;
 	e->cstate_mode = only ? WFW_CSTATES_ONLY : WFW_CSTATES_DISABLE;
-	snprintf(k, sizeof(k), "%s.%s", key,
-		 only ? "only" : list ? "disable" : "disable_deepest");
-	if (list && config_setting_type(list) != CONFIG_TYPE_ARRAY &&
-	    config_setting_type(list) != CONFIG_TYPE_LIST) {
-		wfw_cfgerr_at(errs, list, k, "expected a list of C-state names such as [ \"POLL\" ]");
+	snprintf(rq->k, sizeof(rq->k), "%s.%s", key,
+		 only ? "only" : rq->list ? "disable" : "disable_deepest");
+	if (rq->list && config_setting_type(rq->list) != CONFIG_TYPE_ARRAY &&
+	    config_setting_type(rq->list) != CONFIG_TYPE_LIST) {
+		wfw_cfgerr_at(errs, rq->list, rq->k,
+			      "expected a list of C-state names such as [ \"POLL\" ]");
+		return false;
+	}
+	return true;
+}
+
+/* One listed name: a state of the measured CPU, else say which it has. */
+static void cstates_add(struct wfw_experiment *e, const struct wfw_cpuidle *ci,
+			const config_setting_t *el, int i, const char *k,
+			struct wfw_cfgerr *errs)
+{
+	char avail[512] = "";
+	const char *name;
+	int j;
+
+	if (config_setting_type(el) != CONFIG_TYPE_STRING) {
+		wfw_cfgerr_at(errs, el, k, "element %d: expected a C-state name in quotes", i);
 		return;
 	}
-	set_loc(&e->cstates_loc, where, k);
+	name = config_setting_get_string(el);
+	if (wfw_cpuidle_find(ci, name) >= 0) {
+		e->cstates[e->ncstates++] = strdup(name);
+		return;
+	}
+	for (j = 0; j < ci->nstates; j++)
+		snprintf(avail + strlen(avail), sizeof(avail) - strlen(avail),
+			 "%s\"%s\"", j ? ", " : "", ci->names[j]);
+	wfw_cfgerr_at(errs, el, k, "CPU %d has no C-state \"%s\" (it has %s)",
+		      e->cpu, name, avail);
+}
+
+/* Linux always needs a state to enter: refuse turning them all off. */
+static void cstates_keep_one(struct wfw_experiment *e,
+			     const struct wfw_cpuidle *ci,
+			     const struct cstates_req *rq, struct wfw_cfgerr *errs)
+{
+	const char *deepest = ci->names[ci->nstates - 1];
+	size_t off = e->ncstates + (rq->want_deep && !has_cstate(e, deepest));
+
+	if ((e->cstate_mode == WFW_CSTATES_ONLY && e->ncstates == 0) ||
+	    (e->cstate_mode == WFW_CSTATES_DISABLE && off >= (size_t)ci->nstates))
+		wfw_cfgerr_at(errs, rq->where, rq->k,
+			      "this would disable every C-state of CPU %d: leave at least one enabled",
+			      e->cpu);
+}
+
+/* "All but the deepest", whatever this CPU calls its deepest state. */
+static void cstates_add_deepest(struct wfw_experiment *e,
+				const struct wfw_cpuidle *ci, const char *key,
+				const struct cstates_req *rq,
+				struct wfw_cfgerr *errs)
+{
+	const char *deepest = ci->names[ci->nstates - 1];
+
+	if (ci->nstates < 2)
+		wfw_cfgerr_at(errs, rq->deep, key,
+			      "CPU %d has one C-state only (\"%s\"): disabling it leaves none",
+			      e->cpu, deepest);
+	else if (!has_cstate(e, deepest))
+		e->cstates[e->ncstates++] = strdup(deepest);
+}
+
+static void parse_cstates(struct wfw_experiment *e, const config_setting_t *cs,
+			  const char *key, const char *sysfs_root,
+			  struct wfw_cfgerr *errs)
+{
+	struct cstates_req rq = { 0 };
+	size_t nerr = errs->n;
+	struct wfw_cpuidle ci;
+	int i, n;
+
+	if (!cstates_request(e, cs, key, &rq, errs))
+		return;
+	set_loc(&e->cstates_loc, rq.where, rq.k);
 	if (wfw_cpuidle_open(&ci, e->cpu, sysfs_root)) {
 		/*
 		 * A machine fact, not a mistake in the file: --check warns
@@ -441,50 +523,15 @@ static void parse_cstates(struct wfw_experiment *e, const config_setting_t *cs,
 		e->cstates = calloc(1, sizeof(*e->cstates));
 		return;
 	}
-	n = list ? config_setting_length(list) : 0;
+	n = rq.list ? config_setting_length(rq.list) : 0;
 	e->cstates = calloc((size_t)n + 2, sizeof(*e->cstates));
-	for (i = 0; e->cstates && i < n; i++) {
-		const config_setting_t *el = config_setting_get_elem(list, (unsigned)i);
-		const char *name;
-		char avail[512] = "";
-		int j;
-
-		if (config_setting_type(el) != CONFIG_TYPE_STRING) {
-			wfw_cfgerr_at(errs, el, k, "element %d: expected a C-state name in quotes", i);
-			continue;
-		}
-		name = config_setting_get_string(el);
-		if (wfw_cpuidle_find(&ci, name) < 0) {
-			for (j = 0; j < ci.nstates; j++)
-				snprintf(avail + strlen(avail), sizeof(avail) - strlen(avail),
-					 "%s\"%s\"", j ? ", " : "", ci.names[j]);
-			wfw_cfgerr_at(errs, el, k,
-				      "CPU %d has no C-state \"%s\" (it has %s)",
-				      e->cpu, name, avail);
-			continue;
-		}
-		e->cstates[e->ncstates++] = strdup(name);
-	}
-	/* Linux always needs a state to enter: refuse turning them all off. */
-	if (e->cstates && errs->n == nerr &&
-	    ((e->cstate_mode == WFW_CSTATES_ONLY && e->ncstates == 0) ||
-	     (e->cstate_mode == WFW_CSTATES_DISABLE &&
-	      e->ncstates + (want_deep && !has_cstate(e, ci.names[ci.nstates - 1])) >=
-	      (size_t)ci.nstates)))
-		wfw_cfgerr_at(errs, where, k,
-			      "this would disable every C-state of CPU %d: leave at least one enabled",
-			      e->cpu);
-	/* "All but the deepest", whatever this CPU calls its deepest state. */
-	if (e->cstates && want_deep) {
-		const char *deepest = ci.names[ci.nstates - 1];
-
-		if (ci.nstates < 2)
-			wfw_cfgerr_at(errs, deep, key,
-				      "CPU %d has one C-state only (\"%s\"): disabling it leaves none",
-				      e->cpu, deepest);
-		else if (!has_cstate(e, deepest))
-			e->cstates[e->ncstates++] = strdup(deepest);
-	}
+	for (i = 0; e->cstates && i < n; i++)
+		cstates_add(e, &ci, config_setting_get_elem(rq.list, (unsigned)i),
+			    i, rq.k, errs);
+	if (e->cstates && errs->n == nerr)
+		cstates_keep_one(e, &ci, &rq, errs);
+	if (e->cstates && rq.want_deep)
+		cstates_add_deepest(e, &ci, key, &rq, errs);
 	wfw_cpuidle_close(&ci);
 }
 
@@ -501,84 +548,116 @@ static bool valid_exp_name(const char *name)
 	return true;
 }
 
+static void parse_name(struct wfw_experiment *e, const config_setting_t *exp,
+		       const config_setting_t *top, const char *path,
+		       struct wfw_cfgerr *errs)
+{
+	const config_setting_t *s = config_setting_get_member(exp ? exp : top, "name");
+	char key[160];
+
+	snprintf(key, sizeof(key), "%s%sname", path, *path ? "." : "");
+	if (!s) {
+		wfw_cfgerr_at(errs, exp ? exp : top, key,
+			      "missing: every experiment needs a name (it names the result directory)");
+		return;
+	}
+	if (want_type(s, key, CONFIG_TYPE_STRING, "a name in quotes", errs))
+		return;
+	if (!valid_exp_name(config_setting_get_string(s)))
+		wfw_cfgerr_at(errs, s, key,
+			      "\"%s\" cannot name a directory: use letters, digits and . _ - +",
+			      config_setting_get_string(s));
+	e->name = strdup(config_setting_get_string(s));
+}
+
+static void parse_outdir(struct wfw_experiment *e, const config_setting_t *exp,
+			 const config_setting_t *top, const char *path,
+			 const struct wfw_plan_overrides *ov,
+			 struct wfw_cfgerr *errs)
+{
+	const config_setting_t *s = inherit(exp, top, "outdir");
+	char key[160];
+
+	e->outdir = strdup(ov && ov->outdir ? ov->outdir : ".");
+	if (!s || (ov && ov->outdir))
+		return;
+	key_of(s, top, path, "outdir", key, sizeof(key));
+	if (!want_type(s, key, CONFIG_TYPE_STRING, "a directory in quotes", errs)) {
+		free(e->outdir);
+		e->outdir = strdup(config_setting_get_string(s));
+	}
+}
+
+/* Recorded in info.yml and logs/config, so a run can be repeated. */
+static void parse_seed(struct wfw_experiment *e, const config_setting_t *exp,
+		       const config_setting_t *top, const char *path,
+		       struct wfw_cfgerr *errs)
+{
+	const config_setting_t *s = inherit(exp, top, "seed");
+	char key[160];
+
+	e->seed = ((uint64_t)time(NULL) ^ ((uint64_t)clock() << 32)) & INT64_MAX;
+	if (!s)
+		return;
+	key_of(s, top, path, "seed", key, sizeof(key));
+	if (config_setting_type(s) == CONFIG_TYPE_INT ||
+	    config_setting_type(s) == CONFIG_TYPE_INT64)
+		e->seed = (uint64_t)config_setting_get_int64(s);
+	else
+		wfw_cfgerr_at(errs, s, key, "expected an integer");
+}
+
+/*
+ * The experiment's group `name` or the top-level one; NULL with an error
+ * saying `missing` when a required one is absent. Its key goes to `key`.
+ */
+static const config_setting_t *
+group_of(const config_setting_t *exp, const config_setting_t *top,
+	 const char *path, const char *name, const char *missing, char *key,
+	 size_t len, struct wfw_cfgerr *errs)
+{
+	const config_setting_t *s = inherit(exp, top, name);
+
+	if (s) {
+		key_of(s, top, path, name, key, len);
+	} else if (missing) {
+		snprintf(key, len, "%s%s%s", path, *path ? "." : "", name);
+		wfw_cfgerr_at(errs, exp ? exp : top, key, "missing: %s", missing);
+	}
+	return s;
+}
+
 static void parse_experiment(struct wfw_plan *plan, struct wfw_experiment *e,
 			     const config_setting_t *exp, const char *path,
 			     const struct wfw_plan_overrides *ov,
 			     struct wfw_cfgerr *errs)
 {
 	const config_setting_t *top = config_root_setting(&plan->cfg);
+	const char *sysfs_root = ov ? ov->sysfs_root : NULL;
 	const config_setting_t *s;
 	char key[160];
 
 	if (exp)
 		check_keys(exp, path, exp_keys, errs);
-
-	s = exp ? config_setting_get_member(exp, "name") : config_setting_get_member(top, "name");
-	snprintf(key, sizeof(key), "%s%sname", path, *path ? "." : "");
-	if (!s) {
-		wfw_cfgerr_at(errs, exp ? exp : top, key,
-			      "missing: every experiment needs a name (it names the result directory)");
-	} else if (!want_type(s, key, CONFIG_TYPE_STRING, "a name in quotes", errs)) {
-		if (!valid_exp_name(config_setting_get_string(s)))
-			wfw_cfgerr_at(errs, s, key,
-				      "\"%s\" cannot name a directory: use letters, digits and . _ - +",
-				      config_setting_get_string(s));
-		e->name = strdup(config_setting_get_string(s));
-	}
-
-	s = inherit(exp, top, "outdir");
-	e->outdir = strdup(ov && ov->outdir ? ov->outdir : ".");
-	if (s && !(ov && ov->outdir)) {
-		key_of(s, top, path, "outdir", key, sizeof(key));
-		if (!want_type(s, key, CONFIG_TYPE_STRING, "a directory in quotes", errs)) {
-			free(e->outdir);
-			e->outdir = strdup(config_setting_get_string(s));
-		}
-	}
-
-	s = inherit(exp, top, "seed");
-	/* Recorded in info.yml and logs/config, so a run can be repeated. */
-	e->seed = ((uint64_t)time(NULL) ^ ((uint64_t)clock() << 32)) & INT64_MAX;
-	if (s) {
-		key_of(s, top, path, "seed", key, sizeof(key));
-		if (config_setting_type(s) == CONFIG_TYPE_INT ||
-		    config_setting_type(s) == CONFIG_TYPE_INT64)
-			e->seed = (uint64_t)config_setting_get_int64(s);
-		else
-			wfw_cfgerr_at(errs, s, key, "expected an integer");
-	}
-
-	s = inherit(exp, top, "source");
-	if (!s) {
-		snprintf(key, sizeof(key), "%s%ssource", path, *path ? "." : "");
-		wfw_cfgerr_at(errs, exp ? exp : top, key,
-			      "missing: which source measures? e.g. source = { plugin = \"timer\"; };");
-	} else {
-		key_of(s, top, path, "source", key, sizeof(key));
-		parse_source(e, s, key, ov ? ov->sysfs_root : NULL, errs);
-	}
-
-	s = inherit(exp, top, "limits");
-	if (s) {
-		key_of(s, top, path, "limits", key, sizeof(key));
+	parse_name(e, exp, top, path, errs);
+	parse_outdir(e, exp, top, path, ov, errs);
+	parse_seed(e, exp, top, path, errs);
+	s = group_of(exp, top, path, "source",
+		     "which source measures? e.g. source = { plugin = \"timer\"; };",
+		     key, sizeof(key), errs);
+	if (s)
+		parse_source(e, s, key, sysfs_root, errs);
+	s = group_of(exp, top, path, "limits", NULL, key, sizeof(key), errs);
+	if (s)
 		parse_limits(e, s, key, errs);
-	}
-
-	s = inherit(exp, top, "sinks");
-	if (!s) {
-		snprintf(key, sizeof(key), "%s%ssinks", path, *path ? "." : "");
-		wfw_cfgerr_at(errs, exp ? exp : top, key,
-			      "missing: where do datapoints go? e.g. sinks = ( { plugin = \"csv\"; } );");
-	} else {
-		key_of(s, top, path, "sinks", key, sizeof(key));
+	s = group_of(exp, top, path, "sinks",
+		     "where do datapoints go? e.g. sinks = ( { plugin = \"csv\"; } );",
+		     key, sizeof(key), errs);
+	if (s)
 		parse_sinks(e, s, key, errs);
-	}
-
-	s = inherit(exp, top, "cstates");
-	if (s) {
-		key_of(s, top, path, "cstates", key, sizeof(key));
-		parse_cstates(e, s, key, ov ? ov->sysfs_root : NULL, errs);
-	}
+	s = group_of(exp, top, path, "cstates", NULL, key, sizeof(key), errs);
+	if (s)
+		parse_cstates(e, s, key, sysfs_root, errs);
 }
 
 static void free_experiment(struct wfw_experiment *e)
@@ -674,61 +753,58 @@ static void date_names(struct wfw_plan *plan)
 	}
 }
 
-int wfw_plan_load(struct wfw_plan *plan, const char *file,
-		  const struct wfw_plan_overrides *ov, struct wfw_cfgerr *errs)
+/* Read `file` (NULL: the embedded default) into plan->cfg. */
+static int read_plan(struct wfw_plan *plan, const char *file,
+		     struct wfw_cfgerr *errs)
 {
-	const config_setting_t *top, *list;
-	int ok, i, n;
+	char dir[256], *slash;
+	struct stat st;
 
-	memset(plan, 0, sizeof(*plan));
-	config_init(&plan->cfg);
-	plan->embedded = !file;
-	snprintf(plan->file, sizeof(plan->file), "%s",
-		 file ? file : "(embedded default experiment)");
-	wfw_cfg_main_file = plan->file;
-	if (file) {
-		char dir[256], *slash;
-		struct stat st;
-
-		if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
-			wfw_cfgerr_add(errs, plan->file, 0, NULL,
-				       "is a directory: give an experiment file (examples/ has some)");
-			return -EINVAL;
-		}
-		if (stat(file, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
-			wfw_cfgerr_add(errs, plan->file, 0, NULL,
-				       "the experiment file is empty (examples/ has some to start from)");
-			return -EINVAL;
-		}
-
-		snprintf(dir, sizeof(dir), "%s", file);
-		slash = strrchr(dir, '/');
-		if (slash) {
-			*slash = '\0';
-			config_set_include_dir(&plan->cfg, dir);
-		}
-		ok = config_read_file(&plan->cfg, file);
-	} else {
-		ok = config_read_string(&plan->cfg, wfw_default_experiment);
+	if (!file)
+		return config_read_string(&plan->cfg, wfw_default_experiment) ? 0 : -EINVAL;
+	if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
+		wfw_cfgerr_add(errs, plan->file, 0, NULL,
+			       "is a directory: give an experiment file (examples/ has some)");
+		return -EISDIR;
 	}
-	if (!ok) {
-		if (config_error_type(&plan->cfg) == CONFIG_ERR_FILE_IO)
-			wfw_cfgerr_add(errs, plan->file, 0, NULL,
-				       "cannot read the experiment file: %s",
-				       strerror(errno ? errno : ENOENT));
-		else
-			wfw_cfgerr_add(errs,
-				       config_error_file(&plan->cfg) ?
-				       config_error_file(&plan->cfg) : plan->file,
-				       config_error_line(&plan->cfg), NULL,
-				       "syntax error: %s",
-				       config_error_text(&plan->cfg));
-		return -EINVAL;
+	if (stat(file, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+		wfw_cfgerr_add(errs, plan->file, 0, NULL,
+			       "the experiment file is empty (examples/ has some to start from)");
+		return -ENODATA;
 	}
+	snprintf(dir, sizeof(dir), "%s", file);
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		config_set_include_dir(&plan->cfg, dir);
+	}
+	return config_read_file(&plan->cfg, file) ? 0 : -EINVAL;
+}
 
-	top = config_root_setting(&plan->cfg);
+static void read_error(struct wfw_plan *plan, struct wfw_cfgerr *errs)
+{
+	if (config_error_type(&plan->cfg) == CONFIG_ERR_FILE_IO)
+		wfw_cfgerr_add(errs, plan->file, 0, NULL,
+			       "cannot read the experiment file: %s",
+			       strerror(errno ? errno : ENOENT));
+	else
+		wfw_cfgerr_add(errs,
+			       config_error_file(&plan->cfg) ?
+			       config_error_file(&plan->cfg) : plan->file,
+			       config_error_line(&plan->cfg), NULL,
+			       "syntax error: %s", config_error_text(&plan->cfg));
+}
+
+/* `experiments = ( ... )`, or the top level as the one experiment. */
+static int parse_experiments(struct wfw_plan *plan,
+			     const struct wfw_plan_overrides *ov,
+			     struct wfw_cfgerr *errs)
+{
+	const config_setting_t *top = config_root_setting(&plan->cfg);
+	const config_setting_t *list = config_setting_get_member(top, "experiments");
+	int i, n;
+
 	check_keys(top, "", top_keys, errs);
-	list = config_setting_get_member(top, "experiments");
 	if (list && config_setting_type(list) != CONFIG_TYPE_LIST) {
 		wfw_cfgerr_at(errs, list, "experiments",
 			      "expected a list of groups: experiments = ( { name = \"...\"; ... } );");
@@ -742,19 +818,37 @@ int wfw_plan_load(struct wfw_plan *plan, const char *file,
 	plan->exps = calloc((size_t)n, sizeof(*plan->exps));
 	if (!plan->exps)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		char path[64];
+	for (i = 0; i < n; i++, plan->n++) {
 		const config_setting_t *exp = list ? config_setting_get_elem(list, (unsigned)i) : NULL;
+		char path[64];
 
 		snprintf(path, sizeof(path), list ? "experiments[%d]" : "", i);
-		if (exp && config_setting_type(exp) != CONFIG_TYPE_GROUP) {
+		if (exp && config_setting_type(exp) != CONFIG_TYPE_GROUP)
 			wfw_cfgerr_at(errs, exp, path, "expected a group { name = \"...\"; ... }");
-			plan->n++;
-			continue;
-		}
-		parse_experiment(plan, &plan->exps[i], exp, path, ov, errs);
-		plan->n++;
+		else
+			parse_experiment(plan, &plan->exps[i], exp, path, ov, errs);
 	}
+	return 0;
+}
+
+int wfw_plan_load(struct wfw_plan *plan, const char *file,
+		  const struct wfw_plan_overrides *ov, struct wfw_cfgerr *errs)
+{
+	int ret;
+
+	memset(plan, 0, sizeof(*plan));
+	config_init(&plan->cfg);
+	plan->embedded = !file;
+	snprintf(plan->file, sizeof(plan->file), "%s",
+		 file ? file : "(embedded default experiment)");
+	wfw_cfg_main_file = plan->file;
+	ret = read_plan(plan, file, errs);
+	if (ret == -EINVAL)
+		read_error(plan, errs);
+	if (!ret)
+		ret = parse_experiments(plan, ov, errs);
+	if (ret)
+		return ret == -ENOMEM ? ret : -EINVAL;
 	if (ov && ov->only && !errs->n)
 		select_only(plan, ov->only, errs);
 	check_unique_names(plan, errs);
