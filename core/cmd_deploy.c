@@ -178,7 +178,20 @@ static int build_and_install(const char *src, const char *kdir, const char *rel,
 	return 0;
 }
 
-int wfw_cmd_deploy(int argc, char **argv)
+static int bad_usage(void)
+{
+	fprintf(stderr, "Try 'wultfw deploy --help'.\n");
+	return 2;
+}
+
+struct deploy_args {
+	char kdir[PATH_MAX], src[PATH_MAX], root[PATH_MAX];
+	char rel[128];			/* the kernel release of kdir */
+	bool dry, own_kernel;
+};
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct deploy_args *a)
 {
 	static const struct option longopts[] = {
 		{ "kdir", required_argument, NULL, 'k' },
@@ -188,96 +201,118 @@ int wfw_cmd_deploy(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char kdir[PATH_MAX] = "", src[PATH_MAX] = KMODSRCDIR, root[PATH_MAX] = "";
-	char rel[128], shared[PATH_MAX];
-	struct utsname u;
-	bool dry = false, own_kernel;
-	int c, err;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			snprintf(kdir, sizeof(kdir), "%s", optarg);
+		if (c == 'k')
+			snprintf(a->kdir, sizeof(a->kdir), "%s", optarg);
+		else if (c == 's')
+			snprintf(a->src, sizeof(a->src), "%s", optarg);
+		else if (c == 'd')
+			snprintf(a->root, sizeof(a->root), "%s", optarg);
+		else if (c == 'n')
+			a->dry = true;
+		else if (c == 'h')
 			break;
-		case 's':
-			snprintf(src, sizeof(src), "%s", optarg);
-			break;
-		case 'd':
-			snprintf(root, sizeof(root), "%s", optarg);
-			break;
-		case 'n':
-			dry = true;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		default:
-			fprintf(stderr, "Try 'wultfw deploy --help'.\n");
-			return 2;
-		}
+		else
+			return bad_usage();
+	}
+	if (c == 'h') {
+		usage();
+		return 0;
 	}
 	if (optind < argc) {
 		wfw_err("deploy takes no arguments ('%s'); see 'wultfw deploy --help'", argv[optind]);
 		return 2;
 	}
+	return -1;
+}
+
+static int no_modules_here(const char *release)
+{
+	wfw_err("kernel %s was built without loadable module support (no /proc/modules): the kernel-module sources (tdt, i210) cannot run here; the eBPF source 'hrt' needs no module. To build for another kernel, pass its --kdir",
+		release);
+	return -1;
+}
+
+/* The kernel build directory and its release; 0 or an error printed. */
+static int check_kdir(struct deploy_args *a)
+{
+	struct utsname u;
+	int err;
+
 	uname(&u);
-	if (!kdir[0]) {
+	if (!a->kdir[0]) {
 		/* For the running kernel, the first question is whether it can load any. */
-		if (access("/proc/modules", F_OK)) {
-			wfw_err("kernel %s was built without loadable module support (no /proc/modules): the kernel-module sources (tdt, i210) cannot run here; the eBPF source 'hrt' needs no module. To build for another kernel, pass its --kdir",
-				u.release);
-			return 1;
-		}
-		snprintf(kdir, sizeof(kdir), "/lib/modules/%s/build", u.release);
+		if (access("/proc/modules", F_OK))
+			return no_modules_here(u.release);
+		snprintf(a->kdir, sizeof(a->kdir), "/lib/modules/%s/build", u.release);
 	}
-	if (!shell_safe(kdir) || !shell_safe(src) || !shell_safe(root)) {
+	if (!is_dir(a->kdir)) {
+		wfw_err("no kernel build directory %s: install the headers of kernel %s (Debian: apt-get install linux-headers-%s) or pass --kdir",
+			a->kdir, u.release, u.release);
+		return -1;
+	}
+	err = kdir_release(a->kdir, a->rel, sizeof(a->rel));
+	if (err) {
+		wfw_err("%s/include/generated/utsrelease.h: %s: not a configured kernel build directory (install the kernel's headers package, or run 'make modules_prepare' in its source tree)",
+			a->kdir, err == -ENOENT ? "no UTS_RELEASE in it" : strerror(-err));
+		return -1;
+	}
+	a->own_kernel = !strcmp(a->rel, u.release);
+	if (a->own_kernel && access("/proc/modules", F_OK))
+		return no_modules_here(u.release);
+	return 0;
+}
+
+/* The module sources, and where they go; 0 or an error printed. */
+static int check_src_and_dest(const struct deploy_args *a)
+{
+	char shared[PATH_MAX];
+
+	if (!is_dir(a->src) || access(a->src, R_OK) || !is_file(a->src, "Kbuild") ||
+	    !is_file(a->src, "wultfw_main.c")) {
+		wfw_err("no module sources in %s (Kbuild, wultfw_main.c): install wultfw ('make install') or pass --src DIR (kmod/ of a source tree)",
+			a->src);
+		return -1;
+	}
+	snprintf(shared, sizeof(shared), "%s/../lib/i210", a->src);
+	if (!is_file(a->src, "i210.c") && !is_file(shared, "i210.c"))
+		wfw_warn("%s has no i210.c (nor ../lib/i210/i210.c): wultfw_i210.ko will not be built",
+			 a->src);
+	if (!a->dry && !a->root[0] && geteuid() != 0) {
+		wfw_err("installing modules needs root: run 'sudo wultfw deploy' (or --dry-run to check, or --destdir DIR to stage them)");
+		return -1;
+	}
+	if (!a->dry && a->root[0] && !is_dir(a->root)) {
+		wfw_err("--destdir %s: no such directory", a->root);
+		return -1;
+	}
+	return 0;
+}
+
+int wfw_cmd_deploy(int argc, char **argv)
+{
+	struct deploy_args a = { .kdir = "", .src = KMODSRCDIR, .root = "" };
+	int ret = parse_args(argc, argv, &a);
+
+	if (ret >= 0)
+		return ret;
+	if (!shell_safe(a.kdir) || !shell_safe(a.src) || !shell_safe(a.root)) {
 		wfw_err("paths with a single quote (') are not supported");
 		return 1;
 	}
-	if (!is_dir(kdir)) {
-		wfw_err("no kernel build directory %s: install the headers of kernel %s (Debian: apt-get install linux-headers-%s) or pass --kdir",
-			kdir, u.release, u.release);
+	if (check_kdir(&a) || check_src_and_dest(&a))
 		return 1;
-	}
-	err = kdir_release(kdir, rel, sizeof(rel));
-	if (err) {
-		wfw_err("%s/include/generated/utsrelease.h: %s: not a configured kernel build directory (install the kernel's headers package, or run 'make modules_prepare' in its source tree)",
-			kdir, err == -ENOENT ? "no UTS_RELEASE in it" : strerror(-err));
+	printf("Building the wultfw modules for kernel %s%s with %s\n", a.rel,
+	       a.own_kernel ? " (running)" : "", a.kdir);
+	if (build_and_install(a.src, a.kdir, a.rel, a.root, a.dry))
 		return 1;
-	}
-	own_kernel = !strcmp(rel, u.release);
-	if (own_kernel && access("/proc/modules", F_OK)) {
-		wfw_err("kernel %s was built without loadable module support (no /proc/modules): the kernel-module sources (tdt, i210) cannot run here; the eBPF source 'hrt' needs no module. To build for another kernel, pass its --kdir",
-			u.release);
-		return 1;
-	}
-	if (!is_dir(src) || access(src, R_OK) || !is_file(src, "Kbuild") ||
-	    !is_file(src, "wultfw_main.c")) {
-		wfw_err("no module sources in %s (Kbuild, wultfw_main.c): install wultfw ('make install') or pass --src DIR (kmod/ of a source tree)",
-			src);
-		return 1;
-	}
-	snprintf(shared, sizeof(shared), "%s/../lib/i210", src);
-	if (!is_file(src, "i210.c") && !is_file(shared, "i210.c"))
-		wfw_warn("%s has no i210.c (nor ../lib/i210/i210.c): wultfw_i210.ko will not be built",
-			 src);
-	if (!dry && !root[0] && geteuid() != 0) {
-		wfw_err("installing modules needs root: run 'sudo wultfw deploy' (or --dry-run to check, or --destdir DIR to stage them)");
-		return 1;
-	}
-	if (!dry && root[0] && !is_dir(root)) {
-		wfw_err("--destdir %s: no such directory", root);
-		return 1;
-	}
-	printf("Building the wultfw modules for kernel %s%s with %s\n", rel,
-	       own_kernel ? " (running)" : "", kdir);
-	if (build_and_install(src, kdir, rel, root, dry))
-		return 1;
-	if (dry)
+	if (a.dry)
 		printf("Dry run: nothing changed.\n");
 	else
-		printf("Modules installed in %s/lib/modules/%s/extra/wultfw.\n", root, rel);
+		printf("Modules installed in %s/lib/modules/%s/extra/wultfw.\n", a.root, a.rel);
 	printf("Load them when you measure%s: modprobe wultfw_hrt (wultfw_tdt, wultfw_i210); nothing loads them at boot.\n",
-	       own_kernel ? "" : " on that kernel");
+	       a.own_kernel ? "" : " on that kernel");
 	return 0;
 }

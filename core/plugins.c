@@ -178,6 +178,20 @@ static size_t value_size(enum wultfw_opt_type type)
 	}
 }
 
+/* A known kind, with every operation that kind needs. */
+static bool has_all_ops(const struct wultfw_plugin *d)
+{
+	const struct wultfw_source_ops *so = d->source;
+	const struct wultfw_sink_ops *si = d->sink;
+
+	if (d->kind == WULTFW_KIND_SOURCE)
+		return so && so->open && so->start && so->read && so->stop &&
+		       so->close;
+	if (d->kind == WULTFW_KIND_SINK)
+		return si && si->open && si->write && si->flush && si->close;
+	return false;
+}
+
 /* Every option's field inside cfg_size; a sane ldist declaration. */
 static bool options_fit(const struct wultfw_plugin *d)
 {
@@ -224,13 +238,7 @@ static int check_descriptor(const char *name, int want_kind,
 			 name, h->file, d->name ? d->name : "(null)");
 		return -ENOEXEC;
 	}
-	if ((d->kind == WULTFW_KIND_SOURCE &&
-	     (!d->source || !d->source->open || !d->source->start ||
-	      !d->source->read || !d->source->stop || !d->source->close)) ||
-	    (d->kind == WULTFW_KIND_SINK &&
-	     (!d->sink || !d->sink->open || !d->sink->write ||
-	      !d->sink->flush || !d->sink->close)) ||
-	    (d->kind != WULTFW_KIND_SOURCE && d->kind != WULTFW_KIND_SINK)) {
+	if (!has_all_ops(d)) {
 		snprintf(err, errlen,
 			 "plugin '%s' (%s) is broken: kind %u without all the operations that kind needs",
 			 name, h->file, d->kind);

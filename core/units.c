@@ -25,14 +25,63 @@ static const struct {
  * Integer arithmetic only, so "0.1ms" is exactly 100000 ns and a value
  * written by wfw_format_duration() parses back to the same number.
  */
-int wfw_parse_duration(const char *text, uint64_t *ns)
+static const char *skip_space(const char *p)
 {
-	const char *p = text;
-	uint64_t whole = 0, frac = 0, frac_scale = 1, mult = 0;
-	size_t i;
-
 	while (isspace((unsigned char)*p))
 		p++;
+	return p;
+}
+
+/* "12.5" at *p: whole part, fraction digits and their scale (10^digits). */
+static int parse_decimal(const char **pp, uint64_t *whole, uint64_t *frac,
+			 uint64_t *scale)
+{
+	const char *p = *pp;
+
+	for (*whole = 0; isdigit((unsigned char)*p); p++) {
+		if (*whole > (UINT64_MAX - 9) / 10)
+			return -ERANGE;
+		*whole = *whole * 10 + (uint64_t)(*p - '0');
+	}
+	*frac = 0;
+	*scale = 1;
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		for (; isdigit((unsigned char)*p); p++) {
+			if (*scale >= 1000000000000000000ULL)
+				return -ERANGE;
+			*frac = *frac * 10 + (uint64_t)(*p - '0');
+			*scale *= 10;
+		}
+	}
+	*pp = p;
+	return 0;
+}
+
+/* The unit at *p, in ns; 0 when there is none. */
+static uint64_t parse_unit(const char **pp)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t n = strlen(units[i].name);
+
+		if (!strncmp(*pp, units[i].name, n) && !isalpha((unsigned char)(*pp)[n])) {
+			*pp += n;
+			return units[i].ns;
+		}
+	}
+	return 0;
+}
+
+int wfw_parse_duration(const char *text, uint64_t *ns)
+{
+	const char *p = skip_space(text);
+	uint64_t whole, frac, scale, mult;
+	int ret;
+
 	if (!isdigit((unsigned char)*p))
 		return -EINVAL;
 	/* Zero needs no unit. */
@@ -40,50 +89,20 @@ int wfw_parse_duration(const char *text, uint64_t *ns)
 		*ns = 0;
 		return 0;
 	}
-	for (; isdigit((unsigned char)*p); p++) {
-		if (whole > (UINT64_MAX - 9) / 10)
-			return -ERANGE;
-		whole = whole * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		p++;
-		if (!isdigit((unsigned char)*p))
-			return -EINVAL;
-		for (; isdigit((unsigned char)*p); p++) {
-			if (frac_scale >= 1000000000000000000ULL)
-				return -ERANGE;
-			frac = frac * 10 + (uint64_t)(*p - '0');
-			frac_scale *= 10;
-		}
-	}
-	while (isspace((unsigned char)*p))
-		p++;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		size_t n = strlen(units[i].name);
-
-		if (!strncmp(p, units[i].name, n) && !isalpha((unsigned char)p[n])) {
-			mult = units[i].ns;
-			p += n;
-			break;
-		}
-	}
-	if (!mult)
-		return -EINVAL;
-	while (isspace((unsigned char)*p))
-		p++;
-	if (*p)
+	ret = parse_decimal(&p, &whole, &frac, &scale);
+	if (ret)
+		return ret;
+	p = skip_space(p);
+	mult = parse_unit(&p);
+	if (!mult || *skip_space(p))
 		return -EINVAL;
 	if (whole > UINT64_MAX / mult)
 		return -ERANGE;
 	/* The fraction must land on a whole nanosecond. */
-	if ((frac * mult) % frac_scale)
+	if ((frac * mult) % scale || (frac && mult > UINT64_MAX / frac))
 		return -ERANGE;
-	if (frac && mult > UINT64_MAX / frac)
-		return -ERANGE;
-	*ns = whole * mult + frac * mult / frac_scale;
-	if (*ns < whole * mult)
-		return -ERANGE;
-	return 0;
+	*ns = whole * mult + frac * mult / scale;
+	return *ns < whole * mult ? -ERANGE : 0;
 }
 
 void wfw_format_duration(uint64_t ns, char *buf, size_t len)
