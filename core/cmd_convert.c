@@ -64,7 +64,34 @@ static const char **copy_meta(struct wfw_reader *r)
 	return meta;
 }
 
-int wfw_cmd_convert(int argc, char **argv)
+struct convert_args {
+	const char *in, *out;
+	const struct wfw_format *fmt;	/* of the output */
+	int flags;			/* WFW_OUT_EXCL unless --force */
+};
+
+/* The output format from --to, else from OUT's extension; NULL: said why. */
+static const struct wfw_format *output_format(const char *to, const char *out)
+{
+	if (to && !strcmp(to, "csv"))
+		return &wfw_format_csv;
+	if (to && !strcmp(to, "binary"))
+		return &wfw_format_binary;
+	if (to) {
+		fprintf(stderr, "wultfw convert: --to %s: use csv or binary\n", to);
+		return NULL;
+	}
+	if (ends_with(out, ".csv"))
+		return &wfw_format_csv;
+	if (ends_with(out, ".wfb") || ends_with(out, ".bin"))
+		return &wfw_format_binary;
+	fprintf(stderr, "wultfw convert: cannot tell the format of %s from its name: add --to csv or --to binary\n",
+		out);
+	return NULL;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int convert_parse_args(int argc, char **argv, struct convert_args *a)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -73,27 +100,21 @@ int wfw_cmd_convert(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *in, *out = NULL, *to = NULL;
-	struct wfw_csv_writer cw;
-	struct wfw_bin_writer bw;
-	struct wfw_reader *r = NULL;
-	struct wultfw_batch b = { 0 };
-	const char **meta = NULL;
-	int binary_out, flags = WFW_OUT_EXCL, ret, opt;
-	char err[512];
-	long n;
+	const char *to = NULL;
+	int opt;
 
+	a->flags = WFW_OUT_EXCL;
 	optind = 0;	/* glibc: full reset, main() may have used getopt */
 	while ((opt = getopt_long(argc, argv, "o:t:fh", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'o': out = optarg; break;
+		case 'o': a->out = optarg; break;
 		case 't': to = optarg; break;
-		case 'f': flags = 0; break;
+		case 'f': a->flags = 0; break;
 		case 'h': convert_usage(stdout); return 0;
 		default: convert_usage(stderr); return 2;
 		}
 	}
-	if (optind != argc - 1 || !out) {
+	if (optind != argc - 1 || !a->out) {
 		fprintf(stderr, "wultfw convert: %s\n",
 			optind >= argc ? "no input FILE given"
 			: optind < argc - 1 ? "give exactly one input FILE"
@@ -101,84 +122,87 @@ int wfw_cmd_convert(int argc, char **argv)
 		convert_usage(stderr);
 		return 2;
 	}
-	in = argv[optind];
-	if (to) {
-		if (!strcmp(to, "csv")) {
-			binary_out = 0;
-		} else if (!strcmp(to, "binary")) {
-			binary_out = 1;
-		} else {
-			fprintf(stderr, "wultfw convert: --to %s: use csv or binary\n", to);
-			return 2;
-		}
-	} else if (ends_with(out, ".csv")) {
-		binary_out = 0;
-	} else if (ends_with(out, ".wfb") || ends_with(out, ".bin")) {
-		binary_out = 1;
-	} else {
-		fprintf(stderr, "wultfw convert: cannot tell the format of %s from its name: add --to csv or --to binary\n",
-			out);
-		return 2;
-	}
+	a->in = argv[optind];
+	a->fmt = output_format(to, a->out);
+	return a->fmt ? -1 : 2;
+}
 
-	ret = wfw_reader_open(&r, in, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "wultfw convert: %s\n", err);
-		return 1;
-	}
-	if (wfw_reader_ignored_bytes(r))
-		fprintf(stderr, "wultfw convert: warning: %s: the last %llu bytes are a partial record (file cut short), ignored\n",
-			in, (unsigned long long)wfw_reader_ignored_bytes(r));
+/* Every batch of the reader through the writer; 0 or an error said. */
+static int copy_rows(struct wfw_reader *r, struct wfw_writer *w)
+{
+	struct wultfw_batch b = { 0 };
+	long n = 0;
+	int ret = 0;
 
-	if (binary_out) {
-		if (wfw_reader_format(r) == WFW_FMT_BINARY)
-			meta = copy_meta(r);
-		ret = wfw_binw_open(&bw, out, wfw_reader_schema(r), meta, flags);
-	} else {
-		ret = wfw_csvw_open(&cw, out, wfw_reader_schema(r), flags);
-	}
-	if (ret) {
-		fprintf(stderr, "wultfw convert: %s%s\n",
-			binary_out ? bw.out.msg : cw.out.msg,
-			ret == -EEXIST ? " (add --force to replace it)" : "");
-		free(meta);
-		wfw_reader_close(r);
-		return 1;
-	}
 	if (wfw_batch_alloc(&b, wfw_reader_schema(r)->ncols, CONVERT_BATCH)) {
 		fprintf(stderr, "wultfw convert: out of memory\n");
-		ret = -ENOMEM;
+		return -ENOMEM;
 	}
 	while (!ret && (n = wfw_reader_read(r, &b)) > 0) {
-		ret = binary_out ? wfw_binw_write(&bw, &b) : wfw_csvw_write(&cw, &b);
+		ret = wfw_writer_write(w, &b);
 		if (ret)
-			fprintf(stderr, "wultfw convert: %s\n",
-				binary_out ? bw.out.msg : cw.out.msg);
+			fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(w));
 		b.rows = 0;
 	}
 	if (!ret && n < 0) {
 		fprintf(stderr, "wultfw convert: %s\n", wfw_reader_error(r));
 		ret = (int)n;
 	}
-	{
-		int cret = binary_out ? wfw_binw_close(&bw) : wfw_csvw_close(&cw);
+	wfw_batch_free(&b);
+	return ret;
+}
 
-		if (cret && !ret) {
-			fprintf(stderr, "wultfw convert: %s\n",
-				binary_out ? bw.out.msg : cw.out.msg);
-			ret = cret;
-		}
+/* Convert an opened input; the output is removed unless it came out whole. */
+static int convert(struct wfw_reader *r, const struct convert_args *a)
+{
+	const char **meta = NULL;
+	struct wfw_writer w;
+	int ret, cret;
+
+	if (a->fmt == &wfw_format_binary && wfw_reader_format(r) == WFW_FMT_BINARY)
+		meta = copy_meta(r);
+	ret = wfw_writer_open(&w, a->fmt, a->out, wfw_reader_schema(r), meta, a->flags);
+	free(meta);
+	if (ret) {
+		fprintf(stderr, "wultfw convert: %s%s\n", wfw_writer_msg(&w),
+			ret == -EEXIST ? " (add --force to replace it)" : "");
+		return ret;
+	}
+	ret = copy_rows(r, &w);
+	cret = wfw_writer_close(&w);
+	if (cret && !ret) {
+		fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(&w));
+		ret = cret;
 	}
 	if (ret) {
 		/* A half-converted file would pass for a whole one: remove it. */
-		unlink(out);
-		fprintf(stderr, "wultfw convert: %s removed\n", out);
-	} else {
-		fprintf(stderr, "wultfw convert: %llu rows from %s to %s\n",
-			(unsigned long long)wfw_reader_rows(r), in, out);
+		unlink(a->out);
+		fprintf(stderr, "wultfw convert: %s removed\n", a->out);
 	}
-	wfw_batch_free(&b);
-	free(meta);
+	return ret;
+}
+
+int wfw_cmd_convert(int argc, char **argv)
+{
+	struct convert_args a = { 0 };
+	struct wfw_reader *r = NULL;
+	char err[512];
+	int ret = convert_parse_args(argc, argv, &a);
+
+	if (ret >= 0)
+		return ret;
+	ret = wfw_reader_open(&r, a.in, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "wultfw convert: %s\n", err);
+		return 1;
+	}
+	if (wfw_reader_ignored_bytes(r))
+		fprintf(stderr, "wultfw convert: warning: %s: the last %llu bytes are a partial record (file cut short), ignored\n",
+			a.in, (unsigned long long)wfw_reader_ignored_bytes(r));
+	ret = convert(r, &a);
+	if (!ret)
+		fprintf(stderr, "wultfw convert: %llu rows from %s to %s\n",
+			(unsigned long long)wfw_reader_rows(r), a.in, a.out);
 	wfw_reader_close(r);
 	return ret ? 1 : 0;
 }

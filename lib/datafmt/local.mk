@@ -6,6 +6,7 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/csvfmt.c lib/datafmt/csvfmt.h \
 	lib/datafmt/binfmt.c lib/datafmt/binfmt.h \
 	lib/datafmt/writer.c lib/datafmt/writer.h \
+	lib/datafmt/filesink.c lib/datafmt/filesink.h \
 	lib/datafmt/reader.c lib/datafmt/reader.h
 lib_datafmt_libwfw_datafmt_la_LIBADD = $(CSV_LIBS)
 

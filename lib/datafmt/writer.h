@@ -42,4 +42,46 @@ int wfw_binw_write(struct wfw_bin_writer *w, const struct wultfw_batch *b);
 int wfw_binw_flush(struct wfw_bin_writer *w);
 int wfw_binw_close(struct wfw_bin_writer *w);
 
+/*
+ * One writer interface over both formats, for the file sinks and
+ * `wultfw convert`: the format is a small ops table, the buffering,
+ * full-disk handling and the count of rows really in the file are the
+ * same code for both.
+ */
+struct wfw_format {
+	const char *name;		/* "csv", "binary" */
+	const char *rows_word;		/* "rows", "records" (messages) */
+	const char *kept_key;		/* info.yml key after a failed write */
+	int (*open)(void *impl, const char *path, const struct wultfw_schema *s,
+		    const char *const *meta, int flags);
+	int (*write)(void *impl, const struct wultfw_batch *b);
+	int (*close)(void *impl);
+	struct wfw_out *(*out)(void *impl);
+	/* Whole rows in the file after a failed write, or -1. */
+	long long (*kept)(const void *impl);
+};
+
+extern const struct wfw_format wfw_format_csv, wfw_format_binary;
+
+struct wfw_writer {
+	const struct wfw_format *fmt;
+	union {
+		struct wfw_csv_writer csv;
+		struct wfw_bin_writer bin;
+	} impl;
+	uint64_t rows;			/* rows handed to write() */
+};
+
+/* meta is for formats that keep it (binary); may be NULL. */
+int wfw_writer_open(struct wfw_writer *w, const struct wfw_format *fmt,
+		    const char *path, const struct wultfw_schema *s,
+		    const char *const *meta, int flags);
+int wfw_writer_write(struct wfw_writer *w, const struct wultfw_batch *b);
+int wfw_writer_flush(struct wfw_writer *w);
+int wfw_writer_close(struct wfw_writer *w);
+/* Why the last call failed, naming the file. */
+const char *wfw_writer_msg(struct wfw_writer *w);
+/* After a write error: whole rows the file holds; -1 while healthy. */
+long long wfw_writer_kept(const struct wfw_writer *w);
+
 #endif /* WFW_WRITER_H */
