@@ -25,7 +25,7 @@ core_libwfw_core_la_SOURCES = \
 	core/units.c core/units.h
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -DKMODSRCDIR='"$(pkgdatadir)/kmod"'
-core_libwfw_core_la_LIBADD = lib/cpuidle/libwfw_cpuidle.la \
+core_libwfw_core_la_LIBADD = lib/cpuidle/libwfw_cpuidle.la lib/atomic/libwfw_atomic.la \
 	lib/pcidisc/libwfw_pcidisc.la \
 	$(LIBCONFIG_LIBS) $(LTDL_LIBS)
 

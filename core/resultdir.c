@@ -3,6 +3,8 @@
 
 #include "resultdir.h"
 
+#include <atomic/atomic.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -166,39 +168,13 @@ void wfw_info_free(struct wfw_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
-/* Write name in dir through a temporary file so a crash leaves old or new. */
 static int write_atomic(const char *dir, const char *name, const char *text,
 			size_t len)
 {
-	char tmp[PATH_MAX], final[PATH_MAX];
-	int fd, ret = 0;
+	char path[PATH_MAX];
 
-	snprintf(final, sizeof(final), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	while (len) {
-		ssize_t n = write(fd, text, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			break;
-		}
-		text += n;
-		len -= (size_t)n;
-	}
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, final))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return wfw_atomic_write_text(path, text, len);
 }
 
 /*

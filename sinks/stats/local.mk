@@ -3,7 +3,7 @@ pkglib_LTLIBRARIES += sinks/stats/stats.la
 sinks_stats_stats_la_SOURCES = sinks/stats/stats.c \
 	sinks/stats/cychist.c sinks/stats/cychist.h
 sinks_stats_stats_la_LDFLAGS = $(PLUGIN_MODULE_FLAGS)
-sinks_stats_stats_la_LIBADD = lib/stats/libwfw_stats.la -lm
+sinks_stats_stats_la_LIBADD = lib/stats/libwfw_stats.la lib/atomic/libwfw_atomic.la -lm
 PRELOAD_PLUGINS += -dlpreopen sinks/stats/stats.la
 
 if HAVE_CUNIT
@@ -13,5 +13,5 @@ tests_unit_test_stats_sink_SOURCES = tests/unit/test_stats_sink.c \
 	sinks/stats/stats.c sinks/stats/cychist.c
 tests_unit_test_stats_sink_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) \
 	-I$(top_srcdir)/sinks/stats
-tests_unit_test_stats_sink_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+tests_unit_test_stats_sink_LDADD = lib/stats/libwfw_stats.la lib/atomic/libwfw_atomic.la $(CUNIT_LIBS) -lm
 endif

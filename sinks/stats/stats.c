@@ -16,6 +16,8 @@
 
 #include <wultfw/plugin.h>
 
+#include "atomic/atomic.h"
+
 #include "stats/report.h"
 #include "stats/statset.h"
 #include "cychist.h"
@@ -192,40 +194,38 @@ static int stats_flush(struct wultfw_ctx *ctx)
 	return 0;	/* everything is in memory until close */
 }
 
-/*
- * Write a file atomically: into NAME.tmp, flushed to disk, then renamed,
- * so an interrupted or full-disk run never leaves a half file behind.
- */
+struct emit_args {
+	struct stats_sink *st;
+	const struct wultfw_run_summary *sum;
+	int (*emit)(struct stats_sink *st, const struct wultfw_run_summary *sum,
+		    FILE *f);
+};
+
+static int emit_file(FILE *f, void *arg)
+{
+	const struct emit_args *a = arg;
+
+	return a->emit(a->st, a->sum, f);
+}
+
+/* Atomically (lib/atomic), so a failed run never leaves half a file. */
 static int write_file(struct wultfw_ctx *ctx, const char *name,
 		      int (*emit)(struct stats_sink *st,
 				  const struct wultfw_run_summary *sum, FILE *f),
 		      const struct wultfw_run_summary *sum)
 {
 	struct stats_sink *st = ctx->priv;
-	char path[4096], tmp[4100];
-	FILE *f;
+	struct emit_args a = { st, sum, emit };
+	char path[4096];
 	int ret;
 
 	snprintf(path, sizeof(path), "%s%s%s", name[0] == '/' ? "" : st->outdir,
 		 name[0] == '/' ? "" : "/", name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f)
-		return wultfw_fail(ctx, -errno, "cannot create %s: %s", tmp,
-				   strerror(errno));
-	ret = emit(st, sum, f);
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		ret = -(errno ? errno : EIO);
-	if (fclose(f) && !ret)
-		ret = -(errno ? errno : EIO);
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret) {
-		unlink(tmp);
+	ret = wfw_atomic_write(path, emit_file, &a);
+	if (ret)
 		return wultfw_fail(ctx, ret, "cannot write %s: %s (free some "
 				   "space or choose another result directory)",
 				   path, strerror(-ret));
-	}
 	return 0;
 }
 

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "atomic/atomic.h"
+
+/* DIR/.NAME.tmp for DIR/NAME: hidden, and on the same file system. */
+static void temp_name(const char *path, char *tmp, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash)
+		snprintf(tmp, len, "%.*s/.%s.tmp", (int)(slash - path), path,
+			 slash + 1);
+	else
+		snprintf(tmp, len, ".%s.tmp", path);
+}
+
+int wfw_atomic_write(const char *path, int (*emit)(FILE *f, void *arg),
+		     void *arg)
+{
+	char tmp[PATH_MAX + 8];
+	FILE *f;
+	int ret;
+
+	temp_name(path, tmp, sizeof(tmp));
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	ret = emit(f, arg);
+	if (fflush(f) || ferror(f) || fsync(fileno(f)))
+		ret = ret ? ret : -(errno ? errno : EIO);
+	if (fclose(f) && !ret)
+		ret = -(errno ? errno : EIO);
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+struct text {
+	const char *p;
+	size_t len;
+};
+
+static int emit_text(FILE *f, void *arg)
+{
+	const struct text *t = arg;
+
+	return fwrite(t->p, 1, t->len, f) == t->len ? 0 : -(errno ? errno : EIO);
+}
+
+int wfw_atomic_write_text(const char *path, const char *text, size_t len)
+{
+	struct text t = { text, len };
+
+	return wfw_atomic_write(path, emit_text, &t);
+}
