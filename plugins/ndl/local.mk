@@ -2,7 +2,8 @@
 # (ETF + SO_TXTIME in user space, RR2DCDELAY/WTHRESH in kmod/wultfw_ndl.c).
 NDL_SOURCES = plugins/ndl/ndl.c plugins/ndl/ndl_nic.c plugins/ndl/ndl_nic.h \
 	plugins/ndl/ndl_phc.c plugins/ndl/ndl_phc.h plugins/ndl/ndl_qdisc.c \
-	plugins/ndl/ndl_qdisc.h plugins/ndl/ndl_tx.c plugins/ndl/ndl_tx.h
+	plugins/ndl/ndl_qdisc.h plugins/ndl/ndl_tx.c plugins/ndl/ndl_tx.h \
+	plugins/ndl/ndl_cfg.h
 pkglib_LTLIBRARIES += plugins/ndl/ndl.la
 PRELOAD_PLUGINS += -dlpreopen plugins/ndl/ndl.la
 plugins_ndl_ndl_la_SOURCES = $(NDL_SOURCES)
@@ -25,9 +26,11 @@ tests_unit_test_ndl_SOURCES = tests/unit/test_ndl.c $(NDL_SOURCES) \
 	tests/model/i210_model.c tests/model/i210_model.h
 tests_unit_test_ndl_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kmod/uapi \
 	-I$(top_srcdir)/plugins/ndl -I$(top_srcdir)/tests/model \
+	-iquote $(top_srcdir)/core \
 	-DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
-tests_unit_test_ndl_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_ndl_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBCONFIG_CFLAGS)
+# The core's option parser enforces the table's bounds and choices.
 tests_unit_test_ndl_LDADD = lib/pcidisc/libwfw_pcidisc.la lib/i210/libwfw_i210.la \
-	tests/unit/libtestutil.la $(CUNIT_LIBS)
+	$(CORE_TEST_LIBS)
 endif
 

@@ -22,6 +22,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,54 +39,59 @@
 #include "ndl_qdisc.h"
 #include "ndl_tx.h"
 #include "wultfw_ndl.h"
+#include "ndl_cfg.h"
 
-enum { NDL_OPT_IFNAME, NDL_OPT_PCI, NDL_OPT_QUEUE, NDL_OPT_PRIO,
-       NDL_OPT_DELTA, NDL_OPT_POST, NDL_OPT_TRASH, NDL_OPT_TRASH_SIZE,
-       NDL_OPT_DST, NDL_OPT_PHC, NDL_OPT_PHC_TOL, NDL_OPT_RAW,
-       NDL_OPT_DUMP, NDL_OPT_DEVICE, NDL_OPT_SYSFS, NDL_OPT_NR };
+#define F(field) .off = offsetof(struct ndl_cfg, field)
+
+static const char *const ndl_phc_modes[] = { "step", "check", NULL };
 
 static const struct wultfw_option ndl_options[] = {
 	[NDL_OPT_IFNAME] = { "ifname", WULTFW_OPT_STRING, NULL,
-		"network interface of the I210 (eth1); or use pci" },
+		"network interface of the I210 (eth1); or use pci", F(ifname) },
 	[NDL_OPT_PCI] = { "pci", WULTFW_OPT_STRING, NULL,
 		"PCI address of the I210 (0000:01:00.0); neither ifname nor "
-		"pci: the only I210 driven by igb" },
+		"pci: the only I210 driven by igb", F(pci) },
 	[NDL_OPT_QUEUE] = { "queue", WULTFW_OPT_INT, "0",
-		"TX queue of the launch-time packets: 0 or 1 (the I210 "
-		"launches on these only)" },
+		"TX queue of the launch-time packets (the I210 launches on "
+		"queues 0 and 1 only)", .min = "0", .max = "1", F(queue) },
 	[NDL_OPT_PRIO] = { "prio", WULTFW_OPT_INT, "6",
-		"socket priority (0-15) that mqprio steers to that queue "
-		"alone; other traffic with it is delayed by ETF" },
+		"socket priority that mqprio steers to that queue alone; "
+		"other traffic with it is delayed by ETF",
+		.min = "0", .max = "15", F(prio) },
 	[NDL_OPT_DELTA] = { "etf_delta", WULTFW_OPT_DURATION, "200us",
 		"ETF hands a packet to the NIC this long before its launch "
-		"time (10us-100ms); LDist must be longer" },
+		"time; LDist must be longer", .min = "10us", .max = "100ms",
+		F(etf_delta) },
 	[NDL_OPT_POST] = { "post_wait", WULTFW_OPT_DURATION, "50us",
-		"wait after the launch time before reading RTD (0-100ms)" },
+		"wait after the launch time before reading RTD",
+		.min = "0", .max = "100ms", F(post_wait) },
 	[NDL_OPT_TRASH] = { "trash_cache", WULTFW_OPT_BOOL, "false",
 		"write a buffer of trash_size bytes before each packet, so "
-		"the packet's data is not in the CPU caches" },
+		"the packet's data is not in the CPU caches", F(trash_cache) },
 	[NDL_OPT_TRASH_SIZE] = { "trash_size", WULTFW_OPT_INT, "33554432",
-		"bytes written by trash_cache (4096-1073741824); larger than "
-		"the last-level cache" },
+		"bytes written by trash_cache; larger than the last-level "
+		"cache", .min = "4096", .max = "1073741824", .unit = "bytes",
+		F(trash_size) },
 	[NDL_OPT_DST] = { "dst_mac", WULTFW_OPT_STRING, "self",
 		"destination MAC of the packets: \"self\" (the NIC's own "
 		"address; no other host sees a frame for it) or "
-		"aa:bb:cc:dd:ee:ff" },
+		"aa:bb:cc:dd:ee:ff", F(dst_mac) },
 	[NDL_OPT_PHC] = { "phc_sync", WULTFW_OPT_STRING, "step",
 		"\"step\": step the NIC clock onto CLOCK_TAI when it is off "
 		"by more than phc_tolerance; \"check\": only check (phc2sys "
-		"keeps it in step) and drop datapoints when it is off" },
+		"keeps it in step) and drop datapoints when it is off",
+		.choices = ndl_phc_modes, F(phc_sync) },
 	[NDL_OPT_PHC_TOL] = { "phc_tolerance", WULTFW_OPT_DURATION, "10us",
-		"largest accepted NIC clock offset from CLOCK_TAI (1us-1ms)" },
+		"largest accepted NIC clock offset from CLOCK_TAI",
+		.min = "1us", .max = "1ms", F(phc_tolerance) },
 	[NDL_OPT_RAW] = { "raw", WULTFW_OPT_BOOL, "false",
 		"also write RTDRaw (16 ns units), LTime (CLOCK_TAI ns) and "
-		"PHCOffset (ns) columns" },
+		"PHCOffset (ns) columns", F(raw) },
 	[NDL_OPT_DUMP] = { "pci_dump", WULTFW_OPT_STRING, NULL,
-		"check discovery against an `lspci -xxx` dump (never measures)" },
+		"check discovery against an `lspci -xxx` dump (never measures)",
+		F(pci_dump) },
 	[NDL_OPT_DEVICE] = { "device", WULTFW_OPT_STRING, "/dev/" WULTFW_NDL_DEVNAME,
-		"the wultfw_ndl module's device (tests)" },
-	[NDL_OPT_SYSFS] = { "sysfs", WULTFW_OPT_STRING, "/sys",
-		"sysfs root (tests use a fake tree)" },
+		"the wultfw_ndl module's device (tests)", F(device) },
 	{ NULL },
 };
 
@@ -132,59 +138,31 @@ static bool ndl_pci_ok(const char *s)
 	       sscanf(s, "%2x:%2x.%1x%c", &b, &dev, &f, &end) == 3;
 }
 
+/* What the option table cannot say; bounds and choices are the core's. */
 static int ndl_validate(struct wultfw_ctx *ctx)
 {
-	const struct wultfw_value *o = ctx->opts;
+	const struct ndl_cfg *cfg = ctx->cfg;
 	unsigned char mac[6];
 	const char *s;
 
-	if (o[NDL_OPT_IFNAME].set && o[NDL_OPT_PCI].set)
+	if (cfg->ifname && cfg->pci)
 		return wultfw_fail_opt(ctx, NDL_OPT_PCI, -EINVAL,
 			"give ifname or pci, not both");
-	s = o[NDL_OPT_IFNAME].set ? o[NDL_OPT_IFNAME].s : NULL;
+	s = cfg->ifname;
 	if (s && (!s[0] || strlen(s) >= IFNAMSIZ || strpbrk(s, "/ \t:")))
 		return wultfw_fail_opt(ctx, NDL_OPT_IFNAME, -EINVAL,
 			"ifname \"%s\" is not an interface name (1-%d "
 			"characters, no '/', ':' or blanks)", s, IFNAMSIZ - 1);
-	s = o[NDL_OPT_PCI].set ? o[NDL_OPT_PCI].s : NULL;
+	s = cfg->pci;
 	if (s && !ndl_pci_ok(s))
 		return wultfw_fail_opt(ctx, NDL_OPT_PCI, -EINVAL,
 			"pci \"%s\" is not a PCI address (0000:01:00.0 or "
 			"01:00.0)", s);
-	if (o[NDL_OPT_QUEUE].i < 0 || o[NDL_OPT_QUEUE].i > 1)
-		return wultfw_fail_opt(ctx, NDL_OPT_QUEUE, -ERANGE,
-			"queue %lld: the I210 launches packets on TX queues 0 "
-			"and 1 only", (long long)o[NDL_OPT_QUEUE].i);
-	if (o[NDL_OPT_PRIO].i < 0 || o[NDL_OPT_PRIO].i > 15)
-		return wultfw_fail_opt(ctx, NDL_OPT_PRIO, -ERANGE,
-			"prio %lld is not a socket priority mqprio maps (0-15)",
-			(long long)o[NDL_OPT_PRIO].i);
-	if (o[NDL_OPT_DELTA].ns < 10000 || o[NDL_OPT_DELTA].ns > 100000000)
-		return wultfw_fail_opt(ctx, NDL_OPT_DELTA, -ERANGE,
-			"etf_delta %llu ns is outside 10us-100ms",
-			(unsigned long long)o[NDL_OPT_DELTA].ns);
-	if (o[NDL_OPT_POST].ns > 100000000)
-		return wultfw_fail_opt(ctx, NDL_OPT_POST, -ERANGE,
-			"post_wait %llu ns is longer than 100ms",
-			(unsigned long long)o[NDL_OPT_POST].ns);
-	if (o[NDL_OPT_TRASH_SIZE].i < 4096 ||
-	    o[NDL_OPT_TRASH_SIZE].i > (1LL << 30))
-		return wultfw_fail_opt(ctx, NDL_OPT_TRASH_SIZE, -ERANGE,
-			"trash_size %lld is outside 4096-1073741824 bytes",
-			(long long)o[NDL_OPT_TRASH_SIZE].i);
-	s = o[NDL_OPT_DST].s;
+	s = cfg->dst_mac;
 	if (strcmp(s, "self") && ndl_parse_mac(s, mac))
 		return wultfw_fail_opt(ctx, NDL_OPT_DST, -EINVAL,
 			"dst_mac \"%s\" is neither \"self\" nor a MAC address "
 			"(aa:bb:cc:dd:ee:ff)", s);
-	s = o[NDL_OPT_PHC].s;
-	if (strcmp(s, "step") && strcmp(s, "check"))
-		return wultfw_fail_opt(ctx, NDL_OPT_PHC, -EINVAL,
-			"phc_sync \"%s\": use \"step\" or \"check\"", s);
-	if (o[NDL_OPT_PHC_TOL].ns < 1000 || o[NDL_OPT_PHC_TOL].ns > 1000000)
-		return wultfw_fail_opt(ctx, NDL_OPT_PHC_TOL, -ERANGE,
-			"phc_tolerance %llu ns is outside 1us-1ms",
-			(unsigned long long)o[NDL_OPT_PHC_TOL].ns);
 	return 0;
 }
 
@@ -194,7 +172,7 @@ static void ndl_close(struct wultfw_ctx *ctx);
 
 static int ndl_open_dev(struct wultfw_ctx *ctx, struct ndl_priv *p)
 {
-	const char *dev = ctx->opts[NDL_OPT_DEVICE].s;
+	const char *dev = ((const struct ndl_cfg *)ctx->cfg)->device;
 
 	p->dev_fd = open(dev, O_RDWR | O_CLOEXEC);
 	if (p->dev_fd >= 0)
@@ -220,12 +198,12 @@ static int ndl_open_dev(struct wultfw_ctx *ctx, struct ndl_priv *p)
 
 static int ndl_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
-	const struct wultfw_value *o = ctx->opts;
+	const struct ndl_cfg *cfg = ctx->cfg;
 	struct ndl_nic_req req = {
-		.ifname = o[NDL_OPT_IFNAME].set ? o[NDL_OPT_IFNAME].s : NULL,
-		.pci = o[NDL_OPT_PCI].set ? o[NDL_OPT_PCI].s : NULL,
-		.dump = o[NDL_OPT_DUMP].set ? o[NDL_OPT_DUMP].s : NULL,
-		.sysfs = o[NDL_OPT_SYSFS].s,
+		.ifname = cfg->ifname,
+		.pci = cfg->pci,
+		.dump = cfg->pci_dump,
+		.sysfs = ctx->sysfs_root,
 	};
 	struct ndl_priv *p;
 	char why[512], ptp[32], desc[512];
@@ -265,16 +243,16 @@ static int ndl_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 		goto fail;
 	}
 	p->ntxq = ndl_nic_txqueues(req.sysfs, p->nic.netdev);
-	if (p->ntxq < 0 || o[NDL_OPT_QUEUE].i >= p->ntxq) {
+	if (p->ntxq < 0 || cfg->queue >= p->ntxq) {
 		err = wultfw_fail_opt(ctx, NDL_OPT_QUEUE, -ERANGE, "%s uses %d "
 			"TX queues; queue %lld is not one of them", p->nic.netdev,
-			p->ntxq, (long long)o[NDL_OPT_QUEUE].i);
+			p->ntxq, (long long)cfg->queue);
 		goto fail;
 	}
-	if (!strcmp(o[NDL_OPT_DST].s, "self"))
+	if (!strcmp(cfg->dst_mac, "self"))
 		err = ndl_nic_mac(req.sysfs, p->nic.netdev, p->dst);
 	else
-		err = ndl_parse_mac(o[NDL_OPT_DST].s, p->dst);
+		err = ndl_parse_mac(cfg->dst_mac, p->dst);
 	if (err) {
 		err = wultfw_fail(ctx, err, "%s: cannot read its MAC address",
 				  p->nic.netdev);
@@ -310,14 +288,14 @@ static int ndl_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 
 	snprintf(p->devdescr, sizeof(p->devdescr), "Intel %s at %s (%s), TX "
 		 "queue %lld, ETF launch time", p->nic.model, p->nic.addr,
-		 p->nic.netdev, (long long)o[NDL_OPT_QUEUE].i);
+		 p->nic.netdev, (long long)cfg->queue);
 	p->schema.cols = ndl_cols;
-	p->schema.ncols = o[NDL_OPT_RAW].b ? NDL_NCOLS : 2;
+	p->schema.ncols = cfg->raw ? NDL_NCOLS : 2;
 	info->devid = "ndl";
 	info->report_tool = "ndl";
 	info->devdescr = p->devdescr;
 	info->resolution_ns = NDL_RTD_GRAN_NS;
-	info->ldist_min_ns = o[NDL_OPT_DELTA].ns + NDL_LDIST_SLACK_NS;
+	info->ldist_min_ns = cfg->etf_delta + NDL_LDIST_SLACK_NS;
 	info->ldist_max_ns = NDL_LDIST_MAX_NS;
 	info->ldist_gran_ns = 1;
 	info->schema = &p->schema;
@@ -386,7 +364,7 @@ static uint64_t ndl_tai_ns(void)
 static int ndl_phc_keep(struct wultfw_ctx *ctx, struct ndl_priv *p,
 			int64_t *off)
 {
-	uint64_t tol = ctx->opts[NDL_OPT_PHC_TOL].ns;
+	uint64_t tol = ((const struct ndl_cfg *)ctx->cfg)->phc_tolerance;
 	int64_t gap;
 	int err = ndl_clock_offset(p->phc, CLOCK_TAI, off, &gap);
 
@@ -395,7 +373,7 @@ static int ndl_phc_keep(struct wultfw_ctx *ctx, struct ndl_priv *p,
 				   p->nic.netdev, strerror(-err));
 	if ((uint64_t)llabs(*off) <= tol)
 		return 0;
-	if (strcmp(ctx->opts[NDL_OPT_PHC].s, "step"))
+	if (strcmp(((const struct ndl_cfg *)ctx->cfg)->phc_sync, "step"))
 		return -EAGAIN;
 	err = ndl_clock_step(p->phc, *off);
 	if (err)
@@ -409,13 +387,13 @@ static int ndl_phc_keep(struct wultfw_ctx *ctx, struct ndl_priv *p,
 static int ndl_start(struct wultfw_ctx *ctx,
 		     const struct wultfw_source_params *sp)
 {
-	const struct wultfw_value *o = ctx->opts;
+	const struct ndl_cfg *o = ctx->cfg;
 	struct ndl_priv *p = ctx->priv;
 	struct ndl_etf_cfg cfg = {
 		.ntxq = (unsigned int)p->ntxq,
-		.queue = (unsigned int)o[NDL_OPT_QUEUE].i,
-		.prio = (unsigned int)o[NDL_OPT_PRIO].i,
-		.delta_ns = o[NDL_OPT_DELTA].ns,
+		.queue = (unsigned int)o->queue,
+		.prio = (unsigned int)o->prio,
+		.delta_ns = o->etf_delta,
 		.offload = true,
 	};
 	struct wultfw_ndl_attach a = { .size = sizeof(a) };
@@ -426,8 +404,8 @@ static int ndl_start(struct wultfw_ctx *ctx,
 	p->seed = sp->seed;
 	p->from = sp->ldist_from_ns;
 	p->to = sp->ldist_to_ns;
-	if (o[NDL_OPT_TRASH].b) {
-		p->trash_size = (size_t)o[NDL_OPT_TRASH_SIZE].i;
+	if (o->trash_cache) {
+		p->trash_size = (size_t)o->trash_size;
 		p->trash = malloc(p->trash_size);
 		if (!p->trash)
 			return wultfw_fail_opt(ctx, NDL_OPT_TRASH_SIZE, -ENOMEM,
@@ -514,7 +492,7 @@ static int ndl_one(struct wultfw_ctx *ctx, struct ndl_priv *p,
 	}
 	if (err)
 		return wultfw_fail(ctx, err, "%s: %s", p->nic.netdev, why);
-	wake = txtime + ctx->opts[NDL_OPT_POST].ns;
+	wake = txtime + ((const struct ndl_cfg *)ctx->cfg)->post_wait;
 	ts.tv_sec = (time_t)(wake / 1000000000ULL);
 	ts.tv_nsec = (long)(wake % 1000000000ULL);
 	while (clock_nanosleep(CLOCK_TAI, TIMER_ABSTIME, &ts, NULL) == EINTR)
@@ -606,5 +584,6 @@ WULTFW_PLUGIN(ndl) = {
 	.options = ndl_options,
 	.source = &ndl_ops,
 	.validate = ndl_validate,
+	.cfg_size = sizeof(struct ndl_cfg),
 	.ldist = { WULTFW_LDIST_DELAY, NDL_LDIST_SLACK_NS, NDL_LDIST_MAX_NS },
 };

@@ -19,7 +19,9 @@
 #include <wultfw/plugin.h>
 
 #include "i210_model.h"
+#include "ndl_cfg.h"
 #include "ndl_nic.h"
+#include "options.h"
 #include "ndl_phc.h"
 #include "ndl_qdisc.h"
 #include "testutil.h"
@@ -30,10 +32,34 @@ extern const struct wultfw_plugin ndl_LTX_wultfw_plugin;
 
 enum { O_IFNAME, O_PCI, O_QUEUE, O_PRIO, O_DELTA, O_POST, O_TRASH,
        O_TRASH_SIZE, O_DST, O_PHC, O_PHC_TOL, O_RAW, O_DUMP, O_DEVICE,
-       O_SYSFS, O_NR };
+       O_NR };
 
 static struct wultfw_value opts[O_NR];
+static struct ndl_cfg cfg;
 static struct wultfw_ctx ctx;
+
+/* What the core hands the plugin: opts[] as the config struct (ABI v2). */
+static void to_cfg(void)
+{
+	cfg = (struct ndl_cfg){
+		.ifname = opts[O_IFNAME].set ? opts[O_IFNAME].s : NULL,
+		.pci = opts[O_PCI].set ? opts[O_PCI].s : NULL,
+		.queue = opts[O_QUEUE].i, .prio = opts[O_PRIO].i,
+		.etf_delta = opts[O_DELTA].ns, .post_wait = opts[O_POST].ns,
+		.trash_cache = opts[O_TRASH].b, .trash_size = opts[O_TRASH_SIZE].i,
+		.dst_mac = opts[O_DST].s, .phc_sync = opts[O_PHC].s,
+		.phc_tolerance = opts[O_PHC_TOL].ns, .raw = opts[O_RAW].b,
+		.pci_dump = opts[O_DUMP].set ? opts[O_DUMP].s : NULL,
+		.device = opts[O_DEVICE].s,
+	};
+	ctx.cfg = &cfg;
+}
+
+static int validate(void)
+{
+	to_cfg();
+	return ndl_LTX_wultfw_plugin.validate(&ctx);
+}
 static char *root;
 
 #define sh(fmt, a) do { \
@@ -58,7 +84,7 @@ static void defaults(void)
 	opts[O_PHC_TOL] = (struct wultfw_value){ .set = true, .ns = 10000 };
 	opts[O_RAW] = (struct wultfw_value){ .set = true, .b = false };
 	opts[O_DEVICE] = (struct wultfw_value){ .set = true, .s = "/nonexistent/wultfw_ndl" };
-	opts[O_SYSFS] = (struct wultfw_value){ .set = true, .s = "/sys" };
+	ctx.sysfs_root = "/sys";
 	ctx.plugin = &ndl_LTX_wultfw_plugin;
 	ctx.opts = opts;
 	ctx.bad_opt = -1;
@@ -74,7 +100,6 @@ static void test_table_order(void)
 	CU_ASSERT_STRING_EQUAL(o[O_QUEUE].name, "queue");
 	CU_ASSERT_STRING_EQUAL(o[O_TRASH_SIZE].name, "trash_size");
 	CU_ASSERT_STRING_EQUAL(o[O_DEVICE].name, "device");
-	CU_ASSERT_STRING_EQUAL(o[O_SYSFS].name, "sysfs");
 	CU_ASSERT_PTR_NULL(o[O_NR].name);
 	CU_ASSERT_STRING_EQUAL(o[O_DELTA].def, "200us");
 	CU_ASSERT_PTR_NOT_NULL(ndl_LTX_wultfw_plugin.validate);
@@ -85,7 +110,7 @@ static void expect_bad(int opt, const char *msg)
 {
 	ctx.bad_opt = -1;
 	ctx.err[0] = '\0';
-	CU_ASSERT(ndl_LTX_wultfw_plugin.validate(&ctx) < 0);
+	CU_ASSERT(validate() < 0);
 	CU_ASSERT_EQUAL(ctx.bad_opt, opt);
 	TU_ASSERT_CONTAINS(ctx.err, msg);
 }
@@ -93,13 +118,13 @@ static void expect_bad(int opt, const char *msg)
 static void test_validate(void)
 {
 	defaults();
-	CU_ASSERT_EQUAL(ndl_LTX_wultfw_plugin.validate(&ctx), 0);
+	CU_ASSERT_EQUAL(validate(), 0);
 
 	opts[O_IFNAME] = (struct wultfw_value){ .set = true, .s = "eth1" };
 	opts[O_PCI] = (struct wultfw_value){ .set = true, .s = "0000:01:00.0" };
 	expect_bad(O_PCI, "not both");
 	opts[O_PCI].set = false;
-	CU_ASSERT_EQUAL(ndl_LTX_wultfw_plugin.validate(&ctx), 0);
+	CU_ASSERT_EQUAL(validate(), 0);
 	opts[O_IFNAME].s = "a-very-long-interface-name";
 	expect_bad(O_IFNAME, "not an interface name");
 	opts[O_IFNAME].s = "../etc";
@@ -107,43 +132,61 @@ static void test_validate(void)
 	opts[O_IFNAME].set = false;
 
 	opts[O_PCI] = (struct wultfw_value){ .set = true, .s = "01:00.0" };
-	CU_ASSERT_EQUAL(ndl_LTX_wultfw_plugin.validate(&ctx), 0);
+	CU_ASSERT_EQUAL(validate(), 0);
 	opts[O_PCI].s = "0000:01:00";
 	expect_bad(O_PCI, "not a PCI address");
 	opts[O_PCI].set = false;
 
-	opts[O_QUEUE].i = 1;
-	CU_ASSERT_EQUAL(ndl_LTX_wultfw_plugin.validate(&ctx), 0);
-	opts[O_QUEUE].i = 2;
-	expect_bad(O_QUEUE, "queues 0 and 1 only");
-	opts[O_QUEUE].i = -1;
-	expect_bad(O_QUEUE, "queues 0 and 1 only");
-	opts[O_QUEUE].i = 0;
-
-	opts[O_PRIO].i = 16;
-	expect_bad(O_PRIO, "0-15");
-	opts[O_PRIO].i = 6;
-	opts[O_DELTA].ns = 5000;
-	expect_bad(O_DELTA, "outside 10us-100ms");
-	opts[O_DELTA].ns = 200000;
-	opts[O_POST].ns = 200000000;
-	expect_bad(O_POST, "longer than 100ms");
-	opts[O_POST].ns = 0;
-	CU_ASSERT_EQUAL(ndl_LTX_wultfw_plugin.validate(&ctx), 0);
-	opts[O_TRASH_SIZE].i = 100;
-	expect_bad(O_TRASH_SIZE, "4096-1073741824");
-	opts[O_TRASH_SIZE].i = 4096;
 	opts[O_DST].s = "ff:ff:ff:ff:ff";
 	expect_bad(O_DST, "neither \"self\" nor a MAC");
 	opts[O_DST].s = "02:00:00:00:00:01";
-	CU_ASSERT_EQUAL(ndl_LTX_wultfw_plugin.validate(&ctx), 0);
-	opts[O_PHC].s = "sync";
-	expect_bad(O_PHC, "\"step\" or \"check\"");
-	opts[O_PHC].s = "check";
-	opts[O_PHC_TOL].ns = 0;
-	expect_bad(O_PHC_TOL, "outside 1us-1ms");
-	opts[O_PHC_TOL].ns = 1000;
-	CU_ASSERT_EQUAL(ndl_LTX_wultfw_plugin.validate(&ctx), 0);
+	CU_ASSERT_EQUAL(validate(), 0);
+}
+
+/* The core's parser with ndl's table on a source group. */
+static char *parse_errors(const char *text)
+{
+	struct wfw_cfgerr errs = { 0 };
+	struct wfw_optvals v;
+	config_t c;
+	char *all = calloc(1, 4096);
+	size_t i;
+
+	config_init(&c);
+	CU_ASSERT_FATAL(config_read_string(&c, text) == CONFIG_TRUE);
+	wfw_options_parse(ndl_LTX_wultfw_plugin.options,
+			  ndl_LTX_wultfw_plugin.cfg_size,
+			  config_lookup(&c, "source"), NULL, "source", "ndl",
+			  &v, &errs);
+	for (i = 0; all && i < errs.n; i++)
+		snprintf(all + strlen(all), 4096 - strlen(all), "%s\n", errs.msgs[i]);
+	wfw_options_free(&v);
+	wfw_cfgerr_free(&errs);
+	config_destroy(&c);
+	return all;
+}
+
+/* Ranges and choices live in the table: the core refuses what is outside. */
+static void test_bounds(void)
+{
+	char *e = parse_errors("source = { queue = 2; prio = 16;\n"
+			       "  etf_delta = \"5us\"; post_wait = \"200ms\";\n"
+			       "  trash_size = 100; phc_sync = \"sync\";\n"
+			       "  phc_tolerance = 0; };\n");
+
+	TU_ASSERT_CONTAINS(e, "source.queue: 2 is out of range: allowed 0 to 1");
+	TU_ASSERT_CONTAINS(e, "source.prio: 16 is out of range: allowed 0 to 15");
+	TU_ASSERT_CONTAINS(e, "source.etf_delta: \"5us\" is out of range: allowed 10us to 100ms");
+	TU_ASSERT_CONTAINS(e, "source.post_wait: \"200ms\" is out of range: allowed 0 to 100ms");
+	TU_ASSERT_CONTAINS(e, "source.trash_size: 100 is out of range: allowed 4096 to 1073741824 bytes");
+	TU_ASSERT_CONTAINS(e, "source.phc_sync: \"sync\" is not allowed: use one of \"step\", \"check\"");
+	TU_ASSERT_CONTAINS(e, "source.phc_tolerance: \"0ns\" is out of range: allowed 1us to 1ms");
+	free(e);
+	e = parse_errors("source = { queue = 1; prio = 0; etf_delta = \"100ms\";\n"
+			 "  post_wait = 0; trash_size = 4096; phc_sync = \"check\";\n"
+			 "  phc_tolerance = \"1us\"; };\n");
+	CU_ASSERT_STRING_EQUAL(e, "");
+	free(e);
 }
 
 /* ---- open() refusals ---- */
@@ -196,7 +239,8 @@ static int open_with(const char *ifname, const char *pci, const char *dump,
 	if (device)
 		opts[O_DEVICE].s = device;
 	if (root)
-		opts[O_SYSFS].s = root;
+		ctx.sysfs_root = root;
+	to_cfg();
 	memset(&info, 0, sizeof(info));
 	err = ndl_LTX_wultfw_plugin.source->open(&ctx, &info);
 	CU_ASSERT_PTR_NULL(ctx.priv);	/* nothing left behind on failure */
@@ -429,6 +473,7 @@ int main(void)
 	s = CU_add_suite("ndl plugin", NULL, NULL);
 	CU_add_test(s, "option table", test_table_order);
 	CU_add_test(s, "validate", test_validate);
+	CU_add_test(s, "bounds and choices in the table", test_bounds);
 	CU_add_test(s, "open: no I210", test_open_no_nic);
 	CU_add_test(s, "open: exact reasons", test_open_reasons);
 	CU_add_test(s, "sysfs helpers", test_sysfs_helpers);
