@@ -139,14 +139,14 @@ static int build_and_install(const char *src, const char *kdir, const char *rel,
 				 shared, deploy_i210_files[i], tmp);
 		}
 	}
-	/* ... and the launch distance generator in ../include/wultfw. */
-	snprintf(shared, sizeof(shared), "%s/../include/wultfw", src);
-	if (!is_file(src, "wultfw/ldist.h") && is_file(shared, "ldist.h")) {
+	/* ... and the headers shared with user space in ../include. */
+	snprintf(shared, sizeof(shared), "%s/../include", src);
+	if (!is_file(src, "wultfw/ldist.h") && is_file(shared, "wultfw/ldist.h")) {
 		size_t n = strlen(cmd);
 
 		snprintf(cmd + n, sizeof(cmd) - n,
-			 " && mkdir -p %s/wultfw && cp '%s/ldist.h' %s/wultfw/",
-			 tmp, shared, tmp);
+			 " && mkdir -p %s/wultfw %s/uapi && cp '%s/wultfw/ldist.h' %s/wultfw/ && cp -r '%s/uapi/wultfw' %s/uapi/",
+			 tmp, tmp, shared, tmp, shared, tmp);
 	}
 	ret = shell_step(cmd, dry);
 	if (!ret) {

@@ -7,12 +7,16 @@
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KMOD_FILES = kmod/Kbuild kmod/Makefile kmod/dkms.conf kmod/wultfw_dev.h \
 	kmod/wultfw_main.c kmod/wultfw_ctrs.c kmod/wultfw_ctrs.h \
-	kmod/wultfw_hrt.c kmod/wultfw_tdt.c kmod/uapi/wultfw_ioctl.h kmod/README.md \
+	kmod/wultfw_hrt.c kmod/wultfw_tdt.c kmod/README.md \
 	kmod/wultfw_i210.c
-KMOD_FILES += kmod/wultfw_ndl.c kmod/uapi/wultfw_ndl.h
+KMOD_FILES += kmod/wultfw_ndl.c
 # Shared register code compiled into wultfw_i210.ko, copied next to it.
 KMOD_SHARED = lib/i210/i210.c lib/i210/i210.h lib/i210/i210_regs.h
-# The launch distance generator, shared with user space: kmod/wultfw/ldist.h.
+# Headers shared with user space and BPF, from include/: the ioctl ABI
+# (uapi/wultfw/) and the launch distance generator (wultfw/ldist.h). Copies
+# of kmod/ (kmod-build, installed, DKMS, deploy) carry them in the same
+# layout next to the sources.
+KMOD_UAPI = include/uapi/wultfw/wultfw_ioctl.h include/uapi/wultfw/wultfw_ndl.h
 KMOD_LDIST = include/wultfw/ldist.h
 EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c \
 	tests/vm/exp-kmod-hrt.cfg
@@ -26,14 +30,16 @@ kmodshareddir = $(pkgdatadir)/kmod
 dist_kmodshared_DATA = $(KMOD_SHARED)
 kmodldistdir = $(pkgdatadir)/kmod/wultfw
 kmodldist_DATA = $(KMOD_LDIST)
+kmoduapidir = $(pkgdatadir)/kmod/uapi/wultfw
+kmoduapi_DATA = $(KMOD_UAPI)
 
 modules:
 	@test -d "$(KDIR)" || { echo "kernel build directory $(KDIR) not found:" \
 	  "install the headers of the target kernel (Debian: linux-headers-amd64)" \
 	  "or pass KDIR=..."; exit 1; }
-	rm -rf kmod-build && mkdir -p kmod-build/uapi kmod-build/wultfw
+	rm -rf kmod-build && mkdir -p kmod-build/uapi/wultfw kmod-build/wultfw
 	for f in $(KMOD_FILES); do cp $(srcdir)/$$f kmod-build/$${f#kmod/}; done
-	cp $(srcdir)/$(KMOD_LDIST) kmod-build/wultfw/
+	for f in $(KMOD_UAPI) $(KMOD_LDIST); do cp $(srcdir)/$$f kmod-build/$${f#include/}; done
 	for f in $(KMOD_SHARED); do cp $(srcdir)/$$f kmod-build/; done
 	$(MAKE) -C $(KDIR) M=$(abs_builddir)/kmod-build W=1 modules
 	@echo "modules: kmod-build/*.ko"

@@ -4,7 +4,7 @@
 #define _WULTFW_CTRS_H
 
 #include <linux/types.h>
-#include "uapi/wultfw_ioctl.h"
+#include "uapi/wultfw/wultfw_ioctl.h"
 
 struct wultfw_ctrs {
 	u32 present;			/* bit per enum wultfw_ctr */

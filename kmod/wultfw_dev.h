@@ -19,7 +19,7 @@
 #include <linux/module.h>
 #include <linux/types.h>
 
-#include "uapi/wultfw_ioctl.h"
+#include "uapi/wultfw/wultfw_ioctl.h"
 
 struct wultfw_device {
 	const char *name;	/* "hrt", "tdt": what user space asks for */

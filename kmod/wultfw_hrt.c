@@ -12,7 +12,7 @@
 #include <linux/module.h>
 #include <linux/timekeeping.h>
 
-#include "uapi/wultfw_ioctl.h"
+#include "uapi/wultfw/wultfw_ioctl.h"
 #include "wultfw_dev.h"
 
 static struct hrtimer hrt_timer;

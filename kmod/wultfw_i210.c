@@ -26,7 +26,7 @@
 #include <linux/pci.h>
 #include <asm/tsc.h>
 
-#include "uapi/wultfw_ioctl.h"
+#include "uapi/wultfw/wultfw_ioctl.h"
 #include "wultfw_dev.h"
 #include "i210.c"
 

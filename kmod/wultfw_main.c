@@ -39,7 +39,7 @@
 #include <asm/tsc.h>
 #include <trace/events/power.h>
 
-#include "uapi/wultfw_ioctl.h"
+#include "uapi/wultfw/wultfw_ioctl.h"
 #include "wultfw/ldist.h"
 #include "wultfw_ctrs.h"
 #include "wultfw_dev.h"

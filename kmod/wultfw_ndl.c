@@ -41,7 +41,7 @@
 #include <linux/uaccess.h>
 #include <net/net_namespace.h>
 
-#include "uapi/wultfw_ndl.h"
+#include "uapi/wultfw/wultfw_ndl.h"
 #include "i210.c"
 
 struct ndl_nic {

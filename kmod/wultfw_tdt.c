@@ -31,7 +31,7 @@
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
-#include "uapi/wultfw_ioctl.h"
+#include "uapi/wultfw/wultfw_ioctl.h"
 #include "wultfw_dev.h"
 
 #define TDT_CLOCKEVENT	"lapic-deadline"

@@ -15,7 +15,7 @@ src=$(basename "$tarball" .tar.xz)
 tar -xf "$tarball" -C "$tmp" "$src/scripts/checkpatch.pl" \
 	"$src/scripts/spelling.txt" "$src/scripts/const_structs.checkpatch"
 status=0
-for f in "$top"/kmod/*.c "$top"/kmod/*.h "$top"/kmod/uapi/*.h "$top"/lib/i210/*.c "$top"/lib/i210/*.h; do
+for f in "$top"/kmod/*.c "$top"/kmod/*.h "$top"/include/uapi/wultfw/*.h "$top"/lib/i210/*.c "$top"/lib/i210/*.h; do
 	out=$("$tmp/$src/scripts/checkpatch.pl" --no-tree --terse --file \
 		--max-line-length=100 "$f" | grep -v '^total:') || true
 	[ -n "$out" ] && { echo "$out"; status=1; }

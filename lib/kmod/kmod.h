@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * User-space client of the wultfw kernel modules (/dev/wultfw, see
- * kmod/uapi/wultfw_ioctl.h). Every source that measures through the modules
+ * include/uapi/wultfw/wultfw_ioctl.h). Every source that measures through the modules
  * (tdt, the kernel hrt device, later i210) talks to them through this one
  * library: open, configure, start, read records, stop; and turns a record
  * into a lib/kside datapoint (TSC cycles -> ns, counter deltas).
@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include <wultfw/kside.h>
-#include "wultfw_ioctl.h"
+#include <uapi/wultfw/wultfw_ioctl.h>
 
 #define WFW_KMOD_DEVPATH "/dev/" WULTFW_DEVNAME
 

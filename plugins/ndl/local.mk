@@ -7,7 +7,7 @@ NDL_SOURCES = plugins/ndl/ndl.c plugins/ndl/ndl_nic.c plugins/ndl/ndl_nic.h \
 pkglib_LTLIBRARIES += plugins/ndl/ndl.la
 PRELOAD_PLUGINS += -dlpreopen plugins/ndl/ndl.la
 plugins_ndl_ndl_la_SOURCES = $(NDL_SOURCES)
-plugins_ndl_ndl_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kmod/uapi
+plugins_ndl_ndl_la_CPPFLAGS = $(AM_CPPFLAGS)
 plugins_ndl_ndl_la_LDFLAGS = $(PLUGIN_MODULE_FLAGS)
 plugins_ndl_ndl_la_LIBADD = lib/pcidisc/libwfw_pcidisc.la
 
@@ -24,7 +24,7 @@ check_PROGRAMS += tests/unit/test_ndl
 TESTS += tests/unit/test_ndl
 tests_unit_test_ndl_SOURCES = tests/unit/test_ndl.c $(NDL_SOURCES) \
 	tests/model/i210_model.c tests/model/i210_model.h
-tests_unit_test_ndl_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/kmod/uapi \
+tests_unit_test_ndl_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/plugins/ndl -I$(top_srcdir)/tests/model \
 	-iquote $(top_srcdir)/core \
 	-DTEST_DATA='"$(abs_top_srcdir)/tests/data"'

@@ -38,7 +38,7 @@
 #include "ndl_phc.h"
 #include "ndl_qdisc.h"
 #include "ndl_tx.h"
-#include "wultfw_ndl.h"
+#include <uapi/wultfw/wultfw_ndl.h>
 #include "ndl_cfg.h"
 
 #define F(field) .off = offsetof(struct ndl_cfg, field)

@@ -1,6 +1,6 @@
 # Sourced by tests/vm/run.sh after the initramfs tree is laid out: the ndl
 # parts (tests/vm/ndl.sh runs them). Uses srcdir, work, root, KVER, CC, die.
-"$CC" -static -O2 -Wall -Wextra -Werror -I"$srcdir/kmod/uapi" \
+"$CC" -static -O2 -Wall -Wextra -Werror -I"$srcdir/include" \
 	-o "$root/bin/vmtest_ndl" "$srcdir/tests/vm/vmtest_ndl.c" || die "vmtest_ndl build failed"
 cp "$srcdir/tests/vm/ndl.sh" "$root/ndl.sh"
 # Modules of the target kernel: QEMU's default NIC driver and what the

@@ -47,9 +47,10 @@ cp -r "$srcdir/kmod" "$work/kmod"
 # wultfw_i210.c compiles the register code shared with the unit tests.
 cp "$srcdir/lib/i210/i210.c" "$srcdir/lib/i210/i210.h" \
 	"$srcdir/lib/i210/i210_regs.h" "$work/kmod/"
-# The launch distance generator the modules share with user space.
-mkdir -p "$work/kmod/wultfw"
+# The headers the modules share with user space, as in installed copies.
+mkdir -p "$work/kmod/wultfw" "$work/kmod/uapi"
 cp "$srcdir/include/wultfw/ldist.h" "$work/kmod/wultfw/"
+cp -r "$srcdir/include/uapi/wultfw" "$work/kmod/uapi/"
 # A make of its own: under 'make -j2 check' the parent's jobserver flags
 # would make it print "warning: jobserver unavailable", which is not ours.
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
@@ -60,7 +61,7 @@ if grep -E "warning:|error:" "$work/kbuild.log"; then
 fi
 
 # 2. The static test client.
-"$CC" -static -O2 -Wall -Wextra -Werror -I"$srcdir/kmod/uapi" -I"$srcdir/include" \
+"$CC" -static -O2 -Wall -Wextra -Werror -I"$srcdir/include" \
 	-o "$work/vmtest" "$srcdir/tests/vm/vmtest.c" || die "vmtest build failed"
 
 # 3. Initramfs: busybox, modules, client, /init.

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "wultfw/ldist.h"
-#include "wultfw_ioctl.h"
+#include <uapi/wultfw/wultfw_ioctl.h>
 
 #define DEVPATH "/dev/" WULTFW_DEVNAME
 #define LDIST_FROM 20000ULL	/* ns */

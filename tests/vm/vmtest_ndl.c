@@ -17,7 +17,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "wultfw_ndl.h"
+#include <uapi/wultfw/wultfw_ndl.h>
 
 #define DEVPATH "/dev/" WULTFW_NDL_DEVNAME
 
