@@ -21,7 +21,7 @@
 #include "i210_model.h"
 #include "ndl_cfg.h"
 #include "ndl_nic.h"
-#include "options.h"
+#include "testopts.h"
 #include "ndl_phc.h"
 #include "ndl_qdisc.h"
 #include "testutil.h"
@@ -143,27 +143,9 @@ static void test_validate(void)
 	CU_ASSERT_EQUAL(validate(), 0);
 }
 
-/* The core's parser with ndl's table on a source group. */
 static char *parse_errors(const char *text)
 {
-	struct wfw_cfgerr errs = { 0 };
-	struct wfw_optvals v;
-	config_t c;
-	char *all = calloc(1, 4096);
-	size_t i;
-
-	config_init(&c);
-	CU_ASSERT_FATAL(config_read_string(&c, text) == CONFIG_TRUE);
-	wfw_options_parse(ndl_LTX_wultfw_plugin.options,
-			  ndl_LTX_wultfw_plugin.cfg_size,
-			  config_lookup(&c, "source"), NULL, "source", "ndl",
-			  &v, &errs);
-	for (i = 0; all && i < errs.n; i++)
-		snprintf(all + strlen(all), 4096 - strlen(all), "%s\n", errs.msgs[i]);
-	wfw_options_free(&v);
-	wfw_cfgerr_free(&errs);
-	config_destroy(&c);
-	return all;
+	return to_option_errors(&ndl_LTX_wultfw_plugin, text);
 }
 
 /* Ranges and choices live in the table: the core refuses what is outside. */

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "timer_priv.h"
-#include "options.h"
+#include "testopts.h"
 #include "testutil.h"
 
 extern const struct wultfw_plugin timer_LTX_wultfw_plugin;
@@ -239,26 +239,9 @@ static void test_option_table(void)
 	CU_ASSERT_PTR_NULL(pl->options[TIMER_OPT_MLOCK].def);
 }
 
-/* The core's option parser with timer's table: `text` is a source group. */
 static char *parse_errors(const char *text)
 {
-	struct wfw_cfgerr errs = { 0 };
-	struct wfw_optvals v;
-	config_t cfg;
-	char *all = calloc(1, 4096);
-	size_t i;
-
-	config_init(&cfg);
-	CU_ASSERT_FATAL(config_read_string(&cfg, text) == CONFIG_TRUE);
-	wfw_options_parse(pl->options, pl->cfg_size,
-			  config_lookup(&cfg, "source"), NULL, "source",
-			  "timer", &v, &errs);
-	for (i = 0; all && i < errs.n; i++)
-		snprintf(all + strlen(all), 4096 - strlen(all), "%s\n", errs.msgs[i]);
-	wfw_options_free(&v);
-	wfw_cfgerr_free(&errs);
-	config_destroy(&cfg);
-	return all;
+	return to_option_errors(pl, text);
 }
 
 /* Bounds live in the option table; the core refuses values outside. */
