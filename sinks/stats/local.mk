@@ -11,7 +11,9 @@ check_PROGRAMS += tests/unit/test_stats_sink
 TESTS += tests/unit/test_stats_sink
 tests_unit_test_stats_sink_SOURCES = tests/unit/test_stats_sink.c \
 	sinks/stats/stats.c sinks/stats/cychist.c
-tests_unit_test_stats_sink_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) \
-	-I$(top_srcdir)/sinks/stats
-tests_unit_test_stats_sink_LDADD = lib/stats/libwfw_stats.la lib/atomic/libwfw_atomic.la $(CUNIT_LIBS) -lm
+tests_unit_test_stats_sink_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBCONFIG_CFLAGS) \
+	-I$(top_srcdir)/sinks/stats -iquote $(top_srcdir)/core
+# Options come from the core's parser, as in a run.
+tests_unit_test_stats_sink_LDADD = lib/stats/libwfw_stats.la lib/atomic/libwfw_atomic.la \
+	$(CORE_TEST_LIBS) -lm
 endif

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
@@ -35,35 +36,55 @@ enum {
 	OPT_HIST_BUCKETS,
 };
 
+/* Where the core puts the option values (ABI v2: ctx->cfg). */
+struct stats_cfg {
+	struct wultfw_floats percentiles;
+	int64_t exact_limit, exact_memory;
+	const char *group_by;
+	struct wultfw_strs metrics;	/* none: every numeric column */
+	bool json, table;
+	const char *histogram;		/* NULL unless given */
+	struct wultfw_strs histogram_metrics;
+	int64_t histogram_buckets;
+};
+
+#define F(field) .off = offsetof(struct stats_cfg, field)
+
 static const struct wultfw_option stats_options[] = {
 	[OPT_PERCENTILES] = { "percentiles", WULTFW_OPT_FLOAT_LIST,
-		"50,90,99,99.9,99.99,99.999",
-		"percentiles to report, each in [0, 100]" },
+		"50,90,99,99.9,99.99,99.999", "percentiles to report",
+		.min = "0", .max = "100", F(percentiles) },
 	[OPT_EXACT_LIMIT] = { "exact_limit", WULTFW_OPT_INT, "100000",
 		"values per metric and C-state kept for exact percentiles; "
-		"beyond, a histogram within 0.098% relative error" },
+		"beyond, a histogram within 0.098% relative error",
+		.min = "0", .unit = "values", F(exact_limit) },
 	[OPT_EXACT_MEMORY] = { "exact_memory", WULTFW_OPT_INT, "32",
-		"MiB for exactly kept values, all metrics together; lowers "
-		"exact_limit when there are many metrics and C-states" },
+		"memory for exactly kept values, all metrics together; lowers "
+		"exact_limit when there are many metrics and C-states",
+		.min = "0", .max = "1048576", .unit = "MiB", F(exact_memory) },
 	[OPT_GROUP_BY] = { "group_by", WULTFW_OPT_STRING, "ReqCState",
 		"ENUM column whose values get their own statistics; \"\" for "
-		"none" },
+		"none", F(group_by) },
 	[OPT_METRICS] = { "metrics", WULTFW_OPT_STRING_LIST, NULL,
 		"columns to compute statistics for (names or glob patterns); "
-		"default every numeric column" },
+		"default every numeric column", F(metrics) },
 	[OPT_JSON] = { "json", WULTFW_OPT_BOOL, "true",
-		"write stats.json into the result directory" },
+		"write stats.json into the result directory", F(json) },
 	[OPT_TABLE] = { "table", WULTFW_OPT_BOOL, "true",
-		"print a summary table at the end of the run (verbosity > 0)" },
+		"print a summary table at the end of the run (verbosity > 0)",
+		F(table) },
 	[OPT_HISTOGRAM] = { "histogram", WULTFW_OPT_STRING, NULL,
 		"also write a histogram in cyclictest -h format to this file "
-		"(relative to the result directory), e.g. \"histogram.txt\"" },
+		"(relative to the result directory), e.g. \"histogram.txt\"",
+		F(histogram) },
 	[OPT_HIST_METRICS] = { "histogram_metrics", WULTFW_OPT_STRING_LIST,
 		"WakeLatency",
-		"histogram columns, one per metric (cyclictest: per thread)" },
+		"histogram columns, one per metric (cyclictest: per thread)",
+		F(histogram_metrics) },
 	[OPT_HIST_BUCKETS] = { "histogram_buckets", WULTFW_OPT_INT, "1000",
 		"histogram buckets of one display unit (us) each, like "
-		"cyclictest -h" },
+		"cyclictest -h", .min = "1", .max = "10000000",
+		F(histogram_buckets) },
 	{ NULL },
 };
 
@@ -77,75 +98,54 @@ struct stats_sink {
 	struct stats_cychist hist;
 };
 
-/* Option values alone, before anything runs (wultfw --check). */
+/* What the table cannot say (bounds are the core's), before anything runs. */
 static int stats_validate(struct wultfw_ctx *ctx)
 {
-	const struct wultfw_value *o = ctx->opts;
+	const struct stats_cfg *cfg = ctx->cfg;
 
-	if (o[OPT_PERCENTILES].floats.n > WFW_SUMMARY_MAX_PCT - 1)
+	if (cfg->percentiles.n > WFW_SUMMARY_MAX_PCT - 1)
 		return wultfw_fail_opt(ctx, OPT_PERCENTILES, -EINVAL,
 				       "at most %d values, got %zu",
-				       WFW_SUMMARY_MAX_PCT - 1,
-				       o[OPT_PERCENTILES].floats.n);
-	for (size_t i = 0; i < o[OPT_PERCENTILES].floats.n; i++) {
-		double p = o[OPT_PERCENTILES].floats.v[i];
-
-		if (!(p >= 0 && p <= 100))
-			return wultfw_fail_opt(ctx, OPT_PERCENTILES, -EINVAL,
-					       "%g is not in [0, 100]", p);
-	}
-	if (o[OPT_EXACT_LIMIT].i < 0)
-		return wultfw_fail_opt(ctx, OPT_EXACT_LIMIT, -EINVAL,
-				       "exact_limit must be >= 0");
-	if (o[OPT_EXACT_MEMORY].i < 0 || o[OPT_EXACT_MEMORY].i > (1 << 20))
-		return wultfw_fail_opt(ctx, OPT_EXACT_MEMORY, -EINVAL,
-				       "exact_memory must be 0 to 1048576 (MiB)");
-	if (o[OPT_HIST_BUCKETS].i < 1 || o[OPT_HIST_BUCKETS].i > 10000000)
-		return wultfw_fail_opt(ctx, OPT_HIST_BUCKETS, -EINVAL,
-				       "%lld is not in [1, 10000000]",
-				       (long long)o[OPT_HIST_BUCKETS].i);
+				       WFW_SUMMARY_MAX_PCT - 1, cfg->percentiles.n);
 	return 0;
+}
+
+/* group_by names a column the schema lacks: a typo, unless the default. */
+static int check_group_by(struct wultfw_ctx *ctx, const char *gb,
+			  const struct wultfw_schema *s)
+{
+	size_t c;
+
+	if (!gb || !*gb || !strcmp(gb, stats_options[OPT_GROUP_BY].def))
+		return 0;
+	for (c = 0; c < s->ncols; c++)
+		if (s->cols[c].type == WULTFW_COL_ENUM && !strcmp(s->cols[c].name, gb))
+			return 0;
+	return wultfw_fail_opt(ctx, OPT_GROUP_BY, -EINVAL,
+			       "the source has no ENUM column '%s'", gb);
 }
 
 static int stats_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
 {
-	const struct wultfw_value *o = ctx->opts;
-	struct wfw_statset_cfg cfg = { 0 };
+	const struct stats_cfg *o = ctx->cfg;
+	struct wfw_statset_cfg cfg = {
+		.exact_limit = (size_t)o->exact_limit,
+		.exact_memory = (size_t)o->exact_memory << 20,
+		.group_by = o->group_by,
+		.metrics = o->metrics.v,
+		.nmetrics = o->metrics.n,
+	};
 	struct stats_sink *st;
-	const char *gb = o[OPT_GROUP_BY].set ? o[OPT_GROUP_BY].s : NULL;
-	int ret;
+	int ret = check_group_by(ctx, o->group_by, run->schema);
 
-	ret = stats_validate(ctx);
 	if (ret)
 		return ret;
-	/* group_by names a column the schema lacks: a typo, unless default. */
-	if (gb && *gb && strcmp(gb, "ReqCState")) {
-		size_t c;
-
-		for (c = 0; c < run->schema->ncols; c++)
-			if (run->schema->cols[c].type == WULTFW_COL_ENUM &&
-			    !strcmp(run->schema->cols[c].name, gb))
-				break;
-		if (c == run->schema->ncols)
-			return wultfw_fail_opt(ctx, OPT_GROUP_BY, -EINVAL,
-					       "the source has no ENUM column '%s'",
-					       gb);
-	}
-
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");
-	st->npct = o[OPT_PERCENTILES].floats.n;
+	st->npct = o->percentiles.n;
 	if (st->npct)
-		memcpy(st->pct, o[OPT_PERCENTILES].floats.v,
-		       st->npct * sizeof(double));
-	cfg.exact_limit = (size_t)o[OPT_EXACT_LIMIT].i;
-	cfg.exact_memory = (size_t)o[OPT_EXACT_MEMORY].i << 20;
-	cfg.group_by = gb;
-	if (o[OPT_METRICS].set) {
-		cfg.metrics = o[OPT_METRICS].strs.v;
-		cfg.nmetrics = o[OPT_METRICS].strs.n;
-	}
+		memcpy(st->pct, o->percentiles.v, st->npct * sizeof(double));
 	st->outdir = strdup(run->outdir ? run->outdir : ".");
 	st->experiment = strdup(run->experiment ? run->experiment : "");
 	if (!st->outdir || !st->experiment) {
@@ -156,11 +156,11 @@ static int stats_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
 			       sizeof(ctx->err));
 	if (ret)
 		goto fail;
-	if (o[OPT_HISTOGRAM].set && o[OPT_HISTOGRAM].s && *o[OPT_HISTOGRAM].s) {
+	if (o->histogram && *o->histogram) {
 		ret = stats_cychist_init(&st->hist, run->schema,
-					 o[OPT_HIST_METRICS].strs.v,
-					 o[OPT_HIST_METRICS].strs.n,
-					 (size_t)o[OPT_HIST_BUCKETS].i,
+					 o->histogram_metrics.v,
+					 o->histogram_metrics.n,
+					 (size_t)o->histogram_buckets,
 					 ctx->err, sizeof(ctx->err));
 		if (ret) {
 			wfw_statset_free(&st->set);
@@ -268,7 +268,7 @@ static int stats_close(struct wultfw_ctx *ctx,
 
 	if (!st)
 		return 0;
-	if (ctx->verbosity > 0 && ctx->opts[OPT_TABLE].b) {
+	if (ctx->verbosity > 0 && ((const struct stats_cfg *)ctx->cfg)->table) {
 		printf("Statistics of %llu datapoints (%s; percentiles 'hist': "
 		       "from the histogram, within %.3f%%):\n",
 		       (unsigned long long)st->set.rows,
@@ -278,12 +278,12 @@ static int stats_close(struct wultfw_ctx *ctx,
 			ret = wultfw_fail(ctx, -ENOMEM, "out of memory");
 		fflush(stdout);
 	}
-	if (ctx->opts[OPT_JSON].b) {
+	if (((const struct stats_cfg *)ctx->cfg)->json) {
 		r = write_file(ctx, "stats.json", emit_json, sum);
 		ret = ret ? ret : r;
 	}
 	if (st->hist_on) {
-		r = write_file(ctx, ctx->opts[OPT_HISTOGRAM].s, emit_hist, sum);
+		r = write_file(ctx, ((const struct stats_cfg *)ctx->cfg)->histogram, emit_hist, sum);
 		ret = ret ? ret : r;
 		stats_cychist_free(&st->hist);
 	}
@@ -311,4 +311,5 @@ WULTFW_PLUGIN(stats) = {
 	.options = stats_options,
 	.sink = &stats_ops,
 	.validate = stats_validate,
+	.cfg_size = sizeof(struct stats_cfg),
 };

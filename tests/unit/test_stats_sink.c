@@ -14,6 +14,10 @@
 
 #include <wultfw/plugin.h>
 
+#include "options.h"
+#include "testopts.h"
+#include "testutil.h"
+
 extern const struct wultfw_plugin stats_LTX_wultfw_plugin;
 
 static const char *const cstates[] = { "C1", "C6" };
@@ -43,29 +47,29 @@ static double cc0_of(size_t r)
 
 static char dir[] = "/tmp/test_stats_sink.XXXXXX";
 
-static struct wultfw_value opts[16];
-static const double pct_list[] = { 50, 99.9 };
-static const char *const hist_metrics[] = { "WakeLatency" };
+static struct wfw_optvals vals;
 
-/* Options as the core would hand them: defaults, then our overrides. */
+/*
+ * Options as the core hands them (its parser, defaults included), with
+ * our overrides; `extra` is more settings, "" for none.
+ */
+static void set_opts_with(const char *histogram, int64_t buckets,
+			  const char *extra)
+{
+	char text[1024];
+
+	wfw_options_free(&vals);
+	snprintf(text, sizeof(text),
+		 "source = { percentiles = ( 50, 99.9 ); table = false;\n"
+		 "  histogram_buckets = %lld; %s%s%s %s };",
+		 (long long)buckets, histogram ? "histogram = \"" : "",
+		 histogram ? histogram : "", histogram ? "\";" : "", extra);
+	CU_ASSERT_EQUAL_FATAL(to_option_values(&stats_LTX_wultfw_plugin, text, &vals), 0);
+}
+
 static void set_opts(const char *histogram, int64_t buckets)
 {
-	memset(opts, 0, sizeof(opts));
-	for (int i = 0; i < 10; i++)
-		opts[i].set = true;
-	opts[0].floats.v = pct_list;
-	opts[0].floats.n = 2;
-	opts[1].i = 100000;
-	opts[2].i = 32;
-	opts[3].s = "ReqCState";
-	opts[4].set = false;		/* metrics: all */
-	opts[5].b = true;		/* json */
-	opts[6].b = false;		/* table */
-	opts[7].set = histogram != NULL;
-	opts[7].s = histogram;
-	opts[8].strs.v = hist_metrics;
-	opts[8].strs.n = 1;
-	opts[9].i = buckets;
+	set_opts_with(histogram, buckets, "");
 }
 
 static int run_sink(void)
@@ -79,7 +83,8 @@ static int run_sink(void)
 	int ret;
 
 	ctx.plugin = p;
-	ctx.opts = opts;
+	ctx.opts = vals.vals;
+	ctx.cfg = vals.cfg;
 	run.experiment = "unit";
 	run.outdir = dir;
 	run.schema = &schema;
@@ -240,16 +245,16 @@ static void test_histogram_file(void)
 
 static void test_bad_options(void)
 {
-	static const double bad[] = { 50, 101 };
+	char *e = to_option_errors(&stats_LTX_wultfw_plugin,
+				   "source = { percentiles = ( 50, 101 ); histogram_buckets = 0; };");
 
-	set_opts(NULL, 1000);
-	opts[0].floats.v = bad;
+	/* Bounds are the table's: the core refuses them at the line. */
+	TU_ASSERT_CONTAINS(e, "source.percentiles: element 1: 101.0 is out of range: allowed 0 to 100");
+	TU_ASSERT_CONTAINS(e, "source.histogram_buckets: 0 is out of range: allowed 1 to 10000000");
+	free(e);
+	set_opts_with(NULL, 1000, "group_by = \"NoSuchColumn\";");
 	CU_ASSERT_EQUAL(run_sink(), -EINVAL);
-	set_opts(NULL, 1000);
-	opts[3].s = "NoSuchColumn";
-	CU_ASSERT_EQUAL(run_sink(), -EINVAL);
-	set_opts("h.txt", 100);
-	opts[8].strs.v = (const char *const[]){ "NoSuchMetric" };
+	set_opts_with("h.txt", 100, "histogram_metrics = [ \"NoSuchMetric\" ];");
 	CU_ASSERT_EQUAL(run_sink(), -ENOENT);
 }
 
@@ -271,6 +276,7 @@ int main(void)
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
 	CU_cleanup_registry();
+	wfw_options_free(&vals);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		fails++;

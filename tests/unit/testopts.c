@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <errno.h>
 #include <libconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,4 +32,22 @@ char *to_option_errors(const struct wultfw_plugin *p, const char *text)
 	wfw_cfgerr_free(&errs);
 	config_destroy(&c);
 	return all;
+}
+
+int to_option_values(const struct wultfw_plugin *p, const char *text,
+		     struct wfw_optvals *v)
+{
+	struct wfw_cfgerr errs = { 0 };
+	config_t c;
+	int ret = -EINVAL;
+
+	config_init(&c);
+	if (config_read_string(&c, text) == CONFIG_TRUE)
+		ret = wfw_options_parse(p->options, p->cfg_size,
+					config_lookup(&c, "source"), NULL,
+					"source", p->name, v, &errs);
+	wfw_cfgerr_print(&errs);
+	wfw_cfgerr_free(&errs);
+	config_destroy(&c);
+	return ret;
 }

@@ -13,4 +13,13 @@
  */
 char *to_option_errors(const struct wultfw_plugin *p, const char *text);
 
+struct wfw_optvals;
+
+/*
+ * The values the core would hand a plugin for `text`: v->vals (ctx->opts)
+ * and v->cfg (ctx->cfg). Returns 0, or -EINVAL; free with wfw_options_free().
+ */
+int to_option_values(const struct wultfw_plugin *p, const char *text,
+		     struct wfw_optvals *v);
+
 #endif /* WFW_TESTOPTS_H */
