@@ -38,6 +38,12 @@ static int read_text(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/* The environment hides this machine's states, not a fake tree's. */
+static bool cpuidle_hidden(const char *root)
+{
+	return getenv(WFW_CPUIDLE_HIDE_ENV) && !strcmp(root, "/sys");
+}
+
 static int read_u64_fd(int fd, uint64_t *val)
 {
 	char buf[32];
@@ -66,7 +72,7 @@ int wfw_cpuidle_open(struct wfw_cpuidle *ci, int cpu, const char *sysfs_root)
 		ci->usage_fd[i] = -1;
 		ci->time_fd[i] = -1;
 	}
-	if (getenv(WFW_CPUIDLE_HIDE_ENV))
+	if (cpuidle_hidden(ci->root))
 		return -ENOENT;
 	for (i = 0; i < WFW_CPUIDLE_MAX_STATES; i++) {
 		state_path(ci, i, "name", path, sizeof(path));
@@ -86,7 +92,7 @@ void wfw_cpuidle_why_none(int cpu, const char *sysfs_root, char *buf,
 {
 	char path[512], drv[64];
 
-	if (getenv(WFW_CPUIDLE_HIDE_ENV)) {
+	if (cpuidle_hidden(sysfs_root ? sysfs_root : "/sys")) {
 		snprintf(buf, len, "CPU %d has no cpuidle states (hidden by %s)",
 			 cpu, WFW_CPUIDLE_HIDE_ENV);
 		return;

@@ -33,8 +33,9 @@ int wfw_cpuidle_open(struct wfw_cpuidle *ci, int cpu, const char *sysfs_root);
 void wfw_cpuidle_close(struct wfw_cpuidle *ci);
 
 /*
- * Set in the environment, every CPU looks as if it had no cpuidle states,
- * as on a machine without a cpuidle driver: tests run the whole suite so.
+ * Set in the environment, every CPU of this machine (sysfs root "/sys")
+ * looks as if it had no cpuidle states, as on a machine without a cpuidle
+ * driver: tests run the whole suite so. Fake sysfs trees are unaffected.
  */
 #define WFW_CPUIDLE_HIDE_ENV "WULTFW_HIDE_CPUIDLE"
 

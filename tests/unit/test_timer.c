@@ -313,13 +313,17 @@ static void test_datapoints(void)
 	struct harness h;
 	bool varied = false;
 	int64_t prev_ltime = 0;
+	int cs_col, raw;
 	size_t r;
 
 	h_init(&h);
 	h.cfg.raw = true;
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
 	s = h.info.schema;
-	CU_ASSERT_EQUAL_FATAL(s->ncols, 7);
+	/* This machine's CPU may have no cpuidle states: no ReqCState then. */
+	cs_col = col_index(s, "ReqCState");
+	CU_ASSERT_EQUAL_FATAL(s->ncols, cs_col < 0 ? 6 : 7);
+	raw = cs_col < 0 ? 3 : 4;
 	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
 	h_collect(&h, 300);
 	CU_ASSERT_EQUAL(pl->source->stop(&h.ctx), 0);
@@ -344,15 +348,15 @@ static void test_datapoints(void)
 	for (r = 0; r < h.b.rows; r++) {
 		const union wultfw_cell *c = wultfw_crow(&h.b, r);
 		int64_t wake = c[0].i, silent = c[1].i, ldist = c[2].i;
-		int64_t cstate = c[3].i;
-		int64_t ltime = c[4].i, tbi = c[5].i, tai = c[6].i;
+		int64_t cstate = cs_col < 0 ? -1 : c[cs_col].i;
+		int64_t ltime = c[raw].i, tbi = c[raw + 1].i, tai = c[raw + 2].i;
 
 		CU_ASSERT_TRUE(wake >= 0);
 		CU_ASSERT_TRUE(ldist >= (int64_t)pa.ldist_from_ns &&
 			       ldist <= (int64_t)pa.ldist_to_ns);
 		CU_ASSERT_TRUE(silent > 0 && silent <= ldist);
-		CU_ASSERT_TRUE(cstate >= -1 &&
-			       cstate < (int64_t)s->cols[3].n_enum);
+		CU_ASSERT_TRUE(cstate >= -1 && (cs_col < 0 ||
+			       cstate < (int64_t)s->cols[cs_col].n_enum));
 		CU_ASSERT_EQUAL(wake, tai - ltime);
 		CU_ASSERT_EQUAL(silent, ltime - tbi);
 		/* One sleep after the other, in order. */
