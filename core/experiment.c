@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "cpus.h"
-#include "suggest.h"
+#include <suggest/suggest.h>
 #include "units.h"
 
 extern const char *wfw_cfg_main_file;

@@ -21,11 +21,10 @@ core_libwfw_core_la_SOURCES = \
 	core/run.c \
 	core/sched.c core/sched.h \
 	core/signals.c core/signals.h \
-	core/suggest.c core/suggest.h \
 	core/units.c core/units.h
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -DKMODSRCDIR='"$(pkgdatadir)/kmod"'
-core_libwfw_core_la_LIBADD = lib/cpuidle/libwfw_cpuidle.la lib/atomic/libwfw_atomic.la \
+core_libwfw_core_la_LIBADD = lib/cpuidle/libwfw_cpuidle.la lib/suggest/libwfw_suggest.la lib/atomic/libwfw_atomic.la \
 	lib/pcidisc/libwfw_pcidisc.la \
 	$(LIBCONFIG_LIBS) $(LTDL_LIBS)
 

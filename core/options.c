@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "options.h"
-#include "suggest.h"
+#include <suggest/suggest.h>
 #include "units.h"
 
 #include <errno.h>

@@ -144,6 +144,9 @@ union wultfw_cell {
 	double f;
 };
 
+/* An INT cell with no value (a counter that went away): written empty. */
+#define WULTFW_CELL_EMPTY INT64_MIN
+
 /* Row-major: cell (r, c) is cells[r * ncols + c]. */
 struct wultfw_batch {
 	union wultfw_cell *cells;

@@ -443,8 +443,10 @@ size_t wfw_csvfmt_row(const struct wfw_csvfmt *f, char *buf,
 			*p++ = ',';
 		switch (col->type) {
 		case WULTFW_COL_INT:
-			p += wfw_csv_fmt_int(p, row[c].i, f->divisor[c],
-					     f->decimals[c]);
+			if (row[c].i != WULTFW_CELL_EMPTY)
+				p += wfw_csv_fmt_int(p, row[c].i,
+						     f->divisor[c],
+						     f->decimals[c]);
 			break;
 		case WULTFW_COL_FLOAT:
 			p += wfw_csv_fmt_float(p, row[c].f);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cpus.h"
-#include "suggest.h"
+#include <suggest/suggest.h>
 #include "testutil.h"
 #include "units.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
-#include "suggest.h"
+#include <suggest/suggest.h>
 
 #include <ctype.h>
 #include <string.h>
