@@ -147,6 +147,13 @@ int wfw_cmd_help(int argc, char **argv)
 		printf("  (none)\n");
 	for (o = h.desc->options; o && o->name; o++)
 		print_option(o);
+	if (h.desc->kind == WULTFW_KIND_SOURCE) {
+		char line[2048];
+
+		/* what `scan` says of it: what this machine offers it */
+		if (wfw_scan_probe(h.desc->name, line, sizeof(line)) >= 0)
+			printf("\nOn this machine (as 'wultfw scan' probes it):\n  %s\n", line);
+	}
 	wfw_plugin_unload(&h);
 	return 0;
 }

@@ -20,8 +20,13 @@
 #include "options.h"
 #include "plugins.h"
 
-/* Probe one source; prints one line. Returns 1 when it can run here. */
-static int probe(const char *name)
+/*
+ * Probe one source with its default options: "yes: what it measures
+ * with" or "no: why not" into line. Returns 1 when it can run here, 0 when
+ * not, -1 for a sink or a plugin that does not load. `wultfw help` uses
+ * it too.
+ */
+int wfw_scan_probe(const char *name, char *line, size_t len)
 {
 	struct wfw_cfgerr errs = { 0 };
 	struct wultfw_source_info si;
@@ -35,17 +40,17 @@ static int probe(const char *name)
 	if (wfw_plugin_load(name, WULTFW_KIND_SOURCE, &h, err, sizeof(err)))
 		return -1;	/* a sink, or broken: list-plugins tells */
 	if (wfw_options_parse(h.desc->options, h.desc->cfg_size, NULL, NULL, name, name, &opts, &errs)) {
-		printf("  %-8s no: the plugin's own defaults are broken (%s)\n", name,
-		       errs.n ? errs.msgs[0] : "?");
+		snprintf(line, len, "no: the plugin's own defaults are broken (%s)",
+			 errs.n ? errs.msgs[0] : "?");
 		goto out;
 	}
 	ret = wfw_source_probe(h.desc, &opts, wfw_default_cpu(), NULL, &sc, &ctx, &si);
 	if (ret < 0) {
-		printf("  %-8s no:  %s\n", name, ctx.err[0] ? ctx.err : strerror(-ret));
+		snprintf(line, len, "no:  %s", ctx.err[0] ? ctx.err : strerror(-ret));
 	} else {
-		printf("  %-8s yes: %s (resolution %llu ns)\n", name,
-		       si.devdescr ? si.devdescr : h.desc->summary,
-		       (unsigned long long)si.resolution_ns);
+		snprintf(line, len, "yes: %s (resolution %llu ns)",
+			 si.devdescr ? si.devdescr : h.desc->summary,
+			 (unsigned long long)si.resolution_ns);
 		h.desc->source->close(&ctx);
 		usable = 1;
 	}
@@ -55,6 +60,17 @@ out:
 	wfw_cfgerr_free(&errs);
 	wfw_plugin_unload(&h);
 	return usable;
+}
+
+/* Probe one source; prints one line. Returns 1 when it can run here. */
+static int probe(const char *name)
+{
+	char line[2048];
+	int ret = wfw_scan_probe(name, line, sizeof(line));
+
+	if (ret >= 0)
+		printf("  %-8s %s\n", name, line);
+	return ret;
 }
 
 /* C-states: what ReqCState and 'cstates' restrictions can use here. */

@@ -15,4 +15,9 @@ int wfw_cmd_convert(int argc, char **argv);	/* wultfw convert FILE -o OUT */
 int wfw_cmd_scan(int argc, char **argv);		/* wultfw scan */
 int wfw_cmd_deploy(int argc, char **argv);	/* wultfw deploy */
 
+#include <stddef.h>
+
+/* One source probed as `scan` does: "yes: ..." or "no: why" (cmd_scan.c). */
+int wfw_scan_probe(const char *name, char *line, size_t len);
+
 #endif
