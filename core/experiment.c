@@ -12,8 +12,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "collect.h"
 #include "cpus.h"
 #include <suggest/suggest.h>
+
+#include "collect.h"
 #include "units.h"
 
 extern const char *wfw_cfg_main_file;
@@ -22,11 +25,12 @@ extern const char *wfw_cfg_main_file;
 #define DEFAULT_LDIST_TO	"4ms"
 
 static const char *const top_keys[] = {
-	"outdir", "source", "limits", "sinks", "cstates", "seed",
+	"outdir", "source", "limits", "sinks", "cstates", "seed", "collect",
 	"experiments", "name", NULL
 };
 static const char *const exp_keys[] = {
-	"name", "outdir", "source", "limits", "sinks", "cstates", "seed", NULL
+	"name", "outdir", "source", "limits", "sinks", "cstates", "seed",
+	"collect", NULL
 };
 static const char *const limit_keys[] = { "datapoints", "time", NULL };
 static const char *const cstate_keys[] = { "only", "disable", "disable_deepest", NULL };
@@ -170,9 +174,9 @@ static void validate_plugin(struct wfw_plugin_inst *pi, int cpu,
 		       pi->ctx.err[0] ? pi->ctx.err : strerror(-ret));
 }
 
-static int load_plugin(struct wfw_plugin_inst *pi, const config_setting_t *group,
-		       const char *key, int kind, const char *const *reserved,
-		       int cpu, struct wfw_cfgerr *errs)
+int wfw_load_plugin(struct wfw_plugin_inst *pi, const config_setting_t *group,
+		    const char *key, int kind, const char *const *reserved,
+		    int cpu, struct wfw_cfgerr *errs)
 {
 	const config_setting_t *ps;
 	char pkey[160], err[1024];
@@ -243,7 +247,7 @@ static void parse_source(struct wfw_experiment *e, const config_setting_t *src,
 	}
 
 	/* Go on after a bad plugin: ldist can still be checked. */
-	load_plugin(&e->source, src, key, WULTFW_KIND_SOURCE, source_core_keys,
+	wfw_load_plugin(&e->source, src, key, WULTFW_KIND_SOURCE, source_core_keys,
 		    e->cpu, errs);
 	if (config_setting_type(src) != CONFIG_TYPE_GROUP)
 		return;
@@ -375,7 +379,7 @@ static void parse_sinks(struct wfw_experiment *e, const config_setting_t *sinks,
 		return;
 	for (i = 0; i < n; i++) {
 		snprintf(k, sizeof(k), "%s[%d]", key, i);
-		load_plugin(&e->sinks[i], config_setting_get_elem(sinks, (unsigned)i),
+		wfw_load_plugin(&e->sinks[i], config_setting_get_elem(sinks, (unsigned)i),
 			    k, WULTFW_KIND_SINK, sink_core_keys, -1, errs);
 		e->nsinks++;
 	}
@@ -658,6 +662,9 @@ static void parse_experiment(struct wfw_plan *plan, struct wfw_experiment *e,
 	s = group_of(exp, top, path, "cstates", NULL, key, sizeof(key), errs);
 	if (s)
 		parse_cstates(e, s, key, sysfs_root, errs);
+	s = group_of(exp, top, path, "collect", NULL, key, sizeof(key), errs);
+	if (s)
+		wfw_collect_parse(e, s, key, errs);
 }
 
 static void free_experiment(struct wfw_experiment *e)
@@ -669,6 +676,7 @@ static void free_experiment(struct wfw_experiment *e)
 		wfw_plugin_unload(&e->sinks[i].h);
 	}
 	free(e->sinks);
+	wfw_collect_free(e);
 	wfw_options_free(&e->source.opts);
 	wfw_plugin_unload(&e->source.h);
 	for (i = 0; i < e->ncstates; i++)

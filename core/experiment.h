@@ -53,6 +53,9 @@ struct wfw_experiment {
 	char **cstates;
 	size_t ncstates;
 	struct wfw_loc cstates_loc;
+	struct wfw_plugin_inst *collect;	/* samplers run alongside (collect.h) */
+	char **collect_files;		/* each one's file in the result dir */
+	size_t ncollect;
 };
 
 struct wfw_plan {
@@ -82,6 +85,14 @@ void wfw_plan_free(struct wfw_plan *plan);
  * (ctx.bad_opt), or of the plugin's group when it blamed none.
  */
 void wfw_plugin_where(const struct wfw_plugin_inst *pi, char *buf, size_t len);
+
+/*
+ * Load the plugin a group names and check its options (sources, sinks,
+ * collectors): errors at file:line in errs. `reserved`: the core's keys.
+ */
+int wfw_load_plugin(struct wfw_plugin_inst *pi, const config_setting_t *group,
+		    const char *key, int kind, const char *const *reserved,
+		    int cpu, struct wfw_cfgerr *errs);
 
 /* Text of the embedded default experiment. */
 extern const char wfw_default_experiment[];

@@ -3,6 +3,7 @@
 noinst_LTLIBRARIES += core/libwfw_core.la
 core_libwfw_core_la_SOURCES = \
 	core/cfgerr.c core/cfgerr.h \
+	core/collect.c core/collect.h \
 	core/cmd_deploy.c \
 	core/cmd_plugins.c \
 	core/cmd_scan.c \
@@ -25,7 +26,7 @@ core_libwfw_core_la_SOURCES = \
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -DKMODSRCDIR='"$(pkgdatadir)/kmod"'
 core_libwfw_core_la_LIBADD = lib/cpuidle/libwfw_cpuidle.la lib/suggest/libwfw_suggest.la lib/atomic/libwfw_atomic.la \
-	lib/pcidisc/libwfw_pcidisc.la \
+	lib/pcidisc/libwfw_pcidisc.la lib/datafmt/libwfw_datafmt.la -lpthread \
 	$(LIBCONFIG_LIBS) $(LTDL_LIBS)
 
 bin_PROGRAMS += wultfw

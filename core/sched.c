@@ -13,6 +13,7 @@
 
 #include <cpuidle/cpuidle.h>
 
+#include "collect.h"
 #include "cpus.h"
 #include "cstates.h"
 #include "log.h"
@@ -47,6 +48,7 @@ struct wfw_run {
 	FILE *logf;
 	size_t nsinks_open;
 	struct wfw_plugin_inst *failed_sink;	/* said why; not flushed again */
+	struct wfw_collectors *collectors;	/* running next to the source */
 	bool source_open, cstates_set, info_written, started;
 	uint64_t start;
 };
@@ -521,10 +523,13 @@ static int pump(struct wfw_run *run)
 
 	run->params.cpu = e->cpu;
 	run->params.seed = e->seed;
+	/* collectors run before, during and after the main source */
+	run->collectors = wfw_collect_start(e, run->dir, run->sysfs, &run->info);
 	run->start = now_ns();
 	ret = src->start(&e->source.ctx, &run->params);
 	if (ret < 0) {
 		source_error(run, ret, "cannot start");
+		wfw_collect_stop(run->collectors, &run->info);
 		return ret;
 	}
 	run->started = true;
@@ -536,7 +541,10 @@ static int pump(struct wfw_run *run)
 	if (sret < 0)
 		wfw_warn("source '%s' did not stop cleanly: %s",
 			 e->source.h.desc->name, reason(&e->source, sret));
-	return ret ? ret : drain(run);
+	if (!ret)
+		ret = drain(run);
+	wfw_collect_stop(run->collectors, &run->info);
+	return ret;
 }
 
 /* ---- finish ---- */

@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "collect.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <datafmt/writer.h>
+
+#include "log.h"
+#include "signals.h"
+
+/* Keys of a collector group the core reads; the rest are the plugin's. */
+static const char *const collect_core_keys[] = { "plugin", "file", NULL };
+
+#define COLLECT_READ_NS 100000000ULL	/* how often a thread looks at quit */
+#define COLLECT_ROWS 256
+
+/* ---- parsing ---- */
+
+/* "telemetry.csv", or "telemetry-2.csv" for the second of that plugin. */
+static char *default_file(const struct wfw_experiment *e, size_t i)
+{
+	const char *name = e->collect[i].h.desc->name;
+	size_t k, same = 0;
+	char buf[128];
+
+	for (k = 0; k < i; k++)
+		same += !strcmp(e->collect[k].h.desc->name, name);
+	if (same)
+		snprintf(buf, sizeof(buf), "%s-%zu.csv", name, same + 1);
+	else
+		snprintf(buf, sizeof(buf), "%s.csv", name);
+	return strdup(buf);
+}
+
+static void parse_one(struct wfw_experiment *e, const config_setting_t *g,
+		      const char *key, struct wfw_cfgerr *errs)
+{
+	struct wfw_plugin_inst *pi = &e->collect[e->ncollect];
+	const config_setting_t *f;
+
+	if (wfw_load_plugin(pi, g, key, WULTFW_KIND_SOURCE, collect_core_keys, e->cpu, errs))
+		return;
+	if (pi->h.desc->ldist.use != WULTFW_LDIST_NONE) {
+		wfw_cfgerr_at(errs, g, key,
+			      "plugin '%s' times events with a launch distance: only samplers (such as telemetry) can be collectors",
+			      pi->h.desc->name);
+		wfw_options_free(&pi->opts);
+		wfw_plugin_unload(&pi->h);
+		return;
+	}
+	e->ncollect++;
+	f = config_setting_get_member(g, "file");
+	if (f && (config_setting_type(f) != CONFIG_TYPE_STRING ||
+		  strchr(config_setting_get_string(f), '/') ||
+		  !config_setting_get_string(f)[0])) {
+		wfw_cfgerr_at(errs, f, key, "file: expected a file name such as \"irqs.csv\" (no '/')");
+		return;
+	}
+	e->collect_files[e->ncollect - 1] = f ? strdup(config_setting_get_string(f))
+					      : default_file(e, e->ncollect - 1);
+}
+
+void wfw_collect_parse(struct wfw_experiment *e, const config_setting_t *list,
+		       const char *key, struct wfw_cfgerr *errs)
+{
+	char ekey[192];
+	int n, i;
+
+	if (config_setting_type(list) != CONFIG_TYPE_LIST) {
+		wfw_cfgerr_at(errs, list, key,
+			      "expected a list of collectors such as ( { plugin = \"telemetry\"; counters = [ \"stat:ctxt\" ]; } )");
+		return;
+	}
+	n = config_setting_length(list);
+	e->collect = calloc((size_t)n + 1, sizeof(*e->collect));
+	e->collect_files = calloc((size_t)n + 1, sizeof(char *));
+	if (!e->collect || !e->collect_files)
+		return;
+	for (i = 0; i < n; i++) {
+		snprintf(ekey, sizeof(ekey), "%s[%d]", key, i);
+		parse_one(e, config_setting_get_elem(list, (unsigned)i), ekey, errs);
+	}
+	for (i = 0; i < (int)e->ncollect; i++)
+		for (int k = 0; k < i; k++)
+			if (e->collect_files[i] && e->collect_files[k] &&
+			    !strcmp(e->collect_files[i], e->collect_files[k]))
+				wfw_cfgerr_at(errs, list, key, "two collectors write %s: give one a file = \"...\"",
+					      e->collect_files[i]);
+}
+
+void wfw_collect_free(struct wfw_experiment *e)
+{
+	for (size_t i = 0; i < e->ncollect; i++) {
+		wfw_options_free(&e->collect[i].opts);
+		wfw_plugin_unload(&e->collect[i].h);
+		free(e->collect_files[i]);
+	}
+	free(e->collect);
+	free(e->collect_files);
+	e->collect = NULL;
+	e->collect_files = NULL;
+	e->ncollect = 0;
+}
+
+/* ---- running ---- */
+
+struct wfw_collector {
+	struct wfw_plugin_inst *pi;
+	const char *file;
+	size_t index;
+	struct wfw_info *info;
+	struct wultfw_source_info si;
+	struct wfw_csv_writer w;
+	struct wultfw_batch b;
+	pthread_t thread;
+	bool running;
+	atomic_bool quit;
+	char error[640];	/* why it stopped early; "" when it did not */
+};
+
+struct wfw_collectors {
+	struct wfw_collector *c;
+	size_t n;
+	cpu_set_t cpus;		/* every allowed CPU but the measured one */
+};
+
+static void coll_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
+		     const char *msg)
+{
+	struct wfw_collector *c = ctx->host_data;
+
+	if (level == WULTFW_LOG_ERROR || level == WULTFW_LOG_WARN)
+		wfw_warn("collector %s (%s): %s", c->pi->h.desc->name, c->file, msg);
+	else if (level == WULTFW_LOG_INFO)
+		wfw_info("collector %s (%s): %s", c->pi->h.desc->name, c->file, msg);
+}
+
+/* Only called from the collector's thread while the main one waits in
+ * wfw_collect_stop(), or before the thread starts. */
+static void coll_info(struct wultfw_ctx *ctx, const char *key, const char *val)
+{
+	struct wfw_collector *c = ctx->host_data;
+	char k[160];
+
+	snprintf(k, sizeof(k), "collect%zu_%s", c->index, key);
+	wfw_info_str(c->info, k, val);
+}
+
+static bool coll_stopping(struct wultfw_ctx *ctx)
+{
+	struct wfw_collector *c = ctx->host_data;
+
+	return wfw_stop_signal != 0 || atomic_load(&c->quit);
+}
+
+static const struct wultfw_host coll_host = {
+	.log = coll_log, .info = coll_info, .stopping = coll_stopping,
+};
+
+static void coll_fail(struct wfw_collector *c, const char *what, int ret)
+{
+	snprintf(c->error, sizeof(c->error), "%s: %s", what,
+		 c->pi->ctx.err[0] ? c->pi->ctx.err : strerror(-ret));
+	wfw_err("collector %s (%s) %s; the measurement goes on without it",
+		c->pi->h.desc->name, c->file, c->error);
+}
+
+/* Write and flush what b holds, so the file is whole at any moment. */
+static int coll_write(struct wfw_collector *c)
+{
+	int ret = 0;
+
+	if (c->b.rows)
+		ret = wfw_csvw_write(&c->w, &c->b);
+	if (!ret)
+		ret = wfw_csvw_flush(&c->w);
+	c->b.rows = 0;
+	if (ret)
+		snprintf(c->pi->ctx.err, sizeof(c->pi->ctx.err), "%s", c->w.out.msg);
+	return ret;
+}
+
+static void *coll_thread(void *arg)
+{
+	struct wfw_collector *c = arg;
+	const struct wultfw_source_ops *src = c->pi->h.desc->source;
+	int ret = 0;
+
+	while (!atomic_load(&c->quit) && !ret) {
+		ret = src->read(&c->pi->ctx, &c->b, COLLECT_READ_NS);
+		if (ret < 0) {
+			int wret = coll_write(c);	/* rows before the error count */
+
+			coll_fail(c, "failed to read", wret ? wret : ret);
+			break;
+		}
+		if (coll_write(c)) {
+			coll_fail(c, "cannot write", -EIO);
+			ret = -EIO;
+			break;
+		}
+	}
+	src->stop(&c->pi->ctx);
+	if (ret >= 0) {		/* drain what the source still holds */
+		while (src->read(&c->pi->ctx, &c->b, 0) >= 0 && c->b.rows)
+			if (coll_write(c))
+				break;
+	}
+	return NULL;
+}
+
+static int coll_open(struct wfw_collector *c, int cpu, const char *dir,
+		     const char *sysfs)
+{
+	struct wfw_plugin_inst *pi = c->pi;
+	char path[PATH_MAX];
+	int ret;
+
+	memset(&pi->ctx, 0, sizeof(pi->ctx));
+	pi->ctx = (struct wultfw_ctx){ .plugin = pi->h.desc, .opts = pi->opts.vals,
+		.cfg = pi->opts.cfg, .host = &coll_host, .host_data = c,
+		.verbosity = wfw_verbosity, .cpu = cpu, .sysfs_root = sysfs,
+		.bad_opt = -1, .no_cstates = "a collector" };
+	ret = pi->h.desc->source->open(&pi->ctx, &c->si);
+	if (ret < 0) {
+		coll_fail(c, "cannot run here", ret);
+		return ret;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, c->file);
+	ret = wfw_csvw_open(&c->w, path, c->si.schema, 0);
+	if (!ret) {
+		c->b.ncols = c->si.schema->ncols;
+		c->b.capacity = COLLECT_ROWS;
+		c->b.cells = calloc(c->b.capacity * c->b.ncols, sizeof(*c->b.cells));
+		if (!c->b.cells)
+			ret = -ENOMEM;
+		else
+			ret = pi->h.desc->source->start(&pi->ctx,
+				&(struct wultfw_source_params){ .cpu = cpu });
+		if (ret < 0)
+			wfw_csvw_close(&c->w);
+	} else {
+		snprintf(pi->ctx.err, sizeof(pi->ctx.err), "%s", c->w.out.msg);
+	}
+	if (ret < 0) {
+		coll_fail(c, "cannot start", ret);
+		pi->h.desc->source->close(&pi->ctx);
+		free(c->b.cells);
+		c->b.cells = NULL;
+	}
+	return ret;
+}
+
+static void coll_launch(struct wfw_collectors *cs, struct wfw_collector *c,
+			int cpu, const char *dir, const char *sysfs)
+{
+	pthread_attr_t attr;
+	int ret;
+
+	if (coll_open(c, cpu, dir, sysfs) < 0)
+		return;
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(cs->cpus), &cs->cpus);
+	ret = pthread_create(&c->thread, &attr, coll_thread, c);
+	pthread_attr_destroy(&attr);
+	if (ret) {
+		coll_fail(c, "cannot start its thread", -ret);
+		c->pi->h.desc->source->stop(&c->pi->ctx);
+		c->pi->h.desc->source->close(&c->pi->ctx);
+		wfw_csvw_close(&c->w);
+		return;
+	}
+	c->running = true;
+}
+
+struct wfw_collectors *wfw_collect_start(struct wfw_experiment *e,
+					 const char *dir, const char *sysfs,
+					 struct wfw_info *info)
+{
+	struct wfw_collectors *cs;
+	size_t i;
+
+	if (!e->ncollect)
+		return NULL;
+	cs = calloc(1, sizeof(*cs));
+	if (cs)
+		cs->c = calloc(e->ncollect, sizeof(*cs->c));
+	if (!cs || !cs->c) {
+		wfw_err("collectors: out of memory; the measurement goes on without them");
+		free(cs);
+		return NULL;
+	}
+	cs->n = e->ncollect;
+	sched_getaffinity(0, sizeof(cs->cpus), &cs->cpus);
+	CPU_CLR(e->cpu, &cs->cpus);
+	for (i = 0; i < cs->n; i++) {
+		struct wfw_collector *c = &cs->c[i];
+
+		*c = (struct wfw_collector){ .pi = &e->collect[i], .file = e->collect_files[i],
+					     .index = i, .info = info };
+		if (!CPU_COUNT(&cs->cpus)) {
+			snprintf(c->error, sizeof(c->error),
+				 "no CPU but the measured CPU %d to run on", e->cpu);
+			wfw_err("collector %s (%s): %s; the measurement goes on without it",
+				c->pi->h.desc->name, c->file, c->error);
+			continue;
+		}
+		coll_launch(cs, c, e->cpu, dir, sysfs);
+	}
+	return cs;
+}
+
+void wfw_collect_stop(struct wfw_collectors *cs, struct wfw_info *info)
+{
+	char list[1024] = "", k[64];
+	size_t i, len = 0;
+
+	if (!cs)
+		return;
+	for (i = 0; i < cs->n; i++)
+		atomic_store(&cs->c[i].quit, true);
+	/* all joined before info is touched: their stop() may add keys */
+	for (i = 0; i < cs->n; i++)
+		if (cs->c[i].running)
+			pthread_join(cs->c[i].thread, NULL);
+	for (i = 0; i < cs->n; i++) {
+		struct wfw_collector *c = &cs->c[i];
+
+		if (c->running) {
+			snprintf(k, sizeof(k), "collect%zu_rows", i);
+			wfw_info_fmt(info, k, "%" PRIu64, c->w.rows);
+			wfw_csvw_close(&c->w);
+			c->pi->h.desc->source->close(&c->pi->ctx);
+			free(c->b.cells);
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+						len ? ", " : "", c->file);
+		}
+		snprintf(k, sizeof(k), "collect%zu_plugin", i);
+		wfw_info_str(info, k, c->pi->h.desc->name);
+		snprintf(k, sizeof(k), "collect%zu_file", i);
+		wfw_info_str(info, k, c->running ? c->file : "");
+		if (c->error[0]) {
+			snprintf(k, sizeof(k), "collect%zu_error", i);
+			wfw_info_str(info, k, c->error);
+		}
+	}
+	wfw_info_str(info, "collectors", list);
+	free(cs->c);
+	free(cs);
+}

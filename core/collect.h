@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Collectors: sampler sources (telemetry, ...) that run next to an
+ * experiment's main source, each in its own thread off the measured CPU,
+ * each writing its own CSV file in the result directory. Declared as
+ * `collect = ( { plugin = "telemetry"; ... }, ... );` in an experiment or
+ * at the top level. A collector that fails says why and stops; the
+ * measurement goes on.
+ */
+#ifndef WFW_COLLECT_H
+#define WFW_COLLECT_H
+
+#include <libconfig.h>
+
+#include "cfgerr.h"
+#include "experiment.h"
+#include "resultdir.h"
+
+/* Parse the `collect` list at `list` (key: its path) into e->collect. */
+void wfw_collect_parse(struct wfw_experiment *e, const config_setting_t *list,
+		       const char *key, struct wfw_cfgerr *errs);
+void wfw_collect_free(struct wfw_experiment *e);
+
+struct wfw_collectors;
+
+/*
+ * Open and start every collector of `e` writing below `dir`; those that
+ * cannot run are reported and left out. Returns the running set (NULL
+ * when there is none).
+ */
+struct wfw_collectors *wfw_collect_start(struct wfw_experiment *e,
+					 const char *dir, const char *sysfs,
+					 struct wfw_info *info);
+/* Stop them, close their files, list them in info. */
+void wfw_collect_stop(struct wfw_collectors *cs, struct wfw_info *info);
+
+#endif
