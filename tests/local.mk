@@ -55,6 +55,7 @@ endif
 
 # Integration tests: shell scripts that run the real binary.
 EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
+	tests/integration/test_collect.sh \
 	tests/integration/static_build.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
 	examples/plugins/loadavg/loadavg.c examples/plugins/loadavg/Makefile \
@@ -64,6 +65,7 @@ SLOW_TESTS += tests/integration/static_build.sh
 if HAVE_CUNIT
 if !STATIC_PLUGINS
 TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
-	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh
+	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
+	tests/integration/test_collect.sh
 endif
 endif

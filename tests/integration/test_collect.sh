@@ -1,0 +1,88 @@
+#!/bin/sh
+# Collectors through the real binary: a timer experiment with two telemetry
+# collectors. Their files must be present, whole and counted in info.yml
+# after a normal end, after SIGINT, and next to a collector that failed.
+. "${abs_top_srcdir:?}/tests/integration/lib.sh"
+export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
+cd "$work" || exit 1
+
+# check_coll DIR FILE INDEX COLUMNS: a collector's CSV is whole, numeric,
+# in time order, and has the rows info.yml says (collectINDEX_rows).
+check_coll() {
+	f="$1/$2"
+	[ -s "$f" ] || { fail "$f missing or empty"; return; }
+	awk -F, -v n="$4" '
+		NR == 1 { if ($1 != "Time" || $2 != "SampleWindow") { print "header: " $0; bad = 1 }; next }
+		NF != n { print "line " NR ": " NF " fields"; bad = 1; exit }
+		{ for (i = 1; i <= n; i++) if ($i !~ /^-?[0-9]+$/) { print "line " NR ": field " i " is " $i; bad = 1; exit } }
+		$1 <= last { print "line " NR ": Time goes back"; bad = 1; exit }
+		{ last = $1 }
+		END { exit bad }' "$f" && ok "$2: whole numeric rows in time order" || fail "$2 malformed"
+	rows=$(($(wc -l <"$f") - 1))
+	counted=$(sed -n "s/^collect$3_rows: //p" "$1/info.yml")
+	[ "$rows" -gt 0 ] && [ "$rows" = "$counted" ] && ok "$2: $rows rows, as info.yml counts" ||
+		fail "$2: $rows rows, info.yml says '$counted'"
+}
+
+write_cfg() {	# write_cfg LIMIT SECOND_COUNTER
+	cat >coll.cfg <<CFG
+name = "coll";
+source = { plugin = "timer"; cpu = 1; ldist = [ "100us", "1ms" ]; };
+limits = { $1 };
+sinks = ( { plugin = "csv"; } );
+collect = (
+  { plugin = "telemetry"; counters = [ "interrupts:LOC:cpu1", "stat:cpu1:idle", "stat:ctxt" ];
+    period = "10ms"; clear = true; },
+  { plugin = "telemetry"; counters = [ "$2" ]; period = "50ms"; file = "net.csv"; }
+);
+CFG
+}
+
+# A normal end.
+write_cfg 'datapoints = 1000;' "net:lo:rx_packets"
+"$WULTFW" -q -c coll.cfg -o normal
+expect_status 0 $? "timer with two collectors"
+expect_in normal/coll/info.yml "collectors: 'telemetry.csv, net.csv'" "info.yml lists both collector files"
+expect_in normal/coll/info.yml "status: 'complete'" "the measurement completed"
+check_coll normal/coll telemetry.csv 0 5
+check_coll normal/coll net.csv 1 3
+rows=$(($(wc -l <normal/coll/datapoints.csv) - 1))
+[ "$rows" = 1000 ] && ok "the main source's 1000 datapoints" || fail "datapoints.csv has $rows rows"
+
+# SIGINT mid-run: exit 130 and every file whole.
+write_cfg 'time = "1m";' "net:lo:rx_packets"
+"$WULTFW" -q -c coll.cfg -o sig &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+expect_status 130 $? "SIGINT exits 130"
+expect_in sig/coll/info.yml "status: 'interrupted'" "info.yml says interrupted"
+expect_in sig/coll/info.yml "collectors: 'telemetry.csv, net.csv'" "and lists both collector files"
+check_coll sig/coll telemetry.csv 0 5
+check_coll sig/coll net.csv 1 3
+
+# A collector that cannot run: said why, the rest goes on.
+write_cfg 'datapoints = 500;' "net:nosuch0:rx_packets"
+"$WULTFW" -q -c coll.cfg -o failing 2>failing.err
+expect_status 0 $? "a failing collector does not stop the measurement"
+expect_in failing.err "collector telemetry (net.csv) cannot run here: counter 'net:nosuch0:rx_packets'" "the failure is named"
+expect_in failing.err "the measurement goes on without it" "and says the measurement goes on"
+expect_in failing/coll/info.yml "collect1_error: 'cannot run here: counter ''net:nosuch0:rx_packets''" "info.yml records it"
+expect_in failing/coll/info.yml "collectors: 'telemetry.csv'" "info.yml lists only the one that ran"
+[ -e failing/coll/net.csv ] && fail "the failed collector left a file" || ok "no file from the failed collector"
+check_coll failing/coll telemetry.csv 0 5
+
+# Only samplers can be collectors; mistakes at file:line before anything runs.
+cat >bad.cfg <<'CFG'
+name = "bad";
+source = { plugin = "timer"; };
+sinks = ( { plugin = "csv"; } );
+collect = ( { plugin = "timer"; }, { plugin = "telemetry"; counters = [ "stat:ctxt" ]; period = "1ns"; } );
+CFG
+"$WULTFW" --check -c bad.cfg >bad.out 2>&1
+expect_status 2 $? "--check refuses bad collectors"
+expect_in bad.out "bad.cfg:4: collect[0]" "a delayed-event source as a collector is named at file:line"
+expect_in bad.out "only samplers" "and says why"
+expect_in bad.out "collect[1].period" "an out-of-range collector option is named"
+finish
