@@ -73,6 +73,30 @@ expect_in failing/coll/info.yml "collectors: 'telemetry.csv'" "info.yml lists on
 [ -e failing/coll/net.csv ] && fail "the failed collector left a file" || ok "no file from the failed collector"
 check_coll failing/coll telemetry.csv 0 5
 
+# A counter that goes away mid-run: its column ends with empty cells and a
+# logged reason; the other counter and the measurement go on.
+mkdir -p fakeproc
+printf '           CPU0       CPU1\n  24:    1    2   PCI-MSI eth0\n LOC:   10   20   Local timer\n' >fakeproc/interrupts
+cat >gone.cfg <<CFG
+name = "gone";
+source = { plugin = "timer"; cpu = 1; ldist = "500us"; };
+limits = { time = "3s"; };
+sinks = ( { plugin = "csv"; } );
+collect = ( { plugin = "telemetry"; proc_root = "$work/fakeproc"; period = "10ms";
+              counters = [ "interrupts:24:cpu0", "interrupts:LOC:cpu1" ]; } );
+CFG
+"$WULTFW" -c gone.cfg -o gone >gone.out 2>&1 &
+pid=$!
+sleep 1
+printf '           CPU0       CPU1\n LOC:   10   25   Local timer\n' >fakeproc/interrupts.new
+mv fakeproc/interrupts.new fakeproc/interrupts
+wait $pid
+expect_status 0 $? "a run whose counter went away"
+expect_in gone.out "counter interrupts:24:cpu0 went away" "the vanished counter is logged"
+grep -q '^[0-9]*,[0-9]*,1,20$' gone/gone/telemetry.csv && grep -q '^[0-9]*,[0-9]*,,25$' gone/gone/telemetry.csv &&
+	ok "its column holds values, then empty cells; the other goes on" ||
+	{ fail "telemetry.csv does not end the vanished column with empty cells:"; sed -n '1,3p;$p' gone/gone/telemetry.csv; }
+
 # Only samplers can be collectors; mistakes at file:line before anything runs.
 cat >bad.cfg <<'CFG'
 name = "bad";

@@ -98,7 +98,8 @@ static void fill(struct wultfw_batch *b, size_t rows, uint64_t seed)
 		row[3].i = (int64_t)(x % 5) - 1;		/* -1 .. 3 */
 		row[4].f = (x & 7) ? (double)(x % 100000) / 997.0
 				   : specials[(x >> 3) % 8];
-		row[5].i = r == 0 ? INT64_MAX : r == 1 ? INT64_MIN : (int64_t)(x % 3);
+		/* INT64_MIN itself is WULTFW_CELL_EMPTY, an empty CSV field */
+		row[5].i = r == 0 ? INT64_MAX : r == 1 ? INT64_MIN + 1 : (int64_t)(x % 3);
 		row[6].i = (int64_t)wultfw_rand64(&seed);
 	}
 }
