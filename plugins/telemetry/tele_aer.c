@@ -9,30 +9,11 @@
 #include "tele_provider.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const tele_aer_kinds[] = { "correctable", "fatal", "nonfatal" };
-
-/* The whole (small) file at path into buf; bytes or -errno. */
-static int tele_aer_slurp(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	err = errno;
-	close(fd);
-	if (n < 0)
-		return -err;
-	buf[n] = '\0';
-	return (int)n;
-}
 
 static void tele_aer_list_dev(const struct tele_env *env, const char *bdf,
 			      tele_add_fn add, void *arg, int *found)
@@ -44,7 +25,7 @@ static void tele_aer_list_dev(const struct tele_env *env, const char *bdf,
 	for (k = 0; k < 3; k++) {
 		snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/aer_dev_%s",
 			 env->sys, bdf, tele_aer_kinds[k]);
-		if (tele_aer_slurp(path, buf, sizeof(buf)) < 0)
+		if (tele_read_small(path, buf, sizeof(buf)) < 0)
 			continue;
 		(*found)++;
 		for (line = buf; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
@@ -104,7 +85,7 @@ static int tele_aer_read(struct tele_counter *c, uint64_t gen, uint64_t *raw)
 	char buf[4096], *end;
 	size_t klen = strlen(c->key);
 	const char *line;
-	int ret = tele_aer_slurp(c->path, buf, sizeof(buf));
+	int ret = tele_read_small(c->path, buf, sizeof(buf));
 
 	(void)gen;
 	if (ret < 0)

@@ -24,20 +24,29 @@ int tele_set_path(struct tele_counter *c, const char *fmt, ...)
 	return n < 0 || (size_t)n >= sizeof(c->path) ? -ENAMETOOLONG : 0;
 }
 
-int tele_read_u64_path(const char *path, uint64_t *v)
+int tele_read_small(const char *path, char *buf, size_t len)
 {
-	char buf[64], *end;
-	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	ssize_t n;
 
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, len - 1);
 	err = errno;
 	close(fd);
 	if (n < 0)
 		return -err;
 	buf[n] = '\0';
+	return (int)n;
+}
+
+int tele_read_u64_path(const char *path, uint64_t *v)
+{
+	char buf[64], *end;
+	int ret = tele_read_small(path, buf, sizeof(buf));
+
+	if (ret < 0)
+		return ret;
 	errno = 0;
 	*v = strtoull(buf, &end, 10);
 	/* Empty or not a number: a file we do not understand, not a zero. */

@@ -80,6 +80,9 @@ extern const size_t tele_n_providers;
 /* snprintf into c->path; -ENAMETOOLONG when it does not fit. */
 int tele_set_path(struct tele_counter *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A small file, opened for this read, into buf (NUL-terminated); its
+ * length or -errno. */
+int tele_read_small(const char *path, char *buf, size_t len);
 /* One unsigned number from a file, opened for this read (so a file that
  * goes away is seen going away). */
 int tele_read_u64_path(const char *path, uint64_t *v);

@@ -5,11 +5,9 @@
 #include "tele_provider.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static int tele_thermal_list(const struct tele_env *env, tele_add_fn add,
 			     void *arg, char *why, size_t len)
@@ -54,18 +52,11 @@ static int tele_thermal_open(const struct tele_env *env, const char *id,
 static int tele_thermal_read(struct tele_counter *c, uint64_t gen, uint64_t *raw)
 {
 	char buf[32], *end;
-	int fd = open(c->path, O_RDONLY | O_CLOEXEC), err;
-	ssize_t n;
+	int ret = tele_read_small(c->path, buf, sizeof(buf));
 
 	(void)gen;
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	err = errno;
-	close(fd);
-	if (n < 0)
-		return -err;
-	buf[n] = '\0';
+	if (ret < 0)
+		return ret;
 	*raw = (uint64_t)strtoll(buf, &end, 10);
 	return end == buf ? -EBADMSG : 0;
 }
