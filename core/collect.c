@@ -42,6 +42,22 @@ static char *default_file(const struct wfw_experiment *e, size_t i)
 	return strdup(buf);
 }
 
+/*
+ * A sampler in mode on_demand samples once per read(): the collector's
+ * thread would spin. Refused until the core asks once per main batch.
+ */
+static bool on_demand(const struct wfw_plugin_inst *pi)
+{
+	const struct wultfw_option *o = pi->h.desc->options;
+
+	for (size_t i = 0; o && o[i].name; i++)
+		if (!strcmp(o[i].name, "mode") && o[i].type == WULTFW_OPT_STRING &&
+		    pi->opts.vals[i].set && pi->opts.vals[i].s &&
+		    !strcmp(pi->opts.vals[i].s, "on_demand"))
+			return true;
+	return false;
+}
+
 static void parse_one(struct wfw_experiment *e, const config_setting_t *g,
 		      const char *key, struct wfw_cfgerr *errs)
 {
@@ -54,6 +70,13 @@ static void parse_one(struct wfw_experiment *e, const config_setting_t *g,
 		wfw_cfgerr_at(errs, g, key,
 			      "plugin '%s' times events with a launch distance: only samplers (such as telemetry) can be collectors",
 			      pi->h.desc->name);
+		wfw_options_free(&pi->opts);
+		wfw_plugin_unload(&pi->h);
+		return;
+	}
+	if (on_demand(pi)) {
+		wfw_cfgerr_at(errs, g, key,
+			      "mode = \"on_demand\": a collector samples at its own period (single or repetitive); one sample per batch of the main source is not supported yet");
 		wfw_options_free(&pi->opts);
 		wfw_plugin_unload(&pi->h);
 		return;

@@ -102,11 +102,13 @@ cat >bad.cfg <<'CFG'
 name = "bad";
 source = { plugin = "timer"; };
 sinks = ( { plugin = "csv"; } );
-collect = ( { plugin = "timer"; }, { plugin = "telemetry"; counters = [ "stat:ctxt" ]; period = "1ns"; } );
+collect = ( { plugin = "timer"; }, { plugin = "telemetry"; counters = [ "stat:ctxt" ]; period = "1ns"; },
+            { plugin = "telemetry"; counters = [ "stat:ctxt" ]; mode = "on_demand"; } );
 CFG
 "$WULTFW" --check -c bad.cfg >bad.out 2>&1
 expect_status 2 $? "--check refuses bad collectors"
 expect_in bad.out "bad.cfg:4: collect[0]" "a delayed-event source as a collector is named at file:line"
 expect_in bad.out "only samplers" "and says why"
 expect_in bad.out "collect[1].period" "an out-of-range collector option is named"
+expect_in bad.out "collect[2]: mode = \"on_demand\"" "an on_demand collector (it would spin) is refused"
 finish
