@@ -61,7 +61,8 @@ static const struct wultfw_option skid_options[] = {
 	{ NULL },
 };
 
-static const char *const precise_names[] = { "0", "1", "2", "3" };
+/* Not "0".."3": a CSV reader would take the column for a number. */
+static const char *const precise_names[] = { "p0", "p1", "p2", "p3" };
 
 static int skid_validate(struct wultfw_ctx *ctx)
 {

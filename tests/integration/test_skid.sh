@@ -56,7 +56,7 @@ rows=$(($(wc -l <"$csv") - 1))
 bad=$(awk -F, 'NR > 1 && !($1 == "breakpoint" && $3 == 1 && $4 == 5 && $5 == "runway")' "$csv" | head -3)
 [ -z "$bad" ] && ok "every breakpoint sample: Skid 1, SkidBytes 5, on the runway" ||
 	fail "breakpoint samples elsewhere: $bad"
-expect_in out/bp/hist.txt "# Precise 0: 0 at 0, $rows above 0, 0 below 0, 0 not a number" "text histogram counts"
+expect_in out/bp/hist.txt "# Precise p0: 0 at 0, $rows above 0, 0 below 0, 0 not a number" "text histogram counts"
 expect_in out/bp/hist.txt "0 $rows" "text histogram: every sample in bin 0"
 expect_in out/bp/info.yml "skid_lost: '0'" "breakpoint: no samples lost"
 
@@ -73,10 +73,16 @@ awk -F, 'NR > 1 { n++ } NR > 1 && $5 == "runway" { r++; b[int(($3 - 1) / 100)]++
 # precise = "all": the breakpoint PMU accepts every level; a part each.
 csv=out/all/datapoints.csv
 for l in 0 1 2 3; do
-	n=$(awk -F, -v l=$l 'NR > 1 && $2 == l && $3 == 1 { n++ } END { print n + 0 }' "$csv")
+	n=$(awk -F, -v l=p$l 'NR > 1 && $2 == l && $3 == 1 { n++ } END { print n + 0 }' "$csv")
 	[ "$n" -ge 500 ] && ok "precise $l: $n samples, Skid 1" || fail "precise $l: $n samples with Skid 1"
 done
-expect_in out/all/hist.txt "# Precise 3:" "text histogram per precise level"
+expect_in out/all/hist.txt "# Precise p3:" "text histogram per precise level"
+"$WULTFW" calc -g Precise -m Skid -f count,max out/all >calc.out 2>&1
+expect_status 0 $? "calc -g Precise"
+expect_in calc.out "Skid    p3" "calc: skid per precise level"
+"$WULTFW" calc -g Wher out/all >calc.out 2>&1
+expect_status 1 $? "calc -g with a column the result lacks"
+expect_in calc.out "no text column 'Wher' to group by; it has: Event, Precise, Where" "calc names the text columns"
 
 # A hardware event where there is no hardware PMU: one line, non-zero exit.
 if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/devices/cpu_core ]; then
