@@ -232,29 +232,44 @@ static int skid_start(struct wultfw_ctx *ctx,
 	return skid_part_begin(ctx, p);
 }
 
+/* Lost and throttled so far into info.yml (again after the drain). */
+static void put_counts(struct wultfw_ctx *ctx, const struct skid_priv *p)
+{
+	char v[64];
+
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)p->lost);
+	wultfw_info(ctx, "skid_lost", v);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)p->throttled);
+	wultfw_info(ctx, "skid_throttled", v);
+}
+
 static int skid_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 		     uint64_t timeout_ns)
 {
 	struct skid_priv *p = ctx->priv;
+	int ret;
 
 	if (p->done || !p->perf_open)
 		return WULTFW_READ_END;
-	return skid_part_read(ctx, p, b, timeout_ns);
+	ret = skid_part_read(ctx, p, b, timeout_ns);
+	if (ret == WULTFW_READ_END)
+		put_counts(ctx, p);
+	return ret;
 }
 
 static int skid_stop(struct wultfw_ctx *ctx)
 {
 	struct skid_priv *p = ctx->priv;
-	char v[64];
 
 	p->stopped = true;
 	if (p->perf_open && !p->draining)
 		skid_part_finish(p);
 	skid_workload_stop(&p->w);
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)p->lost);
-	wultfw_info(ctx, "skid_lost", v);
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)p->throttled);
-	wultfw_info(ctx, "skid_throttled", v);
+	put_counts(ctx, p);
+	if (p->bad || (p->perf_open && p->perf.st.bad))
+		wultfw_log(ctx, WULTFW_LOG_WARN,
+			   "%llu malformed records in the perf ring buffer were skipped",
+			   (unsigned long long)(p->bad + (p->perf_open ? p->perf.st.bad : 0)));
 	if (p->lost || p->throttled)
 		wultfw_log(ctx, WULTFW_LOG_WARN,
 			   "the kernel lost %llu samples (counted as discarded) and throttled the event %llu times (samples not taken; raise period)",

@@ -87,6 +87,7 @@ void skid_part_end(struct skid_priv *p)
 {
 	if (!p->perf_open)
 		return;
+	p->bad += p->perf.st.bad;
 	skid_perf_close(&p->perf);
 	p->perf_open = false;
 }

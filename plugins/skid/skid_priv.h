@@ -55,6 +55,7 @@ struct skid_priv {
 	/* Filled by the ring callbacks while read() parses. */
 	struct wultfw_batch *b;
 	uint64_t lost, throttled;
+	uint64_t bad;		/* ring records too short for their kind */
 };
 
 /* skid_parts.c: one part per precise level, in turn. */
