@@ -31,7 +31,7 @@ dist_kmodshared_DATA = $(KMOD_SHARED)
 kmodldistdir = $(pkgdatadir)/kmod/wultfw
 kmodldist_DATA = $(KMOD_LDIST)
 kmoduapidir = $(pkgdatadir)/kmod/uapi/wultfw
-kmoduapi_DATA = $(KMOD_UAPI)
+dist_kmoduapi_DATA = $(KMOD_UAPI)
 
 modules:
 	@test -d "$(KDIR)" || { echo "kernel build directory $(KDIR) not found:" \
