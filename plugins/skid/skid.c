@@ -110,9 +110,10 @@ static int pick_levels(struct wultfw_ctx *ctx, struct skid_priv *p)
 	uint64_t bp = (uint64_t)(uintptr_t)&probe_byte;
 	char why[512], refused[1024] = "";
 	int all = !strcmp(cfg->precise, "all"), first_err = 0, first_lvl = 0;
+	int lo = all ? 0 : atoi(cfg->precise), hi = all ? 3 : lo;
 	size_t n = 0;
 
-	for (int l = all ? 0 : atoi(cfg->precise); l <= (all ? 3 : atoi(cfg->precise)); l++) {
+	for (int l = lo; l <= hi; l++) {
 		int r = skid_event_probe(cfg->event, l, bp);
 
 		if (!r) {
