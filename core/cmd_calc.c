@@ -51,7 +51,8 @@ struct calc {
 	char *metric_buf;
 	const char *metrics[64];
 	size_t nmetrics;
-	bool per_cstate, json;
+	bool per_cstate, json;	/* per_cstate: per value of group_by */
+	const char *group_by;	/* an ENUM column: ReqCState (-c) or -g's */
 	size_t exact_limit, exact_memory;
 	struct calc_result *res;
 	size_t nres;
@@ -72,6 +73,9 @@ static void usage(FILE *f)
 "  -m, --metrics=LIST   metrics (column names or glob patterns such as\n"
 "                       '*Latency'), comma-separated; default all numeric\n"
 "  -c, --per-cstate     also per requested C-state (ReqCState column)\n"
+"  -g, --group-by=COL   also per value of another text column: Precise\n"
+"                       (skid per precise level), Where (skid: hits vs\n"
+"                       skids)\n"
 "  -j, --json           print JSON instead of a table\n"
 "  -e, --exact-limit=N  values per metric and C-state kept for exact\n"
 "                       percentiles (default %d); beyond, a histogram\n"
@@ -212,7 +216,8 @@ static void note_no_states(struct calc *c, struct calc_result *r)
 	uint64_t total = 0, none = 0;
 	size_t g;
 
-	if (!c->per_cstate || r->set.gcol < 0)
+	if (!c->per_cstate || r->set.gcol < 0 ||
+	    strcmp(c->group_by, "ReqCState"))
 		return;
 	for (g = 0; g < r->set.ngroups; g++) {
 		total += wfw_statset_group_count(&r->set, g);
@@ -225,6 +230,21 @@ static void note_no_states(struct calc *c, struct calc_result *r)
 	fprintf(stderr, "wultfw calc: %s: ReqCState is empty in every row "
 		"(measured without cpuidle states), --per-cstate shows all rows only\n",
 		r->path);
+}
+
+/* -g names a column the result lacks: say which ones it has. */
+static int no_group_column(const char *path, const char *name,
+			   const struct wultfw_schema *s)
+{
+	size_t n = 0;
+
+	fprintf(stderr, "wultfw calc: %s: no text column '%s' to group by; it has:",
+		path, name);
+	for (size_t k = 0; k < s->ncols; k++)
+		if (s->cols[k].type == WULTFW_COL_ENUM)
+			fprintf(stderr, "%s %s", n++ ? "," : "", s->cols[k].name);
+	fprintf(stderr, "%s\n", n ? "" : " none");
+	return -ENOENT;
 }
 
 static int load(struct calc *c, struct calc_result *r)
@@ -245,7 +265,7 @@ static int load(struct calc *c, struct calc_result *r)
 	}
 	cfg.exact_limit = c->exact_limit;
 	cfg.exact_memory = c->exact_memory;
-	cfg.group_by = c->per_cstate ? "ReqCState" : NULL;
+	cfg.group_by = c->per_cstate ? c->group_by : NULL;
 	cfg.metrics = c->nmetrics ? c->metrics : NULL;
 	cfg.nmetrics = c->nmetrics;
 	ret = wfw_statset_init(&r->set, wfw_reader_schema(r->rd), &cfg, err,
@@ -255,6 +275,8 @@ static int load(struct calc *c, struct calc_result *r)
 		return ret;
 	}
 	r->have_set = true;
+	if (c->per_cstate && r->set.gcol < 0 && strcmp(c->group_by, "ReqCState"))
+		return no_group_column(r->path, c->group_by, wfw_reader_schema(r->rd));
 	if (c->per_cstate && r->set.gcol < 0)
 		fprintf(stderr, "wultfw calc: %s: no ReqCState column, "
 			"--per-cstate shows all rows only\n", r->path);
@@ -409,7 +431,7 @@ static int print_table(struct calc *c)
 
 		hdr[n++] = "Metric";
 		if (c->per_cstate)
-			hdr[n++] = "ReqCState";
+			hdr[n++] = c->group_by;
 		hdr[n++] = "Function";
 		for (size_t i = 0; i < c->nres; i++)
 			hdr[n++] = c->res[i].arg;
@@ -492,6 +514,7 @@ int wfw_cmd_calc(int argc, char **argv)
 		{ "funcs", required_argument, NULL, 'f' },
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "per-cstate", no_argument, NULL, 'c' },
+		{ "group-by", required_argument, NULL, 'g' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "exact-limit", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
@@ -505,7 +528,7 @@ int wfw_cmd_calc(int argc, char **argv)
 	if (parse_funcs(&c, CALC_DEF_FUNCS))
 		return 2;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:m:cje:h", lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:m:cg:je:h", lopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			ret = parse_funcs(&c, optarg);
@@ -515,6 +538,11 @@ int wfw_cmd_calc(int argc, char **argv)
 			break;
 		case 'c':
 			c.per_cstate = true;
+			c.group_by = "ReqCState";
+			break;
+		case 'g':
+			c.per_cstate = true;
+			c.group_by = optarg;
 			break;
 		case 'j':
 			c.json = true;

@@ -58,6 +58,7 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/test_collect.sh \
 	tests/integration/static_build.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
+	tests/integration/test_skid.sh \
 	examples/plugins/loadavg/loadavg.c examples/plugins/loadavg/Makefile \
 	examples/plugins/loadavg/loadavg.cfg
 # Builds the whole tree again: only from check-all.
@@ -66,6 +67,6 @@ if HAVE_CUNIT
 if !STATIC_PLUGINS
 TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
-	tests/integration/test_collect.sh
+	tests/integration/test_collect.sh tests/integration/test_skid.sh
 endif
 endif

@@ -21,6 +21,7 @@
 
 #include "stats/report.h"
 #include "stats/statset.h"
+#include "binhist.h"
 #include "cychist.h"
 
 enum {
@@ -34,6 +35,9 @@ enum {
 	OPT_HISTOGRAM,
 	OPT_HIST_METRICS,
 	OPT_HIST_BUCKETS,
+	OPT_TEXT_HIST,
+	OPT_TEXT_HIST_METRIC,
+	OPT_TEXT_HIST_BIN,
 };
 
 /* Where the core puts the option values (ABI v2: ctx->cfg). */
@@ -46,6 +50,9 @@ struct stats_cfg {
 	const char *histogram;		/* NULL unless given */
 	struct wultfw_strs histogram_metrics;
 	int64_t histogram_buckets;
+	const char *text_histogram;	/* NULL unless given */
+	const char *text_histogram_metric;
+	double text_histogram_bin;
 };
 
 #define F(field) .off = offsetof(struct stats_cfg, field)
@@ -85,6 +92,17 @@ static const struct wultfw_option stats_options[] = {
 		"histogram buckets of one display unit (us) each, like "
 		"cyclictest -h", .min = "1", .max = "10000000",
 		F(histogram_buckets) },
+	[OPT_TEXT_HIST] = { "text_histogram", WULTFW_OPT_STRING, NULL,
+		"also write a histogram of one metric in fixed-width bins per "
+		"group_by value to this file (relative to the result "
+		"directory), with counts at 0 and above; with the skid source: "
+		"hits and the skid offset histogram, e.g. \"skid-histogram.txt\"",
+		F(text_histogram) },
+	[OPT_TEXT_HIST_METRIC] = { "text_histogram_metric", WULTFW_OPT_STRING,
+		"Skid", "the text histogram's column", F(text_histogram_metric) },
+	[OPT_TEXT_HIST_BIN] = { "text_histogram_bin", WULTFW_OPT_FLOAT, "10",
+		"the text histogram's bin width, in the column's display unit",
+		.min = "1e-9", F(text_histogram_bin) },
 	{ NULL },
 };
 
@@ -94,8 +112,9 @@ struct stats_sink {
 	size_t npct;
 	char *outdir;
 	char *experiment;
-	bool hist_on;
+	bool hist_on, bins_on;
 	struct stats_cychist hist;
+	struct stats_binhist bins;
 };
 
 /* What the table cannot say (bounds are the core's), before anything runs. */
@@ -168,6 +187,19 @@ static int stats_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
 		}
 		st->hist_on = true;
 	}
+	if (o->text_histogram && *o->text_histogram) {
+		ret = stats_binhist_init(&st->bins, run->schema,
+					 o->text_histogram_metric, o->group_by,
+					 o->text_histogram_bin, ctx->err,
+					 sizeof(ctx->err));
+		if (ret) {
+			if (st->hist_on)
+				stats_cychist_free(&st->hist);
+			wfw_statset_free(&st->set);
+			goto fail;
+		}
+		st->bins_on = true;
+	}
 	ctx->priv = st;
 	return 0;
 fail:
@@ -186,6 +218,8 @@ static int stats_write(struct wultfw_ctx *ctx, const struct wultfw_batch *b)
 				   "(lower exact_memory)");
 	if (st->hist_on)
 		stats_cychist_add(&st->hist, b);
+	if (st->bins_on && stats_binhist_add(&st->bins, b))
+		return wultfw_fail(ctx, -ENOMEM, "out of memory for the text histogram");
 	return 0;
 }
 
@@ -260,6 +294,12 @@ static int emit_hist(struct stats_sink *st,
 	return stats_cychist_write(&st->hist, f);
 }
 
+static int emit_bins(struct stats_sink *st,
+		     const struct wultfw_run_summary *sum, FILE *f)
+{
+	return stats_binhist_write(&st->bins, f);
+}
+
 static int stats_close(struct wultfw_ctx *ctx,
 		       const struct wultfw_run_summary *sum)
 {
@@ -286,6 +326,11 @@ static int stats_close(struct wultfw_ctx *ctx,
 		r = write_file(ctx, ((const struct stats_cfg *)ctx->cfg)->histogram, emit_hist, sum);
 		ret = ret ? ret : r;
 		stats_cychist_free(&st->hist);
+	}
+	if (st->bins_on) {
+		r = write_file(ctx, ((const struct stats_cfg *)ctx->cfg)->text_histogram, emit_bins, sum);
+		ret = ret ? ret : r;
+		stats_binhist_free(&st->bins);
 	}
 	wfw_statset_free(&st->set);
 	free(st->outdir);

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@
 #include "options.h"
 #include "testopts.h"
 #include "testutil.h"
+
+#include "binhist.h"
 
 extern const struct wultfw_plugin stats_LTX_wultfw_plugin;
 
@@ -243,6 +246,48 @@ static void test_histogram_file(void)
 	free(h);
 }
 
+/* The skid offset histogram: bins of 10 per group, hits and nan counted. */
+static void test_text_histogram(void)
+{
+	static const char *const lv[] = { "p0", "p1" };
+	static const struct wultfw_column cols[] = {
+		{ "Precise", "", WULTFW_COL_ENUM, 0, lv, 2 },
+		{ "Skid", "instructions", WULTFW_COL_FLOAT },
+	};
+	const struct wultfw_schema sch = { 2, cols };
+	const double v[] = { 0, 1, 9, 10, 35, NAN, 1, -1 };
+	const int64_t g[] = { 0, 0, 0, 0, 0, 0, 1, -1 };
+	union wultfw_cell cells[16];
+	struct wultfw_batch b = { cells, 2, 8, 8, 0 };
+	struct stats_binhist h;
+	char err[256], *text;
+	size_t len;
+	FILE *f;
+
+	for (size_t r = 0; r < 8; r++) {
+		cells[2 * r].i = g[r];
+		cells[2 * r + 1].f = v[r];
+	}
+	CU_ASSERT_EQUAL(stats_binhist_init(&h, &sch, "Skd", "Precise", 10, err,
+					   sizeof(err)), -ENOENT);
+	TU_ASSERT_CONTAINS(err, "no numeric column 'Skd'");
+	CU_ASSERT_EQUAL_FATAL(stats_binhist_init(&h, &sch, "Skid", "Precise", 10,
+						 err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(stats_binhist_add(&h, &b), 0);
+	f = open_memstream(&text, &len);
+	CU_ASSERT_EQUAL(stats_binhist_write(&h, f), 0);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(text,
+		"# Skid histogram, bins of 10 instructions\n"
+		"# Precise p0: 1 at 0, 4 above 0, 0 below 0, 1 not a number\n"
+		"0 3\n10 1\n20 0\n30 1\n"
+		"# Precise p1: 0 at 0, 1 above 0, 0 below 0, 0 not a number\n"
+		"0 1\n"
+		"# Precise -: 0 at 0, 0 above 0, 1 below 0, 0 not a number\n");
+	free(text);
+	stats_binhist_free(&h);
+}
+
 static void test_bad_options(void)
 {
 	char *e = to_option_errors(&stats_LTX_wultfw_plugin,
@@ -271,6 +316,7 @@ int main(void)
 	s = CU_add_suite("stats sink", NULL, NULL);
 	CU_add_test(s, "stats.json per ReqCState", test_json);
 	CU_add_test(s, "cyclictest histogram file", test_histogram_file);
+	CU_add_test(s, "text histogram per group", test_text_histogram);
 	CU_add_test(s, "bad options", test_bad_options);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();

@@ -1,0 +1,26 @@
+# skid source: PMC sampling skid with perf_event_open (a sampler).
+SKID_SOURCES = plugins/skid/skid.c plugins/skid/skid_priv.h \
+	plugins/skid/skid_parts.c plugins/skid/skid_code.c \
+	plugins/skid/skid_code.h plugins/skid/skid_layout.c \
+	plugins/skid/skid_layout.h plugins/skid/skid_events.c \
+	plugins/skid/skid_events.h plugins/skid/skid_perf.c \
+	plugins/skid/skid_perf.h plugins/skid/skid_ring.c \
+	plugins/skid/skid_ring.h plugins/skid/skid_workload.c \
+	plugins/skid/skid_workload.h
+
+pkglib_LTLIBRARIES += plugins/skid/skid.la
+plugins_skid_skid_la_SOURCES = $(SKID_SOURCES)
+plugins_skid_skid_la_LDFLAGS = $(PLUGIN_MODULE_FLAGS)
+plugins_skid_skid_la_LIBADD = -lm
+PRELOAD_PLUGINS += -dlpreopen plugins/skid/skid.la
+
+if HAVE_CUNIT
+# Units: IP classification and the ring parser on synthetic streams.
+check_PROGRAMS += tests/unit/test_skid
+TESTS += tests/unit/test_skid
+tests_unit_test_skid_SOURCES = tests/unit/test_skid.c \
+	plugins/skid/skid_layout.c plugins/skid/skid_ring.c
+tests_unit_test_skid_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_skid_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/skid
+tests_unit_test_skid_LDADD = tests/unit/libtestutil.la $(CUNIT_LIBS)
+endif

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* The skid source's state, shared by skid.c and skid_parts.c. */
+#ifndef SKID_PRIV_H
+#define SKID_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <wultfw/plugin.h>
+
+#include "skid_perf.h"
+#include "skid_workload.h"
+
+enum {
+	SKID_OPT_EVENT,
+	SKID_OPT_PERIOD,
+	SKID_OPT_PRECISE,
+	SKID_OPT_BUFFER_SIZE,
+	SKID_OPT_STRIDE,
+	SKID_OPT_RUNWAY,
+	SKID_OPT_SAMPLES,
+};
+
+/* Where the core puts the option values (ABI v2: ctx->cfg). */
+struct skid_cfg {
+	const char *event;
+	int64_t period;
+	const char *precise;	/* "0".."3" or "all" */
+	int64_t buffer_size;	/* 0: twice the largest cache */
+	int64_t stride;
+	int64_t runway;
+	int64_t samples;	/* per precise level */
+};
+
+/* Columns, in schema order. */
+enum { COL_EVENT, COL_PRECISE, COL_SKID, COL_SKIDBYTES, COL_WHERE, COL_TIME,
+       COL_N };
+
+struct skid_priv {
+	const struct skid_cfg *cfg;
+	struct skid_workload w;
+	const char *event_names[1];
+	struct wultfw_column cols[COL_N];
+	struct wultfw_schema schema;
+	char descr[2048];
+
+	/* The precise levels this run samples, one part each, in order. */
+	int levels[4];
+	int nlevels, part;
+	struct skid_perf perf;
+	bool perf_open, draining, done, stopped;
+	uint64_t part_samples;	/* samples of the current part so far */
+	uint64_t t0;		/* CLOCK_MONOTONIC at start, ns */
+
+	/* Filled by the ring callbacks while read() parses. */
+	struct wultfw_batch *b;
+	uint64_t lost, throttled;
+	uint64_t bad;		/* ring records too short for their kind */
+};
+
+/* skid_parts.c: one part per precise level, in turn. */
+int skid_part_begin(struct wultfw_ctx *ctx, struct skid_priv *p);
+int skid_part_read(struct wultfw_ctx *ctx, struct skid_priv *p,
+		   struct wultfw_batch *b, uint64_t timeout_ns);
+/* Disable the event: what its ring holds is still read, then the next. */
+void skid_part_finish(struct skid_priv *p);
+void skid_part_end(struct skid_priv *p);
+
+#endif
