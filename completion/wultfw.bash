@@ -68,7 +68,12 @@ _wultfw()
             return
             ;;
         --cstates)
-            COMPREPLY=($(compgen -W "$(_wultfw_cstates)" -- "$cur"))
+            # of the CPU an earlier --cpu chose
+            local cpu=
+            for ((i = 1; i < cword - 1; i++)); do
+                [[ ${words[i]} == --cpu ]] && cpu=${words[i + 1]}
+            done
+            COMPREPLY=($(compgen -W "$(_wultfw_cstates "$cpu")" -- "$cur"))
             return
             ;;
         --only | -m | --metrics | -f | --funcs | -e | --exact-limit)

@@ -25,7 +25,7 @@ complete_line() {
 		[[ $3 == *" " ]] && COMP_WORDS+=("")
 		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
 		_wultfw 2>/dev/null
-		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' \
+		((${#COMPREPLY[@]})) && printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' \
 		sh "$bc" "$srcdir/completion/wultfw.bash" "$1")
 }
 
@@ -51,4 +51,7 @@ got=$(WULTFW_SYSFS_ROOT="$work" complete_line "wultfw --cstates ")
 if [ "$got" = "C1E POLL " ]; then ok "C-state names of the highest CPU with cpuidle"; else
 	fail "C-state names from $work/sys: got '$got', expected 'C1E POLL '"
 fi
+got=$(WULTFW_SYSFS_ROOT="$work" complete_line "wultfw --cpu 0 --cstates ")
+[ "$got" = "" ] && ok "no C-state names for a CPU without cpuidle" ||
+	fail "C-state names for CPU 0 (no cpuidle in $work/sys): got '$got'"
 finish
