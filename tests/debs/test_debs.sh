@@ -39,6 +39,7 @@ lintian "$work"/debs/wultfw*.changes >"$work/lintian.log" 2>&1
 if grep -q '^E:' "$work/lintian.log"; then fail "lintian errors:"; grep '^E:' "$work/lintian.log"; else
 	ok "lintian: no errors ($(grep -c '^W:' "$work/lintian.log") warnings)"
 fi
+grep '^W:' "$work/lintian.log" | sed 's/^/    /'
 
 step "apt-get install"
 if ! apt-get install -y -q --no-install-recommends "$work"/debs/wultfw_*.deb \
@@ -55,6 +56,19 @@ got=$(/usr/bin/wultfw --version)
 	fail "wultfw --version says '$got', the package is $ver"
 grep -q "/usr/lib/.*/wultfw/hrt.so" "$work/files" && ok "hrt plugin packaged" ||
 	fail "no hrt.so in the wultfw package (was the build machine without clang, bpftool or BTF?)"
+
+grep -q 'modules-load\|modprobe.d' "$work/files" &&
+	fail "a package loads modules at boot: $(grep 'modules-load\|modprobe.d' "$work/files")" ||
+	ok "nothing loads the modules at boot"
+# bash-completion's on-demand loader finds the packaged completion.
+if [ -r /usr/share/bash-completion/bash_completion ]; then
+	got=$(bash -c '. /usr/share/bash-completion/bash_completion
+		__load_completion wultfw && complete -p wultfw' 2>&1)
+	case $got in
+	*"-F _wultfw wultfw"*) ok "bash-completion loads the packaged completion" ;;
+	*) fail "bash-completion does not load the wultfw completion: $got" ;;
+	esac
+fi
 
 step "default experiment with /usr/bin/wultfw"
 mkdir "$work/run"
