@@ -1,0 +1,107 @@
+# bash completion for wultfw                               -*- shell-script -*-
+# SPDX-License-Identifier: MIT
+#
+# Sub-commands, options and plugin names come from wultfw itself ('wultfw
+# help', 'wultfw [COMMAND] --help', 'wultfw list-plugins'), so this file
+# never holds a second list of them.
+
+# Sub-commands: the indented names under "Commands:" in 'wultfw help'.
+_wultfw_commands()
+{
+    "$1" help 2>/dev/null | awk '/^Commands:/ { on = 1; next }
+        on && /^  [a-z]/ { print $1 }'
+}
+
+# Plugin names: the indented first words of 'wultfw list-plugins'.
+_wultfw_plugins()
+{
+    "$1" list-plugins 2>/dev/null | awk '/^  [a-z0-9_]/ { print $1 }'
+}
+
+# cpuidle state names of CPU $1 (default: the highest-numbered online CPU)
+# under ${WULTFW_SYSFS_ROOT:-}/sys, as 'cstates' restrictions name them.
+_wultfw_cstates()
+{
+    local sys=${WULTFW_SYSFS_ROOT-}/sys/devices/system/cpu cpu=$1 f
+    if [[ -z $cpu ]]; then
+        for f in "$sys"/cpu[0-9]*; do
+            [[ -d $f/cpuidle ]] && cpu=${f##*/cpu}
+        done
+    fi
+    for f in "$sys/cpu$cpu"/cpuidle/state*/name; do
+        [[ -r $f ]] && printf '%s\n' "$(<"$f")"
+    done
+}
+
+_wultfw()
+{
+    local cur prev words cword split
+    _init_completion -s || return
+
+    local cmd=${words[0]} sub= i
+    for ((i = 1; i < cword; i++)); do
+        if [[ ${words[i]} != -* ]]; then
+            case ${words[i - 1]} in
+                -c | --config | -o | --outdir | --only | --sysfs-root) continue ;;
+            esac
+            sub=${words[i]}
+            break
+        fi
+    done
+
+    case $prev in
+        -c | --config)
+            _filedir cfg
+            return
+            ;;
+        -o | --outdir | --sysfs-root | --kdir | --src | --destdir)
+            [[ $sub == convert && $prev == -o ]] && { _filedir; return; }
+            _filedir -d
+            return
+            ;;
+        --pci-dump)
+            _filedir
+            return
+            ;;
+        -t | --to)
+            COMPREPLY=($(compgen -W 'csv binary' -- "$cur"))
+            return
+            ;;
+        --cstates)
+            # of the CPU an earlier --cpu chose
+            local cpu=
+            for ((i = 1; i < cword - 1; i++)); do
+                [[ ${words[i]} == --cpu ]] && cpu=${words[i + 1]}
+            done
+            COMPREPLY=($(compgen -W "$(_wultfw_cstates "$cpu")" -- "$cur"))
+            return
+            ;;
+        --only | -m | --metrics | -f | --funcs | -e | --exact-limit)
+            return
+            ;;
+    esac
+    $split && return
+
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$(_parse_help "$cmd" "$sub --help" | sort -u)" -- "$cur"))
+        [[ ${COMPREPLY-} == *= ]] && compopt -o nospace
+        return
+    fi
+
+    case $sub in
+        '')
+            COMPREPLY=($(compgen -W "$(_wultfw_commands "$cmd")" -- "$cur"))
+            ;;
+        help)
+            [[ $prev == help ]] &&
+                COMPREPLY=($(compgen -W "$(_wultfw_plugins "$cmd")" -- "$cur"))
+            ;;
+        calc | report | filter | convert)
+            # result directories and the datapoints files inside them
+            _filedir '@(csv|wfb)'
+            ;;
+    esac
+} &&
+    complete -F _wultfw wultfw
+
+# ex: filetype=sh

@@ -1,0 +1,123 @@
+#!/bin/sh
+# The Debian packages as a lab user meets them: build them from a clean copy
+# of the source ('make deb'), lintian, 'apt-get install ./*.deb', measure with
+# /usr/bin/wultfw, build an out-of-tree plugin against wultfw-dev with
+# pkg-config and load it, check DKMS built the modules, purge, and check
+# nothing of ours is left. Needs root and the Debian packaging tools.
+. "${abs_top_srcdir:?run through make check}/tests/integration/lib.sh"
+
+skip() { echo "SKIP: $*"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "installing packages needs root"
+for t in dpkg-buildpackage dh dh_dkms dkms lintian apt-get; do
+	command -v $t >/dev/null ||
+		skip "$t not found (scripts/install-deps.sh installs the Debian packaging tools)"
+done
+for p in /usr/local/bin/wultfw /usr/local/lib/wultfw /usr/local/lib/*/wultfw \
+	/usr/local/share/wultfw /usr/local/include/wultfw; do
+	[ -e "$p" ] && skip "a source install is in /usr/local ($p): 'make uninstall' it first, to test a clean package install"
+done
+pkgs="wultfw wultfw-dev wultfw-dkms"
+# shellcheck disable=SC2086
+dpkg -s $pkgs >/dev/null 2>&1 &&
+	skip "wultfw packages are installed already: 'apt-get purge $pkgs' first"
+# shellcheck disable=SC2086
+trap 'apt-get purge -y -qq $pkgs >/dev/null 2>&1; rm -rf "$work"' EXIT
+
+start=$(date +%s)
+step() { echo "[$(($(date +%s) - start)) s] $*"; }
+
+step "make deb"
+if ! make -C "$top" deb DEBS_DIR="$work/debs" >"$work/deb.log" 2>&1; then
+	fail "make deb:"; tail -30 "$work/deb.log"; finish
+fi
+for p in $pkgs; do
+	ls "$work/debs/${p}_"*.deb >/dev/null 2>&1 || fail "make deb built no $p package"
+done
+
+step "lintian"
+lintian "$work"/debs/wultfw*.changes >"$work/lintian.log" 2>&1
+if grep -q '^E:' "$work/lintian.log"; then fail "lintian errors:"; grep '^E:' "$work/lintian.log"; else
+	ok "lintian: no errors ($(grep -c '^W:' "$work/lintian.log") warnings)"
+fi
+grep '^W:' "$work/lintian.log" | sed 's/^/    /'
+
+step "apt-get install"
+if ! apt-get install -y -q --no-install-recommends "$work"/debs/wultfw_*.deb \
+	"$work"/debs/wultfw-dev_*.deb "$work"/debs/wultfw-dkms_*.deb >"$work/apt.log" 2>&1; then
+	fail "apt-get install:"; tail -30 "$work/apt.log"; finish
+fi
+# shellcheck disable=SC2086
+dpkg -L $pkgs | sort -u >"$work/files"
+
+# wultfw --version and info.yml say the package's upstream version.
+ver=$(dpkg-query -W -f '${Version}' wultfw | sed 's/-[^-]*$//')
+got=$(/usr/bin/wultfw --version)
+[ "$got" = "wultfw $ver" ] && ok "wultfw --version: $got" ||
+	fail "wultfw --version says '$got', the package is $ver"
+grep -q "/usr/lib/.*/wultfw/hrt.so" "$work/files" && ok "hrt plugin packaged" ||
+	fail "no hrt.so in the wultfw package (was the build machine without clang, bpftool or BTF?)"
+
+grep -q 'modules-load\|modprobe.d' "$work/files" &&
+	fail "a package loads modules at boot: $(grep 'modules-load\|modprobe.d' "$work/files")" ||
+	ok "nothing loads the modules at boot"
+# bash-completion's on-demand loader finds the packaged completion.
+if [ -r /usr/share/bash-completion/bash_completion ]; then
+	got=$(bash -c '. /usr/share/bash-completion/bash_completion
+		__load_completion wultfw && complete -p wultfw' 2>&1)
+	case $got in
+	*"-F _wultfw wultfw"*) ok "bash-completion loads the packaged completion" ;;
+	*) fail "bash-completion does not load the wultfw completion: $got" ;;
+	esac
+fi
+
+step "default experiment with /usr/bin/wultfw"
+mkdir "$work/run"
+(cd "$work/run" && /usr/bin/wultfw --no-progress -o "$work/run/res") >"$work/run.log" 2>&1
+expect_status 0 $? "default experiment with the installed wultfw"
+res=$(ls -d "$work"/run/res/timer-* 2>/dev/null | head -1)
+rows=$(($(wc -l <"$res/datapoints.csv" 2>/dev/null || echo 1) - 1))
+[ "$rows" -ge 1000 ] && ok "default experiment: $rows datapoints" ||
+	fail "default experiment: $rows datapoints in $res/datapoints.csv"
+expect_in "$res/info.yml" "toolver: '$ver'" "info.yml records version $ver"
+
+step "out-of-tree plugin against wultfw-dev"
+mkdir "$work/plugins"
+# shellcheck disable=SC2046
+if cc -Wall -Werror -shared -fPIC $(pkg-config --cflags wultfw) \
+	"$srcdir/tests/debs/rowcount.c" -o "$work/plugins/rowcount.so" \
+	$(pkg-config --libs wultfw) 2>"$work/cc.log"; then
+	ok "rowcount.c built with pkg-config wultfw"
+	WULTFW_PLUGIN_PATH="$work/plugins" /usr/bin/wultfw --no-progress \
+		-c "$srcdir/tests/debs/rowcount.cfg" -o "$work/run/plugin" >"$work/plugin.log" 2>&1
+	expect_status 0 $? "experiment with the out-of-tree rowcount sink"
+	expect_in "$work/run/plugin/rowcount/rowcount.txt" 500 "rowcount sink saw 500 rows"
+else
+	fail "building rowcount.c against wultfw-dev:"; cat "$work/cc.log"
+fi
+
+step "dkms"
+kver=$(ls -v /lib/modules 2>/dev/null | while read -r k; do
+	[ -e "/lib/modules/$k/build" ] && echo "$k"; done | tail -1)
+if [ -z "$kver" ]; then
+	echo "note: no kernel headers installed (Debian package linux-headers-amd64): DKMS had nothing to build"
+else
+	dkms status "wultfw/$ver" -k "$kver" >"$work/dkms.log" 2>&1
+	expect_in "$work/dkms.log" "installed" "dkms built wultfw $ver for kernel $kver"
+	ls /lib/modules/"$kver"/updates/dkms/wultfw_tdt.ko* >/dev/null 2>&1 &&
+		ok "wultfw_tdt.ko installed for $kver" || fail "no wultfw_tdt.ko in /lib/modules/$kver/updates/dkms"
+fi
+
+step "apt-get purge"
+# shellcheck disable=SC2086
+apt-get purge -y -q $pkgs >"$work/purge.log" 2>&1
+expect_status 0 $? "apt-get purge"
+left=$(while read -r f; do
+	if [ -e "$f" ] && { [ ! -d "$f" ] || case $f in *wultfw*) true ;; *) false ;; esac; }; then
+		echo "$f"
+	fi
+done <"$work/files"
+ls -d /var/lib/dkms/wultfw /lib/modules/*/updates/dkms/wultfw* /usr/local/*/wultfw* 2>/dev/null)
+[ -z "$left" ] && ok "nothing of ours left after purge" ||
+	fail "left after purge: $(echo "$left" | tr '\n' ' ')"
+step "done"
+finish

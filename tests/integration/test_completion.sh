@@ -1,0 +1,57 @@
+#!/bin/sh
+# The bash completion offers the right candidates: sub-commands, options,
+# plugin names, result directories and C-state names (on a fake sysfs).
+. "${abs_top_srcdir:?run through make check}/tests/integration/lib.sh"
+
+bc=/usr/share/bash-completion/bash_completion
+if [ ! -r "$bc" ] || ! command -v bash >/dev/null; then
+	echo "SKIP: bash-completion is not installed ($bc; Debian package bash-completion)"
+	exit 77
+fi
+export WULTFW_PLUGIN_PATH="$top/plugins/timer:$top/sinks/csv"
+mkdir -p "$work/res-a" "$work/res-b" "$work/sys/devices/system/cpu/cpu3/cpuidle/state0" \
+	"$work/sys/devices/system/cpu/cpu3/cpuidle/state1"
+: >"$work/res-a/datapoints.csv"
+: >"$work/notes.txt"
+echo POLL >"$work/sys/devices/system/cpu/cpu3/cpuidle/state0/name"
+echo C1E >"$work/sys/devices/system/cpu/cpu3/cpuidle/state1/name"
+
+# complete "LINE": the candidates bash would offer, sorted, on one line.
+complete_line() {
+	(cd "$work" && PATH="$top:$PATH" bash -c '
+		. "$1"; . "$2"
+		COMP_LINE=$3; COMP_POINT=${#3}
+		read -ra COMP_WORDS <<<"$3"
+		[[ $3 == *" " ]] && COMP_WORDS+=("")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		_wultfw 2>/dev/null
+		((${#COMPREPLY[@]})) && printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' \
+		sh "$bc" "$srcdir/completion/wultfw.bash" "$1")
+}
+
+# expect_completion "LINE" "CANDIDATES"
+expect_completion() {
+	got=$(complete_line "$1")
+	if [ "$got" = "$2" ]; then ok "'$1' -> $2"; else
+		fail "'$1': got '$got', expected '$2'"
+	fi
+}
+
+expect_completion "wultfw c" "calc convert "
+expect_completion "wultfw list" "list-plugins "
+expect_completion "wultfw help ti" "timer "
+expect_completion "wultfw help c" "csv "
+expect_completion "wultfw --conf" "--config "
+expect_completion "wultfw convert --t" "--to "
+expect_completion "wultfw convert -t b" "binary "
+expect_completion "wultfw deploy --dr" "--dry-run "
+expect_completion "wultfw calc res" "res-a res-b "
+expect_completion "wultfw calc res-a/" "res-a/datapoints.csv "
+got=$(WULTFW_SYSFS_ROOT="$work" complete_line "wultfw --cstates ")
+if [ "$got" = "C1E POLL " ]; then ok "C-state names of the highest CPU with cpuidle"; else
+	fail "C-state names from $work/sys: got '$got', expected 'C1E POLL '"
+fi
+got=$(WULTFW_SYSFS_ROOT="$work" complete_line "wultfw --cpu 0 --cstates ")
+[ "$got" = "" ] && ok "no C-state names for a CPU without cpuidle" ||
+	fail "C-state names for CPU 0 (no cpuidle in $work/sys): got '$got'"
+finish
