@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "commands.h"
+#include "datafmt/locate.h"
 #include "datafmt/reader.h"
+#include "expr/expr.h"
 #include "stats/report.h"
 #include "stats/statset.h"
 #include "stats/table.h"
@@ -39,6 +39,7 @@ struct calc_result {
 	char path[4096];	/* the file read */
 	struct wfw_reader *rd;
 	struct wfw_statset set;
+	struct wfw_select sel;
 	bool have_set;
 	bool no_states;		/* ReqCState empty in every row */
 };
@@ -51,6 +52,7 @@ struct calc {
 	char *metric_buf;
 	const char *metrics[64];
 	size_t nmetrics;
+	const char *include, *exclude;	/* selection expressions */
 	bool per_cstate, json;
 	size_t exact_limit, exact_memory;
 	struct calc_result *res;
@@ -73,6 +75,10 @@ static void usage(FILE *f)
 "                       '*Latency'), comma-separated; default all numeric\n"
 "  -c, --per-cstate     also per requested C-state (ReqCState column)\n"
 "  -j, --json           print JSON instead of a table\n"
+"      --include=EXPR   only rows where EXPR holds, e.g.\n"
+"                       'ReqCState == \"C6\" && WakeLatency > 0.1ms'\n"
+"      --exclude=EXPR   leave out rows where EXPR holds\n"
+"                       (expressions: see wultfw(1), SELECTING DATAPOINTS)\n"
 "  -e, --exact-limit=N  values per metric and C-state kept for exact\n"
 "                       percentiles (default %d); beyond, a histogram\n"
 "                       within %.3f%% relative error\n"
@@ -177,32 +183,6 @@ static int parse_metrics(struct calc *c, const char *list)
 	return 0;
 }
 
-/* A result directory holds datapoints.csv or the binary sink's file. */
-static int locate(struct calc_result *r)
-{
-	static const char *const names[] = { "datapoints.csv",
-					     "datapoints.wfb" };
-	struct stat st;
-
-	if (stat(r->arg, &st)) {
-		fprintf(stderr, "wultfw calc: %s: %s\n", r->arg, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		snprintf(r->path, sizeof(r->path), "%s", r->arg);
-		return 0;
-	}
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(r->path, sizeof(r->path), "%s/%s", r->arg, names[i]);
-		if (!access(r->path, R_OK))
-			return 0;
-	}
-	fprintf(stderr, "wultfw calc: %s: a directory without datapoints.csv "
-		"or datapoints.wfb: give a result directory or a data file\n",
-		r->arg);
-	return -ENOENT;
-}
-
 /*
  * A result measured without cpuidle states by an older wultfw has a
  * ReqCState column with every cell empty: one "-" group equal to "all".
@@ -235,9 +215,12 @@ static int load(struct calc *c, struct calc_result *r)
 	long n;
 	int ret;
 
-	ret = locate(r);
-	if (ret)
+	ret = wfw_result_locate(r->arg, r->path, sizeof(r->path), err,
+				sizeof(err));
+	if (ret) {
+		fprintf(stderr, "wultfw calc: %s\n", err);
 		return ret;
+	}
 	ret = wfw_reader_open(&r->rd, r->path, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "wultfw calc: %s\n", err);
@@ -255,6 +238,12 @@ static int load(struct calc *c, struct calc_result *r)
 		return ret;
 	}
 	r->have_set = true;
+	ret = wfw_select_init(&r->sel, c->include, c->exclude,
+			      wfw_reader_schema(r->rd), err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "wultfw calc: %s: %s\n", r->path, err);
+		return ret;
+	}
 	if (c->per_cstate && r->set.gcol < 0)
 		fprintf(stderr, "wultfw calc: %s: no ReqCState column, "
 			"--per-cstate shows all rows only\n", r->path);
@@ -263,6 +252,7 @@ static int load(struct calc *c, struct calc_result *r)
 		return -ENOMEM;
 	}
 	while ((n = wfw_reader_read(r->rd, &b)) > 0) {
+		wfw_select_batch(&r->sel, &b);
 		if (wfw_statset_add(&r->set, &b)) {
 			fprintf(stderr, "wultfw calc: %s: out of memory\n",
 				r->path);
@@ -279,6 +269,10 @@ static int load(struct calc *c, struct calc_result *r)
 		return (int)n;
 	}
 	note_no_states(c, r);
+	if (wfw_select_active(&r->sel))
+		fprintf(stderr, "wultfw calc: %s: %llu of %llu rows selected\n",
+			r->path, (unsigned long long)r->sel.kept,
+			(unsigned long long)(r->sel.kept + r->sel.dropped));
 	if (wfw_reader_ignored_bytes(r->rd))
 		fprintf(stderr, "wultfw calc: %s: ignored %llu bytes after the "
 			"last whole record (file cut short)\n", r->path,
@@ -494,6 +488,8 @@ int wfw_cmd_calc(int argc, char **argv)
 		{ "per-cstate", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "exact-limit", required_argument, NULL, 'e' },
+		{ "include", required_argument, NULL, 'I' },
+		{ "exclude", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -522,6 +518,12 @@ int wfw_cmd_calc(int argc, char **argv)
 		case 'e':
 			ret = parse_size("--exact-limit", optarg,
 					 &c.exact_limit);
+			break;
+		case 'I':
+			c.include = optarg;
+			break;
+		case 'X':
+			c.exclude = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -566,6 +568,7 @@ int wfw_cmd_calc(int argc, char **argv)
 	for (size_t i = 0; i < c.nres; i++) {
 		if (c.res[i].have_set)
 			wfw_statset_free(&c.res[i].set);
+		wfw_select_free(&c.res[i].sel);
 		if (c.res[i].rd)
 			wfw_reader_close(c.res[i].rd);
 	}

@@ -18,6 +18,7 @@ static const struct {
 	{ "help", wfw_cmd_help },
 	{ "calc", wfw_cmd_calc },
 	{ "convert", wfw_cmd_convert },
+	{ "filter", wfw_cmd_filter },
 	{ "scan", wfw_cmd_scan },
 	{ "deploy", wfw_cmd_deploy },
 };

@@ -6,7 +6,9 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/csvfmt.c lib/datafmt/csvfmt.h \
 	lib/datafmt/binfmt.c lib/datafmt/binfmt.h \
 	lib/datafmt/writer.c lib/datafmt/writer.h \
-	lib/datafmt/reader.c lib/datafmt/reader.h
+	lib/datafmt/reader.c lib/datafmt/reader.h \
+	lib/datafmt/locate.c lib/datafmt/locate.h \
+	lib/datafmt/wultunits.c lib/datafmt/wultunits.h
 lib_datafmt_libwfw_datafmt_la_LIBADD = $(CSV_LIBS)
 
 if HAVE_CUNIT

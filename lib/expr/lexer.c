@@ -48,9 +48,7 @@ static void lex_number(const char *text, size_t *pos, struct tok *t)
 	*pos = (size_t)(end - text);
 	for (u = *pos; name_char(text[u], u == *pos) || text[u] == '%'; u++)
 		;
-	take(t, text, *pos, u);
-	if (t->kind == TOK_NUM)
-		t->text[u - *pos] = '\0';
+	take(t, text, *pos, u);	/* the unit, "" if none */
 	*pos = u;
 }
 
