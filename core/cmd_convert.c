@@ -17,12 +17,14 @@
 #include "commands.h"
 #include "datafmt/reader.h"
 #include "datafmt/writer.h"
+#include "expr/expr.h"
 
 #define CONVERT_BATCH 8192
 
 static void convert_usage(FILE *f)
 {
 	fputs("Usage: wultfw convert FILE -o OUT [--to csv|binary] [--force]\n"
+	      "                      [--include EXPR] [--exclude EXPR]\n"
 	      "\n"
 	      "Convert a result file between CSV (datapoints.csv, also as written by\n"
 	      "wult) and wultfw's binary format (doc/binary-format.md). The input\n"
@@ -32,6 +34,9 @@ static void convert_usage(FILE *f)
 	      "  -o, --output OUT   file to write (never overwritten without --force)\n"
 	      "  -t, --to FORMAT    csv or binary\n"
 	      "  -f, --force        overwrite OUT if it exists\n"
+	      "      --include=EXPR only rows where EXPR holds\n"
+	      "      --exclude=EXPR leave out rows where EXPR holds\n"
+	      "                     (expressions: wultfw(1), SELECTING DATAPOINTS)\n"
 	      "  -h, --help         this help\n", f);
 }
 
@@ -70,10 +75,13 @@ int wfw_cmd_convert(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "to", required_argument, NULL, 't' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "include", required_argument, NULL, 'I' },
+		{ "exclude", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *in, *out = NULL, *to = NULL;
+	const char *in, *out = NULL, *to = NULL, *include = NULL, *exclude = NULL;
+	struct wfw_select sel = { 0 };
 	struct wfw_csv_writer cw;
 	struct wfw_bin_writer bw;
 	struct wfw_reader *r = NULL;
@@ -89,6 +97,8 @@ int wfw_cmd_convert(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 't': to = optarg; break;
 		case 'f': flags = 0; break;
+		case 'I': include = optarg; break;
+		case 'X': exclude = optarg; break;
 		case 'h': convert_usage(stdout); return 0;
 		default: convert_usage(stderr); return 2;
 		}
@@ -126,6 +136,12 @@ int wfw_cmd_convert(int argc, char **argv)
 		fprintf(stderr, "wultfw convert: %s\n", err);
 		return 1;
 	}
+	if (wfw_select_init(&sel, include, exclude, wfw_reader_schema(r), err,
+			    sizeof(err))) {
+		fprintf(stderr, "wultfw convert: %s\n", err);
+		wfw_reader_close(r);
+		return 1;
+	}
 	if (wfw_reader_ignored_bytes(r))
 		fprintf(stderr, "wultfw convert: warning: %s: the last %llu bytes are a partial record (file cut short), ignored\n",
 			in, (unsigned long long)wfw_reader_ignored_bytes(r));
@@ -142,6 +158,7 @@ int wfw_cmd_convert(int argc, char **argv)
 			binary_out ? bw.out.msg : cw.out.msg,
 			ret == -EEXIST ? " (add --force to replace it)" : "");
 		free(meta);
+		wfw_select_free(&sel);
 		wfw_reader_close(r);
 		return 1;
 	}
@@ -150,6 +167,7 @@ int wfw_cmd_convert(int argc, char **argv)
 		ret = -ENOMEM;
 	}
 	while (!ret && (n = wfw_reader_read(r, &b)) > 0) {
+		wfw_select_batch(&sel, &b);
 		ret = binary_out ? wfw_binw_write(&bw, &b) : wfw_csvw_write(&cw, &b);
 		if (ret)
 			fprintf(stderr, "wultfw convert: %s\n",
@@ -173,10 +191,15 @@ int wfw_cmd_convert(int argc, char **argv)
 		/* A half-converted file would pass for a whole one: remove it. */
 		unlink(out);
 		fprintf(stderr, "wultfw convert: %s removed\n", out);
+	} else if (wfw_select_active(&sel)) {
+		fprintf(stderr, "wultfw convert: %llu of %llu rows from %s to %s\n",
+			(unsigned long long)sel.kept,
+			(unsigned long long)wfw_reader_rows(r), in, out);
 	} else {
 		fprintf(stderr, "wultfw convert: %llu rows from %s to %s\n",
 			(unsigned long long)wfw_reader_rows(r), in, out);
 	}
+	wfw_select_free(&sel);
 	wfw_batch_free(&b);
 	free(meta);
 	wfw_reader_close(r);

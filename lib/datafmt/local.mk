@@ -22,6 +22,7 @@ tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtest
 tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
 	sinks/binary/binary.c core/cmd_convert.c
 tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
-tests_unit_test_sinks_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
+tests_unit_test_sinks_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
+	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif
 dist_doc_DATA += doc/binary-format.md
