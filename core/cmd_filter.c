@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "datafmt/infoyml.h"
 #include "datafmt/locate.h"
 #include "datafmt/reader.h"
 #include "datafmt/writer.h"
@@ -151,63 +152,22 @@ static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
 	return ret;
 }
 
-/*
- * The old info.yml, key by key (indented lines belong to the key above),
- * so the keys set afterwards replace the old values in place.
- */
-static void read_old_info(const char *datafile, struct wfw_info *info)
-{
-	char path[PATH_MAX + 16], *line = NULL, *key = NULL, *val = NULL;
-	const char *slash = strrchr(datafile, '/');
-	size_t cap = 0;
-	ssize_t len;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%.*sinfo.yml",
-		 slash ? (int)(slash - datafile + 1) : 0, datafile);
-	fp = fopen(path, "r");
-	if (!fp)
-		return;
-	while ((len = getline(&line, &cap, fp)) >= 0) {
-		char *colon = strchr(line, ':');
-
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
-		if ((line[0] == ' ' || line[0] == '-') && key) {
-			size_t old = strlen(val);
-			char *v = realloc(val, old + (size_t)len + 2);
-
-			if (v) {
-				val = v;
-				snprintf(val + old, (size_t)len + 2, "\n%s", line);
-			}
-			continue;
-		}
-		if (key)
-			wfw_info_raw(info, key, val);
-		free(key);
-		free(val);
-		key = val = NULL;
-		if (line[0] == '#' || !colon)
-			continue;
-		*colon = '\0';
-		key = strdup(line);
-		val = strdup(colon[1] == ' ' ? colon + 2 : colon + 1);
-	}
-	if (key)
-		wfw_info_raw(info, key, val);
-	free(key);
-	free(val);
-	free(line);
-	fclose(fp);
-}
-
 static int write_info(struct filter *f)
 {
 	struct wfw_info info = { 0 };
+	struct wfw_infoyml old;
 	int ret;
 
-	read_old_info(f->path, &info);
+	/* The old keys first, so the ones set below replace them in place. */
+	ret = wfw_infoyml_read(&old, f->path);
+	for (size_t i = 0; i < old.n; i++)
+		wfw_info_raw(&info, old.keys[i], old.vals[i]);
+	wfw_infoyml_free(&old);
+	if (ret) {
+		fprintf(stderr, "wultfw filter: out of memory\n");
+		wfw_info_free(&info);
+		return ret;
+	}
 	wfw_info_fmt(&info, "datapoints", "%llu",
 		     (unsigned long long)f->sel.kept);
 	wfw_info_str(&info, "filtered_from", f->path);

@@ -8,7 +8,8 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/writer.c lib/datafmt/writer.h \
 	lib/datafmt/reader.c lib/datafmt/reader.h \
 	lib/datafmt/locate.c lib/datafmt/locate.h \
-	lib/datafmt/wultunits.c lib/datafmt/wultunits.h
+	lib/datafmt/wultunits.c lib/datafmt/wultunits.h \
+	lib/datafmt/infoyml.c lib/datafmt/infoyml.h
 lib_datafmt_libwfw_datafmt_la_LIBADD = $(CSV_LIBS)
 
 if HAVE_CUNIT
