@@ -43,7 +43,7 @@ endif
 
 # wultfw calc (statistics of result files)
 wultfw_SOURCES += core/cmd_calc.c
-wultfw_LDADD += lib/expr/libwfw_expr.la lib/stats/libwfw_stats.la \
+wultfw_LDADD += lib/report/libwfw_report.la lib/expr/libwfw_expr.la lib/stats/libwfw_stats.la \
 	lib/datafmt/libwfw_datafmt.la -lm
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_calc
@@ -61,3 +61,6 @@ wultfw_LDADD += $(CSV_LIBS)
 
 # wultfw filter (a result directory of the selected rows)
 wultfw_SOURCES += core/cmd_filter.c
+
+# wultfw report (HTML reports; lib/report)
+wultfw_SOURCES += core/cmd_report.c

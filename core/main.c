@@ -20,6 +20,7 @@ static const struct {
 	{ "calc", wfw_cmd_calc },
 	{ "convert", wfw_cmd_convert },
 	{ "filter", wfw_cmd_filter },
+	{ "report", wfw_cmd_report },
 	{ "scan", wfw_cmd_scan },
 	{ "deploy", wfw_cmd_deploy },
 };

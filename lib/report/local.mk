@@ -11,3 +11,15 @@ tests_unit_test_reduce_SOURCES = tests/unit/test_reduce.c
 tests_unit_test_reduce_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_reduce_LDADD = lib/report/libwfw_report.la tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
 endif
+lib_report_libwfw_report_la_SOURCES += \
+	lib/report/report.h lib/report/emit.c \
+	lib/report/assets.c lib/report/assets.h
+lib_report_libwfw_report_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DWFW_REPORT_ASSETS_DIR='"$(pkgdatadir)/report"' \
+	-DWFW_SRC_REPORT_ASSETS_DIR='"$(abs_top_srcdir)/lib/report/assets"'
+tests_unit_test_reduce_CPPFLAGS = $(AM_CPPFLAGS)
+
+# The report's page: installed, copied into every report.
+reportassetsdir = $(pkgdatadir)/report
+dist_reportassets_DATA = lib/report/assets/index.html \
+	lib/report/assets/report.js lib/report/assets/report.css
