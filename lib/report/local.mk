@@ -23,3 +23,7 @@ tests_unit_test_reduce_CPPFLAGS = $(AM_CPPFLAGS)
 reportassetsdir = $(pkgdatadir)/report
 dist_reportassets_DATA = lib/report/assets/index.html \
 	lib/report/assets/report.js lib/report/assets/report.css
+# wult's own result layouts (synthetic data), opened by the report test.
+EXTRA_DIST += tests/data/README-wult.md \
+	tests/data/wult-1.2/info.yml tests/data/wult-1.2/datapoints.csv \
+	tests/data/wult-1.3/info.yml tests/data/wult-1.3/datapoints.csv

@@ -95,14 +95,11 @@ function summaryTable(rep, m) {
 		var base = null;
 		m.summary.forEach(function (rows, ri) {
 			var row = rows.filter(function (r) { return r.group === g; })[0];
+			if (!row)	// this result has no datapoint of state g
+				return;
 			var tr = el("tr");
 			tr.appendChild(el("td", {}, g));
 			tr.appendChild(el("td", {}, rep.results[ri].id));
-			if (!row) {
-				tr.appendChild(el("td", { colspan: rep.funcs.length + 1 }, "no datapoints"));
-				t.appendChild(tr);
-				return;
-			}
 			tr.appendChild(el("td", { class: "num" }, (100 * row.share).toFixed(1) + "%"));
 			row.v.forEach(function (v, i) {
 				var est = !row.exact && i >= 4 && i <= 9;
