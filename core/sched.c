@@ -130,9 +130,14 @@ static void fill_info(struct run_state *rs, const struct wultfw_source_info *si,
 
 	/* wult's report tools read results only under their own toolname. */
 	wfw_info_str(&rs->info, "toolname", si->report_tool ? si->report_tool : "wult");
-	wfw_info_str(&rs->info, "toolver", PACKAGE_VERSION);
+	/*
+	 * wult (1.12.x) takes format 1.3 without a warning, shows the
+	 * collecting tool as "Wult version <toolver>" and compares toolver
+	 * only for equality: so toolver names wultfw.
+	 */
+	wfw_info_str(&rs->info, "toolver", "wultfw " PACKAGE_VERSION);
 	wfw_info_str(&rs->info, "collector", "wultfw " PACKAGE_VERSION);
-	wfw_info_str(&rs->info, "format_version", "1.2");
+	wfw_info_str(&rs->info, "format_version", "1.3");
 	wfw_info_str(&rs->info, "reportid", e->name);
 	localtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", &tm);
