@@ -53,7 +53,8 @@ struct calc {
 	const char *metrics[64];
 	size_t nmetrics;
 	const char *include, *exclude;	/* selection expressions */
-	bool per_cstate, json;
+	bool per_cstate, estimated;
+	enum { CALC_TABLE, CALC_MARKDOWN, CALC_CSV, CALC_JSON } format;
 	size_t exact_limit, exact_memory;
 	struct calc_result *res;
 	size_t nres;
@@ -74,7 +75,9 @@ static void usage(FILE *f)
 "  -m, --metrics=LIST   metrics (column names or glob patterns such as\n"
 "                       '*Latency'), comma-separated; default all numeric\n"
 "  -c, --per-cstate     also per requested C-state (ReqCState column)\n"
-"  -j, --json           print JSON instead of a table\n"
+"  -F, --format=FMT     table (aligned text, default), markdown, csv or json\n"
+"  -j, --json           same as --format=json\n"
+"      --list-funcs     list the functions, with wult's names for them\n"
 "      --include=EXPR   only rows where EXPR holds, e.g.\n"
 "                       'ReqCState == \"C6\" && WakeLatency > 0.1ms'\n"
 "      --exclude=EXPR   leave out rows where EXPR holds\n"
@@ -297,34 +300,78 @@ static size_t find_group(const struct wfw_statset *s, const char *name)
 	return SIZE_MAX;
 }
 
+static double func_value(const struct calc_func *f, const struct wfw_summary *s)
+{
+	switch (f->fn) {
+	case FN_COUNT: return (double)s->count;
+	case FN_MIN: return s->min;
+	case FN_MAX: return s->max;
+	case FN_MEAN: return s->mean;
+	case FN_STD: return s->stddev;
+	default: return s->pct[f->pidx];
+	}
+}
+
+/* A value; "~" marks a percentile estimated from the histogram. */
 static void fmt_func(char *buf, size_t len, const struct calc_func *f,
 		     const struct wfw_summary *s, int dec)
 {
-	double v;
+	bool est = f->fn == FN_PCT && !s->exact;
 
-	switch (f->fn) {
-	case FN_COUNT:
+	if (f->fn == FN_COUNT) {
 		snprintf(buf, len, "%llu", (unsigned long long)s->count);
 		return;
-	case FN_MIN: v = s->min; break;
-	case FN_MAX: v = s->max; break;
-	case FN_MEAN: v = s->mean; break;
-	case FN_STD: v = s->stddev; break;
-	default: v = s->pct[f->pidx]; break;
 	}
-	wfw_fmt_value(buf, len, v, dec);
+	buf[0] = '~';
+	wfw_fmt_value(buf + est, len - est, func_value(f, s), dec);
 }
 
-/* Rows for one metric and one group name ("all": every row). */
+/* The difference to the first result: "+1.250 (+3.1%)". */
+static void fmt_diff(char *buf, size_t len, const struct calc_func *f,
+		     const struct wfw_summary *s, const struct wfw_summary *base,
+		     int dec)
+{
+	double v = func_value(f, s), b = func_value(f, base), d = v - b;
+	char num[40];
+
+	wfw_fmt_value(num, sizeof(num), fabs(d), f->fn == FN_COUNT ? 0 : dec);
+	if (b != 0 && isfinite(b))
+		snprintf(buf, len, "%s%s (%+.1f%%)", d < 0 ? "-" : "+", num,
+			 100 * d / fabs(b));
+	else
+		snprintf(buf, len, "%s%s", d < 0 ? "-" : "+", num);
+}
+
+/* Leading cells of a row: metric, unit, [C-state], [result]. */
+static size_t lead_cells(struct calc *c, const char **cells,
+			 const char *metric, const char *unit,
+			 const char *group, const char *result)
+{
+	size_t n = 0;
+
+	cells[n++] = metric;
+	cells[n++] = unit;
+	if (c->per_cstate)
+		cells[n++] = group;
+	if (c->nres > 1)
+		cells[n++] = result;
+	return n;
+}
+
+/*
+ * Rows for one metric and one group name ("all": every row): one per
+ * result, and under each later result its difference to the first.
+ */
 static int table_rows(struct calc *c, struct wfw_table *t, const char *metric,
 		      const char *group)
 {
 	struct wfw_summary sum[c->nres];
 	bool have[c->nres];
-	char (*buf)[48] = calloc(c->nres + 3, sizeof(*buf));
-	const char **cells = calloc(c->nres + 3, sizeof(*cells));
-	bool any = false;
-	int ret = 0;
+	const struct wultfw_column *col = NULL;
+	char (*buf)[64] = calloc(c->nfuncs + 1, sizeof(*buf));
+	const char **cells = calloc(c->nfuncs + 6, sizeof(*cells));
+	char diffname[300];
+	int ret = 0, dec = 3;
 
 	if (!buf || !cells) {
 		free(buf);
@@ -342,29 +389,36 @@ static int table_rows(struct calc *c, struct wfw_table *t, const char *metric,
 						  &sum[i]);
 		if (have[i] && !ret && !sum[i].count && strcmp(group, "all"))
 			have[i] = false;
-		any |= have[i];
+		if (have[i] && !col) {
+			col = wfw_statset_metric(s, m);
+			dec = wfw_report_decimals(col);
+		}
 	}
-	for (size_t k = 0; k < c->nfuncs && any && !ret; k++) {
-		size_t n = 0;
+	snprintf(diffname, sizeof(diffname), "diff vs %s", c->res[0].arg);
+	for (size_t i = 0; i < c->nres && !ret; i++) {
+		size_t n;
 
-		cells[n++] = k ? "" : metric;
-		if (c->per_cstate)
-			cells[n++] = k ? "" : group;
-		cells[n++] = c->funcs[k].label;
-		for (size_t i = 0; i < c->nres; i++) {
-			struct wfw_statset *s = &c->res[i].set;
-
-			if (have[i])
-				fmt_func(buf[i], sizeof(buf[i]), &c->funcs[k],
-					 &sum[i], wfw_report_decimals(
-					   wfw_statset_metric(s,
-					     find_metric(s, metric))));
-			else
-				snprintf(buf[i], sizeof(buf[i]), "-");
-			cells[n++] = buf[i];
+		if (!have[i])
+			continue;
+		n = lead_cells(c, cells, metric, col->unit ? col->unit : "",
+			       group, c->res[i].arg);
+		for (size_t k = 0; k < c->nfuncs; k++) {
+			fmt_func(buf[k], sizeof(buf[k]), &c->funcs[k], &sum[i], dec);
+			cells[n++] = buf[k];
+		}
+		ret = wfw_table_add(t, cells);
+		if (ret || !i || !have[0])
+			continue;
+		n = lead_cells(c, cells, "", "", "", diffname);
+		for (size_t k = 0; k < c->nfuncs; k++) {
+			fmt_diff(buf[k], sizeof(buf[k]), &c->funcs[k], &sum[i],
+				 &sum[0], dec);
+			cells[n++] = buf[k];
 		}
 		ret = wfw_table_add(t, cells);
 	}
+	for (size_t i = 0; i < c->nres; i++)
+		c->estimated |= have[i] && !sum[i].exact;
 	free(buf);
 	free(cells);
 	return ret;
@@ -384,10 +438,25 @@ static bool seen_before(struct calc *c, size_t upto, size_t m_res,
 	return false;
 }
 
+static void print_rows(struct calc *c, const struct wfw_table *t)
+{
+	if (c->format == CALC_MARKDOWN)
+		wfw_table_print_markdown(t, stdout);
+	else if (c->format == CALC_CSV)
+		wfw_table_print_csv(t, stdout);
+	else
+		wfw_table_print(t, stdout);
+	if (c->estimated && c->format != CALC_CSV)
+		printf("\n~ estimated from a histogram (more values than "
+		       "--exact-limit), within %.3f%%\n",
+		       WFW_HIST_REL_ERROR * 100);
+}
+
 static int print_table(struct calc *c)
 {
 	struct wfw_table t;
-	size_t ncols = c->nres + 2 + c->per_cstate;
+	size_t nlead = 2 + c->per_cstate + (c->nres > 1);
+	size_t ncols = nlead + c->nfuncs;
 	const char **hdr = calloc(ncols, sizeof(*hdr));
 	char align[64];
 	int ret = 0;
@@ -395,18 +464,15 @@ static int print_table(struct calc *c)
 	if (!hdr)
 		return -ENOMEM;
 	memset(align, 'r', sizeof(align));
-	align[0] = align[1] = align[2] = 'l';
+	memset(align, 'l', nlead);
 	align[ncols < 63 ? ncols : 63] = '\0';
 	wfw_table_init(&t, ncols, align);
 	{
-		size_t n = 0;
+		size_t n = lead_cells(c, hdr, "Metric", "Unit", "ReqCState",
+				      "Result");
 
-		hdr[n++] = "Metric";
-		if (c->per_cstate)
-			hdr[n++] = "ReqCState";
-		hdr[n++] = "Function";
-		for (size_t i = 0; i < c->nres; i++)
-			hdr[n++] = c->res[i].arg;
+		for (size_t k = 0; k < c->nfuncs; k++)
+			hdr[n++] = c->funcs[k].label;
 	}
 	ret = wfw_table_add(&t, hdr);
 	/* Metrics and groups in order of first appearance over results. */
@@ -437,7 +503,7 @@ static int print_table(struct calc *c)
 		}
 	}
 	if (!ret)
-		wfw_table_print(&t, stdout);
+		print_rows(c, &t);
 	wfw_table_free(&t);
 	free(hdr);
 	return ret;
@@ -465,6 +531,35 @@ static int print_json(struct calc *c)
 	return ret;
 }
 
+static int parse_format(struct calc *c, const char *name)
+{
+	static const char *const names[] = { "table", "markdown", "csv", "json" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcmp(name, names[i])) {
+			c->format = (int)i;
+			return 0;
+		}
+	}
+	fprintf(stderr, "wultfw calc: --format %s: use table, markdown, csv or json\n",
+		name);
+	return -EINVAL;
+}
+
+static void list_funcs(void)
+{
+	puts("Functions of -f (wult's calc names in parentheses):\n"
+	     "  count     number of datapoints (N)\n"
+	     "  min       smallest value\n"
+	     "  max       largest value\n"
+	     "  mean      arithmetic mean (avg)\n"
+	     "  std       sample standard deviation (stddev)\n"
+	     "  median    50th percentile (med, p50, 50%)\n"
+	     "  pNN       NNth percentile, 0 <= NN <= 100 (NN%: 99%, 99.9%, 99.99%)\n"
+	     "Percentiles are exact up to --exact-limit values per metric and C-state,\n"
+	     "then estimated from a histogram and marked '~' (JSON: \"exact\": false).");
+}
+
 static int parse_size(const char *opt, const char *s, size_t *out)
 {
 	char *end;
@@ -487,6 +582,8 @@ int wfw_cmd_calc(int argc, char **argv)
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "per-cstate", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "list-funcs", no_argument, NULL, 'l' },
 		{ "exact-limit", required_argument, NULL, 'e' },
 		{ "include", required_argument, NULL, 'I' },
 		{ "exclude", required_argument, NULL, 'X' },
@@ -501,7 +598,7 @@ int wfw_cmd_calc(int argc, char **argv)
 	if (parse_funcs(&c, CALC_DEF_FUNCS))
 		return 2;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:m:cje:h", lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:m:cjF:e:h", lopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			ret = parse_funcs(&c, optarg);
@@ -513,8 +610,15 @@ int wfw_cmd_calc(int argc, char **argv)
 			c.per_cstate = true;
 			break;
 		case 'j':
-			c.json = true;
+			c.format = CALC_JSON;
 			break;
+		case 'F':
+			ret = parse_format(&c, optarg);
+			break;
+		case 'l':
+			list_funcs();
+			free(c.metric_buf);
+			return 0;
 		case 'e':
 			ret = parse_size("--exact-limit", optarg,
 					 &c.exact_limit);
@@ -559,7 +663,7 @@ int wfw_cmd_calc(int argc, char **argv)
 		ret = load(&c, &c.res[i]);
 	}
 	if (!ret)
-		ret = c.json ? print_json(&c) : print_table(&c);
+		ret = c.format == CALC_JSON ? print_json(&c) : print_table(&c);
 	if (!ret && (fflush(stdout) || ferror(stdout))) {
 		fprintf(stderr, "wultfw calc: writing the output: %s\n",
 			strerror(errno));
