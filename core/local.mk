@@ -22,6 +22,7 @@ core_libwfw_core_la_SOURCES = \
 	core/sched.c core/sched.h \
 	core/signals.c core/signals.h \
 	core/suggest.c core/suggest.h \
+	core/sysinfo.c core/sysinfo.h \
 	core/units.c core/units.h
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -DKMODSRCDIR='"$(pkgdatadir)/kmod"'

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "sched.h"
+#include "sysinfo.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -384,6 +385,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	wfw_info_str(&rs.info, "cstates", cs);
 	wfw_cstates_governor(o->sysfs_root, cs, sizeof(cs));
 	wfw_info_str(&rs.info, "cpuidle_governor", cs);
+	wfw_info_machine(&rs.info, o->sysfs_root);
 	/* Keep our own work off the measured CPU. */
 	if (wfw_pin_away_from(e->cpu))
 		wfw_debug("could not move wultfw's main thread off CPU %d", e->cpu);

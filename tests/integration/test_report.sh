@@ -53,6 +53,9 @@ for f in index.html data.js report.js report.css plotly.min.js; do
 done
 if grep -qE 'src="(https?:)?//' r-timer/index.html; then fail "index.html loads something from the network"; else ok "nothing loaded from the network"; fi
 open_report timer r-timer 1
+for key in '"kernel": ' '"hostname": ' '"cpuidle_driver": ' '"cpuidle_governor": '; do
+	expect_in r-timer/data.js "$key" "the intro has $key from info.yml"
+done
 
 "$WULTFW" report -o r-bin out/timer/datapoints.wfb 2>/dev/null
 expect_status 0 $? "report of the binary file"
