@@ -77,6 +77,30 @@ expect_status 0 $? "convert --include --exclude"
 cmp -s f5/datapoints.csv f1.want && ok "convert selects the same rows (through the binary format)" ||
 	fail "convert --include kept other rows"
 
+# same_values A B: same lines and fields, numbers equal as doubles (the
+# csv writer prints the shortest text that reads back as the same double).
+same_values() {
+	[ "$(wc -l <"$1")" = "$(wc -l <"$2")" ] || return 1
+	awk -F, 'NR == FNR { a[FNR] = $0; next }
+		{ n = split(a[FNR], x, ",");
+		  if (n != NF) bad = 1;
+		  for (i = 1; i <= NF; i++) if (x[i] != $i && x[i] + 0 != $i + 0) bad = 1 }
+		END { exit bad }' "$1" "$2"
+}
+
+# wult's own result directories (formats 1.2 and 1.3) open in calc and filter.
+for v in 1.2 1.3; do
+	w="$srcdir/tests/data/wult-$v"
+	"$WULTFW" calc -c -f count "$w" >wcalc.out 2>&1
+	expect_status 0 $? "calc opens wult's format $v result"
+	"$WULTFW" filter "$w" -o "w$v" --include 'ReqCState == "C6" && IntrLatency > 50us' 2>/dev/null
+	expect_status 0 $? "filter opens wult's format $v result"
+	awk -F, 'NR == 1 || ($6 == "C6" && $3 > 50)' "$w/datapoints.csv" >w.want
+	same_values "w$v/datapoints.csv" w.want && ok "and keeps the rows awk selects" ||
+		fail "filter of wult $v differs from awk"
+	expect_in "w$v/info.yml" "format_version: '$v'" "the filtered result keeps wult's info.yml"
+done
+
 # Bad input: did-you-mean, caret, no clobbering.
 "$WULTFW" filter res -o bad --include 'WakeLatncy > 3' >bad.err 2>&1
 expect_status 1 $? "an unknown column fails"
