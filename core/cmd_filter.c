@@ -22,7 +22,6 @@
 #include "datafmt/writer.h"
 #include "expr/expr.h"
 #include "resultdir.h"
-#include "suggest.h"
 
 #define FILTER_BATCH 8192
 
@@ -56,23 +55,6 @@ static void usage(FILE *f)
 	      "Expressions: see wultfw(1), SELECTING DATAPOINTS.\n", f);
 }
 
-/* Unknown column: say the closest and every one there is. */
-static void no_such_column(const struct wultfw_schema *s, const char *name)
-{
-	const char *names[s->ncols ? s->ncols : 1];
-	const char *near;
-
-	for (size_t i = 0; i < s->ncols; i++)
-		names[i] = s->cols[i].name;
-	near = wfw_suggest(name, names, s->ncols);
-	fprintf(stderr, "wultfw filter: --metrics: no column '%s'%s%s%s; the columns are:",
-		name, near ? " (did you mean '" : "", near ? near : "",
-		near ? "'?)" : "");
-	for (size_t i = 0; i < s->ncols; i++)
-		fprintf(stderr, "%s %s", i ? "," : "", names[i]);
-	fputc('\n', stderr);
-}
-
 /* The output columns: all, or those of --metrics in the file's order. */
 static int pick_columns(struct filter *f)
 {
@@ -93,7 +75,10 @@ static int pick_columns(struct filter *f)
 		int i = wfw_schema_find(s, tok);
 
 		if (i < 0) {
-			no_such_column(s, tok);
+			char why[1024];
+
+			wfw_unknown_column(s, tok, why, sizeof(why));
+			fprintf(stderr, "wultfw filter: --metrics: %s\n", why);
 			ret = -EINVAL;
 		} else {
 			want[i] = true;

@@ -47,6 +47,13 @@ bool wfw_expr_match(const struct wfw_expr *e, const union wultfw_cell *row);
 void wfw_expr_free(struct wfw_expr *e);
 
 /*
+ * "unknown column 'X' (did you mean 'Y'?); the columns are: A, B, ..."
+ * for a name that is not a column of s.
+ */
+void wfw_unknown_column(const struct wultfw_schema *s, const char *name,
+			char *buf, size_t len);
+
+/*
  * An --include and an --exclude together: a row is kept when it matches
  * include (or there is none) and does not match exclude.
  */

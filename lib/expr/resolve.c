@@ -6,31 +6,36 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "expr/expr.h"
 #include "expr/parser.h"
 #include "suggest.h"
 #include "units.h"
 
-/* "A, B, C" of every column, for the unknown-column message. */
-static void list_columns(const struct wultfw_schema *s, char *buf, size_t len)
+void wfw_unknown_column(const struct wultfw_schema *s, const char *name,
+			char *buf, size_t len)
 {
-	size_t n = 0;
+	const char *names[s->ncols ? s->ncols : 1];
+	const char *near;
+	size_t n;
 
-	buf[0] = '\0';
+	for (size_t i = 0; i < s->ncols; i++)
+		names[i] = s->cols[i].name;
+	near = wfw_suggest(name, names, s->ncols);
+	n = (size_t)snprintf(buf, len, "unknown column '%s'", name);
+	if (near && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " (did you mean '%s'?)", near);
 	for (size_t i = 0; i < s->ncols && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
-				      s->cols[i].name);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      i ? ", " : "; the columns are: ", names[i]);
 }
 
 static int find_column(struct parser *p, struct operand *o)
 {
 	const struct wultfw_schema *s = p->schema;
-	const char *names[s->ncols ? s->ncols : 1];
-	const char *near;
-	char all[1024];
+	char why[1024];
 
 	for (size_t i = 0; i < s->ncols; i++) {
-		names[i] = s->cols[i].name;
-		if (!strcmp(names[i], o->tok.text)) {
+		if (!strcmp(s->cols[i].name, o->tok.text)) {
 			o->kind = VAL_COLUMN;
 			o->col = &s->cols[i];
 			o->idx = i;
@@ -38,14 +43,8 @@ static int find_column(struct parser *p, struct operand *o)
 			return 0;
 		}
 	}
-	near = wfw_suggest(o->tok.text, names, s->ncols);
-	list_columns(s, all, sizeof(all));
-	if (near)
-		expr_error(p, o->tok.pos, "unknown column '%s' (did you mean '%s'?); the columns are: %s",
-			   o->tok.text, near, all);
-	else
-		expr_error(p, o->tok.pos, "unknown column '%s'; the columns are: %s",
-			   o->tok.text, all);
+	wfw_unknown_column(s, o->tok.text, why, sizeof(why));
+	expr_error(p, o->tok.pos, "%s", why);
 	return -EINVAL;
 }
 

@@ -120,7 +120,7 @@ expect_in bad.err "exists already" "and says so"
 "$WULTFW" filter res -o f1 --force --include 'LDist > 1' 2>/dev/null
 expect_status 0 $? "--force replaces it"
 "$WULTFW" filter res -o bad -m LDis >bad.err 2>&1
-expect_in bad.err "no column 'LDis' (did you mean 'LDist'?)" "--metrics with a did-you-mean"
+expect_in bad.err "unknown column 'LDis' (did you mean 'LDist'?)" "--metrics with a did-you-mean"
 "$WULTFW" filter --help >help.out 2>&1
 expect_in help.out "Usage: wultfw filter RESULT -o NEWRESULT" "filter --help"
 finish
