@@ -61,3 +61,9 @@ TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_report.sh
 endif
 endif
+
+# Screenshots of the report test (tests/integration/test_report.sh).
+clean-local: clean-report-shots
+clean-report-shots:
+	rm -rf tests/integration/test_report-shots
+.PHONY: clean-report-shots
