@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "datafmt/locate.h"
 #include "datafmt/reader.h"
+#include "datafmt/wultunits.h"
 #include "expr/expr.h"
 #include "report/report.h"
 #include "report/assets.h"
@@ -196,11 +197,13 @@ static void list_metrics(const struct wfw_rep_result *res, size_t nres,
 
 		printf("%s (%s):\n", res[r].id, res[r].path);
 		for (size_t k = 0; k < s->ncols; k++)
-			printf("  %-16s %-4s %s%s\n", s->cols[k].name,
+			printf("  %-16s %-4s %s%s%s%s\n", s->cols[k].name,
 			       s->cols[k].unit ? s->cols[k].unit : "",
 			       s->cols[k].type == WULTFW_COL_ENUM ? "names" : "numbers",
 			       default_metric(s->cols[k].name) ?
-			       ", reported by default" : "");
+			       ", reported by default" : "",
+			       *wfw_wult_descr(s->cols[k].name) ? ": " : "",
+			       wfw_wult_descr(s->cols[k].name));
 	}
 }
 

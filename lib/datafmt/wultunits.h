@@ -11,4 +11,7 @@
 /* The unit ("us", "MHz", "%") of wult metric `name`, or "" if none known. */
 const char *wfw_wult_unit(const char *name);
 
+/* What wult metric `name` is, in a few words, or "" if unknown. */
+const char *wfw_wult_descr(const char *name);
+
 #endif
