@@ -165,7 +165,11 @@ function plot(div, traces, layout) {
 	var points = traces.reduce(function (s, t) { return s + (t.x ? t.x.length : 0); }, 0);
 	div.dataset.points = points;
 	layout.margin = { t: 40, r: 10 };
-	layout.legend = { orientation: "h" };
+	// Left-aligned titles stay clear of the mode bar at the top right.
+	layout.title.x = 0.01;
+	layout.title.xanchor = "left";
+	layout.legend = { orientation: "h", y: -0.3 };
+	layout.margin.b = 90;
 	Plotly.newPlot(div, traces, layout, { responsive: true, displaylogo: false, displayModeBar: "hover" });
 	return points;
 }
