@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "commands.h"
+#include "datafmt/locate.h"
 #include "datafmt/reader.h"
+#include "expr/expr.h"
 #include "stats/report.h"
 #include "stats/statset.h"
 #include "stats/table.h"
@@ -39,6 +39,7 @@ struct calc_result {
 	char path[4096];	/* the file read */
 	struct wfw_reader *rd;
 	struct wfw_statset set;
+	struct wfw_select sel;
 	bool have_set;
 	bool no_states;		/* ReqCState empty in every row */
 };
@@ -51,8 +52,10 @@ struct calc {
 	char *metric_buf;
 	const char *metrics[64];
 	size_t nmetrics;
-	bool per_cstate, json;	/* per_cstate: per value of group_by */
+	const char *include, *exclude;	/* selection expressions */
+	bool per_cstate, estimated;	/* per_cstate: per value of group_by */
 	const char *group_by;	/* an ENUM column: ReqCState (-c) or -g's */
+	enum { CALC_TABLE, CALC_MARKDOWN, CALC_CSV, CALC_JSON } format;
 	size_t exact_limit, exact_memory;
 	struct calc_result *res;
 	size_t nres;
@@ -76,7 +79,13 @@ static void usage(FILE *f)
 "  -g, --group-by=COL   also per value of another text column: Precise\n"
 "                       (skid per precise level), Where (skid: hits vs\n"
 "                       skids)\n"
-"  -j, --json           print JSON instead of a table\n"
+"  -F, --format=FMT     table (aligned text, default), markdown, csv or json\n"
+"  -j, --json           same as --format=json\n"
+"      --list-funcs     list the functions, with wult's names for them\n"
+"      --include=EXPR   only rows where EXPR holds, e.g.\n"
+"                       'ReqCState == \"C6\" && WakeLatency > 0.1ms'\n"
+"      --exclude=EXPR   leave out rows where EXPR holds\n"
+"                       (expressions: see wultfw(1), SELECTING DATAPOINTS)\n"
 "  -e, --exact-limit=N  values per metric and C-state kept for exact\n"
 "                       percentiles (default %d); beyond, a histogram\n"
 "                       within %.3f%% relative error\n"
@@ -181,32 +190,6 @@ static int parse_metrics(struct calc *c, const char *list)
 	return 0;
 }
 
-/* A result directory holds datapoints.csv or the binary sink's file. */
-static int locate(struct calc_result *r)
-{
-	static const char *const names[] = { "datapoints.csv",
-					     "datapoints.wfb" };
-	struct stat st;
-
-	if (stat(r->arg, &st)) {
-		fprintf(stderr, "wultfw calc: %s: %s\n", r->arg, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		snprintf(r->path, sizeof(r->path), "%s", r->arg);
-		return 0;
-	}
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(r->path, sizeof(r->path), "%s/%s", r->arg, names[i]);
-		if (!access(r->path, R_OK))
-			return 0;
-	}
-	fprintf(stderr, "wultfw calc: %s: a directory without datapoints.csv "
-		"or datapoints.wfb: give a result directory or a data file\n",
-		r->arg);
-	return -ENOENT;
-}
-
 /*
  * A result measured without cpuidle states by an older wultfw has a
  * ReqCState column with every cell empty: one "-" group equal to "all".
@@ -255,9 +238,12 @@ static int load(struct calc *c, struct calc_result *r)
 	long n;
 	int ret;
 
-	ret = locate(r);
-	if (ret)
+	ret = wfw_result_locate(r->arg, r->path, sizeof(r->path), err,
+				sizeof(err));
+	if (ret) {
+		fprintf(stderr, "wultfw calc: %s\n", err);
 		return ret;
+	}
 	ret = wfw_reader_open(&r->rd, r->path, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "wultfw calc: %s\n", err);
@@ -277,6 +263,12 @@ static int load(struct calc *c, struct calc_result *r)
 	r->have_set = true;
 	if (c->per_cstate && r->set.gcol < 0 && strcmp(c->group_by, "ReqCState"))
 		return no_group_column(r->path, c->group_by, wfw_reader_schema(r->rd));
+	ret = wfw_select_init(&r->sel, c->include, c->exclude,
+			      wfw_reader_schema(r->rd), err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "wultfw calc: %s: %s\n", r->path, err);
+		return ret;
+	}
 	if (c->per_cstate && r->set.gcol < 0)
 		fprintf(stderr, "wultfw calc: %s: no ReqCState column, "
 			"--per-cstate shows all rows only\n", r->path);
@@ -285,6 +277,7 @@ static int load(struct calc *c, struct calc_result *r)
 		return -ENOMEM;
 	}
 	while ((n = wfw_reader_read(r->rd, &b)) > 0) {
+		wfw_select_batch(&r->sel, &b);
 		if (wfw_statset_add(&r->set, &b)) {
 			fprintf(stderr, "wultfw calc: %s: out of memory\n",
 				r->path);
@@ -301,6 +294,10 @@ static int load(struct calc *c, struct calc_result *r)
 		return (int)n;
 	}
 	note_no_states(c, r);
+	if (wfw_select_active(&r->sel))
+		fprintf(stderr, "wultfw calc: %s: %llu of %llu rows selected\n",
+			r->path, (unsigned long long)r->sel.kept,
+			(unsigned long long)(r->sel.kept + r->sel.dropped));
 	if (wfw_reader_ignored_bytes(r->rd))
 		fprintf(stderr, "wultfw calc: %s: ignored %llu bytes after the "
 			"last whole record (file cut short)\n", r->path,
@@ -325,34 +322,78 @@ static size_t find_group(const struct wfw_statset *s, const char *name)
 	return SIZE_MAX;
 }
 
+static double func_value(const struct calc_func *f, const struct wfw_summary *s)
+{
+	switch (f->fn) {
+	case FN_COUNT: return (double)s->count;
+	case FN_MIN: return s->min;
+	case FN_MAX: return s->max;
+	case FN_MEAN: return s->mean;
+	case FN_STD: return s->stddev;
+	default: return s->pct[f->pidx];
+	}
+}
+
+/* A value; "~" marks a percentile estimated from the histogram. */
 static void fmt_func(char *buf, size_t len, const struct calc_func *f,
 		     const struct wfw_summary *s, int dec)
 {
-	double v;
+	bool est = f->fn == FN_PCT && !s->exact;
 
-	switch (f->fn) {
-	case FN_COUNT:
+	if (f->fn == FN_COUNT) {
 		snprintf(buf, len, "%llu", (unsigned long long)s->count);
 		return;
-	case FN_MIN: v = s->min; break;
-	case FN_MAX: v = s->max; break;
-	case FN_MEAN: v = s->mean; break;
-	case FN_STD: v = s->stddev; break;
-	default: v = s->pct[f->pidx]; break;
 	}
-	wfw_fmt_value(buf, len, v, dec);
+	buf[0] = '~';
+	wfw_fmt_value(buf + est, len - est, func_value(f, s), dec);
 }
 
-/* Rows for one metric and one group name ("all": every row). */
+/* The difference to the first result: "+1.250 (+3.1%)". */
+static void fmt_diff(char *buf, size_t len, const struct calc_func *f,
+		     const struct wfw_summary *s, const struct wfw_summary *base,
+		     int dec)
+{
+	double v = func_value(f, s), b = func_value(f, base), d = v - b;
+	char num[40];
+
+	wfw_fmt_value(num, sizeof(num), fabs(d), f->fn == FN_COUNT ? 0 : dec);
+	if (b != 0 && isfinite(b))
+		snprintf(buf, len, "%s%s (%+.1f%%)", d < 0 ? "-" : "+", num,
+			 100 * d / fabs(b));
+	else
+		snprintf(buf, len, "%s%s", d < 0 ? "-" : "+", num);
+}
+
+/* Leading cells of a row: metric, unit, [C-state], [result]. */
+static size_t lead_cells(struct calc *c, const char **cells,
+			 const char *metric, const char *unit,
+			 const char *group, const char *result)
+{
+	size_t n = 0;
+
+	cells[n++] = metric;
+	cells[n++] = unit;
+	if (c->per_cstate)
+		cells[n++] = group;
+	if (c->nres > 1)
+		cells[n++] = result;
+	return n;
+}
+
+/*
+ * Rows for one metric and one group name ("all": every row): one per
+ * result, and under each later result its difference to the first.
+ */
 static int table_rows(struct calc *c, struct wfw_table *t, const char *metric,
 		      const char *group)
 {
 	struct wfw_summary sum[c->nres];
 	bool have[c->nres];
-	char (*buf)[48] = calloc(c->nres + 3, sizeof(*buf));
-	const char **cells = calloc(c->nres + 3, sizeof(*cells));
-	bool any = false;
-	int ret = 0;
+	const struct wultfw_column *col = NULL;
+	char (*buf)[64] = calloc(c->nfuncs + 1, sizeof(*buf));
+	const char **cells = calloc(c->nfuncs + 6, sizeof(*cells));
+	char diffname[300];
+	int ret = 0, dec = 3;
 
 	if (!buf || !cells) {
 		free(buf);
@@ -370,29 +411,36 @@ static int table_rows(struct calc *c, struct wfw_table *t, const char *metric,
 						  &sum[i]);
 		if (have[i] && !ret && !sum[i].count && strcmp(group, "all"))
 			have[i] = false;
-		any |= have[i];
+		if (have[i] && !col) {
+			col = wfw_statset_metric(s, m);
+			dec = wfw_report_decimals(col);
+		}
 	}
-	for (size_t k = 0; k < c->nfuncs && any && !ret; k++) {
-		size_t n = 0;
+	snprintf(diffname, sizeof(diffname), "diff vs %s", c->res[0].arg);
+	for (size_t i = 0; i < c->nres && !ret; i++) {
+		size_t n;
 
-		cells[n++] = k ? "" : metric;
-		if (c->per_cstate)
-			cells[n++] = k ? "" : group;
-		cells[n++] = c->funcs[k].label;
-		for (size_t i = 0; i < c->nres; i++) {
-			struct wfw_statset *s = &c->res[i].set;
-
-			if (have[i])
-				fmt_func(buf[i], sizeof(buf[i]), &c->funcs[k],
-					 &sum[i], wfw_report_decimals(
-					   wfw_statset_metric(s,
-					     find_metric(s, metric))));
-			else
-				snprintf(buf[i], sizeof(buf[i]), "-");
-			cells[n++] = buf[i];
+		if (!have[i])
+			continue;
+		n = lead_cells(c, cells, metric, col->unit ? col->unit : "",
+			       group, c->res[i].arg);
+		for (size_t k = 0; k < c->nfuncs; k++) {
+			fmt_func(buf[k], sizeof(buf[k]), &c->funcs[k], &sum[i], dec);
+			cells[n++] = buf[k];
+		}
+		ret = wfw_table_add(t, cells);
+		if (ret || !i || !have[0])
+			continue;
+		n = lead_cells(c, cells, "", "", "", diffname);
+		for (size_t k = 0; k < c->nfuncs; k++) {
+			fmt_diff(buf[k], sizeof(buf[k]), &c->funcs[k], &sum[i],
+				 &sum[0], dec);
+			cells[n++] = buf[k];
 		}
 		ret = wfw_table_add(t, cells);
 	}
+	for (size_t i = 0; i < c->nres; i++)
+		c->estimated |= have[i] && !sum[i].exact;
 	free(buf);
 	free(cells);
 	return ret;
@@ -412,10 +460,25 @@ static bool seen_before(struct calc *c, size_t upto, size_t m_res,
 	return false;
 }
 
+static void print_rows(struct calc *c, const struct wfw_table *t)
+{
+	if (c->format == CALC_MARKDOWN)
+		wfw_table_print_markdown(t, stdout);
+	else if (c->format == CALC_CSV)
+		wfw_table_print_csv(t, stdout);
+	else
+		wfw_table_print(t, stdout);
+	if (c->estimated && c->format != CALC_CSV)
+		printf("\n~ estimated from a histogram (more values than "
+		       "--exact-limit), within %.3f%%\n",
+		       WFW_HIST_REL_ERROR * 100);
+}
+
 static int print_table(struct calc *c)
 {
 	struct wfw_table t;
-	size_t ncols = c->nres + 2 + c->per_cstate;
+	size_t nlead = 2 + c->per_cstate + (c->nres > 1);
+	size_t ncols = nlead + c->nfuncs;
 	const char **hdr = calloc(ncols, sizeof(*hdr));
 	char align[64];
 	int ret = 0;
@@ -423,18 +486,15 @@ static int print_table(struct calc *c)
 	if (!hdr)
 		return -ENOMEM;
 	memset(align, 'r', sizeof(align));
-	align[0] = align[1] = align[2] = 'l';
+	memset(align, 'l', nlead);
 	align[ncols < 63 ? ncols : 63] = '\0';
 	wfw_table_init(&t, ncols, align);
 	{
-		size_t n = 0;
+		size_t n = lead_cells(c, hdr, "Metric", "Unit", c->group_by,
+				      "Result");
 
-		hdr[n++] = "Metric";
-		if (c->per_cstate)
-			hdr[n++] = c->group_by;
-		hdr[n++] = "Function";
-		for (size_t i = 0; i < c->nres; i++)
-			hdr[n++] = c->res[i].arg;
+		for (size_t k = 0; k < c->nfuncs; k++)
+			hdr[n++] = c->funcs[k].label;
 	}
 	ret = wfw_table_add(&t, hdr);
 	/* Metrics and groups in order of first appearance over results. */
@@ -465,7 +525,7 @@ static int print_table(struct calc *c)
 		}
 	}
 	if (!ret)
-		wfw_table_print(&t, stdout);
+		print_rows(c, &t);
 	wfw_table_free(&t);
 	free(hdr);
 	return ret;
@@ -493,6 +553,35 @@ static int print_json(struct calc *c)
 	return ret;
 }
 
+static int parse_format(struct calc *c, const char *name)
+{
+	static const char *const names[] = { "table", "markdown", "csv", "json" };
+
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcmp(name, names[i])) {
+			c->format = (int)i;
+			return 0;
+		}
+	}
+	fprintf(stderr, "wultfw calc: --format %s: use table, markdown, csv or json\n",
+		name);
+	return -EINVAL;
+}
+
+static void list_funcs(void)
+{
+	puts("Functions of -f (wult's calc names in parentheses):\n"
+	     "  count     number of datapoints (N)\n"
+	     "  min       smallest value\n"
+	     "  max       largest value\n"
+	     "  mean      arithmetic mean (avg)\n"
+	     "  std       sample standard deviation (stddev)\n"
+	     "  median    50th percentile (med, p50, 50%)\n"
+	     "  pNN       NNth percentile, 0 <= NN <= 100 (NN%: 99%, 99.9%, 99.99%)\n"
+	     "Percentiles are exact up to --exact-limit values per metric and C-state,\n"
+	     "then estimated from a histogram and marked '~' (JSON: \"exact\": false).");
+}
+
 static int parse_size(const char *opt, const char *s, size_t *out)
 {
 	char *end;
@@ -516,7 +605,11 @@ int wfw_cmd_calc(int argc, char **argv)
 		{ "per-cstate", no_argument, NULL, 'c' },
 		{ "group-by", required_argument, NULL, 'g' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "list-funcs", no_argument, NULL, 'l' },
 		{ "exact-limit", required_argument, NULL, 'e' },
+		{ "include", required_argument, NULL, 'I' },
+		{ "exclude", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -528,7 +621,7 @@ int wfw_cmd_calc(int argc, char **argv)
 	if (parse_funcs(&c, CALC_DEF_FUNCS))
 		return 2;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:m:cg:je:h", lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:m:cg:jF:e:h", lopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			ret = parse_funcs(&c, optarg);
@@ -545,11 +638,24 @@ int wfw_cmd_calc(int argc, char **argv)
 			c.group_by = optarg;
 			break;
 		case 'j':
-			c.json = true;
+			c.format = CALC_JSON;
 			break;
+		case 'F':
+			ret = parse_format(&c, optarg);
+			break;
+		case 'l':
+			list_funcs();
+			free(c.metric_buf);
+			return 0;
 		case 'e':
 			ret = parse_size("--exact-limit", optarg,
 					 &c.exact_limit);
+			break;
+		case 'I':
+			c.include = optarg;
+			break;
+		case 'X':
+			c.exclude = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -585,7 +691,7 @@ int wfw_cmd_calc(int argc, char **argv)
 		ret = load(&c, &c.res[i]);
 	}
 	if (!ret)
-		ret = c.json ? print_json(&c) : print_table(&c);
+		ret = c.format == CALC_JSON ? print_json(&c) : print_table(&c);
 	if (!ret && (fflush(stdout) || ferror(stdout))) {
 		fprintf(stderr, "wultfw calc: writing the output: %s\n",
 			strerror(errno));
@@ -594,6 +700,7 @@ int wfw_cmd_calc(int argc, char **argv)
 	for (size_t i = 0; i < c.nres; i++) {
 		if (c.res[i].have_set)
 			wfw_statset_free(&c.res[i].set);
+		wfw_select_free(&c.res[i].sel);
 		if (c.res[i].rd)
 			wfw_reader_close(c.res[i].rd);
 	}

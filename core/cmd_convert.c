@@ -17,12 +17,14 @@
 #include "commands.h"
 #include "datafmt/reader.h"
 #include "datafmt/writer.h"
+#include "expr/expr.h"
 
 #define CONVERT_BATCH 8192
 
 static void convert_usage(FILE *f)
 {
 	fputs("Usage: wultfw convert FILE -o OUT [--to csv|binary] [--force]\n"
+	      "                      [--include EXPR] [--exclude EXPR]\n"
 	      "\n"
 	      "Convert a result file between CSV (datapoints.csv, also as written by\n"
 	      "wult) and wultfw's binary format (doc/binary-format.md). The input\n"
@@ -32,6 +34,9 @@ static void convert_usage(FILE *f)
 	      "  -o, --output OUT   file to write (never overwritten without --force)\n"
 	      "  -t, --to FORMAT    csv or binary\n"
 	      "  -f, --force        overwrite OUT if it exists\n"
+	      "      --include=EXPR only rows where EXPR holds\n"
+	      "      --exclude=EXPR leave out rows where EXPR holds\n"
+	      "                     (expressions: wultfw(1), SELECTING DATAPOINTS)\n"
 	      "  -h, --help         this help\n", f);
 }
 
@@ -67,6 +72,7 @@ static const char **copy_meta(struct wfw_reader *r)
 struct convert_args {
 	const char *in, *out;
 	const struct wfw_format *fmt;	/* of the output */
+	const char *include, *exclude;	/* row selection, or NULL */
 	int flags;			/* WFW_OUT_EXCL unless --force */
 };
 
@@ -97,6 +103,8 @@ static int convert_parse_args(int argc, char **argv, struct convert_args *a)
 		{ "output", required_argument, NULL, 'o' },
 		{ "to", required_argument, NULL, 't' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "include", required_argument, NULL, 'I' },
+		{ "exclude", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -110,6 +118,8 @@ static int convert_parse_args(int argc, char **argv, struct convert_args *a)
 		case 'o': a->out = optarg; break;
 		case 't': to = optarg; break;
 		case 'f': a->flags = 0; break;
+		case 'I': a->include = optarg; break;
+		case 'X': a->exclude = optarg; break;
 		case 'h': convert_usage(stdout); return 0;
 		default: convert_usage(stderr); return 2;
 		}
@@ -128,7 +138,8 @@ static int convert_parse_args(int argc, char **argv, struct convert_args *a)
 }
 
 /* Every batch of the reader through the writer; 0 or an error said. */
-static int copy_rows(struct wfw_reader *r, struct wfw_writer *w)
+static int copy_rows(struct wfw_reader *r, struct wfw_writer *w,
+		     struct wfw_select *sel)
 {
 	struct wultfw_batch b = { 0 };
 	long n = 0;
@@ -139,6 +150,7 @@ static int copy_rows(struct wfw_reader *r, struct wfw_writer *w)
 		return -ENOMEM;
 	}
 	while (!ret && (n = wfw_reader_read(r, &b)) > 0) {
+		wfw_select_batch(sel, &b);
 		ret = wfw_writer_write(w, &b);
 		if (ret)
 			fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(w));
@@ -153,7 +165,8 @@ static int copy_rows(struct wfw_reader *r, struct wfw_writer *w)
 }
 
 /* Convert an opened input; the output is removed unless it came out whole. */
-static int convert(struct wfw_reader *r, const struct convert_args *a)
+static int convert(struct wfw_reader *r, const struct convert_args *a,
+		   struct wfw_select *sel)
 {
 	const char **meta = NULL;
 	struct wfw_writer w;
@@ -168,7 +181,7 @@ static int convert(struct wfw_reader *r, const struct convert_args *a)
 			ret == -EEXIST ? " (add --force to replace it)" : "");
 		return ret;
 	}
-	ret = copy_rows(r, &w);
+	ret = copy_rows(r, &w, sel);
 	cret = wfw_writer_close(&w);
 	if (cret && !ret) {
 		fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(&w));
@@ -185,6 +198,7 @@ static int convert(struct wfw_reader *r, const struct convert_args *a)
 int wfw_cmd_convert(int argc, char **argv)
 {
 	struct convert_args a = { 0 };
+	struct wfw_select sel = { 0 };
 	struct wfw_reader *r = NULL;
 	char err[512];
 	int ret = convert_parse_args(argc, argv, &a);
@@ -199,10 +213,21 @@ int wfw_cmd_convert(int argc, char **argv)
 	if (wfw_reader_ignored_bytes(r))
 		fprintf(stderr, "wultfw convert: warning: %s: the last %llu bytes are a partial record (file cut short), ignored\n",
 			a.in, (unsigned long long)wfw_reader_ignored_bytes(r));
-	ret = convert(r, &a);
-	if (!ret)
+	if (wfw_select_init(&sel, a.include, a.exclude, wfw_reader_schema(r),
+			    err, sizeof(err))) {
+		fprintf(stderr, "wultfw convert: %s\n", err);
+		wfw_reader_close(r);
+		return 1;
+	}
+	ret = convert(r, &a, &sel);
+	if (!ret && wfw_select_active(&sel))
+		fprintf(stderr, "wultfw convert: %llu of %llu rows from %s to %s\n",
+			(unsigned long long)sel.kept,
+			(unsigned long long)wfw_reader_rows(r), a.in, a.out);
+	else if (!ret)
 		fprintf(stderr, "wultfw convert: %llu rows from %s to %s\n",
 			(unsigned long long)wfw_reader_rows(r), a.in, a.out);
+	wfw_select_free(&sel);
 	wfw_reader_close(r);
 	return ret ? 1 : 0;
 }

@@ -76,6 +76,10 @@ static void print_commands(void)
 	       "  help PLUGIN   a plugin's options\n"
 	       "  calc RESULT.. statistics of result directories, CSV or binary files\n"
 	       "  convert FILE  CSV to binary and back: wultfw convert FILE -o OUT\n"
+	       "  report RESULT.. an HTML report, several results as a diff:\n"
+	       "                wultfw report -o DIR RESULT...\n"
+	       "  filter RESULT the datapoints an expression selects, as a new result:\n"
+	       "                wultfw filter RESULT -o NEW --include EXPR\n"
 	       "  scan          which sources can measure on this machine, and why not\n"
 	       "  deploy        build and install the kernel modules for this kernel\n");
 }

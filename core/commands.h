@@ -12,6 +12,8 @@ int wfw_cmd_list_plugins(int argc, char **argv);	/* wultfw list-plugins */
 int wfw_cmd_help(int argc, char **argv);		/* wultfw help PLUGIN */
 int wfw_cmd_calc(int argc, char **argv);		/* wultfw calc RESULT... */
 int wfw_cmd_convert(int argc, char **argv);	/* wultfw convert FILE -o OUT */
+int wfw_cmd_filter(int argc, char **argv);	/* wultfw filter RESULT -o NEW */
+int wfw_cmd_report(int argc, char **argv);	/* wultfw report RESULT... */
 int wfw_cmd_scan(int argc, char **argv);		/* wultfw scan */
 int wfw_cmd_deploy(int argc, char **argv);	/* wultfw deploy */
 

@@ -22,6 +22,7 @@ core_libwfw_core_la_SOURCES = \
 	core/run.c \
 	core/sched.c core/sched.h \
 	core/signals.c core/signals.h \
+	core/sysinfo.c core/sysinfo.h \
 	core/units.c core/units.h
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -DKMODSRCDIR='"$(pkgdatadir)/kmod"'
@@ -43,17 +44,24 @@ endif
 
 # wultfw calc (statistics of result files)
 wultfw_SOURCES += core/cmd_calc.c
-wultfw_LDADD += lib/stats/libwfw_stats.la lib/datafmt/libwfw_datafmt.la -lm
+wultfw_LDADD += lib/report/libwfw_report.la lib/expr/libwfw_expr.la lib/stats/libwfw_stats.la \
+	lib/datafmt/libwfw_datafmt.la -lm
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_calc
 TESTS += tests/unit/test_calc
 tests_unit_test_calc_SOURCES = tests/unit/test_calc.c core/cmd_calc.c
 tests_unit_test_calc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core
 tests_unit_test_calc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_calc_LDADD = lib/stats/libwfw_stats.la \
-	lib/datafmt/libwfw_datafmt.la $(CUNIT_LIBS) -lm
+tests_unit_test_calc_LDADD = lib/expr/libwfw_expr.la lib/stats/libwfw_stats.la \
+	lib/datafmt/libwfw_datafmt.la core/libwfw_core.la $(CUNIT_LIBS) -lm
 endif
 
 # wultfw convert (CSV <-> binary; lib/datafmt is already linked for calc)
 wultfw_SOURCES += core/cmd_convert.c
 wultfw_LDADD += $(CSV_LIBS)
+
+# wultfw filter (a result directory of the selected rows)
+wultfw_SOURCES += core/cmd_filter.c
+
+# wultfw report (HTML reports; lib/report)
+wultfw_SOURCES += core/cmd_report.c

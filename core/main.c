@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "log.h"
 #include "plugins.h"
+#include <suggest/suggest.h>
 
 static const struct {
 	const char *name;
@@ -18,9 +19,27 @@ static const struct {
 	{ "help", wfw_cmd_help },
 	{ "calc", wfw_cmd_calc },
 	{ "convert", wfw_cmd_convert },
+	{ "filter", wfw_cmd_filter },
+	{ "report", wfw_cmd_report },
 	{ "scan", wfw_cmd_scan },
 	{ "deploy", wfw_cmd_deploy },
 };
+
+static void unknown_command(const char *name)
+{
+	const char *names[sizeof(commands) / sizeof(commands[0])];
+	const char *near;
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		names[i] = commands[i].name;
+	near = wfw_suggest(name, names, sizeof(names) / sizeof(names[0]));
+	if (near)
+		wfw_err("unknown command '%s' (did you mean '%s'? 'wultfw help' lists the commands)",
+			name, near);
+	else
+		wfw_err("unknown command '%s' ('wultfw help' lists the commands, 'wultfw --help' the options)",
+			name);
+}
 
 int main(int argc, char **argv)
 {
@@ -38,8 +57,7 @@ int main(int argc, char **argv)
 			}
 		}
 		if (!sub) {
-			wfw_err("unknown command '%s' ('wultfw help' lists the commands, 'wultfw --help' the options)",
-				argv[1]);
+			unknown_command(argv[1]);
 			return 2;
 		}
 	}

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "sched.h"
+#include "sysinfo.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -235,9 +236,14 @@ static void fill_info(struct wfw_run *run)
 
 	/* wult's report tools read results only under their own toolname. */
 	wfw_info_str(info, "toolname", si->report_tool ? si->report_tool : "wult");
-	wfw_info_str(info, "toolver", PACKAGE_VERSION);
+	/*
+	 * wult (1.12.x) takes format 1.3 without a warning, shows the
+	 * collecting tool as "Wult version <toolver>" and compares toolver
+	 * only for equality: so toolver names wultfw.
+	 */
+	wfw_info_str(info, "toolver", "wultfw " PACKAGE_VERSION);
 	wfw_info_str(info, "collector", "wultfw " PACKAGE_VERSION);
-	wfw_info_str(info, "format_version", "1.2");
+	wfw_info_str(info, "format_version", "1.3");
 	wfw_info_str(info, "reportid", e->name);
 	localtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", &tm);
@@ -320,6 +326,7 @@ static int prepare_resultdir(struct wfw_run *run)
 	wfw_info_str(&run->info, "cstates", cs);
 	wfw_cstates_governor(run->o->sysfs_root, cs, sizeof(cs));
 	wfw_info_str(&run->info, "cpuidle_governor", cs);
+	wfw_info_machine(&run->info, run->o->sysfs_root);
 	/* Keep our own work off the measured CPU. */
 	if (wfw_pin_away_from(e->cpu))
 		wfw_debug("could not move wultfw's main thread off CPU %d", e->cpu);

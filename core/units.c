@@ -115,3 +115,11 @@ void wfw_format_duration(uint64_t ns, char *buf, size_t len)
 			break;
 	snprintf(buf, len, "%" PRIu64 "%s", ns / units[i].ns, units[i].name);
 }
+
+uint64_t wfw_duration_unit_ns(const char *unit)
+{
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(unit, units[i].name))
+			return units[i].ns;
+	return 0;
+}

@@ -16,4 +16,7 @@ int wfw_parse_duration(const char *text, uint64_t *ns);
 /* Format ns in the largest unit that divides it: "10us", "1500us", "3s". */
 void wfw_format_duration(uint64_t ns, char *buf, size_t len);
 
+/* Nanoseconds in one of the duration units (ns, us, ms, s, m, h), else 0. */
+uint64_t wfw_duration_unit_ns(const char *unit);
+
 #endif

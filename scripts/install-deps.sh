@@ -6,7 +6,7 @@ packages="build-essential autoconf automake libtool pkg-config
 	libltdl-dev libconfig-dev libpci-dev libcsv-dev libcunit1-dev
 	clang llvm libbpf-dev bpftool
 	linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static cpio
-	rt-tests
+	rt-tests chromium
 	debhelper dh-dkms dkms lintian bash-completion"
 [ "$1" = "--bench" ] && packages="$packages python3-pandas time"
 if [ "$(id -u)" != 0 ]; then
@@ -18,3 +18,9 @@ apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $packages >/dev/null
 echo "install-deps.sh: Debian packages installed"
+# wultfw report's charting library, copied into every report (not vendored).
+if ! [ -r /usr/lib/node_modules/plotly.js-dist-min/plotly.min.js ]; then
+	command -v npm >/dev/null || apt-get install -y -qq --no-install-recommends npm >/dev/null
+	npm install -g --silent plotly.js-dist-min@4 >/dev/null
+fi
+echo "install-deps.sh: plotly.js installed"

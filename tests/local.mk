@@ -58,7 +58,8 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/test_collect.sh \
 	tests/integration/static_build.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
-	tests/integration/test_skid.sh \
+	tests/integration/test_skid.sh tests/integration/test_filter.sh \
+	tests/integration/test_report.sh \
 	examples/plugins/loadavg/loadavg.c examples/plugins/loadavg/Makefile \
 	examples/plugins/loadavg/loadavg.cfg
 # Builds the whole tree again: only from check-all.
@@ -67,6 +68,13 @@ if HAVE_CUNIT
 if !STATIC_PLUGINS
 TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
-	tests/integration/test_collect.sh tests/integration/test_skid.sh
+	tests/integration/test_collect.sh tests/integration/test_skid.sh \
+	tests/integration/test_filter.sh tests/integration/test_report.sh
 endif
 endif
+
+# Screenshots of the report test (tests/integration/test_report.sh).
+clean-local: clean-report-shots
+clean-report-shots:
+	rm -rf tests/integration/test_report-shots
+.PHONY: clean-report-shots

@@ -7,7 +7,10 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/binfmt.c lib/datafmt/binfmt.h \
 	lib/datafmt/writer.c lib/datafmt/writer.h \
 	lib/datafmt/filesink.c lib/datafmt/filesink.h \
-	lib/datafmt/reader.c lib/datafmt/reader.h
+	lib/datafmt/reader.c lib/datafmt/reader.h \
+	lib/datafmt/locate.c lib/datafmt/locate.h \
+	lib/datafmt/wultunits.c lib/datafmt/wultunits.h \
+	lib/datafmt/infoyml.c lib/datafmt/infoyml.h
 lib_datafmt_libwfw_datafmt_la_LIBADD = $(CSV_LIBS)
 
 if HAVE_CUNIT
@@ -21,6 +24,7 @@ tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtest
 tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
 	sinks/binary/binary.c core/cmd_convert.c
 tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
-tests_unit_test_sinks_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
+tests_unit_test_sinks_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
+	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif
 dist_doc_DATA += doc/binary-format.md

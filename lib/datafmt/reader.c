@@ -19,6 +19,7 @@
 
 #include "datafmt/binfmt.h"
 #include "datafmt/reader.h"
+#include "datafmt/wultunits.h"
 
 /* Give mapped pages back every this many bytes: keeps RSS flat on huge files. */
 #define DROP_CHUNK	(64u << 20)
@@ -671,7 +672,7 @@ static int csv_open(struct wfw_reader *r)
 		struct wultfw_column *col = &r->cols[c];
 
 		col->name = r->colnames[c];
-		col->unit = "";
+		col->unit = wfw_wult_unit(col->name);
 		if (cs->kind == COL_NUMERIC && cs->int_ok && cs->dec >= 0) {
 			uint32_t d = 1;
 

@@ -41,7 +41,8 @@
  *     that fits in 64 bits; this is what the csv sink writes for INT columns,
  *     so CSV -> binary -> CSV reproduces the file byte for byte.
  *   - FLOAT otherwise (e.g. wult's 4.1797981021053525).
- * Units are not stored in CSV files: the unit of a CSV column is "".
+ * Units are not stored in CSV files: a column named as a wult metric gets
+ * wult's unit for it (datafmt/wultunits.h), any other has unit "".
  * Errors: an empty file, a header without columns, a row with a different
  * number of fields than the header, an empty or non-numeric value in a
  * numeric column, a quote that is never closed.

@@ -90,3 +90,44 @@ void wfw_fmt_value(char *buf, size_t len, double v, int decimals)
 	else
 		snprintf(buf, len, "%.*f", decimals, v);
 }
+
+/* GitHub-flavoured markdown: | a | b |, alignment in the rule row. */
+void wfw_table_print_markdown(const struct wfw_table *t, FILE *f)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++)
+			fprintf(f, "| %s ", t->cells[r * t->ncols + c]);
+		fputs("|\n", f);
+		if (r)
+			continue;
+		for (size_t c = 0; c < t->ncols; c++)
+			fputs(c < strlen(t->align) && t->align[c] == 'l' ?
+			      "|:---" : "|---:", f);
+		fputs("|\n", f);
+	}
+}
+
+/* RFC 4180: a cell with a comma, quote or newline is quoted. */
+void wfw_table_print_csv(const struct wfw_table *t, FILE *f)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *s = t->cells[r * t->ncols + c];
+
+			if (c)
+				fputc(',', f);
+			if (!strpbrk(s, ",\"\n")) {
+				fputs(s, f);
+				continue;
+			}
+			fputc('"', f);
+			for (; *s; s++) {
+				if (*s == '"')
+					fputc('"', f);
+				fputc(*s, f);
+			}
+			fputc('"', f);
+		}
+		fputc('\n', f);
+	}
+}

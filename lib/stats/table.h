@@ -20,6 +20,9 @@ void wfw_table_free(struct wfw_table *t);
 /* Append a row of ncols cells (copied); NULL cells print empty. */
 int wfw_table_add(struct wfw_table *t, const char *const *cells);
 void wfw_table_print(const struct wfw_table *t, FILE *f);
+/* The same rows as a markdown table (first row: header) or as CSV. */
+void wfw_table_print_markdown(const struct wfw_table *t, FILE *f);
+void wfw_table_print_csv(const struct wfw_table *t, FILE *f);
 
 /*
  * Format a value for a table: "-" for NaN, `decimals` after the point, but

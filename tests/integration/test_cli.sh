@@ -30,6 +30,9 @@ expect_in "$work/scanlive" "testsrc  yes: deterministic test source" "scan probe
 
 "$WULTFW" frobnicate >"$work/cmd" 2>&1
 expect_status 2 $? "unknown command exits 2"
+"$WULTFW" clac x >"$work/cmd" 2>&1
+expect_status 2 $? "a mistyped command exits 2"
+expect_in "$work/cmd" "unknown command 'clac' (did you mean 'calc'?" "and suggests the right one"
 
 cat >"$work/bad.cfg" <<'CFG'
 name = "bad";

@@ -152,12 +152,28 @@ static void test_dirs_side_by_side(void)
 	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
 	CU_ASSERT_EQUAL(CALC("-m", "WakeLatency", "-f", "count,max", d,
 			     path("wult.csv")), 0);
-	/* one row per function, one column per result */
-	line = strstr(out, "count");
+	/* a row per metric and result, functions as columns with a unit
+	 * column; under the second result its difference to the first */
+	line = strstr(out, "Metric");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(line);
-	CU_ASSERT_EQUAL(strncmp(line + strcspn(line, "7"), "7", 1), 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(line, "7  "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out, "100.000  "));
+	CU_ASSERT_EQUAL(strncmp(line, "Metric       Unit  Result", 25), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "count"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(line, "max\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  7  "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "  100.000\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "diff vs "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "+0 (+0.0%)  +0.000 (+0.0%)\n"));
+	/* markdown and CSV carry the same cells */
+	CU_ASSERT_EQUAL(CALC("-m", "WakeLatency", "-f", "count,99%", "--format",
+			     "markdown", path("wult.csv")), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "| Metric | Unit | count | 99% |\n"
+				       "|:---|:---|---:|---:|\n"));
+	CU_ASSERT_EQUAL(CALC("-m", "WakeLatency", "-f", "count,med", "--format",
+			     "csv", path("wult.csv")), 0);
+	CU_ASSERT_STRING_EQUAL(out, "Metric,Unit,count,med\nWakeLatency,us,7,6.000\n");
+	CU_ASSERT_EQUAL(CALC("--format", "html", path("wult.csv")), 2);
+	CU_ASSERT_EQUAL(CALC("--list-funcs"), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "(med, p50, 50%)"));
 	/* a directory without data */
 	snprintf(d, sizeof(d), "%s/empty_dir", dir);
 	mkdir(d, 0755);

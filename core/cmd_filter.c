@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wultfw filter RESULT -o NEWRESULT: a new result directory holding the
+ * rows an --include/--exclude expression selects (and, with --metrics,
+ * only some columns). Its info.yml is the old one plus what was selected,
+ * from which result, and how many rows were kept, so every wultfw command
+ * and wult's tools open it like any result.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "datafmt/infoyml.h"
+#include "datafmt/locate.h"
+#include "datafmt/reader.h"
+#include "datafmt/writer.h"
+#include "expr/expr.h"
+#include "resultdir.h"
+
+#define FILTER_BATCH 8192
+
+struct filter {
+	const char *in, *out, *include, *exclude, *metrics;
+	bool force;
+	char path[PATH_MAX];		/* the datapoints file read */
+	struct wfw_reader *rd;
+	struct wfw_select sel;
+	struct wultfw_column *cols;	/* the columns written */
+	size_t *map;			/* their index in the input */
+	struct wultfw_schema schema;
+};
+
+static void usage(FILE *f)
+{
+	fputs("Usage: wultfw filter RESULT -o NEWRESULT [OPTION]...\n"
+	      "\n"
+	      "Write a new result directory with the datapoints of RESULT (a result\n"
+	      "directory, ours or wult's, or a data file) that an expression selects.\n"
+	      "NEWRESULT gets datapoints.csv and an info.yml saying what was selected.\n"
+	      "\n"
+	      "  -o, --output DIR      the new result directory\n"
+	      "      --include=EXPR    keep rows where EXPR holds, e.g.\n"
+	      "                        'ReqCState == \"C6\" && WakeLatency > 0.1ms'\n"
+	      "      --exclude=EXPR    drop rows where EXPR holds\n"
+	      "  -m, --metrics=LIST    keep only these columns (comma-separated)\n"
+	      "  -f, --force           replace NEWRESULT if it is a result directory\n"
+	      "  -h, --help            this help\n"
+	      "\n"
+	      "Expressions: see wultfw(1), SELECTING DATAPOINTS.\n", f);
+}
+
+/* The output columns: all, or those of --metrics in the file's order. */
+static int pick_columns(struct filter *f)
+{
+	const struct wultfw_schema *s = wfw_reader_schema(f->rd);
+	char *list = f->metrics ? strdup(f->metrics) : NULL;
+	bool *want = calloc(s->ncols + 1, sizeof(*want));
+	char *save = NULL, *tok;
+	int ret = 0;
+
+	f->cols = calloc(s->ncols + 1, sizeof(*f->cols));
+	f->map = calloc(s->ncols + 1, sizeof(*f->map));
+	if (!want || !f->cols || !f->map || (f->metrics && !list)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (tok = list ? strtok_r(list, ",", &save) : NULL; tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		int i = wfw_schema_find(s, tok);
+
+		if (i < 0) {
+			char why[1024];
+
+			wfw_unknown_column(s, tok, why, sizeof(why));
+			fprintf(stderr, "wultfw filter: --metrics: %s\n", why);
+			ret = -EINVAL;
+		} else {
+			want[i] = true;
+		}
+	}
+	for (size_t i = 0; i < s->ncols && !ret; i++) {
+		if (f->metrics && !want[i])
+			continue;
+		f->map[f->schema.ncols] = i;
+		f->cols[f->schema.ncols++] = s->cols[i];
+	}
+	f->schema.cols = f->cols;
+out:
+	free(list);
+	free(want);
+	return ret;
+}
+
+/* out = the selected columns of in's rows */
+static void project(const struct filter *f, const struct wultfw_batch *in,
+		    struct wultfw_batch *out)
+{
+	size_t n = f->schema.ncols;
+
+	for (size_t r = 0; r < in->rows; r++)
+		for (size_t j = 0; j < n; j++)
+			out->cells[r * n + j] = in->cells[r * in->ncols + f->map[j]];
+	out->rows = in->rows;
+}
+
+static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
+{
+	struct wultfw_batch in = { 0 }, out = { 0 };
+	long n = 0;
+	int ret = 0;
+
+	if (wfw_batch_alloc(&in, wfw_reader_schema(f->rd)->ncols, FILTER_BATCH) ||
+	    wfw_batch_alloc(&out, f->schema.ncols, FILTER_BATCH)) {
+		fprintf(stderr, "wultfw filter: out of memory\n");
+		ret = -ENOMEM;
+	}
+	while (!ret && (n = wfw_reader_read(f->rd, &in)) > 0) {
+		wfw_select_batch(&f->sel, &in);
+		project(f, &in, &out);
+		ret = wfw_csvw_write(w, &out);
+		if (ret)
+			fprintf(stderr, "wultfw filter: %s\n", w->out.msg);
+		in.rows = 0;
+	}
+	if (!ret && n < 0) {
+		fprintf(stderr, "wultfw filter: %s\n", wfw_reader_error(f->rd));
+		ret = (int)n;
+	}
+	wfw_batch_free(&in);
+	wfw_batch_free(&out);
+	return ret;
+}
+
+static int write_info(struct filter *f)
+{
+	struct wfw_info info = { 0 };
+	struct wfw_infoyml old;
+	int ret;
+
+	/* The old keys first, so the ones set below replace them in place. */
+	ret = wfw_infoyml_read(&old, f->path);
+	for (size_t i = 0; i < old.n; i++)
+		wfw_info_raw(&info, old.keys[i], old.vals[i]);
+	wfw_infoyml_free(&old);
+	if (ret) {
+		fprintf(stderr, "wultfw filter: out of memory\n");
+		wfw_info_free(&info);
+		return ret;
+	}
+	wfw_info_fmt(&info, "datapoints", "%llu",
+		     (unsigned long long)f->sel.kept);
+	wfw_info_str(&info, "filtered_from", f->path);
+	if (f->include)
+		wfw_info_str(&info, "filter_include", f->include);
+	if (f->exclude)
+		wfw_info_str(&info, "filter_exclude", f->exclude);
+	if (f->metrics)
+		wfw_info_str(&info, "filter_metrics", f->metrics);
+	wfw_info_fmt(&info, "filter_rows_read", "%llu",
+		     (unsigned long long)(f->sel.kept + f->sel.dropped));
+	wfw_info_fmt(&info, "filter_rows_kept", "%llu",
+		     (unsigned long long)f->sel.kept);
+	ret = wfw_info_write(&info, f->out, 0);
+	if (ret)
+		fprintf(stderr, "wultfw filter: cannot write %s/info.yml: %s\n",
+			f->out, strerror(-ret));
+	wfw_info_free(&info);
+	return ret;
+}
+
+static int parse_args(struct filter *f, int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "include", required_argument, NULL, 'I' },
+		{ "exclude", required_argument, NULL, 'X' },
+		{ "metrics", required_argument, NULL, 'm' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:m:fh", lopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o': f->out = optarg; break;
+		case 'I': f->include = optarg; break;
+		case 'X': f->exclude = optarg; break;
+		case 'm': f->metrics = optarg; break;
+		case 'f': f->force = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc - 1 || !f->out) {
+		fprintf(stderr, "wultfw filter: %s\n",
+			optind >= argc ? "no RESULT given"
+			: optind < argc - 1 ? "give exactly one RESULT"
+			: "no output given: add -o NEWRESULT");
+		usage(stderr);
+		return 2;
+	}
+	f->in = argv[optind];
+	return -1;
+}
+
+/* Everything up to the first row: input, selection, output directory. */
+static int prepare(struct filter *f, struct wfw_csv_writer *w, char *err,
+		   size_t errlen)
+{
+	char csv[PATH_MAX + 32];
+	int ret;
+
+	ret = wfw_result_locate(f->in, f->path, sizeof(f->path), err, errlen);
+	if (!ret)
+		ret = wfw_reader_open(&f->rd, f->path, err, errlen);
+	if (!ret)
+		ret = wfw_select_init(&f->sel, f->include, f->exclude,
+				      wfw_reader_schema(f->rd), err, errlen);
+	if (ret)
+		return ret;
+	ret = pick_columns(f);
+	if (ret) {
+		snprintf(err, errlen, "%s", ret == -ENOMEM ? "out of memory" : "");
+		return ret;
+	}
+	ret = wfw_resultdir_create(f->out, f->force, err, errlen);
+	if (ret)
+		return ret;
+	snprintf(csv, sizeof(csv), "%s/datapoints.csv", f->out);
+	ret = wfw_csvw_open(w, csv, &f->schema, WFW_OUT_EXCL);
+	if (ret)
+		snprintf(err, errlen, "%s", w->out.msg);
+	return ret;
+}
+
+int wfw_cmd_filter(int argc, char **argv)
+{
+	struct filter f = { 0 };
+	struct wfw_csv_writer w;
+	char err[2048] = "";
+	int ret = parse_args(&f, argc, argv);
+
+	if (ret >= 0)
+		return ret;
+	ret = prepare(&f, &w, err, sizeof(err));
+	if (ret) {
+		if (*err)
+			fprintf(stderr, "wultfw filter: %s\n", err);
+	} else {
+		ret = copy_rows(&f, &w);
+		if (wfw_csvw_close(&w) && !ret) {
+			fprintf(stderr, "wultfw filter: %s\n", w.out.msg);
+			ret = -EIO;
+		}
+		if (!ret)
+			ret = write_info(&f);
+		if (!ret)
+			fprintf(stderr, "wultfw filter: %llu of %llu rows of %s kept in %s\n",
+				(unsigned long long)f.sel.kept,
+				(unsigned long long)(f.sel.kept + f.sel.dropped),
+				f.path, f.out);
+	}
+	wfw_select_free(&f.sel);
+	if (f.rd)
+		wfw_reader_close(f.rd);
+	free(f.cols);
+	free(f.map);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "datafmt/locate.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int wfw_result_locate(const char *arg, char *path, size_t len, char *err,
+		      size_t errlen)
+{
+	static const char *const names[] = { "datapoints.csv",
+					     "datapoints.wfb" };
+	struct stat st;
+
+	if (stat(arg, &st)) {
+		int e = errno;
+
+		snprintf(err, errlen, "%s: %s", arg, strerror(e));
+		return -e;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(path, len, "%s", arg);
+		return 0;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, len, "%s/%s", arg, names[i]);
+		if (!access(path, R_OK))
+			return 0;
+	}
+	snprintf(err, errlen, "%s: a directory without datapoints.csv or datapoints.wfb: give a result directory or a data file",
+		 arg);
+	return -ENOENT;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Selection expressions over the rows of a result (`--include`,
+ * `--exclude` of calc, convert, filter):
+ *
+ *	ReqCState == "C6" && WakeLatency > 0.1ms
+ *	!(SMICnt > 0) || (LDist >= 100 and LDist < 200)
+ *
+ * Grammar, loosest binding first:
+ *	or   := and { ("||" | "or") and }
+ *	and  := not { ("&&" | "and") not }
+ *	not  := ("!" | "not") not | cmp
+ *	cmp  := "(" or ")" | value OP value     OP: == != < <= > >=
+ *	value:= COLUMN | NUMBER[UNIT] | "string" | 'string'
+ * `!` negates a whole comparison (like Python's `not`, which wult's
+ * pandas queries use): `!LDist > 5` is `!(LDist > 5)`.
+ * A number may carry a unit written right after it (0.1ms, 50%): a
+ * duration unit (ns, us, ms, s) is converted to the column's duration
+ * unit; any other unit must equal the column's. Strings compare only with
+ * ==/!= against enum columns (ReqCState); a name the column never holds
+ * simply matches no row. Columns are resolved when compiling, so a
+ * misspelt column, a string compared with a number column or a unit the
+ * column cannot take are errors before any row is read.
+ */
+#ifndef WFW_EXPR_H
+#define WFW_EXPR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <wultfw/plugin.h>
+
+struct wfw_expr;
+
+/*
+ * Compile `text` against schema `s` (which must outlive the expression).
+ * Returns 0, or -EINVAL with a message in err: what is wrong, then the
+ * expression and a caret under the fault on the next two lines. An
+ * unknown column names the closest one and lists all.
+ */
+int wfw_expr_compile(struct wfw_expr **e, const char *text,
+		     const struct wultfw_schema *s, char *err, size_t errlen);
+
+/* Does the row (s->ncols cells) satisfy the expression? */
+bool wfw_expr_match(const struct wfw_expr *e, const union wultfw_cell *row);
+
+void wfw_expr_free(struct wfw_expr *e);
+
+/*
+ * "unknown column 'X' (did you mean 'Y'?); the columns are: A, B, ..."
+ * for a name that is not a column of s.
+ */
+void wfw_unknown_column(const struct wultfw_schema *s, const char *name,
+			char *buf, size_t len);
+
+/*
+ * An --include and an --exclude together: a row is kept when it matches
+ * include (or there is none) and does not match exclude.
+ */
+struct wfw_select {
+	struct wfw_expr *include;	/* NULL: every row */
+	struct wfw_expr *exclude;	/* NULL: no row */
+	uint64_t kept, dropped;		/* rows seen by wfw_select_batch() */
+};
+
+/*
+ * Compile either text (NULL: none). err starts with "--include: " or
+ * "--exclude: ". Returns 0 or -EINVAL.
+ */
+int wfw_select_init(struct wfw_select *sel, const char *include,
+		    const char *exclude, const struct wultfw_schema *s,
+		    char *err, size_t errlen);
+
+/* Drop the rows not selected from b, keeping the order of the rest. */
+void wfw_select_batch(struct wfw_select *sel, struct wultfw_batch *b);
+
+/* Does the selection drop anything at all? */
+static inline bool wfw_select_active(const struct wfw_select *sel)
+{
+	return sel->include || sel->exclude;
+}
+
+void wfw_select_free(struct wfw_select *sel);
+
+#endif /* WFW_EXPR_H */

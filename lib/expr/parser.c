@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/* Recursive descent over the grammar in expr.h, building struct node. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr/ast.h"
+#include "expr/expr.h"
+#include "expr/parser.h"
+
+void expr_error(struct parser *p, size_t pos, const char *fmt, ...)
+{
+	size_t n;
+	va_list ap;
+
+	if (p->failed)
+		return;		/* the first fault is the one to show */
+	p->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(p->err, p->errlen, fmt, ap);
+	va_end(ap);
+	n = strlen(p->err);
+	snprintf(p->err + n, p->errlen - n, "\n  %s\n  %*s^", p->text,
+		 (int)pos, "");
+}
+
+static void advance(struct parser *p)
+{
+	expr_lex(p->text, &p->pos, &p->tok);
+	if (p->tok.kind == TOK_BAD)
+		expr_error(p, p->tok.pos, "%s", p->tok.text);
+}
+
+static struct node *new_node(struct parser *p, enum node_kind kind)
+{
+	struct node *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		expr_error(p, p->tok.pos, "out of memory");
+	else
+		n->kind = kind;
+	return n;
+}
+
+static struct node *parse_or(struct parser *p);
+
+static int is_cmp(enum tok_kind k)
+{
+	return k >= TOK_EQ && k <= TOK_GE;
+}
+
+static int parse_value(struct parser *p, struct operand *o)
+{
+	if (p->tok.kind != TOK_NAME && p->tok.kind != TOK_NUM &&
+	    p->tok.kind != TOK_STR) {
+		expr_error(p, p->tok.pos, p->tok.kind == TOK_END ?
+			   "the expression ends where a value is expected" :
+			   "a column, number or string is expected here");
+		return -EINVAL;
+	}
+	o->tok = p->tok;
+	advance(p);
+	return p->failed ? -EINVAL : 0;
+}
+
+static struct node *parse_cmp(struct parser *p)
+{
+	struct node *n;
+
+	if (p->tok.kind == TOK_LPAREN) {
+		size_t open = p->tok.pos;
+
+		advance(p);
+		n = parse_or(p);
+		if (n && p->tok.kind != TOK_RPAREN) {
+			expr_error(p, p->tok.pos, "')' expected (to close the '(' at column %zu)",
+				   open + 1);
+			expr_node_free(n);
+			return NULL;
+		}
+		advance(p);
+		return n;
+	}
+	n = new_node(p, NODE_CMP);
+	if (!n || parse_value(p, &n->a))
+		goto fail;
+	if (!is_cmp(p->tok.kind)) {
+		expr_error(p, p->tok.pos, "a comparison (== != < <= > >=) is expected here");
+		goto fail;
+	}
+	n->op = p->tok.kind;
+	advance(p);
+	if (p->failed || parse_value(p, &n->b) || expr_resolve(p, n))
+		goto fail;
+	return n;
+fail:
+	expr_node_free(n);
+	return NULL;
+}
+
+static struct node *parse_not(struct parser *p)
+{
+	struct node *n;
+
+	if (p->tok.kind != TOK_NOT)
+		return parse_cmp(p);
+	advance(p);
+	n = new_node(p, NODE_NOT);
+	if (n)
+		n->left = parse_not(p);
+	if (n && !n->left) {
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+/* left-associative chains of one operator */
+static struct node *parse_chain(struct parser *p, enum tok_kind op,
+				enum node_kind kind,
+				struct node *(*sub)(struct parser *))
+{
+	struct node *left = sub(p);
+
+	while (left && p->tok.kind == op) {
+		struct node *n;
+
+		advance(p);
+		n = new_node(p, kind);
+		if (!n) {
+			expr_node_free(left);
+			return NULL;
+		}
+		n->left = left;
+		n->right = sub(p);
+		if (!n->right) {
+			expr_node_free(n);
+			return NULL;
+		}
+		left = n;
+	}
+	return left;
+}
+
+static struct node *parse_and(struct parser *p)
+{
+	return parse_chain(p, TOK_AND, NODE_AND, parse_not);
+}
+
+static struct node *parse_or(struct parser *p)
+{
+	return parse_chain(p, TOK_OR, NODE_OR, parse_and);
+}
+
+void expr_node_free(struct node *n)
+{
+	if (!n)
+		return;
+	expr_node_free(n->left);
+	expr_node_free(n->right);
+	free(n);
+}
+
+int wfw_expr_compile(struct wfw_expr **e, const char *text,
+		     const struct wultfw_schema *s, char *err, size_t errlen)
+{
+	struct parser p = { .text = text, .schema = s, .err = err,
+			    .errlen = errlen };
+	struct node *root;
+
+	*e = NULL;
+	advance(&p);
+	root = p.failed ? NULL : parse_or(&p);
+	if (root && p.tok.kind != TOK_END)
+		expr_error(&p, p.tok.pos, p.tok.kind == TOK_RPAREN ?
+			   "')' without a matching '('" :
+			   "'&&' or '||' expected here");
+	if (!root && !p.failed)
+		expr_error(&p, p.tok.pos, "cannot parse the expression");
+	if (p.failed) {
+		expr_node_free(root);
+		return -EINVAL;
+	}
+	*e = calloc(1, sizeof(**e));
+	if (!*e) {
+		expr_node_free(root);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	(*e)->root = root;
+	(*e)->schema = s;
+	return 0;
+}
+
+void wfw_expr_free(struct wfw_expr *e)
+{
+	if (!e)
+		return;
+	expr_node_free(e->root);
+	free(e);
+}

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/* Meaning of a comparison's operands: columns, units, enum names. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "expr/expr.h"
+#include "expr/parser.h"
+#include <suggest/suggest.h>
+#include "units.h"
+
+void wfw_unknown_column(const struct wultfw_schema *s, const char *name,
+			char *buf, size_t len)
+{
+	const char *names[s->ncols ? s->ncols : 1];
+	const char *near;
+	size_t n;
+
+	for (size_t i = 0; i < s->ncols; i++)
+		names[i] = s->cols[i].name;
+	near = wfw_suggest(name, names, s->ncols);
+	n = (size_t)snprintf(buf, len, "unknown column '%s'", name);
+	if (near && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " (did you mean '%s'?)", near);
+	for (size_t i = 0; i < s->ncols && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      i ? ", " : "; the columns are: ", names[i]);
+}
+
+static int find_column(struct parser *p, struct operand *o)
+{
+	const struct wultfw_schema *s = p->schema;
+	char why[1024];
+
+	for (size_t i = 0; i < s->ncols; i++) {
+		if (!strcmp(s->cols[i].name, o->tok.text)) {
+			o->kind = VAL_COLUMN;
+			o->col = &s->cols[i];
+			o->idx = i;
+			o->scale = 1;
+			return 0;
+		}
+	}
+	wfw_unknown_column(s, o->tok.text, why, sizeof(why));
+	expr_error(p, o->tok.pos, "%s", why);
+	return -EINVAL;
+}
+
+/* "a < 5" from "5 > a": the column goes first. */
+static enum tok_kind mirror(enum tok_kind op)
+{
+	switch (op) {
+	case TOK_LT: return TOK_GT;
+	case TOK_GT: return TOK_LT;
+	case TOK_LE: return TOK_GE;
+	case TOK_GE: return TOK_LE;
+	default: return op;
+	}
+}
+
+static int resolve_string(struct parser *p, struct node *n)
+{
+	const struct wultfw_column *c = n->a.col;
+
+	if (c->type != WULTFW_COL_ENUM) {
+		expr_error(p, n->b.tok.pos, "column '%s' holds numbers: compare it with a number, not a string",
+			   c->name);
+		return -EINVAL;
+	}
+	if (n->op != TOK_EQ && n->op != TOK_NE) {
+		expr_error(p, n->b.tok.pos, "names of '%s' compare with == or != only",
+			   c->name);
+		return -EINVAL;
+	}
+	n->b.kind = VAL_ENUM;
+	n->b.enum_val = -2;	/* a name the column never holds */
+	for (size_t i = 0; i < c->n_enum; i++)
+		if (!strcmp(c->enum_names[i], n->b.tok.text))
+			n->b.enum_val = (int64_t)i;
+	return 0;
+}
+
+/* A number in the column's unit; a duration converts between units. */
+static int resolve_number(struct parser *p, struct node *n)
+{
+	const struct wultfw_column *c = n->a.col;
+	const char *unit = n->b.tok.text, *cunit = c->unit ? c->unit : "";
+	uint64_t u_ns = wfw_duration_unit_ns(unit);
+	uint64_t c_ns = wfw_duration_unit_ns(cunit);
+
+	if (c->type == WULTFW_COL_ENUM) {
+		expr_error(p, n->b.tok.pos, "column '%s' holds names: compare it with a quoted name such as \"C6\"",
+			   c->name);
+		return -EINVAL;
+	}
+	n->b.kind = VAL_NUMBER;
+	n->b.num = n->b.tok.num;
+	if (!*unit || !strcmp(unit, cunit))
+		return 0;
+	if (u_ns && c_ns) {
+		n->b.num = n->b.tok.num * (double)u_ns / (double)c_ns;
+		return 0;
+	}
+	if (!*cunit)
+		expr_error(p, n->b.tok.pos, "column '%s' has no unit in this file (CSV files do not record units): write the number in the column's own unit, without '%s'",
+			   c->name, unit);
+	else if (!u_ns && c_ns)
+		expr_error(p, n->b.tok.pos, "unknown unit '%s' for column '%s' (in %s): use ns, us, ms or s",
+			   unit, c->name, cunit);
+	else
+		expr_error(p, n->b.tok.pos, "unit '%s' does not fit column '%s', which is in '%s'",
+			   unit, c->name, cunit);
+	return -EINVAL;
+}
+
+/* Two columns: durations compare in ns, other units must be equal. */
+static int resolve_columns(struct parser *p, struct node *n)
+{
+	const struct wultfw_column *a = n->a.col, *b = n->b.col;
+	uint64_t a_ns = wfw_duration_unit_ns(a->unit ? a->unit : "");
+	uint64_t b_ns = wfw_duration_unit_ns(b->unit ? b->unit : "");
+
+	if ((a->type == WULTFW_COL_ENUM) != (b->type == WULTFW_COL_ENUM) ||
+	    a->type == WULTFW_COL_ENUM) {
+		expr_error(p, n->b.tok.pos, "'%s' and '%s' cannot be compared: compare names with a quoted string",
+			   a->name, b->name);
+		return -EINVAL;
+	}
+	if (a_ns && b_ns && a_ns != b_ns) {
+		n->a.scale = (double)a_ns;
+		n->b.scale = (double)b_ns;
+	}
+	return 0;
+}
+
+int expr_resolve(struct parser *p, struct node *n)
+{
+	int a_col = n->a.tok.kind == TOK_NAME, b_col = n->b.tok.kind == TOK_NAME;
+
+	if (!a_col && !b_col) {
+		expr_error(p, n->a.tok.pos, "a comparison needs a column on one side");
+		return -EINVAL;
+	}
+	if (!a_col) {
+		struct operand t = n->a;
+
+		n->a = n->b;
+		n->b = t;
+		n->op = mirror(n->op);
+	}
+	if (find_column(p, &n->a))
+		return -EINVAL;
+	if (n->b.tok.kind == TOK_NAME)
+		return find_column(p, &n->b) ? -EINVAL : resolve_columns(p, n);
+	if (n->b.tok.kind == TOK_STR)
+		return resolve_string(p, n);
+	return resolve_number(p, n);
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* The report directory and the files every report carries. */
+#ifndef WFW_REPORT_ASSETS_H
+#define WFW_REPORT_ASSETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Create dir (and parents). An existing dir is refused unless `force` and
+ * it holds a report (data.js), whose files are then overwritten.
+ */
+int wfw_report_prepare_dir(const char *dir, bool force, char *err,
+			   size_t errlen);
+
+/*
+ * Copy the page (index.html, report.js, report.css from
+ * $WULTFW_REPORT_ASSETS or the installed copy) and plotly.min.js
+ * ($WULTFW_PLOTLY_JS or the one configure found) into dir.
+ */
+int wfw_report_copy_assets(const char *dir, char *err, size_t errlen);
+
+#endif

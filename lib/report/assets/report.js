@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: MIT
+// Draws a wultfw report from window.WFW_REPORT (data.js) with plotly.js.
+// The footer's data-status becomes "ok" when every tab and plot is drawn,
+// or "error" with the reason: the report test reads it.
+"use strict";
+
+var wfwErrors = [];
+window.onerror = function (msg, src, line) {
+	wfwErrors.push(msg + " (" + src + ":" + line + ")");
+	setStatus("error", wfwErrors.join("; "));
+};
+
+function setStatus(status, text) {
+	var f = document.getElementById("status");
+	if (!f || (f.dataset.status === "error" && status !== "error"))
+		return;
+	f.dataset.status = status;
+	f.textContent = text;
+}
+
+function el(tag, attrs, text) {
+	var e = document.createElement(tag);
+	for (var k in attrs || {})
+		e.setAttribute(k, attrs[k]);
+	if (text !== undefined)
+		e.textContent = text;
+	return e;
+}
+
+function fmt(v, unit) {
+	if (v === null || v === undefined)
+		return "-";
+	var a = Math.abs(v);
+	var s = a >= 1000 || Number.isInteger(v) ? v.toFixed(a >= 1000 && !Number.isInteger(v) ? 1 : 0)
+		: a >= 1 ? v.toFixed(3) : v.toPrecision(3);
+	return unit ? s + " " + unit : s;
+}
+
+// info.yml keys shown in the intro table, with their labels.
+var INTRO = [
+	["Source", function (i) { return join(i.devid, i.devdescr); }],
+	["Measured CPU", "cpu"], ["CPU model", "cpumodel"], ["Kernel", "kernel"],
+	["Host", "hostname"], ["cpuidle driver", "cpuidle_driver"],
+	["cpuidle governor", "cpuidle_governor"], ["C-states", "cstates"],
+	["Launch distance", function (i) {
+		return i.ldist_from ? i.ldist_from + " - " + i.ldist_to : undefined; }],
+	["Date", "date"], ["Duration (s)", "duration"],
+	["Datapoints", "datapoints"], ["Discarded", "discarded"],
+	["Collected by", function (i) {
+		return i.collector || (i.toolname ? join(i.toolname, i.toolver) : undefined); }],
+	["Format version", "format_version"],
+	["Filtered from", "filtered_from"], ["Filter include", "filter_include"],
+	["Filter exclude", "filter_exclude"],
+];
+
+function join(a, b) {
+	return a === undefined ? b : b === undefined ? a : a + " (" + b + ")";
+}
+
+function intro(rep) {
+	var t = el("table"), h = el("tr");
+	h.appendChild(el("th", {}, ""));
+	rep.results.forEach(function (r) { h.appendChild(el("th", {}, r.id)); });
+	t.appendChild(h);
+	var rows = INTRO.concat([["Data file", function (i, r) { return r.file; }],
+		["Datapoints in this report", function (i, r) {
+			return r.rows + (r.rows !== r.rows_read ? " of " + r.rows_read + " (--include/--exclude)" : ""); }]]);
+	rows.forEach(function (row) {
+		var vals = rep.results.map(function (r) {
+			return typeof row[1] === "function" ? row[1](r.info, r) : r.info[row[1]];
+		});
+		if (vals.every(function (v) { return v === undefined || v === ""; }))
+			return;
+		var tr = el("tr");
+		tr.appendChild(el("th", {}, row[0]));
+		vals.forEach(function (v) { tr.appendChild(el("td", {}, v === undefined ? "-" : String(v))); });
+		t.appendChild(tr);
+	});
+	document.getElementById("intro").appendChild(t);
+}
+
+// Summary: a row per requested C-state and result; from the second result
+// on, a row with the difference to the first (absolute and %).
+function summaryTable(rep, m) {
+	var t = el("table"), h = el("tr"), estimated = false;
+	["ReqCState", "Result", "share"].concat(rep.funcs).forEach(function (f, i) {
+		h.appendChild(el("th", {}, i > 3 ? f + (m.unit ? " (" + m.unit + ")" : "") : f));
+	});
+	t.appendChild(h);
+	var groups = [];
+	m.summary.forEach(function (rows) {
+		rows.forEach(function (r) { if (groups.indexOf(r.group) < 0) groups.push(r.group); });
+	});
+	groups.forEach(function (g) {
+		var base = null;
+		m.summary.forEach(function (rows, ri) {
+			var row = rows.filter(function (r) { return r.group === g; })[0];
+			if (!row)	// this result has no datapoint of state g
+				return;
+			var tr = el("tr");
+			tr.appendChild(el("td", {}, g));
+			tr.appendChild(el("td", {}, rep.results[ri].id));
+			tr.appendChild(el("td", { class: "num" }, (100 * row.share).toFixed(1) + "%"));
+			row.v.forEach(function (v, i) {
+				var est = !row.exact && i >= 4 && i <= 9;
+				estimated = estimated || est;
+				tr.appendChild(el("td", { class: "num", title: est ? "estimated from a histogram" : "" },
+					(est ? "~" : "") + fmt(v)));
+			});
+			t.appendChild(tr);
+			if (ri === 0) {
+				base = row;
+				return;
+			}
+			if (!base)
+				return;
+			var d = el("tr", { class: "diff" });
+			d.appendChild(el("td", {}, ""));
+			d.appendChild(el("td", {}, "vs " + rep.results[0].id));
+			d.appendChild(el("td", {}, ""));
+			row.v.forEach(function (v, i) {
+				var b = base.v[i], diff = v - b;
+				var pct = b ? " (" + (diff >= 0 ? "+" : "") + (100 * diff / Math.abs(b)).toFixed(1) + "%)" : "";
+				d.appendChild(el("td", { class: "num" }, (diff >= 0 ? "+" : "") + fmt(diff) + pct));
+			});
+			t.appendChild(d);
+		});
+	});
+	var div = el("div");
+	div.appendChild(t);
+	if (estimated)
+		div.appendChild(el("p", { class: "note" },
+			"~: percentile estimated from a histogram (more datapoints than kept exactly), within 0.1%."));
+	return div;
+}
+
+var PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+
+function markerSizes(w) {
+	return w.map(function (n) { return n > 1 ? 4 + 2.5 * Math.log10(n) : 4; });
+}
+
+function scatterTraces(rep, m, axis) {
+	var traces = [], k = 0;
+	m.scatter[axis].forEach(function (groups, ri) {
+		groups.forEach(function (g) {
+			var name = rep.results.length > 1 ? rep.results[ri].id + " " + g.name : g.name;
+			traces.push({
+				type: "scattergl", mode: "markers", name: name, x: g.x, y: g.y,
+				text: g.w.map(function (n) { return n > 1 ? n + " datapoints around here" : ""; }),
+				hovertemplate: axis + " %{x}<br>" + m.name + " %{y}<br>%{text}<extra>" + name + "</extra>",
+				marker: { size: markerSizes(g.w), color: PALETTE[k++ % PALETTE.length], opacity: 0.6 },
+			});
+		});
+	});
+	return traces;
+}
+
+function axisTitle(name, unit) {
+	return { title: { text: name + (unit ? " (" + unit + ")" : "") } };
+}
+
+function plot(div, traces, layout) {
+	var points = traces.reduce(function (s, t) { return s + (t.x ? t.x.length : 0); }, 0);
+	div.dataset.points = points;
+	layout.margin = { t: 40, r: 10 };
+	// Left-aligned titles stay clear of the mode bar at the top right.
+	layout.title.x = 0.01;
+	layout.title.xanchor = "left";
+	layout.legend = { orientation: "h", y: -0.3 };
+	layout.margin.b = 90;
+	Plotly.newPlot(div, traces, layout, { responsive: true, displaylogo: false, displayModeBar: "hover" });
+	return points;
+}
+
+function metricPanel(rep, m, panel) {
+	var plots = el("div", { class: "plots" }), n = 0, empty = [];
+	panel.appendChild(el("h2", {}, m.name + (m.unit ? " (" + m.unit + ")" : "")));
+	panel.appendChild(summaryTable(rep, m));
+	panel.appendChild(plots);
+	var reduced = false;
+	Object.keys(m.scatter).forEach(function (axis) {
+		if (!m.scatter[axis].some(function (g) { return g.length; }))
+			return;
+		m.scatter[axis].forEach(function (gs) { gs.forEach(function (g) { reduced = reduced || g.reduced; }); });
+		var d = el("div", { class: "plot", "data-kind": "scatter-" + axis });
+		plots.appendChild(d);
+		var lay = { title: { text: m.name + " vs " + axis }, xaxis: axisTitle(axis, "us"), yaxis: axisTitle(m.name, m.unit) };
+		if (!plot(d, scatterTraces(rep, m, axis), lay))
+			empty.push(m.name + " vs " + axis);
+		n++;
+	});
+	var hist = el("div", { class: "plot", "data-kind": "histogram" });
+	var ccdf = el("div", { class: "plot", "data-kind": "ccdf" });
+	plots.appendChild(hist);
+	plots.appendChild(ccdf);
+	var ht = [], ct = [];
+	m.dist.forEach(function (d, ri) {
+		if (!d)
+			return;
+		var c = PALETTE[ri % PALETTE.length];
+		ht.push({ type: "bar", name: rep.results[ri].id, opacity: 0.6, marker: { color: c },
+			x: d.hist.counts.map(function (_, i) { return d.hist.lo + (i + 0.5) * d.hist.width; }),
+			y: d.hist.counts, width: d.hist.width });
+		ct.push({ type: "scattergl", mode: "lines+markers", name: rep.results[ri].id,
+			marker: { size: 3, color: c }, line: { color: c }, x: d.ccdf.x, y: d.ccdf.p,
+			hovertemplate: "%{y:.3g} of datapoints >= %{x}<extra></extra>" });
+	});
+	if (!plot(hist, ht, { title: { text: m.name + " histogram" }, barmode: "overlay",
+			      xaxis: axisTitle(m.name, m.unit), yaxis: { title: { text: "datapoints" }, type: "log" } }))
+		empty.push(m.name + " histogram");
+	if (!plot(ccdf, ct, { title: { text: m.name + " percentiles (CCDF)" }, xaxis: axisTitle(m.name, m.unit),
+			      yaxis: { title: { text: "share of datapoints >= x" }, type: "log", exponentformat: "power" } }))
+		empty.push(m.name + " CCDF");
+	if (reduced)
+		panel.appendChild(el("p", { class: "note" },
+			"Large result: the scatter plots show every datapoint above the 99th percentile of " + m.name +
+			" as itself; below it, datapoints are drawn as density on a " + rep.grid + "x" + rep.grid +
+			" grid, one marker per cell at the mean of its datapoints, sized by their number (hover shows it)." +
+			" Histograms count every datapoint; the CCDF shows the " + rep.ccdf_tail + " largest values one by one."));
+	return { plots: n + 2, empty: empty };
+}
+
+function show(i) {
+	document.querySelectorAll("nav button").forEach(function (b, k) { b.classList.toggle("active", k === i); });
+	document.querySelectorAll(".panel").forEach(function (p, k) {
+		p.classList.toggle("active", k === i);
+		if (k === i)
+			p.querySelectorAll(".plot").forEach(function (d) { Plotly.Plots.resize(d); });
+	});
+}
+
+function draw() {
+	var rep = window.WFW_REPORT;
+	if (!window.Plotly)
+		throw new Error("plotly.min.js did not load");
+	if (!rep)
+		throw new Error("data.js did not load");
+	if (rep.title) {
+		document.getElementById("title").textContent = rep.title;
+		document.title = rep.title;
+	}
+	document.getElementById("descr").textContent = rep.descr;
+	intro(rep);
+	var tabs = document.getElementById("tabs"), panels = document.getElementById("panels");
+	var nplots = 0, empty = [];
+	rep.metrics.forEach(function (m, i) {
+		var b = el("button", { "data-metric": m.name }, m.name);
+		b.onclick = function () { show(i); };
+		tabs.appendChild(b);
+		// Drawn while visible so plotly sizes the plots, then hidden.
+		var p = el("section", { class: "panel active", "data-metric": m.name });
+		panels.appendChild(p);
+		var r = metricPanel(rep, m, p);
+		nplots += r.plots;
+		empty = empty.concat(r.empty);
+		p.classList.remove("active");
+	});
+	show(0);
+	if (!rep.metrics.length)
+		throw new Error("no metric tab");
+	if (empty.length)
+		throw new Error("empty plots: " + empty.join(", "));
+	setStatus("ok", "ok: " + rep.metrics.length + " tabs, " + nplots + " plots, " +
+		  rep.results.length + " results");
+}
+
+document.addEventListener("DOMContentLoaded", function () {
+	try {
+		draw();
+	} catch (e) {
+		wfwErrors.push(String(e.message || e));
+		setStatus("error", "error: " + wfwErrors.join("; "));
+	}
+});

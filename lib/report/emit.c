@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: MIT */
+/* data.js of a report: statistics, reduced scatter, histogram, CCDF. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/reduce.h"
+#include "report/report.h"
+#include "stats/report.h"
+
+static const double pcts[] = { 50, 90, 99, 99.9, 99.99, 99.999 };
+#define NPCTS (sizeof(pcts) / sizeof(pcts[0]))
+
+int wfw_rep_col(const struct wfw_rep_result *r, const char *name)
+{
+	for (size_t c = 0; c < r->ncols; c++)
+		if (r->vals[c] && !strcmp(r->colnames[c], name))
+			return (int)c;
+	return -1;
+}
+
+static void num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.7g", v);
+	else
+		fputs("null", f);
+}
+
+static size_t find_metric(const struct wfw_statset *s, const char *name)
+{
+	for (size_t m = 0; m < s->nmetrics; m++)
+		if (!strcmp(wfw_statset_metric(s, m)->name, name))
+			return m;
+	return SIZE_MAX;
+}
+
+/* One summary row: {"group":..,"share":..,"exact":..,"v":[count, ...]} */
+static void summary_row(const struct wfw_rep_result *r,
+			const struct wfw_summary *s, const char *name, FILE *f)
+{
+	fputs("{\"group\": ", f);
+	wfw_json_string(f, name);
+	fprintf(f, ", \"share\": ");
+	num(f, r->nrows ? (double)s->count / (double)r->nrows : 0);
+	fprintf(f, ", \"exact\": %s, \"v\": [%llu, ", s->exact ? "true" : "false",
+		(unsigned long long)s->count);
+	num(f, s->min); fputs(", ", f);
+	num(f, s->mean); fputs(", ", f);
+	num(f, s->stddev);
+	for (size_t p = 0; p < NPCTS; p++) {
+		fputs(", ", f);
+		num(f, s->pct[p]);
+	}
+	fputs(", ", f);
+	num(f, s->max);
+	fputs("]}", f);
+}
+
+/* All rows first, then each requested C-state that has rows. */
+static int summary(struct wfw_rep_result *r, const char *metric, FILE *f)
+{
+	size_t m = find_metric(&r->set, metric);
+	struct wfw_summary s;
+	int ret;
+
+	fputs("[", f);
+	if (m == SIZE_MAX) {
+		fputs("]", f);
+		return 0;
+	}
+	ret = wfw_statset_summary(&r->set, m, SIZE_MAX, pcts, NPCTS, &s);
+	if (!ret)
+		summary_row(r, &s, "all", f);
+	for (size_t g = 0; r->set.gcol >= 0 && g < r->set.ngroups && !ret; g++) {
+		ret = wfw_statset_summary(&r->set, m, g, pcts, NPCTS, &s);
+		if (ret || !s.count)
+			continue;
+		fputs(", ", f);
+		summary_row(r, &s, wfw_statset_group_name(&r->set, g), f);
+	}
+	fputs("]", f);
+	return ret;
+}
+
+#define ALL_STATES LONG_MIN
+
+/* The rows of state g (-1: none; ALL_STATES: every row) of column c. */
+static float *state_rows(const struct wfw_rep_result *r, int c, long g,
+			 size_t *n)
+{
+	float *v = malloc((r->nrows ? r->nrows : 1) * sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; v && i < r->nrows; i++)
+		if (g == ALL_STATES || r->state[i] == g)
+			v[(*n)++] = r->vals[c][i];
+	return v;
+}
+
+static void float_array(FILE *f, const char *key, const struct wfw_wpoint *p,
+			size_t n, int which)
+{
+	fprintf(f, "\"%s\": [", key);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputc(',', f);
+		if (which == 2)
+			fprintf(f, "%u", p[i].weight);
+		else
+			num(f, which ? p[i].y : p[i].x);
+	}
+	fputs("]", f);
+}
+
+/* One trace of a scatter: x/y/w of the reduced points of one state. */
+static int scatter_group(const struct wfw_rep_result *r, int xc, int yc,
+			 long g, const char *name, double ytail, FILE *f)
+{
+	size_t nx, ny, n, budget;
+	float *x = state_rows(r, xc, g, &nx), *y = state_rows(r, yc, g, &ny);
+	struct wfw_wpoint *p = NULL;
+	int ret = -ENOMEM;
+
+	if (!x || !y)
+		goto out;
+	budget = r->nrows ? (size_t)((double)WFW_REPORT_MAX_POINTS * (double)nx /
+				     (double)r->nrows) : 0;
+	ret = wfw_reduce_scatter(x, y, nx, budget < 2000 ? 2000 : budget, ytail,
+				 WFW_REPORT_GRID, &p, &n);
+	if (ret)
+		goto out;
+	fputs("{\"name\": ", f);
+	wfw_json_string(f, name);
+	fprintf(f, ", \"rows\": %zu, \"reduced\": %s, ", nx,
+		n < nx ? "true" : "false");
+	float_array(f, "x", p, n, 0);
+	fputs(", ", f);
+	float_array(f, "y", p, n, 1);
+	fputs(", ", f);
+	float_array(f, "w", p, n, 2);
+	fputs("}", f);
+out:
+	free(x);
+	free(y);
+	free(p);
+	return ret;
+}
+
+static int scatter(struct wfw_rep_result *r, const char *metric,
+		   const char *xaxis, FILE *f)
+{
+	int xc = wfw_rep_col(r, xaxis), yc = wfw_rep_col(r, metric);
+	size_t m = find_metric(&r->set, metric);
+	double p99 = 99, ytail = INFINITY;
+	struct wfw_summary s;
+	int ret = 0;
+
+	fputs("[", f);
+	if (xc < 0 || yc < 0 || m == SIZE_MAX) {
+		fputs("]", f);
+		return 0;
+	}
+	if (!wfw_statset_summary(&r->set, m, SIZE_MAX, &p99, 1, &s))
+		ytail = s.pct[0];
+	if (!r->nstates)
+		ret = scatter_group(r, xc, yc, ALL_STATES, "all", ytail, f);
+	for (size_t g = 0; g < r->nstates && !ret; g++) {
+		if (g)
+			fputs(", ", f);
+		ret = scatter_group(r, xc, yc, (long)g, r->state_names[g],
+				    ytail, f);
+	}
+	/* Rows whose ReqCState is empty (an older result without states) */
+	for (size_t i = 0; r->nstates && i < r->nrows && !ret; i++) {
+		if (r->state[i] == -1) {
+			fputs(", ", f);
+			ret = scatter_group(r, xc, yc, -1, "-", ytail, f);
+			break;
+		}
+	}
+	fputs("]", f);
+	return ret;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
+{
+	int c = wfw_rep_col(r, metric);
+	uint64_t counts[WFW_REPORT_BINS];
+	size_t n, k, max_out = 4000 + WFW_REPORT_CCDF_TAIL;
+	float *v, *x = NULL;
+	double lo, width, *p = NULL;
+
+	if (c < 0) {
+		fputs("null", f);
+		return 0;
+	}
+	v = state_rows(r, c, ALL_STATES, &n);
+	x = malloc(max_out * sizeof(*x));
+	p = malloc(max_out * sizeof(*p));
+	if (!v || !x || !p) {
+		free(v); free(x); free(p);
+		return -ENOMEM;
+	}
+	wfw_reduce_histogram(v, n, WFW_REPORT_BINS, counts, &lo, &width);
+	fputs("{\"hist\": {\"lo\": ", f);
+	num(f, lo);
+	fputs(", \"width\": ", f);
+	num(f, width);
+	fputs(", \"counts\": [", f);
+	for (size_t i = 0; i < WFW_REPORT_BINS; i++)
+		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)counts[i]);
+	fputs("]}, \"ccdf\": {", f);
+	qsort(v, n, sizeof(*v), cmp_float);
+	while (n && isnan(v[n - 1]))	/* NaNs sort last */
+		n--;
+	k = wfw_reduce_ccdf(v, n, WFW_REPORT_CCDF_TAIL, x, p, max_out);
+	fputs("\"x\": [", f);
+	for (size_t i = 0; i < k; i++) {
+		if (i)
+			fputc(',', f);
+		num(f, x[i]);
+	}
+	fputs("], \"p\": [", f);
+	for (size_t i = 0; i < k; i++)
+		fprintf(f, "%s%.6g", i ? "," : "", p[i]);
+	fputs("]}}", f);
+	free(v); free(x); free(p);
+	return 0;
+}
+
+static void result_info(const struct wfw_rep_result *r, FILE *f)
+{
+	fputs("{\"id\": ", f);
+	wfw_json_string(f, r->id);
+	fputs(", \"file\": ", f);
+	wfw_json_string(f, r->path);
+	fprintf(f, ", \"rows_read\": %llu, \"rows\": %zu, \"info\": {",
+		(unsigned long long)r->rows_read, r->nrows);
+	for (size_t i = 0; i < r->info.n; i++) {
+		char *v = wfw_infoyml_get(&r->info, r->info.keys[i]);
+
+		fputs(i ? ", " : "", f);
+		wfw_json_string(f, r->info.keys[i]);
+		fputs(": ", f);
+		wfw_json_string(f, v ? v : "");
+		free(v);
+	}
+	fputs("}}", f);
+}
+
+static int metric(const struct wfw_report *rep, const char *name, FILE *f)
+{
+	int ret = 0;
+	const char *unit = "";
+
+	for (size_t i = 0; i < rep->nres; i++) {
+		int c = wfw_rep_col(&rep->res[i], name);
+
+		if (c >= 0 && *rep->res[i].units[c])
+			unit = rep->res[i].units[c];
+	}
+	fputs("{\"name\": ", f);
+	wfw_json_string(f, name);
+	fputs(", \"unit\": ", f);
+	wfw_json_string(f, unit);
+	fputs(", \"summary\": [", f);
+	for (size_t i = 0; i < rep->nres && !ret; i++) {
+		fputs(i ? ", " : "", f);
+		ret = summary(&rep->res[i], name, f);
+	}
+	fputs("], \"scatter\": {", f);
+	for (size_t a = 0; a < rep->nxaxes && !ret; a++) {
+		fprintf(f, "%s", a ? ", " : "");
+		wfw_json_string(f, rep->xaxes[a]);
+		fputs(": [", f);
+		for (size_t i = 0; i < rep->nres && !ret; i++) {
+			fputs(i ? ", " : "", f);
+			ret = scatter(&rep->res[i], name, rep->xaxes[a], f);
+		}
+		fputs("]", f);
+	}
+	fputs("}, \"dist\": [", f);
+	for (size_t i = 0; i < rep->nres && !ret; i++) {
+		fputs(i ? ", " : "", f);
+		ret = distribution(&rep->res[i], name, f);
+	}
+	fputs("]}", f);
+	return ret;
+}
+
+int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
+{
+	int ret = 0;
+
+	fputs("window.WFW_REPORT = {\"title\": ", f);
+	wfw_json_string(f, rep->title ? rep->title : "");
+	fputs(", \"descr\": ", f);
+	wfw_json_string(f, rep->descr ? rep->descr : "");
+	fprintf(f, ", \"max_points\": %d, \"grid\": %d, \"ccdf_tail\": %d,"
+		" \"funcs\": [\"count\", \"min\", \"mean\", \"std\", \"median\","
+		" \"p90\", \"p99\", \"p99.9\", \"p99.99\", \"p99.999\", \"max\"],"
+		" \"results\": [", WFW_REPORT_MAX_POINTS, WFW_REPORT_GRID,
+		WFW_REPORT_CCDF_TAIL);
+	for (size_t i = 0; i < rep->nres; i++) {
+		fputs(i ? ", " : "", f);
+		result_info(&rep->res[i], f);
+	}
+	fputs("], \"metrics\": [", f);
+	for (size_t m = 0; m < rep->nmetrics && !ret; m++) {
+		fputs(m ? ", " : "", f);
+		ret = metric(rep, rep->metrics[m], f);
+	}
+	fputs("]};\n", f);
+	return ret;
+}

@@ -1,0 +1,29 @@
+# wultfw report: downsampling for plots, the HTML report writer.
+noinst_LTLIBRARIES += lib/report/libwfw_report.la
+lib_report_libwfw_report_la_SOURCES = \
+	lib/report/reduce.c lib/report/reduce.h
+lib_report_libwfw_report_la_LIBADD = -lm
+
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_reduce
+TESTS += tests/unit/test_reduce
+tests_unit_test_reduce_SOURCES = tests/unit/test_reduce.c
+tests_unit_test_reduce_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_reduce_LDADD = lib/report/libwfw_report.la tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
+endif
+lib_report_libwfw_report_la_SOURCES += \
+	lib/report/report.h lib/report/emit.c \
+	lib/report/assets.c lib/report/assets.h
+lib_report_libwfw_report_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DWFW_REPORT_ASSETS_DIR='"$(pkgdatadir)/report"' \
+	-DWFW_SRC_REPORT_ASSETS_DIR='"$(abs_top_srcdir)/lib/report/assets"'
+tests_unit_test_reduce_CPPFLAGS = $(AM_CPPFLAGS)
+
+# The report's page: installed, copied into every report.
+reportassetsdir = $(pkgdatadir)/report
+dist_reportassets_DATA = lib/report/assets/index.html \
+	lib/report/assets/report.js lib/report/assets/report.css
+# wult's own result layouts (synthetic data), opened by the report test.
+EXTRA_DIST += tests/data/README-wult.md \
+	tests/data/wult-1.2/info.yml tests/data/wult-1.2/datapoints.csv \
+	tests/data/wult-1.3/info.yml tests/data/wult-1.3/datapoints.csv

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "report/reduce.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per grid cell: sums for the mean position, and the count. */
+struct cell {
+	double sx, sy;
+	uint32_t n;
+};
+
+static void range(const float *v, const float *y, size_t n, double ytail,
+		  double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		if (y[i] > ytail || isnan(v[i]) || isnan(y[i]))
+			continue;
+		if (v[i] < *lo)
+			*lo = v[i];
+		if (v[i] > *hi)
+			*hi = v[i];
+	}
+}
+
+static size_t cell_of(double v, double lo, double hi, size_t grid)
+{
+	size_t k = hi > lo ? (size_t)((v - lo) / (hi - lo) * (double)grid) : 0;
+
+	return k >= grid ? grid - 1 : k;
+}
+
+int wfw_reduce_scatter(const float *x, const float *y, size_t n,
+		       size_t max_points, double ytail, size_t grid,
+		       struct wfw_wpoint **out, size_t *nout)
+{
+	double xlo, xhi, ylo, yhi;
+	struct cell *cells;
+	size_t k = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (n <= max_points)
+		ytail = -INFINITY;	/* every point is a "tail" point */
+	cells = n > max_points ? calloc(grid * grid, sizeof(*cells)) : NULL;
+	if (n > max_points && !cells)
+		return -ENOMEM;
+	range(x, y, n, ytail, &xlo, &xhi);
+	range(y, y, n, ytail, &ylo, &yhi);
+	/* First the tail, counted, then the cells, into one array. */
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(x[i]) || isnan(y[i]))
+			continue;
+		if (y[i] > ytail) {
+			k++;
+			continue;
+		}
+		struct cell *c = &cells[cell_of(y[i], ylo, yhi, grid) * grid +
+					cell_of(x[i], xlo, xhi, grid)];
+		c->sx += x[i];
+		c->sy += y[i];
+		c->n++;
+	}
+	for (size_t c = 0; cells && c < grid * grid; c++)
+		k += cells[c].n > 0;
+	*out = malloc((k ? k : 1) * sizeof(**out));
+	if (!*out) {
+		free(cells);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (y[i] > ytail && !isnan(x[i]))
+			(*out)[(*nout)++] = (struct wfw_wpoint){ x[i], y[i], 1 };
+	for (size_t c = 0; cells && c < grid * grid; c++)
+		if (cells[c].n)
+			(*out)[(*nout)++] = (struct wfw_wpoint){
+				(float)(cells[c].sx / cells[c].n),
+				(float)(cells[c].sy / cells[c].n), cells[c].n };
+	free(cells);
+	return 0;
+}
+
+void wfw_reduce_histogram(const float *v, size_t n, size_t nbins,
+			  uint64_t *counts, double *lo, double *width)
+{
+	double hi;
+
+	range(v, v, n, INFINITY, lo, &hi);
+	memset(counts, 0, nbins * sizeof(*counts));
+	if (!(hi >= *lo)) {	/* no values */
+		*lo = 0;
+		*width = 1;
+		return;
+	}
+	*width = hi > *lo ? (hi - *lo) / (double)nbins : 1;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			counts[cell_of(v[i], *lo, hi, nbins)]++;
+}
+
+size_t wfw_reduce_ccdf(const float *sorted, size_t n, size_t tail,
+		       float *x, double *ccdf, size_t max_out)
+{
+	size_t k = 0, first_tail = n > tail ? n - tail : 0;
+	size_t last = (size_t)-1;
+
+	if (!n)
+		return 0;
+	/* Log-spaced shares above: rank r has n-1-r values above it. */
+	for (double share = 1; k < max_out; share *= 0.98) {
+		size_t above = (size_t)(share * (double)n);
+		size_t r = above >= n ? 0 : n - 1 - above;
+
+		if (r >= first_tail)
+			break;
+		if (r != last) {
+			x[k] = sorted[r];
+			ccdf[k++] = (double)(n - r) / (double)n;
+			last = r;
+		}
+	}
+	for (size_t r = first_tail; r < n && k < max_out; r++) {
+		x[k] = sorted[r];
+		ccdf[k++] = (double)(n - r) / (double)n;
+	}
+	return k;
+}

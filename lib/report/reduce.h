@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Making millions of datapoints plottable without losing what matters:
+ * the bulk becomes density (grid cells or histogram bins with counts),
+ * the tail stays point by point. Every function preserves counts: the
+ * weights of what it returns add up to the number of values given.
+ */
+#ifndef WFW_REPORT_REDUCE_H
+#define WFW_REPORT_REDUCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A plotted point standing for `weight` datapoints around (x, y). */
+struct wfw_wpoint {
+	float x, y;
+	uint32_t weight;
+};
+
+/*
+ * Scatter of (x[i], y[i]): when n <= max_points, every point with weight
+ * 1. Otherwise every point with y > ytail individually, and the rest in a
+ * grid x grid raster over their range, one point per non-empty cell at the
+ * mean position of its datapoints, weighted by their number. *out is
+ * malloc'ed. Returns 0 or -ENOMEM.
+ */
+int wfw_reduce_scatter(const float *x, const float *y, size_t n,
+		       size_t max_points, double ytail, size_t grid,
+		       struct wfw_wpoint **out, size_t *nout);
+
+/*
+ * Histogram of v[0..n) in nbins equal bins from the minimum to the
+ * maximum: counts[nbins] (caller's), *lo and *width. NaNs are skipped
+ * (and not counted).
+ */
+void wfw_reduce_histogram(const float *v, size_t n, size_t nbins,
+			  uint64_t *counts, double *lo, double *width);
+
+/*
+ * Points of the complementary CDF of sorted[0..n) (ascending): x[k] is
+ * the value at some rank r and ccdf[k] = (n - r) / n, the share of
+ * datapoints at that rank or above (never 0, for a log axis). Ranks are taken log-spaced in the tail share
+ * (1, 0.98, 0.98^2, ...) so the tail is as detailed as the median, plus every
+ * one of the `tail` largest values. Returns the number of points written
+ * (at most max_out).
+ */
+size_t wfw_reduce_ccdf(const float *sorted, size_t n, size_t tail,
+		       float *x, double *ccdf, size_t max_out);
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The data of an HTML report (wultfw report): per result its info.yml,
+ * its statistics and the columns to plot; written as data.js, which the
+ * report's page (lib/report/assets/) turns into tables and plots.
+ */
+#ifndef WFW_REPORT_REPORT_H
+#define WFW_REPORT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "datafmt/infoyml.h"
+#include "stats/statset.h"
+
+/* Points a result's scatter plot gets before it is reduced to density. */
+#define WFW_REPORT_MAX_POINTS 40000
+/* Its density grid, cells per axis. */
+#define WFW_REPORT_GRID 200
+/* Histogram bins, and the largest values a CCDF shows one by one. */
+#define WFW_REPORT_BINS 200
+#define WFW_REPORT_CCDF_TAIL 2000
+
+struct wfw_rep_result {
+	const char *id;			/* report id */
+	char path[4096];		/* the data file */
+	struct wfw_infoyml info;
+	struct wfw_statset set;		/* the metrics, by ReqCState */
+	bool have_set;
+	uint64_t rows_read;
+	size_t nrows;			/* rows selected and kept */
+	/* Columns kept for plotting, by name; NULL where the file lacks one. */
+	size_t ncols;
+	const char **colnames;
+	const char **units;
+	float **vals;			/* [col][row] */
+	int32_t *state;			/* ReqCState index per row, -1: none */
+	const char *const *state_names;
+	size_t nstates;
+};
+
+struct wfw_report {
+	const char *title, *descr;
+	const char *const *metrics;	/* plotted metrics, by name */
+	size_t nmetrics;
+	const char *const *xaxes;	/* scatter x axes (LDist, SilentTime) */
+	size_t nxaxes;
+	struct wfw_rep_result *res;
+	size_t nres;
+};
+
+/* The index of `name` among r's kept columns, or -1. */
+int wfw_rep_col(const struct wfw_rep_result *r, const char *name);
+
+/* Write data.js (window.WFW_REPORT = {...};). 0 or -ENOMEM. */
+int wfw_report_write_data(const struct wfw_report *rep, FILE *f);
+
+#endif

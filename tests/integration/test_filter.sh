@@ -1,0 +1,126 @@
+#!/bin/sh
+# wultfw filter, and --include/--exclude of calc and convert, on a result
+# made up here (same on every machine): the rows kept must be exactly the
+# rows an independent awk computation selects.
+. "${abs_top_srcdir:?}/tests/integration/lib.sh"
+cd "$work" || exit 1
+
+# A wult-style result: 3000 rows from a fixed-seed generator.
+mkdir -p res
+awk 'BEGIN {
+	srand(7);
+	split("POLL C1 C6", cs, " ");
+	print "WakeLatency,IntrLatency,LDist,SilentTime,ReqCState,SMICnt";
+	for (i = 0; i < 3000; i++) {
+		ld = 10 + rand() * 490;
+		wl = 1 + rand() * 200;
+		printf "%.3f,%.3f,%.3f,%.3f,%s,%d\n", wl, wl * 0.9, ld, ld * 0.8,
+			cs[1 + int(rand() * 3)], rand() < 0.05;
+	}
+}' >res/datapoints.csv
+cat >res/info.yml <<'YML'
+toolname: 'wult'
+toolver: '1.12.65'
+format_version: '1.3'
+reportid: 'made-up'
+cpu: 1
+devid: 'timer'
+datapoints: 3000
+YML
+
+# select AWK-CONDITION: the rows awk keeps, header first.
+select() {
+	awk -F, "NR == 1 || ($1)" res/datapoints.csv
+}
+
+inc='ReqCState == "C6" && WakeLatency > 0.1ms'
+"$WULTFW" filter res -o f1 --include "$inc" --exclude 'SMICnt > 0' 2>f1.err
+expect_status 0 $? "filter --include --exclude"
+select '$5 == "C6" && $1 > 100 && !($6 > 0)' >f1.want
+kept=$(($(wc -l <f1.want) - 1))
+[ "$kept" -gt 100 ] && [ "$kept" -lt 1000 ] && ok "the expression selects $kept of 3000 rows" ||
+	fail "the made-up data should select some rows, not $kept"
+cmp -s f1/datapoints.csv f1.want && ok "the rows kept are those awk selects, byte for byte" ||
+	{ fail "filter kept other rows than awk"; diff f1.want f1/datapoints.csv | head -5; }
+for key in "datapoints: $kept" "filter_rows_kept: $kept" "filter_rows_read: 3000" \
+	"reportid: 'made-up'" "format_version: '1.3'" "filter_exclude: 'SMICnt > 0'" \
+	"filtered_from: 'res/datapoints.csv'"; do
+	expect_in f1/info.yml "$key" "info.yml: $key"
+done
+expect_in f1/info.yml "filter_include: 'ReqCState == \"C6\" && WakeLatency > 0.1ms'" "info.yml: the include expression"
+[ -d f1/logs ] && ok "a complete result directory (logs/)" || fail "no logs/ in the filtered result"
+
+# Operators, parentheses, negation and units against awk.
+"$WULTFW" filter res -o f2 --include '!(LDist < 0.2ms || ReqCState != "POLL") || SilentTime <= 20' 2>/dev/null
+select '!($3 < 200 || $5 != "POLL") || $4 <= 20' >f2.want
+cmp -s f2/datapoints.csv f2.want && ok "! || != <= and parentheses select what awk selects" ||
+	fail "filter f2 differs from awk"
+
+# --metrics keeps some columns, in the file's order.
+"$WULTFW" filter res -o f3 --metrics ReqCState,WakeLatency --exclude 'LDist >= 250us' 2>/dev/null
+awk -F, 'NR == 1 || !($3 >= 250) { print $1 "," $5 }' res/datapoints.csv >f3.want
+cmp -s f3/datapoints.csv f3.want && ok "--metrics keeps WakeLatency and ReqCState only" ||
+	fail "filter --metrics differs from awk"
+
+# A filtered result is a result: filter it again, calc it.
+"$WULTFW" filter f1 -o f4 --include 'IntrLatency < 150' 2>/dev/null
+select '$5 == "C6" && $1 > 100 && !($6 > 0) && $2 < 150' >f4.want
+cmp -s f4/datapoints.csv f4.want && ok "filtering a filtered result" || fail "second filter differs"
+
+"$WULTFW" calc -f count -m WakeLatency res --include "$inc" --exclude 'SMICnt > 0' >calc.out 2>&1
+expect_status 0 $? "calc --include --exclude"
+expect_in calc.out " $kept" "calc counts the $kept selected rows"
+
+"$WULTFW" convert res/datapoints.csv -o sel.wfb --include "$inc" --exclude 'SMICnt > 0' 2>/dev/null
+expect_status 0 $? "convert --include --exclude"
+"$WULTFW" filter sel.wfb -o f5 2>/dev/null
+cmp -s f5/datapoints.csv f1.want && ok "convert selects the same rows (through the binary format)" ||
+	fail "convert --include kept other rows"
+
+# same_values A B: same lines and fields, numbers equal as doubles (the
+# csv writer prints the shortest text that reads back as the same double).
+same_values() {
+	[ "$(wc -l <"$1")" = "$(wc -l <"$2")" ] || return 1
+	awk -F, 'NR == FNR { a[FNR] = $0; next }
+		{ n = split(a[FNR], x, ",");
+		  if (n != NF) bad = 1;
+		  for (i = 1; i <= NF; i++) if (x[i] != $i && x[i] + 0 != $i + 0) bad = 1 }
+		END { exit bad }' "$1" "$2"
+}
+
+# wult's own result directories (formats 1.2 and 1.3) open in calc and filter.
+for v in 1.2 1.3; do
+	w="$srcdir/tests/data/wult-$v"
+	"$WULTFW" calc -c -f count "$w" >wcalc.out 2>&1
+	expect_status 0 $? "calc opens wult's format $v result"
+	"$WULTFW" filter "$w" -o "w$v" --include 'ReqCState == "C6" && IntrLatency > 50us' 2>/dev/null
+	expect_status 0 $? "filter opens wult's format $v result"
+	awk -F, 'NR == 1 || ($6 == "C6" && $3 > 50)' "$w/datapoints.csv" >w.want
+	same_values "w$v/datapoints.csv" w.want && ok "and keeps the rows awk selects" ||
+		fail "filter of wult $v differs from awk"
+	expect_in "w$v/info.yml" "format_version: '$v'" "the filtered result keeps wult's info.yml"
+done
+
+# Bad input: did-you-mean, caret, no clobbering.
+"$WULTFW" filter res -o bad --include 'WakeLatncy > 3' >bad.err 2>&1
+expect_status 1 $? "an unknown column fails"
+expect_in bad.err "unknown column 'WakeLatncy' (did you mean 'WakeLatency'?)" "with a did-you-mean"
+expect_in bad.err "WakeLatency, IntrLatency, LDist, SilentTime, ReqCState, SMICnt" "listing the columns"
+[ ! -e bad ] && ok "and writes nothing" || fail "a failed filter left bad/ behind"
+"$WULTFW" filter res -o bad --include 'LDist > 5 && && SMICnt' >bad.err 2>&1
+expect_status 1 $? "a syntax error fails"
+printf '  LDist > 5 && && SMICnt\n               ^\n' >caret.want
+tail -2 bad.err >caret.got
+cmp -s caret.want caret.got && ok "with a caret under the fault" || { fail "caret"; cat bad.err; }
+"$WULTFW" filter res -o bad --include 'SMICnt > 1ms' >bad.err 2>&1
+expect_status 1 $? "a unit the column cannot take fails"
+"$WULTFW" filter res -o f1 --include 'LDist > 1' >bad.err 2>&1
+expect_status 1 $? "an existing output is not replaced"
+expect_in bad.err "exists already" "and says so"
+"$WULTFW" filter res -o f1 --force --include 'LDist > 1' 2>/dev/null
+expect_status 0 $? "--force replaces it"
+"$WULTFW" filter res -o bad -m LDis >bad.err 2>&1
+expect_in bad.err "unknown column 'LDis' (did you mean 'LDist'?)" "--metrics with a did-you-mean"
+"$WULTFW" filter --help >help.out 2>&1
+expect_in help.out "Usage: wultfw filter RESULT -o NEWRESULT" "filter --help"
+finish

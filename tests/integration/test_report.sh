@@ -1,0 +1,107 @@
+#!/bin/sh
+# wultfw report, opened in headless Chromium: one real timer result (CSV
+# and binary), a filtered one, wult's own results (formats 1.2 and 1.3), a
+# diff of three and a 1 M-datapoint one. Each page must draw every tab and
+# plot without a JavaScript error (report.js sets the footer's
+# data-status); a screenshot of each goes to test_report-shots/.
+. "${abs_top_srcdir:?}/tests/integration/lib.sh"
+export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
+export WULTFW_REPORT_ASSETS="$srcdir/lib/report/assets"
+chromium=$(command -v chromium || command -v chromium-browser)
+if [ -z "$chromium" ]; then
+	echo "SKIP: no chromium (Debian package chromium) to open the reports in"
+	exit 77
+fi
+shots="$top/tests/integration/test_report-shots"
+rm -rf "$shots" && mkdir -p "$shots"
+cd "$work" || exit 1
+
+# open NAME DIR TABS: DIR/index.html draws TABS tabs, no error; screenshot.
+open_report() {
+	timeout 300 "$chromium" --headless --no-sandbox --disable-gpu \
+		--enable-unsafe-swiftshader --hide-scrollbars \
+		--user-data-dir="$work/chromium-profile" \
+		--virtual-time-budget=60000 --window-size=1400,1800 \
+		--screenshot="$shots/$1.png" --dump-dom "file://$PWD/$2/index.html" \
+		>"$1.dom" 2>"$1.chromium.log"
+	status=$(sed -n 's/.*<footer id="status" data-status="\([a-z]*\)">\([^<]*\).*/\1: \2/p' "$1.dom")
+	case "$status" in
+	"ok: ok: $3 tabs"*) ok "$1: $status" ;;
+	*) fail "$1: the page says '${status:-nothing (did it load?)}'"
+	   sed 's/^/    /' "$1.chromium.log" | grep -v -e dbus -e 'GL Driver' | head -5 ;;
+	esac
+	[ -s "$shots/$1.png" ] && ok "$1: screenshot $shots/$1.png" || fail "$1: no screenshot"
+}
+
+cat >timer.cfg <<'CFG'
+outdir = "out";
+experiments = (
+  { name = "timer";
+    source = { plugin = "timer"; cpu = 1; ldist = [ "20us", "500us" ]; };
+    limits = { datapoints = 3000; };
+    sinks = ( { plugin = "csv"; }, { plugin = "binary"; } );
+  }
+);
+CFG
+"$WULTFW" -q -c timer.cfg
+expect_status 0 $? "a real timer measurement"
+
+"$WULTFW" report -o r-timer --title "timer, 3000 datapoints" --descr "integration test" out/timer 2>r.err
+expect_status 0 $? "report of a timer result"
+for f in index.html data.js report.js report.css plotly.min.js; do
+	[ -s "r-timer/$f" ] || fail "r-timer/$f missing"
+done
+if grep -qE 'src="(https?:)?//' r-timer/index.html; then fail "index.html loads something from the network"; else ok "nothing loaded from the network"; fi
+open_report timer r-timer 1
+for key in '"kernel": ' '"hostname": ' '"cpuidle_driver": ' '"cpuidle_governor": '; do
+	expect_in r-timer/data.js "$key" "the intro has $key from info.yml"
+done
+
+"$WULTFW" report -o r-bin out/timer/datapoints.wfb 2>/dev/null
+expect_status 0 $? "report of the binary file"
+open_report timer-binary r-bin 1
+
+"$WULTFW" filter out/timer -o filtered --include 'WakeLatency < 0.5ms' 2>/dev/null &&
+	"$WULTFW" report -o r-filtered filtered 2>/dev/null
+expect_status 0 $? "report of a filtered result"
+open_report filtered r-filtered 1
+
+"$WULTFW" report -o r-wult "$srcdir/tests/data/wult-1.3" 2>/dev/null
+expect_status 0 $? "report of a wult 1.3 result"
+open_report wult-1.3 r-wult 2
+expect_in r-wult/data.js '"toolver": "1.12.65"' "wult's info.yml shown"
+
+"$WULTFW" report -o r-diff --reportids wult12,wult13,timer -m WakeLatency \
+	"$srcdir/tests/data/wult-1.2" "$srcdir/tests/data/wult-1.3" out/timer 2>/dev/null
+expect_status 0 $? "a diff of three results"
+open_report diff3 r-diff 1
+expect_in diff3.dom "vs wult12" "the tables compare with the first result"
+
+# 1 M datapoints: the page stays small (density + tail) and opens.
+awk 'BEGIN { srand(5); split("POLL C1 C6", cs, " ");
+	print "WakeLatency,SilentTime,LDist,ReqCState";
+	for (i = 0; i < 1000000; i++) {
+		ld = 20 + rand() * 480; u = rand();
+		printf "%.3f,%.3f,%.3f,%s\n", 5 - 8 * log(1 - u), ld * 0.9, ld, cs[1 + int(rand() * 3)];
+	}
+}' >big.csv
+t0=$(date +%s)
+"$WULTFW" report -o r-big big.csv 2>/dev/null
+expect_status 0 $? "report of 1 M datapoints"
+echo "  (report of 1 M datapoints written in $(($(date +%s) - t0)) s, data.js $(($(stat -c %s r-big/data.js) / 1024)) KiB)"
+[ "$(stat -c %s r-big/data.js)" -lt 20000000 ] && ok "its data stay under 20 MB" || fail "data.js too big"
+expect_in r-big/data.js '"reduced": true' "the scatter plots were reduced"
+open_report big r-big 1
+expect_in big.dom "Large result" "and the page says how"
+
+# Options and errors.
+"$WULTFW" report --list-metrics "$srcdir/tests/data/wult-1.3" >lm.out 2>&1
+expect_in lm.out "IntrLatency      us   numbers, reported by default" "--list-metrics"
+"$WULTFW" report -o r-x -m WakeLatncy out/timer >bad.err 2>&1
+expect_status 1 $? "an unknown metric fails"
+expect_in bad.err "(did you mean 'WakeLatency'?)" "with a did-you-mean"
+"$WULTFW" report -o r-timer out/timer >bad.err 2>&1
+expect_status 1 $? "an existing report is not overwritten"
+"$WULTFW" report -o r-timer --force out/timer 2>/dev/null
+expect_status 0 $? "--force replaces it"
+finish

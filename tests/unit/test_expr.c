@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/* Selection expressions: operators, precedence, units, names, bad input. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "expr/expr.h"
+#include "testutil.h"
+
+static const char *const cstates[] = { "POLL", "C1", "C6" };
+
+/* WakeLatency in ns shown as us, as kside writes it; LDist a plain double. */
+static const struct wultfw_column cols[] = {
+	{ .name = "WakeLatency", .unit = "us", .type = WULTFW_COL_INT,
+	  .divisor = 1000 },
+	{ .name = "LDist", .unit = "us", .type = WULTFW_COL_FLOAT },
+	{ .name = "ReqCState", .unit = "", .type = WULTFW_COL_ENUM,
+	  .enum_names = cstates, .n_enum = 3 },
+	{ .name = "SMICnt", .unit = "", .type = WULTFW_COL_INT, .divisor = 1 },
+	{ .name = "IntrLatency", .unit = "ns", .type = WULTFW_COL_INT,
+	  .divisor = 1 },
+};
+static const struct wultfw_schema schema = { 5, cols };
+
+/* WakeLatency 150us, LDist 20.5us, C6, no SMI, IntrLatency 2000ns */
+static const union wultfw_cell row[] = {
+	{ .i = 150000 }, { .f = 20.5 }, { .i = 2 }, { .i = 0 }, { .i = 2000 },
+};
+
+static char err[2048];
+
+/* 1: matches, 0: does not, -1: does not compile (err says why). */
+static int eval(const char *text)
+{
+	struct wfw_expr *e;
+	int m;
+
+	err[0] = '\0';
+	if (wfw_expr_compile(&e, text, &schema, err, sizeof(err)))
+		return -1;
+	m = wfw_expr_match(e, row);
+	wfw_expr_free(e);
+	return m;
+}
+
+static void test_comparisons(void)
+{
+	CU_ASSERT_EQUAL(eval("WakeLatency == 150"), 1);
+	CU_ASSERT_EQUAL(eval("WakeLatency != 150"), 0);
+	CU_ASSERT_EQUAL(eval("WakeLatency < 150"), 0);
+	CU_ASSERT_EQUAL(eval("WakeLatency <= 150"), 1);
+	CU_ASSERT_EQUAL(eval("WakeLatency > 149.999"), 1);
+	CU_ASSERT_EQUAL(eval("WakeLatency >= 150.001"), 0);
+	CU_ASSERT_EQUAL(eval("LDist>20"), 1);
+	CU_ASSERT_EQUAL(eval("LDist < .5e2"), 1);
+	/* The number first: mirrored. */
+	CU_ASSERT_EQUAL(eval("100 < WakeLatency"), 1);
+	CU_ASSERT_EQUAL(eval("100 >= WakeLatency"), 0);
+	/* Two columns. */
+	CU_ASSERT_EQUAL(eval("WakeLatency > LDist"), 1);
+	CU_ASSERT_EQUAL(eval("LDist >= WakeLatency"), 0);
+}
+
+static void test_logic(void)
+{
+	CU_ASSERT_EQUAL(eval("SMICnt == 0 && LDist > 20"), 1);
+	CU_ASSERT_EQUAL(eval("SMICnt == 1 && LDist > 20"), 0);
+	CU_ASSERT_EQUAL(eval("SMICnt == 1 || LDist > 20"), 1);
+	CU_ASSERT_EQUAL(eval("SMICnt == 1 || LDist > 30"), 0);
+	CU_ASSERT_EQUAL(eval("!(SMICnt == 1)"), 1);
+	CU_ASSERT_EQUAL(eval("!!(SMICnt == 1)"), 0);
+	/* ! takes the whole comparison, as Python's not. */
+	CU_ASSERT_EQUAL(eval("!SMICnt > 0"), 1);
+	CU_ASSERT_EQUAL(eval("not SMICnt == 0 or LDist > 20 and SMICnt < 1"), 1);
+}
+
+static void test_precedence(void)
+{
+	/* && binds tighter than ||: true || (false && false) */
+	CU_ASSERT_EQUAL(eval("SMICnt == 0 || SMICnt == 1 && LDist > 99"), 1);
+	CU_ASSERT_EQUAL(eval("(SMICnt == 0 || SMICnt == 1) && LDist > 99"), 0);
+	/* ! binds tighter than &&: (!true) && true */
+	CU_ASSERT_EQUAL(eval("!SMICnt == 0 && LDist > 20"), 0);
+	CU_ASSERT_EQUAL(eval("!(SMICnt == 1 && LDist > 20)"), 1);
+	CU_ASSERT_EQUAL(eval("((((LDist > 20))))"), 1);
+}
+
+static void test_units(void)
+{
+	CU_ASSERT_EQUAL(eval("WakeLatency > 0.1ms"), 1);
+	CU_ASSERT_EQUAL(eval("WakeLatency > 0.2ms"), 0);
+	CU_ASSERT_EQUAL(eval("WakeLatency == 150000ns"), 1);
+	CU_ASSERT_EQUAL(eval("WakeLatency == 150us"), 1);
+	CU_ASSERT_EQUAL(eval("WakeLatency < 0.000151s"), 1);
+	CU_ASSERT_EQUAL(eval("0.1ms < WakeLatency"), 1);
+	CU_ASSERT_EQUAL(eval("IntrLatency == 2us"), 1);
+	/* Columns in different duration units compare in ns. */
+	CU_ASSERT_EQUAL(eval("IntrLatency < WakeLatency"), 1);
+	CU_ASSERT_EQUAL(eval("SMICnt < 1ms"), -1);
+	TU_ASSERT_CONTAINS(err, "no unit");
+	CU_ASSERT_EQUAL(eval("WakeLatency > 5%"), -1);
+	TU_ASSERT_CONTAINS(err, "unit '%' for column 'WakeLatency' (in us)");
+	CU_ASSERT_EQUAL(eval("IntrLatency < 1parsec"), -1);
+	TU_ASSERT_CONTAINS(err, "unknown unit 'parsec' for column 'IntrLatency'");
+}
+
+static void test_strings(void)
+{
+	CU_ASSERT_EQUAL(eval("ReqCState == \"C6\""), 1);
+	CU_ASSERT_EQUAL(eval("ReqCState == 'C6'"), 1);
+	CU_ASSERT_EQUAL(eval("ReqCState != \"POLL\""), 1);
+	CU_ASSERT_EQUAL(eval("\"C1\" == ReqCState"), 0);
+	/* A name no row holds matches nothing. */
+	CU_ASSERT_EQUAL(eval("ReqCState == \"C10\""), 0);
+	CU_ASSERT_EQUAL(eval("ReqCState != \"C10\""), 1);
+	CU_ASSERT_EQUAL(eval("ReqCState == \"C6\" && WakeLatency > 100"), 1);
+	CU_ASSERT_EQUAL(eval("ReqCState < \"C6\""), -1);
+	TU_ASSERT_CONTAINS(err, "== or != only");
+	CU_ASSERT_EQUAL(eval("ReqCState == 6"), -1);
+	TU_ASSERT_CONTAINS(err, "holds names");
+	CU_ASSERT_EQUAL(eval("LDist == \"C6\""), -1);
+	TU_ASSERT_CONTAINS(err, "holds numbers");
+}
+
+static void test_bad_input(void)
+{
+	CU_ASSERT_EQUAL(eval("WakeLatncy > 1"), -1);
+	TU_ASSERT_CONTAINS(err, "unknown column 'WakeLatncy' (did you mean 'WakeLatency'?)");
+	TU_ASSERT_CONTAINS(err, "WakeLatency, LDist, ReqCState, SMICnt, IntrLatency");
+	TU_ASSERT_CONTAINS(err, "\n  WakeLatncy > 1\n  ^");
+	CU_ASSERT_EQUAL(eval("LDist > 1 && Bogus == 2"), -1);
+	TU_ASSERT_CONTAINS(err, "unknown column 'Bogus';");
+	TU_ASSERT_CONTAINS(err, "\n  LDist > 1 && Bogus == 2\n               ^");
+	CU_ASSERT_EQUAL(eval("WakeLatency >> 3"), -1);
+	TU_ASSERT_CONTAINS(err, "\n  WakeLatency >> 3\n               ^");
+	CU_ASSERT_EQUAL(eval("WakeLatency = 3"), -1);
+	TU_ASSERT_CONTAINS(err, "use '=='");
+	TU_ASSERT_CONTAINS(err, "\n  WakeLatency = 3\n              ^");
+	CU_ASSERT_EQUAL(eval("(LDist > 1"), -1);
+	TU_ASSERT_CONTAINS(err, "')' expected");
+	TU_ASSERT_CONTAINS(err, "\n  (LDist > 1\n            ^");
+	CU_ASSERT_EQUAL(eval("LDist > 1)"), -1);
+	TU_ASSERT_CONTAINS(err, "')' without a matching '('");
+	CU_ASSERT_EQUAL(eval("LDist > 1 LDist"), -1);
+	TU_ASSERT_CONTAINS(err, "'&&' or '||' expected");
+	CU_ASSERT_EQUAL(eval("ReqCState == \"C6"), -1);
+	TU_ASSERT_CONTAINS(err, "string never closed");
+	CU_ASSERT_EQUAL(eval(""), -1);
+	TU_ASSERT_CONTAINS(err, "ends where a value is expected");
+	CU_ASSERT_EQUAL(eval("LDist"), -1);
+	TU_ASSERT_CONTAINS(err, "a comparison (== != < <= > >=) is expected");
+	CU_ASSERT_EQUAL(eval("1 < 2"), -1);
+	TU_ASSERT_CONTAINS(err, "needs a column");
+	CU_ASSERT_EQUAL(eval("LDist > 0x10"), -1);
+	CU_ASSERT_EQUAL(eval("LDist > 1 &"), -1);
+	TU_ASSERT_CONTAINS(err, "use '&&'");
+	CU_ASSERT_EQUAL(eval("LDist > 1 &&"), -1);
+	CU_ASSERT_EQUAL(eval("LDist > 1 && ()"), -1);
+}
+
+/* Rows 0..9 with LDist = row number, ReqCState cycling. */
+static void test_select(void)
+{
+	struct wultfw_batch b = { 0 };
+	union wultfw_cell cells[10 * 5];
+	struct wfw_select sel;
+
+	for (int r = 0; r < 10; r++) {
+		cells[r * 5 + 0].i = r * 1000;
+		cells[r * 5 + 1].f = r;
+		cells[r * 5 + 2].i = r % 3;
+		cells[r * 5 + 3].i = r == 7;
+		cells[r * 5 + 4].i = 0;
+	}
+	b.cells = cells;
+	b.ncols = 5;
+	b.rows = b.capacity = 10;
+	CU_ASSERT_EQUAL(wfw_select_init(&sel, "LDist >= 2", "SMICnt > 0 || ReqCState == \"POLL\"",
+					&schema, err, sizeof(err)), 0);
+	wfw_select_batch(&sel, &b);
+	/* Kept: 2, 4, 5, 8 (3, 6, 9 are POLL; 7 had an SMI). */
+	CU_ASSERT_EQUAL(b.rows, 4);
+	CU_ASSERT_EQUAL(sel.kept, 4);
+	CU_ASSERT_EQUAL(sel.dropped, 6);
+	CU_ASSERT_EQUAL(cells[0 * 5 + 1].f, 2);
+	CU_ASSERT_EQUAL(cells[1 * 5 + 1].f, 4);
+	CU_ASSERT_EQUAL(cells[2 * 5 + 1].f, 5);
+	CU_ASSERT_EQUAL(cells[3 * 5 + 1].f, 8);
+	CU_ASSERT_EQUAL(cells[3 * 5 + 0].i, 8000);
+	wfw_select_free(&sel);
+
+	CU_ASSERT_EQUAL(wfw_select_init(&sel, NULL, "Nope > 1", &schema, err,
+					sizeof(err)), -EINVAL);
+	CU_ASSERT(!strncmp(err, "--exclude: unknown column 'Nope'", 32));
+	CU_ASSERT_EQUAL(wfw_select_init(&sel, NULL, NULL, &schema, err,
+					sizeof(err)), 0);
+	CU_ASSERT(!wfw_select_active(&sel));
+}
+
+int main(void)
+{
+	CU_pSuite s;
+
+	if (CU_initialize_registry())
+		return 1;
+	s = CU_add_suite("expr", NULL, NULL);
+	CU_add_test(s, "comparisons", test_comparisons);
+	CU_add_test(s, "&& || !", test_logic);
+	CU_add_test(s, "precedence", test_precedence);
+	CU_add_test(s, "units", test_units);
+	CU_add_test(s, "enum names", test_strings);
+	CU_add_test(s, "bad input with a caret", test_bad_input);
+	CU_add_test(s, "include and exclude", test_select);
+	return tu_run();
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/* Report downsampling: counts preserved, no tail point lost. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "report/reduce.h"
+#include "testutil.h"
+
+#define N 200000
+
+static float xs[N], ys[N];
+
+/* A fixed pseudo-random long-tailed sample. */
+static void make_data(void)
+{
+	srand(3);
+	for (size_t i = 0; i < N; i++) {
+		double u = (rand() + 1.0) / (RAND_MAX + 2.0);
+
+		xs[i] = (float)(rand() % 1000);
+		ys[i] = (float)(10 - 3 * log(u));	/* exponential tail */
+	}
+}
+
+static void test_scatter_small_is_exact(void)
+{
+	struct wfw_wpoint *p;
+	size_t n;
+
+	CU_ASSERT_EQUAL(wfw_reduce_scatter(xs, ys, 1000, 5000, 0, 100, &p, &n), 0);
+	CU_ASSERT_EQUAL(n, 1000);
+	for (size_t i = 0; i < n; i++) {
+		CU_ASSERT_EQUAL(p[i].weight, 1);
+		CU_ASSERT_EQUAL(p[i].x, xs[i]);
+		CU_ASSERT_EQUAL(p[i].y, ys[i]);
+	}
+	free(p);
+}
+
+static void test_scatter_keeps_tail_and_counts(void)
+{
+	struct wfw_wpoint *p;
+	size_t n, tail = 0, found = 0;
+	uint64_t sum = 0;
+	double ytail = 10 - 3 * log(0.01);	/* about p99 */
+
+	CU_ASSERT_EQUAL(wfw_reduce_scatter(xs, ys, N, 10000, ytail, 150, &p, &n), 0);
+	CU_ASSERT(n < N / 5);
+	for (size_t i = 0; i < n; i++)
+		sum += p[i].weight;
+	CU_ASSERT_EQUAL(sum, N);
+	/* Every datapoint above ytail is there as itself, weight 1. */
+	for (size_t i = 0; i < N; i++) {
+		if (ys[i] <= ytail)
+			continue;
+		tail++;
+		for (size_t k = 0; k < n; k++) {
+			if (p[k].weight == 1 && p[k].x == xs[i] && p[k].y == ys[i]) {
+				found++;
+				break;
+			}
+		}
+	}
+	CU_ASSERT(tail > N / 200);
+	CU_ASSERT_EQUAL(found, tail);
+	/* Cells stand for points below the tail only. */
+	for (size_t k = 0; k < n; k++)
+		if (p[k].weight > 1)
+			CU_ASSERT(p[k].y <= ytail);
+	free(p);
+}
+
+static void test_histogram_counts(void)
+{
+	uint64_t counts[64], sum = 0;
+	double lo, width;
+	float v[5] = { 1, 2, NAN, 3, 9 };
+
+	wfw_reduce_histogram(ys, N, 64, counts, &lo, &width);
+	for (int i = 0; i < 64; i++)
+		sum += counts[i];
+	CU_ASSERT_EQUAL(sum, N);
+	CU_ASSERT(counts[63] >= 1);	/* the maximum lands in the last bin */
+	wfw_reduce_histogram(v, 5, 4, counts, &lo, &width);
+	CU_ASSERT_DOUBLE_EQUAL(lo, 1, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(width, 2, 1e-9);
+	CU_ASSERT_EQUAL(counts[0], 2);	/* 1, 2 */
+	CU_ASSERT_EQUAL(counts[1], 1);	/* 3 */
+	CU_ASSERT_EQUAL(counts[2], 0);
+	CU_ASSERT_EQUAL(counts[3], 1);	/* 9; NaN not counted */
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void test_ccdf(void)
+{
+	static float sorted[N], x[4000];
+	static double c[4000];
+	size_t k;
+
+	for (size_t i = 0; i < N; i++)
+		sorted[i] = ys[i];
+	qsort(sorted, N, sizeof(float), cmp_float);
+	k = wfw_reduce_ccdf(sorted, N, 500, x, c, 4000);
+	CU_ASSERT(k > 500 && k < 1500);
+	CU_ASSERT_EQUAL(x[0], sorted[0]);
+	CU_ASSERT_DOUBLE_EQUAL(c[0], 1, 1e-12);
+	/* the 500 largest values, each with its exact share */
+	for (size_t i = 0; i < 500; i++) {
+		CU_ASSERT_EQUAL(x[k - 500 + i], sorted[N - 500 + i]);
+		CU_ASSERT_DOUBLE_EQUAL(c[k - 500 + i], (500.0 - i) / N, 1e-12);
+	}
+	for (size_t i = 1; i < k; i++) {
+		CU_ASSERT(x[i] >= x[i - 1]);
+		CU_ASSERT(c[i] < c[i - 1]);
+	}
+	/* fewer values than the tail: all of them */
+	CU_ASSERT_EQUAL(wfw_reduce_ccdf(sorted, 10, 500, x, c, 4000), 10);
+	CU_ASSERT_DOUBLE_EQUAL(c[9], 0.1, 1e-12);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+
+	make_data();
+	if (CU_initialize_registry())
+		return 1;
+	s = CU_add_suite("reduce", NULL, NULL);
+	CU_add_test(s, "small scatter kept whole", test_scatter_small_is_exact);
+	CU_add_test(s, "scatter: tail kept, counts preserved", test_scatter_keeps_tail_and_counts);
+	CU_add_test(s, "histogram counts", test_histogram_counts);
+	CU_add_test(s, "ccdf tail and shares", test_ccdf);
+	return tu_run();
+}
