@@ -84,7 +84,8 @@ done
 expect_in out/all/hist.txt "# Precise p3:" "text histogram per precise level"
 "$WULTFW" calc -g Precise -m Skid -f count,max out/all >calc.out 2>&1
 expect_status 0 $? "calc -g Precise"
-expect_in calc.out "Skid    p3" "calc: skid per precise level"
+if grep -Eq '^ *Skid +p3 +[0-9]' calc.out; then ok "calc: skid per precise level"; else
+	fail "calc: no 'Skid ... p3' row:"; sed 's/^/    /' calc.out; fi
 "$WULTFW" calc -g Wher out/all >calc.out 2>&1
 expect_status 1 $? "calc -g with a column the result lacks"
 expect_in calc.out "no text column 'Wher' to group by; it has: Event, Precise, Where" "calc names the text columns"
