@@ -14,5 +14,6 @@ int wfw_cmd_calc(int argc, char **argv);		/* wultfw calc RESULT... */
 int wfw_cmd_convert(int argc, char **argv);	/* wultfw convert FILE -o OUT */
 int wfw_cmd_scan(int argc, char **argv);		/* wultfw scan */
 int wfw_cmd_deploy(int argc, char **argv);	/* wultfw deploy */
+int wfw_cmd_fetch(int argc, char **argv);		/* wultfw fetch -H HOST */
 
 #endif

@@ -4,7 +4,9 @@ noinst_LTLIBRARIES += core/libwfw_core.la
 core_libwfw_core_la_SOURCES = \
 	core/cfgerr.c core/cfgerr.h \
 	core/cmd_deploy.c \
+	core/cmd_fetch.c \
 	core/cmd_plugins.c \
+	core/cmd_remote.c \
 	core/cmd_scan.c \
 	core/commands.h \
 	core/cpus.c core/cpus.h \
@@ -16,6 +18,8 @@ core_libwfw_core_la_SOURCES = \
 	core/options.c core/options.h \
 	core/plugins.c core/plugins.h \
 	core/progress.c core/progress.h \
+	core/remote.h core/remote_fetch.c core/remote_hosts.c \
+	core/remote_run.c core/remote_ssh.c \
 	core/resolved.c core/resolved.h \
 	core/resultdir.c core/resultdir.h \
 	core/run.c \
@@ -27,7 +31,7 @@ core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -DKMODSRCDIR='"$(pkgdatadir)/kmod"'
 core_libwfw_core_la_LIBADD = lib/cpuidle/libwfw_cpuidle.la \
 	lib/pcidisc/libwfw_pcidisc.la \
-	$(LIBCONFIG_LIBS) $(LTDL_LIBS)
+	$(LIBCONFIG_LIBS) $(LTDL_LIBS) -lpthread
 
 bin_PROGRAMS += wultfw
 wultfw_SOURCES = core/main.c

@@ -20,6 +20,7 @@ static const struct {
 	{ "convert", wfw_cmd_convert },
 	{ "scan", wfw_cmd_scan },
 	{ "deploy", wfw_cmd_deploy },
+	{ "fetch", wfw_cmd_fetch },
 };
 
 int main(int argc, char **argv)

@@ -134,6 +134,7 @@ static void fill_info(struct run_state *rs, const struct wultfw_source_info *si,
 	wfw_info_str(&rs->info, "collector", "wultfw " PACKAGE_VERSION);
 	wfw_info_str(&rs->info, "format_version", "1.2");
 	wfw_info_str(&rs->info, "reportid", e->name);
+	wfw_info_identity(&rs->info, e->name);
 	localtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", &tm);
 	wfw_info_str(&rs->info, "date", date);

@@ -6,7 +6,7 @@ packages="build-essential autoconf automake libtool pkg-config
 	libltdl-dev libconfig-dev libpci-dev libcsv-dev libcunit1-dev
 	clang llvm libbpf-dev bpftool
 	linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static cpio
-	rt-tests"
+	rt-tests openssh-client openssh-server"
 [ "$1" = "--bench" ] && packages="$packages python3-pandas time"
 if [ "$(id -u)" != 0 ]; then
 	echo "install-deps.sh: run as root (apt-get needs it): sudo $0 $*" >&2

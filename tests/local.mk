@@ -50,12 +50,12 @@ endif
 # Integration tests: shell scripts that run the real binary.
 EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/static_build.sh tests/integration/test_timer_csv.sh \
-	tests/integration/test_examples.sh
+	tests/integration/test_examples.sh tests/integration/test_remote.sh
 # Builds the whole tree again: only from check-all.
 SLOW_TESTS += tests/integration/static_build.sh
 if HAVE_CUNIT
 if !STATIC_PLUGINS
 TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
-	tests/integration/test_examples.sh
+	tests/integration/test_examples.sh tests/integration/test_remote.sh
 endif
 endif
