@@ -19,7 +19,7 @@ core_libwfw_core_la_SOURCES = \
 	core/plugins.c core/plugins.h \
 	core/progress.c core/progress.h \
 	core/remote.h core/remote_fetch.c core/remote_hosts.c \
-	core/remote_run.c core/remote_ssh.c \
+	core/remote_passthru.c core/remote_run.c core/remote_ssh.c \
 	core/resolved.c core/resolved.h \
 	core/resultdir.c core/resultdir.h \
 	core/run.c \

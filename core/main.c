@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "log.h"
 #include "plugins.h"
+#include "remote.h"
 
 static const struct {
 	const char *name;
@@ -48,7 +49,11 @@ int main(int argc, char **argv)
 		wfw_err("cannot initialise libltdl");
 		return 1;
 	}
-	ret = fn(argc - sub, argv + sub);
+	if ((fn == wfw_cmd_scan || fn == wfw_cmd_deploy) &&
+	    wfw_wants_remote(argc - sub, argv + sub))
+		ret = wfw_remote_passthru(argv[1], argc - sub, argv + sub);
+	else
+		ret = fn(argc - sub, argv + sub);
 	wfw_plugins_exit();
 	return ret;
 }

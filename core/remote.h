@@ -129,6 +129,10 @@ int wfw_remote_getopt(struct wfw_remote_opts *ro, int c, const char *arg);
 int wfw_remote_setup(struct wfw_remote_opts *ro, struct wfw_plan *plan,
 		     struct wfw_cfgerr *errs);
 
+/* remote_passthru.c: `wultfw scan|deploy -H HOST ...` on each SUT */
+bool wfw_wants_remote(int argc, char **argv);
+int wfw_remote_passthru(const char *cmd, int argc, char **argv);
+
 /* cmd_remote.c: run the plan on every SUT; returns the exit status */
 int wfw_remote_main(struct wfw_plan *plan, struct wfw_remote_opts *ro);
 

@@ -202,14 +202,14 @@ static const char *recorded_outdir(char *dest, const char *name)
 	return ".";
 }
 
-/* Remove what arrived from the SUT: the whole run when nothing is left. */
+/* Remove what arrived from the SUT, and the whole run when nothing is left. */
 static void remove_on_sut(struct wfw_sut *s, const char *rundir, char **names,
 			  size_t n)
 {
 	char *qdir = wfw_shq(rundir), *cmd, *next, *q;
 	size_t i;
 
-	if (asprintf(&cmd, "cd %s/out && rm -rf --", qdir) < 0)
+	if (asprintf(&cmd, "cd %s && { [ ! -d out ] || (cd out && rm -rf --", qdir) < 0)
 		abort();
 	for (i = 0; i < n; i++) {
 		q = wfw_shq(names[i]);
@@ -219,8 +219,8 @@ static void remove_on_sut(struct wfw_sut *s, const char *rundir, char **names,
 		free(cmd);
 		cmd = next;
 	}
-	if (asprintf(&next, "%s && cd / && rmdir %s/out && rm -rf -- %s", cmd,
-		     qdir, qdir) < 0)
+	if (asprintf(&next, "%s); } && { rmdir out 2>/dev/null; [ ! -d out ]; } && cd / && rm -rf -- %s",
+		     cmd, qdir) < 0)
 		abort();
 	wfw_ssh_run(s, next, -1, -1);
 	free(next);
@@ -240,7 +240,7 @@ int wfw_remote_collect(struct wfw_sut *s, const char *rundir,
 
 	got[0] = '\0';
 	wfw_host_dir(s->host, host_dir, sizeof(host_dir));
-	if (asprintf(&cmd, "cd %s && cat dest 2>/dev/null; echo '\001'; ls out 2>/dev/null", q) < 0)
+	if (asprintf(&cmd, "cd %s && cat dest 2>/dev/null; echo '\001'; ls out 2>/dev/null; true", q) < 0)
 		abort();
 	free(q);
 	if (wfw_ssh_capture(s, cmd, &text)) {
@@ -272,7 +272,7 @@ int wfw_remote_collect(struct wfw_sut *s, const char *rundir,
 						 "%s%s/%s", used ? ", " : "", dest, name);
 		}
 	}
-	if (ndone)
+	if (!ret && (ndone || !nonly))
 		remove_on_sut(s, rundir, done, ndone);
 	free(text);
 	return ret;

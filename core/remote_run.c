@@ -109,7 +109,11 @@ static int upload_config(struct wfw_sut_job *j, const char *qdir)
 	return st ? -1 : 0;
 }
 
-/* Start the detached run; it survives this connection and this process. */
+/*
+ * Start the detached run: setsid -f puts it in its own session and lets it
+ * go at once, so it is nobody's child here and survives this connection,
+ * this process and a killed sshd.
+ */
 static int start_run(struct wfw_sut_job *j)
 {
 	char *qdir = wfw_shq(j->rundir), *qhost = wfw_shq(j->sut.host);
@@ -123,7 +127,7 @@ static int start_run(struct wfw_sut_job *j)
 		goto out;
 	}
 	if (asprintf(&cmd, "cd %s || exit 1; %s || exit 1; "
-		     "WULTFW_HOST=%s setsid nohup sh -c %s </dev/null >/dev/null 2>&1 & "
+		     "WULTFW_HOST=%s setsid -f nohup sh -c %s </dev/null >/dev/null 2>&1; "
 		     "i=0; while [ ! -s pid ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; cat pid",
 		     qdir, dest, qhost, qinner) < 0)
 		abort();
@@ -191,7 +195,7 @@ static int watch_run(struct wfw_sut_job *j)
 	char *q = wfw_shq(j->rundir), *cmd, *out;
 	int failures = 0, rc = -1, stop_sent = 0, st;
 
-	if (asprintf(&cmd, "cd %s && { cat rc 2>/dev/null || { kill -0 \"$(cat pid)\" 2>/dev/null && echo running; } || echo lost; } && ls out 2>/dev/null", q) < 0)
+	if (asprintf(&cmd, "cd %s || exit 0; cat rc 2>/dev/null || { kill -0 \"$(cat pid)\" 2>/dev/null && echo running; } || echo lost; ls out 2>/dev/null; true", q) < 0)
 		abort();
 	free(q);
 	for (;;) {
@@ -212,7 +216,8 @@ static int watch_run(struct wfw_sut_job *j)
 		wfw_remote_lock();
 		j->started = count_started(strchr(out, '\n') ? strchr(out, '\n') + 1 : NULL);
 		wfw_remote_unlock();
-		if (!strncmp(out, "lost", 4)) {
+		/* lost: no exit status and no process (the SUT rebooted?) */
+		if (!out[0] || !strncmp(out, "lost", 4)) {
 			rc = 255;
 		} else if (strncmp(out, "running", 7)) {
 			rc = atoi(out);
@@ -232,7 +237,7 @@ static int watch_run(struct wfw_sut_job *j)
 /* The first error the SUT's wultfw logged, at the controller's file. */
 static void sut_error(struct wfw_sut_job *j, char *buf, size_t len)
 {
-	char *q = wfw_shq(j->rundir), *cmd, *out = NULL, *p;
+	char *q = wfw_shq(j->rundir), *cmd, *out = NULL, *p, *at;
 
 	buf[0] = '\0';
 	if (asprintf(&cmd, "grep -m1 -e 'error:' %s/log", q) < 0)
@@ -243,8 +248,10 @@ static void sut_error(struct wfw_sut_job *j, char *buf, size_t len)
 		p = strstr(out, "error: ");
 		p = p ? p + 7 : out;
 		/* "exp.cfg:12: ..." is the controller's file on the SUT */
-		if (j->ro->config_file && !strncmp(p, "exp.cfg:", 8))
-			snprintf(buf, len, "%s:%s", j->ro->config_file, p + 8);
+		at = j->ro->config_file ? strstr(p, "exp.cfg:") : NULL;
+		if (at && (at == p || at[-1] == ' '))
+			snprintf(buf, len, "%.*s%s:%s", (int)(at - p), p,
+				 j->ro->config_file, at + 8);
 		else
 			snprintf(buf, len, "%s", p);
 	}
@@ -258,6 +265,10 @@ static void finish(struct wfw_sut_job *j, int rc)
 	char got[2048], why[2048], err[1024];
 	bool interrupted = rc == 130 || rc == 143 || rc == 129;
 
+	/* Read the SUT's error before the copy removes its log. */
+	err[0] = '\0';
+	if (rc != 0 && !interrupted)
+		sut_error(j, err, sizeof(err));
 	set_state(j, SUT_FETCHING, "copying results back");
 	if (wfw_remote_collect(&j->sut, j->rundir, NULL, NULL, 0, j->ro->force,
 			       got, sizeof(got), why, sizeof(why))) {
@@ -272,7 +283,6 @@ static void finish(struct wfw_sut_job *j, int rc)
 			 got[0] ? got : "(nothing)");
 		fail(j, SUT_INTERRUPTED, why);
 	} else {
-		sut_error(j, err, sizeof(err));
 		snprintf(why, sizeof(why), "%s (wultfw exit status %d on the SUT)%s%s",
 			 err[0] ? err : "the run failed", rc,
 			 got[0] ? "; results in " : "", got);

@@ -51,7 +51,7 @@ start_sshd() {
 	cat >"sshd$1.config" <<C
 ListenAddress 127.0.0.$(($1 + 1)):$2
 HostKey $work/hostkey
-PidFile $work/sshd$1.pid
+PidFile none
 AuthorizedKeysFile $work/authorized_keys
 PermitRootLogin prohibit-password
 PasswordAuthentication no
@@ -60,8 +60,15 @@ UsePAM no
 StrictModes no
 PrintMotd no
 C
-	rm -f "sshd$1.pid"
-	"$sshd" -f "$work/sshd$1.config" -E "$work/sshd$1.log"
+	: >"sshd$1.log"
+	"$sshd" -D -f "$work/sshd$1.config" -E "$work/sshd$1.log" &
+	echo $! >"sshd$1.pid"
+	# Listening, or gone (port taken); a bound, not a timing check.
+	i=0
+	while ! grep -q "Server listening" "sshd$1.log"; do
+		kill -0 "$(cat "sshd$1.pid")" 2>/dev/null || return 1
+		i=$((i + 1)); [ $i -lt 300 ] || return 1; sleep 0.1
+	done
 }
 
 # Ports from this process id, so parallel runs rarely collide; a taken
@@ -71,7 +78,8 @@ port=$((20000 + $$ % 20000))
 : >ssh_config
 for n in 1 2 3 4; do
 	tries=0
-	until start_sshd $n $port && [ -s "sshd$n.pid" ]; do
+	until start_sshd $n $port; do
+		kill "$(cat "sshd$n.pid")" 2>/dev/null
 		port=$((port + 7)); tries=$((tries + 1))
 		[ $tries -lt 10 ] || { fail "sshd $n does not start:"; cat "sshd$n.log"; finish; }
 	done
@@ -179,6 +187,31 @@ expect_status 1 $? "version mismatch"
 expect_in ver.err "wultfw 99.0.0" "names the SUT's version"
 expect_in ver.err "install the same major version on both" "and what to do"
 [ ! -e resbad ] && ok "no result directory for runs that never started" || fail "resbad exists"
+
+# A machine-dependent error on the SUT comes back at the controller's file:line.
+printf '#!/bin/sh\nWULTFW_HIDE_CPUIDLE=1 exec %s/sut-wultfw "$@"\n' "$work" >hidden-wultfw
+chmod 755 hidden-wultfw
+cat >cs.cfg <<'CFG'
+outdir = "rescs";
+experiments = (
+  { name = "cs"; source = { plugin = "timer"; cpu = 1; ldist = "100us"; };
+    limits = { datapoints = 100; }; sinks = ( { plugin = "csv"; } );
+    cstates = { only = [ "POLL" ]; }; }
+);
+CFG
+remote -H sut2 --sut-wultfw "$work/hidden-wultfw" -c cs.cfg 2>cs.err
+expect_status 1 $? "an experiment that fails on the SUT"
+expect_in cs.err "sut2: failed: experiment 'cs': cs.cfg:5: experiments[0].cstates.only: CPU 1 has no cpuidle states" \
+	"the SUT's error at the controller's file:line"
+[ -z "$(ls sutdir 2>/dev/null)" ] && ok "nothing left on the SUT" || fail "left on the SUT: $(ls sutdir)"
+
+# scan -H runs the SUT's scan.
+"$WULTFW" scan $ropts -H sut1 --sut-wultfw "$work/sut-wultfw" >scan.out 2>scan.err
+expect_status 0 $? "scan -H"
+expect_in scan.out "timer" "scan -H lists the SUT's sources"
+"$WULTFW" scan --ssh-config "$work/ssh_config" -H badauth >/dev/null 2>scanbad.err
+expect_status 1 $? "scan -H with failing authentication"
+expect_in scanbad.err "badauth: cannot connect" "names the host"
 
 # wait_for FILE-GLOB: until it exists (a bound, not a timing check).
 wait_for() {
