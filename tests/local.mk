@@ -31,6 +31,12 @@ tests_unit_test_units_SOURCES = tests/unit/test_units.c
 tests_unit_test_units_CFLAGS = $(CORE_TEST_CFLAGS)
 tests_unit_test_units_LDADD = $(CORE_TEST_LIBS)
 
+check_PROGRAMS += tests/unit/test_remote
+TESTS += tests/unit/test_remote
+tests_unit_test_remote_SOURCES = tests/unit/test_remote.c
+tests_unit_test_remote_CFLAGS = $(CORE_TEST_CFLAGS)
+tests_unit_test_remote_LDADD = $(CORE_TEST_LIBS)
+
 # These load the test plugins with dlopen: shared builds only.
 if !STATIC_PLUGINS
 check_PROGRAMS += tests/unit/test_config tests/unit/test_sched
