@@ -30,6 +30,7 @@ struct wfw_sut {
 	const char *host;		/* as the user wrote it */
 	const struct wfw_ssh_opts *o;
 	char ctl_path[128];
+	char ctl_opt[160];		/* "ControlPath=..." for ssh -o */
 	char err_path[128];		/* ssh's stderr of the last command */
 	char err[512];			/* its last meaningful line */
 	bool connected;

@@ -54,6 +54,7 @@ void wfw_sut_init(struct wfw_sut *s, const char *host, int idx,
 	s->host = host;
 	s->o = o;
 	snprintf(s->ctl_path, sizeof(s->ctl_path), "%s/%d", o->ctl_dir, idx);
+	snprintf(s->ctl_opt, sizeof(s->ctl_opt), "ControlPath=%s", s->ctl_path);
 	snprintf(s->err_path, sizeof(s->err_path), "%s/%d.err", o->ctl_dir, idx);
 }
 
@@ -136,11 +137,8 @@ static void ssh_argv(const struct wfw_sut *s, const char **argv,
 		"-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=4",
 		"-o", "LogLevel=ERROR",
 	};
-	char *ctl = NULL;
 	size_t n = 0, i;
 
-	if (asprintf(&ctl, "ControlPath=%s", s->ctl_path) < 0)
-		abort();
 	argv[n++] = "ssh";
 	if (s->o->config) {
 		argv[n++] = "-F";
@@ -157,7 +155,7 @@ static void ssh_argv(const struct wfw_sut *s, const char **argv,
 	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++)
 		argv[n++] = common[i];
 	argv[n++] = "-o";
-	argv[n++] = ctl;		/* leaked once per call: a few bytes */
+	argv[n++] = s->ctl_opt;
 	argv[n++] = "-o";
 	if (mode == SSH_MASTER) {
 		/* The master goes to the background once authenticated and

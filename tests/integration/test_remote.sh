@@ -108,6 +108,20 @@ Host badauth
 	UserKnownHostsFile $work/known_hosts
 	GlobalKnownHostsFile /dev/null
 C
+# A SUT whose host key is not the one known_hosts has for it.
+ssh-keygen -q -t ed25519 -N '' -C wultfw-test-wrong -f wronghostkey
+echo "[127.0.0.2]:$port1 $(cat wronghostkey.pub)" >wrong_known_hosts
+cat >>ssh_config <<C
+Host badhostkey
+	HostName 127.0.0.2
+	Port $port1
+	User root
+	IdentityFile $work/userkey
+	IdentitiesOnly yes
+	UserKnownHostsFile $work/wrong_known_hosts
+	GlobalKnownHostsFile /dev/null
+	StrictHostKeyChecking yes
+C
 ok "four sshd instances on 127.0.0.2-5"
 
 cat >exp.cfg <<'CFG'
@@ -177,6 +191,11 @@ remote -H badauth --sut-wultfw "$work/sut-wultfw" -o resbad -c exp.cfg 2>auth.er
 expect_status 1 $? "authentication failure"
 expect_in auth.err "badauth: failed: cannot connect (" "the error names the host"
 expect_in auth.err "authentication failed: give the key with -K" "and says what to do"
+
+remote -H badhostkey --sut-wultfw "$work/sut-wultfw" -o resbad -c exp.cfg 2>hostkey.err
+expect_status 1 $? "host key mismatch"
+expect_in hostkey.err "badhostkey: failed: cannot connect (" "the error names the host"
+expect_in hostkey.err "host key is not trusted" "and says what is wrong"
 
 # No wultfw on the SUT; another major version.
 remote -H sut2 --sut-wultfw /nonexistent/wultfw -o resbad -c exp.cfg 2>nowfw.err
