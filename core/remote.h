@@ -42,6 +42,8 @@ void wfw_ssh_opts_cleanup(struct wfw_ssh_opts *o);
 void wfw_sut_init(struct wfw_sut *s, const char *host, int idx,
 		  const struct wfw_ssh_opts *o);
 char *wfw_shq(const char *arg);
+/* cmd + " " + wfw_shq(arg); frees cmd, returns the new string. */
+char *wfw_shq_append(char *cmd, const char *arg);
 int wfw_ssh_connect(struct wfw_sut *s, char *why, size_t len);
 void wfw_ssh_disconnect(struct wfw_sut *s);
 int wfw_ssh_run(struct wfw_sut *s, const char *cmd, int in_fd, int out_fd);

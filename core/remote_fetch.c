@@ -24,7 +24,7 @@
 /* "cd RUNDIR/out && tar cf - -- 'a' 'b'" */
 static char *tar_cmd(const char *rundir, char **names, size_t n)
 {
-	char *out_dir, *q, *cmd, *next;
+	char *out_dir, *q, *cmd;
 	size_t i;
 
 	if (asprintf(&out_dir, "%s/out", rundir) < 0)
@@ -34,14 +34,8 @@ static char *tar_cmd(const char *rundir, char **names, size_t n)
 	if (asprintf(&cmd, "cd %s && tar cf - --", q) < 0)
 		abort();
 	free(q);
-	for (i = 0; i < n; i++) {
-		q = wfw_shq(names[i]);
-		if (asprintf(&next, "%s %s", cmd, q) < 0)
-			abort();
-		free(q);
-		free(cmd);
-		cmd = next;
-	}
+	for (i = 0; i < n; i++)
+		cmd = wfw_shq_append(cmd, names[i]);
 	return cmd;
 }
 
@@ -206,19 +200,13 @@ static const char *recorded_outdir(char *dest, const char *name)
 static void remove_on_sut(struct wfw_sut *s, const char *rundir, char **names,
 			  size_t n)
 {
-	char *qdir = wfw_shq(rundir), *cmd, *next, *q;
+	char *qdir = wfw_shq(rundir), *cmd, *next;
 	size_t i;
 
 	if (asprintf(&cmd, "cd %s && { [ ! -d out ] || (cd out && rm -rf --", qdir) < 0)
 		abort();
-	for (i = 0; i < n; i++) {
-		q = wfw_shq(names[i]);
-		if (asprintf(&next, "%s %s", cmd, q) < 0)
-			abort();
-		free(q);
-		free(cmd);
-		cmd = next;
-	}
+	for (i = 0; i < n; i++)
+		cmd = wfw_shq_append(cmd, names[i]);
 	if (asprintf(&next, "%s); } && { rmdir out 2>/dev/null; [ ! -d out ]; } && cd / && rm -rf -- %s",
 		     cmd, qdir) < 0)
 		abort();

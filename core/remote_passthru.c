@@ -78,17 +78,12 @@ bool wfw_wants_remote(int argc, char **argv)
 static char *remote_cmdline(const struct wfw_remote_opts *ro, const char *cmd,
 			    char **args, int n)
 {
-	char *line = wfw_shq(wfw_sut_wultfw(&ro->ssh)), *q, *next;
+	char *line = wfw_shq(wfw_sut_wultfw(&ro->ssh));
 	int i;
 
-	for (i = -1; i < n; i++) {
-		q = wfw_shq(i < 0 ? cmd : args[i]);
-		if (asprintf(&next, "%s %s", line, q) < 0)
-			abort();
-		free(q);
-		free(line);
-		line = next;
-	}
+	line = wfw_shq_append(line, cmd);
+	for (i = 0; i < n; i++)
+		line = wfw_shq_append(line, args[i]);
 	return line;
 }
 

@@ -69,20 +69,15 @@ static char *inner_script(const struct wfw_sut_job *j)
 /* printf '%s\n' 'NAME<TAB>OUTDIR' ... >dest: where results go back to. */
 static char *dest_lines(const struct wfw_sut_job *j)
 {
-	char *cmd = strdup("printf '%s\\n'"), *line, *q, *next;
+	char *cmd = strdup("printf '%s\\n'"), *line, *next;
 	size_t i;
 
 	for (i = 0; i < j->plan->n; i++) {
 		if (asprintf(&line, "%s\t%s", j->plan->exps[i].name,
 			     j->plan->exps[i].outdir) < 0)
 			abort();
-		q = wfw_shq(line);
-		if (asprintf(&next, "%s %s", cmd, q) < 0)
-			abort();
+		cmd = wfw_shq_append(cmd, line);
 		free(line);
-		free(q);
-		free(cmd);
-		cmd = next;
 	}
 	if (asprintf(&next, "%s >dest", cmd) < 0)
 		abort();

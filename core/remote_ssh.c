@@ -84,6 +84,17 @@ char *wfw_shq(const char *arg)
 	return q;
 }
 
+char *wfw_shq_append(char *cmd, const char *arg)
+{
+	char *q = wfw_shq(arg), *next;
+
+	if (asprintf(&next, "%s %s", cmd, q) < 0)
+		abort();
+	free(q);
+	free(cmd);
+	return next;
+}
+
 /* Start argv with the given fds (-1: inherit) in its own process group. */
 int wfw_spawn(const char *const *argv, int in_fd, int out_fd, int err_fd)
 {
