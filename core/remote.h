@@ -71,6 +71,12 @@ int wfw_remote_collect(struct wfw_sut *s, const char *rundir,
 		       const char *outdir, char **only, size_t nonly,
 		       bool force, char *got, size_t gotlen, char *why,
 		       size_t len);
+/*
+ * This host's runs on the SUT, one line each: "done|running|lost RUNDIR
+ * NAME NAME...", lost meaning no exit status and no process. *st is ssh's
+ * exit status.
+ */
+char *wfw_remote_list_runs(struct wfw_sut *s, int *st);
 /* The host as a directory name: '/' would make it a path. */
 void wfw_host_dir(const char *host, char *buf, size_t len);
 

@@ -265,3 +265,23 @@ int wfw_remote_collect(struct wfw_sut *s, const char *rundir,
 	free(text);
 	return ret;
 }
+
+/* One line per run: "done|running|lost RUNDIR". */
+char *wfw_remote_list_runs(struct wfw_sut *s, int *st)
+{
+	char *q = wfw_shq(wfw_sut_dir(s->o)), *cmd, *out = NULL, host_dir[256];
+	char *qhost;
+
+	wfw_host_dir(s->host, host_dir, sizeof(host_dir));
+	qhost = wfw_shq(host_dir);
+	if (asprintf(&cmd,
+		     "cd %s 2>/dev/null || exit 0; for d in run-*-%s; do [ -d \"$d\" ] || continue; "
+		     "if [ -f \"$d/rc\" ]; then s=done; elif kill -0 \"$(cat \"$d/pid\" 2>/dev/null)\" 2>/dev/null; then s=running; else s=lost; fi; "
+		     "echo \"$s $PWD/$d $(ls \"$d/out\" 2>/dev/null | tr '\\n' ' ')\"; done", q, qhost) < 0)
+		abort();
+	*st = wfw_ssh_capture(s, cmd, &out);
+	free(qhost);
+	free(cmd);
+	free(q);
+	return out;
+}

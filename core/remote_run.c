@@ -128,13 +128,20 @@ static int start_run(struct wfw_sut_job *j)
 		abort();
 	st = wfw_ssh_capture(&j->sut, cmd, &out);
 	free(cmd);
-	if (st || !out || atoi(out) <= 0) {
+	if (st == 255) {
+		/* ssh's own failure: the run may have started all the same */
+		snprintf(why, sizeof(why),
+			 "lost the connection while starting the run (%s); it may be going on on the SUT in %s: collect it later with 'wultfw fetch -H %s'",
+			 j->sut.err[0] ? j->sut.err : "ssh failed", j->rundir, j->sut.host);
+		fail(j, SUT_DETACHED, why);
+		st = -2;
+	} else if (st || !out || atoi(out) <= 0) {
 		snprintf(why, sizeof(why), "cannot start the run on the SUT (%s)",
 			 j->sut.err[0] ? j->sut.err : "no process id");
 		st = -1;
 	}
 out:
-	if (st)
+	if (st && st != -2)
 		fail(j, SUT_FAILED, why);
 	free(out);
 	free(dest);
@@ -143,6 +150,30 @@ out:
 	free(qhost);
 	free(qdir);
 	return st;
+}
+
+/* Two runs at once on one SUT would disturb each other's measurements. */
+static int check_idle(struct wfw_sut_job *j)
+{
+	char why[1024], *text, *p;
+	int st, ret = 0;
+
+	text = wfw_remote_list_runs(&j->sut, &st);
+	if (st) {
+		snprintf(why, sizeof(why), "cannot look for runs in %s on the SUT (%s)",
+			 wfw_sut_dir(j->sut.o), j->sut.err);
+		ret = fail(j, SUT_FAILED, why);
+	}
+	for (p = st ? NULL : text; p && *p && !ret; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, "running ", 8))
+			continue;
+		snprintf(why, sizeof(why),
+			 "a run is still going on on the SUT in %.*s: two at once would disturb each other; wait for it, then collect it with 'wultfw fetch -H %s'",
+			 (int)strcspn(p + 8, " \n"), p + 8, j->sut.host);
+		ret = fail(j, SUT_FAILED, why);
+	}
+	free(text);
+	return ret;
 }
 
 /* Sleep about a second, waking early when a stop is asked for. */
@@ -310,7 +341,7 @@ void wfw_sut_job_run(struct wfw_sut_job *j)
 		fail(j, SUT_INTERRUPTED, "stopped before the run started");
 		goto out;
 	}
-	if (start_run(j))
+	if (check_idle(j) || start_run(j))
 		goto out;
 	set_state(j, SUT_RUNNING, "running");
 	rc = watch_run(j);

@@ -277,6 +277,9 @@ ctl=$!
 wait_for "sutdir/run-*-sut4/out/long" || fail "the SUT run did not start"
 fetch -H sut4 -o resrun 2>running.err
 expect_in running.err "is still running (experiments begun: long" "fetch lists a running run"
+remote -H sut4 --sut-wultfw "$work/sut-wultfw" -o resbusy -c exp.cfg 2>busy.err
+expect_status 1 $? "no second run on a busy SUT"
+expect_in busy.err "sut4: failed: a run is still going on on the SUT in" "says why"
 wait $ctl
 expect_status 0 $? "and the controller still collects it"
 
