@@ -2,7 +2,7 @@
 /*
  * One SUT's run, from the controller: connect, check the SUT's wultfw,
  * upload the experiment file, start the run detached on the SUT (its own
- * session, results under SUT_DIR/RUN_ID/out), watch it, stop it on Ctrl-C,
+ * session, results under SUT_DIR/RUN_ID-HOST/out), watch it, stop it on Ctrl-C,
  * and bring the results back. Runs in its own thread; everything it tells
  * the user goes through the job's status and reason.
  */
@@ -35,7 +35,9 @@ static void set_state(struct wfw_sut_job *j, enum wfw_sut_state st,
 	wfw_remote_unlock();
 }
 
-static int fail(struct wfw_sut_job *j, enum wfw_sut_state st, const char *why)
+/* The job's final state and what the summary says about it; returns -1. */
+static int conclude(struct wfw_sut_job *j, enum wfw_sut_state st,
+		    const char *why)
 {
 	wfw_remote_lock();
 	j->state = st;
@@ -133,7 +135,7 @@ static int start_run(struct wfw_sut_job *j)
 		snprintf(why, sizeof(why),
 			 "lost the connection while starting the run (%s); it may be going on on the SUT in %s: collect it later with 'wultfw fetch -H %s'",
 			 j->sut.err[0] ? j->sut.err : "ssh failed", j->rundir, j->sut.host);
-		fail(j, SUT_DETACHED, why);
+		conclude(j, SUT_DETACHED, why);
 		st = -2;
 	} else if (st || !out || atoi(out) <= 0) {
 		snprintf(why, sizeof(why), "cannot start the run on the SUT (%s)",
@@ -142,7 +144,7 @@ static int start_run(struct wfw_sut_job *j)
 	}
 out:
 	if (st && st != -2)
-		fail(j, SUT_FAILED, why);
+		conclude(j, SUT_FAILED, why);
 	free(out);
 	free(dest);
 	free(qinner);
@@ -162,7 +164,7 @@ static int check_idle(struct wfw_sut_job *j)
 	if (st) {
 		snprintf(why, sizeof(why), "cannot look for runs in %s on the SUT (%s)",
 			 wfw_sut_dir(j->sut.o), j->sut.err);
-		ret = fail(j, SUT_FAILED, why);
+		ret = conclude(j, SUT_FAILED, why);
 	}
 	for (p = st ? NULL : text; p && *p && !ret; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
 		if (strncmp(p, "running ", 8))
@@ -170,7 +172,7 @@ static int check_idle(struct wfw_sut_job *j)
 		snprintf(why, sizeof(why),
 			 "a run is still going on on the SUT in %.*s: two at once would disturb each other; wait for it, then collect it with 'wultfw fetch -H %s'",
 			 (int)strcspn(p + 8, " \n"), p + 8, j->sut.host);
-		ret = fail(j, SUT_FAILED, why);
+		ret = conclude(j, SUT_FAILED, why);
 	}
 	free(text);
 	return ret;
@@ -298,21 +300,21 @@ static void finish(struct wfw_sut_job *j, int rc)
 	set_state(j, SUT_FETCHING, "copying results back");
 	if (wfw_remote_collect(&j->sut, j->rundir, NULL, NULL, 0, j->ro->force,
 			       got, sizeof(got), why, sizeof(why))) {
-		fail(j, SUT_FAILED, why);
+		conclude(j, SUT_FAILED, why);
 		return;
 	}
 	if (rc == 0) {
 		snprintf(why, sizeof(why), "results in %s", got[0] ? got : "(none)");
-		fail(j, SUT_DONE, why);
+		conclude(j, SUT_DONE, why);
 	} else if (interrupted) {
 		snprintf(why, sizeof(why), "stopped; what was measured is in %s",
 			 got[0] ? got : "(nothing)");
-		fail(j, SUT_INTERRUPTED, why);
+		conclude(j, SUT_INTERRUPTED, why);
 	} else {
 		snprintf(why, sizeof(why), "%s (wultfw exit status %d on the SUT)%s%s",
 			 err[0] ? err : "the run failed", rc,
 			 got[0] ? "; results in " : "", got);
-		fail(j, SUT_FAILED, why);
+		conclude(j, SUT_FAILED, why);
 	}
 }
 
@@ -330,15 +332,15 @@ void wfw_sut_job_run(struct wfw_sut_job *j)
 		 wfw_sut_dir(j->sut.o), j->ro->run_id, host_dir);
 	set_state(j, SUT_CONNECTING, "connecting");
 	if (wfw_ssh_connect(&j->sut, why, sizeof(why))) {
-		fail(j, SUT_FAILED, why);
+		conclude(j, SUT_FAILED, why);
 		return;
 	}
 	if (wfw_sut_check_version(&j->sut, why, sizeof(why))) {
-		fail(j, SUT_FAILED, why);
+		conclude(j, SUT_FAILED, why);
 		goto out;
 	}
 	if (wfw_stop_signal) {
-		fail(j, SUT_INTERRUPTED, "stopped before the run started");
+		conclude(j, SUT_INTERRUPTED, "stopped before the run started");
 		goto out;
 	}
 	if (check_idle(j) || start_run(j))
@@ -349,7 +351,7 @@ void wfw_sut_job_run(struct wfw_sut_job *j)
 		snprintf(why, sizeof(why),
 			 "lost the connection (%s); the run goes on on the SUT in %s: collect it later with 'wultfw fetch -H %s'",
 			 j->sut.err[0] ? j->sut.err : "ssh failed", j->rundir, j->sut.host);
-		fail(j, SUT_DETACHED, why);
+		conclude(j, SUT_DETACHED, why);
 		goto out;
 	}
 	finish(j, rc);
