@@ -112,7 +112,10 @@ static void usage(void)
 	       "  --src DIR      module sources (default %s;\n"
 	       "                 kmod/ of a source tree works too)\n"
 	       "  --destdir DIR  install under DIR instead of / (packaging, tests)\n"
-	       "  --dry-run      check and print the commands, change nothing\n", KMODSRCDIR);
+	       "  --dry-run      check and print the commands, change nothing\n"
+	       "  -H HOST[,HOST...]  deploy on these SUTs over ssh, their own kernels\n"
+	       "                 (with -U, -K, --ssh-config, --sut-wultfw as for 'wultfw -H')\n",
+	       KMODSRCDIR);
 }
 
 /* Build in a temporary copy; install into root/lib/modules/rel/extra/wultfw. */

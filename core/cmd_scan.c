@@ -118,7 +118,9 @@ int wfw_cmd_scan(int argc, char **argv)
 			       "driver, interface and PCIe ASPM state. Nothing is measured and\n"
 			       "nothing on the system is changed.\n\n"
 			       "  --pci-dump FILE  read PCI devices from an 'lspci -xxx' dump instead\n"
-			       "                   of this machine (NICs only; sources are skipped)\n");
+			       "                   of this machine (NICs only; sources are skipped)\n"
+			       "  -H HOST[,HOST...] scan these SUTs over ssh instead (with -U, -K,\n"
+			       "                   --ssh-config, --sut-wultfw as for 'wultfw -H')\n");
 			return 0;
 		}
 		fprintf(stderr, "Try 'wultfw scan --help'.\n");

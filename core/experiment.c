@@ -26,7 +26,7 @@ extern const char *wfw_cfg_main_file;
 
 static const char *const top_keys[] = {
 	"outdir", "source", "limits", "sinks", "cstates", "seed", "collect",
-	"experiments", "name", NULL
+	"experiments", "name", "hosts", "sut_wultfw", NULL
 };
 static const char *const exp_keys[] = {
 	"name", "outdir", "source", "limits", "sinks", "cstates", "seed",

@@ -5,7 +5,9 @@ core_libwfw_core_la_SOURCES = \
 	core/cfgerr.c core/cfgerr.h \
 	core/collect.c core/collect.h \
 	core/cmd_deploy.c \
+	core/cmd_fetch.c \
 	core/cmd_plugins.c \
+	core/cmd_remote.c \
 	core/cmd_scan.c \
 	core/commands.h \
 	core/cpus.c core/cpus.h \
@@ -17,6 +19,8 @@ core_libwfw_core_la_SOURCES = \
 	core/options.c core/options.h \
 	core/plugins.c core/plugins.h \
 	core/progress.c core/progress.h \
+	core/remote.h core/remote_fetch.c core/remote_hosts.c \
+	core/remote_passthru.c core/remote_run.c core/remote_ssh.c \
 	core/resolved.c core/resolved.h \
 	core/resultdir.c core/resultdir.h \
 	core/run.c \

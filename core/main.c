@@ -10,6 +10,7 @@
 #include "log.h"
 #include "plugins.h"
 #include <suggest/suggest.h>
+#include "remote.h"
 
 static const struct {
 	const char *name;
@@ -23,6 +24,7 @@ static const struct {
 	{ "report", wfw_cmd_report },
 	{ "scan", wfw_cmd_scan },
 	{ "deploy", wfw_cmd_deploy },
+	{ "fetch", wfw_cmd_fetch },
 };
 
 static void unknown_command(const char *name)
@@ -65,7 +67,11 @@ int main(int argc, char **argv)
 		wfw_err("cannot initialise libltdl");
 		return 1;
 	}
-	ret = fn(argc - sub, argv + sub);
+	if ((fn == wfw_cmd_scan || fn == wfw_cmd_deploy) &&
+	    wfw_wants_remote(argc - sub, argv + sub))
+		ret = wfw_remote_passthru(argv[1], argc - sub, argv + sub);
+	else
+		ret = fn(argc - sub, argv + sub);
 	wfw_plugins_exit();
 	return ret;
 }

@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
-static int mkdir_p(const char *path)
+int wfw_mkdir_p(const char *path)
 {
 	char buf[PATH_MAX], *p;
 
@@ -40,6 +41,11 @@ static int remove_one(const char *path, const struct stat *st, int flag,
 	return remove(path);
 }
 
+int wfw_remove_tree(const char *path)
+{
+	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -errno : 0;
+}
+
 /* --force replaces an old result directory, and nothing that is not one. */
 static int remove_old(const char *path, char *err, size_t errlen)
 {
@@ -52,7 +58,7 @@ static int remove_old(const char *path, char *err, size_t errlen)
 			 path);
 		return -EEXIST;
 	}
-	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS)) {
+	if (wfw_remove_tree(path)) {
 		snprintf(err, errlen, "cannot remove the old result directory %s: %s",
 			 path, strerror(errno));
 		return -errno;
@@ -78,10 +84,10 @@ int wfw_resultdir_create(const char *path, bool force, char *err,
 		if (ret)
 			return ret;
 	}
-	ret = mkdir_p(path);
+	ret = wfw_mkdir_p(path);
 	if (!ret) {
 		snprintf(logs, sizeof(logs), "%s/logs", path);
-		ret = mkdir_p(logs);
+		ret = wfw_mkdir_p(logs);
 	}
 	if (ret)
 		snprintf(err, errlen, "cannot create result directory %s: %s",
@@ -142,6 +148,19 @@ void wfw_info_str(struct wfw_info *info, const char *key, const char *val)
 void wfw_info_raw(struct wfw_info *info, const char *key, const char *val)
 {
 	info_put(info, key, strdup(val));
+}
+
+void wfw_info_identity(struct wfw_info *info, const char *name)
+{
+	const char *host = getenv("WULTFW_HOST");
+	struct utsname u;
+
+	if (!uname(&u))
+		wfw_info_str(info, "sut_hostname", u.nodename);
+	if (host && *host) {
+		wfw_info_str(info, "host", host);
+		wfw_info_fmt(info, "reportid", "%s-%s", host, name);
+	}
 }
 
 void wfw_info_fmt(struct wfw_info *info, const char *key, const char *fmt, ...)

@@ -15,6 +15,11 @@
 int wfw_resultdir_create(const char *path, bool force, char *err,
 			 size_t errlen);
 
+/* mkdir -p; returns 0 or -errno. */
+int wfw_mkdir_p(const char *path);
+/* rm -r without following links; returns 0 or -errno. */
+int wfw_remove_tree(const char *path);
+
 /* info.yml as key/value pairs in insertion order; a later set replaces. */
 struct wfw_info {
 	char **keys;
@@ -33,6 +38,13 @@ void wfw_info_fmt(struct wfw_info *info, const char *key, const char *fmt, ...)
  * sure that fits.
  */
 int wfw_info_write(const struct wfw_info *info, const char *dir, size_t reserve);
+/*
+ * The machine's identity: sut_hostname (what it calls itself), and for a
+ * run started by a controller (WULTFW_HOST set) host, the controller's
+ * name for it, which also prefixes reportid so reports of several SUTs
+ * can be told apart.
+ */
+void wfw_info_identity(struct wfw_info *info, const char *name);
 void wfw_info_free(struct wfw_info *info);
 
 /* Write a small text file in dir; returns 0 or -errno. */

@@ -12,10 +12,11 @@
 #include "experiment.h"
 #include "log.h"
 #include "machine.h"
+#include "remote.h"
 #include "sched.h"
 #include "signals.h"
 
-enum { OPT_FORCE = 256, OPT_CHECK, OPT_ONLY, OPT_NO_PROGRESS, OPT_SYSFS };
+enum { OPT_FORCE = 256, OPT_CHECK, OPT_ONLY, OPT_NO_PROGRESS, OPT_SYSFS, OPT_LOCAL };
 
 static void usage(FILE *f)
 {
@@ -38,6 +39,10 @@ static void usage(FILE *f)
 		"  -v, --verbose       more detail (twice: plugin debug output)\n"
 		"  -h, --help          this help\n"
 		"  -V, --version       the version\n"
+		"\n"
+		"Remote SUTs (results come back to OUTDIR/HOST/NAME/; see 'wultfw fetch'):\n"
+		WFW_REMOTE_HELP
+		"      --local         run here even if the file names hosts\n"
 		"\n"
 		"Exit status: 0 done, 1 an experiment failed, 2 bad command line or\n"
 		"experiment file, 3 (--check) the file is valid but this machine cannot\n"
@@ -110,18 +115,26 @@ int wfw_cmd_run(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "local", no_argument, NULL, OPT_LOCAL },
+		WFW_REMOTE_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct wfw_remote_opts rem = { 0 };
 	struct wfw_plan_overrides ov = { 0 };
 	struct wfw_run_opts ro = { 0 };
 	struct wfw_cfgerr errs = { 0 };
 	struct wfw_plan plan;
 	const char *file = NULL;
-	bool check = false, progress = true;
-	int c, status = 0;
+	bool check = false, progress = true, local = false;
+	int c, status = 0, remote = 0;
 	size_t i;
 
-	while ((c = getopt_long(argc, argv, "c:o:qvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:o:qvhV" WFW_REMOTE_SHORTOPTS, longopts, NULL)) != -1) {
+		remote = wfw_remote_getopt(&rem, c, optarg);
+		if (remote < 0)
+			return 2;
+		if (remote)
+			continue;
 		switch (c) {
 		case 'c':
 			file = optarg;
@@ -134,6 +147,9 @@ int wfw_cmd_run(int argc, char **argv)
 			break;
 		case OPT_CHECK:
 			check = true;
+			break;
+		case OPT_LOCAL:
+			local = true;
 			break;
 		case OPT_FORCE:
 			ro.force = true;
@@ -168,13 +184,27 @@ int wfw_cmd_run(int argc, char **argv)
 		return 2;
 	}
 
-	if (wfw_plan_load(&plan, file, &ov, &errs)) {
+	if (wfw_plan_load(&plan, file, &ov, &errs) ||
+	    (remote = local ? 0 : wfw_remote_setup(&rem, &plan, &errs)) < 0) {
 		wfw_cfgerr_print(&errs);
 		wfw_err("%zu problem%s in %s: nothing was measured",
 			errs.n, errs.n == 1 ? "" : "s", plan.file);
 		wfw_cfgerr_free(&errs);
 		wfw_plan_free(&plan);
 		return 2;
+	}
+	if (remote) {
+		rem.config_file = file;
+		rem.only = ov.only;
+		rem.force = ro.force;
+		rem.check = check;
+		rem.progress = progress && wfw_verbosity > 0 && isatty(STDERR_FILENO);
+		if (!check)
+			wfw_signals_install();
+		status = wfw_remote_main(&plan, &rem);
+		wfw_hosts_free(&rem.hosts);
+		wfw_plan_free(&plan);
+		return status;
 	}
 	if (check) {
 		status = check_plan(&plan, ov.sysfs_root);

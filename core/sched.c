@@ -245,6 +245,7 @@ static void fill_info(struct wfw_run *run)
 	wfw_info_str(info, "collector", "wultfw " PACKAGE_VERSION);
 	wfw_info_str(info, "format_version", "1.3");
 	wfw_info_str(info, "reportid", e->name);
+	wfw_info_identity(info, e->name);
 	localtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", &tm);
 	wfw_info_str(info, "date", date);

@@ -6,7 +6,7 @@ packages="build-essential autoconf automake libtool pkg-config
 	libltdl-dev libconfig-dev libpci-dev libcsv-dev libcunit1-dev
 	clang llvm libbpf-dev bpftool
 	linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static cpio
-	rt-tests chromium
+	rt-tests chromium openssh-client openssh-server
 	debhelper dh-dkms dkms lintian bash-completion"
 [ "$1" = "--bench" ] && packages="$packages python3-pandas time"
 if [ "$(id -u)" != 0 ]; then

@@ -1,0 +1,320 @@
+#!/bin/sh
+# Remote SUTs through real OpenSSH: the test starts its own sshd instances
+# (throw-away host key, a key it authorizes, its own sshd_config) listening
+# only on 127.0.0.x, each standing for a SUT; the "SUT" runs this build's
+# wultfw through --sut-wultfw. Cases: one SUT, four in parallel, failed
+# authentication, no wultfw, another major version, the connection killed
+# mid-run (then `fetch`), Ctrl-C on the controller, a full disk on the
+# controller while copying back.
+. "${abs_top_srcdir:?}/tests/integration/lib.sh"
+
+sshd=$(command -v sshd || echo /usr/sbin/sshd)
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: test_remote: needs root (sshd with its own config, tmpfs mount)"
+	exit 77
+fi
+if [ ! -x "$sshd" ] || ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then
+	echo "SKIP: test_remote: no sshd/ssh (Debian openssh-server, openssh-client)"
+	exit 77
+fi
+cd "$work" || exit 1
+unset SSH_AUTH_SOCK
+export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
+
+cleanup() {
+	for f in "$work"/sshd*.pid; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+	done
+	mountpoint -q "$work/full" 2>/dev/null && umount "$work/full"
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+ssh-keygen -q -t ed25519 -N '' -C wultfw-test-host -f hostkey
+ssh-keygen -q -t ed25519 -N '' -C wultfw-test-user -f userkey
+ssh-keygen -q -t ed25519 -N '' -C wultfw-test-other -f otherkey
+cp userkey.pub authorized_keys
+mkdir -p /run/sshd
+chmod 700 /run/sshd
+
+# The "SUT" command: this build's binary with this build's plugins.
+cat >sut-wultfw <<W
+#!/bin/sh
+WULTFW_PLUGIN_PATH='$WULTFW_PLUGIN_PATH' WULTFW_HIDE_CPUIDLE='${WULTFW_HIDE_CPUIDLE:-}' exec '$WULTFW' "\$@"
+W
+sed -i "s/WULTFW_HIDE_CPUIDLE='' //" sut-wultfw
+printf '#!/bin/sh\necho "wultfw 99.0.0"\n' >old-wultfw
+chmod 755 sut-wultfw old-wultfw
+
+# start_sshd N PORT: sshd for sutN on 127.0.0.(N+1):PORT
+start_sshd() {
+	cat >"sshd$1.config" <<C
+ListenAddress 127.0.0.$(($1 + 1)):$2
+HostKey $work/hostkey
+PidFile none
+AuthorizedKeysFile $work/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+PrintMotd no
+C
+	: >"sshd$1.log"
+	"$sshd" -D -f "$work/sshd$1.config" -E "$work/sshd$1.log" &
+	echo $! >"sshd$1.pid"
+	# Listening, or gone (port taken); a bound, not a timing check.
+	i=0
+	while ! grep -q "Server listening" "sshd$1.log"; do
+		kill -0 "$(cat "sshd$1.pid")" 2>/dev/null || return 1
+		i=$((i + 1)); [ $i -lt 300 ] || return 1; sleep 0.1
+	done
+}
+
+# Ports from this process id, so parallel runs rarely collide; a taken
+# port moves on to the next.
+port=$((20000 + $$ % 20000))
+: >known_hosts
+: >ssh_config
+for n in 1 2 3 4; do
+	tries=0
+	until start_sshd $n $port; do
+		kill "$(cat "sshd$n.pid")" 2>/dev/null
+		port=$((port + 7)); tries=$((tries + 1))
+		[ $tries -lt 10 ] || { fail "sshd $n does not start:"; cat "sshd$n.log"; finish; }
+	done
+	eval "port$n=$port"
+	echo "[127.0.0.$((n + 1))]:$port $(cat hostkey.pub)" >>known_hosts
+	cat >>ssh_config <<C
+Host sut$n
+	HostName 127.0.0.$((n + 1))
+	Port $port
+	User root
+	IdentityFile $work/userkey
+	IdentitiesOnly yes
+	UserKnownHostsFile $work/known_hosts
+	GlobalKnownHostsFile /dev/null
+	StrictHostKeyChecking yes
+C
+	port=$((port + 1))
+done
+cat >>ssh_config <<C
+Host badauth
+	HostName 127.0.0.2
+	Port $port1
+	User root
+	IdentityFile $work/otherkey
+	IdentitiesOnly yes
+	UserKnownHostsFile $work/known_hosts
+	GlobalKnownHostsFile /dev/null
+C
+# A SUT whose host key is not the one known_hosts has for it.
+ssh-keygen -q -t ed25519 -N '' -C wultfw-test-wrong -f wronghostkey
+echo "[127.0.0.2]:$port1 $(cat wronghostkey.pub)" >wrong_known_hosts
+cat >>ssh_config <<C
+Host badhostkey
+	HostName 127.0.0.2
+	Port $port1
+	User root
+	IdentityFile $work/userkey
+	IdentitiesOnly yes
+	UserKnownHostsFile $work/wrong_known_hosts
+	GlobalKnownHostsFile /dev/null
+	StrictHostKeyChecking yes
+C
+ok "four sshd instances on 127.0.0.2-5"
+
+cat >exp.cfg <<'CFG'
+outdir = "res";
+sinks = ( { plugin = "csv"; } );
+experiments = (
+  { name = "a"; source = { plugin = "timer"; cpu = 1; ldist = "100us"; }; limits = { datapoints = 300; }; },
+  { name = "b"; source = { plugin = "timer"; cpu = 1; ldist = "50us"; }; limits = { datapoints = 200; }; }
+);
+CFG
+cat >long.cfg <<'CFG'
+outdir = "res";
+experiments = (
+  { name = "long"; source = { plugin = "timer"; cpu = 1; ldist = "1ms"; };
+    limits = { time = "6s"; }; sinks = ( { plugin = "csv"; } ); }
+);
+CFG
+cat >big.cfg <<'CFG'
+outdir = "res";
+experiments = (
+  { name = "big"; source = { plugin = "timer"; cpu = 1; ldist = "20us"; };
+    limits = { datapoints = 5000; }; sinks = ( { plugin = "csv"; } ); }
+);
+CFG
+
+# Every command gets the test's ssh config and SUT directory ($work has no spaces).
+ropts="--ssh-config $work/ssh_config --sut-dir $work/sutdir"
+remote() { "$WULTFW" $ropts "$@"; }
+fetch() { "$WULTFW" fetch $ropts "$@"; }
+rows() { echo $(($(wc -l <"$1") - 1)); }
+
+# --check validates on the controller and contacts nobody.
+remote -H nosuchhost.invalid -c exp.cfg --check >check.out 2>&1
+expect_status 0 $? "--check with -H needs no SUT"
+expect_in check.out "valid (each SUT checks its machine" "--check says the SUT checks its machine"
+
+# One SUT.
+remote -q -H sut1 --sut-wultfw "$work/sut-wultfw" -c exp.cfg 2>one.err
+expect_status 0 $? "one SUT: both experiments ran"
+expect_in res/sut1/a/info.yml "host: 'sut1'" "info.yml names the SUT as the controller called it"
+expect_in res/sut1/a/info.yml "sut_hostname: '$(uname -n)'" "info.yml names the SUT as it calls itself"
+expect_in res/sut1/a/info.yml "status: 'complete'" "the SUT's run finished"
+[ "$(rows res/sut1/a/datapoints.csv)" = 300 ] && [ "$(rows res/sut1/b/datapoints.csv)" = 200 ] &&
+	ok "every datapoint came back" || fail "datapoints: $(rows res/sut1/a/datapoints.csv), $(rows res/sut1/b/datapoints.csv)"
+[ -z "$(ls sutdir 2>/dev/null)" ] && ok "nothing left on the SUT after the copy" ||
+	fail "left on the SUT: $(ls sutdir)"
+remote -q -H sut1 --sut-wultfw "$work/sut-wultfw" -c exp.cfg 2>again.err
+expect_status 2 $? "an existing result is not overwritten"
+expect_in again.err "res/sut1/a exists already" "and the error names it"
+
+# Four SUTs in parallel, hosts from the file, two at a time.
+{ cat exp.cfg; echo 'hosts = [ "sut1", "sut2", "sut3", "sut4" ];'; echo "sut_wultfw = \"$work/sut-wultfw\";"; } >four.cfg
+remote -q -o res4 --jobs 2 -c four.cfg 2>four.err
+expect_status 0 $? "four SUTs"
+good=0
+for n in 1 2 3 4; do
+	grep -qF "host: 'sut$n'" "res4/sut$n/a/info.yml" 2>/dev/null &&
+		[ "$(rows "res4/sut$n/b/datapoints.csv")" = 200 ] && good=$((good + 1))
+done
+[ $good = 4 ] && ok "four complete result directories, each under its host" ||
+	{ fail "only $good of 4 SUTs complete"; cat four.err; }
+"$WULTFW" calc res4/*/a >calc.out 2>&1
+expect_status 0 $? "calc reads the four results side by side"
+
+# Authentication fails: one line naming the host and what to do.
+remote -H badauth --sut-wultfw "$work/sut-wultfw" -o resbad -c exp.cfg 2>auth.err
+expect_status 1 $? "authentication failure"
+expect_in auth.err "badauth: failed: cannot connect (" "the error names the host"
+expect_in auth.err "authentication failed: give the key with -K" "and says what to do"
+
+remote -H badhostkey --sut-wultfw "$work/sut-wultfw" -o resbad -c exp.cfg 2>hostkey.err
+expect_status 1 $? "host key mismatch"
+expect_in hostkey.err "badhostkey: failed: cannot connect (" "the error names the host"
+expect_in hostkey.err "host key is not trusted" "and says what is wrong"
+
+# No wultfw on the SUT; another major version.
+remote -H sut2 --sut-wultfw /nonexistent/wultfw -o resbad -c exp.cfg 2>nowfw.err
+expect_status 1 $? "SUT without wultfw"
+expect_in nowfw.err "sut2: failed: no usable '/nonexistent/wultfw' on the SUT" "says wultfw is missing there"
+remote -H sut2 --sut-wultfw "$work/old-wultfw" -o resbad -c exp.cfg 2>ver.err
+expect_status 1 $? "version mismatch"
+expect_in ver.err "wultfw 99.0.0" "names the SUT's version"
+expect_in ver.err "install the same major version on both" "and what to do"
+[ ! -e resbad ] && ok "no result directory for runs that never started" || fail "resbad exists"
+
+# A machine-dependent error on the SUT comes back at the controller's file:line.
+printf '#!/bin/sh\nWULTFW_HIDE_CPUIDLE=1 exec %s/sut-wultfw "$@"\n' "$work" >hidden-wultfw
+chmod 755 hidden-wultfw
+cat >cs.cfg <<'CFG'
+outdir = "rescs";
+experiments = (
+  { name = "cs"; source = { plugin = "timer"; cpu = 1; ldist = "100us"; };
+    limits = { datapoints = 100; }; sinks = ( { plugin = "csv"; } );
+    cstates = { only = [ "POLL" ]; }; }
+);
+CFG
+remote -H sut2 --sut-wultfw "$work/hidden-wultfw" -c cs.cfg 2>cs.err
+expect_status 1 $? "an experiment that fails on the SUT"
+expect_in cs.err "sut2: failed: experiment 'cs': cs.cfg:5: experiments[0].cstates.only: CPU 1 has no cpuidle states" \
+	"the SUT's error at the controller's file:line"
+[ -z "$(ls sutdir 2>/dev/null)" ] && ok "nothing left on the SUT" || fail "left on the SUT: $(ls sutdir)"
+
+# scan -H runs the SUT's scan.
+"$WULTFW" scan $ropts -H sut1 --sut-wultfw "$work/sut-wultfw" >scan.out 2>scan.err
+expect_status 0 $? "scan -H"
+expect_in scan.out "timer" "scan -H lists the SUT's sources"
+"$WULTFW" scan --ssh-config "$work/ssh_config" -H badauth >/dev/null 2>scanbad.err
+expect_status 1 $? "scan -H with failing authentication"
+expect_in scanbad.err "badauth: cannot connect" "names the host"
+
+# wait_for FILE-GLOB: until it exists (a bound, not a timing check).
+wait_for() {
+	i=0
+	while ! ls $1 >/dev/null 2>&1; do
+		i=$((i + 1)); [ $i -lt 600 ] || return 1; sleep 0.1
+	done
+}
+
+# kill_tree PID: the process and its descendants, by id.
+kill_tree() {
+	for c in $(pgrep -P "$1"); do kill_tree "$c"; done
+	kill -9 "$1" 2>/dev/null
+}
+
+# The connection dies mid-run: the run goes on; fetch collects it.
+"$WULTFW" $ropts -H sut3 --sut-wultfw "$work/sut-wultfw" -o reslost -c long.cfg 2>lost.err &
+ctl=$!
+wait_for "sutdir/run-*-sut3/out/long/datapoints.csv" || fail "the SUT run did not start"
+kill_tree "$(cat sshd3.pid)"
+wait $ctl
+expect_status 1 $? "controller gives up on a lost connection"
+expect_in lost.err "sut3: detached: lost the connection" "says the connection was lost"
+expect_in lost.err "collect it later with 'wultfw fetch -H sut3'" "and how to collect the run"
+wait_for "sutdir/run-*-sut3/rc" || fail "the SUT run did not finish"
+ok "the SUT run finished without its controller"
+fetch -H sut3 -o reslost 2>fetch-down.err
+expect_status 1 $? "fetch while the SUT is unreachable"
+expect_in fetch-down.err "sut3: cannot connect" "fetch names the host"
+start_sshd 3 "$port3"
+fetch -H sut3 -o reslost 2>fetch.err
+expect_status 0 $? "fetch after the SUT is back"
+expect_in reslost/sut3/long/info.yml "status: 'complete'" "fetched a complete result"
+expect_in fetch.err "sut3: fetched reslost/sut3/long" "fetch says what it brought back"
+n=$(rows reslost/sut3/long/datapoints.csv)
+[ "$n" -gt 0 ] && expect_in reslost/sut3/long/info.yml "datapoints: $n" "nothing lost ($n datapoints)"
+fetch -H sut3 -o reslost 2>fetch2.err
+expect_status 0 $? "fetch again"
+expect_in fetch2.err "sut3: no runs in" "nothing left to fetch"
+
+# fetch says which runs are still going on.
+"$WULTFW" $ropts -H sut4 --sut-wultfw "$work/sut-wultfw" -o resrun -c long.cfg 2>/dev/null &
+ctl=$!
+wait_for "sutdir/run-*-sut4/out/long" || fail "the SUT run did not start"
+fetch -H sut4 -o resrun 2>running.err
+expect_in running.err "is still running (experiments begun: long" "fetch lists a running run"
+remote -H sut4 --sut-wultfw "$work/sut-wultfw" -o resbusy -c exp.cfg 2>busy.err
+expect_status 1 $? "no second run on a busy SUT"
+expect_in busy.err "sut4: failed: a run is still going on on the SUT in" "says why"
+wait $ctl
+expect_status 0 $? "and the controller still collects it"
+
+# Ctrl-C on the controller stops every SUT cleanly and brings back the data.
+"$WULTFW" $ropts -H sut1,sut2 --sut-wultfw "$work/sut-wultfw" -o resint -c long.cfg 2>int.err &
+ctl=$!
+wait_for "sutdir/run-*-sut1/out/long/datapoints.csv" && wait_for "sutdir/run-*-sut2/out/long/datapoints.csv" ||
+	fail "the SUT runs did not start"
+sleep 1
+kill -INT $ctl
+wait $ctl
+expect_status 130 $? "Ctrl-C: exit status 130"
+for n in 1 2; do
+	expect_in "resint/sut$n/long/info.yml" "status: 'interrupted'" "sut$n stopped cleanly"
+	[ "$(rows "resint/sut$n/long/datapoints.csv")" -gt 0 ] && ok "sut$n: what was measured came back" ||
+		fail "sut$n: no datapoints"
+done
+expect_in int.err "sut1: interrupted: stopped; what was measured is in" "the summary says interrupted"
+
+# A full disk on the controller while copying back.
+mkdir full
+if mount -t tmpfs -o size=32k tmpfs full 2>/dev/null; then
+	remote -H sut4 --sut-wultfw "$work/sut-wultfw" -o full -c big.cfg 2>full.err
+	expect_status 1 $? "full disk while copying back"
+	expect_in full.err "No space left on device" "says the disk is full"
+	expect_in full.err "the SUT keeps them in" "says the SUT keeps the results"
+	[ ! -e full/sut4/big ] && ok "no half result on the controller" || fail "full/sut4/big exists"
+	[ "$(rows sutdir/run-*-sut4/out/big/datapoints.csv)" = 5000 ] &&
+		ok "the SUT's copy is whole" || fail "the SUT's copy is not whole"
+	umount full
+	fetch -H sut4 -o full 2>fullfetch.err
+	expect_status 0 $? "fetch once there is room"
+	[ "$(rows full/sut4/big/datapoints.csv)" = 5000 ] && ok "all 5000 datapoints arrived" ||
+		fail "after fetch: $(cat fullfetch.err)"
+else
+	echo "skipped: the full-disk case cannot mount a tmpfs here"
+fi
+finish
