@@ -374,7 +374,7 @@ static void test_single_stops_at_max(void)
 	h_close(&h);
 }
 
-/* The achieved period: never shorter than asked, and recorded. */
+/* The achieved period is measured and recorded. */
 static void test_achieved_period(void)
 {
 	struct harness h;
@@ -388,8 +388,12 @@ static void test_achieved_period(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	double got = strtod(p + strlen("telemetry_period_achieved_ns: "), NULL);
 
-	/* deadlines are absolute: no shorter; a loaded machine may be late */
-	CU_ASSERT(got >= 20e6 * 0.999);
+	/*
+	 * Recorded and plausible only: deadlines are absolute, but a first
+	 * sample taken late on a loaded machine makes the mean period of the
+	 * rest shorter than asked, so no tighter bound holds everywhere.
+	 */
+	CU_ASSERT(got > 0);
 	CU_ASSERT(got < 20e6 * 50);
 	h_close(&h);
 }
