@@ -240,10 +240,14 @@ wait_for() {
 	done
 }
 
-# kill_tree PID: the process and its descendants, by id.
+# kill_tree PID: the sshd process and its sshd descendants, by id: the
+# connection dies. Shells below them are left to end on the hangup, so a
+# login script is never killed halfway (a pyenv rehash killed -9 leaves a
+# lock that makes every later login wait a minute).
 kill_tree() {
 	for c in $(pgrep -P "$1"); do kill_tree "$c"; done
-	kill -9 "$1" 2>/dev/null
+	[ "$(cat "/proc/$1/comm" 2>/dev/null)" = sshd ] && kill -9 "$1" 2>/dev/null
+	return 0
 }
 
 # The connection dies mid-run: the run goes on; fetch collects it.
