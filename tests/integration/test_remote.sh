@@ -185,6 +185,17 @@ done
 	{ fail "only $good of 4 SUTs complete"; cat four.err; }
 "$WULTFW" calc res4/*/a >calc.out 2>&1
 expect_status 0 $? "calc reads the four results side by side"
+# A diff of the four SUTs (tests/integration/test_report.sh opens reports
+# in Chromium; here: one is made, naming every SUT).
+if "$WULTFW" report -o rep4 res4/*/a >report.out 2>&1; then
+	n=$(grep -o "sut[1-4]-a" rep4/data.js 2>/dev/null | sort -u | wc -l)
+	[ "$n" = 4 ] && ok "report makes a diff of the four SUTs" ||
+		fail "the report names $n of the 4 SUTs"
+elif grep -q "plotly.min.js" report.out; then
+	ok "report: $(head -1 report.out)"
+else
+	fail "report of the four SUTs:"; cat report.out
+fi
 
 # Authentication fails: one line naming the host and what to do.
 remote -H badauth --sut-wultfw "$work/sut-wultfw" -o resbad -c exp.cfg 2>auth.err
