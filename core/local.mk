@@ -4,10 +4,7 @@ noinst_LTLIBRARIES += core/libwfw_core.la
 core_libwfw_core_la_SOURCES = \
 	core/cfgerr.c core/cfgerr.h \
 	core/collect.c core/collect.h \
-	core/cmd_deploy.c \
-	core/cmd_fetch.c \
 	core/cmd_plugins.c \
-	core/cmd_remote.c \
 	core/cmd_scan.c \
 	core/commands.h \
 	core/cpus.c core/cpus.h \
@@ -19,8 +16,6 @@ core_libwfw_core_la_SOURCES = \
 	core/options.c core/options.h \
 	core/plugins.c core/plugins.h \
 	core/progress.c core/progress.h \
-	core/remote.h core/remote_fetch.c core/remote_hosts.c \
-	core/remote_passthru.c core/remote_run.c core/remote_ssh.c \
 	core/resolved.c core/resolved.h \
 	core/resultdir.c core/resultdir.h \
 	core/run.c \
@@ -28,8 +23,16 @@ core_libwfw_core_la_SOURCES = \
 	core/signals.c core/signals.h \
 	core/sysinfo.c core/sysinfo.h \
 	core/units.c core/units.h
+# Running experiments on SUTs over ssh (wultfw -H, scan -H, deploy -H, fetch).
+core_libwfw_core_la_SOURCES += \
+	core/remote/cmd_remote.c core/remote/remote.h \
+	core/remote/remote_fetch.c core/remote/remote_hosts.c \
+	core/remote/remote_passthru.c core/remote/remote_run.c core/remote/remote_ssh.c
+# Offline tools over result files and the SUT set-up: not on the measurement
+# path, so core/ itself holds only the engine.
+core_libwfw_core_la_SOURCES += core/tools/cmd_deploy.c core/tools/cmd_fetch.c
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
-core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -DKMODSRCDIR='"$(pkgdatadir)/kmod"'
+core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core -DKMODSRCDIR='"$(pkgdatadir)/kmod"'
 core_libwfw_core_la_LIBADD = lib/cpuidle/libwfw_cpuidle.la lib/suggest/libwfw_suggest.la lib/atomic/libwfw_atomic.la \
 	lib/pcidisc/libwfw_pcidisc.la lib/datafmt/libwfw_datafmt.la -lpthread \
 	$(LIBCONFIG_LIBS) $(LTDL_LIBS)
@@ -37,6 +40,7 @@ core_libwfw_core_la_LIBADD = lib/cpuidle/libwfw_cpuidle.la lib/suggest/libwfw_su
 bin_PROGRAMS += wultfw
 wultfw_SOURCES = core/main.c
 wultfw_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
+wultfw_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
 wultfw_LDADD = core/libwfw_core.la
 # Defines lt_preloaded_symbols even when nothing is preloaded.
 wultfw_LDFLAGS = -dlpreopen force
@@ -47,13 +51,13 @@ EXTRA_wultfw_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 endif
 
 # wultfw calc (statistics of result files)
-wultfw_SOURCES += core/cmd_calc.c
+wultfw_SOURCES += core/tools/cmd_calc.c
 wultfw_LDADD += lib/report/libwfw_report.la lib/expr/libwfw_expr.la lib/stats/libwfw_stats.la \
 	lib/datafmt/libwfw_datafmt.la -lm
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_calc
 TESTS += tests/unit/test_calc
-tests_unit_test_calc_SOURCES = tests/unit/test_calc.c core/cmd_calc.c
+tests_unit_test_calc_SOURCES = tests/unit/test_calc.c core/tools/cmd_calc.c
 tests_unit_test_calc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core
 tests_unit_test_calc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_calc_LDADD = lib/expr/libwfw_expr.la lib/stats/libwfw_stats.la \
@@ -61,11 +65,11 @@ tests_unit_test_calc_LDADD = lib/expr/libwfw_expr.la lib/stats/libwfw_stats.la \
 endif
 
 # wultfw convert (CSV <-> binary; lib/datafmt is already linked for calc)
-wultfw_SOURCES += core/cmd_convert.c
+wultfw_SOURCES += core/tools/cmd_convert.c
 wultfw_LDADD += $(CSV_LIBS)
 
 # wultfw filter (a result directory of the selected rows)
-wultfw_SOURCES += core/cmd_filter.c
+wultfw_SOURCES += core/tools/cmd_filter.c
 
 # wultfw report (HTML reports; lib/report)
-wultfw_SOURCES += core/cmd_report.c
+wultfw_SOURCES += core/tools/cmd_report.c

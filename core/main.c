@@ -10,7 +10,7 @@
 #include "log.h"
 #include "plugins.h"
 #include <suggest/suggest.h>
-#include "remote.h"
+#include "remote/remote.h"
 
 static const struct {
 	const char *name;

@@ -12,7 +12,7 @@
 #include "experiment.h"
 #include "log.h"
 #include "machine.h"
-#include "remote.h"
+#include "remote/remote.h"
 #include "sched.h"
 #include "signals.h"
 

@@ -7,7 +7,8 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/binfmt.c lib/datafmt/binfmt.h \
 	lib/datafmt/writer.c lib/datafmt/writer.h \
 	lib/datafmt/filesink.c lib/datafmt/filesink.h \
-	lib/datafmt/reader.c lib/datafmt/reader.h \
+	lib/datafmt/reader.c lib/datafmt/reader.h lib/datafmt/reader_impl.h \
+	lib/datafmt/csvread.c lib/datafmt/binread.c \
 	lib/datafmt/locate.c lib/datafmt/locate.h \
 	lib/datafmt/wultunits.c lib/datafmt/wultunits.h \
 	lib/datafmt/infoyml.c lib/datafmt/infoyml.h
@@ -22,8 +23,8 @@ tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtest
 # The sinks' and convert's sources are linked in and driven through their
 # descriptors / entry point.
 tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
-	sinks/binary/binary.c core/cmd_convert.c
-tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+	sinks/binary/binary.c core/tools/cmd_convert.c
+tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core
 tests_unit_test_sinks_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
 	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif

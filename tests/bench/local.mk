@@ -5,7 +5,7 @@ tests_bench_bench_stats_sink_SOURCES = tests/bench/bench_stats_sink.c \
 	sinks/stats/stats.c sinks/stats/cychist.c
 tests_bench_bench_stats_sink_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/sinks/stats
 tests_bench_bench_stats_sink_LDADD = lib/stats/libwfw_stats.la -lm
-tests_bench_calc_driver_SOURCES = tests/bench/calc_driver.c core/cmd_calc.c
+tests_bench_calc_driver_SOURCES = tests/bench/calc_driver.c core/tools/cmd_calc.c
 tests_bench_calc_driver_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core
 tests_bench_calc_driver_LDADD = lib/stats/libwfw_stats.la \
 	lib/datafmt/libwfw_datafmt.la -lm

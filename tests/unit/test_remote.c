@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "remote.h"
+#include "remote/remote.h"
 #include "testutil.h"
 
 /* What /bin/sh makes of printf %s QUOTED: must be the original bytes. */

@@ -13,7 +13,7 @@
 
 #include "commands.h"
 #include "log.h"
-#include "remote.h"
+#include "remote/remote.h"
 
 enum { OPT_FORCE = 300 };
 

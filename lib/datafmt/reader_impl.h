@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a format's reader implements behind reader.h. reader.c opens the
+ * file, picks the format by content and calls its ops; a format embeds
+ * struct wfw_reader as the first member of its own state.
+ */
+#ifndef WFW_READER_IMPL_H
+#define WFW_READER_IMPL_H
+
+#include "datafmt/reader.h"
+
+struct wfw_reader_ops;
+
+/* The part every format shares; reader.c's getters read only this. */
+struct wfw_reader {
+	const struct wfw_reader_ops *ops;
+	char *path;
+	char err[512];
+	int fd;
+	struct wultfw_schema schema;
+	uint64_t rows, rows_done, ignored;
+};
+
+struct wfw_reader_ops {
+	enum wfw_file_format fmt;
+	/* A zeroed reader of this format (base included), or NULL. */
+	struct wfw_reader *(*alloc)(void);
+	/* Read the schema from r->fd (a regular file of `size` bytes). */
+	int (*open)(struct wfw_reader *r, uint64_t size);
+	/* Append rows as wfw_reader_read() promises; the batch is checked. */
+	long (*read)(struct wfw_reader *r, struct wultfw_batch *b);
+	/* Optional: metadata the file carries. */
+	const char *(*meta)(const struct wfw_reader *r, const char *key);
+	/* Free the format's state and r itself (fd and path are reader.c's). */
+	void (*free)(struct wfw_reader *r);
+};
+
+extern const struct wfw_reader_ops wfw_csv_reader_ops;
+extern const struct wfw_reader_ops wfw_bin_reader_ops;
+
+/* Set r->err from fmt and return ret. */
+int wfw_reader_fail(struct wfw_reader *r, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif
