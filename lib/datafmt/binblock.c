@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "datafmt/binblock.h"
@@ -52,34 +53,32 @@ static uint8_t bytes_for(uint64_t range)
 
 /* ---- planning a column ---- */
 
-/* Enum columns never hold empty cells (their empty is -1): no_empty set. */
-static void plan_int(const union wultfw_cell *c, size_t ncols, size_t rows,
-		     int no_empty, struct chunk_plan *k)
+/* Columns are given column-major: cell r of a column is v[r]. */
+
+static void plan_int(const union wultfw_cell *v, size_t rows, int is_enum,
+		     struct chunk_plan *k)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	int empty = 0;
 
 	for (size_t r = 0; r < rows; r++) {
-		int64_t v = c[r * ncols].i;
-
-		lo = v < lo ? v : lo;
-		hi = v > hi ? v : hi;
-		empty |= v == WULTFW_CELL_EMPTY;
+		lo = v[r].i < lo ? v[r].i : lo;
+		hi = v[r].i > hi ? v[r].i : hi;
+		empty |= v[r].i == WULTFW_CELL_EMPTY;
 	}
 	*k = (struct chunk_plan){ .enc = WFW_ENC_FOR, .base = (uint64_t)lo,
 				  .width = bytes_for((uint64_t)hi - (uint64_t)lo) };
-	if (!empty || no_empty)
+	/* An ENUM's empty is -1: an INT64_MIN there is kept as it is. */
+	if (!empty || is_enum)
 		return;
 	/* Empty cells (INT64_MIN) take code 0; the range is of the others. */
 	lo = INT64_MAX;
 	hi = INT64_MIN;
 	for (size_t r = 0; r < rows; r++) {
-		int64_t v = c[r * ncols].i;
-
-		if (v == WULTFW_CELL_EMPTY)
+		if (v[r].i == WULTFW_CELL_EMPTY)
 			continue;
-		lo = v < lo ? v : lo;
-		hi = v > hi ? v : hi;
+		lo = v[r].i < lo ? v[r].i : lo;
+		hi = v[r].i > hi ? v[r].i : hi;
 	}
 	if (lo > hi)		/* every cell empty */
 		*k = (struct chunk_plan){ .enc = WFW_ENC_FOR_EMPTY };
@@ -102,7 +101,7 @@ static int dec_exact(double v, unsigned scale, int64_t *mant)
 }
 
 /* A float column as scaled decimals when every cell allows it, else raw. */
-static void plan_float(const union wultfw_cell *c, size_t ncols, size_t rows,
+static void plan_float(const union wultfw_cell *v, size_t rows,
 		       struct chunk_plan *k)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN, m;
@@ -110,11 +109,11 @@ static void plan_float(const union wultfw_cell *c, size_t ncols, size_t rows,
 
 	*k = (struct chunk_plan){ .enc = WFW_ENC_FOR, .width = 8 };
 	for (size_t r = 0; r < rows; r++)
-		while (!dec_exact(c[r * ncols].f, scale, &m))
+		while (!dec_exact(v[r].f, scale, &m))
 			if (++scale > WFW_DEC_MAX_SCALE)
 				return;
 	for (size_t r = 0; r < rows; r++) {
-		if (!dec_exact(c[r * ncols].f, scale, &m))
+		if (!dec_exact(v[r].f, scale, &m))
 			return;
 		lo = m < lo ? m : lo;
 		hi = m > hi ? m : hi;
@@ -125,52 +124,67 @@ static void plan_float(const union wultfw_cell *c, size_t ncols, size_t rows,
 
 /* ---- packing ---- */
 
-/* Each cell as `width` little-endian bytes; stores run 8 bytes, hence the slack. */
-static unsigned char *pack(const union wultfw_cell *c, size_t ncols,
-			   size_t rows, const struct chunk_plan *k,
-			   unsigned char *out)
+/* Width as a constant per call site, so each loop is compiled for it. */
+static inline __attribute__((always_inline)) void
+pack_for(const union wultfw_cell *v, size_t rows, uint64_t base, size_t w,
+	 unsigned char *out)
+{
+	for (size_t r = 0; r < rows; r++)
+		wfw_put64(out + r * w, (uint64_t)v[r].i - base);
+}
+
+/*
+ * Each cell as `width` little-endian bytes. Stores are 8 bytes wide: the
+ * last one runs into the next chunk's header (written after) or the slack.
+ */
+static void pack(const union wultfw_cell *v, size_t rows,
+		 const struct chunk_plan *k, unsigned char *out)
 {
 	const size_t w = k->width;
 
-	if (!w)
-		return out;
-	for (size_t r = 0; r < rows; r++, out += w) {
-		const union wultfw_cell v = c[r * ncols];
-		uint64_t u;
-
-		if (k->enc == WFW_ENC_DEC)
-			u = (uint64_t)llrint(v.f * pow10_tab[k->scale]) - k->base;
-		else if (k->enc == WFW_ENC_FOR_EMPTY)
-			u = v.i == WULTFW_CELL_EMPTY ? 0
-			    : (uint64_t)v.i - k->base + 1;
-		else
-			u = (uint64_t)v.i - k->base;
-		wfw_put64(out, u);
+	if (k->enc == WFW_ENC_DEC) {
+		for (size_t r = 0; r < rows; r++)
+			wfw_put64(out + r * w, (uint64_t)llrint(v[r].f * pow10_tab[k->scale]) - k->base);
+		return;
 	}
-	return out;
+	if (k->enc == WFW_ENC_FOR_EMPTY) {
+		for (size_t r = 0; r < rows; r++)
+			wfw_put64(out + r * w, v[r].i == WULTFW_CELL_EMPTY ? 0
+				  : (uint64_t)v[r].i - k->base + 1);
+		return;
+	}
+	switch (w) {
+	case 0: break;
+	case 1: pack_for(v, rows, k->base, 1, out); break;
+	case 2: pack_for(v, rows, k->base, 2, out); break;
+	case 3: pack_for(v, rows, k->base, 3, out); break;
+	case 4: pack_for(v, rows, k->base, 4, out); break;
+	default: pack_for(v, rows, k->base, w, out); break;
+	}
 }
 
 size_t wfw_blk_encode(const struct wultfw_schema *s,
-		      const union wultfw_cell *cells, size_t rows,
-		      unsigned char *out)
+		      const union wultfw_cell *cols, size_t stride,
+		      size_t rows, unsigned char *out)
 {
 	unsigned char *p = out + WFW_BLK_HDR_LEN;
 	uint32_t len;
 
-	for (size_t col = 0; col < s->ncols; col++) {
+	for (size_t c = 0; c < s->ncols; c++) {
+		const union wultfw_cell *v = cols + c * stride;
 		struct chunk_plan k;
 
-		if (s->cols[col].type == WULTFW_COL_FLOAT)
-			plan_float(cells + col, s->ncols, rows, &k);
+		if (s->cols[c].type == WULTFW_COL_FLOAT)
+			plan_float(v, rows, &k);
 		else
-			plan_int(cells + col, s->ncols, rows,
-				 s->cols[col].type == WULTFW_COL_ENUM, &k);
+			plan_int(v, rows, s->cols[c].type == WULTFW_COL_ENUM, &k);
+		pack(v, rows, &k, p + WFW_BLK_CHUNK_LEN);
 		p[0] = k.enc;
 		p[1] = k.width;
 		p[2] = k.scale;
 		p[3] = 0;
 		wfw_put64(p + 4, k.base);
-		p = pack(cells + col, s->ncols, rows, &k, p + WFW_BLK_CHUNK_LEN);
+		p += WFW_BLK_CHUNK_LEN + rows * k.width;
 	}
 	len = (uint32_t)(p - out - WFW_BLK_HDR_LEN);
 	wfw_put32(out, (uint32_t)rows);
@@ -301,8 +315,9 @@ static void dec_for_any(const struct wfw_blk_col *c, size_t first, size_t n,
 	}
 }
 
-void wfw_blk_decode(const struct wfw_blk_col *cols, size_t ncols,
-		    size_t first, size_t n, union wultfw_cell *dst)
+/* The columns of rows [first, first + n) one after the other. */
+static void decode_tile(const struct wfw_blk_col *cols, size_t ncols,
+			size_t first, size_t n, union wultfw_cell *dst)
 {
 	for (size_t i = 0; i < ncols; i++) {
 		const struct wfw_blk_col *c = &cols[i];
@@ -324,4 +339,15 @@ void wfw_blk_decode(const struct wfw_blk_col *cols, size_t ncols,
 				d[r * ncols].f = (double)d[r * ncols].i / p10;
 		}
 	}
+}
+
+void wfw_blk_decode(const struct wfw_blk_col *cols, size_t ncols,
+		    size_t first, size_t n, union wultfw_cell *dst)
+{
+	/* Rows in tiles of ~16 KiB of cells, so each column's pass stays in L1. */
+	const size_t tile = ncols < 64 ? 2048 / ncols : 32;
+
+	for (size_t done = 0; done < n; done += tile)
+		decode_tile(cols, ncols, first + done, n - done < tile ? n - done : tile,
+			    dst + done * ncols);
 }

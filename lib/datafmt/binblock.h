@@ -30,12 +30,13 @@ uint32_t wfw_blk_rows_for(size_t ncols);
 size_t wfw_blk_bound(size_t ncols, size_t rows);
 
 /*
- * Encode rows (row-major, s->ncols cells each) as one block at out, which
- * has wfw_blk_bound() + WFW_BLK_SLACK bytes. Returns the block's length.
+ * Encode `rows` rows given column-major (column c's cells start at
+ * cols + c * stride) as one block at out, which has wfw_blk_bound() +
+ * WFW_BLK_SLACK bytes. Returns the block's length.
  */
 size_t wfw_blk_encode(const struct wultfw_schema *s,
-		      const union wultfw_cell *cells, size_t rows,
-		      unsigned char *out);
+		      const union wultfw_cell *cols, size_t stride,
+		      size_t rows, unsigned char *out);
 
 struct wfw_blk_hdr {
 	uint32_t rows;

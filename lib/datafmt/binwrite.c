@@ -85,22 +85,37 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 	return ret;
 }
 
-/* One block of `rows` rows into the output buffer. */
-static int emit(struct wfw_bin_writer *w, const union wultfw_cell *cells,
-		size_t rows)
+/* The staged rows as one block into the output buffer. */
+static int emit(struct wfw_bin_writer *w)
 {
-	size_t bound = wfw_blk_bound(w->ncols, rows) + WFW_BLK_SLACK;
+	size_t bound = wfw_blk_bound(w->ncols, w->staged) + WFW_BLK_SLACK;
 	unsigned char *p = (unsigned char *)wfw_out_reserve(&w->out, bound);
+	size_t rows = w->staged;
 
+	w->staged = 0;
 	if (!p)
 		return w->out.err;
-	wfw_out_commit(&w->out, wfw_blk_encode(w->schema, cells, rows, p));
+	wfw_out_commit(&w->out, wfw_blk_encode(w->schema, w->stage, w->block_rows,
+					       rows, p));
 	return 0;
+}
+
+/* Rows into the stage, transposed: the stage holds a block column by column. */
+static void stage_rows(struct wfw_bin_writer *w, const union wultfw_cell *src,
+		       size_t n)
+{
+	const size_t ncols = w->ncols, stride = w->block_rows;
+	union wultfw_cell *dst = w->stage + w->staged;
+
+	for (size_t r = 0; r < n; r++, src += ncols)
+		for (size_t c = 0; c < ncols; c++)
+			dst[c * stride + r] = src[c];
+	w->staged += n;
 }
 
 int wfw_binw_write(struct wfw_bin_writer *w, const struct wultfw_batch *b)
 {
-	const size_t full = w->block_rows, rowsz = w->ncols * sizeof(*w->stage);
+	const size_t full = w->block_rows;
 	size_t r = 0;
 
 	if (b->ncols != w->ncols)
@@ -110,21 +125,11 @@ int wfw_binw_write(struct wfw_bin_writer *w, const struct wultfw_batch *b)
 	while (r < b->rows) {
 		size_t n = b->rows - r;
 
-		if (!w->staged && n >= full) {	/* a whole block: no staging copy */
-			if (emit(w, wultfw_crow(b, r), full))
-				return w->out.err;
-			r += full;
-			continue;
-		}
 		n = n < full - w->staged ? n : full - w->staged;
-		memcpy(w->stage + w->staged * w->ncols, wultfw_crow(b, r), n * rowsz);
-		w->staged += n;
+		stage_rows(w, wultfw_crow(b, r), n);
 		r += n;
-		if (w->staged == full) {
-			w->staged = 0;
-			if (emit(w, w->stage, full))
-				return w->out.err;
-		}
+		if (w->staged == full && emit(w))
+			return w->out.err;
 	}
 	w->rows += b->rows;
 	return 0;
@@ -134,13 +139,8 @@ int wfw_binw_flush(struct wfw_bin_writer *w)
 {
 	if (w->out.err)
 		return w->out.err;
-	if (w->staged) {
-		size_t n = w->staged;
-
-		w->staged = 0;
-		if (emit(w, w->stage, n))
-			return w->out.err;
-	}
+	if (w->staged && emit(w))
+		return w->out.err;
 	return wfw_out_flush(&w->out);
 }
 

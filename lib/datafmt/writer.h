@@ -37,7 +37,7 @@ struct wfw_bin_writer {
 	const struct wultfw_schema *schema;
 	size_t ncols;
 	uint32_t block_rows;	/* rows per full block */
-	union wultfw_cell *stage;	/* rows of the block being filled */
+	union wultfw_cell *stage;	/* the block being filled, column-major */
 	size_t staged;
 	uint64_t rows;
 	uint64_t data_off;	/* where the blocks start (after the header) */

@@ -236,12 +236,12 @@ static void test_narrow(void)
 	char err[256];
 	size_t len;
 
-	for (int r = 0; r < 1000; r++) {
-		cells[3 * r].i = 5000 + r * 60;		/* < 64 K: 2 bytes */
-		cells[3 * r + 1].i = r % 4;		/* 1 byte */
-		cells[3 * r + 2].f = r / 100.0;		/* 2 decimals, < 1000: 2 bytes */
+	for (int r = 0; r < 1000; r++) {		/* column-major */
+		cells[r].i = 5000 + r * 60;		/* < 64 K: 2 bytes */
+		cells[1000 + r].i = r % 4;		/* 1 byte */
+		cells[2000 + r].f = r / 100.0;		/* 2 decimals, < 1000: 2 bytes */
 	}
-	len = wfw_blk_encode(&s3, cells, 1000, out);
+	len = wfw_blk_encode(&s3, cells, 1000, 1000, out);
 	CU_ASSERT_EQUAL(len, WFW_BLK_HDR_LEN + 3 * WFW_BLK_CHUNK_LEN + 1000 * (2 + 1 + 2));
 	CU_ASSERT_FATAL(wfw_blk_parse(&s3, out + WFW_BLK_HDR_LEN, len - WFW_BLK_HDR_LEN,
 				      1000, bc, err, sizeof(err)) == 0);
@@ -288,7 +288,7 @@ static void test_enum_range(void)
 {
 	struct wfw_reader *r;
 	struct wultfw_batch b;
-	union wultfw_cell rows[2 * NCOLS];
+	union wultfw_cell rows[2 * NCOLS], colmajor[2 * NCOLS];
 	unsigned char *blk = malloc(wfw_blk_bound(NCOLS, 2) + WFW_BLK_SLACK);
 	size_t len;
 	char err[512];
@@ -298,7 +298,11 @@ static void test_enum_range(void)
 	make_row(rows, 0);
 	make_row(rows + NCOLS, 1);
 	rows[NCOLS + 2].i = 42;
-	len = wfw_blk_encode(&schema, rows, 2, blk);
+	for (size_t c = 0; c < NCOLS; c++) {
+		colmajor[2 * c] = rows[c];
+		colmajor[2 * c + 1] = rows[NCOLS + c];
+	}
+	len = wfw_blk_encode(&schema, colmajor, 2, 2, blk);
 	f = fopen(tpath("enum.wfb"), "ab");
 	CU_ASSERT_FATAL(f && fwrite(blk, 1, len, f) == len);
 	fclose(f);
