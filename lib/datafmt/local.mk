@@ -37,5 +37,7 @@ tests_unit_test_binfmt_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_DATA='"$(abs_top_srcdir)
 tests_unit_test_binfmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core
 tests_unit_test_binfmt_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
 	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
-EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoints.csv
+EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoints.csv \
+	tests/integration/test_binary.sh
+TESTS += tests/integration/test_binary.sh
 dist_doc_DATA += doc/binary-format.md

@@ -65,11 +65,12 @@ awk -v rows="$ROWS" '
 			cat = x ~ /csv$/ && x != "csv_to_bin" ? w["cat_csv"] : w["cat_bin"]
 			calc = x ~ /^csv_to/ || x == "calc_csv" ? w["calc_csv"] : w["calc_bin"]
 			printf "%-11s %8.3f %8.3f %9.1f %8.2fx %8.2fx", x, w[x], c[x],
-				m[x] / 1024, cat > 0 ? w[x] / cat : 0, calc > 0 ? w[x] / calc : 0
+				m[x] / 1024, (cat > 0 ? w[x] / cat : 0), (calc > 0 ? w[x] / calc : 0)
 			if ("pandas_csv" in w && w[x] > 0)
 				printf " %8.1fx", w["pandas_csv"] / w[x]
 			printf "\n"
 		}
 	}' "$DIR/results"
+cat "$DIR/results" | sed "s/^/raw: /"
 echo "targets: binary <= 0.5 of the CSV; calc_bin ~1.5x cat_bin and >= 100x pandas;"
 echo "         convert within 1.5x of calc on the same input (vs calc column)"
