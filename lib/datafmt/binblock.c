@@ -88,19 +88,36 @@ static void plan_int(const union wultfw_cell *v, size_t rows, int is_enum,
 	/* else: the FOR plan above with width 8 holds INT64_MIN as it is */
 }
 
+/*
+ * x rounded to the nearest integer, for |x| < 2^51: adding 1.5 * 2^52
+ * leaves no fraction bits, so the FPU rounds (to nearest, the default
+ * mode) without a call into libm. C compilers keep (x + s) - s as written
+ * unless told to reassociate (-ffast-math, never used here).
+ */
+static inline int64_t round_small(double x)
+{
+	const double shift = 6755399441055744.0;	/* 1.5 * 2^52 */
+
+	return (int64_t)((x + shift) - shift);
+}
+
 /* v == mantissa / 10^scale exactly, bit for bit (so -0.0 and NaN fail). */
-static int dec_exact(double v, unsigned scale, int64_t *mant)
+static inline int dec_exact(double v, unsigned scale, int64_t *mant)
 {
 	double x = v * pow10_tab[scale], back;
 
-	if (!(fabs(x) < 9007199254740992.0))	/* 2^53; false for NaN */
+	if (!(fabs(x) < 2251799813685248.0))	/* 2^51; false for NaN */
 		return 0;
-	*mant = llrint(x);
+	*mant = round_small(x);
 	back = (double)*mant / pow10_tab[scale];
 	return !memcmp(&back, &v, sizeof(v));
 }
 
-/* A float column as scaled decimals when every cell allows it, else raw. */
+/*
+ * A float column as scaled decimals when every cell allows it, else raw.
+ * One pass at the scale so far; a cell needing more decimals raises the
+ * scale and starts over (at most WFW_DEC_MAX_SCALE times).
+ */
 static void plan_float(const union wultfw_cell *v, size_t rows,
 		       struct chunk_plan *k)
 {
@@ -108,13 +125,16 @@ static void plan_float(const union wultfw_cell *v, size_t rows,
 	unsigned scale = 0;
 
 	*k = (struct chunk_plan){ .enc = WFW_ENC_FOR, .width = 8 };
-	for (size_t r = 0; r < rows; r++)
-		while (!dec_exact(v[r].f, scale, &m))
-			if (++scale > WFW_DEC_MAX_SCALE)
-				return;
 	for (size_t r = 0; r < rows; r++) {
-		if (!dec_exact(v[r].f, scale, &m))
-			return;
+		if (!dec_exact(v[r].f, scale, &m)) {
+			while (!dec_exact(v[r].f, scale, &m))
+				if (++scale > WFW_DEC_MAX_SCALE)
+					return;
+			lo = INT64_MAX;
+			hi = INT64_MIN;
+			r = (size_t)-1;		/* again from the first row */
+			continue;
+		}
 		lo = m < lo ? m : lo;
 		hi = m > hi ? m : hi;
 	}
@@ -144,7 +164,7 @@ static void pack(const union wultfw_cell *v, size_t rows,
 
 	if (k->enc == WFW_ENC_DEC) {
 		for (size_t r = 0; r < rows; r++)
-			wfw_put64(out + r * w, (uint64_t)llrint(v[r].f * pow10_tab[k->scale]) - k->base);
+			wfw_put64(out + r * w, (uint64_t)round_small(v[r].f * pow10_tab[k->scale]) - k->base);
 		return;
 	}
 	if (k->enc == WFW_ENC_FOR_EMPTY) {
