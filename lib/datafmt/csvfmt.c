@@ -243,9 +243,53 @@ static size_t fmt_float_fast(char *buf, double v)
 	return (size_t)(o - buf);
 }
 
+/*
+ * Short decimals (what a CSV with a few decimals held, e.g. 12.345): when v
+ * is the double nearest k / 10^s for some s <= 9 and k < 10^15, "%.15g"
+ * prints exactly that decimal (15 digits always read back), and the
+ * digits come from the integer k. The smallest such s has no trailing
+ * zero. Returns 0 for any other v.
+ */
+static size_t fmt_short_decimal(char *buf, double v)
+{
+	const double shift = 6755399441055744.0;	/* 1.5 * 2^52: x + shift rounds */
+	double a = fabs(v);
+	char digits[24];
+	char *o = buf;
+
+	if (!(a >= 1e-4 && a < 1e15))
+		return 0;
+	for (int s = 0; s <= 9; s++) {
+		double x = a * pow10_exact[s], k = (x + shift) - shift;
+		int n = 0;
+
+		if (x >= 1e15)
+			return 0;
+		/* Cheap test first: only then the division that decides. */
+		if (fabs(x - k) > x * 1e-12 || k / pow10_exact[s] != a)
+			continue;
+		for (uint64_t m = (uint64_t)k; m || n <= s; m /= 10)
+			digits[n++] = (char)('0' + m % 10);
+		if (v < 0)
+			*o++ = '-';
+		while (n > s)
+			*o++ = digits[--n];
+		*o++ = '.';
+		if (!s)
+			*o++ = '0';	/* integral: "100.0" like Python */
+		while (n)
+			*o++ = digits[--n];
+		return (size_t)(o - buf);
+	}
+	return 0;
+}
+
 size_t wfw_csv_fmt_float(char *buf, double v)
 {
-	size_t fast = fmt_float_fast(buf, v);
+	size_t fast = fmt_short_decimal(buf, v);
+
+	if (!fast)
+		fast = fmt_float_fast(buf, v);
 
 	return fast ? fast : wfw_csv_fmt_float_slow(buf, v);
 }
