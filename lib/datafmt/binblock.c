@@ -18,11 +18,8 @@
 
 #include "datafmt/binblock.h"
 #include "datafmt/crc32c.h"
+#include "datafmt/decimal.h"
 #include "datafmt/le.h"
-
-static const double pow10_tab[WFW_DEC_MAX_SCALE + 1] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
-};
 
 /* How a column of one block is stored. */
 struct chunk_plan {
@@ -89,31 +86,6 @@ static void plan_int(const union wultfw_cell *v, size_t rows, int is_enum,
 }
 
 /*
- * x rounded to the nearest integer, for |x| < 2^51: adding 1.5 * 2^52
- * leaves no fraction bits, so the FPU rounds (to nearest, the default
- * mode) without a call into libm. C compilers keep (x + s) - s as written
- * unless told to reassociate (-ffast-math, never used here).
- */
-static inline int64_t round_small(double x)
-{
-	const double shift = 6755399441055744.0;	/* 1.5 * 2^52 */
-
-	return (int64_t)((x + shift) - shift);
-}
-
-/* v == mantissa / 10^scale exactly, bit for bit (so -0.0 and NaN fail). */
-static inline int dec_exact(double v, unsigned scale, int64_t *mant)
-{
-	double x = v * pow10_tab[scale], back;
-
-	if (!(fabs(x) < 2251799813685248.0))	/* 2^51; false for NaN */
-		return 0;
-	*mant = round_small(x);
-	back = (double)*mant / pow10_tab[scale];
-	return !memcmp(&back, &v, sizeof(v));
-}
-
-/*
  * A float column as scaled decimals when every cell allows it, else raw.
  * One pass at the scale so far; a cell needing more decimals raises the
  * scale and starts over (at most WFW_DEC_MAX_SCALE times).
@@ -126,8 +98,8 @@ static void plan_float(const union wultfw_cell *v, size_t rows,
 
 	*k = (struct chunk_plan){ .enc = WFW_ENC_FOR, .width = 8 };
 	for (size_t r = 0; r < rows; r++) {
-		if (!dec_exact(v[r].f, scale, &m)) {
-			while (!dec_exact(v[r].f, scale, &m))
+		if (!wfw_dec_exact(v[r].f, scale, &m)) {
+			while (!wfw_dec_exact(v[r].f, scale, &m))
 				if (++scale > WFW_DEC_MAX_SCALE)
 					return;
 			lo = INT64_MAX;
@@ -164,7 +136,7 @@ static void pack(const union wultfw_cell *v, size_t rows,
 
 	if (k->enc == WFW_ENC_DEC) {
 		for (size_t r = 0; r < rows; r++)
-			wfw_put64(out + r * w, (uint64_t)round_small(v[r].f * pow10_tab[k->scale]) - k->base);
+			wfw_put64(out + r * w, (uint64_t)(int64_t)wfw_round_small(v[r].f * wfw_pow10_exact[k->scale]) - k->base);
 		return;
 	}
 	if (k->enc == WFW_ENC_FOR_EMPTY) {
@@ -353,7 +325,7 @@ static void decode_tile(const struct wfw_blk_col *cols, size_t ncols,
 					       : (int64_t)((uint64_t)v - 1);
 			}
 		} else if (c->enc == WFW_ENC_DEC) {
-			const double p10 = pow10_tab[c->scale];
+			const double p10 = wfw_pow10_exact[c->scale];
 
 			for (size_t r = 0; r < n; r++)
 				d[r * ncols].f = (double)d[r * ncols].i / p10;

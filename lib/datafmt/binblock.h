@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <wultfw/plugin.h>
 
+#include "datafmt/decimal.h"
+
 #define WFW_BLK_HDR_LEN		16	/* block header */
 #define WFW_BLK_CHUNK_LEN	12	/* column chunk header */
 #define WFW_BLK_MAX_ROWS	65536u
@@ -21,7 +23,6 @@
 #define WFW_ENC_FOR		0	/* cell = base + u */
 #define WFW_ENC_FOR_EMPTY	1	/* u == 0: WULTFW_CELL_EMPTY; else base + u - 1 */
 #define WFW_ENC_DEC		2	/* cell.f = (double)(base + u) / 10^scale */
-#define WFW_DEC_MAX_SCALE	9
 
 /* Rows per block the writer uses for a schema of ncols columns. */
 uint32_t wfw_blk_rows_for(size_t ncols);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "datafmt/csvfmt.h"
+#include "datafmt/decimal.h"
 
 #define INT_MAX_TEXT	24	/* "-" + 20 digits + "." + slack */
 #define FLOAT_MAX_TEXT	32
@@ -110,10 +111,6 @@ size_t wfw_csv_fmt_int(char *buf, int64_t raw, uint64_t divisor,
  * exact, so rounding to 15/16/17 digits gives what "%.15g" etc. give,
  * at a tenth of the cost. Returns 0 when v is outside the range.
  */
-static const double pow10_exact[23] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
 
 #define SIG_MAX 17
 
@@ -208,7 +205,7 @@ static size_t fmt_float_fast(char *buf, double v)
 		e10 = xr - (p - 1);	/* value = m * 10^e10, -19 <= e10 <= 0 */
 		if (m <= (1ULL << 53)) {
 			/* exact operands, one rounding: what strtod returns */
-			if ((double)m / pow10_exact[-e10] == a)
+			if ((double)m / wfw_pow10_exact[-e10] == a)
 				break;
 		} else {
 			char t[40];
@@ -252,27 +249,25 @@ static size_t fmt_float_fast(char *buf, double v)
  */
 static size_t fmt_short_decimal(char *buf, double v)
 {
-	const double shift = 6755399441055744.0;	/* 1.5 * 2^52: x + shift rounds */
 	double a = fabs(v);
 	char digits[24];
 	char *o = buf;
+	int64_t k;
 
 	if (!(a >= 1e-4 && a < 1e15))
 		return 0;
-	for (int s = 0; s <= 9; s++) {
-		double x = a * pow10_exact[s], k = (x + shift) - shift;
+	for (unsigned s = 0; s <= WFW_DEC_MAX_SCALE; s++) {
 		int n = 0;
 
-		if (x >= 1e15)
+		if (a * wfw_pow10_exact[s] >= 1e15)
 			return 0;
-		/* Cheap test first: only then the division that decides. */
-		if (fabs(x - k) > x * 1e-12 || k / pow10_exact[s] != a)
+		if (!wfw_dec_exact(a, s, &k))
 			continue;
-		for (uint64_t m = (uint64_t)k; m || n <= s; m /= 10)
+		for (uint64_t m = (uint64_t)k; m || n <= (int)s; m /= 10)
 			digits[n++] = (char)('0' + m % 10);
 		if (v < 0)
 			*o++ = '-';
-		while (n > s)
+		while (n > (int)s)
 			*o++ = digits[--n];
 		*o++ = '.';
 		if (!s)

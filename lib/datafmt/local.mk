@@ -7,7 +7,7 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/binfmt.c lib/datafmt/binfmt.h \
 	lib/datafmt/binblock.c lib/datafmt/binblock.h \
 	lib/datafmt/binwrite.c lib/datafmt/crc32c.c lib/datafmt/crc32c.h \
-	lib/datafmt/le.h \
+	lib/datafmt/le.h lib/datafmt/decimal.h \
 	lib/datafmt/writer.c lib/datafmt/writer.h \
 	lib/datafmt/filesink.c lib/datafmt/filesink.h \
 	lib/datafmt/reader.c lib/datafmt/reader.h lib/datafmt/reader_impl.h \
