@@ -65,7 +65,6 @@ static void tdt_close(struct wultfw_ctx *ctx);
 static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
 	const struct tdt_cfg *cfg = ctx->cfg;
-	struct wfw_kside_cfg kc = { 0 };
 	struct tdt_priv *p;
 	char why[256], ctrs[128];
 	int err;
@@ -92,13 +91,7 @@ static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 		return wultfw_fail(ctx, err, "device \"%s\": %s", p->src.device, why);
 	}
 
-	p->src.probe_present = p->src.km.cfg.ctr_present;
-	wfw_kmod_kside_cfg(&p->src.km, &kc);
-	/* ReqCState names: the measured CPU's, as the core read them. */
-	kc.cstate_names = ctx->cstate_names;
-	kc.n_cstates = (size_t)ctx->n_cstates;
-	kc.raw = cfg->raw;
-	err = wfw_kside_init(&p->src.ks, &kc);
+	err = wfw_kmod_source_schema(&p->src, ctx, cfg->raw);
 	if (err) {
 		tdt_close(ctx);
 		return wultfw_fail(ctx, err, "internal: bad kside schema");
