@@ -198,7 +198,7 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	i210_record_info(ctx, &p->nic);
 
 	/* Check the module before touching the binding. */
-	err = wfw_kmod_open(&p->src.km, NULL, why, sizeof(why));
+	err = wfw_kmod_open(&p->src.km, NULL, "i210", why, sizeof(why));
 	if (err) {
 		err = wultfw_fail(ctx, err, "%s", why);
 		goto fail;

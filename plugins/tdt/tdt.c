@@ -80,7 +80,7 @@ static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	/* Check on the measured CPU when the core knows it already. */
 	p->src.probe_cpu = ctx->cpu >= 0 ? ctx->cpu : 0;
 
-	err = wfw_kmod_open(&p->src.km, NULL, why, sizeof(why));
+	err = wfw_kmod_open(&p->src.km, NULL, p->src.device, why, sizeof(why));
 	if (!err)
 		err = wfw_kmod_config(&p->src.km, p->src.device,
 				      (unsigned int)p->src.probe_cpu,
