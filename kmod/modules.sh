@@ -30,7 +30,7 @@ files_of() {
 
 kbuild() {
 	rows | while read -r mod objs _; do
-		missing= hint=
+		missing='' hint=''
 		for f in $(files_of "$mod" "$objs"); do
 			[ -e "$1/$f" ] && continue
 			missing="$missing $f"
