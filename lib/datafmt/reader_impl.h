@@ -7,6 +7,8 @@
 #ifndef WFW_READER_IMPL_H
 #define WFW_READER_IMPL_H
 
+#include <stdbool.h>
+
 #include "datafmt/reader.h"
 
 struct wfw_reader_ops;
@@ -19,10 +21,14 @@ struct wfw_reader {
 	int fd;
 	struct wultfw_schema schema;
 	uint64_t rows, rows_done, ignored;
+	struct wfw_reader_opts opts;
+	uint64_t schema_gen;	/* bumped when a column's type changes */
 };
 
 struct wfw_reader_ops {
 	enum wfw_file_format fmt;
+	/* Reads parts of a file (wfw_reader_opts.nparts > 1). */
+	bool parts;
 	/* A zeroed reader of this format (base included), or NULL. */
 	struct wfw_reader *(*alloc)(void);
 	/* Read the schema from r->fd (a regular file of `size` bytes). */

@@ -572,7 +572,6 @@ static void test_reader_bad_csv(void)
 	/* Text first, number later: the first line with text is named. */
 	expect_bad("nonnum2.csv", "WakeLatency,X\nxyz,1\n2.5,1\n", ":2: column WakeLatency: 'xyz' is not a number",
 		   "line 3");
-	expect_bad("emptyval.csv", "A,B\n1,2\n,3\n", ":3: column A: empty value", NULL);
 	expect_bad("quote.csv", "A,B\n1,\"2\n3,4\n", ":2: a quoted field is never closed", NULL);
 	expect_bad("noname.csv", "A,,C\n1,2,3\n", ":1: column 2 of the header has no name", NULL);
 	expect_bad("binary.csv", "A\001B\n1\n", ":1: binary data in the header line", NULL);
