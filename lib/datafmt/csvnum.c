@@ -217,3 +217,35 @@ int wfw_csvnum_parse_double(const char *s, size_t n, double *out)
 	*out = d.neg ? -v : v;
 	return 0;
 }
+
+const char *wfw_csvnum_scan_double(const char *s, const char *end, double *out)
+{
+	const char *p = s, *digits;
+	uint64_t m = 0;
+	int neg = 0, whole, frac = 0;
+	double v;
+
+	if (p < end && *p == '-') {
+		neg = 1;
+		p++;
+	}
+	digits = p;
+	while (p < end && is_digit(*p))
+		m = m * 10 + (uint64_t)(*p++ - '0');
+	whole = (int)(p - digits);
+	if (p < end && *p == '.') {
+		const char *f = ++p;
+
+		while (p < end && is_digit(*p))
+			m = m * 10 + (uint64_t)(*p++ - '0');
+		frac = (int)(p - f);
+	}
+	if (!field_end(p, end) || !(whole + frac) || whole + frac > 19)
+		return NULL;
+	if (m <= (1ULL << 53) && frac <= 22)
+		v = (double)m / pow10_exact[frac];	/* exact operands: one rounding */
+	else
+		v = div_pow10(m, frac);
+	*out = neg ? -v : v;
+	return p;
+}

@@ -29,6 +29,13 @@ int wfw_csvnum_classify(const char *s, size_t n, int *dec);
 const char *wfw_csvnum_scan_canon(const char *s, const char *end, int dec,
 				  int64_t *out);
 
+/*
+ * The fast path for FLOAT fields: [-]digits[.digits] (at most 19 digits)
+ * at s up to a field end, correctly rounded into *out. Returns the end of
+ * the number, or NULL for anything else (then use parse_double).
+ */
+const char *wfw_csvnum_scan_double(const char *s, const char *end, double *out);
+
 /* s[0..n) as a double, correctly rounded; -1 when it is not a number. */
 int wfw_csvnum_parse_double(const char *s, size_t n, double *out);
 

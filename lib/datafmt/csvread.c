@@ -294,6 +294,9 @@ static const char *field(struct csv_reader *r, size_t c, const char *p,
 	if (r->cols[c].type == WULTFW_COL_INT &&
 	    (q = wfw_csvnum_scan_canon(p, end, r->cs[c].dec, &cell->i)))
 		return q;
+	if (r->cols[c].type == WULTFW_COL_FLOAT &&
+	    (q = wfw_csvnum_scan_double(p, end, &cell->f)))
+		return q;
 	q = wfw_csvtok_field(t, &r->base, p, &f);
 	if (!q) {
 		*ret = t->err;

@@ -5,9 +5,10 @@ tests_bench_bench_stats_sink_SOURCES = tests/bench/bench_stats_sink.c \
 	sinks/stats/stats.c sinks/stats/cychist.c
 tests_bench_bench_stats_sink_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/sinks/stats
 tests_bench_bench_stats_sink_LDADD = lib/stats/libwfw_stats.la -lm
-tests_bench_calc_driver_SOURCES = tests/bench/calc_driver.c core/tools/cmd_calc.c
-tests_bench_calc_driver_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core
-tests_bench_calc_driver_LDADD = lib/stats/libwfw_stats.la \
+tests_bench_calc_driver_SOURCES = tests/bench/calc_driver.c core/tools/cmd_calc.c core/tools/calc.h core/tools/calc_load.c \
+	core/tools/calc_print.c
+tests_bench_calc_driver_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
+tests_bench_calc_driver_LDADD = lib/expr/libwfw_expr.la lib/stats/libwfw_stats.la -lpthread \
 	lib/datafmt/libwfw_datafmt.la -lm
 tests_bench_gen_datapoints_SOURCES = tests/bench/gen_datapoints.c
 tests_bench_gen_datapoints_LDADD = lib/datafmt/libwfw_datafmt.la
