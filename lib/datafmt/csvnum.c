@@ -8,83 +8,42 @@
 
 #include "datafmt/csvnum.h"
 
-static inline int is_digit(char c)
+static size_t skip_sign(const char *s, size_t i, size_t n)
 {
-	return (unsigned char)(c - '0') < 10;
+	return i < n && (s[i] == '-' || s[i] == '+') ? i + 1 : i;
 }
 
-static inline int field_end(const char *p, const char *end)
+static size_t skip_digits(const char *s, size_t i, size_t n)
 {
-	return p == end || *p == ',' || *p == '\n' || *p == '\r';
+	while (i < n && wfw_is_digit(s[i]))
+		i++;
+	return i;
 }
 
-/* The magnitude of a sign-less run of at most 19 digits fits int64? */
-static int fits_int64(uint64_t mag, int neg)
+/* An exponent at s[i] ("e-7"): the index after it, or 0 if malformed. */
+static size_t skip_exponent(const char *s, size_t i, size_t n)
 {
-	/* INT64_MIN is WULTFW_CELL_EMPTY, so it is no value. */
-	return mag <= (uint64_t)INT64_MAX && !(neg && !mag);
-}
+	size_t d;
 
-const char *wfw_csvnum_scan_canon(const char *s, const char *end, int dec,
-				  int64_t *out)
-{
-	const char *p = s, *digits;
-	uint64_t v = 0;
-	int neg = 0;
-
-	if (p < end && *p == '-') {
-		neg = 1;
-		p++;
-	}
-	digits = p;
-	while (p < end && is_digit(*p))
-		v = v * 10 + (uint64_t)(*p++ - '0');
-	if (p == digits || (p - digits > 1 && *digits == '0'))
-		return NULL;
-	if (dec) {
-		const char *frac;
-
-		if (p == end || *p != '.')
-			return NULL;
-		frac = ++p;
-		while (p < end && is_digit(*p) && p - frac < dec)
-			v = v * 10 + (uint64_t)(*p++ - '0');
-		if (p - frac != dec)
-			return NULL;
-	}
-	if (!field_end(p, end) || (p - digits) - (dec > 0) > 19 ||
-	    !fits_int64(v, neg))
-		return NULL;
-	*out = neg ? -(int64_t)v : (int64_t)v;
-	return p;
+	if (i == n || (s[i] != 'e' && s[i] != 'E'))
+		return i;
+	d = skip_sign(s, i + 1, n);
+	i = skip_digits(s, d, n);
+	return i > d ? i : 0;
 }
 
 /* [+-]digits[.digits][(e|E)[+-]digits], at least one mantissa digit. */
 static int plain_decimal(const char *s, size_t n)
 {
-	size_t i = 0, nd = 0;
+	size_t m = skip_sign(s, 0, n), i = skip_digits(s, m, n), nd = i - m;
 
-	if (i < n && (s[i] == '-' || s[i] == '+'))
-		i++;
-	for (; i < n && is_digit(s[i]); i++)
-		nd++;
-	if (i < n && s[i] == '.')
-		for (i++; i < n && is_digit(s[i]); i++)
-			nd++;
-	if (!nd)
-		return 0;
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		size_t ed = 0;
+	if (i < n && s[i] == '.') {
+		size_t f = i + 1;
 
-		i++;
-		if (i < n && (s[i] == '-' || s[i] == '+'))
-			i++;
-		for (; i < n && is_digit(s[i]); i++)
-			ed++;
-		if (!ed)
-			return 0;
+		i = skip_digits(s, f, n);
+		nd += i - f;
 	}
-	return i == n;
+	return nd && skip_exponent(s, i, n) == n;
 }
 
 /* strtod() over a bounded copy, spaces around allowed; -1: not a number. */
@@ -128,7 +87,7 @@ int wfw_csvnum_classify(const char *s, size_t n, int *dec)
 	return slow_double(s, n, &d) ? WFW_NUM_NO : WFW_NUM_OTHER;
 }
 
-static const double pow10_exact[23] = {
+const double wfw_pow10_exact[23] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
@@ -139,7 +98,7 @@ static const double pow10_exact[23] = {
  * integers with its remainder gives the 53 mantissa bits, the rounding bit
  * and the sticky bit exactly.
  */
-static double div_pow10(uint64_t m, int k)
+double wfw_div_pow10(uint64_t m, int k)
 {
 	unsigned __int128 n, q, r, d = 1;
 	uint64_t mant;
@@ -169,32 +128,41 @@ struct decimal {
 	int exp10, nd, neg;
 };
 
+/* Mantissa digits from s[i] on, at most 20 in all; the index after them. */
+static size_t mantissa(const char *s, size_t i, size_t n, struct decimal *d,
+		       int scale)
+{
+	for (; i < n && wfw_is_digit(s[i]) && d->nd < 20; i++, d->nd++) {
+		d->m = d->m * 10 + (uint64_t)(s[i] - '0');
+		d->exp10 -= scale;
+	}
+	return i;
+}
+
+/* The exponent at s[i] (after 'e'): adds it to d; the index after it. */
+static size_t exponent(const char *s, size_t i, size_t n, struct decimal *d)
+{
+	int neg = i < n && s[i] == '-', e = 0;
+	size_t from = skip_sign(s, i, n);
+
+	for (i = from; i < n && wfw_is_digit(s[i]) && e < 10000; i++)
+		e = e * 10 + (s[i] - '0');
+	d->exp10 += neg ? -e : e;
+	return i > from ? i : 0;
+}
+
 /* Split [+-]digits[.digits][e[+-]digits]; false if text is left over. */
 static int split_decimal(const char *s, size_t n, struct decimal *d)
 {
-	size_t i = 0;
+	size_t i = skip_sign(s, 0, n);
 
 	memset(d, 0, sizeof(*d));
-	if (i < n && (s[i] == '-' || s[i] == '+'))
-		d->neg = s[i++] == '-';
-	for (; i < n && is_digit(s[i]) && d->nd < 20; i++, d->nd++)
-		d->m = d->m * 10 + (uint64_t)(s[i] - '0');
+	d->neg = i && s[0] == '-';
+	i = mantissa(s, i, n, d, 0);
 	if (i < n && s[i] == '.')
-		for (i++; i < n && is_digit(s[i]) && d->nd < 20; i++, d->nd++) {
-			d->m = d->m * 10 + (uint64_t)(s[i] - '0');
-			d->exp10--;
-		}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		int eneg = 0, e = 0;
-
-		if (++i < n && (s[i] == '-' || s[i] == '+'))
-			eneg = s[i++] == '-';
-		if (i == n || !is_digit(s[i]))
-			return 0;
-		for (; i < n && is_digit(s[i]) && e < 10000; i++)
-			e = e * 10 + (s[i] - '0');
-		d->exp10 += eneg ? -e : e;
-	}
+		i = mantissa(s, i + 1, n, d, 1);
+	if (i < n && (s[i] == 'e' || s[i] == 'E'))
+		i = exponent(s, i + 1, n, d);
 	return i == n && d->nd && d->nd <= 19;
 }
 
@@ -208,9 +176,9 @@ int wfw_csvnum_parse_double(const char *s, size_t n, double *out)
 	if (d.m <= (1ULL << 53) && d.exp10 >= -22 && d.exp10 <= 22) {
 		/* Both operands exact: one rounding, hence correct. */
 		v = (double)d.m;
-		v = d.exp10 < 0 ? v / pow10_exact[-d.exp10] : v * pow10_exact[d.exp10];
+		v = d.exp10 < 0 ? v / wfw_pow10_exact[-d.exp10] : v * wfw_pow10_exact[d.exp10];
 	} else if (d.exp10 < 0 && d.exp10 >= -27) {
-		v = div_pow10(d.m, -d.exp10);
+		v = wfw_div_pow10(d.m, -d.exp10);
 	} else {
 		return slow_double(s, n, out);
 	}
@@ -218,34 +186,3 @@ int wfw_csvnum_parse_double(const char *s, size_t n, double *out)
 	return 0;
 }
 
-const char *wfw_csvnum_scan_double(const char *s, const char *end, double *out)
-{
-	const char *p = s, *digits;
-	uint64_t m = 0;
-	int neg = 0, whole, frac = 0;
-	double v;
-
-	if (p < end && *p == '-') {
-		neg = 1;
-		p++;
-	}
-	digits = p;
-	while (p < end && is_digit(*p))
-		m = m * 10 + (uint64_t)(*p++ - '0');
-	whole = (int)(p - digits);
-	if (p < end && *p == '.') {
-		const char *f = ++p;
-
-		while (p < end && is_digit(*p))
-			m = m * 10 + (uint64_t)(*p++ - '0');
-		frac = (int)(p - f);
-	}
-	if (!field_end(p, end) || !(whole + frac) || whole + frac > 19)
-		return NULL;
-	if (m <= (1ULL << 53) && frac <= 22)
-		v = (double)m / pow10_exact[frac];	/* exact operands: one rounding */
-	else
-		v = div_pow10(m, frac);
-	*out = neg ? -v : v;
-	return p;
-}

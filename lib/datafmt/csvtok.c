@@ -167,15 +167,6 @@ const char *wfw_csvtok_field(struct wfw_csvtok *t, struct wfw_reader *base,
 	return p;
 }
 
-bool wfw_csvtok_comma(const char **p, const char *end)
-{
-	if (*p < end && **p == ',') {
-		(*p)++;
-		return true;
-	}
-	return false;
-}
-
 int wfw_csvtok_end_record(struct wfw_csvtok *t, const char **p)
 {
 	const char *q = *p, *end = t->map + t->size;

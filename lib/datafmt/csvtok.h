@@ -64,7 +64,14 @@ const char *wfw_csvtok_field(struct wfw_csvtok *t, struct wfw_reader *base,
 			     const char *p, struct wfw_csv_field *f);
 
 /* Step over the ',' at *p; false at the end of the record. */
-bool wfw_csvtok_comma(const char **p, const char *end);
+static inline bool wfw_csvtok_comma(const char **p, const char *end)
+{
+	if (*p < end && **p == ',') {
+		(*p)++;
+		return true;
+	}
+	return false;
+}
 /* Step over the record's end at *p (CRLF, LF, end of file); -1: more fields. */
 int wfw_csvtok_end_record(struct wfw_csvtok *t, const char **p);
 /* Fields left from p to the end of the record (for an error message). */

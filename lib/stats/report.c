@@ -119,20 +119,29 @@ int wfw_report_table(struct wfw_statset *s, const double *p, size_t np,
 	return ret;
 }
 
+/* Length of a UTF-8 sequence by its lead byte; 0: never a lead byte. */
+static size_t utf8_lead(unsigned char c)
+{
+	if (c >= 0xc2 && c <= 0xdf)
+		return 2;
+	if (c >= 0xe0 && c <= 0xef)
+		return 3;
+	return c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+}
+
 /* Length of the valid UTF-8 sequence at s (lead byte >= 0x80), or 0. */
 static size_t utf8_len(const unsigned char *s)
 {
-	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 :
-		   s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
+	/* no overlong forms, surrogates or code points beyond U+10FFFF */
+	unsigned char lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
+	unsigned char hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;
+	size_t n = utf8_lead(s[0]);
 
-	for (size_t i = 1; i < n; i++)
+	if (!n || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
-	if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) ||
-	    (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
-	    (n == 4 && s[0] == 0xf0 && s[1] < 0x90) ||
-	    (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
-		return 0;	/* overlong, surrogate or beyond U+10FFFF */
 	return n;
 }
 

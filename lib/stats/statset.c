@@ -30,63 +30,80 @@ static bool wanted(const struct wfw_statset_cfg *cfg, const char *name)
 	return false;
 }
 
-int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
-		     const struct wfw_statset_cfg *cfg, char *err, size_t errlen)
+/* The ENUM column called cfg->group_by, or -1. */
+static int group_column(const struct wultfw_schema *schema,
+			const struct wfw_statset_cfg *cfg)
 {
-	size_t nacc, limit = cfg->exact_limit;
+	if (!cfg->group_by || !*cfg->group_by)
+		return -1;
+	for (size_t c = 0; c < schema->ncols; c++)
+		if (schema->cols[c].type == WULTFW_COL_ENUM &&
+		    !strcmp(schema->cols[c].name, cfg->group_by))
+			return (int)c;
+	return -1;
+}
 
-	memset(s, 0, sizeof(*s));
-	s->schema = schema;
-	s->gcol = -1;
-	s->ngroups = 1;
-	if (cfg->group_by && *cfg->group_by) {
-		for (size_t c = 0; c < schema->ncols; c++) {
-			if (schema->cols[c].type == WULTFW_COL_ENUM &&
-			    !strcmp(schema->cols[c].name, cfg->group_by)) {
-				s->gcol = (int)c;
-				s->ngroups = schema->cols[c].n_enum + 1;
-			}
-		}
-	}
-	s->mcol = calloc(schema->ncols ? schema->ncols : 1, sizeof(*s->mcol));
-	if (!s->mcol)
-		return -ENOMEM;
-	for (size_t c = 0; c < schema->ncols; c++) {
-		const struct wultfw_column *col = &schema->cols[c];
-		bool pending = cfg->pending_text && col->type == WULTFW_COL_ENUM &&
-			       !col->n_enum && (int)c != s->gcol;
+/* Numeric columns asked for, and with pending_text the empty text ones. */
+static bool is_metric(const struct wfw_statset *s, const struct wfw_statset_cfg *cfg,
+		      size_t c)
+{
+	const struct wultfw_column *col = &s->schema->cols[c];
+	bool pending = cfg->pending_text && col->type == WULTFW_COL_ENUM &&
+		       !col->n_enum && (int)c != s->gcol;
 
-		if ((col->type != WULTFW_COL_ENUM || pending) && wanted(cfg, col->name))
-			s->mcol[s->nmetrics++] = c;
-	}
-	if (!s->nmetrics) {
-		snprintf(err, errlen, "no numeric column matches the metrics "
-			 "asked for");
-		wfw_statset_free(s);
-		return -ENOENT;
-	}
-	nacc = s->nmetrics * s->ngroups;
-	/* Keep the kept values of all accumulators within the budget. */
-	if (limit > cfg->exact_memory / sizeof(double) / nacc)
-		limit = cfg->exact_memory / sizeof(double) / nacc;
-	s->exact_limit = limit;
+	return (col->type != WULTFW_COL_ENUM || pending) && wanted(cfg, col->name);
+}
+
+static int alloc_metrics(struct wfw_statset *s)
+{
+	size_t nacc = s->nmetrics * s->ngroups;
+
 	s->acc = calloc(nacc, sizeof(*s->acc));
 	s->nans = calloc(s->nmetrics, sizeof(*s->nans));
 	s->empties = calloc(s->nmetrics, sizeof(*s->empties));
 	s->mtype = calloc(s->nmetrics, sizeof(*s->mtype));
 	s->mdiv = calloc(s->nmetrics, sizeof(*s->mdiv));
 	s->gcount = calloc(s->ngroups, sizeof(*s->gcount));
-	if (!s->acc || !s->nans || !s->empties || !s->mtype || !s->mdiv || !s->gcount) {
+	if (!s->acc || !s->nans || !s->empties || !s->mtype || !s->mdiv || !s->gcount)
+		return -ENOMEM;
+	for (size_t m = 0; m < s->nmetrics; m++) {
+		const struct wultfw_column *col = &s->schema->cols[s->mcol[m]];
+
+		s->mtype[m] = (int)col->type;
+		s->mdiv[m] = col->divisor;
+		for (size_t g = 0; g < s->ngroups; g++)
+			wfw_acc_init(&s->acc[m * s->ngroups + g], s->exact_limit,
+				     col->type == WULTFW_COL_INT);
+	}
+	return 0;
+}
+
+int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
+		     const struct wfw_statset_cfg *cfg, char *err, size_t errlen)
+{
+	size_t per_acc;
+
+	memset(s, 0, sizeof(*s));
+	s->schema = schema;
+	s->gcol = group_column(schema, cfg);
+	s->ngroups = s->gcol < 0 ? 1 : schema->cols[s->gcol].n_enum + 1;
+	s->mcol = calloc(schema->ncols ? schema->ncols : 1, sizeof(*s->mcol));
+	if (!s->mcol)
+		return -ENOMEM;
+	for (size_t c = 0; c < schema->ncols; c++)
+		if (is_metric(s, cfg, c))
+			s->mcol[s->nmetrics++] = c;
+	if (!s->nmetrics) {
+		snprintf(err, errlen, "no numeric column matches the metrics asked for");
+		wfw_statset_free(s);
+		return -ENOENT;
+	}
+	/* Keep the kept values of all accumulators within the budget. */
+	per_acc = cfg->exact_memory / sizeof(double) / (s->nmetrics * s->ngroups);
+	s->exact_limit = cfg->exact_limit < per_acc ? cfg->exact_limit : per_acc;
+	if (alloc_metrics(s)) {
 		wfw_statset_free(s);
 		return -ENOMEM;
-	}
-	for (size_t m = 0; m < s->nmetrics; m++) {
-		bool ints = schema->cols[s->mcol[m]].type == WULTFW_COL_INT;
-
-		s->mtype[m] = (int)schema->cols[s->mcol[m]].type;
-		s->mdiv[m] = schema->cols[s->mcol[m]].divisor;
-		for (size_t g = 0; g < s->ngroups; g++)
-			wfw_acc_init(&s->acc[m * s->ngroups + g], limit, ints);
 	}
 	return 0;
 }
