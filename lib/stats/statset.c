@@ -460,13 +460,26 @@ static long group_named(struct wfw_statset *dst, const char *name)
 	return names[ng - 1] ? (long)ng - 1 : -ENOMEM;
 }
 
+static uint64_t metric_count(const struct wfw_statset *s, size_t m)
+{
+	uint64_t n = 0;
+
+	for (size_t g = 0; g < s->ngroups; g++)
+		n += s->acc[m * s->ngroups + g].n;
+	return n;
+}
+
 static int merge_metric(struct wfw_statset *dst, size_t md,
 			struct wfw_statset *src, size_t ms)
 {
-	int ret = same_type(dst, md, src, ms);
+	int ret = 0;
 
 	dst->nans[md] += src->nans[ms];
 	dst->empties[md] += src->empties[ms];
+	/* A part without values has no say in the type. */
+	if (!metric_count(src, ms))
+		return 0;
+	ret = same_type(dst, md, src, ms);
 	for (size_t g = 0; g < src->ngroups && !ret; g++) {
 		const struct wfw_acc *a = &src->acc[ms * src->ngroups + g];
 		long gd;
