@@ -26,10 +26,10 @@ ls -l "$DIR"
 # run NAME CMD...: wall seconds and peak RSS (KiB) via /usr/bin/time
 run() {
 	name=$1; shift
-	/usr/bin/time -f "%e %M" -o "$DIR/time.$name" "$@" >"$DIR/out.$name" 2>"$DIR/err.$name" ||
+	/usr/bin/time -f "%e %M %U %S" -o "$DIR/time.$name" "$@" >"$DIR/out.$name" 2>"$DIR/err.$name" ||
 		{ cat "$DIR/err.$name" >&2; exit 1; }
-	read -r secs kib <"$DIR/time.$name"
-	echo "$name $secs $kib" >>"$DIR/results"
+	read -r secs kib user sys <"$DIR/time.$name"
+	echo "$name $secs $kib $(echo "$user $sys" | awk '{ print $1 + $2 }')" >>"$DIR/results"
 }
 
 : >"$DIR/results"
@@ -44,14 +44,15 @@ run calc_bin $CALC "$DIR/datapoints.wfb"
 
 cat "$DIR/results"
 awk -v rows="$ROWS" '
-	{ t[$1] = $2; m[$1] = $3 }
+	{ t[$1] = $2; m[$1] = $3; cpu[$1] = $4 }
 	END {
-		printf "%-12s %10s %12s %10s %10s\n", "tool", "seconds", "rows/s", "peak MiB", "vs pandas"
+		printf "%-12s %10s %12s %10s %10s %8s %10s\n", "tool", "seconds", "rows/s", "peak MiB", "vs pandas", "CPU s", "CPU ratio"
 		n = split("pandas_csv calc_csv calc_csv_c calc_csv_j1 calc_bin cat_csv cat_bin", k, " ")
 		for (i = 1; i <= n; i++) {
 			s = t[k[i]] > 0 ? t[k[i]] : 0.01
-			printf "%-12s %10.2f %12.0f %10.1f %9.1fx\n", k[i], t[k[i]],
-				rows / s, m[k[i]] / 1024, t["pandas_csv"] / s
+			c = cpu[k[i]] > 0 ? cpu[k[i]] : 0.01
+			printf "%-12s %10.2f %12.0f %10.1f %9.1fx %8.2f %9.1fx\n", k[i], t[k[i]],
+				rows / s, m[k[i]] / 1024, t["pandas_csv"] / s, cpu[k[i]], cpu["pandas_csv"] / c
 		}
 		ratio = t["pandas_csv"] / (t["calc_csv"] > 0 ? t["calc_csv"] : 0.01)
 		slow = (t["calc_csv_c"] / (t["calc_csv"] > 0 ? t["calc_csv"] : 0.01) - 1) * 100
@@ -60,6 +61,7 @@ awk -v rows="$ROWS" '
 			m["calc_csv"] / 1024, (m["calc_csv"] <= 65536 ? "ok" : "MISSED"),
 			slow, (slow <= 10 ? "ok" : "MISSED")
 	}' "$DIR/results"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine slows the wall times)"
 echo "--- wultfw calc (csv) ---"
 cat "$DIR/out.calc_csv" "$DIR/err.calc_csv"
 echo "--- pandas ---"
