@@ -234,10 +234,21 @@ static void note_skipped(const struct calc_result *r)
 	}
 }
 
+/* -e asked for more kept values than -M holds: say what it got. */
+static void note_limit(const struct calc *c, const struct calc_result *r)
+{
+	if (c->exact_limit == CALC_DEF_EXACT_LIMIT || r->set.exact_limit >= c->exact_limit)
+		return;
+	fprintf(stderr, "wultfw calc: %s: -e %zu: %zu values per metric%s fit in -M %zu MiB; raise -M for more\n",
+		r->path, c->exact_limit, r->set.exact_limit,
+		r->set.gcol >= 0 ? " and group" : "", c->exact_memory >> 20);
+}
+
 static void notes(struct calc *c, struct calc_result *r)
 {
 	note_no_states(c, r);
 	note_skipped(r);
+	note_limit(c, r);
 	if (wfw_select_active(&r->sel))
 		fprintf(stderr, "wultfw calc: %s: %llu of %llu rows selected\n",
 			r->path, (unsigned long long)r->sel.kept,
