@@ -64,11 +64,21 @@ static int no_group_column(const char *path, const char *name,
 	return -ENOENT;
 }
 
+static bool selecting(const struct calc *c)
+{
+	return c->include || c->exclude;
+}
+
 /* Open r->path (part `part` of `nparts`) and set up its statistics. */
 static int open_result(struct calc *c, struct calc_result *r, unsigned part,
 		       unsigned nparts, char *err, size_t len)
 {
-	struct wfw_reader_opts o = { .one_pass = true, .part = part, .nparts = nparts };
+	/*
+	 * --include "ReqCState == \"C6\"" resolves names when it is set up:
+	 * with a selection, learn every name before the first row.
+	 */
+	struct wfw_reader_opts o = { .one_pass = !selecting(c), .part = part,
+				     .nparts = nparts };
 	struct wfw_statset_cfg cfg = {
 		.exact_limit = c->exact_limit, .exact_memory = c->exact_memory,
 		.group_by = c->per_cstate ? c->group_by : NULL,
@@ -207,12 +217,12 @@ static int load_parts(struct calc *c, struct calc_result *r, unsigned n)
 	return ret;
 }
 
-/* Threads for r: -j; without -j, one for small files. */
+/* Threads for r: -j; without -j, one for small files; one to select rows. */
 static unsigned jobs_for(const struct calc *c, const struct calc_result *r)
 {
 	struct stat st;
 
-	if (c->jobs < 2 || stat(r->path, &st))
+	if (c->jobs < 2 || selecting(c) || stat(r->path, &st))
 		return 1;
 	return c->jobs_given || st.st_size >= PART_MIN_BYTES ? c->jobs : 1;
 }

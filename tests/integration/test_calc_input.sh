@@ -90,6 +90,12 @@ ok = ok and abs(s["mean"] - statistics.fmean(v)) < 1e-9 and s["median"] == stati
 sys.exit(0 if ok else 1)
 PY
 
+# A name first seen after the learned rows still selects (--include).
+awk 'BEGIN { print "WakeLatency,ReqCState"; for (i = 0; i < 3000; i++)
+	printf "%d.000,%s\n", i, i < 2000 ? "C1" : "C6" }' >late.csv
+"$WULTFW" calc -f count --include 'ReqCState == "C6"' late.csv >out 2>err
+expect_in err "1000 of 3000 rows selected" "a late name selects its rows"
+
 # A text column made of numbers after its first rows: one line, named.
 awk 'BEGIN { print "A,B"; for (i = 0; i < 2000; i++) printf "%d,%s\n", i, i < 1500 ? "x" : "7" }' >mixed.csv
 calc_fails mixed.csv 1 "mixed.csv:2: column B: 'x' is not a number (line 1502 holds the number '7')" \
