@@ -209,16 +209,27 @@ static int learn(struct csv_reader *r, uint64_t limit)
 
 /* ---- converting rows ---- */
 
+/* A new name of text column c: the cell gets its number. */
+static int new_name(struct csv_reader *r, size_t c, const char *s, size_t n,
+		    uint64_t line, union wultfw_cell *cell)
+{
+	int ret = add_name(r, c, s, n, line);
+
+	if (!ret)
+		cell->i = (int64_t)r->cs[c].et.n - 1;
+	return ret;
+}
+
 /* A value that does not fit column c's type: change it, or fail. */
 static int disagree(struct csv_reader *r, size_t c, const char *s, size_t n,
-		    uint64_t line)
+		    uint64_t line, union wultfw_cell *cell)
 {
 	struct colstate *cs = &r->cs[c];
 	int dec = 0, num = wfw_csvnum_classify(s, n, &dec);
 	int type = r->cols[c].type;
 
 	if (num == WFW_NUM_NO)
-		return type == WULTFW_COL_ENUM ? add_name(r, c, s, n, line)
+		return type == WULTFW_COL_ENUM ? new_name(r, c, s, n, line, cell)
 					       : not_a_number(r, c, s, n, line);
 	if (type == WULTFW_COL_ENUM && cs->et.n)
 		return text_and_number(r, c, s, n, line);
@@ -269,7 +280,7 @@ static int convert(struct csv_reader *r, size_t c, const char *s, size_t n,
 			return 0;
 		break;
 	}
-	return disagree(r, c, s, n, r->tok.line);
+	return disagree(r, c, s, n, r->tok.line, cell);
 }
 
 static void apply_retype(struct csv_reader *r)
