@@ -494,6 +494,18 @@ static int merge_metric(struct wfw_statset *dst, size_t md,
 	return ret;
 }
 
+/* A metric of dst whose column holds names in src's part of the file. */
+static bool text_in_one(const struct wfw_statset *dst, const struct wfw_statset *src)
+{
+	for (size_t md = 0; md < dst->nmetrics; md++) {
+		const struct wultfw_column *col = &src->schema->cols[dst->mcol[md]];
+
+		if (col->type == WULTFW_COL_ENUM && col->n_enum)
+			return true;
+	}
+	return false;
+}
+
 int wfw_statset_merge(struct wfw_statset *dst, struct wfw_statset *src)
 {
 	int ret = wfw_statset_sync(dst);
@@ -502,7 +514,7 @@ int wfw_statset_merge(struct wfw_statset *dst, struct wfw_statset *src)
 		ret = wfw_statset_sync(src);
 	if (ret)
 		return ret;
-	if ((dst->gcol < 0) != (src->gcol < 0))
+	if ((dst->gcol < 0) != (src->gcol < 0) || text_in_one(dst, src))
 		return -EAGAIN;
 	for (size_t ms = 0; ms < src->nmetrics && !ret; ms++) {
 		size_t md = metric_of_column(dst, src->mcol[ms]);
