@@ -14,6 +14,8 @@
 
 #include <cpuidle/cpuidle.h>
 
+#include <datafmt/runstate.h>
+
 #include "collect.h"
 #include "cpus.h"
 #include "cstates.h"
@@ -48,6 +50,7 @@ struct wfw_run {
 	char note[256];			/* what applying C-states noticed */
 	FILE *logf;
 	size_t nsinks_open;
+	uint64_t flushed_rows;		/* datapoints when the sinks last flushed */
 	struct wfw_plugin_inst *failed_sink;	/* said why; not flushed again */
 	struct wfw_collectors *collectors;	/* running next to the source */
 	bool source_open, cstates_set, info_written, started;
@@ -267,6 +270,11 @@ static void fill_info(struct wfw_run *run)
 	wfw_info_raw(info, "datapoints", "0");
 	wfw_info_raw(info, "discarded", "0");
 	wfw_info_str(info, "status", "running");
+	/* Who is running it, so a killed run is told from a going one. */
+	wfw_info_fmt(info, "pid", "%d", (int)getpid());
+	wfw_info_fmt(info, "pid_start", "%llu", wfw_proc_start(getpid()));
+	wfw_boot_id(buf, sizeof(buf));
+	wfw_info_str(info, "boot_id", buf);
 }
 
 static void write_logs(const struct wfw_experiment *e, const char *dir,
@@ -368,6 +376,16 @@ static int open_sinks(struct wfw_run *run)
 	};
 	int ret;
 
+	/*
+	 * info.yml exists before any sink opens, so a full disk that makes a
+	 * sink fail, or a kill -9, still leaves one saying what happened.
+	 */
+	ret = wfw_info_write(&run->info, run->dir, INFO_RESERVE);
+	if (ret) {
+		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
+		return ret;
+	}
+	run->info_written = true;
 	for (; run->nsinks_open < e->nsinks; run->nsinks_open++) {
 		struct wfw_plugin_inst *pi = &e->sinks[run->nsinks_open];
 
@@ -378,13 +396,6 @@ static int open_sinks(struct wfw_run *run)
 			return ret;
 		}
 	}
-	/* info.yml exists from the start, so even a killed run has one. */
-	ret = wfw_info_write(&run->info, run->dir, INFO_RESERVE);
-	if (ret) {
-		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
-		return ret;
-	}
-	run->info_written = true;
 	return 0;
 }
 
@@ -404,6 +415,31 @@ static int write_sinks(struct wfw_run *run, const struct wultfw_batch *b)
 			return ret;
 		}
 	}
+	return 0;
+}
+
+/*
+ * The source went quiet: whatever the sinks still hold goes to the disk
+ * now rather than at their next write (which may never come).
+ */
+static int flush_sinks(struct wfw_run *run)
+{
+	size_t i;
+	int ret;
+
+	if (run->r->datapoints == run->flushed_rows)
+		return 0;
+	for (i = 0; i < run->nsinks_open; i++) {
+		struct wfw_plugin_inst *pi = &run->e->sinks[i];
+
+		ret = pi->h.desc->sink->flush(&pi->ctx);
+		if (ret < 0) {
+			plugin_error(pi, ret, NULL);
+			run->failed_sink = pi;
+			return ret;
+		}
+	}
+	run->flushed_rows = run->r->datapoints;
 	return 0;
 }
 
@@ -458,8 +494,11 @@ static int pump_once(struct wfw_run *run, uint64_t timeout, bool *sink_failed)
 	if (e->max_datapoints && r->datapoints + b->rows > e->max_datapoints)
 		b->rows = (size_t)(e->max_datapoints - r->datapoints);
 	*sink_failed = false;
-	if (!b->rows)
-		return ret;
+	if (!b->rows) {
+		wret = flush_sinks(run);
+		*sink_failed = wret < 0;
+		return wret < 0 ? wret : ret;
+	}
 	wret = write_sinks(run, b);
 	if (wret) {
 		*sink_failed = true;

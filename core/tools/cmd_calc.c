@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "datafmt/locate.h"
+#include "datafmt/runstate.h"
 #include "datafmt/reader.h"
 #include "expr/expr.h"
 #include "stats/report.h"
@@ -244,6 +245,7 @@ static int load(struct calc *c, struct calc_result *r)
 		fprintf(stderr, "wultfw calc: %s\n", err);
 		return ret;
 	}
+	wfw_run_end_warn("calc", r->path);
 	ret = wfw_reader_open(&r->rd, r->path, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "wultfw calc: %s\n", err);
