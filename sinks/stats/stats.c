@@ -157,6 +157,33 @@ static int check_group_by(struct wultfw_ctx *ctx, const char *gb,
 static int write_interim(struct wultfw_ctx *ctx);
 static void stats_free(struct wultfw_ctx *ctx);
 
+/* The optional histogram files' state. */
+static int open_histograms(struct wultfw_ctx *ctx, struct stats_sink *st,
+			   const struct wultfw_schema *s)
+{
+	const struct stats_cfg *o = ctx->cfg;
+	int ret;
+
+	if (o->histogram && *o->histogram) {
+		ret = stats_cychist_init(&st->hist, s, o->histogram_metrics.v,
+					 o->histogram_metrics.n,
+					 (size_t)o->histogram_buckets,
+					 ctx->err, sizeof(ctx->err));
+		if (ret)
+			return ret;
+		st->hist_on = true;
+	}
+	if (o->text_histogram && *o->text_histogram) {
+		ret = stats_binhist_init(&st->bins, s, o->text_histogram_metric,
+					 o->group_by, o->text_histogram_bin,
+					 ctx->err, sizeof(ctx->err));
+		if (ret)
+			return ret;
+		st->bins_on = true;
+	}
+	return 0;
+}
+
 static int stats_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
 {
 	const struct stats_cfg *o = ctx->cfg;
@@ -188,35 +215,14 @@ static int stats_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
 			       sizeof(ctx->err));
 	if (ret)
 		goto fail;
-	if (o->histogram && *o->histogram) {
-		ret = stats_cychist_init(&st->hist, run->schema,
-					 o->histogram_metrics.v,
-					 o->histogram_metrics.n,
-					 (size_t)o->histogram_buckets,
-					 ctx->err, sizeof(ctx->err));
-		if (ret) {
-			wfw_statset_free(&st->set);
-			goto fail;
-		}
-		st->hist_on = true;
-	}
-	if (o->text_histogram && *o->text_histogram) {
-		ret = stats_binhist_init(&st->bins, run->schema,
-					 o->text_histogram_metric, o->group_by,
-					 o->text_histogram_bin, ctx->err,
-					 sizeof(ctx->err));
-		if (ret) {
-			if (st->hist_on)
-				stats_cychist_free(&st->hist);
-			wfw_statset_free(&st->set);
-			goto fail;
-		}
-		st->bins_on = true;
-	}
+	/* From here on stats_free() undoes whatever got set up. */
 	ctx->priv = st;
-	wfw_durable_init(&st->interim, o->flush_interval, 0);
-	/* A stats.json from the start, so even a run killed at once has one. */
-	ret = o->json ? write_interim(ctx) : 0;
+	ret = open_histograms(ctx, st, run->schema);
+	if (!ret) {
+		wfw_durable_init(&st->interim, o->flush_interval, 0);
+		/* A stats.json from the start: even a run killed at once has one. */
+		ret = o->json ? write_interim(ctx) : 0;
+	}
 	if (ret)
 		stats_free(ctx);
 	return ret;
