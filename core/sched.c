@@ -23,6 +23,7 @@
 #include "progress.h"
 #include "resolved.h"
 #include "machine.h"
+#include "restore.h"
 #include "resultdir.h"
 #include "signals.h"
 #include "units.h"
@@ -101,10 +102,37 @@ static bool host_stopping(struct wultfw_ctx *ctx)
 	return wfw_stop_signal != 0;
 }
 
+/* A plugin's change to a system setting: the same state file as C-states. */
+static int host_remember(struct wultfw_ctx *ctx, const char *what,
+			 const struct wultfw_restore_step *steps, size_t n)
+{
+	char msg[256];
+	int id;
+
+	snprintf(msg, sizeof(msg), "%s: %s", ctx->plugin ? ctx->plugin->name : "plugin", what);
+	id = wfw_restore_remember(msg, steps, n, ctx->err, sizeof(ctx->err));
+	return id;
+}
+
+static int host_undo(struct wultfw_ctx *ctx, int id)
+{
+	(void)ctx;
+	return wfw_restore_undo(id);
+}
+
+static void host_forget(struct wultfw_ctx *ctx, int id)
+{
+	(void)ctx;
+	wfw_restore_forget(id);
+}
+
 static const struct wultfw_host host = {
 	.log = host_log,
 	.info = host_info,
 	.stopping = host_stopping,
+	.remember = host_remember,
+	.undo = host_undo,
+	.forget = host_forget,
 };
 
 static void init_ctx(struct wfw_plugin_inst *pi, struct wfw_run *run, int cpu)
@@ -324,18 +352,29 @@ static int prepare_resultdir(struct wfw_run *run)
 		wfw_err("%s", err);
 		return ret;
 	}
-	open_log(run);
-	write_logs(e, run->dir, run->o);
-	wfw_info("experiment '%s': source %s on CPU %d, results in %s",
-		 e->name, e->source.h.desc->name, e->cpu, run->dir);
 	fill_info(run);
-	if (run->note[0])
-		wfw_warn("experiment '%s': %s", e->name, run->note);
 	wfw_cstates_describe(e->cpu, run->o->sysfs_root, cs, sizeof(cs));
 	wfw_info_str(&run->info, "cstates", cs);
 	wfw_cstates_governor(run->o->sysfs_root, cs, sizeof(cs));
 	wfw_info_str(&run->info, "cpuidle_governor", cs);
 	wfw_info_machine(&run->info, run->o->sysfs_root);
+	/*
+	 * info.yml first, with room for its final version, before logs/ and
+	 * any sink take the space: a full disk or a kill -9 still leaves one
+	 * saying what happened.
+	 */
+	ret = wfw_info_write(&run->info, run->dir, INFO_RESERVE);
+	if (ret) {
+		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
+		return ret;
+	}
+	run->info_written = true;
+	open_log(run);
+	write_logs(e, run->dir, run->o);
+	wfw_info("experiment '%s': source %s on CPU %d, results in %s",
+		 e->name, e->source.h.desc->name, e->cpu, run->dir);
+	if (run->note[0])
+		wfw_warn("experiment '%s': %s", e->name, run->note);
 	/* Keep our own work off the measured CPU. */
 	if (wfw_pin_away_from(e->cpu))
 		wfw_debug("could not move wultfw's main thread off CPU %d", e->cpu);
@@ -376,16 +415,6 @@ static int open_sinks(struct wfw_run *run)
 	};
 	int ret;
 
-	/*
-	 * info.yml exists before any sink opens, so a full disk that makes a
-	 * sink fail, or a kill -9, still leaves one saying what happened.
-	 */
-	ret = wfw_info_write(&run->info, run->dir, INFO_RESERVE);
-	if (ret) {
-		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
-		return ret;
-	}
-	run->info_written = true;
 	for (; run->nsinks_open < e->nsinks; run->nsinks_open++) {
 		struct wfw_plugin_inst *pi = &e->sinks[run->nsinks_open];
 
@@ -668,6 +697,9 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	memset(r, 0, sizeof(*r));
 	wfw_log_reset_first_error();
 	snprintf(run.dir, sizeof(run.dir), "%s/%s", e->outdir, e->name);
+	/* What a killed run left changed goes back before we change anything. */
+	if (wfw_restore_leftovers("run", true) < 0)
+		wfw_warn("settings a killed wultfw changed could not all be restored (above): this experiment may measure with them");
 
 	ret = probe(&run);
 	if (!ret) {
@@ -676,8 +708,9 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 			ret = open_sinks(&run);
 			if (!ret)
 				ret = pump(&run);
-			ret = finish(&run, ret);
 		}
+		/* Whatever got opened is closed, and info.yml says how it ended. */
+		ret = finish(&run, ret);
 		unprepare_resultdir(&run, ret);
 	} else {
 		report(&run, ret);

@@ -7,7 +7,8 @@ AM_TESTS_ENVIRONMENT = \
 	WULTFW_BUILD_PLUGIN_PATH='$(WULTFW_BUILD_PLUGIN_PATH)'; export WULTFW_BUILD_PLUGIN_PATH; \
 	abs_top_builddir='$(abs_top_builddir)'; export abs_top_builddir; \
 	abs_top_srcdir='$(abs_top_srcdir)'; export abs_top_srcdir; \
-	WULTFW_BUILDDIR='$(abs_top_builddir)'; export WULTFW_BUILDDIR;
+	WULTFW_BUILDDIR='$(abs_top_builddir)'; export WULTFW_BUILDDIR; \
+	WULTFW_STATE_DIR='$(abs_top_builddir)/tests/state'; export WULTFW_STATE_DIR;
 
 # Shell tests run through the harness by name, also from check-all.
 TEST_EXTENSIONS = .sh
@@ -66,6 +67,7 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
 	tests/integration/test_skid.sh tests/integration/test_filter.sh \
 	tests/integration/test_report.sh tests/integration/test_remote.sh \
+	tests/integration/test_durable.sh \
 	examples/plugins/loadavg/loadavg.c examples/plugins/loadavg/Makefile \
 	examples/plugins/loadavg/loadavg.cfg
 # Builds the whole tree again: only from check-all.
@@ -75,7 +77,8 @@ if !STATIC_PLUGINS
 TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
 	tests/integration/test_collect.sh tests/integration/test_skid.sh \
-	tests/integration/test_filter.sh tests/integration/test_report.sh tests/integration/test_remote.sh
+	tests/integration/test_filter.sh tests/integration/test_report.sh tests/integration/test_remote.sh \
+	tests/integration/test_durable.sh
 endif
 endif
 
@@ -84,3 +87,9 @@ clean-local: clean-report-shots
 clean-report-shots:
 	rm -rf tests/integration/test_report-shots
 .PHONY: clean-report-shots
+
+# The tests' settings state files (WULTFW_STATE_DIR above, core/restore.h).
+clean-local: clean-test-state
+clean-test-state:
+	rm -rf tests/state
+.PHONY: clean-test-state
