@@ -29,6 +29,7 @@ struct testsrc_cfg {
 	uint64_t pause;
 	struct wultfw_floats pcts;
 	struct wultfw_strs tags;
+	const char *progress;
 };
 
 #define F(field) .off = offsetof(struct testsrc_cfg, field)
@@ -51,6 +52,7 @@ static const struct wultfw_option options[] = {
 	{ "pause", WULTFW_OPT_DURATION, "10us", "duration bounds test", .min = "1us", .max = "1s", F(pause) },
 	{ "pcts", WULTFW_OPT_FLOAT_LIST, "50,99", "list bounds test", .min = "0", .max = "100", .unit = "%", F(pcts) },
 	{ "tags", WULTFW_OPT_STRING_LIST, "fast", "list choices test", .choices = modes, F(tags) },
+	{ "progress", WULTFW_OPT_STRING, NULL, "after every read, write how many rows were made so far to this file (what a kill -9 test compares the sinks' files with)", F(progress) },
 	{ NULL }
 };
 
@@ -131,6 +133,24 @@ static int testsrc_start(struct wultfw_ctx *ctx,
 	return 0;
 }
 
+/* Rows made so far, before the core sees them (page cache survives kill -9). */
+static void note_progress(const char *path, int64_t made)
+{
+	char buf[24];
+	int fd, n;
+
+	if (!path)
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	n = snprintf(buf, sizeof(buf), "%20lld\n", (long long)made);
+	if (pwrite(fd, buf, (size_t)n, 0) != n) {
+		/* the test then finds no count and fails */
+	}
+	close(fd);
+}
+
 static int testsrc_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 			uint64_t timeout_ns)
 {
@@ -171,6 +191,7 @@ static int testsrc_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 						      t->p.ldist_to_ns, 1);
 		row[2].i = t->next % 3 == 2 ? -1 : t->next % 3;
 	}
+	note_progress(cfg->progress, t->next);
 	return 0;
 }
 
