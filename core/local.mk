@@ -77,3 +77,12 @@ wultfw_SOURCES += core/tools/cmd_filter.c
 
 # wultfw report (HTML reports; lib/report)
 wultfw_SOURCES += core/tools/cmd_report.c
+
+# Settings restored after a crash (core/restore*.c).
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_restore
+TESTS += tests/unit/test_restore
+tests_unit_test_restore_SOURCES = tests/unit/test_restore.c
+tests_unit_test_restore_CFLAGS = $(CORE_TEST_CFLAGS)
+tests_unit_test_restore_LDADD = $(CORE_TEST_LIBS)
+endif

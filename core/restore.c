@@ -28,6 +28,7 @@
 static struct wfw_change changes[WFW_RESTORE_MAX_CHANGES];
 static volatile int nchanges;	/* slots used; a slot stays (dead) once undone */
 static char state_path[PATH_MAX];
+static pid_t owner;	/* whose changes these are: a forked child's are not */
 
 const char *wfw_restore_dir(void)
 {
@@ -75,8 +76,10 @@ static int open_state_dir(char *err, size_t errlen)
 {
 	const char *dir = wfw_restore_dir();
 
-	if (state_path[0])
+	if (state_path[0] && owner == getpid())
 		return 0;
+	if (owner && owner != getpid())
+		nchanges = 0;	/* a forked child: the parent's are not ours */
 	if (mkdir(dir, 0700) && errno != EEXIST) {
 		int e = errno;
 
@@ -84,7 +87,8 @@ static int open_state_dir(char *err, size_t errlen)
 			 dir, strerror(e));
 		return -e;
 	}
-	snprintf(state_path, sizeof(state_path), "%s/%d.state", dir, (int)getpid());
+	owner = getpid();
+	snprintf(state_path, sizeof(state_path), "%s/%d.state", dir, (int)owner);
 	return 0;
 }
 
@@ -172,6 +176,9 @@ void wfw_restore_all(void)
 	sigset_t old;
 	int i;
 
+	/* A forked child exiting must not undo its parent's changes. */
+	if (!owner || owner != getpid())
+		return;
 	hold_signals(&old);
 	for (i = nchanges - 1; i >= 0; i--) {
 		if (!changes[i].live)

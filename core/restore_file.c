@@ -52,7 +52,8 @@ int wfw_change_put_back(const struct wfw_change *c)
 				ret = -errno;
 			continue;
 		}
-		if (write(fd, v, len) != (ssize_t)len && !ret)
+		/* ENODEV: a driver's unbind of a device it no longer has. */
+		if (write(fd, v, len) != (ssize_t)len && errno != ENODEV && !ret)
 			ret = -errno;
 		close(fd);
 	}

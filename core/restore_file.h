@@ -48,7 +48,8 @@ int wfw_change_set(struct wfw_change *c, const char *what,
 		   const struct wultfw_restore_step *steps, size_t n);
 /*
  * Do c's writes in order. A file that is gone (the device or fake tree
- * went away) has nothing to restore. Returns 0 or the first -errno;
+ * went away) has nothing to restore, nor has a write the kernel refuses
+ * with ENODEV (unbinding a device the driver no longer has). Returns 0 or the first -errno;
  * async-signal-safe.
  */
 int wfw_change_put_back(const struct wfw_change *c);
