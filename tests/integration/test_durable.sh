@@ -28,10 +28,12 @@ mkfake devices/system/cpu/cpu1/cpuidle/state2/name C6
 mkfake devices/system/cpu/cpu1/cpuidle/state2/disable 1
 mkfake devices/system/cpu/cpuidle/current_governor haltpoll
 mkfake devices/system/cpu/cpuidle/available_governors "ladder menu haltpoll"
+# A setting the test source changes through the plugin API (wultfw_remember).
+printf 'orig' >knob
 settings() {
-	echo "$(cat "$cpu/cpu1/cpuidle/state1/disable")$(cat "$cpu/cpu1/cpuidle/state2/disable") $(cat "$cpu/cpuidle/current_governor")"
+	echo "$(cat "$cpu/cpu1/cpuidle/state1/disable")$(cat "$cpu/cpu1/cpuidle/state2/disable") $(cat "$cpu/cpuidle/current_governor") $(cat knob)"
 }
-original=$(settings)	# "01 haltpoll"; only POLL allowed: "11 menu"
+original=$(settings)	# "01 haltpoll orig"; during a run "11 menu changed"
 
 # Rows are made in batches of 7; the file sinks sync every 50 rows (the
 # interval is far away), so at most 49 + 7 rows may be lost to a kill -9.
@@ -40,7 +42,7 @@ BATCH=7
 cat >kill.cfg <<CFG
 name = "k";
 source = { plugin = "testsrc"; cpu = 1; rows_per_read = $BATCH; delay = "2ms";
-           progress = "made"; };
+           progress = "made"; setting = "$work/knob"; };
 limits = { time = "1m"; };
 cstates = { only = [ "POLL" ]; };
 sinks = ( { plugin = "csv"; flush_interval = "1h"; flush_rows = $FLUSH_ROWS; },

@@ -30,6 +30,7 @@ struct testsrc_cfg {
 	struct wultfw_floats pcts;
 	struct wultfw_strs tags;
 	const char *progress;
+	const char *setting;
 };
 
 #define F(field) .off = offsetof(struct testsrc_cfg, field)
@@ -53,6 +54,7 @@ static const struct wultfw_option options[] = {
 	{ "pcts", WULTFW_OPT_FLOAT_LIST, "50,99", "list bounds test", .min = "0", .max = "100", .unit = "%", F(pcts) },
 	{ "tags", WULTFW_OPT_STRING_LIST, "fast", "list choices test", .choices = modes, F(tags) },
 	{ "progress", WULTFW_OPT_STRING, NULL, "after every read, write how many rows were made so far to this file (what a kill -9 test compares the sinks' files with)", F(progress) },
+	{ "setting", WULTFW_OPT_STRING, NULL, "a 'system setting' to change: open() writes 'changed' to this file after wultfw_remember(), close() undoes it", F(setting) },
 	{ NULL }
 };
 
@@ -68,6 +70,7 @@ static const struct wultfw_schema schema = { 3, columns };
 
 struct testsrc {
 	int64_t next;
+	int setting_id;		/* wultfw_remember()'s, or -1 */
 	uint64_t rng;
 	struct wultfw_source_params p;
 	bool started;
@@ -87,6 +90,9 @@ static void report_cstates(struct wultfw_ctx *ctx)
 		    ctx->no_cstates ? ctx->no_cstates : "(none, no reason)");
 }
 
+static int change_setting(struct wultfw_ctx *ctx, struct testsrc *t,
+			  const char *path);
+
 static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
 	const struct testsrc_cfg *cfg = ctx->cfg;
@@ -99,6 +105,12 @@ static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	if (!t)
 		return -ENOMEM;
 	ctx->priv = t;
+	t->setting_id = -1;
+	if (cfg->setting && change_setting(ctx, t, cfg->setting)) {
+		free(t);
+		ctx->priv = NULL;
+		return -EIO;
+	}
 	report_cstates(ctx);
 	info->devid = "testsrc";
 	info->devdescr = "deterministic test source";
@@ -107,6 +119,34 @@ static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	info->ldist_max_ns = cfg->max;
 	info->ldist_gran_ns = cfg->gran;
 	info->schema = &schema;
+	return 0;
+}
+
+/* Change a "setting" the way a plugin must: remembered first. */
+static int change_setting(struct wultfw_ctx *ctx, struct testsrc *t,
+			  const char *path)
+{
+	char old[64] = "";
+	struct wultfw_restore_step step = { path, old };
+	int fd = open(path, O_RDONLY), n;
+
+	n = fd >= 0 ? (int)read(fd, old, sizeof(old) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		return wultfw_fail(ctx, -ENOENT, "setting %s: cannot read it", path);
+	old[strcspn(old, "\n")] = '\0';
+	t->setting_id = wultfw_remember(ctx, "test setting changed", &step, 1);
+	if (t->setting_id < 0)
+		return t->setting_id;
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0 || write(fd, "changed", 7) != 7) {
+		if (fd >= 0)
+			close(fd);
+		wultfw_forget(ctx, t->setting_id);
+		return wultfw_fail(ctx, -EIO, "setting %s: cannot write it", path);
+	}
+	close(fd);
 	return 0;
 }
 
@@ -205,6 +245,10 @@ static int testsrc_stop(struct wultfw_ctx *ctx)
 
 static void testsrc_close(struct wultfw_ctx *ctx)
 {
+	struct testsrc *t = ctx->priv;
+
+	if (t && t->setting_id >= 0)
+		wultfw_undo(ctx, t->setting_id);
 	free(ctx->priv);
 	ctx->priv = NULL;
 }
