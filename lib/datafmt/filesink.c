@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,14 +103,23 @@ static int filesink_fail(struct wultfw_ctx *ctx, struct wfw_writer *w, int ret)
 			   what);
 }
 
-/* Buffered rows to the kernel, and the kernel's copy to the disk. */
-static int filesink_sync(struct wultfw_ctx *ctx, struct filesink *fs)
+/*
+ * The buffered rows to the kernel (safe from kill -9); `sync`: also wait
+ * for the disk (safe from a power cut), else only start the writeback.
+ */
+static int filesink_sync(struct wultfw_ctx *ctx, struct filesink *fs, bool sync)
 {
 	struct wfw_out *o = fs->w.fmt->out(&fs->w.impl);
 	int ret = wfw_writer_flush(&fs->w);
 
 	if (ret)
 		return filesink_fail(ctx, &fs->w, ret);
+	if (!sync) {
+		/* Best effort: the fdatasync at the interval still follows. */
+		(void)sync_file_range(o->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+		wfw_durable_handed_off(&fs->d);
+		return 0;
+	}
 	if (fdatasync(o->fd) && errno != EINVAL && errno != EROFS) {
 		ret = -errno;
 		return wultfw_fail(ctx, ret, "%s: fdatasync: %s (the data may not be on the disk)",
@@ -126,16 +136,23 @@ int wfw_filesink_write(struct wultfw_ctx *ctx, const struct wultfw_batch *b)
 
 	if (ret)
 		return filesink_fail(ctx, &fs->w, ret);
-	return wfw_durable_due(&fs->d, b->rows) ? filesink_sync(ctx, fs) : 0;
+	switch (wfw_durable_due(&fs->d, b->rows)) {
+	case WFW_DURABLE_SYNC:
+		return filesink_sync(ctx, fs, true);
+	case WFW_DURABLE_HANDOFF:
+		return filesink_sync(ctx, fs, false);
+	default:
+		return 0;
+	}
 }
 
 int wfw_filesink_flush(struct wultfw_ctx *ctx)
 {
 	struct filesink *fs = ctx->priv;
 
-	if (!fs->d.pending && !fs->w.fmt->out(&fs->w.impl)->len)
+	if (!fs->d.unsynced && !fs->w.fmt->out(&fs->w.impl)->len)
 		return 0;	/* nothing new since the last sync */
-	return filesink_sync(ctx, fs);
+	return filesink_sync(ctx, fs, true);
 }
 
 int wfw_filesink_close(struct wultfw_ctx *ctx,

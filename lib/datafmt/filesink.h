@@ -5,9 +5,10 @@
  * Failures say how many rows were received and what the file keeps, and
  * after a failed write info.yml gets the rows really in the file.
  *
- * Durability: what was written reaches the disk (write + fdatasync) at
- * least every flush_interval and every flush_rows rows, so kill -9 or a
- * power cut loses at most that much; flush() makes it durable at once.
+ * Durability (lib/atomic/durable.h): every flush_rows rows what the sink
+ * buffers goes to the kernel, so kill -9 loses at most that many; every
+ * flush_interval it goes to the disk (fdatasync), so a power cut loses at
+ * most that long; flush() does both at once.
  */
 #ifndef WFW_FILESINK_H
 #define WFW_FILESINK_H
@@ -34,12 +35,13 @@ struct wfw_filesink_cfg {
 	  "output file name, relative to the experiment's result directory", \
 	  .off = offsetof(struct wfw_filesink_cfg, file) }, \
 	{ "flush_interval", WULTFW_OPT_DURATION, WFW_FILESINK_FLUSH_INTERVAL, \
-	  "longest time written datapoints wait before they are made durable " \
-	  "on disk (what kill -9 or a power cut can lose)", \
+	  "longest time written datapoints wait before they are on the disk " \
+	  "(fdatasync: what a power cut can lose)", \
 	  .min = "1ms", .max = "1h", \
 	  .off = offsetof(struct wfw_filesink_cfg, flush_interval) }, \
 	{ "flush_rows", WULTFW_OPT_INT, WFW_FILESINK_FLUSH_ROWS, \
-	  "most datapoints written before they are made durable on disk", \
+	  "most datapoints wultfw holds before handing them to the kernel " \
+	  "(what kill -9 can lose)", \
 	  .min = "1", .unit = "datapoints", \
 	  .off = offsetof(struct wfw_filesink_cfg, flush_rows) }, \
 	{ NULL }

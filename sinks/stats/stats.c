@@ -245,7 +245,7 @@ static int stats_write(struct wultfw_ctx *ctx, const struct wultfw_batch *b)
 	if (st->bins_on && stats_binhist_add(&st->bins, b))
 		return wultfw_fail(ctx, -ENOMEM, "out of memory for the text histogram");
 	if (((const struct stats_cfg *)ctx->cfg)->json &&
-	    wfw_durable_due(&st->interim, b->rows))
+	    wfw_durable_due(&st->interim, b->rows) == WFW_DURABLE_SYNC)
 		return write_interim(ctx);
 	return 0;
 }
@@ -255,7 +255,7 @@ static int stats_flush(struct wultfw_ctx *ctx)
 {
 	struct stats_sink *st = ctx->priv;
 
-	if (!((const struct stats_cfg *)ctx->cfg)->json || !st->interim.pending)
+	if (!((const struct stats_cfg *)ctx->cfg)->json || !st->interim.unsynced)
 		return 0;
 	return write_interim(ctx);
 }
