@@ -44,7 +44,7 @@ int wfw_change_put_back(const struct wfw_change *c)
 
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const char *v = c->steps[i].value;
-		int fd = open(c->steps[i].path, O_WRONLY | O_CLOEXEC);
+		int fd = open(c->steps[i].path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 		size_t len = strlen(v);
 
 		if (fd < 0) {
