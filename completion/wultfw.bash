@@ -54,7 +54,7 @@ _wultfw()
             _filedir cfg
             return
             ;;
-        -o | --outdir | --sysfs-root | --kdir | --src | --destdir)
+        -o | --outdir | --sysfs-root | --kdir | --src | --destdir | --state-dir)
             [[ $sub == convert && $prev == -o ]] && { _filedir; return; }
             _filedir -d
             return
@@ -99,6 +99,9 @@ _wultfw()
         calc | report | filter | convert)
             # result directories and the datapoints files inside them
             _filedir '@(csv|wfb)'
+            ;;
+        restore)
+            # options only (-n, --state-dir DIR): no other arguments
             ;;
     esac
 } &&

@@ -81,6 +81,7 @@ static void print_commands(void)
 	       "  filter RESULT the datapoints an expression selects, as a new result:\n"
 	       "                wultfw filter RESULT -o NEW --include EXPR\n"
 	       "  scan          which sources can measure on this machine, and why not\n"
+	       "  restore       put back the settings a killed wultfw left changed\n"
 	       "  deploy        build and install the kernel modules for this kernel\n");
 }
 

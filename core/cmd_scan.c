@@ -14,6 +14,7 @@
 #include <pcidisc/pcidisc.h>
 
 #include "commands.h"
+#include "restore.h"
 #include "cpus.h"
 #include "log.h"
 #include "machine.h"
@@ -116,7 +117,8 @@ int wfw_cmd_scan(int argc, char **argv)
 			       "(with its default options) and print why not where it cannot;\n"
 			       "then list the Intel I210/I211 NICs the NIC methods can use, with\n"
 			       "driver, interface and PCIe ASPM state. Nothing is measured and\n"
-			       "nothing on the system is changed.\n\n"
+			       "nothing on the system is changed, except that settings a killed\n"
+			       "wultfw left changed are put back first (see 'wultfw restore').\n\n"
 			       "  --pci-dump FILE  read PCI devices from an 'lspci -xxx' dump instead\n"
 			       "                   of this machine (NICs only; sources are skipped)\n"
 			       "  -H HOST[,HOST...] scan these SUTs over ssh instead (with -U, -K,\n"
@@ -130,6 +132,9 @@ int wfw_cmd_scan(int argc, char **argv)
 		ret = wfw_scan_nics(stdout, dump);
 		return ret < 0 ? 1 : 0;
 	}
+	/* A killed run's leftovers would make the scan describe its changes. */
+	if (wfw_restore_leftovers("scan", true) < 0)
+		fprintf(stderr, "wultfw scan: what follows may show settings a killed run changed\n");
 	scan_cpuidle(wfw_default_cpu());
 	printf("sources on this machine:\n");
 	names = wfw_plugin_names(&n);

@@ -17,6 +17,7 @@ int wfw_cmd_report(int argc, char **argv);	/* wultfw report RESULT... */
 int wfw_cmd_scan(int argc, char **argv);		/* wultfw scan */
 int wfw_cmd_deploy(int argc, char **argv);	/* wultfw deploy */
 int wfw_cmd_fetch(int argc, char **argv);		/* wultfw fetch -H HOST */
+int wfw_cmd_restore(int argc, char **argv);	/* wultfw restore */
 
 #include <stddef.h>
 

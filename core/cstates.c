@@ -5,50 +5,52 @@
 
 #include <cpuidle/cpuidle.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "restore.h"
+
 /*
- * What to write back: paths and values prepared in advance, so restoring
- * needs only open/write/close, which are safe in a signal handler.
+ * The changes made, as restore.c ids: each was remembered in the state
+ * file before it was made, so a killed run's are put back by the next
+ * wultfw, and fatal signals put them back through wfw_restore_all().
  */
-static struct {
-	char path[320];
-	char value[32];
-} saved[WFW_CPUIDLE_MAX_STATES + 1];
-static volatile int nsaved;
+static int ids[WFW_CPUIDLE_MAX_STATES + 1];
+static int nids;
 
 void wfw_cstates_restore(void)
 {
-	sigset_t block, old;
-	int i, n = nsaved;
+	/* Newest first: the flags, then the governor. */
+	while (nids > 0) {
+		int id = ids[--nids];
 
-	/*
-	 * A stop signal arriving half-way must not find the list already
-	 * emptied (its handler restores too and exits): hold the signals
-	 * while writing, and forget the list only once all is written.
-	 */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	for (i = 0; i < n; i++) {
-		int fd = open(saved[i].path, O_WRONLY | O_CLOEXEC);
-
-		if (fd < 0)
-			continue;
-		if (write(fd, saved[i].value, strlen(saved[i].value)) < 0) {
-			/* Nothing better to do: the file said no. */
-		}
-		close(fd);
+		wfw_restore_undo(id);
 	}
-	nsaved = 0;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Remember how to undo writing to `path` (now `old`), then write `val`. */
+static int change(const char *path, const char *old, const char *val,
+		  const char *what, char *err, size_t errlen)
+{
+	struct wultfw_restore_step step = { path, old };
+	int id = wfw_restore_remember(what, &step, 1, err, errlen);
+	FILE *f;
+
+	if (id < 0)
+		return id;
+	f = fopen(path, "we");
+	if (!f || fputs(val, f) < 0 || fclose(f)) {
+		int e = errno ? errno : EIO;
+
+		snprintf(err, errlen, "cannot write %s: %s%s", path, strerror(e),
+			 e == EACCES || e == EPERM ? " (run as root)" : "");
+		wfw_restore_forget(id);
+		return -e;
+	}
+	ids[nids++] = id;
+	return 0;
 }
 
 static bool listed(const struct wfw_experiment *e, const char *name)
@@ -84,9 +86,9 @@ static int fix_governor(const char *root, char *note, size_t notelen,
 			char *err, size_t errlen)
 {
 	static const char *const honest[] = { "menu", "teo", "ladder" };
-	char path[320], avail[256], cur[64];
+	char path[320], avail[256], cur[64], why[512], what[96];
 	size_t i;
-	FILE *f;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpuidle/current_governor", root);
 	if (read_line(path, cur, sizeof(cur)) || strcmp(cur, "haltpoll"))
@@ -101,16 +103,15 @@ static int fix_governor(const char *root, char *note, size_t notelen,
 		snprintf(word, sizeof(word), "%s ", honest[i]);
 		if (!strstr(avail, word))
 			continue;
-		f = fopen(path, "we");
-		if (!f || fputs(honest[i], f) < 0 || fclose(f)) {
+		snprintf(what, sizeof(what), "cpuidle governor switched from haltpoll to %s",
+			 honest[i]);
+		ret = change(path, "haltpoll", honest[i], what, why, sizeof(why));
+		if (ret) {
 			snprintf(err, errlen,
-				 "the haltpoll cpuidle governor ignores C-state restrictions and %s cannot be changed: %s",
-				 path, strerror(errno));
-			return -errno;
+				 "the haltpoll cpuidle governor ignores C-state restrictions and cannot be changed: %s",
+				 why);
+			return ret;
 		}
-		snprintf(saved[nsaved].path, sizeof(saved[0].path), "%s", path);
-		snprintf(saved[nsaved].value, sizeof(saved[0].value), "haltpoll");
-		nsaved++;
 		snprintf(note, notelen,
 			 "the haltpoll cpuidle governor ignores C-state restrictions: using '%s' for this experiment",
 			 honest[i]);
@@ -120,6 +121,25 @@ static int fix_governor(const char *root, char *note, size_t notelen,
 		 "the haltpoll cpuidle governor ignores C-state restrictions and no other governor is available (%s): remove 'cstates' or boot with cpuidle.governor=menu",
 		 avail);
 	return -ENOTSUP;
+}
+
+/* One state's disable flag, remembered for restoring first. */
+static int set_flag(const struct wfw_cpuidle *ci, int cpu, int state,
+		    bool disable, char *err, size_t errlen)
+{
+	char path[320], what[192], why[512];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cpuidle/state%d/disable",
+		 ci->root, cpu, state);
+	snprintf(what, sizeof(what), "C-state %s of CPU %d %s", ci->names[state],
+		 cpu, disable ? "disabled" : "enabled");
+	ret = change(path, disable ? "0" : "1", disable ? "1" : "0", what,
+		     why, sizeof(why));
+	if (ret)
+		snprintf(err, errlen, "cannot %s C-state %s of CPU %d: %s",
+			 disable ? "disable" : "enable", ci->names[state], cpu, why);
+	return ret;
 }
 
 int wfw_cstates_apply(const struct wfw_experiment *e, const char *sysfs_root,
@@ -159,19 +179,8 @@ int wfw_cstates_apply(const struct wfw_experiment *e, const char *sysfs_root,
 
 		if (disable == prev[i])
 			continue;
-		snprintf(saved[nsaved].path, sizeof(saved[0].path),
-			 "%s/devices/system/cpu/cpu%d/cpuidle/state%d/disable",
-			 ci.root, e->cpu, i);
-		snprintf(saved[nsaved].value, sizeof(saved[0].value), "%d", prev[i]);
-		nsaved++;
-		ret = wfw_cpuidle_set_disable(&ci, i, disable);
+		ret = set_flag(&ci, e->cpu, i, disable, err, errlen);
 		if (ret) {
-			snprintf(err, errlen,
-				 "cannot %s C-state %s of CPU %d (%s): %s%s",
-				 disable ? "disable" : "enable", ci.names[i], e->cpu,
-				 saved[nsaved - 1].path, strerror(-ret),
-				 ret == -EACCES || ret == -EPERM ? " (run as root)" : "");
-			nsaved--;
 			wfw_cstates_restore();
 			wfw_cpuidle_close(&ci);
 			return ret;

@@ -2,7 +2,8 @@
 /*
  * Restricting the C-states Linux may request on the measured CPU, and
  * putting every flag back afterwards -- on every path: normal end, error,
- * Ctrl-C, exit() and fatal signals.
+ * Ctrl-C, exit() and fatal signals (restore.c), and after kill -9 or a
+ * power cut in the next wultfw (each change is in the state file first).
  */
 #ifndef WFW_CSTATES_H
 #define WFW_CSTATES_H
@@ -20,7 +21,10 @@
 int wfw_cstates_apply(const struct wfw_experiment *e, const char *sysfs_root,
 		      char *note, size_t notelen, char *err, size_t errlen);
 
-/* Put back what apply changed. Safe to call twice and from a signal. */
+/*
+ * Put back what apply changed. Safe to call twice; signal handlers use
+ * wfw_restore_all() instead.
+ */
 void wfw_cstates_restore(void);
 
 /* Describe what is in force now ("POLL on, C1 off"), for logs. */

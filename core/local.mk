@@ -5,6 +5,7 @@ core_libwfw_core_la_SOURCES = \
 	core/cfgerr.c core/cfgerr.h \
 	core/collect.c core/collect.h \
 	core/cmd_plugins.c \
+	core/cmd_restore.c \
 	core/cmd_scan.c \
 	core/commands.h \
 	core/cpus.c core/cpus.h \
@@ -17,6 +18,9 @@ core_libwfw_core_la_SOURCES = \
 	core/plugins.c core/plugins.h \
 	core/progress.c core/progress.h \
 	core/resolved.c core/resolved.h \
+	core/restore.c core/restore.h \
+	core/restore_file.c core/restore_file.h \
+	core/restore_leftover.c \
 	core/resultdir.c core/resultdir.h \
 	core/run.c \
 	core/sched.c core/sched.h \
@@ -75,3 +79,12 @@ wultfw_SOURCES += core/tools/cmd_filter.c
 
 # wultfw report (HTML reports; lib/report)
 wultfw_SOURCES += core/tools/cmd_report.c
+
+# Settings restored after a crash (core/restore*.c).
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_restore
+TESTS += tests/unit/test_restore
+tests_unit_test_restore_SOURCES = tests/unit/test_restore.c
+tests_unit_test_restore_CFLAGS = $(CORE_TEST_CFLAGS)
+tests_unit_test_restore_LDADD = $(CORE_TEST_LIBS)
+endif

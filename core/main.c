@@ -25,6 +25,7 @@ static const struct {
 	{ "scan", wfw_cmd_scan },
 	{ "deploy", wfw_cmd_deploy },
 	{ "fetch", wfw_cmd_fetch },
+	{ "restore", wfw_cmd_restore },
 };
 
 static void unknown_command(const char *name)

@@ -14,6 +14,8 @@
 
 #include <cpuidle/cpuidle.h>
 
+#include <datafmt/runstate.h>
+
 #include "collect.h"
 #include "cpus.h"
 #include "cstates.h"
@@ -21,6 +23,7 @@
 #include "progress.h"
 #include "resolved.h"
 #include "machine.h"
+#include "restore.h"
 #include "resultdir.h"
 #include "signals.h"
 #include "units.h"
@@ -48,6 +51,7 @@ struct wfw_run {
 	char note[256];			/* what applying C-states noticed */
 	FILE *logf;
 	size_t nsinks_open;
+	uint64_t flushed_rows;		/* datapoints when the sinks last flushed */
 	struct wfw_plugin_inst *failed_sink;	/* said why; not flushed again */
 	struct wfw_collectors *collectors;	/* running next to the source */
 	bool source_open, cstates_set, info_written, started;
@@ -98,10 +102,37 @@ static bool host_stopping(struct wultfw_ctx *ctx)
 	return wfw_stop_signal != 0;
 }
 
+/* A plugin's change to a system setting: the same state file as C-states. */
+static int host_remember(struct wultfw_ctx *ctx, const char *what,
+			 const struct wultfw_restore_step *steps, size_t n)
+{
+	char msg[256];
+	int id;
+
+	snprintf(msg, sizeof(msg), "%s: %s", ctx->plugin ? ctx->plugin->name : "plugin", what);
+	id = wfw_restore_remember(msg, steps, n, ctx->err, sizeof(ctx->err));
+	return id;
+}
+
+static int host_undo(struct wultfw_ctx *ctx, int id)
+{
+	(void)ctx;
+	return wfw_restore_undo(id);
+}
+
+static void host_forget(struct wultfw_ctx *ctx, int id)
+{
+	(void)ctx;
+	wfw_restore_forget(id);
+}
+
 static const struct wultfw_host host = {
 	.log = host_log,
 	.info = host_info,
 	.stopping = host_stopping,
+	.remember = host_remember,
+	.undo = host_undo,
+	.forget = host_forget,
 };
 
 static void init_ctx(struct wfw_plugin_inst *pi, struct wfw_run *run, int cpu)
@@ -267,6 +298,11 @@ static void fill_info(struct wfw_run *run)
 	wfw_info_raw(info, "datapoints", "0");
 	wfw_info_raw(info, "discarded", "0");
 	wfw_info_str(info, "status", "running");
+	/* Who is running it, so a killed run is told from a going one. */
+	wfw_info_fmt(info, "pid", "%d", (int)getpid());
+	wfw_info_fmt(info, "pid_start", "%llu", wfw_proc_start(getpid()));
+	wfw_boot_id(buf, sizeof(buf));
+	wfw_info_str(info, "boot_id", buf);
 }
 
 static void write_logs(const struct wfw_experiment *e, const char *dir,
@@ -316,18 +352,29 @@ static int prepare_resultdir(struct wfw_run *run)
 		wfw_err("%s", err);
 		return ret;
 	}
-	open_log(run);
-	write_logs(e, run->dir, run->o);
-	wfw_info("experiment '%s': source %s on CPU %d, results in %s",
-		 e->name, e->source.h.desc->name, e->cpu, run->dir);
 	fill_info(run);
-	if (run->note[0])
-		wfw_warn("experiment '%s': %s", e->name, run->note);
 	wfw_cstates_describe(e->cpu, run->o->sysfs_root, cs, sizeof(cs));
 	wfw_info_str(&run->info, "cstates", cs);
 	wfw_cstates_governor(run->o->sysfs_root, cs, sizeof(cs));
 	wfw_info_str(&run->info, "cpuidle_governor", cs);
 	wfw_info_machine(&run->info, run->o->sysfs_root);
+	/*
+	 * info.yml first, with room for its final version, before logs/ and
+	 * any sink take the space: a full disk or a kill -9 still leaves one
+	 * saying what happened.
+	 */
+	ret = wfw_info_write(&run->info, run->dir, INFO_RESERVE);
+	if (ret) {
+		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
+		return ret;
+	}
+	run->info_written = true;
+	open_log(run);
+	write_logs(e, run->dir, run->o);
+	wfw_info("experiment '%s': source %s on CPU %d, results in %s",
+		 e->name, e->source.h.desc->name, e->cpu, run->dir);
+	if (run->note[0])
+		wfw_warn("experiment '%s': %s", e->name, run->note);
 	/* Keep our own work off the measured CPU. */
 	if (wfw_pin_away_from(e->cpu))
 		wfw_debug("could not move wultfw's main thread off CPU %d", e->cpu);
@@ -378,13 +425,6 @@ static int open_sinks(struct wfw_run *run)
 			return ret;
 		}
 	}
-	/* info.yml exists from the start, so even a killed run has one. */
-	ret = wfw_info_write(&run->info, run->dir, INFO_RESERVE);
-	if (ret) {
-		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
-		return ret;
-	}
-	run->info_written = true;
 	return 0;
 }
 
@@ -404,6 +444,31 @@ static int write_sinks(struct wfw_run *run, const struct wultfw_batch *b)
 			return ret;
 		}
 	}
+	return 0;
+}
+
+/*
+ * The source went quiet: whatever the sinks still hold goes to the disk
+ * now rather than at their next write (which may never come).
+ */
+static int flush_sinks(struct wfw_run *run)
+{
+	size_t i;
+	int ret;
+
+	if (run->r->datapoints == run->flushed_rows)
+		return 0;
+	for (i = 0; i < run->nsinks_open; i++) {
+		struct wfw_plugin_inst *pi = &run->e->sinks[i];
+
+		ret = pi->h.desc->sink->flush(&pi->ctx);
+		if (ret < 0) {
+			plugin_error(pi, ret, NULL);
+			run->failed_sink = pi;
+			return ret;
+		}
+	}
+	run->flushed_rows = run->r->datapoints;
 	return 0;
 }
 
@@ -458,8 +523,11 @@ static int pump_once(struct wfw_run *run, uint64_t timeout, bool *sink_failed)
 	if (e->max_datapoints && r->datapoints + b->rows > e->max_datapoints)
 		b->rows = (size_t)(e->max_datapoints - r->datapoints);
 	*sink_failed = false;
-	if (!b->rows)
-		return ret;
+	if (!b->rows) {
+		wret = flush_sinks(run);
+		*sink_failed = wret < 0;
+		return wret < 0 ? wret : ret;
+	}
 	wret = write_sinks(run, b);
 	if (wret) {
 		*sink_failed = true;
@@ -630,6 +698,9 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	memset(r, 0, sizeof(*r));
 	wfw_log_reset_first_error();
 	snprintf(run.dir, sizeof(run.dir), "%s/%s", e->outdir, e->name);
+	/* What a killed run left changed goes back before we change anything. */
+	if (wfw_restore_leftovers("run", true) < 0)
+		wfw_warn("settings a killed wultfw changed could not all be restored (above): this experiment may measure with them");
 
 	ret = probe(&run);
 	if (!ret) {
@@ -638,8 +709,9 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 			ret = open_sinks(&run);
 			if (!ret)
 				ret = pump(&run);
-			ret = finish(&run, ret);
 		}
+		/* Whatever got opened is closed, and info.yml says how it ended. */
+		ret = finish(&run, ret);
 		unprepare_resultdir(&run, ret);
 	} else {
 		report(&run, ret);

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cstates.h"
+#include "restore.h"
 
 volatile sig_atomic_t wfw_stop_signal;
 
@@ -54,14 +54,14 @@ static void on_stop(int sig)
 		say(wait_msg, sizeof(wait_msg) - 1);
 		return;
 	}
-	wfw_cstates_restore();
+	wfw_restore_all();
 	say(abort_msg, sizeof(abort_msg) - 1);
 	_exit(128 + sig);
 }
 
 static void on_fatal(int sig)
 {
-	wfw_cstates_restore();
+	wfw_restore_all();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -84,5 +84,5 @@ void wfw_signals_install(void)
 	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 		sigaction(fatal[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	atexit(wfw_cstates_restore);
+	atexit(wfw_restore_all);
 }

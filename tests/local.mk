@@ -7,7 +7,8 @@ AM_TESTS_ENVIRONMENT = \
 	WULTFW_BUILD_PLUGIN_PATH='$(WULTFW_BUILD_PLUGIN_PATH)'; export WULTFW_BUILD_PLUGIN_PATH; \
 	abs_top_builddir='$(abs_top_builddir)'; export abs_top_builddir; \
 	abs_top_srcdir='$(abs_top_srcdir)'; export abs_top_srcdir; \
-	WULTFW_BUILDDIR='$(abs_top_builddir)'; export WULTFW_BUILDDIR;
+	WULTFW_BUILDDIR='$(abs_top_builddir)'; export WULTFW_BUILDDIR; \
+	WULTFW_STATE_DIR='$(abs_top_builddir)/tests/state'; export WULTFW_STATE_DIR;
 
 # Shell tests run through the harness by name, also from check-all.
 TEST_EXTENSIONS = .sh
@@ -68,6 +69,7 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/test_report.sh tests/integration/test_remote.sh \
 	tests/integration/test_calc_input.sh tests/integration/test_calc_diff.sh \
 	tests/integration/test_calc_diff.py tests/data/hostile \
+	tests/integration/test_durable.sh \
 	examples/plugins/loadavg/loadavg.c examples/plugins/loadavg/Makefile \
 	examples/plugins/loadavg/loadavg.cfg
 # Builds the whole tree again: only from check-all.
@@ -80,6 +82,7 @@ TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_filter.sh tests/integration/test_report.sh tests/integration/test_remote.sh
 # CSV input to calc and convert: hostile files, and random files against a reference.
 TESTS += tests/integration/test_calc_input.sh tests/integration/test_calc_diff.sh
+TESTS += tests/integration/test_durable.sh
 endif
 endif
 
@@ -94,3 +97,9 @@ EXTRA_DIST += tests/integration/test_plugin_options.sh
 if !STATIC_PLUGINS
 TESTS += tests/integration/test_plugin_options.sh
 endif
+
+# The tests' settings state files (WULTFW_STATE_DIR above, core/restore.h).
+clean-local: clean-test-state
+clean-test-state:
+	rm -rf tests/state
+.PHONY: clean-test-state

@@ -280,6 +280,7 @@ int calc_load(struct calc *c, struct calc_result *r)
 		fprintf(stderr, "wultfw calc: %s\n", err);
 		return ret;
 	}
+	wfw_run_end_warn("calc", r->path);
 	n = jobs_for(c, r);
 	if (n < 2 || load_parts(c, r, n)) {
 		ret = open_result(c, r, 0, 1, err, sizeof(err));

@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "datafmt/locate.h"
+#include "datafmt/runstate.h"
 #include "datafmt/reader.h"
 #include "datafmt/wultunits.h"
 #include "expr/expr.h"
@@ -360,8 +361,10 @@ static int open_all(const struct rep_cli *c, char **args, size_t nres,
 
 		ret = wfw_result_locate(args[i], r->path, sizeof(r->path), err,
 					sizeof(err));
-		if (!ret)
+		if (!ret) {
+			wfw_run_end_warn("report", r->path);
 			ret = wfw_reader_open(&rd[i], r->path, err, sizeof(err));
+		}
 		if (!ret)
 			ret = wfw_infoyml_read(&r->info, r->path);
 		if (ret) {

@@ -183,6 +183,15 @@ enum wultfw_log_level {
 
 struct wultfw_ctx;
 
+/*
+ * Undoing a change to a system setting: write `value` to the file `path`
+ * (sysfs, procfs). A change is undone by a few of these, in order.
+ */
+struct wultfw_restore_step {
+	const char *path;
+	const char *value;
+};
+
 /* Services the core offers to plugins, so plugins never link against it. */
 struct wultfw_host {
 	void (*log)(struct wultfw_ctx *ctx, enum wultfw_log_level level,
@@ -192,6 +201,15 @@ struct wultfw_host {
 		     const char *value);
 	/* True once the user asked to stop (SIGINT/SIGTERM). */
 	bool (*stopping)(struct wultfw_ctx *ctx);
+	/*
+	 * Added within ABI v2 (a core older than these fields does not have
+	 * them: plugins using them need this core or a newer one; plugins
+	 * that do not are unaffected). See wultfw_remember().
+	 */
+	int (*remember)(struct wultfw_ctx *ctx, const char *what,
+			const struct wultfw_restore_step *steps, size_t n);
+	int (*undo)(struct wultfw_ctx *ctx, int id);
+	void (*forget)(struct wultfw_ctx *ctx, int id);
 };
 
 struct wultfw_ctx {
@@ -282,6 +300,38 @@ static inline void wultfw_info(struct wultfw_ctx *ctx, const char *key,
 static inline bool wultfw_stopping(struct wultfw_ctx *ctx)
 {
 	return ctx->host && ctx->host->stopping && ctx->host->stopping(ctx);
+}
+
+/*
+ * Changing a system setting (a driver binding, a sysfs knob): BEFORE the
+ * change, tell the core how to undo it -- `n` file writes, done in order
+ * -- and `what` it is, for the user ("0000:01:00.0 bound to wultfw_i210
+ * instead of igb"). The core keeps it in a state file on disk (fsynced),
+ * puts it back if wultfw dies (a fatal signal, exit), and a later wultfw
+ * restores it after kill -9 or a power cut; the same mechanism the core
+ * uses for C-states and the cpuidle governor. Returns an id >= 0, or a
+ * negative errno (then do not make the change; ctx->err says why).
+ * Undo with wultfw_undo(ctx, id) (the core writes the steps) or, after
+ * putting it back yourself, wultfw_forget(ctx, id).
+ */
+static inline int wultfw_remember(struct wultfw_ctx *ctx, const char *what,
+				  const struct wultfw_restore_step *steps,
+				  size_t n)
+{
+	if (!ctx->host || !ctx->host->remember)
+		return wultfw_fail(ctx, -ENOSYS, "this wultfw cannot remember settings to restore");
+	return ctx->host->remember(ctx, what, steps, n);
+}
+
+static inline int wultfw_undo(struct wultfw_ctx *ctx, int id)
+{
+	return ctx->host && ctx->host->undo ? ctx->host->undo(ctx, id) : -ENOSYS;
+}
+
+static inline void wultfw_forget(struct wultfw_ctx *ctx, int id)
+{
+	if (ctx->host && ctx->host->forget)
+		ctx->host->forget(ctx, id);
 }
 
 /* ---- sources ---- */

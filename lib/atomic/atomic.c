@@ -22,6 +22,22 @@ static void temp_name(const char *path, char *tmp, size_t len)
 		snprintf(tmp, len, ".%s.tmp", path);
 }
 
+/* The rename itself survives a power cut once the directory is synced. */
+static void sync_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
+		 slash ? (slash == path ? "/" : path) : ".");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);	/* best effort: the file's data is synced */
+		close(fd);
+	}
+}
+
 int wfw_atomic_write(const char *path, int (*emit)(FILE *f, void *arg),
 		     void *arg)
 {
@@ -42,6 +58,8 @@ int wfw_atomic_write(const char *path, int (*emit)(FILE *f, void *arg),
 		ret = -errno;
 	if (ret)
 		unlink(tmp);
+	else
+		sync_dir(path);
 	return ret;
 }
 

@@ -1,12 +1,52 @@
 /* SPDX-License-Identifier: MIT */
-/* One result file per sink, in a format behind the writer interface. */
+/*
+ * One result file per sink, in a format behind the writer interface, made
+ * durable on the schedule of durable.h.
+ */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
+#include "atomic/durable.h"
 #include "datafmt/filesink.h"
+
+struct filesink {
+	struct wfw_writer w;		/* first: the writer is the sink */
+	struct wfw_durable d;
+};
+
+/* The flush policy from ctx->cfg, or the table's defaults without one. */
+static void policy_init(struct wultfw_ctx *ctx, struct wfw_durable *d)
+{
+	const struct wfw_filesink_cfg *cfg = ctx->cfg;
+	uint64_t ns = 1000000000ULL, rows = strtoull(WFW_FILESINK_FLUSH_ROWS, NULL, 10);
+
+	if (cfg && ctx->plugin->cfg_size >= sizeof(*cfg)) {
+		ns = cfg->flush_interval;
+		rows = cfg->flush_rows > 0 ? (uint64_t)cfg->flush_rows : rows;
+	}
+	wfw_durable_init(d, ns, rows);
+}
+
+/* The new file's name in its directory survives a power cut too. */
+static void sync_dir_of(const char *path)
+{
+	char *copy = strdup(path);
+	int fd = copy ? open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+	if (fd >= 0) {
+		(void)fsync(fd);	/* best effort: the data syncs still hold */
+		close(fd);
+	}
+	free(copy);
+}
 
 int wfw_filesink_open(struct wultfw_ctx *ctx, const struct wfw_format *fmt,
 		      const char *file, int opt_file,
@@ -14,7 +54,7 @@ int wfw_filesink_open(struct wultfw_ctx *ctx, const struct wfw_format *fmt,
 		      const char *const *meta)
 {
 	const char *def = ctx->plugin->options[opt_file].def;
-	struct wfw_writer *w;
+	struct filesink *fs;
 	char path[4096];
 	int ret;
 
@@ -28,16 +68,18 @@ int wfw_filesink_open(struct wultfw_ctx *ctx, const struct wfw_format *fmt,
 		snprintf(path, sizeof(path), "%s", file);
 	else
 		snprintf(path, sizeof(path), "%s/%s", run->outdir, file);
-	w = calloc(1, sizeof(*w));
-	if (!w)
+	fs = calloc(1, sizeof(*fs));
+	if (!fs)
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");
-	ret = wfw_writer_open(w, fmt, path, run->schema, meta, WFW_OUT_EXCL);
+	ret = wfw_writer_open(&fs->w, fmt, path, run->schema, meta, WFW_OUT_EXCL);
 	if (ret) {
-		wultfw_fail(ctx, ret, "%s", wfw_writer_msg(w));
-		free(w);
+		wultfw_fail(ctx, ret, "%s", wfw_writer_msg(&fs->w));
+		free(fs);
 		return ret;
 	}
-	ctx->priv = w;
+	sync_dir_of(path);
+	policy_init(ctx, &fs->d);
+	ctx->priv = fs;
 	return 0;
 }
 
@@ -61,26 +103,63 @@ static int filesink_fail(struct wultfw_ctx *ctx, struct wfw_writer *w, int ret)
 			   what);
 }
 
+/*
+ * The buffered rows to the kernel (safe from kill -9); `sync`: also wait
+ * for the disk (safe from a power cut), else only start the writeback.
+ */
+static int filesink_sync(struct wultfw_ctx *ctx, struct filesink *fs, bool sync)
+{
+	struct wfw_out *o = fs->w.fmt->out(&fs->w.impl);
+	int ret = wfw_writer_flush(&fs->w);
+
+	if (ret)
+		return filesink_fail(ctx, &fs->w, ret);
+	if (!sync) {
+		/* Best effort: the fdatasync at the interval still follows. */
+		(void)sync_file_range(o->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+		wfw_durable_handed_off(&fs->d);
+		return 0;
+	}
+	if (fdatasync(o->fd) && errno != EINVAL && errno != EROFS) {
+		ret = -errno;
+		return wultfw_fail(ctx, ret, "%s: fdatasync: %s (the data may not be on the disk)",
+				   o->path, strerror(-ret));
+	}
+	wfw_durable_synced(&fs->d);
+	return 0;
+}
+
 int wfw_filesink_write(struct wultfw_ctx *ctx, const struct wultfw_batch *b)
 {
-	struct wfw_writer *w = ctx->priv;
-	int ret = wfw_writer_write(w, b);
+	struct filesink *fs = ctx->priv;
+	int ret = wfw_writer_write(&fs->w, b);
 
-	return ret ? filesink_fail(ctx, w, ret) : 0;
+	if (ret)
+		return filesink_fail(ctx, &fs->w, ret);
+	switch (wfw_durable_due(&fs->d, b->rows)) {
+	case WFW_DURABLE_SYNC:
+		return filesink_sync(ctx, fs, true);
+	case WFW_DURABLE_HANDOFF:
+		return filesink_sync(ctx, fs, false);
+	default:
+		return 0;
+	}
 }
 
 int wfw_filesink_flush(struct wultfw_ctx *ctx)
 {
-	struct wfw_writer *w = ctx->priv;
-	int ret = wfw_writer_flush(w);
+	struct filesink *fs = ctx->priv;
 
-	return ret ? filesink_fail(ctx, w, ret) : 0;
+	if (!fs->d.unsynced && !fs->w.fmt->out(&fs->w.impl)->len)
+		return 0;	/* nothing new since the last sync */
+	return filesink_sync(ctx, fs, true);
 }
 
 int wfw_filesink_close(struct wultfw_ctx *ctx,
 		       const struct wultfw_run_summary *summary)
 {
-	struct wfw_writer *w = ctx->priv;
+	struct filesink *fs = ctx->priv;
+	struct wfw_writer *w = fs ? &fs->w : NULL;
 	long long kept;
 	char v[32];
 	int ret;
@@ -97,7 +176,7 @@ int wfw_filesink_close(struct wultfw_ctx *ctx,
 	ret = wfw_writer_close(w);
 	if (ret)
 		filesink_fail(ctx, w, ret);
-	free(w);
+	free(fs);
 	ctx->priv = NULL;
 	return ret;
 }

@@ -17,8 +17,9 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/enumtab.c lib/datafmt/enumtab.h \
 	lib/datafmt/locate.c lib/datafmt/locate.h \
 	lib/datafmt/wultunits.c lib/datafmt/wultunits.h \
-	lib/datafmt/infoyml.c lib/datafmt/infoyml.h
-lib_datafmt_libwfw_datafmt_la_LIBADD = $(CSV_LIBS)
+	lib/datafmt/infoyml.c lib/datafmt/infoyml.h \
+	lib/datafmt/runstate.c lib/datafmt/runstate.h
+lib_datafmt_libwfw_datafmt_la_LIBADD = lib/atomic/libwfw_atomic.la $(CSV_LIBS)
 
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_datafmt tests/unit/test_sinks tests/unit/test_binfmt

@@ -68,9 +68,38 @@ struct i210_priv {
 	struct i210_bind bind;
 	struct wfw_nic nic;
 	char devdescr[192];
+	int restore_id;		/* the binding in the core's state file, or -1 */
 };
 
 static void i210_close(struct wultfw_ctx *ctx);
+
+/*
+ * Before the NIC moves to our driver: how to give it back (unbind from
+ * ours, clear the override, bind to its driver), kept by the core so a
+ * wultfw killed with kill -9 leaves the next one (or `wultfw restore`)
+ * able to undo it. Returns 0 or wultfw_fail()'s error.
+ */
+static int i210_remember_binding(struct wultfw_ctx *ctx, struct i210_priv *p)
+{
+	char unbind[320], override[320], bind[320], orig[64], what[160];
+	struct wultfw_restore_step steps[3];
+	const char *sys = p->bind.sysfs, *addr = p->bind.addr;
+	size_t n = 0;
+
+	if (i210_bind_current(&p->bind, orig, sizeof(orig)) || !strcmp(orig, I210_DRIVER))
+		orig[0] = '\0';
+	snprintf(unbind, sizeof(unbind), "%s/bus/pci/drivers/%s/unbind", sys, I210_DRIVER);
+	snprintf(override, sizeof(override), "%s/bus/pci/devices/%s/driver_override", sys, addr);
+	snprintf(bind, sizeof(bind), "%s/bus/pci/drivers/%s/bind", sys, orig);
+	steps[n++] = (struct wultfw_restore_step){ unbind, addr };
+	steps[n++] = (struct wultfw_restore_step){ override, "\n" };
+	if (orig[0])
+		steps[n++] = (struct wultfw_restore_step){ bind, addr };
+	snprintf(what, sizeof(what), "NIC %s bound to %s instead of %s", addr,
+		 I210_DRIVER, orig[0] ? orig : "no driver");
+	p->restore_id = wultfw_remember(ctx, what, steps, n);
+	return p->restore_id < 0 ? p->restore_id : 0;
+}
 
 /* Is a process called irqbalance running? */
 static bool i210_irqbalance_runs(void)
@@ -167,6 +196,7 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");
 	p->src.km.fd = -1;
 	p->src.cpu = -1;
+	p->restore_id = -1;
 	p->src.device = "i210";
 	p->src.probe_cpu = ctx->cpu >= 0 ? ctx->cpu : 0;
 	p->src.stop_hint = "the NIC failed to arm, was unbound, or the CPU went offline";
@@ -204,6 +234,9 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 		goto fail;
 	}
 	i210_bind_init(&p->bind, o.sysfs, p->nic.addr);
+	err = i210_remember_binding(ctx, p);
+	if (err < 0)
+		goto fail;
 	err = i210_bind_take(&p->bind, I210_DRIVER, why, sizeof(why));
 	if (err) {
 		err = wultfw_fail(ctx, err, "cannot move %s to %s: %s",
@@ -250,6 +283,9 @@ static void i210_close(struct wultfw_ctx *ctx)
 			   "%s/bind", p->bind.addr, p->bind.orig[0] ?
 			   p->bind.orig : "its driver", why, p->bind.addr,
 			   p->bind.addr, p->bind.orig[0] ? p->bind.orig : "igb");
+	/* Put back by us (or said how to): not the next wultfw's job. */
+	if (p->restore_id >= 0)
+		wultfw_forget(ctx, p->restore_id);
 	free(p);
 	ctx->priv = NULL;
 }

@@ -20,9 +20,7 @@
 enum { OPT_FILE };
 
 static const struct wultfw_option binary_options[] = {
-	[OPT_FILE] = { "file", WULTFW_OPT_STRING, "datapoints.wfb",
-		       "output file name, relative to the experiment's result directory" },
-	{ NULL }
+	WFW_FILESINK_OPTIONS("datapoints.wfb")
 };
 
 /* Option values alone, before anything runs (wultfw --check). */
@@ -80,4 +78,5 @@ WULTFW_PLUGIN(binary) = {
 	.options = binary_options,
 	.sink = &binary_ops,
 	.validate = binary_validate,
+	.cfg_size = sizeof(struct wfw_filesink_cfg),
 };

@@ -19,9 +19,7 @@
 enum { OPT_FILE };
 
 static const struct wultfw_option csv_options[] = {
-	[OPT_FILE] = { "file", WULTFW_OPT_STRING, "datapoints.csv",
-		       "output file name, relative to the experiment's result directory" },
-	{ NULL }
+	WFW_FILESINK_OPTIONS("datapoints.csv")
 };
 
 /* Option values alone, before anything runs (wultfw --check). */
@@ -51,4 +49,5 @@ WULTFW_PLUGIN(csv) = {
 	.options = csv_options,
 	.sink = &csv_ops,
 	.validate = csv_validate,
+	.cfg_size = sizeof(struct wfw_filesink_cfg),
 };

@@ -3,7 +3,9 @@
  * The stats sink: streaming statistics of every numeric column, overall and
  * per ReqCState, in bounded memory (lib/stats). At close it prints a table
  * (verbosity > 0), writes stats.json into the result directory and,
- * optionally, a cyclictest-format histogram file.
+ * optionally, a cyclictest-format histogram file. While the run goes on,
+ * stats.json is rewritten (atomically) every flush_interval, so a killed
+ * run still leaves one ("final": false in it).
  */
 #include "config.h"
 
@@ -18,6 +20,7 @@
 #include <wultfw/plugin.h>
 
 #include "atomic/atomic.h"
+#include "atomic/durable.h"
 
 #include "stats/report.h"
 #include "stats/statset.h"
@@ -38,6 +41,7 @@ enum {
 	OPT_TEXT_HIST,
 	OPT_TEXT_HIST_METRIC,
 	OPT_TEXT_HIST_BIN,
+	OPT_FLUSH_INTERVAL,
 };
 
 /* Where the core puts the option values (ABI v2: ctx->cfg). */
@@ -53,6 +57,7 @@ struct stats_cfg {
 	const char *text_histogram;	/* NULL unless given */
 	const char *text_histogram_metric;
 	double text_histogram_bin;
+	uint64_t flush_interval;	/* ns */
 };
 
 #define F(field) .off = offsetof(struct stats_cfg, field)
@@ -103,6 +108,10 @@ static const struct wultfw_option stats_options[] = {
 	[OPT_TEXT_HIST_BIN] = { "text_histogram_bin", WULTFW_OPT_FLOAT, "10",
 		"the text histogram's bin width, in the column's display unit",
 		.min = "1e-9", F(text_histogram_bin) },
+	[OPT_FLUSH_INTERVAL] = { "flush_interval", WULTFW_OPT_DURATION, "1s",
+		"how often stats.json is rewritten while the run goes on "
+		"(a killed run keeps the last one)", .min = "10ms", .max = "1h",
+		F(flush_interval) },
 	{ NULL },
 };
 
@@ -115,6 +124,7 @@ struct stats_sink {
 	bool hist_on, bins_on;
 	struct stats_cychist hist;
 	struct stats_binhist bins;
+	struct wfw_durable interim;	/* when stats.json is rewritten */
 };
 
 /* What the table cannot say (bounds are the core's), before anything runs. */
@@ -142,6 +152,36 @@ static int check_group_by(struct wultfw_ctx *ctx, const char *gb,
 			return 0;
 	return wultfw_fail_opt(ctx, OPT_GROUP_BY, -EINVAL,
 			       "the source has no ENUM column '%s'", gb);
+}
+
+static int write_interim(struct wultfw_ctx *ctx);
+static void stats_free(struct wultfw_ctx *ctx);
+
+/* The optional histogram files' state. */
+static int open_histograms(struct wultfw_ctx *ctx, struct stats_sink *st,
+			   const struct wultfw_schema *s)
+{
+	const struct stats_cfg *o = ctx->cfg;
+	int ret;
+
+	if (o->histogram && *o->histogram) {
+		ret = stats_cychist_init(&st->hist, s, o->histogram_metrics.v,
+					 o->histogram_metrics.n,
+					 (size_t)o->histogram_buckets,
+					 ctx->err, sizeof(ctx->err));
+		if (ret)
+			return ret;
+		st->hist_on = true;
+	}
+	if (o->text_histogram && *o->text_histogram) {
+		ret = stats_binhist_init(&st->bins, s, o->text_histogram_metric,
+					 o->group_by, o->text_histogram_bin,
+					 ctx->err, sizeof(ctx->err));
+		if (ret)
+			return ret;
+		st->bins_on = true;
+	}
+	return 0;
 }
 
 static int stats_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
@@ -175,33 +215,17 @@ static int stats_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
 			       sizeof(ctx->err));
 	if (ret)
 		goto fail;
-	if (o->histogram && *o->histogram) {
-		ret = stats_cychist_init(&st->hist, run->schema,
-					 o->histogram_metrics.v,
-					 o->histogram_metrics.n,
-					 (size_t)o->histogram_buckets,
-					 ctx->err, sizeof(ctx->err));
-		if (ret) {
-			wfw_statset_free(&st->set);
-			goto fail;
-		}
-		st->hist_on = true;
-	}
-	if (o->text_histogram && *o->text_histogram) {
-		ret = stats_binhist_init(&st->bins, run->schema,
-					 o->text_histogram_metric, o->group_by,
-					 o->text_histogram_bin, ctx->err,
-					 sizeof(ctx->err));
-		if (ret) {
-			if (st->hist_on)
-				stats_cychist_free(&st->hist);
-			wfw_statset_free(&st->set);
-			goto fail;
-		}
-		st->bins_on = true;
-	}
+	/* From here on stats_free() undoes whatever got set up. */
 	ctx->priv = st;
-	return 0;
+	ret = open_histograms(ctx, st, run->schema);
+	if (!ret) {
+		wfw_durable_init(&st->interim, o->flush_interval, 0);
+		/* A stats.json from the start: even a run killed at once has one. */
+		ret = o->json ? write_interim(ctx) : 0;
+	}
+	if (ret)
+		stats_free(ctx);
+	return ret;
 fail:
 	free(st->outdir);
 	free(st->experiment);
@@ -220,12 +244,20 @@ static int stats_write(struct wultfw_ctx *ctx, const struct wultfw_batch *b)
 		stats_cychist_add(&st->hist, b);
 	if (st->bins_on && stats_binhist_add(&st->bins, b))
 		return wultfw_fail(ctx, -ENOMEM, "out of memory for the text histogram");
+	if (((const struct stats_cfg *)ctx->cfg)->json &&
+	    wfw_durable_due(&st->interim, b->rows) == WFW_DURABLE_SYNC)
+		return write_interim(ctx);
 	return 0;
 }
 
+/* The statistics so far to stats.json, unless nothing came since. */
 static int stats_flush(struct wultfw_ctx *ctx)
 {
-	return 0;	/* everything is in memory until close */
+	struct stats_sink *st = ctx->priv;
+
+	if (!((const struct stats_cfg *)ctx->cfg)->json || !st->interim.unsynced)
+		return 0;
+	return write_interim(ctx);
 }
 
 struct emit_args {
@@ -269,12 +301,13 @@ static int emit_json(struct stats_sink *st,
 	fputs("{\n  \"format_version\": 1,\n  \"experiment\": ", f);
 	wfw_json_string(f, st->experiment);
 	fprintf(f, ",\n  \"run\": {\"datapoints\": %llu, \"discarded\": %llu, "
-		"\"duration_s\": %.3f, \"interrupted\": %s, \"failed\": %s},\n",
+		"\"duration_s\": %.3f, \"interrupted\": %s, \"failed\": %s, "
+		"\"final\": %s},\n",
 		(unsigned long long)(sum ? sum->datapoints : st->set.rows),
 		(unsigned long long)(sum ? sum->discarded : 0),
 		sum ? sum->duration_s : 0.0,
 		sum && sum->interrupted ? "true" : "false",
-		sum && sum->failed ? "true" : "false");
+		sum && sum->failed ? "true" : "false", sum ? "true" : "false");
 	fputs("  \"percentiles\": [", f);
 	for (size_t i = 0; i < st->npct; i++)
 		fprintf(f, "%s%.10g", i ? ", " : "", st->pct[i]);
@@ -286,6 +319,16 @@ static int emit_json(struct stats_sink *st,
 		return -ENOMEM;
 	fputs("\n}\n", f);
 	return 0;
+}
+
+/* While the run goes on: no summary yet, "final": false. */
+static int write_interim(struct wultfw_ctx *ctx)
+{
+	struct stats_sink *st = ctx->priv;
+	int ret = write_file(ctx, "stats.json", emit_json, NULL);
+
+	wfw_durable_synced(&st->interim);
+	return ret;
 }
 
 static int emit_hist(struct stats_sink *st,
@@ -325,19 +368,28 @@ static int stats_close(struct wultfw_ctx *ctx,
 	if (st->hist_on) {
 		r = write_file(ctx, ((const struct stats_cfg *)ctx->cfg)->histogram, emit_hist, sum);
 		ret = ret ? ret : r;
-		stats_cychist_free(&st->hist);
 	}
 	if (st->bins_on) {
 		r = write_file(ctx, ((const struct stats_cfg *)ctx->cfg)->text_histogram, emit_bins, sum);
 		ret = ret ? ret : r;
-		stats_binhist_free(&st->bins);
 	}
+	stats_free(ctx);
+	return ret;
+}
+
+static void stats_free(struct wultfw_ctx *ctx)
+{
+	struct stats_sink *st = ctx->priv;
+
+	if (st->hist_on)
+		stats_cychist_free(&st->hist);
+	if (st->bins_on)
+		stats_binhist_free(&st->bins);
 	wfw_statset_free(&st->set);
 	free(st->outdir);
 	free(st->experiment);
 	free(st);
 	ctx->priv = NULL;
-	return ret;
 }
 
 static const struct wultfw_sink_ops stats_ops = {

@@ -31,6 +31,8 @@ struct testsrc_cfg {
 	struct wultfw_strs tags;
 	double ratio;
 	uint64_t budget;
+	const char *progress;
+	const char *setting;
 };
 
 #define F(field) .off = offsetof(struct testsrc_cfg, field)
@@ -55,6 +57,8 @@ static const struct wultfw_option options[] = {
 	{ "tags", WULTFW_OPT_STRING_LIST, "fast", "list choices test", .choices = modes, F(tags) },
 	{ "ratio", WULTFW_OPT_FLOAT, "0.5", "lower bound only test", .min = "0.1", F(ratio) },
 	{ "budget", WULTFW_OPT_DURATION, "1ms", "upper bound only test", .max = "1s", F(budget) },
+	{ "progress", WULTFW_OPT_STRING, NULL, "after every read, write how many rows were made so far to this file (what a kill -9 test compares the sinks' files with)", F(progress) },
+	{ "setting", WULTFW_OPT_STRING, NULL, "a 'system setting' to change: open() writes 'changed' to this file after wultfw_remember(), close() undoes it", F(setting) },
 	{ NULL }
 };
 
@@ -70,6 +74,7 @@ static const struct wultfw_schema schema = { 3, columns };
 
 struct testsrc {
 	int64_t next;
+	int setting_id;		/* wultfw_remember()'s, or -1 */
 	uint64_t rng;
 	struct wultfw_source_params p;
 	bool started;
@@ -89,6 +94,9 @@ static void report_cstates(struct wultfw_ctx *ctx)
 		    ctx->no_cstates ? ctx->no_cstates : "(none, no reason)");
 }
 
+static int change_setting(struct wultfw_ctx *ctx, struct testsrc *t,
+			  const char *path);
+
 static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
 	const struct testsrc_cfg *cfg = ctx->cfg;
@@ -101,6 +109,12 @@ static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	if (!t)
 		return -ENOMEM;
 	ctx->priv = t;
+	t->setting_id = -1;
+	if (cfg->setting && change_setting(ctx, t, cfg->setting)) {
+		free(t);
+		ctx->priv = NULL;
+		return -EIO;
+	}
 	report_cstates(ctx);
 	info->devid = "testsrc";
 	info->devdescr = "deterministic test source";
@@ -109,6 +123,34 @@ static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	info->ldist_max_ns = cfg->max;
 	info->ldist_gran_ns = cfg->gran;
 	info->schema = &schema;
+	return 0;
+}
+
+/* Change a "setting" the way a plugin must: remembered first. */
+static int change_setting(struct wultfw_ctx *ctx, struct testsrc *t,
+			  const char *path)
+{
+	char old[64] = "";
+	struct wultfw_restore_step step = { path, old };
+	int fd = open(path, O_RDONLY), n;
+
+	n = fd >= 0 ? (int)read(fd, old, sizeof(old) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		return wultfw_fail(ctx, -ENOENT, "setting %s: cannot read it", path);
+	old[strcspn(old, "\n")] = '\0';
+	t->setting_id = wultfw_remember(ctx, "test setting changed", &step, 1);
+	if (t->setting_id < 0)
+		return t->setting_id;
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0 || write(fd, "changed", 7) != 7) {
+		if (fd >= 0)
+			close(fd);
+		wultfw_forget(ctx, t->setting_id);
+		return wultfw_fail(ctx, -EIO, "setting %s: cannot write it", path);
+	}
+	close(fd);
 	return 0;
 }
 
@@ -133,6 +175,24 @@ static int testsrc_start(struct wultfw_ctx *ctx,
 		wultfw_info(ctx, "watched", buf);
 	}
 	return 0;
+}
+
+/* Rows made so far, before the core sees them (page cache survives kill -9). */
+static void note_progress(const char *path, int64_t made)
+{
+	char buf[24];
+	int fd, n;
+
+	if (!path)
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	n = snprintf(buf, sizeof(buf), "%20lld\n", (long long)made);
+	if (pwrite(fd, buf, (size_t)n, 0) != n) {
+		/* the test then finds no count and fails */
+	}
+	close(fd);
 }
 
 static int testsrc_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
@@ -175,6 +235,7 @@ static int testsrc_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 						      t->p.ldist_to_ns, 1);
 		row[2].i = t->next % 3 == 2 ? -1 : t->next % 3;
 	}
+	note_progress(cfg->progress, t->next);
 	return 0;
 }
 
@@ -188,6 +249,10 @@ static int testsrc_stop(struct wultfw_ctx *ctx)
 
 static void testsrc_close(struct wultfw_ctx *ctx)
 {
+	struct testsrc *t = ctx->priv;
+
+	if (t && t->setting_id >= 0)
+		wultfw_undo(ctx, t->setting_id);
 	free(ctx->priv);
 	ctx->priv = NULL;
 }

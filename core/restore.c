@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * This process's changes to system settings, kept in its state file
+ * before they are made (restore.h). Restoring needs only open, write,
+ * close and unlink on strings prepared in advance, so signal handlers can
+ * do it; everything that builds or rewrites the state file runs with the
+ * stop signals held.
+ */
+#include "config.h"
+
+#include "restore.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic/atomic.h>
+#include <datafmt/runstate.h>
+
+#include "restore_file.h"
+
+static struct wfw_change changes[WFW_RESTORE_MAX_CHANGES];
+static volatile int nchanges;	/* slots used; a slot stays (dead) once undone */
+static char state_path[PATH_MAX];
+static pid_t owner;	/* whose changes these are: a forked child's are not */
+
+const char *wfw_restore_dir(void)
+{
+	const char *d = getenv("WULTFW_STATE_DIR");
+
+	return d && *d ? d : WFW_RESTORE_DEFAULT_DIR;
+}
+
+static void hold_signals(sigset_t *old)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+/* The state file as it must be now; removed when nothing is left. */
+static int save(void)
+{
+	struct wfw_state st = { .pid = getpid() };
+	char *text;
+	int ret;
+
+	st.pid_start = wfw_proc_start(st.pid);
+	wfw_boot_id(st.boot_id, sizeof(st.boot_id));
+	st.changes = changes;
+	st.nchanges = (size_t)nchanges;
+	if (!wfw_state_live(&st)) {
+		if (unlink(state_path) && errno != ENOENT)
+			return -errno;
+		return 0;
+	}
+	text = wfw_state_format(&st);
+	if (!text)
+		return -ENOMEM;
+	ret = wfw_atomic_write_text(state_path, text, strlen(text));
+	free(text);
+	return ret;
+}
+
+static int open_state_dir(char *err, size_t errlen)
+{
+	const char *dir = wfw_restore_dir();
+
+	if (state_path[0] && owner == getpid())
+		return 0;
+	if (owner && owner != getpid())
+		nchanges = 0;	/* a forked child: the parent's are not ours */
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		int e = errno;
+
+		snprintf(err, errlen, "cannot create %s to remember the settings to restore: %s (run as root, or set WULTFW_STATE_DIR)",
+			 dir, strerror(e));
+		return -e;
+	}
+	owner = getpid();
+	snprintf(state_path, sizeof(state_path), "%s/%d.state", dir, (int)owner);
+	return 0;
+}
+
+/* Fill the next slot; the caller holds the signals. */
+static int add_change(const char *what, const struct wultfw_restore_step *steps,
+		      size_t n, char *err, size_t errlen)
+{
+	struct wfw_change *c = &changes[nchanges];
+
+	if (nchanges >= WFW_RESTORE_MAX_CHANGES || !n || n > WFW_RESTORE_MAX_STEPS) {
+		snprintf(err, errlen, "cannot remember '%s': %s", what,
+			 n ? "too many changes or steps" : "no steps");
+		return -E2BIG;
+	}
+	memset(c, 0, sizeof(*c));
+	if (wfw_change_set(c, what, steps, n)) {
+		snprintf(err, errlen, "cannot remember '%s': a path or value is too long or holds a tab or newline",
+			 what);
+		return -EINVAL;
+	}
+	c->live = true;
+	nchanges++;
+	return 0;
+}
+
+int wfw_restore_remember(const char *what,
+			 const struct wultfw_restore_step *steps, size_t n,
+			 char *err, size_t errlen)
+{
+	sigset_t old;
+	int ret, id;
+
+	ret = open_state_dir(err, errlen);
+	if (ret)
+		return ret;
+	hold_signals(&old);
+	id = nchanges;
+	ret = add_change(what, steps, n, err, errlen);
+	if (!ret) {
+		ret = save();
+		if (ret) {
+			snprintf(err, errlen, "cannot write %s (the settings to restore): %s",
+				 state_path, strerror(-ret));
+			changes[id].live = false;
+			nchanges = id;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret ? ret : id;
+}
+
+static void drop(int id, int (*put_back)(const struct wfw_change *c), int *ret)
+{
+	sigset_t old;
+
+	if (id < 0 || id >= nchanges || !changes[id].live)
+		return;
+	hold_signals(&old);
+	if (put_back)
+		*ret = put_back(&changes[id]);
+	changes[id].live = false;
+	if (save() && put_back && !*ret)
+		*ret = -EIO;
+	/* All undone: the slots are free for the next experiment's changes. */
+	while (nchanges > 0 && !changes[nchanges - 1].live)
+		nchanges--;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+int wfw_restore_undo(int id)
+{
+	int ret = 0;
+
+	drop(id, wfw_change_put_back, &ret);
+	return ret;
+}
+
+void wfw_restore_forget(int id)
+{
+	drop(id, NULL, NULL);
+}
+
+void wfw_restore_all(void)
+{
+	sigset_t old;
+	int i;
+
+	/* A forked child exiting must not undo its parent's changes. */
+	if (!owner || owner != getpid())
+		return;
+	hold_signals(&old);
+	for (i = nchanges - 1; i >= 0; i--) {
+		if (!changes[i].live)
+			continue;
+		wfw_change_put_back(&changes[i]);
+		changes[i].live = false;
+	}
+	/* Only once all is written back: a crash before keeps the file. */
+	if (state_path[0])
+		unlink(state_path);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}

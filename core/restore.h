@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * System settings a run changes, and how to put them back -- even after
+ * kill -9 or a power cut. One mechanism for every kind of setting (cpuidle
+ * disable flags, the cpuidle governor, a plugin's driver binding, ...):
+ * a change is remembered as the file writes that undo it, in a state file
+ * (STATE_DIR/PID.state, fsynced) written BEFORE the change is made and
+ * removed once everything is put back. A later wultfw finds the state
+ * file of a run that no longer runs, says what it left changed and
+ * restores it (`wultfw restore`, `wultfw scan`, and every run before it
+ * changes anything).
+ *
+ * STATE_DIR is $WULTFW_STATE_DIR, else /run/wultfw (gone at reboot, as the
+ * changes are).
+ */
+#ifndef WFW_RESTORE_H
+#define WFW_RESTORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <wultfw/plugin.h>
+
+#define WFW_RESTORE_DEFAULT_DIR "/run/wultfw"
+
+/* Where state files live. */
+const char *wfw_restore_dir(void);
+
+/*
+ * Before changing a setting: remember `what` ("C-state C1 of CPU 1
+ * disabled") and the writes that undo it, in the state file, fsynced.
+ * Returns an id (>= 0), or a negative errno with the reason in err; then
+ * the caller must not make the change.
+ */
+int wfw_restore_remember(const char *what,
+			 const struct wultfw_restore_step *steps, size_t n,
+			 char *err, size_t errlen);
+/* Put one change back now and forget it; 0 or the first write's -errno. */
+int wfw_restore_undo(int id);
+/* The caller put it back itself: forget it. */
+void wfw_restore_forget(int id);
+/*
+ * Put back everything still remembered, newest first, and remove the
+ * state file. Async-signal-safe: signal handlers and atexit call it.
+ */
+void wfw_restore_all(void);
+
+/*
+ * State files of other wultfw processes: say what each left changed (on
+ * stderr, `tool` prefixing) and, when `restore`, put back what killed
+ * runs left. Files of runs still going are only mentioned. Returns the
+ * number of killed runs' files found (restored or not), or -1 when a
+ * restore failed.
+ */
+int wfw_restore_leftovers(const char *tool, bool restore);
+
+#endif /* WFW_RESTORE_H */

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/* The state file's text, both ways, and undoing one change (restore_file.h). */
+#include "config.h"
+
+#include "restore_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Copy src into dst (len bytes); false if it does not fit. */
+static bool fits(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		return false;
+	memcpy(dst, src, n + 1);
+	return true;
+}
+
+int wfw_change_set(struct wfw_change *c, const char *what,
+		   const struct wultfw_restore_step *steps, size_t n)
+{
+	if (n > WFW_RESTORE_MAX_STEPS || !fits(c->what, sizeof(c->what), what) ||
+	    strpbrk(what, "\n\t"))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (!steps[i].path || !steps[i].value ||
+		    !fits(c->steps[i].path, sizeof(c->steps[i].path), steps[i].path) ||
+		    !fits(c->steps[i].value, sizeof(c->steps[i].value), steps[i].value))
+			return -EINVAL;
+	}
+	c->nsteps = n;
+	return 0;
+}
+
+int wfw_change_put_back(const struct wfw_change *c)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < c->nsteps; i++) {
+		const char *v = c->steps[i].value;
+		int fd = open(c->steps[i].path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		size_t len = strlen(v);
+
+		if (fd < 0) {
+			if (errno != ENOENT && !ret)
+				ret = -errno;
+			continue;
+		}
+		/* ENODEV: a driver's unbind of a device it no longer has. */
+		if (write(fd, v, len) != (ssize_t)len && errno != ENODEV && !ret)
+			ret = -errno;
+		close(fd);
+	}
+	return ret;
+}
+
+bool wfw_state_live(const struct wfw_state *st)
+{
+	for (size_t i = 0; i < st->nchanges; i++)
+		if (st->changes[i].live)
+			return true;
+	return false;
+}
+
+/* s with \, newline and tab escaped, appended to f. */
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else if (*s == '\t')
+			fputs("\\t", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+char *wfw_state_format(const struct wfw_state *st)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "# wultfw: system settings this run changed and how to put them back.\n"
+		"# If pid %d is gone, 'wultfw restore' puts them back.\n"
+		"pid %d\npid_start %llu\nboot_id %s\n", (int)st->pid, (int)st->pid,
+		st->pid_start, st->boot_id[0] ? st->boot_id : "-");
+	for (size_t i = 0; i < st->nchanges; i++) {
+		const struct wfw_change *c = &st->changes[i];
+
+		if (!c->live)
+			continue;
+		fprintf(f, "change %s\n", c->what);
+		for (size_t k = 0; k < c->nsteps; k++) {
+			fputs("write ", f);
+			put_escaped(f, c->steps[k].path);
+			fputc('\t', f);
+			put_escaped(f, c->steps[k].value);
+			fputc('\n', f);
+		}
+	}
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* Undo put_escaped() into dst (len bytes); false if it does not fit. */
+static bool get_escaped(char *dst, size_t len, const char *s, const char *end)
+{
+	size_t j = 0;
+
+	for (; s < end; s++) {
+		char ch = *s;
+
+		if (ch == '\\' && s + 1 < end) {
+			s++;
+			ch = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s;
+		}
+		if (j + 1 >= len)
+			return false;
+		dst[j++] = ch;
+	}
+	dst[j] = '\0';
+	return true;
+}
+
+static int parse_write(struct wfw_change *c, const char *arg)
+{
+	const char *tab = strchr(arg, '\t');
+
+	if (!c || !tab || c->nsteps >= WFW_RESTORE_MAX_STEPS)
+		return -EINVAL;
+	if (!get_escaped(c->steps[c->nsteps].path, sizeof(c->steps[0].path), arg, tab) ||
+	    !get_escaped(c->steps[c->nsteps].value, sizeof(c->steps[0].value),
+			 tab + 1, tab + 1 + strlen(tab + 1)))
+		return -EINVAL;
+	c->nsteps++;
+	return 0;
+}
+
+/* One line; *cur is the change `write` lines belong to. */
+static int parse_line(struct wfw_state *st, const char *line,
+		      struct wfw_change **cur)
+{
+	if (!*line || *line == '#')
+		return 0;
+	if (!strncmp(line, "pid ", 4))
+		return (st->pid = (pid_t)atoi(line + 4)) > 0 ? 0 : -EINVAL;
+	if (!strncmp(line, "pid_start ", 10)) {
+		st->pid_start = strtoull(line + 10, NULL, 10);
+		return 0;
+	}
+	if (!strncmp(line, "boot_id ", 8)) {
+		snprintf(st->boot_id, sizeof(st->boot_id), "%s",
+			 strcmp(line + 8, "-") ? line + 8 : "");
+		return 0;
+	}
+	if (!strncmp(line, "write ", 6))
+		return parse_write(*cur, line + 6);
+	if (strncmp(line, "change ", 7) || st->nchanges >= WFW_RESTORE_MAX_CHANGES)
+		return -EINVAL;
+	*cur = &st->changes[st->nchanges++];
+	memset(*cur, 0, sizeof(**cur));
+	(*cur)->live = true;
+	snprintf((*cur)->what, sizeof((*cur)->what), "%s", line + 7);
+	return 0;
+}
+
+int wfw_state_parse(const char *text, struct wfw_state *st, char *err,
+		    size_t errlen)
+{
+	struct wfw_change *cur = NULL;
+	int lineno = 0;
+
+	memset(st, 0, sizeof(*st));
+	st->changes = calloc(WFW_RESTORE_MAX_CHANGES, sizeof(*st->changes));
+	if (!st->changes)
+		return -ENOMEM;
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		char line[1024];
+
+		lineno++;
+		snprintf(line, sizeof(line), "%.*s", (int)n, text);
+		if (n >= sizeof(line) || parse_line(st, line, &cur)) {
+			snprintf(err, errlen, "line %d: not a wultfw state line (delete the file if you restored its settings by hand)",
+				 lineno);
+			return -EINVAL;
+		}
+		text += n + (text[n] == '\n');
+	}
+	if (st->pid <= 0) {
+		snprintf(err, errlen, "no 'pid' line");
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The state file of restore.h: a process's remembered changes, as text
+ * another wultfw reads after this one was killed.
+ *
+ *   # comment lines
+ *   pid 1234
+ *   pid_start 5678          (start time in clock ticks: pids get reused)
+ *   boot_id 0f3c...         (a state file from an earlier boot is stale)
+ *   change C-state C1 of CPU 1 disabled
+ *   write /sys/devices/system/cpu/cpu1/cpuidle/state2/disable\t0
+ *
+ * Each `change` is undone by its `write` lines in order; changes are
+ * undone newest first. In values and paths, \n, \t and \\ are escaped.
+ */
+#ifndef WFW_RESTORE_FILE_H
+#define WFW_RESTORE_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <wultfw/plugin.h>
+
+#define WFW_RESTORE_MAX_CHANGES 64
+#define WFW_RESTORE_MAX_STEPS 4
+
+struct wfw_change {
+	bool live;		/* still to be undone */
+	char what[200];
+	size_t nsteps;
+	struct {
+		char path[320];
+		char value[96];
+	} steps[WFW_RESTORE_MAX_STEPS];
+};
+
+struct wfw_state {
+	pid_t pid;
+	unsigned long long pid_start;
+	char boot_id[64];
+	struct wfw_change *changes;
+	size_t nchanges;
+};
+
+/* Copy a change in; -EINVAL when a string does not fit. */
+int wfw_change_set(struct wfw_change *c, const char *what,
+		   const struct wultfw_restore_step *steps, size_t n);
+/*
+ * Do c's writes in order. A file that is gone (the device or fake tree
+ * went away) has nothing to restore, nor has a write the kernel refuses
+ * with ENODEV (unbinding a device the driver no longer has). Returns 0 or the first -errno;
+ * async-signal-safe.
+ */
+int wfw_change_put_back(const struct wfw_change *c);
+/* Any change still to undo? */
+bool wfw_state_live(const struct wfw_state *st);
+/* The live changes as the file's text (malloc'ed), or NULL. */
+char *wfw_state_format(const struct wfw_state *st);
+/*
+ * Parse a state file's text; st->changes is malloc'ed (free it). On a
+ * malformed line: -EINVAL, err names the line.
+ */
+int wfw_state_parse(const char *text, struct wfw_state *st, char *err,
+		    size_t errlen);
+
+#endif /* WFW_RESTORE_FILE_H */

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Whether a result's run finished, and whether a process that left
+ * something behind (a result directory, a settings state file) still
+ * runs. info.yml says `status: running` until the run ends, with the
+ * run's pid, its start time (pid_start, so a reused pid is not taken for
+ * it) and the boot it ran in (boot_id, so a power cut is recognised).
+ */
+#ifndef WFW_RUNSTATE_H
+#define WFW_RUNSTATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Start time of process pid (clock ticks since boot), or 0 if none. */
+unsigned long long wfw_proc_start(pid_t pid);
+/* This boot's id (/proc/sys/kernel/random/boot_id), or "" if unknown. */
+void wfw_boot_id(char *buf, size_t len);
+/* Does process pid, started at `start` in boot `boot`, still run? */
+bool wfw_proc_alive(pid_t pid, unsigned long long start, const char *boot);
+
+enum wfw_run_end {
+	WFW_RUN_ENDED,		/* complete, interrupted or failed: final */
+	WFW_RUN_GOING,		/* status running and its process runs */
+	WFW_RUN_KILLED,		/* status running, its process is gone */
+	WFW_RUN_UNFINISHED,	/* status running, from another machine */
+};
+
+/*
+ * Read the info.yml beside `datafile` and say how the run ended; for
+ * anything but ENDED, `why` gets a sentence starting with "incomplete:".
+ * No info.yml (a bare data file, wult's results) counts as ENDED.
+ */
+enum wfw_run_end wfw_run_end(const char *datafile, char *why, size_t len);
+
+/*
+ * For calc and report: print "TOOL: FILE: incomplete: ..." on stderr when
+ * the run did not end; the readers still use every whole row.
+ */
+void wfw_run_end_warn(const char *tool, const char *datafile);
+
+#endif /* WFW_RUNSTATE_H */

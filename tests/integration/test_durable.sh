@@ -1,0 +1,224 @@
+#!/bin/sh
+# Nothing lost under kill -9 (issue 13): runs with the csv, binary and stats
+# sinks killed at 20 points; every result directory must open in calc and
+# report, say the run was killed, hold every row made up to the flush bound
+# (counted from the data: the test source writes how many rows it made),
+# and the C-state changes of each killed run (a fake sysfs) must be put
+# back by the next run, `wultfw restore` or `wultfw scan`. Then a disk that
+# is full before the run starts, and the real cpuidle sysfs where there is
+# a cpuidle driver.
+. "${abs_top_srcdir:?}/tests/integration/lib.sh"
+export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}:$top/tests/plugins"
+export WULTFW_STATE_DIR="$work/state"
+cd "$work" || exit 1
+# Whatever happens, nothing stays changed and nothing stays mounted.
+trap '"$WULTFW" restore >/dev/null 2>&1; umount "$work/full" 2>/dev/null; rm -rf "$work"' EXIT
+
+sysfs="$work/sysfs"
+cpu="$sysfs/devices/system/cpu"
+mkfake() {	# mkfake REL TEXT
+	mkdir -p "$(dirname "$sysfs/$1")" && printf '%s\n' "$2" >"$sysfs/$1"
+}
+mkfake devices/system/cpu/online 0-1
+mkfake devices/system/cpu/cpu1/cpuidle/state0/name POLL
+mkfake devices/system/cpu/cpu1/cpuidle/state0/disable 0
+mkfake devices/system/cpu/cpu1/cpuidle/state1/name C1
+mkfake devices/system/cpu/cpu1/cpuidle/state1/disable 0
+mkfake devices/system/cpu/cpu1/cpuidle/state2/name C6
+mkfake devices/system/cpu/cpu1/cpuidle/state2/disable 1
+mkfake devices/system/cpu/cpuidle/current_governor haltpoll
+mkfake devices/system/cpu/cpuidle/available_governors "ladder menu haltpoll"
+# A setting the test source changes through the plugin API (wultfw_remember).
+printf 'orig' >knob
+settings() {
+	echo "$(cat "$cpu/cpu1/cpuidle/state1/disable")$(cat "$cpu/cpu1/cpuidle/state2/disable") $(cat "$cpu/cpuidle/current_governor") $(cat knob)"
+}
+original=$(settings)	# "01 haltpoll orig"; during a run "11 menu changed"
+
+# Rows are made in batches of 7; the file sinks sync every 50 rows (the
+# interval is far away), so at most 49 + 7 rows may be lost to a kill -9.
+FLUSH_ROWS=50
+BATCH=7
+cat >kill.cfg <<CFG
+name = "k";
+source = { plugin = "testsrc"; cpu = 1; rows_per_read = $BATCH; delay = "2ms";
+           progress = "made"; setting = "$work/knob"; };
+limits = { time = "1m"; };
+cstates = { only = [ "POLL" ]; };
+sinks = ( { plugin = "csv"; flush_interval = "1h"; flush_rows = $FLUSH_ROWS; },
+          { plugin = "binary"; flush_interval = "1h"; flush_rows = $FLUSH_ROWS; },
+          { plugin = "stats"; flush_interval = "50ms"; } );
+CFG
+
+# rows FILE: data rows in a result file, as calc counts them.
+rows() {
+	"$WULTFW" calc --metrics LDist "$1" 2>/dev/null | awk '$1 == "LDist" { print $3 }'
+}
+
+# check_killed DIR N: the directory a kill -9 left behind.
+check_killed() {
+	d=$1/k
+	made=
+	[ -f made ] && made=$(tr -d ' ' <made)
+	if [ ! -f "$d/info.yml" ]; then
+		# Killed before the result directory was made: only settings to check.
+		[ -z "$made" ] && ok "kill $2: before the run started" ||
+			fail "kill $2: rows made ($made) but no info.yml"
+		return
+	fi
+	if [ ! -f "$d/datapoints.csv" ] && [ -z "$made" ]; then
+		# Killed between info.yml and the sinks: nothing to read yet.
+		expect_in "$d/info.yml" "status: 'running'" "kill $2: before the sinks opened, info.yml says running"
+		return
+	fi
+	"$WULTFW" calc "$d" >calc.out 2>&1
+	expect_status 0 $? "kill $2: calc opens the result"
+	expect_in calc.out "incomplete: the run was killed" "kill $2: calc says the run was killed"
+	for f in datapoints.csv datapoints.wfb; do
+		n=$(rows "$d/$f")
+		lost=$(( ${made:-0} - ${n:-0} ))
+		if [ -n "$n" ] && [ "$lost" -ge 0 ] && [ "$lost" -lt $((FLUSH_ROWS + BATCH)) ]; then
+			ok "kill $2: $f holds $n of $made rows made"
+		else
+			fail "kill $2: $f holds '$n' of '$made' rows made: more lost than $FLUSH_ROWS + $BATCH"
+		fi
+	done
+	# Whole rows in order, none missing: Seq is 0, 1, 2, ...
+	awk -F, 'NR > 1 && $1 != NR - 2 { bad = 1; exit } END { exit bad }' "$d/datapoints.csv" &&
+		ok "kill $2: CSV rows are whole and in sequence" || fail "kill $2: CSV rows out of sequence"
+	# Once the source made rows every sink is open, the stats sink too.
+	[ -z "$made" ] && return
+	python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))["run"]; sys.exit(r["final"])' \
+		"$d/stats.json" && ok "kill $2: stats.json is valid and not final" ||
+		fail "kill $2: stats.json missing, invalid or claims to be final"
+}
+
+# 20 points of a run, fixed so every run of the test kills at the same ones.
+i=0
+for delay in 0.01 0.03 0.06 0.1 0.15 0.2 0.25 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0 1.2 1.4 1.6 1.8 2.0; do
+	i=$((i + 1))
+	rm -f made
+	"$WULTFW" -q --sysfs-root "$sysfs" -c kill.cfg -o "r$i" 2>"run$i.err" &
+	pid=$!
+	sleep "$delay"
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	check_killed "r$i" $i
+	now=$(settings)
+	if [ "$now" != "$original" ]; then
+		ls "$WULTFW_STATE_DIR"/*.state >/dev/null 2>&1 &&
+			ok "kill $i: settings changed ($now), the state file remembers them" ||
+			fail "kill $i: settings changed ($now) and no state file"
+	fi
+	# Every third time `wultfw restore`, once `scan`; else the next run restores.
+	if [ $((i % 3)) = 0 ] && [ "$now" != "$original" ]; then
+		"$WULTFW" restore >restore.out 2>&1
+		expect_status 0 $? "kill $i: wultfw restore"
+		expect_in restore.out "a killed wultfw (pid $pid) left these settings changed" "kill $i: restore says what the killed run left"
+		[ "$(settings)" = "$original" ] && ok "kill $i: restore put the settings back" ||
+			fail "kill $i: after restore: $(settings), expected $original"
+	elif [ $i = 10 ] && [ "$now" != "$original" ]; then
+		"$WULTFW" scan >scan.out 2>&1
+		expect_in scan.out "a killed wultfw (pid $pid) left" "kill $i: scan says what the killed run left"
+		[ "$(settings)" = "$original" ] && ok "kill $i: scan put the settings back" ||
+			fail "kill $i: after scan: $(settings)"
+	fi
+	if [ $i -gt 1 ] && [ -n "${left:-}" ]; then
+		expect_in "run$i.err" "a killed wultfw (pid $left) left these settings changed" \
+			"kill $i: the run first restored what kill $((i - 1)) left"
+	fi
+	left=
+	[ "$(settings)" != "$original" ] && left=$pid
+done
+
+# A run to the end after all that: it finds the last leftovers, and what it
+# restores at its end must be the original settings, not a killed run's.
+sed 's/time = "1m"/datapoints = 500/' kill.cfg >end.cfg
+"$WULTFW" -q --sysfs-root "$sysfs" -c end.cfg -o end 2>end.err
+expect_status 0 $? "a complete run after the kills"
+[ "$(settings)" = "$original" ] && ok "the settings are the original ones: $original" ||
+	fail "after the last run: $(settings), expected $original"
+ls "$WULTFW_STATE_DIR"/*.state >/dev/null 2>&1 && fail "a state file is left: $(ls "$WULTFW_STATE_DIR")" ||
+	ok "no state file left"
+"$WULTFW" calc end/k >calc.out 2>&1
+grep -q incomplete calc.out && fail "calc calls a complete run incomplete" || ok "a complete run is not called incomplete"
+
+# The report of a killed run: says so, and is made from its rows.
+"$WULTFW" report -m LDist -o rep r20/k >report.out 2>&1
+expect_status 0 $? "report opens a killed run's result"
+expect_in report.out "incomplete: the run was killed" "report says the run was killed"
+
+# A source that goes quiet longer than flush_interval: each batch is on the
+# disk before the next is made (the read sleeps 150 ms, the interval is 100).
+cat >quiet.cfg <<CFG
+name = "k";
+source = { plugin = "testsrc"; cpu = 1; rows_per_read = 5; delay = "150ms"; progress = "made"; };
+limits = { time = "1m"; };
+sinks = ( { plugin = "csv"; flush_interval = "100ms"; flush_rows = 1000000; },
+          { plugin = "binary"; flush_interval = "100ms"; flush_rows = 1000000; } );
+CFG
+rm -f made
+"$WULTFW" -q -c quiet.cfg -o quiet 2>/dev/null &
+pid=$!
+sleep 1.3
+kill -9 $pid
+wait $pid 2>/dev/null
+made=
+[ -f made ] && made=$(tr -d ' ' <made)
+for f in datapoints.csv datapoints.wfb; do
+	n=$(rows "quiet/k/$f")
+	[ -n "$n" ] && [ "$made" -ge 5 ] && [ $((made - n)) -le 5 ] &&
+		ok "flush_interval: $f holds $n of $made rows (at most the batch in flight lost)" ||
+		fail "flush_interval: $f holds '$n' of '$made' rows"
+done
+
+# A disk already full: info.yml is written before any sink opens, and
+# records the failure.
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: the full-disk check needs root (it mounts a tmpfs)"
+elif ! mkdir full || ! mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
+	echo "SKIP: cannot mount a tmpfs here (mount not allowed)"
+else
+	# Leave 12 KiB: room for info.yml (8 KiB) but not for the sinks' files.
+	dd if=/dev/zero of=full/filler bs=4k count=13 2>/dev/null
+	"$WULTFW" -q -c kill.cfg --sysfs-root "$sysfs" -o full >full.out 2>&1
+	expect_status 1 $? "a run on a full disk fails"
+	expect_in full/k/info.yml "status: 'failed'" "info.yml on the full disk records the failure"
+	expect_in full/k/info.yml "No space left on device" "info.yml says the disk is full"
+	[ "$(settings)" = "$original" ] && ok "the failed run put the settings back" ||
+		fail "after the failed run: $(settings)"
+	umount full
+fi
+
+# The real cpuidle sysfs: a killed run's changes put back by `wultfw restore`.
+real=/sys/devices/system/cpu
+if [ -n "${WULTFW_HIDE_CPUIDLE:-}" ] || [ ! -d "$real/cpu1/cpuidle/state0" ]; then
+	echo "SKIP: no cpuidle driver here (or WULTFW_HIDE_CPUIDLE): the real-sysfs restore needs one"
+elif [ "$(id -u)" != 0 ]; then
+	echo "SKIP: the real-sysfs restore needs root"
+else
+	before=$(cat "$real"/cpu1/cpuidle/state*/disable "$real/cpuidle/current_governor" | tr '\n' ' ')
+	cat >real.cfg <<'CFG'
+name = "k";
+source = { plugin = "timer"; cpu = 1; ldist = "200us"; };
+limits = { time = "1m"; };
+cstates = { only = [ "POLL" ]; };
+sinks = ( { plugin = "csv"; } );
+CFG
+	"$WULTFW" -q -c real.cfg -o real 2>real.err &
+	pid=$!
+	# Wait for the change to be made (the state file exists first).
+	n=0
+	while [ ! -f real/k/info.yml ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	during=$(cat "$real"/cpu1/cpuidle/state*/disable "$real/cpuidle/current_governor" | tr '\n' ' ')
+	[ "$during" != "$before" ] && ok "the killed run left the real cpuidle settings changed ($during)" ||
+		fail "the killed run changed nothing in the real sysfs ($during)"
+	"$WULTFW" restore >restore.out 2>&1
+	expect_status 0 $? "wultfw restore on the real sysfs"
+	after=$(cat "$real"/cpu1/cpuidle/state*/disable "$real/cpuidle/current_governor" | tr '\n' ' ')
+	[ "$after" = "$before" ] && ok "the real cpuidle settings are back ($after)" ||
+		fail "real cpuidle settings: $after, before the run: $before"
+fi
+finish

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The settings state file (core/restore*.c): remembered before a change,
+ * written back by undo, by restore_all, and by another process after this
+ * one died -- against files in a temporary directory.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "restore.h"
+#include "restore_file.h"
+#include "testutil.h"
+
+static char *dir;
+
+static int setup(void)
+{
+	char state[1024];
+
+	dir = tu_tmpdir();
+	if (!dir)
+		return 1;
+	snprintf(state, sizeof(state), "%s/state", dir);
+	setenv("WULTFW_STATE_DIR", state, 1);
+	return 0;
+}
+
+static int teardown(void)
+{
+	tu_rmtree(dir);
+	free(dir);
+	return 0;
+}
+
+static char *knob(const char *name, const char *text)
+{
+	char *path = tu_write(dir, name, text);
+
+	return path;
+}
+
+static int state_files(void)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof(cmd), "exit $(ls %s/state/*.state 2>/dev/null | wc -l)", dir);
+	return WEXITSTATUS(system(cmd));
+}
+
+/* Escapes, several steps and changes survive the text round trip. */
+static void test_format_parse(void)
+{
+	struct wfw_change c[2] = { { 0 } };
+	struct wultfw_restore_step s1[] = { { "/a\tb", "x\ny\\z" }, { "/c", "\n" } };
+	struct wultfw_restore_step s2[] = { { "/d", "0" } };
+	struct wfw_state st = { .pid = 42, .pid_start = 7, .boot_id = "b-1",
+				.changes = c, .nchanges = 2 }, back;
+	char err[256], *text;
+
+	CU_ASSERT_EQUAL(wfw_change_set(&c[0], "two steps", s1, 2), 0);
+	CU_ASSERT_EQUAL(wfw_change_set(&c[1], "one step", s2, 1), 0);
+	c[0].live = c[1].live = true;
+	text = wfw_state_format(&st);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_EQUAL_FATAL(wfw_state_parse(text, &back, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(back.pid, 42);
+	CU_ASSERT_EQUAL(back.pid_start, 7);
+	CU_ASSERT_STRING_EQUAL(back.boot_id, "b-1");
+	CU_ASSERT_EQUAL_FATAL(back.nchanges, 2);
+	CU_ASSERT_STRING_EQUAL(back.changes[0].what, "two steps");
+	CU_ASSERT_EQUAL(back.changes[0].nsteps, 2);
+	CU_ASSERT_STRING_EQUAL(back.changes[0].steps[0].path, "/a\tb");
+	CU_ASSERT_STRING_EQUAL(back.changes[0].steps[0].value, "x\ny\\z");
+	CU_ASSERT_STRING_EQUAL(back.changes[0].steps[1].value, "\n");
+	CU_ASSERT_STRING_EQUAL(back.changes[1].steps[0].path, "/d");
+	free(back.changes);
+	free(text);
+	/* A line that is not ours: refused with its number. */
+	CU_ASSERT_EQUAL(wfw_state_parse("pid 3\nbogus\n", &back, err, sizeof(err)), -EINVAL);
+	TU_ASSERT_CONTAINS(err, "line 2");
+	free(back.changes);
+	CU_ASSERT_EQUAL(wfw_state_parse("change x\n", &back, err, sizeof(err)), -EINVAL);
+	free(back.changes);
+}
+
+/* The state file exists while a change is live and goes with the last undo. */
+static void test_remember_undo(void)
+{
+	char *a = knob("a", "changed-a"), *b = knob("b", "changed-b"), err[256];
+	struct wultfw_restore_step sa = { a, "orig-a" }, sb = { b, "orig-b" };
+	char *va, *vb;
+	int ia, ib;
+
+	ia = wfw_restore_remember("a changed", &sa, 1, err, sizeof(err));
+	ib = wfw_restore_remember("b changed", &sb, 1, err, sizeof(err));
+	CU_ASSERT(ia >= 0 && ib >= 0 && ia != ib);
+	CU_ASSERT_EQUAL(state_files(), 1);
+	CU_ASSERT_EQUAL(wfw_restore_undo(ia), 0);
+	va = tu_read(a);
+	TU_ASSERT_CONTAINS(va, "orig-a");
+	CU_ASSERT_EQUAL(state_files(), 1);	/* b is still changed */
+	wfw_restore_forget(ib);
+	vb = tu_read(b);
+	TU_ASSERT_CONTAINS(vb, "changed-b");	/* forget writes nothing */
+	CU_ASSERT_EQUAL(state_files(), 0);
+	free(va);
+	free(vb);
+	free(a);
+	free(b);
+}
+
+/* A child remembers a change and dies by SIGKILL: the parent restores it. */
+static void test_leftover_of_killed_process(void)
+{
+	char *a = knob("k", "orig"), err[256], *v;
+	struct wultfw_restore_step s = { a, "orig" };
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		FILE *f;
+
+		if (wfw_restore_remember("k changed", &s, 1, err, sizeof(err)) < 0)
+			_exit(1);
+		f = fopen(a, "w");
+		if (f) {
+			fputs("changed", f);
+			fclose(f);
+		}
+		kill(getpid(), SIGKILL);
+	}
+	CU_ASSERT_FATAL(pid > 0);
+	waitpid(pid, NULL, 0);
+	v = tu_read(a);
+	TU_ASSERT_CONTAINS(v, "changed");
+	free(v);
+	CU_ASSERT_EQUAL(state_files(), 1);
+	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", false), 1);	/* only says */
+	CU_ASSERT_EQUAL(state_files(), 1);
+	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", true), 1);
+	v = tu_read(a);
+	TU_ASSERT_CONTAINS(v, "orig");
+	CU_ASSERT_EQUAL(state_files(), 0);
+	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", true), 0);
+	free(v);
+	free(a);
+}
+
+/* A path too long or a change with no step is refused before any change. */
+static void test_refusals(void)
+{
+	char longpath[600], err[256];
+	struct wultfw_restore_step s = { longpath, "0" };
+
+	memset(longpath, 'x', sizeof(longpath) - 1);
+	longpath[sizeof(longpath) - 1] = '\0';
+	CU_ASSERT_EQUAL(wfw_restore_remember("long", &s, 1, err, sizeof(err)), -EINVAL);
+	TU_ASSERT_CONTAINS(err, "too long");
+	CU_ASSERT_EQUAL(wfw_restore_remember("none", &s, 0, err, sizeof(err)), -E2BIG);
+	CU_ASSERT_EQUAL(state_files(), 0);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("restore", setup, teardown);
+	CU_add_test(s, "state file text round trip", test_format_parse);
+	CU_add_test(s, "remember, undo, forget", test_remember_undo);
+	CU_add_test(s, "a killed process's leftovers", test_leftover_of_killed_process);
+	CU_add_test(s, "refusals", test_refusals);
+	return tu_run();
+}
