@@ -66,6 +66,7 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
 	tests/integration/test_skid.sh tests/integration/test_filter.sh \
 	tests/integration/test_report.sh tests/integration/test_remote.sh \
+	tests/integration/test_wult_compat.sh \
 	examples/plugins/loadavg/loadavg.c examples/plugins/loadavg/Makefile \
 	examples/plugins/loadavg/loadavg.cfg
 # Builds the whole tree again: only from check-all.
@@ -75,7 +76,8 @@ if !STATIC_PLUGINS
 TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
 	tests/integration/test_collect.sh tests/integration/test_skid.sh \
-	tests/integration/test_filter.sh tests/integration/test_report.sh tests/integration/test_remote.sh
+	tests/integration/test_filter.sh tests/integration/test_report.sh tests/integration/test_remote.sh \
+	tests/integration/test_wult_compat.sh
 endif
 endif
 
