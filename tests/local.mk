@@ -37,6 +37,12 @@ tests_unit_test_units_SOURCES = tests/unit/test_units.c
 tests_unit_test_units_CFLAGS = $(CORE_TEST_CFLAGS)
 tests_unit_test_units_LDADD = $(CORE_TEST_LIBS)
 
+check_PROGRAMS += tests/unit/test_datasel
+TESTS += tests/unit/test_datasel
+tests_unit_test_datasel_SOURCES = tests/unit/test_datasel.c
+tests_unit_test_datasel_CFLAGS = $(CORE_TEST_CFLAGS)
+tests_unit_test_datasel_LDADD = $(CORE_TEST_LIBS)
+
 check_PROGRAMS += tests/unit/test_remote
 TESTS += tests/unit/test_remote
 tests_unit_test_remote_SOURCES = tests/unit/test_remote.c
@@ -66,7 +72,7 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
 	tests/integration/test_skid.sh tests/integration/test_filter.sh \
 	tests/integration/test_report.sh tests/integration/test_remote.sh \
-	tests/integration/test_wult_compat.sh \
+	tests/integration/test_wult_compat.sh tests/integration/test_select.sh \
 	examples/plugins/loadavg/loadavg.c examples/plugins/loadavg/Makefile \
 	examples/plugins/loadavg/loadavg.cfg
 # Builds the whole tree again: only from check-all.
@@ -77,7 +83,7 @@ TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
 	tests/integration/test_collect.sh tests/integration/test_skid.sh \
 	tests/integration/test_filter.sh tests/integration/test_report.sh tests/integration/test_remote.sh \
-	tests/integration/test_wult_compat.sh
+	tests/integration/test_wult_compat.sh tests/integration/test_select.sh
 endif
 endif
 
