@@ -94,11 +94,23 @@ static float *state_rows(const struct wfw_rep_result *r, int c, long g,
 			 size_t *n)
 {
 	float *v = malloc((r->nrows ? r->nrows : 1) * sizeof(*v));
+	const float *src = r->vals[c];
+	size_t k = 0;
 
 	*n = 0;
-	for (size_t i = 0; v && i < r->nrows; i++)
-		if (g == ALL_STATES || r->state[i] == g)
-			v[(*n)++] = r->vals[c][i];
+	if (!v)
+		return NULL;
+	if (g == ALL_STATES) {
+		memcpy(v, src, r->nrows * sizeof(*v));
+		*n = r->nrows;
+		return v;
+	}
+	/* Without a branch: states come in random order. */
+	for (size_t i = 0; i < r->nrows; i++) {
+		v[k] = src[i];
+		k += r->state[i] == g;
+	}
+	*n = k;
 	return v;
 }
 
@@ -115,6 +127,14 @@ static void float_array(FILE *f, const char *key, const struct wfw_wpoint *p,
 			num(f, which ? p[i].y : p[i].x);
 	}
 	fputs("]", f);
+}
+
+/* The percentile above which a scatter shows every datapoint itself. */
+static double tail_pct(size_t nrows)
+{
+	double keep = (double)WFW_REPORT_TAIL_POINTS / (double)(nrows ? nrows : 1);
+
+	return keep < 0.01 ? 100.0 * (1.0 - keep) : 99.0;
 }
 
 /* One trace of a scatter: x/y/w of the reduced points of one state. */
@@ -136,8 +156,8 @@ static int scatter_group(const struct wfw_rep_result *r, int xc, int yc,
 		goto out;
 	fputs("{\"name\": ", f);
 	wfw_json_string(f, name);
-	fprintf(f, ", \"rows\": %zu, \"reduced\": %s, ", nx,
-		n < nx ? "true" : "false");
+	fprintf(f, ", \"rows\": %zu, \"reduced\": %s, \"tail_pct\": %.6g, ", nx,
+		n < nx ? "true" : "false", tail_pct(r->nrows));
 	float_array(f, "x", p, n, 0);
 	fputs(", ", f);
 	float_array(f, "y", p, n, 1);
@@ -156,7 +176,7 @@ static int scatter(struct wfw_rep_result *r, const char *metric,
 {
 	int xc = wfw_rep_col(r, xaxis), yc = wfw_rep_col(r, metric);
 	size_t m = find_metric(&r->set, metric);
-	double p99 = 99, ytail = INFINITY;
+	double pct = tail_pct(r->nrows), ytail = INFINITY;
 	struct wfw_summary s;
 	int ret = 0;
 
@@ -165,7 +185,7 @@ static int scatter(struct wfw_rep_result *r, const char *metric,
 		fputs("]", f);
 		return 0;
 	}
-	if (!wfw_statset_summary(&r->set, m, SIZE_MAX, &p99, 1, &s))
+	if (!wfw_statset_summary(&r->set, m, SIZE_MAX, &pct, 1, &s))
 		ytail = s.pct[0];
 	if (!r->nstates)
 		ret = scatter_group(r, xc, yc, ALL_STATES, "all", ytail, f);
@@ -187,11 +207,15 @@ static int scatter(struct wfw_rep_result *r, const char *metric,
 	return ret;
 }
 
-static int cmp_float(const void *a, const void *b)
+/* Compact v[0..n) to its values that are numbers; their count. */
+static size_t drop_nans(float *v, size_t n)
 {
-	float x = *(const float *)a, y = *(const float *)b;
+	size_t k = 0;
 
-	return (x > y) - (x < y);
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			v[k++] = v[i];
+	return k;
 }
 
 static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
@@ -222,9 +246,11 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 	for (size_t i = 0; i < WFW_REPORT_BINS; i++)
 		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)counts[i]);
 	fputs("]}, \"ccdf\": {", f);
-	qsort(v, n, sizeof(*v), cmp_float);
-	while (n && isnan(v[n - 1]))	/* NaNs sort last */
-		n--;
+	n = drop_nans(v, n);
+	if (wfw_sort_floats(v, n)) {
+		free(v); free(x); free(p);
+		return -ENOMEM;
+	}
 	k = wfw_reduce_ccdf(v, n, WFW_REPORT_CCDF_TAIL, x, p, max_out);
 	fputs("\"x\": [", f);
 	for (size_t i = 0; i < k; i++) {
@@ -308,10 +334,10 @@ int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
 	wfw_json_string(f, rep->title ? rep->title : "");
 	fputs(", \"descr\": ", f);
 	wfw_json_string(f, rep->descr ? rep->descr : "");
-	fprintf(f, ", \"max_points\": %d, \"grid\": %d, \"ccdf_tail\": %d,"
+	fprintf(f, ", \"max_points\": %d, \"tail_points\": %d, \"grid\": %d, \"ccdf_tail\": %d,"
 		" \"funcs\": [\"count\", \"min\", \"mean\", \"std\", \"median\","
 		" \"p90\", \"p99\", \"p99.9\", \"p99.99\", \"p99.999\", \"max\"],"
-		" \"results\": [", WFW_REPORT_MAX_POINTS, WFW_REPORT_GRID,
+		" \"results\": [", WFW_REPORT_MAX_POINTS, WFW_REPORT_TAIL_POINTS, WFW_REPORT_GRID,
 		WFW_REPORT_CCDF_TAIL);
 	for (size_t i = 0; i < rep->nres; i++) {
 		fputs(i ? ", " : "", f);

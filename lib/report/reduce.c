@@ -131,3 +131,62 @@ size_t wfw_reduce_ccdf(const float *sorted, size_t n, size_t tail,
 	}
 	return k;
 }
+
+/* Bit pattern of a float, ordered as the floats are. */
+static uint32_t float_key(float f)
+{
+	uint32_t b;
+
+	memcpy(&b, &f, sizeof(b));
+	return b & 0x80000000u ? ~b : b | 0x80000000u;
+}
+
+static float key_float(uint32_t k)
+{
+	uint32_t b = k & 0x80000000u ? k & 0x7fffffffu : ~k;
+	float f;
+
+	memcpy(&f, &b, sizeof(f));
+	return f;
+}
+
+/* One stable counting pass on byte `shift / 8` from src to dst. */
+static void radix_pass(const uint32_t *src, uint32_t *dst, size_t n,
+		       unsigned shift)
+{
+	size_t count[257] = { 0 };
+
+	for (size_t i = 0; i < n; i++)
+		count[((src[i] >> shift) & 0xff) + 1]++;
+	for (size_t b = 1; b < 257; b++)
+		count[b] += count[b - 1];
+	for (size_t i = 0; i < n; i++)
+		dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+}
+
+int wfw_sort_floats(float *v, size_t n)
+{
+	uint32_t *a, *b;
+
+	if (n < 2)
+		return 0;
+	a = malloc(n * sizeof(*a));
+	b = malloc(n * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = float_key(v[i]);
+	/* Four passes, so the result ends up back in a. */
+	radix_pass(a, b, n, 0);
+	radix_pass(b, a, n, 8);
+	radix_pass(a, b, n, 16);
+	radix_pass(b, a, n, 24);
+	for (size_t i = 0; i < n; i++)
+		v[i] = key_float(a[i]);
+	free(a);
+	free(b);
+	return 0;
+}

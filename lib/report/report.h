@@ -16,8 +16,14 @@
 
 /* Points a result's scatter plot gets before it is reduced to density. */
 #define WFW_REPORT_MAX_POINTS 40000
-/* Its density grid, cells per axis. */
-#define WFW_REPORT_GRID 200
+/*
+ * Then: every datapoint above the 99th percentile of the metric as itself,
+ * or above a higher one when that would be more than this many, so a
+ * 10-million-datapoint result still opens in seconds.
+ */
+#define WFW_REPORT_TAIL_POINTS 10000
+/* The density of the rest: grid cells per axis. */
+#define WFW_REPORT_GRID 100
 /* Histogram bins, and the largest values a CCDF shows one by one. */
 #define WFW_REPORT_BINS 200
 #define WFW_REPORT_CCDF_TAIL 2000

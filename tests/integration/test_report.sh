@@ -24,7 +24,7 @@ open_report() {
 		--virtual-time-budget=60000 --window-size=1400,1800 \
 		--screenshot="$shots/$1.png" --dump-dom "file://$PWD/$2/index.html" \
 		>"$1.dom" 2>"$1.chromium.log"
-	status=$(sed -n 's/.*<footer id="status" data-status="\([a-z]*\)">\([^<]*\).*/\1: \2/p' "$1.dom")
+	status=$(sed -n 's/.*<footer id="status" data-status="\([a-z]*\)"[^>]*>\([^<]*\).*/\1: \2/p' "$1.dom")
 	case "$status" in
 	"ok: ok: $3 tabs"*) ok "$1: $status" ;;
 	*) fail "$1: the page says '${status:-nothing (did it load?)}'"

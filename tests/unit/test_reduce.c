@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/reduce.h"
 #include "testutil.h"
@@ -126,6 +127,32 @@ static void test_ccdf(void)
 	CU_ASSERT_DOUBLE_EQUAL(c[9], 0.1, 1e-12);
 }
 
+/* The radix sort against qsort: negatives, zeros of both signs, inf. */
+static void test_sort_floats(void)
+{
+	static float a[N + 6], b[N + 6];
+	size_t n = N + 6;
+
+	for (size_t i = 0; i < N; i++)
+		a[i] = (i % 3 ? 1 : -1) * ys[i] * (i % 7 ? 1.0f : 1e-30f);
+	a[N] = 0.0f;
+	a[N + 1] = -0.0f;
+	a[N + 2] = INFINITY;
+	a[N + 3] = -INFINITY;
+	a[N + 4] = -1e38f;
+	a[N + 5] = 1e-45f;		/* a denormal */
+	memcpy(b, a, sizeof(a));
+	qsort(b, n, sizeof(float), cmp_float);
+	CU_ASSERT_EQUAL_FATAL(wfw_sort_floats(a, n), 0);
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])	/* -0.0 == 0.0, their order is free */
+			CU_FAIL_FATAL("wfw_sort_floats disagrees with qsort");
+	for (size_t i = 1; i < n; i++)
+		CU_ASSERT(a[i - 1] <= a[i]);
+	CU_ASSERT_EQUAL(wfw_sort_floats(a, 0), 0);
+	CU_ASSERT_EQUAL(wfw_sort_floats(a, 1), 0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -138,5 +165,6 @@ int main(void)
 	CU_add_test(s, "scatter: tail kept, counts preserved", test_scatter_keeps_tail_and_counts);
 	CU_add_test(s, "histogram counts", test_histogram_counts);
 	CU_add_test(s, "ccdf tail and shares", test_ccdf);
+	CU_add_test(s, "radix sort of floats", test_sort_floats);
 	return tu_run();
 }

@@ -5,6 +5,9 @@
 "use strict";
 
 var wfwErrors = [];
+// Milliseconds from navigation start until the scripts ran: loading and
+// parsing plotly.min.js and data.js (the footer's data-loaded-ms).
+var wfwLoadedMs = Math.round(performance.now());
 window.onerror = function (msg, src, line) {
 	wfwErrors.push(msg + " (" + src + ":" + line + ")");
 	setStatus("error", wfwErrors.join("; "));
@@ -141,13 +144,22 @@ function markerSizes(w) {
 	return w.map(function (n) { return n > 1 ? 4 + 2.5 * Math.log10(n) : 4; });
 }
 
+// WebGL pays off only for many points: each WebGL plot costs a context,
+// which software rendering makes slow to set up; SVG draws a few thousand
+// points faster.
+var WEBGL_FROM = 5000;
+
 function scatterTraces(rep, m, axis) {
-	var traces = [], k = 0;
+	var traces = [], k = 0, total = 0;
+	m.scatter[axis].forEach(function (groups) {
+		groups.forEach(function (g) { total += g.x.length; });
+	});
 	m.scatter[axis].forEach(function (groups, ri) {
 		groups.forEach(function (g) {
 			var name = rep.results.length > 1 ? rep.results[ri].id + " " + g.name : g.name;
 			traces.push({
-				type: "scattergl", mode: "markers", name: name, x: g.x, y: g.y,
+				type: total >= WEBGL_FROM ? "scattergl" : "scatter", mode: "markers",
+				name: name, x: g.x, y: g.y,
 				text: g.w.map(function (n) { return n > 1 ? n + " datapoints around here" : ""; }),
 				hovertemplate: axis + " %{x}<br>" + m.name + " %{y}<br>%{text}<extra>" + name + "</extra>",
 				marker: { size: markerSizes(g.w), color: PALETTE[k++ % PALETTE.length], opacity: 0.6 },
@@ -179,11 +191,17 @@ function metricPanel(rep, m, panel) {
 	panel.appendChild(el("h2", {}, m.name + (m.unit ? " (" + m.unit + ")" : "")));
 	panel.appendChild(summaryTable(rep, m));
 	panel.appendChild(plots);
-	var reduced = false;
+	var reduced = false, tails = [];
 	Object.keys(m.scatter).forEach(function (axis) {
 		if (!m.scatter[axis].some(function (g) { return g.length; }))
 			return;
-		m.scatter[axis].forEach(function (gs) { gs.forEach(function (g) { reduced = reduced || g.reduced; }); });
+		m.scatter[axis].forEach(function (gs) {
+			gs.forEach(function (g) {
+				reduced = reduced || g.reduced;
+				if (g.reduced && tails.indexOf(g.tail_pct) < 0)
+					tails.push(g.tail_pct);
+			});
+		});
 		var d = el("div", { class: "plot", "data-kind": "scatter-" + axis });
 		plots.appendChild(d);
 		var lay = { title: { text: m.name + " vs " + axis }, xaxis: axisTitle(axis, "us"), yaxis: axisTitle(m.name, m.unit) };
@@ -200,14 +218,18 @@ function metricPanel(rep, m, panel) {
 		if (!d)
 			return;
 		var c = PALETTE[ri % PALETTE.length];
-		ht.push({ type: "bar", name: rep.results[ri].id, opacity: 0.6, marker: { color: c },
+		// A step line per result: overlays read better than bars, and
+		// plotly's small gl2d bundle has no bar trace.
+		ht.push({ type: "scatter", mode: "lines", name: rep.results[ri].id,
+			line: { shape: "hvh", color: c, width: 1.5 },
 			x: d.hist.counts.map(function (_, i) { return d.hist.lo + (i + 0.5) * d.hist.width; }),
-			y: d.hist.counts, width: d.hist.width });
-		ct.push({ type: "scattergl", mode: "lines+markers", name: rep.results[ri].id,
+			y: d.hist.counts.map(function (n) { return n || null; }),
+			hovertemplate: "%{y} datapoints at %{x} (bin " + fmt(d.hist.width) + " wide)<extra></extra>" });
+		ct.push({ type: "scatter", mode: "lines", name: rep.results[ri].id,
 			marker: { size: 3, color: c }, line: { color: c }, x: d.ccdf.x, y: d.ccdf.p,
 			hovertemplate: "%{y:.3g} of datapoints >= %{x}<extra></extra>" });
 	});
-	if (!plot(hist, ht, { title: { text: m.name + " histogram" }, barmode: "overlay",
+	if (!plot(hist, ht, { title: { text: m.name + " histogram" },
 			      xaxis: axisTitle(m.name, m.unit), yaxis: { title: { text: "datapoints" }, type: "log" } }))
 		empty.push(m.name + " histogram");
 	if (!plot(ccdf, ct, { title: { text: m.name + " percentiles (CCDF)" }, xaxis: axisTitle(m.name, m.unit),
@@ -215,20 +237,72 @@ function metricPanel(rep, m, panel) {
 		empty.push(m.name + " CCDF");
 	if (reduced)
 		panel.appendChild(el("p", { class: "note" },
-			"Large result: the scatter plots show every datapoint above the 99th percentile of " + m.name +
-			" as itself; below it, datapoints are drawn as density on a " + rep.grid + "x" + rep.grid +
+			"Large result: the scatter plots show every datapoint above the " +
+			tails.map(function (p) { return "p" + p; }).join(" / ") + " of " + m.name +
+			" (the 99th percentile, or a higher one that leaves at most " + rep.tail_points +
+			" datapoints) as itself; below it, datapoints are drawn as density on a " + rep.grid + "x" + rep.grid +
 			" grid, one marker per cell at the mean of its datapoints, sized by their number (hover shows it)." +
 			" Histograms count every datapoint; the CCDF shows the " + rep.ccdf_tail + " largest values one by one."));
 	return { plots: n + 2, empty: empty };
 }
 
+// Tabs are drawn one at a time: the first at once, the others right after
+// (or when shown first), so the page is usable before every plot exists.
+var wfw = { rep: null, drawn: [], left: 0, nplots: 0, empty: [] };
+
+function drawPanel(i) {
+	if (wfw.drawn[i])
+		return;
+	wfw.drawn[i] = true;
+	var p = document.querySelectorAll(".panel")[i], shown = p.classList.contains("active");
+	// Drawn while visible so plotly sizes the plots, then hidden again.
+	p.classList.add("active");
+	var r = metricPanel(wfw.rep, wfw.rep.metrics[i], p);
+	if (!shown)
+		p.classList.remove("active");
+	wfw.nplots += r.plots;
+	wfw.empty = wfw.empty.concat(r.empty);
+	if (--wfw.left === 0)
+		allDrawn();
+}
+
 function show(i) {
+	drawPanel(i);
 	document.querySelectorAll("nav button").forEach(function (b, k) { b.classList.toggle("active", k === i); });
 	document.querySelectorAll(".panel").forEach(function (p, k) {
 		p.classList.toggle("active", k === i);
 		if (k === i)
 			p.querySelectorAll(".plot").forEach(function (d) { Plotly.Plots.resize(d); });
 	});
+}
+
+function allDrawn() {
+	var rep = wfw.rep, f = document.getElementById("status");
+	if (wfw.empty.length)
+		throw new Error("empty plots: " + wfw.empty.join(", "));
+	f.dataset.loadedMs = wfwLoadedMs;
+	f.dataset.drawnMs = Math.round(performance.now());
+	setStatus("ok", "ok: " + rep.metrics.length + " tabs, " + wfw.nplots + " plots, " +
+		  rep.results.length + " results");
+}
+
+function guarded(fn) {
+	try {
+		fn();
+	} catch (e) {
+		wfwErrors.push(String(e.message || e));
+		setStatus("error", "error: " + wfwErrors.join("; "));
+	}
+}
+
+// The other tabs, one per timer tick so the browser paints in between.
+function drawRest(i) {
+	if (i >= wfw.rep.metrics.length)
+		return;
+	setTimeout(function () {
+		guarded(function () { drawPanel(i); });
+		drawRest(i + 1);
+	}, 0);
 }
 
 function draw() {
@@ -243,34 +317,20 @@ function draw() {
 	}
 	document.getElementById("descr").textContent = rep.descr;
 	intro(rep);
-	var tabs = document.getElementById("tabs"), panels = document.getElementById("panels");
-	var nplots = 0, empty = [];
-	rep.metrics.forEach(function (m, i) {
-		var b = el("button", { "data-metric": m.name }, m.name);
-		b.onclick = function () { show(i); };
-		tabs.appendChild(b);
-		// Drawn while visible so plotly sizes the plots, then hidden.
-		var p = el("section", { class: "panel active", "data-metric": m.name });
-		panels.appendChild(p);
-		var r = metricPanel(rep, m, p);
-		nplots += r.plots;
-		empty = empty.concat(r.empty);
-		p.classList.remove("active");
-	});
-	show(0);
 	if (!rep.metrics.length)
 		throw new Error("no metric tab");
-	if (empty.length)
-		throw new Error("empty plots: " + empty.join(", "));
-	setStatus("ok", "ok: " + rep.metrics.length + " tabs, " + nplots + " plots, " +
-		  rep.results.length + " results");
+	wfw.rep = rep;
+	wfw.left = rep.metrics.length;
+	var tabs = document.getElementById("tabs"), panels = document.getElementById("panels");
+	rep.metrics.forEach(function (m, i) {
+		var b = el("button", { "data-metric": m.name }, m.name);
+		b.onclick = function () { guarded(function () { show(i); }); };
+		tabs.appendChild(b);
+		panels.appendChild(el("section", { class: "panel", "data-metric": m.name }));
+	});
+	show(0);
+	document.getElementById("status").dataset.firstTabMs = Math.round(performance.now());
+	drawRest(1);
 }
 
-document.addEventListener("DOMContentLoaded", function () {
-	try {
-		draw();
-	} catch (e) {
-		wfwErrors.push(String(e.message || e));
-		setStatus("error", "error: " + wfwErrors.join("; "));
-	}
-});
+document.addEventListener("DOMContentLoaded", function () { guarded(draw); });
