@@ -27,15 +27,21 @@
 
 #define REP_MAX 64
 
+/* A comma-separated option: its copy and the names in it. */
+struct rep_list {
+	char *buf;
+	const char *v[REP_MAX];
+	size_t n;
+};
+
 struct rep_cli {
 	const char *out, *title, *descr, *include, *exclude;
-	char *ids_buf, *metrics_buf;
-	const char *ids[REP_MAX], *metrics[REP_MAX];
-	size_t nids, nmetrics;
+	struct rep_list ids, metrics, xaxes, yaxes;
 	bool list, force;
 };
 
-static const char *const xaxes[] = { "LDist", "SilentTime" };
+/* Scatter plots' x axes unless --xaxes says otherwise. */
+static const char *const default_xaxes[] = { "LDist", "SilentTime" };
 
 static void usage(FILE *f)
 {
@@ -54,6 +60,10 @@ static void usage(FILE *f)
 	      "      --descr TEXT      a description shown under the title\n"
 	      "  -m, --metrics LIST    metrics, comma-separated names or patterns\n"
 	      "                        (default: the latency metrics)\n"
+	      "      --xaxes LIST      x axes of the scatter plots, names or patterns\n"
+	      "                        (default: LDist,SilentTime)\n"
+	      "      --yaxes LIST      metrics that get scatter plots (default: every\n"
+	      "                        metric shown; named ones get a tab too)\n"
 	      "      --list-metrics    list the metrics of the results and exit\n"
 	      "      --include=EXPR    only datapoints where EXPR holds\n"
 	      "      --exclude=EXPR    leave out datapoints where EXPR holds\n"
@@ -61,19 +71,19 @@ static void usage(FILE *f)
 	      "  -h, --help            this help\n", f);
 }
 
-/* Split a comma-separated list into out[] (pointers into *buf). */
-static int split(const char *list, char **buf, const char **out, size_t *n)
+/* Split a comma-separated list into l->v[] (pointers into l->buf). */
+static int split(const char *list, struct rep_list *l)
 {
 	char *save = NULL, *tok;
 
-	free(*buf);
-	*buf = strdup(list);
-	*n = 0;
-	if (!*buf)
+	free(l->buf);
+	l->buf = strdup(list);
+	l->n = 0;
+	if (!l->buf)
 		return -ENOMEM;
-	for (tok = strtok_r(*buf, ",", &save); tok && *n < REP_MAX;
+	for (tok = strtok_r(l->buf, ",", &save); tok && l->n < REP_MAX;
 	     tok = strtok_r(NULL, ",", &save))
-		out[(*n)++] = tok;
+		l->v[l->n++] = tok;
 	return 0;
 }
 
@@ -85,6 +95,8 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 		{ "title", required_argument, NULL, 'T' },
 		{ "descr", required_argument, NULL, 'D' },
 		{ "metrics", required_argument, NULL, 'm' },
+		{ "xaxes", required_argument, NULL, 'x' },
+		{ "yaxes", required_argument, NULL, 'y' },
 		{ "list-metrics", no_argument, NULL, 'L' },
 		{ "include", required_argument, NULL, 'I' },
 		{ "exclude", required_argument, NULL, 'X' },
@@ -99,10 +111,12 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "o:m:fh", lopts, NULL)) != -1 && !ret) {
 		switch (opt) {
 		case 'o': c->out = optarg; break;
-		case 'R': ret = split(optarg, &c->ids_buf, c->ids, &c->nids); break;
+		case 'R': ret = split(optarg, &c->ids); break;
 		case 'T': c->title = optarg; break;
 		case 'D': c->descr = optarg; break;
-		case 'm': ret = split(optarg, &c->metrics_buf, c->metrics, &c->nmetrics); break;
+		case 'm': ret = split(optarg, &c->metrics); break;
+		case 'x': ret = split(optarg, &c->xaxes); break;
+		case 'y': ret = split(optarg, &c->yaxes); break;
 		case 'L': c->list = true; break;
 		case 'I': c->include = optarg; break;
 		case 'X': c->exclude = optarg; break;
@@ -122,9 +136,9 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 		fprintf(stderr, "wultfw report: at most %d results\n", REP_MAX);
 		return 2;
 	}
-	if (c->nids && c->nids != (size_t)(argc - optind)) {
+	if (c->ids.n && c->ids.n != (size_t)(argc - optind)) {
 		fprintf(stderr, "wultfw report: --reportids names %zu results, %d given\n",
-			c->nids, argc - optind);
+			c->ids.n, argc - optind);
 		return 2;
 	}
 	return -1;
@@ -139,14 +153,19 @@ static bool default_metric(const char *name)
 	       (n > 7 && !strcmp(name + n - 7, "Latency"));
 }
 
-static bool chosen(const struct rep_cli *c, const char *name)
+static bool in_list(const struct rep_list *l, const char *name)
 {
-	if (!c->nmetrics)
-		return default_metric(name);
-	for (size_t i = 0; i < c->nmetrics; i++)
-		if (!fnmatch(c->metrics[i], name, 0))
+	for (size_t i = 0; i < l->n; i++)
+		if (!fnmatch(l->v[i], name, 0))
 			return true;
 	return false;
+}
+
+/* A tab: chosen with -m (default: the latency metrics) or --yaxes. */
+static bool chosen(const struct rep_cli *c, const char *name)
+{
+	return (c->metrics.n ? in_list(&c->metrics, name) : default_metric(name)) ||
+	       in_list(&c->yaxes, name);
 }
 
 /* Add `name` to list[] unless there already. */
@@ -159,12 +178,13 @@ static void add_name(const char **list, size_t *n, const char *name)
 		list[(*n)++] = name;
 }
 
-/* Every -m pattern must match a column of some result. */
-static int check_metrics(const struct rep_cli *c, struct wfw_rep_result *res,
-			 size_t nres, struct wfw_reader **rd)
+/* Every pattern of an option must match a column of some result. */
+static int check_list(const struct rep_list *l, const char *opt,
+		      struct wfw_rep_result *res, size_t nres,
+		      struct wfw_reader **rd)
 {
-	for (size_t i = 0; i < c->nmetrics; i++) {
-		const char *names[256], *near;
+	for (size_t i = 0; i < l->n; i++) {
+		const char *names[256] = { NULL }, *near;
 		size_t n = 0;
 		bool found = false;
 
@@ -172,16 +192,16 @@ static int check_metrics(const struct rep_cli *c, struct wfw_rep_result *res,
 			const struct wultfw_schema *s = wfw_reader_schema(rd[r]);
 
 			for (size_t k = 0; k < s->ncols; k++) {
-				found |= !fnmatch(c->metrics[i], s->cols[k].name, 0);
+				found |= !fnmatch(l->v[i], s->cols[k].name, 0);
 				if (n < 256)
 					names[n++] = s->cols[k].name;
 			}
 		}
 		if (found)
 			continue;
-		near = wfw_suggest(c->metrics[i], names, n);
-		fprintf(stderr, "wultfw report: --metrics: no metric '%s' in %s%s%s%s ('wultfw report --list-metrics RESULT...' lists them)\n",
-			c->metrics[i], nres > 1 ? "any result" : res[0].path,
+		near = wfw_suggest(l->v[i], names, n);
+		fprintf(stderr, "wultfw report: --%s: no metric '%s' in %s%s%s%s ('wultfw report --list-metrics RESULT...' lists them)\n",
+			opt, l->v[i], nres > 1 ? "any result" : res[0].path,
 			near ? " (did you mean '" : "", near ? near : "",
 			near ? "'?)" : "");
 		return -EINVAL;
@@ -207,11 +227,76 @@ static void list_metrics(const struct wfw_rep_result *res, size_t nres,
 	}
 }
 
+/* What the report shows: tabs, scatter x axes, metrics with scatters. */
+struct rep_names {
+	const char *metrics[REP_MAX], *xaxes[REP_MAX], *yaxes[REP_MAX];
+	size_t nmetrics, nxaxes, nyaxes;
+};
+
+/* The numeric columns of any result that pass keep(), added to out. */
+static void add_columns(struct wfw_reader **rd, size_t nres,
+			bool (*keep)(const void *arg, const char *name),
+			const void *arg, const char **out, size_t *n)
+{
+	for (size_t i = 0; i < nres; i++) {
+		const struct wultfw_schema *s = wfw_reader_schema(rd[i]);
+
+		for (size_t k = 0; k < s->ncols; k++)
+			if (s->cols[k].type != WULTFW_COL_ENUM &&
+			    keep(arg, s->cols[k].name))
+				add_name(out, n, s->cols[k].name);
+	}
+}
+
+static bool keep_chosen(const void *c, const char *name)
+{
+	return chosen(c, name);
+}
+
+static bool keep_matching(const void *pattern, const char *name)
+{
+	return !fnmatch(pattern, name, 0);
+}
+
+/* Columns matching l's patterns, in the order the patterns are given. */
+static void pick_names(const struct rep_list *l, struct wfw_reader **rd,
+		       size_t nres, const char **out, size_t *n)
+{
+	for (size_t i = 0; i < l->n; i++)
+		add_columns(rd, nres, keep_matching, l->v[i], out, n);
+}
+
+static int choose_names(const struct rep_cli *c, struct wfw_rep_result *res,
+			size_t nres, struct wfw_reader **rd, struct rep_names *nm)
+{
+	int ret = check_list(&c->metrics, "metrics", res, nres, rd);
+
+	if (!ret)
+		ret = check_list(&c->xaxes, "xaxes", res, nres, rd);
+	if (!ret)
+		ret = check_list(&c->yaxes, "yaxes", res, nres, rd);
+	if (ret)
+		return ret;
+	add_columns(rd, nres, keep_chosen, c, nm->metrics, &nm->nmetrics);
+	if (!nm->nmetrics) {
+		fprintf(stderr, "wultfw report: no latency metric in the results: choose some with -m (--list-metrics lists them)\n");
+		return -ENOENT;
+	}
+	if (c->xaxes.n)
+		pick_names(&c->xaxes, rd, nres, nm->xaxes, &nm->nxaxes);
+	else
+		for (size_t i = 0; i < 2; i++)
+			nm->xaxes[nm->nxaxes++] = default_xaxes[i];
+	if (c->yaxes.n)
+		pick_names(&c->yaxes, rd, nres, nm->yaxes, &nm->nyaxes);
+	return 0;
+}
+
 /* Columns to keep in memory: the metrics and the scatter x axes. */
 static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
-			const char *const *metrics, size_t nmetrics)
+			const struct rep_names *nm)
 {
-	size_t n = nmetrics + 2;
+	size_t n = nm->nmetrics + nm->nxaxes;
 
 	r->colnames = calloc(n, sizeof(*r->colnames));
 	r->units = calloc(n, sizeof(*r->units));
@@ -219,7 +304,8 @@ static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 	if (!r->colnames || !r->units || !r->vals)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		const char *name = i < nmetrics ? metrics[i] : xaxes[i - nmetrics];
+		const char *name = i < nm->nmetrics ? nm->metrics[i] :
+				   nm->xaxes[i - nm->nmetrics];
 		int k = wfw_schema_find(s, name);
 
 		r->colnames[r->ncols] = name;
@@ -274,7 +360,7 @@ static int append_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
 }
 
 static int load(const struct rep_cli *c, struct wfw_rep_result *r,
-		struct wfw_reader *rd, const char *const *metrics, size_t nmetrics)
+		struct wfw_reader *rd, const struct rep_names *nm)
 {
 	const struct wultfw_schema *s = wfw_reader_schema(rd);
 	struct wfw_statset_cfg cfg = { .exact_limit = 1000000,
@@ -289,8 +375,8 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 
 	cfg.group_by = scol >= 0 && s->cols[scol].type == WULTFW_COL_ENUM ?
 		       "ReqCState" : NULL;
-	cfg.metrics = metrics;
-	cfg.nmetrics = nmetrics;
+	cfg.metrics = nm->metrics;
+	cfg.nmetrics = nm->nmetrics;
 	if (scol >= 0 && cfg.group_by) {
 		r->state_names = s->cols[scol].enum_names;
 		r->nstates = s->cols[scol].n_enum;
@@ -304,7 +390,7 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		return ret;
 	}
 	r->have_set = true;
-	ret = keep_columns(r, s, metrics, nmetrics);
+	ret = keep_columns(r, s, nm);
 	if (!ret)
 		ret = wfw_batch_alloc(&b, s->ncols, 8192);
 	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
@@ -332,8 +418,8 @@ static const char *result_id(const struct rep_cli *c, struct wfw_rep_result *r,
 {
 	const char *slash;
 
-	if (c->nids)
-		return c->ids[i];
+	if (c->ids.n)
+		return c->ids.v[i];
 	*owned = wfw_infoyml_get(&r->info, "reportid");
 	if (*owned)
 		return *owned;
@@ -427,9 +513,9 @@ int wfw_cmd_report(int argc, char **argv)
 	struct wfw_rep_result res[REP_MAX] = { 0 };
 	struct wfw_reader *rd[REP_MAX] = { 0 };
 	char *owned[REP_MAX] = { 0 };
-	const char *metrics[REP_MAX];
+	struct rep_names nm = { 0 };
 	struct wfw_report rep = { 0 };
-	size_t nres, nmetrics = 0;
+	size_t nres;
 	int ret = parse_args(&c, argc, argv);
 
 	if (ret >= 0)
@@ -441,36 +527,28 @@ int wfw_cmd_report(int argc, char **argv)
 		goto done;
 	}
 	if (!ret)
-		ret = check_metrics(&c, res, nres, rd);
-	for (size_t i = 0; i < nres && !ret; i++) {
-		const struct wultfw_schema *s = wfw_reader_schema(rd[i]);
-
-		for (size_t k = 0; k < s->ncols; k++)
-			if (s->cols[k].type != WULTFW_COL_ENUM &&
-			    chosen(&c, s->cols[k].name))
-				add_name(metrics, &nmetrics, s->cols[k].name);
-	}
-	if (!ret && !nmetrics) {
-		fprintf(stderr, "wultfw report: no latency metric in the results: choose some with -m (--list-metrics lists them)\n");
-		ret = -ENOENT;
-	}
+		ret = choose_names(&c, res, nres, rd, &nm);
 	for (size_t i = 0; i < nres && !ret; i++)
-		ret = load(&c, &res[i], rd[i], metrics, nmetrics);
+		ret = load(&c, &res[i], rd[i], &nm);
 	if (!ret) {
 		rep = (struct wfw_report){ .title = c.title, .descr = c.descr,
-			.metrics = metrics, .nmetrics = nmetrics,
-			.xaxes = xaxes, .nxaxes = 2, .res = res, .nres = nres };
+			.metrics = nm.metrics, .nmetrics = nm.nmetrics,
+			.xaxes = nm.xaxes, .nxaxes = nm.nxaxes,
+			.yaxes = nm.yaxes, .nyaxes = nm.nyaxes,
+			.res = res, .nres = nres };
 		ret = write_report(&c, &rep);
 	}
 	if (!ret)
 		fprintf(stderr, "wultfw report: %s/index.html (%zu result%s, %zu metric%s)\n",
-			c.out, nres, nres > 1 ? "s" : "", nmetrics,
-			nmetrics > 1 ? "s" : "");
+			c.out, nres, nres > 1 ? "s" : "", nm.nmetrics,
+			nm.nmetrics > 1 ? "s" : "");
 done:
 	free_results(res, rd, owned, nres);
 	ret = ret ? 1 : 0;
 out:
-	free(c.ids_buf);
-	free(c.metrics_buf);
+	free(c.ids.buf);
+	free(c.metrics.buf);
+	free(c.xaxes.buf);
+	free(c.yaxes.buf);
 	return ret;
 }

@@ -286,17 +286,32 @@ static void result_info(const struct wfw_rep_result *r, FILE *f)
 	fputs("}}", f);
 }
 
-static int metric(const struct wfw_report *rep, const char *name, FILE *f)
+/* Does metric `name` get scatter plots (--yaxes; all when none given)? */
+static bool scattered(const struct wfw_report *rep, const char *name)
 {
-	int ret = 0;
-	const char *unit = "";
+	for (size_t i = 0; i < rep->nyaxes; i++)
+		if (!strcmp(rep->yaxes[i], name))
+			return true;
+	return !rep->nyaxes;
+}
 
+/* The unit of column `name` in the first result that has one. */
+static const char *unit_of(const struct wfw_report *rep, const char *name)
+{
 	for (size_t i = 0; i < rep->nres; i++) {
 		int c = wfw_rep_col(&rep->res[i], name);
 
 		if (c >= 0 && *rep->res[i].units[c])
-			unit = rep->res[i].units[c];
+			return rep->res[i].units[c];
 	}
+	return "";
+}
+
+static int metric(const struct wfw_report *rep, const char *name, FILE *f)
+{
+	int ret = 0;
+	const char *unit = unit_of(rep, name);
+
 	fputs("{\"name\": ", f);
 	wfw_json_string(f, name);
 	fputs(", \"unit\": ", f);
@@ -307,7 +322,7 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 		ret = summary(&rep->res[i], name, f);
 	}
 	fputs("], \"scatter\": {", f);
-	for (size_t a = 0; a < rep->nxaxes && !ret; a++) {
+	for (size_t a = 0; a < rep->nxaxes && !ret && scattered(rep, name); a++) {
 		fprintf(f, "%s", a ? ", " : "");
 		wfw_json_string(f, rep->xaxes[a]);
 		fputs(": [", f);
@@ -343,7 +358,14 @@ int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
 		fputs(i ? ", " : "", f);
 		result_info(&rep->res[i], f);
 	}
-	fputs("], \"metrics\": [", f);
+	fputs("], \"axis_units\": {", f);
+	for (size_t a = 0; a < rep->nxaxes; a++) {
+		fputs(a ? ", " : "", f);
+		wfw_json_string(f, rep->xaxes[a]);
+		fputs(": ", f);
+		wfw_json_string(f, unit_of(rep, rep->xaxes[a]));
+	}
+	fputs("}, \"metrics\": [", f);
 	for (size_t m = 0; m < rep->nmetrics && !ret; m++) {
 		fputs(m ? ", " : "", f);
 		ret = metric(rep, rep->metrics[m], f);

@@ -52,6 +52,8 @@ struct wfw_report {
 	size_t nmetrics;
 	const char *const *xaxes;	/* scatter x axes (LDist, SilentTime) */
 	size_t nxaxes;
+	const char *const *yaxes;	/* metrics with scatters; none: all */
+	size_t nyaxes;
 	struct wfw_rep_result *res;
 	size_t nres;
 };

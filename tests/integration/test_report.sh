@@ -94,6 +94,16 @@ expect_in r-big/data.js '"reduced": true' "the scatter plots were reduced"
 open_report big r-big 1
 expect_in big.dom "Large result" "and the page says how"
 
+# wult's --xaxes/--yaxes: x axes in the order given, scatter plots only
+# for the --yaxes metrics.
+"$WULTFW" report -o r-axes --xaxes 'SilentTime,LDist' --yaxes WakeLatency out/timer 2>/dev/null
+expect_status 0 $? "--xaxes and --yaxes"
+expect_in r-axes/data.js '"axis_units": {"SilentTime": "us", "LDist": "us"}' "x axes in the order given"
+open_report axes r-axes 1
+"$WULTFW" report -o r-axes2 --xaxes LDsit out/timer >bad.err 2>&1
+expect_status 1 $? "an unknown --xaxes column fails"
+expect_in bad.err "--xaxes: no metric 'LDsit'" "naming the option"
+
 # Options and errors.
 "$WULTFW" report --list-metrics "$srcdir/tests/data/wult-1.3" >lm.out 2>&1
 expect_in lm.out "IntrLatency      us   numbers, reported by default" "--list-metrics"

@@ -204,7 +204,8 @@ function metricPanel(rep, m, panel) {
 		});
 		var d = el("div", { class: "plot", "data-kind": "scatter-" + axis });
 		plots.appendChild(d);
-		var lay = { title: { text: m.name + " vs " + axis }, xaxis: axisTitle(axis, "us"), yaxis: axisTitle(m.name, m.unit) };
+		var lay = { title: { text: m.name + " vs " + axis }, xaxis: axisTitle(axis, (rep.axis_units || {})[axis]),
+			    yaxis: axisTitle(m.name, m.unit) };
 		if (!plot(d, scatterTraces(rep, m, axis), lay))
 			empty.push(m.name + " vs " + axis);
 		n++;
