@@ -35,13 +35,16 @@ struct rep_list {
 };
 
 struct rep_cli {
-	const char *out, *title, *descr, *include, *exclude;
+	const char *out, *title, *descr, *include, *exclude, *group_by;
 	struct rep_list ids, metrics, xaxes, yaxes;
 	bool list, force;
 };
 
-/* Scatter plots' x axes unless --xaxes says otherwise. */
+/* Scatter plots' x axes unless --xaxes says otherwise; a sampler's: Time. */
 static const char *const default_xaxes[] = { "LDist", "SilentTime" };
+static const char *const sampler_xaxis = "Time";
+/* Groups of the tables, colours and histograms, unless --group-by says. */
+static const char *const default_groups[] = { "ReqCState", "Precise" };
 
 static void usage(FILE *f)
 {
@@ -64,6 +67,9 @@ static void usage(FILE *f)
 	      "                        (default: LDist,SilentTime)\n"
 	      "      --yaxes LIST      metrics that get scatter plots (default: every\n"
 	      "                        metric shown; named ones get a tab too)\n"
+	      "  -g, --group-by COL    a name column giving the groups of the tables,\n"
+	      "                        colours and histograms (default: ReqCState,\n"
+	      "                        or Precise for skid results)\n"
 	      "      --list-metrics    list the metrics of the results and exit\n"
 	      "      --include=EXPR    only datapoints where EXPR holds\n"
 	      "      --exclude=EXPR    leave out datapoints where EXPR holds\n"
@@ -97,6 +103,7 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "xaxes", required_argument, NULL, 'x' },
 		{ "yaxes", required_argument, NULL, 'y' },
+		{ "group-by", required_argument, NULL, 'g' },
 		{ "list-metrics", no_argument, NULL, 'L' },
 		{ "include", required_argument, NULL, 'I' },
 		{ "exclude", required_argument, NULL, 'X' },
@@ -108,7 +115,7 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 
 	optind = 1;
 	c->out = "wultfw-report";
-	while ((opt = getopt_long(argc, argv, "o:m:fh", lopts, NULL)) != -1 && !ret) {
+	while ((opt = getopt_long(argc, argv, "o:m:g:fh", lopts, NULL)) != -1 && !ret) {
 		switch (opt) {
 		case 'o': c->out = optarg; break;
 		case 'R': ret = split(optarg, &c->ids); break;
@@ -117,6 +124,7 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 		case 'm': ret = split(optarg, &c->metrics); break;
 		case 'x': ret = split(optarg, &c->xaxes); break;
 		case 'y': ret = split(optarg, &c->yaxes); break;
+		case 'g': c->group_by = optarg; break;
 		case 'L': c->list = true; break;
 		case 'I': c->include = optarg; break;
 		case 'X': c->exclude = optarg; break;
@@ -144,12 +152,12 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 	return -1;
 }
 
-/* The latency metrics a report shows by default. */
+/* The metrics a report shows by default: latencies, and skid's Skid. */
 static bool default_metric(const char *name)
 {
 	size_t n = strlen(name);
 
-	return !strcmp(name, "RTD") ||
+	return !strcmp(name, "RTD") || !strcmp(name, "Skid") ||
 	       (n > 7 && !strcmp(name + n - 7, "Latency"));
 }
 
@@ -266,6 +274,28 @@ static void pick_names(const struct rep_list *l, struct wfw_reader **rd,
 		add_columns(rd, nres, keep_matching, l->v[i], out, n);
 }
 
+static bool any_has(struct wfw_reader **rd, size_t nres, const char *name)
+{
+	for (size_t i = 0; i < nres; i++)
+		if (wfw_schema_find(wfw_reader_schema(rd[i]), name) >= 0)
+			return true;
+	return false;
+}
+
+/* LDist and SilentTime; Time for samplers, which have neither. */
+static void default_axes(struct wfw_reader **rd, size_t nres,
+			 struct rep_names *nm)
+{
+	for (size_t i = 0; i < 2; i++)
+		nm->xaxes[nm->nxaxes++] = default_xaxes[i];
+	if (!any_has(rd, nres, default_xaxes[0]) &&
+	    !any_has(rd, nres, default_xaxes[1]) &&
+	    any_has(rd, nres, sampler_xaxis)) {
+		nm->xaxes[0] = sampler_xaxis;
+		nm->nxaxes = 1;
+	}
+}
+
 static int choose_names(const struct rep_cli *c, struct wfw_rep_result *res,
 			size_t nres, struct wfw_reader **rd, struct rep_names *nm)
 {
@@ -285,8 +315,7 @@ static int choose_names(const struct rep_cli *c, struct wfw_rep_result *res,
 	if (c->xaxes.n)
 		pick_names(&c->xaxes, rd, nres, nm->xaxes, &nm->nxaxes);
 	else
-		for (size_t i = 0; i < 2; i++)
-			nm->xaxes[nm->nxaxes++] = default_xaxes[i];
+		default_axes(rd, nres, nm);
 	if (c->yaxes.n)
 		pick_names(&c->yaxes, rd, nres, nm->yaxes, &nm->nyaxes);
 	return 0;
@@ -319,10 +348,8 @@ static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 
 /* Append the batch's kept columns to r's arrays. */
 static int append_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
-		       const struct wultfw_batch *b, size_t *cap)
+		       int scol, const struct wultfw_batch *b, size_t *cap)
 {
-	int scol = wfw_schema_find(s, "ReqCState");
-
 	if (r->nrows + b->rows > *cap) {
 		size_t ncap = (*cap ? *cap * 2 : 65536) + b->rows;
 		int32_t *st = realloc(r->state, ncap * sizeof(*st));
@@ -359,6 +386,26 @@ static int append_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
 	return 0;
 }
 
+/*
+ * The column giving the groups: --group-by's (-EINVAL if it is not a
+ * name column), else the first default one there is, else -1.
+ */
+static int group_col(const struct rep_cli *c, const struct wultfw_schema *s)
+{
+	int k;
+
+	if (c->group_by) {
+		k = wfw_schema_find(s, c->group_by);
+		return k >= 0 && s->cols[k].type == WULTFW_COL_ENUM ? k : -EINVAL;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		k = wfw_schema_find(s, default_groups[i]);
+		if (k >= 0 && s->cols[k].type == WULTFW_COL_ENUM)
+			return k;
+	}
+	return -1;
+}
+
 static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		struct wfw_reader *rd, const struct rep_names *nm)
 {
@@ -367,17 +414,22 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 				       .exact_memory = (size_t)256 << 20 };
 	struct wultfw_batch b = { 0 };
 	struct wfw_select sel;
-	int scol = wfw_schema_find(s, "ReqCState");
+	int scol = group_col(c, s);
 	size_t cap = 0;
 	char err[2048];
 	long n = 0;
 	int ret;
 
-	cfg.group_by = scol >= 0 && s->cols[scol].type == WULTFW_COL_ENUM ?
-		       "ReqCState" : NULL;
+	if (scol == -EINVAL) {
+		fprintf(stderr, "wultfw report: %s: --group-by: no name column '%s' (--list-metrics lists the columns)\n",
+			r->path, c->group_by);
+		return -EINVAL;
+	}
+	cfg.group_by = scol >= 0 ? s->cols[scol].name : NULL;
 	cfg.metrics = nm->metrics;
 	cfg.nmetrics = nm->nmetrics;
-	if (scol >= 0 && cfg.group_by) {
+	if (scol >= 0) {
+		r->group_by = s->cols[scol].name;
 		r->state_names = s->cols[scol].enum_names;
 		r->nstates = s->cols[scol].n_enum;
 	}
@@ -398,7 +450,7 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		wfw_select_batch(&sel, &b);
 		ret = wfw_statset_add(&r->set, &b);
 		if (!ret)
-			ret = append_rows(r, s, &b, &cap);
+			ret = append_rows(r, s, scol, &b, &cap);
 		b.rows = 0;
 	}
 	if (ret == -ENOMEM)

@@ -218,6 +218,40 @@ static size_t drop_nans(float *v, size_t n)
 	return k;
 }
 
+/*
+ * , "groups": [{"name":.., "counts": [..]}, ...]: the histogram of each
+ * group (ReqCState, Precise, ...) in the whole's bins, when there are
+ * two groups or more.
+ */
+static int group_histograms(const struct wfw_rep_result *r, int c, double lo,
+			    double width, FILE *f)
+{
+	uint64_t counts[WFW_REPORT_BINS];
+	size_t n, shown = 0;
+
+	if (r->nstates < 2)
+		return 0;
+	fputs(", \"groups\": [", f);
+	for (size_t g = 0; g < r->nstates; g++) {
+		float *v = state_rows(r, c, (long)g, &n);
+
+		if (!v)
+			return -ENOMEM;
+		if (n) {
+			wfw_reduce_histogram_at(v, n, WFW_REPORT_BINS, lo, width, counts);
+			fputs(shown++ ? ", {\"name\": " : "{\"name\": ", f);
+			wfw_json_string(f, r->state_names[g]);
+			fputs(", \"counts\": [", f);
+			for (size_t i = 0; i < WFW_REPORT_BINS; i++)
+				fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)counts[i]);
+			fputs("]}", f);
+		}
+		free(v);
+	}
+	fputs("]", f);
+	return 0;
+}
+
 static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 {
 	int c = wfw_rep_col(r, metric);
@@ -225,6 +259,7 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 	size_t n, k, max_out = 4000 + WFW_REPORT_CCDF_TAIL;
 	float *v, *x = NULL;
 	double lo, width, *p = NULL;
+	int ret;
 
 	if (c < 0) {
 		fputs("null", f);
@@ -245,13 +280,15 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 	fputs(", \"counts\": [", f);
 	for (size_t i = 0; i < WFW_REPORT_BINS; i++)
 		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)counts[i]);
-	fputs("]}, \"ccdf\": {", f);
+	fputs("]", f);
+	ret = group_histograms(r, c, lo, width, f);
+	fputs("}, \"ccdf\": {", f);
 	n = drop_nans(v, n);
 	if (wfw_sort_floats(v, n)) {
 		free(v); free(x); free(p);
 		return -ENOMEM;
 	}
-	k = wfw_reduce_ccdf(v, n, WFW_REPORT_CCDF_TAIL, x, p, max_out);
+	k = ret ? 0 : wfw_reduce_ccdf(v, n, WFW_REPORT_CCDF_TAIL, x, p, max_out);
 	fputs("\"x\": [", f);
 	for (size_t i = 0; i < k; i++) {
 		if (i)
@@ -263,7 +300,7 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 		fprintf(f, "%s%.6g", i ? "," : "", p[i]);
 	fputs("]}}", f);
 	free(v); free(x); free(p);
-	return 0;
+	return ret;
 }
 
 static void result_info(const struct wfw_rep_result *r, FILE *f)
@@ -272,6 +309,8 @@ static void result_info(const struct wfw_rep_result *r, FILE *f)
 	wfw_json_string(f, r->id);
 	fputs(", \"file\": ", f);
 	wfw_json_string(f, r->path);
+	fputs(", \"group_by\": ", f);
+	wfw_json_string(f, r->group_by ? r->group_by : "");
 	fprintf(f, ", \"rows_read\": %llu, \"rows\": %zu, \"info\": {",
 		(unsigned long long)r->rows_read, r->nrows);
 	for (size_t i = 0; i < r->info.n; i++) {

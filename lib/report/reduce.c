@@ -92,16 +92,25 @@ void wfw_reduce_histogram(const float *v, size_t n, size_t nbins,
 	double hi;
 
 	range(v, v, n, INFINITY, lo, &hi);
-	memset(counts, 0, nbins * sizeof(*counts));
 	if (!(hi >= *lo)) {	/* no values */
+		memset(counts, 0, nbins * sizeof(*counts));
 		*lo = 0;
 		*width = 1;
 		return;
 	}
 	*width = hi > *lo ? (hi - *lo) / (double)nbins : 1;
+	wfw_reduce_histogram_at(v, n, nbins, *lo, *width, counts);
+}
+
+void wfw_reduce_histogram_at(const float *v, size_t n, size_t nbins,
+			     double lo, double width, uint64_t *counts)
+{
+	double hi = lo + width * (double)nbins;
+
+	memset(counts, 0, nbins * sizeof(*counts));
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(v[i]))
-			counts[cell_of(v[i], *lo, hi, nbins)]++;
+			counts[cell_of(v[i], lo, hi, nbins)]++;
 }
 
 size_t wfw_reduce_ccdf(const float *sorted, size_t n, size_t tail,

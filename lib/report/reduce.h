@@ -35,6 +35,12 @@ int wfw_reduce_scatter(const float *x, const float *y, size_t n,
  */
 void wfw_reduce_histogram(const float *v, size_t n, size_t nbins,
 			  uint64_t *counts, double *lo, double *width);
+/*
+ * The same with given bins (lo, width: a part of the values binned as the
+ * whole was, such as one C-state's); values outside go to the end bins.
+ */
+void wfw_reduce_histogram_at(const float *v, size_t n, size_t nbins,
+			     double lo, double width, uint64_t *counts);
 
 /*
  * Points of the complementary CDF of sorted[0..n) (ascending): x[k] is

@@ -41,7 +41,8 @@ struct wfw_rep_result {
 	const char **colnames;
 	const char **units;
 	float **vals;			/* [col][row] */
-	int32_t *state;			/* ReqCState index per row, -1: none */
+	int32_t *state;			/* group index per row, -1: none */
+	const char *group_by;		/* the group column (ReqCState), or NULL */
 	const char *const *state_names;
 	size_t nstates;
 };

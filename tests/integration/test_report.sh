@@ -104,6 +104,29 @@ open_report axes r-axes 1
 expect_status 1 $? "an unknown --xaxes column fails"
 expect_in bad.err "--xaxes: no metric 'LDsit'" "naming the option"
 
+# A skid result (issue 15): Skid by default, grouped by precise level, a
+# histogram per level. Where perf events cannot run, this part says why.
+cat >skid.cfg <<'CFG'
+outdir = "out";
+experiments = (
+  { name = "skid";
+    source = { plugin = "skid"; event = "breakpoint"; precise = "all";
+               buffer_size = 4096; runway = 100; samples = 400; };
+    sinks = ( { plugin = "csv"; } );
+  }
+);
+CFG
+if "$WULTFW" -q -c skid.cfg >skid.out 2>&1; then
+	"$WULTFW" report -o r-skid out/skid 2>/dev/null
+	expect_status 0 $? "report of a skid result"
+	expect_in r-skid/data.js '"group_by": "Precise"' "grouped by precise level"
+	expect_in r-skid/data.js '"groups": [{"name": "p0", "counts": [' "a histogram per precise level"
+	open_report skid r-skid 1
+	expect_in skid.dom "<th>Precise</th>" "the tables are per precise level"
+else
+	ok "no skid result here: $(grep -m1 error skid.out)"
+fi
+
 # Options and errors.
 "$WULTFW" report --list-metrics "$srcdir/tests/data/wult-1.3" >lm.out 2>&1
 expect_in lm.out "IntrLatency      us   numbers, reported by default" "--list-metrics"

@@ -93,6 +93,23 @@ static void test_histogram_counts(void)
 	CU_ASSERT_EQUAL(counts[3], 1);	/* 9; NaN not counted */
 }
 
+/* Parts binned in the whole's bins (per C-state) add up to the whole. */
+static void test_histogram_parts(void)
+{
+	static float part[2][N];
+	uint64_t whole[64], a[64], b[64];
+	size_t n[2] = { 0, 0 };
+	double lo, width;
+
+	for (size_t i = 0; i < N; i++)
+		part[i % 3 == 0][n[i % 3 == 0]++] = ys[i];
+	wfw_reduce_histogram(ys, N, 64, whole, &lo, &width);
+	wfw_reduce_histogram_at(part[0], n[0], 64, lo, width, a);
+	wfw_reduce_histogram_at(part[1], n[1], 64, lo, width, b);
+	for (int i = 0; i < 64; i++)
+		CU_ASSERT_EQUAL(a[i] + b[i], whole[i]);
+}
+
 static int cmp_float(const void *a, const void *b)
 {
 	float x = *(const float *)a, y = *(const float *)b;
@@ -164,6 +181,7 @@ int main(void)
 	CU_add_test(s, "small scatter kept whole", test_scatter_small_is_exact);
 	CU_add_test(s, "scatter: tail kept, counts preserved", test_scatter_keeps_tail_and_counts);
 	CU_add_test(s, "histogram counts", test_histogram_counts);
+	CU_add_test(s, "histograms of parts", test_histogram_parts);
 	CU_add_test(s, "ccdf tail and shares", test_ccdf);
 	CU_add_test(s, "radix sort of floats", test_sort_floats);
 	return tu_run();

@@ -86,7 +86,8 @@ function intro(rep) {
 // on, a row with the difference to the first (absolute and %).
 function summaryTable(rep, m) {
 	var t = el("table"), h = el("tr"), estimated = false;
-	["ReqCState", "Result", "share"].concat(rep.funcs).forEach(function (f, i) {
+	var gcol = rep.results.map(function (r) { return r.group_by; }).filter(function (g) { return g; })[0];
+	[gcol || "group", "Result", "share"].concat(rep.funcs).forEach(function (f, i) {
 		h.appendChild(el("th", {}, i > 3 ? f + (m.unit ? " (" + m.unit + ")" : "") : f));
 	});
 	t.appendChild(h);
@@ -219,13 +220,23 @@ function metricPanel(rep, m, panel) {
 		if (!d)
 			return;
 		var c = PALETTE[ri % PALETTE.length];
-		// A step line per result: overlays read better than bars, and
-		// plotly's small gl2d bundle has no bar trace.
-		ht.push({ type: "scatter", mode: "lines", name: rep.results[ri].id,
-			line: { shape: "hvh", color: c, width: 1.5 },
-			x: d.hist.counts.map(function (_, i) { return d.hist.lo + (i + 0.5) * d.hist.width; }),
-			y: d.hist.counts.map(function (n) { return n || null; }),
-			hovertemplate: "%{y} datapoints at %{x} (bin " + fmt(d.hist.width) + " wide)<extra></extra>" });
+		// Step lines: overlays read better than bars, and plotly's small
+		// gl2d bundle has no bar trace. One per result, and one per group
+		// (C-state, precise level) when a result has several.
+		var name = function (g) { return rep.results.length > 1 ? rep.results[ri].id + " " + g : g; };
+		var sets = [{ name: rep.results.length > 1 ? rep.results[ri].id : "all", counts: d.hist.counts, color: c }];
+		(d.hist.groups || []).forEach(function (g, gi) {
+			sets.push({ name: name(g.name), counts: g.counts, dash: "dot",
+				    color: PALETTE[(ri + 1 + gi) % PALETTE.length] });
+		});
+		sets.forEach(function (h) {
+			ht.push({ type: "scatter", mode: "lines", name: h.name,
+				line: { shape: "hvh", color: h.color, width: 1.5, dash: h.dash },
+				x: h.counts.map(function (_, i) { return d.hist.lo + (i + 0.5) * d.hist.width; }),
+				y: h.counts.map(function (n) { return n || null; }),
+				hovertemplate: "%{y} datapoints at %{x} (bin " + fmt(d.hist.width) + " wide)<extra>" +
+					h.name + "</extra>" });
+		});
 		ct.push({ type: "scatter", mode: "lines", name: rep.results[ri].id,
 			marker: { size: 3, color: c }, line: { color: c }, x: d.ccdf.x, y: d.ccdf.p,
 			hovertemplate: "%{y:.3g} of datapoints >= %{x}<extra></extra>" });
