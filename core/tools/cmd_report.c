@@ -45,6 +45,8 @@ static const char *const default_xaxes[] = { "LDist", "SilentTime" };
 static const char *const sampler_xaxis = "Time";
 /* Groups of the tables, colours and histograms, unless --group-by says. */
 static const char *const default_groups[] = { "ReqCState", "Precise" };
+/* The main result's time column, for the timeline of its collectors. */
+static const char *const timeline_col = "LTime";
 
 static void usage(FILE *f)
 {
@@ -323,9 +325,9 @@ static int choose_names(const struct rep_cli *c, struct wfw_rep_result *res,
 
 /* Columns to keep in memory: the metrics and the scatter x axes. */
 static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
-			const struct rep_names *nm)
+			const struct rep_names *nm, bool timeline)
 {
-	size_t n = nm->nmetrics + nm->nxaxes;
+	size_t n = nm->nmetrics + nm->nxaxes + timeline;
 
 	r->colnames = calloc(n, sizeof(*r->colnames));
 	r->units = calloc(n, sizeof(*r->units));
@@ -334,7 +336,8 @@ static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = i < nm->nmetrics ? nm->metrics[i] :
-				   nm->xaxes[i - nm->nmetrics];
+				   i < nm->nmetrics + nm->nxaxes ?
+				   nm->xaxes[i - nm->nmetrics] : timeline_col;
 		int k = wfw_schema_find(s, name);
 
 		r->colnames[r->ncols] = name;
@@ -344,6 +347,22 @@ static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 			r->units[r->ncols - 1] = "";
 	}
 	return 0;
+}
+
+/*
+ * One kept cell as a float: LTime (CLOCK_MONOTONIC ns, too large for a
+ * float's precision) as ns after the first row's.
+ */
+static float kept_value(struct wfw_rep_result *r, size_t c,
+			const struct wultfw_column *col, union wultfw_cell cell)
+{
+	double v = wfw_cell_value(col, cell);
+
+	if (r->colnames[c] != timeline_col)
+		return (float)v;
+	if (!r->nrows && !r->time0_ns)
+		r->time0_ns = v;
+	return (float)(v - r->time0_ns);
 }
 
 /* Append the batch's kept columns to r's arrays. */
@@ -376,8 +395,8 @@ static int append_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		if (k < 0 || !r->vals[c])
 			continue;
 		for (size_t i = 0; i < b->rows; i++)
-			r->vals[c][r->nrows + i] = (float)wfw_cell_value(
-				&s->cols[k], wultfw_crow(b, i)[k]);
+			r->vals[c][r->nrows + i] = kept_value(r, c, &s->cols[k],
+							      wultfw_crow(b, i)[k]);
 	}
 	for (size_t i = 0; i < b->rows; i++)
 		r->state[r->nrows + i] = scol >= 0 ?
@@ -404,6 +423,26 @@ static int group_col(const struct rep_cli *c, const struct wultfw_schema *s)
 			return k;
 	}
 	return -1;
+}
+
+/* The collectors' files, in the directory of r's data file. */
+static int load_timeline(struct wfw_rep_result *r)
+{
+	char dir[sizeof(r->path)], *slash;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s", r->path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	ret = wfw_timeline_load(&r->timeline, dir, r->collectors);
+	if (ret == -ENOMEM)
+		fprintf(stderr, "wultfw report: %s: out of memory\n", r->path);
+	else if (r->timeline.notes[0])
+		fprintf(stderr, "wultfw report: warning: %s: %s\n", r->path, r->timeline.notes);
+	return ret;
 }
 
 static int load(const struct rep_cli *c, struct wfw_rep_result *r,
@@ -442,7 +481,7 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		return ret;
 	}
 	r->have_set = true;
-	ret = keep_columns(r, s, nm);
+	ret = keep_columns(r, s, nm, r->collectors != NULL);
 	if (!ret)
 		ret = wfw_batch_alloc(&b, s->ncols, 8192);
 	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
@@ -461,6 +500,8 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 	}
 	wfw_batch_free(&b);
 	wfw_select_free(&sel);
+	if (!ret && r->collectors)
+		ret = load_timeline(r);
 	return ret;
 }
 
@@ -507,6 +548,7 @@ static int open_all(const struct rep_cli *c, char **args, size_t nres,
 			return ret;
 		}
 		r->id = result_id(c, r, i, args[i], &owned[i]);
+		r->collectors = wfw_infoyml_get(&r->info, "collectors");
 	}
 	return 0;
 }
@@ -553,6 +595,8 @@ static void free_results(struct wfw_rep_result *res, struct wfw_reader **rd,
 		free(r->units);
 		free(r->state);
 		wfw_infoyml_free(&r->info);
+		wfw_timeline_free(&r->timeline);
+		free(r->collectors);
 		if (rd[i])
 			wfw_reader_close(rd[i]);
 		free(owned[i]);

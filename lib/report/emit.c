@@ -171,13 +171,23 @@ out:
 	return ret;
 }
 
+double wfw_rep_ytail(struct wfw_rep_result *r, const char *metric)
+{
+	size_t m = find_metric(&r->set, metric);
+	double pct = tail_pct(r->nrows);
+	struct wfw_summary s;
+
+	if (m == SIZE_MAX || wfw_statset_summary(&r->set, m, SIZE_MAX, &pct, 1, &s))
+		return INFINITY;
+	return s.pct[0];
+}
+
 static int scatter(struct wfw_rep_result *r, const char *metric,
 		   const char *xaxis, FILE *f)
 {
 	int xc = wfw_rep_col(r, xaxis), yc = wfw_rep_col(r, metric);
 	size_t m = find_metric(&r->set, metric);
-	double pct = tail_pct(r->nrows), ytail = INFINITY;
-	struct wfw_summary s;
+	double ytail;
 	int ret = 0;
 
 	fputs("[", f);
@@ -185,8 +195,7 @@ static int scatter(struct wfw_rep_result *r, const char *metric,
 		fputs("]", f);
 		return 0;
 	}
-	if (!wfw_statset_summary(&r->set, m, SIZE_MAX, &pct, 1, &s))
-		ytail = s.pct[0];
+	ytail = wfw_rep_ytail(r, metric);
 	if (!r->nstates)
 		ret = scatter_group(r, xc, yc, ALL_STATES, "all", ytail, f);
 	for (size_t g = 0; g < r->nstates && !ret; g++) {
@@ -396,6 +405,11 @@ int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
 	for (size_t i = 0; i < rep->nres; i++) {
 		fputs(i ? ", " : "", f);
 		result_info(&rep->res[i], f);
+	}
+	fputs("], \"timelines\": [", f);
+	for (size_t i = 0; i < rep->nres && !ret; i++) {
+		fputs(i ? ", " : "", f);
+		ret = wfw_timeline_emit(&rep->res[i], rep->metrics[0], f);
 	}
 	fputs("], \"axis_units\": {", f);
 	for (size_t a = 0; a < rep->nxaxes; a++) {

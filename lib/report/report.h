@@ -28,6 +28,24 @@
 #define WFW_REPORT_BINS 200
 #define WFW_REPORT_CCDF_TAIL 2000
 
+/* One counter a collector sampled: CLOCK_MONOTONIC ns and values. */
+struct wfw_rep_series {
+	char *file, *name;
+	const char *unit;
+	int col;
+	size_t n, cap;
+	double *t, *v;
+};
+
+/* A result's collector files (timeline.c); loaded: info.yml lists some. */
+struct wfw_rep_timeline {
+	bool loaded;
+	double t0_ns;			/* the earliest sample */
+	struct wfw_rep_series *series;
+	size_t nseries;
+	char notes[1024];		/* files that could not be read, and why */
+};
+
 struct wfw_rep_result {
 	const char *id;			/* report id */
 	char path[4096];		/* the data file */
@@ -45,6 +63,10 @@ struct wfw_rep_result {
 	const char *group_by;		/* the group column (ReqCState), or NULL */
 	const char *const *state_names;
 	size_t nstates;
+	/* LTime is kept as ns after the first row's, time0_ns (float precision). */
+	double time0_ns;
+	char *collectors;		/* info.yml's collector files, or NULL */
+	struct wfw_rep_timeline timeline;
 };
 
 struct wfw_report {
@@ -61,6 +83,23 @@ struct wfw_report {
 
 /* The index of `name` among r's kept columns, or -1. */
 int wfw_rep_col(const struct wfw_rep_result *r, const char *name);
+
+/*
+ * The value of `metric` above which a scatter shows each datapoint itself:
+ * its 99th percentile, or a higher one leaving WFW_REPORT_TAIL_POINTS.
+ */
+double wfw_rep_ytail(struct wfw_rep_result *r, const char *metric);
+
+/*
+ * Read the collector files `collectors` (info.yml's comma-separated list)
+ * of the result directory `dir`. Files that cannot be read are noted in
+ * t->notes, not errors. 0 or -ENOMEM.
+ */
+int wfw_timeline_load(struct wfw_rep_timeline *t, const char *dir,
+		      const char *collectors);
+/* r's timeline for data.js, with `metric` on the same time axis. */
+int wfw_timeline_emit(struct wfw_rep_result *r, const char *metric, FILE *f);
+void wfw_timeline_free(struct wfw_rep_timeline *t);
 
 /* Write data.js (window.WFW_REPORT = {...};). 0 or -ENOMEM. */
 int wfw_report_write_data(const struct wfw_report *rep, FILE *f);

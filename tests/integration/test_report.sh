@@ -127,6 +127,32 @@ else
 	ok "no skid result here: $(grep -m1 error skid.out)"
 fi
 
+# Collectors (issue 16): their counters over time under the main metric,
+# on one time axis (LTime: raw = true); without LTime the page says why.
+cat >col.cfg <<'CFG'
+outdir = "out";
+experiments = (
+  { name = "col";
+    source = { plugin = "timer"; cpu = 1; ldist = [ "100us", "1ms" ]; raw = true; };
+    limits = { datapoints = 1000; };
+    sinks = ( { plugin = "csv"; } );
+    collect = ( { plugin = "telemetry"; period = "20ms";
+                  counters = [ "stat:ctxt", "stat:cpu1:idle" ]; } );
+  }
+);
+CFG
+"$WULTFW" -q -c col.cfg
+expect_status 0 $? "a timer run with a collector"
+"$WULTFW" report -o r-col out/col 2>/dev/null
+expect_status 0 $? "report of a result with a collector"
+expect_in r-col/data.js '"timelines": [{"metric": "WakeLatency", "notes": "", "main": {"x": [' "the main metric on the time axis"
+expect_in r-col/data.js '"name": "stat:ctxt"' "the counters over time"
+open_report timeline r-col 2
+sed 's/"timer"; cpu = 1; ldist = \[ "100us", "1ms" \]; raw = true;/"timer"; cpu = 1; ldist = [ "100us", "1ms" ];/; s/name = "col"/name = "col2"/' col.cfg >col2.cfg
+"$WULTFW" -q -c col2.cfg && "$WULTFW" report -o r-col3 out/col2 2>/dev/null
+expect_status 0 $? "report of a collector result without LTime"
+expect_in r-col3/data.js '"main": null' "no main metric without LTime"
+
 # Options and errors.
 "$WULTFW" report --list-metrics "$srcdir/tests/data/wult-1.3" >lm.out 2>&1
 expect_in lm.out "IntrLatency      us   numbers, reported by default" "--list-metrics"

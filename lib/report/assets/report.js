@@ -258,6 +258,64 @@ function metricPanel(rep, m, panel) {
 	return { plots: n + 2, empty: empty };
 }
 
+// The collectors' counters of each result over time, stacked on one time
+// axis under the main metric (its datapoints against LTime).
+function timelinePanel(rep, panel) {
+	var n = 0, empty = [];
+	panel.appendChild(el("h2", {}, "Timeline"));
+	rep.timelines.forEach(function (t, ri) {
+		if (!t)
+			return;
+		var id = rep.results[ri].id, rows = t.series.length + (t.main ? 1 : 0);
+		var d = el("div", { class: "plot timeline", "data-kind": "timeline" });
+		d.style.height = (160 + 140 * rows) + "px";
+		panel.appendChild(d);
+		var traces = [], lay = { title: { text: id + ": counters over time" + (t.main ? ", with " + t.metric : "") },
+					 xaxis: axisTitle("time since the first sample", "s"), showlegend: false };
+		var k = 0, gap = 0.04, h = (1 - gap * (rows - 1)) / rows;
+		var add = function (trace, title) {
+			var ax = k ? "y" + (k + 1) : "y", top = 1 - k * (h + gap);
+			trace.yaxis = ax;
+			traces.push(trace);
+			lay["yaxis" + (k ? k + 1 : "")] = { domain: [Math.max(0, top - h), top],
+							     title: { text: title, font: { size: 11 } } };
+			// The time axis under the lowest plot.
+			lay.xaxis.anchor = ax;
+			k++;
+		};
+		var unit = rep.metrics.filter(function (m) { return m.name === t.metric; }).map(function (m) { return m.unit; })[0];
+		if (t.main)
+			add({ type: t.main.x.length >= WEBGL_FROM ? "scattergl" : "scatter", mode: "markers", x: t.main.x, y: t.main.y,
+			      marker: { size: markerSizes(t.main.w), color: PALETTE[0], opacity: 0.6 },
+			      hovertemplate: "%{x} s<br>" + t.metric + " %{y}<extra></extra>" },
+			    t.metric + (unit ? " (" + unit + ")" : ""));
+		t.series.forEach(function (v, i) {
+			add({ type: "scatter", mode: "lines", x: v.t, y: v.v, line: { color: PALETTE[(i + 1) % PALETTE.length], width: 1 },
+			      hovertemplate: "%{x} s<br>" + v.name + " %{y}<extra>" + v.file + "</extra>" },
+			    v.name + (v.unit ? " (" + v.unit + ")" : ""));
+		});
+		if (!plot(d, traces, lay))
+			empty.push(id + " timeline");
+		n++;
+		var notes = [];
+		if (!t.main)
+			notes.push(id + ": " + t.metric + " is not on the time axis: the result has no LTime column (measure with raw = true)");
+		if (t.notes)
+			notes.push(id + ": " + t.notes);
+		t.series.forEach(function (v) {
+			if (v.step > 1)
+				notes.push(v.name + ": every " + v.step + "th of " + v.samples + " samples");
+		});
+		if (notes.length)
+			panel.appendChild(el("p", { class: "note" }, notes.join(". ") + "."));
+	});
+	return { plots: n, empty: empty };
+}
+
+function hasTimeline(rep) {
+	return (rep.timelines || []).some(function (t) { return t; });
+}
+
 // Tabs are drawn one at a time: the first at once, the others right after
 // (or when shown first), so the page is usable before every plot exists.
 var wfw = { rep: null, drawn: [], left: 0, nplots: 0, empty: [] };
@@ -269,7 +327,7 @@ function drawPanel(i) {
 	var p = document.querySelectorAll(".panel")[i], shown = p.classList.contains("active");
 	// Drawn while visible so plotly sizes the plots, then hidden again.
 	p.classList.add("active");
-	var r = metricPanel(wfw.rep, wfw.rep.metrics[i], p);
+	var r = i < wfw.rep.metrics.length ? metricPanel(wfw.rep, wfw.rep.metrics[i], p) : timelinePanel(wfw.rep, p);
 	if (!shown)
 		p.classList.remove("active");
 	wfw.nplots += r.plots;
@@ -294,7 +352,7 @@ function allDrawn() {
 		throw new Error("empty plots: " + wfw.empty.join(", "));
 	f.dataset.loadedMs = wfwLoadedMs;
 	f.dataset.drawnMs = Math.round(performance.now());
-	setStatus("ok", "ok: " + rep.metrics.length + " tabs, " + wfw.nplots + " plots, " +
+	setStatus("ok", "ok: " + wfw.drawn.length + " tabs, " + wfw.nplots + " plots, " +
 		  rep.results.length + " results");
 }
 
@@ -309,7 +367,7 @@ function guarded(fn) {
 
 // The other tabs, one per timer tick so the browser paints in between.
 function drawRest(i) {
-	if (i >= wfw.rep.metrics.length)
+	if (i >= wfw.drawn.length)
 		return;
 	setTimeout(function () {
 		guarded(function () { drawPanel(i); });
@@ -332,17 +390,23 @@ function draw() {
 	if (!rep.metrics.length)
 		throw new Error("no metric tab");
 	wfw.rep = rep;
-	wfw.left = rep.metrics.length;
+	var names = rep.metrics.map(function (m) { return m.name; });
+	if (hasTimeline(rep))
+		names.push("Timeline");
+	wfw.left = names.length;
+	wfw.drawn = names.map(function () { return false; });
 	var tabs = document.getElementById("tabs"), panels = document.getElementById("panels");
-	rep.metrics.forEach(function (m, i) {
-		var b = el("button", { "data-metric": m.name }, m.name);
+	names.forEach(function (name, i) {
+		var b = el("button", { "data-metric": name }, name);
 		b.onclick = function () { guarded(function () { show(i); }); };
 		tabs.appendChild(b);
-		panels.appendChild(el("section", { class: "panel", "data-metric": m.name }));
+		panels.appendChild(el("section", { class: "panel", "data-metric": name }));
 	});
-	show(0);
+	// index.html#NAME opens on tab NAME (a metric, or Timeline).
+	var first = Math.max(0, names.indexOf(decodeURIComponent(location.hash.slice(1))));
+	show(first);
 	document.getElementById("status").dataset.firstTabMs = Math.round(performance.now());
-	drawRest(1);
+	drawRest(0);
 }
 
 document.addEventListener("DOMContentLoaded", function () { guarded(draw); });
