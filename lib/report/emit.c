@@ -137,6 +137,15 @@ static double tail_pct(size_t nrows)
 	return keep < 0.01 ? 100.0 * (1.0 - keep) : 99.0;
 }
 
+void wfw_rep_wpoints(FILE *f, const struct wfw_wpoint *p, size_t n)
+{
+	float_array(f, "x", p, n, 0);
+	fputs(", ", f);
+	float_array(f, "y", p, n, 1);
+	fputs(", ", f);
+	float_array(f, "w", p, n, 2);
+}
+
 /* One trace of a scatter: x/y/w of the reduced points of one state. */
 static int scatter_group(const struct wfw_rep_result *r, int xc, int yc,
 			 long g, const char *name, double ytail, FILE *f)
@@ -158,11 +167,7 @@ static int scatter_group(const struct wfw_rep_result *r, int xc, int yc,
 	wfw_json_string(f, name);
 	fprintf(f, ", \"rows\": %zu, \"reduced\": %s, \"tail_pct\": %.6g, ", nx,
 		n < nx ? "true" : "false", tail_pct(r->nrows));
-	float_array(f, "x", p, n, 0);
-	fputs(", ", f);
-	float_array(f, "y", p, n, 1);
-	fputs(", ", f);
-	float_array(f, "w", p, n, 2);
+	wfw_rep_wpoints(f, p, n);
 	fputs("}", f);
 out:
 	free(x);

@@ -90,6 +90,10 @@ int wfw_rep_col(const struct wfw_rep_result *r, const char *name);
  */
 double wfw_rep_ytail(struct wfw_rep_result *r, const char *metric);
 
+/* "x": [..], "y": [..], "w": [..] of reduced points, for data.js. */
+struct wfw_wpoint;
+void wfw_rep_wpoints(FILE *f, const struct wfw_wpoint *p, size_t n);
+
 /*
  * Read the collector files `collectors` (info.yml's comma-separated list)
  * of the result directory `dir`. Files that cannot be read are noted in

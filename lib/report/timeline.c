@@ -216,16 +216,9 @@ static int emit_main(struct wfw_rep_result *r, const char *metric,
 		free(x);
 		return -ENOMEM;
 	}
-	fputs("{\"x\": [", f);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s%.6f", i ? "," : "", p[i].x);
-	fputs("], \"y\": [", f);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s%.6g", i ? "," : "", p[i].y);
-	fputs("], \"w\": [", f);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s%u", i ? "," : "", p[i].weight);
-	fprintf(f, "], \"reduced\": %s}", n < r->nrows ? "true" : "false");
+	fputs("{", f);
+	wfw_rep_wpoints(f, p, n);
+	fprintf(f, ", \"reduced\": %s}", n < r->nrows ? "true" : "false");
 	free(x);
 	free(p);
 	return 0;
