@@ -1,9 +1,11 @@
 #!/bin/sh
-# wultfw report, opened in headless Chromium: one real timer result (CSV
-# and binary), a filtered one, wult's own results (formats 1.2 and 1.3), a
-# diff of three and a 1 M-datapoint one. Each page must draw every tab and
-# plot without a JavaScript error (report.js sets the footer's
-# data-status); a screenshot of each goes to test_report-shots/.
+# wultfw report, opened in headless Chromium: real timer results (CSV and
+# binary, and one as without cpuidle), hrt where it runs, a filtered one,
+# wult's own results (formats 1.2 and 1.3), a diff of three, a 1 M-datapoint
+# one, --xaxes/--yaxes, a skid result (per precise level) and one with a
+# collector (Timeline tab). Each page must draw every tab and plot without
+# a JavaScript error (report.js sets the footer's data-status); a
+# screenshot of each goes to test_report-shots/.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
 export WULTFW_REPORT_ASSETS="$srcdir/lib/report/assets"
@@ -103,6 +105,21 @@ open_report axes r-axes 1
 "$WULTFW" report -o r-axes2 --xaxes LDsit out/timer >bad.err 2>&1
 expect_status 1 $? "an unknown --xaxes column fails"
 expect_in bad.err "--xaxes: no metric 'LDsit'" "naming the option"
+
+# hrt (eBPF) where it runs, and a timer result as without cpuidle (no
+# ReqCState column: tables without a per-state breakdown).
+sed 's/"timer"; cpu/"hrt"; cpu/; s/name = "timer"/name = "hrt"/; s/datapoints = 3000/datapoints = 1000/' timer.cfg >hrt.cfg
+if "$WULTFW" -c hrt.cfg --check >hrt.check 2>&1; then
+	"$WULTFW" -q -c hrt.cfg && "$WULTFW" report -o r-hrt out/hrt 2>/dev/null
+	expect_status 0 $? "report of an hrt result"
+	open_report hrt r-hrt 2
+else
+	ok "no hrt result here: $(grep -m1 warning hrt.check)"
+fi
+sed 's/name = "timer"/name = "nocpuidle"/' timer.cfg >nc.cfg
+WULTFW_HIDE_CPUIDLE=1 "$WULTFW" -q -c nc.cfg && "$WULTFW" report -o r-nc out/nocpuidle 2>/dev/null
+expect_status 0 $? "report of a result without cpuidle states"
+open_report nocpuidle r-nc 1
 
 # A skid result (issue 15): Skid by default, grouped by precise level, a
 # histogram per level. Where perf events cannot run, this part says why.
