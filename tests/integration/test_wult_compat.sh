@@ -77,6 +77,13 @@ kept=$(grep -vc -e ',none$' -e '^WakeLatency' out/timer/datapoints.csv)
 [ "$kept" = "${got:-0}" ] && ok "wult kept the $kept rows that are not 'none'" ||
 	fail "wult filter kept ${got:-0} rows, expected $kept"
 
+# A result `wultfw filter` wrote opens in wult too.
+"$WULTFW" filter out/timer -o ff --include 'LDist < 0.3ms' 2>/dev/null
+wult calc ff >ffc.out 2>&1
+expect_status 0 $? "wult calc of a wultfw-filtered result"
+rows=$(($(wc -l <ff/datapoints.csv) - 1))
+expect_in ffc.out "Datapoints count: $rows" "wult sees its $rows datapoints"
+
 # wult report of all of them together, and our report of wult's result.
 # shellcheck disable=SC2086
 wult report -o wrep $results >wrep.out 2>&1

@@ -49,12 +49,27 @@ var INTRO = [
 		return i.ldist_from ? i.ldist_from + " - " + i.ldist_to : undefined; }],
 	["Date", "date"], ["Duration (s)", "duration"],
 	["Datapoints", "datapoints"], ["Discarded", "discarded"],
+	["Discarded, by reason", dropReasons],
+	["Selected while measuring", function (i) {
+		return i.select_kept === undefined ? undefined :
+			[i.select_include && "include " + i.select_include, i.select_exclude && "exclude " + i.select_exclude]
+			.filter(function (x) { return x; }).join(", ") + ": " + i.select_kept + " kept, " +
+			i.select_left_out + " left out" + (i.select_left_out_file ? " (in " + i.select_left_out_file + ")" : ""); }],
 	["Collected by", function (i) {
 		return i.collector || (i.toolname ? join(i.toolname, i.toolver) : undefined); }],
 	["Format version", "format_version"],
 	["Filtered from", "filtered_from"], ["Filter include", "filter_include"],
 	["Filter exclude", "filter_exclude"],
 ];
+
+// The sources' drop counters in info.yml (hrt_dropped_..., timer_overruns,
+// skid_lost, ...) that are not zero.
+function dropReasons(i) {
+	var r = Object.keys(i).filter(function (k) {
+		return /_(dropped_|overruns$|lost$|throttled$)/.test(k) && Number(i[k]) > 0;
+	}).map(function (k) { return k + " " + i[k]; });
+	return r.length ? r.join(", ") : undefined;
+}
 
 function join(a, b) {
 	return a === undefined ? b : b === undefined ? a : a + " (" + b + ")";
