@@ -42,22 +42,6 @@ static char *default_file(const struct wfw_experiment *e, size_t i)
 	return strdup(buf);
 }
 
-/*
- * A sampler in mode on_demand samples once per read(): the collector's
- * thread would spin. Refused until the core asks once per main batch.
- */
-static bool on_demand(const struct wfw_plugin_inst *pi)
-{
-	const struct wultfw_option *o = pi->h.desc->options;
-
-	for (size_t i = 0; o && o[i].name; i++)
-		if (!strcmp(o[i].name, "mode") && o[i].type == WULTFW_OPT_STRING &&
-		    pi->opts.vals[i].set && pi->opts.vals[i].s &&
-		    !strcmp(pi->opts.vals[i].s, "on_demand"))
-			return true;
-	return false;
-}
-
 static void parse_one(struct wfw_experiment *e, const config_setting_t *g,
 		      const char *key, struct wfw_cfgerr *errs)
 {
@@ -70,13 +54,6 @@ static void parse_one(struct wfw_experiment *e, const config_setting_t *g,
 		wfw_cfgerr_at(errs, g, key,
 			      "plugin '%s' times events with a launch distance: only samplers (such as telemetry) can be collectors",
 			      pi->h.desc->name);
-		wfw_options_free(&pi->opts);
-		wfw_plugin_unload(&pi->h);
-		return;
-	}
-	if (on_demand(pi)) {
-		wfw_cfgerr_at(errs, g, key,
-			      "mode = \"on_demand\": a collector samples at its own period (single or repetitive); one sample per batch of the main source is not supported yet");
 		wfw_options_free(&pi->opts);
 		wfw_plugin_unload(&pi->h);
 		return;
@@ -148,6 +125,10 @@ struct wfw_collector {
 	pthread_t thread;
 	bool running;
 	atomic_bool quit;
+	/* on_demand samplers: a sample per request, requests from the pump */
+	pthread_mutex_t lock;
+	pthread_cond_t asked_cond;
+	uint64_t asked, served;
 	char error[640];	/* why it stopped early; "" when it did not */
 };
 
@@ -213,14 +194,37 @@ static int coll_write(struct wfw_collector *c)
 	return ret;
 }
 
+/*
+ * How long the next read() may wait: a self-paced sampler gets a slice so
+ * the thread notices quit; an on_demand one first waits for a request
+ * (false: quit before one came) and is then read without waiting.
+ */
+static bool coll_wait_turn(struct wfw_collector *c, uint64_t *timeout)
+{
+	bool go;
+
+	*timeout = COLLECT_READ_NS;
+	if (!c->si.on_demand)
+		return true;
+	*timeout = 0;
+	pthread_mutex_lock(&c->lock);
+	while (c->served == c->asked && !atomic_load(&c->quit))
+		pthread_cond_wait(&c->asked_cond, &c->lock);
+	go = c->served < c->asked;
+	c->served = c->asked;	/* requests while it sampled merge into one */
+	pthread_mutex_unlock(&c->lock);
+	return go;
+}
+
 static void *coll_thread(void *arg)
 {
 	struct wfw_collector *c = arg;
 	const struct wultfw_source_ops *src = c->pi->h.desc->source;
+	uint64_t timeout;
 	int ret = 0;
 
-	while (!atomic_load(&c->quit) && !ret) {
-		ret = src->read(&c->pi->ctx, &c->b, COLLECT_READ_NS);
+	while (!atomic_load(&c->quit) && !ret && coll_wait_turn(c, &timeout)) {
+		ret = src->read(&c->pi->ctx, &c->b, timeout);
 		if (ret < 0) {
 			int wret = coll_write(c);	/* rows before the error count */
 
@@ -234,7 +238,9 @@ static void *coll_thread(void *arg)
 		}
 	}
 	src->stop(&c->pi->ctx);
-	if (ret >= 0) {		/* drain what the source still holds */
+	/* Drain what a self-paced source still holds; an on_demand one holds
+	 * nothing and would sample on every read. */
+	if (ret >= 0 && !c->si.on_demand) {
 		while (src->read(&c->pi->ctx, &c->b, 0) >= 0 && c->b.rows)
 			if (coll_write(c))
 				break;
@@ -292,6 +298,8 @@ static void coll_launch(struct wfw_collectors *cs, struct wfw_collector *c,
 
 	if (coll_open(c, cpu, dir, sysfs) < 0)
 		return;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->asked_cond, NULL);
 	pthread_attr_init(&attr);
 	pthread_attr_setaffinity_np(&attr, sizeof(cs->cpus), &cs->cpus);
 	ret = pthread_create(&c->thread, &attr, coll_thread, c);
@@ -343,6 +351,22 @@ struct wfw_collectors *wfw_collect_start(struct wfw_experiment *e,
 	return cs;
 }
 
+void wfw_collect_tick(struct wfw_collectors *cs)
+{
+	if (!cs)
+		return;
+	for (size_t i = 0; i < cs->n; i++) {
+		struct wfw_collector *c = &cs->c[i];
+
+		if (!c->running || !c->si.on_demand)
+			continue;
+		pthread_mutex_lock(&c->lock);
+		c->asked++;
+		pthread_cond_signal(&c->asked_cond);
+		pthread_mutex_unlock(&c->lock);
+	}
+}
+
 void wfw_collect_stop(struct wfw_collectors *cs, struct wfw_info *info)
 {
 	char list[1024] = "", k[64];
@@ -350,8 +374,14 @@ void wfw_collect_stop(struct wfw_collectors *cs, struct wfw_info *info)
 
 	if (!cs)
 		return;
-	for (i = 0; i < cs->n; i++)
+	for (i = 0; i < cs->n; i++) {
 		atomic_store(&cs->c[i].quit, true);
+		if (cs->c[i].running) {
+			pthread_mutex_lock(&cs->c[i].lock);
+			pthread_cond_signal(&cs->c[i].asked_cond);
+			pthread_mutex_unlock(&cs->c[i].lock);
+		}
+	}
 	/* all joined before info is touched: their stop() may add keys */
 	for (i = 0; i < cs->n; i++)
 		if (cs->c[i].running)
@@ -362,9 +392,15 @@ void wfw_collect_stop(struct wfw_collectors *cs, struct wfw_info *info)
 		if (c->running) {
 			snprintf(k, sizeof(k), "collect%zu_rows", i);
 			wfw_info_fmt(info, k, "%" PRIu64, c->w.rows);
+			if (c->si.on_demand) {	/* requests met while it sampled merge */
+				snprintf(k, sizeof(k), "collect%zu_requests", i);
+				wfw_info_fmt(info, k, "%" PRIu64, c->asked);
+			}
 			wfw_csvw_close(&c->w);
 			c->pi->h.desc->source->close(&c->pi->ctx);
 			free(c->b.cells);
+			pthread_cond_destroy(&c->asked_cond);
+			pthread_mutex_destroy(&c->lock);
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
 						len ? ", " : "", c->file);
 		}

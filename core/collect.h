@@ -31,6 +31,11 @@ struct wfw_collectors;
 struct wfw_collectors *wfw_collect_start(struct wfw_experiment *e,
 					 const char *dir, const char *sysfs,
 					 struct wfw_info *info);
+/*
+ * One batch of the main source reached the sinks: every on_demand
+ * collector takes one sample (in its own thread; this only asks).
+ */
+void wfw_collect_tick(struct wfw_collectors *cs);
 /* Stop them, close their files, list them in info. */
 void wfw_collect_stop(struct wfw_collectors *cs, struct wfw_info *info);
 

@@ -475,6 +475,7 @@ static int pump_once(struct wfw_run *run, uint64_t timeout, bool *sink_failed)
 		return wret;
 	}
 	r->datapoints += b->rows;
+	wfw_collect_tick(run->collectors);
 	return ret;
 }
 

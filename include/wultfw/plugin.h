@@ -296,6 +296,14 @@ struct wultfw_source_info {
 	 * `report` refuses results whose toolname is not its own.
 	 */
 	const char *report_tool;
+	/*
+	 * A sampler that takes one sample per read(), at the moment it is
+	 * called, sets this in open(). As a collector the core then asks it
+	 * once per batch of the main source instead of reading in a loop.
+	 * (Added within ABI v2: the core zeroes the struct, so sources built
+	 * before it read as pacing themselves.)
+	 */
+	bool on_demand;
 };
 
 /* Handed to start(): checked by the core against wultfw_source_info. */

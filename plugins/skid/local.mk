@@ -11,7 +11,7 @@ SKID_SOURCES = plugins/skid/skid.c plugins/skid/skid_priv.h \
 pkglib_LTLIBRARIES += plugins/skid/skid.la
 plugins_skid_skid_la_SOURCES = $(SKID_SOURCES)
 plugins_skid_skid_la_LDFLAGS = $(PLUGIN_MODULE_FLAGS)
-plugins_skid_skid_la_LIBADD = -lm
+plugins_skid_skid_la_LIBADD = lib/suggest/libwfw_suggest.la -lm
 PRELOAD_PLUGINS += -dlpreopen plugins/skid/skid.la
 
 if HAVE_CUNIT

@@ -7,13 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/hw_breakpoint.h>
+
+#include <suggest/suggest.h>
 
 #include "skid_events.h"
 
@@ -61,14 +62,18 @@ int skid_event_check(const char *name, char *err, size_t errlen)
 {
 	uint64_t config;
 
+	const char *names[N_NAMED], *near;
+
 	if (find(name) || !parse_raw(name, &config))
 		return 0;
 	for (size_t i = 0; i < N_NAMED; i++)
-		if (!strcasecmp(named[i].name, name)) {
-			snprintf(err, errlen, "unknown event '%s'; did you mean '%s'?",
-				 name, named[i].name);
-			return -EINVAL;
-		}
+		names[i] = named[i].name;
+	near = wfw_suggest(name, names, N_NAMED);	/* case-insensitive */
+	if (near) {
+		snprintf(err, errlen, "unknown event '%s'; did you mean '%s'?",
+			 name, near);
+		return -EINVAL;
+	}
 	snprintf(err, errlen, "unknown event '%s'; use one of cache-misses, LLC-load-misses, branch-misses, instructions, cpu-clock, breakpoint, or a raw code as perf writes it (r412e)",
 		 name);
 	return -EINVAL;

@@ -8,6 +8,7 @@ TELEMETRY_SOURCES = plugins/telemetry/telemetry.c plugins/telemetry/tele_run.c \
 	plugins/telemetry/tele_interrupts.c plugins/telemetry/tele_softirqs.c \
 	plugins/telemetry/tele_cpuidle.c plugins/telemetry/tele_cpufreq.c \
 	plugins/telemetry/tele_stat.c plugins/telemetry/tele_net.c \
+	plugins/telemetry/tele_rtnl.c plugins/telemetry/tele_ethtool.c \
 	plugins/telemetry/tele_aer.c plugins/telemetry/tele_perf.c \
 	plugins/telemetry/tele_thermal.c
 TELEMETRY_LIBS = lib/cpuidle/libwfw_cpuidle.la lib/suggest/libwfw_suggest.la -lpthread
@@ -30,3 +31,11 @@ tests_unit_test_telemetry_LDADD = $(TELEMETRY_LIBS) $(CORE_TEST_LIBS)
 endif
 
 EXTRA_DIST += doc/telemetry.md
+
+# Network counters for real: veth between two namespaces the test makes.
+EXTRA_DIST += tests/integration/test_netcounters.sh
+if HAVE_CUNIT
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_netcounters.sh
+endif
+endif

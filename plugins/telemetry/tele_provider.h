@@ -44,7 +44,8 @@ struct tele_counter {
 	char path[PATH_MAX];	/* file providers: the file read */
 	char key[64];		/* table providers: the row */
 	int col;		/* table providers: the column (a CPU) */
-	int fd;			/* perf: the event; -1 otherwise */
+	int fd;			/* perf: the event; rtnl, ethtool: a socket; -1 otherwise */
+	uint32_t aux;		/* the provider's own: rtnl's field offset, ethtool's stat count */
 	struct tele_snap *snap;	/* table providers: set before open() */
 };
 

@@ -5,12 +5,13 @@
 #include "tele_provider.h"
 
 extern const struct tele_provider tele_interrupts, tele_softirqs,
-	tele_cpuidle, tele_cpufreq, tele_stat, tele_net, tele_aer, tele_perf,
-	tele_thermal;
+	tele_cpuidle, tele_cpufreq, tele_stat, tele_net, tele_rtnl,
+	tele_ethtool, tele_aer, tele_perf, tele_thermal;
 
 const struct tele_provider *const tele_providers[] = {
 	&tele_interrupts, &tele_softirqs, &tele_cpuidle, &tele_cpufreq,
-	&tele_stat, &tele_net, &tele_aer, &tele_perf, &tele_thermal,
+	&tele_stat, &tele_net, &tele_rtnl, &tele_ethtool, &tele_aer,
+	&tele_perf, &tele_thermal,
 };
 
 const size_t tele_n_providers = sizeof(tele_providers) / sizeof(tele_providers[0]);

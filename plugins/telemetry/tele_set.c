@@ -75,6 +75,18 @@ static void tele_hint(const struct tele_env *env,
 	tele_names_free(&l);
 }
 
+/* "counter 'x:y': no provider 'x'; providers: interrupts, softirqs, ..." */
+static void tele_no_provider(const char *name, const char *prov, char *why,
+			     size_t len)
+{
+	int at = snprintf(why, len, "counter '%s': no provider '%s'; providers:",
+			  name, prov);
+
+	for (size_t i = 0; i < tele_n_providers && at > 0 && (size_t)at < len; i++)
+		at += snprintf(why + at, len - (size_t)at, "%s %s", i ? "," : "",
+			       tele_providers[i]->name);
+}
+
 static const struct tele_provider *tele_find_provider(const char *name,
 						      char *why, size_t len,
 						      size_t *idx)
@@ -99,8 +111,7 @@ static const struct tele_provider *tele_find_provider(const char *name,
 		snprintf(why, len, "counter '%s': no provider '%s' (did you mean '%s'?)",
 			 name, prov, best);
 	else
-		snprintf(why, len, "counter '%s': no provider '%s'; providers: interrupts, softirqs, cpuidle, cpufreq, stat, net, aer, perf, thermal",
-			 name, prov);
+		tele_no_provider(name, prov, why, len);
 	return NULL;
 }
 

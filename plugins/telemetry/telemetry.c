@@ -225,6 +225,7 @@ static int tele_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 		.devdescr = p->descr,
 		.resolution_ns = 1,
 		.schema = &p->schema,
+		.on_demand = p->mode == TELE_ON_DEMAND,
 	};
 	return 0;
 }

@@ -97,18 +97,38 @@ grep -q '^[0-9]*,[0-9]*,1,20$' gone/gone/telemetry.csv && grep -q '^[0-9]*,[0-9]
 	ok "its column holds values, then empty cells; the other goes on" ||
 	{ fail "telemetry.csv does not end the vanished column with empty cells:"; sed -n '1,3p;$p' gone/gone/telemetry.csv; }
 
+# on_demand: one sample per batch of the main source (requests that come
+# while it samples merge), at most max_samples.
+cat >od.cfg <<'CFG'
+name = "od";
+source = { plugin = "timer"; cpu = 1; ldist = [ "100us", "300us" ]; };
+limits = { datapoints = 2000; };
+sinks = ( { plugin = "csv"; } );
+collect = ( { plugin = "telemetry"; counters = [ "stat:ctxt" ]; mode = "on_demand"; },
+            { plugin = "telemetry"; counters = [ "stat:ctxt" ]; mode = "on_demand";
+              max_samples = 3; file = "three.csv"; } );
+CFG
+"$WULTFW" -q -c od.cfg -o od
+expect_status 0 $? "timer with on_demand collectors"
+check_coll od/od telemetry.csv 0 3
+asked=$(sed -n 's/^collect0_requests: //p' od/od/info.yml)
+rows=$(($(wc -l <od/od/telemetry.csv) - 1))
+[ -n "$asked" ] && [ "$rows" -ge 1 ] && [ "$rows" -le "$asked" ] && [ "$asked" -le 2000 ] &&
+	ok "on_demand: $rows samples for $asked batches of the main source" ||
+	fail "on_demand: $rows samples, requests '$asked' (want 1 <= samples <= requests <= 2000)"
+rows=$(($(wc -l <od/od/three.csv) - 1))
+[ "$rows" = 3 ] && ok "on_demand with max_samples = 3 took 3" || fail "three.csv has $rows samples"
+
 # Only samplers can be collectors; mistakes at file:line before anything runs.
 cat >bad.cfg <<'CFG'
 name = "bad";
 source = { plugin = "timer"; };
 sinks = ( { plugin = "csv"; } );
-collect = ( { plugin = "timer"; }, { plugin = "telemetry"; counters = [ "stat:ctxt" ]; period = "1ns"; },
-            { plugin = "telemetry"; counters = [ "stat:ctxt" ]; mode = "on_demand"; } );
+collect = ( { plugin = "timer"; }, { plugin = "telemetry"; counters = [ "stat:ctxt" ]; period = "1ns"; } );
 CFG
 "$WULTFW" --check -c bad.cfg >bad.out 2>&1
 expect_status 2 $? "--check refuses bad collectors"
 expect_in bad.out "bad.cfg:4: collect[0]" "a delayed-event source as a collector is named at file:line"
 expect_in bad.out "only samplers" "and says why"
 expect_in bad.out "collect[1].period" "an out-of-range collector option is named"
-expect_in bad.out "collect[2]: mode = \"on_demand\"" "an on_demand collector (it would spin) is refused"
 finish

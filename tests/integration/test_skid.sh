@@ -90,6 +90,20 @@ if grep -Eq '^ *Skid +p3 +[0-9]' calc.out; then ok "calc: skid per precise level
 expect_status 1 $? "calc -g with a column the result lacks"
 expect_in calc.out "no text column 'Wher' to group by; it has: Event, Precise, Where" "calc names the text columns"
 
+# A misspelt event: did-you-mean at file:line, before anything runs.
+for typo in cache-mises Cpu-Clock breakpont; do
+	cat >typo.cfg <<CFG
+name = "typo";
+source = { plugin = "skid"; cpu = $cpu; event = "$typo"; };
+sinks = ( { plugin = "csv"; } );
+CFG
+	"$WULTFW" --check -c typo.cfg >typo.out 2>&1
+	expect_status 2 $? "--check refuses event '$typo'"
+	expect_in typo.out "typo.cfg:2: source.event" "the typo '$typo' is named at file:line"
+	expect_in typo.out "did you mean" "with a suggestion"
+done
+expect_in typo.out "did you mean 'breakpoint'?" "breakpont -> breakpoint"
+
 # A hardware event where there is no hardware PMU: one line, non-zero exit.
 if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/devices/cpu_core ]; then
 	cat >hw.cfg <<CFG
