@@ -26,11 +26,12 @@ extern const char *wfw_cfg_main_file;
 
 static const char *const top_keys[] = {
 	"outdir", "source", "limits", "sinks", "cstates", "seed", "collect",
-	"experiments", "name", "hosts", "sut_wultfw", NULL
+	"experiments", "name", "hosts", "sut_wultfw",
+	"include", "exclude", "keep_filtered", NULL	/* core/datasel.c */
 };
 static const char *const exp_keys[] = {
 	"name", "outdir", "source", "limits", "sinks", "cstates", "seed",
-	"collect", NULL
+	"collect", "include", "exclude", "keep_filtered", NULL
 };
 static const char *const limit_keys[] = { "datapoints", "time", NULL };
 static const char *const cstate_keys[] = { "only", "disable", "disable_deepest", NULL };
@@ -631,6 +632,25 @@ group_of(const config_setting_t *exp, const config_setting_t *top,
 	return s;
 }
 
+/* include, exclude, keep_filtered: selecting datapoints (core/datasel.c). */
+static void parse_select(struct wfw_experiment *e, const config_setting_t *exp,
+			 const config_setting_t *top, const char *path,
+			 struct wfw_cfgerr *errs)
+{
+	const char *const *name;
+	char key[160];
+
+	for (name = wfw_datasel_keys; *name; name++) {
+		const config_setting_t *s = inherit(exp, top, *name);
+
+		if (!s)
+			continue;
+		key_of(s, top, path, *name, key, sizeof(key));
+		wfw_datasel_parse(&e->select, s, key, errs);
+	}
+	wfw_datasel_check(&e->select, errs);
+}
+
 static void parse_experiment(struct wfw_plan *plan, struct wfw_experiment *e,
 			     const config_setting_t *exp, const char *path,
 			     const struct wfw_plan_overrides *ov,
@@ -665,6 +685,7 @@ static void parse_experiment(struct wfw_plan *plan, struct wfw_experiment *e,
 	s = group_of(exp, top, path, "collect", NULL, key, sizeof(key), errs);
 	if (s)
 		wfw_collect_parse(e, s, key, errs);
+	parse_select(e, exp, top, path, errs);
 }
 
 static void free_experiment(struct wfw_experiment *e)
@@ -677,6 +698,7 @@ static void free_experiment(struct wfw_experiment *e)
 	}
 	free(e->sinks);
 	wfw_collect_free(e);
+	wfw_datasel_cfg_free(&e->select);
 	wfw_options_free(&e->source.opts);
 	wfw_plugin_unload(&e->source.h);
 	for (i = 0; i < e->ncstates; i++)

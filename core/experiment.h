@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cfgerr.h"
+#include "datasel.h"
 #include "options.h"
 #include "plugins.h"
 
@@ -56,6 +57,7 @@ struct wfw_experiment {
 	struct wfw_plugin_inst *collect;	/* samplers run alongside (collect.h) */
 	char **collect_files;		/* each one's file in the result dir */
 	size_t ncollect;
+	struct wfw_datasel_cfg select;	/* include/exclude/keep_filtered */
 };
 
 struct wfw_plan {

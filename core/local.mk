@@ -10,6 +10,7 @@ core_libwfw_core_la_SOURCES = \
 	core/commands.h \
 	core/cpus.c core/cpus.h \
 	core/cstates.c core/cstates.h \
+	core/datasel.c core/datasel.h \
 	core/default_experiment.c \
 	core/experiment.c core/experiment.h \
 	core/log.c core/log.h \
@@ -37,7 +38,7 @@ core_libwfw_core_la_SOURCES += \
 core_libwfw_core_la_SOURCES += core/tools/cmd_deploy.c core/tools/cmd_fetch.c
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core -DKMODSRCDIR='"$(pkgdatadir)/kmod"'
-core_libwfw_core_la_LIBADD = lib/cpuidle/libwfw_cpuidle.la lib/suggest/libwfw_suggest.la lib/atomic/libwfw_atomic.la \
+core_libwfw_core_la_LIBADD = lib/expr/libwfw_expr.la lib/cpuidle/libwfw_cpuidle.la lib/suggest/libwfw_suggest.la lib/atomic/libwfw_atomic.la \
 	lib/pcidisc/libwfw_pcidisc.la lib/datafmt/libwfw_datafmt.la -lpthread \
 	$(LIBCONFIG_LIBS) $(LTDL_LIBS)
 

@@ -23,6 +23,29 @@ static void put_options(FILE *f, const struct wfw_plugin_inst *pi)
 	}
 }
 
+/* A libconfig string: backslash and double quote escaped. */
+static void put_quoted(FILE *f, const char *key, const char *text)
+{
+	fprintf(f, "%s = \"", key);
+	for (; *text; text++) {
+		if (*text == '"' || *text == '\\')
+			fputc('\\', f);
+		fputc(*text, f);
+	}
+	fprintf(f, "\";\n");
+}
+
+/* include, exclude, keep_filtered (core/datasel.c). */
+static void put_select(FILE *f, const struct wfw_datasel_cfg *c)
+{
+	if (c->include.text)
+		put_quoted(f, "include", c->include.text);
+	if (c->exclude.text)
+		put_quoted(f, "exclude", c->exclude.text);
+	if (c->keep_filtered)
+		fprintf(f, "keep_filtered = true;\n");
+}
+
 char *wfw_resolved_config(const struct wfw_experiment *e, const char *from)
 {
 	char *text = NULL, a[32], b[32];
@@ -69,6 +92,7 @@ char *wfw_resolved_config(const struct wfw_experiment *e, const char *from)
 			fprintf(f, "%s \"%s\"", i ? "," : "", e->cstates[i]);
 		fprintf(f, " ]; };\n");
 	}
+	put_select(f, &e->select);
 	if (fclose(f)) {
 		free(text);
 		return NULL;

@@ -19,6 +19,7 @@
 #include "collect.h"
 #include "cpus.h"
 #include "cstates.h"
+#include "datasel.h"
 #include "log.h"
 #include "progress.h"
 #include "resolved.h"
@@ -54,6 +55,7 @@ struct wfw_run {
 	uint64_t flushed_rows;		/* datapoints when the sinks last flushed */
 	struct wfw_plugin_inst *failed_sink;	/* said why; not flushed again */
 	struct wfw_collectors *collectors;	/* running next to the source */
+	struct wfw_datasel sel;			/* include/exclude while measuring */
 	bool source_open, cstates_set, info_written, started;
 	uint64_t start;
 };
@@ -227,6 +229,9 @@ static int probe(struct wfw_run *run)
 		wfw_err("source '%s' declared no columns: a plugin bug", e->source.h.desc->name);
 		return -EINVAL;
 	}
+	ret = wfw_datasel_compile(&run->sel, &e->select, run->si.schema);
+	if (ret)
+		return ret;
 	if (e->ldist_use != WULTFW_LDIST_NONE) {
 		ret = wfw_fit_ldist(e, &run->si, &run->params.ldist_from_ns,
 				    &run->params.ldist_to_ns, err, sizeof(err));
@@ -252,6 +257,7 @@ static void unprobe(struct wfw_run *run)
 	if (run->source_open)
 		run->e->source.h.desc->source->close(&run->e->source.ctx);
 	wfw_source_cpu_close(&run->cpu);
+	wfw_datasel_free(&run->sel);
 }
 
 /* ---- prepare the result directory ---- */
@@ -520,10 +526,13 @@ static int pump_once(struct wfw_run *run, uint64_t timeout, bool *sink_failed)
 	ret = e->source.h.desc->source->read(&e->source.ctx, b, timeout);
 	/* Rows read before a failure are real: keep them. */
 	r->discarded += b->discarded;
-	if (e->max_datapoints && r->datapoints + b->rows > e->max_datapoints)
-		b->rows = (size_t)(e->max_datapoints - r->datapoints);
-	*sink_failed = false;
-	if (!b->rows) {
+	/* The selected rows only, clipped to the datapoint limit. */
+	wret = wfw_datasel_batch(&run->sel, b, e->max_datapoints ?
+				 e->max_datapoints - r->datapoints : UINT64_MAX);
+	*sink_failed = wret != 0;
+	if (wret)
+		return wret;
+	if (!b->rows) {		/* a quiet source: a chance to flush */
 		wret = flush_sinks(run);
 		*sink_failed = wret < 0;
 		return wret < 0 ? wret : ret;
@@ -600,6 +609,9 @@ static int pump(struct wfw_run *run)
 
 	run->params.cpu = e->cpu;
 	run->params.seed = e->seed;
+	ret = wfw_datasel_open(&run->sel, run->dir, run->si.schema);
+	if (ret)
+		return ret;
 	/* collectors run before, during and after the main source */
 	run->collectors = wfw_collect_start(e, run->dir, run->sysfs, &run->info);
 	run->start = now_ns();
@@ -653,6 +665,9 @@ static int finish(struct wfw_run *run, int ret)
 	r->duration_s = run->start ? (double)(now_ns() - run->start) / 1e9 : 0;
 	r->stop_signal = wfw_stop_signal;
 	ret = close_sinks(run, ret);
+	if (wfw_datasel_close(&run->sel) && !ret)
+		ret = -EIO;
+	wfw_datasel_info(&run->sel, &run->info);
 	r->failed = ret < 0;
 	if (run->info_written)
 		finish_info(run);

@@ -38,6 +38,12 @@ tests_unit_test_units_SOURCES = tests/unit/test_units.c
 tests_unit_test_units_CFLAGS = $(CORE_TEST_CFLAGS)
 tests_unit_test_units_LDADD = $(CORE_TEST_LIBS)
 
+check_PROGRAMS += tests/unit/test_datasel
+TESTS += tests/unit/test_datasel
+tests_unit_test_datasel_SOURCES = tests/unit/test_datasel.c
+tests_unit_test_datasel_CFLAGS = $(CORE_TEST_CFLAGS)
+tests_unit_test_datasel_LDADD = $(CORE_TEST_LIBS)
+
 check_PROGRAMS += tests/unit/test_remote
 TESTS += tests/unit/test_remote
 tests_unit_test_remote_SOURCES = tests/unit/test_remote.c
@@ -70,6 +76,7 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/test_calc_input.sh tests/integration/test_calc_diff.sh \
 	tests/integration/test_calc_diff.py tests/data/hostile \
 	tests/integration/test_durable.sh \
+	tests/integration/test_wult_compat.sh tests/integration/test_select.sh \
 	examples/plugins/loadavg/loadavg.c examples/plugins/loadavg/Makefile \
 	examples/plugins/loadavg/loadavg.cfg
 # Builds the whole tree again: only from check-all.
@@ -83,6 +90,7 @@ TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 # CSV input to calc and convert: hostile files, and random files against a reference.
 TESTS += tests/integration/test_calc_input.sh tests/integration/test_calc_diff.sh
 TESTS += tests/integration/test_durable.sh
+TESTS += tests/integration/test_wult_compat.sh tests/integration/test_select.sh
 endif
 endif
 

@@ -28,15 +28,26 @@
 
 #define REP_MAX 64
 
+/* A comma-separated option: its copy and the names in it. */
+struct rep_list {
+	char *buf;
+	const char *v[REP_MAX];
+	size_t n;
+};
+
 struct rep_cli {
-	const char *out, *title, *descr, *include, *exclude;
-	char *ids_buf, *metrics_buf;
-	const char *ids[REP_MAX], *metrics[REP_MAX];
-	size_t nids, nmetrics;
+	const char *out, *title, *descr, *include, *exclude, *group_by;
+	struct rep_list ids, metrics, xaxes, yaxes;
 	bool list, force;
 };
 
-static const char *const xaxes[] = { "LDist", "SilentTime" };
+/* Scatter plots' x axes unless --xaxes says otherwise; a sampler's: Time. */
+static const char *const default_xaxes[] = { "LDist", "SilentTime" };
+static const char *const sampler_xaxis = "Time";
+/* Groups of the tables, colours and histograms, unless --group-by says. */
+static const char *const default_groups[] = { "ReqCState", "Precise" };
+/* The main result's time column, for the timeline of its collectors. */
+static const char *const timeline_col = "LTime";
 
 static void usage(FILE *f)
 {
@@ -55,6 +66,13 @@ static void usage(FILE *f)
 	      "      --descr TEXT      a description shown under the title\n"
 	      "  -m, --metrics LIST    metrics, comma-separated names or patterns\n"
 	      "                        (default: the latency metrics)\n"
+	      "      --xaxes LIST      x axes of the scatter plots, names or patterns\n"
+	      "                        (default: LDist,SilentTime)\n"
+	      "      --yaxes LIST      metrics that get scatter plots (default: every\n"
+	      "                        metric shown; named ones get a tab too)\n"
+	      "  -g, --group-by COL    a name column giving the groups of the tables,\n"
+	      "                        colours and histograms (default: ReqCState,\n"
+	      "                        or Precise for skid results)\n"
 	      "      --list-metrics    list the metrics of the results and exit\n"
 	      "      --include=EXPR    only datapoints where EXPR holds\n"
 	      "      --exclude=EXPR    leave out datapoints where EXPR holds\n"
@@ -62,19 +80,19 @@ static void usage(FILE *f)
 	      "  -h, --help            this help\n", f);
 }
 
-/* Split a comma-separated list into out[] (pointers into *buf). */
-static int split(const char *list, char **buf, const char **out, size_t *n)
+/* Split a comma-separated list into l->v[] (pointers into l->buf). */
+static int split(const char *list, struct rep_list *l)
 {
 	char *save = NULL, *tok;
 
-	free(*buf);
-	*buf = strdup(list);
-	*n = 0;
-	if (!*buf)
+	free(l->buf);
+	l->buf = strdup(list);
+	l->n = 0;
+	if (!l->buf)
 		return -ENOMEM;
-	for (tok = strtok_r(*buf, ",", &save); tok && *n < REP_MAX;
+	for (tok = strtok_r(l->buf, ",", &save); tok && l->n < REP_MAX;
 	     tok = strtok_r(NULL, ",", &save))
-		out[(*n)++] = tok;
+		l->v[l->n++] = tok;
 	return 0;
 }
 
@@ -86,6 +104,9 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 		{ "title", required_argument, NULL, 'T' },
 		{ "descr", required_argument, NULL, 'D' },
 		{ "metrics", required_argument, NULL, 'm' },
+		{ "xaxes", required_argument, NULL, 'x' },
+		{ "yaxes", required_argument, NULL, 'y' },
+		{ "group-by", required_argument, NULL, 'g' },
 		{ "list-metrics", no_argument, NULL, 'L' },
 		{ "include", required_argument, NULL, 'I' },
 		{ "exclude", required_argument, NULL, 'X' },
@@ -97,13 +118,16 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 
 	optind = 1;
 	c->out = "wultfw-report";
-	while ((opt = getopt_long(argc, argv, "o:m:fh", lopts, NULL)) != -1 && !ret) {
+	while ((opt = getopt_long(argc, argv, "o:m:g:fh", lopts, NULL)) != -1 && !ret) {
 		switch (opt) {
 		case 'o': c->out = optarg; break;
-		case 'R': ret = split(optarg, &c->ids_buf, c->ids, &c->nids); break;
+		case 'R': ret = split(optarg, &c->ids); break;
 		case 'T': c->title = optarg; break;
 		case 'D': c->descr = optarg; break;
-		case 'm': ret = split(optarg, &c->metrics_buf, c->metrics, &c->nmetrics); break;
+		case 'm': ret = split(optarg, &c->metrics); break;
+		case 'x': ret = split(optarg, &c->xaxes); break;
+		case 'y': ret = split(optarg, &c->yaxes); break;
+		case 'g': c->group_by = optarg; break;
 		case 'L': c->list = true; break;
 		case 'I': c->include = optarg; break;
 		case 'X': c->exclude = optarg; break;
@@ -123,31 +147,36 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 		fprintf(stderr, "wultfw report: at most %d results\n", REP_MAX);
 		return 2;
 	}
-	if (c->nids && c->nids != (size_t)(argc - optind)) {
+	if (c->ids.n && c->ids.n != (size_t)(argc - optind)) {
 		fprintf(stderr, "wultfw report: --reportids names %zu results, %d given\n",
-			c->nids, argc - optind);
+			c->ids.n, argc - optind);
 		return 2;
 	}
 	return -1;
 }
 
-/* The latency metrics a report shows by default. */
+/* The metrics a report shows by default: latencies, and skid's Skid. */
 static bool default_metric(const char *name)
 {
 	size_t n = strlen(name);
 
-	return !strcmp(name, "RTD") ||
+	return !strcmp(name, "RTD") || !strcmp(name, "Skid") ||
 	       (n > 7 && !strcmp(name + n - 7, "Latency"));
 }
 
-static bool chosen(const struct rep_cli *c, const char *name)
+static bool in_list(const struct rep_list *l, const char *name)
 {
-	if (!c->nmetrics)
-		return default_metric(name);
-	for (size_t i = 0; i < c->nmetrics; i++)
-		if (!fnmatch(c->metrics[i], name, 0))
+	for (size_t i = 0; i < l->n; i++)
+		if (!fnmatch(l->v[i], name, 0))
 			return true;
 	return false;
+}
+
+/* A tab: chosen with -m (default: the latency metrics) or --yaxes. */
+static bool chosen(const struct rep_cli *c, const char *name)
+{
+	return (c->metrics.n ? in_list(&c->metrics, name) : default_metric(name)) ||
+	       in_list(&c->yaxes, name);
 }
 
 /* Add `name` to list[] unless there already. */
@@ -160,12 +189,13 @@ static void add_name(const char **list, size_t *n, const char *name)
 		list[(*n)++] = name;
 }
 
-/* Every -m pattern must match a column of some result. */
-static int check_metrics(const struct rep_cli *c, struct wfw_rep_result *res,
-			 size_t nres, struct wfw_reader **rd)
+/* Every pattern of an option must match a column of some result. */
+static int check_list(const struct rep_list *l, const char *opt,
+		      struct wfw_rep_result *res, size_t nres,
+		      struct wfw_reader **rd)
 {
-	for (size_t i = 0; i < c->nmetrics; i++) {
-		const char *names[256], *near;
+	for (size_t i = 0; i < l->n; i++) {
+		const char *names[256] = { NULL }, *near;
 		size_t n = 0;
 		bool found = false;
 
@@ -173,16 +203,16 @@ static int check_metrics(const struct rep_cli *c, struct wfw_rep_result *res,
 			const struct wultfw_schema *s = wfw_reader_schema(rd[r]);
 
 			for (size_t k = 0; k < s->ncols; k++) {
-				found |= !fnmatch(c->metrics[i], s->cols[k].name, 0);
+				found |= !fnmatch(l->v[i], s->cols[k].name, 0);
 				if (n < 256)
 					names[n++] = s->cols[k].name;
 			}
 		}
 		if (found)
 			continue;
-		near = wfw_suggest(c->metrics[i], names, n);
-		fprintf(stderr, "wultfw report: --metrics: no metric '%s' in %s%s%s%s ('wultfw report --list-metrics RESULT...' lists them)\n",
-			c->metrics[i], nres > 1 ? "any result" : res[0].path,
+		near = wfw_suggest(l->v[i], names, n);
+		fprintf(stderr, "wultfw report: --%s: no metric '%s' in %s%s%s%s ('wultfw report --list-metrics RESULT...' lists them)\n",
+			opt, l->v[i], nres > 1 ? "any result" : res[0].path,
 			near ? " (did you mean '" : "", near ? near : "",
 			near ? "'?)" : "");
 		return -EINVAL;
@@ -208,11 +238,97 @@ static void list_metrics(const struct wfw_rep_result *res, size_t nres,
 	}
 }
 
+/* What the report shows: tabs, scatter x axes, metrics with scatters. */
+struct rep_names {
+	const char *metrics[REP_MAX], *xaxes[REP_MAX], *yaxes[REP_MAX];
+	size_t nmetrics, nxaxes, nyaxes;
+};
+
+/* The numeric columns of any result that pass keep(), added to out. */
+static void add_columns(struct wfw_reader **rd, size_t nres,
+			bool (*keep)(const void *arg, const char *name),
+			const void *arg, const char **out, size_t *n)
+{
+	for (size_t i = 0; i < nres; i++) {
+		const struct wultfw_schema *s = wfw_reader_schema(rd[i]);
+
+		for (size_t k = 0; k < s->ncols; k++)
+			if (s->cols[k].type != WULTFW_COL_ENUM &&
+			    keep(arg, s->cols[k].name))
+				add_name(out, n, s->cols[k].name);
+	}
+}
+
+static bool keep_chosen(const void *c, const char *name)
+{
+	return chosen(c, name);
+}
+
+static bool keep_matching(const void *pattern, const char *name)
+{
+	return !fnmatch(pattern, name, 0);
+}
+
+/* Columns matching l's patterns, in the order the patterns are given. */
+static void pick_names(const struct rep_list *l, struct wfw_reader **rd,
+		       size_t nres, const char **out, size_t *n)
+{
+	for (size_t i = 0; i < l->n; i++)
+		add_columns(rd, nres, keep_matching, l->v[i], out, n);
+}
+
+static bool any_has(struct wfw_reader **rd, size_t nres, const char *name)
+{
+	for (size_t i = 0; i < nres; i++)
+		if (wfw_schema_find(wfw_reader_schema(rd[i]), name) >= 0)
+			return true;
+	return false;
+}
+
+/* LDist and SilentTime; Time for samplers, which have neither. */
+static void default_axes(struct wfw_reader **rd, size_t nres,
+			 struct rep_names *nm)
+{
+	for (size_t i = 0; i < 2; i++)
+		nm->xaxes[nm->nxaxes++] = default_xaxes[i];
+	if (!any_has(rd, nres, default_xaxes[0]) &&
+	    !any_has(rd, nres, default_xaxes[1]) &&
+	    any_has(rd, nres, sampler_xaxis)) {
+		nm->xaxes[0] = sampler_xaxis;
+		nm->nxaxes = 1;
+	}
+}
+
+static int choose_names(const struct rep_cli *c, struct wfw_rep_result *res,
+			size_t nres, struct wfw_reader **rd, struct rep_names *nm)
+{
+	int ret = check_list(&c->metrics, "metrics", res, nres, rd);
+
+	if (!ret)
+		ret = check_list(&c->xaxes, "xaxes", res, nres, rd);
+	if (!ret)
+		ret = check_list(&c->yaxes, "yaxes", res, nres, rd);
+	if (ret)
+		return ret;
+	add_columns(rd, nres, keep_chosen, c, nm->metrics, &nm->nmetrics);
+	if (!nm->nmetrics) {
+		fprintf(stderr, "wultfw report: no latency metric in the results: choose some with -m (--list-metrics lists them)\n");
+		return -ENOENT;
+	}
+	if (c->xaxes.n)
+		pick_names(&c->xaxes, rd, nres, nm->xaxes, &nm->nxaxes);
+	else
+		default_axes(rd, nres, nm);
+	if (c->yaxes.n)
+		pick_names(&c->yaxes, rd, nres, nm->yaxes, &nm->nyaxes);
+	return 0;
+}
+
 /* Columns to keep in memory: the metrics and the scatter x axes. */
 static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
-			const char *const *metrics, size_t nmetrics)
+			const struct rep_names *nm, bool timeline)
 {
-	size_t n = nmetrics + 2;
+	size_t n = nm->nmetrics + nm->nxaxes + timeline;
 
 	r->colnames = calloc(n, sizeof(*r->colnames));
 	r->units = calloc(n, sizeof(*r->units));
@@ -220,7 +336,9 @@ static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 	if (!r->colnames || !r->units || !r->vals)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		const char *name = i < nmetrics ? metrics[i] : xaxes[i - nmetrics];
+		const char *name = i < nm->nmetrics ? nm->metrics[i] :
+				   i < nm->nmetrics + nm->nxaxes ?
+				   nm->xaxes[i - nm->nmetrics] : timeline_col;
 		int k = wfw_schema_find(s, name);
 
 		r->colnames[r->ncols] = name;
@@ -232,12 +350,26 @@ static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 	return 0;
 }
 
+/*
+ * One kept cell as a float: LTime (CLOCK_MONOTONIC ns, too large for a
+ * float's precision) as ns after the first row's.
+ */
+static float kept_value(struct wfw_rep_result *r, size_t c,
+			const struct wultfw_column *col, union wultfw_cell cell)
+{
+	double v = wfw_cell_value(col, cell);
+
+	if (r->colnames[c] != timeline_col)
+		return (float)v;
+	if (!r->nrows && !r->time0_ns)
+		r->time0_ns = v;
+	return (float)(v - r->time0_ns);
+}
+
 /* Append the batch's kept columns to r's arrays. */
 static int append_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
-		       const struct wultfw_batch *b, size_t *cap)
+		       int scol, const struct wultfw_batch *b, size_t *cap)
 {
-	int scol = wfw_schema_find(s, "ReqCState");
-
 	if (r->nrows + b->rows > *cap) {
 		size_t ncap = (*cap ? *cap * 2 : 65536) + b->rows;
 		int32_t *st = realloc(r->state, ncap * sizeof(*st));
@@ -264,8 +396,8 @@ static int append_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		if (k < 0 || !r->vals[c])
 			continue;
 		for (size_t i = 0; i < b->rows; i++)
-			r->vals[c][r->nrows + i] = (float)wfw_cell_value(
-				&s->cols[k], wultfw_crow(b, i)[k]);
+			r->vals[c][r->nrows + i] = kept_value(r, c, &s->cols[k],
+							      wultfw_crow(b, i)[k]);
 	}
 	for (size_t i = 0; i < b->rows; i++)
 		r->state[r->nrows + i] = scol >= 0 ?
@@ -274,25 +406,70 @@ static int append_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
 	return 0;
 }
 
+/*
+ * The column giving the groups: --group-by's (-EINVAL if it is not a
+ * name column), else the first default one there is, else -1.
+ */
+static int group_col(const struct rep_cli *c, const struct wultfw_schema *s)
+{
+	int k;
+
+	if (c->group_by) {
+		k = wfw_schema_find(s, c->group_by);
+		return k >= 0 && s->cols[k].type == WULTFW_COL_ENUM ? k : -EINVAL;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		k = wfw_schema_find(s, default_groups[i]);
+		if (k >= 0 && s->cols[k].type == WULTFW_COL_ENUM)
+			return k;
+	}
+	return -1;
+}
+
+/* The collectors' files, in the directory of r's data file. */
+static int load_timeline(struct wfw_rep_result *r)
+{
+	char dir[sizeof(r->path)], *slash;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s", r->path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	ret = wfw_timeline_load(&r->timeline, dir, r->collectors);
+	if (ret == -ENOMEM)
+		fprintf(stderr, "wultfw report: %s: out of memory\n", r->path);
+	else if (r->timeline.notes[0])
+		fprintf(stderr, "wultfw report: warning: %s: %s\n", r->path, r->timeline.notes);
+	return ret;
+}
+
 static int load(const struct rep_cli *c, struct wfw_rep_result *r,
-		struct wfw_reader *rd, const char *const *metrics, size_t nmetrics)
+		struct wfw_reader *rd, const struct rep_names *nm)
 {
 	const struct wultfw_schema *s = wfw_reader_schema(rd);
 	struct wfw_statset_cfg cfg = { .exact_limit = 1000000,
 				       .exact_memory = (size_t)256 << 20 };
 	struct wultfw_batch b = { 0 };
 	struct wfw_select sel;
-	int scol = wfw_schema_find(s, "ReqCState");
+	int scol = group_col(c, s);
 	size_t cap = 0;
 	char err[2048];
 	long n = 0;
 	int ret;
 
-	cfg.group_by = scol >= 0 && s->cols[scol].type == WULTFW_COL_ENUM ?
-		       "ReqCState" : NULL;
-	cfg.metrics = metrics;
-	cfg.nmetrics = nmetrics;
-	if (scol >= 0 && cfg.group_by) {
+	if (scol == -EINVAL) {
+		fprintf(stderr, "wultfw report: %s: --group-by: no name column '%s' (--list-metrics lists the columns)\n",
+			r->path, c->group_by);
+		return -EINVAL;
+	}
+	cfg.group_by = scol >= 0 ? s->cols[scol].name : NULL;
+	cfg.metrics = nm->metrics;
+	cfg.nmetrics = nm->nmetrics;
+	if (scol >= 0) {
+		r->group_by = s->cols[scol].name;
 		r->state_names = s->cols[scol].enum_names;
 		r->nstates = s->cols[scol].n_enum;
 	}
@@ -305,7 +482,7 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		return ret;
 	}
 	r->have_set = true;
-	ret = keep_columns(r, s, metrics, nmetrics);
+	ret = keep_columns(r, s, nm, r->collectors != NULL);
 	if (!ret)
 		ret = wfw_batch_alloc(&b, s->ncols, 8192);
 	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
@@ -313,7 +490,7 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		wfw_select_batch(&sel, &b);
 		ret = wfw_statset_add(&r->set, &b);
 		if (!ret)
-			ret = append_rows(r, s, &b, &cap);
+			ret = append_rows(r, s, scol, &b, &cap);
 		b.rows = 0;
 	}
 	if (ret == -ENOMEM)
@@ -324,6 +501,8 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 	}
 	wfw_batch_free(&b);
 	wfw_select_free(&sel);
+	if (!ret && r->collectors)
+		ret = load_timeline(r);
 	return ret;
 }
 
@@ -333,8 +512,8 @@ static const char *result_id(const struct rep_cli *c, struct wfw_rep_result *r,
 {
 	const char *slash;
 
-	if (c->nids)
-		return c->ids[i];
+	if (c->ids.n)
+		return c->ids.v[i];
 	*owned = wfw_infoyml_get(&r->info, "reportid");
 	if (*owned)
 		return *owned;
@@ -372,6 +551,7 @@ static int open_all(const struct rep_cli *c, char **args, size_t nres,
 			return ret;
 		}
 		r->id = result_id(c, r, i, args[i], &owned[i]);
+		r->collectors = wfw_infoyml_get(&r->info, "collectors");
 	}
 	return 0;
 }
@@ -418,6 +598,8 @@ static void free_results(struct wfw_rep_result *res, struct wfw_reader **rd,
 		free(r->units);
 		free(r->state);
 		wfw_infoyml_free(&r->info);
+		wfw_timeline_free(&r->timeline);
+		free(r->collectors);
 		if (rd[i])
 			wfw_reader_close(rd[i]);
 		free(owned[i]);
@@ -430,9 +612,9 @@ int wfw_cmd_report(int argc, char **argv)
 	struct wfw_rep_result res[REP_MAX] = { 0 };
 	struct wfw_reader *rd[REP_MAX] = { 0 };
 	char *owned[REP_MAX] = { 0 };
-	const char *metrics[REP_MAX];
+	struct rep_names nm = { 0 };
 	struct wfw_report rep = { 0 };
-	size_t nres, nmetrics = 0;
+	size_t nres;
 	int ret = parse_args(&c, argc, argv);
 
 	if (ret >= 0)
@@ -444,36 +626,28 @@ int wfw_cmd_report(int argc, char **argv)
 		goto done;
 	}
 	if (!ret)
-		ret = check_metrics(&c, res, nres, rd);
-	for (size_t i = 0; i < nres && !ret; i++) {
-		const struct wultfw_schema *s = wfw_reader_schema(rd[i]);
-
-		for (size_t k = 0; k < s->ncols; k++)
-			if (s->cols[k].type != WULTFW_COL_ENUM &&
-			    chosen(&c, s->cols[k].name))
-				add_name(metrics, &nmetrics, s->cols[k].name);
-	}
-	if (!ret && !nmetrics) {
-		fprintf(stderr, "wultfw report: no latency metric in the results: choose some with -m (--list-metrics lists them)\n");
-		ret = -ENOENT;
-	}
+		ret = choose_names(&c, res, nres, rd, &nm);
 	for (size_t i = 0; i < nres && !ret; i++)
-		ret = load(&c, &res[i], rd[i], metrics, nmetrics);
+		ret = load(&c, &res[i], rd[i], &nm);
 	if (!ret) {
 		rep = (struct wfw_report){ .title = c.title, .descr = c.descr,
-			.metrics = metrics, .nmetrics = nmetrics,
-			.xaxes = xaxes, .nxaxes = 2, .res = res, .nres = nres };
+			.metrics = nm.metrics, .nmetrics = nm.nmetrics,
+			.xaxes = nm.xaxes, .nxaxes = nm.nxaxes,
+			.yaxes = nm.yaxes, .nyaxes = nm.nyaxes,
+			.res = res, .nres = nres };
 		ret = write_report(&c, &rep);
 	}
 	if (!ret)
 		fprintf(stderr, "wultfw report: %s/index.html (%zu result%s, %zu metric%s)\n",
-			c.out, nres, nres > 1 ? "s" : "", nmetrics,
-			nmetrics > 1 ? "s" : "");
+			c.out, nres, nres > 1 ? "s" : "", nm.nmetrics,
+			nm.nmetrics > 1 ? "s" : "");
 done:
 	free_results(res, rd, owned, nres);
 	ret = ret ? 1 : 0;
 out:
-	free(c.ids_buf);
-	free(c.metrics_buf);
+	free(c.ids.buf);
+	free(c.metrics.buf);
+	free(c.xaxes.buf);
+	free(c.yaxes.buf);
 	return ret;
 }

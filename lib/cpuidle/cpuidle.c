@@ -161,13 +161,13 @@ int wfw_cpuidle_read_time(struct wfw_cpuidle *ci, uint64_t *time_us)
 int wfw_cpuidle_only_state(const struct wfw_cpuidle *ci,
 			   const uint64_t *before, const uint64_t *after)
 {
-	int i, found = -1;
+	int i, found = WFW_CPUIDLE_NONE_ENTERED;
 
 	for (i = 0; i < ci->nstates; i++) {
 		if (after[i] == before[i])
 			continue;
 		if (found >= 0)
-			return -1;
+			return WFW_CPUIDLE_SEVERAL_ENTERED;
 		found = i;
 	}
 	return found;

@@ -14,6 +14,18 @@
 #define WFW_CPUIDLE_MAX_STATES 16
 #define WFW_CPUIDLE_NAME_LEN 32
 
+/*
+ * ReqCState values that are not a state's name, for a sleep whose requested
+ * state a source cannot know: it entered no state, several states, or the
+ * counters could not be read. Written as they are, so the CSV has no empty
+ * cell (wult rejects a file with one) and nothing is guessed; see
+ * doc/wult-compat.md.
+ */
+#define WFW_REQCSTATE_NONE "none"
+#define WFW_REQCSTATE_SEVERAL "several"
+#define WFW_REQCSTATE_UNKNOWN "unknown"
+#define WFW_REQCSTATE_N_EXTRA 3
+
 struct wfw_cpuidle {
 	int cpu;
 	int nstates;
@@ -53,8 +65,11 @@ int wfw_cpuidle_read_time(struct wfw_cpuidle *ci, uint64_t *time_us);
 
 /*
  * Given usage before and after an interval, the one state entered during
- * it, or -1 when none or more than one were entered.
+ * it, or WFW_CPUIDLE_NONE_ENTERED (-1) when no state was entered, or
+ * WFW_CPUIDLE_SEVERAL_ENTERED (-2) when more than one was.
  */
+#define WFW_CPUIDLE_NONE_ENTERED (-1)
+#define WFW_CPUIDLE_SEVERAL_ENTERED (-2)
 int wfw_cpuidle_only_state(const struct wfw_cpuidle *ci,
 			   const uint64_t *before, const uint64_t *after);
 

@@ -41,6 +41,13 @@ struct wfw_expr;
 int wfw_expr_compile(struct wfw_expr **e, const char *text,
 		     const struct wultfw_schema *s, char *err, size_t errlen);
 
+/*
+ * Only the syntax, for an expression whose columns are not known yet (an
+ * experiment file's include/exclude, before the source gives its schema):
+ * 0, or -EINVAL with the message and caret in err as above.
+ */
+int wfw_expr_check_syntax(const char *text, char *err, size_t errlen);
+
 /* Does the row (s->ncols cells) satisfy the expression? */
 bool wfw_expr_match(const struct wfw_expr *e, const union wultfw_cell *row);
 

@@ -94,7 +94,9 @@ static struct node *parse_cmp(struct parser *p)
 	}
 	n->op = p->tok.kind;
 	advance(p);
-	if (p->failed || parse_value(p, &n->b) || expr_resolve(p, n))
+	/* Without a schema (wfw_expr_check_syntax) columns stay unresolved. */
+	if (p->failed || parse_value(p, &n->b) ||
+	    (p->schema && expr_resolve(p, n)))
 		goto fail;
 	return n;
 fail:
@@ -194,6 +196,15 @@ int wfw_expr_compile(struct wfw_expr **e, const char *text,
 	(*e)->root = root;
 	(*e)->schema = s;
 	return 0;
+}
+
+int wfw_expr_check_syntax(const char *text, char *err, size_t errlen)
+{
+	struct wfw_expr *e;
+	int ret = wfw_expr_compile(&e, text, NULL, err, errlen);
+
+	wfw_expr_free(e);
+	return ret;
 }
 
 void wfw_expr_free(struct wfw_expr *e)

@@ -118,7 +118,7 @@ int wfw_report_copy_assets(const char *dir, char *err, size_t errlen)
 	if (!plotly || !*plotly)
 		plotly = WFW_PLOTLY_JS;
 	if (!*plotly || access(plotly, R_OK)) {
-		snprintf(err, errlen, "plotly.min.js %s%s: install it with 'npm install -g plotly.js-dist-min' and re-run configure, or set WULTFW_PLOTLY_JS=PATH",
+		snprintf(err, errlen, "plotly.min.js %s%s: install it with 'npm install -g plotly.js-gl2d-dist-min@3' and re-run configure, or set WULTFW_PLOTLY_JS=PATH",
 			 *plotly ? "not readable at " : "was not found by configure",
 			 plotly);
 		return -ENOENT;

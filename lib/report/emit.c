@@ -94,11 +94,23 @@ static float *state_rows(const struct wfw_rep_result *r, int c, long g,
 			 size_t *n)
 {
 	float *v = malloc((r->nrows ? r->nrows : 1) * sizeof(*v));
+	const float *src = r->vals[c];
+	size_t k = 0;
 
 	*n = 0;
-	for (size_t i = 0; v && i < r->nrows; i++)
-		if (g == ALL_STATES || r->state[i] == g)
-			v[(*n)++] = r->vals[c][i];
+	if (!v)
+		return NULL;
+	if (g == ALL_STATES) {
+		memcpy(v, src, r->nrows * sizeof(*v));
+		*n = r->nrows;
+		return v;
+	}
+	/* Without a branch: states come in random order. */
+	for (size_t i = 0; i < r->nrows; i++) {
+		v[k] = src[i];
+		k += r->state[i] == g;
+	}
+	*n = k;
 	return v;
 }
 
@@ -115,6 +127,23 @@ static void float_array(FILE *f, const char *key, const struct wfw_wpoint *p,
 			num(f, which ? p[i].y : p[i].x);
 	}
 	fputs("]", f);
+}
+
+/* The percentile above which a scatter shows every datapoint itself. */
+static double tail_pct(size_t nrows)
+{
+	double keep = (double)WFW_REPORT_TAIL_POINTS / (double)(nrows ? nrows : 1);
+
+	return keep < 0.01 ? 100.0 * (1.0 - keep) : 99.0;
+}
+
+void wfw_rep_wpoints(FILE *f, const struct wfw_wpoint *p, size_t n)
+{
+	float_array(f, "x", p, n, 0);
+	fputs(", ", f);
+	float_array(f, "y", p, n, 1);
+	fputs(", ", f);
+	float_array(f, "w", p, n, 2);
 }
 
 /* One trace of a scatter: x/y/w of the reduced points of one state. */
@@ -136,13 +165,9 @@ static int scatter_group(const struct wfw_rep_result *r, int xc, int yc,
 		goto out;
 	fputs("{\"name\": ", f);
 	wfw_json_string(f, name);
-	fprintf(f, ", \"rows\": %zu, \"reduced\": %s, ", nx,
-		n < nx ? "true" : "false");
-	float_array(f, "x", p, n, 0);
-	fputs(", ", f);
-	float_array(f, "y", p, n, 1);
-	fputs(", ", f);
-	float_array(f, "w", p, n, 2);
+	fprintf(f, ", \"rows\": %zu, \"reduced\": %s, \"tail_pct\": %.6g, ", nx,
+		n < nx ? "true" : "false", tail_pct(r->nrows));
+	wfw_rep_wpoints(f, p, n);
 	fputs("}", f);
 out:
 	free(x);
@@ -151,13 +176,23 @@ out:
 	return ret;
 }
 
+double wfw_rep_ytail(struct wfw_rep_result *r, const char *metric)
+{
+	size_t m = find_metric(&r->set, metric);
+	double pct = tail_pct(r->nrows);
+	struct wfw_summary s;
+
+	if (m == SIZE_MAX || wfw_statset_summary(&r->set, m, SIZE_MAX, &pct, 1, &s))
+		return INFINITY;
+	return s.pct[0];
+}
+
 static int scatter(struct wfw_rep_result *r, const char *metric,
 		   const char *xaxis, FILE *f)
 {
 	int xc = wfw_rep_col(r, xaxis), yc = wfw_rep_col(r, metric);
 	size_t m = find_metric(&r->set, metric);
-	double p99 = 99, ytail = INFINITY;
-	struct wfw_summary s;
+	double ytail;
 	int ret = 0;
 
 	fputs("[", f);
@@ -165,8 +200,7 @@ static int scatter(struct wfw_rep_result *r, const char *metric,
 		fputs("]", f);
 		return 0;
 	}
-	if (!wfw_statset_summary(&r->set, m, SIZE_MAX, &p99, 1, &s))
-		ytail = s.pct[0];
+	ytail = wfw_rep_ytail(r, metric);
 	if (!r->nstates)
 		ret = scatter_group(r, xc, yc, ALL_STATES, "all", ytail, f);
 	for (size_t g = 0; g < r->nstates && !ret; g++) {
@@ -187,11 +221,49 @@ static int scatter(struct wfw_rep_result *r, const char *metric,
 	return ret;
 }
 
-static int cmp_float(const void *a, const void *b)
+/* Compact v[0..n) to its values that are numbers; their count. */
+static size_t drop_nans(float *v, size_t n)
 {
-	float x = *(const float *)a, y = *(const float *)b;
+	size_t k = 0;
 
-	return (x > y) - (x < y);
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]))
+			v[k++] = v[i];
+	return k;
+}
+
+/*
+ * , "groups": [{"name":.., "counts": [..]}, ...]: the histogram of each
+ * group (ReqCState, Precise, ...) in the whole's bins, when there are
+ * two groups or more.
+ */
+static int group_histograms(const struct wfw_rep_result *r, int c, double lo,
+			    double width, FILE *f)
+{
+	uint64_t counts[WFW_REPORT_BINS];
+	size_t n, shown = 0;
+
+	if (r->nstates < 2)
+		return 0;
+	fputs(", \"groups\": [", f);
+	for (size_t g = 0; g < r->nstates; g++) {
+		float *v = state_rows(r, c, (long)g, &n);
+
+		if (!v)
+			return -ENOMEM;
+		if (n) {
+			wfw_reduce_histogram_at(v, n, WFW_REPORT_BINS, lo, width, counts);
+			fputs(shown++ ? ", {\"name\": " : "{\"name\": ", f);
+			wfw_json_string(f, r->state_names[g]);
+			fputs(", \"counts\": [", f);
+			for (size_t i = 0; i < WFW_REPORT_BINS; i++)
+				fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)counts[i]);
+			fputs("]}", f);
+		}
+		free(v);
+	}
+	fputs("]", f);
+	return 0;
 }
 
 static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
@@ -201,6 +273,7 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 	size_t n, k, max_out = 4000 + WFW_REPORT_CCDF_TAIL;
 	float *v, *x = NULL;
 	double lo, width, *p = NULL;
+	int ret;
 
 	if (c < 0) {
 		fputs("null", f);
@@ -221,11 +294,15 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 	fputs(", \"counts\": [", f);
 	for (size_t i = 0; i < WFW_REPORT_BINS; i++)
 		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)counts[i]);
-	fputs("]}, \"ccdf\": {", f);
-	qsort(v, n, sizeof(*v), cmp_float);
-	while (n && isnan(v[n - 1]))	/* NaNs sort last */
-		n--;
-	k = wfw_reduce_ccdf(v, n, WFW_REPORT_CCDF_TAIL, x, p, max_out);
+	fputs("]", f);
+	ret = group_histograms(r, c, lo, width, f);
+	fputs("}, \"ccdf\": {", f);
+	n = drop_nans(v, n);
+	if (wfw_sort_floats(v, n)) {
+		free(v); free(x); free(p);
+		return -ENOMEM;
+	}
+	k = ret ? 0 : wfw_reduce_ccdf(v, n, WFW_REPORT_CCDF_TAIL, x, p, max_out);
 	fputs("\"x\": [", f);
 	for (size_t i = 0; i < k; i++) {
 		if (i)
@@ -237,7 +314,7 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 		fprintf(f, "%s%.6g", i ? "," : "", p[i]);
 	fputs("]}}", f);
 	free(v); free(x); free(p);
-	return 0;
+	return ret;
 }
 
 static void result_info(const struct wfw_rep_result *r, FILE *f)
@@ -246,6 +323,8 @@ static void result_info(const struct wfw_rep_result *r, FILE *f)
 	wfw_json_string(f, r->id);
 	fputs(", \"file\": ", f);
 	wfw_json_string(f, r->path);
+	fputs(", \"group_by\": ", f);
+	wfw_json_string(f, r->group_by ? r->group_by : "");
 	fprintf(f, ", \"rows_read\": %llu, \"rows\": %zu, \"info\": {",
 		(unsigned long long)r->rows_read, r->nrows);
 	for (size_t i = 0; i < r->info.n; i++) {
@@ -260,17 +339,32 @@ static void result_info(const struct wfw_rep_result *r, FILE *f)
 	fputs("}}", f);
 }
 
-static int metric(const struct wfw_report *rep, const char *name, FILE *f)
+/* Does metric `name` get scatter plots (--yaxes; all when none given)? */
+static bool scattered(const struct wfw_report *rep, const char *name)
 {
-	int ret = 0;
-	const char *unit = "";
+	for (size_t i = 0; i < rep->nyaxes; i++)
+		if (!strcmp(rep->yaxes[i], name))
+			return true;
+	return !rep->nyaxes;
+}
 
+/* The unit of column `name` in the first result that has one. */
+static const char *unit_of(const struct wfw_report *rep, const char *name)
+{
 	for (size_t i = 0; i < rep->nres; i++) {
 		int c = wfw_rep_col(&rep->res[i], name);
 
 		if (c >= 0 && *rep->res[i].units[c])
-			unit = rep->res[i].units[c];
+			return rep->res[i].units[c];
 	}
+	return "";
+}
+
+static int metric(const struct wfw_report *rep, const char *name, FILE *f)
+{
+	int ret = 0;
+	const char *unit = unit_of(rep, name);
+
 	fputs("{\"name\": ", f);
 	wfw_json_string(f, name);
 	fputs(", \"unit\": ", f);
@@ -281,7 +375,7 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 		ret = summary(&rep->res[i], name, f);
 	}
 	fputs("], \"scatter\": {", f);
-	for (size_t a = 0; a < rep->nxaxes && !ret; a++) {
+	for (size_t a = 0; a < rep->nxaxes && !ret && scattered(rep, name); a++) {
 		fprintf(f, "%s", a ? ", " : "");
 		wfw_json_string(f, rep->xaxes[a]);
 		fputs(": [", f);
@@ -308,16 +402,28 @@ int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
 	wfw_json_string(f, rep->title ? rep->title : "");
 	fputs(", \"descr\": ", f);
 	wfw_json_string(f, rep->descr ? rep->descr : "");
-	fprintf(f, ", \"max_points\": %d, \"grid\": %d, \"ccdf_tail\": %d,"
+	fprintf(f, ", \"max_points\": %d, \"tail_points\": %d, \"grid\": %d, \"ccdf_tail\": %d,"
 		" \"funcs\": [\"count\", \"min\", \"mean\", \"std\", \"median\","
 		" \"p90\", \"p99\", \"p99.9\", \"p99.99\", \"p99.999\", \"max\"],"
-		" \"results\": [", WFW_REPORT_MAX_POINTS, WFW_REPORT_GRID,
+		" \"results\": [", WFW_REPORT_MAX_POINTS, WFW_REPORT_TAIL_POINTS, WFW_REPORT_GRID,
 		WFW_REPORT_CCDF_TAIL);
 	for (size_t i = 0; i < rep->nres; i++) {
 		fputs(i ? ", " : "", f);
 		result_info(&rep->res[i], f);
 	}
-	fputs("], \"metrics\": [", f);
+	fputs("], \"timelines\": [", f);
+	for (size_t i = 0; i < rep->nres && !ret; i++) {
+		fputs(i ? ", " : "", f);
+		ret = wfw_timeline_emit(&rep->res[i], rep->metrics[0], f);
+	}
+	fputs("], \"axis_units\": {", f);
+	for (size_t a = 0; a < rep->nxaxes; a++) {
+		fputs(a ? ", " : "", f);
+		wfw_json_string(f, rep->xaxes[a]);
+		fputs(": ", f);
+		wfw_json_string(f, unit_of(rep, rep->xaxes[a]));
+	}
+	fputs("}, \"metrics\": [", f);
 	for (size_t m = 0; m < rep->nmetrics && !ret; m++) {
 		fputs(m ? ", " : "", f);
 		ret = metric(rep, rep->metrics[m], f);

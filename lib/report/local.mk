@@ -12,7 +12,7 @@ tests_unit_test_reduce_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tes
 tests_unit_test_reduce_LDADD = lib/report/libwfw_report.la tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
 endif
 lib_report_libwfw_report_la_SOURCES += \
-	lib/report/report.h lib/report/emit.c \
+	lib/report/report.h lib/report/emit.c lib/report/timeline.c \
 	lib/report/assets.c lib/report/assets.h
 lib_report_libwfw_report_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DWFW_REPORT_ASSETS_DIR='"$(pkgdatadir)/report"' \
@@ -27,3 +27,5 @@ dist_reportassets_DATA = lib/report/assets/index.html \
 EXTRA_DIST += tests/data/README-wult.md \
 	tests/data/wult-1.2/info.yml tests/data/wult-1.2/datapoints.csv \
 	tests/data/wult-1.3/info.yml tests/data/wult-1.3/datapoints.csv
+# What wult's tools check when they open our results.
+EXTRA_DIST += doc/wult-compat.md doc/report-bench.sh

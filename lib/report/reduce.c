@@ -92,16 +92,25 @@ void wfw_reduce_histogram(const float *v, size_t n, size_t nbins,
 	double hi;
 
 	range(v, v, n, INFINITY, lo, &hi);
-	memset(counts, 0, nbins * sizeof(*counts));
 	if (!(hi >= *lo)) {	/* no values */
+		memset(counts, 0, nbins * sizeof(*counts));
 		*lo = 0;
 		*width = 1;
 		return;
 	}
 	*width = hi > *lo ? (hi - *lo) / (double)nbins : 1;
+	wfw_reduce_histogram_at(v, n, nbins, *lo, *width, counts);
+}
+
+void wfw_reduce_histogram_at(const float *v, size_t n, size_t nbins,
+			     double lo, double width, uint64_t *counts)
+{
+	double hi = lo + width * (double)nbins;
+
+	memset(counts, 0, nbins * sizeof(*counts));
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(v[i]))
-			counts[cell_of(v[i], *lo, hi, nbins)]++;
+			counts[cell_of(v[i], lo, hi, nbins)]++;
 }
 
 size_t wfw_reduce_ccdf(const float *sorted, size_t n, size_t tail,
@@ -130,4 +139,63 @@ size_t wfw_reduce_ccdf(const float *sorted, size_t n, size_t tail,
 		ccdf[k++] = (double)(n - r) / (double)n;
 	}
 	return k;
+}
+
+/* Bit pattern of a float, ordered as the floats are. */
+static uint32_t float_key(float f)
+{
+	uint32_t b;
+
+	memcpy(&b, &f, sizeof(b));
+	return b & 0x80000000u ? ~b : b | 0x80000000u;
+}
+
+static float key_float(uint32_t k)
+{
+	uint32_t b = k & 0x80000000u ? k & 0x7fffffffu : ~k;
+	float f;
+
+	memcpy(&f, &b, sizeof(f));
+	return f;
+}
+
+/* One stable counting pass on byte `shift / 8` from src to dst. */
+static void radix_pass(const uint32_t *src, uint32_t *dst, size_t n,
+		       unsigned shift)
+{
+	size_t count[257] = { 0 };
+
+	for (size_t i = 0; i < n; i++)
+		count[((src[i] >> shift) & 0xff) + 1]++;
+	for (size_t b = 1; b < 257; b++)
+		count[b] += count[b - 1];
+	for (size_t i = 0; i < n; i++)
+		dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+}
+
+int wfw_sort_floats(float *v, size_t n)
+{
+	uint32_t *a, *b;
+
+	if (n < 2)
+		return 0;
+	a = malloc(n * sizeof(*a));
+	b = malloc(n * sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = float_key(v[i]);
+	/* Four passes, so the result ends up back in a. */
+	radix_pass(a, b, n, 0);
+	radix_pass(b, a, n, 8);
+	radix_pass(a, b, n, 16);
+	radix_pass(b, a, n, 24);
+	for (size_t i = 0; i < n; i++)
+		v[i] = key_float(a[i]);
+	free(a);
+	free(b);
+	return 0;
 }

@@ -51,8 +51,10 @@ static const struct wultfw_option timer_options[] = {
 		.min = "1ns", .max = "1s", CFG(timerslack) },
 	[TIMER_OPT_REQCSTATE] = { "reqcstate", WULTFW_OPT_BOOL, "true",
 		"Fill ReqCState with the one C-state the measured CPU entered "
-		"during a sleep (empty when it entered none or several), from "
-		"its cpuidle usage counters. They are read on the measured CPU "
+		"during a sleep (\"" WFW_REQCSTATE_NONE "\" when it entered "
+		"none, \"" WFW_REQCSTATE_SEVERAL "\" when several, \""
+		WFW_REQCSTATE_UNKNOWN "\" when the counters could not be "
+		"read), from its cpuidle usage counters. They are read on the measured CPU "
 		"once per wake-up, after TAI (about 1.5 us per state here); "
 		"false drops the column and the reads.", CFG(reqcstate) },
 	[TIMER_OPT_RAW] = { "raw", WULTFW_OPT_BOOL, "false",
@@ -178,7 +180,11 @@ static int timer_load_state_names(struct wultfw_ctx *ctx,
 		memcpy(p->enum_store[i], ci->names[i], WFW_CPUIDLE_NAME_LEN);
 		p->enum_names[i] = p->enum_store[i];
 	}
-	p->n_enum = (size_t)ci->nstates;
+	/* Values for a sleep without one known state, after the names. */
+	p->enum_names[i++] = WFW_REQCSTATE_NONE;
+	p->enum_names[i++] = WFW_REQCSTATE_SEVERAL;
+	p->enum_names[i++] = WFW_REQCSTATE_UNKNOWN;
+	p->n_enum = (size_t)i;
 	wfw_cpuidle_close(ci);
 	free(ci);
 	return 0;
@@ -307,10 +313,13 @@ static int timer_setup_cstates(struct wultfw_ctx *ctx, struct timer_priv *p,
 
 	if (!p->reqcstate || !p->n_enum)
 		return 0;
+	cs->none = (int)p->n_enum - WFW_REQCSTATE_N_EXTRA;
+	cs->several = cs->none + 1;
+	cs->unknown = cs->none + 2;
 	ret = wfw_cpuidle_open(&cs->ci, cpu, p->sysfs_root);
 	if (ret == -ENOENT) {
 		wultfw_log(ctx, WULTFW_LOG_INFO,
-			   "CPU %d has no cpuidle directory below %s: ReqCState will be empty",
+			   "CPU %d has no cpuidle directory below %s: ReqCState will be \"" WFW_REQCSTATE_UNKNOWN "\"",
 			   cpu, p->sysfs_root);
 		return 0;
 	}
@@ -319,13 +328,13 @@ static int timer_setup_cstates(struct wultfw_ctx *ctx, struct timer_priv *p,
 				   "cannot read CPU %d's C-states below %s/devices/system/cpu/cpu%d/cpuidle: %s; set reqcstate = false to measure without ReqCState",
 				   cpu, p->sysfs_root, cpu, strerror(-ret));
 	for (i = 0; i < cs->ci.nstates; i++) {
-		cs->map[i] = -1;
-		for (j = 0; j < p->n_enum; j++)
+		cs->map[i] = cs->unknown;
+		for (j = 0; j < (size_t)cs->none; j++)
 			if (!strcmp(cs->ci.names[i], p->enum_names[j]))
 				cs->map[i] = (int)j;
-		if (cs->map[i] < 0)
+		if (cs->map[i] == cs->unknown)
 			wultfw_log(ctx, WULTFW_LOG_WARN,
-				   "CPU %d's C-state %d (%s) is not among the states of the first CPU: ReqCState stays empty when it is entered",
+				   "CPU %d's C-state %d (%s) is not among the states of the first CPU: ReqCState is \"" WFW_REQCSTATE_UNKNOWN "\" when it is entered",
 				   cpu, i, cs->ci.names[i]);
 	}
 	/* Open the counters now, not on the first measurement. */

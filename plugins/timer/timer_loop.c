@@ -38,7 +38,11 @@ int timer_reqcstate(const struct timer_cstates *cs, const uint64_t *before,
 {
 	int state = wfw_cpuidle_only_state(&cs->ci, before, after);
 
-	return state < 0 ? -1 : cs->map[state];
+	if (state == WFW_CPUIDLE_NONE_ENTERED)
+		return cs->none;
+	if (state < 0)
+		return cs->several;
+	return cs->map[state];
 }
 
 /* Touch the stack once so the loop never page-faults on it. */
@@ -49,7 +53,7 @@ static void prefault_stack(void)
 	memset((char *)buf, 0, sizeof(buf));
 }
 
-/* Remember the first cpuidle read error; the datapoint gets no ReqCState. */
+/* Remember the first cpuidle read error; the datapoint's ReqCState is unknown. */
 static void note_usage_err(struct timer_priv *p, int err)
 {
 	int none = 0;
@@ -111,7 +115,7 @@ void *timer_thread_main(void *arg)
 		dp.tai = timer_now_ns();
 		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 
-		dp.cstate = -1;
+		dp.cstate = cs->unknown;
 		if (cs->on) {
 			ret = wfw_cpuidle_read_usage(&cs->ci, after);
 			if (ret)

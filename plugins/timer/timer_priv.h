@@ -51,8 +51,10 @@ enum timer_mlock {
 struct timer_cstates {
 	bool on;		/* read usage counters around every sleep */
 	struct wfw_cpuidle ci;	/* the measured CPU's states */
-	/* ci state index -> ReqCState enum index in the schema, or -1 */
+	/* ci state index -> ReqCState enum index in the schema, or unknown */
 	int map[WFW_CPUIDLE_MAX_STATES];
+	/* enum indices of the WFW_REQCSTATE_* values (no state's name) */
+	int none, several, unknown;
 };
 
 struct timer_priv {
@@ -69,8 +71,9 @@ struct timer_priv {
 	/* schema, built by open() */
 	struct wultfw_column cols[TIMER_MAX_COLS];
 	struct wultfw_schema schema;
+	/* the first CPU's state names, then the WFW_REQCSTATE_* values */
 	char enum_store[WFW_CPUIDLE_MAX_STATES][WFW_CPUIDLE_NAME_LEN];
-	const char *enum_names[WFW_CPUIDLE_MAX_STATES];
+	const char *enum_names[WFW_CPUIDLE_MAX_STATES + WFW_REQCSTATE_N_EXTRA];
 	size_t n_enum;
 
 	/* one run, set up by start() */
@@ -107,7 +110,10 @@ void *timer_thread_main(void *arg);
 /* TBI < LTime <= TAI: the thread really slept and woke after LTime. */
 bool timer_dp_consistent(const struct timer_dp *dp);
 
-/* ReqCState enum index from usage counters around one sleep, or -1. */
+/*
+ * ReqCState enum index from usage counters around one sleep: the one state
+ * entered, or cs->none / cs->several / cs->unknown.
+ */
 int timer_reqcstate(const struct timer_cstates *cs, const uint64_t *before,
 		    const uint64_t *after);
 

@@ -1,9 +1,11 @@
 #!/bin/sh
-# wultfw report, opened in headless Chromium: one real timer result (CSV
-# and binary), a filtered one, wult's own results (formats 1.2 and 1.3), a
-# diff of three and a 1 M-datapoint one. Each page must draw every tab and
-# plot without a JavaScript error (report.js sets the footer's
-# data-status); a screenshot of each goes to test_report-shots/.
+# wultfw report, opened in headless Chromium: real timer results (CSV and
+# binary, and one as without cpuidle), hrt where it runs, a filtered one,
+# wult's own results (formats 1.2 and 1.3), a diff of three, a 1 M-datapoint
+# one, --xaxes/--yaxes, a skid result (per precise level) and one with a
+# collector (Timeline tab). Each page must draw every tab and plot without
+# a JavaScript error (report.js sets the footer's data-status); a
+# screenshot of each goes to test_report-shots/.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
 export WULTFW_REPORT_ASSETS="$srcdir/lib/report/assets"
@@ -24,7 +26,7 @@ open_report() {
 		--virtual-time-budget=60000 --window-size=1400,1800 \
 		--screenshot="$shots/$1.png" --dump-dom "file://$PWD/$2/index.html" \
 		>"$1.dom" 2>"$1.chromium.log"
-	status=$(sed -n 's/.*<footer id="status" data-status="\([a-z]*\)">\([^<]*\).*/\1: \2/p' "$1.dom")
+	status=$(sed -n 's/.*<footer id="status" data-status="\([a-z]*\)"[^>]*>\([^<]*\).*/\1: \2/p' "$1.dom")
 	case "$status" in
 	"ok: ok: $3 tabs"*) ok "$1: $status" ;;
 	*) fail "$1: the page says '${status:-nothing (did it load?)}'"
@@ -93,6 +95,87 @@ echo "  (report of 1 M datapoints written in $(($(date +%s) - t0)) s, data.js $(
 expect_in r-big/data.js '"reduced": true' "the scatter plots were reduced"
 open_report big r-big 1
 expect_in big.dom "Large result" "and the page says how"
+
+# wult's --xaxes/--yaxes: x axes in the order given, scatter plots only
+# for the --yaxes metrics.
+"$WULTFW" report -o r-axes --xaxes 'SilentTime,LDist' --yaxes WakeLatency out/timer 2>/dev/null
+expect_status 0 $? "--xaxes and --yaxes"
+expect_in r-axes/data.js '"axis_units": {"SilentTime": "us", "LDist": "us"}' "x axes in the order given"
+open_report axes r-axes 1
+"$WULTFW" report -o r-axes2 --xaxes LDsit out/timer >bad.err 2>&1
+expect_status 1 $? "an unknown --xaxes column fails"
+expect_in bad.err "--xaxes: no metric 'LDsit'" "naming the option"
+
+# hrt (eBPF) where it runs, and a timer result as without cpuidle (no
+# ReqCState column: tables without a per-state breakdown).
+# hrt needs an idle CPU: on a busy machine its datapoints come slowly.
+sed 's/"timer"; cpu/"hrt"; cpu/; s/name = "timer"/name = "hrt"/; s/datapoints = 3000; }/datapoints = 1000; time = "60s"; }/' timer.cfg >hrt.cfg
+if "$WULTFW" -c hrt.cfg --check >hrt.check 2>&1; then
+	"$WULTFW" -q -c hrt.cfg
+	n=$(sed -n 's/^datapoints: //p' out/hrt/info.yml)
+	if [ "${n:-0}" -ge 10 ]; then
+		"$WULTFW" report -o r-hrt out/hrt 2>/dev/null
+		expect_status 0 $? "report of an hrt result"
+		open_report hrt r-hrt 2
+	else
+		ok "hrt took only ${n:-0} datapoints in 60 s (CPU 1 hardly idle here): not reported"
+	fi
+else
+	ok "no hrt result here: $(grep -m1 warning hrt.check)"
+fi
+sed 's/name = "timer"/name = "nocpuidle"/' timer.cfg >nc.cfg
+WULTFW_HIDE_CPUIDLE=1 "$WULTFW" -q -c nc.cfg && "$WULTFW" report -o r-nc out/nocpuidle 2>/dev/null
+expect_status 0 $? "report of a result without cpuidle states"
+open_report nocpuidle r-nc 1
+
+# A skid result (issue 15): Skid by default, grouped by precise level, a
+# histogram per level. Where perf events cannot run, this part says why.
+cat >skid.cfg <<'CFG'
+outdir = "out";
+experiments = (
+  { name = "skid";
+    source = { plugin = "skid"; event = "breakpoint"; precise = "all";
+               buffer_size = 4096; runway = 100; samples = 400; };
+    sinks = ( { plugin = "csv"; } );
+  }
+);
+CFG
+if "$WULTFW" -q -c skid.cfg >skid.out 2>&1; then
+	"$WULTFW" report -o r-skid out/skid 2>/dev/null
+	expect_status 0 $? "report of a skid result"
+	expect_in r-skid/data.js '"group_by": "Precise"' "grouped by precise level"
+	expect_in r-skid/data.js '"groups": [{"name": "p0", "counts": [' "a histogram per precise level"
+	open_report skid r-skid 1
+	expect_in skid.dom "<th>Precise</th>" "the tables are per precise level"
+else
+	ok "no skid result here: $(grep -m1 error skid.out)"
+fi
+
+# Collectors (issue 16): their counters over time under the main metric,
+# on one time axis (LTime: raw = true); without LTime the page says why.
+cat >col.cfg <<'CFG'
+outdir = "out";
+experiments = (
+  { name = "col";
+    source = { plugin = "timer"; cpu = 1; ldist = [ "100us", "1ms" ]; raw = true; };
+    limits = { datapoints = 1000; };
+    sinks = ( { plugin = "csv"; } );
+    collect = ( { plugin = "telemetry"; period = "20ms";
+                  counters = [ "stat:ctxt", "stat:cpu1:idle" ]; } );
+  }
+);
+CFG
+"$WULTFW" -q -c col.cfg
+expect_status 0 $? "a timer run with a collector"
+"$WULTFW" report -o r-col out/col 2>/dev/null
+expect_status 0 $? "report of a result with a collector"
+expect_in r-col/data.js '"timelines": [{"metric": "WakeLatency", "notes": "", "main": {"x": [' "the main metric on the time axis"
+expect_in r-col/data.js '"name": "stat:ctxt"' "the counters over time"
+open_report timeline r-col 2
+sed 's/"timer"; cpu = 1; ldist = \[ "100us", "1ms" \]; raw = true;/"timer"; cpu = 1; ldist = [ "100us", "1ms" ];/; s/name = "col"/name = "col2"/' col.cfg >col2.cfg
+"$WULTFW" -q -c col2.cfg && "$WULTFW" report -o r-col3 out/col2 2>/dev/null
+expect_status 0 $? "report of a collector result without LTime"
+expect_in r-col3/data.js '"main": null' "no main metric without LTime"
 
 # Options and errors.
 "$WULTFW" report --list-metrics "$srcdir/tests/data/wult-1.3" >lm.out 2>&1

@@ -124,6 +124,18 @@ static void test_strings(void)
 	TU_ASSERT_CONTAINS(err, "holds numbers");
 }
 
+/* Syntax only: any column name passes, a syntax error has its caret. */
+static void test_syntax_only(void)
+{
+	char e[512];
+
+	CU_ASSERT_EQUAL(wfw_expr_check_syntax("Nowhere > 1us && !(X == \"y\")", e, sizeof(e)), 0);
+	CU_ASSERT_EQUAL(wfw_expr_check_syntax("LDist > && 1", e, sizeof(e)), -EINVAL);
+	TU_ASSERT_CONTAINS(e, "\n  LDist > && 1\n          ^");
+	CU_ASSERT_EQUAL(wfw_expr_check_syntax("(LDist > 1", e, sizeof(e)), -EINVAL);
+	TU_ASSERT_CONTAINS(e, "')' expected");
+}
+
 static void test_bad_input(void)
 {
 	CU_ASSERT_EQUAL(eval("WakeLatncy > 1"), -1);
@@ -212,6 +224,7 @@ int main(void)
 	CU_add_test(s, "units", test_units);
 	CU_add_test(s, "enum names", test_strings);
 	CU_add_test(s, "bad input with a caret", test_bad_input);
+	CU_add_test(s, "syntax only", test_syntax_only);
 	CU_add_test(s, "include and exclude", test_select);
 	return tu_run();
 }

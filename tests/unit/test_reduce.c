@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/reduce.h"
 #include "testutil.h"
@@ -92,6 +93,23 @@ static void test_histogram_counts(void)
 	CU_ASSERT_EQUAL(counts[3], 1);	/* 9; NaN not counted */
 }
 
+/* Parts binned in the whole's bins (per C-state) add up to the whole. */
+static void test_histogram_parts(void)
+{
+	static float part[2][N];
+	uint64_t whole[64], a[64], b[64];
+	size_t n[2] = { 0, 0 };
+	double lo, width;
+
+	for (size_t i = 0; i < N; i++)
+		part[i % 3 == 0][n[i % 3 == 0]++] = ys[i];
+	wfw_reduce_histogram(ys, N, 64, whole, &lo, &width);
+	wfw_reduce_histogram_at(part[0], n[0], 64, lo, width, a);
+	wfw_reduce_histogram_at(part[1], n[1], 64, lo, width, b);
+	for (int i = 0; i < 64; i++)
+		CU_ASSERT_EQUAL(a[i] + b[i], whole[i]);
+}
+
 static int cmp_float(const void *a, const void *b)
 {
 	float x = *(const float *)a, y = *(const float *)b;
@@ -126,6 +144,32 @@ static void test_ccdf(void)
 	CU_ASSERT_DOUBLE_EQUAL(c[9], 0.1, 1e-12);
 }
 
+/* The radix sort against qsort: negatives, zeros of both signs, inf. */
+static void test_sort_floats(void)
+{
+	static float a[N + 6], b[N + 6];
+	size_t n = N + 6;
+
+	for (size_t i = 0; i < N; i++)
+		a[i] = (i % 3 ? 1 : -1) * ys[i] * (i % 7 ? 1.0f : 1e-30f);
+	a[N] = 0.0f;
+	a[N + 1] = -0.0f;
+	a[N + 2] = INFINITY;
+	a[N + 3] = -INFINITY;
+	a[N + 4] = -1e38f;
+	a[N + 5] = 1e-45f;		/* a denormal */
+	memcpy(b, a, sizeof(a));
+	qsort(b, n, sizeof(float), cmp_float);
+	CU_ASSERT_EQUAL_FATAL(wfw_sort_floats(a, n), 0);
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])	/* -0.0 == 0.0, their order is free */
+			CU_FAIL_FATAL("wfw_sort_floats disagrees with qsort");
+	for (size_t i = 1; i < n; i++)
+		CU_ASSERT(a[i - 1] <= a[i]);
+	CU_ASSERT_EQUAL(wfw_sort_floats(a, 0), 0);
+	CU_ASSERT_EQUAL(wfw_sort_floats(a, 1), 0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -137,6 +181,8 @@ int main(void)
 	CU_add_test(s, "small scatter kept whole", test_scatter_small_is_exact);
 	CU_add_test(s, "scatter: tail kept, counts preserved", test_scatter_keeps_tail_and_counts);
 	CU_add_test(s, "histogram counts", test_histogram_counts);
+	CU_add_test(s, "histograms of parts", test_histogram_parts);
 	CU_add_test(s, "ccdf tail and shares", test_ccdf);
+	CU_add_test(s, "radix sort of floats", test_sort_floats);
 	return tu_run();
 }

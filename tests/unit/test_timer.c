@@ -281,9 +281,13 @@ static void test_schema(void)
 	c = col_index(s, "ReqCState");
 	CU_ASSERT_EQUAL_FATAL(c, 3);
 	CU_ASSERT_EQUAL(s->cols[c].type, WULTFW_COL_ENUM);
-	CU_ASSERT_EQUAL_FATAL(s->cols[c].n_enum, 3);
+	/* The states, then the values for a sleep without one known state. */
+	CU_ASSERT_EQUAL_FATAL(s->cols[c].n_enum, 6);
 	CU_ASSERT_STRING_EQUAL(s->cols[c].enum_names[1], "C1-FAKE");
 	CU_ASSERT_STRING_EQUAL(s->cols[c].enum_names[2], "C6-FAKE");
+	CU_ASSERT_STRING_EQUAL(s->cols[c].enum_names[3], "none");
+	CU_ASSERT_STRING_EQUAL(s->cols[c].enum_names[4], "several");
+	CU_ASSERT_STRING_EQUAL(s->cols[c].enum_names[5], "unknown");
 	/* No fake interrupt time: user space cannot see it. */
 	CU_ASSERT_EQUAL(col_index(s, "IntrLatency"), -1);
 	h_close(&h);
@@ -355,7 +359,8 @@ static void test_datapoints(void)
 		CU_ASSERT_TRUE(ldist >= (int64_t)pa.ldist_from_ns &&
 			       ldist <= (int64_t)pa.ldist_to_ns);
 		CU_ASSERT_TRUE(silent > 0 && silent <= ldist);
-		CU_ASSERT_TRUE(cstate >= -1 && (cs_col < 0 ||
+		/* Never empty: a state, or none/several/unknown. */
+		CU_ASSERT_TRUE(cs_col < 0 || (cstate >= 0 &&
 			       cstate < (int64_t)s->cols[cs_col].n_enum));
 		CU_ASSERT_EQUAL(wake, tai - ltime);
 		CU_ASSERT_EQUAL(silent, ltime - tbi);
@@ -412,25 +417,26 @@ static void test_consistency_rule(void)
 
 static void test_reqcstate_logic(void)
 {
-	struct timer_cstates cs = { .on = true };
+	struct timer_cstates cs = { .on = true, .none = 3, .several = 4,
+				    .unknown = 5 };
 	uint64_t before[3] = { 5, 7, 9 }, after[3];
 
 	cs.ci.nstates = 3;
 	cs.map[0] = 0;
 	cs.map[1] = 2;		/* measured CPU's state 1 is schema name 2 */
-	cs.map[2] = -1;		/* a state the schema does not know */
+	cs.map[2] = cs.unknown;	/* a state the schema does not know */
 
 	memcpy(after, before, sizeof(after));
-	CU_ASSERT_EQUAL(timer_reqcstate(&cs, before, after), -1);
+	CU_ASSERT_EQUAL(timer_reqcstate(&cs, before, after), cs.none);
 	after[1] = 8;
 	CU_ASSERT_EQUAL(timer_reqcstate(&cs, before, after), 2);
 	after[1] = 10;		/* entered several times, still one state */
 	CU_ASSERT_EQUAL(timer_reqcstate(&cs, before, after), 2);
 	after[0] = 6;		/* two states: unknown which one was requested */
-	CU_ASSERT_EQUAL(timer_reqcstate(&cs, before, after), -1);
+	CU_ASSERT_EQUAL(timer_reqcstate(&cs, before, after), cs.several);
 	memcpy(after, before, sizeof(after));
 	after[2] = 10;
-	CU_ASSERT_EQUAL(timer_reqcstate(&cs, before, after), -1);
+	CU_ASSERT_EQUAL(timer_reqcstate(&cs, before, after), cs.unknown);
 }
 
 /* Bumps one fake usage counter of the measured CPU while sleeps run. */
@@ -468,7 +474,7 @@ static void test_reqcstate_fake_sysfs(void)
 
 	make_fake_tree(true);
 
-	/* Counters that never move: no state was entered, ReqCState empty. */
+	/* Counters that never move: no state was entered, ReqCState "none". */
 	h_init(&h);
 	h.ctx.sysfs_root = fake_root;
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
@@ -476,10 +482,10 @@ static void test_reqcstate_fake_sysfs(void)
 	h_collect(&h, 50);
 	pl->source->stop(&h.ctx);
 	for (r = 0; r < h.b.rows; r++)
-		CU_ASSERT_EQUAL(wultfw_crow(&h.b, r)[3].i, -1);
+		CU_ASSERT_EQUAL(wultfw_crow(&h.b, r)[3].i, 3);
 	h_close(&h);
 
-	/* Only "C6-FAKE" moves: ReqCState is C6-FAKE (or empty, if a sleep
+	/* Only "C6-FAKE" moves: ReqCState is C6-FAKE (or "none", if a sleep
 	 * saw no bump), never another state. */
 	memset(&bp, 0, sizeof(bp));
 	snprintf(bp.path, sizeof(bp.path),
@@ -497,7 +503,7 @@ static void test_reqcstate_fake_sysfs(void)
 	for (r = 0; r < h.b.rows; r++) {
 		int64_t cs = wultfw_crow(&h.b, r)[3].i;
 
-		CU_ASSERT_TRUE(cs == -1 || cs == 2);
+		CU_ASSERT_TRUE(cs == 3 || cs == 2);
 		named += cs == 2;
 	}
 	/*

@@ -5,6 +5,9 @@
 "use strict";
 
 var wfwErrors = [];
+// Milliseconds from navigation start until the scripts ran: loading and
+// parsing plotly.min.js and data.js (the footer's data-loaded-ms).
+var wfwLoadedMs = Math.round(performance.now());
 window.onerror = function (msg, src, line) {
 	wfwErrors.push(msg + " (" + src + ":" + line + ")");
 	setStatus("error", wfwErrors.join("; "));
@@ -46,12 +49,27 @@ var INTRO = [
 		return i.ldist_from ? i.ldist_from + " - " + i.ldist_to : undefined; }],
 	["Date", "date"], ["Duration (s)", "duration"],
 	["Datapoints", "datapoints"], ["Discarded", "discarded"],
+	["Discarded, by reason", dropReasons],
+	["Selected while measuring", function (i) {
+		return i.select_kept === undefined ? undefined :
+			[i.select_include && "include " + i.select_include, i.select_exclude && "exclude " + i.select_exclude]
+			.filter(function (x) { return x; }).join(", ") + ": " + i.select_kept + " kept, " +
+			i.select_left_out + " left out" + (i.select_left_out_file ? " (in " + i.select_left_out_file + ")" : ""); }],
 	["Collected by", function (i) {
 		return i.collector || (i.toolname ? join(i.toolname, i.toolver) : undefined); }],
 	["Format version", "format_version"],
 	["Filtered from", "filtered_from"], ["Filter include", "filter_include"],
 	["Filter exclude", "filter_exclude"],
 ];
+
+// The sources' drop counters in info.yml (hrt_dropped_..., timer_overruns,
+// skid_lost, ...) that are not zero.
+function dropReasons(i) {
+	var r = Object.keys(i).filter(function (k) {
+		return /_(dropped_|overruns$|lost$|throttled$)/.test(k) && Number(i[k]) > 0;
+	}).map(function (k) { return k + " " + i[k]; });
+	return r.length ? r.join(", ") : undefined;
+}
 
 function join(a, b) {
 	return a === undefined ? b : b === undefined ? a : a + " (" + b + ")";
@@ -83,7 +101,8 @@ function intro(rep) {
 // on, a row with the difference to the first (absolute and %).
 function summaryTable(rep, m) {
 	var t = el("table"), h = el("tr"), estimated = false;
-	["ReqCState", "Result", "share"].concat(rep.funcs).forEach(function (f, i) {
+	var gcol = rep.results.map(function (r) { return r.group_by; }).filter(function (g) { return g; })[0];
+	[gcol || "group", "Result", "share"].concat(rep.funcs).forEach(function (f, i) {
 		h.appendChild(el("th", {}, i > 3 ? f + (m.unit ? " (" + m.unit + ")" : "") : f));
 	});
 	t.appendChild(h);
@@ -141,13 +160,22 @@ function markerSizes(w) {
 	return w.map(function (n) { return n > 1 ? 4 + 2.5 * Math.log10(n) : 4; });
 }
 
+// WebGL pays off only for many points: each WebGL plot costs a context,
+// which software rendering makes slow to set up; SVG draws a few thousand
+// points faster.
+var WEBGL_FROM = 5000;
+
 function scatterTraces(rep, m, axis) {
-	var traces = [], k = 0;
+	var traces = [], k = 0, total = 0;
+	m.scatter[axis].forEach(function (groups) {
+		groups.forEach(function (g) { total += g.x.length; });
+	});
 	m.scatter[axis].forEach(function (groups, ri) {
 		groups.forEach(function (g) {
 			var name = rep.results.length > 1 ? rep.results[ri].id + " " + g.name : g.name;
 			traces.push({
-				type: "scattergl", mode: "markers", name: name, x: g.x, y: g.y,
+				type: total >= WEBGL_FROM ? "scattergl" : "scatter", mode: "markers",
+				name: name, x: g.x, y: g.y,
 				text: g.w.map(function (n) { return n > 1 ? n + " datapoints around here" : ""; }),
 				hovertemplate: axis + " %{x}<br>" + m.name + " %{y}<br>%{text}<extra>" + name + "</extra>",
 				marker: { size: markerSizes(g.w), color: PALETTE[k++ % PALETTE.length], opacity: 0.6 },
@@ -179,14 +207,21 @@ function metricPanel(rep, m, panel) {
 	panel.appendChild(el("h2", {}, m.name + (m.unit ? " (" + m.unit + ")" : "")));
 	panel.appendChild(summaryTable(rep, m));
 	panel.appendChild(plots);
-	var reduced = false;
+	var reduced = false, tails = [];
 	Object.keys(m.scatter).forEach(function (axis) {
 		if (!m.scatter[axis].some(function (g) { return g.length; }))
 			return;
-		m.scatter[axis].forEach(function (gs) { gs.forEach(function (g) { reduced = reduced || g.reduced; }); });
+		m.scatter[axis].forEach(function (gs) {
+			gs.forEach(function (g) {
+				reduced = reduced || g.reduced;
+				if (g.reduced && tails.indexOf(g.tail_pct) < 0)
+					tails.push(g.tail_pct);
+			});
+		});
 		var d = el("div", { class: "plot", "data-kind": "scatter-" + axis });
 		plots.appendChild(d);
-		var lay = { title: { text: m.name + " vs " + axis }, xaxis: axisTitle(axis, "us"), yaxis: axisTitle(m.name, m.unit) };
+		var lay = { title: { text: m.name + " vs " + axis }, xaxis: axisTitle(axis, (rep.axis_units || {})[axis]),
+			    yaxis: axisTitle(m.name, m.unit) };
 		if (!plot(d, scatterTraces(rep, m, axis), lay))
 			empty.push(m.name + " vs " + axis);
 		n++;
@@ -200,14 +235,28 @@ function metricPanel(rep, m, panel) {
 		if (!d)
 			return;
 		var c = PALETTE[ri % PALETTE.length];
-		ht.push({ type: "bar", name: rep.results[ri].id, opacity: 0.6, marker: { color: c },
-			x: d.hist.counts.map(function (_, i) { return d.hist.lo + (i + 0.5) * d.hist.width; }),
-			y: d.hist.counts, width: d.hist.width });
-		ct.push({ type: "scattergl", mode: "lines+markers", name: rep.results[ri].id,
+		// Step lines: overlays read better than bars, and plotly's small
+		// gl2d bundle has no bar trace. One per result, and one per group
+		// (C-state, precise level) when a result has several.
+		var name = function (g) { return rep.results.length > 1 ? rep.results[ri].id + " " + g : g; };
+		var sets = [{ name: rep.results.length > 1 ? rep.results[ri].id : "all", counts: d.hist.counts, color: c }];
+		(d.hist.groups || []).forEach(function (g, gi) {
+			sets.push({ name: name(g.name), counts: g.counts, dash: "dot",
+				    color: PALETTE[(ri + 1 + gi) % PALETTE.length] });
+		});
+		sets.forEach(function (h) {
+			ht.push({ type: "scatter", mode: "lines", name: h.name,
+				line: { shape: "hvh", color: h.color, width: 1.5, dash: h.dash },
+				x: h.counts.map(function (_, i) { return d.hist.lo + (i + 0.5) * d.hist.width; }),
+				y: h.counts.map(function (n) { return n || null; }),
+				hovertemplate: "%{y} datapoints at %{x} (bin " + fmt(d.hist.width) + " wide)<extra>" +
+					h.name + "</extra>" });
+		});
+		ct.push({ type: "scatter", mode: "lines", name: rep.results[ri].id,
 			marker: { size: 3, color: c }, line: { color: c }, x: d.ccdf.x, y: d.ccdf.p,
 			hovertemplate: "%{y:.3g} of datapoints >= %{x}<extra></extra>" });
 	});
-	if (!plot(hist, ht, { title: { text: m.name + " histogram" }, barmode: "overlay",
+	if (!plot(hist, ht, { title: { text: m.name + " histogram" },
 			      xaxis: axisTitle(m.name, m.unit), yaxis: { title: { text: "datapoints" }, type: "log" } }))
 		empty.push(m.name + " histogram");
 	if (!plot(ccdf, ct, { title: { text: m.name + " percentiles (CCDF)" }, xaxis: axisTitle(m.name, m.unit),
@@ -215,20 +264,130 @@ function metricPanel(rep, m, panel) {
 		empty.push(m.name + " CCDF");
 	if (reduced)
 		panel.appendChild(el("p", { class: "note" },
-			"Large result: the scatter plots show every datapoint above the 99th percentile of " + m.name +
-			" as itself; below it, datapoints are drawn as density on a " + rep.grid + "x" + rep.grid +
+			"Large result: the scatter plots show every datapoint above the " +
+			tails.map(function (p) { return "p" + p; }).join(" / ") + " of " + m.name +
+			" (the 99th percentile, or a higher one that leaves at most " + rep.tail_points +
+			" datapoints) as itself; below it, datapoints are drawn as density on a " + rep.grid + "x" + rep.grid +
 			" grid, one marker per cell at the mean of its datapoints, sized by their number (hover shows it)." +
 			" Histograms count every datapoint; the CCDF shows the " + rep.ccdf_tail + " largest values one by one."));
 	return { plots: n + 2, empty: empty };
 }
 
+// The collectors' counters of each result over time, stacked on one time
+// axis under the main metric (its datapoints against LTime).
+function timelinePanel(rep, panel) {
+	var n = 0, empty = [];
+	panel.appendChild(el("h2", {}, "Timeline"));
+	rep.timelines.forEach(function (t, ri) {
+		if (!t)
+			return;
+		var id = rep.results[ri].id, rows = t.series.length + (t.main ? 1 : 0);
+		var d = el("div", { class: "plot timeline", "data-kind": "timeline" });
+		d.style.height = (160 + 140 * rows) + "px";
+		panel.appendChild(d);
+		var traces = [], lay = { title: { text: id + ": counters over time" + (t.main ? ", with " + t.metric : "") },
+					 xaxis: axisTitle("time since the first sample", "s"), showlegend: false };
+		var k = 0, gap = 0.04, h = (1 - gap * (rows - 1)) / rows;
+		var add = function (trace, title) {
+			var ax = k ? "y" + (k + 1) : "y", top = 1 - k * (h + gap);
+			trace.yaxis = ax;
+			traces.push(trace);
+			lay["yaxis" + (k ? k + 1 : "")] = { domain: [Math.max(0, top - h), top],
+							     title: { text: title, font: { size: 11 } } };
+			// The time axis under the lowest plot.
+			lay.xaxis.anchor = ax;
+			k++;
+		};
+		var unit = rep.metrics.filter(function (m) { return m.name === t.metric; }).map(function (m) { return m.unit; })[0];
+		if (t.main)
+			add({ type: t.main.x.length >= WEBGL_FROM ? "scattergl" : "scatter", mode: "markers", x: t.main.x, y: t.main.y,
+			      marker: { size: markerSizes(t.main.w), color: PALETTE[0], opacity: 0.6 },
+			      hovertemplate: "%{x} s<br>" + t.metric + " %{y}<extra></extra>" },
+			    t.metric + (unit ? " (" + unit + ")" : ""));
+		t.series.forEach(function (v, i) {
+			add({ type: "scatter", mode: "lines", x: v.t, y: v.v, line: { color: PALETTE[(i + 1) % PALETTE.length], width: 1 },
+			      hovertemplate: "%{x} s<br>" + v.name + " %{y}<extra>" + v.file + "</extra>" },
+			    v.name + (v.unit ? " (" + v.unit + ")" : ""));
+		});
+		if (!plot(d, traces, lay))
+			empty.push(id + " timeline");
+		n++;
+		var notes = [];
+		if (!t.main)
+			notes.push(id + ": " + t.metric + " is not on the time axis: the result has no LTime column (measure with raw = true)");
+		if (t.notes)
+			notes.push(id + ": " + t.notes);
+		t.series.forEach(function (v) {
+			if (v.step > 1)
+				notes.push(v.name + ": every " + v.step + "th of " + v.samples + " samples");
+		});
+		if (notes.length)
+			panel.appendChild(el("p", { class: "note" }, notes.join(". ") + "."));
+	});
+	return { plots: n, empty: empty };
+}
+
+function hasTimeline(rep) {
+	return (rep.timelines || []).some(function (t) { return t; });
+}
+
+// Tabs are drawn one at a time: the first at once, the others right after
+// (or when shown first), so the page is usable before every plot exists.
+var wfw = { rep: null, drawn: [], left: 0, nplots: 0, empty: [] };
+
+function drawPanel(i) {
+	if (wfw.drawn[i])
+		return;
+	wfw.drawn[i] = true;
+	var p = document.querySelectorAll(".panel")[i], shown = p.classList.contains("active");
+	// Drawn while visible so plotly sizes the plots, then hidden again.
+	p.classList.add("active");
+	var r = i < wfw.rep.metrics.length ? metricPanel(wfw.rep, wfw.rep.metrics[i], p) : timelinePanel(wfw.rep, p);
+	if (!shown)
+		p.classList.remove("active");
+	wfw.nplots += r.plots;
+	wfw.empty = wfw.empty.concat(r.empty);
+	if (--wfw.left === 0)
+		allDrawn();
+}
+
 function show(i) {
+	drawPanel(i);
 	document.querySelectorAll("nav button").forEach(function (b, k) { b.classList.toggle("active", k === i); });
 	document.querySelectorAll(".panel").forEach(function (p, k) {
 		p.classList.toggle("active", k === i);
 		if (k === i)
 			p.querySelectorAll(".plot").forEach(function (d) { Plotly.Plots.resize(d); });
 	});
+}
+
+function allDrawn() {
+	var rep = wfw.rep, f = document.getElementById("status");
+	if (wfw.empty.length)
+		throw new Error("empty plots: " + wfw.empty.join(", "));
+	f.dataset.loadedMs = wfwLoadedMs;
+	f.dataset.drawnMs = Math.round(performance.now());
+	setStatus("ok", "ok: " + wfw.drawn.length + " tabs, " + wfw.nplots + " plots, " +
+		  rep.results.length + " results");
+}
+
+function guarded(fn) {
+	try {
+		fn();
+	} catch (e) {
+		wfwErrors.push(String(e.message || e));
+		setStatus("error", "error: " + wfwErrors.join("; "));
+	}
+}
+
+// The other tabs, one per timer tick so the browser paints in between.
+function drawRest(i) {
+	if (i >= wfw.drawn.length)
+		return;
+	setTimeout(function () {
+		guarded(function () { drawPanel(i); });
+		drawRest(i + 1);
+	}, 0);
 }
 
 function draw() {
@@ -243,34 +402,26 @@ function draw() {
 	}
 	document.getElementById("descr").textContent = rep.descr;
 	intro(rep);
-	var tabs = document.getElementById("tabs"), panels = document.getElementById("panels");
-	var nplots = 0, empty = [];
-	rep.metrics.forEach(function (m, i) {
-		var b = el("button", { "data-metric": m.name }, m.name);
-		b.onclick = function () { show(i); };
-		tabs.appendChild(b);
-		// Drawn while visible so plotly sizes the plots, then hidden.
-		var p = el("section", { class: "panel active", "data-metric": m.name });
-		panels.appendChild(p);
-		var r = metricPanel(rep, m, p);
-		nplots += r.plots;
-		empty = empty.concat(r.empty);
-		p.classList.remove("active");
-	});
-	show(0);
 	if (!rep.metrics.length)
 		throw new Error("no metric tab");
-	if (empty.length)
-		throw new Error("empty plots: " + empty.join(", "));
-	setStatus("ok", "ok: " + rep.metrics.length + " tabs, " + nplots + " plots, " +
-		  rep.results.length + " results");
+	wfw.rep = rep;
+	var names = rep.metrics.map(function (m) { return m.name; });
+	if (hasTimeline(rep))
+		names.push("Timeline");
+	wfw.left = names.length;
+	wfw.drawn = names.map(function () { return false; });
+	var tabs = document.getElementById("tabs"), panels = document.getElementById("panels");
+	names.forEach(function (name, i) {
+		var b = el("button", { "data-metric": name }, name);
+		b.onclick = function () { guarded(function () { show(i); }); };
+		tabs.appendChild(b);
+		panels.appendChild(el("section", { class: "panel", "data-metric": name }));
+	});
+	// index.html#NAME opens on tab NAME (a metric, or Timeline).
+	var first = Math.max(0, names.indexOf(decodeURIComponent(location.hash.slice(1))));
+	show(first);
+	document.getElementById("status").dataset.firstTabMs = Math.round(performance.now());
+	drawRest(0);
 }
 
-document.addEventListener("DOMContentLoaded", function () {
-	try {
-		draw();
-	} catch (e) {
-		wfwErrors.push(String(e.message || e));
-		setStatus("error", "error: " + wfwErrors.join("; "));
-	}
-});
+document.addEventListener("DOMContentLoaded", function () { guarded(draw); });

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Selecting datapoints while measuring: an experiment's `include` and
+ * `exclude` expressions (lib/expr, as calc/filter's --include/--exclude)
+ * and `keep_filtered = true`, as wult's start --include/--exclude/
+ * --keep-filtered. Only the selected rows reach the sinks and count
+ * against the datapoint limit; with keep_filtered the others go to
+ * filtered.csv in the result directory.
+ */
+#ifndef WFW_DATASEL_H
+#define WFW_DATASEL_H
+
+#include <libconfig.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <datafmt/writer.h>
+#include <expr/expr.h>
+
+#include "cfgerr.h"
+
+#define WFW_DATASEL_FILE "filtered.csv"
+
+/* Where a setting was written ("FILE:LINE: KEY"), for run-time errors. */
+struct wfw_datasel_text {
+	char *text;		/* NULL: not given */
+	char where[512];
+};
+
+/* As parsed from the experiment file. */
+struct wfw_datasel_cfg {
+	struct wfw_datasel_text include, exclude;
+	bool expr_given;	/* include or exclude set, even if invalid */
+	bool keep_filtered;
+	const config_setting_t *keep_setting;	/* for the "needs" error */
+	char keep_key[160];
+};
+
+/* One run's selection. */
+struct wfw_datasel {
+	const struct wfw_datasel_cfg *cfg;
+	struct wfw_select sel;
+	struct wfw_csv_writer filtered;
+	bool filtered_open;
+	struct wultfw_batch rest;	/* a batch's rows that were not selected */
+};
+
+/* The core keys this module reads from an experiment (or top level). */
+extern const char *const wfw_datasel_keys[];
+
+/* One of wfw_datasel_keys, as set at `s` under `key`: syntax checked. */
+void wfw_datasel_parse(struct wfw_datasel_cfg *c, const config_setting_t *s,
+		       const char *key, struct wfw_cfgerr *errs);
+/* After every key: keep_filtered needs include or exclude. */
+void wfw_datasel_check(const struct wfw_datasel_cfg *c, struct wfw_cfgerr *errs);
+void wfw_datasel_cfg_free(struct wfw_datasel_cfg *c);
+
+/* Is anything to be selected at all? */
+static inline bool wfw_datasel_wanted(const struct wfw_datasel_cfg *c)
+{
+	return c->include.text || c->exclude.text;
+}
+
+/*
+ * Compile against the source's schema: 0, or -EINVAL after printing the
+ * error at the setting's file:line with the expression and a caret.
+ */
+int wfw_datasel_compile(struct wfw_datasel *d, const struct wfw_datasel_cfg *c,
+			const struct wultfw_schema *s);
+/* Open filtered.csv in `dir` when keep_filtered: 0 or -errno (printed). */
+int wfw_datasel_open(struct wfw_datasel *d, const char *dir,
+		     const struct wultfw_schema *s);
+/*
+ * Keep in b the selected rows, at most `room` of them, in order; the rows
+ * not selected before the last one kept go to filtered.csv. 0 or -errno
+ * (printed) when filtered.csv cannot be written.
+ */
+int wfw_datasel_batch(struct wfw_datasel *d, struct wultfw_batch *b,
+		      uint64_t room);
+/* Close filtered.csv: 0 or -errno (printed). */
+int wfw_datasel_close(struct wfw_datasel *d);
+/* info.yml: select_include/_exclude, select_kept, select_left_out(_file). */
+struct wfw_info;
+void wfw_datasel_info(const struct wfw_datasel *d, struct wfw_info *info);
+void wfw_datasel_free(struct wfw_datasel *d);
+
+#endif

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timeline of a result: the counters its collectors sampled
+ * (telemetry.csv and the other files info.yml lists under `collectors`)
+ * over time, with the main metric on the same time axis. Both carry
+ * CLOCK_MONOTONIC nanoseconds: a collector's `Time` column and the main
+ * result's `LTime` (timer and kernel-side sources with raw = true).
+ */
+#include "config.h"
+
+#include "report/report.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datafmt/reader.h"
+#include "report/reduce.h"
+#include "stats/report.h"
+
+/* Counter samples kept per series; beyond, every k-th sample. */
+#define MAX_SAMPLES 20000
+
+/* Append why a file is not in the timeline. */
+static void note(struct wfw_rep_timeline *t, const char *why, const char *more)
+{
+	size_t n = strlen(t->notes);
+
+	snprintf(t->notes + n, sizeof(t->notes) - n, "%s%s%s", n ? "; " : "",
+		 why, more);
+}
+
+/* One series per numeric column but Time; NULL cells skipped later. */
+static int add_series(struct wfw_rep_timeline *t, const char *file,
+		      const struct wultfw_schema *s, int tcol, size_t *first)
+{
+	size_t n = 0;
+	struct wfw_rep_series *v;
+
+	for (size_t k = 0; k < s->ncols; k++)
+		n += (int)k != tcol && s->cols[k].type != WULTFW_COL_ENUM &&
+		     strcmp(s->cols[k].name, "SampleWindow");
+	v = realloc(t->series, (t->nseries + n) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	t->series = v;
+	*first = t->nseries;
+	for (size_t k = 0; k < s->ncols; k++) {
+		if ((int)k == tcol || s->cols[k].type == WULTFW_COL_ENUM ||
+		    !strcmp(s->cols[k].name, "SampleWindow"))
+			continue;
+		v = &t->series[t->nseries++];
+		memset(v, 0, sizeof(*v));
+		v->col = (int)k;
+		v->file = strdup(file);
+		v->name = strdup(s->cols[k].name);
+		v->unit = s->cols[k].unit ? s->cols[k].unit : "";
+		if (!v->file || !v->name)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int push(struct wfw_rep_series *v, double t, double y)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 1024;
+		double *nt = realloc(v->t, cap * sizeof(*nt));
+		double *ny = nt ? realloc(v->v, cap * sizeof(*ny)) : NULL;
+
+		if (nt)
+			v->t = nt;
+		if (!ny)
+			return -ENOMEM;
+		v->v = ny;
+		v->cap = cap;
+	}
+	v->t[v->n] = t;
+	v->v[v->n++] = y;
+	return 0;
+}
+
+/* The samples of one batch into the file's series. */
+static int add_rows(struct wfw_rep_timeline *t, const struct wultfw_schema *s,
+		    int tcol, size_t first, const struct wultfw_batch *b)
+{
+	for (size_t r = 0; r < b->rows; r++) {
+		const union wultfw_cell *row = wultfw_crow(b, r);
+		double when = wfw_cell_value(&s->cols[tcol], row[tcol]) *
+			      (strcmp(s->cols[tcol].unit, "s") ? 1 : 1e9);
+
+		if (isnan(when))
+			continue;
+		if (when < t->t0_ns)
+			t->t0_ns = when;
+		for (size_t i = first; i < t->nseries; i++) {
+			struct wfw_rep_series *v = &t->series[i];
+			double y = wfw_cell_value(&s->cols[v->col], row[v->col]);
+
+			if (!isnan(y) && push(v, when, y))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int load_file(struct wfw_rep_timeline *t, const char *dir, const char *file)
+{
+	char path[PATH_MAX], err[512];
+	struct wfw_reader *rd;
+	struct wultfw_batch b = { 0 };
+	const struct wultfw_schema *s;
+	size_t first = 0;
+	long n = 0;
+	int tcol, ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (wfw_reader_open(&rd, path, err, sizeof(err))) {
+		note(t, err, "");
+		return 0;
+	}
+	s = wfw_reader_schema(rd);
+	tcol = wfw_schema_find(s, "Time");
+	if (tcol < 0) {
+		note(t, file, ": no Time column");
+		wfw_reader_close(rd);
+		return 0;
+	}
+	ret = add_series(t, file, s, tcol, &first);
+	if (!ret)
+		ret = wfw_batch_alloc(&b, s->ncols, 4096);
+	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
+		ret = add_rows(t, s, tcol, first, &b);
+		b.rows = 0;
+	}
+	if (!ret && n < 0)
+		note(t, wfw_reader_error(rd), "");
+	wfw_batch_free(&b);
+	wfw_reader_close(rd);
+	return ret;
+}
+
+int wfw_timeline_load(struct wfw_rep_timeline *t, const char *dir,
+		      const char *collectors)
+{
+	char *list = strdup(collectors), *save = NULL, *f;
+	int ret = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->t0_ns = INFINITY;
+	if (!list)
+		return -ENOMEM;
+	for (f = strtok_r(list, ", ", &save); f && !ret; f = strtok_r(NULL, ", ", &save))
+		ret = load_file(t, dir, f);
+	free(list);
+	t->loaded = !ret;
+	return ret;
+}
+
+void wfw_timeline_free(struct wfw_rep_timeline *t)
+{
+	for (size_t i = 0; i < t->nseries; i++) {
+		free(t->series[i].file);
+		free(t->series[i].name);
+		free(t->series[i].t);
+		free(t->series[i].v);
+	}
+	free(t->series);
+	memset(t, 0, sizeof(*t));
+}
+
+static void seconds_array(FILE *f, const double *t, size_t n, size_t step,
+			  double t0)
+{
+	fputs("[", f);
+	for (size_t i = 0; i < n; i += step)
+		fprintf(f, "%s%.6f", i ? "," : "", (t[i] - t0) / 1e9);
+	fputs("]", f);
+}
+
+static void values_array(FILE *f, const double *v, size_t n, size_t step)
+{
+	fputs("[", f);
+	for (size_t i = 0; i < n; i += step)
+		fprintf(f, "%s%.9g", i ? "," : "", v[i]);
+	fputs("]", f);
+}
+
+/*
+ * The main metric against LTime, reduced like a scatter plot (every point
+ * of the tail, the rest as density), in seconds from t0.
+ */
+static int emit_main(struct wfw_rep_result *r, const char *metric,
+		     double t0, FILE *f)
+{
+	int tc = wfw_rep_col(r, "LTime"), mc = wfw_rep_col(r, metric);
+	struct wfw_wpoint *p = NULL;
+	float *x;
+	size_t n = 0;
+
+	if (tc < 0 || mc < 0 || !r->vals[tc] || !r->vals[mc]) {
+		fputs("null", f);
+		return 0;
+	}
+	x = malloc((r->nrows ? r->nrows : 1) * sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	/* LTime is kept relative to time0 (report.h): seconds from t0. */
+	for (size_t i = 0; i < r->nrows; i++)
+		x[i] = (float)((r->time0_ns + r->vals[tc][i] - t0) / 1e9);
+	if (wfw_reduce_scatter(x, r->vals[mc], r->nrows, WFW_REPORT_MAX_POINTS,
+			       wfw_rep_ytail(r, metric), WFW_REPORT_GRID, &p, &n)) {
+		free(x);
+		return -ENOMEM;
+	}
+	fputs("{", f);
+	wfw_rep_wpoints(f, p, n);
+	fprintf(f, ", \"reduced\": %s}", n < r->nrows ? "true" : "false");
+	free(x);
+	free(p);
+	return 0;
+}
+
+int wfw_timeline_emit(struct wfw_rep_result *r, const char *metric, FILE *f)
+{
+	const struct wfw_rep_timeline *t = &r->timeline;
+	int tc = wfw_rep_col(r, "LTime");
+	double t0 = t->t0_ns;
+
+	if (!t->loaded) {
+		fputs("null", f);
+		return 0;
+	}
+	if (tc >= 0 && r->nrows && r->time0_ns < t0)
+		t0 = r->time0_ns;
+	fputs("{\"metric\": ", f);
+	wfw_json_string(f, metric);
+	fputs(", \"notes\": ", f);
+	wfw_json_string(f, t->notes);
+	fputs(", \"main\": ", f);
+	if (emit_main(r, metric, t0, f))
+		return -ENOMEM;
+	fputs(", \"series\": [", f);
+	for (size_t i = 0; i < t->nseries; i++) {
+		const struct wfw_rep_series *v = &t->series[i];
+		size_t step = v->n > MAX_SAMPLES ? (v->n + MAX_SAMPLES - 1) / MAX_SAMPLES : 1;
+
+		fputs(i ? ", {\"file\": " : "{\"file\": ", f);
+		wfw_json_string(f, v->file);
+		fputs(", \"name\": ", f);
+		wfw_json_string(f, v->name);
+		fputs(", \"unit\": ", f);
+		wfw_json_string(f, v->unit);
+		fprintf(f, ", \"samples\": %zu, \"step\": %zu, \"t\": ", v->n, step);
+		seconds_array(f, v->t, v->n, step, t0);
+		fputs(", \"v\": ", f);
+		values_array(f, v->v, v->n, step);
+		fputs("}", f);
+	}
+	fputs("]}", f);
+	return 0;
+}
