@@ -86,7 +86,8 @@ static long enum_find(const struct enum_tab *t, const char *s, size_t n)
 
 		if (!v)
 			return -1;
-		if (!strncmp(t->names[v - 1], s, n) && !t->names[v - 1][n])
+		/* strnlen first: a cell with a NUL byte must not read past a shorter name */
+		if (strnlen(t->names[v - 1], n + 1) == n && !memcmp(t->names[v - 1], s, n))
 			return v - 1;
 	}
 }
