@@ -2,7 +2,8 @@
 # Hostile input files that once crashed a reader (tests/data/regress/, some
 # found by the fuzz targets in tests/fuzz/) run through the real binary: each
 # must end with an ordinary exit status (0 or a one-line error), never a
-# signal, and, in a sanitized build, with no sanitizer report.
+# signal, and, in a sanitized build, with no sanitizer report. Result files
+# go through wultfw calc, experiment files through wultfw --check -c.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 cd "$work" || exit 1
 
@@ -26,6 +27,11 @@ n=0
 for f in "$srcdir"/tests/data/regress/*.csv "$srcdir"/tests/data/regress/*.wfb; do
 	[ -e "$f" ] || continue
 	check_file "$f" "$WULTFW" calc
+	n=$((n + 1))
+done
+for f in "$srcdir"/tests/data/regress/*.cfg; do
+	[ -e "$f" ] || continue
+	check_file "$f" "$WULTFW" --check -c
 	n=$((n + 1))
 done
 [ "$n" -gt 0 ] || fail "no regression files in tests/data/regress"
