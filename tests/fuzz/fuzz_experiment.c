@@ -6,9 +6,12 @@
  * as the unit tests do. Nothing is run.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
+#include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -17,9 +20,33 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/*
+ * libFuzzer keeps reading the coverage counters of every instrumented
+ * module it has seen: a plugin that wfw_plan_free() unloads would leave it
+ * reading unmapped memory. Pin each plugin .so in the .libs directory of
+ * each path entry (the files lt_dlopen loads): unloading then never unmaps it.
+ */
+static void pin_plugins(const char *path)
+{
+	char *dirs = strdup(path), *save = NULL, pat[4096];
+
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		glob_t g;
+
+		snprintf(pat, sizeof(pat), "%s/.libs/*.so", d);
+		if (glob(pat, 0, NULL, &g))
+			continue;
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			dlopen(g.gl_pathv[i], RTLD_NOW | RTLD_NODELETE);
+		globfree(&g);
+	}
+	free(dirs);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	setenv("WULTFW_PLUGIN_PATH", FUZZ_PLUGIN_PATH, 0);
+	pin_plugins(getenv("WULTFW_PLUGIN_PATH"));
 	if (wfw_plugins_init()) {
 		fprintf(stderr, "fuzz_experiment: cannot initialise the plugin loader\n");
 		exit(1);

@@ -3,11 +3,14 @@
 # corpus from examples/ and tests/data (tests/fuzz/seed-expr for the
 # expressions), then fuzz. Any crash, leak outside libconfig
 # (tests/fuzz/lsan.supp) or input slower than 10 s fails; the input that
-# did it is kept as DIR/crash-TARGET-*. Usage: run.sh BUILDDIR SRCDIR SECONDS
+# did it is kept as BUILDDIR/fuzz-out/crash-TARGET-*.
+# Usage: run.sh BUILDDIR SRCDIR SECONDS [TARGET...] (default: all four)
 set -u
 build=${1:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 src=${2:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 secs=${3:?usage: run.sh BUILDDIR SRCDIR SECONDS}
+shift 3
+targets=${*:-fuzz_csv fuzz_binary fuzz_expr fuzz_experiment}
 out=$build/fuzz-out
 export LSAN_OPTIONS="suppressions=$src/tests/fuzz/lsan.supp"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -23,7 +26,7 @@ seed() {
 }
 
 fail=0
-for t in fuzz_csv fuzz_binary fuzz_expr fuzz_experiment; do
+for t in $targets; do
 	corpus=$out/corpus-$t
 	mkdir -p "$corpus"
 	seed "$t" | while read -r f; do cp "$f" "$corpus/"; done
