@@ -97,3 +97,9 @@ clean-report-shots:
 # Hostile inputs that once crashed a reader, through the real binary.
 EXTRA_DIST += tests/integration/test_regress_inputs.sh tests/data/regress
 TESTS += tests/integration/test_regress_inputs.sh
+
+# ABI v2 option bounds and choices of the real plugins, at file:line.
+EXTRA_DIST += tests/integration/test_plugin_options.sh
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_plugin_options.sh
+endif
