@@ -76,7 +76,7 @@ _wultfw()
             COMPREPLY=($(compgen -W "$(_wultfw_cstates "$cpu")" -- "$cur"))
             return
             ;;
-        --only | -m | --metrics | -f | --funcs | -e | --exact-limit)
+        --only | -m | --metrics | -f | --funcs | -e | --exact-limit | -j | --jobs | -M | --exact-memory)
             return
             ;;
     esac

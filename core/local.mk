@@ -51,16 +51,18 @@ EXTRA_wultfw_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 endif
 
 # wultfw calc (statistics of result files)
-wultfw_SOURCES += core/tools/cmd_calc.c
+wultfw_SOURCES += core/tools/cmd_calc.c core/tools/calc.h core/tools/calc_load.c \
+	core/tools/calc_print.c
 wultfw_LDADD += lib/report/libwfw_report.la lib/expr/libwfw_expr.la lib/stats/libwfw_stats.la \
 	lib/datafmt/libwfw_datafmt.la -lm
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_calc
 TESTS += tests/unit/test_calc
-tests_unit_test_calc_SOURCES = tests/unit/test_calc.c core/tools/cmd_calc.c
-tests_unit_test_calc_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core
+tests_unit_test_calc_SOURCES = tests/unit/test_calc.c core/tools/cmd_calc.c core/tools/calc.h core/tools/calc_load.c \
+	core/tools/calc_print.c
+tests_unit_test_calc_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
 tests_unit_test_calc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_calc_LDADD = lib/expr/libwfw_expr.la lib/stats/libwfw_stats.la \
+tests_unit_test_calc_LDADD = -lpthread lib/expr/libwfw_expr.la lib/stats/libwfw_stats.la \
 	lib/datafmt/libwfw_datafmt.la core/libwfw_core.la $(CUNIT_LIBS) -lm
 endif
 

@@ -76,6 +76,8 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
 	tests/integration/test_skid.sh tests/integration/test_filter.sh \
 	tests/integration/test_report.sh tests/integration/test_remote.sh \
+	tests/integration/test_calc_input.sh tests/integration/test_calc_diff.sh \
+	tests/integration/test_calc_diff.py tests/data/hostile \
 	examples/plugins/loadavg/loadavg.c examples/plugins/loadavg/Makefile \
 	examples/plugins/loadavg/loadavg.cfg
 # Builds the whole tree again: only from check-all.
@@ -86,6 +88,8 @@ TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
 	tests/integration/test_collect.sh tests/integration/test_skid.sh \
 	tests/integration/test_filter.sh tests/integration/test_report.sh tests/integration/test_remote.sh
+# CSV input to calc and convert: hostile files, and random files against a reference.
+TESTS += tests/integration/test_calc_input.sh tests/integration/test_calc_diff.sh
 endif
 endif
 

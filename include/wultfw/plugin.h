@@ -146,6 +146,11 @@ union wultfw_cell {
 
 /* An INT cell with no value (a counter that went away): written empty. */
 #define WULTFW_CELL_EMPTY INT64_MIN
+/*
+ * A FLOAT cell with no value: a quiet NaN with this bit pattern in cell.i
+ * (an empty CSV field in a FLOAT column); written back empty.
+ */
+#define WULTFW_FLOAT_EMPTY_BITS ((int64_t)0x7ff80000000e4b7eLL)
 
 /* Row-major: cell (r, c) is cells[r * ncols + c]. */
 struct wultfw_batch {

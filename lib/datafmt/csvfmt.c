@@ -488,7 +488,8 @@ size_t wfw_csvfmt_row(const struct wfw_csvfmt *f, char *buf,
 						     f->decimals[c]);
 			break;
 		case WULTFW_COL_FLOAT:
-			p += wfw_csv_fmt_float(p, row[c].f);
+			if (row[c].i != WULTFW_FLOAT_EMPTY_BITS)
+				p += wfw_csv_fmt_float(p, row[c].f);
 			break;
 		case WULTFW_COL_ENUM: {
 			int64_t i = row[c].i;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CSV reader (rules in reader.h). It maps the file and scans it twice:
- * pass one validates every line and infers the column types, pass two
- * converts rows on demand.
+ * The CSV reader (rules in reader.h). The file is mapped and read once:
+ * column types are learned from the first rows (from every row when the
+ * caller did not ask for one pass), then each row is converted as it is
+ * read, with a fused scan-and-convert fast path per column type. Mapped
+ * pages behind the read position are given back as it moves on.
  */
 #include "config.h"
 
@@ -13,51 +15,44 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "datafmt/csvnum.h"
+#include "datafmt/csvtok.h"
+#include "datafmt/enumtab.h"
 #include "datafmt/reader_impl.h"
 #include "datafmt/wultunits.h"
 
 #define rfail wfw_reader_fail
 
-/* Give mapped pages back every this many bytes: keeps RSS flat on huge files. */
-#define DROP_CHUNK	(64u << 20)
+/* Rows one-pass readers learn types from before the first batch. */
+#define LEARN_ROWS	1000
+/* Give mapped pages back every this many bytes: keeps RSS flat. */
+#define DROP_CHUNK	(4u << 20)
+/* parse_row(): the row needs a column's type changed first. */
+#define RETYPE		1
 
-enum { COL_UNDECIDED, COL_NUMERIC, COL_ENUM };
-
-/* Names of one ENUM column with a small open-addressing hash index. */
-struct enum_tab {
-	char **names;
-	size_t n, cap;
-	uint32_t *slots;	/* index + 1, 0 = free */
-	size_t nslots;		/* power of two */
-};
+enum col_kind { K_UNDECIDED, K_NUMERIC, K_ENUM };
 
 struct colstate {
-	int kind;
-	int int_ok;		/* every value so far canonical with `dec` decimals */
-	int dec;		/* -1: no value yet */
-	uint64_t first_empty;	/* line of the first empty value, 0: none */
+	enum col_kind kind;
+	int int_ok;		/* NUMERIC: every value canonical with `dec` */
+	int dec;
 	uint64_t first_text;	/* ENUM: line of its first value */
-	struct enum_tab et;
+	struct wfw_enum_tab et;
+	int want_type;		/* RETYPE: the type it becomes */
+	int want_dec;
 };
 
 struct csv_reader {
 	struct wfw_reader base;
-	const char *map;
-	size_t size;
-	size_t data_off;	/* first byte after the header line */
-	size_t pos;		/* next record (pass two) */
-	uint64_t data_line;	/* line number at data_off */
-	uint64_t line;		/* line number at pos */
+	struct wfw_csvtok tok;	/* map, position, line, fields */
+	size_t stop;		/* rows starting here or later are not ours */
 	size_t dropped;		/* map bytes already given back */
+	size_t page;
 	struct wultfw_column *cols;
 	struct colstate *cs;
 	char **colnames;
-	const char **f;		/* fields of the current record */
-	size_t *fl;
-	size_t *foff;		/* offset in scratch, or SIZE_MAX */
-	size_t fcap;
-	char *scratch;
-	size_t scap;
+	char (*shown)[WFW_CSV_SHOWN];	/* names as error messages show them */
+	int retype_col;		/* column parse_row() wants retyped, or -1 */
 };
 
 static struct csv_reader *to_csv(struct wfw_reader *r)
@@ -65,671 +60,448 @@ static struct csv_reader *to_csv(struct wfw_reader *r)
 	return (struct csv_reader *)r;	/* base is the first member */
 }
 
-/* ---- enum tables ---- */
-
-static uint32_t hash_str(const char *s, size_t n)
+static int nomem(struct csv_reader *r)
 {
-	uint32_t h = 2166136261u;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
+	return rfail(&r->base, -ENOMEM, "%s: out of memory", r->base.path);
 }
 
-/* Index of name s[0..n) or -1. */
-static long enum_find(const struct enum_tab *t, const char *s, size_t n)
-{
-	if (!t->nslots)
-		return -1;
-	for (size_t i = hash_str(s, n) & (t->nslots - 1);; i = (i + 1) & (t->nslots - 1)) {
-		uint32_t v = t->slots[i];
+/* ---- learning column types ---- */
 
-		if (!v)
-			return -1;
-		/* strnlen first: a cell with a NUL byte must not read past a shorter name */
-		if (strnlen(t->names[v - 1], n + 1) == n && !memcmp(t->names[v - 1], s, n))
-			return v - 1;
-	}
+static int not_a_number(struct csv_reader *r, size_t c, const char *s,
+			size_t n, uint64_t line)
+{
+	char v[WFW_CSV_SHOWN];
+
+	wfw_csv_show(v, sizeof(v), s, n);
+	return rfail(&r->base, -EINVAL, "%s:%llu: column %s: '%s' is not a number",
+		     r->base.path, (unsigned long long)line, r->shown[c], v);
 }
 
-static int enum_rehash(struct enum_tab *t, size_t nslots)
+/* A text column meets a number: the file mixes them. */
+static int text_and_number(struct csv_reader *r, size_t c, const char *s,
+			   size_t n, uint64_t line)
 {
-	uint32_t *slots = calloc(nslots, sizeof(*slots));
+	struct colstate *cs = &r->cs[c];
+	char first[WFW_CSV_SHOWN], v[WFW_CSV_SHOWN];
 
-	if (!slots)
-		return -ENOMEM;
-	for (size_t k = 0; k < t->n; k++) {
-		size_t i = hash_str(t->names[k], strlen(t->names[k])) & (nslots - 1);
+	wfw_csv_show(first, sizeof(first), cs->et.names[0], cs->et.lens[0]);
+	wfw_csv_show(v, sizeof(v), s, n);
+	return rfail(&r->base, -EINVAL, "%s:%llu: column %s: '%s' is not a number (line %llu holds the number '%s')",
+		     r->base.path, (unsigned long long)cs->first_text, r->shown[c],
+		     first, (unsigned long long)line, v);
+}
 
-		while (slots[i])
-			i = (i + 1) & (nslots - 1);
-		slots[i] = (uint32_t)k + 1;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = nslots;
+static int add_name(struct csv_reader *r, size_t c, const char *s, size_t n,
+		    uint64_t line)
+{
+	struct wultfw_column *col = &r->cols[c];
+	long i;
+
+	if (memchr(s, '\0', n))
+		return rfail(&r->base, -EINVAL, "%s:%llu: column %s: a NUL byte in a text field (binary data, not CSV)",
+			     r->base.path, (unsigned long long)line, r->shown[c]);
+	i = wfw_enum_add(&r->cs[c].et, s, n);
+	if (i < 0)
+		return nomem(r);
+	col->enum_names = (const char *const *)r->cs[c].et.names;
+	col->n_enum = r->cs[c].et.n;
 	return 0;
 }
 
-static long enum_add(struct enum_tab *t, const char *s, size_t n)
+/* Learn from one value of column c. */
+static int note_value(struct csv_reader *r, size_t c, const char *s, size_t n,
+		      uint64_t line)
 {
-	long i = enum_find(t, s, n);
-	char *copy;
+	struct colstate *cs = &r->cs[c];
+	int num, dec = 0;
 
-	if (i >= 0)
-		return i;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 8;
-		char **names = realloc(t->names, cap * sizeof(char *));
-
-		if (!names)
-			return -ENOMEM;
-		t->names = names;
-		t->cap = cap;
-	}
-	copy = malloc(n + 1);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, s, n);
-	copy[n] = '\0';
-	t->names[t->n++] = copy;
-	if (2 * t->n > t->nslots) {	/* keep the table at most half full */
-		if (enum_rehash(t, t->nslots ? 2 * t->nslots : 16))
-			return -ENOMEM;
-	} else {
-		size_t j = hash_str(s, n) & (t->nslots - 1);
-
-		while (t->slots[j])
-			j = (j + 1) & (t->nslots - 1);
-		t->slots[j] = (uint32_t)t->n;
-	}
-	return (long)t->n - 1;
-}
-
-static void enum_free(struct enum_tab *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->names[i]);
-	free(t->names);
-	free(t->slots);
-}
-
-/* ---- numbers ---- */
-
-enum { NUM_NO, NUM_OTHER, NUM_CANON };
-
-/* [+-]digits[.digits][(e|E)[+-]digits], at least one mantissa digit. */
-static int plain_decimal(const char *s, size_t n)
-{
-	size_t i = 0, nd = 0;
-
-	if (i < n && (s[i] == '-' || s[i] == '+'))
-		i++;
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-		nd++;
-	if (i < n && s[i] == '.')
-		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			nd++;
-	if (!nd)
+	if (!n)
 		return 0;
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		size_t ed = 0;
-
-		i++;
-		if (i < n && (s[i] == '-' || s[i] == '+'))
-			i++;
-		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			ed++;
-		if (!ed)
-			return 0;
-	}
-	return i == n;
-}
-
-/*
- * Is s[0..n) a number? NUM_CANON: a plain decimal the csv sink would write
- * for an INT column (*dec = fractional digits, fits 64 bits); NUM_OTHER:
- * anything else strtod() reads completely.
- */
-static int classify(const char *s, size_t n, int *dec)
-{
-	size_t i = 0, digits = 0, frac = 0;
-	int nonzero = 0;
-	char buf[128];
-	char *end;
-
-	if (i < n && s[i] == '-')
-		i++;
-	if (i < n && s[i] == '0' && !(i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')) {
-		i++;
-		digits = 1;
-	} else if (i < n && s[i] >= '1' && s[i] <= '9') {
-		while (i < n && s[i] >= '0' && s[i] <= '9') {
-			nonzero = 1;
-			i++;
-			digits++;
+	if (cs->kind == K_ENUM && wfw_enum_find(&cs->et, s, n) >= 0)
+		return 0;
+	num = wfw_csvnum_classify(s, n, &dec);
+	if (cs->kind == K_ENUM)
+		return num != WFW_NUM_NO ? text_and_number(r, c, s, n, line)
+					 : add_name(r, c, s, n, line);
+	if (cs->kind == K_UNDECIDED) {
+		if (num == WFW_NUM_NO) {
+			cs->kind = K_ENUM;
+			cs->first_text = line;
+			return add_name(r, c, s, n, line);
 		}
+		cs->kind = K_NUMERIC;
+		cs->int_ok = 1;
+		cs->dec = dec;
 	}
-	if (digits && i < n && s[i] == '.' && i + 1 < n) {
-		i++;
-		while (i < n && s[i] >= '0' && s[i] <= '9') {
-			nonzero |= s[i] != '0';
-			i++;
-			frac++;
-		}
-	}
-	if (digits && i == n && (frac || s[n - 1] != '.') &&
-	    digits + frac <= 19 && frac <= 9 && !(s[0] == '-' && !nonzero)) {
-		/* 19 digits fit in uint64; the scaled value must fit int64. */
-		uint64_t mag = 0;
-
-		for (size_t k = s[0] == '-'; k < n; k++)
-			if (s[k] != '.')
-				mag = mag * 10 + (uint64_t)(s[k] - '0');
-		if (mag <= (uint64_t)INT64_MAX + (s[0] == '-')) {
-			*dec = (int)frac;
-			return NUM_CANON;
-		}
-	}
-	if (plain_decimal(s, n))
-		return NUM_OTHER;	/* the common case, without strtod */
-	while (n && (*s == ' ' || *s == '\t')) {
-		s++;
-		n--;
-	}
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-		n--;
-	if (!n || n >= sizeof(buf))
-		return NUM_NO;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	strtod(buf, &end);
-	return end == buf + n ? NUM_OTHER : NUM_NO;
-}
-
-/* A canonical decimal as an integer scaled by its decimals. */
-static int64_t parse_canon(const char *s, size_t n)
-{
-	uint64_t v = 0;
-	int neg = n && s[0] == '-';
-
-	for (size_t i = neg; i < n; i++)
-		if (s[i] != '.')
-			v = v * 10 + (uint64_t)(s[i] - '0');
-	/* Negate in unsigned arithmetic: -2^63 has no positive twin. */
-	return neg ? (int64_t)(0 - v) : (int64_t)v;
-}
-
-static const double pow10_exact[23] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
-/*
- * m / 10^k correctly rounded (round to nearest, ties to even), for any
- * 64-bit m and k <= 27: m / 10^k = (m / 5^k) * 2^-k, and m * 2^t / 5^k is
- * computed in 128-bit integers with its remainder, which gives the 53
- * mantissa bits, the rounding bit and the sticky bit exactly.
- */
-static double div_pow10(uint64_t m, int k)
-{
-	unsigned __int128 n, q, r, d = 1;
-	uint64_t mant;
-	int t, len, sticky, rb;
-
-	if (!m)
-		return 0.0;
-	for (int j = 0; j < k; j++)
-		d *= 5;
-	t = 127 - (64 - __builtin_clzll(m));	/* m << t < 2^127 */
-	n = (unsigned __int128)m << t;
-	q = n / d;
-	r = n % d;
-	/* q >= 2^126 / 5^27 > 2^63: plenty of bits */
-	len = (q >> 64) ? 128 - __builtin_clzll((uint64_t)(q >> 64))
-			: 64 - __builtin_clzll((uint64_t)q);
-	mant = (uint64_t)(q >> (len - 54));
-	sticky = r != 0 || (q & (((unsigned __int128)1 << (len - 54)) - 1)) != 0;
-	rb = (int)(mant & 1);
-	mant >>= 1;
-	if (rb && (sticky || (mant & 1)))
-		mant++;
-	return ldexp((double)mant, len - 53 - t - k);
-}
-
-/*
- * Decimal text to double. Fast path (mantissa <= 2^53, |exp10| <= 22):
- * one exact multiply or divide, hence correctly rounded; else strtod().
- */
-static double parse_double(const char *s, size_t n)
-{
-	uint64_t m = 0;
-	int neg = 0, exp10 = 0, nd = 0;
-	size_t i = 0;
-	char buf[128];
-
-	if (i < n && (s[i] == '-' || s[i] == '+'))
-		neg = s[i++] == '-';
-	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, nd++)
-		m = m * 10 + (uint64_t)(s[i] - '0');
-	if (i < n && s[i] == '.') {
-		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, nd++) {
-			m = m * 10 + (uint64_t)(s[i] - '0');
-			exp10--;
-		}
-	}
-	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-		int eneg = 0, e = 0;
-
-		i++;
-		if (i < n && (s[i] == '-' || s[i] == '+'))
-			eneg = s[i++] == '-';
-		for (; i < n && s[i] >= '0' && s[i] <= '9' && e < 10000; i++)
-			e = e * 10 + (s[i] - '0');
-		exp10 += eneg ? -e : e;
-	}
-	if (i == n && nd && nd <= 19 && m <= (1ULL << 53) &&
-	    exp10 >= -22 && exp10 <= 22) {
-		double d = (double)m;
-
-		d = exp10 < 0 ? d / pow10_exact[-exp10] : d * pow10_exact[exp10];
-		return neg ? -d : d;
-	}
-	/* 17-19 digit mantissas (wult's 4.1797981021053525): exact division. */
-	if (i == n && nd && nd <= 19 && exp10 < 0 && exp10 >= -27) {
-		double d = div_pow10(m, -exp10);
-
-		return neg ? -d : d;
-	}
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return strtod(buf, NULL);
-}
-
-/* ---- CSV tokenizer ---- */
-
-static int grow_fields(struct csv_reader *r)
-{
-	size_t cap = r->fcap ? 2 * r->fcap : 64;
-	const char **f = realloc(r->f, cap * sizeof(*f));
-	size_t *fl, *foff;
-
-	if (!f)
-		return -ENOMEM;
-	r->f = f;
-	fl = realloc(r->fl, cap * sizeof(*fl));
-	if (!fl)
-		return -ENOMEM;
-	r->fl = fl;
-	foff = realloc(r->foff, cap * sizeof(*foff));
-	if (!foff)
-		return -ENOMEM;
-	r->foff = foff;
-	r->fcap = cap;
+	if (num == WFW_NUM_NO)
+		return not_a_number(r, c, s, n, line);
+	if (num == WFW_NUM_OTHER || cs->dec != dec)
+		cs->int_ok = 0;
 	return 0;
 }
 
-/*
- * Split the record at *pos into r->f/r->fl (quoted fields unescaped) and
- * move *pos and *line past it. Returns the field count, or a negative
- * errno with r->base.err set.
- */
-static long tok_record(struct csv_reader *r, size_t *pos, uint64_t *line)
+static void set_type(struct wultfw_column *col, int type, int dec)
 {
-	const char *base = r->map, *p = base + *pos, *end = base + r->size;
-	uint64_t start_line = *line, nl = 0;
-	size_t nf = 0, slen = 0;
+	uint32_t d = 1;
 
-	for (;;) {
-		const char *start;
-		size_t len;
-		int esc = 0;
+	for (int k = 0; k < dec; k++)
+		d *= 10;
+	col->type = type;
+	col->divisor = type == WULTFW_COL_INT ? d : 0;
+	if (type != WULTFW_COL_ENUM) {
+		col->enum_names = NULL;
+		col->n_enum = 0;
+	}
+}
 
-		if (nf == r->fcap && grow_fields(r))
-			return rfail(&r->base, -ENOMEM, "%s: out of memory", r->base.path);
-		if (p < end && *p == '"') {
-			start = ++p;
-			for (;;) {
-				if (p >= end)
-					return rfail(&r->base, -EINVAL, "%s:%llu: a quoted field is never closed",
-						     r->base.path, (unsigned long long)start_line);
-				if (*p == '"') {
-					if (p + 1 < end && p[1] == '"') {
-						esc = 1;
-						p += 2;
-						continue;
-					}
-					break;
-				}
-				nl += *p == '\n';
-				p++;
-			}
-			len = (size_t)(p - start);
-			p++;
-			if (p < end && *p != ',' && *p != '\n' && *p != '\r')
-				return rfail(&r->base, -EINVAL, "%s:%llu: text after the closing quote of field %zu",
-					     r->base.path, (unsigned long long)(start_line + nl), nf + 1);
-		} else {
-			start = p;
-			while (p < end && *p != ',' && *p != '\n' && *p != '\r')
-				p++;
-			len = (size_t)(p - start);
-		}
-		r->foff[nf] = SIZE_MAX;
-		if (esc) {	/* "" -> " into scratch; pointers fixed below */
-			if (slen + len > r->scap) {
-				size_t cap = 2 * (slen + len) + 64;
-				char *sc = realloc(r->scratch, cap);
+/* Column types from what the learning rows showed. */
+static void fix_types(struct csv_reader *r, uint64_t rows)
+{
+	for (size_t c = 0; c < r->base.schema.ncols; c++) {
+		struct colstate *cs = &r->cs[c];
 
-				if (!sc)
-					return rfail(&r->base, -ENOMEM, "%s: out of memory", r->base.path);
-				r->scratch = sc;
-				r->scap = cap;
-			}
-			r->foff[nf] = slen;
-			for (size_t k = 0; k < len; k++) {
-				r->scratch[slen++] = start[k];
-				if (start[k] == '"')
-					k++;
-			}
-			len = slen - r->foff[nf];
-		}
-		r->f[nf] = start;
-		r->fl[nf] = len;
-		nf++;
-		if (p < end && *p == ',') {
-			p++;
-			continue;
-		}
-		if (p < end && *p == '\r')
-			p++;
-		if (p < end && *p == '\n')
-			p++;
+		if (cs->kind == K_NUMERIC)
+			set_type(&r->cols[c], cs->int_ok ? WULTFW_COL_INT : WULTFW_COL_FLOAT,
+				 cs->dec);
+		else if (cs->kind == K_UNDECIDED && !rows)
+			set_type(&r->cols[c], WULTFW_COL_FLOAT, 0);
+		else	/* text, or every value empty so far */
+			set_type(&r->cols[c], WULTFW_COL_ENUM, 0);
+	}
+}
+
+static int field_count(struct csv_reader *r, long nf, uint64_t line)
+{
+	return rfail(&r->base, -EINVAL, "%s:%llu: %ld fields, the header has %zu columns",
+		     r->base.path, (unsigned long long)line, nf,
+		     r->base.schema.ncols);
+}
+
+/* Tokenise up to `limit` rows from the read position, then rewind. */
+static int learn(struct csv_reader *r, uint64_t limit)
+{
+	struct wfw_csvtok save = r->tok;
+	uint64_t rows = 0;
+	int ret = 0;
+
+	while (!ret && rows < limit && wfw_csvtok_next_row(&r->tok, r->stop)) {
+		uint64_t line = r->tok.line;
+		long nf = wfw_csvtok_record(&r->tok, &r->base);
+
+		if (nf < 0)
+			return (int)nf;
+		if ((size_t)nf != r->base.schema.ncols)
+			return field_count(r, nf, line);
+		for (size_t c = 0; c < (size_t)nf && !ret; c++)
+			ret = note_value(r, c, r->tok.f[c].s, r->tok.f[c].n, line);
+		rows++;
+	}
+	if (!r->base.opts.one_pass)
+		r->base.rows = rows;
+	fix_types(r, rows);
+	save.f = r->tok.f;	/* buffers may have moved */
+	save.fcap = r->tok.fcap;
+	save.scratch = r->tok.scratch;
+	save.scap = r->tok.scap;
+	r->tok = save;
+	return ret;
+}
+
+/* ---- converting rows ---- */
+
+/* A new name of text column c: the cell gets its number. */
+static int new_name(struct csv_reader *r, size_t c, const char *s, size_t n,
+		    uint64_t line, union wultfw_cell *cell)
+{
+	int ret = add_name(r, c, s, n, line);
+
+	if (!ret)
+		cell->i = (int64_t)r->cs[c].et.n - 1;
+	return ret;
+}
+
+/* A value that does not fit column c's type: change it, or fail. */
+static int disagree(struct csv_reader *r, size_t c, const char *s, size_t n,
+		    uint64_t line, union wultfw_cell *cell)
+{
+	struct colstate *cs = &r->cs[c];
+	int dec = 0, num = wfw_csvnum_classify(s, n, &dec);
+	int type = r->cols[c].type;
+
+	if (num == WFW_NUM_NO)
+		return type == WULTFW_COL_ENUM ? new_name(r, c, s, n, line, cell)
+					       : not_a_number(r, c, s, n, line);
+	if (type == WULTFW_COL_ENUM && cs->et.n)
+		return text_and_number(r, c, s, n, line);
+	if (!r->base.opts.one_pass)	/* the file changed since we learned */
+		return rfail(&r->base, -EINVAL, "%s:%llu: column %s: the file changed while being read",
+			     r->base.path, (unsigned long long)line, r->shown[c]);
+	cs->want_type = type == WULTFW_COL_ENUM && num == WFW_NUM_CANON ?
+		WULTFW_COL_INT : WULTFW_COL_FLOAT;
+	cs->want_dec = dec;
+	r->retype_col = (int)c;
+	return RETYPE;
+}
+
+static void empty_cell(const struct wultfw_column *col, union wultfw_cell *cell)
+{
+	if (col->type == WULTFW_COL_FLOAT)
+		cell->i = WULTFW_FLOAT_EMPTY_BITS;
+	else if (col->type == WULTFW_COL_INT)
+		cell->i = WULTFW_CELL_EMPTY;
+	else
+		cell->i = -1;
+}
+
+/* The general conversion of field s[0..n) of column c. */
+static int convert(struct csv_reader *r, size_t c, const char *s, size_t n,
+		   union wultfw_cell *cell)
+{
+	const struct wultfw_column *col = &r->cols[c];
+	long i;
+
+	if (!n) {
+		empty_cell(col, cell);
+		return 0;
+	}
+	switch (col->type) {
+	case WULTFW_COL_INT:
+		if (wfw_csvnum_scan_canon(s, s + n, r->cs[c].dec, &cell->i) == s + n)
+			return 0;
+		break;
+	case WULTFW_COL_FLOAT:
+		if (!wfw_csvnum_parse_double(s, n, &cell->f))
+			return 0;
+		break;
+	default:
+		i = wfw_enum_find(&r->cs[c].et, s, n);
+		cell->i = i;
+		if (i >= 0)
+			return 0;
 		break;
 	}
-	for (size_t k = 0; k < nf; k++)
-		if (r->foff[k] != SIZE_MAX)
-			r->f[k] = r->scratch + r->foff[k];
-	*pos = (size_t)(p - base);
-	*line = start_line + nl + 1;
-	return (long)nf;
+	return disagree(r, c, s, n, r->tok.line, cell);
 }
 
-/* Skip empty lines at *pos; false at the end of the file. */
-static int skip_blank(const struct csv_reader *r, size_t *pos, uint64_t *line)
+static void apply_retype(struct csv_reader *r)
 {
-	while (*pos < r->size) {
-		char c = r->map[*pos];
+	struct colstate *cs = &r->cs[r->retype_col];
 
-		if (c == '\n') {
-			(*pos)++;
-			(*line)++;
-		} else if (c == '\r' && *pos + 1 < r->size && r->map[*pos + 1] == '\n') {
-			*pos += 2;
-			(*line)++;
-		} else {
-			return 1;
-		}
+	cs->kind = K_NUMERIC;
+	cs->dec = cs->want_dec;
+	set_type(&r->cols[r->retype_col], cs->want_type, cs->want_dec);
+	r->retype_col = -1;
+	r->base.schema_gen++;
+}
+
+/* One field at p into *cell; returns the position after it or NULL. */
+static const char *field(struct csv_reader *r, size_t c, const char *p,
+			 union wultfw_cell *cell, int *ret)
+{
+	struct wfw_csvtok *t = &r->tok;
+	const char *end = t->map + t->size, *q;
+	struct wfw_csv_field f;
+
+	if (r->cols[c].type == WULTFW_COL_INT &&
+	    (q = wfw_csvnum_scan_canon(p, end, r->cs[c].dec, &cell->i)))
+		return q;
+	if (r->cols[c].type == WULTFW_COL_FLOAT &&
+	    (q = wfw_csvnum_scan_double(p, end, &cell->f)))
+		return q;
+	q = wfw_csvtok_field(t, &r->base, p, &f);
+	if (!q) {
+		*ret = t->err;
+		return NULL;
 	}
+	*ret = convert(r, c, f.s, f.n, cell);
+	return *ret ? NULL : q;
+}
+
+/* Convert the row at the read position into row[]; 0, RETYPE or -errno. */
+static int parse_row(struct csv_reader *r, union wultfw_cell *row)
+{
+	struct wfw_csvtok *t = &r->tok;
+	const char *p = t->map + t->pos, *start = p;
+	size_t nc = r->base.schema.ncols;
+	uint64_t line = t->line;
+	int ret = 0;
+
+	for (size_t c = 0; c < nc; c++) {
+		if (c && !wfw_csvtok_comma(&p, t->map + t->size))
+			return field_count(r, (long)c, line);
+		p = field(r, c, p, &row[c], &ret);
+		if (!p)
+			return ret;
+		if ((size_t)(p - start) > WFW_CSV_MAX_LINE)
+			return wfw_csvtok_too_long(t, &r->base, line);
+	}
+	if (wfw_csvtok_end_record(t, &p))
+		return field_count(r, (long)(nc + wfw_csvtok_count_rest(t, p)), line);
+	t->pos = (size_t)(p - t->map);
 	return 0;
 }
 
-/* Give back mapped pages below pos (they stay in the page cache). */
-static void drop_pages(struct csv_reader *r, size_t pos)
+/* Give back mapped pages below the read position (they stay cached). */
+static void drop_pages(struct csv_reader *r)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t upto = pos & ~(page - 1);
+	size_t upto = r->tok.pos & ~(r->page - 1);
 
 	if (upto - r->dropped < DROP_CHUNK)
 		return;
-	madvise((void *)(r->map + r->dropped), upto - r->dropped, MADV_DONTNEED);
+	madvise((void *)(r->tok.map + r->dropped), upto - r->dropped, MADV_DONTNEED);
 	r->dropped = upto;
 }
 
-/* ---- CSV pass one: validate and infer ---- */
-
-static int csv_note_value(struct csv_reader *r, size_t c, const char *s,
-			  size_t n, uint64_t line)
+static long csv_read(struct wfw_reader *base, struct wultfw_batch *b)
 {
-	struct colstate *cs = &r->cs[c];
-	const char *name = r->colnames[c];
-	int num, dec = 0;
+	struct csv_reader *r = to_csv(base);
+	long got = 0;
 
-	if (!n) {
-		if (cs->kind == COL_NUMERIC)
-			return rfail(&r->base, -EINVAL, "%s:%llu: column %s: empty value in a numeric column",
-				     r->base.path, (unsigned long long)line, name);
-		if (!cs->first_empty)
-			cs->first_empty = line;
-		return 0;
-	}
-	num = classify(s, n, &dec);
-	if (cs->kind == COL_ENUM) {
-		if (num != NUM_NO)
-			return rfail(&r->base, -EINVAL, "%s:%llu: column %s: '%s' is not a number (line %llu holds the number '%.*s')",
-				     r->base.path, (unsigned long long)cs->first_text, name,
-				     cs->et.names[0], (unsigned long long)line,
-				     (int)(n > 40 ? 40 : n), s);
-		return enum_add(&cs->et, s, n) < 0
-			? rfail(&r->base, -ENOMEM, "%s: out of memory", r->base.path) : 0;
-	}
-	if (cs->kind == COL_UNDECIDED) {
-		if (num == NUM_NO) {
-			cs->kind = COL_ENUM;
-			cs->first_text = line;
-			return enum_add(&cs->et, s, n) < 0
-				? rfail(&r->base, -ENOMEM, "%s: out of memory", r->base.path) : 0;
+	while (b->rows < b->capacity && wfw_csvtok_next_row(&r->tok, r->stop)) {
+		size_t pos = r->tok.pos;
+		uint64_t line = r->tok.line;
+		int ret = parse_row(r, wultfw_row(b, b->rows));
+
+		if (ret == RETYPE) {
+			/* Rows of one batch share one schema: retype after it. */
+			r->tok.pos = pos;
+			r->tok.line = line;
+			if (got)
+				return got;
+			apply_retype(r);
+			continue;
 		}
-		if (cs->first_empty)
-			return rfail(&r->base, -EINVAL, "%s:%llu: column %s: empty value in a numeric column",
-				     r->base.path, (unsigned long long)cs->first_empty, name);
-		cs->kind = COL_NUMERIC;
-		cs->int_ok = 1;
-		cs->dec = -1;
+		if (ret < 0)
+			return ret;
+		b->rows++;
+		got++;
+		base->rows_done++;
+		drop_pages(r);
 	}
-	if (num == NUM_NO)
-		return rfail(&r->base, -EINVAL, "%s:%llu: column %s: '%.*s' is not a number",
-			     r->base.path, (unsigned long long)line, name,
-			     (int)(n > 40 ? 40 : n), s);
-	if (num == NUM_OTHER)
-		cs->int_ok = 0;
-	else if (cs->dec < 0)
-		cs->dec = dec;
-	else if (cs->dec != dec)
-		cs->int_ok = 0;
-	return 0;
+	if (base->opts.one_pass)
+		base->rows = base->rows_done;
+	return got;
 }
 
-static int csv_scan(struct csv_reader *r)
-{
-	size_t pos = 0;
-	uint64_t line = 1, hdr_line;
-	long nf;
-	int ret;
+/* ---- opening ---- */
 
-	if (r->size >= 3 && !memcmp(r->map, "\xef\xbb\xbf", 3))
-		pos = 3;	/* UTF-8 byte order mark */
-	if (!skip_blank(r, &pos, &line))
+static int read_header(struct csv_reader *r)
+{
+	uint64_t line;
+	long nf;
+
+	if (!wfw_csvtok_next_row(&r->tok, r->tok.size))
 		return rfail(&r->base, -EINVAL, "%s: empty file: expected a header line of column names",
 			     r->base.path);
-	hdr_line = line;
-	{
-		size_t hstart = pos;
-
-		nf = tok_record(r, &pos, &line);
-		if (nf < 0)
-			return (int)nf;
-		/* Control bytes in the header: a binary or foreign file, not CSV. */
-		for (size_t k = hstart; k < pos; k++) {
-			unsigned char ch = (unsigned char)r->map[k];
-
-			if ((ch < 0x20 && ch != '\t' && ch != '\r' && ch != '\n') ||
-			    ch == 0x7f)
-				return rfail(&r->base, -EINVAL, "%s:%llu: binary data in the header line: neither a CSV file nor a wultfw binary file",
-					     r->base.path, (unsigned long long)hdr_line);
-		}
-	}
+	line = r->tok.line;
+	nf = wfw_csvtok_header(&r->tok, &r->base);
+	if (nf < 0)
+		return (int)nf;
 	r->base.schema.ncols = (size_t)nf;
 	r->cols = calloc((size_t)nf, sizeof(*r->cols));
 	r->cs = calloc((size_t)nf, sizeof(*r->cs));
 	r->colnames = calloc((size_t)nf, sizeof(char *));
-	if (!r->cols || !r->cs || !r->colnames)
-		return rfail(&r->base, -ENOMEM, "%s: out of memory", r->base.path);
+	r->shown = calloc((size_t)nf, sizeof(*r->shown));
+	if (!r->cols || !r->cs || !r->colnames || !r->shown)
+		return nomem(r);
 	for (long c = 0; c < nf; c++) {
-		if (!r->fl[c])
+		const struct wfw_csv_field *f = &r->tok.f[c];
+
+		if (!f->n)
 			return rfail(&r->base, -EINVAL, "%s:%llu: column %ld of the header has no name",
-				     r->base.path, (unsigned long long)hdr_line, c + 1);
-		r->colnames[c] = strndup(r->f[c], r->fl[c]);
+				     r->base.path, (unsigned long long)line, c + 1);
+		r->colnames[c] = strndup(f->s, f->n);
 		if (!r->colnames[c])
-			return rfail(&r->base, -ENOMEM, "%s: out of memory", r->base.path);
-	}
-	r->data_off = pos;
-	r->data_line = line;
-
-	while (skip_blank(r, &pos, &line)) {
-		uint64_t rec_line = line;
-
-		nf = tok_record(r, &pos, &line);
-		if (nf < 0)
-			return (int)nf;
-		if ((size_t)nf != r->base.schema.ncols)
-			return rfail(&r->base, -EINVAL, "%s:%llu: %ld fields, the header has %zu columns",
-				     r->base.path, (unsigned long long)rec_line, nf,
-				     r->base.schema.ncols);
-		for (long c = 0; c < nf; c++) {
-			ret = csv_note_value(r, (size_t)c, r->f[c], r->fl[c], rec_line);
-			if (ret)
-				return ret;
-		}
-		r->base.rows++;
-		drop_pages(r, pos);
-	}
-
-	for (size_t c = 0; c < r->base.schema.ncols; c++) {
-		struct colstate *cs = &r->cs[c];
-		struct wultfw_column *col = &r->cols[c];
-
-		col->name = r->colnames[c];
-		col->unit = wfw_wult_unit(col->name);
-		if (cs->kind == COL_NUMERIC && cs->int_ok && cs->dec >= 0) {
-			uint32_t d = 1;
-
-			for (int k = 0; k < cs->dec; k++)
-				d *= 10;
-			col->type = WULTFW_COL_INT;
-			col->divisor = d;
-		} else if (cs->kind == COL_NUMERIC || !r->base.rows) {
-			col->type = WULTFW_COL_FLOAT;
-		} else {	/* text, or every value empty */
-			col->type = WULTFW_COL_ENUM;
-			col->enum_names = (const char *const *)cs->et.names;
-			col->n_enum = cs->et.n;
-		}
+			return nomem(r);
+		wfw_csv_show(r->shown[c], sizeof(r->shown[c]), f->s, f->n);
+		r->cols[c].name = r->colnames[c];
+		r->cols[c].unit = wfw_wult_unit(r->colnames[c]);
 	}
 	r->base.schema.cols = r->cols;
-	r->pos = r->data_off;
-	r->line = r->data_line;
-	r->dropped = 0;
 	return 0;
 }
 
-static long csv_read_rows(struct csv_reader *r, struct wultfw_batch *b)
+/* Rows of part k of n start after the first newline at or after its share. */
+static size_t part_start(const struct csv_reader *r, unsigned k, unsigned n)
 {
-	long got = 0;
+	size_t data = r->tok.pos, len = r->tok.size - data;
+	size_t at = data + (size_t)((unsigned __int128)len * k / n);
+	const char *nl;
 
-	while (b->rows < b->capacity && skip_blank(r, &r->pos, &r->line)) {
-		uint64_t rec_line = r->line;
-		union wultfw_cell *row = wultfw_row(b, b->rows);
-		long nf = tok_record(r, &r->pos, &r->line);
-
-		if (nf < 0)
-			return nf;
-		if ((size_t)nf != r->base.schema.ncols)	/* file changed since open */
-			return rfail(&r->base, -EINVAL, "%s:%llu: %ld fields, the header has %zu columns",
-				     r->base.path, (unsigned long long)rec_line, nf,
-				     r->base.schema.ncols);
-		for (size_t c = 0; c < r->base.schema.ncols; c++) {
-			const struct wultfw_column *col = &r->cols[c];
-			const char *s = r->f[c];
-			size_t n = r->fl[c];
-
-			switch (col->type) {
-			case WULTFW_COL_INT:
-				row[c].i = parse_canon(s, n);
-				break;
-			case WULTFW_COL_FLOAT:
-				row[c].f = parse_double(s, n);
-				break;
-			case WULTFW_COL_ENUM:
-				row[c].i = n ? enum_find(&r->cs[c].et, s, n) : -1;
-				break;
-			}
-		}
-		b->rows++;
-		got++;
-		r->base.rows_done++;
-		drop_pages(r, r->pos);
-	}
-	return got;
+	if (!k)
+		return data;
+	nl = memchr(r->tok.map + at - 1, '\n', r->tok.size - (at - 1));
+	return nl ? (size_t)(nl - r->tok.map) + 1 : r->tok.size;
 }
 
-/* ---- the reader ops ---- */
+static void pick_part(struct csv_reader *r)
+{
+	unsigned k = r->base.opts.part, n = r->base.opts.nparts;
+
+	size_t start;
+
+	r->stop = r->tok.size;
+	if (n < 2)
+		return;
+	start = part_start(r, k, n);
+	if (k + 1 < n)
+		r->stop = part_start(r, k + 1, n);
+	r->tok.pos = start;
+	/* A part after the first cannot tell a quoted newline from a row end. */
+	r->tok.no_quotes = k > 0;
+	r->tok.line = 0;	/* unknown: errors name the byte offset */
+}
 
 static struct wfw_reader *csv_alloc(void)
 {
 	struct csv_reader *r = calloc(1, sizeof(*r));
 
-	return r ? &r->base : NULL;
+	if (!r)
+		return NULL;
+	r->retype_col = -1;
+	return &r->base;
 }
 
 static int csv_open(struct wfw_reader *base, uint64_t size)
 {
 	struct csv_reader *r = to_csv(base);
+	int ret;
 
-	r->size = (size_t)size;
-	if (!r->size)
+	if (!size)
 		return rfail(base, -EINVAL, "%s: empty file: expected a header line of column names",
 			     base->path);
-	r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, base->fd, 0);
-	if (r->map == MAP_FAILED) {
-		r->map = NULL;
-		return rfail(base, -errno, "%s: cannot map: %s", base->path, strerror(errno));
-	}
-	madvise((void *)r->map, r->size, MADV_SEQUENTIAL);
-	return csv_scan(r);
-}
-
-static long csv_read(struct wfw_reader *base, struct wultfw_batch *b)
-{
-	return csv_read_rows(to_csv(base), b);
+	ret = wfw_csvtok_map(&r->tok, base, size);
+	if (ret)
+		return ret;
+	r->page = (size_t)sysconf(_SC_PAGESIZE);
+	ret = read_header(r);
+	if (ret)
+		return ret;
+	pick_part(r);
+	return learn(r, base->opts.one_pass ? LEARN_ROWS : UINT64_MAX);
 }
 
 static void csv_free(struct wfw_reader *base)
 {
 	struct csv_reader *r = to_csv(base);
 
-	if (r->map)
-		munmap((void *)r->map, r->size);
+	wfw_csvtok_free(&r->tok);
 	if (r->cs)
 		for (size_t c = 0; c < base->schema.ncols; c++)
-			enum_free(&r->cs[c].et);
+			wfw_enum_free(&r->cs[c].et);
 	if (r->colnames)
 		for (size_t c = 0; c < base->schema.ncols; c++)
 			free(r->colnames[c]);
 	free(r->colnames);
+	free(r->shown);
 	free(r->cs);
 	free(r->cols);
-	free(r->f);
-	free(r->fl);
-	free(r->foff);
-	free(r->scratch);
 	free(r);
 }
 
 const struct wfw_reader_ops wfw_csv_reader_ops = {
 	.fmt = WFW_FMT_CSV,
+	.parts = true,
 	.alloc = csv_alloc,
 	.open = csv_open,
 	.read = csv_read,

@@ -12,6 +12,9 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/filesink.c lib/datafmt/filesink.h \
 	lib/datafmt/reader.c lib/datafmt/reader.h lib/datafmt/reader_impl.h \
 	lib/datafmt/csvread.c lib/datafmt/binread.c \
+	lib/datafmt/csvtok.c lib/datafmt/csvtok.h \
+	lib/datafmt/csvnum.c lib/datafmt/csvnum.h \
+	lib/datafmt/enumtab.c lib/datafmt/enumtab.h \
 	lib/datafmt/locate.c lib/datafmt/locate.h \
 	lib/datafmt/wultunits.c lib/datafmt/wultunits.h \
 	lib/datafmt/infoyml.c lib/datafmt/infoyml.h

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,9 +43,11 @@ double wfw_cell_value(const struct wultfw_column *col, union wultfw_cell c)
 {
 	switch (col->type) {
 	case WULTFW_COL_INT:
+		if (c.i == WULTFW_CELL_EMPTY)
+			return NAN;
 		return (double)c.i / (col->divisor ? col->divisor : 1);
 	case WULTFW_COL_FLOAT:
-		return c.f;
+		return c.f;	/* the empty NaN is a NaN */
 	default:
 		return (double)c.i;
 	}
@@ -111,6 +114,15 @@ static int open_checked(const char *path, struct stat *st, char *err,
 int wfw_reader_open(struct wfw_reader **rp, const char *path, char *err,
 		    size_t errlen)
 {
+	static const struct wfw_reader_opts whole = { 0 };
+
+	return wfw_reader_open_opts(rp, path, &whole, err, errlen);
+}
+
+int wfw_reader_open_opts(struct wfw_reader **rp, const char *path,
+			 const struct wfw_reader_opts *opts, char *err,
+			 size_t errlen)
+{
 	const struct wfw_reader_ops *ops;
 	struct wfw_reader *r;
 	struct stat st;
@@ -121,6 +133,11 @@ int wfw_reader_open(struct wfw_reader **rp, const char *path, char *err,
 	if (fd < 0)
 		return fd;
 	ops = pick_format(fd, st.st_size);
+	if (opts->nparts > 1 && !ops->parts) {
+		snprintf(err, errlen, "%s: this format is read whole, not in parts", path);
+		close(fd);
+		return -EOPNOTSUPP;
+	}
 	r = ops->alloc();
 	if (!r || !(r->path = strdup(path))) {
 		if (r)
@@ -131,6 +148,7 @@ int wfw_reader_open(struct wfw_reader **rp, const char *path, char *err,
 	}
 	r->ops = ops;
 	r->fd = fd;
+	r->opts = *opts;
 	ret = ops->open(r, (uint64_t)st.st_size);
 	if (ret) {
 		snprintf(err, errlen, "%s", r->err);
@@ -159,6 +177,11 @@ long wfw_reader_read(struct wfw_reader *r, struct wultfw_batch *b)
 	if (b->rows > b->capacity)
 		return wfw_reader_fail(r, -EINVAL, "%s: batch overfilled", r->path);
 	return r->ops->read(r, b);
+}
+
+uint64_t wfw_reader_schema_gen(const struct wfw_reader *r)
+{
+	return r->schema_gen;
 }
 
 const char *wfw_reader_error(const struct wfw_reader *r)

@@ -29,23 +29,32 @@
  * Format detection is by content: a file starting with the binary magic is
  * binary, anything else is parsed as CSV.
  *
- * CSV files are scanned twice: the first pass checks every line and fixes
- * the schema, so a bad file is rejected at open() with "FILE:LINE: why"
- * before any row is returned, and enum tables are complete up front.
- * Column types of a CSV file are inferred per column:
+ * CSV files are read once. wfw_reader_open() learns the column types from
+ * every row before the first batch (the mapped file is tokenised for that,
+ * so a bad file is rejected at open() with "FILE:LINE: why" and types never
+ * change while reading). wfw_reader_open_opts() with one_pass learns them
+ * from the first rows only and corrects a column when a later row
+ * disagrees (see wfw_reader_schema_gen()); errors in later rows then come
+ * from wfw_reader_read(). Column types of a CSV file, per column:
  *   - ENUM when the column's first non-empty value is not a number (e.g.
  *     ReqCState); empty values are -1, names are numbered in order of first
- *     appearance.
+ *     appearance. A column empty in every row learned from is ENUM too
+ *     (one pass: until a number shows up, which makes it INT or FLOAT).
  *   - INT with divisor 10^d when every value is a plain decimal with exactly
  *     d fractional digits (d <= 9, no exponent, no leading zeros, no "-0")
  *     that fits in 64 bits; this is what the csv sink writes for INT columns,
  *     so CSV -> binary -> CSV reproduces the file byte for byte.
  *   - FLOAT otherwise (e.g. wult's 4.1797981021053525).
+ * An empty field in a numeric column is an empty cell (wfw_cell_empty()):
+ * WULTFW_CELL_EMPTY in INT columns, the WULTFW_FLOAT_EMPTY_BITS NaN in
+ * FLOAT columns; both are written back as empty fields.
  * Units are not stored in CSV files: a column named as a wult metric gets
  * wult's unit for it (datafmt/wultunits.h), any other has unit "".
  * Errors: an empty file, a header without columns, a row with a different
- * number of fields than the header, an empty or non-numeric value in a
- * numeric column, a quote that is never closed.
+ * number of fields than the header, a non-numeric value in a numeric
+ * column, a number in a text column, a NUL byte in a text field, a quote
+ * that is never closed, a line longer than 1 MiB, more than 4096 columns or
+ * a column name longer than 1024 bytes (csvtok.h has the limits).
  */
 #ifndef WFW_READER_H
 #define WFW_READER_H
@@ -67,6 +76,34 @@ enum wfw_file_format {
  */
 int wfw_reader_open(struct wfw_reader **r, const char *path, char *err,
 		    size_t errlen);
+
+struct wfw_reader_opts {
+	/*
+	 * Learn CSV column types from the first rows only; a column's type may
+	 * then change between two batches (never inside one), and
+	 * wfw_reader_schema_gen() counts the changes. wfw_reader_rows() is the
+	 * rows read so far.
+	 */
+	bool one_pass;
+	/*
+	 * Read only the rows that start in part `part` (0-based) of `nparts`
+	 * equal byte ranges of the data (CSV only: -EOPNOTSUPP otherwise).
+	 * Parts after the first learn their own types, and fail with -EAGAIN
+	 * at a quote (a quoted newline could be taken for a row's end): then
+	 * read the file whole.
+	 */
+	unsigned part, nparts;
+};
+
+int wfw_reader_open_opts(struct wfw_reader **r, const char *path,
+			 const struct wfw_reader_opts *opts, char *err,
+			 size_t errlen);
+
+/*
+ * How many times a column's type changed so far (one-pass CSV readers).
+ * Rows of a batch always follow the schema as it is when read() returns.
+ */
+uint64_t wfw_reader_schema_gen(const struct wfw_reader *r);
 
 /* The file's schema; owned by the reader, valid until wfw_reader_close(). */
 const struct wultfw_schema *wfw_reader_schema(const struct wfw_reader *r);
@@ -113,6 +150,14 @@ void wfw_reader_close(struct wfw_reader *r);
 
 /* Index of the column called `name`, or -1. */
 int wfw_schema_find(const struct wultfw_schema *s, const char *name);
+
+/* True for an empty numeric cell (WULTFW_CELL_EMPTY or the empty NaN). */
+static inline bool wfw_cell_empty(const struct wultfw_column *col,
+				  union wultfw_cell c)
+{
+	return (col->type == WULTFW_COL_INT && c.i == WULTFW_CELL_EMPTY) ||
+	       (col->type == WULTFW_COL_FLOAT && c.i == WULTFW_FLOAT_EMPTY_BITS);
+}
 
 /* A cell as a number in the column's shown unit (INT: raw / divisor). */
 double wfw_cell_value(const struct wultfw_column *col, union wultfw_cell c);

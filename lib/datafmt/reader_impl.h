@@ -23,10 +23,14 @@ struct wfw_reader {
 	uint64_t rows, rows_done, ignored;
 	bool salvage;		/* skip damaged parts instead of failing */
 	uint64_t damaged;	/* damaged parts skipped */
+	struct wfw_reader_opts opts;
+	uint64_t schema_gen;	/* bumped when a column's type changes */
 };
 
 struct wfw_reader_ops {
 	enum wfw_file_format fmt;
+	/* Reads parts of a file (wfw_reader_opts.nparts > 1). */
+	bool parts;
 	/* A zeroed reader of this format (base included), or NULL. */
 	struct wfw_reader *(*alloc)(void);
 	/* Read the schema from r->fd (a regular file of `size` bytes). */

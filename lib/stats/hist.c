@@ -186,3 +186,35 @@ size_t wfw_hist_bytes(const struct wfw_hist *h)
 {
 	return h->noct * WFW_HIST_SUBS * sizeof(uint64_t);
 }
+
+/*
+ * Multiply every counted value by f > 0: each bucket's count moves to the
+ * bucket of its middle times f. The estimate then carries up to twice the
+ * stated error (once per binning); only a column whose type changed while
+ * it was read (INT -> FLOAT) needs this.
+ */
+int wfw_hist_scale(struct wfw_hist *h, double f)
+{
+	struct wfw_hist out;
+
+	wfw_hist_init(&out);
+	out.zeros = h->zeros;
+	for (unsigned s = 0; s < 2; s++) {
+		for (unsigned e = 0; e < WFW_HIST_OCTAVES; e++) {
+			const uint64_t *o = h->oct[s][e];
+
+			for (unsigned i = 0; o && i < WFW_HIST_SUBS; i++) {
+				double v = bucket_value(e, i, false) * f;
+
+				if (o[i] && add_key(&out, dbits(s ? -v : v) >> SHIFT, o[i])) {
+					wfw_hist_free(&out);
+					return -ENOMEM;
+				}
+			}
+		}
+	}
+	out.count = h->count;
+	wfw_hist_free(h);
+	*h = out;
+	return 0;
+}

@@ -50,6 +50,9 @@ int wfw_hist_merge(struct wfw_hist *dst, const struct wfw_hist *src);
 double wfw_hist_rank_value(const struct wfw_hist *h, uint64_t k,
 			   bool integers);
 
+/* Multiply every value counted by f > 0 (error bound: twice the stated). */
+int wfw_hist_scale(struct wfw_hist *h, double f);
+
 /* Bytes allocated for buckets. */
 size_t wfw_hist_bytes(const struct wfw_hist *h);
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stats/report.h"
@@ -106,6 +107,8 @@ int wfw_report_table(struct wfw_statset *s, const double *p, size_t np,
 	cells[n++] = "Percentiles";
 	ret = wfw_table_add(&t, cells);
 	for (size_t m = 0; m < s->nmetrics && !ret; m++) {
+		if (wfw_statset_pending(s, m))
+			continue;
 		ret = table_row(&t, s, m, SIZE_MAX, p, np);
 		for (size_t g = 0; s->gcol >= 0 && g < s->ngroups && !ret; g++)
 			ret = table_row(&t, s, m, g, p, np);
@@ -116,28 +119,67 @@ int wfw_report_table(struct wfw_statset *s, const double *p, size_t np,
 	return ret;
 }
 
+/* Length of a UTF-8 sequence by its lead byte; 0: never a lead byte. */
+static size_t utf8_lead(unsigned char c)
+{
+	if (c >= 0xc2 && c <= 0xdf)
+		return 2;
+	if (c >= 0xe0 && c <= 0xef)
+		return 3;
+	return c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+}
+
+/* Length of the valid UTF-8 sequence at s (lead byte >= 0x80), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	/* no overlong forms, surrogates or code points beyond U+10FFFF */
+	unsigned char lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
+	unsigned char hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;
+	size_t n = utf8_lead(s[0]);
+
+	if (!n || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* Invalid UTF-8 (a hostile CSV's names) is escaped byte by byte as U+00XX. */
 void wfw_json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+	fputc('"', f);
+	while (p && *p) {
+		size_t n = *p >= 0x80 ? utf8_len(p) : 1;
+
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || !n)
+			fprintf(f, "\\u%04x", *p);
 		else
-			fputc(c, f);
+			fwrite(p, 1, n, f);
+		p += n ? n : 1;
 	}
 	fputc('"', f);
 }
 
+/* The shortest form that reads back as v: min and max stay exact. */
 static void json_num(FILE *f, double v)
 {
-	if (isnan(v) || isinf(v))
+	char buf[40];
+
+	if (isnan(v) || isinf(v)) {
 		fputs("null", f);
-	else
-		fprintf(f, "%.12g", v);
+		return;
+	}
+	for (int prec = 12; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, f);
 }
 
 static int json_summary(struct wfw_statset *s, size_t m, size_t g,
@@ -193,14 +235,19 @@ int wfw_report_json(struct wfw_statset *s, const double *p, size_t np,
 	fprintf(f, ",\n%*s\"exact_limit\": %zu,\n", ind + 2, "",
 		s->exact_limit);
 	fprintf(f, "%*s\"metrics\": {", ind + 2, "");
-	for (size_t m = 0; m < s->nmetrics && !ret; m++) {
+	for (size_t m = 0, shown = 0; m < s->nmetrics && !ret; m++) {
 		const struct wultfw_column *col = wfw_statset_metric(s, m);
 		bool first = true;
 
-		fprintf(f, "%s\n%*s", m ? "," : "", ind + 4, "");
+		if (wfw_statset_pending(s, m))
+			continue;
+		fprintf(f, "%s\n%*s", shown++ ? "," : "", ind + 4, "");
 		wfw_json_string(f, col->name);
 		fprintf(f, ": {\n%*s\"unit\": ", ind + 6, "");
 		wfw_json_string(f, col->unit ? col->unit : "");
+		fprintf(f, ",\n%*s\"empty_cells\": %llu,\n%*s\"nan_cells\": %llu",
+			ind + 6, "", (unsigned long long)s->empties[m],
+			ind + 6, "", (unsigned long long)s->nans[m]);
 		fprintf(f, ",\n%*s\"all\": ", ind + 6, "");
 		ret = json_summary(s, m, SIZE_MAX, p, np, ind + 6, f);
 		if (gname && !ret) {

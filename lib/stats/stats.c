@@ -276,3 +276,20 @@ size_t wfw_acc_bytes(const struct wfw_acc *a)
 		return sizeof(*a->hist) + wfw_hist_bytes(a->hist);
 	return a->cap * sizeof(double);
 }
+
+int wfw_acc_scale(struct wfw_acc *a, double num, double den, bool integers)
+{
+	double f = num / den;
+
+	a->integers = integers;
+	if (!a->n)
+		return 0;
+	/* raw / 10^d divides: the kept values read as the text parses. */
+	a->min = a->min * num / den;
+	a->max = a->max * num / den;
+	a->mean *= f;
+	a->m2 *= f * f;
+	for (size_t i = 0; i < a->nvals; i++)
+		a->vals[i] = a->vals[i] * num / den;
+	return a->hist ? wfw_hist_scale(a->hist, f) : 0;
+}

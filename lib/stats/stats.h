@@ -52,6 +52,12 @@ static inline bool wfw_acc_exact(const struct wfw_acc *a)
 	return !a->hist;
 }
 
+/*
+ * Multiply everything seen by num / den > 0 (a column read as raw integers
+ * that turned out to be FLOAT: 1 / divisor); `integers` is the new kind.
+ */
+int wfw_acc_scale(struct wfw_acc *a, double num, double den, bool integers);
+
 /* Sample standard deviation (n - 1 in the denominator); 0 if n < 2. */
 double wfw_acc_stddev(const struct wfw_acc *a);
 /*

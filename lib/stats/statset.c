@@ -30,55 +30,80 @@ static bool wanted(const struct wfw_statset_cfg *cfg, const char *name)
 	return false;
 }
 
+/* The ENUM column called cfg->group_by, or -1. */
+static int group_column(const struct wultfw_schema *schema,
+			const struct wfw_statset_cfg *cfg)
+{
+	if (!cfg->group_by || !*cfg->group_by)
+		return -1;
+	for (size_t c = 0; c < schema->ncols; c++)
+		if (schema->cols[c].type == WULTFW_COL_ENUM &&
+		    !strcmp(schema->cols[c].name, cfg->group_by))
+			return (int)c;
+	return -1;
+}
+
+/* Numeric columns asked for, and with pending_text the empty text ones. */
+static bool is_metric(const struct wfw_statset *s, const struct wfw_statset_cfg *cfg,
+		      size_t c)
+{
+	const struct wultfw_column *col = &s->schema->cols[c];
+	bool pending = cfg->pending_text && col->type == WULTFW_COL_ENUM &&
+		       !col->n_enum && (int)c != s->gcol;
+
+	return (col->type != WULTFW_COL_ENUM || pending) && wanted(cfg, col->name);
+}
+
+static int alloc_metrics(struct wfw_statset *s)
+{
+	size_t nacc = s->nmetrics * s->ngroups;
+
+	s->acc = calloc(nacc, sizeof(*s->acc));
+	s->nans = calloc(s->nmetrics, sizeof(*s->nans));
+	s->empties = calloc(s->nmetrics, sizeof(*s->empties));
+	s->mtype = calloc(s->nmetrics, sizeof(*s->mtype));
+	s->mdiv = calloc(s->nmetrics, sizeof(*s->mdiv));
+	s->gcount = calloc(s->ngroups, sizeof(*s->gcount));
+	if (!s->acc || !s->nans || !s->empties || !s->mtype || !s->mdiv || !s->gcount)
+		return -ENOMEM;
+	for (size_t m = 0; m < s->nmetrics; m++) {
+		const struct wultfw_column *col = &s->schema->cols[s->mcol[m]];
+
+		s->mtype[m] = (int)col->type;
+		s->mdiv[m] = col->divisor;
+		for (size_t g = 0; g < s->ngroups; g++)
+			wfw_acc_init(&s->acc[m * s->ngroups + g], s->exact_limit,
+				     col->type == WULTFW_COL_INT);
+	}
+	return 0;
+}
+
 int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
 		     const struct wfw_statset_cfg *cfg, char *err, size_t errlen)
 {
-	size_t nacc, limit = cfg->exact_limit;
+	size_t per_acc;
 
 	memset(s, 0, sizeof(*s));
 	s->schema = schema;
-	s->gcol = -1;
-	s->ngroups = 1;
-	if (cfg->group_by && *cfg->group_by) {
-		for (size_t c = 0; c < schema->ncols; c++) {
-			if (schema->cols[c].type == WULTFW_COL_ENUM &&
-			    !strcmp(schema->cols[c].name, cfg->group_by)) {
-				s->gcol = (int)c;
-				s->ngroups = schema->cols[c].n_enum + 1;
-			}
-		}
-	}
+	s->gcol = group_column(schema, cfg);
+	s->ngroups = s->gcol < 0 ? 1 : schema->cols[s->gcol].n_enum + 1;
 	s->mcol = calloc(schema->ncols ? schema->ncols : 1, sizeof(*s->mcol));
 	if (!s->mcol)
 		return -ENOMEM;
-	for (size_t c = 0; c < schema->ncols; c++) {
-		if (schema->cols[c].type != WULTFW_COL_ENUM &&
-		    wanted(cfg, schema->cols[c].name))
+	for (size_t c = 0; c < schema->ncols; c++)
+		if (is_metric(s, cfg, c))
 			s->mcol[s->nmetrics++] = c;
-	}
 	if (!s->nmetrics) {
-		snprintf(err, errlen, "no numeric column matches the metrics "
-			 "asked for");
+		snprintf(err, errlen, "no numeric column matches the metrics asked for");
 		wfw_statset_free(s);
 		return -ENOENT;
 	}
-	nacc = s->nmetrics * s->ngroups;
 	/* Keep the kept values of all accumulators within the budget. */
-	if (limit > cfg->exact_memory / sizeof(double) / nacc)
-		limit = cfg->exact_memory / sizeof(double) / nacc;
-	s->exact_limit = limit;
-	s->acc = calloc(nacc, sizeof(*s->acc));
-	s->nans = calloc(s->nmetrics, sizeof(*s->nans));
-	s->gcount = calloc(s->ngroups, sizeof(*s->gcount));
-	if (!s->acc || !s->nans || !s->gcount) {
+	per_acc = cfg->exact_memory / sizeof(double) / (s->nmetrics * s->ngroups);
+	s->exact_limit = cfg->exact_limit < per_acc ? cfg->exact_limit : per_acc;
+	if (alloc_metrics(s)) {
 		wfw_statset_free(s);
 		return -ENOMEM;
-	}
-	for (size_t m = 0; m < s->nmetrics; m++) {
-		bool ints = schema->cols[s->mcol[m]].type == WULTFW_COL_INT;
-
-		for (size_t g = 0; g < s->ngroups; g++)
-			wfw_acc_init(&s->acc[m * s->ngroups + g], limit, ints);
 	}
 	return 0;
 }
@@ -91,10 +116,16 @@ void wfw_statset_free(struct wfw_statset *s)
 	free(s->acc);
 	free(s->mcol);
 	free(s->nans);
+	free(s->empties);
+	free(s->mtype);
+	free(s->mdiv);
 	free(s->tmp);
 	free(s->order);
 	free(s->grow);
 	free(s->gcount);
+	for (size_t g = 0; s->gmerged && g < s->ngroups; g++)
+		free(s->gmerged[g]);
+	free(s->gmerged);
 	memset(s, 0, sizeof(*s));
 	s->gcol = -1;
 }
@@ -119,31 +150,35 @@ static int ensure_scratch(struct wfw_statset *s, size_t rows)
 
 /*
  * Copy column c of the rows listed in `order` (all rows when NULL) into
- * s->tmp as doubles, dropping NaNs. Returns how many were kept.
+ * s->tmp as doubles, dropping empty cells and NaNs. Returns how many were
+ * kept.
  */
 static size_t gather(struct wfw_statset *s, const struct wultfw_batch *b,
 		     size_t m, const uint32_t *order, size_t n)
 {
 	const union wultfw_cell *cells = b->cells;
-	size_t c = s->mcol[m], nc = b->ncols, k = 0;
+	size_t c = s->mcol[m], nc = b->ncols, k = 0, empty = 0;
 	double *t = s->tmp;
 
-	if (s->schema->cols[c].type == WULTFW_COL_INT) {
-		if (order)
-			for (size_t i = 0; i < n; i++)
-				t[i] = (double)cells[order[i] * nc + c].i;
-		else
-			for (size_t i = 0; i < n; i++)
-				t[i] = (double)cells[i * nc + c].i;
-		return n;
+	if (s->mtype[m] == WULTFW_COL_INT) {
+		for (size_t i = 0; i < n; i++) {
+			int64_t v = cells[(order ? order[i] : i) * nc + c].i;
+
+			t[k] = (double)v;
+			k += v != WULTFW_CELL_EMPTY;
+		}
+		s->empties[m] += n - k;
+		return k;
 	}
 	for (size_t i = 0; i < n; i++) {
-		double v = cells[(order ? order[i] : i) * nc + c].f;
+		union wultfw_cell v = cells[(order ? order[i] : i) * nc + c];
 
-		t[k] = v;
-		k += !isnan(v);
+		t[k] = v.f;
+		k += !isnan(v.f);
+		empty += v.i == WULTFW_FLOAT_EMPTY_BITS;
 	}
-	s->nans[m] += n - k;
+	s->empties[m] += empty;
+	s->nans[m] += n - k - empty;
 	return k;
 }
 
@@ -180,6 +215,73 @@ static bool group_rows(struct wfw_statset *s, const struct wultfw_batch *b,
 	return false;
 }
 
+/* The group column got names: one group per name, "-" stays last. */
+static int grow_groups(struct wfw_statset *s, size_t ng)
+{
+	struct wfw_acc *acc = calloc(s->nmetrics * ng, sizeof(*acc));
+	uint32_t *gcount = calloc(ng, sizeof(*gcount));
+	size_t old = s->ngroups;
+
+	if (!acc || !gcount) {
+		free(acc);
+		free(gcount);
+		return -ENOMEM;
+	}
+	for (size_t m = 0; m < s->nmetrics; m++) {
+		struct wfw_acc *src = &s->acc[m * old], *dst = &acc[m * ng];
+
+		for (size_t g = old - 1; g < ng - 1; g++)
+			wfw_acc_init(&dst[g], s->exact_limit, s->mtype[m] == WULTFW_COL_INT);
+		memcpy(dst, src, (old - 1) * sizeof(*dst));
+		dst[ng - 1] = src[old - 1];
+	}
+	free(s->acc);
+	free(s->gcount);
+	s->acc = acc;
+	s->gcount = gcount;
+	s->ngroups = ng;
+	return 0;
+}
+
+/* Metric m's column changed type: convert what it holds. */
+static int retype_metric(struct wfw_statset *s, size_t m,
+			 const struct wultfw_column *col)
+{
+	double from = s->mtype[m] == WULTFW_COL_INT && s->mdiv[m] ? s->mdiv[m] : 1;
+	double to = col->type == WULTFW_COL_INT && col->divisor ? col->divisor : 1;
+	bool ints = col->type == WULTFW_COL_INT;
+
+	s->mtype[m] = (int)col->type;
+	s->mdiv[m] = col->divisor;
+	for (size_t g = 0; g < s->ngroups; g++)
+		if (wfw_acc_scale(&s->acc[m * s->ngroups + g], to, from, ints))
+			return -ENOMEM;
+	return 0;
+}
+
+int wfw_statset_sync(struct wfw_statset *s)
+{
+	const struct wultfw_column *cols = s->schema->cols;
+
+	if (s->gcol >= 0 && cols[s->gcol].n_enum + 1 > s->ngroups &&
+	    grow_groups(s, cols[s->gcol].n_enum + 1))
+		return -ENOMEM;
+	for (size_t m = 0; m < s->nmetrics; m++) {
+		const struct wultfw_column *col = &cols[s->mcol[m]];
+
+		if ((int)col->type == s->mtype[m] && col->divisor == s->mdiv[m])
+			continue;
+		if (retype_metric(s, m, col))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+bool wfw_statset_pending(const struct wfw_statset *s, size_t m)
+{
+	return s->mtype[m] == WULTFW_COL_ENUM;
+}
+
 int wfw_statset_add(struct wfw_statset *s, const struct wultfw_batch *b)
 {
 	size_t only = 0;
@@ -189,11 +291,16 @@ int wfw_statset_add(struct wfw_statset *s, const struct wultfw_batch *b)
 		return 0;
 	if (b->rows > UINT32_MAX || ensure_scratch(s, b->rows))
 		return -ENOMEM;
+	if (wfw_statset_sync(s))
+		return -ENOMEM;
 	if (s->gcol >= 0)
 		one = group_rows(s, b, &only);
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		struct wfw_acc *acc = &s->acc[m * s->ngroups];
 		size_t start = 0;
+
+		if (s->mtype[m] == WULTFW_COL_ENUM)
+			continue;	/* no number yet */
 
 		if (one) {
 			size_t n = gather(s, b, m, NULL, b->rows);
@@ -223,6 +330,8 @@ const char *wfw_statset_group_name(const struct wfw_statset *s, size_t g)
 
 	if (s->gcol < 0 || g >= s->ngroups - 1)
 		return "-";
+	if (s->gmerged && s->gmerged[g])
+		return s->gmerged[g];
 	col = &s->schema->cols[s->gcol];
 	return col->enum_names[g] ? col->enum_names[g] : "-";
 }
@@ -277,13 +386,14 @@ int wfw_statset_summary(struct wfw_statset *s, size_t m, size_t g,
 
 	if (np > WFW_SUMMARY_MAX_PCT)
 		return -EINVAL;
-	if (col->type == WULTFW_COL_INT && col->divisor > 1)
-		div = col->divisor;
+	(void)col;
+	if (s->mtype[m] == WULTFW_COL_INT && s->mdiv[m] > 1)
+		div = s->mdiv[m];
 	if (g != SIZE_MAX) {
 		summarize(&s->acc[m * s->ngroups + g], div, p, np, out);
 		return 0;
 	}
-	wfw_acc_init(&all, s->exact_limit, col->type == WULTFW_COL_INT);
+	wfw_acc_init(&all, s->exact_limit, s->mtype[m] == WULTFW_COL_INT);
 	for (size_t i = 0; i < s->ngroups && !ret; i++)
 		ret = wfw_acc_merge(&all, &s->acc[m * s->ngroups + i]);
 	if (!ret)
@@ -299,4 +409,120 @@ size_t wfw_statset_bytes(const struct wfw_statset *s)
 	for (size_t i = 0; i < s->nmetrics * s->ngroups; i++)
 		n += wfw_acc_bytes(&s->acc[i]);
 	return n;
+}
+
+/* ---- merging the statistics of parts of one file ---- */
+
+static size_t metric_of_column(const struct wfw_statset *s, size_t c)
+{
+	for (size_t m = 0; m < s->nmetrics; m++)
+		if (s->mcol[m] == c)
+			return m;
+	return SIZE_MAX;
+}
+
+/* Bring metric m of a and b to one type: the same INT, else FLOAT. */
+static int same_type(struct wfw_statset *a, size_t ma, struct wfw_statset *b,
+		     size_t mb)
+{
+	struct wultfw_column fl = { .type = WULTFW_COL_FLOAT };
+
+	if (a->mtype[ma] == WULTFW_COL_ENUM)	/* nothing seen yet */
+		return retype_metric(a, ma, &(struct wultfw_column){
+			.type = b->mtype[mb], .divisor = b->mdiv[mb] });
+	if (b->mtype[mb] == WULTFW_COL_ENUM ||
+	    (a->mtype[ma] == b->mtype[mb] && a->mdiv[ma] == b->mdiv[mb]))
+		return 0;
+	if (a->mtype[ma] != WULTFW_COL_FLOAT && retype_metric(a, ma, &fl))
+		return -ENOMEM;
+	return b->mtype[mb] != WULTFW_COL_FLOAT ? retype_metric(b, mb, &fl) : 0;
+}
+
+/* The group of dst called `name`, added (before "-") if new. */
+static long group_named(struct wfw_statset *dst, const char *name)
+{
+	size_t ng = dst->ngroups;
+	char **names;
+
+	for (size_t g = 0; g < ng; g++)
+		if (!strcmp(wfw_statset_group_name(dst, g), name))
+			return (long)g;
+	names = calloc(ng + 1, sizeof(*names));
+	if (!names || grow_groups(dst, ng + 1)) {
+		free(names);
+		return -ENOMEM;
+	}
+	for (size_t g = 0; dst->gmerged && g < ng - 1; g++)
+		names[g] = dst->gmerged[g];
+	free(dst->gmerged);
+	dst->gmerged = names;
+	names[ng - 1] = strdup(name);
+	return names[ng - 1] ? (long)ng - 1 : -ENOMEM;
+}
+
+static uint64_t metric_count(const struct wfw_statset *s, size_t m)
+{
+	uint64_t n = 0;
+
+	for (size_t g = 0; g < s->ngroups; g++)
+		n += s->acc[m * s->ngroups + g].n;
+	return n;
+}
+
+static int merge_metric(struct wfw_statset *dst, size_t md,
+			struct wfw_statset *src, size_t ms)
+{
+	int ret = 0;
+
+	dst->nans[md] += src->nans[ms];
+	dst->empties[md] += src->empties[ms];
+	/* A part without values has no say in the type. */
+	if (!metric_count(src, ms))
+		return 0;
+	ret = same_type(dst, md, src, ms);
+	for (size_t g = 0; g < src->ngroups && !ret; g++) {
+		const struct wfw_acc *a = &src->acc[ms * src->ngroups + g];
+		long gd;
+
+		if (!a->n)
+			continue;
+		gd = dst->gcol < 0 ? 0 : group_named(dst, wfw_statset_group_name(src, g));
+		if (gd < 0)
+			return (int)gd;
+		ret = wfw_acc_merge(&dst->acc[md * dst->ngroups + (size_t)gd], a);
+	}
+	return ret;
+}
+
+/* A metric of dst whose column holds names in src's part of the file. */
+static bool text_in_one(const struct wfw_statset *dst, const struct wfw_statset *src)
+{
+	for (size_t md = 0; md < dst->nmetrics; md++) {
+		const struct wultfw_column *col = &src->schema->cols[dst->mcol[md]];
+
+		if (col->type == WULTFW_COL_ENUM && col->n_enum)
+			return true;
+	}
+	return false;
+}
+
+int wfw_statset_merge(struct wfw_statset *dst, struct wfw_statset *src)
+{
+	int ret = wfw_statset_sync(dst);
+
+	if (!ret)
+		ret = wfw_statset_sync(src);
+	if (ret)
+		return ret;
+	if ((dst->gcol < 0) != (src->gcol < 0) || text_in_one(dst, src))
+		return -EAGAIN;
+	for (size_t ms = 0; ms < src->nmetrics && !ret; ms++) {
+		size_t md = metric_of_column(dst, src->mcol[ms]);
+
+		if (md == SIZE_MAX)	/* text in dst's part, numbers here */
+			return wfw_statset_pending(src, ms) ? 0 : -EAGAIN;
+		ret = merge_metric(dst, md, src, ms);
+	}
+	dst->rows += src->rows;
+	return ret;
 }

@@ -28,6 +28,12 @@ struct wfw_statset_cfg {
 	const char *const *metrics;	/* name patterns (fnmatch); NULL: all */
 	size_t nmetrics;
 	/*
+	 * Also take text columns with no names yet (a one-pass reader's
+	 * columns that were empty in the rows it learned from): they count
+	 * once a number turns them numeric (see wfw_statset_sync()).
+	 */
+	bool pending_text;
+	/*
 	 * With metrics NULL, "all" leaves out the raw absolute timestamps
 	 * (LTime, TBI, TAI, TIntr): points in time, not quantities, so their
 	 * percentiles mean nothing. Asked for by name, they are computed.
@@ -42,6 +48,9 @@ struct wfw_statset {
 	size_t ngroups;		/* n_enum + 1 ("-": no state) or 1 */
 	struct wfw_acc *acc;	/* [metric * ngroups + group] */
 	uint64_t *nans;		/* per metric: NaN cells skipped */
+	uint64_t *empties;	/* per metric: empty cells skipped */
+	int *mtype;		/* per metric: the column type accumulated */
+	uint32_t *mdiv;		/* per metric: the divisor accumulated */
 	uint64_t rows;
 	size_t exact_limit;	/* effective, after the memory budget */
 	/* scratch for one batch */
@@ -49,6 +58,7 @@ struct wfw_statset {
 	uint32_t *order, *grow;
 	size_t scratch;
 	uint32_t *gcount;
+	char **gmerged;		/* names of groups only a merged part had */
 };
 
 /* A summary in display units (raw value / column divisor). */
@@ -69,7 +79,28 @@ int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
 		     const struct wfw_statset_cfg *cfg, char *err, size_t errlen);
 void wfw_statset_free(struct wfw_statset *s);
 
+/*
+ * Add a batch. The schema may have changed since the last batch (a
+ * one-pass reader: a column turned from INT to FLOAT or from empty text to
+ * numeric, new names in the group column); what was accumulated is
+ * converted first.
+ */
 int wfw_statset_add(struct wfw_statset *s, const struct wultfw_batch *b);
+
+/* Catch up with schema changes (wfw_statset_add() does it itself). */
+int wfw_statset_sync(struct wfw_statset *s);
+
+/*
+ * Add what `src` accumulated over another part of the same file (the same
+ * header) to dst: metrics by column, groups by name, types brought to one
+ * (INT parts that disagree become FLOAT). src may be converted; free it
+ * after. -EAGAIN: the parts disagree on what a column is (text in one,
+ * numbers in another): read the file whole to get the error.
+ */
+int wfw_statset_merge(struct wfw_statset *dst, struct wfw_statset *src);
+
+/* Metric m is a text column still waiting for its first number. */
+bool wfw_statset_pending(const struct wfw_statset *s, size_t m);
 
 /* Name of group g: the enum name, or "-" for rows without a state. */
 const char *wfw_statset_group_name(const struct wfw_statset *s, size_t g);

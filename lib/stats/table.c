@@ -50,20 +50,38 @@ int wfw_table_add(struct wfw_table *t, const char *const *cells)
 	return 0;
 }
 
+/*
+ * A cell as an aligned table shows it: control bytes as '?', and cut to
+ * WFW_TABLE_MAX_WIDTH bytes ending in "..." so that a hostile name cannot
+ * make the table (every row is padded to it) grow with the input.
+ */
+static const char *shown(const char *s, char *buf)
+{
+	size_t n = 0;
+
+	for (; s[n] && n < WFW_TABLE_MAX_WIDTH; n++)
+		buf[n] = (unsigned char)s[n] < 0x20 || s[n] == 0x7f ? '?' : s[n];
+	if (s[n])
+		memcpy(buf + WFW_TABLE_MAX_WIDTH - 3, "...", 3);
+	buf[n] = '\0';
+	return buf;
+}
+
 void wfw_table_print(const struct wfw_table *t, FILE *f)
 {
 	size_t w[64] = { 0 };
 	size_t nc = t->ncols < 64 ? t->ncols : 64;
+	char buf[WFW_TABLE_MAX_WIDTH + 1];
 
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < nc; c++) {
-			size_t l = strlen(t->cells[r * t->ncols + c]);
+			size_t l = strlen(shown(t->cells[r * t->ncols + c], buf));
 
 			w[c] = l > w[c] ? l : w[c];
 		}
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < nc; c++) {
-			const char *s = t->cells[r * t->ncols + c];
+			const char *s = shown(t->cells[r * t->ncols + c], buf);
 			int wi = (int)w[c];
 
 			bool left = c < strlen(t->align) && t->align[c] == 'l';
@@ -94,9 +112,11 @@ void wfw_fmt_value(char *buf, size_t len, double v, int decimals)
 /* GitHub-flavoured markdown: | a | b |, alignment in the rule row. */
 void wfw_table_print_markdown(const struct wfw_table *t, FILE *f)
 {
+	char buf[WFW_TABLE_MAX_WIDTH + 1];
+
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++)
-			fprintf(f, "| %s ", t->cells[r * t->ncols + c]);
+			fprintf(f, "| %s ", shown(t->cells[r * t->ncols + c], buf));
 		fputs("|\n", f);
 		if (r)
 			continue;

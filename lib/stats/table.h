@@ -8,6 +8,9 @@
 
 #include <stdio.h>
 
+/* Widest cell the aligned and markdown forms print (longer: cut, "..."). */
+#define WFW_TABLE_MAX_WIDTH 60
+
 struct wfw_table {
 	size_t ncols, nrows, cap;
 	char **cells;		/* nrows * ncols, owned */
@@ -20,7 +23,7 @@ void wfw_table_free(struct wfw_table *t);
 /* Append a row of ncols cells (copied); NULL cells print empty. */
 int wfw_table_add(struct wfw_table *t, const char *const *cells);
 void wfw_table_print(const struct wfw_table *t, FILE *f);
-/* The same rows as a markdown table (first row: header) or as CSV. */
+/* The same rows as a markdown table (first row: header) or as CSV (whole). */
 void wfw_table_print_markdown(const struct wfw_table *t, FILE *f);
 void wfw_table_print_csv(const struct wfw_table *t, FILE *f);
 

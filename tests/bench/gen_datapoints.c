@@ -15,15 +15,22 @@
 #include "datafmt/writer.h"
 
 static const char *const cstates[] = { "POLL", "C1", "C1E", "C6" };
+/* wult's 14 columns: latencies in us with 3 decimals, residencies in %. */
 static const struct wultfw_column cols[] = {
 	{ "WakeLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
-	{ "IntrLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
 	{ "SilentTime", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "IntrLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "IntrOff", "", WULTFW_COL_INT, 1, NULL, 0 },
 	{ "LDist", "us", WULTFW_COL_INT, 1000, NULL, 0 },
 	{ "ReqCState", "", WULTFW_COL_ENUM, 0, cstates, 4 },
 	{ "CC0%", "%", WULTFW_COL_FLOAT, 0, NULL, 0 },
+	{ "CC1Derived%", "%", WULTFW_COL_FLOAT, 0, NULL, 0 },
+	{ "CC1%", "%", WULTFW_COL_FLOAT, 0, NULL, 0 },
 	{ "CC6%", "%", WULTFW_COL_FLOAT, 0, NULL, 0 },
+	{ "PC2%", "%", WULTFW_COL_FLOAT, 0, NULL, 0 },
+	{ "PC6%", "%", WULTFW_COL_FLOAT, 0, NULL, 0 },
 	{ "SMICnt", "", WULTFW_COL_INT, 1, NULL, 0 },
+	{ "NMICnt", "", WULTFW_COL_INT, 1, NULL, 0 },
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 static const struct wultfw_schema schema = { NCOLS, cols };
@@ -63,14 +70,23 @@ int main(int argc, char **argv)
 			int64_t wake = 2000 + (int64_t)((x >> 24) % 30000) +
 				((x & 0xfff) == 7 ? 5000000 : 0);
 
+			uint64_t y = wultfw_rand64(&seed);
+
 			c[0].i = wake;
-			c[1].i = wake + 500 + (int64_t)(x >> 50);
-			c[2].i = ldist - wake / 2;
-			c[3].i = ldist;
-			c[4].i = (int64_t)((x >> 40) % 4);
-			c[5].f = (double)((x >> 8) % 100000) / 1000.0;
-			c[6].f = (double)((x >> 32) % 100000) / 1000.0;
-			c[7].i = (int64_t)((x >> 60) == 0);
+			c[1].i = ldist - wake / 2;
+			c[2].i = wake + 500 + (int64_t)(x >> 50);
+			c[3].i = (int64_t)((x >> 62) & 1);
+			c[4].i = ldist;
+			c[5].i = (int64_t)((x >> 40) % 4);
+			/* residencies: k / 1000, written like Python's repr */
+			c[6].f = (double)(y % 100000) / 1000.0;
+			c[7].f = (double)((y >> 17) % 100000) / 1000.0;
+			c[8].f = (double)((y >> 34) % 100000) / 1000.0;
+			c[9].f = (double)((x >> 8) % 100000) / 1000.0;
+			c[10].f = (double)((x >> 32) % 10000) / 1000.0;
+			c[11].f = (double)((y >> 47) % 10000) / 1000.0;
+			c[12].i = (int64_t)((x >> 60) == 0);
+			c[13].i = (int64_t)((y >> 60) == 0);
 		}
 		if (wfw_csvw_write(&cw, &b) || wfw_binw_write(&bw, &b)) {
 			fprintf(stderr, "%s%s\n", cw.out.msg, bw.out.msg);

@@ -1,14 +1,10 @@
 # Benchmarks: `make bench` (not part of `make check`; they take minutes).
-EXTRA_PROGRAMS = tests/bench/bench_stats_sink tests/bench/calc_driver \
+EXTRA_PROGRAMS = tests/bench/bench_stats_sink \
 	tests/bench/gen_datapoints tests/bench/bench_sinks
 tests_bench_bench_stats_sink_SOURCES = tests/bench/bench_stats_sink.c \
-	sinks/stats/stats.c sinks/stats/cychist.c
+	sinks/stats/stats.c sinks/stats/cychist.c sinks/stats/binhist.c
 tests_bench_bench_stats_sink_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/sinks/stats
-tests_bench_bench_stats_sink_LDADD = lib/stats/libwfw_stats.la -lm
-tests_bench_calc_driver_SOURCES = tests/bench/calc_driver.c core/tools/cmd_calc.c
-tests_bench_calc_driver_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core
-tests_bench_calc_driver_LDADD = lib/stats/libwfw_stats.la \
-	lib/datafmt/libwfw_datafmt.la -lm
+tests_bench_bench_stats_sink_LDADD = lib/stats/libwfw_stats.la lib/atomic/libwfw_atomic.la -lm
 tests_bench_gen_datapoints_SOURCES = tests/bench/gen_datapoints.c
 tests_bench_gen_datapoints_LDADD = lib/datafmt/libwfw_datafmt.la
 CLEANFILES += $(EXTRA_PROGRAMS)
@@ -16,7 +12,7 @@ EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
 	tests/bench/bench_binary.sh
 
 .PHONY: bench
-bench: bench-sinks tests/bench/bench_stats_sink$(EXEEXT) tests/bench/calc_driver$(EXEEXT) \
+bench: bench-sinks tests/bench/bench_stats_sink$(EXEEXT) \
 	tests/bench/gen_datapoints$(EXEEXT) \
 	wultfw$(EXEEXT)
 	@echo "== stats sink, 100 million datapoints =="

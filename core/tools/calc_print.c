@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/* wultfw calc: the statistics as an aligned table, markdown, CSV or JSON. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calc.h"
+#include "stats/report.h"
+#include "stats/table.h"
+
+/* Index of metric `name` in a result's set, or SIZE_MAX. */
+static size_t find_metric(const struct wfw_statset *s, const char *name)
+{
+	for (size_t m = 0; m < s->nmetrics; m++)
+		if (!wfw_statset_pending(s, m) &&
+		    !strcmp(wfw_statset_metric(s, m)->name, name))
+			return m;
+	return SIZE_MAX;
+}
+
+static size_t find_group(const struct wfw_statset *s, const char *name)
+{
+	for (size_t g = 0; g < s->ngroups; g++)
+		if (!strcmp(wfw_statset_group_name(s, g), name))
+			return g;
+	return SIZE_MAX;
+}
+
+static double func_value(const struct calc_func *f, const struct wfw_summary *s)
+{
+	switch (f->fn) {
+	case FN_COUNT: return (double)s->count;
+	case FN_MIN: return s->min;
+	case FN_MAX: return s->max;
+	case FN_MEAN: return s->mean;
+	case FN_STD: return s->stddev;
+	default: return s->pct[f->pidx];
+	}
+}
+
+/* A value; "~" marks a percentile estimated from the histogram. */
+static void fmt_func(char *buf, size_t len, const struct calc_func *f,
+		     const struct wfw_summary *s, int dec)
+{
+	bool est = f->fn == FN_PCT && !s->exact;
+
+	if (f->fn == FN_COUNT) {
+		snprintf(buf, len, "%llu", (unsigned long long)s->count);
+		return;
+	}
+	buf[0] = '~';
+	wfw_fmt_value(buf + est, len - est, func_value(f, s), dec);
+}
+
+/* The difference to the first result: "+1.250 (+3.1%)". */
+static void fmt_diff(char *buf, size_t len, const struct calc_func *f,
+		     const struct wfw_summary *s, const struct wfw_summary *base,
+		     int dec)
+{
+	double v = func_value(f, s), b = func_value(f, base), d = v - b;
+	char num[40];
+
+	wfw_fmt_value(num, sizeof(num), fabs(d), f->fn == FN_COUNT ? 0 : dec);
+	if (b != 0 && isfinite(b))
+		snprintf(buf, len, "%s%s (%+.1f%%)", d < 0 ? "-" : "+", num,
+			 100 * d / fabs(b));
+	else
+		snprintf(buf, len, "%s%s", d < 0 ? "-" : "+", num);
+}
+
+/* Leading cells of a row: metric, unit, [C-state], [result]. */
+static size_t lead_cells(struct calc *c, const char **cells,
+			 const char *metric, const char *unit,
+			 const char *group, const char *result)
+{
+	size_t n = 0;
+
+	cells[n++] = metric;
+	cells[n++] = unit;
+	if (c->per_cstate)
+		cells[n++] = group;
+	if (c->nres > 1)
+		cells[n++] = result;
+	return n;
+}
+
+/* Summaries of one metric and group in every result; have[i]: it has one. */
+static int summarize_results(struct calc *c, const char *metric,
+			     const char *group, struct wfw_summary *sum,
+			     bool *have, const struct wultfw_column **col)
+{
+	bool all = !strcmp(group, "all");
+	int ret = 0;
+
+	for (size_t i = 0; i < c->nres && !ret; i++) {
+		struct wfw_statset *s = &c->res[i].set;
+		size_t m = find_metric(s, metric);
+		size_t g = all ? SIZE_MAX : find_group(s, group);
+
+		have[i] = m != SIZE_MAX && (g != SIZE_MAX || all);
+		if (have[i])
+			ret = wfw_statset_summary(s, m, g, c->pct, c->npct, &sum[i]);
+		if (have[i] && !ret && !sum[i].count && !all)
+			have[i] = false;
+		if (have[i] && !*col)
+			*col = wfw_statset_metric(s, m);
+		c->estimated |= have[i] && !ret && !sum[i].exact;
+	}
+	return ret;
+}
+
+/* One table row: the lead cells, then each function of sum (or its diff). */
+static int add_row(struct calc *c, struct wfw_table *t, const char **lead,
+		   const struct wfw_summary *sum, const struct wfw_summary *base,
+		   int dec)
+{
+	const char *cells[6 + CALC_MAX_FUNCS];
+	char buf[CALC_MAX_FUNCS][64];
+	size_t n = lead_cells(c, cells, lead[0], lead[1], lead[2], lead[3]);
+
+	for (size_t k = 0; k < c->nfuncs; k++) {
+		if (base)
+			fmt_diff(buf[k], sizeof(buf[k]), &c->funcs[k], sum, base, dec);
+		else
+			fmt_func(buf[k], sizeof(buf[k]), &c->funcs[k], sum, dec);
+		cells[n++] = buf[k];
+	}
+	return wfw_table_add(t, cells);
+}
+
+/*
+ * Rows for one metric and one group name ("all": every row): one per
+ * result, and under each later result its difference to the first.
+ */
+static int table_rows(struct calc *c, struct wfw_table *t, const char *metric,
+		      const char *group)
+{
+	struct wfw_summary sum[c->nres];
+	bool have[c->nres];
+	const struct wultfw_column *col = NULL;
+	char diffname[300];
+	int ret, dec;
+
+	ret = summarize_results(c, metric, group, sum, have, &col);
+	if (ret || !col)
+		return ret;
+	dec = wfw_report_decimals(col);
+	snprintf(diffname, sizeof(diffname), "diff vs %s", c->res[0].arg);
+	for (size_t i = 0; i < c->nres && !ret; i++) {
+		const char *lead[4] = { metric, col->unit ? col->unit : "", group,
+					c->res[i].arg };
+		const char *dlead[4] = { "", "", "", diffname };
+
+		if (!have[i])
+			continue;
+		ret = add_row(c, t, lead, &sum[i], NULL, dec);
+		if (!ret && i && have[0])
+			ret = add_row(c, t, dlead, &sum[i], &sum[0], dec);
+	}
+	return ret;
+}
+
+static bool seen_before(struct calc *c, size_t upto, const char *name,
+			bool group)
+{
+	for (size_t i = 0; i < upto; i++) {
+		struct wfw_statset *s = &c->res[i].set;
+
+		if (group ? find_group(s, name) != SIZE_MAX :
+			    find_metric(s, name) != SIZE_MAX)
+			return true;
+	}
+	return false;
+}
+
+/* The smallest switch point of all results: where histograms begin. */
+static size_t exact_limit(const struct calc *c)
+{
+	size_t lim = SIZE_MAX;
+
+	for (size_t i = 0; i < c->nres; i++)
+		lim = c->res[i].set.exact_limit < lim ? c->res[i].set.exact_limit : lim;
+	return lim;
+}
+
+static void print_rows(struct calc *c, const struct wfw_table *t)
+{
+	if (c->format == CALC_MARKDOWN)
+		wfw_table_print_markdown(t, stdout);
+	else if (c->format == CALC_CSV)
+		wfw_table_print_csv(t, stdout);
+	else
+		wfw_table_print(t, stdout);
+	if (c->format == CALC_CSV)
+		return;
+	printf("\nPercentiles: exact up to %zu values per metric%s (the switch point; -e, -M), "
+	       "then from a histogram within %.3f%%%s.\n",
+	       exact_limit(c), c->per_cstate ? " and group" : "",
+	       WFW_HIST_REL_ERROR * 100,
+	       c->estimated ? " (marked ~)" : "; none was needed");
+}
+
+/* Rows of metric `name` per group, groups in order of first appearance. */
+static int group_rows_of(struct calc *c, struct wfw_table *t, const char *name)
+{
+	int ret = 0;
+
+	for (size_t j = 0; c->per_cstate && j < c->nres && !ret; j++) {
+		struct wfw_statset *sj = &c->res[j].set;
+
+		if (sj->gcol < 0 || c->res[j].no_states)
+			continue;
+		for (size_t g = 0; g < sj->ngroups && !ret; g++) {
+			const char *gn = wfw_statset_group_name(sj, g);
+
+			if (!seen_before(c, j, gn, true))
+				ret = table_rows(c, t, name, gn);
+		}
+	}
+	return ret;
+}
+
+static int add_header(struct calc *c, struct wfw_table *t)
+{
+	const char *hdr[6 + CALC_MAX_FUNCS];
+	size_t nlead = 2 + c->per_cstate + (c->nres > 1);
+	size_t n = lead_cells(c, hdr, "Metric", "Unit", c->group_by, "Result");
+	char align[64];
+
+	memset(align, 'r', sizeof(align));
+	memset(align, 'l', nlead);
+	align[n + c->nfuncs] = '\0';
+	wfw_table_init(t, n + c->nfuncs, align);
+	for (size_t k = 0; k < c->nfuncs; k++)
+		hdr[n++] = c->funcs[k].label;
+	return wfw_table_add(t, hdr);
+}
+
+int calc_print_table(struct calc *c)
+{
+	struct wfw_table t;
+	int ret = add_header(c, &t);
+
+	/* Metrics in order of first appearance over results. */
+	for (size_t i = 0; i < c->nres && !ret; i++) {
+		struct wfw_statset *s = &c->res[i].set;
+
+		for (size_t m = 0; m < s->nmetrics && !ret; m++) {
+			const char *name = wfw_statset_metric(s, m)->name;
+
+			if (wfw_statset_pending(s, m) || seen_before(c, i, name, false))
+				continue;
+			ret = table_rows(c, &t, name, "all");
+			if (!ret)
+				ret = group_rows_of(c, &t, name);
+		}
+	}
+	if (!ret)
+		print_rows(c, &t);
+	wfw_table_free(&t);
+	return ret;
+}
+
+int calc_print_json(struct calc *c)
+{
+	int ret = 0;
+
+	printf("{\n  \"percentile_method\": \"linear\",\n"
+	       "  \"stddev\": \"sample\",\n"
+	       "  \"histogram_relative_error\": %.6g,\n  \"results\": [",
+	       WFW_HIST_REL_ERROR);
+	for (size_t i = 0; i < c->nres && !ret; i++) {
+		printf("%s\n    {\n      \"result\": ", i ? "," : "");
+		wfw_json_string(stdout, c->res[i].arg);
+		printf(",\n      \"file\": ");
+		wfw_json_string(stdout, c->res[i].path);
+		printf(",\n      \"stats\": ");
+		ret = wfw_report_json(&c->res[i].set, c->pct, c->npct, 6,
+				      stdout);
+		printf("\n    }");
+	}
+	printf("\n  ]\n}\n");
+	return ret;
+}
+

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/* Numbers in CSV fields (see csvnum.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datafmt/csvnum.h"
+
+static size_t skip_sign(const char *s, size_t i, size_t n)
+{
+	return i < n && (s[i] == '-' || s[i] == '+') ? i + 1 : i;
+}
+
+static size_t skip_digits(const char *s, size_t i, size_t n)
+{
+	while (i < n && wfw_is_digit(s[i]))
+		i++;
+	return i;
+}
+
+/* An exponent at s[i] ("e-7"): the index after it, or 0 if malformed. */
+static size_t skip_exponent(const char *s, size_t i, size_t n)
+{
+	size_t d;
+
+	if (i == n || (s[i] != 'e' && s[i] != 'E'))
+		return i;
+	d = skip_sign(s, i + 1, n);
+	i = skip_digits(s, d, n);
+	return i > d ? i : 0;
+}
+
+/* [+-]digits[.digits][(e|E)[+-]digits], at least one mantissa digit. */
+static int plain_decimal(const char *s, size_t n)
+{
+	size_t m = skip_sign(s, 0, n), i = skip_digits(s, m, n), nd = i - m;
+
+	if (i < n && s[i] == '.') {
+		size_t f = i + 1;
+
+		i = skip_digits(s, f, n);
+		nd += i - f;
+	}
+	return nd && skip_exponent(s, i, n) == n;
+}
+
+/* strtod() over a bounded copy, spaces around allowed; -1: not a number. */
+static int slow_double(const char *s, size_t n, double *out)
+{
+	char small[128], *buf = small, *end;
+	int ret;
+
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (!n || memchr(s, '\0', n))
+		return -1;
+	if (n >= sizeof(small) && !(buf = malloc(n + 1)))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	*out = strtod(buf, &end);
+	ret = end == buf + n ? 0 : -1;
+	if (buf != small)
+		free(buf);
+	return ret;
+}
+
+int wfw_csvnum_classify(const char *s, size_t n, int *dec)
+{
+	const char *end = s + n, *dot = memchr(s, '.', n);
+	int k = dot ? (int)(end - dot - 1) : 0;
+	int64_t v;
+	double d;
+
+	if (n && k <= 9 && wfw_csvnum_scan_canon(s, end, k, &v) == end) {
+		*dec = k;
+		return WFW_NUM_CANON;
+	}
+	if (plain_decimal(s, n))
+		return WFW_NUM_OTHER;
+	return slow_double(s, n, &d) ? WFW_NUM_NO : WFW_NUM_OTHER;
+}
+
+const double wfw_pow10_exact[23] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/*
+ * m / 10^k correctly rounded (to nearest, ties to even), for any 64-bit m
+ * and k <= 27: m / 10^k = (m / 5^k) * 2^-k, and m * 2^t / 5^k in 128-bit
+ * integers with its remainder gives the 53 mantissa bits, the rounding bit
+ * and the sticky bit exactly.
+ */
+double wfw_div_pow10(uint64_t m, int k)
+{
+	unsigned __int128 n, q, r, d = 1;
+	uint64_t mant;
+	int t, len, sticky, rb;
+
+	if (!m)
+		return 0.0;
+	for (int j = 0; j < k; j++)
+		d *= 5;
+	t = 127 - (64 - __builtin_clzll(m));	/* m << t < 2^127 */
+	n = (unsigned __int128)m << t;
+	q = n / d;
+	r = n % d;
+	len = (q >> 64) ? 128 - __builtin_clzll((uint64_t)(q >> 64))
+			: 64 - __builtin_clzll((uint64_t)q);
+	mant = (uint64_t)(q >> (len - 54));
+	sticky = r != 0 || (q & (((unsigned __int128)1 << (len - 54)) - 1)) != 0;
+	rb = (int)(mant & 1);
+	mant >>= 1;
+	if (rb && (sticky || (mant & 1)))
+		mant++;
+	return ldexp((double)mant, len - 53 - t - k);
+}
+
+struct decimal {
+	uint64_t m;
+	int exp10, nd, neg;
+};
+
+/* Mantissa digits from s[i] on, at most 20 in all; the index after them. */
+static size_t mantissa(const char *s, size_t i, size_t n, struct decimal *d,
+		       int scale)
+{
+	for (; i < n && wfw_is_digit(s[i]) && d->nd < 20; i++, d->nd++) {
+		d->m = d->m * 10 + (uint64_t)(s[i] - '0');
+		d->exp10 -= scale;
+	}
+	return i;
+}
+
+/* The exponent at s[i] (after 'e'): adds it to d; the index after it. */
+static size_t exponent(const char *s, size_t i, size_t n, struct decimal *d)
+{
+	int neg = i < n && s[i] == '-', e = 0;
+	size_t from = skip_sign(s, i, n);
+
+	for (i = from; i < n && wfw_is_digit(s[i]) && e < 10000; i++)
+		e = e * 10 + (s[i] - '0');
+	d->exp10 += neg ? -e : e;
+	return i > from ? i : 0;
+}
+
+/* Split [+-]digits[.digits][e[+-]digits]; false if text is left over. */
+static int split_decimal(const char *s, size_t n, struct decimal *d)
+{
+	size_t i = skip_sign(s, 0, n);
+
+	memset(d, 0, sizeof(*d));
+	d->neg = i && s[0] == '-';
+	i = mantissa(s, i, n, d, 0);
+	if (i < n && s[i] == '.')
+		i = mantissa(s, i + 1, n, d, 1);
+	if (i < n && (s[i] == 'e' || s[i] == 'E'))
+		i = exponent(s, i + 1, n, d);
+	return i == n && d->nd && d->nd <= 19;
+}
+
+int wfw_csvnum_parse_double(const char *s, size_t n, double *out)
+{
+	struct decimal d;
+	double v;
+
+	if (!split_decimal(s, n, &d))
+		return slow_double(s, n, out);
+	if (d.m <= (1ULL << 53) && d.exp10 >= -22 && d.exp10 <= 22) {
+		/* Both operands exact: one rounding, hence correct. */
+		v = (double)d.m;
+		v = d.exp10 < 0 ? v / wfw_pow10_exact[-d.exp10] : v * wfw_pow10_exact[d.exp10];
+	} else if (d.exp10 < 0 && d.exp10 >= -27) {
+		v = wfw_div_pow10(d.m, -d.exp10);
+	} else {
+		return slow_double(s, n, out);
+	}
+	*out = d.neg ? -v : v;
+	return 0;
+}
+
