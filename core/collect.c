@@ -49,14 +49,12 @@ static void parse_one(struct wfw_experiment *e, const config_setting_t *g,
 	const config_setting_t *f;
 
 	if (wfw_load_plugin(pi, g, key, WULTFW_KIND_SOURCE, collect_core_keys, e->cpu, errs))
-		return;
+		goto drop;	/* the plugin and its options may be half there */
 	if (pi->h.desc->ldist.use != WULTFW_LDIST_NONE) {
 		wfw_cfgerr_at(errs, g, key,
 			      "plugin '%s' times events with a launch distance: only samplers (such as telemetry) can be collectors",
 			      pi->h.desc->name);
-		wfw_options_free(&pi->opts);
-		wfw_plugin_unload(&pi->h);
-		return;
+		goto drop;
 	}
 	e->ncollect++;
 	f = config_setting_get_member(g, "file");
@@ -68,6 +66,11 @@ static void parse_one(struct wfw_experiment *e, const config_setting_t *g,
 	}
 	e->collect_files[e->ncollect - 1] = f ? strdup(config_setting_get_string(f))
 					      : default_file(e, e->ncollect - 1);
+	return;
+drop:
+	wfw_options_free(&pi->opts);
+	wfw_plugin_unload(&pi->h);
+	memset(pi, 0, sizeof(*pi));
 }
 
 void wfw_collect_parse(struct wfw_experiment *e, const config_setting_t *list,

@@ -5,7 +5,7 @@
 set -e
 packages="build-essential autoconf automake libtool pkg-config
 	libltdl-dev libconfig-dev libpci-dev libcsv-dev libcunit1-dev
-	clang llvm libbpf-dev bpftool
+	clang llvm libbpf-dev bpftool libclang-rt-14-dev
 	linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static cpio
 	rt-tests chromium openssh-client openssh-server
 	debhelper dh-dkms dkms lintian bash-completion"

@@ -8,7 +8,17 @@ AM_TESTS_ENVIRONMENT = \
 	abs_top_builddir='$(abs_top_builddir)'; export abs_top_builddir; \
 	abs_top_srcdir='$(abs_top_srcdir)'; export abs_top_srcdir; \
 	WULTFW_BUILDDIR='$(abs_top_builddir)'; export WULTFW_BUILDDIR; \
-	WULTFW_STATE_DIR='$(abs_top_builddir)/tests/state'; export WULTFW_STATE_DIR;
+	WULTFW_STATE_DIR='$(abs_top_builddir)/tests/state'; export WULTFW_STATE_DIR; \
+	$(SANITIZER_TESTS_ENVIRONMENT)
+
+# Under --enable-sanitizers: any UB report fails the test; plugins are
+# dlclose'd, so unwind fully for readable leak stacks; a plain program may
+# load a sanitized library (test_example_plugin.sh); LSan names the
+# libconfig leaks it may ignore in tests/fuzz/lsan.supp).
+SANITIZER_TESTS_ENVIRONMENT = \
+	ASAN_OPTIONS='detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0:verify_asan_link_order=0'; export ASAN_OPTIONS; \
+	UBSAN_OPTIONS='print_stacktrace=1:halt_on_error=1'; export UBSAN_OPTIONS; \
+	LSAN_OPTIONS='suppressions=$(abs_top_srcdir)/tests/fuzz/lsan.supp:print_suppressions=0'; export LSAN_OPTIONS;
 
 # Shell tests run through the harness by name, also from check-all.
 TEST_EXTENSIONS = .sh
@@ -99,6 +109,10 @@ clean-local: clean-report-shots
 clean-report-shots:
 	rm -rf tests/integration/test_report-shots
 .PHONY: clean-report-shots
+
+# Hostile inputs that once crashed a reader, through the real binary.
+EXTRA_DIST += tests/integration/test_regress_inputs.sh tests/data/regress
+TESTS += tests/integration/test_regress_inputs.sh
 
 # ABI v2 option bounds and choices of the real plugins, at file:line.
 EXTRA_DIST += tests/integration/test_plugin_options.sh

@@ -87,8 +87,8 @@ static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 				      TDT_PROBE_LDIST,
 				      TDT_PROBE_LDIST, 0, why, sizeof(why));
 	if (err) {
-		tdt_close(ctx);
-		return wultfw_fail(ctx, err, "device \"%s\": %s", p->src.device, why);
+		tdt_close(ctx);	/* frees p: name the device from cfg */
+		return wultfw_fail(ctx, err, "device \"%s\": %s", cfg->device, why);
 	}
 
 	err = wfw_kmod_source_schema(&p->src, ctx, cfg->raw);

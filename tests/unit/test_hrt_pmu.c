@@ -82,6 +82,7 @@ static void test_tsc_only(void)
 	CU_ASSERT_EQUAL(kc.counters, WFW_KSIDE_HAS_TSC);
 	CU_ASSERT_EQUAL(kc.nres, 0);
 	tu_rmtree(dir);
+	free(dir);
 }
 
 /* No PMU at all, or residency counters without the TSC: nothing. */
@@ -100,6 +101,7 @@ static void test_nothing_without_tsc(void)
 	CU_ASSERT_EQUAL(pmu.n, 0);
 	TU_ASSERT_CONTAINS(pmu.absent, "cstate_core/c6-residency");
 	tu_rmtree(dir);
+	free(dir);
 }
 
 /*
@@ -177,6 +179,7 @@ static void test_full_set_to_columns(void)
 	CU_ASSERT_EQUAL(row[col(&ks, "PC6Cyc")].i, 500000);
 	CU_ASSERT_EQUAL(col(&ks, "CC3%"), -1);	/* absent: no column */
 	tu_rmtree(dir);
+	free(dir);
 }
 
 static void test_parse_event(void)
@@ -195,6 +198,7 @@ static void test_parse_event(void)
 	CU_ASSERT_EQUAL(hrt_pmu_parse_event(dir, "cmask=1", &cfg), -EINVAL);
 	CU_ASSERT_EQUAL(hrt_pmu_parse_event(dir, "ldlat=3", &cfg), -EINVAL);
 	tu_rmtree(dir);
+	free(dir);
 }
 
 /* An event file that exists but makes no sense is an error naming it. */
@@ -210,6 +214,7 @@ static void test_bad_event_file(void)
 	TU_ASSERT_CONTAINS(err, "event=oops");
 	CU_ASSERT_PTR_NULL(strchr(err, '\n'));
 	tu_rmtree(dir);
+	free(dir);
 }
 
 /* The real msr/tsc perf event, where this machine has it and we are root. */

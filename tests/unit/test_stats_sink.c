@@ -92,8 +92,10 @@ static int run_sink(void)
 	run.outdir = dir;
 	run.schema = &schema;
 	ret = p->sink->open(&ctx, &run);
-	if (ret)
+	if (ret) {
+		free(cells);
 		return ret;
+	}
 	for (size_t r = 0; r < ROWS; r++) {
 		union wultfw_cell *row = wultfw_row(&b, b.rows++);
 

@@ -65,7 +65,10 @@ static void put(const char *rel, const char *text)
 
 static void fake_setup(void)
 {
-	snprintf(root, sizeof(root), "%s", tu_tmpdir());
+	char *tmp = tu_tmpdir();
+
+	snprintf(root, sizeof(root), "%s", tmp);
+	free(tmp);
 }
 
 static struct tele_env fake_env(void)

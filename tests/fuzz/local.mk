@@ -1,0 +1,40 @@
+# libFuzzer targets (README, "Fuzzing"): built only in the separate
+# --enable-fuzzing tree that 'make fuzz' configures, never in the normal build.
+EXTRA_DIST += tests/fuzz/fuzz_reader.c tests/fuzz/fuzz_expr.c \
+	tests/fuzz/fuzz_experiment.c tests/fuzz/run.sh tests/fuzz/seed-expr
+
+FUZZ_TARGETS = tests/fuzz/fuzz_csv tests/fuzz/fuzz_binary tests/fuzz/fuzz_expr \
+	tests/fuzz/fuzz_experiment
+EXTRA_PROGRAMS = $(FUZZ_TARGETS)
+CLEANFILES += $(FUZZ_TARGETS)
+# libtool passes -fsanitize=fuzzer to the compiler driver only with -Xcompiler.
+FUZZ_LINK = -Xcompiler -fsanitize=fuzzer
+FUZZ_READER_LIBS = lib/datafmt/libwfw_datafmt.la core/libwfw_core.la $(CSV_LIBS)
+
+tests_fuzz_fuzz_csv_SOURCES = tests/fuzz/fuzz_reader.c
+tests_fuzz_fuzz_csv_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib/datafmt
+tests_fuzz_fuzz_csv_LDFLAGS = $(FUZZ_LINK)
+tests_fuzz_fuzz_csv_LDADD = $(FUZZ_READER_LIBS)
+
+tests_fuzz_fuzz_binary_SOURCES = tests/fuzz/fuzz_reader.c
+tests_fuzz_fuzz_binary_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib/datafmt -DFUZZ_BINARY
+tests_fuzz_fuzz_binary_LDFLAGS = $(FUZZ_LINK)
+tests_fuzz_fuzz_binary_LDADD = $(FUZZ_READER_LIBS)
+
+tests_fuzz_fuzz_expr_SOURCES = tests/fuzz/fuzz_expr.c
+tests_fuzz_fuzz_expr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib/expr
+tests_fuzz_fuzz_expr_LDFLAGS = $(FUZZ_LINK)
+tests_fuzz_fuzz_expr_LDADD = lib/expr/libwfw_expr.la $(FUZZ_READER_LIBS)
+
+tests_fuzz_fuzz_experiment_SOURCES = tests/fuzz/fuzz_experiment.c
+tests_fuzz_fuzz_experiment_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core \
+	-DFUZZ_PLUGIN_PATH='"$(WULTFW_BUILD_PLUGIN_PATH)"'
+tests_fuzz_fuzz_experiment_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
+tests_fuzz_fuzz_experiment_LDFLAGS = $(FUZZ_LINK)
+tests_fuzz_fuzz_experiment_LDADD = core/libwfw_core.la
+
+if FUZZING
+# The targets and the plugins the experiment target loads.
+fuzz-targets: all $(FUZZ_TARGETS)
+.PHONY: fuzz-targets
+endif

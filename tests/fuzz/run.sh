@@ -1,0 +1,44 @@
+#!/bin/sh
+# Run each libFuzzer target of a 'make fuzz' build for SECONDS: seed its
+# corpus from examples/ and tests/data (tests/fuzz/seed-expr for the
+# expressions), then fuzz. Any crash, leak outside libconfig
+# (tests/fuzz/lsan.supp) or input slower than 10 s fails; the input that
+# did it is kept as BUILDDIR/fuzz-out/crash-TARGET-*.
+# Usage: run.sh BUILDDIR SRCDIR SECONDS [TARGET...] (default: all four)
+set -u
+build=${1:?usage: run.sh BUILDDIR SRCDIR SECONDS}
+src=${2:?usage: run.sh BUILDDIR SRCDIR SECONDS}
+secs=${3:?usage: run.sh BUILDDIR SRCDIR SECONDS}
+shift 3
+targets=${*:-fuzz_csv fuzz_binary fuzz_expr fuzz_experiment}
+out=$build/fuzz-out
+export LSAN_OPTIONS="suppressions=$src/tests/fuzz/lsan.supp"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+
+# seed TARGET: the seed files of TARGET, one path a line.
+seed() {
+	case $1 in
+	fuzz_csv) find "$src/examples" "$src/tests/data" -name '*.csv' ;;
+	fuzz_binary) find "$src/examples" "$src/tests/data" -name '*.wfb' ;;
+	fuzz_expr) find "$src/tests/fuzz/seed-expr" -type f ;;
+	fuzz_experiment) find "$src/examples" "$src/tests/data" -name '*.cfg' ;;
+	esac
+}
+
+fail=0
+for t in $targets; do
+	corpus=$out/corpus-$t
+	mkdir -p "$corpus"
+	seed "$t" | while read -r f; do cp "$f" "$corpus/"; done
+	log=$out/$t.log
+	if "$build/tests/fuzz/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+		-max_len=65536 -print_final_stats=1 -artifact_prefix="$out/crash-$t-" \
+		"$corpus" >"$log" 2>&1; then
+		echo "PASS: $t ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | sed 's/.*: //') runs in $secs s)"
+	else
+		fail=1
+		echo "FAIL: $t: see $log; the input is $(ls "$out"/crash-"$t"-* 2>/dev/null | head -1)"
+		grep -m1 -A12 'ERROR:\|runtime error' "$log" | sed 's/^/    /'
+	fi
+done
+exit $fail
