@@ -101,7 +101,65 @@ static int check_plan(struct wfw_plan *plan, const char *sysfs_root)
 	return bad ? WFW_EXIT_MACHINE : 0;
 }
 
-int wfw_cmd_run(int argc, char **argv)
+/* What the command line asked for. */
+struct run_args {
+	struct wfw_remote_opts rem;
+	struct wfw_plan_overrides ov;
+	struct wfw_run_opts ro;
+	const char *file;
+	bool check, progress, local;
+};
+
+/* One option that is not a remote one; -1 to go on, else the exit status. */
+static int parse_one(struct run_args *a, int c)
+{
+	switch (c) {
+	case 'c':
+		a->file = optarg;
+		break;
+	case 'o':
+		a->ov.outdir = optarg;
+		break;
+	case OPT_ONLY:
+		a->ov.only = optarg;
+		break;
+	case OPT_CHECK:
+		a->check = true;
+		break;
+	case OPT_LOCAL:
+		a->local = true;
+		break;
+	case OPT_FORCE:
+		a->ro.force = true;
+		break;
+	case OPT_NO_PROGRESS:
+		a->progress = false;
+		break;
+	case OPT_SYSFS:
+		a->ov.sysfs_root = optarg;
+		a->ro.sysfs_root = optarg;
+		break;
+	case 'q':
+		wfw_verbosity = 0;
+		break;
+	case 'v':
+		wfw_verbosity++;
+		break;
+	case 'h':
+		usage(stdout);
+		return 0;
+	case 'V':
+		printf("%s\n", PACKAGE_STRING);
+		return 0;
+	default:
+		fprintf(stderr, "Try 'wultfw --help'.\n");
+		return 2;
+	}
+	return -1;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -119,73 +177,86 @@ int wfw_cmd_run(int argc, char **argv)
 		WFW_REMOTE_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct wfw_remote_opts rem = { 0 };
-	struct wfw_plan_overrides ov = { 0 };
-	struct wfw_run_opts ro = { 0 };
-	struct wfw_cfgerr errs = { 0 };
-	struct wfw_plan plan;
-	const char *file = NULL;
-	bool check = false, progress = true, local = false;
-	int c, status = 0, remote = 0;
-	size_t i;
+	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "c:o:qvhV" WFW_REMOTE_SHORTOPTS, longopts, NULL)) != -1) {
-		remote = wfw_remote_getopt(&rem, c, optarg);
-		if (remote < 0)
+		ret = wfw_remote_getopt(&a->rem, c, optarg);
+		if (ret < 0)
 			return 2;
-		if (remote)
+		if (ret)
 			continue;
-		switch (c) {
-		case 'c':
-			file = optarg;
-			break;
-		case 'o':
-			ov.outdir = optarg;
-			break;
-		case OPT_ONLY:
-			ov.only = optarg;
-			break;
-		case OPT_CHECK:
-			check = true;
-			break;
-		case OPT_LOCAL:
-			local = true;
-			break;
-		case OPT_FORCE:
-			ro.force = true;
-			break;
-		case OPT_NO_PROGRESS:
-			progress = false;
-			break;
-		case OPT_SYSFS:
-			ov.sysfs_root = optarg;
-			ro.sysfs_root = optarg;
-			break;
-		case 'q':
-			wfw_verbosity = 0;
-			break;
-		case 'v':
-			wfw_verbosity++;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("%s\n", PACKAGE_STRING);
-			return 0;
-		default:
-			fprintf(stderr, "Try 'wultfw --help'.\n");
-			return 2;
-		}
+		ret = parse_one(a, c);
+		if (ret >= 0)
+			return ret;
 	}
 	if (optind < argc) {
 		wfw_err("unexpected argument '%s' (is it a command? 'wultfw help' lists them)",
 			argv[optind]);
 		return 2;
 	}
+	return -1;
+}
 
-	if (wfw_plan_load(&plan, file, &ov, &errs) ||
-	    (remote = local ? 0 : wfw_remote_setup(&rem, &plan, &errs)) < 0) {
+static bool show_progress(const struct run_args *a)
+{
+	return a->progress && wfw_verbosity > 0 && isatty(STDERR_FILENO);
+}
+
+/* The experiments run on the SUTs the file or -H names. */
+static int run_remote(struct run_args *a, struct wfw_plan *plan)
+{
+	int status;
+
+	a->rem.config_file = a->file;
+	a->rem.only = a->ov.only;
+	a->rem.force = a->ro.force;
+	a->rem.check = a->check;
+	a->rem.progress = show_progress(a);
+	if (!a->check)
+		wfw_signals_install();
+	status = wfw_remote_main(plan, &a->rem);
+	wfw_hosts_free(&a->rem.hosts);
+	return status;
+}
+
+/* Every experiment here, in order, until one is stopped by a signal. */
+static int run_local(struct run_args *a, struct wfw_plan *plan, int argc, char **argv)
+{
+	int status = 0;
+	size_t i;
+
+	wfw_signals_install();
+	a->ro.progress = show_progress(a);
+	a->ro.config_file = a->file;
+	a->ro.cmdline = join_args(argc, argv);
+	for (i = 0; i < plan->n; i++) {
+		struct wfw_run_result r;
+
+		if (wfw_run_experiment(&plan->exps[i], &a->ro, &r))
+			status = 1;
+		if (r.stop_signal) {
+			if (i + 1 < plan->n)
+				wfw_info("not running the %zu remaining experiment%s",
+					 plan->n - i - 1, plan->n - i - 1 == 1 ? "" : "s");
+			status = 128 + r.stop_signal;
+			break;
+		}
+	}
+	free((char *)a->ro.cmdline);
+	return status;
+}
+
+int wfw_cmd_run(int argc, char **argv)
+{
+	struct run_args a = { .progress = true };
+	struct wfw_cfgerr errs = { 0 };
+	struct wfw_plan plan;
+	int status = parse_args(argc, argv, &a), remote = 0;
+
+	if (status >= 0)
+		return status;
+	if (wfw_plan_load(&plan, a.file, &a.ov, &errs) ||
+	    (remote = a.local ? 0 : wfw_remote_setup(&a.rem, &plan, &errs)) < 0) {
 		wfw_cfgerr_print(&errs);
 		wfw_err("%zu problem%s in %s: nothing was measured",
 			errs.n, errs.n == 1 ? "" : "s", plan.file);
@@ -193,43 +264,12 @@ int wfw_cmd_run(int argc, char **argv)
 		wfw_plan_free(&plan);
 		return 2;
 	}
-	if (remote) {
-		rem.config_file = file;
-		rem.only = ov.only;
-		rem.force = ro.force;
-		rem.check = check;
-		rem.progress = progress && wfw_verbosity > 0 && isatty(STDERR_FILENO);
-		if (!check)
-			wfw_signals_install();
-		status = wfw_remote_main(&plan, &rem);
-		wfw_hosts_free(&rem.hosts);
-		wfw_plan_free(&plan);
-		return status;
-	}
-	if (check) {
-		status = check_plan(&plan, ov.sysfs_root);
-		wfw_plan_free(&plan);
-		return status;
-	}
-
-	wfw_signals_install();
-	ro.progress = progress && wfw_verbosity > 0 && isatty(STDERR_FILENO);
-	ro.config_file = file;
-	ro.cmdline = join_args(argc, argv);
-	for (i = 0; i < plan.n; i++) {
-		struct wfw_run_result r;
-
-		if (wfw_run_experiment(&plan.exps[i], &ro, &r))
-			status = 1;
-		if (r.stop_signal) {
-			if (i + 1 < plan.n)
-				wfw_info("not running the %zu remaining experiment%s",
-					 plan.n - i - 1, plan.n - i - 1 == 1 ? "" : "s");
-			status = 128 + r.stop_signal;
-			break;
-		}
-	}
-	free((char *)ro.cmdline);
+	if (remote)
+		status = run_remote(&a, &plan);
+	else if (a.check)
+		status = check_plan(&plan, a.ov.sysfs_root);
+	else
+		status = run_local(&a, &plan, argc, argv);
 	wfw_plan_free(&plan);
 	return status;
 }

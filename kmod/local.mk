@@ -5,13 +5,15 @@
 # Kbuild writes objects next to the sources, so we build in a copy under
 # the build directory and the source tree stays clean.
 KDIR ?= /lib/modules/$(shell uname -r)/build
-KMOD_FILES = kmod/Kbuild kmod/Makefile kmod/dkms.conf kmod/wultfw_dev.h \
-	kmod/wultfw_main.c kmod/wultfw_ctrs.c kmod/wultfw_ctrs.h \
-	kmod/wultfw_hrt.c kmod/wultfw_tdt.c kmod/README.md \
-	kmod/wultfw_i210.c
-KMOD_FILES += kmod/wultfw_ndl.c
-# Shared register code compiled into wultfw_i210.ko, copied next to it.
-KMOD_SHARED = lib/i210/i210.c lib/i210/i210.h lib/i210/i210_regs.h
+# What is built (and installed, distributed, deployed, DKMS'd) comes from
+# kmod/modules.list through kmod/modules.sh, the one reader of that list:
+# the module sources below, the lib/ code some of them link
+# (KMOD_SHARED, copied next to them), dkms.conf and deploy's table.
+KMOD_LIST = sh $(srcdir)/kmod/modules.sh
+KMOD_FILES = kmod/Kbuild kmod/Makefile kmod/modules.list kmod/modules.sh \
+	kmod/wultfw_dev.h kmod/wultfw_ctrs.h kmod/README.md \
+	$(shell $(KMOD_LIST) sources)
+KMOD_SHARED = $(shell $(KMOD_LIST) shared)
 # Headers shared with user space and BPF, from include/: the ioctl ABI
 # (uapi/wultfw/) and the launch distance generator (wultfw/ldist.h). Copies
 # of kmod/ (kmod-build, installed, DKMS, deploy) carry them in the same
@@ -25,13 +27,23 @@ EXTRA_DIST += tests/vm/vmtest_ndl.c tests/vm/ndl.sh tests/vm/ndl-build.sh
 # Installed for 'wultfw deploy' (and DKMS users): $(pkgdatadir)/kmod/.
 kmodsrcdir = $(pkgdatadir)
 nobase_dist_kmodsrc_DATA = $(KMOD_FILES)
-# wultfw_i210.c includes these: installed flat next to it.
+nobase_nodist_kmodsrc_DATA = kmod/dkms.conf
+# Shared code some modules link: installed flat next to them.
 kmodshareddir = $(pkgdatadir)/kmod
 dist_kmodshared_DATA = $(KMOD_SHARED)
 kmodldistdir = $(pkgdatadir)/kmod/wultfw
 kmodldist_DATA = $(KMOD_LDIST)
 kmoduapidir = $(pkgdatadir)/kmod/uapi/wultfw
 dist_kmoduapi_DATA = $(KMOD_UAPI)
+
+kmod/dkms.conf: $(srcdir)/kmod/modules.list $(srcdir)/kmod/modules.sh config.status
+	$(AM_V_GEN)mkdir -p kmod && $(KMOD_LIST) dkms $(PACKAGE_VERSION) >$@.tmp && mv $@.tmp $@
+# deploy's table of modules (rows included into an array in cmd_deploy.c).
+kmod_table.h: $(srcdir)/kmod/modules.list $(srcdir)/kmod/modules.sh
+	$(AM_V_GEN)$(KMOD_LIST) c >$@.tmp && mv $@.tmp $@
+BUILT_SOURCES = kmod_table.h
+core/tools/core_libwfw_core_la-cmd_deploy.lo: kmod_table.h
+CLEANFILES += kmod/dkms.conf kmod_table.h
 
 modules:
 	@test -d "$(KDIR)" || { echo "kernel build directory $(KDIR) not found:" \

@@ -84,3 +84,9 @@ clean-local: clean-report-shots
 clean-report-shots:
 	rm -rf tests/integration/test_report-shots
 .PHONY: clean-report-shots
+
+# ABI v2 option bounds and choices of the real plugins, at file:line.
+EXTRA_DIST += tests/integration/test_plugin_options.sh
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_plugin_options.sh
+endif

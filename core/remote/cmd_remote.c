@@ -198,13 +198,67 @@ static int check_dests(struct wfw_plan *plan, const struct wfw_remote_opts *ro)
 	return bad;
 }
 
+/* One job per SUT, all waiting. */
+static void pool_init(struct pool *p, struct wfw_plan *plan, struct wfw_remote_opts *ro)
+{
+	size_t i;
+
+	p->n = ro->hosts.n;
+	p->next = 0;
+	p->jobs = calloc(p->n, sizeof(*p->jobs));
+	if (!p->jobs)
+		abort();
+	for (i = 0; i < p->n; i++) {
+		wfw_sut_init(&p->jobs[i].sut, ro->hosts.v[i], (int)i, &ro->ssh);
+		p->jobs[i].ro = ro;
+		p->jobs[i].plan = plan;
+	}
+}
+
+/* Until every SUT has finished: progress lines, or a message per change. */
+static void watch(struct pool *p, bool progress)
+{
+	enum wfw_sut_state *seen = calloc(p->n, sizeof(*seen));
+	bool drawn = false;
+
+	if (!seen)
+		abort();
+	while (!all_finished(p)) {
+		struct timespec ts = { 0, 250000000 };
+
+		if (progress) {
+			draw(p, drawn);
+			drawn = true;
+		} else {
+			report_changes(p, seen);
+		}
+		nanosleep(&ts, NULL);
+	}
+	if (progress)
+		draw(p, drawn);
+	free(seen);
+}
+
+/* At most @jobs workers (0: one per SUT) take the SUTs in turn. */
+static void run_pool(struct pool *p, size_t jobs, bool progress)
+{
+	size_t i, nthreads = jobs && jobs < p->n ? jobs : p->n;
+	pthread_t *threads = calloc(nthreads, sizeof(*threads));
+
+	if (!threads)
+		abort();
+	for (i = 0; i < nthreads; i++)
+		if (pthread_create(&threads[i], NULL, worker, p))
+			abort();
+	watch(p, progress);
+	for (i = 0; i < nthreads; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+}
+
 int wfw_remote_main(struct wfw_plan *plan, struct wfw_remote_opts *ro)
 {
 	struct pool p = { 0 };
-	enum wfw_sut_state *seen;
-	pthread_t *threads;
-	size_t i, nthreads;
-	bool drawn = false;
 	int status;
 
 	if (ro->check)
@@ -216,42 +270,12 @@ int wfw_remote_main(struct wfw_plan *plan, struct wfw_remote_opts *ro)
 		return 1;
 	}
 	run_id(ro->run_id, sizeof(ro->run_id));
-	p.n = ro->hosts.n;
-	p.jobs = calloc(p.n, sizeof(*p.jobs));
-	seen = calloc(p.n, sizeof(*seen));
-	nthreads = ro->jobs && ro->jobs < p.n ? ro->jobs : p.n;
-	threads = calloc(nthreads, sizeof(*threads));
-	if (!p.jobs || !seen || !threads)
-		abort();
-	for (i = 0; i < p.n; i++) {
-		wfw_sut_init(&p.jobs[i].sut, ro->hosts.v[i], (int)i, &ro->ssh);
-		p.jobs[i].ro = ro;
-		p.jobs[i].plan = plan;
-	}
+	pool_init(&p, plan, ro);
 	wfw_info("running %zu experiment%s on %zu SUT%s (run %s)", plan->n,
 		 plan->n == 1 ? "" : "s", p.n, p.n == 1 ? "" : "s", ro->run_id);
-	for (i = 0; i < nthreads; i++)
-		if (pthread_create(&threads[i], NULL, worker, &p))
-			abort();
-	while (!all_finished(&p)) {
-		struct timespec ts = { 0, 250000000 };
-
-		if (ro->progress) {
-			draw(&p, drawn);
-			drawn = true;
-		} else {
-			report_changes(&p, seen);
-		}
-		nanosleep(&ts, NULL);
-	}
-	for (i = 0; i < nthreads; i++)
-		pthread_join(threads[i], NULL);
-	if (ro->progress)
-		draw(&p, drawn);
+	run_pool(&p, ro->jobs, ro->progress);
 	status = summary(&p);
 	wfw_ssh_opts_cleanup(&ro->ssh);
-	free(threads);
-	free(seen);
 	free(p.jobs);
 	return status;
 }

@@ -216,43 +216,68 @@ static void remove_on_sut(struct wfw_sut *s, const char *rundir, char **names,
 	free(qdir);
 }
 
+/*
+ * What RUNDIR holds on the SUT: *text is its "dest" file, then *names the
+ * entries of out/, one a line (both inside one allocation, *text's).
+ */
+static int list_results(struct wfw_sut *s, const char *rundir, char **text,
+			char **names, char *why, size_t len)
+{
+	char *q = wfw_shq(rundir), *cmd;
+	int ret;
+
+	*text = NULL;
+	if (asprintf(&cmd, "cd %s && cat dest 2>/dev/null; echo '\001'; ls out 2>/dev/null; true", q) < 0)
+		abort();
+	free(q);
+	ret = wfw_ssh_capture(s, cmd, text);
+	free(cmd);
+	if (ret) {
+		snprintf(why, len, "cannot list the results on the SUT (%s)", s->err);
+		goto fail;
+	}
+	*names = strchr(*text, '\001');
+	if (!*names) {
+		snprintf(why, len, "unexpected answer from the SUT");
+		goto fail;
+	}
+	*(*names)++ = '\0';
+	return 0;
+fail:
+	free(*text);
+	*text = NULL;
+	return -1;
+}
+
+/* OUTDIR/HOST: --outdir, or the controller's outdir recorded for name. */
+static void local_dest(char *dest, size_t size, const char *outdir,
+		       char *recorded, const char *name, const char *host_dir)
+{
+	/* recorded_outdir() returns the rest of the line */
+	const char *dir = outdir ? outdir : recorded_outdir(recorded, name);
+
+	snprintf(dest, size, "%.*s/%s", (int)strcspn(dir, "\n"), dir, host_dir);
+}
+
 int wfw_remote_collect(struct wfw_sut *s, const char *rundir,
 		       const char *outdir, char **only, size_t nonly,
 		       bool force, char *got, size_t gotlen, char *why,
 		       size_t len)
 {
-	char *q = wfw_shq(rundir), *cmd, *text = NULL, *names, *name, *save;
+	char *text, *names, *name, *save;
 	char dest[4096], host_dir[256], *done[256];
 	size_t ndone = 0, used = 0;
 	int ret = 0;
 
 	got[0] = '\0';
 	wfw_host_dir(s->host, host_dir, sizeof(host_dir));
-	if (asprintf(&cmd, "cd %s && cat dest 2>/dev/null; echo '\001'; ls out 2>/dev/null; true", q) < 0)
-		abort();
-	free(q);
-	if (wfw_ssh_capture(s, cmd, &text)) {
-		snprintf(why, len, "cannot list the results on the SUT (%s)", s->err);
-		free(cmd);
-		free(text);
+	if (list_results(s, rundir, &text, &names, why, len))
 		return -1;
-	}
-	free(cmd);
-	names = strchr(text, '\001');
-	if (!names) {
-		free(text);
-		snprintf(why, len, "unexpected answer from the SUT");
-		return -1;
-	}
-	*names++ = '\0';
 	for (name = strtok_r(names, "\n", &save); name && !ret;
 	     name = strtok_r(NULL, "\n", &save)) {
 		if (name[0] == '.' || !wanted(name, only, nonly) || ndone == 256)
 			continue;
-		/* recorded_outdir() returns the rest of the line */
-		snprintf(dest, sizeof(dest), "%.*s/%s",
-			 (int)strcspn(outdir ? outdir : recorded_outdir(text, name), "\n"),
-			 outdir ? outdir : recorded_outdir(text, name), host_dir);
+		local_dest(dest, sizeof(dest), outdir, text, name, host_dir);
 		ret = wfw_remote_fetch(s, rundir, dest, &name, 1, force, why, len);
 		if (!ret) {
 			done[ndone++] = name;

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@
 static void convert_usage(FILE *f)
 {
 	fputs("Usage: wultfw convert FILE -o OUT [--to csv|binary] [--force]\n"
-	      "                      [--include EXPR] [--exclude EXPR]\n"
+	      "                      [--include EXPR] [--exclude EXPR] [--salvage]\n"
 	      "\n"
 	      "Convert a result file between CSV (datapoints.csv, also as written by\n"
 	      "wult) and wultfw's binary format (doc/binary-format.md). The input\n"
@@ -37,6 +38,8 @@ static void convert_usage(FILE *f)
 	      "      --include=EXPR only rows where EXPR holds\n"
 	      "      --exclude=EXPR leave out rows where EXPR holds\n"
 	      "                     (expressions: wultfw(1), SELECTING DATAPOINTS)\n"
+	      "      --salvage      binary FILE with damaged blocks (checksum mismatch):\n"
+	      "                     copy every intact block, skip the damaged ones\n"
 	      "  -h, --help         this help\n", f);
 }
 
@@ -74,6 +77,7 @@ struct convert_args {
 	const struct wfw_format *fmt;	/* of the output */
 	const char *include, *exclude;	/* row selection, or NULL */
 	int flags;			/* WFW_OUT_EXCL unless --force */
+	bool salvage;			/* skip damaged blocks of a binary input */
 };
 
 /* The output format from --to, else from OUT's extension; NULL: said why. */
@@ -105,6 +109,7 @@ static int convert_parse_args(int argc, char **argv, struct convert_args *a)
 		{ "force", no_argument, NULL, 'f' },
 		{ "include", required_argument, NULL, 'I' },
 		{ "exclude", required_argument, NULL, 'X' },
+		{ "salvage", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -120,6 +125,7 @@ static int convert_parse_args(int argc, char **argv, struct convert_args *a)
 		case 'f': a->flags = 0; break;
 		case 'I': a->include = optarg; break;
 		case 'X': a->exclude = optarg; break;
+		case 'S': a->salvage = true; break;
 		case 'h': convert_usage(stdout); return 0;
 		default: convert_usage(stderr); return 2;
 		}
@@ -164,9 +170,12 @@ static int copy_rows(struct wfw_reader *r, struct wfw_writer *w,
 	return ret;
 }
 
-/* Convert an opened input; the output is removed unless it came out whole. */
+/*
+ * Convert an opened input; the output is removed unless it came out whole.
+ * *rows: the rows written.
+ */
 static int convert(struct wfw_reader *r, const struct convert_args *a,
-		   struct wfw_select *sel)
+		   struct wfw_select *sel, uint64_t *rows)
 {
 	const char **meta = NULL;
 	struct wfw_writer w;
@@ -182,6 +191,7 @@ static int convert(struct wfw_reader *r, const struct convert_args *a,
 		return ret;
 	}
 	ret = copy_rows(r, &w, sel);
+	*rows = w.rows;
 	cret = wfw_writer_close(&w);
 	if (cret && !ret) {
 		fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(&w));
@@ -200,6 +210,7 @@ int wfw_cmd_convert(int argc, char **argv)
 	struct convert_args a = { 0 };
 	struct wfw_select sel = { 0 };
 	struct wfw_reader *r = NULL;
+	uint64_t rows = 0;
 	char err[512];
 	int ret = convert_parse_args(argc, argv, &a);
 
@@ -211,7 +222,7 @@ int wfw_cmd_convert(int argc, char **argv)
 		return 1;
 	}
 	if (wfw_reader_ignored_bytes(r))
-		fprintf(stderr, "wultfw convert: warning: %s: the last %llu bytes are a partial record (file cut short), ignored\n",
+		fprintf(stderr, "wultfw convert: warning: %s: ignored the last %llu bytes: a partial block or record (file cut short)\n",
 			a.in, (unsigned long long)wfw_reader_ignored_bytes(r));
 	if (wfw_select_init(&sel, a.include, a.exclude, wfw_reader_schema(r),
 			    err, sizeof(err))) {
@@ -219,14 +230,18 @@ int wfw_cmd_convert(int argc, char **argv)
 		wfw_reader_close(r);
 		return 1;
 	}
-	ret = convert(r, &a, &sel);
+	wfw_reader_set_salvage(r, a.salvage);
+	ret = convert(r, &a, &sel, &rows);
+	if (!ret && wfw_reader_damaged(r))
+		fprintf(stderr, "wultfw convert: %s: skipped %llu damaged part(s), their rows are lost\n",
+			a.in, (unsigned long long)wfw_reader_damaged(r));
 	if (!ret && wfw_select_active(&sel))
 		fprintf(stderr, "wultfw convert: %llu of %llu rows from %s to %s\n",
 			(unsigned long long)sel.kept,
-			(unsigned long long)wfw_reader_rows(r), a.in, a.out);
+			(unsigned long long)(sel.kept + sel.dropped), a.in, a.out);
 	else if (!ret)
 		fprintf(stderr, "wultfw convert: %llu rows from %s to %s\n",
-			(unsigned long long)wfw_reader_rows(r), a.in, a.out);
+			(unsigned long long)rows, a.in, a.out);
 	wfw_select_free(&sel);
 	wfw_reader_close(r);
 	return ret ? 1 : 0;

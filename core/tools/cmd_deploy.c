@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,9 +33,24 @@
 #define KMODSRCDIR "/usr/local/share/wultfw/kmod"
 #endif
 
-/* wultfw_i210.c compiles this register code; a source tree keeps it apart. */
-static const char *const deploy_i210_files[] = { "i210.c", "i210.h", "i210_regs.h" };
-#define DEPLOY_N_I210 (sizeof(deploy_i210_files) / sizeof(deploy_i210_files[0]))
+/* The modules, one per line of kmod/modules.list (see there). */
+struct deploy_kmod {
+	const char *name;
+	const char *objects;	/* linked with NAME_main.o ("OBJ,OBJ"); "": NAME.c */
+	const char *source;	/* the wultfw source that needs it; "": none */
+	const char *what;
+};
+
+static const struct deploy_kmod kmods[] = {
+#include "kmod_table.h"
+};
+#define N_KMODS (sizeof(kmods) / sizeof(kmods[0]))
+
+struct deploy_args {
+	char kdir[PATH_MAX], src[PATH_MAX], root[PATH_MAX];
+	char rel[128];			/* the kernel release of kdir */
+	bool dry, own_kernel;
+};
 
 static bool is_dir(const char *path)
 {
@@ -101,74 +117,234 @@ static int kdir_release(const char *kdir, char *rel, size_t len)
 	return ret;
 }
 
+/* The next object of a module's "OBJ,OBJ" list into obj; false at the end. */
+static bool next_object(const char **list, char *obj, size_t len)
+{
+	size_t n = strcspn(*list, ",");
+
+	if (!n)
+		return false;
+	snprintf(obj, len, "%.*s", (int)n, *list);
+	*list += n + ((*list)[n] == ',');
+	return true;
+}
+
+/* Is obj one of the objects module m links? */
+static bool links(const struct deploy_kmod *m, const char *obj)
+{
+	const char *p = m->objects;
+	char other[64];
+
+	while (next_object(&p, other, sizeof(other)))
+		if (!strcmp(other, obj))
+			return true;
+	return false;
+}
+
+/* Does a module before kmods[i] link obj too? */
+static bool object_seen(size_t i, const char *obj)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (links(&kmods[j], obj))
+			return true;
+	return false;
+}
+
+/* Where a source tree keeps an object user space shares: ../lib/OBJ. */
+static void lib_dir(const char *src, const char *obj, char *dir, size_t len)
+{
+	snprintf(dir, len, "%s/../lib/%s", src, obj);
+}
+
+/*
+ * Call fn(src, obj, arg) once for each object that is not next to the
+ * module sources (a source tree's kmod/ keeps lib/OBJ apart).
+ */
+static void each_object_elsewhere(const char *src,
+				  void (*fn)(const char *src, const char *obj, void *arg),
+				  void *arg)
+{
+	char obj[64], file[80];
+	const char *p;
+	size_t i;
+
+	for (i = 0; i < N_KMODS; i++)
+		for (p = kmods[i].objects; next_object(&p, obj, sizeof(obj));) {
+			snprintf(file, sizeof(file), "%s.c", obj);
+			if (!object_seen(i, obj) && !is_file(src, file))
+				fn(src, obj, arg);
+		}
+}
+
+struct cmd_buf {
+	char *s;
+	size_t size;
+	const char *tmp;
+};
+
+static void cmd_append(struct cmd_buf *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void cmd_append(struct cmd_buf *c, const char *fmt, ...)
+{
+	size_t n = strlen(c->s);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->s + n, c->size - n, fmt, ap);
+	va_end(ap);
+}
+
+/* lib/OBJ's .c and .h files go next to the module sources. */
+static void copy_object(const char *src, const char *obj, void *arg)
+{
+	char dir[PATH_MAX], file[80];
+
+	lib_dir(src, obj, dir, sizeof(dir));
+	snprintf(file, sizeof(file), "%s.c", obj);
+	if (is_file(dir, file))
+		cmd_append(arg, " && cp '%s/%s' '%s'/*.h %s/", dir, file, dir,
+			   ((struct cmd_buf *)arg)->tmp);
+}
+
+static void warn_missing_object(const char *src, const char *obj, void *arg)
+{
+	char dir[PATH_MAX], file[80];
+	size_t i;
+
+	(void)arg;
+	lib_dir(src, obj, dir, sizeof(dir));
+	snprintf(file, sizeof(file), "%s.c", obj);
+	if (is_file(dir, file))
+		return;
+	for (i = 0; i < N_KMODS; i++)
+		if (links(&kmods[i], obj))
+			wfw_warn("%s has no %s (nor ../lib/%s/%s): %s.ko will not be built",
+				 src, file, obj, file, kmods[i].name);
+}
+
+/* "wultfw_hrt (or wultfw_tdt, ...)": the modules a source needs. */
+static void load_hint(char *buf, size_t len)
+{
+	static const char *const sep[] = { "", " (or ", ", " };
+	size_t i, k = 0, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < N_KMODS && n < len; i++)
+		if (kmods[i].source[0])
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      sep[k < 2 ? k++ : 2], kmods[i].name);
+	if (k > 1 && n < len)
+		snprintf(buf + n, len - n, ")");
+}
+
+/* "tdt, i210": the sources that need a module, each once. */
+static void module_sources(char *buf, size_t len)
+{
+	size_t i, j, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < N_KMODS && n < len; i++) {
+		for (j = 0; j < i; j++)
+			if (!strcmp(kmods[j].source, kmods[i].source))
+				break;
+		if (j == i && kmods[i].source[0])
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+					      kmods[i].source);
+	}
+}
+
 static void usage(void)
 {
+	size_t i;
+
 	printf("Usage: wultfw deploy [--kdir DIR] [--src DIR] [--destdir DIR] [--dry-run]\n\n"
 	       "Build the wultfw kernel modules for the running kernel (or the kernel of\n"
 	       "--kdir) and install them in /lib/modules/REL/extra/wultfw, then run depmod.\n"
-	       "The modules are not loaded, now or at boot: load them with 'modprobe\n"
-	       "wultfw_hrt' (or wultfw_tdt, wultfw_i210) when you measure.\n\n"
+	       "The modules are not loaded, now or at boot: load the one your source\n"
+	       "needs with modprobe when you measure (modprobe loads the framework too).\n\n"
 	       "  --kdir DIR     kernel build directory (default /lib/modules/$(uname -r)/build)\n"
 	       "  --src DIR      module sources (default %s;\n"
 	       "                 kmod/ of a source tree works too)\n"
 	       "  --destdir DIR  install under DIR instead of / (packaging, tests)\n"
 	       "  --dry-run      check and print the commands, change nothing\n"
 	       "  -H HOST[,HOST...]  deploy on these SUTs over ssh, their own kernels\n"
-	       "                 (with -U, -K, --ssh-config, --sut-wultfw as for 'wultfw -H')\n",
+	       "                 (with -U, -K, --ssh-config, --sut-wultfw as for 'wultfw -H')\n"
+	       "\nThe modules (kmod/modules.list):\n",
 	       KMODSRCDIR);
+	for (i = 0; i < N_KMODS; i++)
+		printf("  %-13s %s\n", kmods[i].name, kmods[i].what);
+}
+
+/* A temporary copy of the sources with everything Kbuild needs next to them. */
+static int copy_sources(const char *src, const char *tmp, bool dry)
+{
+	char cmd[4 * PATH_MAX], shared[PATH_MAX];
+	struct cmd_buf c = { cmd, sizeof(cmd), tmp };
+
+	snprintf(cmd, sizeof(cmd), "cp -r '%s'/. %s", src, tmp);
+	each_object_elsewhere(src, copy_object, &c);
+	/* ... and the headers shared with user space in ../include. */
+	snprintf(shared, sizeof(shared), "%s/../include", src);
+	if (!is_file(src, "wultfw/ldist.h") && is_file(shared, "wultfw/ldist.h"))
+		cmd_append(&c, " && mkdir -p %s/wultfw %s/uapi && cp '%s/wultfw/ldist.h' %s/wultfw/ && cp -r '%s/uapi/wultfw' %s/uapi/",
+			   tmp, tmp, shared, tmp, shared, tmp);
+	return shell_step(cmd, dry);
+}
+
+/* Kbuild skips a module whose files are missing: say which ones it did. */
+static void warn_unbuilt(const char *tmp)
+{
+	char ko[80];
+	size_t i;
+
+	for (i = 0; i < N_KMODS; i++) {
+		snprintf(ko, sizeof(ko), "%s.ko", kmods[i].name);
+		if (!is_file(tmp, ko))
+			wfw_warn("%s was not built (the build output above says why)", ko);
+	}
+}
+
+/* make, install the .ko files into ROOT/lib/modules/REL/extra/wultfw, depmod. */
+static int build_steps(const struct deploy_args *a, const char *tmp)
+{
+	char cmd[4 * PATH_MAX], dest[PATH_MAX];
+	int ret;
+
+	snprintf(cmd, sizeof(cmd), "make -C '%s' M=%s modules", a->kdir, tmp);
+	ret = shell_step(cmd, a->dry);
+	if (ret)
+		return ret;
+	if (!a->dry)
+		warn_unbuilt(tmp);
+	snprintf(dest, sizeof(dest), "%s/lib/modules/%s/extra/wultfw", a->root, a->rel);
+	snprintf(cmd, sizeof(cmd), "install -d '%s' && install -m 0644 %s/*.ko '%s'/",
+		 dest, tmp, dest);
+	ret = shell_step(cmd, a->dry);
+	if (ret)
+		return ret;
+	if (a->root[0])
+		snprintf(cmd, sizeof(cmd), "depmod -b '%s' %s", a->root, a->rel);
+	else
+		snprintf(cmd, sizeof(cmd), "depmod %s", a->rel);
+	return shell_step(cmd, a->dry);
 }
 
 /* Build in a temporary copy; install into root/lib/modules/rel/extra/wultfw. */
-static int build_and_install(const char *src, const char *kdir, const char *rel,
-			     const char *root, bool dry)
+static int build_and_install(const struct deploy_args *a)
 {
 	char tmp[] = "/tmp/wultfw-deploy-XXXXXX";
-	char cmd[4 * PATH_MAX], dest[PATH_MAX], shared[PATH_MAX];
-	size_t i;
+	char cmd[PATH_MAX];
 	int ret;
 
 	if (!mkdtemp(tmp)) {
 		wfw_err("cannot create a build directory in /tmp: %s", strerror(errno));
 		return -1;
 	}
-	snprintf(cmd, sizeof(cmd), "cp -r '%s'/. %s", src, tmp);
-	/* A source tree's kmod/ has the i210 register code in ../lib/i210. */
-	snprintf(shared, sizeof(shared), "%s/../lib/i210", src);
-	if (!is_file(src, "i210.c") && is_file(shared, "i210.c")) {
-		for (i = 0; i < DEPLOY_N_I210; i++) {
-			size_t n = strlen(cmd);
-
-			snprintf(cmd + n, sizeof(cmd) - n, " && cp '%s/%s' %s/",
-				 shared, deploy_i210_files[i], tmp);
-		}
-	}
-	/* ... and the headers shared with user space in ../include. */
-	snprintf(shared, sizeof(shared), "%s/../include", src);
-	if (!is_file(src, "wultfw/ldist.h") && is_file(shared, "wultfw/ldist.h")) {
-		size_t n = strlen(cmd);
-
-		snprintf(cmd + n, sizeof(cmd) - n,
-			 " && mkdir -p %s/wultfw %s/uapi && cp '%s/wultfw/ldist.h' %s/wultfw/ && cp -r '%s/uapi/wultfw' %s/uapi/",
-			 tmp, tmp, shared, tmp, shared, tmp);
-	}
-	ret = shell_step(cmd, dry);
-	if (!ret) {
-		snprintf(cmd, sizeof(cmd), "make -C '%s' M=%s modules", kdir, tmp);
-		ret = shell_step(cmd, dry);
-	}
-	snprintf(dest, sizeof(dest), "%s/lib/modules/%s/extra/wultfw", root, rel);
-	if (!ret) {
-		snprintf(cmd, sizeof(cmd), "install -d '%s' && install -m 0644 %s/*.ko '%s'/",
-			 dest, tmp, dest);
-		ret = shell_step(cmd, dry);
-	}
-	if (!ret) {
-		if (root[0])
-			snprintf(cmd, sizeof(cmd), "depmod -b '%s' %s", root, rel);
-		else
-			snprintf(cmd, sizeof(cmd), "depmod %s", rel);
-		ret = shell_step(cmd, dry);
-	}
+	ret = copy_sources(a->src, tmp, a->dry);
+	if (!ret)
+		ret = build_steps(a, tmp);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
 	if (system(cmd)) {
 		/* leaving a temporary directory behind is harmless */
@@ -186,12 +362,6 @@ static int bad_usage(void)
 	fprintf(stderr, "Try 'wultfw deploy --help'.\n");
 	return 2;
 }
-
-struct deploy_args {
-	char kdir[PATH_MAX], src[PATH_MAX], root[PATH_MAX];
-	char rel[128];			/* the kernel release of kdir */
-	bool dry, own_kernel;
-};
 
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct deploy_args *a)
@@ -233,8 +403,11 @@ static int parse_args(int argc, char **argv, struct deploy_args *a)
 
 static int no_modules_here(const char *release)
 {
-	wfw_err("kernel %s was built without loadable module support (no /proc/modules): the kernel-module sources (tdt, i210) cannot run here; the eBPF source 'hrt' needs no module. To build for another kernel, pass its --kdir",
-		release);
+	char sources[256];
+
+	module_sources(sources, sizeof(sources));
+	wfw_err("kernel %s was built without loadable module support (no /proc/modules): the kernel-module sources (%s) cannot run here; the eBPF source 'hrt' needs no module. To build for another kernel, pass its --kdir",
+		release, sources);
 	return -1;
 }
 
@@ -271,18 +444,13 @@ static int check_kdir(struct deploy_args *a)
 /* The module sources, and where they go; 0 or an error printed. */
 static int check_src_and_dest(const struct deploy_args *a)
 {
-	char shared[PATH_MAX];
-
 	if (!is_dir(a->src) || access(a->src, R_OK) || !is_file(a->src, "Kbuild") ||
-	    !is_file(a->src, "wultfw_main.c")) {
-		wfw_err("no module sources in %s (Kbuild, wultfw_main.c): install wultfw ('make install') or pass --src DIR (kmod/ of a source tree)",
+	    !is_file(a->src, "modules.list")) {
+		wfw_err("no module sources in %s (Kbuild, modules.list): install wultfw ('make install') or pass --src DIR (kmod/ of a source tree)",
 			a->src);
 		return -1;
 	}
-	snprintf(shared, sizeof(shared), "%s/../lib/i210", a->src);
-	if (!is_file(a->src, "i210.c") && !is_file(shared, "i210.c"))
-		wfw_warn("%s has no i210.c (nor ../lib/i210/i210.c): wultfw_i210.ko will not be built",
-			 a->src);
+	each_object_elsewhere(a->src, warn_missing_object, NULL);
 	if (!a->dry && !a->root[0] && geteuid() != 0) {
 		wfw_err("installing modules needs root: run 'sudo wultfw deploy' (or --dry-run to check, or --destdir DIR to stage them)");
 		return -1;
@@ -298,6 +466,7 @@ int wfw_cmd_deploy(int argc, char **argv)
 {
 	struct deploy_args a = { .kdir = "", .src = KMODSRCDIR, .root = "" };
 	int ret = parse_args(argc, argv, &a);
+	char hint[256];
 
 	if (ret >= 0)
 		return ret;
@@ -309,13 +478,14 @@ int wfw_cmd_deploy(int argc, char **argv)
 		return 1;
 	printf("Building the wultfw modules for kernel %s%s with %s\n", a.rel,
 	       a.own_kernel ? " (running)" : "", a.kdir);
-	if (build_and_install(a.src, a.kdir, a.rel, a.root, a.dry))
+	if (build_and_install(&a))
 		return 1;
 	if (a.dry)
 		printf("Dry run: nothing changed.\n");
 	else
 		printf("Modules installed in %s/lib/modules/%s/extra/wultfw.\n", a.root, a.rel);
-	printf("Load them when you measure%s: modprobe wultfw_hrt (wultfw_tdt, wultfw_i210); nothing loads them at boot.\n",
-	       a.own_kernel ? "" : " on that kernel");
+	load_hint(hint, sizeof(hint));
+	printf("Load them when you measure%s: modprobe %s; nothing loads them at boot.\n",
+	       a.own_kernel ? "" : " on that kernel", hint);
 	return 0;
 }

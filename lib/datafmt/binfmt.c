@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datafmt/binblock.h"
 #include "datafmt/binfmt.h"
+#include "datafmt/le.h"
 
 /* ---- CRC-32 (IEEE 802.3, reflected, as zlib computes it) ---- */
 
@@ -34,31 +36,6 @@ uint32_t wfw_crc32(uint32_t crc, const void *p, size_t n)
 	while (n--)
 		crc = crc_table[(crc ^ *b++) & 0xff] ^ (crc >> 8);
 	return ~crc;
-}
-
-/* ---- little-endian put/get ---- */
-
-static void put16(unsigned char *p, uint16_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint16_t get16(const unsigned char *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
 }
 
 /* ---- build ---- */
@@ -99,7 +76,7 @@ static int wb_str(struct wbuf *w, const char *s)
 	p = wb_grow(w, 2 + n);
 	if (!p)
 		return 0;
-	put16(p, (uint16_t)n);
+	wfw_put16(p, (uint16_t)n);
 	if (n)
 		memcpy(p + 2, s, n);
 	return 0;
@@ -124,13 +101,13 @@ void *wfw_bin_header_build(const struct wultfw_schema *s,
 	p = wb_grow(&w, WFW_BIN_FIXED_LEN);
 	if (p) {
 		memcpy(p, WFW_BIN_MAGIC, WFW_BIN_MAGIC_LEN);
-		put32(p + 8, WFW_BIN_BOM);
-		put16(p + 12, WFW_BIN_VERSION);
-		put16(p + 14, 0);			/* flags */
+		wfw_put32(p + 8, WFW_BIN_BOM);
+		wfw_put16(p + 12, WFW_BIN_VERSION);
+		wfw_put16(p + 14, 0);			/* flags */
 		/* 16: header_len, filled in below */
-		put32(p + 20, (uint32_t)s->ncols);
-		put32(p + 24, (uint32_t)(8 * s->ncols));
-		put32(p + 28, (uint32_t)nmeta);
+		wfw_put32(p + 20, (uint32_t)s->ncols);
+		wfw_put32(p + 24, wfw_blk_rows_for(s->ncols));
+		wfw_put32(p + 28, (uint32_t)nmeta);
 		/* 32: crc, 36: reserved */
 	}
 	for (size_t c = 0; c < s->ncols; c++) {
@@ -152,12 +129,12 @@ void *wfw_bin_header_build(const struct wultfw_schema *s,
 		if (p) {
 			p[0] = t;
 			p[1] = 0;
-			put16(p + 2, (uint16_t)nl);
-			put16(p + 4, (uint16_t)ul);
-			put16(p + 6, 0);
-			put32(p + 8, t == WFW_BIN_T_INT
+			wfw_put16(p + 2, (uint16_t)nl);
+			wfw_put16(p + 4, (uint16_t)ul);
+			wfw_put16(p + 6, 0);
+			wfw_put32(p + 8, t == WFW_BIN_T_INT
 				      ? (col->divisor ? col->divisor : 1) : 0);
-			put32(p + 12, (uint32_t)ne);
+			wfw_put32(p + 12, (uint32_t)ne);
 			memcpy(p + 16, col->name, nl);
 			if (ul)
 				memcpy(p + 16 + nl, col->unit, ul);
@@ -188,9 +165,9 @@ void *wfw_bin_header_build(const struct wultfw_schema *s,
 		free(w.p);
 		return NULL;
 	}
-	put32(w.p + 16, (uint32_t)w.len);
-	put32(w.p + 32, 0);
-	put32(w.p + 32, wfw_crc32(0, w.p, w.len));
+	wfw_put32(w.p + 16, (uint32_t)w.len);
+	wfw_put32(w.p + 32, 0);
+	wfw_put32(w.p + 32, wfw_crc32(0, w.p, w.len));
 	*len = w.len;
 	return w.p;
 }
@@ -224,7 +201,7 @@ static const char *cur_str(struct cursor *c)
 
 	if (c->end - c->off < 2)
 		return NULL;
-	n = get16(c->p + c->off);
+	n = wfw_get16(c->p + c->off);
 	c->off += 2;
 	if (c->end - c->off < n)
 		return NULL;
@@ -257,7 +234,7 @@ int wfw_bin_header_parse(struct wfw_bin_header *h, const void *buf, size_t n,
 	}
 	if (n < WFW_BIN_FIXED_LEN)
 		return -EAGAIN;
-	bom = get32(p + 8);
+	bom = wfw_get32(p + 8);
 	if (bom != WFW_BIN_BOM) {
 		if (bom == 0x04030201u) {
 			snprintf(err, errlen, "big-endian file: this reader handles little-endian files only");
@@ -265,21 +242,27 @@ int wfw_bin_header_parse(struct wfw_bin_header *h, const void *buf, size_t n,
 		}
 		BAD("corrupt header: bad byte-order mark 0x%08x", bom);
 	}
-	h->version = get16(p + 12);
-	if (h->version != WFW_BIN_VERSION) {
-		snprintf(err, errlen, "format version %u: this reader knows version %u only (use a newer wultfw)",
-			 h->version, WFW_BIN_VERSION);
+	h->version = wfw_get16(p + 12);
+	if (h->version != WFW_BIN_VERSION && h->version != WFW_BIN_VERSION_V1) {
+		snprintf(err, errlen, "format version %u: this reader knows versions %u and %u only (use a newer wultfw)",
+			 h->version, WFW_BIN_VERSION_V1, WFW_BIN_VERSION);
 		return -ENOTSUP;
 	}
-	hlen = get32(p + 16);
-	ncols = get32(p + 20);
-	recsize = get32(p + 24);
-	nmeta = get32(p + 28);
-	crc = get32(p + 32);
+	hlen = wfw_get32(p + 16);
+	ncols = wfw_get32(p + 20);
+	recsize = wfw_get32(p + 24);
+	nmeta = wfw_get32(p + 28);
+	crc = wfw_get32(p + 32);
 	if (hlen < WFW_BIN_FIXED_LEN || hlen > WFW_BIN_MAX_HEADER || hlen % 8)
 		BAD("corrupt header: header length %u", hlen);
-	if (!ncols || ncols > WFW_BIN_MAX_COLS || recsize != 8 * ncols)
-		BAD("corrupt header: %u columns, record size %u", ncols, recsize);
+	if (!ncols || ncols > WFW_BIN_MAX_COLS)
+		BAD("corrupt header: %u columns", ncols);
+	/* Version 1: fixed records of 8 * ncols bytes; 2: rows per block. */
+	if (h->version == WFW_BIN_VERSION_V1 ? recsize != 8 * ncols
+	    : !recsize || recsize > WFW_BLK_MAX_ROWS)
+		BAD("corrupt header: %u columns, %s %u", ncols,
+		    h->version == WFW_BIN_VERSION_V1 ? "record size" : "block rows",
+		    recsize);
 	if (nmeta > hlen / 4)
 		BAD("corrupt header: %u metadata entries", nmeta);
 	*need = hlen;
@@ -291,7 +274,7 @@ int wfw_bin_header_parse(struct wfw_bin_header *h, const void *buf, size_t n,
 	if (!tmp)
 		BAD("out of memory");
 	memcpy(tmp, p, hlen);
-	put32(tmp + 32, 0);
+	wfw_put32(tmp + 32, 0);
 	if (wfw_crc32(0, tmp, hlen) != crc) {
 		free(tmp);
 		BAD("corrupt header: checksum mismatch");
@@ -299,7 +282,10 @@ int wfw_bin_header_parse(struct wfw_bin_header *h, const void *buf, size_t n,
 	free(tmp);
 
 	h->header_len = hlen;
-	h->record_size = recsize;
+	if (h->version == WFW_BIN_VERSION_V1)
+		h->record_size = recsize;
+	else
+		h->block_rows = recsize;
 	h->cols = calloc(ncols, sizeof(*h->cols));
 	h->meta = calloc(2 * (size_t)nmeta + 1, sizeof(char *));
 	/* Every string has a 2-byte length in the header: room for its NUL. */
@@ -320,9 +306,9 @@ int wfw_bin_header_parse(struct wfw_bin_header *h, const void *buf, size_t n,
 		if (cur.end - cur.off < WFW_BIN_COL_LEN)
 			BAD("corrupt header: column %u runs past the header", c);
 		e = p + cur.off;
-		nl = get16(e + 2);
-		ul = get16(e + 4);
-		ne = get32(e + 12);
+		nl = wfw_get16(e + 2);
+		ul = wfw_get16(e + 4);
+		ne = wfw_get32(e + 12);
 		cur.off += WFW_BIN_COL_LEN;
 		if (!nl || cur.end - cur.off < (size_t)nl + ul)
 			BAD("corrupt header: column %u name/unit length", c);
@@ -339,7 +325,7 @@ int wfw_bin_header_parse(struct wfw_bin_header *h, const void *buf, size_t n,
 		switch (e[0]) {
 		case WFW_BIN_T_INT:
 			col->type = WULTFW_COL_INT;
-			col->divisor = get32(e + 8);
+			col->divisor = wfw_get32(e + 8);
 			if (!col->divisor)
 				BAD("corrupt header: column %s has divisor 0", col->name);
 			break;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The binary result format (doc/binary-format.md): building and parsing
- * its header. Records follow the header: ncols little-endian 64-bit cells
- * each, exactly the plugin ABI's cells on a little-endian machine.
+ * its header. Version 2 (written now): checksummed blocks of packed
+ * columns follow the header (binblock.h). Version 1 (still read): fixed
+ * records of ncols little-endian 64-bit cells follow it.
  */
 #ifndef WFW_BINFMT_H
 #define WFW_BINFMT_H
@@ -13,7 +14,8 @@
 
 #define WFW_BIN_MAGIC		"\x89WFWB\r\n\x1a"
 #define WFW_BIN_MAGIC_LEN	8
-#define WFW_BIN_VERSION		1U
+#define WFW_BIN_VERSION		2U
+#define WFW_BIN_VERSION_V1	1U
 #define WFW_BIN_BOM		0x01020304u
 #define WFW_BIN_FIXED_LEN	40	/* fixed part of the header */
 #define WFW_BIN_COL_LEN		16	/* fixed part of a column entry */
@@ -26,7 +28,7 @@
 #define WFW_BIN_T_ENUM	2
 
 /*
- * Build the header for schema s and metadata meta (key, value, key, value,
+ * Build the (version 2) header for schema s and metadata meta (key, value, key, value,
  * ..., NULL; may be NULL). Returns a malloc'd buffer and its length in
  * *len, or NULL with a reason in err.
  */
@@ -38,7 +40,8 @@ void *wfw_bin_header_build(const struct wultfw_schema *s,
 struct wfw_bin_header {
 	uint32_t version;
 	uint32_t header_len;
-	uint32_t record_size;
+	uint32_t record_size;	/* version 1: bytes per record */
+	uint32_t block_rows;	/* version 2: most rows in a block */
 	struct wultfw_schema schema;
 	struct wultfw_column *cols;
 	size_t nmeta;

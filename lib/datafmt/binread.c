@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The binary reader: files written by the `binary` sink
- * (doc/binary-format.md), read with pread in whole records.
+ * (doc/binary-format.md). Version 2 files are read block by block, each
+ * block's checksums verified before any of its rows is handed out;
+ * version 1 files (fixed 64-bit records) are read with pread in whole
+ * records.
  */
 #include "config.h"
 
@@ -10,7 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "datafmt/binblock.h"
 #include "datafmt/binfmt.h"
+#include "datafmt/crc32c.h"
 #include "datafmt/reader_impl.h"
 
 #define rfail wfw_reader_fail
@@ -18,6 +23,18 @@
 struct bin_reader {
 	struct wfw_reader base;
 	struct wfw_bin_header hdr;
+	uint64_t size;
+	/* version 2 */
+	uint64_t pos;		/* file offset of the next block */
+	uint64_t block_no;	/* its number, 0 for the first */
+	uint64_t rows_before;	/* rows in the blocks before it */
+	unsigned char *buf;	/* the current block's payload */
+	size_t bufcap;
+	struct wfw_blk_col *cols;
+	uint32_t blk_rows, blk_next;
+	/* Set by a damaged block: its payload length when its header holds, else -1. */
+	int64_t damage_len;
+	char why[256];		/* detail of the last damaged block */
 };
 
 static struct bin_reader *to_bin(struct wfw_reader *r)
@@ -25,11 +42,26 @@ static struct bin_reader *to_bin(struct wfw_reader *r)
 	return (struct bin_reader *)r;	/* base is the first member */
 }
 
-
-static int bin_open(struct wfw_reader *base, uint64_t size)
+/* n bytes at off, retrying short reads; -EIO when the file ends first. */
+static int pread_full(int fd, void *p, size_t n, uint64_t off)
 {
-	struct bin_reader *r = to_bin(base);
-	size_t want = size < 65536 ? (size_t)size : 65536, need = 0;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t got = pread(fd, (char *)p + done, n - done, (off_t)(off + done));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return got < 0 ? -errno : -EIO;
+		done += (size_t)got;
+	}
+	return 0;
+}
+
+static int read_header(struct bin_reader *r)
+{
+	size_t want = r->size < 65536 ? (size_t)r->size : 65536, need = 0;
 	unsigned char *buf = NULL;
 	char why[256];
 	int ret;
@@ -53,46 +85,209 @@ static int bin_open(struct wfw_reader *base, uint64_t size)
 					   why, sizeof(why));
 		if (ret != -EAGAIN)
 			break;
-		if (need > size || (size_t)got < want) {
+		if (need > r->size || (size_t)got < want) {
 			free(buf);
 			return rfail(&r->base, -EINVAL, "%s: truncated header: the file has %llu bytes, its header needs %zu",
-				     r->base.path, (unsigned long long)size, need);
+				     r->base.path, (unsigned long long)r->size, need);
 		}
 		want = need;
 	}
 	free(buf);
+	return ret ? rfail(&r->base, ret, "%s: %s", r->base.path, why) : 0;
+}
+
+/* ---- version 2: blocks ---- */
+
+/*
+ * The block header at off: 0 (h filled), 1 when the file ends inside the
+ * block (a cut last block), or -EBADMSG / -EINVAL (damaged header).
+ */
+static int probe_block(struct bin_reader *r, uint64_t off, struct wfw_blk_hdr *h)
+{
+	unsigned char p[WFW_BLK_HDR_LEN];
+	int ret;
+
+	if (r->size - off < WFW_BLK_HDR_LEN)
+		return 1;
+	ret = pread_full(r->base.fd, p, sizeof(p), off);
 	if (ret)
-		return rfail(&r->base, ret, "%s: %s", r->base.path, why);
-	r->base.schema = r->hdr.schema;
-	r->base.rows = (size - r->hdr.header_len) / r->hdr.record_size;
-	r->base.ignored = (size - r->hdr.header_len) % r->hdr.record_size;
+		return ret == -EIO ? 1 : ret;
+	ret = wfw_blk_hdr_parse(p, r->base.schema.ncols, r->hdr.block_rows, h);
+	if (!ret && r->size - off - WFW_BLK_HDR_LEN < h->len)
+		return 1;
+	return ret;
+}
+
+/* Rows in the whole blocks, up to a cut last block or the first damage. */
+static void walk_blocks(struct bin_reader *r)
+{
+	uint64_t off = r->hdr.header_len;
+	struct wfw_blk_hdr h;
+	int ret;
+
+	while ((ret = probe_block(r, off, &h)) == 0) {
+		r->base.rows += h.rows;
+		off += WFW_BLK_HDR_LEN + (uint64_t)h.len;
+	}
+	if (ret == 1)
+		r->base.ignored = r->size - off;
+}
+
+static int damaged(struct bin_reader *r, int ret, int64_t len, const char *what)
+{
+	r->damage_len = len;
+	return rfail(&r->base, ret, "%s: block %llu at byte %llu: %s (the file is damaged there; the %llu rows before it are intact; `wultfw convert --salvage %s -o OUT` copies every undamaged block)",
+		     r->base.path, (unsigned long long)r->block_no,
+		     (unsigned long long)r->pos, what,
+		     (unsigned long long)r->rows_before, r->base.path);
+}
+
+static int grow_buf(struct bin_reader *r, size_t need)
+{
+	unsigned char *nb;
+
+	if (need <= r->bufcap)
+		return 0;
+	nb = realloc(r->buf, need);
+	if (!nb)
+		return rfail(&r->base, -ENOMEM, "%s: out of memory", r->base.path);
+	r->buf = nb;
+	r->bufcap = need;
 	return 0;
 }
 
-static long bin_read(struct wfw_reader *base, struct wultfw_batch *b)
+/* Past the block at r->pos, whose payload is len bytes of `rows` rows. */
+static void next_block(struct bin_reader *r, uint32_t len, uint32_t rows)
 {
-	struct bin_reader *r = to_bin(base);
+	r->pos += WFW_BLK_HDR_LEN + (uint64_t)len;
+	r->rows_before += rows;
+	r->block_no++;
+}
+
+/*
+ * The block at r->pos, checked and made current (r->pos moves past it):
+ * 0 loaded, 1 no more blocks, < 0 an error (damage_len >= -1: damaged).
+ */
+static int load_block(struct bin_reader *r)
+{
+	struct wfw_blk_hdr h;
+	int ret = probe_block(r, r->pos, &h);
+
+	r->damage_len = -2;
+
+	if (ret == 1)
+		return 1;
+	if (ret == -EBADMSG)
+		return damaged(r, -EBADMSG, -1, "checksum mismatch in the block header");
+	if (ret == -EINVAL)
+		return damaged(r, -EINVAL, -1, "impossible block header (row count or length)");
+	if (ret)
+		return rfail(&r->base, ret, "%s: read failed at byte %llu: %s", r->base.path,
+			     (unsigned long long)r->pos, strerror(-ret));
+	ret = grow_buf(r, (size_t)h.len + WFW_BLK_SLACK);
+	if (!ret)
+		ret = pread_full(r->base.fd, r->buf, h.len, r->pos + WFW_BLK_HDR_LEN);
+	if (ret)
+		return ret == -ENOMEM ? ret : rfail(&r->base, ret, "%s: read failed at byte %llu: %s",
+				r->base.path, (unsigned long long)r->pos,
+				ret == -EIO ? "file shrank while reading" : strerror(-ret));
+	if (wfw_crc32c(0, r->buf, h.len) != h.crc)
+		return damaged(r, -EBADMSG, h.len, "checksum mismatch");
+	if (wfw_blk_parse(&r->base.schema, r->buf, h.len, h.rows, r->cols,
+			  r->why, sizeof(r->why)))
+		return damaged(r, -EINVAL, h.len, r->why);
+	r->blk_rows = h.rows;
+	r->blk_next = 0;
+	next_block(r, h.len, h.rows);
+	return 0;
+}
+
+/* The next offset from `from` on where an intact block header starts. */
+static uint64_t find_header(struct bin_reader *r, uint64_t from)
+{
+	enum { WIN = 65536 };
+	unsigned char *win = malloc(WIN + WFW_BLK_HDR_LEN);
+	struct wfw_blk_hdr h;
+
+	for (uint64_t off = from; win && r->size - off >= WFW_BLK_HDR_LEN; off += WIN) {
+		size_t n = r->size - off < WIN + WFW_BLK_HDR_LEN
+			   ? (size_t)(r->size - off) : WIN + WFW_BLK_HDR_LEN;
+
+		if (pread_full(r->base.fd, win, n, off))
+			break;
+		for (size_t i = 0; i + WFW_BLK_HDR_LEN <= n; i++) {
+			if (!wfw_blk_hdr_parse(win + i, r->base.schema.ncols,
+					       r->hdr.block_rows, &h)) {
+				free(win);
+				return off + i;
+			}
+		}
+	}
+	free(win);
+	return r->size;
+}
+
+/* Salvage: past the damaged block at r->pos to the next one. */
+static void skip_damage(struct bin_reader *r)
+{
+	r->base.damaged++;
+	r->block_no++;
+	if (r->damage_len >= 0)
+		r->pos += WFW_BLK_HDR_LEN + (uint64_t)r->damage_len;
+	else	/* the length went with the header: look for the next one */
+		r->pos = find_header(r, r->pos + 1);
+}
+
+static long read_v2(struct bin_reader *r, struct wultfw_batch *b)
+{
+	const size_t ncols = r->base.schema.ncols;
+	long got = 0;
+
+	while (b->rows < b->capacity) {
+		size_t n;
+
+		if (r->blk_next == r->blk_rows) {
+			int ret = load_block(r);
+
+			if (ret == 1)
+				break;
+			if (ret < 0 && r->base.salvage && r->damage_len >= -1) {
+				skip_damage(r);
+				continue;
+			}
+			if (ret < 0)	/* the rows so far first, the error next time */
+				return got ? got : ret;
+		}
+		n = r->blk_rows - r->blk_next;
+		if (n > b->capacity - b->rows)
+			n = b->capacity - b->rows;
+		wfw_blk_decode(r->cols, ncols, r->blk_next, n, wultfw_row(b, b->rows));
+		r->blk_next += (uint32_t)n;
+		b->rows += n;
+		got += (long)n;
+	}
+	r->base.rows_done += (uint64_t)got;
+	return got;
+}
+
+/* ---- version 1: fixed records ---- */
+
+static long read_v1(struct bin_reader *r, struct wultfw_batch *b)
+{
 	size_t rs = r->hdr.record_size, ncols = r->base.schema.ncols;
 	uint64_t left = r->base.rows - r->base.rows_done;
-	size_t want = b->capacity - b->rows, done = 0;
+	size_t want = b->capacity - b->rows;
 	char *dst = (char *)wultfw_row(b, b->rows);
 	uint64_t off = r->hdr.header_len + r->base.rows_done * rs;
+	int ret;
 
 	if (want > left)
 		want = (size_t)left;
-	while (done < want * rs) {
-		ssize_t got = pread(r->base.fd, dst + done, want * rs - done,
-				    (off_t)(off + done));
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return rfail(&r->base, got < 0 ? -errno : -EIO,
-				     "%s: read failed at byte %llu: %s", r->base.path,
-				     (unsigned long long)(off + done),
-				     got < 0 ? strerror(errno) : "file shrank while reading");
-		done += (size_t)got;
-	}
+	ret = pread_full(r->base.fd, dst, want * rs, off);
+	if (ret)
+		return rfail(&r->base, ret, "%s: read failed at byte %llu: %s", r->base.path,
+			     (unsigned long long)off,
+			     ret == -EIO ? "file shrank while reading" : strerror(-ret));
 #if !(defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
 	for (size_t k = 0; k < want * ncols; k++)
 		((uint64_t *)dst)[k] = __builtin_bswap64(((uint64_t *)dst)[k]);
@@ -117,6 +312,38 @@ static long bin_read(struct wfw_reader *base, struct wultfw_batch *b)
 	return (long)want;
 }
 
+/* ---- the reader ops ---- */
+
+static int bin_open(struct wfw_reader *base, uint64_t size)
+{
+	struct bin_reader *r = to_bin(base);
+	int ret;
+
+	r->size = size;
+	ret = read_header(r);
+	if (ret)
+		return ret;
+	r->base.schema = r->hdr.schema;
+	if (r->hdr.version == WFW_BIN_VERSION_V1) {
+		r->base.rows = (size - r->hdr.header_len) / r->hdr.record_size;
+		r->base.ignored = (size - r->hdr.header_len) % r->hdr.record_size;
+		return 0;
+	}
+	r->cols = calloc(r->base.schema.ncols, sizeof(*r->cols));
+	if (!r->cols)
+		return rfail(&r->base, -ENOMEM, "%s: out of memory", r->base.path);
+	r->pos = r->hdr.header_len;
+	walk_blocks(r);
+	return 0;
+}
+
+static long bin_read(struct wfw_reader *base, struct wultfw_batch *b)
+{
+	struct bin_reader *r = to_bin(base);
+
+	return r->hdr.version == WFW_BIN_VERSION_V1 ? read_v1(r, b) : read_v2(r, b);
+}
+
 static const char *bin_meta(const struct wfw_reader *base, const char *key)
 {
 	const struct bin_reader *r = (const struct bin_reader *)base;
@@ -139,6 +366,8 @@ static void bin_free(struct wfw_reader *base)
 	struct bin_reader *r = to_bin(base);
 
 	wfw_bin_header_free(&r->hdr);
+	free(r->buf);
+	free(r->cols);
 	free(r);
 }
 

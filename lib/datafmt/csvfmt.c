@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "datafmt/csvfmt.h"
+#include "datafmt/decimal.h"
 
 #define INT_MAX_TEXT	24	/* "-" + 20 digits + "." + slack */
 #define FLOAT_MAX_TEXT	32
@@ -110,10 +111,6 @@ size_t wfw_csv_fmt_int(char *buf, int64_t raw, uint64_t divisor,
  * exact, so rounding to 15/16/17 digits gives what "%.15g" etc. give,
  * at a tenth of the cost. Returns 0 when v is outside the range.
  */
-static const double pow10_exact[23] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
 
 #define SIG_MAX 17
 
@@ -208,7 +205,7 @@ static size_t fmt_float_fast(char *buf, double v)
 		e10 = xr - (p - 1);	/* value = m * 10^e10, -19 <= e10 <= 0 */
 		if (m <= (1ULL << 53)) {
 			/* exact operands, one rounding: what strtod returns */
-			if ((double)m / pow10_exact[-e10] == a)
+			if ((double)m / wfw_pow10_exact[-e10] == a)
 				break;
 		} else {
 			char t[40];
@@ -243,9 +240,51 @@ static size_t fmt_float_fast(char *buf, double v)
 	return (size_t)(o - buf);
 }
 
+/*
+ * Short decimals (what a CSV with a few decimals held, e.g. 12.345): when v
+ * is the double nearest k / 10^s for some s <= 9 and k < 10^15, "%.15g"
+ * prints exactly that decimal (15 digits always read back), and the
+ * digits come from the integer k. The smallest such s has no trailing
+ * zero. Returns 0 for any other v.
+ */
+static size_t fmt_short_decimal(char *buf, double v)
+{
+	double a = fabs(v);
+	char digits[24];
+	char *o = buf;
+	int64_t k;
+
+	if (!(a >= 1e-4 && a < 1e15))
+		return 0;
+	for (unsigned s = 0; s <= WFW_DEC_MAX_SCALE; s++) {
+		int n = 0;
+
+		if (a * wfw_pow10_exact[s] >= 1e15)
+			return 0;
+		if (!wfw_dec_exact(a, s, &k))
+			continue;
+		for (uint64_t m = (uint64_t)k; m || n <= (int)s; m /= 10)
+			digits[n++] = (char)('0' + m % 10);
+		if (v < 0)
+			*o++ = '-';
+		while (n > (int)s)
+			*o++ = digits[--n];
+		*o++ = '.';
+		if (!s)
+			*o++ = '0';	/* integral: "100.0" like Python */
+		while (n)
+			*o++ = digits[--n];
+		return (size_t)(o - buf);
+	}
+	return 0;
+}
+
 size_t wfw_csv_fmt_float(char *buf, double v)
 {
-	size_t fast = fmt_float_fast(buf, v);
+	size_t fast = fmt_short_decimal(buf, v);
+
+	if (!fast)
+		fast = fmt_float_fast(buf, v);
 
 	return fast ? fast : wfw_csv_fmt_float_slow(buf, v);
 }

@@ -5,6 +5,9 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/out.c lib/datafmt/out.h \
 	lib/datafmt/csvfmt.c lib/datafmt/csvfmt.h \
 	lib/datafmt/binfmt.c lib/datafmt/binfmt.h \
+	lib/datafmt/binblock.c lib/datafmt/binblock.h \
+	lib/datafmt/binwrite.c lib/datafmt/crc32c.c lib/datafmt/crc32c.h \
+	lib/datafmt/le.h lib/datafmt/decimal.h \
 	lib/datafmt/writer.c lib/datafmt/writer.h \
 	lib/datafmt/filesink.c lib/datafmt/filesink.h \
 	lib/datafmt/reader.c lib/datafmt/reader.h lib/datafmt/reader_impl.h \
@@ -15,8 +18,8 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 lib_datafmt_libwfw_datafmt_la_LIBADD = $(CSV_LIBS)
 
 if HAVE_CUNIT
-check_PROGRAMS += tests/unit/test_datafmt tests/unit/test_sinks
-TESTS += tests/unit/test_datafmt tests/unit/test_sinks
+check_PROGRAMS += tests/unit/test_datafmt tests/unit/test_sinks tests/unit/test_binfmt
+TESTS += tests/unit/test_datafmt tests/unit/test_sinks tests/unit/test_binfmt
 tests_unit_test_datafmt_SOURCES = tests/unit/test_datafmt.c
 tests_unit_test_datafmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
@@ -28,4 +31,13 @@ tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/test
 tests_unit_test_sinks_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
 	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif
+# The binary format: blocks, checksums, damage, version 1 files.
+tests_unit_test_binfmt_SOURCES = tests/unit/test_binfmt.c core/tools/cmd_convert.c
+tests_unit_test_binfmt_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
+tests_unit_test_binfmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core
+tests_unit_test_binfmt_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
+	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
+EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoints.csv \
+	tests/integration/test_binary.sh
+TESTS += tests/integration/test_binary.sh
 dist_doc_DATA += doc/binary-format.md

@@ -181,6 +181,16 @@ const char *wfw_reader_meta(const struct wfw_reader *r, const char *key)
 	return r->ops->meta ? r->ops->meta(r, key) : NULL;
 }
 
+void wfw_reader_set_salvage(struct wfw_reader *r, bool on)
+{
+	r->salvage = on;
+}
+
+uint64_t wfw_reader_damaged(const struct wfw_reader *r)
+{
+	return r->damaged;
+}
+
 void wfw_reader_close(struct wfw_reader *r)
 {
 	if (!r)

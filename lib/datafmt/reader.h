@@ -50,6 +50,7 @@
 #ifndef WFW_READER_H
 #define WFW_READER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <wultfw/plugin.h>
 
@@ -96,6 +97,15 @@ uint64_t wfw_reader_ignored_bytes(const struct wfw_reader *r);
  * (experiment, devid, devdescr, cpu, ...), or NULL.
  */
 const char *wfw_reader_meta(const struct wfw_reader *r, const char *key);
+
+/*
+ * Binary files: skip damaged blocks (a checksum mismatch) instead of
+ * failing, and go on with the next intact one. wfw_reader_damaged() counts
+ * the damaged places skipped; wfw_reader_rows() stays the rows before the
+ * first damage.
+ */
+void wfw_reader_set_salvage(struct wfw_reader *r, bool on);
+uint64_t wfw_reader_damaged(const struct wfw_reader *r);
 
 void wfw_reader_close(struct wfw_reader *r);
 

@@ -7,6 +7,8 @@
 #ifndef WFW_READER_IMPL_H
 #define WFW_READER_IMPL_H
 
+#include <stdbool.h>
+
 #include "datafmt/reader.h"
 
 struct wfw_reader_ops;
@@ -19,6 +21,8 @@ struct wfw_reader {
 	int fd;
 	struct wultfw_schema schema;
 	uint64_t rows, rows_done, ignored;
+	bool salvage;		/* skip damaged parts instead of failing */
+	uint64_t damaged;	/* damaged parts skipped */
 };
 
 struct wfw_reader_ops {

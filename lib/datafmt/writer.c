@@ -7,10 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "datafmt/binfmt.h"
 #include "datafmt/writer.h"
-
-#define WRITER_BUF (1u << 20)
 
 /* Whole CSV rows in p[0..n): up to the last newline outside quotes. */
 static size_t csv_whole(void *arg, const char *p, size_t n)
@@ -28,16 +25,7 @@ static size_t csv_whole(void *arg, const char *p, size_t n)
 	return keep;
 }
 
-/* Whole binary records: buffers always start on a record boundary. */
-static size_t bin_whole(void *arg, const char *p, size_t n)
-{
-	const struct wfw_bin_writer *w = arg;
-
-	(void)p;
-	return n - n % (8 * w->ncols);
-}
-
-static int bad_batch(struct wfw_out *o, size_t got, size_t want)
+int wfw_writer_bad_batch(struct wfw_out *o, size_t got, size_t want)
 {
 	snprintf(o->msg, sizeof(o->msg),
 		 "%s: batch has %zu columns, the schema %zu", o->path, got, want);
@@ -57,8 +45,8 @@ int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
 		w->out.fd = -1;
 		return ret;
 	}
-	ret = wfw_out_open(&w->out, path, WRITER_BUF > 4 * w->fmt.row_max
-				? WRITER_BUF : 4 * w->fmt.row_max, flags);
+	ret = wfw_out_open(&w->out, path, WFW_WRITER_BUF > 4 * w->fmt.row_max
+				? WFW_WRITER_BUF : 4 * w->fmt.row_max, flags);
 	/* The header goes out at once: from now on the file is a valid CSV. */
 	if (!ret)
 		ret = wfw_out_write(&w->out, w->fmt.header, w->fmt.header_len);
@@ -78,7 +66,7 @@ int wfw_csvw_write(struct wfw_csv_writer *w, const struct wultfw_batch *b)
 	size_t ncols = w->fmt.schema->ncols, row_max = w->fmt.row_max;
 
 	if (b->ncols != ncols)
-		return bad_batch(&w->out, b->ncols, ncols);
+		return wfw_writer_bad_batch(&w->out, b->ncols, ncols);
 	for (size_t r = 0; r < b->rows; r++) {
 		char *p = wfw_out_reserve(&w->out, row_max);
 
@@ -104,73 +92,6 @@ int wfw_csvw_close(struct wfw_csv_writer *w)
 	return ret;
 }
 
-int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
-		  const struct wultfw_schema *s, const char *const *meta,
-		  int flags)
-{
-	char err[256];
-	size_t hlen;
-	void *hdr;
-	int ret;
-
-	memset(w, 0, sizeof(*w));
-	w->out.fd = -1;
-	w->ncols = s->ncols;
-	hdr = wfw_bin_header_build(s, meta, &hlen, err, sizeof(err));
-	if (!hdr) {
-		snprintf(w->out.msg, sizeof(w->out.msg), "%s: %s", path, err);
-		return -EINVAL;
-	}
-	ret = wfw_out_open(&w->out, path, WRITER_BUF, flags);
-	if (!ret)
-		ret = wfw_out_write(&w->out, hdr, hlen);
-	if (!ret)
-		ret = wfw_out_flush(&w->out);
-	w->data_off = w->out.good_off;
-	w->out.whole = bin_whole;
-	w->out.whole_arg = w;
-	free(hdr);
-	if (ret)
-		wfw_out_close(&w->out);	/* keeps out.msg */
-	return ret;
-}
-
-int wfw_binw_write(struct wfw_bin_writer *w, const struct wultfw_batch *b)
-{
-	size_t n = b->rows * b->ncols;
-
-	if (b->ncols != w->ncols)
-		return bad_batch(&w->out, b->ncols, w->ncols);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* The cells already are the records: no conversion, no copy for big batches. */
-	if (wfw_out_write(&w->out, b->cells, n * 8))
-		return w->out.err;
-#else
-	for (size_t r = 0; r < b->rows; r++) {
-		uint64_t *p = (uint64_t *)wfw_out_reserve(&w->out, 8 * w->ncols);
-
-		if (!p)
-			return w->out.err;
-		for (size_t c = 0; c < w->ncols; c++)
-			p[c] = __builtin_bswap64((uint64_t)wultfw_crow(b, r)[c].i);
-		wfw_out_commit(&w->out, 8 * w->ncols);
-	}
-	(void)n;
-#endif
-	w->rows += b->rows;
-	return 0;
-}
-
-int wfw_binw_flush(struct wfw_bin_writer *w)
-{
-	return wfw_out_flush(&w->out);
-}
-
-int wfw_binw_close(struct wfw_bin_writer *w)
-{
-	return wfw_out_close(&w->out);
-}
-
 /* ---- the formats behind one interface ---- */
 
 static int csv_open_impl(void *impl, const char *path,
@@ -184,6 +105,11 @@ static int csv_open_impl(void *impl, const char *path,
 static int csv_write_impl(void *impl, const struct wultfw_batch *b)
 {
 	return wfw_csvw_write(impl, b);
+}
+
+static int csv_flush_impl(void *impl)
+{
+	return wfw_csvw_flush(impl);
 }
 
 static int csv_close_impl(void *impl)
@@ -210,6 +136,7 @@ const struct wfw_format wfw_format_csv = {
 	.kept_key = "csv_rows_in_file",
 	.open = csv_open_impl,
 	.write = csv_write_impl,
+	.flush = csv_flush_impl,
 	.close = csv_close_impl,
 	.out = csv_out,
 	.kept = csv_kept,
@@ -227,6 +154,11 @@ static int bin_write_impl(void *impl, const struct wultfw_batch *b)
 	return wfw_binw_write(impl, b);
 }
 
+static int bin_flush_impl(void *impl)
+{
+	return wfw_binw_flush(impl);
+}
+
 static int bin_close_impl(void *impl)
 {
 	return wfw_binw_close(impl);
@@ -239,9 +171,7 @@ static struct wfw_out *bin_out(void *impl)
 
 static long long bin_kept(const void *impl)
 {
-	const struct wfw_bin_writer *w = impl;
-
-	return (long long)((w->out.good_off - w->data_off) / (8 * w->ncols));
+	return wfw_binw_kept(impl);
 }
 
 const struct wfw_format wfw_format_binary = {
@@ -250,6 +180,7 @@ const struct wfw_format wfw_format_binary = {
 	.kept_key = "binary_records_in_file",
 	.open = bin_open_impl,
 	.write = bin_write_impl,
+	.flush = bin_flush_impl,
 	.close = bin_close_impl,
 	.out = bin_out,
 	.kept = bin_kept,
@@ -275,7 +206,7 @@ int wfw_writer_write(struct wfw_writer *w, const struct wultfw_batch *b)
 
 int wfw_writer_flush(struct wfw_writer *w)
 {
-	return wfw_out_flush(w->fmt->out(&w->impl));
+	return w->fmt->flush(&w->impl);
 }
 
 int wfw_writer_close(struct wfw_writer *w)

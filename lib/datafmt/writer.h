@@ -27,11 +27,20 @@ int wfw_csvw_write(struct wfw_csv_writer *w, const struct wultfw_batch *b);
 int wfw_csvw_flush(struct wfw_csv_writer *w);
 int wfw_csvw_close(struct wfw_csv_writer *w);
 
+/*
+ * The binary writer (binwrite.c) stages rows until a block is full (or a
+ * flush), then packs and checksums it (binblock.h): the file only ever
+ * grows by whole blocks. The schema must outlive the writer.
+ */
 struct wfw_bin_writer {
 	struct wfw_out out;
+	const struct wultfw_schema *schema;
 	size_t ncols;
+	uint32_t block_rows;	/* rows per full block */
+	union wultfw_cell *stage;	/* the block being filled, column-major */
+	size_t staged;
 	uint64_t rows;
-	uint64_t data_off;	/* where the records start (after the header) */
+	uint64_t data_off;	/* where the blocks start (after the header) */
 };
 
 /* meta: key, value, ..., NULL (may be NULL). Writes the header. */
@@ -39,8 +48,11 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 		  const struct wultfw_schema *s, const char *const *meta,
 		  int flags);
 int wfw_binw_write(struct wfw_bin_writer *w, const struct wultfw_batch *b);
+/* Seals the rows staged so far into a (short) block and writes it out. */
 int wfw_binw_flush(struct wfw_bin_writer *w);
 int wfw_binw_close(struct wfw_bin_writer *w);
+/* After a failed write: the rows in the whole blocks the file kept, or -1. */
+long long wfw_binw_kept(const struct wfw_bin_writer *w);
 
 /*
  * One writer interface over both formats, for the file sinks and
@@ -55,6 +67,8 @@ struct wfw_format {
 	int (*open)(void *impl, const char *path, const struct wultfw_schema *s,
 		    const char *const *meta, int flags);
 	int (*write)(void *impl, const struct wultfw_batch *b);
+	/* Everything written so far handed to the kernel. */
+	int (*flush)(void *impl);
 	int (*close)(void *impl);
 	struct wfw_out *(*out)(void *impl);
 	/* Whole rows in the file after a failed write, or -1. */
@@ -83,5 +97,10 @@ int wfw_writer_close(struct wfw_writer *w);
 const char *wfw_writer_msg(struct wfw_writer *w);
 /* After a write error: whole rows the file holds; -1 while healthy. */
 long long wfw_writer_kept(const struct wfw_writer *w);
+
+/* For the format writers: the output buffer's usual size, and the error of
+ * a batch whose width is not the schema's (-EINVAL, o->msg set). */
+#define WFW_WRITER_BUF (1u << 20)
+int wfw_writer_bad_batch(struct wfw_out *o, size_t got, size_t want);
 
 #endif /* WFW_WRITER_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0 OR MIT) */
 /*
  * Register programming of an Intel I210/I211 for wultfw, written once and
- * used twice: by the kernel device (kmod/wultfw_i210.c, through MMIO on
+ * used twice: by the kernel device (kmod/wultfw_i210_main.c, through MMIO on
  * BAR0) and by the unit tests (through a simulated register file). All
  * register access goes through struct wfw_i210_io, so this code has no
  * kernel or libc dependency: plain C, fixed-width types, errors as

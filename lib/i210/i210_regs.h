@@ -2,7 +2,7 @@
 /*
  * Intel I210/I211 registers used by wultfw, from the datasheet register map
  * (offsets in BAR0, 32-bit registers). Shared by the kernel device
- * (kmod/wultfw_i210.c), the user-space model (tests/model/) and the tests.
+ * (kmod/wultfw_i210_main.c), the user-space model (tests/model/) and the tests.
  */
 #ifndef WFW_I210_REGS_H
 #define WFW_I210_REGS_H

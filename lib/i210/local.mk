@@ -1,5 +1,6 @@
 # I210/I211 register programming, shared by the kernel device
-# (kmod/wultfw_i210.c includes i210.c) and the tests, which drive it against
+# (kmod/modules.list: wultfw_i210.ko and wultfw_ndl.ko link i210.o) and the
+# tests, which drive it against
 # a model of the register file (tests/model/i210_model.c).
 noinst_LTLIBRARIES += lib/i210/libwfw_i210.la
 lib_i210_libwfw_i210_la_SOURCES = lib/i210/i210.c lib/i210/i210.h lib/i210/i210_regs.h

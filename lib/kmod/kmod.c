@@ -54,7 +54,8 @@ void wfw_kmod_ctr_list(uint32_t present, char *buf, size_t len)
 	}
 }
 
-int wfw_kmod_open(struct wfw_kmod *km, const char *path, char *why, size_t len)
+int wfw_kmod_open(struct wfw_kmod *km, const char *path, const char *device,
+		  char *why, size_t len)
 {
 	memset(km, 0, sizeof(*km));
 	km->fd = -1;
@@ -70,7 +71,7 @@ int wfw_kmod_open(struct wfw_kmod *km, const char *path, char *why, size_t len)
 	else if (errno == ENOENT)
 		snprintf(why, len, "%s does not exist: the wultfw kernel modules "
 			 "are not loaded; install them with 'wultfw deploy', then "
-			 "'modprobe -a wultfw_tdt wultfw_hrt'", path);
+			 "'modprobe wultfw_%s'", path, device);
 	else if (errno == EBUSY)
 		snprintf(why, len, "%s is in use by another measurement (one "
 			 "opener at a time): wait for it to finish", path);

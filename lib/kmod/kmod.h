@@ -39,8 +39,12 @@ struct wfw_kmod {
 	uint64_t discarded_seen;
 };
 
-/* Open the device node (NULL: WFW_KMOD_DEVPATH). why: what to do if not. */
-int wfw_kmod_open(struct wfw_kmod *km, const char *path, char *why, size_t len);
+/*
+ * Open the device node (NULL: WFW_KMOD_DEVPATH) for device (its module is
+ * wultfw_DEVICE, as kmod/modules.list names it). why: what to do if not.
+ */
+int wfw_kmod_open(struct wfw_kmod *km, const char *path, const char *device,
+		  char *why, size_t len);
 void wfw_kmod_close(struct wfw_kmod *km);
 
 /*

@@ -124,6 +124,19 @@ int wfw_kmod_source_stop(struct wfw_kmod_source *s, struct wultfw_ctx *ctx)
 	return 0;
 }
 
+int wfw_kmod_source_schema(struct wfw_kmod_source *s,
+			   const struct wultfw_ctx *ctx, bool raw)
+{
+	struct wfw_kside_cfg kc = { 0 };
+
+	s->probe_present = s->km.cfg.ctr_present;
+	wfw_kmod_kside_cfg(&s->km, &kc);
+	kc.cstate_names = ctx->cstate_names;
+	kc.n_cstates = (size_t)ctx->n_cstates;
+	kc.raw = raw;
+	return wfw_kside_init(&s->ks, &kc);
+}
+
 void wfw_kmod_source_info(const struct wfw_kmod_source *s,
 			  struct wultfw_source_info *info)
 {

@@ -33,6 +33,14 @@ struct wfw_kmod_source {
 	struct wultfw_record recs[WFW_KMOD_SOURCE_RECS];
 };
 
+/*
+ * The schema, once open() has configured the device: the columns of the
+ * counters it has, ReqCState named after the measured CPU's cpuidle states
+ * as the core read them (ctx->cstate_names), raw latencies if asked for.
+ */
+int wfw_kmod_source_schema(struct wfw_kmod_source *s,
+			   const struct wultfw_ctx *ctx, bool raw);
+
 /* What the device can do, for the source's open(): limits and schema. */
 void wfw_kmod_source_info(const struct wfw_kmod_source *s,
 			  struct wultfw_source_info *info);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * i210 source: wake latency with the target-time interrupt of an Intel
- * I210/I211 NIC (kernel device "i210", kmod/wultfw_i210.c). The interrupt
+ * I210/I211 NIC (kernel device "i210", kmod/wultfw_i210_main.c). The interrupt
  * comes from a PCIe device with its own clock, so the CPU cannot see it
  * coming. Times are NIC time (SYSTIM ns).
  *
@@ -158,7 +158,6 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
 	const struct i210_cfg *cfg = ctx->cfg;
 	struct wfw_pcidisc_opts o = { 0 };
-	struct wfw_kside_cfg kc = { 0 };
 	struct i210_priv *p;
 	char why[512];
 	int err;
@@ -199,7 +198,7 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	i210_record_info(ctx, &p->nic);
 
 	/* Check the module before touching the binding. */
-	err = wfw_kmod_open(&p->src.km, NULL, why, sizeof(why));
+	err = wfw_kmod_open(&p->src.km, NULL, "i210", why, sizeof(why));
 	if (err) {
 		err = wultfw_fail(ctx, err, "%s", why);
 		goto fail;
@@ -218,13 +217,7 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 		err = wultfw_fail(ctx, err, "device \"i210\": %s", why);
 		goto fail;
 	}
-	p->src.probe_present = p->src.km.cfg.ctr_present;
-	wfw_kmod_kside_cfg(&p->src.km, &kc);
-	/* ReqCState names: the measured CPU's, as the core read them. */
-	kc.cstate_names = ctx->cstate_names;
-	kc.n_cstates = (size_t)ctx->n_cstates;
-	kc.raw = cfg->raw;
-	err = wfw_kside_init(&p->src.ks, &kc);
+	err = wfw_kmod_source_schema(&p->src, ctx, cfg->raw);
 	if (err) {
 		err = wultfw_fail(ctx, err, "internal: bad kside schema");
 		goto fail;

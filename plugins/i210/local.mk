@@ -1,5 +1,5 @@
 # i210 source: Intel I210/I211 target-time interrupt through the kernel
-# module device "i210" (kmod/wultfw_i210.c).
+# module device "i210" (kmod/wultfw_i210_main.c).
 pkglib_LTLIBRARIES += plugins/i210/i210.la
 PRELOAD_PLUGINS += -dlpreopen plugins/i210/i210.la
 plugins_i210_i210_la_SOURCES = plugins/i210/i210.c plugins/i210/bind.c \

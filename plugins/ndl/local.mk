@@ -1,5 +1,5 @@
 # ndl source: I210 DMA read round-trip delay after launch-time packets
-# (ETF + SO_TXTIME in user space, RR2DCDELAY/WTHRESH in kmod/wultfw_ndl.c).
+# (ETF + SO_TXTIME in user space, RR2DCDELAY/WTHRESH in kmod/wultfw_ndl_main.c).
 NDL_SOURCES = plugins/ndl/ndl.c plugins/ndl/ndl_nic.c plugins/ndl/ndl_nic.h \
 	plugins/ndl/ndl_phc.c plugins/ndl/ndl_phc.h plugins/ndl/ndl_qdisc.c \
 	plugins/ndl/ndl_qdisc.h plugins/ndl/ndl_tx.c plugins/ndl/ndl_tx.h \

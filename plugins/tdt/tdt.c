@@ -65,7 +65,6 @@ static void tdt_close(struct wultfw_ctx *ctx);
 static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
 	const struct tdt_cfg *cfg = ctx->cfg;
-	struct wfw_kside_cfg kc = { 0 };
 	struct tdt_priv *p;
 	char why[256], ctrs[128];
 	int err;
@@ -81,7 +80,7 @@ static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	/* Check on the measured CPU when the core knows it already. */
 	p->src.probe_cpu = ctx->cpu >= 0 ? ctx->cpu : 0;
 
-	err = wfw_kmod_open(&p->src.km, NULL, why, sizeof(why));
+	err = wfw_kmod_open(&p->src.km, NULL, p->src.device, why, sizeof(why));
 	if (!err)
 		err = wfw_kmod_config(&p->src.km, p->src.device,
 				      (unsigned int)p->src.probe_cpu,
@@ -92,13 +91,7 @@ static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 		return wultfw_fail(ctx, err, "device \"%s\": %s", p->src.device, why);
 	}
 
-	p->src.probe_present = p->src.km.cfg.ctr_present;
-	wfw_kmod_kside_cfg(&p->src.km, &kc);
-	/* ReqCState names: the measured CPU's, as the core read them. */
-	kc.cstate_names = ctx->cstate_names;
-	kc.n_cstates = (size_t)ctx->n_cstates;
-	kc.raw = cfg->raw;
-	err = wfw_kside_init(&p->src.ks, &kc);
+	err = wfw_kmod_source_schema(&p->src, ctx, cfg->raw);
 	if (err) {
 		tdt_close(ctx);
 		return wultfw_fail(ctx, err, "internal: bad kside schema");

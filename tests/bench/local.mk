@@ -12,7 +12,8 @@ tests_bench_calc_driver_LDADD = lib/stats/libwfw_stats.la \
 tests_bench_gen_datapoints_SOURCES = tests/bench/gen_datapoints.c
 tests_bench_gen_datapoints_LDADD = lib/datafmt/libwfw_datafmt.la
 CLEANFILES += $(EXTRA_PROGRAMS)
-EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py
+EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
+	tests/bench/bench_binary.sh
 
 .PHONY: bench
 bench: bench-sinks tests/bench/bench_stats_sink$(EXEEXT) tests/bench/calc_driver$(EXEEXT) \
@@ -22,6 +23,13 @@ bench: bench-sinks tests/bench/bench_stats_sink$(EXEEXT) tests/bench/calc_driver
 	tests/bench/bench_stats_sink 100000000 $${TMPDIR:-/tmp}
 	@echo "== wultfw calc vs pandas, 10 million rows =="
 	$(SHELL) $(srcdir)/tests/bench/bench_calc.sh $(abs_builddir)
+	@$(MAKE) $(AM_MAKEFLAGS) bench-binary
+
+# The binary format end to end: sizes, cat, calc, convert both ways, pandas.
+.PHONY: bench-binary
+bench-binary: tests/bench/gen_datapoints$(EXEEXT) wultfw$(EXEEXT)
+	@echo "== binary format: size, calc, convert, 10 million rows =="
+	$(SHELL) $(srcdir)/tests/bench/bench_binary.sh $(abs_builddir)
 
 # csv and binary sinks, and the readers (bench-sinks runs only these).
 tests_bench_bench_sinks_SOURCES = tests/bench/bench_sinks.c sinks/csv/csv.c \

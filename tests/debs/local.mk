@@ -1,4 +1,4 @@
 # The Debian packages, built, installed, used and purged on this machine
 # (root, ~2 min): only from check-all.
 SLOW_TESTS += tests/debs/test_debs.sh
-EXTRA_DIST += tests/debs/test_debs.sh tests/debs/rowcount.c tests/debs/rowcount.cfg
+EXTRA_DIST += tests/debs/test_debs.sh

@@ -81,18 +81,23 @@ rows=$(($(wc -l <"$res/datapoints.csv" 2>/dev/null || echo 1) - 1))
 expect_in "$res/info.yml" "toolver: 'wultfw $ver'" "info.yml records version $ver (toolver 'wultfw $ver', as wult shows it)"
 
 step "out-of-tree plugin against wultfw-dev"
-mkdir "$work/plugins"
-# shellcheck disable=SC2046
-if cc -Wall -Werror -shared -fPIC $(pkg-config --cflags wultfw) \
-	"$srcdir/tests/debs/rowcount.c" -o "$work/plugins/rowcount.so" \
-	$(pkg-config --libs wultfw) 2>"$work/cc.log"; then
-	ok "rowcount.c built with pkg-config wultfw"
-	WULTFW_PLUGIN_PATH="$work/plugins" /usr/bin/wultfw --no-progress \
-		-c "$srcdir/tests/debs/rowcount.cfg" -o "$work/run/plugin" >"$work/plugin.log" 2>&1
-	expect_status 0 $? "experiment with the out-of-tree rowcount sink"
-	expect_in "$work/run/plugin/rowcount/rowcount.txt" 500 "rowcount sink saw 500 rows"
+# The example an out-of-tree author copies, built with its own Makefile
+# (pkg-config finds wultfw-dev's wultfw.pc in the default path).
+cp -r "$srcdir/examples/plugins/loadavg" "$work/loadavg"
+chmod -R go-w "$work/loadavg"
+if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$work/loadavg" \
+	CFLAGS="-O2 -Wall -Wextra -Werror" >"$work/cc.log" 2>&1; then
+	ok "examples/plugins/loadavg built with its Makefile against wultfw-dev"
+	(cd "$work/run" && WULTFW_PLUGIN_PATH="$work/loadavg" /usr/bin/wultfw \
+		--no-progress -c "$work/loadavg/loadavg.cfg") >"$work/plugin.log" 2>&1
+	expect_status 0 $? "experiment with the out-of-tree loadavg sampler"
+	csv=$work/run/results/loadavg/datapoints.csv
+	rows=$(($(wc -l <"$csv" 2>/dev/null || echo 1) - 1))
+	[ "$rows" -eq 10 ] && ok "loadavg: 10 datapoints, as limited" ||
+		{ fail "loadavg: $rows datapoints in $csv, want 10"; cat "$work/plugin.log"; }
+	expect_in "$csv" "Load1" "the CSV has the sampler's columns"
 else
-	fail "building rowcount.c against wultfw-dev:"; cat "$work/cc.log"
+	fail "building examples/plugins/loadavg against wultfw-dev:"; cat "$work/cc.log"
 fi
 
 step "dkms"

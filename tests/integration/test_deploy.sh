@@ -30,9 +30,17 @@ mkdir "$work/root"
 	>"$work/real" 2>&1
 expect_status 0 $? "build and install into a staging directory"
 dest=$work/root/lib/modules/$rel/extra/wultfw
-for m in wultfw wultfw_hrt wultfw_tdt wultfw_i210; do
+# Every module kmod/modules.list names, i210's shared code linked in.
+modules=$(sh "$srcdir/kmod/modules.sh" names)
+for m in $modules; do
 	if [ -f "$dest/$m.ko" ]; then ok "$m.ko installed"; else
 		fail "$m.ko not in $dest:"; tail -20 "$work/real"; fi
+done
+if grep -E "^wultfw: warning|skipped:" "$work/real"; then fail "deploy warned (above)"; else
+	ok "no module skipped, no warning"; fi
+"$WULTFW" deploy --help >"$work/help" 2>&1
+for m in $modules; do
+	expect_in "$work/help" "  $m " "deploy --help lists $m (from modules.list)"
 done
 expect_in "$work/root/lib/modules/$rel/modules.dep" \
 	"extra/wultfw/wultfw_hrt.ko: extra/wultfw/wultfw.ko" "depmod sees hrt needs the framework"
@@ -42,6 +50,13 @@ if command -v modinfo >/dev/null 2>&1; then
 fi
 if [ -e "$work/root/etc" ]; then fail "deploy wrote to etc/ (load at boot?)"; else
 	ok "nothing under etc/"; fi
+
+# A copy of kmod/ without lib/i210 next to it: the modules that link it are named.
+mkdir "$work/alone" && cp -r "$srcdir/kmod" "$work/alone/kmod"
+"$WULTFW" deploy --src "$work/alone/kmod" --kdir "$kdir" --dry-run >"$work/alone.log" 2>&1
+expect_status 0 $? "dry run without lib/i210"
+expect_in "$work/alone.log" "no i210.c (nor ../lib/i210/i210.c): wultfw_i210.ko will not be built" "missing shared code names wultfw_i210.ko"
+expect_in "$work/alone.log" "wultfw_ndl.ko will not be built" "... and wultfw_ndl.ko"
 
 "$WULTFW" deploy --src "$work/nonexistent" --kdir "$kdir" --dry-run >"$work/e1" 2>&1
 expect_status 1 $? "missing sources fail"

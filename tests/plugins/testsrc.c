@@ -29,6 +29,8 @@ struct testsrc_cfg {
 	uint64_t pause;
 	struct wultfw_floats pcts;
 	struct wultfw_strs tags;
+	double ratio;
+	uint64_t budget;
 };
 
 #define F(field) .off = offsetof(struct testsrc_cfg, field)
@@ -51,6 +53,8 @@ static const struct wultfw_option options[] = {
 	{ "pause", WULTFW_OPT_DURATION, "10us", "duration bounds test", .min = "1us", .max = "1s", F(pause) },
 	{ "pcts", WULTFW_OPT_FLOAT_LIST, "50,99", "list bounds test", .min = "0", .max = "100", .unit = "%", F(pcts) },
 	{ "tags", WULTFW_OPT_STRING_LIST, "fast", "list choices test", .choices = modes, F(tags) },
+	{ "ratio", WULTFW_OPT_FLOAT, "0.5", "lower bound only test", .min = "0.1", F(ratio) },
+	{ "budget", WULTFW_OPT_DURATION, "1ms", "upper bound only test", .max = "1s", F(budget) },
 	{ NULL }
 };
 

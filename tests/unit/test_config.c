@@ -278,6 +278,19 @@ static void test_option_bounds_and_choices(void)
 		"sinks = ( { plugin = \"testsink\"; } );\n");
 	TU_ASSERT_CONTAINS(e, "exp.cfg:2: source.level: 0 is out of range: allowed 1 to 9 steps");
 	free(e);
+
+	/* Above a duration's max; one-sided bounds of a float and a duration. */
+	e = errors_of(
+		"name = \"x\";\n"
+		"source = { plugin = \"testsrc\"; cpu = 0;\n"
+		"  pause = \"2s\";\n"
+		"  ratio = 0.05;\n"
+		"  budget = \"1m\"; };\n"
+		"sinks = ( { plugin = \"testsink\"; } );\n");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:3: source.pause: \"2s\" is out of range: allowed 1us to 1s");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:4: source.ratio: 0.05 is out of range: allowed at least 0.1");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:5: source.budget: \"1m\" is out of range: allowed at most 1s");
+	free(e);
 }
 
 /* The parsed values land in the plugin's own struct, defaults included. */

@@ -156,8 +156,10 @@ static void test_fmt_float_fast_matches(void)
 		case 1:	/* ratios as derived columns compute them */
 			v = 100.0 * (double)(r % 1000000) / (double)(1000000 + r % 7);
 			break;
-		case 2:	/* short decimals, as read from CSV */
-			v = (double)(r % 100000) / 100.0;
+		case 2:	/* short decimals, as read from CSV (0 to 9 decimals, up to 15 digits) */
+			v = (i & 4) ? (double)(r % 100000) / 100.0
+			    : (double)(r % 1000000000000000ULL >> (r % 48)) /
+			      pow(10, (int)((r >> 50) % 10));
 			break;
 		default: /* near range edges and powers of ten */
 			v = pow(10, (int)(r % 20) - 5) * (1 + ((int)(r % 3) - 1) * 1e-16);

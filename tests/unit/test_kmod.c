@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kmod/kmod.h"
+#include "kmod/kmod_source.h"
 #include "testutil.h"
 
 static struct wultfw_record make_rec(uint32_t tunit, uint32_t present)
@@ -175,6 +176,39 @@ static void test_overheads_and_dev_data(void)
 	CU_ASSERT_EQUAL(row[ks.first_extra].i, 800);
 }
 
+/*
+ * tdt and i210 name ReqCState after the measured CPU's states, as the core
+ * handed them (here CPU 3's, which differ from CPU 0's), not CPU 0's.
+ */
+static void test_reqcstate_names_of_measured_cpu(void)
+{
+	static const char *const cpu3[] = { "POLL", "C1", "C1E", "C6" };
+	struct wultfw_ctx ctx = { .cpu = 3, .cstate_names = cpu3, .n_cstates = 4 };
+	static struct wfw_kmod_source s;
+	const struct wultfw_column *c = NULL;
+	size_t i;
+
+	memset(&s, 0, sizeof(s));
+	s.km.cfg.ctr_present = BIT32(WULTFW_CTR_TSC);
+	CU_ASSERT_EQUAL_FATAL(wfw_kmod_source_schema(&s, &ctx, false), 0);
+	CU_ASSERT_EQUAL(s.probe_present, BIT32(WULTFW_CTR_TSC));
+	for (i = 0; i < s.ks.schema.ncols; i++)
+		if (!strcmp(s.ks.schema.cols[i].name, "ReqCState"))
+			c = &s.ks.schema.cols[i];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->type, WULTFW_COL_ENUM);
+	CU_ASSERT_EQUAL_FATAL(c->n_enum, 4);
+	CU_ASSERT_PTR_EQUAL(c->enum_names, cpu3);
+	CU_ASSERT_STRING_EQUAL(c->enum_names[2], "C1E");
+
+	/* No cpuidle on the measured CPU: no ReqCState column at all. */
+	ctx.cstate_names = NULL;
+	ctx.n_cstates = 0;
+	CU_ASSERT_EQUAL_FATAL(wfw_kmod_source_schema(&s, &ctx, false), 0);
+	for (i = 0; i < s.ks.schema.ncols; i++)
+		CU_ASSERT_STRING_NOT_EQUAL(s.ks.schema.cols[i].name, "ReqCState");
+}
+
 static void test_ctr_list(void)
 {
 	char buf[64];
@@ -203,13 +237,13 @@ static void test_open_missing(void)
 	struct wfw_kmod km;
 	char why[256];
 
-	CU_ASSERT_EQUAL(wfw_kmod_open(&km, "/nonexistent/wultfw", why,
+	CU_ASSERT_EQUAL(wfw_kmod_open(&km, "/nonexistent/wultfw", "hrt", why,
 				      sizeof(why)), -ENOENT);
 	/* The advice depends on whether this kernel can load modules at all. */
 	if (access("/proc/modules", F_OK)) {
 		TU_ASSERT_CONTAINS(why, "this kernel cannot load modules");
 	} else {
-		TU_ASSERT_CONTAINS(why, "'modprobe -a wultfw_tdt wultfw_hrt'");
+		TU_ASSERT_CONTAINS(why, "then 'modprobe wultfw_hrt'");
 	}
 	CU_ASSERT_EQUAL(km.fd, -1);
 }
@@ -226,6 +260,7 @@ int main(void)
 	CU_add_test(s, "residency mapping", test_residency_mapping);
 	CU_add_test(s, "overheads and device columns", test_overheads_and_dev_data);
 	CU_add_test(s, "counter names", test_ctr_list);
+	CU_add_test(s, "ReqCState names of the measured CPU", test_reqcstate_names_of_measured_cpu);
 	CU_add_test(s, "tsc calibration", test_tsc_calibrate);
 	CU_add_test(s, "open missing device", test_open_missing);
 	return tu_run();

@@ -500,7 +500,12 @@ static void test_reqcstate_fake_sysfs(void)
 		CU_ASSERT_TRUE(cs == -1 || cs == 2);
 		named += cs == 2;
 	}
-	CU_ASSERT_TRUE(named > h.b.rows / 2);
+	/*
+	 * At least one sleep saw the bump. How many did depends on when the
+	 * bumper thread ran, which a loaded 2-CPU machine does not promise
+	 * (distcheck under check-all once saw fewer than half).
+	 */
+	CU_ASSERT_TRUE(named > 0);
 	h_close(&h);
 	remove_fake_tree();
 }

@@ -11,7 +11,8 @@
  * space (plugins/i210) unbinds the NIC from igb and binds it here through
  * driver_override, and back afterwards. The NIC is reset on probe. The
  * register programming is lib/i210/i210.c, shared with the unit tests that
- * drive it against a model; it is compiled into this file.
+ * drive it against a model; Kbuild links it in as an object of its own
+ * (kmod/modules.list).
  *
  * Not run on real hardware yet (no I210 on the development machines).
  */
@@ -28,7 +29,7 @@
 
 #include "uapi/wultfw/wultfw_ioctl.h"
 #include "wultfw_dev.h"
-#include "i210.c"
+#include "i210.h"
 
 #define I210_DRV_NAME	"wultfw_i210"
 

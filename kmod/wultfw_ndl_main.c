@@ -25,7 +25,7 @@
  * The device is found with the interface's parent device, and must be an
  * I210/I211 (8086:1533..157C) whose driver is "igb".
  *
- * Register code: lib/i210/i210.c, compiled in here as in wultfw_i210.c.
+ * Register code: lib/i210/i210.c, linked in as in wultfw_i210.ko.
  * Not run on real hardware yet (no I210 on the development machines).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -42,7 +42,7 @@
 #include <net/net_namespace.h>
 
 #include "uapi/wultfw/wultfw_ndl.h"
-#include "i210.c"
+#include "i210.h"
 
 struct ndl_nic {
 	struct net_device *netdev;	/* tracked, not held: see the notifier */

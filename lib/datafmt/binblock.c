@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Encoding and decoding one block of the binary format, version 2. Each
+ * column of a block is stored as its cells minus the block's smallest one
+ * (frame of reference), in as many bytes as the block's range needs: a
+ * latency column of a few milliseconds in ns takes 3 bytes a cell, an
+ * enum 1, a constant column 0. Floats that are short decimals (as a CSV
+ * with 3 decimals holds) are stored as integers with a scale when that
+ * reads back bit for bit, else as their 8 raw bytes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datafmt/binblock.h"
+#include "datafmt/crc32c.h"
+#include "datafmt/decimal.h"
+#include "datafmt/le.h"
+
+/* How a column of one block is stored. */
+struct chunk_plan {
+	uint8_t enc, width, scale;
+	uint64_t base;
+};
+
+uint32_t wfw_blk_rows_for(size_t ncols)
+{
+	size_t rows = 131072 / (ncols ? ncols : 1);	/* ~1 MiB of cells staged */
+
+	return rows < 64 ? 64 : rows > 8192 ? 8192 : (uint32_t)rows;
+}
+
+size_t wfw_blk_bound(size_t ncols, size_t rows)
+{
+	return WFW_BLK_HDR_LEN + ncols * (WFW_BLK_CHUNK_LEN + 8 * rows);
+}
+
+static uint8_t bytes_for(uint64_t range)
+{
+	uint8_t w = 0;
+
+	for (; range; range >>= 8)
+		w++;
+	return w;
+}
+
+/* ---- planning a column ---- */
+
+/* Columns are given column-major: cell r of a column is v[r]. */
+
+static void plan_int(const union wultfw_cell *v, size_t rows, int is_enum,
+		     struct chunk_plan *k)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	int empty = 0;
+
+	for (size_t r = 0; r < rows; r++) {
+		lo = v[r].i < lo ? v[r].i : lo;
+		hi = v[r].i > hi ? v[r].i : hi;
+		empty |= v[r].i == WULTFW_CELL_EMPTY;
+	}
+	*k = (struct chunk_plan){ .enc = WFW_ENC_FOR, .base = (uint64_t)lo,
+				  .width = bytes_for((uint64_t)hi - (uint64_t)lo) };
+	/* An ENUM's empty is -1: an INT64_MIN there is kept as it is. */
+	if (!empty || is_enum)
+		return;
+	/* Empty cells (INT64_MIN) take code 0; the range is of the others. */
+	lo = INT64_MAX;
+	hi = INT64_MIN;
+	for (size_t r = 0; r < rows; r++) {
+		if (v[r].i == WULTFW_CELL_EMPTY)
+			continue;
+		lo = v[r].i < lo ? v[r].i : lo;
+		hi = v[r].i > hi ? v[r].i : hi;
+	}
+	if (lo > hi)		/* every cell empty */
+		*k = (struct chunk_plan){ .enc = WFW_ENC_FOR_EMPTY };
+	else if ((uint64_t)hi - (uint64_t)lo != UINT64_MAX)
+		*k = (struct chunk_plan){ .enc = WFW_ENC_FOR_EMPTY, .base = (uint64_t)lo,
+			.width = bytes_for((uint64_t)hi - (uint64_t)lo + 1) };
+	/* else: the FOR plan above with width 8 holds INT64_MIN as it is */
+}
+
+/*
+ * A float column as scaled decimals when every cell allows it, else raw.
+ * One pass at the scale so far; a cell needing more decimals raises the
+ * scale and starts over (at most WFW_DEC_MAX_SCALE times).
+ */
+static void plan_float(const union wultfw_cell *v, size_t rows,
+		       struct chunk_plan *k)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN, m;
+	unsigned scale = 0;
+
+	*k = (struct chunk_plan){ .enc = WFW_ENC_FOR, .width = 8 };
+	for (size_t r = 0; r < rows; r++) {
+		if (!wfw_dec_exact(v[r].f, scale, &m)) {
+			while (!wfw_dec_exact(v[r].f, scale, &m))
+				if (++scale > WFW_DEC_MAX_SCALE)
+					return;
+			lo = INT64_MAX;
+			hi = INT64_MIN;
+			r = (size_t)-1;		/* again from the first row */
+			continue;
+		}
+		lo = m < lo ? m : lo;
+		hi = m > hi ? m : hi;
+	}
+	*k = (struct chunk_plan){ .enc = WFW_ENC_DEC, .scale = (uint8_t)scale,
+		.base = (uint64_t)lo, .width = bytes_for((uint64_t)hi - (uint64_t)lo) };
+}
+
+/* ---- packing ---- */
+
+/* Width as a constant per call site, so each loop is compiled for it. */
+static inline __attribute__((always_inline)) void
+pack_for(const union wultfw_cell *v, size_t rows, uint64_t base, size_t w,
+	 unsigned char *out)
+{
+	for (size_t r = 0; r < rows; r++)
+		wfw_put64(out + r * w, (uint64_t)v[r].i - base);
+}
+
+/*
+ * Each cell as `width` little-endian bytes. Stores are 8 bytes wide: the
+ * last one runs into the next chunk's header (written after) or the slack.
+ */
+static void pack(const union wultfw_cell *v, size_t rows,
+		 const struct chunk_plan *k, unsigned char *out)
+{
+	const size_t w = k->width;
+
+	if (k->enc == WFW_ENC_DEC) {
+		for (size_t r = 0; r < rows; r++)
+			wfw_put64(out + r * w, (uint64_t)(int64_t)wfw_round_small(v[r].f * wfw_pow10_exact[k->scale]) - k->base);
+		return;
+	}
+	if (k->enc == WFW_ENC_FOR_EMPTY) {
+		for (size_t r = 0; r < rows; r++)
+			wfw_put64(out + r * w, v[r].i == WULTFW_CELL_EMPTY ? 0
+				  : (uint64_t)v[r].i - k->base + 1);
+		return;
+	}
+	switch (w) {
+	case 0: break;
+	case 1: pack_for(v, rows, k->base, 1, out); break;
+	case 2: pack_for(v, rows, k->base, 2, out); break;
+	case 3: pack_for(v, rows, k->base, 3, out); break;
+	case 4: pack_for(v, rows, k->base, 4, out); break;
+	default: pack_for(v, rows, k->base, w, out); break;
+	}
+}
+
+size_t wfw_blk_encode(const struct wultfw_schema *s,
+		      const union wultfw_cell *cols, size_t stride,
+		      size_t rows, unsigned char *out)
+{
+	unsigned char *p = out + WFW_BLK_HDR_LEN;
+	uint32_t len;
+
+	for (size_t c = 0; c < s->ncols; c++) {
+		const union wultfw_cell *v = cols + c * stride;
+		struct chunk_plan k;
+
+		if (s->cols[c].type == WULTFW_COL_FLOAT)
+			plan_float(v, rows, &k);
+		else
+			plan_int(v, rows, s->cols[c].type == WULTFW_COL_ENUM, &k);
+		pack(v, rows, &k, p + WFW_BLK_CHUNK_LEN);
+		p[0] = k.enc;
+		p[1] = k.width;
+		p[2] = k.scale;
+		p[3] = 0;
+		wfw_put64(p + 4, k.base);
+		p += WFW_BLK_CHUNK_LEN + rows * k.width;
+	}
+	len = (uint32_t)(p - out - WFW_BLK_HDR_LEN);
+	wfw_put32(out, (uint32_t)rows);
+	wfw_put32(out + 4, len);
+	wfw_put32(out + 8, wfw_crc32c(0, out + WFW_BLK_HDR_LEN, len));
+	wfw_put32(out + 12, wfw_crc32c(0, out, 12));
+	return WFW_BLK_HDR_LEN + len;
+}
+
+/* ---- reading ---- */
+
+int wfw_blk_hdr_parse(const unsigned char *p, size_t ncols,
+		      uint32_t max_rows, struct wfw_blk_hdr *h)
+{
+	if (wfw_crc32c(0, p, 12) != wfw_get32(p + 12))
+		return -EBADMSG;
+	h->rows = wfw_get32(p);
+	h->len = wfw_get32(p + 4);
+	h->crc = wfw_get32(p + 8);
+	if (!h->rows || h->rows > max_rows || h->len < ncols * WFW_BLK_CHUNK_LEN ||
+	    h->len > wfw_blk_bound(ncols, h->rows) - WFW_BLK_HDR_LEN)
+		return -EINVAL;
+	return 0;
+}
+
+static inline uint64_t width_mask(unsigned w)
+{
+	return w >= 8 ? ~0ULL : (1ULL << (8 * w)) - 1;
+}
+
+/* Enum cells must index their table (or be -1): checked once per block. */
+static int check_enum(const struct wultfw_column *col,
+		      const struct wfw_blk_col *c, uint32_t rows,
+		      char *err, size_t errlen)
+{
+	const uint64_t mask = width_mask(c->width);
+
+	for (uint32_t r = 0; r < rows; r++) {
+		int64_t v = (int64_t)(c->base + (wfw_get64(c->data + (size_t)r * c->width) & mask));
+
+		if (v < -1 || v >= (int64_t)col->n_enum) {
+			snprintf(err, errlen, "row %u of the block: column %s holds %lld, outside its %zu names",
+				 r, col->name, (long long)v, col->n_enum);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* A chunk's encoding must suit its column's type. */
+static int chunk_fits(const struct wultfw_column *col, const struct wfw_blk_col *c)
+{
+	if (c->width > 8)
+		return 0;
+	switch (c->enc) {
+	case WFW_ENC_FOR:
+		return 1;
+	case WFW_ENC_FOR_EMPTY:
+		return col->type == WULTFW_COL_INT;
+	case WFW_ENC_DEC:
+		return col->type == WULTFW_COL_FLOAT && c->scale <= WFW_DEC_MAX_SCALE;
+	default:
+		return 0;
+	}
+}
+
+int wfw_blk_parse(const struct wultfw_schema *s, const unsigned char *payload,
+		  size_t len, uint32_t rows, struct wfw_blk_col *cols,
+		  char *err, size_t errlen)
+{
+	size_t off = 0;
+
+	for (size_t i = 0; i < s->ncols; i++) {
+		const struct wultfw_column *col = &s->cols[i];
+		struct wfw_blk_col *c = &cols[i];
+		const unsigned char *p = payload + off;
+
+		if (len - off < WFW_BLK_CHUNK_LEN) {
+			snprintf(err, errlen, "column %s runs past the block", col->name);
+			return -EINVAL;
+		}
+		*c = (struct wfw_blk_col){ .enc = p[0], .width = p[1], .scale = p[2],
+					   .base = wfw_get64(p + 4),
+					   .data = p + WFW_BLK_CHUNK_LEN };
+		off += WFW_BLK_CHUNK_LEN;
+		if (!chunk_fits(col, c) || len - off < (size_t)rows * c->width) {
+			snprintf(err, errlen, "column %s: bad encoding %u, width %u or length",
+				 col->name, c->enc, c->width);
+			return -EINVAL;
+		}
+		off += (size_t)rows * c->width;
+		if (col->type == WULTFW_COL_ENUM &&
+		    check_enum(col, c, rows, err, errlen))
+			return -EINVAL;
+	}
+	if (off != len) {
+		snprintf(err, errlen, "%zu bytes after the last column", len - off);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Width as a constant per call site, so each loop is compiled for it. */
+static inline __attribute__((always_inline)) void
+dec_for(const struct wfw_blk_col *c, size_t w, size_t first, size_t n,
+	union wultfw_cell *dst, size_t ncols)
+{
+	const unsigned char *p = c->data + first * w;
+	const uint64_t mask = width_mask((unsigned)w), base = c->base;
+
+	for (size_t r = 0; r < n; r++, p += w)
+		dst[r * ncols].i = (int64_t)(base + (wfw_get64(p) & mask));
+}
+
+static void dec_for_any(const struct wfw_blk_col *c, size_t first, size_t n,
+			union wultfw_cell *dst, size_t ncols)
+{
+	switch (c->width) {
+	case 0: dec_for(c, 0, first, n, dst, ncols); break;
+	case 1: dec_for(c, 1, first, n, dst, ncols); break;
+	case 2: dec_for(c, 2, first, n, dst, ncols); break;
+	case 3: dec_for(c, 3, first, n, dst, ncols); break;
+	case 4: dec_for(c, 4, first, n, dst, ncols); break;
+	case 5: dec_for(c, 5, first, n, dst, ncols); break;
+	case 6: dec_for(c, 6, first, n, dst, ncols); break;
+	case 7: dec_for(c, 7, first, n, dst, ncols); break;
+	default: dec_for(c, 8, first, n, dst, ncols); break;
+	}
+}
+
+/* The columns of rows [first, first + n) one after the other. */
+static void decode_tile(const struct wfw_blk_col *cols, size_t ncols,
+			size_t first, size_t n, union wultfw_cell *dst)
+{
+	for (size_t i = 0; i < ncols; i++) {
+		const struct wfw_blk_col *c = &cols[i];
+		union wultfw_cell *d = dst + i;
+
+		dec_for_any(c, first, n, d, ncols);
+		if (c->enc == WFW_ENC_FOR_EMPTY) {
+			/* Code 0 is empty, the others one above their value. */
+			for (size_t r = 0; r < n; r++) {
+				int64_t v = d[r * ncols].i;
+
+				d[r * ncols].i = v == (int64_t)c->base ? WULTFW_CELL_EMPTY
+					       : (int64_t)((uint64_t)v - 1);
+			}
+		} else if (c->enc == WFW_ENC_DEC) {
+			const double p10 = wfw_pow10_exact[c->scale];
+
+			for (size_t r = 0; r < n; r++)
+				d[r * ncols].f = (double)d[r * ncols].i / p10;
+		}
+	}
+}
+
+void wfw_blk_decode(const struct wfw_blk_col *cols, size_t ncols,
+		    size_t first, size_t n, union wultfw_cell *dst)
+{
+	/* Rows in tiles of ~16 KiB of cells, so each column's pass stays in L1. */
+	const size_t tile = ncols < 64 ? 2048 / ncols : 32;
+
+	for (size_t done = 0; done < n; done += tile)
+		decode_tile(cols, ncols, first + done, n - done < tile ? n - done : tile,
+			    dst + done * ncols);
+}

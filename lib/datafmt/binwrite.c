@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The binary writer (version 2): rows are staged until a block is full,
+ * then packed and checksummed (binblock.c) into the output buffer. The
+ * buffer and the file only ever hold whole blocks, so a failed write or a
+ * crash leaves a file whose every block is complete but maybe the last.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "datafmt/binblock.h"
+#include "datafmt/binfmt.h"
+#include "datafmt/le.h"
+#include "datafmt/writer.h"
+
+/* Whole blocks in p[0..n): the buffer always starts on a block. */
+static size_t bin_whole(void *arg, const char *p, size_t n)
+{
+	size_t off = 0;
+
+	(void)arg;
+	while (n - off >= WFW_BLK_HDR_LEN) {
+		uint32_t len = wfw_get32((const unsigned char *)p + off + 4);
+
+		if (n - off - WFW_BLK_HDR_LEN < len)
+			break;
+		off += WFW_BLK_HDR_LEN + len;
+	}
+	return off;
+}
+
+static int write_header(struct wfw_bin_writer *w, const char *path,
+			const struct wultfw_schema *s, const char *const *meta,
+			int flags)
+{
+	size_t bound = wfw_blk_bound(s->ncols, w->block_rows) + WFW_BLK_SLACK;
+	size_t hlen, bufsize = WFW_WRITER_BUF > 2 * bound ? WFW_WRITER_BUF : 2 * bound;
+	char err[256];
+	void *hdr;
+	int ret;
+
+	hdr = wfw_bin_header_build(s, meta, &hlen, err, sizeof(err));
+	if (!hdr) {
+		snprintf(w->out.msg, sizeof(w->out.msg), "%s: %s", path, err);
+		return -EINVAL;
+	}
+	ret = wfw_out_open(&w->out, path, bufsize, flags);
+	if (!ret)
+		ret = wfw_out_write(&w->out, hdr, hlen);
+	if (!ret)
+		ret = wfw_out_flush(&w->out);
+	free(hdr);
+	return ret;
+}
+
+int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
+		  const struct wultfw_schema *s, const char *const *meta,
+		  int flags)
+{
+	int ret;
+
+	memset(w, 0, sizeof(*w));
+	w->out.fd = -1;
+	w->schema = s;
+	w->ncols = s->ncols;
+	w->block_rows = wfw_blk_rows_for(s->ncols);
+	ret = write_header(w, path, s, meta, flags);
+	w->data_off = w->out.good_off;
+	w->out.whole = bin_whole;
+	if (!ret) {
+		w->stage = malloc((size_t)w->block_rows * w->ncols * sizeof(*w->stage));
+		if (!w->stage) {
+			snprintf(w->out.msg, sizeof(w->out.msg), "%s: out of memory", path);
+			ret = -ENOMEM;
+		}
+	}
+	if (ret)
+		wfw_out_close(&w->out);	/* keeps out.msg */
+	return ret;
+}
+
+/* The staged rows as one block into the output buffer. */
+static int emit(struct wfw_bin_writer *w)
+{
+	size_t bound = wfw_blk_bound(w->ncols, w->staged) + WFW_BLK_SLACK;
+	unsigned char *p = (unsigned char *)wfw_out_reserve(&w->out, bound);
+	size_t rows = w->staged;
+
+	w->staged = 0;
+	if (!p)
+		return w->out.err;
+	wfw_out_commit(&w->out, wfw_blk_encode(w->schema, w->stage, w->block_rows,
+					       rows, p));
+	return 0;
+}
+
+/* Rows into the stage, transposed: the stage holds a block column by column. */
+static void stage_rows(struct wfw_bin_writer *w, const union wultfw_cell *src,
+		       size_t n)
+{
+	const size_t ncols = w->ncols, stride = w->block_rows;
+	union wultfw_cell *dst = w->stage + w->staged;
+
+	for (size_t r = 0; r < n; r++, src += ncols)
+		for (size_t c = 0; c < ncols; c++)
+			dst[c * stride + r] = src[c];
+	w->staged += n;
+}
+
+int wfw_binw_write(struct wfw_bin_writer *w, const struct wultfw_batch *b)
+{
+	const size_t full = w->block_rows;
+	size_t r = 0;
+
+	if (b->ncols != w->ncols)
+		return wfw_writer_bad_batch(&w->out, b->ncols, w->ncols);
+	if (w->out.err)
+		return w->out.err;
+	while (r < b->rows) {
+		size_t n = b->rows - r;
+
+		n = n < full - w->staged ? n : full - w->staged;
+		stage_rows(w, wultfw_crow(b, r), n);
+		r += n;
+		if (w->staged == full && emit(w))
+			return w->out.err;
+	}
+	w->rows += b->rows;
+	return 0;
+}
+
+int wfw_binw_flush(struct wfw_bin_writer *w)
+{
+	if (w->out.err)
+		return w->out.err;
+	if (w->staged && emit(w))
+		return w->out.err;
+	return wfw_out_flush(&w->out);
+}
+
+int wfw_binw_close(struct wfw_bin_writer *w)
+{
+	int ret = w->out.fd >= 0 ? wfw_binw_flush(w) : 0;
+	int cret = wfw_out_close(&w->out);
+
+	free(w->stage);
+	w->stage = NULL;
+	return ret ? ret : cret;
+}
+
+long long wfw_binw_kept(const struct wfw_bin_writer *w)
+{
+	unsigned char h[WFW_BLK_HDR_LEN];
+	uint64_t off = w->data_off;
+	long long rows = 0;
+	int fd = w->out.path ? open(w->out.path, O_RDONLY | O_CLOEXEC) : -1;
+
+	if (fd < 0)
+		return -1;
+	while (off + WFW_BLK_HDR_LEN <= w->out.good_off &&
+	       pread(fd, h, sizeof(h), (off_t)off) == (ssize_t)sizeof(h)) {
+		rows += wfw_get32(h);
+		off += WFW_BLK_HDR_LEN + wfw_get32(h + 4);
+	}
+	close(fd);
+	return rows;
+}

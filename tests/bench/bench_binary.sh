@@ -1,0 +1,76 @@
+#!/bin/sh
+# Benchmark the binary format end to end on ROWS synthetic wult-like rows:
+# file sizes (CSV, its binary twin), `cat` of each (the limit), `wultfw
+# calc` on the binary file, `wultfw convert` both ways, and pandas on the
+# CSV (the reference of issue 14). Wall seconds, CPU seconds and peak RSS.
+# Usage: bench_binary.sh BUILDDIR [ROWS] [--no-pandas]
+#        (needs /usr/bin/time; python3-pandas unless --no-pandas)
+set -e
+B=${1:?usage: bench_binary.sh BUILDDIR [ROWS] [--no-pandas]}
+ROWS=${2:-10000000}
+PANDAS=${3:-yes}
+SRC=$(dirname "$0")
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/wfw-bench-bin.XXXXXX")
+trap 'rm -rf "$DIR"' EXIT
+
+echo "generating $ROWS rows in $DIR ..."
+"$B/tests/bench/gen_datapoints" "$ROWS" "$DIR" >/dev/null
+# The twin as convert makes it from the CSV (types inferred from the text).
+"$B/wultfw" convert "$DIR/datapoints.csv" -o "$DIR/twin.wfb" 2>/dev/null
+csv=$(stat -c %s "$DIR/datapoints.csv")
+for f in datapoints.wfb twin.wfb; do
+	s=$(stat -c %s "$DIR/$f")
+	echo "$f: $s bytes, $(awk -v a="$s" -v b="$csv" 'BEGIN { printf "%.2f", a / b }') of the CSV ($csv bytes)"
+done
+
+# run NAME CMD...: best of 3 (wall, then CPU, peak RSS) into results
+run() {
+	name=$1; shift
+	best=
+	for i in 1 2 3; do
+		rm -f "$DIR/out.wfb" "$DIR/out.csv"
+		/usr/bin/time -f "%e %U %S %M" -o "$DIR/time" "$@" >/dev/null 2>"$DIR/err" ||
+			{ cat "$DIR/err"; exit 1; }
+		read -r w u s k <"$DIR/time"
+		if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+			best=$w; line="$name $w $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') $k"
+		fi
+	done
+	echo "$line" >>"$DIR/results"
+}
+
+: >"$DIR/results"
+cat "$DIR/datapoints.csv" "$DIR/twin.wfb" >/dev/null	# page cache hot
+run cat_csv cat "$DIR/datapoints.csv"
+run cat_bin cat "$DIR/twin.wfb"
+run calc_bin "$B/wultfw" calc "$DIR/twin.wfb"
+run calc_csv "$B/wultfw" calc "$DIR/datapoints.csv"
+run csv_to_bin "$B/wultfw" convert "$DIR/datapoints.csv" -o "$DIR/out.wfb"
+run bin_to_csv "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.csv"
+run bin_to_bin "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.wfb"
+if [ "$PANDAS" != --no-pandas ]; then
+	/usr/bin/time -f "%e %U %S %M" -o "$DIR/time" \
+		/usr/bin/python3 "$SRC/bench_calc.py" "$DIR/datapoints.csv" >/dev/null
+	read -r w u s k <"$DIR/time"
+	echo "pandas_csv $w $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') $k" >>"$DIR/results"
+fi
+
+awk -v rows="$ROWS" '
+	{ n[++k] = $1; w[$1] = $2; c[$1] = $3; m[$1] = $4 }
+	END {
+		printf "%-11s %8s %8s %9s %9s %9s %9s\n", "what", "wall s", "CPU s",
+			"peak MiB", "vs cat", "vs calc", "vs pandas"
+		for (i = 1; i <= k; i++) {
+			x = n[i]
+			cat = x ~ /csv$/ && x != "csv_to_bin" ? w["cat_csv"] : w["cat_bin"]
+			calc = x ~ /^csv_to/ || x == "calc_csv" ? w["calc_csv"] : w["calc_bin"]
+			printf "%-11s %8.3f %8.3f %9.1f %8.2fx %8.2fx", x, w[x], c[x],
+				m[x] / 1024, (cat > 0 ? w[x] / cat : 0), (calc > 0 ? w[x] / calc : 0)
+			if ("pandas_csv" in w && w[x] > 0)
+				printf " %8.1fx", w["pandas_csv"] / w[x]
+			printf "\n"
+		}
+	}' "$DIR/results"
+cat "$DIR/results" | sed "s/^/raw: /"
+echo "targets: binary <= 0.5 of the CSV; calc_bin ~1.5x cat_bin and >= 100x pandas;"
+echo "         convert within 1.5x of calc on the same input (vs calc column)"
