@@ -130,11 +130,11 @@ static int pick_levels(struct wultfw_ctx *ctx, struct skid_priv *p)
 					      "%sprecise %d: %s", n ? "; " : "", l, why);
 	}
 	if (!p->nlevels) {
-		char offer[512];
+		char offer[1536];
 
 		skid_event_why(cfg->event, first_lvl, first_err, ctx->sysfs_root,
 			       why, sizeof(why));
-		skid_event_offer(bp, ctx->sysfs_root, 0, offer, sizeof(offer));
+		skid_event_offer(bp, ctx->sysfs_root, 1, offer, sizeof(offer));
 		return wultfw_fail_opt(ctx, SKID_OPT_EVENT, first_err,
 				       "event %s: %s; %s", cfg->event, why, offer);
 	}

@@ -123,6 +123,27 @@ static int tele_perf_cpu(const struct tele_env *env, const char *pmu)
 	return cpu;
 }
 
+/*
+ * The unit a PMU gives for an event in EVENT.unit and EVENT.scale (RAPL:
+ * energy-pkg counts 2.3283064365386962890625e-10 Joules each) as "SCALE
+ * UNIT" in buf; the values stay raw counts, so the scale goes with them.
+ */
+static const char *tele_perf_unit(const struct tele_env *env, const char *pmu,
+				  const char *ev, char *buf, size_t len)
+{
+	char path[PATH_MAX], unit[24], scale[36];
+
+	snprintf(path, sizeof(path), TELE_PMU_DIR "/events/%s.unit", env->sys, pmu, ev);
+	if (tele_perf_text(path, unit, sizeof(unit)) || !unit[0])
+		return "count";
+	snprintf(path, sizeof(path), TELE_PMU_DIR "/events/%s.scale", env->sys, pmu, ev);
+	if (tele_perf_text(path, scale, sizeof(scale)) || !scale[0])
+		snprintf(buf, len, "%s", unit);
+	else
+		snprintf(buf, len, "%s %s", scale, unit);
+	return buf;
+}
+
 /* attr for PMU/EVENT; -errno with why. */
 static int tele_perf_attr(const struct tele_env *env, const char *pmu,
 			  const char *ev, struct perf_event_attr *a,
@@ -180,6 +201,8 @@ static int tele_perf_open(const struct tele_env *env, const char *id,
 	ret = tele_perf_attr(env, pmu, ev, &a, &c->unit, why, len);
 	if (ret)
 		return ret;
+	if (a.type != PERF_TYPE_SOFTWARE)	/* key: free for perf, holds the text */
+		c->unit = tele_perf_unit(env, pmu, ev, c->key, sizeof(c->key));
 	if (cpu < 0)
 		cpu = tele_perf_cpu(env, pmu);
 	c->bits = 64;

@@ -42,7 +42,7 @@ struct tele_counter {
 	bool gauge;		/* a level (kHz, m°C): not unwrapped, no deltas */
 	unsigned bits;		/* the width the source wraps at (32, 64) */
 	char path[PATH_MAX];	/* file providers: the file read */
-	char key[64];		/* table providers: the row */
+	char key[64];		/* table providers: the row; perf: its unit text */
 	int col;		/* table providers: the column (a CPU) */
 	int fd;			/* perf: the event; rtnl, ethtool: a socket; -1 otherwise */
 	uint32_t aux;		/* the provider's own: rtnl's field offset, ethtool's stat count */

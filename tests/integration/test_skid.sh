@@ -104,6 +104,21 @@ CFG
 done
 expect_in typo.out "did you mean 'breakpoint'?" "breakpont -> breakpoint"
 
+# wultfw scan: skid's line names the events and precise levels offered
+# here and, for each refused event, why.
+"$WULTFW" scan >scan.out 2>&1
+skidline=$(grep '^  skid ' scan.out)
+case "$skidline" in
+*"offered here:"*"breakpoint (precise "*) ok "scan: skid offers breakpoint with its precise levels" ;;
+*) fail "scan: no 'offered here: ... breakpoint (precise' in: $skidline" ;;
+esac
+if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/devices/cpu_core ]; then
+	case "$skidline" in
+	*"refused: "*"cache-misses"*"(no hardware PMU:"*) ok "scan: cache-misses refused with the reason" ;;
+	*) fail "scan: no refusal of cache-misses with its reason in: $skidline" ;;
+	esac
+fi
+
 # A hardware event where there is no hardware PMU: one line, non-zero exit.
 if [ ! -e /sys/bus/event_source/devices/cpu ] && [ ! -e /sys/bus/event_source/devices/cpu_core ]; then
 	cat >hw.cfg <<CFG

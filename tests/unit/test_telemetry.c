@@ -145,6 +145,41 @@ static void test_interrupts_wrap_and_gone(void)
 	tu_rmtree(root);
 }
 
+/*
+ * clear: the deltas of one set add up to the running total another set
+ * reads of the same counter, across two 32-bit wraps.
+ */
+static void test_clear_sums_to_total(void)
+{
+	static const char *const steps[] = { "4294967290", "5", "4000000000", "17" };
+	const char *names[] = { "interrupts:LOC:cpu1" };
+	struct tele_set totals, deltas;
+	int64_t first, last = 0, v, sum = 0;
+	char why[512], text[256];
+	size_t i;
+
+	fake_setup();
+	snprintf(text, sizeof(text), IRQ_HDR " LOC:  1  %s  3   Local timer\n", "4294967000");
+	put("proc/interrupts", text);
+	CU_ASSERT_EQUAL_FATAL(open_set(&totals, names, 1, why), 0);
+	CU_ASSERT_EQUAL_FATAL(open_set(&deltas, names, 1, why), 0);
+	tele_set_sample(&totals, true, false, &first, NULL, NULL, NULL);
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		snprintf(text, sizeof(text), IRQ_HDR " LOC:  1  %s  3   Local timer\n", steps[i]);
+		put("proc/interrupts", text);
+		tele_set_sample(&deltas, true, true, &v, NULL, NULL, NULL);
+		CU_ASSERT(v >= 0);
+		sum += v;
+		tele_set_sample(&totals, true, false, &last, NULL, NULL, NULL);
+	}
+	CU_ASSERT_EQUAL(first, 4294967000LL);
+	CU_ASSERT_EQUAL(last, 2 * 4294967296LL + 17);
+	CU_ASSERT_EQUAL(sum, last - first);
+	tele_set_close(&totals);
+	tele_set_close(&deltas);
+	tu_rmtree(root);
+}
+
 static void test_softirqs_and_stat(void)
 {
 	const char *names[] = { "softirqs:TIMER:cpu1", "stat:cpu1:idle", "stat:cpu:user", "stat:ctxt" };
@@ -238,6 +273,67 @@ static void test_bad_names(void)
 	TU_ASSERT_CONTAINS(why, "Is a directory");
 	CU_ASSERT_NOT_EQUAL(open_set(&set, none, 1, why), 0);
 	TU_ASSERT_CONTAINS(why, "no cpufreq driver");
+	tu_rmtree(root);
+}
+
+/*
+ * The unit text, through an event that opens: the fake PMU takes the real
+ * msr PMU's type, so its event 0 is the TSC, labelled as RAPL labels energy.
+ */
+static void test_perf_fake_unit(const struct tele_env *env)
+{
+	const char *energy[] = { "perf:power/energy-pkg" };
+	struct tele_set set;
+	char why[512], type[32];
+	FILE *f = fopen("/sys/bus/event_source/devices/msr/type", "r");
+
+	if (!f || !fgets(type, sizeof(type), f) || geteuid()) {
+		printf("\n  perf unit text not tried: no msr PMU here, or not root\n");
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	put("sys/bus/event_source/devices/power/type", type);
+	put("sys/bus/event_source/devices/power/cpumask", "0\n");
+	put("sys/bus/event_source/devices/power/format/event", "config:0-63\n");
+	put("sys/bus/event_source/devices/power/events/energy-pkg", "event=0x00\n");
+	CU_ASSERT_EQUAL_FATAL(tele_set_open(&set, env, energy, 1, why, sizeof(why)), 0);
+	CU_ASSERT_STRING_EQUAL(set.slots[0].c.unit, "2.3283064365386962890625e-10 Joules");
+	tele_set_close(&set);
+}
+
+/*
+ * perf names resolved through a fake event_source tree: the PMU's type,
+ * cpumask and an event's unit and scale are read (RAPL's energy-pkg);
+ * type 99999 is no PMU, so perf_event_open refuses and names the CPU the
+ * cpumask gave.
+ */
+static void test_perf_fake_pmu(void)
+{
+	const char *energy[] = { "perf:power/energy-pkg" };
+	const char *noev[] = { "perf:power/energy-gpu" };
+	const char *nopmu[] = { "perf:nosuch/tsc" };
+	struct tele_env env;
+	struct tele_set set;
+	char why[512];
+
+	fake_setup();
+	env = fake_env();
+	put("sys/bus/event_source/devices/power/type", "99999\n");
+	put("sys/bus/event_source/devices/power/cpumask", "1\n");
+	put("sys/bus/event_source/devices/power/format/event", "config:0-7\n");
+	put("sys/bus/event_source/devices/power/events/energy-pkg", "event=0x02\n");
+	put("sys/bus/event_source/devices/power/events/energy-pkg.unit", "Joules\n");
+	put("sys/bus/event_source/devices/power/events/energy-pkg.scale",
+	    "2.3283064365386962890625e-10\n");
+	CU_ASSERT_NOT_EQUAL(tele_set_open(&set, &env, energy, 1, why, sizeof(why)), 0);
+	TU_ASSERT_CONTAINS(why, "perf_event_open(power/energy-pkg on CPU 1)");
+	CU_ASSERT_NOT_EQUAL(tele_set_open(&set, &env, noev, 1, why, sizeof(why)), 0);
+	TU_ASSERT_CONTAINS(why, "PMU 'power' has no event 'energy-gpu'");
+	CU_ASSERT_NOT_EQUAL(tele_set_open(&set, &env, nopmu, 1, why, sizeof(why)), 0);
+	TU_ASSERT_CONTAINS(why, "no perf PMU 'nosuch'");
+	test_perf_fake_unit(&env);
 	tu_rmtree(root);
 }
 
@@ -567,6 +663,8 @@ int main(void)
 	CU_add_test(s, "softirqs and stat", test_softirqs_and_stat);
 	CU_add_test(s, "sysfs providers, interface removed", test_sysfs_providers);
 	CU_add_test(s, "bad names, unreadable file", test_bad_names);
+	CU_add_test(s, "clear: deltas add up to the running total", test_clear_sums_to_total);
+	CU_add_test(s, "perf names through a fake PMU tree (RAPL)", test_perf_fake_pmu);
 	CU_add_test(s, "real procfs and perf", test_real_procfs_and_perf);
 	CU_add_test(s, "options and schema", test_options);
 	CU_add_test(s, "single stops at max_samples", test_single_stops_at_max);
