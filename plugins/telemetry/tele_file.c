@@ -126,6 +126,10 @@ int tele_list_dir(const char *dir, char ***names)
 	free(ents);
 	if (!*names)
 		return -ENOMEM;
+	if (!n) {		/* callers free only what they got names in */
+		free(*names);
+		*names = NULL;
+	}
 	for (i = 0; i < n; i++)
 		if (!(*names)[i]) {
 			tele_free_names(*names, n);

@@ -94,7 +94,8 @@ void tele_close_nothing(struct tele_counter *c);
 /* The snapshot's file read again unless it was read for `gen`. */
 int tele_snap_read(struct tele_snap *s, uint64_t gen);
 /* Each directory entry of `dir` not starting with '.', sorted. Returns the
- * count (free with tele_free_names) or -errno. */
+ * count (free with tele_free_names; nothing to free, NULL, when 0) or
+ * -errno. */
 int tele_list_dir(const char *dir, char ***names);
 void tele_free_names(char **names, int n);
 /* "a:b:c" split at ':' into at most max parts (the last keeps the rest). */
