@@ -47,12 +47,56 @@ experiments = (
 CFG
 }
 
-# 1. 5000 datapoints with raw timestamps, checked row by row.
-exp big 5000 2m "raw = true;"
-"$WULTFW" -c "$TMP/big.cfg" --no-progress >"$TMP/big.out" 2>&1 || { cat "$TMP/big.out"; fail "5000-datapoint run"; }
+# info NAME KEY: a value of $TMP/out/NAME/info.yml, 0 if absent.
+info() {
+	v=$(sed -n "s/^$2: //p" "$TMP/out/$1/info.yml")
+	echo "${v:-0}"
+}
+# The kernel's count of idle entries of CPU $CPU; empty without cpuidle.
+kernel_idle() {
+	cat "/sys/devices/system/cpu/cpu$CPU"/cpuidle/state*/usage 2>/dev/null |
+		awk '{ s += $1; n++ } END { if (n) print s }'
+}
+# idleness NAME: how idle CPU $CPU was for the run NAME, by hrt's own
+# counters. Sets armed, busy, entries and idle (timers that found it idle).
+idleness() {
+	armed=$(info "$1" hrt_timers_armed)
+	busy=$(info "$1" hrt_busy_at_launch)
+	entries=$(sed -n 's/^hrt_idle_entries_state[0-9]*: //p' "$TMP/out/$1/info.yml" |
+		awk '{ s += $1 } END { print s + 0 }')
+	idle=$((armed - busy))
+}
+# Fewer rows than this and the data checks are skipped (why 20 is enough:
+# 1b); empty while the run got enough.
+MIN=20
+toofew=
+
+# 1. Up to 5000 datapoints with raw timestamps, checked row by row. hrt
+# measures only when its timer finds CPU $CPU idle: on a busy machine
+# (another build beside the test) it gets a few dozen in a minute, on a quiet
+# one 5000 in seconds. So the run is bounded by time, every check takes
+# the rows it got, and with fewer than $MIN the data checks are skipped,
+# but only if hrt's own counters show its timers found the CPU busy.
+exp big 5000 60s "raw = true;"
+k0=$(kernel_idle)
+"$WULTFW" -c "$TMP/big.cfg" --no-progress >"$TMP/big.out" 2>&1 || { cat "$TMP/big.out"; fail "the 5000-datapoint run"; }
+k1=$(kernel_idle)
+rows=$(($(wc -l < "$TMP/out/big/datapoints.csv") - 1))
+idleness big
+echo "1: $rows datapoints in $(info big duration) s; CPU $CPU: $entries idle entries (kernel: ${k0:+$((k1 - k0))}${k0:-no cpuidle}), $armed timers armed, $busy found it busy"
+[ "$(info big datapoints)" = "$rows" ] || fail "CSV has $rows rows, info.yml datapoints $(info big datapoints)"
+[ "$rows" = 5000 ] || [ "$(info big duration | cut -d. -f1)" -ge 59 ] ||
+	fail "the run stopped at $rows datapoints after $(info big duration) s, before either limit"
+[ -n "$k0" ] && [ $((k1 - k0)) -ge 100 ] && [ "$entries" = 0 ] &&
+	fail "hrt saw no idle entry of CPU $CPU where the kernel counted $((k1 - k0))"
+if [ "$rows" -lt $MIN ]; then
+	[ "$idle" -lt $MIN ] ||
+		fail "only $rows datapoints, though $idle of $armed timers found CPU $CPU idle: $(grep '^hrt_dropped' "$TMP/out/big/info.yml" | tr '\n' ' ')"
+	toofew="CPU $CPU hardly idle: hrt's timers found it idle $idle times in 60 s ($armed armed, $busy busy), $rows datapoints; the data checks need $MIN"
+fi
 cpuidle=0
 [ -z "${WULTFW_HIDE_CPUIDLE:-}" ] && [ -d "/sys/devices/system/cpu/cpu$CPU/cpuidle" ] && cpuidle=1
-awk -F, -v cpuidle=$cpuidle '
+[ -n "$toofew" ] || awk -F, -v cpuidle=$cpuidle '
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 {
 	lt = $c["LTime"]; tbi = $c["TBI"]; tai = $c["TAI"]; ti = $c["TIntr"]
@@ -69,9 +113,8 @@ NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 function d(a, b) { return a - b > 0.0011 || b - a > 0.0011 }
 function err(what) { if (bad++ < 20) print "row " NR ": " what ": " $0 }
 END {
-	if (n != 5000) { print "CSV has " n " rows, not 5000"; bad++ }
 	if (("ReqCState" in c) != cpuidle) { print "ReqCState column " (cpuidle ? "missing" : "present") " with" (cpuidle ? "" : "out") " cpuidle states"; bad++ }
-	if (cpuidle && empty == n) { print "ReqCState never named"; bad++ }
+	if (cpuidle && empty == n) { print "ReqCState never named in " n " rows"; bad++ }
 	exit bad ? 1 : 0
 }
 ' "$TMP/out/big/datapoints.csv" || fail "datapoints inconsistent (see above)"
@@ -86,14 +129,16 @@ grep -q "^devid: 'hrt'" "$TMP/out/big/info.yml" || fail "info.yml lacks devid hr
 # is descheduled, which a build running beside the test does to 1% or more
 # of the rows: so the test asks for a majority within the bound (and a
 # median error under 500 ns), which only a right window gives, and prints
-# the stretched share without judging it. Other counters need hardware
-# this CI lacks (tests/unit/test_hrt_pmu.c covers them with synthetic deltas).
+# the stretched share without judging it. With a wrong window, a majority
+# of $MIN rows within the bound has a chance below C(20,10) 0.01^10 < 1e-14:
+# $MIN rows are enough. Other counters need hardware this CI lacks
+# (tests/unit/test_hrt_pmu.c covers them with synthetic deltas).
 hdr=$(head -1 "$TMP/out/big/datapoints.csv")
 if [ -r /sys/bus/event_source/devices/msr/events/tsc ]; then
 	grep -q "^hrt_counters: '.*msr/tsc" "$TMP/out/big/info.yml" || fail "msr/tsc exists but info.yml hrt_counters lacks it"
 	case ",$hdr," in *,TotCyc,*) ;; *) fail "msr/tsc exists but no TotCyc column: $hdr" ;; esac
 	mhz=$("$top/tests/hrt/tscfreq") || fail "tscfreq could not measure the TSC rate"
-	awk -F, -v mhz="$mhz" '
+	[ -n "$toofew" ] || awk -F, -v mhz="$mhz" '
 	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{
 		dt = $c["TAI"] - $c["TBI"]
@@ -107,9 +152,11 @@ if [ -r /sys/bus/event_source/devices/msr/events/tsc ]; then
 		printf "TotCyc vs (TAI - TBI) at %s MHz: %d of %d rows beyond 1 us + 0.05%%\n", mhz, off, n > "/dev/stderr"
 		if (off * 2 > n) exit 1
 	}' "$TMP/out/big/datapoints.csv" > "$TMP/toterr" || fail "TotCyc does not match the idle periods (see above)"
-	med=$(sort -n "$TMP/toterr" | awk '{ v[NR] = $1 } END { print int(v[int(NR / 2) + 1]) }')
-	echo "TotCyc vs (TAI - TBI): median |error| $med ns"
-	[ "$med" -le 500 ] || fail "TotCyc: median error $med ns > 500 ns"
+	if [ -z "$toofew" ]; then
+		med=$(sort -n "$TMP/toterr" | awk '{ v[NR] = $1 } END { print int(v[int(NR / 2) + 1]) }')
+		echo "TotCyc vs (TAI - TBI): median |error| $med ns"
+		[ "$med" -le 500 ] || fail "TotCyc: median error $med ns > 500 ns"
+	fi
 else
 	case ",$hdr," in *,TotCyc,*) fail "TotCyc column without msr/tsc: $hdr" ;; esac
 	grep -q "^hrt_counters: 'none'" "$TMP/out/big/info.yml" || fail "no msr/tsc but info.yml hrt_counters is not none"
@@ -137,33 +184,46 @@ grep -q "ring_kib" "$TMP/bad.out" || fail "unknown key: no suggestion: $(cat "$T
 clean || fail "hrt objects left after refused runs: $(leftovers)"
 
 # 3. A second run while one is running is refused; the first is unharmed.
-exp long 100000000 30s ""
+# Loading the BPF program can take seconds on a loaded machine: wait for it.
+exp long 100000000 10m ""
 "$WULTFW" -c "$TMP/long.cfg" --no-progress >"$TMP/long.out" 2>&1 &
 LONG=$!
 i=0
-while ! bpftool prog show | grep -q 'name hrt_cpu_idle' && [ $i -lt 50 ]; do
+while ! bpftool prog show | grep -q 'name hrt_cpu_idle' && [ $i -lt 600 ]; do
+	kill -0 "$LONG" 2>/dev/null || { cat "$TMP/long.out"; fail "the long run ended by itself"; }
 	sleep 0.1; i=$((i + 1))
 done
+[ $i -lt 600 ] || fail "the long run did not load its BPF program in 60 s"
 exp second 10 10s ""
 "$WULTFW" -c "$TMP/second.cfg" --no-progress >"$TMP/second.out" 2>&1 && fail "second run was not refused"
 grep -q "another hrt run is active" "$TMP/second.out" || fail "second run: unclear error: $(cat "$TMP/second.out")"
 
 # 4. SIGINT: the run stops, its files are complete, nothing is left behind.
-sleep 1
+# Sent once the CSV holds a datapoint (the csv sink writes them out every
+# second), or after 60 s without one.
+i=0
+while [ "$(wc -l < "$TMP/out/long/datapoints.csv" 2>/dev/null || echo 0)" -lt 2 ] && [ $i -lt 600 ]; do
+	sleep 0.1; i=$((i + 1))
+done
 kill -INT "$LONG"
 wait "$LONG"
 st=$?
 [ "$st" = 130 ] || { cat "$TMP/long.out"; fail "run stopped by SIGINT: exit status $st, expected 130"; }
-n=$(sed -n "s/^datapoints: //p" "$TMP/out/long/info.yml")
-[ "${n:-0}" -gt 0 ] || fail "no datapoints before SIGINT"
+n=$(info long datapoints)
 [ "$(($(wc -l < "$TMP/out/long/datapoints.csv") - 1))" = "$n" ] || fail "CSV rows != info.yml datapoints after SIGINT"
+if [ "$n" = 0 ]; then
+	idleness long
+	[ "$idle" -lt $MIN ] || fail "no datapoints before SIGINT, though $idle of $armed timers found CPU $CPU idle"
+	: "${toofew:=CPU $CPU hardly idle: in 60 s hrt's timers found it idle $idle times ($armed armed, $busy busy), no datapoint before SIGINT}"
+fi
 clean || fail "hrt objects left after SIGINT: $(leftovers)"
 
 # 5. The lock died with the first run: a new one may start.
 # counters = false: no counter columns, info.yml says so.
-exp again 100 30s "raw = true; counters = false;"
+exp again 100 10s "raw = true; counters = false;"
 "$WULTFW" -c "$TMP/again.cfg" --no-progress >"$TMP/again.out" 2>&1 || { cat "$TMP/again.out"; fail "run after SIGINT refused"; }
 head -1 "$TMP/out/again/datapoints.csv" | grep -q TotCyc && fail "counters = false still wrote TotCyc"
 grep -q "^hrt_counters: 'none (counters = false)'" "$TMP/out/again/info.yml" || fail "counters = false not in info.yml"
 clean || fail "hrt objects left after the last run: $(leftovers)"
-echo "PASS: 5000 consistent datapoints, TotCyc per idle period, bad options refused, second run refused, clean after run and SIGINT"
+[ -z "$toofew" ] || skip "$toofew (the other checks passed)"
+echo "PASS: $rows consistent datapoints, TotCyc per idle period, bad options refused, second run refused, clean after run and SIGINT"
