@@ -47,9 +47,9 @@ experiments = (
 CFG
 }
 
-# info NAME KEY: a value of $TMP/out/NAME/info.yml, 0 if absent.
+# info NAME KEY: a value of $TMP/out/NAME/info.yml, unquoted; 0 if absent.
 info() {
-	v=$(sed -n "s/^$2: //p" "$TMP/out/$1/info.yml")
+	v=$(sed -n "s/^$2: '*\([^']*\)'*\$/\1/p" "$TMP/out/$1/info.yml")
 	echo "${v:-0}"
 }
 # The kernel's count of idle entries of CPU $CPU; empty without cpuidle.
@@ -62,7 +62,7 @@ kernel_idle() {
 idleness() {
 	armed=$(info "$1" hrt_timers_armed)
 	busy=$(info "$1" hrt_busy_at_launch)
-	entries=$(sed -n 's/^hrt_idle_entries_state[0-9]*: //p' "$TMP/out/$1/info.yml" |
+	entries=$(sed -n "s/^hrt_idle_entries_state[0-9]*: '*\([0-9]*\)'*\$/\1/p" "$TMP/out/$1/info.yml" |
 		awk '{ s += $1 } END { print s + 0 }')
 	idle=$((armed - busy))
 }
