@@ -268,8 +268,14 @@ static int cmd_run(unsigned int cpu, size_t count)
 		       (unsigned long long)aiov[got / 2], (unsigned long long)introv[0],
 		       (unsigned long long)introv[got / 2],
 		       (unsigned long long)wake[got / 2]);
-		result(neg * 100 <= got, "overhead-adjusted-positive",
-		       "%zu of %zu adjusted wake latencies negative", neg, got);
+		/*
+		 * An overhead measured over a wrong window or twice too big
+		 * takes about half of them below zero. A few go there when
+		 * the host deschedules the vCPU inside our code after a
+		 * sample (TCG beside a build: 1.4-2%), so at most a quarter.
+		 */
+		result(neg * 4 <= irq_on, "overhead-adjusted-positive",
+		       "%zu of %zu adjusted wake latencies negative", neg, irq_on);
 		/* TCG is slow, but a wake-up is not a second late. */
 		result(wake[got / 2] > 0 && wake[got / 2] < 10000000 &&
 		       wake[got - 1] < 1000000000ULL, "hrt-latency-plausible",
