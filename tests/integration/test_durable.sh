@@ -75,6 +75,13 @@ check_killed() {
 	expect_status 0 $? "kill $2: calc opens the result"
 	expect_in calc.out "incomplete: the run was killed" "kill $2: calc says the run was killed"
 	for f in datapoints.csv datapoints.wfb; do
+		# Before the first row the sinks open one after the other: a
+		# kill there (a loaded machine makes that window wide) leaves
+		# the later ones unopened.
+		if [ -z "$made" ] && [ ! -s "$d/$f" ]; then
+			ok "kill $2: killed before $f was opened or written"
+			continue
+		fi
 		n=$(rows "$d/$f")
 		lost=$(( ${made:-0} - ${n:-0} ))
 		if [ -n "$n" ] && [ "$lost" -ge 0 ] && [ "$lost" -lt $((FLUSH_ROWS + BATCH)) ]; then
