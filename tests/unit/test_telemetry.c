@@ -608,11 +608,19 @@ static int lo_child(char *msg, size_t len)
 	for (int i = 0; i < 3; i++)
 		pl->source->read(&h.ctx, &h.b, 100000000);
 	sent += send_udp(LO_PACKETS / 2);
-	/* recv() returned: the kernel counted them all; two more samples */
-	for (int i = 0; i < 2; i++)
+	/*
+	 * recv() returned: the kernel counted them all. Samples until their
+	 * deltas hold them (a loaded machine may hold the sampler up past a
+	 * read's 100 ms; at most 200 reads), then two more that must add
+	 * nothing.
+	 */
+	for (int i = 0, more = 2; i < 200 && more; i++) {
 		pl->source->read(&h.ctx, &h.b, 100000000);
-	for (size_t r = 0; r < h.b.rows; r++)
-		sum += wultfw_row(&h.b, r)[2].i;
+		sum = 0;
+		for (size_t r = 0; r < h.b.rows; r++)
+			sum += wultfw_row(&h.b, r)[2].i;
+		more -= sum >= LO_PACKETS;
+	}
 	pl->source->stop(&h.ctx);
 	h_close(&h);
 	umount(sys);
