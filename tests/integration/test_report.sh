@@ -113,6 +113,9 @@ expect_in bad.err "--xaxes: no metric 'LDsit'" "naming the option"
 # datapoint draws every plot; none leaves them empty, which the page calls
 # an error, rightly).
 sed 's/"timer"; cpu/"hrt"; cpu/; s/name = "timer"/name = "hrt"/; s/datapoints = 3000; }/datapoints = 1000; time = "30s"; }/' timer.cfg >hrt.cfg
+# Not beside tests/hrt/hrt-test.sh or test_wult_compat (make -j2 check).
+exec 9>/tmp/wultfw-hrt-tests.lock
+flock -w 600 9 || fail "/tmp/wultfw-hrt-tests.lock held for 10 minutes"
 if "$WULTFW" -c hrt.cfg --check >hrt.check 2>&1; then
 	"$WULTFW" -q -c hrt.cfg
 	expect_status 0 $? "an hrt measurement"
@@ -127,6 +130,7 @@ if "$WULTFW" -c hrt.cfg --check >hrt.check 2>&1; then
 else
 	ok "no hrt result here: $(grep -m1 warning hrt.check)"
 fi
+exec 9>&-
 sed 's/name = "timer"/name = "nocpuidle"/' timer.cfg >nc.cfg
 WULTFW_HIDE_CPUIDLE=1 "$WULTFW" -q -c nc.cfg && "$WULTFW" report -o r-nc out/nocpuidle 2>/dev/null
 expect_status 0 $? "report of a result without cpuidle states"
