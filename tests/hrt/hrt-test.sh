@@ -9,7 +9,8 @@ WULTFW_PLUGIN_PATH="$top/plugins/hrt/.libs:$top/sinks/csv/.libs"
 export WULTFW_PLUGIN_PATH
 CPU=${HRT_TEST_CPU:-1}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/hrt-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+LONG=
+trap '[ -z "$LONG" ] || kill "$LONG" 2>/dev/null; rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 
@@ -230,6 +231,7 @@ done
 kill -INT "$LONG"
 wait "$LONG"
 st=$?
+LONG=
 [ "$st" = 130 ] || { cat "$TMP/long.out"; fail "run stopped by SIGINT: exit status $st, expected 130"; }
 n=$(info long datapoints)
 [ "$(($(wc -l < "$TMP/out/long/datapoints.csv") - 1))" = "$n" ] || fail "CSV rows != info.yml datapoints after SIGINT"
