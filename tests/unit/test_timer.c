@@ -664,6 +664,23 @@ static void test_overruns(void)
 #define MLOCK_CAN_FAIL 1
 #endif
 
+/* mlock = true but not permitted: start() fails and says why. */
+static int refused_mlock_checks(const struct wultfw_source_params *pa)
+{
+	struct harness h;
+
+	h_init(&h);
+	h.opts[TIMER_OPT_MLOCK].b = true;
+	h.cfg.mlock = true;
+	if (h_open(&h))
+		return 4;
+	if (pl->source->start(&h.ctx, pa) >= 0 ||
+	    !strstr(h.ctx.err, "mlockall() failed"))
+		return 5;
+	h_close(&h);
+	return 0;
+}
+
 /*
  * Runs in a child without privileges: returns 0, or the number of the
  * first check that failed.
@@ -673,6 +690,7 @@ static int unprivileged_checks(void)
 	struct wultfw_source_params pa = params(100000, 100000);
 	struct rlimit zero = { 0, 0 };
 	struct harness h;
+	int ret;
 
 	if (setrlimit(RLIMIT_RTPRIO, &zero) || setrlimit(RLIMIT_MEMLOCK, &zero))
 		return 1;
@@ -685,18 +703,8 @@ static int unprivileged_checks(void)
 	if (h_open(&h) != -EPERM || !strstr(h.ctx.err, "not permitted"))
 		return 3;
 
-	/* mlock = true but not permitted: start() fails and says why. */
-	if (MLOCK_CAN_FAIL) {
-		h_init(&h);
-		h.opts[TIMER_OPT_MLOCK].b = true;
-		h.cfg.mlock = true;
-		if (h_open(&h))
-			return 4;
-		if (pl->source->start(&h.ctx, &pa) >= 0 ||
-		    !strstr(h.ctx.err, "mlockall() failed"))
-			return 5;
-		h_close(&h);
-	}
+	if (MLOCK_CAN_FAIL && (ret = refused_mlock_checks(&pa)))
+		return ret;
 
 	/* mlock not given: warn and measure anyway. */
 	h_init(&h);
