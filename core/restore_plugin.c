@@ -28,14 +28,18 @@ static void op_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 {
 	const char *tool = ctx->host_data;
 
-	if (level == WULTFW_LOG_DEBUG && ctx->verbosity < 2)
+	if (tool && level == WULTFW_LOG_DEBUG)
 		return;
 	if (tool)
 		fprintf(stderr, "wultfw %s: %s: %s\n", tool, ctx->plugin->name, msg);
 	else if (level == WULTFW_LOG_ERROR)
 		wfw_err("%s: %s", ctx->plugin->name, msg);
-	else
+	else if (level == WULTFW_LOG_WARN)
 		wfw_warn("%s: %s", ctx->plugin->name, msg);
+	else if (level == WULTFW_LOG_INFO)
+		wfw_info("%s: %s", ctx->plugin->name, msg);
+	else
+		wfw_debug("%s: %s", ctx->plugin->name, msg);
 }
 
 static const struct wultfw_host op_host = { .log = op_log };
