@@ -22,6 +22,15 @@ static bool fits(char *dst, size_t len, const char *src)
 	return true;
 }
 
+/* Copy src into dst (len bytes), cut to fit. */
+static void copy_cut(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 int wfw_change_set(struct wfw_change *c, const char *what,
 		   const struct wultfw_restore_step *steps, size_t n)
 {
@@ -207,7 +216,7 @@ static int parse_line(struct wfw_state *st, const char *line,
 		return 0;
 	}
 	if (!strncmp(line, "boot_id ", 8)) {
-		snprintf(st->boot_id, sizeof(st->boot_id), "%s",
+		copy_cut(st->boot_id, sizeof(st->boot_id),
 			 strcmp(line + 8, "-") ? line + 8 : "");
 		return 0;
 	}
@@ -220,7 +229,7 @@ static int parse_line(struct wfw_state *st, const char *line,
 	*cur = &st->changes[st->nchanges++];
 	memset(*cur, 0, sizeof(**cur));
 	(*cur)->live = true;
-	snprintf((*cur)->what, sizeof((*cur)->what), "%s", line + 7);
+	copy_cut((*cur)->what, sizeof((*cur)->what), line + 7);
 	return 0;
 }
 

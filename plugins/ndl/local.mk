@@ -15,8 +15,8 @@ plugins_ndl_ndl_la_LIBADD = lib/pcidisc/libwfw_pcidisc.la
 # it statically under Debian's kernel); skips (77) the rest otherwise.
 check_PROGRAMS += tests/ndl/test_ndl_net
 TESTS += tests/ndl/test_ndl_net
-tests_ndl_test_ndl_net_SOURCES = tests/ndl/test_ndl_net.c \
-	plugins/ndl/ndl_qdisc.c plugins/ndl/ndl_tx.c plugins/ndl/ndl_keep.c
+tests_ndl_test_ndl_net_SOURCES = tests/ndl/test_ndl_net.c tests/ndl/veth.c \
+	tests/ndl/veth.h plugins/ndl/ndl_qdisc.c plugins/ndl/ndl_tx.c
 tests_ndl_test_ndl_net_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/ndl
 
 if HAVE_CUNIT
