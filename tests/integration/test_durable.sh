@@ -175,6 +175,19 @@ expect_in restore.out "testsrc: $work/ownknob is 'mine' again" "the plugin's res
 [ "$(settings)" = "$original" ] && ok "everything is back: $original" || fail "after restore: $(settings)"
 ls "$WULTFW_STATE_DIR"/*.state >/dev/null 2>&1 && fail "a state file is left" || ok "no state file left"
 
+# A state file naming a plugin built before descriptors had a restore op
+# (tests/plugins/oldv2.c: what follows its descriptor looks like one): the
+# core must not read past the descriptor, only say what to do.
+dead=$(sh -c 'echo $$')
+printf 'pid %s\npid_start 1\nboot_id -\nchange oldv2: something changed\nplugin oldv2\tv1 data\n' "$dead" \
+	>"$WULTFW_STATE_DIR/$dead.state"
+"$WULTFW" restore >restore.out 2>&1
+expect_status 1 $? "wultfw restore fails on a plugin without a restore op"
+expect_in restore.out "has no restore op: a newer build of it made this change" "it says the plugin has no restore op"
+grep -q "read past the end" restore.out && fail "the core read past an old descriptor" ||
+	ok "the core did not read past an old descriptor"
+rm -f "$WULTFW_STATE_DIR/$dead.state"
+
 # The report of a killed run: says so, and is made from its rows.
 "$WULTFW" report -m LDist -o rep r20/k >report.out 2>&1
 expect_status 0 $? "report opens a killed run's result"
