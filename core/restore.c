@@ -126,7 +126,7 @@ int wfw_restore_remember(const char *what,
 			 const struct wultfw_restore_step *steps, size_t n,
 			 char *err, size_t errlen)
 {
-	static struct wfw_change c;	/* big: not on the stack */
+	struct wfw_change c;
 
 	memset(&c, 0, sizeof(c));
 	if (!n || n > WFW_RESTORE_MAX_STEPS) {
@@ -145,7 +145,7 @@ int wfw_restore_remember(const char *what,
 int wfw_restore_remember_plugin(const char *plugin, const char *what,
 				const char *data, char *err, size_t errlen)
 {
-	static struct wfw_change c;
+	struct wfw_change c;
 
 	memset(&c, 0, sizeof(c));
 	if (wfw_change_set_plugin(&c, what, plugin, data)) {
