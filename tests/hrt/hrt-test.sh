@@ -47,9 +47,65 @@ experiments = (
 CFG
 }
 
-# 1. 5000 datapoints with raw timestamps, checked row by row.
-exp big 5000 2m "raw = true;"
-"$WULTFW" -c "$TMP/big.cfg" --no-progress >"$TMP/big.out" 2>&1 || { cat "$TMP/big.out"; fail "5000-datapoint run"; }
+# info NAME KEY: a value of $TMP/out/NAME/info.yml, unquoted; 0 if absent.
+info() {
+	v=$(sed -n "s/^$2: '*\([^']*\)'*\$/\1/p" "$TMP/out/$1/info.yml")
+	echo "${v:-0}"
+}
+# The kernel's count of idle entries of CPU $CPU; empty without cpuidle.
+kernel_idle() {
+	cat "/sys/devices/system/cpu/cpu$CPU"/cpuidle/state*/usage 2>/dev/null |
+		awk '{ s += $1; n++ } END { if (n) print s }'
+}
+# idleness NAME: how idle CPU $CPU was for the run NAME, by hrt's own
+# counters. Sets armed, busy, entries and idle (timers that found it idle).
+idleness() {
+	armed=$(info "$1" hrt_timers_armed)
+	busy=$(info "$1" hrt_busy_at_launch)
+	entries=$(sed -n "s/^hrt_idle_entries_state[0-9]*: '*\([0-9]*\)'*\$/\1/p" "$TMP/out/$1/info.yml" |
+		awk '{ s += $1 } END { print s + 0 }')
+	idle=$((armed - busy))
+}
+# idle_but_lost NAME ROWS: fail if the timers that found CPU $CPU idle are
+# many more than ROWS plus what hrt dropped and said why (a few may be in
+# flight when a run stops): records lost without a count are a bug.
+idle_but_lost() {
+	dropped=$(sed -n "s/^hrt_dropped_[a-z_]*: '*\([0-9]*\)'*\$/\1/p" "$TMP/out/$1/info.yml" |
+		awk '{ s += $1 } END { print s + 0 }')
+	[ $((idle - dropped - $2)) -le 3 ] ||
+		fail "$1: $2 datapoints, though $idle of $armed timers found CPU $CPU idle and $dropped were dropped"
+}
+# Why checks were skipped (the CPU hardly idle), empty if none was.
+toofew=
+
+# 1. Up to 5000 datapoints with raw timestamps, checked row by row. hrt
+# measures only when its timer finds CPU $CPU idle: on a quiet machine it
+# gets 5000 in seconds; with another build beside the test, CPU $CPU may
+# go idle a dozen times a minute. So the run is bounded by time and every
+# check takes the rows it got: one row for the row checks (a wrong column
+# is wrong in every row), 7 for TotCyc (1b). A check without its rows is
+# skipped, and the whole test then says SKIP with the reason, but only
+# when hrt's own counters show its timers found the CPU busy.
+exp big 5000 60s "raw = true;"
+k0=$(kernel_idle)
+"$WULTFW" -c "$TMP/big.cfg" --no-progress >"$TMP/big.out" 2>&1 || { cat "$TMP/big.out"; fail "the 5000-datapoint run"; }
+k1=$(kernel_idle)
+rows=$(($(wc -l < "$TMP/out/big/datapoints.csv") - 1))
+idleness big
+echo "1: $rows datapoints in $(info big duration) s; CPU $CPU: $entries idle entries (kernel: ${k0:+$((k1 - k0))}${k0:-no cpuidle}), $armed timers armed, $busy found it busy"
+[ "$(info big datapoints)" = "$rows" ] || fail "CSV has $rows rows, info.yml datapoints $(info big datapoints)"
+if [ "$rows" != 5000 ]; then
+	[ "$(info big duration | cut -d. -f1)" -ge 59 ] ||
+		fail "the run stopped at $rows datapoints after $(info big duration) s, before either limit"
+	idle_but_lost big "$rows"
+fi
+# Both count the same idle entries; the kernel's window holds hrt's.
+[ -z "$k0" ] || [ "$entries" -le $((k1 - k0 + 10)) ] ||
+	fail "hrt counted $entries idle entries of CPU $CPU where the kernel counted $((k1 - k0))"
+[ -n "$k0" ] && [ $((k1 - k0)) -ge 100 ] && [ "$entries" = 0 ] &&
+	fail "hrt saw no idle entry of CPU $CPU where the kernel counted $((k1 - k0))"
+[ "$rows" -ge 1 ] ||
+	toofew="CPU $CPU hardly idle: hrt's timers found it idle $idle times in 60 s ($armed armed, $busy busy): no datapoint to check"
 cpuidle=0
 [ -z "${WULTFW_HIDE_CPUIDLE:-}" ] && [ -d "/sys/devices/system/cpu/cpu$CPU/cpuidle" ] && cpuidle=1
 awk -F, -v cpuidle=$cpuidle '
@@ -69,9 +125,8 @@ NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 function d(a, b) { return a - b > 0.0011 || b - a > 0.0011 }
 function err(what) { if (bad++ < 20) print "row " NR ": " what ": " $0 }
 END {
-	if (n != 5000) { print "CSV has " n " rows, not 5000"; bad++ }
 	if (("ReqCState" in c) != cpuidle) { print "ReqCState column " (cpuidle ? "missing" : "present") " with" (cpuidle ? "" : "out") " cpuidle states"; bad++ }
-	if (cpuidle && empty == n) { print "ReqCState never named"; bad++ }
+	if (cpuidle && n && empty == n) { print "ReqCState never named in " n " rows"; bad++ }
 	exit bad ? 1 : 0
 }
 ' "$TMP/out/big/datapoints.csv" || fail "datapoints inconsistent (see above)"
@@ -86,14 +141,18 @@ grep -q "^devid: 'hrt'" "$TMP/out/big/info.yml" || fail "info.yml lacks devid hr
 # is descheduled, which a build running beside the test does to 1% or more
 # of the rows: so the test asks for a majority within the bound (and a
 # median error under 500 ns), which only a right window gives, and prints
-# the stretched share without judging it. Other counters need hardware
-# this CI lacks (tests/unit/test_hrt_pmu.c covers them with synthetic deltas).
+# the stretched share without judging it. It needs 7 rows: with a wrong
+# window, a majority of 7 within the bound has a chance below
+# C(7,4) 0.01^4 < 1e-6. Other counters need hardware this CI lacks
+# (tests/unit/test_hrt_pmu.c covers them with synthetic deltas).
 hdr=$(head -1 "$TMP/out/big/datapoints.csv")
 if [ -r /sys/bus/event_source/devices/msr/events/tsc ]; then
 	grep -q "^hrt_counters: '.*msr/tsc" "$TMP/out/big/info.yml" || fail "msr/tsc exists but info.yml hrt_counters lacks it"
 	case ",$hdr," in *,TotCyc,*) ;; *) fail "msr/tsc exists but no TotCyc column: $hdr" ;; esac
 	mhz=$("$top/tests/hrt/tscfreq") || fail "tscfreq could not measure the TSC rate"
-	awk -F, -v mhz="$mhz" '
+	[ "$rows" -ge 7 ] ||
+		: "${toofew:=CPU $CPU hardly idle: hrt's timers found it idle $idle times in 60 s ($armed armed, $busy busy): $rows datapoints, the TotCyc check needs 7}"
+	[ "$rows" -lt 7 ] || awk -F, -v mhz="$mhz" '
 	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	{
 		dt = $c["TAI"] - $c["TBI"]
@@ -107,9 +166,11 @@ if [ -r /sys/bus/event_source/devices/msr/events/tsc ]; then
 		printf "TotCyc vs (TAI - TBI) at %s MHz: %d of %d rows beyond 1 us + 0.05%%\n", mhz, off, n > "/dev/stderr"
 		if (off * 2 > n) exit 1
 	}' "$TMP/out/big/datapoints.csv" > "$TMP/toterr" || fail "TotCyc does not match the idle periods (see above)"
-	med=$(sort -n "$TMP/toterr" | awk '{ v[NR] = $1 } END { print int(v[int(NR / 2) + 1]) }')
-	echo "TotCyc vs (TAI - TBI): median |error| $med ns"
-	[ "$med" -le 500 ] || fail "TotCyc: median error $med ns > 500 ns"
+	if [ "$rows" -ge 7 ]; then
+		med=$(sort -n "$TMP/toterr" | awk '{ v[NR] = $1 } END { print int(v[int(NR / 2) + 1]) }')
+		echo "TotCyc vs (TAI - TBI): median |error| $med ns"
+		[ "$med" -le 500 ] || fail "TotCyc: median error $med ns > 500 ns"
+	fi
 else
 	case ",$hdr," in *,TotCyc,*) fail "TotCyc column without msr/tsc: $hdr" ;; esac
 	grep -q "^hrt_counters: 'none'" "$TMP/out/big/info.yml" || fail "no msr/tsc but info.yml hrt_counters is not none"
@@ -137,33 +198,46 @@ grep -q "ring_kib" "$TMP/bad.out" || fail "unknown key: no suggestion: $(cat "$T
 clean || fail "hrt objects left after refused runs: $(leftovers)"
 
 # 3. A second run while one is running is refused; the first is unharmed.
-exp long 100000000 30s ""
+# Loading the BPF program can take seconds on a loaded machine: wait for it.
+exp long 100000000 10m ""
 "$WULTFW" -c "$TMP/long.cfg" --no-progress >"$TMP/long.out" 2>&1 &
 LONG=$!
 i=0
-while ! bpftool prog show | grep -q 'name hrt_cpu_idle' && [ $i -lt 50 ]; do
+while ! bpftool prog show | grep -q 'name hrt_cpu_idle' && [ $i -lt 600 ]; do
+	kill -0 "$LONG" 2>/dev/null || { cat "$TMP/long.out"; fail "the long run ended by itself"; }
 	sleep 0.1; i=$((i + 1))
 done
+[ $i -lt 600 ] || fail "the long run did not load its BPF program in 60 s"
 exp second 10 10s ""
 "$WULTFW" -c "$TMP/second.cfg" --no-progress >"$TMP/second.out" 2>&1 && fail "second run was not refused"
 grep -q "another hrt run is active" "$TMP/second.out" || fail "second run: unclear error: $(cat "$TMP/second.out")"
 
 # 4. SIGINT: the run stops, its files are complete, nothing is left behind.
-sleep 1
+# Sent once the CSV holds a datapoint (the csv sink writes them out every
+# second), or after 60 s without one.
+i=0
+while [ "$(wc -l < "$TMP/out/long/datapoints.csv" 2>/dev/null || echo 0)" -lt 2 ] && [ $i -lt 600 ]; do
+	sleep 0.1; i=$((i + 1))
+done
 kill -INT "$LONG"
 wait "$LONG"
 st=$?
 [ "$st" = 130 ] || { cat "$TMP/long.out"; fail "run stopped by SIGINT: exit status $st, expected 130"; }
-n=$(sed -n "s/^datapoints: //p" "$TMP/out/long/info.yml")
-[ "${n:-0}" -gt 0 ] || fail "no datapoints before SIGINT"
+n=$(info long datapoints)
 [ "$(($(wc -l < "$TMP/out/long/datapoints.csv") - 1))" = "$n" ] || fail "CSV rows != info.yml datapoints after SIGINT"
+if [ "$n" = 0 ]; then
+	idleness long
+	idle_but_lost long 0
+	: "${toofew:=CPU $CPU hardly idle: in 60 s hrt's timers found it idle $idle times ($armed armed, $busy busy): no datapoint before SIGINT}"
+fi
 clean || fail "hrt objects left after SIGINT: $(leftovers)"
 
 # 5. The lock died with the first run: a new one may start.
 # counters = false: no counter columns, info.yml says so.
-exp again 100 30s "raw = true; counters = false;"
+exp again 100 10s "raw = true; counters = false;"
 "$WULTFW" -c "$TMP/again.cfg" --no-progress >"$TMP/again.out" 2>&1 || { cat "$TMP/again.out"; fail "run after SIGINT refused"; }
 head -1 "$TMP/out/again/datapoints.csv" | grep -q TotCyc && fail "counters = false still wrote TotCyc"
 grep -q "^hrt_counters: 'none (counters = false)'" "$TMP/out/again/info.yml" || fail "counters = false not in info.yml"
 clean || fail "hrt objects left after the last run: $(leftovers)"
-echo "PASS: 5000 consistent datapoints, TotCyc per idle period, bad options refused, second run refused, clean after run and SIGINT"
+[ -z "$toofew" ] || skip "$toofew (the other checks passed)"
+echo "PASS: $rows consistent datapoints, TotCyc per idle period, bad options refused, second run refused, clean after run and SIGINT"

@@ -29,6 +29,22 @@ expect_status() {
 	if [ "$1" = "$2" ]; then ok "$3"; else fail "$3: exit status $2, expected $1"; fi
 }
 
+# wait_until CMD...: run CMD every 0.1 s until it succeeds, at most 120 s.
+# For waiting on a background run instead of sleeping a guessed time: a
+# loaded machine can take seconds to start one; the bound is for a hang.
+wait_until() {
+	_w=0
+	until "$@"; do
+		_w=$((_w + 1)); [ $_w -lt 1200 ] || return 1
+		sleep 0.1
+	done
+}
+
+# has_rows FILE N: FILE exists and has N lines or more after its header.
+has_rows() {
+	[ -f "$1" ] && [ $(($(wc -l <"$1") - 1)) -ge "$2" ]
+}
+
 finish() {
 	if [ "$failures" -gt 0 ]; then
 		echo "$failures check(s) failed"

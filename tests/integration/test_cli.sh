@@ -117,12 +117,14 @@ expect_in "$work/blame.out" "blame.cfg:3: source.fail_open: the device is not th
 # Ctrl-C in the middle of a run: status 130, results saved.
 cat >"$work/slow.cfg" <<'CFG'
 name = "slow";
-source = { plugin = "testsrc"; cpu = 0; rows_per_read = 10; delay = "20ms"; };
+source = { plugin = "testsrc"; cpu = 0; rows_per_read = 10; delay = "20ms"; progress = "made"; };
 sinks = ( { plugin = "testsink"; } );
 CFG
 "$WULTFW" -q -c slow.cfg -o sig &
 pid=$!
-sleep 1
+# In the middle: once the source has made rows (a loaded machine may take
+# seconds to get there).
+wait_until test -s made || fail "the slow run made no rows in 120 s"
 kill -INT $pid
 wait $pid
 expect_status 130 $? "SIGINT exits 128+2"

@@ -53,7 +53,9 @@ rows=$(($(wc -l <normal/coll/datapoints.csv) - 1))
 write_cfg 'time = "1m";' "net:lo:rx_packets"
 "$WULTFW" -q -c coll.cfg -o sig &
 pid=$!
-sleep 3
+# Mid-run: once every file holds a row (written out every second).
+wait_until has_rows sig/coll/datapoints.csv 1 && wait_until has_rows sig/coll/telemetry.csv 1 &&
+	wait_until has_rows sig/coll/net.csv 1 || fail "no rows in the files of a running run after 120 s"
 kill -INT $pid
 wait $pid
 expect_status 130 $? "SIGINT exits 130"
@@ -80,18 +82,22 @@ printf '           CPU0       CPU1\n  24:    1    2   PCI-MSI eth0\n LOC:   10  
 cat >gone.cfg <<CFG
 name = "gone";
 source = { plugin = "timer"; cpu = 1; ldist = "500us"; };
-limits = { time = "3s"; };
+limits = { time = "1m"; };
 sinks = ( { plugin = "csv"; } );
 collect = ( { plugin = "telemetry"; proc_root = "$work/fakeproc"; period = "10ms";
               counters = [ "interrupts:24:cpu0", "interrupts:LOC:cpu1" ]; } );
 CFG
 "$WULTFW" -c gone.cfg -o gone >gone.out 2>&1 &
 pid=$!
-sleep 1
+# The counter goes once it was sampled; the run stops once that was noticed
+# (waits, not guessed sleeps: a loaded machine may take seconds for either).
+wait_until has_rows gone/gone/telemetry.csv 1 || fail "no telemetry row in 120 s"
 printf '           CPU0       CPU1\n LOC:   10   25   Local timer\n' >fakeproc/interrupts.new
 mv fakeproc/interrupts.new fakeproc/interrupts
+wait_until grep -q "went away" gone.out
+kill -INT $pid
 wait $pid
-expect_status 0 $? "a run whose counter went away"
+expect_status 130 $? "a run whose counter went away goes on until stopped"
 expect_in gone.out "counter interrupts:24:cpu0 went away" "the vanished counter is logged"
 grep -q '^[0-9]*,[0-9]*,1,20$' gone/gone/telemetry.csv && grep -q '^[0-9]*,[0-9]*,,25$' gone/gone/telemetry.csv &&
 	ok "its column holds values, then empty cells; the other goes on" ||

@@ -205,7 +205,8 @@ CFG
 rm -f made
 "$WULTFW" -q -c quiet.cfg -o quiet 2>/dev/null &
 pid=$!
-sleep 1.3
+# Some batches in (when is the scheduler's business on a loaded machine).
+wait_until sh -c '[ "$(tr -d " " <made 2>/dev/null)" -ge 25 ] 2>/dev/null'
 kill -9 $pid
 wait $pid 2>/dev/null
 made=
@@ -252,9 +253,9 @@ sinks = ( { plugin = "csv"; } );
 CFG
 	"$WULTFW" -q -c real.cfg -o real 2>real.err &
 	pid=$!
-	# Wait for the change to be made (the state file exists first).
-	n=0
-	while [ ! -f real/k/info.yml ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+	# Wait for the change to be made: the run measures (a loaded machine
+	# may take seconds to get there).
+	wait_until has_rows real/k/datapoints.csv 1
 	kill -9 $pid
 	wait $pid 2>/dev/null
 	during=$(cat "$real"/cpu1/cpuidle/state*/disable "$real/cpuidle/current_governor" | tr '\n' ' ')

@@ -286,8 +286,11 @@ fetch -H sut3 -o reslost 2>fetch2.err
 expect_status 0 $? "fetch again"
 expect_in fetch2.err "sut3: no runs in" "nothing left to fetch"
 
-# fetch says which runs are still going on.
-"$WULTFW" $ropts -H sut4 --sut-wultfw "$work/sut-wultfw" -o resrun -c long.cfg 2>/dev/null &
+# fetch says which runs are still going on. The run is long enough for a
+# fetch and a refused run over ssh, also when a loaded machine takes
+# seconds for each.
+sed 's/time = "6s"/time = "20s"/' long.cfg >running.cfg
+"$WULTFW" $ropts -H sut4 --sut-wultfw "$work/sut-wultfw" -o resrun -c running.cfg 2>/dev/null &
 ctl=$!
 wait_for "sutdir/run-*-sut4/out/long" || fail "the SUT run did not start"
 fetch -H sut4 -o resrun 2>running.err

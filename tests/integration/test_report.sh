@@ -108,17 +108,21 @@ expect_in bad.err "--xaxes: no metric 'LDsit'" "naming the option"
 
 # hrt (eBPF) where it runs, and a timer result as without cpuidle (no
 # ReqCState column: tables without a per-state breakdown).
-# hrt needs an idle CPU: on a busy machine its datapoints come slowly.
-sed 's/"timer"; cpu/"hrt"; cpu/; s/name = "timer"/name = "hrt"/; s/datapoints = 3000; }/datapoints = 1000; time = "60s"; }/' timer.cfg >hrt.cfg
+# hrt needs an idle CPU: on a busy machine its datapoints come slowly, so
+# the run is bounded by time and the page made of what it got (one
+# datapoint draws every plot; none leaves them empty, which the page calls
+# an error, rightly).
+sed 's/"timer"; cpu/"hrt"; cpu/; s/name = "timer"/name = "hrt"/; s/datapoints = 3000; }/datapoints = 1000; time = "30s"; }/' timer.cfg >hrt.cfg
 if "$WULTFW" -c hrt.cfg --check >hrt.check 2>&1; then
 	"$WULTFW" -q -c hrt.cfg
+	expect_status 0 $? "an hrt measurement"
 	n=$(sed -n 's/^datapoints: //p' out/hrt/info.yml)
-	if [ "${n:-0}" -ge 10 ]; then
+	if [ "${n:-0}" -ge 1 ]; then
 		"$WULTFW" report -o r-hrt out/hrt 2>/dev/null
-		expect_status 0 $? "report of an hrt result"
+		expect_status 0 $? "report of an hrt result ($n datapoints)"
 		open_report hrt r-hrt 2
 	else
-		ok "hrt took only ${n:-0} datapoints in 60 s (CPU 1 hardly idle here): not reported"
+		echo "skipped: hrt took no datapoint in 30 s (CPU 1 never idle when its timer fired): no hrt page"
 	fi
 else
 	ok "no hrt result here: $(grep -m1 warning hrt.check)"

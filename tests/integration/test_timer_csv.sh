@@ -67,7 +67,7 @@ sinks = ( { plugin = "csv"; } );
 CFG
 "$WULTFW" -q -c long.cfg -o sig &
 pid=$!
-sleep 2
+wait_until has_rows sig/long/datapoints.csv 101 || fail "no 101 rows in 120 s"
 kill -INT $pid
 wait $pid
 expect_status 130 $? "SIGINT exits 130"

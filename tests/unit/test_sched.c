@@ -181,8 +181,13 @@ static void test_time_limit(void)
 
 	CU_ASSERT_EQUAL(run("time", "source = { plugin = \"testsrc\"; cpu = 1; rows_per_read = 1; delay = \"10ms\"; };\n"
 			    "limits = { time = \"300ms\"; };\n" SINK, &r, false), 0);
-	CU_ASSERT(r.duration_s >= 0.29 && r.duration_s < 1.5);
-	CU_ASSERT(r.datapoints >= 5 && r.datapoints <= 31);
+	/*
+	 * The limit ends the run (without it the source never ends; the 10 s
+	 * bound is for that, not for a loaded machine's delays); reads of at
+	 * least 10 ms each make at most 31 rows in 300 ms.
+	 */
+	CU_ASSERT(r.duration_s >= 0.29 && r.duration_s < 10);
+	CU_ASSERT(r.datapoints >= 1 && r.datapoints <= 31);
 }
 
 static void test_discarded(void)

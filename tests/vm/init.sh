@@ -13,6 +13,9 @@ COUNT=2000
 pass() { echo "VMTEST PASS $1"; }
 fail() { echo "VMTEST FAIL $1: $2"; }
 check() { name=$1; shift; if "$@"; then pass "$name"; else fail "$name" "'$*' failed"; fi; }
+# until_ok CMD...: CMD every second until it succeeds, at most 120 s. TCG on
+# a loaded host can take seconds for a step: wait for it, never guess.
+until_ok() { i=0; until "$@"; do i=$((i + 1)); [ $i -lt 120 ] || return 1; sleep 1; done; }
 no_kernel_errors() {
 	# Anything the kernel says went wrong since boot.
 	if dmesg | grep -E "Oops|WARNING:|BUG:|Call Trace|general protection|refcount_t" >/tmp/kerr; then
@@ -93,28 +96,28 @@ else
 fi
 
 # Unload attempts while a run is active must fail cleanly (module in use).
-/bin/vmtest hold $CPU 30 &
+/bin/vmtest hold $CPU 30 >/tmp/hold.out &
 HOLD=$!
-sleep 2
+until_ok grep -q "hold: running" /tmp/hold.out
 if rmmod wultfw_hrt 2>/dev/null; then fail rmmod-hrt-busy "unloaded mid-run"; else pass rmmod-hrt-busy; fi
 if rmmod wultfw 2>/dev/null; then fail rmmod-fw-busy "unloaded mid-run"; else pass rmmod-fw-busy; fi
 check tdt-unload-mid-run rmmod wultfw_tdt
 # A reader that goes away stops the run and releases the device module.
 kill -9 $HOLD
 wait $HOLD 2>/dev/null
-sleep 1
-check run-stopped-by-exit sh -c 'dmesg | tail -5 | grep -q "run stopped"'
+cat /tmp/hold.out
+check run-stopped-by-exit until_ok sh -c 'dmesg | tail -5 | grep -q "run stopped"'
 
 # Unplugging the measured CPU mid-run stops the run with a reason.
-/bin/vmtest hold $CPU 30 &
+/bin/vmtest hold $CPU 30 >/tmp/hold.out &
 HOLD=$!
-sleep 2
+until_ok grep -q "hold: running" /tmp/hold.out
 check offline-mid-run sh -c "echo 0 >/sys/devices/system/cpu/cpu$CPU/online"
-sleep 1
-check offline-stops-run sh -c 'dmesg | grep -q "CPU '$CPU' went offline; run stopped"'
+check offline-stops-run until_ok sh -c 'dmesg | grep -q "CPU '$CPU' went offline; run stopped"'
 check online-again sh -c "echo 1 >/sys/devices/system/cpu/cpu$CPU/online"
 kill -9 $HOLD
 wait $HOLD 2>/dev/null
+cat /tmp/hold.out
 no_kernel_errors kernel-log-after-offline
 check rmmod-i210 rmmod wultfw_i210
 check rmmod-hrt-after rmmod wultfw_hrt
