@@ -151,8 +151,7 @@ grep -q incomplete calc.out && fail "calc calls a complete run incomplete" || ok
 # so at exit; `wultfw restore` fails on it, then puts it back once it can.
 "$WULTFW" -q --sysfs-root "$sysfs" -c kill.cfg -o stuck 2>stuck.err &
 pid=$!
-n=0
-while [ "$(cat ownknob)" != changed ] && [ $n -lt 200 ]; do sleep 0.05; n=$((n + 1)); done
+wait_until sh -c '[ "$(cat ownknob)" = changed ]'
 rm ownknob && mkdir ownknob
 kill -INT $pid
 wait $pid

@@ -45,8 +45,7 @@ fi
 ndl_kill_hold() {
 	/bin/vmtest_ndl_kill hold "$1" 0 "$2" >/tmp/ndl_kill.out 2>&1 &
 	kpid=$!
-	n=0
-	while ! grep -q "^held" /tmp/ndl_kill.out && [ $n -lt 100 ]; do sleep 0.2; n=$((n + 1)); done
+	until_ok grep -q "^held" /tmp/ndl_kill.out
 	echo "ndl-kill: $(cat /tmp/ndl_kill.out); during: $(tc qdisc show dev "$1" | tr '\n' ' ')"
 	kill -9 $kpid
 	wait $kpid 2>/dev/null
