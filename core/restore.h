@@ -2,8 +2,9 @@
 /*
  * System settings a run changes, and how to put them back -- even after
  * kill -9 or a power cut. One mechanism for every kind of setting (cpuidle
- * disable flags, the cpuidle governor, a plugin's driver binding, ...):
- * a change is remembered as the file writes that undo it, in a state file
+ * disable flags, the cpuidle governor, a plugin's driver binding or
+ * qdiscs, ...): a change is remembered as the file writes that undo it, or
+ * as a line of data its plugin's restore op undoes it from, in a state file
  * (STATE_DIR/PID.state, fsynced) written BEFORE the change is made and
  * removed once everything is put back. A later wultfw finds the state
  * file of a run that no longer runs, says what it left changed and

@@ -9,8 +9,8 @@
  *   boot_id 0f3c...         (a state file from an earlier boot is stale)
  *   change C-state C1 of CPU 1 disabled
  *   write /sys/devices/system/cpu/cpu1/cpuidle/state2/disable\t0
- *   change ndl: qdiscs mqprio 100: and etf on eth1 TX queue 0, added by ndl
- *   plugin ndl\tv1 3 eth1 m 0
+ *   change ndl: qdisc etf on eth1 TX queue 0 under a root mqprio 100: (before: the defaults)
+ *   plugin ndl\tv1 3 eth1 mqprio 0 0
  *
  * Each `change` is undone either by its `write` lines in order, or by
  * its one `plugin` line: that plugin's restore op gets the data after the
