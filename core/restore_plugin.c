@@ -103,7 +103,8 @@ int wfw_restore_plugin_change(const struct wfw_change *c, const char *tool)
 	if (!ret)
 		return 0;
 	if (tool)
-		fprintf(stderr, "wultfw %s: cannot put back '%s': %s\n", tool, c->what, err);
+		fprintf(stderr, "wultfw %s: cannot put back '%s': %s%s\n", tool, c->what, err,
+			ret == -EACCES || ret == -EPERM ? " (run 'wultfw restore' as root)" : "");
 	else
 		wfw_err("cannot put back '%s': %s; kept in %s/ for 'wultfw restore'",
 			c->what, err, wfw_restore_dir());

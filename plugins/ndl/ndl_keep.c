@@ -199,10 +199,10 @@ static bool as_recorded(const struct ndl_keep *k, const struct ndl_qdiscs *now,
 	return true;
 }
 
-int ndl_keep_restore(const struct ndl_keep *k, char *done, size_t donelen,
-		     char *why, size_t len)
+/* ndl_keep_restore() with now, a dump's room. */
+static int keep_restore(const struct ndl_keep *k, struct ndl_qdiscs *now,
+			char *done, size_t donelen, char *why, size_t len)
 {
-	static __thread struct ndl_qdiscs now;
 	char name[IF_NAMESIZE];
 	bool ours;
 	int err;
@@ -212,27 +212,42 @@ int ndl_keep_restore(const struct ndl_keep *k, char *done, size_t donelen,
 			 k->ifname, k->ifindex);
 		return 0;
 	}
-	err = ndl_qdisc_dump(k->ifindex, &now, why, len);
+	err = ndl_qdisc_dump(k->ifindex, now, why, len);
 	if (err)
 		return err;
-	if (as_recorded(k, &now, why, len)) {
+	if (as_recorded(k, now, why, len)) {
 		snprintf(done, donelen, "%s: the qdiscs are as before the run already", name);
 		return 0;
 	}
-	ours = root_is_ours(k, &now);
+	ours = root_is_ours(k, now);
 	if (ours && (err = ndl_qdisc_del_root(k->ifindex, why, len)))
 		return err;
 	for (size_t i = 0; i < k->user.n; i++)
-		if (!ndl_qdisc_has(&now, &k->user.q[i]) &&
+		if (!ndl_qdisc_has(now, &k->user.q[i]) &&
 		    (err = ndl_qdisc_add(k->ifindex, &k->user.q[i], why, len)))
 			return err;
-	err = ndl_qdisc_dump(k->ifindex, &now, why, len);
+	err = ndl_qdisc_dump(k->ifindex, now, why, len);
 	if (err)
 		return err;
-	if (!as_recorded(k, &now, why, len))
+	if (!as_recorded(k, now, why, len))
 		return -EIO;
 	snprintf(done, donelen, "%s: %s%s", name,
 		 ours ? "ndl's qdiscs removed" : "ndl's qdiscs were gone",
 		 k->user.n ? ", the recorded ones set up again" : ", the defaults are back");
 	return 0;
+}
+
+int ndl_keep_restore(const struct ndl_keep *k, char *done, size_t donelen,
+		     char *why, size_t len)
+{
+	struct ndl_qdiscs *now = malloc(sizeof(*now));	/* big */
+	int err;
+
+	if (!now) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	err = keep_restore(k, now, done, donelen, why, len);
+	free(now);
+	return err;
 }

@@ -2,6 +2,7 @@
 /* ndl qdiscs over rtnetlink; see ndl_qdisc.h. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -431,18 +432,18 @@ int ndl_qdisc_add(int ifindex, const struct ndl_qdisc *q, char *why,
 	return ndl_nl_request(&m.nh, what, why, len);
 }
 
-int ndl_qdisc_restore(int ifindex, const struct ndl_qdiscs *saved, char *why,
-		      size_t len)
+/* Put back what saved records, into now (a dump's room). */
+static int qdisc_restore(int ifindex, const struct ndl_qdiscs *saved,
+			 struct ndl_qdiscs *now, char *why, size_t len)
 {
-	static __thread struct ndl_qdiscs now;
 	char diff[128];
 	size_t i;
 	int err;
 
-	err = ndl_qdisc_dump(ifindex, &now, why, len);
+	err = ndl_qdisc_dump(ifindex, now, why, len);
 	if (err)
 		return err;
-	if (ndl_qdisc_equal(saved, &now, diff, sizeof(diff)))
+	if (ndl_qdisc_equal(saved, now, diff, sizeof(diff)))
 		return 0;	/* nothing was changed (or already restored) */
 	/* Our root goes; the kernel attaches the device's defaults. */
 	err = ndl_qdisc_del_root(ifindex, why, len);
@@ -454,12 +455,28 @@ int ndl_qdisc_restore(int ifindex, const struct ndl_qdiscs *saved, char *why,
 		    (err = ndl_qdisc_add(ifindex, &saved->q[i], why, len)))
 			return err;
 	}
-	err = ndl_qdisc_dump(ifindex, &now, why, len);
+	err = ndl_qdisc_dump(ifindex, now, why, len);
 	if (err)
 		return err;
-	if (!ndl_qdisc_equal(saved, &now, diff, sizeof(diff))) {
+	if (!ndl_qdisc_equal(saved, now, diff, sizeof(diff))) {
 		snprintf(why, len, "qdiscs differ after restoring: %s", diff);
 		return -EIO;
 	}
 	return 0;
+}
+
+int ndl_qdisc_restore(int ifindex, const struct ndl_qdiscs *saved, char *why,
+		      size_t len)
+{
+	/* Big: neither on the stack nor in TLS (a static build's threads). */
+	struct ndl_qdiscs *now = malloc(sizeof(*now));
+	int err;
+
+	if (!now) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	err = qdisc_restore(ifindex, saved, now, why, len);
+	free(now);
+	return err;
 }
