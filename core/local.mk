@@ -21,7 +21,7 @@ core_libwfw_core_la_SOURCES = \
 	core/resolved.c core/resolved.h \
 	core/restore.c core/restore.h \
 	core/restore_file.c core/restore_file.h \
-	core/restore_leftover.c \
+	core/restore_leftover.c core/restore_plugin.c \
 	core/resultdir.c core/resultdir.h \
 	core/run.c \
 	core/sched.c core/sched.h \

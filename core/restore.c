@@ -92,31 +92,8 @@ static int open_state_dir(char *err, size_t errlen)
 	return 0;
 }
 
-/* Fill the next slot; the caller holds the signals. */
-static int add_change(const char *what, const struct wultfw_restore_step *steps,
-		      size_t n, char *err, size_t errlen)
-{
-	struct wfw_change *c = &changes[nchanges];
-
-	if (nchanges >= WFW_RESTORE_MAX_CHANGES || !n || n > WFW_RESTORE_MAX_STEPS) {
-		snprintf(err, errlen, "cannot remember '%s': %s", what,
-			 n ? "too many changes or steps" : "no steps");
-		return -E2BIG;
-	}
-	memset(c, 0, sizeof(*c));
-	if (wfw_change_set(c, what, steps, n)) {
-		snprintf(err, errlen, "cannot remember '%s': a path or value is too long or holds a tab or newline",
-			 what);
-		return -EINVAL;
-	}
-	c->live = true;
-	nchanges++;
-	return 0;
-}
-
-int wfw_restore_remember(const char *what,
-			 const struct wultfw_restore_step *steps, size_t n,
-			 char *err, size_t errlen)
+/* c into the next slot and the state file; its id or -errno. */
+static int add_change(const struct wfw_change *c, char *err, size_t errlen)
 {
 	sigset_t old;
 	int ret, id;
@@ -126,8 +103,13 @@ int wfw_restore_remember(const char *what,
 		return ret;
 	hold_signals(&old);
 	id = nchanges;
-	ret = add_change(what, steps, n, err, errlen);
-	if (!ret) {
+	if (id >= WFW_RESTORE_MAX_CHANGES) {
+		snprintf(err, errlen, "cannot remember '%s': too many changes", c->what);
+		ret = -E2BIG;
+	} else {
+		changes[id] = *c;
+		changes[id].live = true;
+		nchanges++;
 		ret = save();
 		if (ret) {
 			snprintf(err, errlen, "cannot write %s (the settings to restore): %s",
@@ -138,6 +120,41 @@ int wfw_restore_remember(const char *what,
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret ? ret : id;
+}
+
+int wfw_restore_remember(const char *what,
+			 const struct wultfw_restore_step *steps, size_t n,
+			 char *err, size_t errlen)
+{
+	struct wfw_change c;
+
+	memset(&c, 0, sizeof(c));
+	if (!n || n > WFW_RESTORE_MAX_STEPS) {
+		snprintf(err, errlen, "cannot remember '%s': %s", what,
+			 n ? "too many steps" : "no steps");
+		return -E2BIG;
+	}
+	if (wfw_change_set(&c, what, steps, n)) {
+		snprintf(err, errlen, "cannot remember '%s': a path or value is too long or holds a tab or newline",
+			 what);
+		return -EINVAL;
+	}
+	return add_change(&c, err, errlen);
+}
+
+int wfw_restore_remember_plugin(const char *plugin, const char *what,
+				const char *data, char *err, size_t errlen)
+{
+	struct wfw_change c;
+
+	memset(&c, 0, sizeof(c));
+	if (wfw_change_set_plugin(&c, what, plugin, data)) {
+		snprintf(err, errlen, "cannot remember '%s': the description (%zu bytes, at most %zu, no tab or newline) or the data (%zu bytes, at most %d) is too long",
+			 what, strlen(what), sizeof(c.what) - 1, strlen(data),
+			 WULTFW_RESTORE_DATA_MAX - 1);
+		return -EINVAL;
+	}
+	return add_change(&c, err, errlen);
 }
 
 static void drop(int id, int (*put_back)(const struct wfw_change *c), int *ret)
@@ -162,6 +179,14 @@ int wfw_restore_undo(int id)
 {
 	int ret = 0;
 
+	if (id >= 0 && id < nchanges && changes[id].live &&
+	    changes[id].kind == WFW_CHANGE_PLUGIN) {
+		/* Kept on failure: the state file tells a later wultfw. */
+		ret = wfw_restore_plugin_change(&changes[id], NULL);
+		if (!ret)
+			drop(id, NULL, NULL);
+		return ret;
+	}
 	drop(id, wfw_change_put_back, &ret);
 	return ret;
 }
@@ -171,23 +196,71 @@ void wfw_restore_forget(int id)
 	drop(id, NULL, NULL);
 }
 
+static void say(const char *s)
+{
+	ssize_t r = write(STDERR_FILENO, s, strlen(s));
+
+	(void)r;
+}
+
+/* Write-back changes undone; returns how many plugin changes are left. */
+static int put_back_writes(void)
+{
+	int i, left = 0;
+
+	for (i = nchanges - 1; i >= 0; i--) {
+		if (!changes[i].live)
+			continue;
+		if (changes[i].kind == WFW_CHANGE_PLUGIN) {
+			left++;
+			continue;
+		}
+		wfw_change_put_back(&changes[i]);
+		changes[i].live = false;
+	}
+	return left;
+}
+
 void wfw_restore_all(void)
 {
 	sigset_t old;
-	int i;
 
 	/* A forked child exiting must not undo its parent's changes. */
 	if (!owner || owner != getpid())
 		return;
 	hold_signals(&old);
-	for (i = nchanges - 1; i >= 0; i--) {
-		if (!changes[i].live)
-			continue;
-		wfw_change_put_back(&changes[i]);
-		changes[i].live = false;
+	/*
+	 * Only once all is written back: a crash before keeps the file. A
+	 * plugin's own changes need its code, not safe to run here: they
+	 * stay in the file for `wultfw restore` and the next run.
+	 */
+	if (!put_back_writes()) {
+		if (state_path[0])
+			unlink(state_path);
+	} else {
+		say("wultfw: settings only a plugin can put back are left changed: 'wultfw restore' puts them back (");
+		say(state_path);
+		say(")\n");
 	}
-	/* Only once all is written back: a crash before keeps the file. */
-	if (state_path[0])
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void wfw_restore_exit(void)
+{
+	sigset_t old;
+
+	if (!owner || owner != getpid())
+		return;
+	hold_signals(&old);
+	if (put_back_writes()) {
+		save();		/* only what is left, for the next wultfw */
+		fprintf(stderr, "wultfw: left changed, for 'wultfw restore' or the next run to put back (%s):\n",
+			state_path);
+		for (int i = 0; i < nchanges; i++)
+			if (changes[i].live)
+				fprintf(stderr, "wultfw:   %s\n", changes[i].what);
+	} else if (state_path[0]) {
 		unlink(state_path);
+	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }

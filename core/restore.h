@@ -2,8 +2,9 @@
 /*
  * System settings a run changes, and how to put them back -- even after
  * kill -9 or a power cut. One mechanism for every kind of setting (cpuidle
- * disable flags, the cpuidle governor, a plugin's driver binding, ...):
- * a change is remembered as the file writes that undo it, in a state file
+ * disable flags, the cpuidle governor, a plugin's driver binding or
+ * qdiscs, ...): a change is remembered as the file writes that undo it, or
+ * as a line of data its plugin's restore op undoes it from, in a state file
  * (STATE_DIR/PID.state, fsynced) written BEFORE the change is made and
  * removed once everything is put back. A later wultfw finds the state
  * file of a run that no longer runs, says what it left changed and
@@ -35,15 +36,36 @@ const char *wfw_restore_dir(void);
 int wfw_restore_remember(const char *what,
 			 const struct wultfw_restore_step *steps, size_t n,
 			 char *err, size_t errlen);
-/* Put one change back now and forget it; 0 or the first write's -errno. */
+/*
+ * The same for a change only `plugin`'s restore op puts back, given data
+ * (wultfw_remember_plugin()).
+ */
+int wfw_restore_remember_plugin(const char *plugin, const char *what,
+				const char *data, char *err, size_t errlen);
+/*
+ * Put one change back now and forget it; 0 or the first write's -errno. A
+ * plugin's change that could not be put back is kept (and said why).
+ */
 int wfw_restore_undo(int id);
 /* The caller put it back itself: forget it. */
 void wfw_restore_forget(int id);
 /*
  * Put back everything still remembered, newest first, and remove the
- * state file. Async-signal-safe: signal handlers and atexit call it.
+ * state file. Async-signal-safe: signal handlers call it. A plugin's
+ * changes need its code: they stay in the state file (it says so).
  */
 void wfw_restore_all(void);
+/* The same at exit (atexit): the state file keeps only what is left. */
+void wfw_restore_exit(void);
+
+struct wfw_change;
+/*
+ * Call the restore op of the change's plugin (loaded by name) with its
+ * data. tool: "restore", "scan", "run" for the messages of a leftover, or
+ * NULL in the process that made the change (reasons go to the log).
+ * 0 when put back, or -errno, said on stderr.
+ */
+int wfw_restore_plugin_change(const struct wfw_change *c, const char *tool);
 
 /*
  * State files of other wultfw processes: say what each left changed (on

@@ -22,6 +22,15 @@ static bool fits(char *dst, size_t len, const char *src)
 	return true;
 }
 
+/* Copy src into dst (len bytes), cut to fit. */
+static void copy_cut(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 int wfw_change_set(struct wfw_change *c, const char *what,
 		   const struct wultfw_restore_step *steps, size_t n)
 {
@@ -38,9 +47,32 @@ int wfw_change_set(struct wfw_change *c, const char *what,
 	return 0;
 }
 
+/* A plugin name: what a plugin file may be called. */
+static bool plugin_name_ok(const char *s)
+{
+	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == strlen(s);
+}
+
+int wfw_change_set_plugin(struct wfw_change *c, const char *what,
+			  const char *plugin, const char *data)
+{
+	if (!plugin || !data || !fits(c->what, sizeof(c->what), what) ||
+	    strpbrk(what, "\n\t") || !plugin_name_ok(plugin) ||
+	    !fits(c->plugin, sizeof(c->plugin), plugin) ||
+	    !fits(c->data, sizeof(c->data), data))
+		return -EINVAL;
+	c->kind = WFW_CHANGE_PLUGIN;
+	c->nsteps = 0;
+	return 0;
+}
+
 int wfw_change_put_back(const struct wfw_change *c)
 {
 	int ret = 0;
+
+	if (c->kind == WFW_CHANGE_PLUGIN)
+		return -ENOSYS;
 
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const char *v = c->steps[i].value;
@@ -101,6 +133,11 @@ char *wfw_state_format(const struct wfw_state *st)
 		if (!c->live)
 			continue;
 		fprintf(f, "change %s\n", c->what);
+		if (c->kind == WFW_CHANGE_PLUGIN) {
+			fprintf(f, "plugin %s\t", c->plugin);
+			put_escaped(f, c->data);
+			fputc('\n', f);
+		}
 		for (size_t k = 0; k < c->nsteps; k++) {
 			fputs("write ", f);
 			put_escaped(f, c->steps[k].path);
@@ -140,7 +177,8 @@ static int parse_write(struct wfw_change *c, const char *arg)
 {
 	const char *tab = strchr(arg, '\t');
 
-	if (!c || !tab || c->nsteps >= WFW_RESTORE_MAX_STEPS)
+	if (!c || !tab || c->nsteps >= WFW_RESTORE_MAX_STEPS ||
+	    c->kind != WFW_CHANGE_WRITES)
 		return -EINVAL;
 	if (!get_escaped(c->steps[c->nsteps].path, sizeof(c->steps[0].path), arg, tab) ||
 	    !get_escaped(c->steps[c->nsteps].value, sizeof(c->steps[0].value),
@@ -150,7 +188,22 @@ static int parse_write(struct wfw_change *c, const char *arg)
 	return 0;
 }
 
-/* One line; *cur is the change `write` lines belong to. */
+/* "plugin NAME\tDATA": the one way c is undone. */
+static int parse_plugin(struct wfw_change *c, const char *arg)
+{
+	const char *tab = strchr(arg, '\t');
+	char name[sizeof(c->plugin)];
+
+	if (!c || !tab || c->nsteps || c->kind != WFW_CHANGE_WRITES ||
+	    !get_escaped(name, sizeof(name), arg, tab) || !plugin_name_ok(name) ||
+	    !get_escaped(c->data, sizeof(c->data), tab + 1, tab + 1 + strlen(tab + 1)))
+		return -EINVAL;
+	memcpy(c->plugin, name, sizeof(name));
+	c->kind = WFW_CHANGE_PLUGIN;
+	return 0;
+}
+
+/* One line; *cur is the change `write` and `plugin` lines belong to. */
 static int parse_line(struct wfw_state *st, const char *line,
 		      struct wfw_change **cur)
 {
@@ -163,18 +216,20 @@ static int parse_line(struct wfw_state *st, const char *line,
 		return 0;
 	}
 	if (!strncmp(line, "boot_id ", 8)) {
-		snprintf(st->boot_id, sizeof(st->boot_id), "%s",
+		copy_cut(st->boot_id, sizeof(st->boot_id),
 			 strcmp(line + 8, "-") ? line + 8 : "");
 		return 0;
 	}
 	if (!strncmp(line, "write ", 6))
 		return parse_write(*cur, line + 6);
+	if (!strncmp(line, "plugin ", 7))
+		return parse_plugin(*cur, line + 7);
 	if (strncmp(line, "change ", 7) || st->nchanges >= WFW_RESTORE_MAX_CHANGES)
 		return -EINVAL;
 	*cur = &st->changes[st->nchanges++];
 	memset(*cur, 0, sizeof(**cur));
 	(*cur)->live = true;
-	snprintf((*cur)->what, sizeof((*cur)->what), "%s", line + 7);
+	copy_cut((*cur)->what, sizeof((*cur)->what), line + 7);
 	return 0;
 }
 
@@ -190,7 +245,7 @@ int wfw_state_parse(const char *text, struct wfw_state *st, char *err,
 		return -ENOMEM;
 	while (*text) {
 		size_t n = strcspn(text, "\n");
-		char line[1024];
+		char line[2 * WULTFW_RESTORE_DATA_MAX + 128];
 
 		lineno++;
 		snprintf(line, sizeof(line), "%.*s", (int)n, text);

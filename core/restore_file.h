@@ -9,9 +9,13 @@
  *   boot_id 0f3c...         (a state file from an earlier boot is stale)
  *   change C-state C1 of CPU 1 disabled
  *   write /sys/devices/system/cpu/cpu1/cpuidle/state2/disable\t0
+ *   change ndl: qdisc etf on eth1 TX queue 0 under a root mqprio 100: (before: the defaults)
+ *   plugin ndl\tv1 3 eth1 mqprio 0 0
  *
- * Each `change` is undone by its `write` lines in order; changes are
- * undone newest first. In values and paths, \n, \t and \\ are escaped.
+ * Each `change` is undone either by its `write` lines in order, or by
+ * its one `plugin` line: that plugin's restore op gets the data after the
+ * tab (wultfw_remember_plugin()). Changes are undone newest first. In
+ * values, paths and data, \n, \t and \\ are escaped.
  */
 #ifndef WFW_RESTORE_FILE_H
 #define WFW_RESTORE_FILE_H
@@ -25,14 +29,22 @@
 #define WFW_RESTORE_MAX_CHANGES 64
 #define WFW_RESTORE_MAX_STEPS 4
 
+enum wfw_change_kind {
+	WFW_CHANGE_WRITES,	/* undone by writing files (steps) */
+	WFW_CHANGE_PLUGIN,	/* undone by plugin's restore op, given data */
+};
+
 struct wfw_change {
 	bool live;		/* still to be undone */
+	enum wfw_change_kind kind;
 	char what[200];
 	size_t nsteps;
 	struct {
 		char path[320];
 		char value[96];
 	} steps[WFW_RESTORE_MAX_STEPS];
+	char plugin[64];
+	char data[WULTFW_RESTORE_DATA_MAX];
 };
 
 struct wfw_state {
@@ -46,8 +58,11 @@ struct wfw_state {
 /* Copy a change in; -EINVAL when a string does not fit. */
 int wfw_change_set(struct wfw_change *c, const char *what,
 		   const struct wultfw_restore_step *steps, size_t n);
+/* The same for a change plugin's restore op undoes with data. */
+int wfw_change_set_plugin(struct wfw_change *c, const char *what,
+			  const char *plugin, const char *data);
 /*
- * Do c's writes in order. A file that is gone (the device or fake tree
+ * Do c's writes in order (a plugin's change: nothing, -ENOSYS). A file that is gone (the device or fake tree
  * went away) has nothing to restore, nor has a write the kernel refuses
  * with ENODEV (unbinding a device the driver no longer has). Returns 0 or the first -errno;
  * async-signal-safe.

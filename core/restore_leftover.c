@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <atomic/atomic.h>
 #include <datafmt/runstate.h>
 
 #include "restore_file.h"
@@ -41,24 +42,48 @@ static void list_changes(const char *tool, const struct wfw_state *st)
 		fprintf(stderr, "wultfw %s:   %s\n", tool, st->changes[i].what);
 }
 
+/* One change: file writes, or its plugin's restore op. */
+static int put_back(const char *tool, struct wfw_change *c)
+{
+	int r;
+
+	if (c->kind == WFW_CHANGE_PLUGIN)
+		r = wfw_restore_plugin_change(c, tool);	/* says why */
+	else if ((r = wfw_change_put_back(c)))
+		fprintf(stderr, "wultfw %s: cannot put back '%s': %s%s\n", tool,
+			c->what, strerror(-r),
+			r == -EACCES || r == -EPERM ? " (run 'wultfw restore' as root)" : "");
+	c->live = r != 0;
+	return r;
+}
+
+/* The file keeps only what could not be put back, for another try. */
+static void keep_failed(const char *tool, const char *path,
+			const struct wfw_state *st)
+{
+	char *text = wfw_state_format(st);
+
+	if (!text || wfw_atomic_write_text(path, text, strlen(text)))
+		fprintf(stderr, "wultfw %s: cannot rewrite %s: it still lists what was put back\n",
+			tool, path);
+	free(text);
+	fprintf(stderr, "wultfw %s: kept %s for another try\n", tool, path);
+}
+
 /* Newest first; the file goes once everything is back. */
 static int put_back_all(const char *tool, const char *path,
-			const struct wfw_state *st)
+			struct wfw_state *st)
 {
 	int ret = 0;
 
 	for (size_t i = st->nchanges; i-- > 0;) {
-		int r = wfw_change_put_back(&st->changes[i]);
+		int r = put_back(tool, &st->changes[i]);
 
-		if (r) {
-			fprintf(stderr, "wultfw %s: cannot put back '%s': %s%s\n", tool,
-				st->changes[i].what, strerror(-r),
-				r == -EACCES || r == -EPERM ? " (run 'wultfw restore' as root)" : "");
+		if (r)
 			ret = r;
-		}
 	}
 	if (ret) {
-		fprintf(stderr, "wultfw %s: kept %s for another try\n", tool, path);
+		keep_failed(tool, path, st);
 		return ret;
 	}
 	if (unlink(path))

@@ -116,6 +116,17 @@ static int host_remember(struct wultfw_ctx *ctx, const char *what,
 	return id;
 }
 
+/* One only the plugin's restore op undoes, given data. */
+static int host_remember_plugin(struct wultfw_ctx *ctx, const char *what,
+				const char *data)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "%s: %s", ctx->plugin->name, what);
+	return wfw_restore_remember_plugin(ctx->plugin->name, msg, data,
+					   ctx->err, sizeof(ctx->err));
+}
+
 static int host_undo(struct wultfw_ctx *ctx, int id)
 {
 	(void)ctx;
@@ -135,6 +146,7 @@ static const struct wultfw_host host = {
 	.remember = host_remember,
 	.undo = host_undo,
 	.forget = host_forget,
+	.remember_plugin = host_remember_plugin,
 };
 
 static void init_ctx(struct wfw_plugin_inst *pi, struct wfw_run *run, int cpu)

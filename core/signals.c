@@ -84,5 +84,5 @@ void wfw_signals_install(void)
 	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 		sigaction(fatal[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	atexit(wfw_restore_all);
+	atexit(wfw_restore_exit);
 }

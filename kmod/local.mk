@@ -22,7 +22,8 @@ KMOD_UAPI = include/uapi/wultfw/wultfw_ioctl.h include/uapi/wultfw/wultfw_ndl.h
 KMOD_LDIST = include/wultfw/ldist.h
 EXTRA_DIST += $(KMOD_FILES) tests/vm/run.sh tests/vm/init.sh tests/vm/vmtest.c \
 	tests/vm/exp-kmod-hrt.cfg
-EXTRA_DIST += tests/vm/vmtest_ndl.c tests/vm/ndl.sh tests/vm/ndl-build.sh
+EXTRA_DIST += tests/vm/vmtest_ndl.c tests/vm/ndl.sh tests/vm/ndl-build.sh \
+	tests/vm/vmtest_ndl_kill.c
 
 # Installed for 'wultfw deploy' (and DKMS users): $(pkgdatadir)/kmod/.
 kmodsrcdir = $(pkgdatadir)

@@ -233,15 +233,10 @@ static struct wultfw_device i210_dev = {
 	.read_overhead = i210_read_overhead,
 };
 
-static int i210_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+/* An Intel device, and no other NIC driven by us: 0 or -errno. */
+static int i210_probe_check(struct pci_dev *pdev)
 {
-	struct wfw_i210_io io = {
-		.read32 = i210_mmio_read,
-		.write32 = i210_mmio_write,
-		.delay_us = i210_sleep_us,
-	};
-	struct i210_nic *nic;
-	int err;
+	int err = 0;
 
 	if (pdev->vendor != I210_PCI_VENDOR) {
 		dev_err(&pdev->dev, "not an Intel device (vendor %#x)\n",
@@ -250,17 +245,25 @@ static int i210_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	}
 	mutex_lock(&i210_lock);
 	if (i210_nic) {
-		mutex_unlock(&i210_lock);
 		dev_err(&pdev->dev, "%s already drives %s: one NIC at a time\n",
 			I210_DRV_NAME, pci_name(i210_nic->pdev));
-		return -EBUSY;
+		err = -EBUSY;
 	}
 	mutex_unlock(&i210_lock);
+	return err;
+}
 
-	nic = devm_kzalloc(&pdev->dev, sizeof(*nic), GFP_KERNEL);
-	if (!nic)
-		return -ENOMEM;
-	nic->pdev = pdev;
+/* Enabled, BAR0 mapped, bus master, reset: 0 or -errno (devm undoes). */
+static int i210_probe_hw(struct pci_dev *pdev, struct i210_nic *nic)
+{
+	struct wfw_i210_io io = {
+		.read32 = i210_mmio_read,
+		.write32 = i210_mmio_write,
+		.delay_us = i210_sleep_us,
+		.priv = nic,
+	};
+	int err;
+
 	err = pcim_enable_device(pdev);
 	if (err)
 		return err;
@@ -271,8 +274,6 @@ static int i210_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	}
 	nic->regs = pcim_iomap_table(pdev)[0];
 	pci_set_master(pdev);
-
-	io.priv = nic;
 	wfw_i210_init(&nic->hw, &io);
 	err = wfw_i210_reset(&nic->hw);
 	if (err) {
@@ -283,9 +284,14 @@ static int i210_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	}
 	/* From here on only non-sleeping callers use the io callbacks. */
 	nic->hw.io.delay_us = i210_spin_us;
+	return 0;
+}
 
-	/* One vector; MSI-X would route TIME_SYNC through EICR.OTHER. */
-	err = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_LEGACY);
+/* One vector; MSI-X would route TIME_SYNC through EICR.OTHER. */
+static int i210_probe_irq(struct pci_dev *pdev, struct i210_nic *nic)
+{
+	int err = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_LEGACY);
+
 	if (err < 0) {
 		dev_err(&pdev->dev, "no MSI or legacy interrupt: %d\n", err);
 		return err;
@@ -295,10 +301,27 @@ static int i210_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	err = request_irq(nic->irq, i210_irq,
 			  IRQF_NOBALANCING | (pdev->msi_enabled ? 0 : IRQF_SHARED),
 			  I210_DRV_NAME, nic);
-	if (err) {
+	if (err)
 		pci_free_irq_vectors(pdev);
+	return err;
+}
+
+static int i210_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct i210_nic *nic;
+	int err = i210_probe_check(pdev);
+
+	if (err)
 		return err;
-	}
+	nic = devm_kzalloc(&pdev->dev, sizeof(*nic), GFP_KERNEL);
+	if (!nic)
+		return -ENOMEM;
+	nic->pdev = pdev;
+	err = i210_probe_hw(pdev, nic);
+	if (!err)
+		err = i210_probe_irq(pdev, nic);
+	if (err)
+		return err;
 	nic->present = true;
 	pci_set_drvdata(pdev, nic);
 	mutex_lock(&i210_lock);

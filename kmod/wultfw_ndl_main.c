@@ -148,14 +148,9 @@ static struct net_device *ndl_find(struct wultfw_ndl_attach *a, int *err)
 	return NULL;
 }
 
-static long ndl_attach(struct wultfw_ndl_attach *a)
+/* The request itself: size, reserved fields, strings, queue. */
+static int ndl_attach_args(struct wultfw_ndl_attach *a)
 {
-	struct net_device *dev;
-	struct pci_dev *pdev;
-	struct ndl_nic *nic;
-	const char *drv;
-	int err = 0;
-
 	if (a->size != sizeof(*a) ||
 	    a->reserved[0] || a->reserved[1] || a->reserved[2] || a->reserved[3])
 		return -EINVAL;
@@ -173,63 +168,70 @@ static long ndl_attach(struct wultfw_ndl_attach *a)
 		    a->queue, I210_NR_TXQ);
 		return -EINVAL;
 	}
+	return 0;
+}
 
-	rtnl_lock();
-	mutex_lock(&ndl_lock);
-	if (ndl_nic) {
-		WHY("already attached to %s", netdev_name(ndl_nic->netdev));
-		err = -EBUSY;
-		goto out;
-	}
-	dev = ndl_find(a, &err);
+/* An I210/I211 under igb, up, using the queue (caller holds rtnl). */
+static struct net_device *ndl_pick(struct wultfw_ndl_attach *a, int *err)
+{
+	struct net_device *dev = ndl_find(a, err);
+	struct pci_dev *pdev;
+	const char *drv;
+
 	if (!dev)
-		goto out;
+		return NULL;
+	*err = -ENODEV;
 	if (!dev->dev.parent || !dev_is_pci(dev->dev.parent)) {
 		WHY("%s is not a PCI device", netdev_name(dev));
-		err = -ENODEV;
-		goto out;
+		return NULL;
 	}
 	pdev = to_pci_dev(dev->dev.parent);
 	if (!ndl_is_i210(pdev)) {
 		WHY("%s (%s) is not an I210/I211 (it is %04x:%04x)",
 		    netdev_name(dev), pci_name(pdev), pdev->vendor, pdev->device);
-		err = -ENODEV;
-		goto out;
+		return NULL;
 	}
 	drv = pdev->driver ? pdev->driver->name : NULL;
 	if (!drv || strcmp(drv, "igb")) {
 		WHY("%s is driven by %s, not igb", pci_name(pdev),
 		    drv ? drv : "no driver");
-		err = -ENODEV;
-		goto out;
+		return NULL;
 	}
+	*err = -EINVAL;
 	if (pdev->device == 0x1539 && a->queue >= 2) {
 		WHY("queue %u out of range (the I211 has 2 TX queues)", a->queue);
-		err = -EINVAL;
-		goto out;
+		return NULL;
 	}
 	if (!netif_running(dev)) {
 		WHY("interface %s is down", netdev_name(dev));
-		err = -ENETDOWN;
-		goto out;
+		*err = -ENETDOWN;
+		return NULL;
 	}
 	if (a->queue >= dev->real_num_tx_queues) {
 		WHY("%s uses %u TX queues; queue %u is not in use",
 		    netdev_name(dev), dev->real_num_tx_queues, a->queue);
-		err = -EINVAL;
-		goto out;
+		return NULL;
 	}
-	nic = kzalloc(sizeof(*nic), GFP_KERNEL);
-	if (!nic) {
-		err = -ENOMEM;
-		goto out;
-	}
+	*err = 0;
+	return dev;
+}
+
+/* BAR0 mapped, WTHRESH of the queue cleared (saved): the NIC, or NULL. */
+static struct ndl_nic *ndl_nic_new(struct wultfw_ndl_attach *a,
+				   struct net_device *dev, int *err)
+{
+	struct pci_dev *pdev = to_pci_dev(dev->dev.parent);
+	struct ndl_nic *nic = kzalloc(sizeof(*nic), GFP_KERNEL);
+
+	*err = -ENOMEM;
+	if (!nic)
+		return NULL;
+	*err = -EIO;
 	nic->regs = pci_iomap(pdev, 0, I210_REGS_SPAN);
 	if (!nic->regs) {
 		WHY("cannot map BAR0 of %s", pci_name(pdev));
 		kfree(nic);
-		err = -EIO;
-		goto out;
+		return NULL;
 	}
 	nic->pdev = pci_dev_get(pdev);
 	nic->netdev = dev;
@@ -244,17 +246,39 @@ static long ndl_attach(struct wultfw_ndl_attach *a)
 		pci_iounmap(pdev, nic->regs);
 		pci_dev_put(pdev);
 		kfree(nic);
-		err = -EIO;
+		return NULL;
+	}
+	*err = 0;
+	return nic;
+}
+
+static long ndl_attach(struct wultfw_ndl_attach *a)
+{
+	struct net_device *dev;
+	struct ndl_nic *nic;
+	int err = ndl_attach_args(a);
+
+	if (err)
+		return err;
+	rtnl_lock();
+	mutex_lock(&ndl_lock);
+	if (ndl_nic) {
+		WHY("already attached to %s", netdev_name(ndl_nic->netdev));
+		err = -EBUSY;
 		goto out;
 	}
+	dev = ndl_pick(a, &err);
+	nic = dev ? ndl_nic_new(a, dev, &err) : NULL;
+	if (!nic)
+		goto out;
 	wfw_i210_rtd_raw(&nic->hw);	/* start from a cleared maximum */
 	ndl_nic = nic;
 	strscpy(a->ifname_out, netdev_name(dev), sizeof(a->ifname_out));
-	strscpy(a->pci_out, pci_name(pdev), sizeof(a->pci_out));
-	a->device = pdev->device;
+	strscpy(a->pci_out, pci_name(nic->pdev), sizeof(a->pci_out));
+	a->device = nic->pdev->device;
 	a->txdctl_saved = nic->txdctl_saved;
 	pr_info("%s (%s): attached, TXDCTL(%u) 0x%08x, WTHRESH cleared\n",
-		netdev_name(dev), pci_name(pdev), a->queue, nic->txdctl_saved);
+		netdev_name(dev), pci_name(nic->pdev), a->queue, nic->txdctl_saved);
 out:
 	mutex_unlock(&ndl_lock);
 	rtnl_unlock();

@@ -210,6 +210,12 @@ struct wultfw_host {
 			const struct wultfw_restore_step *steps, size_t n);
 	int (*undo)(struct wultfw_ctx *ctx, int id);
 	void (*forget)(struct wultfw_ctx *ctx, int id);
+	/*
+	 * Added within ABI v2 after forget (the same rule as above). See
+	 * wultfw_remember_plugin().
+	 */
+	int (*remember_plugin)(struct wultfw_ctx *ctx, const char *what,
+			       const char *data);
 };
 
 struct wultfw_ctx {
@@ -464,7 +470,50 @@ struct wultfw_plugin {
 	size_t cfg_size;
 	/* Sources: the launch distance it takes; zeroed: none (a sampler). */
 	struct wultfw_ldist_decl ldist;
+	/*
+	 * Optional (added within ABI v2): put back a change this plugin
+	 * remembered with wultfw_remember_plugin(), from its `data` alone --
+	 * in this process (wultfw_undo) or in a later wultfw after this one
+	 * was killed, where nothing but the data survived. ctx has no cfg,
+	 * opts or priv; ctx->cpu is -1, ctx->sysfs_root "/sys" (put any other
+	 * root in the data); log and fail as in any op. Must be idempotent:
+	 * return 0 when the change is put back or nothing of it is left (the
+	 * device went away, it was put back already), a negative errno with
+	 * wultfw_fail() when it could not be put back (then it is kept for
+	 * another try). The core reads this field only in descriptors built
+	 * with it (it checks the descriptor's size), so older plugins load
+	 * as before.
+	 */
+	int (*restore)(struct wultfw_ctx *ctx, const char *data);
 };
+
+/*
+ * A change that file writes cannot undo (qdiscs set over rtnetlink, a
+ * driver binding that must be checked as it is put back): BEFORE the
+ * change, give the core `what` it is and `data`, one line of at most
+ * WULTFW_RESTORE_DATA_MAX - 1 bytes (any bytes but NUL) holding
+ * everything your descriptor's restore op needs to put it back. The core
+ * writes both to the state file (fsynced) and returns an id as
+ * wultfw_remember() does. wultfw_undo(ctx, id) calls your restore op with
+ * the data now; a later wultfw (`wultfw restore`, `wultfw scan`, the next
+ * run) loads your plugin by name and calls it with the same data when this
+ * process died first. If you put it back yourself, wultfw_forget(ctx, id);
+ * if that failed, leave it remembered: the state file keeps it, and the
+ * core says so at exit, for `wultfw restore` or the next run to retry.
+ * Needs a core with the remember_plugin host op and a descriptor with a
+ * restore op (-ENOSYS otherwise).
+ */
+#define WULTFW_RESTORE_DATA_MAX 2048
+
+static inline int wultfw_remember_plugin(struct wultfw_ctx *ctx,
+					 const char *what, const char *data)
+{
+	if (!ctx->plugin || !ctx->plugin->restore)
+		return wultfw_fail(ctx, -ENOSYS, "a plugin that remembers its own changes needs a restore op in its descriptor");
+	if (!ctx->host || !ctx->host->remember_plugin)
+		return wultfw_fail(ctx, -ENOSYS, "this wultfw cannot remember settings to restore");
+	return ctx->host->remember_plugin(ctx, what, data);
+}
 
 /*
  * Declare a plugin's descriptor. `name` must be the module's file name

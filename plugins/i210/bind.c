@@ -129,29 +129,70 @@ int i210_bind_take(struct i210_bind *b, const char *ours, char *why, size_t len)
 	return err;
 }
 
-int i210_bind_restore(struct i210_bind *b, const char *ours, char *why, size_t len)
+/* The device's driver_override, newline dropped ("" none or unreadable). */
+static void i210_bind_override(const struct i210_bind *b, char *val, size_t len)
 {
-	char rel[PATH_MAX], cur[64], why2[256];
-	int err = 0, e;
+	char path[PATH_MAX];
+	FILE *f;
 
-	if (!b->moved)
-		return 0;
-	b->moved = false;
-	if (!i210_bind_current(b, cur, sizeof(cur)) && !strcmp(cur, ours)) {
+	val[0] = '\0';
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/driver_override",
+		 b->sysfs, b->addr);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(val, (int)len, f))
+		val[0] = '\0';
+	val[strcspn(val, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Is the device (still) there? */
+static bool i210_bind_present(const struct i210_bind *b)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s", b->sysfs, b->addr);
+	return !stat(path, &st);
+}
+
+int i210_bind_giveback(struct i210_bind *b, const char *ours, char *why,
+		       size_t len)
+{
+	char rel[PATH_MAX], cur[64], ov[64];
+	int err;
+
+	if (!i210_bind_present(b))
+		return 0;	/* unplugged: nothing of ours left */
+	err = i210_bind_current(b, cur, sizeof(cur));
+	if (!err && !strcmp(cur, ours)) {
 		snprintf(rel, sizeof(rel), "bus/pci/drivers/%s/unbind", ours);
 		err = i210_bind_write(b, rel, b->addr, why, len);
 	}
-	/* A newline clears the override; keep going on errors. */
-	snprintf(rel, sizeof(rel), "bus/pci/devices/%s/driver_override", b->addr);
-	e = i210_bind_write(b, rel, "\n", err ? why2 : why, err ? sizeof(why2) : len);
-	err = err ? err : e;
-	if (b->orig[0]) {
-		snprintf(rel, sizeof(rel), "bus/pci/drivers/%s/bind", b->orig);
-		e = i210_bind_write(b, rel, b->addr, err ? why2 : why,
-				    err ? sizeof(why2) : len);
-		err = err ? err : e;
-		if (!err)
-			err = i210_bind_expect(b, b->orig, why, len);
+	/* A newline clears the override -- ours only, not the user's. */
+	i210_bind_override(b, ov, sizeof(ov));
+	if (!err && !strcmp(ov, ours)) {
+		snprintf(rel, sizeof(rel), "bus/pci/devices/%s/driver_override", b->addr);
+		err = i210_bind_write(b, rel, "\n", why, len);
 	}
-	return err;
+	if (!err)
+		err = i210_bind_current(b, cur, sizeof(cur));
+	/* Someone bound it to a driver of their choice since: theirs now. */
+	if (!err && cur[0] && strcmp(cur, b->orig) && strcmp(cur, ours))
+		return 0;
+	/* Unbound (by us, or a kill between unbind and bind): back to orig. */
+	if (!err && !cur[0] && b->orig[0]) {
+		snprintf(rel, sizeof(rel), "bus/pci/drivers/%s/bind", b->orig);
+		err = i210_bind_write(b, rel, b->addr, why, len);
+	}
+	return err ? err : i210_bind_expect(b, b->orig, why, len);
+}
+
+int i210_bind_restore(struct i210_bind *b, const char *ours, char *why, size_t len)
+{
+	if (!b->moved)
+		return 0;
+	b->moved = false;
+	return i210_bind_giveback(b, ours, why, len);
 }

@@ -31,5 +31,14 @@ int i210_bind_current(const struct i210_bind *b, char *drv, size_t len);
 int i210_bind_take(struct i210_bind *b, const char *ours, char *why, size_t len);
 /* Give the device back to its original driver. 0, or -errno with why. */
 int i210_bind_restore(struct i210_bind *b, const char *ours, char *why, size_t len);
+/*
+ * The same from whatever state a killed run left it in, knowing only
+ * b->orig: bound to @ours -> unbound; our driver_override -> cleared; no
+ * driver -> bound to b->orig; then it must be bound to b->orig. A device
+ * that is gone, or that someone bound to another driver since, has
+ * nothing of ours to give back (0). 0, or -errno with why.
+ */
+int i210_bind_giveback(struct i210_bind *b, const char *ours, char *why,
+		       size_t len);
 
 #endif

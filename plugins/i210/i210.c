@@ -11,6 +11,8 @@
  *          from its driver (igb) to wultfw_i210 through driver_override.
  * close(): gives the NIC back to its driver, on every path (errors, and
  *          Ctrl-C: the core calls stop and close on SIGINT).
+ * restore(): a later wultfw's, after this one was killed: the NIC back to
+ *          its driver from the record open() left in the state file.
  * start/read/stop: lib/kmod, like the tdt source.
  *
  * Not run on real hardware yet: see doc/nic.md.
@@ -74,31 +76,57 @@ struct i210_priv {
 static void i210_close(struct wultfw_ctx *ctx);
 
 /*
- * Before the NIC moves to our driver: how to give it back (unbind from
- * ours, clear the override, bind to its driver), kept by the core so a
- * wultfw killed with kill -9 leaves the next one (or `wultfw restore`)
- * able to undo it. Returns 0 or wultfw_fail()'s error.
+ * Before the NIC moves to our driver: what to give it back to, kept by the
+ * core (wultfw_remember_plugin()) so a wultfw killed with kill -9 leaves
+ * the next one (or `wultfw restore`) able to undo it with i210_restore().
+ * The record is one line: "v1 ADDR DRIVER SYSFS_ROOT" (DRIVER "-" for
+ * none). Returns 0 or wultfw_fail()'s error.
  */
 static int i210_remember_binding(struct wultfw_ctx *ctx, struct i210_priv *p)
 {
-	char unbind[320], override[320], bind[320], orig[64], what[160];
-	struct wultfw_restore_step steps[3];
-	const char *sys = p->bind.sysfs, *addr = p->bind.addr;
-	size_t n = 0;
+	char orig[64], what[160], data[WULTFW_RESTORE_DATA_MAX];
 
 	if (i210_bind_current(&p->bind, orig, sizeof(orig)) || !strcmp(orig, I210_DRIVER))
 		orig[0] = '\0';
-	snprintf(unbind, sizeof(unbind), "%s/bus/pci/drivers/%s/unbind", sys, I210_DRIVER);
-	snprintf(override, sizeof(override), "%s/bus/pci/devices/%s/driver_override", sys, addr);
-	snprintf(bind, sizeof(bind), "%s/bus/pci/drivers/%s/bind", sys, orig);
-	steps[n++] = (struct wultfw_restore_step){ unbind, addr };
-	steps[n++] = (struct wultfw_restore_step){ override, "\n" };
-	if (orig[0])
-		steps[n++] = (struct wultfw_restore_step){ bind, addr };
-	snprintf(what, sizeof(what), "NIC %s bound to %s instead of %s", addr,
+	snprintf(data, sizeof(data), "v1 %s %s %s", p->bind.addr,
+		 orig[0] ? orig : "-", p->bind.sysfs);
+	snprintf(what, sizeof(what), "NIC %s bound to %s instead of %s", p->bind.addr,
 		 I210_DRIVER, orig[0] ? orig : "no driver");
-	p->restore_id = wultfw_remember(ctx, what, steps, n);
+	p->restore_id = wultfw_remember_plugin(ctx, what, data);
 	return p->restore_id < 0 ? p->restore_id : 0;
+}
+
+/* Parse i210_remember_binding()'s record into b; -EINVAL if it is not one. */
+int i210_restore_parse(const char *data, struct i210_bind *b);
+int i210_restore_parse(const char *data, struct i210_bind *b)
+{
+	char addr[16], orig[64];
+	int n = 0;
+
+	if (sscanf(data, "v1 %15s %63s %n", addr, orig, &n) != 2 || !n ||
+	    !data[n])
+		return -EINVAL;
+	i210_bind_init(b, data + n, addr);
+	snprintf(b->orig, sizeof(b->orig), "%s", strcmp(orig, "-") ? orig : "");
+	return 0;
+}
+
+/* A later wultfw's (or wultfw_undo()'s): the NIC back to its driver. */
+static int i210_restore(struct wultfw_ctx *ctx, const char *data)
+{
+	struct i210_bind b;
+	char why[512];
+	int err;
+
+	if (i210_restore_parse(data, &b))
+		return wultfw_fail(ctx, -EINVAL, "not an i210 binding record "
+			"(v1 ADDR DRIVER SYSFS): '%.80s'", data);
+	err = i210_bind_giveback(&b, I210_DRIVER, why, sizeof(why));
+	if (err)
+		return wultfw_fail(ctx, err, "%s: %s", b.addr, why);
+	wultfw_log(ctx, WULTFW_LOG_INFO, "%s is not bound to %s (any more)",
+		   b.addr, I210_DRIVER);
+	return 0;
 }
 
 /* Is a process called irqbalance running? */
@@ -183,12 +211,64 @@ static void i210_record_info(struct wultfw_ctx *ctx, const struct wfw_nic *nic)
 	wultfw_info(ctx, "i210_driver_before", nic->driver[0] ? nic->driver : "none");
 }
 
+/* The NIC chosen, ours to take (not up unless forced, not a dump). */
+static int i210_open_nic(struct wultfw_ctx *ctx, struct i210_priv *p,
+			 const struct wfw_pcidisc_opts *o)
+{
+	const struct i210_cfg *cfg = ctx->cfg;
+	int err = i210_pick(ctx, o, cfg->pci, &p->nic);
+
+	if (err)
+		return err;
+	if (p->nic.if_up == 1 && !cfg->force)
+		return wultfw_fail(ctx, -EBUSY, "%s: interface %s is up; the "
+			"measurement takes the NIC away from the network. Bring "
+			"it down (ip link set %s down) or set force = true",
+			p->nic.addr, p->nic.netdev, p->nic.netdev);
+	if (o->dump)
+		return wultfw_fail(ctx, -EOPNOTSUPP, "%s (%s) found in the dump %s, "
+			"but a dump cannot be measured: drop pci_dump to use "
+			"the device", p->nic.addr, p->nic.model, o->dump);
+	if (i210_irqbalance_runs())
+		wultfw_log(ctx, WULTFW_LOG_WARN, "irqbalance is running: the "
+			   "module asks it to keep the NIC's IRQ on the measured "
+			   "CPU (IRQF_NOBALANCING), but stopping irqbalance "
+			   "during the run is safer");
+	i210_record_info(ctx, &p->nic);
+	return 0;
+}
+
+/* The module first, then the binding (remembered before it changes). */
+static int i210_open_device(struct wultfw_ctx *ctx, struct i210_priv *p,
+			    const char *sysfs)
+{
+	char why[512];
+	int err;
+
+	err = wfw_kmod_open(&p->src.km, NULL, "i210", why, sizeof(why));
+	if (err)
+		return wultfw_fail(ctx, err, "%s", why);
+	i210_bind_init(&p->bind, sysfs, p->nic.addr);
+	err = i210_remember_binding(ctx, p);
+	if (err < 0)
+		return err;
+	err = i210_bind_take(&p->bind, I210_DRIVER, why, sizeof(why));
+	if (err)
+		return wultfw_fail(ctx, err, "cannot move %s to %s: %s",
+				   p->nic.addr, I210_DRIVER, why);
+	err = wfw_kmod_config(&p->src.km, "i210", (unsigned int)p->src.probe_cpu,
+			      I210_PROBE_LDIST, I210_PROBE_LDIST, 0, why,
+			      sizeof(why));
+	if (err)
+		return wultfw_fail(ctx, err, "device \"i210\": %s", why);
+	return 0;
+}
+
 static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
 	const struct i210_cfg *cfg = ctx->cfg;
 	struct wfw_pcidisc_opts o = { 0 };
 	struct i210_priv *p;
-	char why[512];
 	int err;
 
 	p = calloc(1, sizeof(*p));
@@ -204,56 +284,14 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	o.dump = cfg->pci_dump;
 	o.sysfs = ctx->sysfs_root;
 
-	err = i210_pick(ctx, &o, cfg->pci, &p->nic);
-	if (err)
-		goto fail;
-	if (p->nic.if_up == 1 && !cfg->force) {
-		err = wultfw_fail(ctx, -EBUSY, "%s: interface %s is up; the "
-			"measurement takes the NIC away from the network. Bring "
-			"it down (ip link set %s down) or set force = true",
-			p->nic.addr, p->nic.netdev, p->nic.netdev);
-		goto fail;
-	}
-	if (o.dump) {
-		err = wultfw_fail(ctx, -EOPNOTSUPP, "%s (%s) found in the dump %s, "
-			"but a dump cannot be measured: drop pci_dump to use "
-			"the device", p->nic.addr, p->nic.model, o.dump);
-		goto fail;
-	}
-	if (i210_irqbalance_runs())
-		wultfw_log(ctx, WULTFW_LOG_WARN, "irqbalance is running: the "
-			   "module asks it to keep the NIC's IRQ on the measured "
-			   "CPU (IRQF_NOBALANCING), but stopping irqbalance "
-			   "during the run is safer");
-	i210_record_info(ctx, &p->nic);
-
-	/* Check the module before touching the binding. */
-	err = wfw_kmod_open(&p->src.km, NULL, "i210", why, sizeof(why));
+	err = i210_open_nic(ctx, p, &o);
+	if (!err)
+		err = i210_open_device(ctx, p, o.sysfs);
+	if (!err && wfw_kmod_source_schema(&p->src, ctx, cfg->raw))
+		err = wultfw_fail(ctx, -EINVAL, "internal: bad kside schema");
 	if (err) {
-		err = wultfw_fail(ctx, err, "%s", why);
-		goto fail;
-	}
-	i210_bind_init(&p->bind, o.sysfs, p->nic.addr);
-	err = i210_remember_binding(ctx, p);
-	if (err < 0)
-		goto fail;
-	err = i210_bind_take(&p->bind, I210_DRIVER, why, sizeof(why));
-	if (err) {
-		err = wultfw_fail(ctx, err, "cannot move %s to %s: %s",
-				  p->nic.addr, I210_DRIVER, why);
-		goto fail;
-	}
-	err = wfw_kmod_config(&p->src.km, "i210", (unsigned int)p->src.probe_cpu,
-			      I210_PROBE_LDIST, I210_PROBE_LDIST, 0, why,
-			      sizeof(why));
-	if (err) {
-		err = wultfw_fail(ctx, err, "device \"i210\": %s", why);
-		goto fail;
-	}
-	err = wfw_kmod_source_schema(&p->src, ctx, cfg->raw);
-	if (err) {
-		err = wultfw_fail(ctx, err, "internal: bad kside schema");
-		goto fail;
+		i210_close(ctx);
+		return err;
 	}
 	snprintf(p->devdescr, sizeof(p->devdescr), "Intel %s NIC at %s, "
 		 "target-time interrupt (NIC clock), ASPM %s", p->nic.model,
@@ -262,9 +300,6 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	info->devdescr = p->devdescr;
 	wfw_kmod_source_info(&p->src, info);
 	return 0;
-fail:
-	i210_close(ctx);
-	return err;
 }
 
 static void i210_close(struct wultfw_ctx *ctx)
@@ -277,14 +312,15 @@ static void i210_close(struct wultfw_ctx *ctx)
 	/* Release the device in the module first, then give the NIC back. */
 	wfw_kmod_close(&p->src.km);
 	if (i210_bind_restore(&p->bind, I210_DRIVER, why, sizeof(why)))
+		/* Still remembered: the state file keeps it for later. */
 		wultfw_log(ctx, WULTFW_LOG_ERROR, "could not give %s back to "
-			   "%s: %s. Fix by hand: echo > /sys/bus/pci/devices/"
-			   "%s/driver_override; echo %s > /sys/bus/pci/drivers/"
-			   "%s/bind", p->bind.addr, p->bind.orig[0] ?
-			   p->bind.orig : "its driver", why, p->bind.addr,
-			   p->bind.addr, p->bind.orig[0] ? p->bind.orig : "igb");
-	/* Put back by us (or said how to): not the next wultfw's job. */
-	if (p->restore_id >= 0)
+			   "%s: %s. 'wultfw restore' tries again; by hand: echo "
+			   "> /sys/bus/pci/devices/%s/driver_override; echo %s > "
+			   "/sys/bus/pci/drivers/%s/bind", p->bind.addr,
+			   p->bind.orig[0] ? p->bind.orig : "its driver", why,
+			   p->bind.addr, p->bind.addr,
+			   p->bind.orig[0] ? p->bind.orig : "igb");
+	else if (p->restore_id >= 0)
 		wultfw_forget(ctx, p->restore_id);
 	free(p);
 	ctx->priv = NULL;
@@ -308,4 +344,5 @@ WULTFW_PLUGIN(i210) = {
 	.source = &i210_ops,
 	.cfg_size = sizeof(struct i210_cfg),
 	.ldist = { WULTFW_LDIST_LAUNCH, 10000, 1000000000ULL },
+	.restore = i210_restore,
 };

@@ -3,7 +3,7 @@
 NDL_SOURCES = plugins/ndl/ndl.c plugins/ndl/ndl_nic.c plugins/ndl/ndl_nic.h \
 	plugins/ndl/ndl_phc.c plugins/ndl/ndl_phc.h plugins/ndl/ndl_qdisc.c \
 	plugins/ndl/ndl_qdisc.h plugins/ndl/ndl_tx.c plugins/ndl/ndl_tx.h \
-	plugins/ndl/ndl_cfg.h
+	plugins/ndl/ndl_keep.c plugins/ndl/ndl_keep.h plugins/ndl/ndl_cfg.h
 pkglib_LTLIBRARIES += plugins/ndl/ndl.la
 PRELOAD_PLUGINS += -dlpreopen plugins/ndl/ndl.la
 plugins_ndl_ndl_la_SOURCES = $(NDL_SOURCES)
@@ -15,8 +15,8 @@ plugins_ndl_ndl_la_LIBADD = lib/pcidisc/libwfw_pcidisc.la
 # it statically under Debian's kernel); skips (77) the rest otherwise.
 check_PROGRAMS += tests/ndl/test_ndl_net
 TESTS += tests/ndl/test_ndl_net
-tests_ndl_test_ndl_net_SOURCES = tests/ndl/test_ndl_net.c \
-	plugins/ndl/ndl_qdisc.c plugins/ndl/ndl_tx.c
+tests_ndl_test_ndl_net_SOURCES = tests/ndl/test_ndl_net.c tests/ndl/veth.c \
+	tests/ndl/veth.h plugins/ndl/ndl_qdisc.c plugins/ndl/ndl_tx.c
 tests_ndl_test_ndl_net_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/ndl
 
 if HAVE_CUNIT

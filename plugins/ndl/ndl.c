@@ -11,11 +11,15 @@
  * open():  picks the NIC (ifname, pci, or the only I210 under igb) with
  *          exact reasons, checks the interface is up, /dev/wultfw_ndl,
  *          the PHC, and that the qdiscs can be restored; records them.
- * start(): mqprio + ETF (offload) on the queue, then attaches the module
- *          (WTHRESH = 0; after the qdisc change, which makes igb rewrite
- *          the ring), the packet socket, PHC on CLOCK_TAI.
+ * start(): tells the core how to put the qdiscs back (ndl_keep.h: the
+ *          state file has it before anything changes, so a later wultfw
+ *          can restore them after kill -9), mqprio + ETF (offload) on the
+ *          queue, then attaches the module (WTHRESH = 0; after the qdisc
+ *          change, which makes igb rewrite the ring), the packet socket,
+ *          PHC on CLOCK_TAI.
  * stop()/close(): detach (WTHRESH restored) and put the qdiscs back, on
  *          every path; the core calls both on Ctrl-C.
+ * restore(): a later wultfw's: the qdiscs back from the record alone.
  *
  * Not run on real hardware yet: see doc/nic.md.
  */
@@ -34,6 +38,7 @@
 #include <net/if.h>
 #include <wultfw/plugin.h>
 
+#include "ndl_keep.h"
 #include "ndl_nic.h"
 #include "ndl_phc.h"
 #include "ndl_qdisc.h"
@@ -117,6 +122,9 @@ struct ndl_priv {
 	int dev_fd, phc_fd;
 	clockid_t phc;
 	struct ndl_qdiscs saved;
+	struct ndl_keep keep;		/* for a later wultfw: the record... */
+	char keep_data[WULTFW_RESTORE_DATA_MAX];	/* ...as a line */
+	int keep_id;			/* in the core's state file, or -1 */
 	bool qdisc_changed, attached;
 	struct ndl_tx tx;
 	unsigned char *trash;
@@ -196,96 +204,103 @@ static int ndl_open_dev(struct wultfw_ctx *ctx, struct ndl_priv *p)
 	}
 }
 
-static int ndl_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
+/* The interface: picked, up, ours to measure, its queues and MAC. */
+static int ndl_open_nic(struct wultfw_ctx *ctx, struct ndl_priv *p,
+			const struct ndl_nic_req *req)
 {
 	const struct ndl_cfg *cfg = ctx->cfg;
-	struct ndl_nic_req req = {
-		.ifname = cfg->ifname,
-		.pci = cfg->pci,
-		.dump = cfg->pci_dump,
-		.sysfs = ctx->sysfs_root,
-	};
-	struct ndl_priv *p;
-	char why[512], ptp[32], desc[512];
-	int err, idx;
+	char why[512];
+	int err;
 
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return wultfw_fail(ctx, -ENOMEM, "out of memory");
-	p->dev_fd = p->phc_fd = p->tx.fd = -1;
-	ctx->priv = p;
-
-	err = ndl_nic_pick(&req, &p->nic, why, sizeof(why));
-	if (err) {
-		err = wultfw_fail_opt(ctx, req.ifname ? NDL_OPT_IFNAME :
-				      req.pci ? NDL_OPT_PCI : -1, err, "%s", why);
-		goto fail;
-	}
-	if (p->nic.if_up != 1) {
-		err = wultfw_fail(ctx, -ENETDOWN, "interface %s is down: the "
+	err = ndl_nic_pick(req, &p->nic, why, sizeof(why));
+	if (err)
+		return wultfw_fail_opt(ctx, req->ifname ? NDL_OPT_IFNAME :
+				       req->pci ? NDL_OPT_PCI : -1, err, "%s", why);
+	if (p->nic.if_up != 1)
+		return wultfw_fail(ctx, -ENETDOWN, "interface %s is down: the "
 			"NIC sends only when it is up (ip link set %s up)",
 			p->nic.netdev, p->nic.netdev);
-		goto fail;
-	}
 	err = ndl_open_dev(ctx, p);
 	if (err)
-		goto fail;
-	if (req.dump) {
-		err = wultfw_fail_opt(ctx, NDL_OPT_DUMP, -EOPNOTSUPP, "%s (%s) "
+		return err;
+	if (req->dump)
+		return wultfw_fail_opt(ctx, NDL_OPT_DUMP, -EOPNOTSUPP, "%s (%s) "
 			"found in the dump %s, but a dump cannot be measured: "
-			"drop pci_dump", p->nic.addr, p->nic.netdev, req.dump);
-		goto fail;
-	}
+			"drop pci_dump", p->nic.addr, p->nic.netdev, req->dump);
 	p->ifindex = (int)if_nametoindex(p->nic.netdev);
-	if (!p->ifindex) {
-		err = wultfw_fail(ctx, -ENODEV, "interface %s: %s",
-				  p->nic.netdev, strerror(errno));
-		goto fail;
-	}
-	p->ntxq = ndl_nic_txqueues(req.sysfs, p->nic.netdev);
-	if (p->ntxq < 0 || cfg->queue >= p->ntxq) {
-		err = wultfw_fail_opt(ctx, NDL_OPT_QUEUE, -ERANGE, "%s uses %d "
+	if (!p->ifindex)
+		return wultfw_fail(ctx, -ENODEV, "interface %s: %s",
+				   p->nic.netdev, strerror(errno));
+	p->ntxq = ndl_nic_txqueues(req->sysfs, p->nic.netdev);
+	if (p->ntxq < 0 || cfg->queue >= p->ntxq)
+		return wultfw_fail_opt(ctx, NDL_OPT_QUEUE, -ERANGE, "%s uses %d "
 			"TX queues; queue %lld is not one of them", p->nic.netdev,
 			p->ntxq, (long long)cfg->queue);
-		goto fail;
-	}
 	if (!strcmp(cfg->dst_mac, "self"))
-		err = ndl_nic_mac(req.sysfs, p->nic.netdev, p->dst);
+		err = ndl_nic_mac(req->sysfs, p->nic.netdev, p->dst);
 	else
 		err = ndl_parse_mac(cfg->dst_mac, p->dst);
-	if (err) {
-		err = wultfw_fail(ctx, err, "%s: cannot read its MAC address",
-				  p->nic.netdev);
-		goto fail;
-	}
-	idx = ndl_phc_index(p->nic.netdev, why, sizeof(why));
-	if (idx < 0) {
-		err = wultfw_fail(ctx, idx, "%s", why);
-		goto fail;
-	}
+	if (err)
+		return wultfw_fail(ctx, err, "%s: cannot read its MAC address",
+				   p->nic.netdev);
+	return 0;
+}
+
+/* The NIC's clock (PHC), recorded in info.yml. */
+static int ndl_open_phc(struct wultfw_ctx *ctx, struct ndl_priv *p)
+{
+	char why[512], ptp[32];
+	int idx = ndl_phc_index(p->nic.netdev, why, sizeof(why));
+
+	if (idx < 0)
+		return wultfw_fail(ctx, idx, "%s", why);
 	snprintf(ptp, sizeof(ptp), "/dev/ptp%d", idx);
 	p->phc_fd = open(ptp, O_RDWR | O_CLOEXEC);
-	if (p->phc_fd < 0) {
-		err = wultfw_fail(ctx, -errno, "%s (clock of %s): %s", ptp,
-				  p->nic.netdev, strerror(errno));
-		goto fail;
-	}
+	if (p->phc_fd < 0)
+		return wultfw_fail(ctx, -errno, "%s (clock of %s): %s", ptp,
+				   p->nic.netdev, strerror(errno));
 	p->phc = ndl_phc_clockid(p->phc_fd);
+	wultfw_info(ctx, "ndl_phc", ptp);
+	return 0;
+}
+
+/*
+ * The qdiscs now: recorded for putting back, refused when ndl could not
+ * put them back (explicit classes, or too much to record for a later
+ * wultfw).
+ */
+static int ndl_open_qdiscs(struct wultfw_ctx *ctx, struct ndl_priv *p)
+{
+	const struct ndl_cfg *cfg = ctx->cfg;
+	char why[512], desc[512];
+	int err;
+
 	err = ndl_qdisc_dump(p->ifindex, &p->saved, why, sizeof(why));
 	if (!err)
 		err = ndl_qdisc_check_restorable(&p->saved, why, sizeof(why));
-	if (err) {
-		err = wultfw_fail(ctx, err, "%s: %s", p->nic.netdev, why);
-		goto fail;
+	if (!err) {
+		ndl_keep_init(&p->keep, p->ifindex, p->nic.netdev,
+			      (unsigned int)p->ntxq, (unsigned int)cfg->queue,
+			      &p->saved);
+		err = ndl_keep_encode(&p->keep, p->keep_data, sizeof(p->keep_data),
+				      why, sizeof(why));
 	}
+	if (err)
+		return wultfw_fail(ctx, err, "%s: %s", p->nic.netdev, why);
 	ndl_qdisc_describe(&p->saved, desc, sizeof(desc));
 	wultfw_info(ctx, "ndl_qdiscs_before", desc);
+	return 0;
+}
+
+static void ndl_fill_info(struct wultfw_ctx *ctx, struct ndl_priv *p,
+			  struct wultfw_source_info *info)
+{
+	const struct ndl_cfg *cfg = ctx->cfg;
+
 	wultfw_info(ctx, "ndl_ifname", p->nic.netdev);
 	wultfw_info(ctx, "ndl_pci", p->nic.addr);
-	wultfw_info(ctx, "ndl_phc", ptp);
 	wultfw_info(ctx, "ndl_aspm", wfw_pcidisc_aspm_str(p->nic.aspm));
 	wultfw_info(ctx, "ndl_port_aspm", wfw_pcidisc_aspm_str(p->nic.up_aspm));
-
 	snprintf(p->devdescr, sizeof(p->devdescr), "Intel %s at %s (%s), TX "
 		 "queue %lld, ETF launch time", p->nic.model, p->nic.addr,
 		 p->nic.netdev, (long long)cfg->queue);
@@ -299,10 +314,37 @@ static int ndl_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	info->ldist_max_ns = NDL_LDIST_MAX_NS;
 	info->ldist_gran_ns = 1;
 	info->schema = &p->schema;
+}
+
+static int ndl_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
+{
+	const struct ndl_cfg *cfg = ctx->cfg;
+	struct ndl_nic_req req = {
+		.ifname = cfg->ifname,
+		.pci = cfg->pci,
+		.dump = cfg->pci_dump,
+		.sysfs = ctx->sysfs_root,
+	};
+	struct ndl_priv *p;
+	int err;
+
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return wultfw_fail(ctx, -ENOMEM, "out of memory");
+	p->dev_fd = p->phc_fd = p->tx.fd = -1;
+	p->keep_id = -1;
+	ctx->priv = p;
+	err = ndl_open_nic(ctx, p, &req);
+	if (!err)
+		err = ndl_open_phc(ctx, p);
+	if (!err)
+		err = ndl_open_qdiscs(ctx, p);
+	if (err) {
+		ndl_close(ctx);
+		return err;
+	}
+	ndl_fill_info(ctx, p, info);
 	return 0;
-fail:
-	ndl_close(ctx);
-	return err;
 }
 
 /* Undo start(): module detach (WTHRESH back), socket, qdiscs. */
@@ -323,12 +365,17 @@ static int ndl_undo(struct wultfw_ctx *ctx, struct ndl_priv *p)
 		if (err) {
 			char desc[512];
 
+			/* Still remembered: the state file keeps it. */
 			ndl_qdisc_describe(&p->saved, desc, sizeof(desc));
 			wultfw_log(ctx, WULTFW_LOG_ERROR, "%s: restoring the "
-				   "qdiscs failed: %s. They were: %s (tc qdisc "
-				   "del dev %s root gives the defaults back)",
+				   "qdiscs failed: %s. They were: %s ('wultfw "
+				   "restore' tries again; tc qdisc del dev %s "
+				   "root gives the defaults back)",
 				   p->nic.netdev, why, desc, p->nic.netdev);
+		} else if (p->keep_id >= 0) {
+			wultfw_forget(ctx, p->keep_id);
 		}
+		p->keep_id = -1;
 		p->qdisc_changed = false;
 	}
 	return err;
@@ -384,6 +431,64 @@ static int ndl_phc_keep(struct wultfw_ctx *ctx, struct ndl_priv *p,
 	return err ? err : ((uint64_t)llabs(*off) <= tol ? 0 : -EAGAIN);
 }
 
+/*
+ * The qdiscs ndl needs, remembered first: the core's state file says how
+ * to put them back before they change (a later wultfw does it if this
+ * one is killed).
+ */
+static int ndl_set_qdiscs(struct wultfw_ctx *ctx, struct ndl_priv *p,
+			  const struct ndl_etf_cfg *cfg)
+{
+	char what[180], why[512];
+	int err;
+
+	ndl_keep_what(&p->keep, what, sizeof(what));
+	p->keep_id = wultfw_remember_plugin(ctx, what, p->keep_data);
+	if (p->keep_id < 0)
+		return p->keep_id;
+	p->qdisc_changed = true;	/* even a failed install may change it */
+	err = ndl_qdisc_install(p->ifindex, cfg, why, sizeof(why));
+	if (err)
+		return wultfw_fail(ctx, err, "%s: %s", p->nic.netdev, why);
+	return 0;
+}
+
+/* The module on the queue (after the qdisc: igb rewrites the ring then). */
+static int ndl_attach(struct wultfw_ctx *ctx, struct ndl_priv *p,
+		      unsigned int queue)
+{
+	struct wultfw_ndl_attach a = { .size = sizeof(a) };
+
+	a.queue = queue;
+	snprintf(a.ifname, sizeof(a.ifname), "%s", p->nic.netdev);
+	if (ioctl(p->dev_fd, WULTFW_NDL_IOC_ATTACH, &a))
+		return wultfw_fail(ctx, -errno, "wultfw_ndl: %s", a.why[0] ?
+				   a.why : strerror(errno));
+	p->attached = true;
+	return 0;
+}
+
+/* The packet socket, and the NIC clock in step with CLOCK_TAI. */
+static int ndl_ready(struct wultfw_ctx *ctx, struct ndl_priv *p,
+		     unsigned int prio)
+{
+	char why[512];
+	int64_t off;
+	int err;
+
+	err = ndl_tx_open(&p->tx, p->ifindex, p->dst, prio, why, sizeof(why));
+	if (err)
+		return wultfw_fail(ctx, err, "%s: %s", p->nic.netdev, why);
+	err = ndl_phc_keep(ctx, p, &off);
+	if (err == -EAGAIN)
+		err = wultfw_fail_opt(ctx, NDL_OPT_PHC, -EAGAIN, "the clock "
+			"of %s is %lld ns off CLOCK_TAI: keep it in step (phc2sys "
+			"-s CLOCK_REALTIME -c %s -O 0, with the kernel's TAI "
+			"offset set) or set phc_sync = \"step\"", p->nic.netdev,
+			(long long)off, p->nic.netdev);
+	return err;
+}
+
 static int ndl_start(struct wultfw_ctx *ctx,
 		     const struct wultfw_source_params *sp)
 {
@@ -396,9 +501,6 @@ static int ndl_start(struct wultfw_ctx *ctx,
 		.delta_ns = o->etf_delta,
 		.offload = true,
 	};
-	struct wultfw_ndl_attach a = { .size = sizeof(a) };
-	char why[512];
-	int64_t off;
 	int err;
 
 	p->seed = sp->seed;
@@ -411,39 +513,13 @@ static int ndl_start(struct wultfw_ctx *ctx,
 			return wultfw_fail_opt(ctx, NDL_OPT_TRASH_SIZE, -ENOMEM,
 				"cannot allocate %zu bytes", p->trash_size);
 	}
-	p->qdisc_changed = true;	/* even a failed install may change it */
-	err = ndl_qdisc_install(p->ifindex, &cfg, why, sizeof(why));
-	if (err) {
-		wultfw_fail(ctx, err, "%s: %s", p->nic.netdev, why);
-		goto fail;
-	}
-	/* After the qdisc: igb rewrites the ring (and WTHRESH) for ETF. */
-	a.queue = cfg.queue;
-	snprintf(a.ifname, sizeof(a.ifname), "%s", p->nic.netdev);
-	if (ioctl(p->dev_fd, WULTFW_NDL_IOC_ATTACH, &a)) {
-		err = -errno;
-		wultfw_fail(ctx, err, "wultfw_ndl: %s", a.why[0] ? a.why :
-			    strerror(errno));
-		goto fail;
-	}
-	p->attached = true;
-	err = ndl_tx_open(&p->tx, p->ifindex, p->dst, cfg.prio, why, sizeof(why));
-	if (err) {
-		wultfw_fail(ctx, err, "%s: %s", p->nic.netdev, why);
-		goto fail;
-	}
-	err = ndl_phc_keep(ctx, p, &off);
-	if (err == -EAGAIN)
-		err = wultfw_fail_opt(ctx, NDL_OPT_PHC, -EAGAIN, "the clock "
-			"of %s is %lld ns off CLOCK_TAI: keep it in step (phc2sys "
-			"-s CLOCK_REALTIME -c %s -O 0, with the kernel's TAI "
-			"offset set) or set phc_sync = \"step\"", p->nic.netdev,
-			(long long)off, p->nic.netdev);
+	err = ndl_set_qdiscs(ctx, p, &cfg);
+	if (!err)
+		err = ndl_attach(ctx, p, cfg.queue);
+	if (!err)
+		err = ndl_ready(ctx, p, cfg.prio);
 	if (err)
-		goto fail;
-	return 0;
-fail:
-	ndl_undo(ctx, p);
+		ndl_undo(ctx, p);
 	return err;
 }
 
@@ -457,19 +533,31 @@ static void ndl_trash(struct ndl_priv *p)
 		b[i] = (unsigned char)(b[i] + 1);
 }
 
-/* One datapoint: 1 row added, 0 dropped (counted), or -errno. */
-static int ndl_one(struct wultfw_ctx *ctx, struct ndl_priv *p,
-		   struct wultfw_batch *b)
+static int ndl_rtd_fail(struct wultfw_ctx *ctx, struct ndl_priv *p)
+{
+	if (errno == ENOTCONN)
+		return wultfw_fail(ctx, -ENOTCONN, "wultfw_ndl let go of %s: "
+			"the interface went down or away (dmesg says which)",
+			p->nic.netdev);
+	return wultfw_fail(ctx, -errno, "reading RR2DCDELAY of %s: %s",
+			   p->nic.netdev, strerror(errno));
+}
+
+/* One launch: when, and the NIC clock's offset then. */
+struct ndl_shot {
+	uint64_t ldist, txtime;
+	int64_t off;
+};
+
+/* Clear RTD, queue one packet: 1 sent, 0 dropped (counted), or -errno. */
+static int ndl_launch(struct wultfw_ctx *ctx, struct ndl_priv *p,
+		      struct wultfw_batch *b, struct ndl_shot *s)
 {
 	struct wultfw_ndl_rtd r = { .size = sizeof(r) };
-	uint64_t ldist, txtime, wake;
-	struct timespec ts;
-	union wultfw_cell *row;
 	char why[256];
-	int64_t off = 0;
 	int err, code = 0;
 
-	err = ndl_phc_keep(ctx, p, &off);
+	err = ndl_phc_keep(ctx, p, &s->off);
 	if (err == -EAGAIN) {
 		b->discarded++;		/* "check" mode and out of step */
 		usleep(1000);
@@ -480,10 +568,10 @@ static int ndl_one(struct wultfw_ctx *ctx, struct ndl_priv *p,
 	if (p->trash)
 		ndl_trash(p);
 	if (ioctl(p->dev_fd, WULTFW_NDL_IOC_RTD, &r))	/* clears the max */
-		goto rtd_err;
-	ldist = wultfw_pick_ldist(&p->seed, p->from, p->to, 1);
-	txtime = ndl_tai_ns() + ldist;
-	err = ndl_tx_send(&p->tx, txtime, why, sizeof(why));
+		return ndl_rtd_fail(ctx, p);
+	s->ldist = wultfw_pick_ldist(&p->seed, p->from, p->to, 1);
+	s->txtime = ndl_tai_ns() + s->ldist;
+	err = ndl_tx_send(&p->tx, s->txtime, why, sizeof(why));
 	if (err == -ENOBUFS) {			/* ETF refused it */
 		ndl_tx_drops(&p->tx, &code);
 		p->etf_drops++;
@@ -492,9 +580,20 @@ static int ndl_one(struct wultfw_ctx *ctx, struct ndl_priv *p,
 	}
 	if (err)
 		return wultfw_fail(ctx, err, "%s: %s", p->nic.netdev, why);
-	wake = txtime + ((const struct ndl_cfg *)ctx->cfg)->post_wait;
-	ts.tv_sec = (time_t)(wake / 1000000000ULL);
-	ts.tv_nsec = (long)(wake % 1000000000ULL);
+	return 1;
+}
+
+/* After the launch time: 1 row added, 0 dropped (counted), or -errno. */
+static int ndl_land(struct wultfw_ctx *ctx, struct ndl_priv *p,
+		    struct wultfw_batch *b, const struct ndl_shot *s)
+{
+	struct wultfw_ndl_rtd r = { .size = sizeof(r) };
+	uint64_t wake = s->txtime + ((const struct ndl_cfg *)ctx->cfg)->post_wait;
+	struct timespec ts = { .tv_sec = (time_t)(wake / 1000000000ULL),
+			       .tv_nsec = (long)(wake % 1000000000ULL) };
+	union wultfw_cell *row;
+	int code = 0;
+
 	while (clock_nanosleep(CLOCK_TAI, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		if (wultfw_stopping(ctx))
 			return 0;
@@ -506,7 +605,7 @@ static int ndl_one(struct wultfw_ctx *ctx, struct ndl_priv *p,
 		return 0;
 	}
 	if (ioctl(p->dev_fd, WULTFW_NDL_IOC_RTD, &r))
-		goto rtd_err;
+		return ndl_rtd_fail(ctx, p);
 	if (r.flags & WULTFW_NDL_RTD_WTHRESH_RESET) {
 		p->wthresh_resets++;	/* coalescing may have been on */
 		b->discarded++;
@@ -514,21 +613,24 @@ static int ndl_one(struct wultfw_ctx *ctx, struct ndl_priv *p,
 	}
 	row = wultfw_row(b, b->rows);
 	row[NDL_COL_RTD].i = (int64_t)r.rtd_ns;
-	row[NDL_COL_LDIST].i = (int64_t)ldist;
+	row[NDL_COL_LDIST].i = (int64_t)s->ldist;
 	if (p->schema.ncols > 2) {
 		row[NDL_COL_RTDRAW].i = r.raw;
-		row[NDL_COL_LTIME].i = (int64_t)txtime;
-		row[NDL_COL_PHCOFF].i = off;
+		row[NDL_COL_LTIME].i = (int64_t)s->txtime;
+		row[NDL_COL_PHCOFF].i = s->off;
 	}
 	b->rows++;
 	return 1;
-rtd_err:
-	if (errno == ENOTCONN)
-		return wultfw_fail(ctx, -ENOTCONN, "wultfw_ndl let go of %s: "
-			"the interface went down or away (dmesg says which)",
-			p->nic.netdev);
-	return wultfw_fail(ctx, -errno, "reading RR2DCDELAY of %s: %s",
-			   p->nic.netdev, strerror(errno));
+}
+
+/* One datapoint: 1 row added, 0 dropped (counted), or -errno. */
+static int ndl_one(struct wultfw_ctx *ctx, struct ndl_priv *p,
+		   struct wultfw_batch *b)
+{
+	struct ndl_shot s = { 0 };
+	int ret = ndl_launch(ctx, p, b, &s);
+
+	return ret <= 0 ? ret : ndl_land(ctx, p, b, &s);
 }
 
 static int ndl_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
@@ -567,6 +669,25 @@ static int ndl_stop(struct wultfw_ctx *ctx)
 				 "the log)", p->nic.netdev) : 0;
 }
 
+/* A later wultfw's (or wultfw_undo()'s): the qdiscs back from the record. */
+static int ndl_restore(struct wultfw_ctx *ctx, const char *data)
+{
+	struct ndl_keep *k = malloc(sizeof(*k));
+	char why[512], done[256];
+	int err;
+
+	if (!k)
+		return wultfw_fail(ctx, -ENOMEM, "out of memory");
+	err = ndl_keep_decode(data, k, why, sizeof(why));
+	if (!err)
+		err = ndl_keep_restore(k, done, sizeof(done), why, sizeof(why));
+	free(k);
+	if (err)
+		return wultfw_fail(ctx, err, "%s", why);
+	wultfw_log(ctx, WULTFW_LOG_INFO, "%s", done);
+	return 0;
+}
+
 static const struct wultfw_source_ops ndl_ops = {
 	.open = ndl_open,
 	.start = ndl_start,
@@ -586,4 +707,5 @@ WULTFW_PLUGIN(ndl) = {
 	.validate = ndl_validate,
 	.cfg_size = sizeof(struct ndl_cfg),
 	.ldist = { WULTFW_LDIST_DELAY, NDL_LDIST_SLACK_NS, NDL_LDIST_MAX_NS },
+	.restore = ndl_restore,
 };

@@ -2,6 +2,7 @@
 /* ndl qdiscs over rtnetlink; see ndl_qdisc.h. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -336,14 +337,30 @@ int ndl_qdisc_install(int ifindex, const struct ndl_etf_cfg *cfg, char *why,
 	return ndl_nl_request(&m.nh, what, why, len);
 }
 
-static bool qdisc_same(const struct ndl_qdisc *a, const struct ndl_qdisc *b)
+bool ndl_qdisc_same(const struct ndl_qdisc *a, const struct ndl_qdisc *b)
 {
 	return a->handle == b->handle && a->parent == b->parent &&
 	       !strcmp(a->kind, b->kind) && a->optlen == b->optlen &&
 	       !memcmp(a->opts, b->opts, a->optlen);
 }
 
-static void qdisc_str(const struct ndl_qdisc *q, char *buf, size_t len)
+bool ndl_qdisc_has(const struct ndl_qdiscs *qs, const struct ndl_qdisc *q)
+{
+	for (size_t i = 0; i < qs->n; i++)
+		if (ndl_qdisc_same(&qs->q[i], q))
+			return true;
+	return false;
+}
+
+const struct ndl_qdisc *ndl_qdisc_root(const struct ndl_qdiscs *qs)
+{
+	for (size_t i = 0; i < qs->n; i++)
+		if (qs->q[i].parent == TC_H_ROOT)
+			return &qs->q[i];
+	return NULL;
+}
+
+void ndl_qdisc_str(const struct ndl_qdisc *q, char *buf, size_t len)
 {
 	char parent[24];
 
@@ -362,10 +379,10 @@ bool ndl_qdisc_equal(const struct ndl_qdiscs *a, const struct ndl_qdiscs *b,
 	size_t i, j;
 
 	for (i = 0; i < a->n; i++) {
-		for (j = 0; j < b->n && !qdisc_same(&a->q[i], &b->q[j]); j++)
+		for (j = 0; j < b->n && !ndl_qdisc_same(&a->q[i], &b->q[j]); j++)
 			;
 		if (j == b->n) {
-			qdisc_str(&a->q[i], s, sizeof(s));
+			ndl_qdisc_str(&a->q[i], s, sizeof(s));
 			snprintf(diff, len, "%s is missing or has other options", s);
 			return false;
 		}
@@ -384,51 +401,82 @@ void ndl_qdisc_describe(const struct ndl_qdiscs *q, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (i = 0; i < q->n && strlen(buf) + 1 < len; i++) {
-		qdisc_str(&q->q[i], s, sizeof(s));
+		ndl_qdisc_str(&q->q[i], s, sizeof(s));
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
 			 i ? "; " : "", s);
 	}
 }
 
-int ndl_qdisc_restore(int ifindex, const struct ndl_qdiscs *saved, char *why,
-		      size_t len)
+int ndl_qdisc_del_root(int ifindex, char *why, size_t len)
 {
-	struct ndl_qdiscs now;
 	struct ndl_nlmsg m;
-	char what[80], diff[128];
+	int err;
+
+	qdisc_msg(&m, RTM_DELQDISC, 0, ifindex, TC_H_ROOT, 0, NULL);
+	err = ndl_nl_request(&m.nh, "delete the root qdisc", why, len);
+	/* No root of its own (the default): nothing to delete. */
+	return err == -ENOENT || err == -EINVAL ? 0 : err;
+}
+
+int ndl_qdisc_add(int ifindex, const struct ndl_qdisc *q, char *why,
+		  size_t len)
+{
+	struct ndl_nlmsg m;
+	char what[80];
+
+	qdisc_msg(&m, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE, ifindex,
+		  q->parent, q->handle, q->kind);
+	if (q->optlen)
+		nl_attr(&m.nh, sizeof(m), TCA_OPTIONS, q->opts, q->optlen);
+	ndl_qdisc_str(q, what, sizeof(what));
+	return ndl_nl_request(&m.nh, what, why, len);
+}
+
+/* Put back what saved records, into now (a dump's room). */
+static int qdisc_restore(int ifindex, const struct ndl_qdiscs *saved,
+			 struct ndl_qdiscs *now, char *why, size_t len)
+{
+	char diff[128];
 	size_t i;
 	int err;
 
-	err = ndl_qdisc_dump(ifindex, &now, why, len);
+	err = ndl_qdisc_dump(ifindex, now, why, len);
 	if (err)
 		return err;
-	if (ndl_qdisc_equal(saved, &now, diff, sizeof(diff)))
+	if (ndl_qdisc_equal(saved, now, diff, sizeof(diff)))
 		return 0;	/* nothing was changed (or already restored) */
 	/* Our root goes; the kernel attaches the device's defaults. */
-	qdisc_msg(&m, RTM_DELQDISC, 0, ifindex, TC_H_ROOT, 0, NULL);
-	err = ndl_nl_request(&m.nh, "delete the root qdisc", why, len);
-	if (err && err != -ENOENT && err != -EINVAL)
-		return err;
-	for (i = 0; i < saved->n; i++) {
-		const struct ndl_qdisc *q = &saved->q[i];
-
-		if (!q->handle)
-			continue;	/* a default: came back by itself */
-		qdisc_msg(&m, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE,
-			  ifindex, q->parent, q->handle, q->kind);
-		if (q->optlen)
-			nl_attr(&m.nh, sizeof(m), TCA_OPTIONS, q->opts, q->optlen);
-		qdisc_str(q, what, sizeof(what));
-		err = ndl_nl_request(&m.nh, what, why, len);
-		if (err)
-			return err;
-	}
-	err = ndl_qdisc_dump(ifindex, &now, why, len);
+	err = ndl_qdisc_del_root(ifindex, why, len);
 	if (err)
 		return err;
-	if (!ndl_qdisc_equal(saved, &now, diff, sizeof(diff))) {
+	for (i = 0; i < saved->n; i++) {
+		/* Handle 0: a default, came back by itself. */
+		if (saved->q[i].handle &&
+		    (err = ndl_qdisc_add(ifindex, &saved->q[i], why, len)))
+			return err;
+	}
+	err = ndl_qdisc_dump(ifindex, now, why, len);
+	if (err)
+		return err;
+	if (!ndl_qdisc_equal(saved, now, diff, sizeof(diff))) {
 		snprintf(why, len, "qdiscs differ after restoring: %s", diff);
 		return -EIO;
 	}
 	return 0;
+}
+
+int ndl_qdisc_restore(int ifindex, const struct ndl_qdiscs *saved, char *why,
+		      size_t len)
+{
+	/* Big: neither on the stack nor in TLS (a static build's threads). */
+	struct ndl_qdiscs *now = malloc(sizeof(*now));
+	int err;
+
+	if (!now) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	err = qdisc_restore(ifindex, saved, now, why, len);
+	free(now);
+	return err;
 }

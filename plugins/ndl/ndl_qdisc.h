@@ -80,10 +80,25 @@ int ndl_qdisc_install(int ifindex, const struct ndl_etf_cfg *cfg, char *why,
 int ndl_qdisc_restore(int ifindex, const struct ndl_qdiscs *saved, char *why,
 		      size_t len);
 
+/* Delete the root qdisc (the kernel puts the defaults back). 0 or -errno. */
+int ndl_qdisc_del_root(int ifindex, char *why, size_t len);
+/* Create (or replace) q on ifindex. 0 or -errno. */
+int ndl_qdisc_add(int ifindex, const struct ndl_qdisc *q, char *why,
+		  size_t len);
+
+/* Same kind, handle, parent and options? */
+bool ndl_qdisc_same(const struct ndl_qdisc *a, const struct ndl_qdisc *b);
+/* Is q (all of it) among qs? */
+bool ndl_qdisc_has(const struct ndl_qdiscs *qs, const struct ndl_qdisc *q);
+/* The root qdisc of qs, or NULL. */
+const struct ndl_qdisc *ndl_qdisc_root(const struct ndl_qdiscs *qs);
+
 /* Same qdiscs (kind, handle, parent, options)? The first difference in diff. */
 bool ndl_qdisc_equal(const struct ndl_qdiscs *a, const struct ndl_qdiscs *b,
 		     char *diff, size_t len);
 
+/* "fq_codel 0: parent 0:1" */
+void ndl_qdisc_str(const struct ndl_qdisc *q, char *buf, size_t len);
 /* "mq 0: root; fq_codel 0: parent :1; ..." for logs and info.yml. */
 void ndl_qdisc_describe(const struct ndl_qdiscs *q, char *buf, size_t len);
 

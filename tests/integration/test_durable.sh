@@ -28,12 +28,15 @@ mkfake devices/system/cpu/cpu1/cpuidle/state2/name C6
 mkfake devices/system/cpu/cpu1/cpuidle/state2/disable 1
 mkfake devices/system/cpu/cpuidle/current_governor haltpoll
 mkfake devices/system/cpu/cpuidle/available_governors "ladder menu haltpoll"
-# A setting the test source changes through the plugin API (wultfw_remember).
+# Settings the test source changes through the plugin API: one put back
+# by file writes (wultfw_remember), one by the plugin's own restore op
+# (wultfw_remember_plugin: what ndl's qdiscs and i210's binding use).
 printf 'orig' >knob
+printf 'mine' >ownknob
 settings() {
-	echo "$(cat "$cpu/cpu1/cpuidle/state1/disable")$(cat "$cpu/cpu1/cpuidle/state2/disable") $(cat "$cpu/cpuidle/current_governor") $(cat knob)"
+	echo "$(cat "$cpu/cpu1/cpuidle/state1/disable")$(cat "$cpu/cpu1/cpuidle/state2/disable") $(cat "$cpu/cpuidle/current_governor") $(cat knob) $(cat ownknob 2>/dev/null)"
 }
-original=$(settings)	# "01 haltpoll orig"; during a run "11 menu changed"
+original=$(settings)	# "01 haltpoll orig mine"; during a run "11 menu changed changed"
 
 # Rows are made in batches of 7; the file sinks sync every 50 rows (the
 # interval is far away), so at most 49 + 7 rows may be lost to a kill -9.
@@ -42,7 +45,7 @@ BATCH=7
 cat >kill.cfg <<CFG
 name = "k";
 source = { plugin = "testsrc"; cpu = 1; rows_per_read = $BATCH; delay = "2ms";
-           progress = "made"; setting = "$work/knob"; };
+           progress = "made"; setting = "$work/knob"; own_setting = "$work/ownknob"; };
 limits = { time = "1m"; };
 cstates = { only = [ "POLL" ]; };
 sinks = ( { plugin = "csv"; flush_interval = "1h"; flush_rows = $FLUSH_ROWS; },
@@ -149,6 +152,47 @@ ls "$WULTFW_STATE_DIR"/*.state >/dev/null 2>&1 && fail "a state file is left: $(
 	ok "no state file left"
 "$WULTFW" calc end/k >calc.out 2>&1
 grep -q incomplete calc.out && fail "calc calls a complete run incomplete" || ok "a complete run is not called incomplete"
+
+# A plugin's change that cannot be put back (its file became a directory)
+# stays in the state file, alone -- the file writes were done -- and says
+# so at exit; `wultfw restore` fails on it, then puts it back once it can.
+"$WULTFW" -q --sysfs-root "$sysfs" -c kill.cfg -o stuck 2>stuck.err &
+pid=$!
+wait_until sh -c '[ "$(cat ownknob)" = changed ]'
+rm ownknob && mkdir ownknob
+kill -INT $pid
+wait $pid
+expect_in stuck.err "cannot put back 'testsrc: test setting changed, only testsrc puts it back'" "a plugin change that cannot be put back is reported"
+expect_in stuck.err "left changed, for 'wultfw restore' or the next run" "the run says what it leaves changed"
+[ "$(cat "$cpu/cpu1/cpuidle/state1/disable") $(cat knob)" = "0 orig" ] &&
+	ok "the file-write changes were put back" || fail "file-write changes not put back: $(settings)"
+st=$(ls "$WULTFW_STATE_DIR"/*.state 2>/dev/null)
+[ -n "$st" ] && grep -q "^plugin testsrc" $st && ! grep -q "^write " $st &&
+	ok "the state file keeps the plugin's change alone" || fail "state file: $(cat $st 2>/dev/null)"
+"$WULTFW" restore >restore.out 2>&1
+expect_status 1 $? "wultfw restore fails while the plugin cannot put it back"
+expect_in restore.out "cannot put back" "restore says why"
+[ -n "$(ls "$WULTFW_STATE_DIR"/*.state 2>/dev/null)" ] && ok "the state file is kept for another try" ||
+	fail "the state file is gone though nothing was put back"
+rmdir ownknob && printf 'changed' >ownknob
+"$WULTFW" restore >restore.out 2>&1
+expect_status 0 $? "wultfw restore once the plugin can put it back"
+expect_in restore.out "testsrc: $work/ownknob is 'mine' again" "the plugin's restore op said what it did"
+[ "$(settings)" = "$original" ] && ok "everything is back: $original" || fail "after restore: $(settings)"
+ls "$WULTFW_STATE_DIR"/*.state >/dev/null 2>&1 && fail "a state file is left" || ok "no state file left"
+
+# A state file naming a plugin built before descriptors had a restore op
+# (tests/plugins/oldv2.c: what follows its descriptor looks like one): the
+# core must not read past the descriptor, only say what to do.
+dead=$(sh -c 'echo $$')
+printf 'pid %s\npid_start 1\nboot_id -\nchange oldv2: something changed\nplugin oldv2\tv1 data\n' "$dead" \
+	>"$WULTFW_STATE_DIR/$dead.state"
+"$WULTFW" restore >restore.out 2>&1
+expect_status 1 $? "wultfw restore fails on a plugin without a restore op"
+expect_in restore.out "has no restore op: a newer build of it made this change" "it says the plugin has no restore op"
+grep -q "read past the end" restore.out && fail "the core read past an old descriptor" ||
+	ok "the core did not read past an old descriptor"
+rm -f "$WULTFW_STATE_DIR/$dead.state"
 
 # The report of a killed run: says so, and is made from its rows.
 "$WULTFW" report -m LDist -o rep r20/k >report.out 2>&1

@@ -41,6 +41,7 @@
 
 #include "ndl_qdisc.h"
 #include "ndl_tx.h"
+#include "veth.h"
 
 #define NTXQ 4
 #define QUEUE 1
@@ -82,77 +83,10 @@ static uint64_t tai_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-struct msg {
-	struct nlmsghdr nh;
-	char buf[4096];
-};
-
-static struct rtattr *attr(struct nlmsghdr *nh, unsigned short type,
-			   const void *data, size_t len)
-{
-	struct rtattr *rta = (struct rtattr *)((char *)nh + NLMSG_ALIGN(nh->nlmsg_len));
-
-	rta->rta_type = type;
-	rta->rta_len = (unsigned short)RTA_LENGTH(len);
-	if (len)
-		memcpy(RTA_DATA(rta), data, len);
-	nh->nlmsg_len = NLMSG_ALIGN(nh->nlmsg_len) + RTA_ALIGN(rta->rta_len);
-	return rta;
-}
-
-static void nest_end(struct nlmsghdr *nh, struct rtattr *nest)
-{
-	nest->rta_len = (unsigned short)((char *)nh + nh->nlmsg_len - (char *)nest);
-}
-
-static int make_veth(char *why, size_t len)
-{
-	struct msg m;
-	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
-	struct rtattr *li, *data, *peer;
-	unsigned int q = NTXQ;
-
-	memset(&m, 0, sizeof(m));
-	m.nh.nlmsg_len = NLMSG_LENGTH(sizeof(ifi));
-	m.nh.nlmsg_type = RTM_NEWLINK;
-	m.nh.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL;
-	memcpy(NLMSG_DATA(&m.nh), &ifi, sizeof(ifi));
-	attr(&m.nh, IFLA_IFNAME, "ndlv0", 6);
-	attr(&m.nh, IFLA_NUM_TX_QUEUES, &q, sizeof(q));
-	attr(&m.nh, IFLA_NUM_RX_QUEUES, &q, sizeof(q));
-	li = attr(&m.nh, IFLA_LINKINFO, NULL, 0);
-	attr(&m.nh, IFLA_INFO_KIND, "veth", 5);
-	data = attr(&m.nh, IFLA_INFO_DATA, NULL, 0);
-	peer = attr(&m.nh, VETH_INFO_PEER, NULL, 0);
-	/* The peer's ifinfomsg, then its attributes. */
-	memcpy((char *)&m.nh + m.nh.nlmsg_len, &ifi, sizeof(ifi));
-	m.nh.nlmsg_len += NLMSG_ALIGN(sizeof(ifi));
-	attr(&m.nh, IFLA_IFNAME, "ndlv1", 6);
-	attr(&m.nh, IFLA_NUM_TX_QUEUES, &q, sizeof(q));
-	attr(&m.nh, IFLA_NUM_RX_QUEUES, &q, sizeof(q));
-	nest_end(&m.nh, peer);
-	nest_end(&m.nh, data);
-	nest_end(&m.nh, li);
-	return ndl_nl_request(&m.nh, "create veth", why, len);
-}
-
-static int link_up(int ifindex, char *why, size_t len)
-{
-	struct msg m;
-	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = ifindex,
-				 .ifi_flags = IFF_UP, .ifi_change = IFF_UP };
-
-	memset(&m, 0, sizeof(m));
-	m.nh.nlmsg_len = NLMSG_LENGTH(sizeof(ifi));
-	m.nh.nlmsg_type = RTM_NEWLINK;
-	memcpy(NLMSG_DATA(&m.nh), &ifi, sizeof(ifi));
-	return ndl_nl_request(&m.nh, "link up", why, len);
-}
-
 /* A user's own configuration: root pfifo 5: with limit 77. */
 static int set_pfifo_root(int ifindex, char *why, size_t len)
 {
-	struct msg m;
+	struct ndl_test_msg m;
 	struct tcmsg tc = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex,
 			    .tcm_parent = TC_H_ROOT, .tcm_handle = 0x50000 };
 	struct tc_fifo_qopt o = { .limit = 77 };
@@ -162,8 +96,8 @@ static int set_pfifo_root(int ifindex, char *why, size_t len)
 	m.nh.nlmsg_type = RTM_NEWQDISC;
 	m.nh.nlmsg_flags = NLM_F_CREATE | NLM_F_REPLACE;
 	memcpy(NLMSG_DATA(&m.nh), &tc, sizeof(tc));
-	attr(&m.nh, TCA_KIND, "pfifo", 6);
-	attr(&m.nh, TCA_OPTIONS, &o, sizeof(o));
+	ndl_test_attr(&m.nh, TCA_KIND, "pfifo", 6);
+	ndl_test_attr(&m.nh, TCA_OPTIONS, &o, sizeof(o));
 	return ndl_nl_request(&m.nh, "root pfifo", why, len);
 }
 
@@ -272,12 +206,12 @@ int main(void)
 		skip("needs root");
 	if (unshare(CLONE_NEWNET))
 		skip("unshare(CLONE_NEWNET) failed");
-	if (make_veth(why, sizeof(why)))
+	if (ndl_test_veth("ndlv0", "ndlv1", NTXQ, why, sizeof(why)))
 		skip(why);
 	if0 = (int)if_nametoindex("ndlv0");
 	if1 = (int)if_nametoindex("ndlv1");
 	check(if0 > 0 && if1 > 0, "veth", "no ndlv0/ndlv1");
-	check(!link_up(if0, why, sizeof(why)) && !link_up(if1, why, sizeof(why)),
+	check(!ndl_test_link_up(if0, why, sizeof(why)) && !ndl_test_link_up(if1, why, sizeof(why)),
 	      "link-up", "%s", why);
 
 	/* 1. A user's root qdisc survives a run. */
@@ -326,7 +260,7 @@ int main(void)
 
 	/* 2. From the default root (noqueue on veth). */
 	{
-		struct msg m;
+		struct ndl_test_msg m;
 		struct tcmsg tc = { .tcm_family = AF_UNSPEC, .tcm_ifindex = if0,
 				    .tcm_parent = TC_H_ROOT };
 

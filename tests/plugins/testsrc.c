@@ -33,6 +33,7 @@ struct testsrc_cfg {
 	uint64_t budget;
 	const char *progress;
 	const char *setting;
+	const char *own_setting;
 };
 
 #define F(field) .off = offsetof(struct testsrc_cfg, field)
@@ -59,6 +60,7 @@ static const struct wultfw_option options[] = {
 	{ "budget", WULTFW_OPT_DURATION, "1ms", "upper bound only test", .max = "1s", F(budget) },
 	{ "progress", WULTFW_OPT_STRING, NULL, "after every read, write how many rows were made so far to this file (what a kill -9 test compares the sinks' files with)", F(progress) },
 	{ "setting", WULTFW_OPT_STRING, NULL, "a 'system setting' to change: open() writes 'changed' to this file after wultfw_remember(), close() undoes it", F(setting) },
+	{ "own_setting", WULTFW_OPT_STRING, NULL, "the same through wultfw_remember_plugin(): the plugin's restore op puts it back, in this process (close() calls wultfw_undo()) or in a later wultfw", F(own_setting) },
 	{ NULL }
 };
 
@@ -75,6 +77,7 @@ static const struct wultfw_schema schema = { 3, columns };
 struct testsrc {
 	int64_t next;
 	int setting_id;		/* wultfw_remember()'s, or -1 */
+	int own_id;		/* wultfw_remember_plugin()'s, or -1 */
 	uint64_t rng;
 	struct wultfw_source_params p;
 	bool started;
@@ -96,6 +99,8 @@ static void report_cstates(struct wultfw_ctx *ctx)
 
 static int change_setting(struct wultfw_ctx *ctx, struct testsrc *t,
 			  const char *path);
+static int change_own_setting(struct wultfw_ctx *ctx, struct testsrc *t,
+			      const char *path);
 
 static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
@@ -109,8 +114,11 @@ static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	if (!t)
 		return -ENOMEM;
 	ctx->priv = t;
-	t->setting_id = -1;
-	if (cfg->setting && change_setting(ctx, t, cfg->setting)) {
+	t->setting_id = t->own_id = -1;
+	if ((cfg->setting && change_setting(ctx, t, cfg->setting)) ||
+	    (cfg->own_setting && change_own_setting(ctx, t, cfg->own_setting))) {
+		if (t->setting_id >= 0)
+			wultfw_undo(ctx, t->setting_id);
 		free(t);
 		ctx->priv = NULL;
 		return -EIO;
@@ -151,6 +159,69 @@ static int change_setting(struct wultfw_ctx *ctx, struct testsrc *t,
 		return wultfw_fail(ctx, -EIO, "setting %s: cannot write it", path);
 	}
 	close(fd);
+	return 0;
+}
+
+/* path's first line into buf; -1 if it cannot be read. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY), n;
+
+	n = fd >= 0 ? (int)read(fd, buf, len - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* A setting only this plugin's restore op puts back: "OLD\tPATH". */
+static int change_own_setting(struct wultfw_ctx *ctx, struct testsrc *t,
+			      const char *path)
+{
+	char old[64], data[WULTFW_RESTORE_DATA_MAX];
+
+	if (read_line(path, old, sizeof(old)))
+		return wultfw_fail(ctx, -ENOENT, "own_setting %s: cannot read it", path);
+	snprintf(data, sizeof(data), "%s\t%s", old, path);
+	t->own_id = wultfw_remember_plugin(ctx, "test setting changed, only testsrc puts it back", data);
+	if (t->own_id < 0)
+		return t->own_id;
+	if (write_text(path, "changed"))
+		return wultfw_fail(ctx, -EIO, "own_setting %s: cannot write it", path);
+	return 0;
+}
+
+/* change_own_setting()'s data: the old value back into the file. */
+static int testsrc_restore(struct wultfw_ctx *ctx, const char *data)
+{
+	const char *tab = strchr(data, '\t');
+	char old[64];
+	int ret;
+
+	if (!tab || tab - data >= (long)sizeof(old))
+		return wultfw_fail(ctx, -EINVAL, "not OLD<tab>PATH: '%s'", data);
+	snprintf(old, sizeof(old), "%.*s", (int)(tab - data), data);
+	ret = write_text(tab + 1, old);
+	if (ret == -ENOENT)
+		return 0;	/* gone: nothing to put back */
+	if (ret)
+		return wultfw_fail(ctx, ret, "cannot write %s: %s", tab + 1, strerror(-ret));
+	wultfw_log(ctx, WULTFW_LOG_INFO, "%s is '%s' again", tab + 1, old);
 	return 0;
 }
 
@@ -251,6 +322,9 @@ static void testsrc_close(struct wultfw_ctx *ctx)
 {
 	struct testsrc *t = ctx->priv;
 
+	/* Kept by the core if it fails: a later wultfw tries again. */
+	if (t && t->own_id >= 0)
+		wultfw_undo(ctx, t->own_id);
 	if (t && t->setting_id >= 0)
 		wultfw_undo(ctx, t->setting_id);
 	free(ctx->priv);
@@ -287,4 +361,5 @@ WULTFW_PLUGIN(testsrc) = {
 	.validate = testsrc_validate,
 	.cfg_size = sizeof(struct testsrc_cfg),
 	.ldist = { WULTFW_LDIST_LAUNCH, 1, 3600000000000ULL },
+	.restore = testsrc_restore,
 };

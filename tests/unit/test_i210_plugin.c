@@ -165,6 +165,116 @@ static void test_probe_fails(void)
 	drop_tree();
 }
 
+/* ---- giving the NIC back after a kill, from the record alone ---- */
+
+int i210_restore_parse(const char *data, struct i210_bind *b);
+
+/* The record i210 leaves in the state file, parsed back with the hook on. */
+static void giveback_setup(struct i210_bind *b, const char *orig)
+{
+	static char data[1200];	/* b->sysfs points into it */
+
+	snprintf(data, sizeof(data), "v1 " ADDR " %s %s", orig, root);
+	CU_ASSERT_EQUAL_FATAL(i210_restore_parse(data, b), 0);
+	CU_ASSERT_STRING_EQUAL(b->addr, ADDR);
+	CU_ASSERT_STRING_EQUAL(b->sysfs, root);
+	b->hook = fake_kernel;
+}
+
+static void expect_igb_no_override(void)
+{
+	struct i210_bind b;
+	char drv[64], *ov;
+
+	i210_bind_init(&b, root, ADDR);
+	CU_ASSERT_EQUAL(i210_bind_current(&b, drv, sizeof(drv)), 0);
+	CU_ASSERT_STRING_EQUAL(drv, "igb");
+	ov = file("bus/pci/devices/" ADDR "/driver_override");
+	CU_ASSERT(!strcmp(ov, "\n") || !strcmp(ov, ""));
+	free(ov);
+}
+
+/* Killed at every step of the take: each state goes back to igb. */
+static void test_giveback_after_kill(void)
+{
+	struct i210_bind b;
+	char why[512];
+	int stop;
+
+	/* Kill after 0, 1 (override), 2 (unbound) and 3 (ours) writes. */
+	for (stop = 0; stop <= 3; stop++) {
+		make_tree(true);
+		if (stop >= 1)
+			sh("printf wultfw_i210 >%s/bus/pci/devices/" ADDR "/driver_override", root);
+		if (stop >= 2)
+			sh("rm %s/bus/pci/devices/" ADDR "/driver", root);
+		if (stop >= 3)
+			sh("ln -s ../../drivers/wultfw_i210 %s/bus/pci/devices/" ADDR "/driver", root);
+		nw = 0;
+		giveback_setup(&b, "igb");
+		CU_ASSERT_EQUAL(i210_bind_giveback(&b, "wultfw_i210", why, sizeof(why)), 0);
+		expect_igb_no_override();
+		/* Writes: unbind if ours, clear our override, bind if unbound. */
+		CU_ASSERT_EQUAL(nw, (stop >= 3) + (stop >= 1) + (stop >= 2));
+		/* Twice: nothing more to do. */
+		nw = 0;
+		CU_ASSERT_EQUAL(i210_bind_giveback(&b, "wultfw_i210", why, sizeof(why)), 0);
+		CU_ASSERT_EQUAL(nw, 0);
+		drop_tree();
+	}
+}
+
+/* Someone else's driver, a device gone, an unbind that does not take. */
+static void test_giveback_edges(void)
+{
+	struct i210_bind b;
+	char why[512];
+
+	make_tree(true);
+	sh("mkdir %1$s/bus/pci/drivers/vfio-pci; rm %1$s/bus/pci/devices/" ADDR "/driver; "
+	   "ln -s ../../drivers/vfio-pci %1$s/bus/pci/devices/" ADDR "/driver", root);
+	giveback_setup(&b, "igb");
+	CU_ASSERT_EQUAL(i210_bind_giveback(&b, "wultfw_i210", why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(nw, 0);		/* theirs now: left alone */
+
+	sh("rm %1$s/bus/pci/devices/" ADDR "/driver; "
+	   "ln -s ../../drivers/wultfw_i210 %1$s/bus/pci/devices/" ADDR "/driver", root);
+	b.hook = NULL;		/* a kernel that does not let go */
+	CU_ASSERT_EQUAL(i210_bind_giveback(&b, "wultfw_i210", why, sizeof(why)), -EIO);
+	TU_ASSERT_CONTAINS(why, "is bound to 'wultfw_i210', expected 'igb'");
+
+	sh("rm -r %1$s/bus/pci/devices/" ADDR, root);
+	CU_ASSERT_EQUAL(i210_bind_giveback(&b, "wultfw_i210", why, sizeof(why)), 0);
+	drop_tree();
+	CU_ASSERT_EQUAL(i210_restore_parse("v1 " ADDR " igb", &b), -EINVAL);
+	CU_ASSERT_EQUAL(i210_restore_parse("v2 " ADDR " igb /sys", &b), -EINVAL);
+	CU_ASSERT_EQUAL(i210_restore_parse("v1 " ADDR " - /s y s", &b), 0);
+	CU_ASSERT_STRING_EQUAL(b.orig, "");
+	CU_ASSERT_STRING_EQUAL(b.sysfs, "/s y s");
+}
+
+/*
+ * The plugin's restore op, as a later wultfw calls it: on the window
+ * where only the override was written (igb still bound; binding igb
+ * again would fail with EBUSY on a real kernel) it only clears it.
+ */
+static void test_restore_op(void)
+{
+	struct wultfw_ctx c = { .plugin = &i210_LTX_wultfw_plugin, .cpu = -1,
+				.sysfs_root = "/sys" };
+	char data[1200];
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(i210_LTX_wultfw_plugin.restore);
+	make_tree(true);
+	sh("printf wultfw_i210 >%s/bus/pci/devices/" ADDR "/driver_override", root);
+	snprintf(data, sizeof(data), "v1 " ADDR " igb %s", root);
+	CU_ASSERT_EQUAL(i210_LTX_wultfw_plugin.restore(&c, data), 0);
+	expect_igb_no_override();
+	CU_ASSERT_EQUAL(i210_LTX_wultfw_plugin.restore(&c, "garbage"), -EINVAL);
+	TU_ASSERT_CONTAINS(c.err, "not an i210 binding record");
+	drop_tree();
+}
+
 /* ---- open() reasons ---- */
 
 static struct wultfw_value opts[6];
@@ -254,6 +364,9 @@ int main(void)
 	CU_add_test(s, "take and restore", test_take_restore);
 	CU_add_test(s, "module not loaded", test_module_missing);
 	CU_add_test(s, "probe fails: given back", test_probe_fails);
+	CU_add_test(s, "given back after a kill at each step", test_giveback_after_kill);
+	CU_add_test(s, "given back: edges", test_giveback_edges);
+	CU_add_test(s, "restore op", test_restore_op);
 	CU_add_test(s, "open: exact reasons", test_open_reasons);
 	CU_add_test(s, "open: interface up", test_open_iface_up);
 	return tu_run();

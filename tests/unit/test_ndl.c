@@ -20,6 +20,7 @@
 
 #include "i210_model.h"
 #include "ndl_cfg.h"
+#include "ndl_keep.h"
 #include "ndl_nic.h"
 #include "testopts.h"
 #include "ndl_phc.h"
@@ -375,6 +376,74 @@ static void test_restorable(void)
 	CU_ASSERT_FALSE(ndl_qdisc_equal(&q, &r, diff, sizeof(diff)));
 }
 
+/* ---- the record a later wultfw restores the qdiscs from ---- */
+
+static void test_keep_record(void)
+{
+	static struct ndl_qdiscs saved;
+	static struct ndl_keep k, back;
+	char line[WULTFW_RESTORE_DATA_MAX], why[512], what[180];
+
+	/* A user's root pfifo 5: (limit 77) and a default child: only the
+	 * configured one is recorded. */
+	memset(&saved, 0, sizeof(saved));
+	saved.n = 2;
+	snprintf(saved.q[0].kind, sizeof(saved.q[0].kind), "pfifo");
+	saved.q[0].handle = 0x50000;
+	saved.q[0].parent = 0xffffffff;
+	saved.q[0].optlen = 4;
+	memcpy(saved.q[0].opts, "\x4d\0\0\0", 4);
+	snprintf(saved.q[1].kind, sizeof(saved.q[1].kind), "fq_codel");
+	saved.q[1].parent = 0x50001;
+	ndl_keep_init(&k, 7, "eth1", 4, 1, &saved);
+	CU_ASSERT_EQUAL(k.user.n, 1);
+	CU_ASSERT_FALSE(k.etf_root);
+	CU_ASSERT_EQUAL_FATAL(ndl_keep_encode(&k, line, sizeof(line), why, sizeof(why)), 0);
+	CU_ASSERT_STRING_EQUAL(line, "v1 7 eth1 mqprio 1 1 pfifo 50000 ffffffff 4d000000");
+	CU_ASSERT_EQUAL_FATAL(ndl_keep_decode(line, &back, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(back.ifindex, 7);
+	CU_ASSERT_STRING_EQUAL(back.ifname, "eth1");
+	CU_ASSERT_EQUAL(back.queue, 1);
+	CU_ASSERT_EQUAL_FATAL(back.user.n, 1);
+	CU_ASSERT(ndl_qdisc_same(&back.user.q[0], &saved.q[0]));
+	ndl_keep_what(&k, what, sizeof(what));
+	CU_ASSERT_STRING_EQUAL(what, "qdisc etf on eth1 TX queue 1 under a root mqprio 100: (before: pfifo 5: root)");
+
+	/* One TX queue, defaults only. */
+	saved.n = 0;
+	ndl_keep_init(&k, 3, "eth2", 1, 0, &saved);
+	CU_ASSERT_EQUAL(ndl_keep_encode(&k, line, sizeof(line), why, sizeof(why)), 0);
+	CU_ASSERT_STRING_EQUAL(line, "v1 3 eth2 etf 0 0");
+	ndl_keep_what(&k, what, sizeof(what));
+	CU_ASSERT_STRING_EQUAL(what, "qdisc etf as the root of eth2 (before: the defaults)");
+
+	/* Too much to record: refused before anything changes. */
+	saved.n = 1;
+	saved.q[0].optlen = 1500;
+	ndl_keep_init(&k, 3, "eth2", 4, 0, &saved);
+	CU_ASSERT_EQUAL(ndl_keep_encode(&k, line, sizeof(line), why, sizeof(why)), -E2BIG);
+	TU_ASSERT_CONTAINS(why, "more than the 2047 a state file line holds");
+
+	CU_ASSERT_EQUAL(ndl_keep_decode("v1 7 eth1 tbf 0 0", &back, why, sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(ndl_keep_decode("v1 7 eth1 etf 0 2 pfifo 1 2 -", &back, why, sizeof(why)), -EINVAL);
+	TU_ASSERT_CONTAINS(why, "qdisc 2 of 2");
+	CU_ASSERT_EQUAL(ndl_keep_decode("v1 7 eth1 etf 0 1 pfifo 1 2 4d0", &back, why, sizeof(why)), -EINVAL);
+	CU_ASSERT_EQUAL(ndl_keep_decode("v1 7 eth1 etf 0 0 extra", &back, why, sizeof(why)), -EINVAL);
+}
+
+/* The restore op: a bad record is refused; an interface gone is done. */
+static void test_restore_op(void)
+{
+	struct wultfw_ctx c = { .plugin = &ndl_LTX_wultfw_plugin, .cpu = -1,
+				.sysfs_root = "/sys" };
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ndl_LTX_wultfw_plugin.restore);
+	CU_ASSERT_EQUAL(ndl_LTX_wultfw_plugin.restore(&c, "nonsense"), -EINVAL);
+	TU_ASSERT_CONTAINS(c.err, "not an ndl qdisc record");
+	/* No interface has this index: its qdiscs went with it. */
+	CU_ASSERT_EQUAL(ndl_LTX_wultfw_plugin.restore(&c, "v1 2147483000 gone0 mqprio 0 0"), 0);
+}
+
 /* ---- the register side, against the model ---- */
 
 static void test_rtd_units(void)
@@ -461,6 +530,8 @@ int main(void)
 	CU_add_test(s, "sysfs helpers", test_sysfs_helpers);
 	CU_add_test(s, "mqprio layout", test_mqprio_plan);
 	CU_add_test(s, "qdisc restorable/equal", test_restorable);
+	CU_add_test(s, "qdisc record for a later wultfw", test_keep_record);
+	CU_add_test(s, "restore op", test_restore_op);
 	CU_add_test(s, "RTD units (model)", test_rtd_units);
 	CU_add_test(s, "per-queue WTHRESH (model)", test_txq_wthresh);
 	CU_add_test(s, "clock offset", test_clock_offset);

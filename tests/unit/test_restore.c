@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "plugins.h"
 #include "restore.h"
 #include "restore_file.h"
 #include "testutil.h"
@@ -29,7 +30,9 @@ static int setup(void)
 		return 1;
 	snprintf(state, sizeof(state), "%s/state", dir);
 	setenv("WULTFW_STATE_DIR", state, 1);
-	return 0;
+	/* Plugins only from a directory with none: a named one is missing. */
+	setenv("WULTFW_PLUGIN_PATH", dir, 1);
+	return wfw_plugins_init();
 }
 
 static int teardown(void)
@@ -88,6 +91,102 @@ static void test_format_parse(void)
 	free(back.changes);
 	CU_ASSERT_EQUAL(wfw_state_parse("change x\n", &back, err, sizeof(err)), -EINVAL);
 	free(back.changes);
+}
+
+/* A change its plugin puts back: name and data survive, escapes too. */
+static void test_plugin_format_parse(void)
+{
+	struct wfw_change c[2] = { { 0 } };
+	struct wultfw_restore_step s1[] = { { "/w", "1" } };
+	struct wfw_state st = { .pid = 42, .changes = c, .nchanges = 2 }, back;
+	char err[256], *text;
+
+	CU_ASSERT_EQUAL(wfw_change_set(&c[0], "by writes", s1, 1), 0);
+	CU_ASSERT_EQUAL(wfw_change_set_plugin(&c[1], "qdisc etf on eth1 TX queue 0",
+					      "ndl", "v1 3 eth1\tx\ny\\z"), 0);
+	c[0].live = c[1].live = true;
+	text = wfw_state_format(&st);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	TU_ASSERT_CONTAINS(text, "change qdisc etf on eth1 TX queue 0\nplugin ndl\tv1 3 eth1\\tx\\ny\\\\z\n");
+	CU_ASSERT_EQUAL_FATAL(wfw_state_parse(text, &back, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(back.nchanges, 2);
+	CU_ASSERT_EQUAL(back.changes[0].kind, WFW_CHANGE_WRITES);
+	CU_ASSERT_EQUAL(back.changes[1].kind, WFW_CHANGE_PLUGIN);
+	CU_ASSERT_STRING_EQUAL(back.changes[1].plugin, "ndl");
+	CU_ASSERT_STRING_EQUAL(back.changes[1].data, "v1 3 eth1\tx\ny\\z");
+	CU_ASSERT_EQUAL(back.changes[1].nsteps, 0);
+	/* A plugin's change is not written back by the core. */
+	CU_ASSERT_EQUAL(wfw_change_put_back(&back.changes[1]), -ENOSYS);
+	free(back.changes);
+	free(text);
+	/* One way to undo a change: not writes and a plugin, not two plugins. */
+	CU_ASSERT_EQUAL(wfw_state_parse("pid 3\nchange x\nwrite /a\t0\nplugin p\td\n",
+					&back, err, sizeof(err)), -EINVAL);
+	TU_ASSERT_CONTAINS(err, "line 4");
+	free(back.changes);
+	CU_ASSERT_EQUAL(wfw_state_parse("pid 3\nchange x\nplugin p\td\nplugin q\td\n",
+					&back, err, sizeof(err)), -EINVAL);
+	free(back.changes);
+	CU_ASSERT_EQUAL(wfw_state_parse("pid 3\nplugin p\td\n", &back, err, sizeof(err)), -EINVAL);
+	free(back.changes);
+	CU_ASSERT_EQUAL(wfw_state_parse("pid 3\nchange x\nplugin ../p\td\n",
+					&back, err, sizeof(err)), -EINVAL);
+	free(back.changes);
+}
+
+/* Data too long for a line, or a name that is no plugin's: refused. */
+static void test_plugin_refusals(void)
+{
+	static char data[WULTFW_RESTORE_DATA_MAX + 1];
+	char err[512];
+
+	memset(data, 'd', sizeof(data) - 1);
+	CU_ASSERT_EQUAL(wfw_restore_remember_plugin("ndl", "big", data, err, sizeof(err)), -EINVAL);
+	TU_ASSERT_CONTAINS(err, "the data (2048 bytes, at most 2047)");
+	CU_ASSERT_EQUAL(wfw_restore_remember_plugin("a b", "x", "d", err, sizeof(err)), -EINVAL);
+	CU_ASSERT_EQUAL(state_files(), 0);
+}
+
+/*
+ * A killed process left a write change and one of a plugin that is not
+ * here: the write goes back, the plugin's change stays alone in the file,
+ * and the restore fails until the file is gone.
+ */
+static void test_plugin_leftover_missing(void)
+{
+	char *a = knob("pk", "orig"), err[256], *v, path[1200], *text;
+	struct wultfw_restore_step s = { a, "orig" };
+	struct wfw_state st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (wfw_restore_remember("pk changed", &s, 1, err, sizeof(err)) < 0 ||
+		    wfw_restore_remember_plugin("nosuchplugin", "its setting changed", "v1 data",
+						err, sizeof(err)) < 0)
+			_exit(1);
+		kill(getpid(), SIGKILL);
+	}
+	CU_ASSERT_FATAL(pid > 0);
+	waitpid(pid, NULL, 0);
+	tu_write(dir, "pk", "changed");
+	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", true), -1);
+	v = tu_read(a);
+	TU_ASSERT_CONTAINS(v, "orig");
+	free(v);
+	snprintf(path, sizeof(path), "%s/state/%d.state", dir, (int)pid);
+	text = tu_read(path);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_EQUAL_FATAL(wfw_state_parse(text, &st, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(st.pid, pid);
+	CU_ASSERT_EQUAL_FATAL(st.nchanges, 1);
+	CU_ASSERT_STRING_EQUAL(st.changes[0].plugin, "nosuchplugin");
+	CU_ASSERT_STRING_EQUAL(st.changes[0].data, "v1 data");
+	free(st.changes);
+	free(text);
+	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", true), -1);
+	CU_ASSERT_EQUAL(state_files(), 1);
+	unlink(path);
+	free(a);
 }
 
 /* The state file exists while a change is live and goes with the last undo. */
@@ -177,5 +276,8 @@ int main(void)
 	CU_add_test(s, "remember, undo, forget", test_remember_undo);
 	CU_add_test(s, "a killed process's leftovers", test_leftover_of_killed_process);
 	CU_add_test(s, "refusals", test_refusals);
+	CU_add_test(s, "a plugin's change: text round trip", test_plugin_format_parse);
+	CU_add_test(s, "a plugin's change: refusals", test_plugin_refusals);
+	CU_add_test(s, "a plugin's change left by a killed process", test_plugin_leftover_missing);
 	return tu_run();
 }

@@ -12,9 +12,23 @@ for m in drivers/net/ethernet/intel/e1000/e1000.ko drivers/net/veth.ko \
 	[ -e "$f" ] && cp "$f" "$root/lib/modules/extra/"
 done
 # The plugin's qdisc/SO_TXTIME test, static (tests/ndl/test_ndl_net.c).
-nsrc="$srcdir/tests/ndl/test_ndl_net.c $srcdir/plugins/ndl/ndl_qdisc.c $srcdir/plugins/ndl/ndl_tx.c"
+nsrc="$srcdir/tests/ndl/test_ndl_net.c $srcdir/tests/ndl/veth.c $srcdir/plugins/ndl/ndl_qdisc.c $srcdir/plugins/ndl/ndl_tx.c"
 if [ -e "$srcdir/tests/ndl/test_ndl_net.c" ]; then
 	# shellcheck disable=SC2086
 	"$CC" -static -O2 -Wall -Wextra -Werror -I"$srcdir/plugins/ndl" \
 		-o "$root/bin/test_ndl_net" $nsrc || die "test_ndl_net build failed"
+fi
+# ndl's qdisc change under kill -9 (tests/vm/vmtest_ndl_kill.c): ndl's and
+# the core's state-file code, static; needs the build's config.h.
+kbdir=${WULTFW_BUILDDIR:-$srcdir}
+if [ -e "$kbdir/config.h" ]; then
+	# shellcheck disable=SC2086
+	"$CC" -static -O2 -Wall -Wextra -Werror -I"$kbdir" -I"$srcdir/include" \
+		-I"$srcdir/core" -I"$srcdir/lib" -I"$srcdir/plugins/ndl" -I"$srcdir/tests/ndl" \
+		-o "$root/bin/vmtest_ndl_kill" "$srcdir/tests/vm/vmtest_ndl_kill.c" \
+		"$srcdir/tests/ndl/veth.c" \
+		"$srcdir/core/restore.c" "$srcdir/core/restore_file.c" \
+		"$srcdir/lib/atomic/atomic.c" "$srcdir/lib/datafmt/runstate.c" \
+		"$srcdir/lib/datafmt/infoyml.c" "$srcdir/plugins/ndl/ndl_qdisc.c" \
+		"$srcdir/plugins/ndl/ndl_keep.c" || die "vmtest_ndl_kill build failed"
 fi

@@ -85,6 +85,8 @@ if [ -x "$bdir/wultfw" ] && [ -e "$bdir/plugins/tdt/.libs/tdt.so" ] &&
 	mkdir -p "$root/lib/wultfw"
 	cp "$bdir/wultfw" "$root/bin/wultfw"
 	cp "$bdir/plugins/tdt/.libs/tdt.so" "$bdir/sinks/csv/.libs/csv.so" "$root/lib/wultfw/"
+	# ndl: what `wultfw restore` loads to put its qdiscs back (ndl.sh).
+	[ -e "$bdir/plugins/ndl/.libs/ndl.so" ] && cp "$bdir/plugins/ndl/.libs/ndl.so" "$root/lib/wultfw/"
 	for lib in $(ldd "$bdir/wultfw" "$root"/lib/wultfw/*.so | awk '/=> \// {print $3} /^\t\/.*ld-linux/ {print $1}' | sort -u); do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
@@ -106,7 +108,7 @@ qrc=$?
 set -e
 end=$(date +%s)
 
-grep "^VMTEST\|^hrt:\|^overheads:\|^seed:\|^stats\|^tdt config:\|^counters present\|^csv:\|^kmod_\|^discarded:\|^wultfw: error" "$log" | tr -d '\r'
+grep "^VMTEST\|^ndl-kill:\|^hrt:\|^overheads:\|^seed:\|^stats\|^tdt config:\|^counters present\|^csv:\|^kmod_\|^discarded:\|^wultfw: error" "$log" | tr -d '\r'
 pass=$(grep -c "^VMTEST PASS" "$log" || true)
 fail=$(grep -c "^VMTEST FAIL" "$log" || true)
 rc=0
