@@ -33,45 +33,29 @@ void wfw_hist_init(struct wfw_hist *h)
 
 void wfw_hist_free(struct wfw_hist *h)
 {
-	for (int s = 0; s < 2; s++)
-		for (int e = 0; e < WFW_HIST_OCTAVES; e++)
-			free(h->oct[s][e]);
+	for (int i = 0; i < WFW_HIST_SLOTS; i++)
+		free(h->oct[i]);
 	wfw_hist_init(h);
 }
 
 /* Slow path: the octave of this value has no buckets yet. */
-static int grow(struct wfw_hist *h, unsigned sign, unsigned e)
+static int grow(struct wfw_hist *h, unsigned slot)
 {
-	h->oct[sign][e] = calloc(WFW_HIST_SUBS, sizeof(uint64_t));
-	if (!h->oct[sign][e])
+	h->oct[slot] = calloc(WFW_HIST_SUBS, sizeof(uint64_t));
+	if (!h->oct[slot])
 		return -ENOMEM;
 	h->noct++;
 	return 0;
 }
 
-/*
- * Count `n` values of key `k` (sign, exponent, top mantissa bits).
- * Key 0 of either sign holds zero and magnitudes below 2^-1031, which are
- * counted as zero.
- */
+/* Count `n` values of key `k` (sign, exponent, top mantissa bits). */
 static inline int add_key(struct wfw_hist *h, uint64_t k, uint64_t n)
 {
-	unsigned sign = (unsigned)(k >> (63 - SHIFT));
-	uint64_t key = k & ((1ULL << (63 - SHIFT)) - 1);
-	unsigned e = (unsigned)(key >> WFW_HIST_SUB_BITS);
-	uint64_t *o;
+	unsigned slot = (unsigned)(k >> WFW_HIST_SUB_BITS);
 
-	if (!key) {
-		h->zeros += n;
-		return 0;
-	}
-	o = h->oct[sign][e];
-	if (__builtin_expect(!o, 0)) {
-		if (grow(h, sign, e))
-			return -ENOMEM;
-		o = h->oct[sign][e];
-	}
-	o[key & (WFW_HIST_SUBS - 1)] += n;
+	if (__builtin_expect(!h->oct[slot], 0) && grow(h, slot))
+		return -ENOMEM;
+	h->oct[slot][k & (WFW_HIST_SUBS - 1)] += n;
 	return 0;
 }
 
@@ -85,50 +69,53 @@ int wfw_hist_add(struct wfw_hist *h, double v)
 }
 
 /*
- * Runs of values in the same bucket (counters, flags, constant columns)
- * are counted once per run: back-to-back increments of one memory word
- * would wait for each other.
+ * The common case is branch free: a missing octave is the only test. A
+ * column whose values all fall in one bucket (a constant counter) is
+ * counted at once: back-to-back increments of one word wait for each other.
  */
 int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n)
 {
-	uint64_t prev, run = 0;
+	uint64_t first;
+	size_t i;
 
 	if (!n)
 		return 0;
-	prev = dbits(v[0]) >> SHIFT;
-	for (size_t i = 0; i < n; i++) {
+	first = dbits(v[0]) >> SHIFT;
+	for (i = 1; i < n && dbits(v[i]) >> SHIFT == first; i++)
+		;
+	if (i == n) {
+		if (add_key(h, first, n))
+			return -ENOMEM;
+		h->count += n;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
 		uint64_t k = dbits(v[i]) >> SHIFT;
+		uint64_t *o = h->oct[k >> WFW_HIST_SUB_BITS];
 
-		if (k == prev) {
-			run++;
+		if (__builtin_expect(!o, 0)) {
+			if (add_key(h, k, 1))
+				return -ENOMEM;
 			continue;
 		}
-		if (add_key(h, prev, run))
-			return -ENOMEM;
-		prev = k;
-		run = 1;
+		o[k & (WFW_HIST_SUBS - 1)]++;
 	}
-	if (add_key(h, prev, run))
-		return -ENOMEM;
 	h->count += n;
 	return 0;
 }
 
 int wfw_hist_merge(struct wfw_hist *dst, const struct wfw_hist *src)
 {
-	for (unsigned s = 0; s < 2; s++) {
-		for (unsigned e = 0; e < WFW_HIST_OCTAVES; e++) {
-			const uint64_t *so = src->oct[s][e];
+	for (unsigned s = 0; s < WFW_HIST_SLOTS; s++) {
+		const uint64_t *so = src->oct[s];
 
-			if (!so)
-				continue;
-			if (!dst->oct[s][e] && grow(dst, s, e))
-				return -ENOMEM;
-			for (unsigned i = 0; i < WFW_HIST_SUBS; i++)
-				dst->oct[s][e][i] += so[i];
-		}
+		if (!so)
+			continue;
+		if (!dst->oct[s] && grow(dst, s))
+			return -ENOMEM;
+		for (unsigned i = 0; i < WFW_HIST_SUBS; i++)
+			dst->oct[s][i] += so[i];
 	}
-	dst->zeros += src->zeros;
 	dst->count += src->count;
 	return 0;
 }
@@ -140,6 +127,8 @@ static double bucket_value(unsigned e, unsigned i, bool integers)
 	double lo = bitsd(key << SHIFT);
 	double hi = bitsd((key + 1) << SHIFT);
 
+	if (!key)
+		return 0.0;	/* zero, and magnitudes below 2^-1031 */
 	if (isinf(lo) || isinf(hi))
 		return lo;
 	if (integers && hi - lo <= 1.0)
@@ -147,38 +136,41 @@ static double bucket_value(unsigned e, unsigned i, bool integers)
 	return lo + (hi - lo) / 2;
 }
 
+/* Walk the octaves of one sign in value order until rank k is passed. */
+static bool walk(const struct wfw_hist *h, bool neg, uint64_t k,
+		 uint64_t *seen, bool integers, double *out)
+{
+	for (unsigned j = 0; j < WFW_HIST_OCTAVES; j++) {
+		unsigned e = neg ? WFW_HIST_OCTAVES - 1 - j : j;
+		const uint64_t *o = h->oct[(neg ? WFW_HIST_OCTAVES : 0) + e];
+
+		if (!o)
+			continue;
+		for (unsigned b = 0; b < WFW_HIST_SUBS; b++) {
+			unsigned i = neg ? WFW_HIST_SUBS - 1 - b : b;
+			double v;
+
+			*seen += o[i];
+			if (*seen <= k)
+				continue;
+			v = bucket_value(e, i, integers);
+			*out = neg && v != 0 ? -v : v;
+			return true;
+		}
+	}
+	return false;
+}
+
 double wfw_hist_rank_value(const struct wfw_hist *h, uint64_t k,
 			   bool integers)
 {
 	uint64_t seen = 0;
+	double v;
 
 	/* Negative values first, largest magnitude first. */
-	for (int e = WFW_HIST_OCTAVES - 1; e >= 0; e--) {
-		const uint64_t *o = h->oct[1][e];
-
-		if (!o)
-			continue;
-		for (int i = WFW_HIST_SUBS - 1; i >= 0; i--) {
-			seen += o[i];
-			if (seen > k)
-				return -bucket_value((unsigned)e, (unsigned)i,
-						     integers);
-		}
-	}
-	seen += h->zeros;
-	if (seen > k)
-		return 0.0;
-	for (unsigned e = 0; e < WFW_HIST_OCTAVES; e++) {
-		const uint64_t *o = h->oct[0][e];
-
-		if (!o)
-			continue;
-		for (unsigned i = 0; i < WFW_HIST_SUBS; i++) {
-			seen += o[i];
-			if (seen > k)
-				return bucket_value(e, i, integers);
-		}
-	}
+	if (walk(h, true, k, &seen, integers, &v) ||
+	    walk(h, false, k, &seen, integers, &v))
+		return v;
 	return NAN;	/* k >= count: the caller's bug */
 }
 
@@ -198,18 +190,18 @@ int wfw_hist_scale(struct wfw_hist *h, double f)
 	struct wfw_hist out;
 
 	wfw_hist_init(&out);
-	out.zeros = h->zeros;
-	for (unsigned s = 0; s < 2; s++) {
-		for (unsigned e = 0; e < WFW_HIST_OCTAVES; e++) {
-			const uint64_t *o = h->oct[s][e];
+	for (unsigned s = 0; s < WFW_HIST_SLOTS; s++) {
+		const uint64_t *o = h->oct[s];
+		unsigned e = s % WFW_HIST_OCTAVES;
 
-			for (unsigned i = 0; o && i < WFW_HIST_SUBS; i++) {
-				double v = bucket_value(e, i, false) * f;
+		for (unsigned i = 0; o && i < WFW_HIST_SUBS; i++) {
+			double v = bucket_value(e, i, false) * f;
 
-				if (o[i] && add_key(&out, dbits(s ? -v : v) >> SHIFT, o[i])) {
-					wfw_hist_free(&out);
-					return -ENOMEM;
-				}
+			if (s >= WFW_HIST_OCTAVES)
+				v = -v;
+			if (o[i] && add_key(&out, dbits(v) >> SHIFT, o[i])) {
+				wfw_hist_free(&out);
+				return -ENOMEM;
 			}
 		}
 	}

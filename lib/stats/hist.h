@@ -22,13 +22,19 @@
 #define WFW_HIST_SUB_BITS 9
 #define WFW_HIST_SUBS (1u << WFW_HIST_SUB_BITS)	/* buckets per octave */
 #define WFW_HIST_OCTAVES 2048			/* 11-bit exponent */
+/* Octaves of both signs, indexed by the top 12 bits: sign, exponent. */
+#define WFW_HIST_SLOTS (2 * WFW_HIST_OCTAVES)
 /* Largest relative distance between a value and its bucket's middle. */
 #define WFW_HIST_REL_ERROR (1.0 / (double)(2u << WFW_HIST_SUB_BITS))
 
+/*
+ * Bucket 0 of either sign holds +-0.0 and the magnitudes below 2^-1031,
+ * all reported as 0: a value's bucket is its bits shifted right, with no
+ * case for zero, so counting one is a shift, a load and an increment.
+ */
 struct wfw_hist {
-	/* [0] positive values, [1] negative values (by magnitude). */
-	uint64_t *oct[2][WFW_HIST_OCTAVES];
-	uint64_t zeros;			/* +-0.0 and magnitudes < 2^-1031 */
+	/* [sign * 2048 + exponent]: 512 buckets, or NULL while empty. */
+	uint64_t *oct[WFW_HIST_SLOTS];
 	uint64_t count;			/* all values counted */
 	size_t noct;			/* octaves allocated (memory use) */
 };

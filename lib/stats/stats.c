@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/moments.h"
 #include "stats/stats.h"
 
 void wfw_acc_init(struct wfw_acc *a, size_t exact_limit, bool integers)
@@ -90,38 +91,12 @@ static int store(struct wfw_acc *a, const double *v, size_t n)
 
 int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n)
 {
-	/* Four independent chains so the loops are not latency bound. */
-	double s[4] = { 0, 0, 0, 0 }, q[4] = { 0, 0, 0, 0 };
-	double lo = a->min, hi = a->max, mean;
-	size_t i;
+	double mean;
 
 	if (!n)
 		return 0;
-	for (i = 0; i + 4 <= n; i += 4) {
-		for (int j = 0; j < 4; j++) {
-			s[j] += v[i + j];
-			lo = v[i + j] < lo ? v[i + j] : lo;
-			hi = v[i + j] > hi ? v[i + j] : hi;
-		}
-	}
-	for (; i < n; i++) {
-		s[0] += v[i];
-		lo = v[i] < lo ? v[i] : lo;
-		hi = v[i] > hi ? v[i] : hi;
-	}
-	mean = ((s[0] + s[1]) + (s[2] + s[3])) / (double)n;
-	for (i = 0; i + 4 <= n; i += 4) {
-		for (int j = 0; j < 4; j++) {
-			double d = v[i + j] - mean;
-
-			q[j] += d * d;
-		}
-	}
-	for (; i < n; i++)
-		q[0] += (v[i] - mean) * (v[i] - mean);
-	a->min = lo;
-	a->max = hi;
-	merge_moments(a, n, mean, (q[0] + q[1]) + (q[2] + q[3]));
+	mean = wfw_min_max_sum(v, n, &a->min, &a->max) / (double)n;
+	merge_moments(a, n, mean, wfw_sum_sq_dev(v, n, mean));
 	return store(a, v, n);
 }
 
