@@ -38,14 +38,39 @@ void wfw_hist_free(struct wfw_hist *h)
 	wfw_hist_init(h);
 }
 
+/* The 64-bit counters of an octave, after its 16-bit ones. */
+static inline uint64_t *wide(const uint16_t *o)
+{
+	return (uint64_t *)(void *)(o + WFW_HIST_SUBS);
+}
+
+static inline uint64_t bucket_count(const uint16_t *o, unsigned i)
+{
+	return wide(o)[i] + o[i];
+}
+
 /* Slow path: the octave of this value has no buckets yet. */
 static int grow(struct wfw_hist *h, unsigned slot)
 {
-	h->oct[slot] = calloc(WFW_HIST_SUBS, sizeof(uint64_t));
+	h->oct[slot] = calloc(WFW_HIST_SUBS, sizeof(uint16_t) + sizeof(uint64_t));
 	if (!h->oct[slot])
 		return -ENOMEM;
 	h->noct++;
 	return 0;
+}
+
+/* Add the 16-bit counters into the 64-bit ones. */
+static void fold(struct wfw_hist *h)
+{
+	for (unsigned s = 0; s < WFW_HIST_SLOTS; s++) {
+		uint16_t *o = h->oct[s];
+
+		for (unsigned i = 0; o && i < WFW_HIST_SUBS; i++) {
+			wide(o)[i] += o[i];
+			o[i] = 0;
+		}
+	}
+	h->unfolded = 0;
 }
 
 /* Count `n` values of key `k` (sign, exponent, top mantissa bits). */
@@ -55,7 +80,7 @@ static inline int add_key(struct wfw_hist *h, uint64_t k, uint64_t n)
 
 	if (__builtin_expect(!h->oct[slot], 0) && grow(h, slot))
 		return -ENOMEM;
-	h->oct[slot][k & (WFW_HIST_SUBS - 1)] += n;
+	wide(h->oct[slot])[k & (WFW_HIST_SUBS - 1)] += n;
 	return 0;
 }
 
@@ -68,53 +93,118 @@ int wfw_hist_add(struct wfw_hist *h, double v)
 	return ret;
 }
 
-/*
- * The common case is branch free: a missing octave is the only test. A
- * column whose values all fall in one bucket (a constant counter) is
- * counted at once: back-to-back increments of one word wait for each other.
- */
-int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n)
+/* All n values in one bucket (a constant counter): counted at once. */
+static bool one_bucket(const double *v, size_t n)
 {
-	uint64_t first;
+	uint64_t first = dbits(v[0]) >> SHIFT;
 	size_t i;
 
-	if (!n)
-		return 0;
-	first = dbits(v[0]) >> SHIFT;
 	for (i = 1; i < n && dbits(v[i]) >> SHIFT == first; i++)
 		;
-	if (i == n) {
-		if (add_key(h, first, n))
-			return -ENOMEM;
-		h->count += n;
-		return 0;
-	}
-	for (i = 0; i < n; i++) {
+	return i == n;
+}
+
+/*
+ * Branch free but for a missing octave. n values at a time of at most
+ * WFW_HIST_FOLD_EVERY, so no 16-bit counter overflows.
+ */
+static int add_narrow(struct wfw_hist *h, const double *v, size_t n)
+{
+	if (h->unfolded + n > WFW_HIST_FOLD_EVERY)
+		fold(h);
+	for (size_t i = 0; i < n; i++) {
 		uint64_t k = dbits(v[i]) >> SHIFT;
-		uint64_t *o = h->oct[k >> WFW_HIST_SUB_BITS];
+		uint16_t *o = h->oct[k >> WFW_HIST_SUB_BITS];
 
 		if (__builtin_expect(!o, 0)) {
-			if (add_key(h, k, 1))
+			if (grow(h, (unsigned)(k >> WFW_HIST_SUB_BITS)))
 				return -ENOMEM;
-			continue;
+			o = h->oct[k >> WFW_HIST_SUB_BITS];
 		}
 		o[k & (WFW_HIST_SUBS - 1)]++;
+	}
+	h->unfolded += (uint32_t)n;
+	return 0;
+}
+
+int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n)
+{
+	for (size_t done = 0; done < n; done += WFW_HIST_FOLD_EVERY) {
+		size_t k = n - done < WFW_HIST_FOLD_EVERY ? n - done : WFW_HIST_FOLD_EVERY;
+		int ret;
+
+		/* Back-to-back increments of one counter would wait for each other. */
+		if (one_bucket(v + done, k))
+			ret = add_key(h, dbits(v[done]) >> SHIFT, k);
+		else
+			ret = add_narrow(h, v + done, k);
+		if (ret)
+			return ret;
 	}
 	h->count += n;
 	return 0;
 }
 
+#define SMALL_SPAN 64	/* whole numbers lo .. lo + 63 */
+#define LANES 4
+
+/*
+ * Few distinct whole numbers (flags, counters): most increments would hit
+ * the counter the one before hit, and wait for it. Count them in a small
+ * table with LANES independent copies instead, then each number once.
+ */
+static int add_small_ints(struct wfw_hist *h, const double *v, size_t n,
+			  double lo, unsigned span)
+{
+	uint32_t cnt[LANES][SMALL_SPAN];
+	size_t i;
+
+	for (unsigned l = 0; l < LANES; l++)
+		memset(cnt[l], 0, span * sizeof(cnt[l][0]));
+	for (i = 0; i + LANES <= n; i += LANES)
+		for (unsigned l = 0; l < LANES; l++)
+			cnt[l][(unsigned)(v[i + l] - lo)]++;
+	for (; i < n; i++)
+		cnt[0][(unsigned)(v[i] - lo)]++;
+	for (unsigned d = 0; d < span; d++) {
+		uint64_t c = (uint64_t)cnt[0][d] + cnt[1][d] + cnt[2][d] + cnt[3][d];
+
+		if (c && add_key(h, dbits(lo + d) >> SHIFT, c))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
+		       double lo, double hi, bool integers)
+{
+	uint64_t klo = dbits(lo) >> SHIFT;
+	int ret;
+
+	if (!n)
+		return 0;
+	if (klo == dbits(hi) >> SHIFT)	/* one bucket: all between them too */
+		ret = add_key(h, klo, n);
+	else if (integers && hi - lo < SMALL_SPAN && n <= UINT32_MAX)
+		ret = add_small_ints(h, v, n, lo, (unsigned)(hi - lo) + 1);
+	else
+		return wfw_hist_add_many(h, v, n);
+	if (!ret)
+		h->count += n;
+	return ret;
+}
+
 int wfw_hist_merge(struct wfw_hist *dst, const struct wfw_hist *src)
 {
 	for (unsigned s = 0; s < WFW_HIST_SLOTS; s++) {
-		const uint64_t *so = src->oct[s];
+		const uint16_t *so = src->oct[s];
 
 		if (!so)
 			continue;
 		if (!dst->oct[s] && grow(dst, s))
 			return -ENOMEM;
 		for (unsigned i = 0; i < WFW_HIST_SUBS; i++)
-			dst->oct[s][i] += so[i];
+			wide(dst->oct[s])[i] += bucket_count(so, i);
 	}
 	dst->count += src->count;
 	return 0;
@@ -142,7 +232,7 @@ static bool walk(const struct wfw_hist *h, bool neg, uint64_t k,
 {
 	for (unsigned j = 0; j < WFW_HIST_OCTAVES; j++) {
 		unsigned e = neg ? WFW_HIST_OCTAVES - 1 - j : j;
-		const uint64_t *o = h->oct[(neg ? WFW_HIST_OCTAVES : 0) + e];
+		const uint16_t *o = h->oct[(neg ? WFW_HIST_OCTAVES : 0) + e];
 
 		if (!o)
 			continue;
@@ -150,7 +240,7 @@ static bool walk(const struct wfw_hist *h, bool neg, uint64_t k,
 			unsigned i = neg ? WFW_HIST_SUBS - 1 - b : b;
 			double v;
 
-			*seen += o[i];
+			*seen += bucket_count(o, i);
 			if (*seen <= k)
 				continue;
 			v = bucket_value(e, i, integers);
@@ -176,7 +266,7 @@ double wfw_hist_rank_value(const struct wfw_hist *h, uint64_t k,
 
 size_t wfw_hist_bytes(const struct wfw_hist *h)
 {
-	return h->noct * WFW_HIST_SUBS * sizeof(uint64_t);
+	return h->noct * WFW_HIST_SUBS * (sizeof(uint16_t) + sizeof(uint64_t));
 }
 
 /*
@@ -191,7 +281,7 @@ int wfw_hist_scale(struct wfw_hist *h, double f)
 
 	wfw_hist_init(&out);
 	for (unsigned s = 0; s < WFW_HIST_SLOTS; s++) {
-		const uint64_t *o = h->oct[s];
+		const uint16_t *o = h->oct[s];
 		unsigned e = s % WFW_HIST_OCTAVES;
 
 		for (unsigned i = 0; o && i < WFW_HIST_SUBS; i++) {
@@ -199,7 +289,8 @@ int wfw_hist_scale(struct wfw_hist *h, double f)
 
 			if (s >= WFW_HIST_OCTAVES)
 				v = -v;
-			if (o[i] && add_key(&out, dbits(v) >> SHIFT, o[i])) {
+			if (bucket_count(o, i) &&
+			    add_key(&out, dbits(v) >> SHIFT, bucket_count(o, i))) {
 				wfw_hist_free(&out);
 				return -ENOMEM;
 			}

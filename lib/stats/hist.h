@@ -27,15 +27,25 @@
 /* Largest relative distance between a value and its bucket's middle. */
 #define WFW_HIST_REL_ERROR (1.0 / (double)(2u << WFW_HIST_SUB_BITS))
 
+/* Values counted in 16 bits between two folds into the 64-bit counts. */
+#define WFW_HIST_FOLD_EVERY 65535u
+
 /*
  * Bucket 0 of either sign holds +-0.0 and the magnitudes below 2^-1031,
  * all reported as 0: a value's bucket is its bits shifted right, with no
  * case for zero, so counting one is a shift, a load and an increment.
+ *
+ * Each octave has two counters per bucket: 16 bits, which the values go
+ * into, and 64 bits, which the 16-bit ones are added to (and cleared)
+ * before they could overflow, once per WFW_HIST_FOLD_EVERY values. What
+ * counting touches is thus a quarter of the 64-bit table: the tables of
+ * every metric and C-state fit in the L2 cache.
  */
 struct wfw_hist {
-	/* [sign * 2048 + exponent]: 512 buckets, or NULL while empty. */
-	uint64_t *oct[WFW_HIST_SLOTS];
+	/* [sign * 2048 + exponent]: 512 16-bit then 512 64-bit counters. */
+	uint16_t *oct[WFW_HIST_SLOTS];
 	uint64_t count;			/* all values counted */
+	uint32_t unfolded;		/* of them in the 16-bit counters */
 	size_t noct;			/* octaves allocated (memory use) */
 };
 
@@ -45,6 +55,13 @@ void wfw_hist_free(struct wfw_hist *h);
 /* Count one value (not NaN). Returns -ENOMEM if an octave cannot be had. */
 int wfw_hist_add(struct wfw_hist *h, double v);
 int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n);
+/*
+ * The same for values known to lie in [lo, hi] (the caller's min and max
+ * of them): all in one bucket, they are counted at once; with `integers`
+ * (whole numbers only) spanning fewer than 64, through a small table.
+ */
+int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
+		       double lo, double hi, bool integers);
 /* Add every count of `src` into `dst`. */
 int wfw_hist_merge(struct wfw_hist *dst, const struct wfw_hist *src);
 

@@ -62,13 +62,17 @@ static int to_hist(struct wfw_acc *a)
 	return 0;
 }
 
-/* Keep values for percentiles (exact or histogram); no moments here. */
-static int store(struct wfw_acc *a, const double *v, size_t n)
+/*
+ * Keep values for percentiles (exact or histogram); no moments here.
+ * lo, hi: the least and greatest of them.
+ */
+static int store(struct wfw_acc *a, const double *v, size_t n, double lo,
+		 double hi)
 {
 	if (!a->hist && a->nvals + n > a->exact_limit && to_hist(a))
 		return -ENOMEM;
 	if (a->hist)
-		return wfw_hist_add_many(a->hist, v, n);
+		return wfw_hist_add_range(a->hist, v, n, lo, hi, a->integers);
 	if (a->nvals + n > a->cap) {
 		size_t cap = a->cap ? a->cap : 1024;
 		double *nv;
@@ -91,13 +95,15 @@ static int store(struct wfw_acc *a, const double *v, size_t n)
 
 int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n)
 {
-	double mean;
+	double mean, lo = INFINITY, hi = -INFINITY;
 
 	if (!n)
 		return 0;
-	mean = wfw_min_max_sum(v, n, &a->min, &a->max) / (double)n;
+	mean = wfw_min_max_sum(v, n, &lo, &hi) / (double)n;
+	a->min = lo < a->min ? lo : a->min;
+	a->max = hi > a->max ? hi : a->max;
 	merge_moments(a, n, mean, wfw_sum_sq_dev(v, n, mean));
-	return store(a, v, n);
+	return store(a, v, n, lo, hi);
 }
 
 int wfw_acc_add(struct wfw_acc *a, double v)
@@ -115,7 +121,7 @@ int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src)
 		dst->max = src->max;
 	merge_moments(dst, src->n, src->mean, src->m2);
 	if (!src->hist)
-		return store(dst, src->vals, src->nvals);
+		return store(dst, src->vals, src->nvals, src->min, src->max);
 	if (!dst->hist && to_hist(dst))
 		return -ENOMEM;
 	return wfw_hist_merge(dst->hist, src->hist);
