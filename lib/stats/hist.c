@@ -34,27 +34,40 @@ void wfw_hist_init(struct wfw_hist *h)
 void wfw_hist_free(struct wfw_hist *h)
 {
 	for (int i = 0; i < WFW_HIST_SLOTS; i++)
-		free(h->oct[i]);
+		free(h->wide[i]);
+	for (unsigned i = 0; i < h->narenas; i++)
+		free(h->arenas[i]);
 	wfw_hist_init(h);
 }
 
-/* The 64-bit counters of an octave, after its 16-bit ones. */
-static inline uint64_t *wide(const uint16_t *o)
+static inline uint64_t bucket_count(const struct wfw_hist *h, unsigned s,
+				    unsigned i)
 {
-	return (uint64_t *)(void *)(o + WFW_HIST_SUBS);
+	return h->wide[s][i] + h->oct[s][i];
 }
 
-static inline uint64_t bucket_count(const uint16_t *o, unsigned i)
-{
-	return wide(o)[i] + o[i];
-}
-
-/* Slow path: the octave of this value has no buckets yet. */
+/*
+ * Slow path: the octave of this value has no buckets yet. The 16-bit
+ * counters come from arenas of ARENA_OCTAVES octaves, next to each other:
+ * a page each would cost the counting a TLB entry per octave.
+ */
 static int grow(struct wfw_hist *h, unsigned slot)
 {
-	h->oct[slot] = calloc(WFW_HIST_SUBS, sizeof(uint16_t) + sizeof(uint64_t));
-	if (!h->oct[slot])
+	if (!h->arena_left) {
+		if (h->narenas == WFW_HIST_MAX_ARENAS)
+			return -ENOMEM;	/* cannot happen: 256 * 16 slots */
+		h->arenas[h->narenas] = calloc(WFW_HIST_ARENA_OCTAVES * WFW_HIST_SUBS,
+					       sizeof(uint16_t));
+		if (!h->arenas[h->narenas])
+			return -ENOMEM;
+		h->narenas++;
+		h->arena_left = WFW_HIST_ARENA_OCTAVES;
+	}
+	h->wide[slot] = calloc(WFW_HIST_SUBS, sizeof(uint64_t));
+	if (!h->wide[slot])
 		return -ENOMEM;
+	h->arena_left--;
+	h->oct[slot] = h->arenas[h->narenas - 1] + h->arena_left * WFW_HIST_SUBS;
 	h->noct++;
 	return 0;
 }
@@ -66,7 +79,7 @@ static void fold(struct wfw_hist *h)
 		uint16_t *o = h->oct[s];
 
 		for (unsigned i = 0; o && i < WFW_HIST_SUBS; i++) {
-			wide(o)[i] += o[i];
+			h->wide[s][i] += o[i];
 			o[i] = 0;
 		}
 	}
@@ -80,7 +93,7 @@ static inline int add_key(struct wfw_hist *h, uint64_t k, uint64_t n)
 
 	if (__builtin_expect(!h->oct[slot], 0) && grow(h, slot))
 		return -ENOMEM;
-	wide(h->oct[slot])[k & (WFW_HIST_SUBS - 1)] += n;
+	h->wide[slot][k & (WFW_HIST_SUBS - 1)] += n;
 	return 0;
 }
 
@@ -197,14 +210,12 @@ int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
 int wfw_hist_merge(struct wfw_hist *dst, const struct wfw_hist *src)
 {
 	for (unsigned s = 0; s < WFW_HIST_SLOTS; s++) {
-		const uint16_t *so = src->oct[s];
-
-		if (!so)
+		if (!src->oct[s])
 			continue;
 		if (!dst->oct[s] && grow(dst, s))
 			return -ENOMEM;
 		for (unsigned i = 0; i < WFW_HIST_SUBS; i++)
-			wide(dst->oct[s])[i] += bucket_count(so, i);
+			dst->wide[s][i] += bucket_count(src, s, i);
 	}
 	dst->count += src->count;
 	return 0;
@@ -232,15 +243,15 @@ static bool walk(const struct wfw_hist *h, bool neg, uint64_t k,
 {
 	for (unsigned j = 0; j < WFW_HIST_OCTAVES; j++) {
 		unsigned e = neg ? WFW_HIST_OCTAVES - 1 - j : j;
-		const uint16_t *o = h->oct[(neg ? WFW_HIST_OCTAVES : 0) + e];
+		unsigned s = (neg ? WFW_HIST_OCTAVES : 0) + e;
 
-		if (!o)
+		if (!h->oct[s])
 			continue;
 		for (unsigned b = 0; b < WFW_HIST_SUBS; b++) {
 			unsigned i = neg ? WFW_HIST_SUBS - 1 - b : b;
 			double v;
 
-			*seen += bucket_count(o, i);
+			*seen += bucket_count(h, s, i);
 			if (*seen <= k)
 				continue;
 			v = bucket_value(e, i, integers);
@@ -281,16 +292,15 @@ int wfw_hist_scale(struct wfw_hist *h, double f)
 
 	wfw_hist_init(&out);
 	for (unsigned s = 0; s < WFW_HIST_SLOTS; s++) {
-		const uint16_t *o = h->oct[s];
 		unsigned e = s % WFW_HIST_OCTAVES;
 
-		for (unsigned i = 0; o && i < WFW_HIST_SUBS; i++) {
+		for (unsigned i = 0; h->oct[s] && i < WFW_HIST_SUBS; i++) {
 			double v = bucket_value(e, i, false) * f;
 
 			if (s >= WFW_HIST_OCTAVES)
 				v = -v;
-			if (bucket_count(o, i) &&
-			    add_key(&out, dbits(v) >> SHIFT, bucket_count(o, i))) {
+			if (bucket_count(h, s, i) &&
+			    add_key(&out, dbits(v) >> SHIFT, bucket_count(h, s, i))) {
 				wfw_hist_free(&out);
 				return -ENOMEM;
 			}

@@ -41,9 +41,15 @@
  * counting touches is thus a quarter of the 64-bit table: the tables of
  * every metric and C-state fit in the L2 cache.
  */
+#define WFW_HIST_ARENA_OCTAVES 16
+#define WFW_HIST_MAX_ARENAS (WFW_HIST_SLOTS / WFW_HIST_ARENA_OCTAVES)
+
 struct wfw_hist {
-	/* [sign * 2048 + exponent]: 512 16-bit then 512 64-bit counters. */
-	uint16_t *oct[WFW_HIST_SLOTS];
+	/* [sign * 2048 + exponent]: 512 counters each, or NULL while empty */
+	uint16_t *oct[WFW_HIST_SLOTS];	/* in arenas */
+	uint64_t *wide[WFW_HIST_SLOTS];
+	uint16_t *arenas[WFW_HIST_MAX_ARENAS];
+	unsigned narenas, arena_left;
 	uint64_t count;			/* all values counted */
 	uint32_t unfolded;		/* of them in the 16-bit counters */
 	size_t noct;			/* octaves allocated (memory use) */

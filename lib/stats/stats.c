@@ -21,6 +21,7 @@ void wfw_acc_init(struct wfw_acc *a, size_t exact_limit, bool integers)
 void wfw_acc_free(struct wfw_acc *a)
 {
 	free(a->vals);
+	free(a->stage);
 	if (a->hist) {
 		wfw_hist_free(a->hist);
 		free(a->hist);
@@ -54,11 +55,45 @@ static int to_hist(struct wfw_acc *a)
 	if (!a->hist)
 		return -ENOMEM;
 	wfw_hist_init(a->hist);
-	if (wfw_hist_add_many(a->hist, a->vals, a->nvals))
+	a->stage = malloc(WFW_ACC_STAGE * sizeof(*a->stage));
+	a->nstage = 0;
+	if (!a->stage || wfw_hist_add_many(a->hist, a->vals, a->nvals))
 		return -ENOMEM;
 	free(a->vals);
 	a->vals = NULL;
 	a->nvals = a->cap = 0;
+	return 0;
+}
+
+/* Count the staged values into the histogram. */
+static int flush_stage(struct wfw_acc *a)
+{
+	size_t n = a->nstage;
+
+	a->nstage = 0;
+	return wfw_hist_add_range(a->hist, a->stage, n, a->slo, a->shi, a->integers);
+}
+
+/*
+ * Histogram mode: values wait in the stage until it is full, so that each
+ * run of counting touches a histogram with many values at once (a batch
+ * split per C-state leaves only a few per histogram).
+ */
+static int stage(struct wfw_acc *a, const double *v, size_t n, double lo,
+		 double hi)
+{
+	if (a->nstage + n > WFW_ACC_STAGE && flush_stage(a))
+		return -ENOMEM;
+	if (n > WFW_ACC_STAGE)
+		return wfw_hist_add_range(a->hist, v, n, lo, hi, a->integers);
+	if (!a->nstage) {
+		a->slo = lo;
+		a->shi = hi;
+	}
+	memcpy(a->stage + a->nstage, v, n * sizeof(*v));
+	a->nstage += n;
+	a->slo = lo < a->slo ? lo : a->slo;
+	a->shi = hi > a->shi ? hi : a->shi;
 	return 0;
 }
 
@@ -72,7 +107,7 @@ static int store(struct wfw_acc *a, const double *v, size_t n, double lo,
 	if (!a->hist && a->nvals + n > a->exact_limit && to_hist(a))
 		return -ENOMEM;
 	if (a->hist)
-		return wfw_hist_add_range(a->hist, v, n, lo, hi, a->integers);
+		return stage(a, v, n, lo, hi);
 	if (a->nvals + n > a->cap) {
 		size_t cap = a->cap ? a->cap : 1024;
 		double *nv;
@@ -123,6 +158,8 @@ int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src)
 	if (!src->hist)
 		return store(dst, src->vals, src->nvals, src->min, src->max);
 	if (!dst->hist && to_hist(dst))
+		return -ENOMEM;
+	if (src->nstage && stage(dst, src->stage, src->nstage, src->slo, src->shi))
 		return -ENOMEM;
 	return wfw_hist_merge(dst->hist, src->hist);
 }
@@ -231,6 +268,8 @@ double wfw_acc_percentile(struct wfw_acc *a, double p)
 
 	if (!a->n || isnan(p))
 		return NAN;
+	if (a->hist && a->nstage && flush_stage(a))
+		return NAN;	/* out of memory */
 	if (!a->hist && !a->sorted) {
 		sort_values(a->vals, a->nvals);
 		a->sorted = true;
@@ -254,7 +293,8 @@ double wfw_acc_percentile(struct wfw_acc *a, double p)
 size_t wfw_acc_bytes(const struct wfw_acc *a)
 {
 	if (a->hist)
-		return sizeof(*a->hist) + wfw_hist_bytes(a->hist);
+		return sizeof(*a->hist) + wfw_hist_bytes(a->hist) +
+		       WFW_ACC_STAGE * sizeof(*a->stage);
 	return a->cap * sizeof(double);
 }
 
@@ -272,5 +312,7 @@ int wfw_acc_scale(struct wfw_acc *a, double num, double den, bool integers)
 	a->m2 *= f * f;
 	for (size_t i = 0; i < a->nvals; i++)
 		a->vals[i] = a->vals[i] * num / den;
+	if (a->hist && a->nstage && flush_stage(a))
+		return -ENOMEM;
 	return a->hist ? wfw_hist_scale(a->hist, f) : 0;
 }

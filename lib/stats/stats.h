@@ -24,6 +24,9 @@
 
 #include "stats/hist.h"
 
+/* Values waiting to be counted together into a histogram. */
+#define WFW_ACC_STAGE 1024
+
 struct wfw_acc {
 	uint64_t n;
 	double min, max;
@@ -34,6 +37,9 @@ struct wfw_acc {
 	bool sorted;
 	/* histogram mode, once more than exact_limit values were seen */
 	struct wfw_hist *hist;
+	double *stage;		/* values not yet counted (WFW_ACC_STAGE) */
+	size_t nstage;
+	double slo, shi;	/* their least and greatest */
 	size_t exact_limit;
 	bool integers;		/* values are whole numbers (INT columns) */
 };

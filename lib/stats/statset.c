@@ -132,7 +132,7 @@ void wfw_statset_free(struct wfw_statset *s)
 }
 
 /* Rows per pass: a chunk's cells stay in the L1 cache for every metric. */
-#define CHUNK_ROWS 512
+#define CHUNK_ROWS 256
 
 static int ensure_scratch(struct wfw_statset *s, size_t ncols)
 {
