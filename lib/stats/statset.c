@@ -121,7 +121,6 @@ void wfw_statset_free(struct wfw_statset *s)
 	free(s->mdiv);
 	free(s->tmp);
 	free(s->order);
-	free(s->grow);
 	free(s->colp);
 	free(s->gcount);
 	for (size_t g = 0; s->gmerged && g < s->ngroups; g++)
@@ -136,17 +135,21 @@ void wfw_statset_free(struct wfw_statset *s)
 
 static int ensure_scratch(struct wfw_statset *s, size_t ncols)
 {
-	if (s->tmp && ncols <= s->ncolp)
-		return 0;
-	free(s->colp);
-	s->colp = malloc(ncols * sizeof(*s->colp));
-	s->ncolp = s->colp ? ncols : 0;
-	if (!s->tmp) {
-		s->tmp = malloc(CHUNK_ROWS * sizeof(*s->tmp));
-		s->order = malloc(CHUNK_ROWS * sizeof(*s->order));
-		s->grow = malloc(CHUNK_ROWS * sizeof(*s->grow));
+	if (ncols > s->ncolp) {
+		free(s->colp);
+		s->colp = malloc(ncols * sizeof(*s->colp));
+		s->ncolp = s->colp ? ncols : 0;
+		if (!s->colp)
+			return -ENOMEM;
 	}
-	return s->colp && s->tmp && s->order && s->grow ? 0 : -ENOMEM;
+	if (!s->tmp)
+		s->tmp = malloc(CHUNK_ROWS * sizeof(*s->tmp));
+	if (s->ngroups > s->norder) {
+		free(s->order);
+		s->order = malloc(s->ngroups * CHUNK_ROWS * sizeof(*s->order));
+		s->norder = s->order ? s->ngroups : 0;
+	}
+	return s->tmp && s->order ? 0 : -ENOMEM;
 }
 
 /* INT cells as doubles, empty cells left out; returns how many kept. */
@@ -226,37 +229,28 @@ static size_t gather(struct wfw_statset *s, size_t m,
 }
 
 /*
- * Sort the chunk's row numbers by group (counting sort) into s->order,
- * s->gcount[g] the end of group g; true if only one group (*only).
+ * The chunk's row numbers per group: group g's s->gcount[g] rows at
+ * s->order + g * CHUNK_ROWS. True if only one group has rows (*only).
  */
 static bool group_rows(struct wfw_statset *s, const union wultfw_cell *gc,
 		       size_t st, size_t n, size_t *only)
 {
 	size_t ng = s->ngroups;
-	uint32_t *cnt = s->gcount;
-	size_t pos = 0;
+	uint32_t *cnt = s->gcount, *order = s->order;
 
 	memset(cnt, 0, ng * sizeof(*cnt));
 	for (size_t r = 0; r < n; r++) {
 		int64_t e = gc[r * st].i;
-		uint32_t g = (e >= 0 && (uint64_t)e < ng - 1) ?
-			(uint32_t)e : (uint32_t)(ng - 1);
+		size_t g = (e >= 0 && (uint64_t)e < ng - 1) ? (size_t)e : ng - 1;
 
-		s->grow[r] = g;
-		cnt[g]++;
+		order[g * CHUNK_ROWS + cnt[g]++] = (uint32_t)r;
 	}
 	for (size_t g = 0; g < ng; g++) {
-		uint32_t c = cnt[g];
-
-		if (c == n) {
+		if (cnt[g] == n) {
 			*only = g;
 			return true;
 		}
-		cnt[g] = (uint32_t)pos;	/* now the start offset */
-		pos += c;
 	}
-	for (size_t r = 0; r < n; r++)
-		s->order[cnt[s->grow[r]]++] = (uint32_t)r;
 	return false;
 }
 
@@ -327,26 +321,23 @@ bool wfw_statset_pending(const struct wfw_statset *s, size_t m)
 	return s->mtype[m] == WULTFW_COL_ENUM;
 }
 
-/* Metric m of a chunk of n rows, its groups in s->order / s->gcount. */
+/* Metric m of a chunk of n rows, its groups as group_rows() left them. */
 static int add_metric(struct wfw_statset *s, size_t m,
 		      const union wultfw_cell *col, size_t st, size_t n,
 		      bool one, size_t only)
 {
 	struct wfw_acc *acc = &s->acc[m * s->ngroups];
-	size_t start = 0;
 
 	if (one)
 		return wfw_acc_add_many(&acc[only], s->tmp,
 					gather(s, m, col, st, NULL, n));
 	for (size_t g = 0; g < s->ngroups; g++) {
-		size_t end = s->gcount[g];
+		const uint32_t *order = s->order + g * CHUNK_ROWS;
 
-		if (end == start)
-			continue;
-		if (wfw_acc_add_many(&acc[g], s->tmp,
-				     gather(s, m, col, st, s->order + start, end - start)))
+		if (s->gcount[g] &&
+		    wfw_acc_add_many(&acc[g], s->tmp,
+				     gather(s, m, col, st, order, s->gcount[g])))
 			return -ENOMEM;
-		start = end;
 	}
 	return 0;
 }
@@ -374,7 +365,7 @@ int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *
 {
 	if (!rows)
 		return 0;
-	if (ensure_scratch(s, 0) || wfw_statset_sync(s))
+	if (wfw_statset_sync(s) || ensure_scratch(s, 0))
 		return -ENOMEM;
 	for (size_t r0 = 0; r0 < rows; r0 += CHUNK_ROWS)
 		if (add_chunk(s, col, stride, r0,
