@@ -55,45 +55,11 @@ static int to_hist(struct wfw_acc *a)
 	if (!a->hist)
 		return -ENOMEM;
 	wfw_hist_init(a->hist);
-	a->stage = malloc(WFW_ACC_STAGE * sizeof(*a->stage));
-	a->nstage = 0;
-	if (!a->stage || wfw_hist_add_many(a->hist, a->vals, a->nvals))
+	if (wfw_hist_add_many(a->hist, a->vals, a->nvals))
 		return -ENOMEM;
 	free(a->vals);
 	a->vals = NULL;
 	a->nvals = a->cap = 0;
-	return 0;
-}
-
-/* Count the staged values into the histogram. */
-static int flush_stage(struct wfw_acc *a)
-{
-	size_t n = a->nstage;
-
-	a->nstage = 0;
-	return wfw_hist_add_range(a->hist, a->stage, n, a->slo, a->shi, a->integers);
-}
-
-/*
- * Histogram mode: values wait in the stage until it is full, so that each
- * run of counting touches a histogram with many values at once (a batch
- * split per C-state leaves only a few per histogram).
- */
-static int stage(struct wfw_acc *a, const double *v, size_t n, double lo,
-		 double hi)
-{
-	if (a->nstage + n > WFW_ACC_STAGE && flush_stage(a))
-		return -ENOMEM;
-	if (n > WFW_ACC_STAGE)
-		return wfw_hist_add_range(a->hist, v, n, lo, hi, a->integers);
-	if (!a->nstage) {
-		a->slo = lo;
-		a->shi = hi;
-	}
-	memcpy(a->stage + a->nstage, v, n * sizeof(*v));
-	a->nstage += n;
-	a->slo = lo < a->slo ? lo : a->slo;
-	a->shi = hi > a->shi ? hi : a->shi;
 	return 0;
 }
 
@@ -107,7 +73,7 @@ static int store(struct wfw_acc *a, const double *v, size_t n, double lo,
 	if (!a->hist && a->nvals + n > a->exact_limit && to_hist(a))
 		return -ENOMEM;
 	if (a->hist)
-		return stage(a, v, n, lo, hi);
+		return wfw_hist_add_range(a->hist, v, n, lo, hi, a->integers);
 	if (a->nvals + n > a->cap) {
 		size_t cap = a->cap ? a->cap : 1024;
 		double *nv;
@@ -128,7 +94,8 @@ static int store(struct wfw_acc *a, const double *v, size_t n, double lo,
 	return 0;
 }
 
-int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n)
+/* Moments and percentiles of a block of values. */
+static int add_block(struct wfw_acc *a, const double *v, size_t n)
 {
 	double mean, lo = INFINITY, hi = -INFINITY;
 
@@ -141,6 +108,34 @@ int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n)
 	return store(a, v, n, lo, hi);
 }
 
+int wfw_acc_flush(struct wfw_acc *a)
+{
+	size_t n = a->nstage;
+
+	a->nstage = 0;
+	return add_block(a, a->stage, n);
+}
+
+double *wfw_acc_stage(struct wfw_acc *a)
+{
+	if (!a->stage)
+		a->stage = malloc(WFW_ACC_STAGE * sizeof(*a->stage));
+	return a->stage ? a->stage + a->nstage : NULL;
+}
+
+int wfw_acc_staged(struct wfw_acc *a, size_t n)
+{
+	a->nstage += n;
+	return a->nstage > WFW_ACC_STAGE - WFW_ACC_STAGE_ROOM ? wfw_acc_flush(a) : 0;
+}
+
+int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n)
+{
+	if (a->nstage && wfw_acc_flush(a))
+		return -ENOMEM;
+	return add_block(a, v, n);
+}
+
 int wfw_acc_add(struct wfw_acc *a, double v)
 {
 	return wfw_acc_add_many(a, &v, 1);
@@ -148,6 +143,9 @@ int wfw_acc_add(struct wfw_acc *a, double v)
 
 int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src)
 {
+	/* What src has staged is not in its moments yet: a block of its own. */
+	if (src->nstage && add_block(dst, src->stage, src->nstage))
+		return -ENOMEM;
 	if (!src->n)
 		return 0;
 	if (src->min < dst->min)
@@ -158,8 +156,6 @@ int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src)
 	if (!src->hist)
 		return store(dst, src->vals, src->nvals, src->min, src->max);
 	if (!dst->hist && to_hist(dst))
-		return -ENOMEM;
-	if (src->nstage && stage(dst, src->stage, src->nstage, src->slo, src->shi))
 		return -ENOMEM;
 	return wfw_hist_merge(dst->hist, src->hist);
 }
@@ -268,7 +264,7 @@ double wfw_acc_percentile(struct wfw_acc *a, double p)
 
 	if (!a->n || isnan(p))
 		return NAN;
-	if (a->hist && a->nstage && flush_stage(a))
+	if (a->nstage && wfw_acc_flush(a))
 		return NAN;	/* out of memory */
 	if (!a->hist && !a->sorted) {
 		sort_values(a->vals, a->nvals);
@@ -292,16 +288,19 @@ double wfw_acc_percentile(struct wfw_acc *a, double p)
 
 size_t wfw_acc_bytes(const struct wfw_acc *a)
 {
+	size_t stage = a->stage ? WFW_ACC_STAGE * sizeof(*a->stage) : 0;
+
 	if (a->hist)
-		return sizeof(*a->hist) + wfw_hist_bytes(a->hist) +
-		       WFW_ACC_STAGE * sizeof(*a->stage);
-	return a->cap * sizeof(double);
+		return stage + sizeof(*a->hist) + wfw_hist_bytes(a->hist);
+	return stage + a->cap * sizeof(double);
 }
 
 int wfw_acc_scale(struct wfw_acc *a, double num, double den, bool integers)
 {
 	double f = num / den;
 
+	if (a->nstage && wfw_acc_flush(a))
+		return -ENOMEM;
 	a->integers = integers;
 	if (!a->n)
 		return 0;
@@ -312,7 +311,5 @@ int wfw_acc_scale(struct wfw_acc *a, double num, double den, bool integers)
 	a->m2 *= f * f;
 	for (size_t i = 0; i < a->nvals; i++)
 		a->vals[i] = a->vals[i] * num / den;
-	if (a->hist && a->nstage && flush_stage(a))
-		return -ENOMEM;
 	return a->hist ? wfw_hist_scale(a->hist, f) : 0;
 }

@@ -24,8 +24,12 @@
 
 #include "stats/hist.h"
 
-/* Values waiting to be counted together into a histogram. */
+/*
+ * Values gathered but not yet added (see wfw_acc_stage()): added a block
+ * at a time, so that per-group pieces of a batch cost little each.
+ */
 #define WFW_ACC_STAGE 1024
+#define WFW_ACC_STAGE_ROOM 256	/* free room wfw_acc_stage() returns */
 
 struct wfw_acc {
 	uint64_t n;
@@ -37,9 +41,8 @@ struct wfw_acc {
 	bool sorted;
 	/* histogram mode, once more than exact_limit values were seen */
 	struct wfw_hist *hist;
-	double *stage;		/* values not yet counted (WFW_ACC_STAGE) */
+	double *stage;		/* values not yet added (WFW_ACC_STAGE) */
 	size_t nstage;
-	double slo, shi;	/* their least and greatest */
 	size_t exact_limit;
 	bool integers;		/* values are whole numbers (INT columns) */
 };
@@ -50,6 +53,16 @@ void wfw_acc_free(struct wfw_acc *a);
 /* Add values; none may be NaN. Return 0 or -ENOMEM. */
 int wfw_acc_add(struct wfw_acc *a, double v);
 int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n);
+/*
+ * Add values in place: wfw_acc_stage() returns where up to
+ * WFW_ACC_STAGE_ROOM values may be written (NULL: out of memory), and
+ * wfw_acc_staged() says how many were. They count in n, the moments and
+ * percentiles once wfw_acc_flush() ran (on a full stage, before a
+ * percentile, a merge or a scale): flush before reading n, min, max, mean.
+ */
+double *wfw_acc_stage(struct wfw_acc *a);
+int wfw_acc_staged(struct wfw_acc *a, size_t n);
+int wfw_acc_flush(struct wfw_acc *a);
 /* Add everything `src` has seen to `dst` (src is not changed). */
 int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src);
 

@@ -119,7 +119,6 @@ void wfw_statset_free(struct wfw_statset *s)
 	free(s->empties);
 	free(s->mtype);
 	free(s->mdiv);
-	free(s->tmp);
 	free(s->order);
 	free(s->colp);
 	free(s->gcount);
@@ -130,8 +129,11 @@ void wfw_statset_free(struct wfw_statset *s)
 	s->gcol = -1;
 }
 
-/* Rows per pass: a chunk's cells stay in the L1 cache for every metric. */
-#define CHUNK_ROWS 256
+/*
+ * Rows per pass: a chunk's cells stay in the L1 cache for every metric,
+ * and its values fit the room an accumulator's stage has.
+ */
+#define CHUNK_ROWS WFW_ACC_STAGE_ROOM
 
 static int ensure_scratch(struct wfw_statset *s, size_t ncols)
 {
@@ -142,14 +144,12 @@ static int ensure_scratch(struct wfw_statset *s, size_t ncols)
 		if (!s->colp)
 			return -ENOMEM;
 	}
-	if (!s->tmp)
-		s->tmp = malloc(CHUNK_ROWS * sizeof(*s->tmp));
 	if (s->ngroups > s->norder) {
 		free(s->order);
 		s->order = malloc(s->ngroups * CHUNK_ROWS * sizeof(*s->order));
 		s->norder = s->order ? s->ngroups : 0;
 	}
-	return s->tmp && s->order ? 0 : -ENOMEM;
+	return s->order ? 0 : -ENOMEM;
 }
 
 /* INT cells as doubles, empty cells left out; returns how many kept. */
@@ -203,21 +203,21 @@ static size_t gather_float(double *t, const union wultfw_cell *col, size_t st,
 
 /*
  * Copy cells [0, n) of metric m's column `col` (stride `st` cells), or
- * those listed in `order`, into s->tmp as doubles, dropping empty cells
- * and NaNs (counted). Returns how many were kept.
+ * those listed in `order`, into t as doubles, dropping empty cells and
+ * NaNs (counted). Returns how many were kept.
  */
-static size_t gather(struct wfw_statset *s, size_t m,
+static size_t gather(struct wfw_statset *s, size_t m, double *t,
 		     const union wultfw_cell *col, size_t st,
 		     const uint32_t *order, size_t n)
 {
 	size_t k, empty = 0;
 
 	if (s->mtype[m] == WULTFW_COL_INT) {
-		k = gather_int(s->tmp, col, st, order, n);
+		k = gather_int(t, col, st, order, n);
 		s->empties[m] += n - k;
 		return k;
 	}
-	k = gather_float(s->tmp, col, st, order, n);
+	k = gather_float(t, col, st, order, n);
 	if (k == n)
 		return k;
 	/* Rare: tell the empty cells from other NaNs. */
@@ -327,16 +327,21 @@ static int add_metric(struct wfw_statset *s, size_t m,
 		      bool one, size_t only)
 {
 	struct wfw_acc *acc = &s->acc[m * s->ngroups];
+	double *t;
 
-	if (one)
-		return wfw_acc_add_many(&acc[only], s->tmp,
-					gather(s, m, col, st, NULL, n));
+	if (one) {
+		t = wfw_acc_stage(&acc[only]);
+		return t ? wfw_acc_staged(&acc[only], gather(s, m, t, col, st, NULL, n))
+			 : -ENOMEM;
+	}
 	for (size_t g = 0; g < s->ngroups; g++) {
 		const uint32_t *order = s->order + g * CHUNK_ROWS;
 
-		if (s->gcount[g] &&
-		    wfw_acc_add_many(&acc[g], s->tmp,
-				     gather(s, m, col, st, order, s->gcount[g])))
+		if (!s->gcount[g])
+			continue;
+		t = wfw_acc_stage(&acc[g]);
+		if (!t || wfw_acc_staged(&acc[g], gather(s, m, t, col, st, order,
+							 s->gcount[g])))
 			return -ENOMEM;
 	}
 	return 0;
@@ -372,6 +377,10 @@ int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *
 			      rows - r0 < CHUNK_ROWS ? rows - r0 : CHUNK_ROWS))
 			return -ENOMEM;
 	s->rows += rows;
+	/* Counts, moments, percentiles: whole again after every batch. */
+	for (size_t i = 0; i < s->nmetrics * s->ngroups; i++)
+		if (s->acc[i].nstage && wfw_acc_flush(&s->acc[i]))
+			return -ENOMEM;
 	return 0;
 }
 

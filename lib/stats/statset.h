@@ -54,7 +54,6 @@ struct wfw_statset {
 	uint64_t rows;
 	size_t exact_limit;	/* effective, after the memory budget */
 	/* scratch for one chunk of rows */
-	double *tmp;
 	uint32_t *order;	/* per group: its rows of the chunk */
 	size_t norder;		/* groups order has room for */
 	const union wultfw_cell **colp;	/* a row-major batch's columns */
