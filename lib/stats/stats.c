@@ -29,23 +29,34 @@ void wfw_acc_free(struct wfw_acc *a)
 	wfw_acc_init(a, a->exact_limit, a->integers);
 }
 
-/* Combine moments of a block (n, mean, m2) into a (Chan et al.). */
-static void merge_moments(struct wfw_acc *a, uint64_t nb, double meanb,
-			  double m2b)
+/* s += x, the lost low part kept in *c (Neumaier's compensated sum). */
+static void add_compensated(double *s, double *c, double x)
+{
+	double t = *s + x;
+
+	*c += fabs(*s) >= fabs(x) ? (*s - t) + x : (x - t) + *s;
+	*s = t;
+}
+
+/*
+ * Combine a block (nb values, their sum and m2) into a: m2 by Chan et
+ * al.'s update; the mean as the compensated sum over the count, so that
+ * it rounds as sum / n does (pandas' and numpy's way: whole numbers give
+ * the same digits even where the last one is a tie).
+ */
+static void merge_moments(struct wfw_acc *a, uint64_t nb, double sumb,
+			  double sumcb, double m2b)
 {
 	double na = (double)a->n, dn = (double)nb, tot = na + dn;
-	double delta = meanb - a->mean;
+	double delta = (sumb + sumcb) / dn - a->mean;
 
 	if (!nb)
 		return;
-	if (!a->n) {
-		a->mean = meanb;
-		a->m2 = m2b;
-	} else {
-		a->mean += delta * (dn / tot);
-		a->m2 += m2b + delta * delta * (na * dn / tot);
-	}
+	a->m2 += a->n ? m2b + delta * delta * (na * dn / tot) : m2b;
+	add_compensated(&a->sum, &a->sumc, sumb);
+	add_compensated(&a->sum, &a->sumc, sumcb);
 	a->n += nb;
+	a->mean = (a->sum + a->sumc) / (double)a->n;
 }
 
 /* Leave exact mode: move the kept values into a new histogram. */
@@ -97,14 +108,14 @@ static int store(struct wfw_acc *a, const double *v, size_t n, double lo,
 /* Moments and percentiles of a block of values. */
 static int add_block(struct wfw_acc *a, const double *v, size_t n)
 {
-	double mean, lo = INFINITY, hi = -INFINITY;
+	double sum, lo = INFINITY, hi = -INFINITY;
 
 	if (!n)
 		return 0;
-	mean = wfw_min_max_sum(v, n, &lo, &hi) / (double)n;
+	sum = wfw_min_max_sum(v, n, &lo, &hi);
 	a->min = lo < a->min ? lo : a->min;
 	a->max = hi > a->max ? hi : a->max;
-	merge_moments(a, n, mean, wfw_sum_sq_dev(v, n, mean));
+	merge_moments(a, n, sum, 0.0, wfw_sum_sq_dev(v, n, sum / (double)n));
 	return store(a, v, n, lo, hi);
 }
 
@@ -152,7 +163,7 @@ int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src)
 		dst->min = src->min;
 	if (src->max > dst->max)
 		dst->max = src->max;
-	merge_moments(dst, src->n, src->mean, src->m2);
+	merge_moments(dst, src->n, src->sum, src->sumc, src->m2);
 	if (!src->hist)
 		return store(dst, src->vals, src->nvals, src->min, src->max);
 	if (!dst->hist && to_hist(dst))
@@ -307,7 +318,9 @@ int wfw_acc_scale(struct wfw_acc *a, double num, double den, bool integers)
 	/* raw / 10^d divides: the kept values read as the text parses. */
 	a->min = a->min * num / den;
 	a->max = a->max * num / den;
-	a->mean *= f;
+	a->sum = a->sum * num / den;
+	a->sumc = a->sumc * num / den;
+	a->mean = (a->sum + a->sumc) / (double)a->n;
 	a->m2 *= f * f;
 	for (size_t i = 0; i < a->nvals; i++)
 		a->vals[i] = a->vals[i] * num / den;

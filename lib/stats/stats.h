@@ -6,10 +6,11 @@
  * Values are kept exactly (so percentiles are exact) until `exact_limit`
  * values have been seen; then they move into a log-linear histogram
  * (hist.h) and percentiles carry at most WFW_HIST_REL_ERROR relative error.
- * Mean and variance never lose exactness to the histogram: they are
- * accumulated per block with a two-pass sum and combined with the parallel
- * form of Welford's update (Chan, Golub, LeVeque), which stays accurate for
- * billions of values.
+ * Mean and variance never lose exactness to the histogram: the variance
+ * is accumulated per block (up to WFW_ACC_STAGE values) with a two-pass
+ * sum and combined with the parallel form of Welford's update (Chan,
+ * Golub, LeVeque), which stays accurate for billions of values; the mean
+ * is a compensated sum over the count.
  *
  * Percentiles follow the "linear" definition (also pandas' and numpy's
  * default): rank h = (n - 1) * p / 100, interpolated between the values of
@@ -35,6 +36,7 @@ struct wfw_acc {
 	uint64_t n;
 	double min, max;
 	double mean, m2;	/* m2: sum of squared deviations from mean */
+	double sum, sumc;	/* the values' sum, compensated: mean = sum / n */
 	/* exact mode: every value (unsorted until asked) */
 	double *vals;
 	size_t nvals, cap;
