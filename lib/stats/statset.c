@@ -152,24 +152,14 @@ static int ensure_scratch(struct wfw_statset *s, size_t ncols)
 	return s->order ? 0 : -ENOMEM;
 }
 
-/* INT cells as doubles, empty cells left out; returns how many kept. */
-static size_t gather_int(double *t, const union wultfw_cell *col, size_t st,
-			 const uint32_t *order, size_t n)
+/* Rare: some cells are empty. Keep the others. */
+static size_t compact_int(double *t, const union wultfw_cell *col, size_t st,
+			  const uint32_t *order, size_t n)
 {
 	size_t k = 0;
 
-	/* One loop each, so the order test is not made per cell. */
-	if (order) {
-		for (size_t i = 0; i < n; i++) {
-			int64_t v = col[order[i] * st].i;
-
-			t[k] = (double)v;
-			k += v != WULTFW_CELL_EMPTY;
-		}
-		return k;
-	}
 	for (size_t i = 0; i < n; i++) {
-		int64_t v = col[i * st].i;
+		int64_t v = col[(order ? order[i] : i) * st].i;
 
 		t[k] = (double)v;
 		k += v != WULTFW_CELL_EMPTY;
@@ -177,26 +167,57 @@ static size_t gather_int(double *t, const union wultfw_cell *col, size_t st,
 	return k;
 }
 
+/*
+ * INT cells as doubles, empty cells left out; returns how many kept. The
+ * common case, no empty cell, copies without a data dependency on a count:
+ * one loop with an order and one without, so no test is made per cell.
+ */
+static size_t gather_int(double *t, const union wultfw_cell *col, size_t st,
+			 const uint32_t *order, size_t n)
+{
+	bool empty = false;
+
+	if (order) {
+		for (size_t i = 0; i < n; i++) {
+			int64_t v = col[order[i] * st].i;
+
+			t[i] = (double)v;
+			empty |= v == WULTFW_CELL_EMPTY;
+		}
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			int64_t v = col[i * st].i;
+
+			t[i] = (double)v;
+			empty |= v == WULTFW_CELL_EMPTY;
+		}
+	}
+	return empty ? compact_int(t, col, st, order, n) : n;
+}
+
 /* FLOAT cells, NaNs (empty cells among them) left out. */
 static size_t gather_float(double *t, const union wultfw_cell *col, size_t st,
 			   const uint32_t *order, size_t n)
 {
+	bool nan = false;
 	size_t k = 0;
 
 	if (order) {
 		for (size_t i = 0; i < n; i++) {
-			double v = col[order[i] * st].f;
-
-			t[k] = v;
-			k += v == v;
+			t[i] = col[order[i] * st].f;
+			nan |= t[i] != t[i];
 		}
-		return k;
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			t[i] = col[i * st].f;
+			nan |= t[i] != t[i];
+		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		double v = col[i * st].f;
-
-		t[k] = v;
-		k += v == v;
+	if (!nan)
+		return n;
+	for (size_t i = 0; i < n; i++) {	/* rare: drop the NaNs */
+		t[k] = t[i];
+		k += t[i] == t[i];
 	}
 	return k;
 }
