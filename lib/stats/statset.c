@@ -159,7 +159,7 @@ static size_t compact_int(double *t, const union wultfw_cell *col, size_t st,
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		int64_t v = col[(order ? order[i] : i) * st].i;
+		int64_t v = col[order ? order[i] : i * st].i;
 
 		t[k] = (double)v;
 		k += v != WULTFW_CELL_EMPTY;
@@ -179,7 +179,7 @@ static size_t gather_int(double *t, const union wultfw_cell *col, size_t st,
 
 	if (order) {
 		for (size_t i = 0; i < n; i++) {
-			int64_t v = col[order[i] * st].i;
+			int64_t v = col[order[i]].i;
 
 			t[i] = (double)v;
 			empty |= v == WULTFW_CELL_EMPTY;
@@ -204,7 +204,7 @@ static size_t gather_float(double *t, const union wultfw_cell *col, size_t st,
 
 	if (order) {
 		for (size_t i = 0; i < n; i++) {
-			t[i] = col[order[i] * st].f;
+			t[i] = col[order[i]].f;
 			nan |= t[i] != t[i];
 		}
 	} else {
@@ -224,7 +224,7 @@ static size_t gather_float(double *t, const union wultfw_cell *col, size_t st,
 
 /*
  * Copy cells [0, n) of metric m's column `col` (stride `st` cells), or
- * those listed in `order`, into t as doubles, dropping empty cells and
+ * those at the cell offsets in `order`, into t as doubles, dropping empty cells and
  * NaNs (counted). Returns how many were kept.
  */
 static size_t gather(struct wfw_statset *s, size_t m, double *t,
@@ -243,14 +243,15 @@ static size_t gather(struct wfw_statset *s, size_t m, double *t,
 		return k;
 	/* Rare: tell the empty cells from other NaNs. */
 	for (size_t i = 0; i < n; i++)
-		empty += col[(order ? order[i] : i) * st].i == WULTFW_FLOAT_EMPTY_BITS;
+		empty += col[order ? order[i] : i * st].i == WULTFW_FLOAT_EMPTY_BITS;
 	s->empties[m] += empty;
 	s->nans[m] += n - k - empty;
 	return k;
 }
 
 /*
- * The chunk's row numbers per group: group g's s->gcount[g] rows at
+ * The chunk's rows per group, as cell offsets (row * stride, so that
+ * gathering by them multiplies nothing): group g's s->gcount[g] rows at
  * s->order + g * CHUNK_ROWS. True if only one group has rows (*only).
  */
 static bool group_rows(struct wfw_statset *s, const union wultfw_cell *gc,
@@ -264,7 +265,7 @@ static bool group_rows(struct wfw_statset *s, const union wultfw_cell *gc,
 		int64_t e = gc[r * st].i;
 		size_t g = (e >= 0 && (uint64_t)e < ng - 1) ? (size_t)e : ng - 1;
 
-		order[g * CHUNK_ROWS + cnt[g]++] = (uint32_t)r;
+		order[g * CHUNK_ROWS + cnt[g]++] = (uint32_t)(r * st);
 	}
 	for (size_t g = 0; g < ng; g++) {
 		if (cnt[g] == n) {
@@ -391,6 +392,8 @@ int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *
 {
 	if (!rows)
 		return 0;
+	if (stride > UINT32_MAX / CHUNK_ROWS)
+		return -EINVAL;	/* cell offsets of a chunk must fit order[] */
 	if (wfw_statset_sync(s) || ensure_scratch(s, 0))
 		return -ENOMEM;
 	for (size_t r0 = 0; r0 < rows; r0 += CHUNK_ROWS)

@@ -93,6 +93,7 @@ int wfw_statset_add(struct wfw_statset *s, const struct wultfw_batch *b);
  * col[c][r * stride] (a row-major batch: col[c] = cells + c, stride =
  * ncols; one array per column: stride 1). Every column of the schema needs
  * a pointer; only the metrics' and the group column's are read.
+ * -EINVAL for a stride above UINT32_MAX / 256.
  */
 int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *col,
 			 size_t stride, size_t rows);
