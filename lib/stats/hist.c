@@ -68,19 +68,29 @@ static int grow(struct wfw_hist *h, unsigned slot)
 		return -ENOMEM;
 	h->arena_left--;
 	h->oct[slot] = h->arenas[h->narenas - 1] + h->arena_left * WFW_HIST_SUBS;
-	h->noct++;
+	h->used[h->noct++] = (uint16_t)slot;
 	return 0;
 }
 
-/* Add the 16-bit counters into the 64-bit ones. */
+/*
+ * Add the 16-bit counters into the 64-bit ones, four at a time: the
+ * 64-bit counters of a rarely hit octave are not even read.
+ */
 static void fold(struct wfw_hist *h)
 {
-	for (unsigned s = 0; s < WFW_HIST_SLOTS; s++) {
-		uint16_t *o = h->oct[s];
+	for (size_t j = 0; j < h->noct; j++) {
+		uint16_t *o = h->oct[h->used[j]];
+		uint64_t *w = h->wide[h->used[j]];
 
-		for (unsigned i = 0; o && i < WFW_HIST_SUBS; i++) {
-			h->wide[s][i] += o[i];
-			o[i] = 0;
+		for (unsigned i = 0; i < WFW_HIST_SUBS; i += 4) {
+			uint64_t four;
+
+			memcpy(&four, o + i, sizeof(four));
+			if (!four)
+				continue;
+			for (unsigned k = i; k < i + 4; k++)
+				w[k] += o[k];
+			memset(o + i, 0, sizeof(four));
 		}
 	}
 	h->unfolded = 0;

@@ -53,6 +53,7 @@ struct wfw_hist {
 	uint64_t count;			/* all values counted */
 	uint32_t unfolded;		/* of them in the 16-bit counters */
 	size_t noct;			/* octaves allocated (memory use) */
+	uint16_t used[WFW_HIST_SLOTS];	/* their slots, noct of them */
 };
 
 void wfw_hist_init(struct wfw_hist *h);
