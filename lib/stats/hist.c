@@ -33,45 +33,77 @@ void wfw_hist_init(struct wfw_hist *h)
 
 void wfw_hist_free(struct wfw_hist *h)
 {
-	for (int s = 0; s < 2; s++)
-		for (int e = 0; e < WFW_HIST_OCTAVES; e++)
-			free(h->oct[s][e]);
+	for (int i = 0; i < WFW_HIST_SLOTS; i++)
+		free(h->wide[i]);
+	for (unsigned i = 0; i < h->narenas; i++)
+		free(h->arenas[i]);
 	wfw_hist_init(h);
 }
 
-/* Slow path: the octave of this value has no buckets yet. */
-static int grow(struct wfw_hist *h, unsigned sign, unsigned e)
+static inline uint64_t bucket_count(const struct wfw_hist *h, unsigned s,
+				    unsigned i)
 {
-	h->oct[sign][e] = calloc(WFW_HIST_SUBS, sizeof(uint64_t));
-	if (!h->oct[sign][e])
+	return h->wide[s][i] + h->oct[s][i];
+}
+
+/*
+ * Slow path: the octave of this value has no buckets yet. The 16-bit
+ * counters come from arenas of ARENA_OCTAVES octaves, next to each other:
+ * a page each would cost the counting a TLB entry per octave.
+ */
+static int grow(struct wfw_hist *h, unsigned slot)
+{
+	if (!h->arena_left) {
+		if (h->narenas == WFW_HIST_MAX_ARENAS)
+			return -ENOMEM;	/* cannot happen: 256 * 16 slots */
+		h->arenas[h->narenas] = calloc(WFW_HIST_ARENA_OCTAVES * WFW_HIST_SUBS,
+					       sizeof(uint16_t));
+		if (!h->arenas[h->narenas])
+			return -ENOMEM;
+		h->narenas++;
+		h->arena_left = WFW_HIST_ARENA_OCTAVES;
+	}
+	h->wide[slot] = calloc(WFW_HIST_SUBS, sizeof(uint64_t));
+	if (!h->wide[slot])
 		return -ENOMEM;
-	h->noct++;
+	h->arena_left--;
+	h->oct[slot] = h->arenas[h->narenas - 1] + h->arena_left * WFW_HIST_SUBS;
+	h->used[h->noct++] = (uint16_t)slot;
 	return 0;
 }
 
 /*
- * Count `n` values of key `k` (sign, exponent, top mantissa bits).
- * Key 0 of either sign holds zero and magnitudes below 2^-1031, which are
- * counted as zero.
+ * Add the 16-bit counters into the 64-bit ones, four at a time: the
+ * 64-bit counters of a rarely hit octave are not even read.
  */
+static void fold(struct wfw_hist *h)
+{
+	for (size_t j = 0; j < h->noct; j++) {
+		uint16_t *o = h->oct[h->used[j]];
+		uint64_t *w = h->wide[h->used[j]];
+
+		for (unsigned i = 0; i < WFW_HIST_SUBS; i += 4) {
+			uint64_t four;
+
+			memcpy(&four, o + i, sizeof(four));
+			if (!four)
+				continue;
+			for (unsigned k = i; k < i + 4; k++)
+				w[k] += o[k];
+			memset(o + i, 0, sizeof(four));
+		}
+	}
+	h->unfolded = 0;
+}
+
+/* Count `n` values of key `k` (sign, exponent, top mantissa bits). */
 static inline int add_key(struct wfw_hist *h, uint64_t k, uint64_t n)
 {
-	unsigned sign = (unsigned)(k >> (63 - SHIFT));
-	uint64_t key = k & ((1ULL << (63 - SHIFT)) - 1);
-	unsigned e = (unsigned)(key >> WFW_HIST_SUB_BITS);
-	uint64_t *o;
+	unsigned slot = (unsigned)(k >> WFW_HIST_SUB_BITS);
 
-	if (!key) {
-		h->zeros += n;
-		return 0;
-	}
-	o = h->oct[sign][e];
-	if (__builtin_expect(!o, 0)) {
-		if (grow(h, sign, e))
-			return -ENOMEM;
-		o = h->oct[sign][e];
-	}
-	o[key & (WFW_HIST_SUBS - 1)] += n;
+	if (__builtin_expect(!h->oct[slot], 0) && grow(h, slot))
+		return -ENOMEM;
+	h->wide[slot][k & (WFW_HIST_SUBS - 1)] += n;
 	return 0;
 }
 
@@ -84,51 +116,117 @@ int wfw_hist_add(struct wfw_hist *h, double v)
 	return ret;
 }
 
-/*
- * Runs of values in the same bucket (counters, flags, constant columns)
- * are counted once per run: back-to-back increments of one memory word
- * would wait for each other.
- */
-int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n)
+/* All n values in one bucket (a constant counter): counted at once. */
+static bool one_bucket(const double *v, size_t n)
 {
-	uint64_t prev, run = 0;
+	uint64_t first = dbits(v[0]) >> SHIFT;
+	size_t i;
 
-	if (!n)
-		return 0;
-	prev = dbits(v[0]) >> SHIFT;
+	for (i = 1; i < n && dbits(v[i]) >> SHIFT == first; i++)
+		;
+	return i == n;
+}
+
+/*
+ * Branch free but for a missing octave. n values at a time of at most
+ * WFW_HIST_FOLD_EVERY, so no 16-bit counter overflows.
+ */
+static int add_narrow(struct wfw_hist *h, const double *v, size_t n)
+{
+	if (h->unfolded + n > WFW_HIST_FOLD_EVERY)
+		fold(h);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t k = dbits(v[i]) >> SHIFT;
+		uint16_t *o = h->oct[k >> WFW_HIST_SUB_BITS];
 
-		if (k == prev) {
-			run++;
-			continue;
+		if (__builtin_expect(!o, 0)) {
+			if (grow(h, (unsigned)(k >> WFW_HIST_SUB_BITS)))
+				return -ENOMEM;
+			o = h->oct[k >> WFW_HIST_SUB_BITS];
 		}
-		if (add_key(h, prev, run))
-			return -ENOMEM;
-		prev = k;
-		run = 1;
+		o[k & (WFW_HIST_SUBS - 1)]++;
 	}
-	if (add_key(h, prev, run))
-		return -ENOMEM;
+	h->unfolded += (uint32_t)n;
+	return 0;
+}
+
+int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n)
+{
+	for (size_t done = 0; done < n; done += WFW_HIST_FOLD_EVERY) {
+		size_t k = n - done < WFW_HIST_FOLD_EVERY ? n - done : WFW_HIST_FOLD_EVERY;
+		int ret;
+
+		/* Back-to-back increments of one counter would wait for each other. */
+		if (one_bucket(v + done, k))
+			ret = add_key(h, dbits(v[done]) >> SHIFT, k);
+		else
+			ret = add_narrow(h, v + done, k);
+		if (ret)
+			return ret;
+	}
 	h->count += n;
 	return 0;
 }
 
+#define SMALL_SPAN 64	/* whole numbers lo .. lo + 63 */
+#define LANES 4
+
+/*
+ * Few distinct whole numbers (flags, counters): most increments would hit
+ * the counter the one before hit, and wait for it. Count them in a small
+ * table with LANES independent copies instead, then each number once.
+ */
+static int add_small_ints(struct wfw_hist *h, const double *v, size_t n,
+			  double lo, unsigned span)
+{
+	uint32_t cnt[LANES][SMALL_SPAN];
+	size_t i;
+
+	for (unsigned l = 0; l < LANES; l++)
+		memset(cnt[l], 0, span * sizeof(cnt[l][0]));
+	for (i = 0; i + LANES <= n; i += LANES)
+		for (unsigned l = 0; l < LANES; l++)
+			cnt[l][(unsigned)(v[i + l] - lo)]++;
+	for (; i < n; i++)
+		cnt[0][(unsigned)(v[i] - lo)]++;
+	for (unsigned d = 0; d < span; d++) {
+		uint64_t c = (uint64_t)cnt[0][d] + cnt[1][d] + cnt[2][d] + cnt[3][d];
+
+		if (c && add_key(h, dbits(lo + d) >> SHIFT, c))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
+		       double lo, double hi, bool integers)
+{
+	uint64_t klo = dbits(lo) >> SHIFT;
+	int ret;
+
+	if (!n)
+		return 0;
+	if (klo == dbits(hi) >> SHIFT)	/* one bucket: all between them too */
+		ret = add_key(h, klo, n);
+	else if (integers && hi - lo < SMALL_SPAN && n <= UINT32_MAX)
+		ret = add_small_ints(h, v, n, lo, (unsigned)(hi - lo) + 1);
+	else
+		return wfw_hist_add_many(h, v, n);
+	if (!ret)
+		h->count += n;
+	return ret;
+}
+
 int wfw_hist_merge(struct wfw_hist *dst, const struct wfw_hist *src)
 {
-	for (unsigned s = 0; s < 2; s++) {
-		for (unsigned e = 0; e < WFW_HIST_OCTAVES; e++) {
-			const uint64_t *so = src->oct[s][e];
-
-			if (!so)
-				continue;
-			if (!dst->oct[s][e] && grow(dst, s, e))
-				return -ENOMEM;
-			for (unsigned i = 0; i < WFW_HIST_SUBS; i++)
-				dst->oct[s][e][i] += so[i];
-		}
+	for (unsigned s = 0; s < WFW_HIST_SLOTS; s++) {
+		if (!src->oct[s])
+			continue;
+		if (!dst->oct[s] && grow(dst, s))
+			return -ENOMEM;
+		for (unsigned i = 0; i < WFW_HIST_SUBS; i++)
+			dst->wide[s][i] += bucket_count(src, s, i);
 	}
-	dst->zeros += src->zeros;
 	dst->count += src->count;
 	return 0;
 }
@@ -140,6 +238,8 @@ static double bucket_value(unsigned e, unsigned i, bool integers)
 	double lo = bitsd(key << SHIFT);
 	double hi = bitsd((key + 1) << SHIFT);
 
+	if (!key)
+		return 0.0;	/* zero, and magnitudes below 2^-1031 */
 	if (isinf(lo) || isinf(hi))
 		return lo;
 	if (integers && hi - lo <= 1.0)
@@ -147,44 +247,47 @@ static double bucket_value(unsigned e, unsigned i, bool integers)
 	return lo + (hi - lo) / 2;
 }
 
+/* Walk the octaves of one sign in value order until rank k is passed. */
+static bool walk(const struct wfw_hist *h, bool neg, uint64_t k,
+		 uint64_t *seen, bool integers, double *out)
+{
+	for (unsigned j = 0; j < WFW_HIST_OCTAVES; j++) {
+		unsigned e = neg ? WFW_HIST_OCTAVES - 1 - j : j;
+		unsigned s = (neg ? WFW_HIST_OCTAVES : 0) + e;
+
+		if (!h->oct[s])
+			continue;
+		for (unsigned b = 0; b < WFW_HIST_SUBS; b++) {
+			unsigned i = neg ? WFW_HIST_SUBS - 1 - b : b;
+			double v;
+
+			*seen += bucket_count(h, s, i);
+			if (*seen <= k)
+				continue;
+			v = bucket_value(e, i, integers);
+			*out = neg && v != 0 ? -v : v;
+			return true;
+		}
+	}
+	return false;
+}
+
 double wfw_hist_rank_value(const struct wfw_hist *h, uint64_t k,
 			   bool integers)
 {
 	uint64_t seen = 0;
+	double v;
 
 	/* Negative values first, largest magnitude first. */
-	for (int e = WFW_HIST_OCTAVES - 1; e >= 0; e--) {
-		const uint64_t *o = h->oct[1][e];
-
-		if (!o)
-			continue;
-		for (int i = WFW_HIST_SUBS - 1; i >= 0; i--) {
-			seen += o[i];
-			if (seen > k)
-				return -bucket_value((unsigned)e, (unsigned)i,
-						     integers);
-		}
-	}
-	seen += h->zeros;
-	if (seen > k)
-		return 0.0;
-	for (unsigned e = 0; e < WFW_HIST_OCTAVES; e++) {
-		const uint64_t *o = h->oct[0][e];
-
-		if (!o)
-			continue;
-		for (unsigned i = 0; i < WFW_HIST_SUBS; i++) {
-			seen += o[i];
-			if (seen > k)
-				return bucket_value(e, i, integers);
-		}
-	}
+	if (walk(h, true, k, &seen, integers, &v) ||
+	    walk(h, false, k, &seen, integers, &v))
+		return v;
 	return NAN;	/* k >= count: the caller's bug */
 }
 
 size_t wfw_hist_bytes(const struct wfw_hist *h)
 {
-	return h->noct * WFW_HIST_SUBS * sizeof(uint64_t);
+	return h->noct * WFW_HIST_SUBS * (sizeof(uint16_t) + sizeof(uint64_t));
 }
 
 /*
@@ -198,18 +301,18 @@ int wfw_hist_scale(struct wfw_hist *h, double f)
 	struct wfw_hist out;
 
 	wfw_hist_init(&out);
-	out.zeros = h->zeros;
-	for (unsigned s = 0; s < 2; s++) {
-		for (unsigned e = 0; e < WFW_HIST_OCTAVES; e++) {
-			const uint64_t *o = h->oct[s][e];
+	for (unsigned s = 0; s < WFW_HIST_SLOTS; s++) {
+		unsigned e = s % WFW_HIST_OCTAVES;
 
-			for (unsigned i = 0; o && i < WFW_HIST_SUBS; i++) {
-				double v = bucket_value(e, i, false) * f;
+		for (unsigned i = 0; h->oct[s] && i < WFW_HIST_SUBS; i++) {
+			double v = bucket_value(e, i, false) * f;
 
-				if (o[i] && add_key(&out, dbits(s ? -v : v) >> SHIFT, o[i])) {
-					wfw_hist_free(&out);
-					return -ENOMEM;
-				}
+			if (s >= WFW_HIST_OCTAVES)
+				v = -v;
+			if (bucket_count(h, s, i) &&
+			    add_key(&out, dbits(v) >> SHIFT, bucket_count(h, s, i))) {
+				wfw_hist_free(&out);
+				return -ENOMEM;
 			}
 		}
 	}

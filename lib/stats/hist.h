@@ -22,15 +22,38 @@
 #define WFW_HIST_SUB_BITS 9
 #define WFW_HIST_SUBS (1u << WFW_HIST_SUB_BITS)	/* buckets per octave */
 #define WFW_HIST_OCTAVES 2048			/* 11-bit exponent */
+/* Octaves of both signs, indexed by the top 12 bits: sign, exponent. */
+#define WFW_HIST_SLOTS (2 * WFW_HIST_OCTAVES)
 /* Largest relative distance between a value and its bucket's middle. */
 #define WFW_HIST_REL_ERROR (1.0 / (double)(2u << WFW_HIST_SUB_BITS))
 
+/* Values counted in 16 bits between two folds into the 64-bit counts. */
+#define WFW_HIST_FOLD_EVERY 65535u
+
+/*
+ * Bucket 0 of either sign holds +-0.0 and the magnitudes below 2^-1031,
+ * all reported as 0: a value's bucket is its bits shifted right, with no
+ * case for zero, so counting one is a shift, a load and an increment.
+ *
+ * Each octave has two counters per bucket: 16 bits, which the values go
+ * into, and 64 bits, which the 16-bit ones are added to (and cleared)
+ * before they could overflow, once per WFW_HIST_FOLD_EVERY values. What
+ * counting touches is thus a quarter of the 64-bit table: the tables of
+ * every metric and C-state fit in the L2 cache.
+ */
+#define WFW_HIST_ARENA_OCTAVES 16
+#define WFW_HIST_MAX_ARENAS (WFW_HIST_SLOTS / WFW_HIST_ARENA_OCTAVES)
+
 struct wfw_hist {
-	/* [0] positive values, [1] negative values (by magnitude). */
-	uint64_t *oct[2][WFW_HIST_OCTAVES];
-	uint64_t zeros;			/* +-0.0 and magnitudes < 2^-1031 */
+	/* [sign * 2048 + exponent]: 512 counters each, or NULL while empty */
+	uint16_t *oct[WFW_HIST_SLOTS];	/* in arenas */
+	uint64_t *wide[WFW_HIST_SLOTS];
+	uint16_t *arenas[WFW_HIST_MAX_ARENAS];
+	unsigned narenas, arena_left;
 	uint64_t count;			/* all values counted */
+	uint32_t unfolded;		/* of them in the 16-bit counters */
 	size_t noct;			/* octaves allocated (memory use) */
+	uint16_t used[WFW_HIST_SLOTS];	/* their slots, noct of them */
 };
 
 void wfw_hist_init(struct wfw_hist *h);
@@ -39,6 +62,13 @@ void wfw_hist_free(struct wfw_hist *h);
 /* Count one value (not NaN). Returns -ENOMEM if an octave cannot be had. */
 int wfw_hist_add(struct wfw_hist *h, double v);
 int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n);
+/*
+ * The same for values known to lie in [lo, hi] (the caller's min and max
+ * of them): all in one bucket, they are counted at once; with `integers`
+ * (whole numbers only) spanning fewer than 64, through a small table.
+ */
+int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
+		       double lo, double hi, bool integers);
 /* Add every count of `src` into `dst`. */
 int wfw_hist_merge(struct wfw_hist *dst, const struct wfw_hist *src);
 

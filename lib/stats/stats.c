@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/moments.h"
 #include "stats/stats.h"
 
 void wfw_acc_init(struct wfw_acc *a, size_t exact_limit, bool integers)
@@ -20,6 +21,7 @@ void wfw_acc_init(struct wfw_acc *a, size_t exact_limit, bool integers)
 void wfw_acc_free(struct wfw_acc *a)
 {
 	free(a->vals);
+	free(a->stage);
 	if (a->hist) {
 		wfw_hist_free(a->hist);
 		free(a->hist);
@@ -27,23 +29,34 @@ void wfw_acc_free(struct wfw_acc *a)
 	wfw_acc_init(a, a->exact_limit, a->integers);
 }
 
-/* Combine moments of a block (n, mean, m2) into a (Chan et al.). */
-static void merge_moments(struct wfw_acc *a, uint64_t nb, double meanb,
-			  double m2b)
+/* s += x, the lost low part kept in *c (Neumaier's compensated sum). */
+static void add_compensated(double *s, double *c, double x)
+{
+	double t = *s + x;
+
+	*c += fabs(*s) >= fabs(x) ? (*s - t) + x : (x - t) + *s;
+	*s = t;
+}
+
+/*
+ * Combine a block (nb values, their sum and m2) into a: m2 by Chan et
+ * al.'s update; the mean as the compensated sum over the count, so that
+ * it rounds as sum / n does (pandas' and numpy's way: whole numbers give
+ * the same digits even where the last one is a tie).
+ */
+static void merge_moments(struct wfw_acc *a, uint64_t nb, double sumb,
+			  double sumcb, double m2b)
 {
 	double na = (double)a->n, dn = (double)nb, tot = na + dn;
-	double delta = meanb - a->mean;
+	double delta = (sumb + sumcb) / dn - a->mean;
 
 	if (!nb)
 		return;
-	if (!a->n) {
-		a->mean = meanb;
-		a->m2 = m2b;
-	} else {
-		a->mean += delta * (dn / tot);
-		a->m2 += m2b + delta * delta * (na * dn / tot);
-	}
+	a->m2 += a->n ? m2b + delta * delta * (na * dn / tot) : m2b;
+	add_compensated(&a->sum, &a->sumc, sumb);
+	add_compensated(&a->sum, &a->sumc, sumcb);
 	a->n += nb;
+	a->mean = (a->sum + a->sumc) / (double)a->n;
 }
 
 /* Leave exact mode: move the kept values into a new histogram. */
@@ -61,13 +74,17 @@ static int to_hist(struct wfw_acc *a)
 	return 0;
 }
 
-/* Keep values for percentiles (exact or histogram); no moments here. */
-static int store(struct wfw_acc *a, const double *v, size_t n)
+/*
+ * Keep values for percentiles (exact or histogram); no moments here.
+ * lo, hi: the least and greatest of them.
+ */
+static int store(struct wfw_acc *a, const double *v, size_t n, double lo,
+		 double hi)
 {
 	if (!a->hist && a->nvals + n > a->exact_limit && to_hist(a))
 		return -ENOMEM;
 	if (a->hist)
-		return wfw_hist_add_many(a->hist, v, n);
+		return wfw_hist_add_range(a->hist, v, n, lo, hi, a->integers);
 	if (a->nvals + n > a->cap) {
 		size_t cap = a->cap ? a->cap : 1024;
 		double *nv;
@@ -88,41 +105,46 @@ static int store(struct wfw_acc *a, const double *v, size_t n)
 	return 0;
 }
 
-int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n)
+/* Moments and percentiles of a block of values. */
+static int add_block(struct wfw_acc *a, const double *v, size_t n)
 {
-	/* Four independent chains so the loops are not latency bound. */
-	double s[4] = { 0, 0, 0, 0 }, q[4] = { 0, 0, 0, 0 };
-	double lo = a->min, hi = a->max, mean;
-	size_t i;
+	double sum, lo = INFINITY, hi = -INFINITY;
 
 	if (!n)
 		return 0;
-	for (i = 0; i + 4 <= n; i += 4) {
-		for (int j = 0; j < 4; j++) {
-			s[j] += v[i + j];
-			lo = v[i + j] < lo ? v[i + j] : lo;
-			hi = v[i + j] > hi ? v[i + j] : hi;
-		}
-	}
-	for (; i < n; i++) {
-		s[0] += v[i];
-		lo = v[i] < lo ? v[i] : lo;
-		hi = v[i] > hi ? v[i] : hi;
-	}
-	mean = ((s[0] + s[1]) + (s[2] + s[3])) / (double)n;
-	for (i = 0; i + 4 <= n; i += 4) {
-		for (int j = 0; j < 4; j++) {
-			double d = v[i + j] - mean;
+	sum = wfw_min_max_sum(v, n, &lo, &hi);
+	a->min = lo < a->min ? lo : a->min;
+	a->max = hi > a->max ? hi : a->max;
+	merge_moments(a, n, sum, 0.0, wfw_sum_sq_dev(v, n, sum / (double)n));
+	return store(a, v, n, lo, hi);
+}
 
-			q[j] += d * d;
-		}
-	}
-	for (; i < n; i++)
-		q[0] += (v[i] - mean) * (v[i] - mean);
-	a->min = lo;
-	a->max = hi;
-	merge_moments(a, n, mean, (q[0] + q[1]) + (q[2] + q[3]));
-	return store(a, v, n);
+int wfw_acc_flush(struct wfw_acc *a)
+{
+	size_t n = a->nstage;
+
+	a->nstage = 0;
+	return add_block(a, a->stage, n);
+}
+
+double *wfw_acc_stage(struct wfw_acc *a)
+{
+	if (!a->stage)
+		a->stage = malloc(WFW_ACC_STAGE * sizeof(*a->stage));
+	return a->stage ? a->stage + a->nstage : NULL;
+}
+
+int wfw_acc_staged(struct wfw_acc *a, size_t n)
+{
+	a->nstage += n;
+	return a->nstage > WFW_ACC_STAGE - WFW_ACC_STAGE_ROOM ? wfw_acc_flush(a) : 0;
+}
+
+int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n)
+{
+	if (a->nstage && wfw_acc_flush(a))
+		return -ENOMEM;
+	return add_block(a, v, n);
 }
 
 int wfw_acc_add(struct wfw_acc *a, double v)
@@ -132,15 +154,18 @@ int wfw_acc_add(struct wfw_acc *a, double v)
 
 int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src)
 {
+	/* What src has staged is not in its moments yet: a block of its own. */
+	if (src->nstage && add_block(dst, src->stage, src->nstage))
+		return -ENOMEM;
 	if (!src->n)
 		return 0;
 	if (src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
 		dst->max = src->max;
-	merge_moments(dst, src->n, src->mean, src->m2);
+	merge_moments(dst, src->n, src->sum, src->sumc, src->m2);
 	if (!src->hist)
-		return store(dst, src->vals, src->nvals);
+		return store(dst, src->vals, src->nvals, src->min, src->max);
 	if (!dst->hist && to_hist(dst))
 		return -ENOMEM;
 	return wfw_hist_merge(dst->hist, src->hist);
@@ -250,6 +275,8 @@ double wfw_acc_percentile(struct wfw_acc *a, double p)
 
 	if (!a->n || isnan(p))
 		return NAN;
+	if (a->nstage && wfw_acc_flush(a))
+		return NAN;	/* out of memory */
 	if (!a->hist && !a->sorted) {
 		sort_values(a->vals, a->nvals);
 		a->sorted = true;
@@ -272,22 +299,28 @@ double wfw_acc_percentile(struct wfw_acc *a, double p)
 
 size_t wfw_acc_bytes(const struct wfw_acc *a)
 {
+	size_t stage = a->stage ? WFW_ACC_STAGE * sizeof(*a->stage) : 0;
+
 	if (a->hist)
-		return sizeof(*a->hist) + wfw_hist_bytes(a->hist);
-	return a->cap * sizeof(double);
+		return stage + sizeof(*a->hist) + wfw_hist_bytes(a->hist);
+	return stage + a->cap * sizeof(double);
 }
 
 int wfw_acc_scale(struct wfw_acc *a, double num, double den, bool integers)
 {
 	double f = num / den;
 
+	if (a->nstage && wfw_acc_flush(a))
+		return -ENOMEM;
 	a->integers = integers;
 	if (!a->n)
 		return 0;
 	/* raw / 10^d divides: the kept values read as the text parses. */
 	a->min = a->min * num / den;
 	a->max = a->max * num / den;
-	a->mean *= f;
+	a->sum = a->sum * num / den;
+	a->sumc = a->sumc * num / den;
+	a->mean = (a->sum + a->sumc) / (double)a->n;
 	a->m2 *= f * f;
 	for (size_t i = 0; i < a->nvals; i++)
 		a->vals[i] = a->vals[i] * num / den;

@@ -6,10 +6,11 @@
  * Values are kept exactly (so percentiles are exact) until `exact_limit`
  * values have been seen; then they move into a log-linear histogram
  * (hist.h) and percentiles carry at most WFW_HIST_REL_ERROR relative error.
- * Mean and variance never lose exactness to the histogram: they are
- * accumulated per block with a two-pass sum and combined with the parallel
- * form of Welford's update (Chan, Golub, LeVeque), which stays accurate for
- * billions of values.
+ * Mean and variance never lose exactness to the histogram: the variance
+ * is accumulated per block (up to WFW_ACC_STAGE values) with a two-pass
+ * sum and combined with the parallel form of Welford's update (Chan,
+ * Golub, LeVeque), which stays accurate for billions of values; the mean
+ * is a compensated sum over the count.
  *
  * Percentiles follow the "linear" definition (also pandas' and numpy's
  * default): rank h = (n - 1) * p / 100, interpolated between the values of
@@ -24,16 +25,26 @@
 
 #include "stats/hist.h"
 
+/*
+ * Values gathered but not yet added (see wfw_acc_stage()): added a block
+ * at a time, so that per-group pieces of a batch cost little each.
+ */
+#define WFW_ACC_STAGE 1024
+#define WFW_ACC_STAGE_ROOM 256	/* free room wfw_acc_stage() returns */
+
 struct wfw_acc {
 	uint64_t n;
 	double min, max;
 	double mean, m2;	/* m2: sum of squared deviations from mean */
+	double sum, sumc;	/* the values' sum, compensated: mean = sum / n */
 	/* exact mode: every value (unsorted until asked) */
 	double *vals;
 	size_t nvals, cap;
 	bool sorted;
 	/* histogram mode, once more than exact_limit values were seen */
 	struct wfw_hist *hist;
+	double *stage;		/* values not yet added (WFW_ACC_STAGE) */
+	size_t nstage;
 	size_t exact_limit;
 	bool integers;		/* values are whole numbers (INT columns) */
 };
@@ -44,6 +55,16 @@ void wfw_acc_free(struct wfw_acc *a);
 /* Add values; none may be NaN. Return 0 or -ENOMEM. */
 int wfw_acc_add(struct wfw_acc *a, double v);
 int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n);
+/*
+ * Add values in place: wfw_acc_stage() returns where up to
+ * WFW_ACC_STAGE_ROOM values may be written (NULL: out of memory), and
+ * wfw_acc_staged() says how many were. They count in n, the moments and
+ * percentiles once wfw_acc_flush() ran (on a full stage, before a
+ * percentile, a merge or a scale): flush before reading n, min, max, mean.
+ */
+double *wfw_acc_stage(struct wfw_acc *a);
+int wfw_acc_staged(struct wfw_acc *a, size_t n);
+int wfw_acc_flush(struct wfw_acc *a);
 /* Add everything `src` has seen to `dst` (src is not changed). */
 int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src);
 

@@ -119,9 +119,8 @@ void wfw_statset_free(struct wfw_statset *s)
 	free(s->empties);
 	free(s->mtype);
 	free(s->mdiv);
-	free(s->tmp);
 	free(s->order);
-	free(s->grow);
+	free(s->colp);
 	free(s->gcount);
 	for (size_t g = 0; s->gmerged && g < s->ngroups; g++)
 		free(s->gmerged[g]);
@@ -130,88 +129,150 @@ void wfw_statset_free(struct wfw_statset *s)
 	s->gcol = -1;
 }
 
-static int ensure_scratch(struct wfw_statset *s, size_t rows)
+/*
+ * Rows per pass: a chunk's cells stay in the L1 cache for every metric,
+ * and its values fit the room an accumulator's stage has.
+ */
+#define CHUNK_ROWS WFW_ACC_STAGE_ROOM
+
+static int ensure_scratch(struct wfw_statset *s, size_t ncols)
 {
-	if (rows <= s->scratch)
-		return 0;
-	free(s->tmp);
-	free(s->order);
-	free(s->grow);
-	s->tmp = malloc(rows * sizeof(*s->tmp));
-	s->order = malloc(rows * sizeof(*s->order));
-	s->grow = malloc(rows * sizeof(*s->grow));
-	if (!s->tmp || !s->order || !s->grow) {
-		s->scratch = 0;
-		return -ENOMEM;
+	if (ncols > s->ncolp) {
+		free(s->colp);
+		s->colp = malloc(ncols * sizeof(*s->colp));
+		s->ncolp = s->colp ? ncols : 0;
+		if (!s->colp)
+			return -ENOMEM;
 	}
-	s->scratch = rows;
-	return 0;
+	if (s->ngroups > s->norder) {
+		free(s->order);
+		s->order = malloc(s->ngroups * CHUNK_ROWS * sizeof(*s->order));
+		s->norder = s->order ? s->ngroups : 0;
+	}
+	return s->order ? 0 : -ENOMEM;
+}
+
+/* Rare: some cells are empty. Keep the others. */
+static size_t compact_int(double *t, const union wultfw_cell *col, size_t st,
+			  const uint32_t *order, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int64_t v = col[order ? order[i] : i * st].i;
+
+		t[k] = (double)v;
+		k += v != WULTFW_CELL_EMPTY;
+	}
+	return k;
 }
 
 /*
- * Copy column c of the rows listed in `order` (all rows when NULL) into
- * s->tmp as doubles, dropping empty cells and NaNs. Returns how many were
- * kept.
+ * INT cells as doubles, empty cells left out; returns how many kept. The
+ * common case, no empty cell, copies without a data dependency on a count:
+ * one loop with an order and one without, so no test is made per cell.
  */
-static size_t gather(struct wfw_statset *s, const struct wultfw_batch *b,
-		     size_t m, const uint32_t *order, size_t n)
+static size_t gather_int(double *t, const union wultfw_cell *col, size_t st,
+			 const uint32_t *order, size_t n)
 {
-	const union wultfw_cell *cells = b->cells;
-	size_t c = s->mcol[m], nc = b->ncols, k = 0, empty = 0;
-	double *t = s->tmp;
+	bool empty = false;
+
+	if (order) {
+		for (size_t i = 0; i < n; i++) {
+			int64_t v = col[order[i]].i;
+
+			t[i] = (double)v;
+			empty |= v == WULTFW_CELL_EMPTY;
+		}
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			int64_t v = col[i * st].i;
+
+			t[i] = (double)v;
+			empty |= v == WULTFW_CELL_EMPTY;
+		}
+	}
+	return empty ? compact_int(t, col, st, order, n) : n;
+}
+
+/* FLOAT cells, NaNs (empty cells among them) left out. */
+static size_t gather_float(double *t, const union wultfw_cell *col, size_t st,
+			   const uint32_t *order, size_t n)
+{
+	bool nan = false;
+	size_t k = 0;
+
+	if (order) {
+		for (size_t i = 0; i < n; i++) {
+			t[i] = col[order[i]].f;
+			nan |= t[i] != t[i];
+		}
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			t[i] = col[i * st].f;
+			nan |= t[i] != t[i];
+		}
+	}
+	if (!nan)
+		return n;
+	for (size_t i = 0; i < n; i++) {	/* rare: drop the NaNs */
+		t[k] = t[i];
+		k += t[i] == t[i];
+	}
+	return k;
+}
+
+/*
+ * Copy cells [0, n) of metric m's column `col` (stride `st` cells), or
+ * those at the cell offsets in `order`, into t as doubles, dropping empty cells and
+ * NaNs (counted). Returns how many were kept.
+ */
+static size_t gather(struct wfw_statset *s, size_t m, double *t,
+		     const union wultfw_cell *col, size_t st,
+		     const uint32_t *order, size_t n)
+{
+	size_t k, empty = 0;
 
 	if (s->mtype[m] == WULTFW_COL_INT) {
-		for (size_t i = 0; i < n; i++) {
-			int64_t v = cells[(order ? order[i] : i) * nc + c].i;
-
-			t[k] = (double)v;
-			k += v != WULTFW_CELL_EMPTY;
-		}
+		k = gather_int(t, col, st, order, n);
 		s->empties[m] += n - k;
 		return k;
 	}
-	for (size_t i = 0; i < n; i++) {
-		union wultfw_cell v = cells[(order ? order[i] : i) * nc + c];
-
-		t[k] = v.f;
-		k += !isnan(v.f);
-		empty += v.i == WULTFW_FLOAT_EMPTY_BITS;
-	}
+	k = gather_float(t, col, st, order, n);
+	if (k == n)
+		return k;
+	/* Rare: tell the empty cells from other NaNs. */
+	for (size_t i = 0; i < n; i++)
+		empty += col[order ? order[i] : i * st].i == WULTFW_FLOAT_EMPTY_BITS;
 	s->empties[m] += empty;
 	s->nans[m] += n - k - empty;
 	return k;
 }
 
-/* Sort row numbers by group (counting sort); true if only one group. */
-static bool group_rows(struct wfw_statset *s, const struct wultfw_batch *b,
-		       size_t *only)
+/*
+ * The chunk's rows per group, as cell offsets (row * stride, so that
+ * gathering by them multiplies nothing): group g's s->gcount[g] rows at
+ * s->order + g * CHUNK_ROWS. True if only one group has rows (*only).
+ */
+static bool group_rows(struct wfw_statset *s, const union wultfw_cell *gc,
+		       size_t st, size_t n, size_t *only)
 {
-	size_t gc = (size_t)s->gcol, ng = s->ngroups, nc = b->ncols;
-	uint32_t *cnt = s->gcount;
-	size_t pos = 0;
+	size_t ng = s->ngroups;
+	uint32_t *cnt = s->gcount, *order = s->order;
 
 	memset(cnt, 0, ng * sizeof(*cnt));
-	for (size_t r = 0; r < b->rows; r++) {
-		int64_t e = b->cells[r * nc + gc].i;
-		uint32_t g = (e >= 0 && (uint64_t)e < ng - 1) ?
-			(uint32_t)e : (uint32_t)(ng - 1);
+	for (size_t r = 0; r < n; r++) {
+		int64_t e = gc[r * st].i;
+		size_t g = (e >= 0 && (uint64_t)e < ng - 1) ? (size_t)e : ng - 1;
 
-		s->grow[r] = g;
-		cnt[g]++;
+		order[g * CHUNK_ROWS + cnt[g]++] = (uint32_t)(r * st);
 	}
 	for (size_t g = 0; g < ng; g++) {
-		uint32_t n = cnt[g];
-
-		if (n == b->rows) {
+		if (cnt[g] == n) {
 			*only = g;
 			return true;
 		}
-		cnt[g] = (uint32_t)pos;	/* now the start offset */
-		pos += n;
 	}
-	for (size_t r = 0; r < b->rows; r++)
-		s->order[cnt[s->grow[r]]++] = (uint32_t)r;
-	/* cnt[g] is now the end of group g */
 	return false;
 }
 
@@ -282,46 +343,80 @@ bool wfw_statset_pending(const struct wfw_statset *s, size_t m)
 	return s->mtype[m] == WULTFW_COL_ENUM;
 }
 
-int wfw_statset_add(struct wfw_statset *s, const struct wultfw_batch *b)
+/* Metric m of a chunk of n rows, its groups as group_rows() left them. */
+static int add_metric(struct wfw_statset *s, size_t m,
+		      const union wultfw_cell *col, size_t st, size_t n,
+		      bool one, size_t only)
+{
+	struct wfw_acc *acc = &s->acc[m * s->ngroups];
+	double *t;
+
+	if (one) {
+		t = wfw_acc_stage(&acc[only]);
+		return t ? wfw_acc_staged(&acc[only], gather(s, m, t, col, st, NULL, n))
+			 : -ENOMEM;
+	}
+	for (size_t g = 0; g < s->ngroups; g++) {
+		const uint32_t *order = s->order + g * CHUNK_ROWS;
+
+		if (!s->gcount[g])
+			continue;
+		t = wfw_acc_stage(&acc[g]);
+		if (!t || wfw_acc_staged(&acc[g], gather(s, m, t, col, st, order,
+							 s->gcount[g])))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Rows [r0, r0 + n) of the columns, n <= CHUNK_ROWS. */
+static int add_chunk(struct wfw_statset *s, const union wultfw_cell *const *col,
+		     size_t st, size_t r0, size_t n)
 {
 	size_t only = 0;
 	bool one = true;
 
-	if (!b->rows)
-		return 0;
-	if (b->rows > UINT32_MAX || ensure_scratch(s, b->rows))
-		return -ENOMEM;
-	if (wfw_statset_sync(s))
-		return -ENOMEM;
 	if (s->gcol >= 0)
-		one = group_rows(s, b, &only);
+		one = group_rows(s, col[s->gcol] + r0 * st, st, n, &only);
 	for (size_t m = 0; m < s->nmetrics; m++) {
-		struct wfw_acc *acc = &s->acc[m * s->ngroups];
-		size_t start = 0;
-
 		if (s->mtype[m] == WULTFW_COL_ENUM)
 			continue;	/* no number yet */
-
-		if (one) {
-			size_t n = gather(s, b, m, NULL, b->rows);
-
-			if (wfw_acc_add_many(&acc[only], s->tmp, n))
-				return -ENOMEM;
-			continue;
-		}
-		for (size_t g = 0; g < s->ngroups; g++) {
-			size_t end = s->gcount[g], n;
-
-			if (end == start)
-				continue;
-			n = gather(s, b, m, s->order + start, end - start);
-			if (wfw_acc_add_many(&acc[g], s->tmp, n))
-				return -ENOMEM;
-			start = end;
-		}
+		if (add_metric(s, m, col[s->mcol[m]] + r0 * st, st, n, one, only))
+			return -ENOMEM;
 	}
-	s->rows += b->rows;
 	return 0;
+}
+
+int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *col,
+			 size_t stride, size_t rows)
+{
+	if (!rows)
+		return 0;
+	if (stride > UINT32_MAX / CHUNK_ROWS)
+		return -EINVAL;	/* cell offsets of a chunk must fit order[] */
+	if (wfw_statset_sync(s) || ensure_scratch(s, 0))
+		return -ENOMEM;
+	for (size_t r0 = 0; r0 < rows; r0 += CHUNK_ROWS)
+		if (add_chunk(s, col, stride, r0,
+			      rows - r0 < CHUNK_ROWS ? rows - r0 : CHUNK_ROWS))
+			return -ENOMEM;
+	s->rows += rows;
+	/* Counts, moments, percentiles: whole again after every batch. */
+	for (size_t i = 0; i < s->nmetrics * s->ngroups; i++)
+		if (s->acc[i].nstage && wfw_acc_flush(&s->acc[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+int wfw_statset_add(struct wfw_statset *s, const struct wultfw_batch *b)
+{
+	if (!b->rows)
+		return 0;
+	if (ensure_scratch(s, b->ncols))
+		return -ENOMEM;
+	for (size_t c = 0; c < b->ncols; c++)
+		s->colp[c] = b->cells + c;
+	return wfw_statset_add_cols(s, s->colp, b->ncols, b->rows);
 }
 
 const char *wfw_statset_group_name(const struct wfw_statset *s, size_t g)

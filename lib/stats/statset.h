@@ -53,10 +53,11 @@ struct wfw_statset {
 	uint32_t *mdiv;		/* per metric: the divisor accumulated */
 	uint64_t rows;
 	size_t exact_limit;	/* effective, after the memory budget */
-	/* scratch for one batch */
-	double *tmp;
-	uint32_t *order, *grow;
-	size_t scratch;
+	/* scratch for one chunk of rows */
+	uint32_t *order;	/* per group: its rows of the chunk */
+	size_t norder;		/* groups order has room for */
+	const union wultfw_cell **colp;	/* a row-major batch's columns */
+	size_t ncolp;
 	uint32_t *gcount;
 	char **gmerged;		/* names of groups only a merged part had */
 };
@@ -86,6 +87,16 @@ void wfw_statset_free(struct wfw_statset *s);
  * converted first.
  */
 int wfw_statset_add(struct wfw_statset *s, const struct wultfw_batch *b);
+
+/*
+ * The same for rows in any layout: cell r of schema column c is
+ * col[c][r * stride] (a row-major batch: col[c] = cells + c, stride =
+ * ncols; one array per column: stride 1). Every column of the schema needs
+ * a pointer; only the metrics' and the group column's are read.
+ * -EINVAL for a stride above UINT32_MAX / 256.
+ */
+int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *col,
+			 size_t stride, size_t rows);
 
 /* Catch up with schema changes (wfw_statset_add() does it itself). */
 int wfw_statset_sync(struct wfw_statset *s);

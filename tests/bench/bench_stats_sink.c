@@ -16,6 +16,9 @@
 
 #include <wultfw/plugin.h>
 
+#include "options.h"
+#include "testopts.h"
+
 extern const struct wultfw_plugin stats_LTX_wultfw_plugin;
 
 static const char *const cstates[] = { "POLL", "C1", "C1E", "C6" };
@@ -61,16 +64,19 @@ static void host_log(struct wultfw_ctx *ctx, enum wultfw_log_level l,
 	fprintf(stderr, "stats: %s\n", msg);
 }
 
-static const struct wultfw_host host = { host_log, NULL, NULL };
+static const struct wultfw_host host = { .log = host_log };
 
 int main(int argc, char **argv)
 {
 	const struct wultfw_plugin *p = &stats_LTX_wultfw_plugin;
 	uint64_t total = argc > 1 ? strtoull(argv[1], NULL, 10) : 100000000ULL;
 	const char *outdir = argc > 2 ? argv[2] : "/tmp";
-	static const double pct[] = { 50, 90, 99, 99.9, 99.99, 99.999 };
-	static const char *const hm[] = { "WakeLatency" };
-	struct wultfw_value opts[10] = { 0 };
+	/* Options through the core's parser, as in a run. */
+	static const char opts[] =
+		"source = { percentiles = ( 50, 90, 99, 99.9, 99.99, 99.999 );\n"
+		"  exact_limit = 100000; exact_memory = 32; group_by = \"ReqCState\";\n"
+		"  json = true; table = true; };";
+	struct wfw_optvals vals = { 0 };
 	struct wultfw_ctx ctx = { 0 };
 	struct wultfw_run_info run = { 0 };
 	struct wultfw_run_summary sum = { 0 };
@@ -79,22 +85,13 @@ int main(int argc, char **argv)
 	struct rusage ru;
 	double t0, t1, c0, c1;
 
-	for (int i = 0; i < 10; i++)
-		opts[i].set = true;
-	opts[0].floats.v = pct;
-	opts[0].floats.n = 6;
-	opts[1].i = 100000;
-	opts[2].i = 32;
-	opts[3].s = "ReqCState";
-	opts[4].set = false;
-	opts[5].b = true;
-	opts[6].b = true;
-	opts[7].set = false;
-	opts[8].strs.v = hm;
-	opts[8].strs.n = 1;
-	opts[9].i = 1000;
+	if (to_option_values(p, opts, &vals)) {
+		fprintf(stderr, "bench_stats_sink: the options do not parse\n");
+		return 1;
+	}
 	ctx.plugin = p;
-	ctx.opts = opts;
+	ctx.opts = vals.vals;
+	ctx.cfg = vals.cfg;
 	ctx.host = &host;
 	ctx.verbosity = 1;
 	run.experiment = "bench";

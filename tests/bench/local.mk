@@ -3,8 +3,11 @@ EXTRA_PROGRAMS = tests/bench/bench_stats_sink \
 	tests/bench/gen_datapoints tests/bench/bench_sinks
 tests_bench_bench_stats_sink_SOURCES = tests/bench/bench_stats_sink.c \
 	sinks/stats/stats.c sinks/stats/cychist.c sinks/stats/binhist.c
-tests_bench_bench_stats_sink_CFLAGS = $(AM_CFLAGS) -I$(top_srcdir)/sinks/stats
-tests_bench_bench_stats_sink_LDADD = lib/stats/libwfw_stats.la lib/atomic/libwfw_atomic.la -lm
+tests_bench_bench_stats_sink_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS) \
+	-I$(top_srcdir)/sinks/stats -iquote $(top_srcdir)/core -iquote $(top_srcdir)/tests/unit
+# Options come from the core's parser (ctx->cfg), as in a run.
+tests_bench_bench_stats_sink_LDADD = lib/stats/libwfw_stats.la lib/atomic/libwfw_atomic.la \
+	$(CORE_TEST_LIBS) -lm
 tests_bench_gen_datapoints_SOURCES = tests/bench/gen_datapoints.c
 tests_bench_gen_datapoints_LDADD = lib/datafmt/libwfw_datafmt.la
 CLEANFILES += $(EXTRA_PROGRAMS)

@@ -12,6 +12,8 @@
 
 #include <CUnit/Basic.h>
 
+#include "stats/hist.h"
+#include "stats/statset.h"
 #include "stats/stats.h"
 
 static const double pcts[] = { 0, 1, 10, 25, 50, 75, 90, 99, 99.9, 99.99,
@@ -138,6 +140,20 @@ static void gen_float_mixed(double *v)	/* signed, fractional, with zeros */
 	}
 }
 
+static void gen_flags(double *v)	/* SMICnt-like: mostly 0, some 1, a 2 */
+{
+	for (size_t i = 0; i < N; i++)
+		v[i] = urand() < 0.0625 ? 1 : 0;
+	v[N / 2] = 2;
+}
+
+/* A step: moments of blocks far from the running mean must not cancel. */
+static void gen_step(double *v)
+{
+	for (size_t i = 0; i < N; i++)
+		v[i] = i < N / 3 ? (double)(i % 5) : 1e12 + (double)(i % 3);
+}
+
 static void run_gen(void (*gen)(double *), bool ints)
 {
 	double *v = malloc(N * sizeof(*v));
@@ -186,6 +202,120 @@ static void test_float_mixed(void)
 	wfw_acc_free(&a);
 	free(s);
 	free(v);
+}
+
+static void test_flags(void) { run_gen(gen_flags, true); }
+static void test_step(void) { run_gen(gen_step, true); }
+
+/*
+ * More values in one bucket than a 16-bit counter holds, alternating with
+ * another bucket so that they are counted one by one: the folds into the
+ * 64-bit counters must keep every count.
+ */
+static void test_hist_fold(void)
+{
+	static double v[70001];
+	struct wfw_hist h;
+	uint64_t n = 0;
+
+	wfw_hist_init(&h);
+	for (size_t i = 0; i < 70001; i++)
+		v[i] = i % 2 ? 1001.0 : 1000.0;	/* 35001 x 1000, 35000 x 1001 */
+	for (int r = 0; r < 5; r++) {
+		CU_ASSERT_EQUAL_FATAL(wfw_hist_add_many(&h, v, 70001), 0);
+		n += 70001;
+	}
+	for (int r = 0; r < 1000; r++) {	/* and in small pieces */
+		CU_ASSERT_EQUAL_FATAL(wfw_hist_add_many(&h, v, 101), 0);
+		n += 101;
+	}
+	CU_ASSERT_EQUAL(h.count, n);
+	/* 5 * 35001 + 1000 * 51 values of 1000, the rest 1001 */
+	CU_ASSERT_EQUAL(wfw_hist_rank_value(&h, 5 * 35001 + 1000 * 51 - 1, true),
+			1000.0);
+	CU_ASSERT_EQUAL(wfw_hist_rank_value(&h, 5 * 35001 + 1000 * 51, true),
+			1001.0);
+	CU_ASSERT_EQUAL(wfw_hist_rank_value(&h, n - 1, true), 1001.0);
+	wfw_hist_free(&h);
+}
+
+/* Values written in place (the stage) equal the same values added. */
+static void test_stage(void)
+{
+	struct wfw_acc a, b;
+	size_t i = 0;
+
+	wfw_acc_init(&a, 5000, false);
+	wfw_acc_init(&b, 5000, false);
+	while (i < 20000) {
+		size_t c = (i * 13) % WFW_ACC_STAGE_ROOM + 1;
+		double *t = wfw_acc_stage(&a);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+		for (size_t k = 0; k < c; k++)
+			t[k] = (urand() - 0.5) * 1e4;
+		CU_ASSERT_EQUAL_FATAL(wfw_acc_add_many(&b, t, c), 0);
+		CU_ASSERT_EQUAL_FATAL(wfw_acc_staged(&a, c), 0);
+		i += c;
+	}
+	CU_ASSERT_EQUAL(wfw_acc_flush(&a), 0);
+	CU_ASSERT_EQUAL(a.n, b.n);
+	CU_ASSERT_EQUAL(a.min, b.min);
+	CU_ASSERT_EQUAL(a.max, b.max);
+	CU_ASSERT_DOUBLE_EQUAL(a.mean, b.mean, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(wfw_acc_stddev(&a), wfw_acc_stddev(&b), 1e-9);
+	CU_ASSERT_FALSE(wfw_acc_exact(&a));
+	for (size_t k = 0; k < NPCTS; k++)
+		CU_ASSERT_EQUAL(wfw_acc_percentile(&a, pcts[k]),
+				wfw_acc_percentile(&b, pcts[k]));
+	wfw_acc_free(&a);
+	wfw_acc_free(&b);
+}
+
+/* One array per column (stride 1) gives what the row-major batch gives. */
+static void test_statset_columns(void)
+{
+	static const char *const names[] = { "A", "B" };
+	static const struct wultfw_column cols[] = {
+		{ "X", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+		{ "G", "", WULTFW_COL_ENUM, 0, names, 2 },
+		{ "Y", "", WULTFW_COL_FLOAT, 0, NULL, 0 },
+	};
+	const struct wultfw_schema schema = { 3, cols };
+	struct wfw_statset_cfg cfg = { .exact_limit = 300, .exact_memory = 1u << 20,
+				       .group_by = "G" };
+	enum { ROWS = 3000 };
+	static union wultfw_cell rows[ROWS * 3], c0[ROWS], c1[ROWS], c2[ROWS];
+	const union wultfw_cell *colp[3] = { c0, c1, c2 };
+	struct wultfw_batch b = { rows, 3, ROWS, ROWS };
+	struct wfw_statset r, c;
+	char err[200];
+
+	for (size_t i = 0; i < ROWS; i++) {
+		c0[i].i = rows[i * 3].i = (int64_t)(urand() * 1e7);
+		c1[i].i = rows[i * 3 + 1].i = (int64_t)(urand() * 3) - (i % 50 == 0);
+		c2[i].f = rows[i * 3 + 2].f = i % 97 ? urand() * 100 : NAN;
+	}
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&r, &schema, &cfg, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&c, &schema, &cfg, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(wfw_statset_add(&r, &b), 0);
+	CU_ASSERT_EQUAL(wfw_statset_add_cols(&c, colp, 1, ROWS), 0);
+	for (size_t m = 0; m < 2; m++) {
+		CU_ASSERT_EQUAL(r.nans[m], c.nans[m]);
+		for (size_t g = 0; g <= r.ngroups; g++) {
+			struct wfw_summary x, y;
+			size_t gg = g == r.ngroups ? SIZE_MAX : g;
+
+			CU_ASSERT_EQUAL(wfw_statset_summary(&r, m, gg, pcts, NPCTS, &x), 0);
+			CU_ASSERT_EQUAL(wfw_statset_summary(&c, m, gg, pcts, NPCTS, &y), 0);
+			CU_ASSERT(x.count > 0 && x.count == y.count);
+			CU_ASSERT(x.min == y.min && x.max == y.max && x.mean == y.mean);
+			CU_ASSERT_EQUAL(x.stddev, y.stddev);
+			CU_ASSERT_EQUAL(memcmp(x.pct, y.pct, NPCTS * sizeof(double)), 0);
+		}
+	}
+	wfw_statset_free(&r);
+	wfw_statset_free(&c);
 }
 
 /* A bucket narrower than 1 holds one integer: small ints come out exact. */
@@ -312,6 +442,11 @@ int main(void)
 	CU_add_test(s, "memory bounded", test_memory_bounded);
 	CU_add_test(s, "merge", test_merge);
 	CU_add_test(s, "empty", test_empty);
+	CU_add_test(s, "flags (few whole numbers)", test_flags);
+	CU_add_test(s, "moments across a step", test_step);
+	CU_add_test(s, "16-bit counters fold", test_hist_fold);
+	CU_add_test(s, "stage", test_stage);
+	CU_add_test(s, "statset: columns vs rows", test_statset_columns);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
