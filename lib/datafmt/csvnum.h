@@ -10,6 +10,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "datafmt/le.h"
 
 enum { WFW_NUM_NO, WFW_NUM_OTHER, WFW_NUM_CANON };
 
@@ -47,7 +52,6 @@ static inline int wfw_fits_int64(uint64_t mag, int neg)
 	return mag <= (uint64_t)INT64_MAX && !(neg && !mag);
 }
 
-/* Digits at p (at most `max`) onto *v; returns the first non-digit. */
 /* At most `max` digits at p onto *v; the first non-digit. */
 static inline const char *wfw_digits(const char *p, const char *end, size_t max,
 				     uint64_t *v)
@@ -131,4 +135,170 @@ static inline const char *wfw_csvnum_scan_double(const char *s, const char *end,
 	*out = neg ? -v : v;
 	return p;
 }
+
+/*
+ * ---- the window fast paths: p[0..WFW_CSV_WIN) must be readable ----
+ * A field of at most 15 bytes is classified 16 bytes at a time (SSE2 on
+ * x86-64, a byte loop elsewhere) and its digits converted 8 at a time in
+ * a 64-bit word. Whatever they do not take goes to the paths above.
+ */
+#define WFW_CSV_WIN	32
+
+extern const uint64_t wfw_pow10_u64[9];
+/* The low n bytes of a word set, n <= 8. */
+extern const uint64_t wfw_keep_bytes[9];
+
+static inline int wfw_field_delim(char c)
+{
+	return c == ',' || c == '\n' || c == '\r';
+}
+
+/* Bit i set when p[i] is a decimal digit, i < 16. */
+static inline unsigned wfw_digits16(const char *p)
+{
+#ifdef __SSE2__
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i t = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+	__m128i d = _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t);
+
+	return (unsigned)_mm_movemask_epi8(d);
+#else
+	unsigned m = 0;
+
+	for (int i = 0; i < 16; i++)
+		m |= (unsigned)wfw_is_digit(p[i]) << i;
+	return m;
+#endif
+}
+
+/* Bit i set when p[i] is ',', CR, LF or a quote, i < 16. */
+static inline unsigned wfw_stops16(const char *p)
+{
+#ifdef __SSE2__
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i s = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
+				 _mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
+
+	s = _mm_or_si128(s, _mm_cmpeq_epi8(x, _mm_set1_epi8('\r')));
+	s = _mm_or_si128(s, _mm_cmpeq_epi8(x, _mm_set1_epi8('"')));
+	return (unsigned)_mm_movemask_epi8(s);
+#else
+	unsigned m = 0;
+
+	for (int i = 0; i < 16; i++)
+		m |= (unsigned)(wfw_field_delim(p[i]) || p[i] == '"') << i;
+	return m;
+#endif
+}
+
+/*
+ * The 1 <= n <= 8 ASCII digits in the low bytes of w (first digit lowest)
+ * as a number. The digits are moved to the top, zeros below them, then
+ * neighbours are combined in parallel: pairs (x10), quads (x100), the two
+ * halves (x10000), each step one multiplication of the whole word.
+ */
+static inline uint64_t wfw_swar_digits(uint64_t w, int n)
+{
+	w = (w & 0x0f0f0f0f0f0f0f0fULL) << (8 * (8 - n));
+	w = (w * (10 * 256 + 1)) >> 8;
+	w = ((w & 0x00ff00ff00ff00ffULL) * (100 * 65536 + 1)) >> 16;
+	return ((w & 0x0000ffff0000ffffULL) * (10000ULL * (1ULL << 32) + 1)) >> 32;
+}
+
+struct wfw_dec16 {
+	uint64_t m;		/* the digits, the point left out */
+	int whole, frac;	/* digits before and after the point */
+	int neg, point;
+};
+
+/*
+ * The digits of d at p (the sign skipped), the point left out. Up to 8 in
+ * all: the bytes before the point from one load, those after it from a
+ * load one byte further on, so they close up. More: each side alone.
+ */
+static inline __attribute__((always_inline)) int
+wfw_dec16_value(const char *p, struct wfw_dec16 *d)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	int nd = d->whole + d->frac;
+	uint64_t w, keep;
+
+	if (nd <= 8) {
+		keep = wfw_keep_bytes[d->whole];
+		w = (wfw_get64(u) & keep) | (wfw_get64(u + 1) & ~keep);
+		d->m = nd ? wfw_swar_digits(w, nd) : 0;
+		return 0;
+	}
+	if (d->whole > 8 || d->frac > 8 || !d->whole || !d->frac)
+		return -1;
+	d->m = wfw_swar_digits(wfw_get64(u), d->whole) * wfw_pow10_u64[d->frac] +
+	       wfw_swar_digits(wfw_get64(u + d->whole + 1), d->frac);
+	return 0;
+}
+
+/*
+ * [-]digits[.digits] at p, ending at a field delimiter at most 17 bytes
+ * on, with at most 8 digits in all or on each side. Returns the
+ * delimiter's position, or NULL for anything else. (A run of digits that
+ * reaches the end of the 16-byte mask stops there; the delimiter check
+ * then fails unless the run really ended, so no field is cut short.)
+ */
+static inline __attribute__((always_inline)) const char *
+wfw_scan_dec16(const char *p, struct wfw_dec16 *d)
+{
+	unsigned dm = wfw_digits16(p);
+	const char *q;
+
+	d->neg = *p == '-';
+	d->whole = __builtin_ctz(~(dm >> d->neg));
+	q = p + d->neg + d->whole;
+	d->point = *q == '.';
+	d->frac = d->point ? __builtin_ctz(~(dm >> (q + 1 - p))) : 0;
+	q += d->point + d->frac;
+	if (!wfw_field_delim(*q) || wfw_dec16_value(p + d->neg, d))
+		return NULL;
+	return q;
+}
+
+/* wfw_csvnum_scan_canon() for a field in the window; NULL: use that. */
+static inline __attribute__((always_inline)) const char *
+wfw_win_canon(const char *p, int dec, int64_t *out)
+{
+	struct wfw_dec16 d;
+	const char *q = wfw_scan_dec16(p, &d);
+
+	if (!q || d.point != (dec > 0) || d.frac != dec || !d.whole ||
+	    (d.whole > 1 && p[d.neg] == '0') || (d.neg && !d.m))
+		return NULL;
+	*out = d.neg ? -(int64_t)d.m : (int64_t)d.m;
+	return q;
+}
+
+/* wfw_csvnum_scan_double() for a field in the window; NULL: use that. */
+static inline __attribute__((always_inline)) const char *
+wfw_win_double(const char *p, double *out)
+{
+	struct wfw_dec16 d;
+	const char *q = wfw_scan_dec16(p, &d);
+	double v;
+
+	if (!q || !(d.whole + d.frac))
+		return NULL;
+	if (d.m <= (1ULL << 53))
+		v = (double)d.m / wfw_pow10_exact[d.frac];	/* one rounding */
+	else
+		v = wfw_div_pow10(d.m, d.frac);
+	*out = d.neg ? -v : v;
+	return q;
+}
+
+/* The length of the field at p when it ends (unquoted) before p + 16, or -1. */
+static inline int wfw_win_text(const char *p)
+{
+	unsigned s = wfw_stops16(p);
+	int n = __builtin_ctz(s | 0x10000u);
+
+	return n < 16 && p[n] != '"' ? n : -1;
+}
+
 #endif

@@ -18,6 +18,7 @@
 #include "datafmt/csvnum.h"
 #include "datafmt/csvtok.h"
 #include "datafmt/enumtab.h"
+#include "datafmt/le.h"
 #include "datafmt/reader_impl.h"
 #include "datafmt/wultunits.h"
 
@@ -42,12 +43,21 @@ struct colstate {
 	int want_dec;
 };
 
+/* What the window path needs of a column, beside the row loop. */
+struct wincol {
+	int type, dec;
+	const struct wfw_enum_tab *et;
+};
+
 struct csv_reader {
 	struct wfw_reader base;
 	struct wfw_csvtok tok;	/* map, position, line, fields */
 	size_t stop;		/* rows starting here or later are not ours */
 	size_t dropped;		/* map bytes already given back */
 	size_t page;
+	struct wincol *plan;	/* the window path's view of the columns */
+	uintptr_t win_end;	/* a window path cell starts at or below this */
+	uintptr_t row_win_end;	/* a window path row starts at or below this */
 	struct wultfw_column *cols;
 	struct colstate *cs;
 	char **colnames;
@@ -154,6 +164,15 @@ static void set_type(struct wultfw_column *col, int type, int dec)
 	}
 }
 
+/* The window path's view of the columns, after any change of type. */
+static void plan_columns(struct csv_reader *r)
+{
+	for (size_t c = 0; c < r->base.schema.ncols; c++)
+		r->plan[c] = (struct wincol){ .type = r->cols[c].type,
+					      .dec = r->cs[c].dec,
+					      .et = &r->cs[c].et };
+}
+
 /* Column types from what the learning rows showed. */
 static void fix_types(struct csv_reader *r, uint64_t rows)
 {
@@ -199,6 +218,7 @@ static int learn(struct csv_reader *r, uint64_t limit)
 	if (!r->base.opts.one_pass)
 		r->base.rows = rows;
 	fix_types(r, rows);
+	plan_columns(r);
 	save.f = r->tok.f;	/* buffers may have moved */
 	save.fcap = r->tok.fcap;
 	save.scratch = r->tok.scratch;
@@ -290,6 +310,7 @@ static void apply_retype(struct csv_reader *r)
 	cs->kind = K_NUMERIC;
 	cs->dec = cs->want_dec;
 	set_type(&r->cols[r->retype_col], cs->want_type, cs->want_dec);
+	plan_columns(r);
 	r->retype_col = -1;
 	r->base.schema_gen++;
 }
@@ -317,24 +338,122 @@ static const char *field(struct csv_reader *r, size_t c, const char *p,
 	return *ret ? NULL : q;
 }
 
+/* ---- the window path: rows of short cells, no call per cell ---- */
+
+/* A cell takes at most this many bytes in the window path, delimiter included. */
+#define WIN_CELL_MAX	18
+
+/* A known name of a text column in the window at p: its end, or NULL. */
+static inline __attribute__((always_inline)) const char *
+win_name(const struct wfw_enum_tab *et, const char *p,
+				   union wultfw_cell *cell)
+{
+	int n = wfw_win_text(p);
+	uint64_t w0 = wfw_get64((const unsigned char *)p), w1 = 0;
+	long i;
+
+	if (n <= 0)
+		return NULL;
+	if (n > 8)
+		w1 = wfw_get64((const unsigned char *)p + 8) & wfw_keep_bytes[n - 8];
+	else
+		w0 &= wfw_keep_bytes[n];
+	i = wfw_enum_find_words(et, w0, w1, (size_t)n);
+	cell->i = i;
+	return i >= 0 ? p + n : NULL;
+}
+
+/*
+ * The common cell (a short number of the column's type, a known name) at
+ * p, with p[0..WFW_CSV_WIN) readable: its end, or NULL: use field().
+ */
+static inline __attribute__((always_inline)) const char *
+win_field(const struct wincol *w, const char *p,
+				    union wultfw_cell *cell)
+{
+	switch (w->type) {
+	case WULTFW_COL_INT:
+		return wfw_win_canon(p, w->dec, &cell->i);
+	case WULTFW_COL_FLOAT:
+		return wfw_win_double(p, &cell->f);
+	default:
+		return win_name(w->et, p, cell);
+	}
+}
+
+/*
+ * Cells of the row at *pp through the window path, up to the first it
+ * does not take; returns how many it took and leaves *pp where the next
+ * cell starts, or (all of them) at the end of the last one. The caller
+ * sees that p + WIN_CELL_MAX * nc + WFW_CSV_WIN is inside the file.
+ */
+static size_t win_row(const struct wincol *plan, size_t nc, const char **pp,
+		      union wultfw_cell *row)
+{
+	const char *p = *pp, *q;
+	size_t c;
+
+	for (c = 0; c < nc; c++) {
+		q = win_field(&plan[c], p, &row[c]);
+		if (!q || (*q != ',' && c + 1 < nc))
+			break;
+		p = q + 1;
+	}
+	*pp = c == nc ? p - 1 : p;
+	return c;
+}
+
+/* field() for a cell the window path did not take, with the line bound. */
+static const char *slow_field(struct csv_reader *r, size_t c, const char *p,
+			      const char *start, uint64_t line,
+			      union wultfw_cell *cell, int *ret)
+{
+	const char *q = field(r, c, p, cell, ret);
+
+	if (q && (size_t)(q - start) > WFW_CSV_MAX_LINE) {
+		*ret = wfw_csvtok_too_long(&r->tok, &r->base, line);
+		return NULL;
+	}
+	return q;
+}
+
+/* Cells c.. of the row that starts at `start`, cell c at p: the row's end or NULL. */
+static const char *rest_of_row(struct csv_reader *r, size_t c, const char *p,
+			       const char *start, union wultfw_cell *row, int *ret)
+{
+	const char *end = r->tok.map + r->tok.size, *q;
+	size_t nc = r->base.schema.ncols;
+	uint64_t line = r->tok.line;
+
+	for (;; c++) {
+		q = (uintptr_t)p <= r->win_end ? win_field(&r->plan[c], p, &row[c]) : NULL;
+		if (!q && !(q = slow_field(r, c, p, start, line, &row[c], ret)))
+			return NULL;
+		if (c + 1 == nc)
+			return q;
+		if (q == end || *q != ',') {
+			*ret = field_count(r, (long)c + 1, line);
+			return NULL;
+		}
+		p = q + 1;
+	}
+}
+
 /* Convert the row at the read position into row[]; 0, RETYPE or -errno. */
 static int parse_row(struct csv_reader *r, union wultfw_cell *row)
 {
 	struct wfw_csvtok *t = &r->tok;
 	const char *p = t->map + t->pos, *start = p;
-	size_t nc = r->base.schema.ncols;
+	size_t nc = r->base.schema.ncols, c = 0;
 	uint64_t line = t->line;
 	int ret = 0;
 
-	for (size_t c = 0; c < nc; c++) {
-		if (c && !wfw_csvtok_comma(&p, t->map + t->size))
-			return field_count(r, (long)c, line);
-		p = field(r, c, p, &row[c], &ret);
-		if (!p)
-			return ret;
-		if ((size_t)(p - start) > WFW_CSV_MAX_LINE)
-			return wfw_csvtok_too_long(t, &r->base, line);
-	}
+	if ((uintptr_t)p <= r->row_win_end)
+		c = win_row(r->plan, nc, &p, row);
+	if (c < nc && !(p = rest_of_row(r, c, p, start, row, &ret)))
+		return ret;
+	if ((size_t)(p - start) > WFW_CSV_MAX_LINE)
+		return wfw_csvtok_too_long(t, &r->base, line);
 	if (wfw_csvtok_end_record(t, &p))
 		return field_count(r, (long)(nc + wfw_csvtok_count_rest(t, p)), line);
 	t->pos = (size_t)(p - t->map);
@@ -402,7 +521,8 @@ static int read_header(struct csv_reader *r)
 	r->cs = calloc((size_t)nf, sizeof(*r->cs));
 	r->colnames = calloc((size_t)nf, sizeof(char *));
 	r->shown = calloc((size_t)nf, sizeof(*r->shown));
-	if (!r->cols || !r->cs || !r->colnames || !r->shown)
+	r->plan = calloc((size_t)nf, sizeof(*r->plan));
+	if (!r->cols || !r->cs || !r->colnames || !r->shown || !r->plan)
 		return nomem(r);
 	for (long c = 0; c < nf; c++) {
 		const struct wfw_csv_field *f = &r->tok.f[c];
@@ -452,6 +572,16 @@ static void pick_part(struct csv_reader *r)
 	r->tok.line = 0;	/* unknown: errors name the byte offset */
 }
 
+/* Where the window paths may start: a window (a row of them) before the end. */
+static void win_ends(struct csv_reader *r, uint64_t size)
+{
+	size_t row = WIN_CELL_MAX * r->base.schema.ncols + WFW_CSV_WIN;
+
+	r->win_end = size >= WFW_CSV_WIN ?
+		(uintptr_t)(r->tok.map + size - WFW_CSV_WIN) : 0;
+	r->row_win_end = size >= row ? (uintptr_t)(r->tok.map + size - row) : 0;
+}
+
 static struct wfw_reader *csv_alloc(void)
 {
 	struct csv_reader *r = calloc(1, sizeof(*r));
@@ -474,9 +604,11 @@ static int csv_open(struct wfw_reader *base, uint64_t size)
 	if (ret)
 		return ret;
 	r->page = (size_t)sysconf(_SC_PAGESIZE);
+	/* No window fast path in a file shorter than a window. */
 	ret = read_header(r);
 	if (ret)
 		return ret;
+	win_ends(r, size);
 	pick_part(r);
 	return learn(r, base->opts.one_pass ? LEARN_ROWS : UINT64_MAX);
 }
@@ -494,6 +626,7 @@ static void csv_free(struct wfw_reader *base)
 			free(r->colnames[c]);
 	free(r->colnames);
 	free(r->shown);
+	free(r->plan);
 	free(r->cs);
 	free(r->cols);
 	free(r);
