@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -171,26 +172,6 @@ static inline unsigned wfw_digits16(const char *p)
 #endif
 }
 
-/* Bit i set when p[i] is ',', CR, LF or a quote, i < 16. */
-static inline unsigned wfw_stops16(const char *p)
-{
-#ifdef __SSE2__
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i s = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
-				 _mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
-
-	s = _mm_or_si128(s, _mm_cmpeq_epi8(x, _mm_set1_epi8('\r')));
-	s = _mm_or_si128(s, _mm_cmpeq_epi8(x, _mm_set1_epi8('"')));
-	return (unsigned)_mm_movemask_epi8(s);
-#else
-	unsigned m = 0;
-
-	for (int i = 0; i < 16; i++)
-		m |= (unsigned)(wfw_field_delim(p[i]) || p[i] == '"') << i;
-	return m;
-#endif
-}
-
 /*
  * The 1 <= n <= 8 ASCII digits in the low bytes of w (first digit lowest)
  * as a number. The digits are moved to the top, zeros below them, then
@@ -214,7 +195,8 @@ struct wfw_dec16 {
 /*
  * The digits of d at p (the sign skipped), the point left out. Up to 8 in
  * all: the bytes before the point from one load, those after it from a
- * load one byte further on, so they close up. More: each side alone.
+ * load one byte further on, so they close up. More: 8 at a time (no
+ * point), or each side alone (at most 8 each).
  */
 static inline __attribute__((always_inline)) int
 wfw_dec16_value(const char *p, struct wfw_dec16 *d)
@@ -229,7 +211,12 @@ wfw_dec16_value(const char *p, struct wfw_dec16 *d)
 		d->m = nd ? wfw_swar_digits(w, nd) : 0;
 		return 0;
 	}
-	if (d->whole > 8 || d->frac > 8 || !d->whole || !d->frac)
+	if (!d->frac) {	/* 9-16 digits, no point */
+		d->m = wfw_swar_digits(wfw_get64(u), nd - 8) * 100000000 +
+		       wfw_swar_digits(wfw_get64(u + nd - 8), 8);
+		return 0;
+	}
+	if (d->whole > 8 || d->frac > 8 || !d->whole)
 		return -1;
 	d->m = wfw_swar_digits(wfw_get64(u), d->whole) * wfw_pow10_u64[d->frac] +
 	       wfw_swar_digits(wfw_get64(u + d->whole + 1), d->frac);
@@ -237,68 +224,99 @@ wfw_dec16_value(const char *p, struct wfw_dec16 *d)
 }
 
 /*
- * [-]digits[.digits] at p, ending at a field delimiter at most 17 bytes
- * on, with at most 8 digits in all or on each side. Returns the
- * delimiter's position, or NULL for anything else. (A run of digits that
- * reaches the end of the 16-byte mask stops there; the delimiter check
- * then fails unless the run really ended, so no field is cut short.)
+ * The decimal [-]digits[.digits] that fills p[0..len), len <= 16, with at
+ * most 8 digits in all or on each side, into d; -1 for anything else.
+ * The field's end is known, so nothing here waits for the field before.
  */
-static inline __attribute__((always_inline)) const char *
-wfw_scan_dec16(const char *p, struct wfw_dec16 *d)
+static inline __attribute__((always_inline)) int
+wfw_dec_len(const char *p, int len, struct wfw_dec16 *d)
 {
-	unsigned dm = wfw_digits16(p);
-	const char *q;
+	unsigned neg = *p == '-';
+	unsigned field = ((1u << len) - 1) & ~neg;
+	unsigned other = field & ~wfw_digits16(p);	/* non-digits after a sign */
+	int at = __builtin_ctz(other | 1u << len);
 
-	d->neg = *p == '-';
-	d->whole = __builtin_ctz(~(dm >> d->neg));
-	q = p + d->neg + d->whole;
-	d->point = *q == '.';
-	d->frac = d->point ? __builtin_ctz(~(dm >> (q + 1 - p))) : 0;
-	q += d->point + d->frac;
-	if (!wfw_field_delim(*q) || wfw_dec16_value(p + d->neg, d))
-		return NULL;
-	return q;
+	if ((other & (other - 1)) || (other && p[at] != '.'))
+		return -1;	/* two of them, or one that is not the point */
+	d->neg = (int)neg;
+	d->point = other != 0;
+	d->whole = at - (int)neg;
+	d->frac = other ? len - at - 1 : 0;
+	return wfw_dec16_value(p + neg, d);
 }
 
-/* wfw_csvnum_scan_canon() for a field in the window; NULL: use that. */
-static inline __attribute__((always_inline)) const char *
-wfw_win_canon(const char *p, int dec, int64_t *out)
+/*
+ * wfw_csvnum_scan_canon() of the field p[0..len), len <= 16; -1: use that.
+ * The column's `dec` says where the point must be, so the digit mask is
+ * checked against the one layout a canonical value can have.
+ */
+static inline __attribute__((always_inline)) int
+wfw_len_canon(const char *p, int len, int dec, int64_t *out)
 {
-	struct wfw_dec16 d;
-	const char *q = wfw_scan_dec16(p, &d);
+	unsigned neg = *p == '-', want;
+	int at = dec ? len - dec - 1 : len;	/* the point, or the end */
+	struct wfw_dec16 d = { .neg = (int)neg, .whole = at - (int)neg, .frac = dec };
 
-	if (!q || d.point != (dec > 0) || d.frac != dec || !d.whole ||
-	    (d.whole > 1 && p[d.neg] == '0') || (d.neg && !d.m))
-		return NULL;
-	*out = d.neg ? -(int64_t)d.m : (int64_t)d.m;
-	return q;
+	if (d.whole < 1)
+		return -1;
+	want = ((1u << len) - 1) & ~neg & ~(1u << at);
+	if ((wfw_digits16(p) & ((1u << len) - 1)) != want ||
+	    (dec && p[at] != '.') || (d.whole > 1 && p[neg] == '0') ||
+	    wfw_dec16_value(p + neg, &d) || (neg && !d.m))
+		return -1;
+	*out = neg ? -(int64_t)d.m : (int64_t)d.m;
+	return 0;
 }
 
-/* wfw_csvnum_scan_double() for a field in the window; NULL: use that. */
-static inline __attribute__((always_inline)) const char *
-wfw_win_double(const char *p, double *out)
+/* wfw_csvnum_scan_double() of the field p[0..len), len <= 16; -1: use that. */
+static inline __attribute__((always_inline)) int
+wfw_len_double(const char *p, int len, double *out)
 {
 	struct wfw_dec16 d;
-	const char *q = wfw_scan_dec16(p, &d);
 	double v;
 
-	if (!q || !(d.whole + d.frac))
-		return NULL;
+	if (wfw_dec_len(p, len, &d) || !(d.whole + d.frac))
+		return -1;
 	if (d.m <= (1ULL << 53))
 		v = (double)d.m / wfw_pow10_exact[d.frac];	/* one rounding */
 	else
 		v = wfw_div_pow10(d.m, d.frac);
 	*out = d.neg ? -v : v;
-	return q;
+	return 0;
 }
 
-/* The length of the field at p when it ends (unquoted) before p + 16, or -1. */
-static inline int wfw_win_text(const char *p)
+/* Bit i set when p[i] is ',', CR or LF, i < 64 (p[0..64) readable). */
+static inline uint64_t wfw_delims64(const char *p)
 {
-	unsigned s = wfw_stops16(p);
-	int n = __builtin_ctz(s | 0x10000u);
+	uint64_t m = 0;
 
-	return n < 16 && p[n] != '"' ? n : -1;
+	for (int k = 0; k < 64; k += 16) {
+#ifdef __SSE2__
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + k));
+		__m128i s = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
+					 _mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
+
+		s = _mm_or_si128(s, _mm_cmpeq_epi8(x, _mm_set1_epi8('\r')));
+		m |= (uint64_t)(unsigned)_mm_movemask_epi8(s) << k;
+#else
+		for (int i = 0; i < 16; i++)
+			m |= (uint64_t)wfw_field_delim(p[k + i]) << (k + i);
+#endif
+	}
+	return m;
+}
+
+/* True when p[0..n) holds a quote, n <= 16 (p[0..16) readable). */
+static inline int wfw_quote16(const char *p, int n)
+{
+#ifdef __SSE2__
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('"'))) &
+		((1 << n) - 1)) != 0;
+#else
+	return memchr(p, '"', (size_t)n) != NULL;
+#endif
 }
 
 #endif

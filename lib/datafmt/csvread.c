@@ -56,7 +56,6 @@ struct csv_reader {
 	size_t dropped;		/* map bytes already given back */
 	size_t page;
 	struct wincol *plan;	/* the window path's view of the columns */
-	uintptr_t win_end;	/* a window path cell starts at or below this */
 	uintptr_t row_win_end;	/* a window path row starts at or below this */
 	struct wultfw_column *cols;
 	struct colstate *cs;
@@ -340,65 +339,76 @@ static const char *field(struct csv_reader *r, size_t c, const char *p,
 
 /* ---- the window path: rows of short cells, no call per cell ---- */
 
-/* A cell takes at most this many bytes in the window path, delimiter included. */
-#define WIN_CELL_MAX	18
+/*
+ * A cell of the window path is at most 16 bytes; a row of them (17 bytes a
+ * cell with its delimiter) is scanned 64 bytes at a time from its start.
+ */
+#define WIN_CELL_MAX	17
+#define WIN_ROW_SLACK	(64 + WFW_CSV_WIN)
 
-/* A known name of a text column in the window at p: its end, or NULL. */
-static inline __attribute__((always_inline)) const char *
-win_name(const struct wfw_enum_tab *et, const char *p,
-				   union wultfw_cell *cell)
+/* A known name of a text column, p[0..n) with n < 16: 0, or -1. */
+static inline __attribute__((always_inline)) int
+win_name(const struct wfw_enum_tab *et, const char *p, int n,
+	 union wultfw_cell *cell)
 {
-	int n = wfw_win_text(p);
 	uint64_t w0 = wfw_get64((const unsigned char *)p), w1 = 0;
-	long i;
 
-	if (n <= 0)
-		return NULL;
+	if (!n || wfw_quote16(p, n))
+		return -1;
 	if (n > 8)
 		w1 = wfw_get64((const unsigned char *)p + 8) & wfw_keep_bytes[n - 8];
 	else
 		w0 &= wfw_keep_bytes[n];
-	i = wfw_enum_find_words(et, w0, w1, (size_t)n);
-	cell->i = i;
-	return i >= 0 ? p + n : NULL;
+	cell->i = wfw_enum_find_words(et, w0, w1, (size_t)n);
+	return cell->i >= 0 ? 0 : -1;
 }
 
 /*
- * The common cell (a short number of the column's type, a known name) at
- * p, with p[0..WFW_CSV_WIN) readable: its end, or NULL: use field().
+ * The common cell (a short number of the column's type, a known name)
+ * p[0..n), n <= 16, with p[0..WFW_CSV_WIN) readable: 0, or -1: field().
  */
-static inline __attribute__((always_inline)) const char *
-win_field(const struct wincol *w, const char *p,
-				    union wultfw_cell *cell)
+static inline __attribute__((always_inline)) int
+win_field(const struct wincol *w, const char *p, int n, union wultfw_cell *cell)
 {
 	switch (w->type) {
 	case WULTFW_COL_INT:
-		return wfw_win_canon(p, w->dec, &cell->i);
+		return wfw_len_canon(p, n, w->dec, &cell->i);
 	case WULTFW_COL_FLOAT:
-		return wfw_win_double(p, &cell->f);
+		return wfw_len_double(p, n, &cell->f);
 	default:
-		return win_name(w->et, p, cell);
+		return win_name(w->et, p, n, cell);
 	}
 }
 
 /*
- * Cells of the row at *pp through the window path, up to the first it
+ * Cells c.. of a row, from *pp, through the window path, up to the first it
  * does not take; returns how many it took and leaves *pp where the next
- * cell starts, or (all of them) at the end of the last one. The caller
- * sees that p + WIN_CELL_MAX * nc + WFW_CSV_WIN is inside the file.
+ * cell starts, or (all of them) at the end of the last one. Where cells
+ * end comes from a mask of delimiters, so each cell is converted without
+ * waiting for the one before. The caller sees that
+ * *pp + WIN_CELL_MAX * nc + WIN_ROW_SLACK is inside the file.
  */
-static size_t win_row(const struct wincol *plan, size_t nc, const char **pp,
-		      union wultfw_cell *row)
+static size_t win_row(const struct wincol *plan, size_t c, size_t nc,
+		      const char **pp, union wultfw_cell *row)
 {
-	const char *p = *pp, *q;
-	size_t c;
+	const char *p = *pp, *base = p, *q;
+	uint64_t m = wfw_delims64(base);
 
-	for (c = 0; c < nc; c++) {
-		q = win_field(&plan[c], p, &row[c]);
-		if (!q || (*q != ',' && c + 1 < nc))
+	for (; c < nc; c++) {
+		while (!m) {
+			base += 64;
+			if (base > p + 16)
+				goto out;	/* a cell longer than 16 bytes */
+			m = wfw_delims64(base);
+		}
+		q = base + __builtin_ctzll(m);
+		m &= m - 1;
+		if (q - p > 16 || win_field(&plan[c], p, (int)(q - p), &row[c]) ||
+		    (*q != ',' && c + 1 < nc))
 			break;
 		p = q + 1;
 	}
+out:
 	*pp = c == nc ? p - 1 : p;
 	return c;
 }
@@ -417,7 +427,11 @@ static const char *slow_field(struct csv_reader *r, size_t c, const char *p,
 	return q;
 }
 
-/* Cells c.. of the row that starts at `start`, cell c at p: the row's end or NULL. */
+/*
+ * Cells c.. of the row that starts at `start`, cell c at p: each cell the
+ * window path does not take through field(), then the window path again.
+ * Returns the row's end or NULL.
+ */
 static const char *rest_of_row(struct csv_reader *r, size_t c, const char *p,
 			       const char *start, union wultfw_cell *row, int *ret)
 {
@@ -425,17 +439,22 @@ static const char *rest_of_row(struct csv_reader *r, size_t c, const char *p,
 	size_t nc = r->base.schema.ncols;
 	uint64_t line = r->tok.line;
 
-	for (;; c++) {
-		q = (uintptr_t)p <= r->win_end ? win_field(&r->plan[c], p, &row[c]) : NULL;
-		if (!q && !(q = slow_field(r, c, p, start, line, &row[c], ret)))
+	for (;;) {
+		q = slow_field(r, c, p, start, line, &row[c], ret);
+		if (!q)
 			return NULL;
-		if (c + 1 == nc)
+		if (++c == nc)
 			return q;
 		if (q == end || *q != ',') {
-			*ret = field_count(r, (long)c + 1, line);
+			*ret = field_count(r, (long)c, line);
 			return NULL;
 		}
 		p = q + 1;
+		if ((uintptr_t)p <= r->row_win_end) {
+			c = win_row(r->plan, c, nc, &p, row);
+			if (c == nc)
+				return p;
+		}
 	}
 }
 
@@ -449,7 +468,7 @@ static int parse_row(struct csv_reader *r, union wultfw_cell *row)
 	int ret = 0;
 
 	if ((uintptr_t)p <= r->row_win_end)
-		c = win_row(r->plan, nc, &p, row);
+		c = win_row(r->plan, 0, nc, &p, row);
 	if (c < nc && !(p = rest_of_row(r, c, p, start, row, &ret)))
 		return ret;
 	if ((size_t)(p - start) > WFW_CSV_MAX_LINE)
@@ -572,13 +591,11 @@ static void pick_part(struct csv_reader *r)
 	r->tok.line = 0;	/* unknown: errors name the byte offset */
 }
 
-/* Where the window paths may start: a window (a row of them) before the end. */
+/* Where the window path may start a row: far enough from the end. */
 static void win_ends(struct csv_reader *r, uint64_t size)
 {
-	size_t row = WIN_CELL_MAX * r->base.schema.ncols + WFW_CSV_WIN;
+	size_t row = WIN_CELL_MAX * r->base.schema.ncols + WIN_ROW_SLACK;
 
-	r->win_end = size >= WFW_CSV_WIN ?
-		(uintptr_t)(r->tok.map + size - WFW_CSV_WIN) : 0;
 	r->row_win_end = size >= row ? (uintptr_t)(r->tok.map + size - row) : 0;
 }
 
