@@ -231,7 +231,7 @@ wfw_dec16_value(const char *p, struct wfw_dec16 *d)
 static inline __attribute__((always_inline)) int
 wfw_dec_len(const char *p, int len, struct wfw_dec16 *d)
 {
-	unsigned neg = *p == '-';
+	unsigned neg = len && *p == '-';
 	unsigned field = ((1u << len) - 1) & ~neg;
 	unsigned other = field & ~wfw_digits16(p);	/* non-digits after a sign */
 	int at = __builtin_ctz(other | 1u << len);
@@ -253,7 +253,7 @@ wfw_dec_len(const char *p, int len, struct wfw_dec16 *d)
 static inline __attribute__((always_inline)) int
 wfw_len_canon(const char *p, int len, int dec, int64_t *out)
 {
-	unsigned neg = *p == '-', want;
+	unsigned neg = len && *p == '-', want;
 	int at = dec ? len - dec - 1 : len;	/* the point, or the end */
 	struct wfw_dec16 d = { .neg = (int)neg, .whole = at - (int)neg, .frac = dec };
 
