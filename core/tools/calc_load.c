@@ -18,6 +18,7 @@
 
 #include "calc.h"
 #include "datafmt/locate.h"
+#include "datafmt/runstate.h"
 
 /*
  * Rows per batch read. 1024 rows of 14 cells (115 KB) stay in the L2 cache
