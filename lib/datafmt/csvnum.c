@@ -186,3 +186,12 @@ int wfw_csvnum_parse_double(const char *s, size_t n, double *out)
 	return 0;
 }
 
+
+const uint64_t wfw_pow10_u64[9] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+};
+
+const uint64_t wfw_keep_bytes[9] = {
+	0, 0xff, 0xffff, 0xffffff, 0xffffffffULL, 0xffffffffffULL,
+	0xffffffffffffULL, 0xffffffffffffffULL, ~0ULL,
+};

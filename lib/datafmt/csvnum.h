@@ -10,6 +10,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "datafmt/le.h"
 
 enum { WFW_NUM_NO, WFW_NUM_OTHER, WFW_NUM_CANON };
 
@@ -47,7 +53,6 @@ static inline int wfw_fits_int64(uint64_t mag, int neg)
 	return mag <= (uint64_t)INT64_MAX && !(neg && !mag);
 }
 
-/* Digits at p (at most `max`) onto *v; returns the first non-digit. */
 /* At most `max` digits at p onto *v; the first non-digit. */
 static inline const char *wfw_digits(const char *p, const char *end, size_t max,
 				     uint64_t *v)
@@ -131,4 +136,187 @@ static inline const char *wfw_csvnum_scan_double(const char *s, const char *end,
 	*out = neg ? -v : v;
 	return p;
 }
+
+/*
+ * ---- the window fast paths: p[0..WFW_CSV_WIN) must be readable ----
+ * A field of at most 15 bytes is classified 16 bytes at a time (SSE2 on
+ * x86-64, a byte loop elsewhere) and its digits converted 8 at a time in
+ * a 64-bit word. Whatever they do not take goes to the paths above.
+ */
+#define WFW_CSV_WIN	32
+
+extern const uint64_t wfw_pow10_u64[9];
+/* The low n bytes of a word set, n <= 8. */
+extern const uint64_t wfw_keep_bytes[9];
+
+static inline int wfw_field_delim(char c)
+{
+	return c == ',' || c == '\n' || c == '\r';
+}
+
+/* Bit i set when p[i] is a decimal digit, i < 16. */
+static inline unsigned wfw_digits16(const char *p)
+{
+#ifdef __SSE2__
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i t = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+	__m128i d = _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t);
+
+	return (unsigned)_mm_movemask_epi8(d);
+#else
+	unsigned m = 0;
+
+	for (int i = 0; i < 16; i++)
+		m |= (unsigned)wfw_is_digit(p[i]) << i;
+	return m;
+#endif
+}
+
+/*
+ * The 1 <= n <= 8 ASCII digits in the low bytes of w (first digit lowest)
+ * as a number. The digits are moved to the top, zeros below them, then
+ * neighbours are combined in parallel: pairs (x10), quads (x100), the two
+ * halves (x10000), each step one multiplication of the whole word.
+ */
+static inline uint64_t wfw_swar_digits(uint64_t w, int n)
+{
+	w = (w & 0x0f0f0f0f0f0f0f0fULL) << (8 * (8 - n));
+	w = (w * (10 * 256 + 1)) >> 8;
+	w = ((w & 0x00ff00ff00ff00ffULL) * (100 * 65536 + 1)) >> 16;
+	return ((w & 0x0000ffff0000ffffULL) * (10000ULL * (1ULL << 32) + 1)) >> 32;
+}
+
+struct wfw_dec16 {
+	uint64_t m;		/* the digits, the point left out */
+	int whole, frac;	/* digits before and after the point */
+	int neg, point;
+};
+
+/*
+ * The digits of d at p (the sign skipped), the point left out. Up to 8 in
+ * all: the bytes before the point from one load, those after it from a
+ * load one byte further on, so they close up. More: 8 at a time (no
+ * point), or each side alone (at most 8 each).
+ */
+static inline __attribute__((always_inline)) int
+wfw_dec16_value(const char *p, struct wfw_dec16 *d)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	int nd = d->whole + d->frac;
+	uint64_t w, keep;
+
+	if (nd <= 8) {
+		keep = wfw_keep_bytes[d->whole];
+		w = (wfw_get64(u) & keep) | (wfw_get64(u + 1) & ~keep);
+		d->m = nd ? wfw_swar_digits(w, nd) : 0;
+		return 0;
+	}
+	if (!d->frac) {	/* 9-16 digits, no point */
+		d->m = wfw_swar_digits(wfw_get64(u), nd - 8) * 100000000 +
+		       wfw_swar_digits(wfw_get64(u + nd - 8), 8);
+		return 0;
+	}
+	if (d->whole > 8 || d->frac > 8 || !d->whole)
+		return -1;
+	d->m = wfw_swar_digits(wfw_get64(u), d->whole) * wfw_pow10_u64[d->frac] +
+	       wfw_swar_digits(wfw_get64(u + d->whole + 1), d->frac);
+	return 0;
+}
+
+/*
+ * The decimal [-]digits[.digits] that fills p[0..len), len <= 16, with at
+ * most 8 digits in all or on each side, into d; -1 for anything else.
+ * The field's end is known, so nothing here waits for the field before.
+ */
+static inline __attribute__((always_inline)) int
+wfw_dec_len(const char *p, int len, struct wfw_dec16 *d)
+{
+	unsigned neg = len && *p == '-';
+	unsigned field = ((1u << len) - 1) & ~neg;
+	unsigned other = field & ~wfw_digits16(p);	/* non-digits after a sign */
+	int at = __builtin_ctz(other | 1u << len);
+
+	if ((other & (other - 1)) || (other && p[at] != '.'))
+		return -1;	/* two of them, or one that is not the point */
+	d->neg = (int)neg;
+	d->point = other != 0;
+	d->whole = at - (int)neg;
+	d->frac = other ? len - at - 1 : 0;
+	return wfw_dec16_value(p + neg, d);
+}
+
+/*
+ * wfw_csvnum_scan_canon() of the field p[0..len), len <= 16; -1: use that.
+ * The column's `dec` says where the point must be, so the digit mask is
+ * checked against the one layout a canonical value can have.
+ */
+static inline __attribute__((always_inline)) int
+wfw_len_canon(const char *p, int len, int dec, int64_t *out)
+{
+	unsigned neg = len && *p == '-', want;
+	int at = dec ? len - dec - 1 : len;	/* the point, or the end */
+	struct wfw_dec16 d = { .neg = (int)neg, .whole = at - (int)neg, .frac = dec };
+
+	if (d.whole < 1)
+		return -1;
+	want = ((1u << len) - 1) & ~neg & ~(1u << at);
+	if ((wfw_digits16(p) & ((1u << len) - 1)) != want ||
+	    (dec && p[at] != '.') || (d.whole > 1 && p[neg] == '0') ||
+	    wfw_dec16_value(p + neg, &d) || (neg && !d.m))
+		return -1;
+	*out = neg ? -(int64_t)d.m : (int64_t)d.m;
+	return 0;
+}
+
+/* wfw_csvnum_scan_double() of the field p[0..len), len <= 16; -1: use that. */
+static inline __attribute__((always_inline)) int
+wfw_len_double(const char *p, int len, double *out)
+{
+	struct wfw_dec16 d;
+	double v;
+
+	if (wfw_dec_len(p, len, &d) || !(d.whole + d.frac))
+		return -1;
+	if (d.m <= (1ULL << 53))
+		v = (double)d.m / wfw_pow10_exact[d.frac];	/* one rounding */
+	else
+		v = wfw_div_pow10(d.m, d.frac);
+	*out = d.neg ? -v : v;
+	return 0;
+}
+
+/* Bit i set when p[i] is ',', CR or LF, i < 64 (p[0..64) readable). */
+static inline uint64_t wfw_delims64(const char *p)
+{
+	uint64_t m = 0;
+
+	for (int k = 0; k < 64; k += 16) {
+#ifdef __SSE2__
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + k));
+		__m128i s = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(',')),
+					 _mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
+
+		s = _mm_or_si128(s, _mm_cmpeq_epi8(x, _mm_set1_epi8('\r')));
+		m |= (uint64_t)(unsigned)_mm_movemask_epi8(s) << k;
+#else
+		for (int i = 0; i < 16; i++)
+			m |= (uint64_t)wfw_field_delim(p[k + i]) << (k + i);
+#endif
+	}
+	return m;
+}
+
+/* True when p[0..n) holds a quote, n <= 16 (p[0..16) readable). */
+static inline int wfw_quote16(const char *p, int n)
+{
+#ifdef __SSE2__
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('"'))) &
+		((1 << n) - 1)) != 0;
+#else
+	return memchr(p, '"', (size_t)n) != NULL;
+#endif
+}
+
 #endif

@@ -18,6 +18,7 @@
 #include "datafmt/csvnum.h"
 #include "datafmt/csvtok.h"
 #include "datafmt/enumtab.h"
+#include "datafmt/le.h"
 #include "datafmt/reader_impl.h"
 #include "datafmt/wultunits.h"
 
@@ -42,12 +43,20 @@ struct colstate {
 	int want_dec;
 };
 
+/* What the window path needs of a column, beside the row loop. */
+struct wincol {
+	int type, dec;
+	const struct wfw_enum_tab *et;
+};
+
 struct csv_reader {
 	struct wfw_reader base;
 	struct wfw_csvtok tok;	/* map, position, line, fields */
 	size_t stop;		/* rows starting here or later are not ours */
 	size_t dropped;		/* map bytes already given back */
 	size_t page;
+	struct wincol *plan;	/* the window path's view of the columns */
+	uintptr_t row_win_end;	/* a window path row starts at or below this */
 	struct wultfw_column *cols;
 	struct colstate *cs;
 	char **colnames;
@@ -154,6 +163,15 @@ static void set_type(struct wultfw_column *col, int type, int dec)
 	}
 }
 
+/* The window path's view of the columns, after any change of type. */
+static void plan_columns(struct csv_reader *r)
+{
+	for (size_t c = 0; c < r->base.schema.ncols; c++)
+		r->plan[c] = (struct wincol){ .type = r->cols[c].type,
+					      .dec = r->cs[c].dec,
+					      .et = &r->cs[c].et };
+}
+
 /* Column types from what the learning rows showed. */
 static void fix_types(struct csv_reader *r, uint64_t rows)
 {
@@ -199,6 +217,7 @@ static int learn(struct csv_reader *r, uint64_t limit)
 	if (!r->base.opts.one_pass)
 		r->base.rows = rows;
 	fix_types(r, rows);
+	plan_columns(r);
 	save.f = r->tok.f;	/* buffers may have moved */
 	save.fcap = r->tok.fcap;
 	save.scratch = r->tok.scratch;
@@ -290,6 +309,7 @@ static void apply_retype(struct csv_reader *r)
 	cs->kind = K_NUMERIC;
 	cs->dec = cs->want_dec;
 	set_type(&r->cols[r->retype_col], cs->want_type, cs->want_dec);
+	plan_columns(r);
 	r->retype_col = -1;
 	r->base.schema_gen++;
 }
@@ -317,24 +337,142 @@ static const char *field(struct csv_reader *r, size_t c, const char *p,
 	return *ret ? NULL : q;
 }
 
+/* ---- the window path: rows of short cells, no call per cell ---- */
+
+/*
+ * A cell of the window path is at most 16 bytes; a row of them (17 bytes a
+ * cell with its delimiter) is scanned 64 bytes at a time from its start.
+ */
+#define WIN_CELL_MAX	17
+#define WIN_ROW_SLACK	(64 + WFW_CSV_WIN)
+
+/* A known name of a text column, p[0..n) with n < 16: 0, or -1. */
+static inline __attribute__((always_inline)) int
+win_name(const struct wfw_enum_tab *et, const char *p, int n,
+	 union wultfw_cell *cell)
+{
+	uint64_t w0 = wfw_get64((const unsigned char *)p), w1 = 0;
+
+	if (!n || wfw_quote16(p, n))
+		return -1;
+	if (n > 8)
+		w1 = wfw_get64((const unsigned char *)p + 8) & wfw_keep_bytes[n - 8];
+	else
+		w0 &= wfw_keep_bytes[n];
+	cell->i = wfw_enum_find_words(et, w0, w1, (size_t)n);
+	return cell->i >= 0 ? 0 : -1;
+}
+
+/*
+ * The common cell (a short number of the column's type, a known name)
+ * p[0..n), n <= 16, with p[0..WFW_CSV_WIN) readable: 0, or -1: field().
+ */
+static inline __attribute__((always_inline)) int
+win_field(const struct wincol *w, const char *p, int n, union wultfw_cell *cell)
+{
+	switch (w->type) {
+	case WULTFW_COL_INT:
+		return wfw_len_canon(p, n, w->dec, &cell->i);
+	case WULTFW_COL_FLOAT:
+		return wfw_len_double(p, n, &cell->f);
+	default:
+		return win_name(w->et, p, n, cell);
+	}
+}
+
+/*
+ * Cells c.. of a row, from *pp, through the window path, up to the first it
+ * does not take; returns how many it took and leaves *pp where the next
+ * cell starts, or (all of them) at the end of the last one. Where cells
+ * end comes from a mask of delimiters, so each cell is converted without
+ * waiting for the one before. The caller sees that
+ * *pp + WIN_CELL_MAX * nc + WIN_ROW_SLACK is inside the file.
+ */
+static size_t win_row(const struct wincol *plan, size_t c, size_t nc,
+		      const char **pp, union wultfw_cell *row)
+{
+	const char *p = *pp, *base = p, *q;
+	uint64_t m = wfw_delims64(base);
+
+	for (; c < nc; c++) {
+		while (!m) {
+			base += 64;
+			if (base > p + 16)
+				goto out;	/* a cell longer than 16 bytes */
+			m = wfw_delims64(base);
+		}
+		q = base + __builtin_ctzll(m);
+		m &= m - 1;
+		if (q - p > 16 || win_field(&plan[c], p, (int)(q - p), &row[c]) ||
+		    (*q != ',' && c + 1 < nc))
+			break;
+		p = q + 1;
+	}
+out:
+	*pp = c == nc ? p - 1 : p;
+	return c;
+}
+
+/* field() for a cell the window path did not take, with the line bound. */
+static const char *slow_field(struct csv_reader *r, size_t c, const char *p,
+			      const char *start, uint64_t line,
+			      union wultfw_cell *cell, int *ret)
+{
+	const char *q = field(r, c, p, cell, ret);
+
+	if (q && (size_t)(q - start) > WFW_CSV_MAX_LINE) {
+		*ret = wfw_csvtok_too_long(&r->tok, &r->base, line);
+		return NULL;
+	}
+	return q;
+}
+
+/*
+ * Cells c.. of the row that starts at `start`, cell c at p: each cell the
+ * window path does not take through field(), then the window path again.
+ * Returns the row's end or NULL.
+ */
+static const char *rest_of_row(struct csv_reader *r, size_t c, const char *p,
+			       const char *start, union wultfw_cell *row, int *ret)
+{
+	const char *end = r->tok.map + r->tok.size, *q;
+	size_t nc = r->base.schema.ncols;
+	uint64_t line = r->tok.line;
+
+	for (;;) {
+		q = slow_field(r, c, p, start, line, &row[c], ret);
+		if (!q)
+			return NULL;
+		if (++c == nc)
+			return q;
+		if (q == end || *q != ',') {
+			*ret = field_count(r, (long)c, line);
+			return NULL;
+		}
+		p = q + 1;
+		if ((uintptr_t)p <= r->row_win_end) {
+			c = win_row(r->plan, c, nc, &p, row);
+			if (c == nc)
+				return p;
+		}
+	}
+}
+
 /* Convert the row at the read position into row[]; 0, RETYPE or -errno. */
 static int parse_row(struct csv_reader *r, union wultfw_cell *row)
 {
 	struct wfw_csvtok *t = &r->tok;
 	const char *p = t->map + t->pos, *start = p;
-	size_t nc = r->base.schema.ncols;
+	size_t nc = r->base.schema.ncols, c = 0;
 	uint64_t line = t->line;
 	int ret = 0;
 
-	for (size_t c = 0; c < nc; c++) {
-		if (c && !wfw_csvtok_comma(&p, t->map + t->size))
-			return field_count(r, (long)c, line);
-		p = field(r, c, p, &row[c], &ret);
-		if (!p)
-			return ret;
-		if ((size_t)(p - start) > WFW_CSV_MAX_LINE)
-			return wfw_csvtok_too_long(t, &r->base, line);
-	}
+	if ((uintptr_t)p <= r->row_win_end)
+		c = win_row(r->plan, 0, nc, &p, row);
+	if (c < nc && !(p = rest_of_row(r, c, p, start, row, &ret)))
+		return ret;
+	if ((size_t)(p - start) > WFW_CSV_MAX_LINE)
+		return wfw_csvtok_too_long(t, &r->base, line);
 	if (wfw_csvtok_end_record(t, &p))
 		return field_count(r, (long)(nc + wfw_csvtok_count_rest(t, p)), line);
 	t->pos = (size_t)(p - t->map);
@@ -402,7 +540,8 @@ static int read_header(struct csv_reader *r)
 	r->cs = calloc((size_t)nf, sizeof(*r->cs));
 	r->colnames = calloc((size_t)nf, sizeof(char *));
 	r->shown = calloc((size_t)nf, sizeof(*r->shown));
-	if (!r->cols || !r->cs || !r->colnames || !r->shown)
+	r->plan = calloc((size_t)nf, sizeof(*r->plan));
+	if (!r->cols || !r->cs || !r->colnames || !r->shown || !r->plan)
 		return nomem(r);
 	for (long c = 0; c < nf; c++) {
 		const struct wfw_csv_field *f = &r->tok.f[c];
@@ -452,6 +591,14 @@ static void pick_part(struct csv_reader *r)
 	r->tok.line = 0;	/* unknown: errors name the byte offset */
 }
 
+/* Where the window path may start a row: far enough from the end. */
+static void win_ends(struct csv_reader *r, uint64_t size)
+{
+	size_t row = WIN_CELL_MAX * r->base.schema.ncols + WIN_ROW_SLACK;
+
+	r->row_win_end = size >= row ? (uintptr_t)(r->tok.map + size - row) : 0;
+}
+
 static struct wfw_reader *csv_alloc(void)
 {
 	struct csv_reader *r = calloc(1, sizeof(*r));
@@ -474,9 +621,11 @@ static int csv_open(struct wfw_reader *base, uint64_t size)
 	if (ret)
 		return ret;
 	r->page = (size_t)sysconf(_SC_PAGESIZE);
+	/* No window fast path in a file shorter than a window. */
 	ret = read_header(r);
 	if (ret)
 		return ret;
+	win_ends(r, size);
 	pick_part(r);
 	return learn(r, base->opts.one_pass ? LEARN_ROWS : UINT64_MAX);
 }
@@ -494,6 +643,7 @@ static void csv_free(struct wfw_reader *base)
 			free(r->colnames[c]);
 	free(r->colnames);
 	free(r->shown);
+	free(r->plan);
 	free(r->cs);
 	free(r->cols);
 	free(r);

@@ -42,28 +42,6 @@ void wfw_csvtok_free(struct wfw_csvtok *t)
 	memset(t, 0, sizeof(*t));
 }
 
-bool wfw_csvtok_next_row(struct wfw_csvtok *t, size_t stop)
-{
-	const char *m = t->map;
-
-	while (t->pos < stop) {
-		if (m[t->pos] == '\n') {
-			t->pos++;
-			t->line++;
-		} else if (m[t->pos] == '\r' && t->pos + 1 < t->size &&
-			   m[t->pos + 1] == '\n') {
-			t->pos += 2;
-			t->line++;
-		} else {
-			t->limit = t->size - t->pos > WFW_CSV_MAX_LINE ?
-				m + t->pos + WFW_CSV_MAX_LINE + 1 : m + t->size;
-			t->slen = 0;
-			return true;
-		}
-	}
-	return false;
-}
-
 int wfw_csvtok_too_long(struct wfw_csvtok *t, struct wfw_reader *base,
 			uint64_t line)
 {
@@ -165,21 +143,6 @@ const char *wfw_csvtok_field(struct wfw_csvtok *t, struct wfw_reader *base,
 	f->s = start;
 	f->n = (size_t)(p - start);
 	return p;
-}
-
-int wfw_csvtok_end_record(struct wfw_csvtok *t, const char **p)
-{
-	const char *q = *p, *end = t->map + t->size;
-
-	if (q < end && *q == ',')
-		return -1;
-	if (q < end && *q == '\r')
-		q++;
-	if (q < end && *q == '\n')
-		q++;
-	t->line++;
-	*p = q;
-	return 0;
 }
 
 size_t wfw_csvtok_count_rest(const struct wfw_csvtok *t, const char *p)

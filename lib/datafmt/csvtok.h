@@ -48,7 +48,27 @@ int wfw_csvtok_map(struct wfw_csvtok *t, struct wfw_reader *base,
 void wfw_csvtok_free(struct wfw_csvtok *t);
 
 /* Skip blank lines; true if a record starts at t->pos before `stop`. */
-bool wfw_csvtok_next_row(struct wfw_csvtok *t, size_t stop);
+static inline bool wfw_csvtok_next_row(struct wfw_csvtok *t, size_t stop)
+{
+	const char *m = t->map;
+
+	while (t->pos < stop) {
+		if (m[t->pos] == '\n') {
+			t->pos++;
+			t->line++;
+		} else if (m[t->pos] == '\r' && t->pos + 1 < t->size &&
+			   m[t->pos + 1] == '\n') {
+			t->pos += 2;
+			t->line++;
+		} else {
+			t->limit = t->size - t->pos > WFW_CSV_MAX_LINE ?
+				m + t->pos + WFW_CSV_MAX_LINE + 1 : m + t->size;
+			t->slen = 0;
+			return true;
+		}
+	}
+	return false;
+}
 
 /* Split the record at t->pos into t->f; its field count, or -errno. */
 long wfw_csvtok_record(struct wfw_csvtok *t, struct wfw_reader *base);
@@ -73,7 +93,20 @@ static inline bool wfw_csvtok_comma(const char **p, const char *end)
 	return false;
 }
 /* Step over the record's end at *p (CRLF, LF, end of file); -1: more fields. */
-int wfw_csvtok_end_record(struct wfw_csvtok *t, const char **p);
+static inline int wfw_csvtok_end_record(struct wfw_csvtok *t, const char **p)
+{
+	const char *q = *p, *end = t->map + t->size;
+
+	if (q < end && *q == ',')
+		return -1;
+	if (q < end && *q == '\r')
+		q++;
+	if (q < end && *q == '\n')
+		q++;
+	t->line++;
+	*p = q;
+	return 0;
+}
 /* Fields left from p to the end of the record (for an error message). */
 size_t wfw_csvtok_count_rest(const struct wfw_csvtok *t, const char *p);
 

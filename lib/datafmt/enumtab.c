@@ -7,29 +7,45 @@
 #include <string.h>
 
 #include "datafmt/enumtab.h"
+#include "datafmt/le.h"
 
-static uint32_t hash_bytes(const char *s, size_t n)
+/* The first 16 bytes of s[0..n) as two zero-padded little-endian words. */
+static void words_of(const char *s, size_t n, uint64_t w[2])
 {
-	uint32_t h = 2166136261u;
+	unsigned char b[16] = { 0 };
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
+	memcpy(b, s, n < 16 ? n : 16);
+	w[0] = wfw_get64(b);
+	w[1] = wfw_get64(b + 8);
+}
+
+/* wfw_enum_mix() of the first 16 bytes, the rest folded in first. */
+static uint32_t hash_name(const char *s, size_t n, const uint64_t w[2])
+{
+	uint64_t h = 0;
+
+	for (size_t i = 16; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return wfw_enum_mix(w[0], w[1], n, h);
 }
 
 long wfw_enum_find(const struct wfw_enum_tab *t, const char *s, size_t n)
 {
 	size_t mask = t->nslots - 1;
+	uint64_t w[2];
 
 	if (!t->nslots)
 		return -1;
-	for (size_t i = hash_bytes(s, n) & mask;; i = (i + 1) & mask) {
+	words_of(s, n, w);
+	for (size_t i = hash_name(s, n, w) & mask;; i = (i + 1) & mask) {
 		uint32_t v = t->slots[i];
 
 		if (!v)
 			return -1;
-		if (t->lens[v - 1] == n && !memcmp(t->names[v - 1], s, n))
-			return v - 1;
+		if (t->lens[v - 1] == n && t->words[v - 1][0] == w[0] &&
+		    t->words[v - 1][1] == w[1] &&
+		    (n <= 16 || !memcmp(t->names[v - 1] + 16, s + 16, n - 16)))
+			return (long)v - 1;
 	}
 }
 
@@ -49,7 +65,7 @@ static int rehash(struct wfw_enum_tab *t, size_t nslots)
 	if (!slots)
 		return -ENOMEM;
 	for (size_t k = 0; k < t->n; k++)
-		place(slots, nslots, hash_bytes(t->names[k], t->lens[k]),
+		place(slots, nslots, hash_name(t->names[k], t->lens[k], t->words[k]),
 		      (uint32_t)k + 1);
 	free(t->slots);
 	t->slots = slots;
@@ -60,6 +76,7 @@ static int rehash(struct wfw_enum_tab *t, size_t nslots)
 static int grow(struct wfw_enum_tab *t)
 {
 	size_t cap = t->cap ? 2 * t->cap : 8;
+	uint64_t (*words)[2];
 	char **names;
 	size_t *lens;
 
@@ -73,6 +90,10 @@ static int grow(struct wfw_enum_tab *t)
 	if (!lens)
 		return -ENOMEM;
 	t->lens = lens;
+	words = realloc(t->words, cap * sizeof(*words));
+	if (!words)
+		return -ENOMEM;
+	t->words = words;
 	t->cap = cap;
 	return 0;
 }
@@ -92,10 +113,13 @@ long wfw_enum_add(struct wfw_enum_tab *t, const char *s, size_t n)
 	memcpy(copy, s, n);
 	copy[n] = '\0';
 	t->names[t->n] = copy;
-	t->lens[t->n++] = n;
+	t->lens[t->n] = n;
+	words_of(s, n, t->words[t->n]);
+	t->n++;
 	if (2 * t->n > t->nslots)	/* keep the table at most half full */
 		return rehash(t, t->nslots ? 2 * t->nslots : 16) ? -ENOMEM : (long)t->n - 1;
-	place(t->slots, t->nslots, hash_bytes(s, n), (uint32_t)t->n);
+	place(t->slots, t->nslots, hash_name(s, n, t->words[t->n - 1]),
+	      (uint32_t)t->n);
 	return (long)t->n - 1;
 }
 
@@ -105,6 +129,7 @@ void wfw_enum_free(struct wfw_enum_tab *t)
 		free(t->names[i]);
 	free(t->names);
 	free(t->lens);
+	free(t->words);
 	free(t->slots);
 	memset(t, 0, sizeof(*t));
 }

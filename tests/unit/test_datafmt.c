@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "datafmt/csvfmt.h"
+#include "datafmt/csvnum.h"
+#include "datafmt/enumtab.h"
 #include "datafmt/out.h"
 #include "datafmt/reader.h"
 #include "datafmt/writer.h"
@@ -756,6 +758,84 @@ static void test_reader_parses_like_strtod(void)
 	free(want);
 }
 
+/* A random field for the fast-path test: mostly decimals, some junk. */
+static int random_field(char *buf, uint64_t *state)
+{
+	static const char junk[] = "0123456789.-+eE x\"\r\n,\0";
+	uint64_t u = wultfw_rand64(state);
+	int n = (int)(u % 17), k = 0;
+
+	if (u & 0x100)
+		buf[k++] = '-';
+	for (; k < n; k++) {
+		u = wultfw_rand64(state);
+		buf[k] = (u & 7) ? (char)('0' + u % 10) : junk[(u >> 8) % (sizeof(junk) - 1)];
+		if ((u >> 20) % 9 == 0)
+			buf[k] = '.';
+	}
+	return n;
+}
+
+/*
+ * The window fast paths (16 bytes at a time) accept only what the scalar
+ * paths accept, with the same bits, and take most plain decimals.
+ */
+static void test_window_paths(void)
+{
+	char win[WFW_CSV_WIN + 32];
+	uint64_t state = 77;
+	long took = 0, bad = 0;
+
+	for (int i = 0; i < 2000000 && bad < 5; i++) {
+		int n = random_field(win, &state), dec = i % 5;
+		const char *end = win + n;
+		int64_t a = 0, b = 0;
+		double x = 0, y = 0;
+
+		memset(win + n, ',', sizeof(win) - (size_t)n);
+		if (!wfw_len_canon(win, n, dec, &a)) {
+			took++;
+			if (wfw_csvnum_scan_canon(win, end, dec, &b) != end || a != b)
+				bad++;
+		}
+		if (!wfw_len_double(win, n, &x)) {
+			took++;
+			if (wfw_csvnum_scan_double(win, end, &y) != end || memcmp(&x, &y, 8))
+				bad++;
+		}
+		if (bad && bad < 5)
+			printf("\n  field '%.*s' dec %d: fast %lld %.17g", n, win, dec,
+			       (long long)a, x);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(took > 200000);
+}
+
+/* Looking a short name up by its words finds what the byte lookup finds. */
+static void test_enum_words(void)
+{
+	static const char *const names[] = { "POLL", "C1", "C1E", "C6", "C10",
+		"haltpoll idle", "exactly8", "sixteen bytes!!", "" };
+	struct wfw_enum_tab t = { 0 };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		CU_ASSERT_EQUAL(wfw_enum_add(&t, names[i], strlen(names[i])), (long)i);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char b[16] = { 0 };
+		uint64_t w0, w1;
+
+		memcpy(b, names[i], strlen(names[i]));
+		memcpy(&w0, b, 8);
+		memcpy(&w1, b + 8, 8);
+		CU_ASSERT_EQUAL(wfw_enum_find_words(&t, le64toh(w0), le64toh(w1),
+						    strlen(names[i])), (long)i);
+		CU_ASSERT_EQUAL(wfw_enum_find(&t, names[i], strlen(names[i])), (long)i);
+	}
+	CU_ASSERT_EQUAL(wfw_enum_find(&t, "C1E ", 4), -1);
+	CU_ASSERT_EQUAL(wfw_enum_find_words(&t, 0x583143, 0, 3), -1);	/* "C1X" */
+	wfw_enum_free(&t);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -783,6 +863,8 @@ int main(void)
 	CU_add_test(s, "reader on header-only and missing files", test_reader_header_only);
 	CU_add_test(s, "one-pass reader retypes between batches", test_reader_one_pass);
 	CU_add_test(s, "reader in parts", test_reader_parts);
+	CU_add_test(s, "window fast paths agree with the scalar ones", test_window_paths);
+	CU_add_test(s, "enum lookup by words", test_enum_words);
 	failed = tu_run();
 	if (!failed)
 		tu_rmtree(tmpdir);	/* kept for a look when a test failed */
