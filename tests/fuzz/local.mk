@@ -5,7 +5,7 @@ EXTRA_DIST += tests/fuzz/fuzz_reader.c tests/fuzz/fuzz_expr.c \
 
 FUZZ_TARGETS = tests/fuzz/fuzz_csv tests/fuzz/fuzz_binary tests/fuzz/fuzz_expr \
 	tests/fuzz/fuzz_experiment
-EXTRA_PROGRAMS = $(FUZZ_TARGETS)
+EXTRA_PROGRAMS += $(FUZZ_TARGETS)
 CLEANFILES += $(FUZZ_TARGETS)
 # libtool passes -fsanitize=fuzzer to the compiler driver only with -Xcompiler.
 FUZZ_LINK = -Xcompiler -fsanitize=fuzzer
