@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "datafmt/writer.h"
 #include "expr/expr.h"
 #include "resultdir.h"
+#include "toolopts.h"
 
 #define FILTER_BATCH 8192
 
@@ -97,11 +97,19 @@ out:
 	return ret;
 }
 
-/* out = the selected columns of in's rows */
-static void project(const struct filter *f, const struct wultfw_batch *in,
+/*
+ * out = the selected columns of in's rows. The columns are copied again
+ * first: a one-pass reader may have changed a type or added names, and
+ * the CSV writer prints each batch by the schema as it is then.
+ */
+static void project(struct filter *f, const struct wultfw_batch *in,
 		    struct wultfw_batch *out)
 {
+	const struct wultfw_schema *s = wfw_reader_schema(f->rd);
 	size_t n = f->schema.ncols;
+
+	for (size_t j = 0; j < n; j++)
+		f->cols[j] = s->cols[f->map[j]];
 
 	for (size_t r = 0; r < in->rows; r++)
 		for (size_t j = 0; j < n; j++)
@@ -174,6 +182,20 @@ static int write_info(struct filter *f)
 	return ret;
 }
 
+static int filter_option(void *ctx, int opt, const char *arg)
+{
+	struct filter *f = ctx;
+
+	switch (opt) {
+	case 'o': f->out = arg; break;
+	case 'I': f->include = arg; break;
+	case 'X': f->exclude = arg; break;
+	case 'm': f->metrics = arg; break;
+	case 'f': f->force = true; break;
+	}
+	return 0;
+}
+
 static int parse_args(struct filter *f, int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -185,30 +207,17 @@ static int parse_args(struct filter *f, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	const struct wfw_tool t = {
+		.name = "filter", .shortopts = "o:m:fh", .longopts = lopts,
+		.usage = usage, .option = filter_option, .ctx = f,
+	};
+	int ret = wfw_tool_parse(&t, argc, argv);
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:m:fh", lopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o': f->out = optarg; break;
-		case 'I': f->include = optarg; break;
-		case 'X': f->exclude = optarg; break;
-		case 'm': f->metrics = optarg; break;
-		case 'f': f->force = true; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (optind != argc - 1 || !f->out) {
-		fprintf(stderr, "wultfw filter: %s\n",
-			optind >= argc ? "no RESULT given"
-			: optind < argc - 1 ? "give exactly one RESULT"
-			: "no output given: add -o NEWRESULT");
-		usage(stderr);
-		return 2;
-	}
-	f->in = argv[optind];
-	return -1;
+	if (ret == WFW_TOOL_GO)
+		ret = wfw_tool_one_input(&t, argc, argv, "RESULT", f->out, "-o NEWRESULT");
+	if (ret == WFW_TOOL_GO)
+		f->in = argv[optind];
+	return ret;
 }
 
 /* Everything up to the first row: input, selection, output directory. */
@@ -218,9 +227,12 @@ static int prepare(struct filter *f, struct wfw_csv_writer *w, char *err,
 	char csv[PATH_MAX + 32];
 	int ret;
 
+	/* One pass unless a selection must resolve names at its set-up. */
+	struct wfw_reader_opts o = { .one_pass = !f->include && !f->exclude };
+
 	ret = wfw_result_locate(f->in, f->path, sizeof(f->path), err, errlen);
 	if (!ret)
-		ret = wfw_reader_open(&f->rd, f->path, err, errlen);
+		ret = wfw_reader_open_opts(&f->rd, f->path, &o, err, errlen);
 	if (!ret)
 		ret = wfw_select_init(&f->sel, f->include, f->exclude,
 				      wfw_reader_schema(f->rd), err, errlen);

@@ -80,4 +80,26 @@ for f in d.wfb cut.wfb "$srcdir/tests/data/binary-v1/datapoints.wfb"; do
 done
 "$WULTFW" calc -j 2 bad.wfb >/dev/null 2>err; expect_status 1 $? "calc -j 2 fails on a damaged block"
 expect_in err "bad.wfb: block $k at byte $off: checksum mismatch" "calc -j 2 names block $k"
+# One pass over CSV: types learned from the first rows. Names seen late
+# fit the header's spare room; a type that changes late (row 1500 here) or
+# thousands of late names make convert to binary start again with the
+# types of every row; the CSV writer prints each value by its type then.
+awk 'BEGIN { print "WakeLatency,ReqCState";
+	for (i = 0; i < 3000; i++) printf "%d.500,C%d\n", i, i < 2000 ? i % 3 : i % 9 }' >names.csv
+"$WULTFW" convert names.csv -o names.wfb 2>err; expect_status 0 $? "convert with late names"
+grep -q again err && fail "late names did not fit the header's room" || ok "late names fit the header's room"
+"$WULTFW" convert names.wfb -o names.back.csv 2>err
+cmp -s names.csv names.back.csv && ok "late names: byte for byte" || fail "late names differ"
+awk 'BEGIN { print "WakeLatency,ReqCState";
+	for (i = 0; i < 3000; i++) printf "%s,%s\n", i == 1500 ? "1.2345" : i ".500",
+		i < 2000 ? "C" (i % 3) : "Name" i }' >late.csv
+"$WULTFW" convert late.csv -o late.wfb 2>err; expect_status 0 $? "convert with a late type change"
+expect_in err "converting again" "convert says it starts again"
+"$WULTFW" convert late.csv -o late.csv.csv 2>err; expect_status 0 $? "late type change to CSV"
+for f in late.wfb late.csv.csv; do
+	"$WULTFW" calc -f count,min,max,mean "$f" >late.out 2>/dev/null
+	"$WULTFW" calc -f count,min,max,mean -j 1 late.csv >late.ref 2>/dev/null
+	cmp -s late.out late.ref && ok "late type change: $f holds the same values" ||
+		fail "late type change: $f differs"
+done
 finish
