@@ -15,9 +15,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "datafmt/reader.h"
-#include "datafmt/writer.h"
-#include "expr/expr.h"
+#include "convert.h"
 #include "toolopts.h"
 
 #define CONVERT_BATCH 8192
@@ -25,7 +23,7 @@
 static void convert_usage(FILE *f)
 {
 	fputs("Usage: wultfw convert FILE -o OUT [--to csv|binary] [--force]\n"
-	      "                      [--include EXPR] [--exclude EXPR] [--salvage]\n"
+	      "                      [--include EXPR] [--exclude EXPR] [--salvage] [-j N]\n"
 	      "\n"
 	      "Convert a result file between CSV (datapoints.csv, also as written by\n"
 	      "wult) and wultfw's binary format (doc/binary-format.md). The input\n"
@@ -40,6 +38,8 @@ static void convert_usage(FILE *f)
 	      "                     (expressions: wultfw(1), SELECTING DATAPOINTS)\n"
 	      "      --salvage      binary FILE with damaged blocks (checksum mismatch):\n"
 	      "                     copy every intact block, skip the damaged ones\n"
+	      "  -j, --jobs N       threads formatting a binary FILE as CSV (default:\n"
+	      "                     the online CPUs; 1: no threads)\n"
 	      "  -h, --help         this help\n", f);
 }
 
@@ -79,6 +79,7 @@ struct convert_args {
 	int flags;			/* WFW_OUT_EXCL unless --force */
 	bool salvage;			/* skip damaged blocks of a binary input */
 	bool one_pass;			/* CSV types from the first rows */
+	unsigned jobs;			/* -j: formatting threads */
 };
 
 /* The output format from --to, else from OUT's extension; NULL: said why. */
@@ -101,6 +102,20 @@ static const struct wfw_format *output_format(const char *to, const char *out)
 	return NULL;
 }
 
+/* -j N: 1 to 64 threads. */
+static int parse_jobs(struct convert_args *a, const char *arg)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (*arg < '1' || *arg > '9' || *end || n > 64) {
+		fprintf(stderr, "wultfw convert: --jobs %s: use 1 to 64 threads\n", arg);
+		return 2;
+	}
+	a->jobs = (unsigned)n;
+	return 0;
+}
+
 static int convert_option(void *ctx, int opt, const char *arg)
 {
 	struct convert_args *a = ctx;
@@ -112,6 +127,7 @@ static int convert_option(void *ctx, int opt, const char *arg)
 	case 'I': a->include = arg; break;
 	case 'X': a->exclude = arg; break;
 	case 'S': a->salvage = true; break;
+	case 'j': return parse_jobs(a, arg);
 	}
 	return 0;
 }
@@ -126,16 +142,19 @@ static int convert_parse_args(int argc, char **argv, struct convert_args *a)
 		{ "include", required_argument, NULL, 'I' },
 		{ "exclude", required_argument, NULL, 'X' },
 		{ "salvage", no_argument, NULL, 'S' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct wfw_tool t = {
-		.name = "convert", .shortopts = "o:t:fh", .longopts = longopts,
+		.name = "convert", .shortopts = "o:t:fj:h", .longopts = longopts,
 		.usage = convert_usage, .option = convert_option, .ctx = a,
 	};
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int ret;
 
 	a->flags = WFW_OUT_EXCL;
+	a->jobs = cpus < 1 ? 1 : cpus > 64 ? 64 : (unsigned)cpus;
 	ret = wfw_tool_parse(&t, argc, argv);
 	if (ret == WFW_TOOL_GO)
 		ret = wfw_tool_one_input(&t, argc, argv, "input FILE", a->out, "-o OUT");
@@ -206,7 +225,14 @@ static int convert(struct wfw_reader *r, const struct convert_args *a,
 			ret == -EEXIST ? " (add --force to replace it)" : "");
 		return ret;
 	}
-	ret = copy_rows(r, &w, sel);
+	/* Binary to CSV: formatting is most of the work, on every core. */
+	if (a->jobs > 1 && wfw_reader_format(r) == WFW_FMT_BINARY &&
+	    a->fmt == &wfw_format_csv) {
+		ret = convert_csv_parallel(r, &w.impl.csv, sel, a->jobs, CONVERT_BATCH);
+		w.rows = w.impl.csv.rows;
+	} else {
+		ret = copy_rows(r, &w, sel);
+	}
 	*rows = w.rows;
 	cret = wfw_writer_close(&w);
 	if (cret && !ret) {

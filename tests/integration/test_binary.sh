@@ -22,6 +22,8 @@ awk 'BEGIN {
 "$WULTFW" convert d.wfb -o back.csv 2>err; expect_status 0 $? "convert binary to CSV"
 if cmp -s d.csv back.csv; then ok "CSV -> binary -> CSV byte for byte"; else
 	fail "CSV -> binary -> CSV differs"; fi
+"$WULTFW" convert -j 1 d.wfb -o back1.csv 2>err; expect_status 0 $? "convert -j 1 (no threads)"
+cmp -s d.csv back1.csv && ok "-j 1: byte for byte" || fail "-j 1: binary -> CSV differs"
 csv=$(stat -c %s d.csv); bin=$(stat -c %s d.wfb)
 if [ $((2 * bin)) -le "$csv" ]; then ok "binary $bin bytes <= half of CSV $csv"; else
 	fail "binary $bin bytes > half of CSV $csv"; fi

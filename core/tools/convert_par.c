@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wultfw convert, a binary file to CSV on several cores: the main thread
+ * decodes batches and writes the text out in order, worker threads format
+ * the batches (most of the time) into their own buffers. Memory: one batch
+ * and its text per worker. Only for inputs whose schema never changes
+ * (binary): each worker has its own formatter over the same schema.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+
+enum job_state { JOB_IDLE, JOB_WORK, JOB_DONE };
+
+struct job {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	enum job_state state;
+	bool quit, started;
+	struct wfw_csvfmt fmt;
+	struct wultfw_batch b;
+	char *text;
+	size_t len;
+};
+
+static void *job_main(void *arg)
+{
+	struct job *j = arg;
+
+	pthread_mutex_lock(&j->mu);
+	for (;;) {
+		while (j->state != JOB_WORK && !j->quit)
+			pthread_cond_wait(&j->cv, &j->mu);
+		if (j->quit)
+			break;
+		pthread_mutex_unlock(&j->mu);
+		j->len = wfw_csvfmt_rows(&j->fmt, j->text, j->b.cells, j->b.rows);
+		pthread_mutex_lock(&j->mu);
+		j->state = JOB_DONE;
+		pthread_cond_broadcast(&j->cv);
+	}
+	pthread_mutex_unlock(&j->mu);
+	return NULL;
+}
+
+static void set_state(struct job *j, enum job_state s, bool quit)
+{
+	pthread_mutex_lock(&j->mu);
+	j->state = s;
+	j->quit = quit;
+	pthread_cond_broadcast(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+}
+
+/* Wait for j's batch; its text out to the file. */
+static int drain(struct job *j, struct wfw_csv_writer *w)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&j->mu);
+	while (j->state == JOB_WORK)
+		pthread_cond_wait(&j->cv, &j->mu);
+	pthread_mutex_unlock(&j->mu);
+	if (j->state == JOB_DONE) {
+		ret = wfw_out_write(&w->out, j->text, j->len);
+		w->rows += j->b.rows;
+		j->state = JOB_IDLE;
+	}
+	return ret;
+}
+
+static int job_init(struct job *j, const struct wultfw_schema *s, size_t rows)
+{
+	char err[256];
+
+	memset(j, 0, sizeof(*j));
+	pthread_mutex_init(&j->mu, NULL);
+	pthread_cond_init(&j->cv, NULL);
+	if (wfw_csvfmt_init(&j->fmt, s, err, sizeof(err)) ||
+	    wfw_batch_alloc(&j->b, s->ncols, rows))
+		return -ENOMEM;
+	j->text = malloc(rows * j->fmt.row_max);
+	if (!j->text || pthread_create(&j->th, NULL, job_main, j))
+		return -ENOMEM;
+	j->started = true;
+	return 0;
+}
+
+static void job_free(struct job *j)
+{
+	if (j->started) {
+		set_state(j, j->state, true);
+		pthread_join(j->th, NULL);
+	}
+	pthread_mutex_destroy(&j->mu);
+	pthread_cond_destroy(&j->cv);
+	if (j->fmt.schema)
+		wfw_csvfmt_free(&j->fmt);
+	wfw_batch_free(&j->b);
+	free(j->text);
+}
+
+/* Batches round the jobs; job i % n is drained (written) before reuse. */
+static long pump(struct job *jobs, unsigned n, struct wfw_reader *r,
+		 struct wfw_csv_writer *w, struct wfw_select *sel)
+{
+	long got = 0;
+	unsigned i;
+
+	for (i = 0;; i = (i + 1) % n) {
+		struct job *j = &jobs[i];
+
+		if (drain(j, w))
+			return w->out.err;
+		j->b.rows = 0;
+		got = wfw_reader_read(r, &j->b);
+		if (got <= 0)
+			break;
+		wfw_select_batch(sel, &j->b);
+		set_state(j, JOB_WORK, false);
+	}
+	for (unsigned k = 1; k < n; k++)
+		if (drain(&jobs[(i + k) % n], w))
+			return w->out.err;
+	return got;
+}
+
+int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
+			 struct wfw_select *sel, unsigned n, size_t rows)
+{
+	struct job *jobs = calloc(n, sizeof(*jobs));
+	const struct wultfw_schema *s = wfw_reader_schema(r);
+	long got = -ENOMEM;
+	unsigned k;
+
+	for (k = 0; jobs && k < n; k++)
+		if (job_init(&jobs[k], s, rows))
+			break;
+	if (jobs && k == n)
+		got = pump(jobs, n, r, w, sel);
+	for (unsigned i = 0; jobs && i < n && i <= k; i++)
+		job_free(&jobs[i]);
+	free(jobs);
+	if (got == -ENOMEM)
+		fprintf(stderr, "wultfw convert: out of memory\n");
+	else if (got < 0 && w->out.err)
+		fprintf(stderr, "wultfw convert: %s\n", w->out.msg);
+	else if (got < 0)
+		fprintf(stderr, "wultfw convert: %s\n", wfw_reader_error(r));
+	return got < 0 ? (int)got : 0;
+}
