@@ -150,11 +150,10 @@ static int convert_parse_args(int argc, char **argv, struct convert_args *a)
 		.name = "convert", .shortopts = "o:t:fj:h", .longopts = longopts,
 		.usage = convert_usage, .option = convert_option, .ctx = a,
 	};
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int ret;
 
 	a->flags = WFW_OUT_EXCL;
-	a->jobs = cpus < 1 ? 1 : cpus > 64 ? 64 : (unsigned)cpus;
+	a->jobs = convert_online_cpus();
 	ret = wfw_tool_parse(&t, argc, argv);
 	if (ret == WFW_TOOL_GO)
 		ret = wfw_tool_one_input(&t, argc, argv, "input FILE", a->out, "-o OUT");
@@ -202,6 +201,20 @@ static int copy_rows(struct wfw_reader *r, struct wfw_writer *w,
 	return ret;
 }
 
+/* Binary to CSV: formatting is most of the work, on every core. */
+static int write_rows(struct wfw_reader *r, const struct convert_args *a,
+		      struct wfw_writer *w, struct wfw_select *sel)
+{
+	int ret;
+
+	if (a->jobs < 2 || wfw_reader_format(r) != WFW_FMT_BINARY ||
+	    a->fmt != &wfw_format_csv)
+		return copy_rows(r, w, sel);
+	ret = convert_csv_parallel(r, &w->impl.csv, sel, NULL, a->jobs, CONVERT_BATCH);
+	w->rows = w->impl.csv.rows;
+	return ret;
+}
+
 /*
  * Convert an opened input; the output is removed unless it came out whole.
  * *rows: the rows written. -ESTALE or -EOVERFLOW (not said): a one-pass
@@ -225,14 +238,7 @@ static int convert(struct wfw_reader *r, const struct convert_args *a,
 			ret == -EEXIST ? " (add --force to replace it)" : "");
 		return ret;
 	}
-	/* Binary to CSV: formatting is most of the work, on every core. */
-	if (a->jobs > 1 && wfw_reader_format(r) == WFW_FMT_BINARY &&
-	    a->fmt == &wfw_format_csv) {
-		ret = convert_csv_parallel(r, &w.impl.csv, sel, a->jobs, CONVERT_BATCH);
-		w.rows = w.impl.csv.rows;
-	} else {
-		ret = copy_rows(r, &w, sel);
-	}
+	ret = write_rows(r, a, &w, sel);
 	*rows = w.rows;
 	cret = wfw_writer_close(&w);
 	if (cret && !ret) {

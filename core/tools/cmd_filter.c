@@ -17,9 +17,7 @@
 #include "commands.h"
 #include "datafmt/infoyml.h"
 #include "datafmt/locate.h"
-#include "datafmt/reader.h"
-#include "datafmt/writer.h"
-#include "expr/expr.h"
+#include "convert.h"
 #include "resultdir.h"
 #include "toolopts.h"
 
@@ -55,35 +53,40 @@ static void usage(FILE *f)
 	      "Expressions: see wultfw(1), SELECTING DATAPOINTS.\n", f);
 }
 
+/* Mark the columns --metrics names in want[]; -EINVAL after saying why. */
+static int want_columns(const struct wultfw_schema *s, char *list, bool *want)
+{
+	char *save = NULL, *tok;
+
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int i = wfw_schema_find(s, tok);
+		char why[1024];
+
+		if (i >= 0) {
+			want[i] = true;
+			continue;
+		}
+		wfw_unknown_column(s, tok, why, sizeof(why));
+		fprintf(stderr, "wultfw filter: --metrics: %s\n", why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The output columns: all, or those of --metrics in the file's order. */
 static int pick_columns(struct filter *f)
 {
 	const struct wultfw_schema *s = wfw_reader_schema(f->rd);
 	char *list = f->metrics ? strdup(f->metrics) : NULL;
 	bool *want = calloc(s->ncols + 1, sizeof(*want));
-	char *save = NULL, *tok;
 	int ret = 0;
 
 	f->cols = calloc(s->ncols + 1, sizeof(*f->cols));
 	f->map = calloc(s->ncols + 1, sizeof(*f->map));
-	if (!want || !f->cols || !f->map || (f->metrics && !list)) {
+	if (!want || !f->cols || !f->map || (f->metrics && !list))
 		ret = -ENOMEM;
-		goto out;
-	}
-	for (tok = list ? strtok_r(list, ",", &save) : NULL; tok && !ret;
-	     tok = strtok_r(NULL, ",", &save)) {
-		int i = wfw_schema_find(s, tok);
-
-		if (i < 0) {
-			char why[1024];
-
-			wfw_unknown_column(s, tok, why, sizeof(why));
-			fprintf(stderr, "wultfw filter: --metrics: %s\n", why);
-			ret = -EINVAL;
-		} else {
-			want[i] = true;
-		}
-	}
+	else if (list)
+		ret = want_columns(s, list, want);
 	for (size_t i = 0; i < s->ncols && !ret; i++) {
 		if (f->metrics && !want[i])
 			continue;
@@ -91,7 +94,6 @@ static int pick_columns(struct filter *f)
 		f->cols[f->schema.ncols++] = s->cols[i];
 	}
 	f->schema.cols = f->cols;
-out:
 	free(list);
 	free(want);
 	return ret;
@@ -106,22 +108,22 @@ static void project(struct filter *f, const struct wultfw_batch *in,
 		    struct wultfw_batch *out)
 {
 	const struct wultfw_schema *s = wfw_reader_schema(f->rd);
-	size_t n = f->schema.ncols;
 
-	for (size_t j = 0; j < n; j++)
+	for (size_t j = 0; j < f->schema.ncols; j++)
 		f->cols[j] = s->cols[f->map[j]];
-
-	for (size_t r = 0; r < in->rows; r++)
-		for (size_t j = 0; j < n; j++)
-			out->cells[r * n + j] = in->cells[r * in->ncols + f->map[j]];
-	out->rows = in->rows;
+	wfw_batch_project(in, f->map, out);
 }
 
 static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
 {
 	struct wultfw_batch in = { 0 }, out = { 0 };
+	unsigned jobs = convert_online_cpus();
 	long n = 0;
 	int ret = 0;
+
+	/* A binary file's schema never changes: format it on every core. */
+	if (jobs > 1 && wfw_reader_format(f->rd) == WFW_FMT_BINARY)
+		return convert_csv_parallel(f->rd, w, &f->sel, f->map, jobs, FILTER_BATCH);
 
 	if (wfw_batch_alloc(&in, wfw_reader_schema(f->rd)->ncols, FILTER_BATCH) ||
 	    wfw_batch_alloc(&out, f->schema.ncols, FILTER_BATCH)) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wultfw convert, a binary file to CSV on several cores: the main thread
+ * wultfw convert and filter, a binary file to CSV on several cores: the main thread
  * decodes batches and writes the text out in order, worker threads format
  * the batches (most of the time) into their own buffers. Memory: one batch
  * and its text per worker. Only for inputs whose schema never changes
@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "convert.h"
 
@@ -27,6 +28,8 @@ struct job {
 	bool quit, started;
 	struct wfw_csvfmt fmt;
 	struct wultfw_batch b;
+	const size_t *map;		/* projection, or NULL */
+	struct wultfw_batch proj;	/* b's columns in map */
 	char *text;
 	size_t len;
 };
@@ -42,7 +45,10 @@ static void *job_main(void *arg)
 		if (j->quit)
 			break;
 		pthread_mutex_unlock(&j->mu);
-		j->len = wfw_csvfmt_rows(&j->fmt, j->text, j->b.cells, j->b.rows);
+		if (j->map)
+			wfw_batch_project(&j->b, j->map, &j->proj);
+		j->len = wfw_csvfmt_rows(&j->fmt, j->text,
+					 j->map ? j->proj.cells : j->b.cells, j->b.rows);
 		pthread_mutex_lock(&j->mu);
 		j->state = JOB_DONE;
 		pthread_cond_broadcast(&j->cv);
@@ -77,15 +83,18 @@ static int drain(struct job *j, struct wfw_csv_writer *w)
 	return ret;
 }
 
-static int job_init(struct job *j, const struct wultfw_schema *s, size_t rows)
+static int job_init(struct job *j, size_t in_cols, const struct wultfw_schema *out,
+		    const size_t *map, size_t rows)
 {
 	char err[256];
 
 	memset(j, 0, sizeof(*j));
 	pthread_mutex_init(&j->mu, NULL);
 	pthread_cond_init(&j->cv, NULL);
-	if (wfw_csvfmt_init(&j->fmt, s, err, sizeof(err)) ||
-	    wfw_batch_alloc(&j->b, s->ncols, rows))
+	j->map = map;
+	if (wfw_csvfmt_init(&j->fmt, out, err, sizeof(err)) ||
+	    wfw_batch_alloc(&j->b, in_cols, rows) ||
+	    (map && wfw_batch_alloc(&j->proj, out->ncols, rows)))
 		return -ENOMEM;
 	j->text = malloc(rows * j->fmt.row_max);
 	if (!j->text || pthread_create(&j->th, NULL, job_main, j))
@@ -105,6 +114,7 @@ static void job_free(struct job *j)
 	if (j->fmt.schema)
 		wfw_csvfmt_free(&j->fmt);
 	wfw_batch_free(&j->b);
+	wfw_batch_free(&j->proj);
 	free(j->text);
 }
 
@@ -133,27 +143,48 @@ static long pump(struct job *jobs, unsigned n, struct wfw_reader *r,
 	return got;
 }
 
+void wfw_batch_project(const struct wultfw_batch *in, const size_t *map,
+		       struct wultfw_batch *out)
+{
+	size_t n = out->ncols;
+
+	for (size_t r = 0; r < in->rows; r++)
+		for (size_t j = 0; j < n; j++)
+			out->cells[r * n + j] = in->cells[r * in->ncols + map[j]];
+	out->rows = in->rows;
+}
+
 int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
-			 struct wfw_select *sel, unsigned n, size_t rows)
+			 struct wfw_select *sel, const size_t *map, unsigned n,
+			 size_t rows)
 {
 	struct job *jobs = calloc(n, sizeof(*jobs));
-	const struct wultfw_schema *s = wfw_reader_schema(r);
+	size_t in_cols = wfw_reader_schema(r)->ncols;
 	long got = -ENOMEM;
 	unsigned k;
 
-	for (k = 0; jobs && k < n; k++)
-		if (job_init(&jobs[k], s, rows))
+	if (!jobs) {
+		fprintf(stderr, "wultfw %s: out of memory\n", map ? "filter" : "convert");
+		return -ENOMEM;
+	}
+	for (k = 0; k < n; k++)
+		if (job_init(&jobs[k], in_cols, w->fmt.schema, map, rows))
 			break;
-	if (jobs && k == n)
+	if (k == n)
 		got = pump(jobs, n, r, w, sel);
-	for (unsigned i = 0; jobs && i < n && i <= k; i++)
+	for (unsigned i = 0; i < n && i <= k; i++)
 		job_free(&jobs[i]);
 	free(jobs);
-	if (got == -ENOMEM)
-		fprintf(stderr, "wultfw convert: out of memory\n");
-	else if (got < 0 && w->out.err)
-		fprintf(stderr, "wultfw convert: %s\n", w->out.msg);
-	else if (got < 0)
-		fprintf(stderr, "wultfw convert: %s\n", wfw_reader_error(r));
+	if (got < 0)
+		fprintf(stderr, "wultfw %s: %s\n", map ? "filter" : "convert",
+			got == -ENOMEM ? "out of memory" :
+			w->out.err ? w->out.msg : wfw_reader_error(r));
 	return got < 0 ? (int)got : 0;
+}
+
+unsigned convert_online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
 }
