@@ -201,12 +201,17 @@ static int copy_rows(struct wfw_reader *r, struct wfw_writer *w,
 	return ret;
 }
 
-/* Binary to CSV: formatting is most of the work, on every core. */
+/*
+ * On two cores or more: to binary, reading beside encoding; binary to
+ * CSV, formatting (most of the work) on every core.
+ */
 static int write_rows(struct wfw_reader *r, const struct convert_args *a,
 		      struct wfw_writer *w, struct wfw_select *sel)
 {
 	int ret;
 
+	if (a->jobs > 1 && a->fmt == &wfw_format_binary)
+		return convert_pipelined(r, w, sel, CONVERT_BATCH);
 	if (a->jobs < 2 || wfw_reader_format(r) != WFW_FMT_BINARY ||
 	    a->fmt != &wfw_format_csv)
 		return copy_rows(r, w, sel);

@@ -17,6 +17,14 @@ int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
 			 struct wfw_select *sel, const size_t *map, unsigned n,
 			 size_t rows);
 
+/*
+ * Every row of r through sel into the binary writer w, r read by a thread
+ * of its own (batches of `rows` rows). As copy_rows in cmd_convert.c:
+ * 0, -ESTALE when a column changed its type, or an error said.
+ */
+int convert_pipelined(struct wfw_reader *r, struct wfw_writer *w,
+		      struct wfw_select *sel, size_t rows);
+
 /* out = in's rows with only the columns map[0..out->ncols) of in. */
 void wfw_batch_project(const struct wultfw_batch *in, const size_t *map,
 		       struct wultfw_batch *out);

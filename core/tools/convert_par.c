@@ -188,3 +188,106 @@ unsigned convert_online_cpus(void)
 
 	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
 }
+
+/* ---- CSV to binary: parsing and encoding on two cores ---- */
+
+/*
+ * Two batches between a reader thread and the writing (main) thread. The
+ * reader may change the schema (a one-pass CSV reader) while a batch is
+ * encoded: the binary writer encodes by the types it copied at open, and
+ * a batch read after a type change (gen) stops everything (-ESTALE).
+ */
+struct pipe {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct wfw_reader *r;
+	struct wultfw_batch b[2];
+	long got[2];		/* rows in b[k] (0: end, < 0: error), -1 before */
+	uint64_t gen[2];	/* the schema's changes when b[k] was read */
+	bool full[2], stop;
+};
+
+static void *reader_main(void *arg)
+{
+	struct pipe *p = arg;
+	long got = 1;
+
+	for (unsigned k = 0; got > 0; k ^= 1) {
+		bool stop;
+
+		pthread_mutex_lock(&p->mu);
+		while (p->full[k] && !p->stop)
+			pthread_cond_wait(&p->cv, &p->mu);
+		stop = p->stop;
+		pthread_mutex_unlock(&p->mu);
+		if (stop)
+			break;
+		p->b[k].rows = 0;
+		got = wfw_reader_read(p->r, &p->b[k]);
+		pthread_mutex_lock(&p->mu);
+		p->got[k] = got;
+		p->gen[k] = wfw_reader_schema_gen(p->r);
+		p->full[k] = true;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+	return NULL;
+}
+
+/* The batches in order into w; 0, -ESTALE, or an error said. */
+static int drink(struct pipe *p, struct wfw_writer *w, struct wfw_select *sel)
+{
+	uint64_t gen = wfw_reader_schema_gen(p->r);
+	int ret = 0;
+
+	for (unsigned k = 0; !ret; k ^= 1) {
+		pthread_mutex_lock(&p->mu);
+		while (!p->full[k])
+			pthread_cond_wait(&p->cv, &p->mu);
+		pthread_mutex_unlock(&p->mu);
+		if (p->got[k] <= 0) {
+			if (p->got[k] < 0)
+				fprintf(stderr, "wultfw convert: %s\n", wfw_reader_error(p->r));
+			return (int)p->got[k];
+		}
+		if (p->gen[k] != gen)
+			return -ESTALE;
+		wfw_select_batch(sel, &p->b[k]);
+		ret = wfw_writer_write(w, &p->b[k]);
+		if (ret)
+			fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(w));
+		pthread_mutex_lock(&p->mu);
+		p->full[k] = false;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+	return ret;
+}
+
+int convert_pipelined(struct wfw_reader *r, struct wfw_writer *w,
+		      struct wfw_select *sel, size_t rows)
+{
+	struct pipe p = { .r = r };
+	size_t ncols = wfw_reader_schema(r)->ncols;
+	pthread_t th;
+	int ret = -ENOMEM;
+
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	if (!wfw_batch_alloc(&p.b[0], ncols, rows) && !wfw_batch_alloc(&p.b[1], ncols, rows) &&
+	    !pthread_create(&th, NULL, reader_main, &p)) {
+		ret = drink(&p, w, sel);
+		pthread_mutex_lock(&p.mu);
+		p.stop = true;
+		pthread_cond_broadcast(&p.cv);
+		pthread_mutex_unlock(&p.mu);
+		pthread_join(th, NULL);
+	} else {
+		fprintf(stderr, "wultfw convert: out of memory\n");
+	}
+	wfw_batch_free(&p.b[0]);
+	wfw_batch_free(&p.b[1]);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
+	return ret;
+}

@@ -107,7 +107,15 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 	w->ncols = s->ncols;
 	w->block_rows = wfw_blk_rows_for(s->ncols);
 	w->grows = (flags & WFW_BINW_GROWS) && !meta;
-	ret = write_header(w, path, s, meta, flags);
+	/* Blocks are encoded by the types as they were at open. */
+	w->types = malloc((s->ncols + 1) * sizeof(*w->types));
+	if (w->types) {
+		memcpy(w->types, s->cols, s->ncols * sizeof(*w->types));
+		w->enc = (struct wultfw_schema){ s->ncols, w->types };
+	}
+	ret = w->types ? write_header(w, path, s, meta, flags) : -ENOMEM;
+	if (!w->types)
+		snprintf(w->out.msg, sizeof(w->out.msg), "%s: out of memory", path);
 	w->data_off = w->out.good_off;
 	w->out.whole = bin_whole;
 	if (!ret) {
@@ -117,8 +125,13 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 			ret = -ENOMEM;
 		}
 	}
-	if (ret)
+	if (ret) {
 		wfw_out_close(&w->out);	/* keeps out.msg */
+		free(w->types);
+		free(w->stage);
+		w->types = NULL;
+		w->stage = NULL;
+	}
 	return ret;
 }
 
@@ -132,7 +145,7 @@ static int emit(struct wfw_bin_writer *w)
 	w->staged = 0;
 	if (!p)
 		return w->out.err;
-	wfw_out_commit(&w->out, wfw_blk_encode(w->schema, w->stage, w->block_rows,
+	wfw_out_commit(&w->out, wfw_blk_encode(&w->enc, w->stage, w->block_rows,
 					       rows, p));
 	return 0;
 }
@@ -191,7 +204,9 @@ int wfw_binw_close(struct wfw_bin_writer *w)
 	cret = wfw_out_close(&w->out);
 
 	free(w->stage);
+	free(w->types);
 	w->stage = NULL;
+	w->types = NULL;
 	return ret ? ret : cret;
 }
 

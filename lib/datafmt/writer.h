@@ -44,6 +44,10 @@ struct wfw_bin_writer {
 	uint64_t data_off;	/* where the blocks start (after the header) */
 	size_t header_len;
 	bool grows;		/* WFW_BINW_GROWS: rewrite the header at close */
+	/* The columns as at open: blocks are encoded by these types, so a
+	 * reader thread may change the schema while a block is encoded. */
+	struct wultfw_column *types;
+	struct wultfw_schema enc;
 };
 
 /*
