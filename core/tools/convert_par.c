@@ -57,11 +57,14 @@ static void *job_main(void *arg)
 	return NULL;
 }
 
+/* A new state for j, or (quit) tell its thread to end. */
 static void set_state(struct job *j, enum job_state s, bool quit)
 {
 	pthread_mutex_lock(&j->mu);
-	j->state = s;
-	j->quit = quit;
+	if (quit)
+		j->quit = true;
+	else
+		j->state = s;
 	pthread_cond_broadcast(&j->cv);
 	pthread_mutex_unlock(&j->mu);
 }
@@ -69,16 +72,18 @@ static void set_state(struct job *j, enum job_state s, bool quit)
 /* Wait for j's batch; its text out to the file. */
 static int drain(struct job *j, struct wfw_csv_writer *w)
 {
+	enum job_state s;
 	int ret = 0;
 
 	pthread_mutex_lock(&j->mu);
 	while (j->state == JOB_WORK)
 		pthread_cond_wait(&j->cv, &j->mu);
+	s = j->state;
 	pthread_mutex_unlock(&j->mu);
-	if (j->state == JOB_DONE) {
+	if (s == JOB_DONE) {
 		ret = wfw_out_write(&w->out, j->text, j->len);
 		w->rows += j->b.rows;
-		j->state = JOB_IDLE;
+		set_state(j, JOB_IDLE, false);
 	}
 	return ret;
 }
@@ -106,7 +111,7 @@ static int job_init(struct job *j, size_t in_cols, const struct wultfw_schema *o
 static void job_free(struct job *j)
 {
 	if (j->started) {
-		set_state(j, j->state, true);
+		set_state(j, JOB_IDLE, true);
 		pthread_join(j->th, NULL);
 	}
 	pthread_mutex_destroy(&j->mu);
