@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +30,10 @@ static void crc_init(void)
 
 uint32_t wfw_crc32(uint32_t crc, const void *p, size_t n)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	const unsigned char *b = p;
 
-	if (!crc_table[1])
-		crc_init();
+	pthread_once(&once, crc_init);	/* readers of parts run in threads */
 	crc = ~crc;
 	while (n--)
 		crc = crc_table[(crc ^ *b++) & 0xff] ^ (crc >> 8);
