@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,16 +15,15 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "datafmt/reader.h"
-#include "datafmt/writer.h"
-#include "expr/expr.h"
+#include "convert.h"
+#include "toolopts.h"
 
 #define CONVERT_BATCH 8192
 
 static void convert_usage(FILE *f)
 {
 	fputs("Usage: wultfw convert FILE -o OUT [--to csv|binary] [--force]\n"
-	      "                      [--include EXPR] [--exclude EXPR] [--salvage]\n"
+	      "                      [--include EXPR] [--exclude EXPR] [--salvage] [-j N]\n"
 	      "\n"
 	      "Convert a result file between CSV (datapoints.csv, also as written by\n"
 	      "wult) and wultfw's binary format (doc/binary-format.md). The input\n"
@@ -40,6 +38,8 @@ static void convert_usage(FILE *f)
 	      "                     (expressions: wultfw(1), SELECTING DATAPOINTS)\n"
 	      "      --salvage      binary FILE with damaged blocks (checksum mismatch):\n"
 	      "                     copy every intact block, skip the damaged ones\n"
+	      "  -j, --jobs N       threads formatting a binary FILE as CSV (default:\n"
+	      "                     the online CPUs; 1: no threads)\n"
 	      "  -h, --help         this help\n", f);
 }
 
@@ -73,11 +73,13 @@ static const char **copy_meta(struct wfw_reader *r)
 }
 
 struct convert_args {
-	const char *in, *out;
+	const char *in, *out, *to;
 	const struct wfw_format *fmt;	/* of the output */
 	const char *include, *exclude;	/* row selection, or NULL */
 	int flags;			/* WFW_OUT_EXCL unless --force */
 	bool salvage;			/* skip damaged blocks of a binary input */
+	bool one_pass;			/* CSV types from the first rows */
+	unsigned jobs;			/* -j: formatting threads */
 };
 
 /* The output format from --to, else from OUT's extension; NULL: said why. */
@@ -100,6 +102,36 @@ static const struct wfw_format *output_format(const char *to, const char *out)
 	return NULL;
 }
 
+/* -j N: 1 to 64 threads. */
+static int parse_jobs(struct convert_args *a, const char *arg)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (*arg < '1' || *arg > '9' || *end || n > 64) {
+		fprintf(stderr, "wultfw convert: --jobs %s: use 1 to 64 threads\n", arg);
+		return 2;
+	}
+	a->jobs = (unsigned)n;
+	return 0;
+}
+
+static int convert_option(void *ctx, int opt, const char *arg)
+{
+	struct convert_args *a = ctx;
+
+	switch (opt) {
+	case 'o': a->out = arg; break;
+	case 't': a->to = arg; break;
+	case 'f': a->flags = 0; break;
+	case 'I': a->include = arg; break;
+	case 'X': a->exclude = arg; break;
+	case 'S': a->salvage = true; break;
+	case 'j': return parse_jobs(a, arg);
+	}
+	return 0;
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int convert_parse_args(int argc, char **argv, struct convert_args *a)
 {
@@ -110,43 +142,38 @@ static int convert_parse_args(int argc, char **argv, struct convert_args *a)
 		{ "include", required_argument, NULL, 'I' },
 		{ "exclude", required_argument, NULL, 'X' },
 		{ "salvage", no_argument, NULL, 'S' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *to = NULL;
-	int opt;
+	const struct wfw_tool t = {
+		.name = "convert", .shortopts = "o:t:fj:h", .longopts = longopts,
+		.usage = convert_usage, .option = convert_option, .ctx = a,
+	};
+	int ret;
 
 	a->flags = WFW_OUT_EXCL;
-	optind = 0;	/* glibc: full reset, main() may have used getopt */
-	while ((opt = getopt_long(argc, argv, "o:t:fh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o': a->out = optarg; break;
-		case 't': to = optarg; break;
-		case 'f': a->flags = 0; break;
-		case 'I': a->include = optarg; break;
-		case 'X': a->exclude = optarg; break;
-		case 'S': a->salvage = true; break;
-		case 'h': convert_usage(stdout); return 0;
-		default: convert_usage(stderr); return 2;
-		}
-	}
-	if (optind != argc - 1 || !a->out) {
-		fprintf(stderr, "wultfw convert: %s\n",
-			optind >= argc ? "no input FILE given"
-			: optind < argc - 1 ? "give exactly one input FILE"
-			: "no output given: add -o OUT");
-		convert_usage(stderr);
-		return 2;
-	}
+	a->jobs = convert_online_cpus();
+	ret = wfw_tool_parse(&t, argc, argv);
+	if (ret == WFW_TOOL_GO)
+		ret = wfw_tool_one_input(&t, argc, argv, "input FILE", a->out, "-o OUT");
+	if (ret != WFW_TOOL_GO)
+		return ret;
 	a->in = argv[optind];
-	a->fmt = output_format(to, a->out);
+	a->fmt = output_format(a->to, a->out);
 	return a->fmt ? -1 : 2;
 }
 
-/* Every batch of the reader through the writer; 0 or an error said. */
+/*
+ * Every batch of the reader through the writer; 0 or an error said.
+ * -ESTALE (not said): a column of a one-pass input changed its type, which
+ * a binary file already holding blocks of the old type cannot follow.
+ */
 static int copy_rows(struct wfw_reader *r, struct wfw_writer *w,
 		     struct wfw_select *sel)
 {
+	bool fixed = w->fmt == &wfw_format_binary;
+	uint64_t gen = wfw_reader_schema_gen(r);
 	struct wultfw_batch b = { 0 };
 	long n = 0;
 	int ret = 0;
@@ -156,6 +183,10 @@ static int copy_rows(struct wfw_reader *r, struct wfw_writer *w,
 		return -ENOMEM;
 	}
 	while (!ret && (n = wfw_reader_read(r, &b)) > 0) {
+		if (fixed && wfw_reader_schema_gen(r) != gen) {
+			ret = -ESTALE;
+			break;
+		}
 		wfw_select_batch(sel, &b);
 		ret = wfw_writer_write(w, &b);
 		if (ret)
@@ -171,38 +202,110 @@ static int copy_rows(struct wfw_reader *r, struct wfw_writer *w,
 }
 
 /*
+ * On two cores or more: to binary, reading beside encoding; binary to
+ * CSV, formatting (most of the work) on every core.
+ */
+static int write_rows(struct wfw_reader *r, const struct convert_args *a,
+		      struct wfw_writer *w, struct wfw_select *sel)
+{
+	int ret;
+
+	if (a->jobs > 1 && a->fmt == &wfw_format_binary)
+		return convert_pipelined(r, w, sel, CONVERT_BATCH);
+	if (a->jobs < 2 || wfw_reader_format(r) != WFW_FMT_BINARY ||
+	    a->fmt != &wfw_format_csv)
+		return copy_rows(r, w, sel);
+	ret = convert_csv_parallel(r, &w->impl.csv, sel, NULL, a->jobs, CONVERT_BATCH);
+	w->rows = w->impl.csv.rows;
+	return ret;
+}
+
+/*
  * Convert an opened input; the output is removed unless it came out whole.
- * *rows: the rows written.
+ * *rows: the rows written. -ESTALE or -EOVERFLOW (not said): a one-pass
+ * input outgrew what the binary header declared; read it again whole.
  */
 static int convert(struct wfw_reader *r, const struct convert_args *a,
 		   struct wfw_select *sel, uint64_t *rows)
 {
 	const char **meta = NULL;
 	struct wfw_writer w;
-	int ret, cret;
+	int ret, cret, flags = a->flags;
 
 	if (a->fmt == &wfw_format_binary && wfw_reader_format(r) == WFW_FMT_BINARY)
 		meta = copy_meta(r);
-	ret = wfw_writer_open(&w, a->fmt, a->out, wfw_reader_schema(r), meta, a->flags);
+	if (a->one_pass)
+		flags |= WFW_BINW_GROWS;
+	ret = wfw_writer_open(&w, a->fmt, a->out, wfw_reader_schema(r), meta, flags);
 	free(meta);
 	if (ret) {
 		fprintf(stderr, "wultfw convert: %s%s\n", wfw_writer_msg(&w),
 			ret == -EEXIST ? " (add --force to replace it)" : "");
 		return ret;
 	}
-	ret = copy_rows(r, &w, sel);
+	ret = write_rows(r, a, &w, sel);
 	*rows = w.rows;
 	cret = wfw_writer_close(&w);
 	if (cret && !ret) {
-		fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(&w));
 		ret = cret;
+		if (ret != -EOVERFLOW || !a->one_pass)
+			fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(&w));
 	}
-	if (ret) {
+	if (ret && !(a->one_pass && (ret == -ESTALE || ret == -EOVERFLOW))) {
 		/* A half-converted file would pass for a whole one: remove it. */
 		unlink(a->out);
 		fprintf(stderr, "wultfw convert: %s removed\n", a->out);
 	}
 	return ret;
+}
+
+/* Open the input (and the selection); 0 or an error said. */
+static int open_input(struct convert_args *a, struct wfw_reader **r,
+		      struct wfw_select *sel)
+{
+	/* A selection resolves names when it is set up: learn all first. */
+	struct wfw_reader_opts o = { .one_pass = a->one_pass };
+	char err[512];
+
+	if (wfw_reader_open_opts(r, a->in, &o, err, sizeof(err)) ||
+	    wfw_select_init(sel, a->include, a->exclude, wfw_reader_schema(*r),
+			    err, sizeof(err))) {
+		fprintf(stderr, "wultfw convert: %s\n", err);
+		return -EINVAL;
+	}
+	wfw_reader_set_salvage(*r, a->salvage);
+	return 0;
+}
+
+/*
+ * CSV is read in one pass, its column types learned from the first rows.
+ * A CSV output follows a type that changes later; a binary one cannot (its
+ * header and blocks declare the types), so then the file is converted
+ * again from the start by a reader that learns the types from every row.
+ */
+static int run(struct convert_args *a, struct wfw_reader **r,
+	       struct wfw_select *sel, uint64_t *rows)
+{
+	int ret;
+
+	a->one_pass = !a->include && !a->exclude;
+	ret = open_input(a, r, sel);
+	if (!ret && wfw_reader_ignored_bytes(*r))
+		fprintf(stderr, "wultfw convert: warning: %s: ignored the last %llu bytes: a partial block or record (file cut short)\n",
+			a->in, (unsigned long long)wfw_reader_ignored_bytes(*r));
+	if (!ret)
+		ret = convert(*r, a, sel, rows);
+	if (ret != -ESTALE && ret != -EOVERFLOW)
+		return ret;
+	fprintf(stderr, "wultfw convert: %s: %s after the first rows: converting again with the types of every row\n",
+		a->in, ret == -ESTALE ? "a column changed its type" : "more names");
+	wfw_select_free(sel);
+	wfw_reader_close(*r);
+	*r = NULL;
+	a->one_pass = false;
+	a->flags &= ~WFW_OUT_EXCL;	/* the output is our own by now */
+	ret = open_input(a, r, sel);
+	return ret ? ret : convert(*r, a, sel, rows);
 }
 
 int wfw_cmd_convert(int argc, char **argv)
@@ -211,27 +314,11 @@ int wfw_cmd_convert(int argc, char **argv)
 	struct wfw_select sel = { 0 };
 	struct wfw_reader *r = NULL;
 	uint64_t rows = 0;
-	char err[512];
 	int ret = convert_parse_args(argc, argv, &a);
 
 	if (ret >= 0)
 		return ret;
-	ret = wfw_reader_open(&r, a.in, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "wultfw convert: %s\n", err);
-		return 1;
-	}
-	if (wfw_reader_ignored_bytes(r))
-		fprintf(stderr, "wultfw convert: warning: %s: ignored the last %llu bytes: a partial block or record (file cut short)\n",
-			a.in, (unsigned long long)wfw_reader_ignored_bytes(r));
-	if (wfw_select_init(&sel, a.include, a.exclude, wfw_reader_schema(r),
-			    err, sizeof(err))) {
-		fprintf(stderr, "wultfw convert: %s\n", err);
-		wfw_reader_close(r);
-		return 1;
-	}
-	wfw_reader_set_salvage(r, a.salvage);
-	ret = convert(r, &a, &sel, &rows);
+	ret = run(&a, &r, &sel, &rows);
 	if (!ret && wfw_reader_damaged(r))
 		fprintf(stderr, "wultfw convert: %s: skipped %llu damaged part(s), their rows are lost\n",
 			a.in, (unsigned long long)wfw_reader_damaged(r));
@@ -243,6 +330,7 @@ int wfw_cmd_convert(int argc, char **argv)
 		fprintf(stderr, "wultfw convert: %llu rows from %s to %s\n",
 			(unsigned long long)rows, a.in, a.out);
 	wfw_select_free(&sel);
-	wfw_reader_close(r);
+	if (r)
+		wfw_reader_close(r);
 	return ret ? 1 : 0;
 }

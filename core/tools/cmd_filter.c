@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +17,9 @@
 #include "commands.h"
 #include "datafmt/infoyml.h"
 #include "datafmt/locate.h"
-#include "datafmt/reader.h"
-#include "datafmt/writer.h"
-#include "expr/expr.h"
+#include "convert.h"
 #include "resultdir.h"
+#include "toolopts.h"
 
 #define FILTER_BATCH 8192
 
@@ -55,35 +53,40 @@ static void usage(FILE *f)
 	      "Expressions: see wultfw(1), SELECTING DATAPOINTS.\n", f);
 }
 
+/* Mark the columns --metrics names in want[]; -EINVAL after saying why. */
+static int want_columns(const struct wultfw_schema *s, char *list, bool *want)
+{
+	char *save = NULL, *tok;
+
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int i = wfw_schema_find(s, tok);
+		char why[1024];
+
+		if (i >= 0) {
+			want[i] = true;
+			continue;
+		}
+		wfw_unknown_column(s, tok, why, sizeof(why));
+		fprintf(stderr, "wultfw filter: --metrics: %s\n", why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The output columns: all, or those of --metrics in the file's order. */
 static int pick_columns(struct filter *f)
 {
 	const struct wultfw_schema *s = wfw_reader_schema(f->rd);
 	char *list = f->metrics ? strdup(f->metrics) : NULL;
 	bool *want = calloc(s->ncols + 1, sizeof(*want));
-	char *save = NULL, *tok;
 	int ret = 0;
 
 	f->cols = calloc(s->ncols + 1, sizeof(*f->cols));
 	f->map = calloc(s->ncols + 1, sizeof(*f->map));
-	if (!want || !f->cols || !f->map || (f->metrics && !list)) {
+	if (!want || !f->cols || !f->map || (f->metrics && !list))
 		ret = -ENOMEM;
-		goto out;
-	}
-	for (tok = list ? strtok_r(list, ",", &save) : NULL; tok && !ret;
-	     tok = strtok_r(NULL, ",", &save)) {
-		int i = wfw_schema_find(s, tok);
-
-		if (i < 0) {
-			char why[1024];
-
-			wfw_unknown_column(s, tok, why, sizeof(why));
-			fprintf(stderr, "wultfw filter: --metrics: %s\n", why);
-			ret = -EINVAL;
-		} else {
-			want[i] = true;
-		}
-	}
+	else if (list)
+		ret = want_columns(s, list, want);
 	for (size_t i = 0; i < s->ncols && !ret; i++) {
 		if (f->metrics && !want[i])
 			continue;
@@ -91,29 +94,36 @@ static int pick_columns(struct filter *f)
 		f->cols[f->schema.ncols++] = s->cols[i];
 	}
 	f->schema.cols = f->cols;
-out:
 	free(list);
 	free(want);
 	return ret;
 }
 
-/* out = the selected columns of in's rows */
-static void project(const struct filter *f, const struct wultfw_batch *in,
+/*
+ * out = the selected columns of in's rows. The columns are copied again
+ * first: a one-pass reader may have changed a type or added names, and
+ * the CSV writer prints each batch by the schema as it is then.
+ */
+static void project(struct filter *f, const struct wultfw_batch *in,
 		    struct wultfw_batch *out)
 {
-	size_t n = f->schema.ncols;
+	const struct wultfw_schema *s = wfw_reader_schema(f->rd);
 
-	for (size_t r = 0; r < in->rows; r++)
-		for (size_t j = 0; j < n; j++)
-			out->cells[r * n + j] = in->cells[r * in->ncols + f->map[j]];
-	out->rows = in->rows;
+	for (size_t j = 0; j < f->schema.ncols; j++)
+		f->cols[j] = s->cols[f->map[j]];
+	wfw_batch_project(in, f->map, out);
 }
 
 static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
 {
 	struct wultfw_batch in = { 0 }, out = { 0 };
+	unsigned jobs = convert_online_cpus();
 	long n = 0;
 	int ret = 0;
+
+	/* A binary file's schema never changes: format it on every core. */
+	if (jobs > 1 && wfw_reader_format(f->rd) == WFW_FMT_BINARY)
+		return convert_csv_parallel(f->rd, w, &f->sel, f->map, jobs, FILTER_BATCH);
 
 	if (wfw_batch_alloc(&in, wfw_reader_schema(f->rd)->ncols, FILTER_BATCH) ||
 	    wfw_batch_alloc(&out, f->schema.ncols, FILTER_BATCH)) {
@@ -174,6 +184,20 @@ static int write_info(struct filter *f)
 	return ret;
 }
 
+static int filter_option(void *ctx, int opt, const char *arg)
+{
+	struct filter *f = ctx;
+
+	switch (opt) {
+	case 'o': f->out = arg; break;
+	case 'I': f->include = arg; break;
+	case 'X': f->exclude = arg; break;
+	case 'm': f->metrics = arg; break;
+	case 'f': f->force = true; break;
+	}
+	return 0;
+}
+
 static int parse_args(struct filter *f, int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -185,30 +209,17 @@ static int parse_args(struct filter *f, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt;
+	const struct wfw_tool t = {
+		.name = "filter", .shortopts = "o:m:fh", .longopts = lopts,
+		.usage = usage, .option = filter_option, .ctx = f,
+	};
+	int ret = wfw_tool_parse(&t, argc, argv);
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:m:fh", lopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o': f->out = optarg; break;
-		case 'I': f->include = optarg; break;
-		case 'X': f->exclude = optarg; break;
-		case 'm': f->metrics = optarg; break;
-		case 'f': f->force = true; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (optind != argc - 1 || !f->out) {
-		fprintf(stderr, "wultfw filter: %s\n",
-			optind >= argc ? "no RESULT given"
-			: optind < argc - 1 ? "give exactly one RESULT"
-			: "no output given: add -o NEWRESULT");
-		usage(stderr);
-		return 2;
-	}
-	f->in = argv[optind];
-	return -1;
+	if (ret == WFW_TOOL_GO)
+		ret = wfw_tool_one_input(&t, argc, argv, "RESULT", f->out, "-o NEWRESULT");
+	if (ret == WFW_TOOL_GO)
+		f->in = argv[optind];
+	return ret;
 }
 
 /* Everything up to the first row: input, selection, output directory. */
@@ -218,9 +229,12 @@ static int prepare(struct filter *f, struct wfw_csv_writer *w, char *err,
 	char csv[PATH_MAX + 32];
 	int ret;
 
+	/* One pass unless a selection must resolve names at its set-up. */
+	struct wfw_reader_opts o = { .one_pass = !f->include && !f->exclude };
+
 	ret = wfw_result_locate(f->in, f->path, sizeof(f->path), err, errlen);
 	if (!ret)
-		ret = wfw_reader_open(&f->rd, f->path, err, errlen);
+		ret = wfw_reader_open_opts(&f->rd, f->path, &o, err, errlen);
 	if (!ret)
 		ret = wfw_select_init(&f->sel, f->include, f->exclude,
 				      wfw_reader_schema(f->rd), err, errlen);

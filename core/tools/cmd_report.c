@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include "expr/expr.h"
 #include "report/report.h"
 #include "report/assets.h"
+#include "toolopts.h"
 #include <suggest/suggest.h>
 
 #define REP_MAX 64
@@ -96,6 +96,48 @@ static int split(const char *list, struct rep_list *l)
 	return 0;
 }
 
+static int report_option(void *ctx, int opt, const char *arg)
+{
+	struct rep_cli *c = ctx;
+	int ret = 0;
+
+	switch (opt) {
+	case 'o': c->out = arg; break;
+	case 'R': ret = split(arg, &c->ids); break;
+	case 'T': c->title = arg; break;
+	case 'D': c->descr = arg; break;
+	case 'm': ret = split(arg, &c->metrics); break;
+	case 'x': ret = split(arg, &c->xaxes); break;
+	case 'y': ret = split(arg, &c->yaxes); break;
+	case 'g': c->group_by = arg; break;
+	case 'L': c->list = true; break;
+	case 'I': c->include = arg; break;
+	case 'X': c->exclude = arg; break;
+	case 'f': c->force = true; break;
+	}
+	return ret ? 1 : 0;
+}
+
+/* The results named: at least one, at most REP_MAX, one per --reportids. */
+static int check_results(const struct rep_cli *c, int argc)
+{
+	if (optind >= argc) {
+		fprintf(stderr, "wultfw report: no RESULT given\n");
+		usage(stderr);
+		return 2;
+	}
+	if (argc - optind > REP_MAX) {
+		fprintf(stderr, "wultfw report: at most %d results\n", REP_MAX);
+		return 2;
+	}
+	if (c->ids.n && c->ids.n != (size_t)(argc - optind)) {
+		fprintf(stderr, "wultfw report: --reportids names %zu results, %d given\n",
+			c->ids.n, argc - optind);
+		return 2;
+	}
+	return -1;
+}
+
 static int parse_args(struct rep_cli *c, int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -114,45 +156,15 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt, ret = 0;
+	const struct wfw_tool t = {
+		.name = "report", .shortopts = "o:m:g:fh", .longopts = lopts,
+		.usage = usage, .option = report_option, .ctx = c,
+	};
+	int ret;
 
-	optind = 1;
 	c->out = "wultfw-report";
-	while ((opt = getopt_long(argc, argv, "o:m:g:fh", lopts, NULL)) != -1 && !ret) {
-		switch (opt) {
-		case 'o': c->out = optarg; break;
-		case 'R': ret = split(optarg, &c->ids); break;
-		case 'T': c->title = optarg; break;
-		case 'D': c->descr = optarg; break;
-		case 'm': ret = split(optarg, &c->metrics); break;
-		case 'x': ret = split(optarg, &c->xaxes); break;
-		case 'y': ret = split(optarg, &c->yaxes); break;
-		case 'g': c->group_by = optarg; break;
-		case 'L': c->list = true; break;
-		case 'I': c->include = optarg; break;
-		case 'X': c->exclude = optarg; break;
-		case 'f': c->force = true; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (ret)
-		return 1;
-	if (optind >= argc) {
-		fprintf(stderr, "wultfw report: no RESULT given\n");
-		usage(stderr);
-		return 2;
-	}
-	if (argc - optind > REP_MAX) {
-		fprintf(stderr, "wultfw report: at most %d results\n", REP_MAX);
-		return 2;
-	}
-	if (c->ids.n && c->ids.n != (size_t)(argc - optind)) {
-		fprintf(stderr, "wultfw report: --reportids names %zu results, %d given\n",
-			c->ids.n, argc - optind);
-		return 2;
-	}
-	return -1;
+	ret = wfw_tool_parse(&t, argc, argv);
+	return ret == WFW_TOOL_GO ? check_results(c, argc) : ret;
 }
 
 /* The metrics a report shows by default: latencies, and skid's Skid. */
@@ -446,18 +458,47 @@ static int load_timeline(struct wfw_rep_result *r)
 	return ret;
 }
 
+/* Every row of rd through the selection into r; 0 or an error said. */
+static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
+		     struct wfw_select *sel, int scol)
+{
+	const struct wultfw_schema *s = wfw_reader_schema(rd);
+	struct wultfw_batch b = { 0 };
+	size_t cap = 0;
+	long n = 0;
+	int ret = wfw_batch_alloc(&b, s->ncols, 8192);
+
+	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
+		r->rows_read += b.rows;
+		wfw_select_batch(sel, &b);
+		ret = wfw_statset_add(&r->set, &b);
+		if (!ret)
+			ret = append_rows(r, s, scol, &b, &cap);
+		b.rows = 0;
+	}
+	if (scol >= 0) {	/* a one-pass reader learns names as it goes */
+		r->state_names = s->cols[scol].enum_names;
+		r->nstates = s->cols[scol].n_enum;
+	}
+	if (ret == -ENOMEM)
+		fprintf(stderr, "wultfw report: %s: out of memory\n", r->path);
+	else if (!ret && n < 0) {
+		fprintf(stderr, "wultfw report: %s\n", wfw_reader_error(rd));
+		ret = (int)n;
+	}
+	wfw_batch_free(&b);
+	return ret;
+}
+
 static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		struct wfw_reader *rd, const struct rep_names *nm)
 {
 	const struct wultfw_schema *s = wfw_reader_schema(rd);
 	struct wfw_statset_cfg cfg = { .exact_limit = 1000000,
 				       .exact_memory = (size_t)256 << 20 };
-	struct wultfw_batch b = { 0 };
 	struct wfw_select sel;
 	int scol = group_col(c, s);
-	size_t cap = 0;
 	char err[2048];
-	long n = 0;
 	int ret;
 
 	if (scol == -EINVAL) {
@@ -468,11 +509,8 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 	cfg.group_by = scol >= 0 ? s->cols[scol].name : NULL;
 	cfg.metrics = nm->metrics;
 	cfg.nmetrics = nm->nmetrics;
-	if (scol >= 0) {
+	if (scol >= 0)
 		r->group_by = s->cols[scol].name;
-		r->state_names = s->cols[scol].enum_names;
-		r->nstates = s->cols[scol].n_enum;
-	}
 	ret = wfw_select_init(&sel, c->include, c->exclude, s, err, sizeof(err));
 	if (!ret)
 		ret = wfw_statset_init(&r->set, s, &cfg, err, sizeof(err));
@@ -483,23 +521,10 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 	}
 	r->have_set = true;
 	ret = keep_columns(r, s, nm, r->collectors != NULL);
-	if (!ret)
-		ret = wfw_batch_alloc(&b, s->ncols, 8192);
-	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
-		r->rows_read += b.rows;
-		wfw_select_batch(&sel, &b);
-		ret = wfw_statset_add(&r->set, &b);
-		if (!ret)
-			ret = append_rows(r, s, scol, &b, &cap);
-		b.rows = 0;
-	}
-	if (ret == -ENOMEM)
+	if (ret)
 		fprintf(stderr, "wultfw report: %s: out of memory\n", r->path);
-	else if (!ret && n < 0) {
-		fprintf(stderr, "wultfw report: %s\n", wfw_reader_error(rd));
-		ret = (int)n;
-	}
-	wfw_batch_free(&b);
+	else
+		ret = read_rows(r, rd, &sel, scol);
 	wfw_select_free(&sel);
 	if (!ret && r->collectors)
 		ret = load_timeline(r);
@@ -532,6 +557,8 @@ static int open_all(const struct rep_cli *c, char **args, size_t nres,
 		    struct wfw_rep_result *res, struct wfw_reader **rd,
 		    char **owned)
 {
+	/* One pass unless a selection must resolve names at its set-up. */
+	struct wfw_reader_opts o = { .one_pass = !c->include && !c->exclude };
 	char err[1024];
 	int ret;
 
@@ -542,7 +569,7 @@ static int open_all(const struct rep_cli *c, char **args, size_t nres,
 					sizeof(err));
 		if (!ret) {
 			wfw_run_end_warn("report", r->path);
-			ret = wfw_reader_open(&rd[i], r->path, err, sizeof(err));
+			ret = wfw_reader_open_opts(&rd[i], r->path, &o, err, sizeof(err));
 		}
 		if (!ret)
 			ret = wfw_infoyml_read(&r->info, r->path);

@@ -35,6 +35,13 @@
 void *wfw_bin_header_build(const struct wultfw_schema *s,
 			   const char *const *meta, size_t *len,
 			   char *err, size_t errlen);
+/*
+ * The same, padded with zeros to at least min_len bytes: room to rewrite
+ * it in place later with more enum names (a one-pass conversion).
+ */
+void *wfw_bin_header_build_min(const struct wultfw_schema *s,
+			       const char *const *meta, size_t min_len,
+			       size_t *len, char *err, size_t errlen);
 
 /* A parsed header; everything is owned by it. */
 struct wfw_bin_header {

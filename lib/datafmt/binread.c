@@ -4,11 +4,13 @@
  * (doc/binary-format.md). Version 2 files are read block by block, each
  * block's checksums verified before any of its rows is handed out;
  * version 1 files (fixed 64-bit records) are read with pread in whole
- * records.
+ * records. Either can be read in parts (wfw_reader_opts.nparts), each
+ * starting at a block (version 1: a record), for several threads.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +30,10 @@ struct bin_reader {
 	uint64_t pos;		/* file offset of the next block */
 	uint64_t block_no;	/* its number, 0 for the first */
 	uint64_t rows_before;	/* rows in the blocks before it */
+	uint64_t stop;		/* a part ends at the first block from here */
+	bool walk_damaged;	/* the walk met a damaged block header */
+	/* version 1: the next record and the end of the records read */
+	uint64_t rec_next, rec_end;
 	unsigned char *buf;	/* the current block's payload */
 	size_t bufcap;
 	struct wfw_blk_col *cols;
@@ -118,19 +124,51 @@ static int probe_block(struct bin_reader *r, uint64_t off, struct wfw_blk_hdr *h
 	return ret;
 }
 
-/* Rows in the whole blocks, up to a cut last block or the first damage. */
+/* Where part k of n starts in the data (the file less its header). */
+static uint64_t part_off(const struct bin_reader *r, unsigned k, unsigned n)
+{
+	uint64_t data = r->size - r->hdr.header_len;
+
+	return r->hdr.header_len + (uint64_t)((unsigned __int128)data * k / n);
+}
+
+/*
+ * Rows in the whole blocks, up to a cut last block or the first damage.
+ * Reading a part: the blocks whose header starts in the part's share of
+ * the bytes; r->pos and r->stop bound them, base.rows counts their rows.
+ */
 static void walk_blocks(struct bin_reader *r)
 {
-	uint64_t off = r->hdr.header_len;
+	unsigned k = r->base.opts.part, n = r->base.opts.nparts;
+	uint64_t off = r->hdr.header_len, lo = off, hi = UINT64_MAX;
 	struct wfw_blk_hdr h;
 	int ret;
 
+	if (n > 1) {
+		lo = part_off(r, k, n);
+		hi = k + 1 < n ? part_off(r, k + 1, n) : UINT64_MAX;
+	}
+	r->stop = UINT64_MAX;
 	while ((ret = probe_block(r, off, &h)) == 0) {
-		r->base.rows += h.rows;
-		off += WFW_BLK_HDR_LEN + (uint64_t)h.len;
+		uint64_t next = off + WFW_BLK_HDR_LEN + (uint64_t)h.len;
+
+		if (off < lo) {
+			r->rows_before += h.rows;
+			r->block_no++;
+			r->pos = next;
+		} else if (off < hi) {
+			r->base.rows += h.rows;
+		} else if (r->stop == UINT64_MAX) {
+			r->stop = off;
+		}
+		off = next;
 	}
 	if (ret == 1)
 		r->base.ignored = r->size - off;
+	else
+		r->walk_damaged = true;
+	if (r->pos < lo)	/* no block starts in this part */
+		r->pos = r->stop = off;
 }
 
 static int damaged(struct bin_reader *r, int ret, int64_t len, const char *what)
@@ -171,10 +209,12 @@ static void next_block(struct bin_reader *r, uint32_t len, uint32_t rows)
 static int load_block(struct bin_reader *r)
 {
 	struct wfw_blk_hdr h;
-	int ret = probe_block(r, r->pos, &h);
+	int ret;
 
 	r->damage_len = -2;
-
+	if (r->pos >= r->stop)
+		return 1;
+	ret = probe_block(r, r->pos, &h);
 	if (ret == 1)
 		return 1;
 	if (ret == -EBADMSG)
@@ -275,10 +315,10 @@ static long read_v2(struct bin_reader *r, struct wultfw_batch *b)
 static long read_v1(struct bin_reader *r, struct wultfw_batch *b)
 {
 	size_t rs = r->hdr.record_size, ncols = r->base.schema.ncols;
-	uint64_t left = r->base.rows - r->base.rows_done;
+	uint64_t left = r->rec_end - r->rec_next;
 	size_t want = b->capacity - b->rows;
 	char *dst = (char *)wultfw_row(b, b->rows);
-	uint64_t off = r->hdr.header_len + r->base.rows_done * rs;
+	uint64_t off = r->hdr.header_len + r->rec_next * rs;
 	int ret;
 
 	if (want > left)
@@ -303,16 +343,32 @@ static long read_v1(struct bin_reader *r, struct wultfw_batch *b)
 
 			if (v < -1 || v >= (int64_t)col->n_enum)
 				return rfail(&r->base, -EINVAL, "%s: record %llu: column %s holds %lld, outside its %zu names (corrupt file)",
-					     r->base.path, (unsigned long long)(r->base.rows_done + k),
+					     r->base.path, (unsigned long long)(r->rec_next + k),
 					     col->name, (long long)v, col->n_enum);
 		}
 	}
 	b->rows += want;
 	r->base.rows_done += want;
+	r->rec_next += want;
 	return (long)want;
 }
 
 /* ---- the reader ops ---- */
+
+/* Version 1: part k of n is the k-th n-th of the records. */
+static void open_v1(struct bin_reader *r)
+{
+	unsigned k = r->base.opts.part, n = r->base.opts.nparts;
+	uint64_t all = (r->size - r->hdr.header_len) / r->hdr.record_size;
+
+	r->base.ignored = (r->size - r->hdr.header_len) % r->hdr.record_size;
+	r->rec_end = all;
+	if (n > 1) {
+		r->rec_next = (uint64_t)((unsigned __int128)all * k / n);
+		r->rec_end = (uint64_t)((unsigned __int128)all * (k + 1) / n);
+	}
+	r->base.rows = r->rec_end - r->rec_next;
+}
 
 static int bin_open(struct wfw_reader *base, uint64_t size)
 {
@@ -325,8 +381,7 @@ static int bin_open(struct wfw_reader *base, uint64_t size)
 		return ret;
 	r->base.schema = r->hdr.schema;
 	if (r->hdr.version == WFW_BIN_VERSION_V1) {
-		r->base.rows = (size - r->hdr.header_len) / r->hdr.record_size;
-		r->base.ignored = (size - r->hdr.header_len) % r->hdr.record_size;
+		open_v1(r);
 		return 0;
 	}
 	r->cols = calloc(r->base.schema.ncols, sizeof(*r->cols));
@@ -334,6 +389,10 @@ static int bin_open(struct wfw_reader *base, uint64_t size)
 		return rfail(&r->base, -ENOMEM, "%s: out of memory", r->base.path);
 	r->pos = r->hdr.header_len;
 	walk_blocks(r);
+	/* Parts cannot see past damage: the whole file says where it is. */
+	if (r->walk_damaged && r->base.opts.nparts > 1)
+		return rfail(&r->base, -EAGAIN, "%s: a damaged block: read the file whole",
+			     r->base.path);
 	return 0;
 }
 
@@ -373,6 +432,7 @@ static void bin_free(struct wfw_reader *base)
 
 const struct wfw_reader_ops wfw_bin_reader_ops = {
 	.fmt = WFW_FMT_BINARY,
+	.parts = true,
 	.alloc = bin_alloc,
 	.open = bin_open,
 	.read = bin_read,

@@ -41,20 +41,56 @@ static int write_header(struct wfw_bin_writer *w, const char *path,
 {
 	size_t bound = wfw_blk_bound(s->ncols, w->block_rows) + WFW_BLK_SLACK;
 	size_t hlen, bufsize = WFW_WRITER_BUF > 2 * bound ? WFW_WRITER_BUF : 2 * bound;
+	size_t min_len = 0;
 	char err[256];
 	void *hdr;
 	int ret;
 
-	hdr = wfw_bin_header_build(s, meta, &hlen, err, sizeof(err));
+	if (w->grows) {
+		hdr = wfw_bin_header_build(s, NULL, &hlen, err, sizeof(err));
+		free(hdr);
+		min_len = hdr ? hlen + WFW_BINW_RESERVE : 0;
+	}
+	hdr = wfw_bin_header_build_min(s, meta, min_len, &hlen, err, sizeof(err));
 	if (!hdr) {
 		snprintf(w->out.msg, sizeof(w->out.msg), "%s: %s", path, err);
 		return -EINVAL;
 	}
-	ret = wfw_out_open(&w->out, path, bufsize, flags);
+	w->header_len = hlen;
+	ret = wfw_out_open(&w->out, path, bufsize, flags & ~WFW_BINW_GROWS);
 	if (!ret)
 		ret = wfw_out_write(&w->out, hdr, hlen);
 	if (!ret)
 		ret = wfw_out_flush(&w->out);
+	free(hdr);
+	return ret;
+}
+
+/*
+ * The schema's enum names grew while writing: the header again, in the
+ * room it kept. -EOVERFLOW when they no longer fit.
+ */
+static int rewrite_header(struct wfw_bin_writer *w)
+{
+	char err[256];
+	size_t hlen;
+	void *hdr = wfw_bin_header_build_min(w->schema, NULL, w->header_len, &hlen,
+					     err, sizeof(err));
+	int ret = 0;
+
+	if (!hdr) {
+		snprintf(w->out.msg, sizeof(w->out.msg), "%s: %s", w->out.path, err);
+		return -EINVAL;
+	}
+	if (hlen != w->header_len) {
+		snprintf(w->out.msg, sizeof(w->out.msg), "%s: the names of the text columns outgrew the room kept in the header",
+			 w->out.path);
+		ret = -EOVERFLOW;
+	} else if (pwrite(w->out.fd, hdr, hlen, 0) != (ssize_t)hlen) {
+		ret = errno ? -errno : -EIO;
+		snprintf(w->out.msg, sizeof(w->out.msg), "%s: rewriting the header: %s",
+			 w->out.path, strerror(-ret));
+	}
 	free(hdr);
 	return ret;
 }
@@ -70,7 +106,16 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 	w->schema = s;
 	w->ncols = s->ncols;
 	w->block_rows = wfw_blk_rows_for(s->ncols);
-	ret = write_header(w, path, s, meta, flags);
+	w->grows = (flags & WFW_BINW_GROWS) && !meta;
+	/* Blocks are encoded by the types as they were at open. */
+	w->types = malloc((s->ncols + 1) * sizeof(*w->types));
+	if (w->types) {
+		memcpy(w->types, s->cols, s->ncols * sizeof(*w->types));
+		w->enc = (struct wultfw_schema){ s->ncols, w->types };
+	}
+	ret = w->types ? write_header(w, path, s, meta, flags) : -ENOMEM;
+	if (!w->types)
+		snprintf(w->out.msg, sizeof(w->out.msg), "%s: out of memory", path);
 	w->data_off = w->out.good_off;
 	w->out.whole = bin_whole;
 	if (!ret) {
@@ -80,8 +125,13 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 			ret = -ENOMEM;
 		}
 	}
-	if (ret)
+	if (ret) {
 		wfw_out_close(&w->out);	/* keeps out.msg */
+		free(w->types);
+		free(w->stage);
+		w->types = NULL;
+		w->stage = NULL;
+	}
 	return ret;
 }
 
@@ -95,7 +145,7 @@ static int emit(struct wfw_bin_writer *w)
 	w->staged = 0;
 	if (!p)
 		return w->out.err;
-	wfw_out_commit(&w->out, wfw_blk_encode(w->schema, w->stage, w->block_rows,
+	wfw_out_commit(&w->out, wfw_blk_encode(&w->enc, w->stage, w->block_rows,
 					       rows, p));
 	return 0;
 }
@@ -147,10 +197,16 @@ int wfw_binw_flush(struct wfw_bin_writer *w)
 int wfw_binw_close(struct wfw_bin_writer *w)
 {
 	int ret = w->out.fd >= 0 ? wfw_binw_flush(w) : 0;
-	int cret = wfw_out_close(&w->out);
+	int cret;
+
+	if (!ret && w->grows && w->out.fd >= 0)
+		ret = rewrite_header(w);
+	cret = wfw_out_close(&w->out);
 
 	free(w->stage);
+	free(w->types);
 	w->stage = NULL;
+	w->types = NULL;
 	return ret ? ret : cret;
 }
 

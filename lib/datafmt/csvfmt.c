@@ -5,6 +5,7 @@
 #include <csv.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,48 +28,53 @@ static inline char *utoa_back(char *end, uint64_t v)
 		unsigned i = (unsigned)(v % 100) * 2;
 
 		v /= 100;
-		*--end = digit_pairs[i + 1];
-		*--end = digit_pairs[i];
+		end -= 2;
+		memcpy(end, digit_pairs + i, 2);
 	}
 	if (v >= 10) {
-		*--end = digit_pairs[v * 2 + 1];
-		*--end = digit_pairs[v * 2];
+		end -= 2;
+		memcpy(end, digit_pairs + v * 2, 2);
 	} else {
 		*--end = (char)('0' + v);
 	}
 	return end;
 }
 
-/* Exactly n digits of v (v < 10^n), zero-padded, backwards. */
-static inline char *utoa_back_fixed(char *end, uint64_t v, unsigned n)
+/* Number of decimal digits of v. */
+static inline unsigned ndigits(uint64_t v)
 {
-	while (n--) {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
+	unsigned n = 1;
+
+	while (v >= 10000) {
+		v /= 10000;
+		n += 4;
 	}
-	return end;
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
 }
 
 /*
- * One body per decimal count so the division is by a constant (a multiply)
- * instead of a 64-bit divide: that is most of the csv sink's time.
+ * One body per decimal count so the divisions are by constants (multiplies),
+ * digits two at a time from a table, written in place: the length is
+ * known before the first digit.
  */
 #define FMT_FIXED(D, DIV)						\
 	static size_t fmt_fixed_##D(char *buf, uint64_t mag, int neg)	\
 	{								\
-		char tmp[INT_MAX_TEXT];					\
-		char *end = tmp + sizeof(tmp), *p = end;		\
-		size_t n;						\
+		uint64_t ip = mag / (DIV), fr = mag % (DIV);		\
+		size_t n = (size_t)neg + ndigits(ip) + ((D) ? (D) + 1 : 0); \
+		char *p = buf + n;					\
 									\
-		if ((D) > 0) {						\
-			p = utoa_back_fixed(p, mag % (DIV), (D));	\
-			*--p = '.';					\
+		for (int d = (D); d >= 2; d -= 2, fr /= 100) {		\
+			p -= 2;						\
+			memcpy(p, digit_pairs + (fr % 100) * 2, 2);	\
 		}							\
-		p = utoa_back(p, mag / (DIV));				\
+		if ((D) & 1)						\
+			*--p = (char)('0' + fr);			\
+		if (D)							\
+			*--p = '.';					\
+		p = utoa_back(p, ip);					\
 		if (neg)						\
-			*--p = '-';					\
-		n = (size_t)(end - p);					\
-		memcpy(buf, p, n);					\
+			p[-1] = '-';					\
 		return n;						\
 	}
 FMT_FIXED(0, 1ULL)
@@ -82,26 +88,31 @@ FMT_FIXED(7, 10000000ULL)
 FMT_FIXED(8, 100000000ULL)
 FMT_FIXED(9, 1000000000ULL)
 
-size_t wfw_csv_fmt_int(char *buf, int64_t raw, uint64_t divisor,
-		       unsigned decimals)
+typedef size_t (*fmt_fixed_fn)(char *buf, uint64_t mag, int neg);
+
+static const fmt_fixed_fn fmt_fixed[10] = {
+	fmt_fixed_0, fmt_fixed_1, fmt_fixed_2, fmt_fixed_3, fmt_fixed_4,
+	fmt_fixed_5, fmt_fixed_6, fmt_fixed_7, fmt_fixed_8, fmt_fixed_9,
+};
+
+static inline size_t fmt_int(char *buf, int64_t raw, unsigned decimals)
 {
 	int neg = raw < 0;
 	/* Magnitude in unsigned arithmetic: INT64_MIN has no positive twin. */
 	uint64_t mag = neg ? (uint64_t)0 - (uint64_t)raw : (uint64_t)raw;
 
-	(void)divisor;	/* implied by decimals; kept for readability */
 	switch (decimals) {
 	case 0: return fmt_fixed_0(buf, mag, neg);
-	case 1: return fmt_fixed_1(buf, mag, neg);
-	case 2: return fmt_fixed_2(buf, mag, neg);
-	case 3: return fmt_fixed_3(buf, mag, neg);
-	case 4: return fmt_fixed_4(buf, mag, neg);
-	case 5: return fmt_fixed_5(buf, mag, neg);
-	case 6: return fmt_fixed_6(buf, mag, neg);
-	case 7: return fmt_fixed_7(buf, mag, neg);
-	case 8: return fmt_fixed_8(buf, mag, neg);
-	default: return fmt_fixed_9(buf, mag, neg);
+	case 3: return fmt_fixed_3(buf, mag, neg);	/* us from ns */
+	default: return fmt_fixed[decimals > 9 ? 9 : decimals](buf, mag, neg);
 	}
+}
+
+size_t wfw_csv_fmt_int(char *buf, int64_t raw, uint64_t divisor,
+		       unsigned decimals)
+{
+	(void)divisor;	/* implied by decimals; kept for readability */
+	return fmt_int(buf, raw, decimals);
 }
 
 /*
@@ -136,44 +147,35 @@ static int round_digits(unsigned char *d, int p, int n, int sticky, int *x)
 	return p;
 }
 
-static size_t fmt_float_fast(char *buf, double v)
+/*
+ * The first SIG_MAX + 1 significant digits of a (1e-4 <= a < 1e15) into
+ * all[], exactly; *x is the decimal exponent of the first, *sticky says
+ * whether nonzero digits follow. Returns how many digits.
+ */
+static int float_digits(double a, unsigned char *all, int *x, int *sticky)
 {
-	double a = fabs(v);
-	unsigned char all[SIG_MAX + 3], d[SIG_MAX + 3];
-	unsigned __int128 f;
 	const unsigned __int128 mask = ((unsigned __int128)1 << 72) - 1;
-	uint64_t ip, bits, mant, frac;
-	int n = 0, x, xr = 0, sticky, p, e2;
-	char *o = buf;
+	uint64_t bits, mant, ip, frac;
+	unsigned __int128 f;
+	int n = 0, e2;
 
-	if (!(a >= 1e-4 && a < 1e15))
-		return 0;
 	/* a = mant * 2^e2 with -66 <= e2 <= -3 in this range */
 	memcpy(&bits, &a, sizeof(bits));
 	mant = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
 	e2 = (int)(bits >> 52) - 1075;
-	if (-e2 >= 64) {
-		ip = 0;
-		frac = mant;
-	} else {
-		ip = mant >> -e2;
-		frac = mant & ((1ULL << -e2) - 1);
-	}
+	ip = -e2 >= 64 ? 0 : mant >> -e2;
+	frac = -e2 >= 64 ? mant : mant & ((1ULL << -e2) - 1);
 	f = (unsigned __int128)frac << (72 + e2);	/* fraction * 2^72, exact */
 	if (ip) {
 		char tmp[24], *e = tmp + sizeof(tmp), *q = utoa_back(e, ip);
 
-		x = (int)(e - q) - 1;
+		*x = (int)(e - q) - 1;
 		while (q < e)
 			all[n++] = (unsigned char)(*q++ - '0');
 	} else {
-		x = -1;
-		for (;;) {	/* skip leading zeros: at most four */
-			f *= 10;
-			if (f >> 72)
-				break;
-			x--;
-		}
+		*x = -1;
+		for (f *= 10; !(f >> 72); f *= 10)	/* leading zeros: at most four */
+			(*x)--;
 		all[n++] = (unsigned char)(f >> 72);
 		f &= mask;
 	}
@@ -186,107 +188,143 @@ static size_t fmt_float_fast(char *buf, double v)
 		all[n++] = (unsigned char)(pair / 10);
 		all[n++] = (unsigned char)(pair % 10);
 	}
-	sticky = f != 0;
+	*sticky = f != 0;
+	return n;
+}
 
-	/* Shortest of 15, 16, 17 significant digits that reads back as v. */
+/* Do the p digits d (value m * 10^e10) read back as a? */
+static int reads_back(const unsigned char *d, int p, int e10, double a)
+{
+	uint64_t m = 0;
+	char t[40];
+
+	for (int k = 0; k < p; k++)
+		m = m * 10 + d[k];
+	if (m <= (1ULL << 53))	/* exact operands, one rounding: what strtod returns */
+		return (double)m / wfw_pow10_exact[-e10] == a;
+	snprintf(t, sizeof(t), "%llue%d", (unsigned long long)m, e10);
+	return strtod(t, NULL) == a;
+}
+
+/*
+ * The shortest of 15, 16, 17 digits of all[0..n) that reads back as a,
+ * into d; *x becomes its exponent. Returns the digit count, or 0 when the
+ * rounding reaches 1e15 (where %g would use an exponent).
+ */
+static int shortest(const unsigned char *all, int n, int sticky, double a,
+		    unsigned char *d, int *x)
+{
+	int p, xr = *x;
+
 	for (p = 15; p <= SIG_MAX; p++) {
-		uint64_t m = 0;
-		int e10;
-
-		xr = x;
-		memcpy(d, all, sizeof(all));
+		xr = *x;
+		memcpy(d, all, SIG_MAX + 3);
 		round_digits(d, p, n, sticky, &xr);
 		if (xr >= 15)
-			return 0;	/* rounded up to 1e15: %g would use an exponent */
-		if (p == SIG_MAX)
-			break;		/* 17 digits always read back */
-		for (int k = 0; k < p; k++)
-			m = m * 10 + d[k];
-		e10 = xr - (p - 1);	/* value = m * 10^e10, -19 <= e10 <= 0 */
-		if (m <= (1ULL << 53)) {
-			/* exact operands, one rounding: what strtod returns */
-			if ((double)m / wfw_pow10_exact[-e10] == a)
-				break;
-		} else {
-			char t[40];
-
-			snprintf(t, sizeof(t), "%llue%d", (unsigned long long)m, e10);
-			if (strtod(t, NULL) == a)
-				break;
-		}
+			return 0;
+		/* 17 digits always read back; value = m * 10^e10, -19 <= e10 <= 0 */
+		if (p == SIG_MAX || reads_back(d, p, xr - (p - 1), a))
+			break;
 	}
-	x = xr;
+	*x = xr;
 	while (p > 1 && d[p - 1] == 0)	/* strip trailing zeros */
 		p--;
-	if (v < 0)
+	return p;
+}
+
+/* d[0..p) with exponent x as %g prints it without an exponent. */
+static size_t emit_plain(char *buf, int neg, const unsigned char *d, int p, int x)
+{
+	char *o = buf;
+
+	if (neg)
 		*o++ = '-';
-	if (x >= 0) {
-		for (int k = 0; k <= x; k++)
-			*o++ = (char)('0' + (k < p ? d[k] : 0));
-		*o++ = '.';
-		if (p > x + 1)
-			for (int k = x + 1; k < p; k++)
-				*o++ = (char)('0' + d[k]);
-		else
-			*o++ = '0';	/* integral: "100.0" like Python */
-	} else {
+	if (x < 0) {
 		*o++ = '0';
 		*o++ = '.';
 		for (int k = -1; k > x; k--)
 			*o++ = '0';
 		for (int k = 0; k < p; k++)
 			*o++ = (char)('0' + d[k]);
+		return (size_t)(o - buf);
 	}
+	for (int k = 0; k <= x; k++)
+		*o++ = (char)('0' + (k < p ? d[k] : 0));
+	*o++ = '.';
+	if (p <= x + 1)
+		*o++ = '0';	/* integral: "100.0" like Python */
+	for (int k = x + 1; k < p; k++)
+		*o++ = (char)('0' + d[k]);
 	return (size_t)(o - buf);
+}
+
+static size_t fmt_float_fast(char *buf, double v)
+{
+	double a = fabs(v);
+	unsigned char all[SIG_MAX + 3], d[SIG_MAX + 3];
+	int n, x, sticky, p;
+
+	if (!(a >= 1e-4 && a < 1e15))
+		return 0;
+	n = float_digits(a, all, &x, &sticky);
+	p = shortest(all, n, sticky, a, d, &x);
+	return p ? emit_plain(buf, v < 0, d, p, x) : 0;
 }
 
 /*
  * Short decimals (what a CSV with a few decimals held, e.g. 12.345): when v
  * is the double nearest k / 10^s for some s <= 9 and k < 10^15, "%.15g"
  * prints exactly that decimal (15 digits always read back), and the
- * digits come from the integer k. The smallest such s has no trailing
- * zero. Returns 0 for any other v.
+ * digits come from the integer k. Two decimals of at most 15 digits never
+ * round to the same double, so k / 10^s found at any s is that decimal:
+ * its trailing zeros stripped give the shortest. *hint is the scale that
+ * worked last (a column's values tend to share one); it is tried first.
+ * Returns 0 for any other v.
  */
-static size_t fmt_short_decimal(char *buf, double v)
+static size_t fmt_short_decimal(char *buf, double v, unsigned *hint)
 {
 	double a = fabs(v);
-	char digits[24];
-	char *o = buf;
 	int64_t k;
+	unsigned s = *hint;
+	size_t n;
 
 	if (!(a >= 1e-4 && a < 1e15))
 		return 0;
-	for (unsigned s = 0; s <= WFW_DEC_MAX_SCALE; s++) {
-		int n = 0;
-
-		if (a * wfw_pow10_exact[s] >= 1e15)
+	if (!(a * wfw_pow10_exact[s] < 1e15 && wfw_dec_exact(a, s, &k))) {
+		for (s = 0; s <= WFW_DEC_MAX_SCALE; s++) {
+			if (a * wfw_pow10_exact[s] >= 1e15)
+				return 0;
+			if (wfw_dec_exact(a, s, &k))
+				break;
+		}
+		if (s > WFW_DEC_MAX_SCALE)
 			return 0;
-		if (!wfw_dec_exact(a, s, &k))
-			continue;
-		for (uint64_t m = (uint64_t)k; m || n <= (int)s; m /= 10)
-			digits[n++] = (char)('0' + m % 10);
-		if (v < 0)
-			*o++ = '-';
-		while (n > (int)s)
-			*o++ = digits[--n];
-		*o++ = '.';
-		if (!s)
-			*o++ = '0';	/* integral: "100.0" like Python */
-		while (n)
-			*o++ = digits[--n];
-		return (size_t)(o - buf);
+		*hint = s;
 	}
-	return 0;
+	for (; s && k % 10 == 0; s--)
+		k /= 10;
+	n = fmt_fixed[s](buf, (uint64_t)k, v < 0);
+	if (!s) {	/* integral: "100.0" like Python */
+		buf[n++] = '.';
+		buf[n++] = '0';
+	}
+	return n;
+}
+
+static inline size_t fmt_float(char *buf, double v, unsigned *hint)
+{
+	size_t fast = fmt_short_decimal(buf, v, hint);
+
+	if (!fast)
+		fast = fmt_float_fast(buf, v);
+	return fast ? fast : wfw_csv_fmt_float_slow(buf, v);
 }
 
 size_t wfw_csv_fmt_float(char *buf, double v)
 {
-	size_t fast = fmt_short_decimal(buf, v);
+	unsigned hint = 0;
 
-	if (!fast)
-		fast = fmt_float_fast(buf, v);
-
-	return fast ? fast : wfw_csv_fmt_float_slow(buf, v);
+	return fmt_float(buf, v, &hint);
 }
 
 size_t wfw_csv_fmt_float_slow(char *buf, double v)
@@ -347,162 +385,232 @@ static char *field_text(const char *s, size_t *len)
 	return out;
 }
 
+/* Enum names of column c as fields; each text has ENUM_COPY readable bytes. */
+#define ENUM_COPY	16
+
+static void free_names(struct wfw_csvfmt_col *fc)
+{
+	for (size_t i = 0; fc->text && i < fc->n_enum; i++)
+		free(fc->text[i]);
+	free(fc->text);
+	free(fc->len);
+	fc->text = NULL;
+	fc->len = NULL;
+	fc->n_enum = 0;
+}
+
+static int enum_setup(struct wfw_csvfmt_col *fc, const struct wultfw_column *col)
+{
+	size_t longest = ENUM_COPY;
+
+	fc->text = calloc(col->n_enum + 1, sizeof(char *));
+	fc->len = calloc(col->n_enum + 1, sizeof(size_t));
+	if (!fc->text || !fc->len)
+		return -ENOMEM;
+	for (size_t i = 0; i < col->n_enum; i++) {
+		const char *name = col->enum_names[i] ? col->enum_names[i] : "";
+		size_t n;
+		char *t = field_text(name, &n);
+
+		fc->n_enum = i + 1;
+		if (!t)
+			return -ENOMEM;
+		if (n < ENUM_COPY) {	/* room for a fixed-size copy */
+			char *big = calloc(1, ENUM_COPY);
+
+			if (big)
+				memcpy(big, t, n);
+			free(t);
+			t = big;
+		}
+		fc->text[i] = t;
+		if (!t)
+			return -ENOMEM;
+		fc->len[i] = n;
+		longest = n > longest ? n : longest;
+	}
+	fc->max = longest;
+	return 0;
+}
+
+/* Column c's formatting from its schema entry (again after a change). */
+static int col_setup(struct wfw_csvfmt *f, size_t c, char *err, size_t errlen)
+{
+	const struct wultfw_column *col = &f->schema->cols[c];
+	struct wfw_csvfmt_col *fc = &f->col[c];
+	uint64_t d = col->divisor ? col->divisor : 1;
+
+	free_names(fc);
+	fc->type = (int)col->type;
+	fc->divisor = col->divisor;
+	fc->decimals = 0;
+	switch (col->type) {
+	case WULTFW_COL_INT:
+		for (; d % 10 == 0; d /= 10)
+			fc->decimals++;
+		if (d != 1 || fc->decimals > 9) {
+			snprintf(err, errlen, "column %s: divisor %u is not a power of ten up to 10^9",
+				 col->name, (unsigned)col->divisor);
+			return -EINVAL;
+		}
+		fc->max = INT_MAX_TEXT;
+		return 0;
+	case WULTFW_COL_FLOAT:
+		fc->max = FLOAT_MAX_TEXT;
+		return 0;
+	case WULTFW_COL_ENUM:
+		if (enum_setup(fc, col)) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		return 0;
+	default:
+		snprintf(err, errlen, "column %s: unknown type %d", col->name, (int)col->type);
+		return -EINVAL;
+	}
+}
+
+/* The header line: the column names as fields. */
+static int build_header(struct wfw_csvfmt *f)
+{
+	const struct wultfw_schema *s = f->schema;
+	size_t hlen = 0, hcap = 64;
+
+	f->header = malloc(hcap);
+	for (size_t c = 0; c < s->ncols && f->header; c++) {
+		size_t nlen;
+		char *name = field_text(s->cols[c].name ? s->cols[c].name : "", &nlen);
+
+		if (name && hlen + nlen + 2 > hcap) {
+			char *nh = realloc(f->header, hcap = (hlen + nlen + 2) * 2);
+
+			if (!nh)
+				free(f->header);
+			f->header = nh;
+		}
+		if (!name || !f->header) {
+			free(name);
+			return -ENOMEM;
+		}
+		memcpy(f->header + hlen, name, nlen);
+		hlen += nlen;
+		f->header[hlen++] = c + 1 < s->ncols ? ',' : '\n';
+		free(name);
+	}
+	f->header_len = hlen;
+	return f->header ? 0 : -ENOMEM;
+}
+
 void wfw_csvfmt_free(struct wfw_csvfmt *f)
 {
-	if (f->enum_text && f->schema) {
-		for (size_t c = 0; c < f->schema->ncols; c++) {
-			if (!f->enum_text[c])
-				continue;
-			for (size_t i = 0; i < f->schema->cols[c].n_enum; i++)
-				free(f->enum_text[c][i]);
-			free(f->enum_text[c]);
-			free(f->enum_len[c]);
-		}
-	}
-	free(f->enum_text);
-	free(f->enum_len);
+	for (size_t c = 0; f->col && c < f->schema->ncols; c++)
+		free_names(&f->col[c]);
+	free(f->col);
 	free(f->header);
-	free(f->decimals);
-	free(f->divisor);
 	memset(f, 0, sizeof(*f));
+}
+
+static void sum_row_max(struct wfw_csvfmt *f)
+{
+	f->row_max = f->schema->ncols;	/* commas and the newline */
+	for (size_t c = 0; c < f->schema->ncols; c++)
+		f->row_max += f->col[c].max;
 }
 
 int wfw_csvfmt_init(struct wfw_csvfmt *f, const struct wultfw_schema *s,
 		    char *err, size_t errlen)
 {
-	size_t ncols = s->ncols, hlen = 0, hcap = 64;
+	int ret = 0;
 
 	memset(f, 0, sizeof(*f));
 	f->schema = s;
-	if (!ncols) {
+	if (!s->ncols) {
 		snprintf(err, errlen, "the schema has no columns");
 		return -EINVAL;
 	}
-	f->decimals = calloc(ncols, sizeof(*f->decimals));
-	f->divisor = calloc(ncols, sizeof(*f->divisor));
-	f->enum_text = calloc(ncols, sizeof(*f->enum_text));
-	f->enum_len = calloc(ncols, sizeof(*f->enum_len));
-	f->header = malloc(hcap);
-	if (!f->decimals || !f->divisor || !f->enum_text || !f->enum_len ||
-	    !f->header)
-		goto nomem;
-
-	f->row_max = ncols;	/* commas and the newline */
-	for (size_t c = 0; c < ncols; c++) {
-		const struct wultfw_column *col = &s->cols[c];
-		size_t nlen;
-		char *name = field_text(col->name ? col->name : "", &nlen);
-
-		if (!name)
-			goto nomem;
-		if (hlen + nlen + 2 > hcap) {
-			char *nh;
-
-			hcap = (hlen + nlen + 2) * 2;
-			nh = realloc(f->header, hcap);
-			if (!nh) {
-				free(name);
-				goto nomem;
-			}
-			f->header = nh;
-		}
-		memcpy(f->header + hlen, name, nlen);
-		hlen += nlen;
-		f->header[hlen++] = c + 1 < ncols ? ',' : '\n';
-		free(name);
-
-		switch (col->type) {
-		case WULTFW_COL_INT: {
-			uint64_t d = col->divisor ? col->divisor : 1;
-			unsigned dec = 0;
-
-			f->divisor[c] = d;
-			while (d % 10 == 0) {
-				d /= 10;
-				dec++;
-			}
-			if (d != 1 || dec > 9) {
-				snprintf(err, errlen,
-					 "column %s: divisor %u is not a power of ten up to 10^9",
-					 col->name, (unsigned)col->divisor);
-				wfw_csvfmt_free(f);
-				return -EINVAL;
-			}
-			f->decimals[c] = dec;
-			f->row_max += INT_MAX_TEXT;
-			break;
-		}
-		case WULTFW_COL_FLOAT:
-			f->row_max += FLOAT_MAX_TEXT;
-			break;
-		case WULTFW_COL_ENUM: {
-			size_t longest = 0;
-
-			f->enum_text[c] = calloc(col->n_enum + 1, sizeof(char *));
-			f->enum_len[c] = calloc(col->n_enum + 1, sizeof(size_t));
-			if (!f->enum_text[c] || !f->enum_len[c])
-				goto nomem;
-			for (size_t i = 0; i < col->n_enum; i++) {
-				f->enum_text[c][i] = field_text(
-					col->enum_names[i] ? col->enum_names[i] : "",
-					&f->enum_len[c][i]);
-				if (!f->enum_text[c][i])
-					goto nomem;
-				if (f->enum_len[c][i] > longest)
-					longest = f->enum_len[c][i];
-			}
-			f->row_max += longest;
-			break;
-		}
-		default:
-			snprintf(err, errlen, "column %s: unknown type %d",
-				 col->name, (int)col->type);
-			wfw_csvfmt_free(f);
-			return -EINVAL;
-		}
+	f->col = calloc(s->ncols, sizeof(*f->col));
+	if (!f->col || build_header(f)) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
 	}
-	f->header_len = hlen;
+	for (size_t c = 0; c < s->ncols && !ret; c++)
+		ret = col_setup(f, c, err, errlen);
+	if (ret) {
+		wfw_csvfmt_free(f);
+		return ret;
+	}
+	sum_row_max(f);
 	return 0;
-nomem:
-	snprintf(err, errlen, "out of memory");
-	wfw_csvfmt_free(f);
-	return -ENOMEM;
+}
+
+int wfw_csvfmt_sync(struct wfw_csvfmt *f, char *err, size_t errlen)
+{
+	const struct wultfw_column *cols = f->schema->cols;
+	bool changed = false;
+
+	for (size_t c = 0; c < f->schema->ncols; c++) {
+		const struct wfw_csvfmt_col *fc = &f->col[c];
+		int ret;
+
+		if (fc->type == (int)cols[c].type && fc->divisor == cols[c].divisor &&
+		    (fc->type != WULTFW_COL_ENUM || fc->n_enum == cols[c].n_enum))
+			continue;
+		ret = col_setup(f, c, err, errlen);
+		if (ret)
+			return ret;
+		changed = true;
+	}
+	if (changed)
+		sum_row_max(f);
+	return 0;
+}
+
+static inline char *fmt_enum(char *p, const struct wfw_csvfmt_col *fc, int64_t i)
+{
+	size_t n;
+
+	if (i < 0 || (uint64_t)i >= fc->n_enum)
+		return p;
+	n = fc->len[i];
+	if (n <= ENUM_COPY)
+		memcpy(p, fc->text[i], ENUM_COPY);	/* fc->max leaves room */
+	else
+		memcpy(p, fc->text[i], n);
+	return p + n;
 }
 
 size_t wfw_csvfmt_row(const struct wfw_csvfmt *f, char *buf,
 		      const union wultfw_cell *row)
 {
-	const struct wultfw_schema *s = f->schema;
+	struct wfw_csvfmt_col *fc = f->col;
+	size_t ncols = f->schema->ncols;
 	char *p = buf;
 
-	for (size_t c = 0; c < s->ncols; c++) {
-		const struct wultfw_column *col = &s->cols[c];
+	for (size_t c = 0; c < ncols; c++, fc++) {
+		union wultfw_cell v = row[c];
 
-		if (c)
-			*p++ = ',';
-		switch (col->type) {
-		case WULTFW_COL_INT:
-			if (row[c].i != WULTFW_CELL_EMPTY)
-				p += wfw_csv_fmt_int(p, row[c].i,
-						     f->divisor[c],
-						     f->decimals[c]);
-			break;
-		case WULTFW_COL_FLOAT:
-			if (row[c].i != WULTFW_FLOAT_EMPTY_BITS)
-				p += wfw_csv_fmt_float(p, row[c].f);
-			break;
-		case WULTFW_COL_ENUM: {
-			int64_t i = row[c].i;
-
-			if (i >= 0 && (uint64_t)i < col->n_enum) {
-				memcpy(p, f->enum_text[c][i],
-				       f->enum_len[c][i]);
-				p += f->enum_len[c][i];
-			}
-			break;
+		if (fc->type == WULTFW_COL_INT) {
+			if (v.i != WULTFW_CELL_EMPTY)
+				p += fmt_int(p, v.i, fc->decimals);
+		} else if (fc->type == WULTFW_COL_FLOAT) {
+			if (v.i != WULTFW_FLOAT_EMPTY_BITS)
+				p += fmt_float(p, v.f, &fc->hint);
+		} else {
+			p = fmt_enum(p, fc, v.i);
 		}
-		}
+		*p++ = ',';
 	}
-	*p++ = '\n';
+	p[-1] = '\n';
+	return (size_t)(p - buf);
+}
+
+size_t wfw_csvfmt_rows(const struct wfw_csvfmt *f, char *buf,
+		       const union wultfw_cell *cells, size_t rows)
+{
+	size_t ncols = f->schema->ncols;
+	char *p = buf;
+
+	for (size_t r = 0; r < rows; r++, cells += ncols)
+		p += wfw_csvfmt_row(f, p, cells);
 	return (size_t)(p - buf);
 }

@@ -17,19 +17,27 @@
 #define WFW_CSVFMT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <wultfw/plugin.h>
+
+/* How one column is printed (cached from its schema entry). */
+struct wfw_csvfmt_col {
+	int type;
+	uint32_t divisor;
+	unsigned decimals;	/* INT: log10(divisor) */
+	unsigned hint;		/* FLOAT: decimals of the last short decimal */
+	size_t max;		/* longest text of a cell */
+	size_t n_enum;		/* ENUM: names ready for output (quoted where needed) */
+	char **text;
+	size_t *len;
+};
 
 struct wfw_csvfmt {
 	const struct wultfw_schema *schema;
 	char *header;		/* whole header line with "\n" */
 	size_t header_len;
 	size_t row_max;		/* no row is longer than this */
-	/* per column: decimals of INT columns, and divisor */
-	unsigned *decimals;
-	uint64_t *divisor;
-	/* per ENUM column: names ready for output (quoted where needed) */
-	char ***enum_text;
-	size_t **enum_len;
+	struct wfw_csvfmt_col *col;
 };
 
 /* Prepare for a schema; err says why it cannot (e.g. bad divisor). */
@@ -37,9 +45,20 @@ int wfw_csvfmt_init(struct wfw_csvfmt *f, const struct wultfw_schema *s,
 		    char *err, size_t errlen);
 void wfw_csvfmt_free(struct wfw_csvfmt *f);
 
+/*
+ * Follow the schema after a reader changed it in place (a column's type,
+ * new enum names; see wfw_reader_schema_gen()): rows formatted from now
+ * on print cells by the new types. The header stays (names never change).
+ * row_max may grow. 0, or -errno with err set.
+ */
+int wfw_csvfmt_sync(struct wfw_csvfmt *f, char *err, size_t errlen);
+
 /* Format one row into buf (at least f->row_max bytes); returns its length. */
 size_t wfw_csvfmt_row(const struct wfw_csvfmt *f, char *buf,
 		      const union wultfw_cell *row);
+/* `rows` rows (row-major) into buf (rows * f->row_max bytes). */
+size_t wfw_csvfmt_rows(const struct wfw_csvfmt *f, char *buf,
+		       const union wultfw_cell *cells, size_t rows);
 
 /* Single values, for tests and tools. buf: 32 bytes at least. */
 size_t wfw_csv_fmt_int(char *buf, int64_t raw, uint64_t divisor,

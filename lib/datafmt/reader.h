@@ -87,10 +87,12 @@ struct wfw_reader_opts {
 	bool one_pass;
 	/*
 	 * Read only the rows that start in part `part` (0-based) of `nparts`
-	 * equal byte ranges of the data (CSV only: -EOPNOTSUPP otherwise).
-	 * Parts after the first learn their own types, and fail with -EAGAIN
-	 * at a quote (a quoted newline could be taken for a row's end): then
-	 * read the file whole.
+	 * equal byte ranges of the data (binary: the blocks whose header
+	 * starts there; version 1: that share of the records). CSV parts
+	 * after the first learn their own types, and fail with -EAGAIN at a
+	 * quote (a quoted newline could be taken for a row's end); a binary
+	 * file with a damaged block header fails with -EAGAIN: then read the
+	 * file whole. wfw_reader_rows() counts the part's rows.
 	 */
 	unsigned part, nparts;
 };

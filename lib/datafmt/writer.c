@@ -61,19 +61,42 @@ int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
 	return 0;
 }
 
+/* The schema changed under us (a one-pass reader): follow it. */
+static int csvw_sync(struct wfw_csv_writer *w)
+{
+	char err[256];
+	int ret = wfw_csvfmt_sync(&w->fmt, err, sizeof(err));
+
+	if (!ret && w->fmt.row_max > w->out.cap)
+		ret = -E2BIG;
+	if (ret)
+		snprintf(w->out.msg, sizeof(w->out.msg), "%s: %s", w->out.path,
+			 ret == -E2BIG ? "a row longer than the output buffer" : err);
+	return ret;
+}
+
 int wfw_csvw_write(struct wfw_csv_writer *w, const struct wultfw_batch *b)
 {
-	size_t ncols = w->fmt.schema->ncols, row_max = w->fmt.row_max;
+	size_t ncols = w->fmt.schema->ncols, row_max, chunk, r = 0;
+	int ret;
 
 	if (b->ncols != ncols)
 		return wfw_writer_bad_batch(&w->out, b->ncols, ncols);
-	for (size_t r = 0; r < b->rows; r++) {
-		char *p = wfw_out_reserve(&w->out, row_max);
+	ret = csvw_sync(w);
+	if (ret)
+		return ret;
+	/* Rows in chunks of about half the buffer: one reserve per chunk. */
+	row_max = w->fmt.row_max;
+	chunk = w->out.cap / 2 / row_max;
+	chunk = chunk ? chunk : 1;
+	while (r < b->rows) {
+		size_t n = b->rows - r < chunk ? b->rows - r : chunk;
+		char *p = wfw_out_reserve(&w->out, n * row_max);
 
 		if (!p)
 			return w->out.err;
-		wfw_out_commit(&w->out,
-			       wfw_csvfmt_row(&w->fmt, p, wultfw_crow(b, r)));
+		wfw_out_commit(&w->out, wfw_csvfmt_rows(&w->fmt, p, wultfw_crow(b, r), n));
+		r += n;
 	}
 	w->rows += b->rows;
 	return 0;

@@ -9,6 +9,7 @@
 #ifndef WFW_WRITER_H
 #define WFW_WRITER_H
 
+#include <stdbool.h>
 #include <wultfw/plugin.h>
 
 #include "datafmt/csvfmt.h"
@@ -41,7 +42,24 @@ struct wfw_bin_writer {
 	size_t staged;
 	uint64_t rows;
 	uint64_t data_off;	/* where the blocks start (after the header) */
+	size_t header_len;
+	bool grows;		/* WFW_BINW_GROWS: rewrite the header at close */
+	/* The columns as at open: blocks are encoded by these types, so a
+	 * reader thread may change the schema while a block is encoded. */
+	struct wultfw_column *types;
+	struct wultfw_schema enc;
 };
+
+/*
+ * Flag of wfw_binw_open() (and wfw_writer_open()): the schema's enum names
+ * may grow while writing (a one-pass CSV reader learns them as it goes).
+ * The header keeps WFW_BINW_RESERVE spare bytes and is written again at
+ * close; if the names outgrow it, close fails with -EOVERFLOW. Column
+ * types must not change (the blocks already written follow them). Only
+ * without metadata (meta NULL); ignored otherwise.
+ */
+#define WFW_BINW_GROWS		0x100
+#define WFW_BINW_RESERVE	16384
 
 /* meta: key, value, ..., NULL (may be NULL). Writes the header. */
 int wfw_binw_open(struct wfw_bin_writer *w, const char *path,

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,54 +37,77 @@ static size_t cell_of(double v, double lo, double hi, size_t grid)
 	return k >= grid ? grid - 1 : k;
 }
 
-int wfw_reduce_scatter(const float *x, const float *y, size_t n,
-		       size_t max_points, double ytail, size_t grid,
-		       struct wfw_wpoint **out, size_t *nout)
+/*
+ * The points below ytail into the grid x grid cells (none when cells is
+ * NULL: then there are none below); returns how many plotted points
+ * there will be: the tail points and the non-empty cells.
+ */
+static size_t fill_cells(const float *x, const float *y, size_t n, double ytail,
+			 size_t grid, struct cell *cells)
 {
 	double xlo, xhi, ylo, yhi;
-	struct cell *cells;
 	size_t k = 0;
 
-	*out = NULL;
-	*nout = 0;
-	if (n <= max_points)
-		ytail = -INFINITY;	/* every point is a "tail" point */
-	cells = n > max_points ? calloc(grid * grid, sizeof(*cells)) : NULL;
-	if (n > max_points && !cells)
-		return -ENOMEM;
 	range(x, y, n, ytail, &xlo, &xhi);
 	range(y, y, n, ytail, &ylo, &yhi);
-	/* First the tail, counted, then the cells, into one array. */
 	for (size_t i = 0; i < n; i++) {
+		struct cell *c;
+
 		if (isnan(x[i]) || isnan(y[i]))
 			continue;
 		if (y[i] > ytail) {
 			k++;
 			continue;
 		}
-		struct cell *c = &cells[cell_of(y[i], ylo, yhi, grid) * grid +
-					cell_of(x[i], xlo, xhi, grid)];
+		c = &cells[cell_of(y[i], ylo, yhi, grid) * grid +
+			   cell_of(x[i], xlo, xhi, grid)];
 		c->sx += x[i];
 		c->sy += y[i];
 		c->n++;
 	}
 	for (size_t c = 0; cells && c < grid * grid; c++)
 		k += cells[c].n > 0;
-	*out = malloc((k ? k : 1) * sizeof(**out));
-	if (!*out) {
-		free(cells);
-		return -ENOMEM;
-	}
+	return k;
+}
+
+/* First the tail points, then one per non-empty cell, into out[]. */
+static size_t put_points(const float *x, const float *y, size_t n, double ytail,
+			 const struct cell *cells, size_t ncells,
+			 struct wfw_wpoint *out)
+{
+	size_t k = 0;
+
 	for (size_t i = 0; i < n; i++)
 		if (y[i] > ytail && !isnan(x[i]))
-			(*out)[(*nout)++] = (struct wfw_wpoint){ x[i], y[i], 1 };
-	for (size_t c = 0; cells && c < grid * grid; c++)
+			out[k++] = (struct wfw_wpoint){ x[i], y[i], 1 };
+	for (size_t c = 0; c < ncells; c++)
 		if (cells[c].n)
-			(*out)[(*nout)++] = (struct wfw_wpoint){
+			out[k++] = (struct wfw_wpoint){
 				(float)(cells[c].sx / cells[c].n),
 				(float)(cells[c].sy / cells[c].n), cells[c].n };
+	return k;
+}
+
+int wfw_reduce_scatter(const float *x, const float *y, size_t n,
+		       size_t max_points, double ytail, size_t grid,
+		       struct wfw_wpoint **out, size_t *nout)
+{
+	bool dense = n > max_points;
+	struct cell *cells = dense ? calloc(grid * grid, sizeof(*cells)) : NULL;
+	size_t k;
+
+	*out = NULL;
+	*nout = 0;
+	if (dense && !cells)
+		return -ENOMEM;
+	if (!dense)
+		ytail = -INFINITY;	/* every point is a "tail" point */
+	k = fill_cells(x, y, n, ytail, grid, cells);
+	*out = malloc((k ? k : 1) * sizeof(**out));
+	if (*out)
+		*nout = put_points(x, y, n, ytail, cells, dense ? grid * grid : 0, *out);
 	free(cells);
-	return 0;
+	return *out ? 0 : -ENOMEM;
 }
 
 void wfw_reduce_histogram(const float *v, size_t n, size_t nbins,

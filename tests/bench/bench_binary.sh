@@ -1,8 +1,9 @@
 #!/bin/sh
 # Benchmark the binary format end to end on ROWS synthetic wult-like rows:
 # file sizes (CSV, its binary twin), `cat` of each (the limit), `wultfw
-# calc` on the binary file, `wultfw convert` both ways, and pandas on the
-# CSV (the reference of issue 14). Wall seconds, CPU seconds and peak RSS.
+# calc` on the binary file, `wultfw convert` both ways, filter and report
+# on each, and pandas on the CSV (the reference of issue 14). Wall seconds,
+# CPU seconds and peak RSS.
 # Usage: bench_binary.sh BUILDDIR [ROWS] [--no-pandas]
 #        (needs /usr/bin/time; python3-pandas unless --no-pandas)
 set -e
@@ -48,6 +49,10 @@ run calc_csv "$B/wultfw" calc "$DIR/datapoints.csv"
 run csv_to_bin "$B/wultfw" convert "$DIR/datapoints.csv" -o "$DIR/out.wfb"
 run bin_to_csv "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.csv"
 run bin_to_bin "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.wfb"
+run filter_csv "$B/wultfw" filter -f "$DIR/datapoints.csv" -o "$DIR/filtered"
+run filter_bin "$B/wultfw" filter -f "$DIR/twin.wfb" -o "$DIR/filtered"
+run report_csv "$B/wultfw" report -f "$DIR/datapoints.csv" -o "$DIR/report"
+run report_bin "$B/wultfw" report -f "$DIR/twin.wfb" -o "$DIR/report"
 if [ "$PANDAS" != --no-pandas ]; then
 	/usr/bin/time -f "%e %U %S %M" -o "$DIR/time" \
 		/usr/bin/python3 "$SRC/bench_calc.py" "$DIR/datapoints.csv" >/dev/null
@@ -62,8 +67,9 @@ awk -v rows="$ROWS" '
 			"peak MiB", "vs cat", "vs calc", "vs pandas"
 		for (i = 1; i <= k; i++) {
 			x = n[i]
-			cat = x ~ /csv$/ && x != "csv_to_bin" ? w["cat_csv"] : w["cat_bin"]
-			calc = x ~ /^csv_to/ || x == "calc_csv" ? w["calc_csv"] : w["calc_bin"]
+			incsv = x ~ /^csv_to/ || x ~ /^[a-z]+_csv$/ && x != "bin_to_csv"
+			cat = incsv ? w["cat_csv"] : w["cat_bin"]
+			calc = incsv ? w["calc_csv"] : w["calc_bin"]
 			printf "%-11s %8.3f %8.3f %9.1f %8.2fx %8.2fx", x, w[x], c[x],
 				m[x] / 1024, (cat > 0 ? w[x] / cat : 0), (calc > 0 ? w[x] / calc : 0)
 			if ("pandas_csv" in w && w[x] > 0)
@@ -73,4 +79,4 @@ awk -v rows="$ROWS" '
 	}' "$DIR/results"
 cat "$DIR/results" | sed "s/^/raw: /"
 echo "targets: binary <= 0.5 of the CSV; calc_bin ~1.5x cat_bin and >= 100x pandas;"
-echo "         convert within 1.5x of calc on the same input (vs calc column)"
+echo "         convert, filter, report within 1.5x of calc on the same input (vs calc column)"

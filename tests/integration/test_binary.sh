@@ -22,6 +22,8 @@ awk 'BEGIN {
 "$WULTFW" convert d.wfb -o back.csv 2>err; expect_status 0 $? "convert binary to CSV"
 if cmp -s d.csv back.csv; then ok "CSV -> binary -> CSV byte for byte"; else
 	fail "CSV -> binary -> CSV differs"; fi
+"$WULTFW" convert -j 1 d.wfb -o back1.csv 2>err; expect_status 0 $? "convert -j 1 (no threads)"
+cmp -s d.csv back1.csv && ok "-j 1: byte for byte" || fail "-j 1: binary -> CSV differs"
 csv=$(stat -c %s d.csv); bin=$(stat -c %s d.wfb)
 if [ $((2 * bin)) -le "$csv" ]; then ok "binary $bin bytes <= half of CSV $csv"; else
 	fail "binary $bin bytes > half of CSV $csv"; fi
@@ -68,4 +70,38 @@ expect_status 0 $? "calc on a version 1 file"
 "$WULTFW" convert "$srcdir/tests/data/binary-v1/datapoints.wfb" -o v1.csv 2>err
 if cmp -s v1.csv "$srcdir/tests/data/binary-v1/datapoints.csv"; then ok "version 1 file converts as before"; else
 	fail "version 1 file converts differently"; fi
+# Parts (calc -j): blocks split among threads, the same statistics (the
+# version 1 file holds extremes whose mean and std merge to other roundings).
+for f in d.wfb cut.wfb "$srcdir/tests/data/binary-v1/datapoints.wfb"; do
+	fn=count,min,max,median,p99,mean,std
+	case $f in *v1*) fn=count,min,max,median,p99 ;; esac
+	"$WULTFW" calc -f $fn -j 1 -c "$f" >j1.out 2>/dev/null
+	"$WULTFW" calc -f $fn -j 3 -c "$f" >j3.out 2>/dev/null
+	if [ -s j1.out ] && cmp -s j1.out j3.out; then ok "calc -j 3 = -j 1 on ${f##*/}"; else
+		fail "calc -j 3 differs from -j 1 on $f"; fi
+done
+"$WULTFW" calc -j 2 bad.wfb >/dev/null 2>err; expect_status 1 $? "calc -j 2 fails on a damaged block"
+expect_in err "bad.wfb: block $k at byte $off: checksum mismatch" "calc -j 2 names block $k"
+# One pass over CSV: types learned from the first rows. Names seen late
+# fit the header's spare room; a type that changes late (row 1500 here) or
+# thousands of late names make convert to binary start again with the
+# types of every row; the CSV writer prints each value by its type then.
+awk 'BEGIN { print "WakeLatency,ReqCState";
+	for (i = 0; i < 3000; i++) printf "%d.500,C%d\n", i, i < 2000 ? i % 3 : i % 9 }' >names.csv
+"$WULTFW" convert names.csv -o names.wfb 2>err; expect_status 0 $? "convert with late names"
+grep -q again err && fail "late names did not fit the header's room" || ok "late names fit the header's room"
+"$WULTFW" convert names.wfb -o names.back.csv 2>err
+cmp -s names.csv names.back.csv && ok "late names: byte for byte" || fail "late names differ"
+awk 'BEGIN { print "WakeLatency,ReqCState";
+	for (i = 0; i < 3000; i++) printf "%s,%s\n", i == 1500 ? "1.2345" : i ".500",
+		i < 2000 ? "C" (i % 3) : "Name" i }' >late.csv
+"$WULTFW" convert late.csv -o late.wfb 2>err; expect_status 0 $? "convert with a late type change"
+expect_in err "converting again" "convert says it starts again"
+"$WULTFW" convert late.csv -o late.csv.csv 2>err; expect_status 0 $? "late type change to CSV"
+for f in late.wfb late.csv.csv; do
+	"$WULTFW" calc -f count,min,max,mean "$f" >late.out 2>/dev/null
+	"$WULTFW" calc -f count,min,max,mean -j 1 late.csv >late.ref 2>/dev/null
+	cmp -s late.out late.ref && ok "late type change: $f holds the same values" ||
+		fail "late type change: $f differs"
+done
 finish

@@ -224,6 +224,38 @@ static void test_header_quoting(void)
 	wfw_csvfmt_free(&f);
 }
 
+/* A schema changed in place (a one-pass reader): rows follow the change. */
+static void test_csvfmt_sync(void)
+{
+	static const char *const names[] = { "C1", "C6", "a much longer state name" };
+	struct wultfw_column cols[] = {
+		{ "WakeLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+		{ "ReqCState", "", WULTFW_COL_ENUM, 0, names, 1 },
+	};
+	struct wultfw_schema sch = { 2, cols };
+	union wultfw_cell cells[2] = { { .i = 4180 }, { .i = 0 } };
+	struct wfw_csvfmt f;
+	char err[256], row[512];
+	size_t n, before;
+
+	CU_ASSERT_FATAL(wfw_csvfmt_init(&f, &sch, err, sizeof(err)) == 0);
+	n = wfw_csvfmt_row(&f, row, cells); row[n] = '\0';
+	CU_ASSERT_STRING_EQUAL(row, "4.180,C1\n");
+	before = f.row_max;
+	cols[0].type = WULTFW_COL_FLOAT;
+	cols[0].divisor = 0;
+	cols[1].n_enum = 3;
+	CU_ASSERT_FATAL(wfw_csvfmt_sync(&f, err, sizeof(err)) == 0);
+	CU_ASSERT(f.row_max > before);
+	cells[0].f = 1.2345;
+	cells[1].i = 2;
+	n = wfw_csvfmt_row(&f, row, cells); row[n] = '\0';
+	CU_ASSERT(n <= f.row_max);
+	CU_ASSERT_STRING_EQUAL(row, "1.2345,a much longer state name\n");
+	CU_ASSERT_EQUAL(f.header_len, strlen("WakeLatency,ReqCState\n"));
+	wfw_csvfmt_free(&f);
+}
+
 static void test_bad_divisor(void)
 {
 	static const struct wultfw_column c[] = {
@@ -853,6 +885,7 @@ int main(void)
 	CU_add_test(s, "fast float formatting equals snprintf", test_fmt_float_fast_matches);
 	CU_add_test(s, "header and quoting", test_header_quoting);
 	CU_add_test(s, "divisor not a power of ten", test_bad_divisor);
+	CU_add_test(s, "formatter follows a changed schema", test_csvfmt_sync);
 	CU_add_test(s, "round trip through libcsv", test_libcsv_roundtrip);
 	CU_add_test(s, "ENOSPC simulated", test_enospc_simulated);
 	CU_add_test(s, "ENOSPC on /dev/full", test_dev_full);
