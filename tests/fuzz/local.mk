@@ -3,7 +3,7 @@
 EXTRA_DIST += tests/fuzz/fuzz_read.c tests/fuzz/fuzz_read.h tests/fuzz/fuzz_csv.c \
 	tests/fuzz/fuzz_binary.c tests/fuzz/fuzz_expr.c tests/fuzz/fuzz_experiment.c \
 	tests/fuzz/run.sh tests/fuzz/gen_binary_seeds.py tests/fuzz/seed-expr tests/fuzz/seed-csv \
-	tests/fuzz/seed-binary tests/fuzz/seed-experiment
+	tests/fuzz/seed-binary tests/fuzz/seed-experiment tests/fuzz/README.md
 
 FUZZ_TARGETS = tests/fuzz/fuzz_csv tests/fuzz/fuzz_binary tests/fuzz/fuzz_expr \
 	tests/fuzz/fuzz_experiment
