@@ -7,7 +7,7 @@ EXTRA_DIST += tests/fuzz/fuzz_read.c tests/fuzz/fuzz_read.h tests/fuzz/fuzz_csv.
 
 FUZZ_TARGETS = tests/fuzz/fuzz_csv tests/fuzz/fuzz_binary tests/fuzz/fuzz_expr \
 	tests/fuzz/fuzz_experiment
-EXTRA_PROGRAMS = $(FUZZ_TARGETS)
+EXTRA_PROGRAMS += $(FUZZ_TARGETS)
 CLEANFILES += $(FUZZ_TARGETS)
 # libtool passes -fsanitize=fuzzer to the compiler driver only with -Xcompiler.
 FUZZ_LINK = -Xcompiler -fsanitize=fuzzer
