@@ -224,7 +224,10 @@ struct cursor {
 	size_t slen;
 };
 
-/* Next string: u16 length + bytes, copied NUL-terminated. NULL if short. */
+/*
+ * Next string: u16 length + bytes, copied NUL-terminated. NULL if short
+ * or if it holds a NUL byte (C strings would silently cut it there).
+ */
 static const char *cur_str(struct cursor *c)
 {
 	size_t n;
@@ -234,7 +237,7 @@ static const char *cur_str(struct cursor *c)
 		return NULL;
 	n = wfw_get16(c->p + c->off);
 	c->off += 2;
-	if (c->end - c->off < n)
+	if (c->end - c->off < n || memchr(c->p + c->off, '\0', n))
 		return NULL;
 	out = c->strs + c->slen;
 	memcpy(out, c->p + c->off, n);
@@ -376,7 +379,7 @@ static int parse_names(struct wfw_bin_header *h, struct wultfw_column *col,
 	for (uint32_t i = 0; i < ne; i++) {
 		names[i] = cur_str(cur);
 		if (!names[i])
-			BAD("corrupt header: enum name %u of column %s runs past the header",
+			BAD("corrupt header: enum name %u of column %s runs past the header or holds a NUL byte",
 			    i, col->name);
 	}
 	return 0;
@@ -397,6 +400,8 @@ static int parse_column(struct wfw_bin_header *h, uint32_t c, struct cursor *cur
 	cur->off += WFW_BIN_COL_LEN;
 	if (!nl || cur->end - cur->off < (size_t)nl + ul)
 		BAD("corrupt header: column %u name/unit length", c);
+	if (memchr(cur->p + cur->off, '\0', (size_t)nl + ul))
+		BAD("corrupt header: column %u name or unit holds a NUL byte", c);
 	col->name = cur_bytes(cur, nl);
 	col->unit = cur_bytes(cur, ul);
 	if (parse_type(h, col, e, err, errlen))
@@ -434,7 +439,7 @@ int wfw_bin_header_parse(struct wfw_bin_header *h, const void *buf, size_t n,
 	for (uint32_t i = 0; i < 2 * nmeta; i++) {
 		h->meta[i] = (char *)cur_str(&cur);
 		if (!h->meta[i])
-			BAD("corrupt header: metadata runs past the header");
+			BAD("corrupt header: metadata runs past the header or holds a NUL byte");
 	}
 	h->nmeta = nmeta;
 	return 0;

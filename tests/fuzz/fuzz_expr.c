@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer target for the selection expressions (lib/expr): compile the
- * input against a wult-like schema and, when it compiles, match it
- * against one row, as --include/--exclude do.
+ * libFuzzer target for the selection expressions (lib/expr): check the
+ * input's syntax alone (as an experiment file's include/exclude are),
+ * compile it against a wult-like schema and, when it compiles, match it
+ * against two rows (one with empty cells), as --include/--exclude do.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,8 +23,9 @@ static const struct wultfw_column cols[] = {
 	{ .name = "CC0%", .unit = "%", .type = WULTFW_COL_FLOAT },
 };
 static const struct wultfw_schema schema = { 5, cols };
-static const union wultfw_cell row[] = {
-	{ .i = 150000 }, { .f = 20.5 }, { .i = 2 }, { .i = WULTFW_CELL_EMPTY }, { .f = 0.0 },
+static const union wultfw_cell rows[2][5] = {
+	{ { .i = 150000 }, { .f = 20.5 }, { .i = 2 }, { .i = WULTFW_CELL_EMPTY }, { .f = 0.0 } },
+	{ { .i = -5 }, { .i = WULTFW_FLOAT_EMPTY_BITS }, { .i = -1 }, { .i = 3 }, { .f = -1e300 } },
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -36,8 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
+	wfw_expr_check_syntax(text, err, sizeof(err));
 	if (!wfw_expr_compile(&e, text, &schema, err, sizeof(err))) {
-		wfw_expr_match(e, row);
+		wfw_expr_match(e, rows[0]);
+		wfw_expr_match(e, rows[1]);
 		wfw_expr_free(e);
 	}
 	free(text);

@@ -1,7 +1,9 @@
 # libFuzzer targets (README, "Fuzzing"): built only in the separate
 # --enable-fuzzing tree that 'make fuzz' configures, never in the normal build.
-EXTRA_DIST += tests/fuzz/fuzz_reader.c tests/fuzz/fuzz_expr.c \
-	tests/fuzz/fuzz_experiment.c tests/fuzz/run.sh tests/fuzz/seed-expr
+EXTRA_DIST += tests/fuzz/fuzz_read.c tests/fuzz/fuzz_read.h tests/fuzz/fuzz_csv.c \
+	tests/fuzz/fuzz_binary.c tests/fuzz/fuzz_expr.c tests/fuzz/fuzz_experiment.c \
+	tests/fuzz/run.sh tests/fuzz/gen_binary_seeds.py tests/fuzz/seed-expr tests/fuzz/seed-csv \
+	tests/fuzz/seed-binary tests/fuzz/seed-experiment tests/fuzz/README.md
 
 FUZZ_TARGETS = tests/fuzz/fuzz_csv tests/fuzz/fuzz_binary tests/fuzz/fuzz_expr \
 	tests/fuzz/fuzz_experiment
@@ -11,13 +13,13 @@ CLEANFILES += $(FUZZ_TARGETS)
 FUZZ_LINK = -Xcompiler -fsanitize=fuzzer
 FUZZ_READER_LIBS = lib/datafmt/libwfw_datafmt.la core/libwfw_core.la $(CSV_LIBS)
 
-tests_fuzz_fuzz_csv_SOURCES = tests/fuzz/fuzz_reader.c
+tests_fuzz_fuzz_csv_SOURCES = tests/fuzz/fuzz_csv.c tests/fuzz/fuzz_read.c tests/fuzz/fuzz_read.h
 tests_fuzz_fuzz_csv_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib/datafmt
 tests_fuzz_fuzz_csv_LDFLAGS = $(FUZZ_LINK)
 tests_fuzz_fuzz_csv_LDADD = $(FUZZ_READER_LIBS)
 
-tests_fuzz_fuzz_binary_SOURCES = tests/fuzz/fuzz_reader.c
-tests_fuzz_fuzz_binary_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib/datafmt -DFUZZ_BINARY
+tests_fuzz_fuzz_binary_SOURCES = tests/fuzz/fuzz_binary.c tests/fuzz/fuzz_read.c tests/fuzz/fuzz_read.h
+tests_fuzz_fuzz_binary_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib/datafmt
 tests_fuzz_fuzz_binary_LDFLAGS = $(FUZZ_LINK)
 tests_fuzz_fuzz_binary_LDADD = $(FUZZ_READER_LIBS)
 

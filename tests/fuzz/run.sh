@@ -1,7 +1,7 @@
 #!/bin/sh
 # Run each libFuzzer target of a 'make fuzz' build for SECONDS: seed its
-# corpus from examples/ and tests/data (tests/fuzz/seed-expr for the
-# expressions), then fuzz. Any crash, leak outside libconfig
+# corpus from examples/, tests/data and tests/fuzz/seed-* (the
+# expressions: tests/fuzz/seed-expr only), then fuzz. Any crash, leak outside libconfig
 # (tests/fuzz/lsan.supp) or input slower than 10 s fails; the input that
 # did it is kept as BUILDDIR/fuzz-out/crash-TARGET-*.
 # Usage: run.sh BUILDDIR SRCDIR SECONDS [TARGET...] (default: all four)
@@ -18,10 +18,10 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 # seed TARGET: the seed files of TARGET, one path a line.
 seed() {
 	case $1 in
-	fuzz_csv) find "$src/examples" "$src/tests/data" -name '*.csv' ;;
-	fuzz_binary) find "$src/examples" "$src/tests/data" -name '*.wfb' ;;
+	fuzz_csv) find "$src/examples" "$src/tests/data" "$src/tests/fuzz/seed-csv" -name '*.csv' ;;
+	fuzz_binary) find "$src/examples" "$src/tests/data" "$src/tests/fuzz/seed-binary" -name '*.wfb' ;;
 	fuzz_expr) find "$src/tests/fuzz/seed-expr" -type f ;;
-	fuzz_experiment) find "$src/examples" "$src/tests/data" -name '*.cfg' ;;
+	fuzz_experiment) find "$src/examples" "$src/tests/data" "$src/tests/fuzz/seed-experiment" -name '*.cfg' ;;
 	esac
 }
 
@@ -29,7 +29,10 @@ fail=0
 for t in $targets; do
 	corpus=$out/corpus-$t
 	mkdir -p "$corpus"
-	seed "$t" | while read -r f; do cp "$f" "$corpus/"; done
+	# Named after their path: tests/data has several datapoints.csv.
+	seed "$t" | while read -r f; do
+		cp "$f" "$corpus/$(echo "${f#"$src"/}" | tr / _)"
+	done
 	log=$out/$t.log
 	if "$build/tests/fuzz/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 		-max_len=65536 -print_final_stats=1 -artifact_prefix="$out/crash-$t-" \

@@ -3,7 +3,9 @@
 # found by the fuzz targets in tests/fuzz/) run through the real binary: each
 # must end with an ordinary exit status (0 or a one-line error), never a
 # signal, and, in a sanitized build, with no sanitizer report. Result files
-# go through wultfw calc, experiment files through wultfw --check -c.
+# go through wultfw calc, experiment files through wultfw --check -c. A file
+# FILE.expect next to one holds text its error output must contain (for
+# inputs that were once accepted though they should not have been).
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 cd "$work" || exit 1
 
@@ -18,6 +20,9 @@ check_file() {
 		fail "$* $name: killed by signal $((st - 128))"
 	elif grep -qE 'Sanitizer|runtime error:' err; then
 		fail "$* $name: sanitizer report:"; head -20 err | sed 's/^/    /'
+	elif [ -f "$f.expect" ] && ! grep -qF -- "$(cat "$f.expect")" err; then
+		fail "$* $name: exit status $st, expected '$(cat "$f.expect")' in:"
+		head -5 err | sed 's/^/    /'
 	else
 		ok "$* $name: exit status $st"
 	fi

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libFuzzer target for the CSV reader (lib/datafmt): the input becomes a
+ * memfd file read three ways, as wultfw calc may read it: whole (types
+ * learned from every row), in one pass (types learned from the first rows
+ * and corrected later), and in 2-4 parts as -j does. When two ways both
+ * read the file to the end they must agree on every row and cell, and a
+ * file that opens whole must read whole (the types were learned from it).
+ * Inputs that start like the binary magic are left to fuzz_binary.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "binfmt.h"
+#include "fuzz_read.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every part of the file in order into run; 0, or the first failure. */
+static int read_parts(const char *path, unsigned nparts, struct fuzz_run *run)
+{
+	for (unsigned k = 0; k < nparts; k++) {
+		struct wfw_reader_opts o = { .part = k, .nparts = nparts };
+		int ret = fuzz_read(path, &o, 64, false, run);
+
+		if (ret)
+			return ret;
+		if (run->ret)
+			return run->ret;
+	}
+	return 0;
+}
+
+static void fuzz_csv(const char *path, size_t size)
+{
+	const struct wfw_reader_opts whole = { 0 }, one = { .one_pass = true };
+	struct fuzz_run w = { .keep = true }, o = { .keep = true }, p = { .keep = true };
+	char what[64];
+
+	if (fuzz_read(path, &whole, 64, false, &w)) {
+		/* Not a CSV file: still go through the other ways. */
+		fuzz_read(path, &one, 7, false, &o);
+		read_parts(path, 2, &p);
+		goto out;
+	}
+	if (w.ret) {
+		fprintf(stderr, "fuzz: opened whole but read failed (%d)\n", w.ret);
+		abort();
+	}
+	if (!fuzz_read(path, &one, 7, false, &o) && !o.ret)
+		fuzz_same(&w, &o, "whole vs one pass");
+	/* 2, 3 or 4 parts, after the input's size: mutations try each. */
+	if (!read_parts(path, 2 + size % 3, &p)) {
+		snprintf(what, sizeof(what), "whole vs %zu parts", 2 + size % 3);
+		fuzz_same(&w, &p, what);
+	}
+out:
+	fuzz_run_free(&w);
+	fuzz_run_free(&o);
+	fuzz_run_free(&p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char path[64];
+	int fd;
+
+	if (size && data[0] == (uint8_t)WFW_BIN_MAGIC[0])
+		return -1;	/* not a CSV input: keep it out of the corpus */
+	fd = fuzz_memfd("", 0, data, size, path, sizeof(path));
+	if (fd < 0)
+		return 0;
+	fuzz_csv(path, size);
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Shared part of the reader fuzz targets (fuzz_read.h). */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fuzz_read.h"
+
+int fuzz_memfd(const void *head, size_t hlen, const void *data, size_t size,
+	       char *path, size_t pathlen)
+{
+	int fd = memfd_create("fuzz-input", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, head, hlen) != (ssize_t)hlen ||
+	    write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return -1;
+	}
+	snprintf(path, pathlen, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+static void broken(const char *path, const char *what)
+{
+	fprintf(stderr, "fuzz: %s: %s\n", path, what);
+	abort();
+}
+
+static uint64_t hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static struct fuzz_cell shown(const struct wultfw_column *col, union wultfw_cell c)
+{
+	struct fuzz_cell v = { 0 };
+
+	if (wfw_cell_empty(col, c) || (col->type == WULTFW_COL_ENUM && c.i == -1))
+		return v;
+	if (col->type == WULTFW_COL_ENUM) {
+		if (c.i < 0 || (size_t)c.i >= col->n_enum)
+			broken(col->name, "enum cell outside its names");
+		v.kind = 2;
+		v.h = hash(col->enum_names[c.i]);
+		return v;
+	}
+	v.kind = 1;
+	v.v = wfw_cell_value(col, c);
+	return v;
+}
+
+/* Keep the cells of rows [from, b->rows) of a batch read with schema s. */
+static void keep(struct fuzz_run *run, const struct wultfw_schema *s,
+		 struct wultfw_batch *b, size_t from)
+{
+	size_t need = run->ncells + (b->rows - from) * s->ncols;
+
+	if (need > run->cap) {
+		run->cap = need * 2;
+		run->cells = realloc(run->cells, run->cap * sizeof(*run->cells));
+		if (!run->cells)
+			abort();
+	}
+	for (size_t r = from; r < b->rows; r++)
+		for (size_t c = 0; c < s->ncols; c++)
+			run->cells[run->ncells++] = shown(&s->cols[c], wultfw_row(b, r)[c]);
+	run->ncols = s->ncols;
+}
+
+/* Read r to the end; 0 or the error. */
+static int drain(struct wfw_reader *r, size_t batch, struct fuzz_run *run)
+{
+	const struct wultfw_schema *s = wfw_reader_schema(r);
+	struct wultfw_batch b;
+	long n;
+
+	if (wfw_batch_alloc(&b, s->ncols, batch))
+		return -1;
+	while ((n = wfw_reader_read(r, &b)) > 0) {
+		if ((size_t)n > b.rows || b.rows > b.capacity)
+			broken(wfw_reader_error(r), "read() overfilled the batch");
+		if (run->keep)
+			keep(run, s, &b, b.rows - (size_t)n);
+		run->rows += (uint64_t)n;
+		/* Sometimes leave rows in the batch: read() appends after them. */
+		if (b.rows == b.capacity || n % 2)
+			b.rows = 0;
+	}
+	wfw_batch_free(&b);
+	return (int)n;
+}
+
+int fuzz_read(const char *path, const struct wfw_reader_opts *opts,
+	      size_t batch, bool salvage, struct fuzz_run *run)
+{
+	struct wfw_reader *r;
+	uint64_t before = run->rows;
+	char err[512];
+	int ret;
+
+	ret = wfw_reader_open_opts(&r, path, opts, err, sizeof(err));
+	if (ret < 0)
+		return ret;
+	wfw_reader_set_salvage(r, salvage);
+	wfw_reader_meta(r, "cpu");
+	ret = drain(r, batch, run);
+	if (!ret && !salvage && run->rows - before != wfw_reader_rows(r))
+		broken(path, "rows read differ from wfw_reader_rows()");
+	if (ret && !run->ret)
+		run->ret = ret;
+	wfw_reader_close(r);
+	return 0;
+}
+
+static bool close_enough(const struct fuzz_cell *a, const struct fuzz_cell *b)
+{
+	double m;
+
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind != 1)
+		return a->h == b->h;
+	if (isnan(a->v) || isnan(b->v))
+		return isnan(a->v) && isnan(b->v);
+	if (a->v == b->v)
+		return true;
+	/* An INT column's raw / divisor may round apart from strtod's value. */
+	m = fmax(fabs(a->v), fabs(b->v));
+	return isfinite(m) && fabs(a->v - b->v) <= 4 * m * 0x1p-52;
+}
+
+void fuzz_same(const struct fuzz_run *a, const struct fuzz_run *b,
+	       const char *what)
+{
+	if (a->rows != b->rows || a->ncells != b->ncells) {
+		fprintf(stderr, "fuzz: %s: %llu rows (%zu cells) vs %llu rows (%zu cells)\n",
+			what, (unsigned long long)a->rows, a->ncells,
+			(unsigned long long)b->rows, b->ncells);
+		abort();
+	}
+	for (size_t i = 0; i < a->ncells; i++) {
+		if (!close_enough(&a->cells[i], &b->cells[i])) {
+			fprintf(stderr, "fuzz: %s: row %zu column %zu: kind %u %.17g vs kind %u %.17g\n",
+				what, i / a->ncols, i % a->ncols, a->cells[i].kind,
+				a->cells[i].v, b->cells[i].kind, b->cells[i].v);
+			abort();
+		}
+	}
+}
+
+void fuzz_run_free(struct fuzz_run *run)
+{
+	free(run->cells);
+	run->cells = NULL;
+}
