@@ -38,5 +38,5 @@ tests_fuzz_fuzz_experiment_LDADD = core/libwfw_core.la
 if FUZZING
 # The targets and the plugins the experiment target loads.
 fuzz-targets: all $(FUZZ_TARGETS)
-.PHONY: fuzz-targets
 endif
+.PHONY: fuzz-targets
