@@ -287,7 +287,8 @@ double wfw_hist_rank_value(const struct wfw_hist *h, uint64_t k,
 
 size_t wfw_hist_bytes(const struct wfw_hist *h)
 {
-	return h->noct * WFW_HIST_SUBS * (sizeof(uint16_t) + sizeof(uint64_t));
+	return h->narenas * WFW_HIST_ARENA_OCTAVES * WFW_HIST_SUBS * sizeof(uint16_t) +
+	       h->noct * WFW_HIST_SUBS * sizeof(uint64_t);
 }
 
 /*
