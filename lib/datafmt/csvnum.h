@@ -139,7 +139,7 @@ static inline const char *wfw_csvnum_scan_double(const char *s, const char *end,
 
 /*
  * ---- the window fast paths: p[0..WFW_CSV_WIN) must be readable ----
- * A field of at most 15 bytes is classified 16 bytes at a time (SSE2 on
+ * A field of at most 16 bytes is classified 16 bytes at a time (SSE2 on
  * x86-64, a byte loop elsewhere) and its digits converted 8 at a time in
  * a 64-bit word. Whatever they do not take goes to the paths above.
  */
