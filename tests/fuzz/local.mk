@@ -36,7 +36,12 @@ tests_fuzz_fuzz_experiment_LDFLAGS = $(FUZZ_LINK)
 tests_fuzz_fuzz_experiment_LDADD = core/libwfw_core.la
 
 if FUZZING
-# The targets and the plugins the experiment target loads.
-fuzz-targets: all $(FUZZ_TARGETS)
+# The targets and the plugins the experiment target loads. One after the
+# other: `all` runs a sub-make (BUILT_SOURCES), and with -j the parent
+# building the targets' libraries beside it made core/libwfw_core.la twice
+# at once (libtool: "Failed to create ... .lax").
+fuzz-targets:
+	$(MAKE) $(AM_MAKEFLAGS) all
+	$(MAKE) $(AM_MAKEFLAGS) $(FUZZ_TARGETS)
 endif
 .PHONY: fuzz-targets

@@ -168,7 +168,7 @@ static void test_plugin_leftover_missing(void)
 	}
 	CU_ASSERT_FATAL(pid > 0);
 	waitpid(pid, NULL, 0);
-	tu_write(dir, "pk", "changed");
+	free(tu_write(dir, "pk", "changed"));
 	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", true), -1);
 	v = tu_read(a);
 	TU_ASSERT_CONTAINS(v, "orig");
