@@ -274,6 +274,20 @@ static void notes(struct calc *c, struct calc_result *r)
 			(unsigned long long)wfw_reader_ignored_bytes(r->rd));
 }
 
+/* A killed run's file the kill left empty: say that, not "empty file". */
+static int killed_before_data(const char *path)
+{
+	struct stat st;
+	char why[256];
+
+	if (stat(path, &st) || st.st_size != 0 ||
+	    wfw_run_end(path, why, sizeof(why)) != WFW_RUN_KILLED)
+		return 0;
+	fprintf(stderr, "wultfw calc: %s: the run was killed before its first "
+		"datapoint reached this file: nothing to compute\n", path);
+	return 1;
+}
+
 int calc_load(struct calc *c, struct calc_result *r)
 {
 	char err[700];
@@ -286,6 +300,8 @@ int calc_load(struct calc *c, struct calc_result *r)
 		return ret;
 	}
 	wfw_run_end_warn("calc", r->path);
+	if (killed_before_data(r->path))
+		return -ENODATA;
 	n = jobs_for(c, r);
 	if (n < 2 || load_parts(c, r, n)) {
 		ret = open_result(c, r, 0, 1, err, sizeof(err));
