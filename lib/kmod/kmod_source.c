@@ -163,3 +163,12 @@ int wfw_kmod_source_op_stop(struct wultfw_ctx *ctx)
 {
 	return ctx->priv ? wfw_kmod_source_stop(ctx->priv, ctx) : 0;
 }
+
+void wfw_kmod_source_init(struct wfw_kmod_source *s, const char *device,
+			  const char *stop_hint)
+{
+	s->km.fd = -1;
+	s->cpu = -1;
+	s->device = device;
+	s->stop_hint = stop_hint;
+}

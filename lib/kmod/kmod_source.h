@@ -33,6 +33,10 @@ struct wfw_kmod_source {
 	struct wultfw_record recs[WFW_KMOD_SOURCE_RECS];
 };
 
+/* A source not yet open: no module file, no CPU, for `device`. */
+void wfw_kmod_source_init(struct wfw_kmod_source *s, const char *device,
+			  const char *stop_hint);
+
 /*
  * The schema, once open() has configured the device: the columns of the
  * counters it has, ReqCState named after the measured CPU's cpuidle states

@@ -274,12 +274,10 @@ static int i210_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");
-	p->src.km.fd = -1;
-	p->src.cpu = -1;
+	wfw_kmod_source_init(&p->src, "i210",
+			     "the NIC failed to arm, was unbound, or the CPU went offline");
 	p->restore_id = -1;
-	p->src.device = "i210";
 	p->src.probe_cpu = ctx->cpu >= 0 ? ctx->cpu : 0;
-	p->src.stop_hint = "the NIC failed to arm, was unbound, or the CPU went offline";
 	ctx->priv = p;
 	o.dump = cfg->pci_dump;
 	o.sysfs = ctx->sysfs_root;

@@ -72,11 +72,10 @@ static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");
-	p->src.km.fd = -1;
-	p->src.cpu = -1;
-	p->src.stop_hint = "the device failed to arm or the CPU went offline";
+	/* cfg->device is one of tdt_devices: the core checked. */
+	wfw_kmod_source_init(&p->src, cfg->device,
+			     "the device failed to arm or the CPU went offline");
 	ctx->priv = p;
-	p->src.device = cfg->device;	/* one of tdt_devices: the core checked */
 	/* Check on the measured CPU when the core knows it already. */
 	p->src.probe_cpu = ctx->cpu >= 0 ? ctx->cpu : 0;
 
