@@ -64,7 +64,7 @@ if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_calc
 TESTS += tests/unit/test_calc
 tests_unit_test_calc_SOURCES = tests/unit/test_calc.c core/tools/cmd_calc.c core/tools/calc.h core/tools/calc_load.c \
-	core/tools/calc_print.c
+	core/tools/calc_print.c core/tools/toolopts.c core/tools/toolopts.h
 tests_unit_test_calc_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
 tests_unit_test_calc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_calc_LDADD = -lpthread lib/expr/libwfw_expr.la lib/stats/libwfw_stats.la \

@@ -87,6 +87,7 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/test_calc_diff.py tests/data/hostile \
 	tests/integration/test_durable.sh \
 	tests/integration/test_wult_compat.sh tests/integration/test_select.sh \
+	tests/integration/test_select_onepass.sh \
 	examples/plugins/loadavg/loadavg.c examples/plugins/loadavg/Makefile \
 	examples/plugins/loadavg/loadavg.cfg
 # Builds the whole tree again: only from check-all.
@@ -101,6 +102,7 @@ TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 TESTS += tests/integration/test_calc_input.sh tests/integration/test_calc_diff.sh
 TESTS += tests/integration/test_durable.sh
 TESTS += tests/integration/test_wult_compat.sh tests/integration/test_select.sh
+TESTS += tests/integration/test_select_onepass.sh
 endif
 endif
 

@@ -69,20 +69,12 @@ static int no_group_column(const char *path, const char *name,
 	return -ENOENT;
 }
 
-static bool selecting(const struct calc *c)
-{
-	return c->include || c->exclude;
-}
-
 /* Open r->path (part `part` of `nparts`) and set up its statistics. */
 static int open_result(struct calc *c, struct calc_result *r, unsigned part,
 		       unsigned nparts, char *err, size_t len)
 {
-	/*
-	 * --include "ReqCState == \"C6\"" resolves names when it is set up:
-	 * with a selection, learn every name before the first row.
-	 */
-	struct wfw_reader_opts o = { .one_pass = !selecting(c), .part = part,
+	/* One pass: the selection follows the types learned as rows come. */
+	struct wfw_reader_opts o = { .one_pass = true, .part = part,
 				     .nparts = nparts };
 	struct wfw_statset_cfg cfg = {
 		.exact_limit = c->exact_limit, .exact_memory = c->exact_memory,
@@ -118,7 +110,11 @@ static int stream_rows(struct calc_result *r, char *err, size_t len)
 		return -ENOMEM;
 	}
 	while ((n = wfw_reader_read(r->rd, &b)) > 0) {
-		wfw_select_batch(&r->sel, &b);
+		if (wfw_select_batch(&r->sel, &b)) {
+			snprintf(err, len, "%s: %s", r->path, r->sel.err);
+			n = -EINVAL;
+			break;
+		}
 		if (wfw_statset_add(&r->set, &b)) {
 			snprintf(err, len, "%s: out of memory", r->path);
 			n = -ENOMEM;
@@ -127,7 +123,7 @@ static int stream_rows(struct calc_result *r, char *err, size_t len)
 		b.rows = 0;
 	}
 	wfw_batch_free(&b);
-	if (n < 0 && n != -ENOMEM)
+	if (n < 0 && n != -ENOMEM && !r->sel.err[0])
 		snprintf(err, len, "%s", wfw_reader_error(r->rd));
 	return n < 0 ? (int)n : 0;
 }
@@ -222,12 +218,15 @@ static int load_parts(struct calc *c, struct calc_result *r, unsigned n)
 	return ret;
 }
 
-/* Threads for r: -j; without -j, one for small files; one to select rows. */
+/*
+ * Threads for r: -j; without -j, one for small files. Each part selects
+ * rows under the names and types its own reader learns.
+ */
 static unsigned jobs_for(const struct calc *c, const struct calc_result *r)
 {
 	struct stat st;
 
-	if (c->jobs < 2 || selecting(c) || stat(r->path, &st))
+	if (c->jobs < 2 || stat(r->path, &st))
 		return 1;
 	return c->jobs_given || st.st_size >= PART_MIN_BYTES ? c->jobs : 1;
 }

@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include "calc.h"
 #include "commands.h"
 #include "stats/hist.h"
+#include "toolopts.h"
 
 /* A bad option: one line on stderr. */
 static int calc_usage_error(const char *fmt, ...)
@@ -256,34 +256,47 @@ static int parse_size(const char *opt, const char *s, size_t *out)
 	return 0;
 }
 
-/* One option of calc; 1: stop here with status 0 (help, list). */
-static int calc_option(struct calc *c, int opt)
+/* One option of calc: 0 or a negative errno after saying why. */
+static int set_option(struct calc *c, int opt, const char *arg)
 {
 	switch (opt) {
-	case 'f': return parse_funcs(c, optarg);
-	case 'm': return parse_metrics(c, optarg);
+	case 'f': return parse_funcs(c, arg);
+	case 'm': return parse_metrics(c, arg);
 	case 'c':
 		c->per_cstate = true;
 		c->group_by = "ReqCState";
 		return 0;
 	case 'g':
 		c->per_cstate = true;
-		c->group_by = optarg;
+		c->group_by = arg;
 		return 0;
 	case 'J': c->format = CALC_JSON; return 0;
-	case 'F': return parse_format(c, optarg);
-	case 'j': return parse_jobs(c, optarg);
-	case 'e': return parse_size("--exact-limit", optarg, &c->exact_limit);
-	case 'M': return parse_memory(c, optarg);
-	case 'I': c->include = optarg; return 0;
-	case 'X': c->exclude = optarg; return 0;
-	case 'l': list_funcs(); return 1;
-	case 'h': usage(stdout); return 1;
-	default: usage(stderr); return -EINVAL;
+	case 'F': return parse_format(c, arg);
+	case 'j': return parse_jobs(c, arg);
+	case 'e': return parse_size("--exact-limit", arg, &c->exact_limit);
+	case 'M': return parse_memory(c, arg);
+	case 'I': c->include = arg; return 0;
+	case 'X': c->exclude = arg; return 0;
+	default: return 0;
 	}
 }
 
-/* 0: go on; 1: done (help); <0: usage error. */
+/* The option callback of toolopts.h: 0, WFW_TOOL_DONE or an exit status. */
+static int calc_option(void *ctx, int opt, const char *arg)
+{
+	int ret;
+
+	if (opt == 'l') {
+		list_funcs();
+		return WFW_TOOL_DONE;
+	}
+	ret = set_option(ctx, opt, arg);
+	if (ret == -ENOMEM)
+		fprintf(stderr, "wultfw calc: out of memory\n");
+	return ret == -ENOMEM ? 1 : ret ? 2 : 0;
+}
+
+/* WFW_TOOL_GO with optind at the first RESULT, or the exit status. */
 static int parse_args(struct calc *c, int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -302,17 +315,13 @@ static int parse_args(struct calc *c, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt, ret = 0;
+	const struct wfw_tool t = {
+		.name = "calc", .shortopts = "f:m:cg:F:j:e:M:h", .longopts = lopts,
+		.usage = usage, .option = calc_option, .ctx = c,
+	};
+	int ret = wfw_tool_parse(&t, argc, argv);
 
-	optind = 1;
-	while (!ret && (opt = getopt_long(argc, argv, "f:m:cg:F:j:e:M:h", lopts, NULL)) != -1)
-		ret = calc_option(c, opt);
-	if (!ret && optind >= argc) {
-		fprintf(stderr, "wultfw calc: no RESULT given\n");
-		usage(stderr);
-		ret = -EINVAL;
-	}
-	return ret;
+	return ret == WFW_TOOL_GO ? wfw_tool_inputs(&t, argc, "RESULT") : ret;
 }
 
 static void calc_free(struct calc *c)
@@ -330,13 +339,11 @@ int wfw_cmd_calc(int argc, char **argv)
 		.exact_memory = CALC_DEF_EXACT_MEMORY,
 		.jobs = online_cpus(),
 	};
-	int ret = parse_funcs(&c, CALC_DEF_FUNCS);
+	int ret = parse_funcs(&c, CALC_DEF_FUNCS) ? 1 : parse_args(&c, argc, argv);
 
-	if (!ret)
-		ret = parse_args(&c, argc, argv);
-	if (ret) {
+	if (ret != WFW_TOOL_GO) {
 		calc_free(&c);
-		return ret > 0 ? 0 : 2;
+		return ret;
 	}
 	c.nres = (size_t)(argc - optind);
 	c.res = calloc(c.nres, sizeof(*c.res));

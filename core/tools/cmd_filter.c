@@ -131,7 +131,11 @@ static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
 		ret = -ENOMEM;
 	}
 	while (!ret && (n = wfw_reader_read(f->rd, &in)) > 0) {
-		wfw_select_batch(&f->sel, &in);
+		ret = wfw_select_batch(&f->sel, &in);
+		if (ret) {
+			fprintf(stderr, "wultfw filter: %s: %s\n", f->path, f->sel.err);
+			break;
+		}
 		project(f, &in, &out);
 		ret = wfw_csvw_write(w, &out);
 		if (ret)
@@ -229,8 +233,8 @@ static int prepare(struct filter *f, struct wfw_csv_writer *w, char *err,
 	char csv[PATH_MAX + 32];
 	int ret;
 
-	/* One pass unless a selection must resolve names at its set-up. */
-	struct wfw_reader_opts o = { .one_pass = !f->include && !f->exclude };
+	/* One pass: the selection follows the types learned as rows come. */
+	struct wfw_reader_opts o = { .one_pass = true };
 
 	ret = wfw_result_locate(f->in, f->path, sizeof(f->path), err, errlen);
 	if (!ret)

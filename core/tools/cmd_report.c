@@ -470,7 +470,11 @@ static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
 
 	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
 		r->rows_read += b.rows;
-		wfw_select_batch(sel, &b);
+		ret = wfw_select_batch(sel, &b);
+		if (ret) {
+			fprintf(stderr, "wultfw report: %s: %s\n", r->path, sel->err);
+			break;
+		}
 		ret = wfw_statset_add(&r->set, &b);
 		if (!ret)
 			ret = append_rows(r, s, scol, &b, &cap);
@@ -557,8 +561,8 @@ static int open_all(const struct rep_cli *c, char **args, size_t nres,
 		    struct wfw_rep_result *res, struct wfw_reader **rd,
 		    char **owned)
 {
-	/* One pass unless a selection must resolve names at its set-up. */
-	struct wfw_reader_opts o = { .one_pass = !c->include && !c->exclude };
+	/* One pass: the selection follows the types learned as rows come. */
+	struct wfw_reader_opts o = { .one_pass = true };
 	char err[1024];
 	int ret;
 

@@ -25,6 +25,15 @@ int wfw_tool_parse(const struct wfw_tool *t, int argc, char **argv)
 	return ret ? ret : WFW_TOOL_GO;
 }
 
+int wfw_tool_inputs(const struct wfw_tool *t, int argc, const char *what)
+{
+	if (optind < argc)
+		return WFW_TOOL_GO;
+	fprintf(stderr, "wultfw %s: no %s given\n", t->name, what);
+	t->usage(stderr);
+	return 2;
+}
+
 int wfw_tool_one_input(const struct wfw_tool *t, int argc, char **argv,
 		       const char *what, const char *out, const char *hint)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The command line of the offline commands (convert, filter, report):
+ * The command line of the offline commands (calc, convert, filter, report):
  * one option loop with --help and the usage on a bad option, and the
  * check of their operands, so each command only says what its options do.
  */
@@ -34,6 +34,12 @@ struct wfw_tool {
  * (the usage on stderr), or what the callback returned.
  */
 int wfw_tool_parse(const struct wfw_tool *t, int argc, char **argv);
+
+/*
+ * After the options: one operand or more (`what`, e.g. "RESULT").
+ * WFW_TOOL_GO, or 2 with "no RESULT given" and the usage on stderr.
+ */
+int wfw_tool_inputs(const struct wfw_tool *t, int argc, const char *what);
 
 /*
  * After the options: exactly one operand (`what`, e.g. "input FILE") and

@@ -9,6 +9,7 @@
 #include "datafmt/reader.h"
 #include "expr/ast.h"
 #include "expr/expr.h"
+#include "expr/parser.h"
 
 static double value(const struct operand *o, const union wultfw_cell *row)
 {
@@ -23,6 +24,8 @@ static bool compare(const struct node *n, const union wultfw_cell *row)
 {
 	double a, b;
 
+	if (n->pending)		/* every cell of the column is empty so far */
+		return n->op == TOK_NE;
 	if (n->b.kind == VAL_ENUM) {
 		bool eq = row[n->a.idx].i == n->b.enum_val;
 
@@ -79,13 +82,31 @@ int wfw_select_init(struct wfw_select *sel, const char *include,
 	return 0;
 }
 
-void wfw_select_batch(struct wfw_select *sel, struct wultfw_batch *b)
+/* e after the reader's latest schema changes; -EINVAL with sel->err. */
+static int refresh(struct wfw_select *sel, struct wfw_expr *e,
+		   const char *what)
+{
+	char why[sizeof(sel->err) - 128];
+
+	if (!e || !e->nwatch || !expr_refresh(e, why, sizeof(why)))
+		return 0;
+	snprintf(sel->err, sizeof(sel->err), "%s: in the rows after the first %llu: %s",
+		 what, (unsigned long long)(sel->kept + sel->dropped), why);
+	return -EINVAL;
+}
+
+int wfw_select_batch(struct wfw_select *sel, struct wultfw_batch *b)
 {
 	size_t keep = 0, nc = b->ncols;
 
 	if (!wfw_select_active(sel)) {
 		sel->kept += b->rows;
-		return;
+		return 0;
+	}
+	if (sel->err[0] || refresh(sel, sel->include, "--include") ||
+	    refresh(sel, sel->exclude, "--exclude")) {
+		b->rows = 0;
+		return -EINVAL;
 	}
 	for (size_t r = 0; r < b->rows; r++) {
 		const union wultfw_cell *row = &b->cells[r * nc];
@@ -100,6 +121,7 @@ void wfw_select_batch(struct wfw_select *sel, struct wultfw_batch *b)
 	sel->kept += keep;
 	sel->dropped += b->rows - keep;
 	b->rows = keep;
+	return 0;
 }
 
 void wfw_select_free(struct wfw_select *sel)

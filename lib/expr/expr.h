@@ -21,6 +21,14 @@
  * simply matches no row. Columns are resolved when compiling, so a
  * misspelt column, a string compared with a number column or a unit the
  * column cannot take are errors before any row is read.
+ *
+ * A one-pass reader (wfw_reader_opts.one_pass) learns the schema as it
+ * reads, and wfw_select_batch() follows it: a name first seen at row
+ * 5 000 000 matches from there on; an INT column turned FLOAT compares by
+ * its new type; a column empty in every row so far (untyped: an ENUM
+ * without names) compares as an empty cell (only != holds) until its
+ * first value types it, and a comparison that does not fit that type
+ * (a string against numbers, a number against names) is an error then.
  */
 #ifndef WFW_EXPR_H
 #define WFW_EXPR_H
@@ -68,6 +76,7 @@ struct wfw_select {
 	struct wfw_expr *include;	/* NULL: every row */
 	struct wfw_expr *exclude;	/* NULL: no row */
 	uint64_t kept, dropped;		/* rows seen by wfw_select_batch() */
+	char err[1024];			/* why wfw_select_batch() failed */
 };
 
 /*
@@ -78,8 +87,15 @@ int wfw_select_init(struct wfw_select *sel, const char *include,
 		    const char *exclude, const struct wultfw_schema *s,
 		    char *err, size_t errlen);
 
-/* Drop the rows not selected from b, keeping the order of the rest. */
-void wfw_select_batch(struct wfw_select *sel, struct wultfw_batch *b);
+/*
+ * Drop the rows not selected from b, keeping the order of the rest. The
+ * schema is looked at again first (see above): b must be a batch just
+ * read, under the reader's schema as it is now. Returns 0, or -EINVAL
+ * (and from then on, with every row dropped) when a column's type turned
+ * out not to fit the expression: sel->err says which, where, with the
+ * expression and a caret, starting with "--include: " or "--exclude: ".
+ */
+int wfw_select_batch(struct wfw_select *sel, struct wultfw_batch *b);
 
 /* Does the selection drop anything at all? */
 static inline bool wfw_select_active(const struct wfw_select *sel)

@@ -167,6 +167,47 @@ void expr_node_free(struct node *n)
 	free(n);
 }
 
+/* Count (watch == NULL) or list the comparisons waiting for the schema. */
+static size_t collect_watched(struct node *n, struct node **watch)
+{
+	size_t k;
+
+	if (!n)
+		return 0;
+	if (n->kind == NODE_CMP) {
+		if (!expr_watched(n))
+			return 0;
+		if (watch)
+			watch[0] = n;
+		return 1;
+	}
+	k = collect_watched(n->left, watch);
+	return k + collect_watched(n->right, watch ? watch + k : NULL);
+}
+
+static int new_expr(struct wfw_expr **e, struct node *root, const char *text,
+		    const struct wultfw_schema *s)
+{
+	size_t nwatch = collect_watched(root, NULL);
+
+	*e = calloc(1, sizeof(**e));
+	if (!*e) {
+		expr_node_free(root);
+		return -ENOMEM;
+	}
+	(*e)->root = root;
+	(*e)->schema = s;
+	(*e)->text = strdup(text);
+	(*e)->watch = calloc(nwatch + 1, sizeof(*(*e)->watch));
+	if (!(*e)->text || !(*e)->watch) {
+		wfw_expr_free(*e);	/* and root */
+		*e = NULL;
+		return -ENOMEM;
+	}
+	(*e)->nwatch = collect_watched(root, (*e)->watch);
+	return 0;
+}
+
 int wfw_expr_compile(struct wfw_expr **e, const char *text,
 		     const struct wultfw_schema *s, char *err, size_t errlen)
 {
@@ -187,14 +228,10 @@ int wfw_expr_compile(struct wfw_expr **e, const char *text,
 		expr_node_free(root);
 		return -EINVAL;
 	}
-	*e = calloc(1, sizeof(**e));
-	if (!*e) {
-		expr_node_free(root);
+	if (new_expr(e, root, text, s)) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	(*e)->root = root;
-	(*e)->schema = s;
 	return 0;
 }
 
@@ -212,5 +249,7 @@ void wfw_expr_free(struct wfw_expr *e)
 	if (!e)
 		return;
 	expr_node_free(e->root);
+	free(e->text);
+	free(e->watch);
 	free(e);
 }

@@ -25,4 +25,12 @@ void expr_error(struct parser *p, size_t pos, const char *fmt, ...)
  */
 int expr_resolve(struct parser *p, struct node *n);
 
+/*
+ * Resolve e's watched comparisons again where the schema changed since:
+ * a column typed at last, a name first seen. 0, or -EINVAL with the
+ * message and caret in err (a column typed so that a comparison no
+ * longer fits it).
+ */
+int expr_refresh(struct wfw_expr *e, char *err, size_t errlen);
+
 #endif

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,6 +61,17 @@ static enum tok_kind mirror(enum tok_kind op)
 	}
 }
 
+/*
+ * Empty in every row so far: a one-pass CSV reader gives such a column a
+ * type (numbers, or names) with its first value, so comparisons on it are
+ * checked then (expr_refresh()).
+ */
+static bool untyped(const struct wultfw_column *c)
+{
+	return c->type == WULTFW_COL_ENUM && !c->n_enum;
+}
+
+/* Names are only ever appended: look at the new ones only. */
 static int resolve_string(struct parser *p, struct node *n)
 {
 	const struct wultfw_column *c = n->a.col;
@@ -74,11 +86,15 @@ static int resolve_string(struct parser *p, struct node *n)
 			   c->name);
 		return -EINVAL;
 	}
-	n->b.kind = VAL_ENUM;
-	n->b.enum_val = -2;	/* a name the column never holds */
-	for (size_t i = 0; i < c->n_enum; i++)
+	if (n->b.kind != VAL_ENUM) {
+		n->b.kind = VAL_ENUM;
+		n->b.enum_val = -2;	/* a name the column does not hold */
+		n->b.n_seen = 0;
+	}
+	for (size_t i = n->b.n_seen; i < c->n_enum && n->b.enum_val == -2; i++)
 		if (!strcmp(c->enum_names[i], n->b.tok.text))
 			n->b.enum_val = (int64_t)i;
+	n->b.n_seen = c->n_enum;
 	return 0;
 }
 
@@ -90,11 +106,12 @@ static int resolve_number(struct parser *p, struct node *n)
 	uint64_t u_ns = wfw_duration_unit_ns(unit);
 	uint64_t c_ns = wfw_duration_unit_ns(cunit);
 
-	if (c->type == WULTFW_COL_ENUM) {
+	if (c->type == WULTFW_COL_ENUM && !untyped(c)) {
 		expr_error(p, n->b.tok.pos, "column '%s' holds names: compare it with a quoted name such as \"C6\"",
 			   c->name);
 		return -EINVAL;
 	}
+	n->pending = untyped(c);
 	n->b.kind = VAL_NUMBER;
 	n->b.num = n->b.tok.num;
 	if (!*unit || !strcmp(unit, cunit))
@@ -122,17 +139,28 @@ static int resolve_columns(struct parser *p, struct node *n)
 	uint64_t a_ns = wfw_duration_unit_ns(a->unit ? a->unit : "");
 	uint64_t b_ns = wfw_duration_unit_ns(b->unit ? b->unit : "");
 
-	if ((a->type == WULTFW_COL_ENUM) != (b->type == WULTFW_COL_ENUM) ||
-	    a->type == WULTFW_COL_ENUM) {
+	if ((a->type == WULTFW_COL_ENUM && !untyped(a)) ||
+	    (b->type == WULTFW_COL_ENUM && !untyped(b))) {
 		expr_error(p, n->b.tok.pos, "'%s' and '%s' cannot be compared: compare names with a quoted string",
 			   a->name, b->name);
 		return -EINVAL;
 	}
+	n->pending = untyped(a) || untyped(b);
 	if (a_ns && b_ns && a_ns != b_ns) {
 		n->a.scale = (double)a_ns;
 		n->b.scale = (double)b_ns;
 	}
 	return 0;
+}
+
+/* The part of resolving that depends on the columns' types. */
+static int resolve_types(struct parser *p, struct node *n)
+{
+	if (n->b.tok.kind == TOK_NAME)
+		return resolve_columns(p, n);
+	if (n->b.tok.kind == TOK_STR)
+		return resolve_string(p, n);
+	return resolve_number(p, n);
 }
 
 int expr_resolve(struct parser *p, struct node *n)
@@ -152,9 +180,40 @@ int expr_resolve(struct parser *p, struct node *n)
 	}
 	if (find_column(p, &n->a))
 		return -EINVAL;
-	if (n->b.tok.kind == TOK_NAME)
-		return find_column(p, &n->b) ? -EINVAL : resolve_columns(p, n);
-	if (n->b.tok.kind == TOK_STR)
-		return resolve_string(p, n);
-	return resolve_number(p, n);
+	if (n->b.tok.kind == TOK_NAME && find_column(p, &n->b))
+		return -EINVAL;
+	return resolve_types(p, n);
+}
+
+/* Has the schema changed in a way that decides watched comparison n? */
+static bool decided(const struct node *n)
+{
+	const struct wultfw_column *a = n->a.col;
+
+	if (n->pending)
+		return !untyped(a) && (n->b.kind != VAL_COLUMN || !untyped(n->b.col));
+	return a->type != WULTFW_COL_ENUM || a->n_enum != n->b.n_seen;
+}
+
+int expr_refresh(struct wfw_expr *e, char *err, size_t errlen)
+{
+	struct parser p = { .text = e->text, .schema = e->schema, .err = err,
+			    .errlen = errlen };
+	size_t k = 0;
+
+	while (k < e->nwatch) {
+		struct node *n = e->watch[k];
+
+		if (!decided(n)) {
+			k++;
+			continue;
+		}
+		if (resolve_types(&p, n))
+			return -EINVAL;
+		if (expr_watched(n))
+			k++;
+		else
+			e->watch[k] = e->watch[--e->nwatch];
+	}
+	return 0;
 }

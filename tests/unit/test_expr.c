@@ -211,6 +211,115 @@ static void test_select(void)
 	CU_ASSERT(!wfw_select_active(&sel));
 }
 
+/*
+ * A one-pass reader's schema, changed between batches as csvread.c does:
+ * State gains the name "C10" late; Late is empty (untyped) at first and
+ * then turns INT; Tag turns to names; Lat turns from INT to FLOAT.
+ */
+static const char *late_names[] = { "C1", "C10" };
+static const char *tag_names[] = { "x" };
+static struct wultfw_column lcols[4];
+static const struct wultfw_schema lschema = { 4, lcols };
+
+static void late_schema(void)
+{
+	lcols[0] = (struct wultfw_column){ .name = "Lat", .unit = "us",
+		.type = WULTFW_COL_INT, .divisor = 1000 };
+	lcols[1] = (struct wultfw_column){ .name = "State", .unit = "",
+		.type = WULTFW_COL_ENUM, .enum_names = late_names, .n_enum = 1 };
+	lcols[2] = (struct wultfw_column){ .name = "Late", .unit = "",
+		.type = WULTFW_COL_ENUM };
+	lcols[3] = (struct wultfw_column){ .name = "Tag", .unit = "",
+		.type = WULTFW_COL_ENUM };
+}
+
+/* One row through sel: 1 kept, 0 dropped, -1 an error (err copied). */
+static int late_row(struct wfw_select *sel, int64_t lat, int64_t state,
+		    int64_t late, int64_t tag)
+{
+	union wultfw_cell c[4] = { { .i = lat }, { .i = state }, { .i = late },
+				   { .i = tag } };
+	struct wultfw_batch b = { .cells = c, .ncols = 4, .rows = 1,
+				  .capacity = 1 };
+
+	if (wfw_select_batch(sel, &b)) {
+		snprintf(err, sizeof(err), "%s", sel->err);
+		return -1;
+	}
+	return (int)b.rows;
+}
+
+static int late_select(struct wfw_select *sel, const char *include)
+{
+	late_schema();
+	return wfw_select_init(sel, include, NULL, &lschema, err, sizeof(err));
+}
+
+static void test_late_names(void)
+{
+	struct wfw_select sel;
+
+	CU_ASSERT_EQUAL(late_select(&sel, "State == \"C10\""), 0);
+	CU_ASSERT_EQUAL(late_row(&sel, 0, 0, -1, -1), 0);
+	lcols[1].n_enum = 2;	/* "C10" first seen in this batch */
+	CU_ASSERT_EQUAL(late_row(&sel, 0, 1, -1, -1), 1);
+	CU_ASSERT_EQUAL(late_row(&sel, 0, 0, -1, -1), 0);
+	wfw_select_free(&sel);
+	/* Empty so far, then names: == and != follow. */
+	CU_ASSERT_EQUAL(late_select(&sel, "Tag != \"x\""), 0);
+	CU_ASSERT_EQUAL(late_row(&sel, 0, 0, -1, -1), 1);
+	lcols[3].enum_names = tag_names;
+	lcols[3].n_enum = 1;
+	CU_ASSERT_EQUAL(late_row(&sel, 0, 0, -1, 0), 0);
+	CU_ASSERT_EQUAL(late_row(&sel, 0, 0, -1, -1), 1);
+	wfw_select_free(&sel);
+}
+
+static void test_late_types(void)
+{
+	struct wfw_select sel;
+
+	CU_ASSERT_EQUAL(late_select(&sel, "Lat > 20 && Late > 5"), 0);
+	CU_ASSERT_EQUAL(late_row(&sel, 30000, 0, -1, -1), 0);
+	lcols[2].type = WULTFW_COL_INT;	/* Late's first number */
+	lcols[2].divisor = 1;
+	CU_ASSERT_EQUAL(late_row(&sel, 30000, 0, 7, -1), 1);
+	CU_ASSERT_EQUAL(late_row(&sel, 20000, 0, 7, -1), 0);
+	lcols[0].type = WULTFW_COL_FLOAT;	/* Lat: more decimals */
+	lcols[0].divisor = 0;
+	CU_ASSERT_EQUAL(late_row(&sel, (union wultfw_cell){ .f = 20.25 }.i, 0, 7, -1), 1);
+	wfw_select_free(&sel);
+	/* != holds for an empty cell, as for a NaN. */
+	CU_ASSERT_EQUAL(late_select(&sel, "Late != 5"), 0);
+	CU_ASSERT_EQUAL(late_row(&sel, 0, 0, -1, -1), 1);
+	wfw_select_free(&sel);
+	/* A unit the column cannot take is still an error up front. */
+	CU_ASSERT_EQUAL(late_select(&sel, "Late > 5us"), -EINVAL);
+	TU_ASSERT_CONTAINS(err, "no unit");
+}
+
+static void test_late_misfit(void)
+{
+	struct wfw_select sel;
+
+	CU_ASSERT_EQUAL(late_select(&sel, "Late == \"x\""), 0);
+	CU_ASSERT_EQUAL(late_row(&sel, 0, 0, -1, -1), 0);
+	lcols[2].type = WULTFW_COL_INT;
+	lcols[2].divisor = 1;
+	CU_ASSERT_EQUAL(late_row(&sel, 0, 0, 3, -1), -1);
+	TU_ASSERT_CONTAINS(err, "--include: in the rows after the first 1: column 'Late' holds numbers");
+	TU_ASSERT_CONTAINS(err, "\n  Late == \"x\"\n          ^");
+	/* and it stays failed */
+	CU_ASSERT_EQUAL(late_row(&sel, 0, 0, 3, -1), -1);
+	wfw_select_free(&sel);
+	CU_ASSERT_EQUAL(late_select(&sel, "Lat > Tag"), 0);
+	lcols[3].enum_names = tag_names;
+	lcols[3].n_enum = 1;
+	CU_ASSERT_EQUAL(late_row(&sel, 0, 0, -1, 0), -1);
+	TU_ASSERT_CONTAINS(err, "'Lat' and 'Tag' cannot be compared");
+	wfw_select_free(&sel);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -226,5 +335,8 @@ int main(void)
 	CU_add_test(s, "bad input with a caret", test_bad_input);
 	CU_add_test(s, "syntax only", test_syntax_only);
 	CU_add_test(s, "include and exclude", test_select);
+	CU_add_test(s, "names first seen late", test_late_names);
+	CU_add_test(s, "types learned late", test_late_types);
+	CU_add_test(s, "a late type that does not fit", test_late_misfit);
 	return tu_run();
 }
