@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,6 +360,7 @@ static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		if (k >= 0 && s->cols[k].type == WULTFW_COL_ENUM)
 			r->units[r->ncols - 1] = "";
 	}
+	r->ntails = nm->nmetrics;
 	return 0;
 }
 
@@ -373,49 +375,151 @@ static float kept_value(struct wfw_rep_result *r, size_t c,
 
 	if (r->colnames[c] != timeline_col)
 		return (float)v;
-	if (!r->nrows && !r->time0_ns)
+	if (!r->nsel && !r->time0_ns)
 		r->time0_ns = v;
 	return (float)(v - r->time0_ns);
 }
 
-/* Append the batch's kept columns to r's arrays. */
-static int append_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
-		       int scol, const struct wultfw_batch *b, size_t *cap)
+/* How rows are kept while reading: where each kept column is, scratch. */
+struct rep_keep {
+	struct wfw_reservoir res;
+	size_t cap;		/* rows r->vals and r->state have room for */
+	int *kcol;		/* schema column of each kept column, or -1 */
+	float *row;		/* one row of kept columns */
+};
+
+/* Room for rows up to `need` (at most WFW_REPORT_KEEP_ROWS). */
+static int grow_rows(struct wfw_rep_result *r, struct rep_keep *k, size_t need)
 {
-	if (r->nrows + b->rows > *cap) {
-		size_t ncap = (*cap ? *cap * 2 : 65536) + b->rows;
-		int32_t *st = realloc(r->state, ncap * sizeof(*st));
+	size_t ncap = (k->cap ? k->cap * 2 : 65536) + need;
+	int32_t *st;
 
-		if (!st)
-			return -ENOMEM;
-		r->state = st;
-		for (size_t c = 0; c < r->ncols; c++) {
-			int k = wfw_schema_find(s, r->colnames[c]);
-			float *v;
-
-			if (k < 0 || s->cols[k].type == WULTFW_COL_ENUM)
-				continue;
-			v = realloc(r->vals[c], ncap * sizeof(*v));
-			if (!v)
-				return -ENOMEM;
-			r->vals[c] = v;
-		}
-		*cap = ncap;
-	}
+	if (need > WFW_REPORT_KEEP_ROWS)
+		need = WFW_REPORT_KEEP_ROWS;
+	if (need <= k->cap)
+		return 0;
+	if (ncap > WFW_REPORT_KEEP_ROWS)
+		ncap = WFW_REPORT_KEEP_ROWS;
+	st = realloc(r->state, ncap * sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	r->state = st;
 	for (size_t c = 0; c < r->ncols; c++) {
-		int k = wfw_schema_find(s, r->colnames[c]);
+		float *v;
 
-		if (k < 0 || !r->vals[c])
+		if (k->kcol[c] < 0)
 			continue;
-		for (size_t i = 0; i < b->rows; i++)
-			r->vals[c][r->nrows + i] = kept_value(r, c, &s->cols[k],
-							      wultfw_crow(b, i)[k]);
+		v = realloc(r->vals[c], ncap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		r->vals[c] = v;
 	}
-	for (size_t i = 0; i < b->rows; i++)
-		r->state[r->nrows + i] = scol >= 0 ?
-			(int32_t)wultfw_crow(b, i)[scol].i : -1;
-	r->nrows += b->rows;
+	k->cap = ncap;
 	return 0;
+}
+
+/* The batch's schema columns of r's kept columns (a type may change). */
+static void kept_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
+			 struct rep_keep *k)
+{
+	for (size_t c = 0; c < r->ncols; c++) {
+		int i = wfw_schema_find(s, r->colnames[c]);
+
+		k->kcol[c] = i >= 0 && s->cols[i].type != WULTFW_COL_ENUM ? i : -1;
+	}
+}
+
+/* The row's kept columns into k->row. */
+static void row_values(struct wfw_rep_result *r, const struct wultfw_schema *s,
+		       const struct rep_keep *k, const union wultfw_cell *cells)
+{
+	for (size_t c = 0; c < r->ncols; c++)
+		k->row[c] = k->kcol[c] < 0 ? NAN :
+			kept_value(r, c, &s->cols[k->kcol[c]], cells[k->kcol[c]]);
+}
+
+/* Offer the row to each metric's tail: its largest rows. */
+static void to_tails(struct wfw_rep_result *r, const struct wultfw_schema *s,
+		     const struct rep_keep *k, const union wultfw_cell *cells,
+		     int32_t state, bool have_row)
+{
+	for (size_t m = 0; m < r->ntails; m++) {
+		int i = k->kcol[m];
+		float v;
+
+		if (i < 0)
+			continue;
+		v = (float)wfw_cell_value(&s->cols[i], cells[i]);
+		if (!wfw_topk_wants(&r->tails[m], v))
+			continue;
+		if (!have_row)
+			row_values(r, s, k, cells);
+		have_row = true;
+		wfw_topk_add(&r->tails[m], v, k->row, state);
+	}
+}
+
+/*
+ * The statistics keep values for exact percentiles up to the cap in all:
+ * past it, a result is sampled and its percentiles come from histograms.
+ */
+static void drop_exact(struct wfw_statset *set)
+{
+	set->exact_limit = 0;
+	for (size_t i = 0; i < set->nmetrics * set->ngroups; i++)
+		set->acc[i].exact_limit = 0;
+}
+
+/* Keep the batch's rows: into the sample, and the tails. */
+static int keep_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
+		     int scol, const struct wultfw_batch *b, struct rep_keep *k)
+{
+	int ret;
+
+	kept_columns(r, s, k);
+	ret = grow_rows(r, k, r->nrows + b->rows);
+	for (size_t i = 0; i < b->rows && !ret; i++) {
+		const union wultfw_cell *cells = wultfw_crow(b, i);
+		int32_t st = scol >= 0 ? (int32_t)cells[scol].i : -1;
+		size_t slot = wfw_reservoir_take(&k->res);
+
+		if (slot != SIZE_MAX) {
+			row_values(r, s, k, cells);
+			for (size_t c = 0; c < r->ncols; c++)
+				if (r->vals[c])
+					r->vals[c][slot] = k->row[c];
+			r->state[slot] = st;
+			if (slot == r->nrows)
+				r->nrows++;
+		}
+		to_tails(r, s, k, cells, st, slot != SIZE_MAX);
+		r->nsel++;
+	}
+	if (!r->sampled && r->nsel > WFW_REPORT_KEEP_ROWS) {
+		r->sampled = true;
+		drop_exact(&r->set);
+	}
+	return ret;
+}
+
+static int keep_init(struct wfw_rep_result *r, struct rep_keep *k)
+{
+	wfw_reservoir_init(&k->res, WFW_REPORT_KEEP_ROWS, WFW_REPORT_SEED);
+	k->kcol = calloc(r->ncols + 1, sizeof(*k->kcol));
+	k->row = calloc(r->ncols + 1, sizeof(*k->row));
+	r->tails = calloc(r->ntails + 1, sizeof(*r->tails));
+	if (!k->kcol || !k->row || !r->tails)
+		return -ENOMEM;
+	for (size_t m = 0; m < r->ntails; m++)
+		if (wfw_topk_init(&r->tails[m], WFW_REPORT_TAIL_POINTS, r->ncols))
+			return -ENOMEM;
+	return 0;
+}
+
+static void keep_free(struct rep_keep *k)
+{
+	free(k->kcol);
+	free(k->row);
 }
 
 /*
@@ -464,18 +568,21 @@ static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
 {
 	const struct wultfw_schema *s = wfw_reader_schema(rd);
 	struct wultfw_batch b = { 0 };
-	size_t cap = 0;
+	struct rep_keep k = { 0 };
 	long n = 0;
 	int ret = wfw_batch_alloc(&b, s->ncols, 8192);
 
+	if (!ret)
+		ret = keep_init(r, &k);
 	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
 		r->rows_read += b.rows;
 		wfw_select_batch(sel, &b);
 		ret = wfw_statset_add(&r->set, &b);
 		if (!ret)
-			ret = append_rows(r, s, scol, &b, &cap);
+			ret = keep_rows(r, s, scol, &b, &k);
 		b.rows = 0;
 	}
+	keep_free(&k);
 	if (scol >= 0) {	/* a one-pass reader learns names as it goes */
 		r->state_names = s->cols[scol].enum_names;
 		r->nstates = s->cols[scol].n_enum;
@@ -494,7 +601,7 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		struct wfw_reader *rd, const struct rep_names *nm)
 {
 	const struct wultfw_schema *s = wfw_reader_schema(rd);
-	struct wfw_statset_cfg cfg = { .exact_limit = 1000000,
+	struct wfw_statset_cfg cfg = { .exact_limit = WFW_REPORT_KEEP_ROWS,
 				       .exact_memory = (size_t)256 << 20 };
 	struct wfw_select sel;
 	int scol = group_col(c, s);
@@ -624,6 +731,9 @@ static void free_results(struct wfw_rep_result *res, struct wfw_reader **rd,
 		free(r->colnames);
 		free(r->units);
 		free(r->state);
+		for (size_t m = 0; r->tails && m < r->ntails; m++)
+			wfw_topk_free(&r->tails[m]);
+		free(r->tails);
 		wfw_infoyml_free(&r->info);
 		wfw_timeline_free(&r->timeline);
 		free(r->collectors);

@@ -1,7 +1,8 @@
 # wultfw report: downsampling for plots, the HTML report writer.
 noinst_LTLIBRARIES += lib/report/libwfw_report.la
 lib_report_libwfw_report_la_SOURCES = \
-	lib/report/reduce.c lib/report/reduce.h
+	lib/report/reduce.c lib/report/reduce.h \
+	lib/report/sample.c lib/report/sample.h
 lib_report_libwfw_report_la_LIBADD = -lm
 
 if HAVE_CUNIT
@@ -13,6 +14,7 @@ tests_unit_test_reduce_LDADD = lib/report/libwfw_report.la tests/unit/libtestuti
 endif
 lib_report_libwfw_report_la_SOURCES += \
 	lib/report/report.h lib/report/emit.c lib/report/timeline.c \
+	lib/report/sampled.c \
 	lib/report/assets.c lib/report/assets.h
 lib_report_libwfw_report_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DWFW_REPORT_ASSETS_DIR='"$(pkgdatadir)/report"' \
