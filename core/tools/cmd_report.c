@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "datafmt/locate.h"
@@ -39,7 +42,8 @@ struct rep_list {
 struct rep_cli {
 	const char *out, *title, *descr, *include, *exclude, *group_by;
 	struct rep_list ids, metrics, xaxes, yaxes;
-	bool list, force;
+	bool list, force, jobs_given;
+	unsigned jobs;
 };
 
 /* Scatter plots' x axes unless --xaxes says otherwise; a sampler's: Time. */
@@ -77,6 +81,8 @@ static void usage(FILE *f)
 	      "      --list-metrics    list the metrics of the results and exit\n"
 	      "      --include=EXPR    only datapoints where EXPR holds\n"
 	      "      --exclude=EXPR    leave out datapoints where EXPR holds\n"
+	      "  -j, --jobs N          threads reading one file (default: the online\n"
+	      "                        CPUs, at most 8; one for files under 8 MiB)\n"
 	      "  -f, --force           replace DIR if it holds a report\n"
 	      "  -h, --help            this help\n", f);
 }
@@ -97,6 +103,27 @@ static int split(const char *list, struct rep_list *l)
 	return 0;
 }
 
+static int parse_jobs(struct rep_cli *c, const char *arg)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (*end || !*arg || n < 1 || n > 256) {
+		fprintf(stderr, "wultfw report: --jobs %s: use 1 to 256 threads\n", arg);
+		return -EINVAL;
+	}
+	c->jobs = (unsigned)n;
+	c->jobs_given = true;
+	return 0;
+}
+
+static unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
+}
+
 static int report_option(void *ctx, int opt, const char *arg)
 {
 	struct rep_cli *c = ctx;
@@ -115,6 +142,7 @@ static int report_option(void *ctx, int opt, const char *arg)
 	case 'I': c->include = arg; break;
 	case 'X': c->exclude = arg; break;
 	case 'f': c->force = true; break;
+	case 'j': ret = parse_jobs(c, arg); break;
 	}
 	return ret ? 1 : 0;
 }
@@ -154,16 +182,18 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 		{ "include", required_argument, NULL, 'I' },
 		{ "exclude", required_argument, NULL, 'X' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct wfw_tool t = {
-		.name = "report", .shortopts = "o:m:g:fh", .longopts = lopts,
+		.name = "report", .shortopts = "o:m:g:fhj:", .longopts = lopts,
 		.usage = usage, .option = report_option, .ctx = c,
 	};
 	int ret;
 
 	c->out = "wultfw-report";
+	c->jobs = online_cpus();
 	ret = wfw_tool_parse(&t, argc, argv);
 	return ret == WFW_TOOL_GO ? check_results(c, argc) : ret;
 }
@@ -470,31 +500,52 @@ static void drop_exact(struct wfw_statset *set)
 		set->acc[i].exact_limit = 0;
 }
 
-/* Keep the batch's rows: into the sample, and the tails. */
+static int32_t row_state(int scol, const union wultfw_cell *cells)
+{
+	return scol >= 0 ? (int32_t)cells[scol].i : -1;
+}
+
+/* Row i of the batch into slot `slot` of the sample, and the tails. */
+static void take_row(struct wfw_rep_result *r, const struct wultfw_schema *s,
+		     int scol, const union wultfw_cell *cells,
+		     const struct rep_keep *k, size_t slot)
+{
+	row_values(r, s, k, cells);
+	for (size_t c = 0; c < r->ncols; c++)
+		if (r->vals[c])
+			r->vals[c][slot] = k->row[c];
+	r->state[slot] = row_state(scol, cells);
+	if (slot == r->nrows)
+		r->nrows++;
+	to_tails(r, s, k, cells, r->state[slot], true);
+}
+
+/*
+ * Keep the batch's rows: into the sample, and the tails. Rows the sample
+ * passes over only meet the tails (a comparison per metric).
+ */
 static int keep_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		     int scol, const struct wultfw_batch *b, struct rep_keep *k)
 {
+	size_t i = 0;
 	int ret;
 
 	kept_columns(r, s, k);
 	ret = grow_rows(r, k, r->nrows + b->rows);
-	for (size_t i = 0; i < b->rows && !ret; i++) {
-		const union wultfw_cell *cells = wultfw_crow(b, i);
-		int32_t st = scol >= 0 ? (int32_t)cells[scol].i : -1;
-		size_t slot = wfw_reservoir_take(&k->res);
+	while (i < b->rows && !ret) {
+		uint64_t skip = wfw_reservoir_skip(&k->res, b->rows - i);
 
-		if (slot != SIZE_MAX) {
-			row_values(r, s, k, cells);
-			for (size_t c = 0; c < r->ncols; c++)
-				if (r->vals[c])
-					r->vals[c][slot] = k->row[c];
-			r->state[slot] = st;
-			if (slot == r->nrows)
-				r->nrows++;
+		wfw_reservoir_skipped(&k->res, skip);
+		for (size_t end = i + (size_t)skip; i < end; i++)
+			to_tails(r, s, k, wultfw_crow(b, i),
+				 row_state(scol, wultfw_crow(b, i)), false);
+		if (i < b->rows) {
+			take_row(r, s, scol, wultfw_crow(b, i), k,
+				 wfw_reservoir_take(&k->res));
+			i++;
 		}
-		to_tails(r, s, k, cells, st, slot != SIZE_MAX);
-		r->nsel++;
 	}
+	r->nsel += b->rows;
 	if (!r->sampled && r->nsel > WFW_REPORT_KEEP_ROWS) {
 		r->sampled = true;
 		drop_exact(&r->set);
@@ -502,9 +553,9 @@ static int keep_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
 	return ret;
 }
 
-static int keep_init(struct wfw_rep_result *r, struct rep_keep *k)
+static int keep_init(struct wfw_rep_result *r, struct rep_keep *k, uint64_t seed)
 {
-	wfw_reservoir_init(&k->res, WFW_REPORT_KEEP_ROWS, WFW_REPORT_SEED);
+	wfw_reservoir_init(&k->res, WFW_REPORT_KEEP_ROWS, seed);
 	k->kcol = calloc(r->ncols + 1, sizeof(*k->kcol));
 	k->row = calloc(r->ncols + 1, sizeof(*k->row));
 	r->tails = calloc(r->ntails + 1, sizeof(*r->tails));
@@ -573,7 +624,7 @@ static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
 	int ret = wfw_batch_alloc(&b, s->ncols, 8192);
 
 	if (!ret)
-		ret = keep_init(r, &k);
+		ret = keep_init(r, &k, WFW_REPORT_SEED);
 	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
 		r->rows_read += b.rows;
 		wfw_select_batch(sel, &b);
@@ -597,6 +648,330 @@ static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
 	return ret;
 }
 
+/* ---- several threads over parts of one file, as calc reads it ---- */
+
+/* Below this, a second thread costs more than it saves (calc's limit). */
+#define PART_MIN_BYTES (8u << 20)
+
+struct rep_part {
+	const struct rep_cli *c;
+	const struct rep_names *nm;
+	struct wfw_rep_result res;
+	struct wfw_reader *rd;
+	_Atomic uint64_t *total;	/* rows selected by all parts so far */
+	unsigned k, n;
+	int ret;
+	pthread_t th;
+};
+
+/* The kept rows, tails and statistics of r (not its file's info). */
+static void free_kept(struct wfw_rep_result *r)
+{
+	if (r->have_set)
+		wfw_statset_free(&r->set);
+	r->have_set = false;
+	for (size_t k = 0; r->vals && k < r->ncols; k++)
+		free(r->vals[k]);
+	free(r->vals);
+	free(r->colnames);
+	free(r->units);
+	free(r->state);
+	for (size_t m = 0; r->tails && m < r->ntails; m++)
+		wfw_topk_free(&r->tails[m]);
+	free(r->tails);
+	r->vals = NULL;
+	r->colnames = r->units = NULL;
+	r->state = NULL;
+	r->tails = NULL;
+}
+
+static int part_open(struct rep_part *p, int *scol)
+{
+	struct wfw_reader_opts o = { .one_pass = true, .part = p->k, .nparts = p->n };
+	struct wfw_statset_cfg cfg = { .exact_limit = WFW_REPORT_KEEP_ROWS,
+				       .exact_memory = (size_t)256 << 20,
+				       .metrics = p->nm->metrics,
+				       .nmetrics = p->nm->nmetrics,
+				       .pending_text = true };
+	const struct wultfw_schema *s;
+	char err[1024];
+	int ret = wfw_reader_open_opts(&p->rd, p->res.path, &o, err, sizeof(err));
+
+	if (ret)
+		return ret;
+	s = wfw_reader_schema(p->rd);
+	*scol = group_col(p->c, s);
+	if (*scol == -EINVAL)
+		return -EINVAL;
+	cfg.group_by = *scol >= 0 ? s->cols[*scol].name : NULL;
+	if (wfw_statset_init(&p->res.set, s, &cfg, err, sizeof(err)))
+		return -EAGAIN;
+	p->res.have_set = true;
+	p->res.group_by = cfg.group_by;
+	return keep_columns(&p->res, s, p->nm, false);
+}
+
+/* Past the cap in all parts together: percentiles from histograms. */
+static void note_total(struct rep_part *p, size_t rows, bool *dropped)
+{
+	if (*dropped || atomic_fetch_add(p->total, rows) + rows <= WFW_REPORT_KEEP_ROWS)
+		return;
+	drop_exact(&p->res.set);
+	*dropped = true;
+}
+
+static void *part_main(void *arg)
+{
+	struct rep_part *p = arg;
+	struct wfw_rep_result *r = &p->res;
+	struct wultfw_batch b = { 0 };
+	struct rep_keep k = { 0 };
+	const struct wultfw_schema *s;
+	bool dropped = false;
+	int scol = -1;
+	long n = 0;
+
+	p->ret = part_open(p, &scol);
+	if (p->ret)
+		return NULL;
+	s = wfw_reader_schema(p->rd);
+	p->ret = wfw_batch_alloc(&b, s->ncols, 8192);
+	if (!p->ret)
+		p->ret = keep_init(r, &k, WFW_REPORT_SEED + p->k);
+	while (!p->ret && (n = wfw_reader_read(p->rd, &b)) > 0) {
+		r->rows_read += b.rows;
+		p->ret = wfw_statset_add(&r->set, &b);
+		if (!p->ret)
+			p->ret = keep_rows(r, s, scol, &b, &k);
+		note_total(p, b.rows, &dropped);
+		b.rows = 0;
+	}
+	if (!p->ret && n < 0)
+		p->ret = (int)n;
+	if (scol >= 0) {
+		r->state_names = s->cols[scol].enum_names;
+		r->nstates = s->cols[scol].n_enum;
+	}
+	keep_free(&k);
+	wfw_batch_free(&b);
+	return NULL;
+}
+
+/* src's state numbers to dst's (by name; names dst lacks are added). */
+static int map_states(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
+		      int32_t *map)
+{
+	for (size_t i = 0; i < src->nstates; i++) {
+		size_t j = 0;
+
+		while (j < dst->nstates && strcmp(dst->merged_names[j], src->state_names[i]))
+			j++;
+		if (j == dst->nstates)
+			dst->merged_names[dst->nstates++] = src->state_names[i];
+		map[i] = (int32_t)j;
+	}
+	return 0;
+}
+
+static int32_t mapped(const int32_t *map, int32_t st)
+{
+	return st < 0 ? st : map[st];
+}
+
+/* Row `from` of src (or dst itself) into row `to` of dst. */
+static void move_row(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
+		     size_t from, size_t to, const int32_t *map)
+{
+	for (size_t c = 0; c < dst->ncols; c++)
+		if (dst->vals[c])
+			dst->vals[c][to] = src->vals[c][from];
+	dst->state[to] = map ? mapped(map, src->state[from]) : src->state[from];
+}
+
+/* Room for n rows in dst; -EAGAIN when the parts kept other columns. */
+static int resize_rows(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
+		       size_t n)
+{
+	int32_t *st = realloc(dst->state, (n ? n : 1) * sizeof(*st));
+
+	if (!st)
+		return -ENOMEM;
+	dst->state = st;
+	for (size_t c = 0; c < dst->ncols; c++) {
+		float *v;
+
+		if (!dst->vals[c] != !src->vals[c])
+			return -EAGAIN;
+		if (!dst->vals[c])
+			continue;
+		v = realloc(dst->vals[c], (n ? n : 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		dst->vals[c] = v;
+	}
+	return 0;
+}
+
+/*
+ * Two uniform samples of disjoint parts into one of the whole: how many
+ * from each drawn by their counts (all of both while under the cap).
+ */
+static int merge_sample(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
+			const int32_t *map, uint64_t *rng)
+{
+	uint64_t total = dst->nsel + src->nsel;
+	bool all = total <= WFW_REPORT_KEEP_ROWS;
+	size_t k1 = all ? dst->nrows :
+		wfw_reservoir_split(rng, dst->nsel, src->nsel, WFW_REPORT_KEEP_ROWS);
+	size_t k2 = all ? src->nrows : WFW_REPORT_KEEP_ROWS - k1;
+	size_t most = dst->nrows > src->nrows ? dst->nrows : src->nrows;
+	size_t *idx = malloc((most ? most : 1) * sizeof(*idx));
+	int ret = idx ? 0 : -ENOMEM;
+
+	if (!ret) {	/* dst's picks first: moving down, in place */
+		wfw_pick(rng, idx, dst->nrows, k1);
+		for (size_t j = 0; j < k1; j++)
+			move_row(dst, dst, idx[j], j, NULL);
+		ret = resize_rows(dst, src, k1 + k2);
+	}
+	if (!ret) {
+		wfw_pick(rng, idx, src->nrows, k2);
+		for (size_t j = 0; j < k2; j++)
+			move_row(dst, src, idx[j], k1 + j, map);
+		dst->nrows = k1 + k2;
+		dst->nsel = total;
+		dst->sampled = !all;
+	}
+	free(idx);
+	return ret;
+}
+
+static void merge_tails(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
+			const int32_t *map)
+{
+	for (size_t m = 0; m < dst->ntails; m++) {
+		const struct wfw_topk *t = &src->tails[m];
+
+		for (size_t i = 0; i < t->n; i++) {
+			uint32_t s = t->slot[i];
+
+			wfw_topk_add(&dst->tails[m], t->key[i],
+				     &t->rows[(size_t)s * t->width],
+				     mapped(map, t->group[s]));
+		}
+	}
+}
+
+/* Parts 1.. into part 0. */
+static int merge_parts(struct rep_part *p, unsigned n)
+{
+	struct wfw_rep_result *dst = &p[0].res;
+	size_t names = 0;
+	uint64_t rng = WFW_REPORT_SEED;
+	int ret = 0;
+
+	for (unsigned k = 0; k < n; k++)
+		names += p[k].res.nstates;
+	dst->merged_names = calloc(names + 1, sizeof(*dst->merged_names));
+	if (!dst->merged_names)
+		return -ENOMEM;
+	for (size_t i = 0; i < dst->nstates; i++)
+		dst->merged_names[i] = dst->state_names[i];
+	for (unsigned k = 1; k < n && !ret; k++) {
+		struct wfw_rep_result *src = &p[k].res;
+		int32_t *map = calloc(src->nstates + 1, sizeof(*map));
+
+		ret = map ? map_states(dst, src, map) : -ENOMEM;
+		if (!ret)
+			ret = wfw_statset_merge(&dst->set, &src->set);
+		if (!ret)
+			ret = merge_sample(dst, src, map, &rng);
+		if (!ret)
+			merge_tails(dst, src, map);
+		dst->rows_read += src->rows_read;
+		free(map);
+		free_kept(src);
+	}
+	dst->state_names = dst->merged_names;
+	return ret;
+}
+
+/* What part 0 gathered becomes r's; r keeps the parts' readers. */
+static void take_parts(struct wfw_rep_result *r, struct rep_part *p, unsigned n)
+{
+	const struct wfw_rep_result *m = &p[0].res;
+
+	r->set = m->set;
+	r->have_set = true;
+	r->rows_read = m->rows_read;
+	r->nsel = m->nsel;
+	r->nrows = m->nrows;
+	r->sampled = m->sampled;
+	r->ncols = m->ncols;
+	r->colnames = m->colnames;
+	r->units = m->units;
+	r->vals = m->vals;
+	r->state = m->state;
+	r->tails = m->tails;
+	r->ntails = m->ntails;
+	r->group_by = m->group_by;
+	r->state_names = m->state_names;
+	r->nstates = m->nstates;
+	r->merged_names = m->merged_names;
+	for (unsigned k = 0; k < n; k++)
+		r->part_rd[k] = p[k].rd;
+	r->nparts = n;
+}
+
+/* 0, or anything else: read the file with one reader instead. */
+static int load_parts(const struct rep_cli *c, struct wfw_rep_result *r,
+		      const struct rep_names *nm, unsigned n)
+{
+	struct rep_part p[WFW_REPORT_MAX_PARTS] = { 0 };
+	_Atomic uint64_t total = 0;
+	unsigned started = 0;
+	int ret = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		p[k] = (struct rep_part){ .c = c, .nm = nm, .total = &total,
+					  .k = k, .n = n };
+		memcpy(p[k].res.path, r->path, sizeof(r->path));
+		if (pthread_create(&p[k].th, NULL, part_main, &p[k]))
+			break;
+		started++;
+	}
+	for (unsigned k = 0; k < started; k++) {
+		pthread_join(p[k].th, NULL);
+		ret = ret ? ret : p[k].ret;
+	}
+	if (started < n)
+		ret = -EAGAIN;
+	if (!ret)
+		ret = merge_parts(p, n);
+	if (!ret) {
+		take_parts(r, p, n);
+		return 0;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		free_kept(&p[k].res);
+		if (p[k].rd)
+			wfw_reader_close(p[k].rd);
+	}
+	free(p[0].res.merged_names);
+	return ret;
+}
+
+/* Threads for r: -j; one for small files, to select rows, or a timeline. */
+static unsigned jobs_for(const struct rep_cli *c, const struct wfw_rep_result *r)
+{
+	struct stat st;
+	unsigned n = c->jobs < WFW_REPORT_MAX_PARTS ? c->jobs : WFW_REPORT_MAX_PARTS;
+
+	if (n < 2 || c->include || c->exclude || r->collectors || stat(r->path, &st))
+		return 1;
+	return c->jobs_given || st.st_size >= PART_MIN_BYTES ? n : 1;
+}
+
 static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		struct wfw_reader *rd, const struct rep_names *nm)
 {
@@ -618,6 +993,8 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 	cfg.nmetrics = nm->nmetrics;
 	if (scol >= 0)
 		r->group_by = s->cols[scol].name;
+	if (jobs_for(c, r) > 1 && !load_parts(c, r, nm, jobs_for(c, r)))
+		return 0;
 	ret = wfw_select_init(&sel, c->include, c->exclude, s, err, sizeof(err));
 	if (!ret)
 		ret = wfw_statset_init(&r->set, s, &cfg, err, sizeof(err));
@@ -723,17 +1100,10 @@ static void free_results(struct wfw_rep_result *res, struct wfw_reader **rd,
 	for (size_t i = 0; i < nres; i++) {
 		struct wfw_rep_result *r = &res[i];
 
-		if (r->have_set)
-			wfw_statset_free(&r->set);
-		for (size_t k = 0; r->vals && k < r->ncols; k++)
-			free(r->vals[k]);
-		free(r->vals);
-		free(r->colnames);
-		free(r->units);
-		free(r->state);
-		for (size_t m = 0; r->tails && m < r->ntails; m++)
-			wfw_topk_free(&r->tails[m]);
-		free(r->tails);
+		free_kept(r);
+		for (unsigned k = 0; k < r->nparts; k++)
+			wfw_reader_close(r->part_rd[k]);
+		free(r->merged_names);
 		wfw_infoyml_free(&r->info);
 		wfw_timeline_free(&r->timeline);
 		free(r->collectors);

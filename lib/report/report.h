@@ -40,6 +40,10 @@
  */
 #define WFW_REPORT_KEEP_ROWS 1000000
 #define WFW_REPORT_SEED 0x7265706f72743134ull
+/* Threads reading one file at most. */
+#define WFW_REPORT_MAX_PARTS 8
+
+struct wfw_reader;
 
 /* One counter a collector sampled: CLOCK_MONOTONIC ns and values. */
 struct wfw_rep_series {
@@ -84,6 +88,10 @@ struct wfw_rep_result {
 	const char *group_by;		/* the group column (ReqCState), or NULL */
 	const char *const *state_names;
 	size_t nstates;
+	/* Read in parts: their readers (they own the names), merged names. */
+	struct wfw_reader *part_rd[WFW_REPORT_MAX_PARTS];
+	unsigned nparts;
+	const char **merged_names;
 	/* LTime is kept as ns after the first row's, time0_ns (float precision). */
 	double time0_ns;
 	char *collectors;		/* info.yml's collector files, or NULL */
