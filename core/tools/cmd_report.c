@@ -424,12 +424,12 @@ static int grow_rows(struct wfw_rep_result *r, struct rep_keep *k, size_t need)
 	size_t ncap = (k->cap ? k->cap * 2 : 65536) + need;
 	int32_t *st;
 
-	if (need > WFW_REPORT_KEEP_ROWS)
-		need = WFW_REPORT_KEEP_ROWS;
+	if (need > k->res.cap)
+		need = k->res.cap;
 	if (need <= k->cap)
 		return 0;
-	if (ncap > WFW_REPORT_KEEP_ROWS)
-		ncap = WFW_REPORT_KEEP_ROWS;
+	if (ncap > k->res.cap)
+		ncap = k->res.cap;
 	st = realloc(r->state, ncap * sizeof(*st));
 	if (!st)
 		return -ENOMEM;
@@ -500,6 +500,45 @@ static void drop_exact(struct wfw_statset *set)
 		set->acc[i].exact_limit = 0;
 }
 
+static int32_t mapped(const int32_t *map, int32_t st)
+{
+	return st < 0 ? st : map[st];
+}
+
+/* Row `from` of src (or dst itself) into row `to` of dst. */
+static void move_row(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
+		     size_t from, size_t to, const int32_t *map)
+{
+	for (size_t c = 0; c < dst->ncols; c++)
+		if (dst->vals[c])
+			dst->vals[c][to] = src->vals[c][from];
+	dst->state[to] = map ? mapped(map, src->state[from]) : src->state[from];
+}
+
+/*
+ * Over the cap: the statistics' percentiles from histograms from now on,
+ * and the sample down to WFW_REPORT_SAMPLE_ROWS (uniformly).
+ */
+static int cross_cap(struct wfw_rep_result *r, struct rep_keep *k)
+{
+	size_t m = wfw_reservoir_shrink(&k->res, WFW_REPORT_SAMPLE_ROWS);
+	size_t need = m, left = r->nrows, j = 0;
+
+	r->sampled = true;
+	drop_exact(&r->set);
+	for (size_t i = 0; i < r->nrows; i++)	/* moving down, in place */
+		if (wfw_pick_next(&k->res.rng, &need, &left))
+			move_row(r, r, i, j++, NULL);
+	r->nrows = m;
+	for (size_t c = 0; c < r->ncols; c++) {
+		float *v = r->vals[c] ? realloc(r->vals[c], (m + 1) * sizeof(*v)) : NULL;
+
+		r->vals[c] = v ? v : r->vals[c];
+	}
+	k->cap = m;
+	return 0;
+}
+
 static int32_t row_state(int scol, const union wultfw_cell *cells)
 {
 	return scol >= 0 ? (int32_t)cells[scol].i : -1;
@@ -546,10 +585,6 @@ static int keep_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		}
 	}
 	r->nsel += b->rows;
-	if (!r->sampled && r->nsel > WFW_REPORT_KEEP_ROWS) {
-		r->sampled = true;
-		drop_exact(&r->set);
-	}
 	return ret;
 }
 
@@ -631,6 +666,8 @@ static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
 		ret = wfw_statset_add(&r->set, &b);
 		if (!ret)
 			ret = keep_rows(r, s, scol, &b, &k);
+		if (!ret && !r->sampled && r->nsel > WFW_REPORT_KEEP_ROWS)
+			ret = cross_cap(r, &k);
 		b.rows = 0;
 	}
 	keep_free(&k);
@@ -711,13 +748,12 @@ static int part_open(struct rep_part *p, int *scol)
 	return keep_columns(&p->res, s, p->nm, false);
 }
 
-/* Past the cap in all parts together: percentiles from histograms. */
-static void note_total(struct rep_part *p, size_t rows, bool *dropped)
+/* Past the cap in all parts together: this part's sample shrinks. */
+static int note_total(struct rep_part *p, size_t rows, struct rep_keep *k)
 {
-	if (*dropped || atomic_fetch_add(p->total, rows) + rows <= WFW_REPORT_KEEP_ROWS)
-		return;
-	drop_exact(&p->res.set);
-	*dropped = true;
+	if (p->res.sampled || atomic_fetch_add(p->total, rows) + rows <= WFW_REPORT_KEEP_ROWS)
+		return 0;
+	return cross_cap(&p->res, k);
 }
 
 static void *part_main(void *arg)
@@ -727,7 +763,6 @@ static void *part_main(void *arg)
 	struct wultfw_batch b = { 0 };
 	struct rep_keep k = { 0 };
 	const struct wultfw_schema *s;
-	bool dropped = false;
 	int scol = -1;
 	long n = 0;
 
@@ -743,7 +778,8 @@ static void *part_main(void *arg)
 		p->ret = wfw_statset_add(&r->set, &b);
 		if (!p->ret)
 			p->ret = keep_rows(r, s, scol, &b, &k);
-		note_total(p, b.rows, &dropped);
+		if (!p->ret)
+			p->ret = note_total(p, b.rows, &k);
 		b.rows = 0;
 	}
 	if (!p->ret && n < 0)
@@ -771,21 +807,6 @@ static int map_states(struct wfw_rep_result *dst, const struct wfw_rep_result *s
 		map[i] = (int32_t)j;
 	}
 	return 0;
-}
-
-static int32_t mapped(const int32_t *map, int32_t st)
-{
-	return st < 0 ? st : map[st];
-}
-
-/* Row `from` of src (or dst itself) into row `to` of dst. */
-static void move_row(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
-		     size_t from, size_t to, const int32_t *map)
-{
-	for (size_t c = 0; c < dst->ncols; c++)
-		if (dst->vals[c])
-			dst->vals[c][to] = src->vals[c][from];
-	dst->state[to] = map ? mapped(map, src->state[from]) : src->state[from];
 }
 
 /* Room for n rows in dst; -EAGAIN when the parts kept other columns. */
@@ -820,30 +841,28 @@ static int merge_sample(struct wfw_rep_result *dst, const struct wfw_rep_result 
 			const int32_t *map, uint64_t *rng)
 {
 	uint64_t total = dst->nsel + src->nsel;
-	bool all = total <= WFW_REPORT_KEEP_ROWS;
+	bool all = total <= WFW_REPORT_KEEP_ROWS && !dst->sampled && !src->sampled;
 	size_t k1 = all ? dst->nrows :
-		wfw_reservoir_split(rng, dst->nsel, src->nsel, WFW_REPORT_KEEP_ROWS);
-	size_t k2 = all ? src->nrows : WFW_REPORT_KEEP_ROWS - k1;
-	size_t most = dst->nrows > src->nrows ? dst->nrows : src->nrows;
-	size_t *idx = malloc((most ? most : 1) * sizeof(*idx));
-	int ret = idx ? 0 : -ENOMEM;
+		wfw_reservoir_split(rng, dst->nsel, src->nsel, WFW_REPORT_SAMPLE_ROWS);
+	size_t k2 = all ? src->nrows : WFW_REPORT_SAMPLE_ROWS - k1;
+	size_t need = k1, left = dst->nrows, j = 0;
+	int ret;
 
-	if (!ret) {	/* dst's picks first: moving down, in place */
-		wfw_pick(rng, idx, dst->nrows, k1);
-		for (size_t j = 0; j < k1; j++)
-			move_row(dst, dst, idx[j], j, NULL);
-		ret = resize_rows(dst, src, k1 + k2);
-	}
-	if (!ret) {
-		wfw_pick(rng, idx, src->nrows, k2);
-		for (size_t j = 0; j < k2; j++)
-			move_row(dst, src, idx[j], k1 + j, map);
-		dst->nrows = k1 + k2;
-		dst->nsel = total;
-		dst->sampled = !all;
-	}
-	free(idx);
-	return ret;
+	for (size_t i = 0; i < dst->nrows; i++)	/* moving down, in place */
+		if (wfw_pick_next(rng, &need, &left))
+			move_row(dst, dst, i, j++, NULL);
+	ret = resize_rows(dst, src, k1 + k2);
+	if (ret)
+		return ret;
+	need = k2;
+	left = src->nrows;
+	for (size_t i = 0; i < src->nrows; i++)
+		if (wfw_pick_next(rng, &need, &left))
+			move_row(dst, src, i, j++, map);
+	dst->nrows = k1 + k2;
+	dst->nsel = total;
+	dst->sampled = !all;
+	return 0;
 }
 
 static void merge_tails(struct wfw_rep_result *dst, const struct wfw_rep_result *src,

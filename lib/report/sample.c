@@ -66,6 +66,55 @@ size_t wfw_reservoir_take(struct wfw_reservoir *r)
 	return slot;
 }
 
+/* A standard normal variate (Box-Muller; one of the pair). */
+static double rng_normal(uint64_t *state)
+{
+	double u = rng_open01(state), v = rng_open01(state);
+
+	return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* A Gamma(a, 1) variate, a >= 1 (Marsaglia and Tsang's method). */
+static double rng_gamma(uint64_t *state, double a)
+{
+	double d = a - 1.0 / 3, c = 1 / sqrt(9 * d);
+
+	for (;;) {
+		double x = rng_normal(state), v = 1 + c * x;
+
+		if (v <= 0)
+			continue;
+		v = v * v * v;
+		if (log(rng_open01(state)) < 0.5 * x * x + d - d * v + d * log(v))
+			return d * v;
+	}
+}
+
+size_t wfw_reservoir_shrink(struct wfw_reservoir *r, size_t cap)
+{
+	size_t held = r->seen < r->cap ? (size_t)r->seen : r->cap;
+	size_t k = held < cap ? held : cap;
+	double g;
+
+	r->cap = cap;
+	r->next = UINT64_MAX;
+	if (!cap)
+		return 0;
+	if (r->seen < cap) {	/* still filling, as from the start */
+		r->w = exp(log(rng_open01(&r->rng)) / (double)cap);
+		return k;
+	}
+	/*
+	 * As if algorithm L had run with `cap` from the start: w is then the
+	 * largest of the cap smallest of `seen` uniform keys, a
+	 * Beta(cap, seen - cap + 1) variate, independent of which rows.
+	 */
+	g = rng_gamma(&r->rng, (double)cap);
+	r->w = g / (g + rng_gamma(&r->rng, (double)(r->seen - cap + 1)));
+	next_gap(r, r->seen);
+	return k;
+}
+
 size_t wfw_reservoir_split(uint64_t *rng, uint64_t n1, uint64_t n2, size_t cap)
 {
 	size_t k = 0;
@@ -81,26 +130,13 @@ size_t wfw_reservoir_split(uint64_t *rng, uint64_t n1, uint64_t n2, size_t cap)
 	return k;
 }
 
-static int cmp_size(const void *a, const void *b)
+bool wfw_pick_next(uint64_t *rng, size_t *need, size_t *left)
 {
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	bool take = *need && wfw_rng_below(rng, *left) < *need;
 
-	return x < y ? -1 : x > y;
-}
-
-void wfw_pick(uint64_t *rng, size_t *idx, size_t n, size_t k)
-{
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	if (k >= n)
-		return;
-	for (size_t i = 0; i < k; i++) {
-		size_t j = i + (size_t)wfw_rng_below(rng, n - i), t = idx[i];
-
-		idx[i] = idx[j];
-		idx[j] = t;
-	}
-	qsort(idx, k, sizeof(*idx), cmp_size);
+	*need -= take;
+	(*left)--;
+	return take;
 }
 
 int wfw_topk_init(struct wfw_topk *t, size_t cap, size_t width)

@@ -58,6 +58,14 @@ static inline void wfw_reservoir_skipped(struct wfw_reservoir *r, uint64_t n)
 }
 
 /*
+ * Go on with a smaller sample: the caller keeps the returned number of
+ * the items held (`cap`, or all when fewer), chosen uniformly (with
+ * wfw_pick_next()), in slots 0, 1, ... From then on the sample is as
+ * uniform as if it had been `cap` items from the start.
+ */
+size_t wfw_reservoir_shrink(struct wfw_reservoir *r, size_t cap);
+
+/*
  * Merging two uniform samples of disjoint parts (n1 and n2 items, samples
  * of min(n, cap) each) into one of `cap` items of the whole: how many of
  * them come from the first part (hypergeometric, drawn item by item, so
@@ -66,11 +74,11 @@ static inline void wfw_reservoir_skipped(struct wfw_reservoir *r, uint64_t n)
 size_t wfw_reservoir_split(uint64_t *rng, uint64_t n1, uint64_t n2, size_t cap);
 
 /*
- * Choose k of the indexes 0..n-1 uniformly (a partial Fisher-Yates
- * shuffle of idx[n], which the caller provides), in ascending order in
- * idx[0..k). k == n keeps them all, in order.
+ * Choosing `need` of `left` items uniformly, one item after the other
+ * (selection sampling, Knuth's algorithm S; no memory): is the next one
+ * chosen? Updates both counts. With need == left, every one is.
  */
-void wfw_pick(uint64_t *rng, size_t *idx, size_t n, size_t k);
+bool wfw_pick_next(uint64_t *rng, size_t *need, size_t *left);
 
 /*
  * The `cap` rows with the largest keys: a min-heap of keys, each with a

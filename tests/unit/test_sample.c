@@ -107,18 +107,67 @@ static void test_split(void)
 	CU_ASSERT_EQUAL(wfw_reservoir_split(&rng, 5000, 0, 400), 400);
 }
 
+/* Choosing k of n one by one: exactly k, each item equally often. */
 static void test_pick(void)
 {
-	size_t idx[100];
+	unsigned count[50] = { 0 };
 	uint64_t rng = 1;
 
-	wfw_pick(&rng, idx, 100, 100);
-	for (size_t i = 0; i < 100; i++)
-		CU_ASSERT_EQUAL(idx[i], i);
-	wfw_pick(&rng, idx, 100, 30);
-	for (size_t i = 1; i < 30; i++)
-		CU_ASSERT(idx[i - 1] < idx[i]);	/* distinct, in order */
-	CU_ASSERT(idx[29] < 100);
+	for (unsigned t = 0; t < 4000; t++) {
+		size_t need = 10, left = 50, k = 0;
+
+		for (size_t i = 0; i < 50; i++)
+			if (wfw_pick_next(&rng, &need, &left)) {
+				count[i]++;
+				k++;
+			}
+		CU_ASSERT_EQUAL(k, 10);
+		CU_ASSERT_EQUAL(left, 0);
+	}
+	/* Binomial(4000, 0.2): 800, sd 25; 50 items within 5 sd. */
+	for (size_t i = 0; i < 50; i++)
+		CU_ASSERT(count[i] > 800 - 125 && count[i] < 800 + 125);
+}
+
+/* Shrinking a full sample: still uniform over every item offered. */
+static void test_shrink(void)
+{
+	static unsigned held[NITEMS];
+	unsigned lo = TRIALS, hi = 0;
+
+	for (unsigned t = 0; t < TRIALS; t++) {
+		struct wfw_reservoir r;
+		unsigned item[4 * CAP], i = 0;
+		size_t need, left, j = 0;
+
+		wfw_reservoir_init(&r, 4 * CAP, t + 7);
+		for (; i < NITEMS / 2; i++) {
+			size_t s = wfw_reservoir_take(&r);
+
+			if (s != SIZE_MAX)
+				item[s] = i;
+		}
+		need = wfw_reservoir_shrink(&r, CAP);
+		CU_ASSERT_EQUAL(need, CAP);
+		left = 4 * CAP;
+		for (size_t s = 0; s < 4 * CAP; s++)
+			if (wfw_pick_next(&r.rng, &need, &left))
+				item[j++] = item[s];
+		for (; i < NITEMS; i++) {
+			size_t s = wfw_reservoir_take(&r);
+
+			if (s != SIZE_MAX)
+				item[s] = i;
+		}
+		for (size_t s = 0; s < CAP; s++)
+			held[item[s]]++;
+	}
+	for (unsigned i = 0; i < NITEMS; i++) {
+		lo = held[i] < lo ? held[i] : lo;
+		hi = held[i] > hi ? held[i] : hi;
+	}
+	CU_ASSERT(lo >= 200 - 67);
+	CU_ASSERT(hi <= 200 + 67);
 }
 
 static int cmp_float(const void *a, const void *b)
@@ -206,6 +255,7 @@ int main(void)
 	CU_add_test(s, "reservoir: skipping is taking nothing", test_reservoir_skip);
 	CU_add_test(s, "merging samples: split by counts", test_split);
 	CU_add_test(s, "picking k of n", test_pick);
+	CU_add_test(s, "reservoir: shrinking stays uniform", test_shrink);
 	CU_add_test(s, "top k with rows", test_topk);
 	CU_add_test(s, "ccdf of sample and top", test_ccdf_parts);
 	return tu_run();
