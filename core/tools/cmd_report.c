@@ -468,24 +468,44 @@ static void row_values(struct wfw_rep_result *r, const struct wultfw_schema *s,
 			kept_value(r, c, &s->cols[k->kcol[c]], cells[k->kcol[c]]);
 }
 
-/* Offer the row to each metric's tail: its largest rows. */
-static void to_tails(struct wfw_rep_result *r, const struct wultfw_schema *s,
-		     const struct rep_keep *k, const union wultfw_cell *cells,
-		     int32_t state, bool have_row)
+static int32_t row_state(int scol, const union wultfw_cell *cells)
 {
-	for (size_t m = 0; m < r->ntails; m++) {
-		int i = k->kcol[m];
-		float v;
+	return scol >= 0 ? (int32_t)cells[scol].i : -1;
+}
 
-		if (i < 0)
+/* wfw_cell_value() as a float, inline: it runs on every row. */
+static inline float cell_float(const struct wultfw_column *col,
+			       union wultfw_cell c)
+{
+	if (col->type == WULTFW_COL_FLOAT)
+		return (float)c.f;
+	if (col->type != WULTFW_COL_INT)
+		return (float)c.i;
+	if (c.i == WULTFW_CELL_EMPTY)
+		return NAN;
+	return (float)((double)c.i / (col->divisor ? col->divisor : 1));
+}
+
+/*
+ * The batch's rows into metric m's tail, its largest rows: one
+ * comparison a row, the whole row read only for the few kept.
+ */
+static void batch_tail(struct wfw_rep_result *r, const struct wultfw_schema *s,
+		       const struct rep_keep *k, int scol,
+		       const struct wultfw_batch *b, size_t m)
+{
+	struct wfw_topk *t = &r->tails[m];
+	size_t ci = (size_t)k->kcol[m];
+	const struct wultfw_column *col = &s->cols[ci];
+
+	for (size_t i = 0; i < b->rows; i++) {
+		const union wultfw_cell *cells = wultfw_crow(b, i);
+		float v = cell_float(col, cells[ci]);
+
+		if (!wfw_topk_wants(t, v))
 			continue;
-		v = (float)wfw_cell_value(&s->cols[i], cells[i]);
-		if (!wfw_topk_wants(&r->tails[m], v))
-			continue;
-		if (!have_row)
-			row_values(r, s, k, cells);
-		have_row = true;
-		wfw_topk_add(&r->tails[m], v, k->row, state);
+		row_values(r, s, k, cells);
+		wfw_topk_add(t, v, k->row, row_state(scol, cells));
 	}
 }
 
@@ -539,11 +559,6 @@ static int cross_cap(struct wfw_rep_result *r, struct rep_keep *k)
 	return 0;
 }
 
-static int32_t row_state(int scol, const union wultfw_cell *cells)
-{
-	return scol >= 0 ? (int32_t)cells[scol].i : -1;
-}
-
 /* Row i of the batch into slot `slot` of the sample, and the tails. */
 static void take_row(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		     int scol, const union wultfw_cell *cells,
@@ -556,13 +571,9 @@ static void take_row(struct wfw_rep_result *r, const struct wultfw_schema *s,
 	r->state[slot] = row_state(scol, cells);
 	if (slot == r->nrows)
 		r->nrows++;
-	to_tails(r, s, k, cells, r->state[slot], true);
 }
 
-/*
- * Keep the batch's rows: into the sample, and the tails. Rows the sample
- * passes over only meet the tails (a comparison per metric).
- */
+/* Keep the batch's rows: into the sample, and into the tails. */
 static int keep_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		     int scol, const struct wultfw_batch *b, struct rep_keep *k)
 {
@@ -575,15 +586,16 @@ static int keep_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		uint64_t skip = wfw_reservoir_skip(&k->res, b->rows - i);
 
 		wfw_reservoir_skipped(&k->res, skip);
-		for (size_t end = i + (size_t)skip; i < end; i++)
-			to_tails(r, s, k, wultfw_crow(b, i),
-				 row_state(scol, wultfw_crow(b, i)), false);
+		i += (size_t)skip;
 		if (i < b->rows) {
 			take_row(r, s, scol, wultfw_crow(b, i), k,
 				 wfw_reservoir_take(&k->res));
 			i++;
 		}
 	}
+	for (size_t m = 0; m < r->ntails && !ret; m++)
+		if (k->kcol[m] >= 0)
+			batch_tail(r, s, k, scol, b, m);
 	r->nsel += b->rows;
 	return ret;
 }
