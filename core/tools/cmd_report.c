@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -707,7 +706,6 @@ struct rep_part {
 	const struct rep_names *nm;
 	struct wfw_rep_result res;
 	struct wfw_reader *rd;
-	_Atomic uint64_t *total;	/* rows selected by all parts so far */
 	unsigned k, n;
 	int ret;
 	pthread_t th;
@@ -760,10 +758,15 @@ static int part_open(struct rep_part *p, int *scol)
 	return keep_columns(&p->res, s, p->nm, false);
 }
 
-/* Past the cap in all parts together: this part's sample shrinks. */
-static int note_total(struct rep_part *p, size_t rows, struct rep_keep *k)
+/*
+ * A part past its share of the cap shrinks its sample: memory as with one
+ * reader, and the same report every time (a shared count would depend on
+ * the threads' timing). Should the whole turn out under the cap, the file
+ * is read again by one reader (merge_parts()).
+ */
+static int past_share(struct rep_part *p, struct rep_keep *k)
 {
-	if (p->res.sampled || atomic_fetch_add(p->total, rows) + rows <= WFW_REPORT_KEEP_ROWS)
+	if (p->res.sampled || p->res.nsel <= WFW_REPORT_KEEP_ROWS / p->n)
 		return 0;
 	return cross_cap(&p->res, k);
 }
@@ -791,7 +794,7 @@ static void *part_main(void *arg)
 		if (!p->ret)
 			p->ret = keep_rows(r, s, scol, &b, &k);
 		if (!p->ret)
-			p->ret = note_total(p, b.rows, &k);
+			p->ret = past_share(p, &k);
 		b.rows = 0;
 	}
 	if (!p->ret && n < 0)
@@ -898,11 +901,17 @@ static int merge_parts(struct rep_part *p, unsigned n)
 {
 	struct wfw_rep_result *dst = &p[0].res;
 	size_t names = 0;
-	uint64_t rng = WFW_REPORT_SEED;
+	uint64_t rng = WFW_REPORT_SEED, total = 0;
+	bool sampled = false;
 	int ret = 0;
 
-	for (unsigned k = 0; k < n; k++)
+	for (unsigned k = 0; k < n; k++) {
 		names += p[k].res.nstates;
+		total += p[k].res.nsel;
+		sampled |= p[k].res.sampled;
+	}
+	if (sampled && total <= WFW_REPORT_KEEP_ROWS)
+		return -EAGAIN;	/* a part sampled what one reader keeps whole */
 	dst->merged_names = calloc(names + 1, sizeof(*dst->merged_names));
 	if (!dst->merged_names)
 		return -ENOMEM;
@@ -959,13 +968,11 @@ static int load_parts(const struct rep_cli *c, struct wfw_rep_result *r,
 		      const struct rep_names *nm, unsigned n)
 {
 	struct rep_part p[WFW_REPORT_MAX_PARTS] = { 0 };
-	_Atomic uint64_t total = 0;
 	unsigned started = 0;
 	int ret = 0;
 
 	for (unsigned k = 0; k < n; k++) {
-		p[k] = (struct rep_part){ .c = c, .nm = nm, .total = &total,
-					  .k = k, .n = n };
+		p[k] = (struct rep_part){ .c = c, .nm = nm, .k = k, .n = n };
 		memcpy(p[k].res.path, r->path, sizeof(r->path));
 		if (pthread_create(&p[k].th, NULL, part_main, &p[k]))
 			break;
