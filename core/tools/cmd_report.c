@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,24 +25,9 @@
 #include "expr/expr.h"
 #include "report/report.h"
 #include "report/assets.h"
+#include "report_load.h"
 #include "toolopts.h"
 #include <suggest/suggest.h>
-
-#define REP_MAX 64
-
-/* A comma-separated option: its copy and the names in it. */
-struct rep_list {
-	char *buf;
-	const char *v[REP_MAX];
-	size_t n;
-};
-
-struct rep_cli {
-	const char *out, *title, *descr, *include, *exclude, *group_by;
-	struct rep_list ids, metrics, xaxes, yaxes;
-	bool list, force, jobs_given;
-	unsigned jobs;
-};
 
 /* Scatter plots' x axes unless --xaxes says otherwise; a sampler's: Time. */
 static const char *const default_xaxes[] = { "LDist", "SilentTime" };
@@ -51,7 +35,6 @@ static const char *const sampler_xaxis = "Time";
 /* Groups of the tables, colours and histograms, unless --group-by says. */
 static const char *const default_groups[] = { "ReqCState", "Precise" };
 /* The main result's time column, for the timeline of its collectors. */
-static const char *const timeline_col = "LTime";
 
 static void usage(FILE *f)
 {
@@ -280,12 +263,6 @@ static void list_metrics(const struct wfw_rep_result *res, size_t nres,
 	}
 }
 
-/* What the report shows: tabs, scatter x axes, metrics with scatters. */
-struct rep_names {
-	const char *metrics[REP_MAX], *xaxes[REP_MAX], *yaxes[REP_MAX];
-	size_t nmetrics, nxaxes, nyaxes;
-};
-
 /* The numeric columns of any result that pass keep(), added to out. */
 static void add_columns(struct wfw_reader **rd, size_t nres,
 			bool (*keep)(const void *arg, const char *name),
@@ -367,7 +344,7 @@ static int choose_names(const struct rep_cli *c, struct wfw_rep_result *res,
 }
 
 /* Columns to keep in memory: the metrics and the scatter x axes. */
-static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
+int rep_keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 			const struct rep_names *nm, bool timeline)
 {
 	size_t n = nm->nmetrics + nm->nxaxes + timeline;
@@ -380,7 +357,7 @@ static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 	for (size_t i = 0; i < n; i++) {
 		const char *name = i < nm->nmetrics ? nm->metrics[i] :
 				   i < nm->nmetrics + nm->nxaxes ?
-				   nm->xaxes[i - nm->nmetrics] : timeline_col;
+				   nm->xaxes[i - nm->nmetrics] : rep_timeline_col;
 		int k = wfw_schema_find(s, name);
 
 		r->colnames[r->ncols] = name;
@@ -394,236 +371,10 @@ static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 }
 
 /*
- * One kept cell as a float: LTime (CLOCK_MONOTONIC ns, too large for a
- * float's precision) as ns after the first row's.
- */
-static float kept_value(struct wfw_rep_result *r, size_t c,
-			const struct wultfw_column *col, union wultfw_cell cell)
-{
-	double v = wfw_cell_value(col, cell);
-
-	if (r->colnames[c] != timeline_col)
-		return (float)v;
-	if (!r->nsel && !r->time0_ns)
-		r->time0_ns = v;
-	return (float)(v - r->time0_ns);
-}
-
-/* How rows are kept while reading: where each kept column is, scratch. */
-struct rep_keep {
-	struct wfw_reservoir res;
-	size_t cap;		/* rows r->vals and r->state have room for */
-	int *kcol;		/* schema column of each kept column, or -1 */
-	float *row;		/* one row of kept columns */
-};
-
-/* Room for rows up to `need` (at most WFW_REPORT_KEEP_ROWS). */
-static int grow_rows(struct wfw_rep_result *r, struct rep_keep *k, size_t need)
-{
-	size_t ncap = (k->cap ? k->cap * 2 : 65536) + need;
-	int32_t *st;
-
-	if (need > k->res.cap)
-		need = k->res.cap;
-	if (need <= k->cap)
-		return 0;
-	if (ncap > k->res.cap)
-		ncap = k->res.cap;
-	st = realloc(r->state, ncap * sizeof(*st));
-	if (!st)
-		return -ENOMEM;
-	r->state = st;
-	for (size_t c = 0; c < r->ncols; c++) {
-		float *v;
-
-		if (k->kcol[c] < 0)
-			continue;
-		v = realloc(r->vals[c], ncap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		r->vals[c] = v;
-	}
-	k->cap = ncap;
-	return 0;
-}
-
-/* The batch's schema columns of r's kept columns (a type may change). */
-static void kept_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
-			 struct rep_keep *k)
-{
-	for (size_t c = 0; c < r->ncols; c++) {
-		int i = wfw_schema_find(s, r->colnames[c]);
-
-		k->kcol[c] = i >= 0 && s->cols[i].type != WULTFW_COL_ENUM ? i : -1;
-	}
-}
-
-/* The row's kept columns into k->row. */
-static void row_values(struct wfw_rep_result *r, const struct wultfw_schema *s,
-		       const struct rep_keep *k, const union wultfw_cell *cells)
-{
-	for (size_t c = 0; c < r->ncols; c++)
-		k->row[c] = k->kcol[c] < 0 ? NAN :
-			kept_value(r, c, &s->cols[k->kcol[c]], cells[k->kcol[c]]);
-}
-
-static int32_t row_state(int scol, const union wultfw_cell *cells)
-{
-	return scol >= 0 ? (int32_t)cells[scol].i : -1;
-}
-
-/* wfw_cell_value() as a float, inline: it runs on every row. */
-static inline float cell_float(const struct wultfw_column *col,
-			       union wultfw_cell c)
-{
-	if (col->type == WULTFW_COL_FLOAT)
-		return (float)c.f;
-	if (col->type != WULTFW_COL_INT)
-		return (float)c.i;
-	if (c.i == WULTFW_CELL_EMPTY)
-		return NAN;
-	return (float)((double)c.i / (col->divisor ? col->divisor : 1));
-}
-
-/*
- * The batch's rows into metric m's tail, its largest rows: one
- * comparison a row, the whole row read only for the few kept.
- */
-static void batch_tail(struct wfw_rep_result *r, const struct wultfw_schema *s,
-		       const struct rep_keep *k, int scol,
-		       const struct wultfw_batch *b, size_t m)
-{
-	struct wfw_topk *t = &r->tails[m];
-	size_t ci = (size_t)k->kcol[m];
-	const struct wultfw_column *col = &s->cols[ci];
-
-	for (size_t i = 0; i < b->rows; i++) {
-		const union wultfw_cell *cells = wultfw_crow(b, i);
-		float v = cell_float(col, cells[ci]);
-
-		if (!wfw_topk_wants(t, v))
-			continue;
-		row_values(r, s, k, cells);
-		wfw_topk_add(t, v, k->row, row_state(scol, cells));
-	}
-}
-
-/*
- * The statistics keep values for exact percentiles up to the cap in all:
- * past it, a result is sampled and its percentiles come from histograms.
- */
-static void drop_exact(struct wfw_statset *set)
-{
-	set->exact_limit = 0;
-	for (size_t i = 0; i < set->nmetrics * set->ngroups; i++)
-		set->acc[i].exact_limit = 0;
-}
-
-static int32_t mapped(const int32_t *map, int32_t st)
-{
-	return st < 0 ? st : map[st];
-}
-
-/* Row `from` of src (or dst itself) into row `to` of dst. */
-static void move_row(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
-		     size_t from, size_t to, const int32_t *map)
-{
-	for (size_t c = 0; c < dst->ncols; c++)
-		if (dst->vals[c])
-			dst->vals[c][to] = src->vals[c][from];
-	dst->state[to] = map ? mapped(map, src->state[from]) : src->state[from];
-}
-
-/*
- * Over the cap: the statistics' percentiles from histograms from now on,
- * and the sample down to WFW_REPORT_SAMPLE_ROWS (uniformly).
- */
-static int cross_cap(struct wfw_rep_result *r, struct rep_keep *k)
-{
-	size_t m = wfw_reservoir_shrink(&k->res, WFW_REPORT_SAMPLE_ROWS);
-	size_t need = m, left = r->nrows, j = 0;
-
-	r->sampled = true;
-	drop_exact(&r->set);
-	for (size_t i = 0; i < r->nrows; i++)	/* moving down, in place */
-		if (wfw_pick_next(&k->res.rng, &need, &left))
-			move_row(r, r, i, j++, NULL);
-	r->nrows = m;
-	for (size_t c = 0; c < r->ncols; c++) {
-		float *v = r->vals[c] ? realloc(r->vals[c], (m + 1) * sizeof(*v)) : NULL;
-
-		r->vals[c] = v ? v : r->vals[c];
-	}
-	k->cap = m;
-	return 0;
-}
-
-/* Row i of the batch into slot `slot` of the sample, and the tails. */
-static void take_row(struct wfw_rep_result *r, const struct wultfw_schema *s,
-		     int scol, const union wultfw_cell *cells,
-		     const struct rep_keep *k, size_t slot)
-{
-	row_values(r, s, k, cells);
-	for (size_t c = 0; c < r->ncols; c++)
-		if (r->vals[c])
-			r->vals[c][slot] = k->row[c];
-	r->state[slot] = row_state(scol, cells);
-	if (slot == r->nrows)
-		r->nrows++;
-}
-
-/* Keep the batch's rows: into the sample, and into the tails. */
-static int keep_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
-		     int scol, const struct wultfw_batch *b, struct rep_keep *k)
-{
-	size_t i = 0;
-	int ret;
-
-	kept_columns(r, s, k);
-	ret = grow_rows(r, k, r->nrows + b->rows);
-	while (i < b->rows && !ret) {
-		uint64_t skip = wfw_reservoir_skip(&k->res, b->rows - i);
-
-		wfw_reservoir_skipped(&k->res, skip);
-		i += (size_t)skip;
-		if (i < b->rows) {
-			take_row(r, s, scol, wultfw_crow(b, i), k,
-				 wfw_reservoir_take(&k->res));
-			i++;
-		}
-	}
-	for (size_t m = 0; m < r->ntails && !ret; m++)
-		if (k->kcol[m] >= 0)
-			batch_tail(r, s, k, scol, b, m);
-	r->nsel += b->rows;
-	return ret;
-}
-
-static int keep_init(struct wfw_rep_result *r, struct rep_keep *k, uint64_t seed)
-{
-	wfw_reservoir_init(&k->res, WFW_REPORT_KEEP_ROWS, seed);
-	k->kcol = calloc(r->ncols + 1, sizeof(*k->kcol));
-	k->row = calloc(r->ncols + 1, sizeof(*k->row));
-	r->tails = calloc(r->ntails + 1, sizeof(*r->tails));
-	if (!k->kcol || !k->row || !r->tails)
-		return -ENOMEM;
-	for (size_t m = 0; m < r->ntails; m++)
-		if (wfw_topk_init(&r->tails[m], WFW_REPORT_TAIL_POINTS, r->ncols))
-			return -ENOMEM;
-	return 0;
-}
-
-static void keep_free(struct rep_keep *k)
-{
-	free(k->kcol);
-	free(k->row);
-}
-
-/*
  * The column giving the groups: --group-by's (-EINVAL if it is not a
  * name column), else the first default one there is, else -1.
  */
-static int group_col(const struct rep_cli *c, const struct wultfw_schema *s)
+int rep_group_col(const struct rep_cli *c, const struct wultfw_schema *s)
 {
 	int k;
 
@@ -670,18 +421,18 @@ static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
 	int ret = wfw_batch_alloc(&b, s->ncols, 8192);
 
 	if (!ret)
-		ret = keep_init(r, &k, WFW_REPORT_SEED);
+		ret = rep_keep_init(r, &k, WFW_REPORT_SEED);
 	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
 		r->rows_read += b.rows;
 		wfw_select_batch(sel, &b);
 		ret = wfw_statset_add(&r->set, &b);
 		if (!ret)
-			ret = keep_rows(r, s, scol, &b, &k);
+			ret = rep_keep_rows(r, s, scol, &b, &k);
 		if (!ret && !r->sampled && r->nsel > WFW_REPORT_KEEP_ROWS)
-			ret = cross_cap(r, &k);
+			ret = rep_cross_cap(r, &k);
 		b.rows = 0;
 	}
-	keep_free(&k);
+	rep_keep_free(&k);
 	if (scol >= 0) {	/* a one-pass reader learns names as it goes */
 		r->state_names = s->cols[scol].enum_names;
 		r->nstates = s->cols[scol].n_enum;
@@ -696,320 +447,6 @@ static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
 	return ret;
 }
 
-/* ---- several threads over parts of one file, as calc reads it ---- */
-
-/* Below this, a second thread costs more than it saves (calc's limit). */
-#define PART_MIN_BYTES (8u << 20)
-
-struct rep_part {
-	const struct rep_cli *c;
-	const struct rep_names *nm;
-	struct wfw_rep_result res;
-	struct wfw_reader *rd;
-	unsigned k, n;
-	int ret;
-	pthread_t th;
-};
-
-/* The kept rows, tails and statistics of r (not its file's info). */
-static void free_kept(struct wfw_rep_result *r)
-{
-	if (r->have_set)
-		wfw_statset_free(&r->set);
-	r->have_set = false;
-	for (size_t k = 0; r->vals && k < r->ncols; k++)
-		free(r->vals[k]);
-	free(r->vals);
-	free(r->colnames);
-	free(r->units);
-	free(r->state);
-	for (size_t m = 0; r->tails && m < r->ntails; m++)
-		wfw_topk_free(&r->tails[m]);
-	free(r->tails);
-	r->vals = NULL;
-	r->colnames = r->units = NULL;
-	r->state = NULL;
-	r->tails = NULL;
-}
-
-static int part_open(struct rep_part *p, int *scol)
-{
-	struct wfw_reader_opts o = { .one_pass = true, .part = p->k, .nparts = p->n };
-	struct wfw_statset_cfg cfg = { .exact_limit = WFW_REPORT_KEEP_ROWS,
-				       .exact_memory = (size_t)256 << 20,
-				       .metrics = p->nm->metrics,
-				       .nmetrics = p->nm->nmetrics,
-				       .pending_text = true };
-	const struct wultfw_schema *s;
-	char err[1024];
-	int ret = wfw_reader_open_opts(&p->rd, p->res.path, &o, err, sizeof(err));
-
-	if (ret)
-		return ret;
-	s = wfw_reader_schema(p->rd);
-	*scol = group_col(p->c, s);
-	if (*scol == -EINVAL)
-		return -EINVAL;
-	cfg.group_by = *scol >= 0 ? s->cols[*scol].name : NULL;
-	if (wfw_statset_init(&p->res.set, s, &cfg, err, sizeof(err)))
-		return -EAGAIN;
-	p->res.have_set = true;
-	p->res.group_by = cfg.group_by;
-	return keep_columns(&p->res, s, p->nm, false);
-}
-
-/*
- * A part past its share of the cap shrinks its sample: memory as with one
- * reader, and the same report every time (a shared count would depend on
- * the threads' timing). Should the whole turn out under the cap, the file
- * is read again by one reader (merge_parts()).
- */
-static int past_share(struct rep_part *p, struct rep_keep *k)
-{
-	if (p->res.sampled || p->res.nsel <= WFW_REPORT_KEEP_ROWS / p->n)
-		return 0;
-	return cross_cap(&p->res, k);
-}
-
-static void *part_main(void *arg)
-{
-	struct rep_part *p = arg;
-	struct wfw_rep_result *r = &p->res;
-	struct wultfw_batch b = { 0 };
-	struct rep_keep k = { 0 };
-	const struct wultfw_schema *s;
-	int scol = -1;
-	long n = 0;
-
-	p->ret = part_open(p, &scol);
-	if (p->ret)
-		return NULL;
-	s = wfw_reader_schema(p->rd);
-	p->ret = wfw_batch_alloc(&b, s->ncols, 8192);
-	if (!p->ret)
-		p->ret = keep_init(r, &k, WFW_REPORT_SEED + p->k);
-	while (!p->ret && (n = wfw_reader_read(p->rd, &b)) > 0) {
-		r->rows_read += b.rows;
-		p->ret = wfw_statset_add(&r->set, &b);
-		if (!p->ret)
-			p->ret = keep_rows(r, s, scol, &b, &k);
-		if (!p->ret)
-			p->ret = past_share(p, &k);
-		b.rows = 0;
-	}
-	if (!p->ret && n < 0)
-		p->ret = (int)n;
-	if (scol >= 0) {
-		r->state_names = s->cols[scol].enum_names;
-		r->nstates = s->cols[scol].n_enum;
-	}
-	keep_free(&k);
-	wfw_batch_free(&b);
-	return NULL;
-}
-
-/* src's state numbers to dst's (by name; names dst lacks are added). */
-static int map_states(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
-		      int32_t *map)
-{
-	for (size_t i = 0; i < src->nstates; i++) {
-		size_t j = 0;
-
-		while (j < dst->nstates && strcmp(dst->merged_names[j], src->state_names[i]))
-			j++;
-		if (j == dst->nstates)
-			dst->merged_names[dst->nstates++] = src->state_names[i];
-		map[i] = (int32_t)j;
-	}
-	return 0;
-}
-
-/* Room for n rows in dst; -EAGAIN when the parts kept other columns. */
-static int resize_rows(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
-		       size_t n)
-{
-	int32_t *st = realloc(dst->state, (n ? n : 1) * sizeof(*st));
-
-	if (!st)
-		return -ENOMEM;
-	dst->state = st;
-	for (size_t c = 0; c < dst->ncols; c++) {
-		float *v;
-
-		if (!dst->vals[c] != !src->vals[c])
-			return -EAGAIN;
-		if (!dst->vals[c])
-			continue;
-		v = realloc(dst->vals[c], (n ? n : 1) * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		dst->vals[c] = v;
-	}
-	return 0;
-}
-
-/*
- * Two uniform samples of disjoint parts into one of the whole: how many
- * from each drawn by their counts (all of both while under the cap).
- */
-static int merge_sample(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
-			const int32_t *map, uint64_t *rng)
-{
-	uint64_t total = dst->nsel + src->nsel;
-	bool all = total <= WFW_REPORT_KEEP_ROWS && !dst->sampled && !src->sampled;
-	size_t k1 = all ? dst->nrows :
-		wfw_reservoir_split(rng, dst->nsel, src->nsel, WFW_REPORT_SAMPLE_ROWS);
-	size_t k2 = all ? src->nrows : WFW_REPORT_SAMPLE_ROWS - k1;
-	size_t need = k1, left = dst->nrows, j = 0;
-	int ret;
-
-	for (size_t i = 0; i < dst->nrows; i++)	/* moving down, in place */
-		if (wfw_pick_next(rng, &need, &left))
-			move_row(dst, dst, i, j++, NULL);
-	ret = resize_rows(dst, src, k1 + k2);
-	if (ret)
-		return ret;
-	need = k2;
-	left = src->nrows;
-	for (size_t i = 0; i < src->nrows; i++)
-		if (wfw_pick_next(rng, &need, &left))
-			move_row(dst, src, i, j++, map);
-	dst->nrows = k1 + k2;
-	dst->nsel = total;
-	dst->sampled = !all;
-	return 0;
-}
-
-static void merge_tails(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
-			const int32_t *map)
-{
-	for (size_t m = 0; m < dst->ntails; m++) {
-		const struct wfw_topk *t = &src->tails[m];
-
-		for (size_t i = 0; i < t->n; i++) {
-			uint32_t s = t->slot[i];
-
-			wfw_topk_add(&dst->tails[m], t->key[i],
-				     &t->rows[(size_t)s * t->width],
-				     mapped(map, t->group[s]));
-		}
-	}
-}
-
-/* Parts 1.. into part 0. */
-static int merge_parts(struct rep_part *p, unsigned n)
-{
-	struct wfw_rep_result *dst = &p[0].res;
-	size_t names = 0;
-	uint64_t rng = WFW_REPORT_SEED, total = 0;
-	bool sampled = false;
-	int ret = 0;
-
-	for (unsigned k = 0; k < n; k++) {
-		names += p[k].res.nstates;
-		total += p[k].res.nsel;
-		sampled |= p[k].res.sampled;
-	}
-	if (sampled && total <= WFW_REPORT_KEEP_ROWS)
-		return -EAGAIN;	/* a part sampled what one reader keeps whole */
-	dst->merged_names = calloc(names + 1, sizeof(*dst->merged_names));
-	if (!dst->merged_names)
-		return -ENOMEM;
-	for (size_t i = 0; i < dst->nstates; i++)
-		dst->merged_names[i] = dst->state_names[i];
-	for (unsigned k = 1; k < n && !ret; k++) {
-		struct wfw_rep_result *src = &p[k].res;
-		int32_t *map = calloc(src->nstates + 1, sizeof(*map));
-
-		ret = map ? map_states(dst, src, map) : -ENOMEM;
-		if (!ret)
-			ret = wfw_statset_merge(&dst->set, &src->set);
-		if (!ret)
-			ret = merge_sample(dst, src, map, &rng);
-		if (!ret)
-			merge_tails(dst, src, map);
-		dst->rows_read += src->rows_read;
-		free(map);
-		free_kept(src);
-	}
-	dst->state_names = dst->merged_names;
-	return ret;
-}
-
-/* What part 0 gathered becomes r's; r keeps the parts' readers. */
-static void take_parts(struct wfw_rep_result *r, struct rep_part *p, unsigned n)
-{
-	const struct wfw_rep_result *m = &p[0].res;
-
-	r->set = m->set;
-	r->have_set = true;
-	r->rows_read = m->rows_read;
-	r->nsel = m->nsel;
-	r->nrows = m->nrows;
-	r->sampled = m->sampled;
-	r->ncols = m->ncols;
-	r->colnames = m->colnames;
-	r->units = m->units;
-	r->vals = m->vals;
-	r->state = m->state;
-	r->tails = m->tails;
-	r->ntails = m->ntails;
-	r->group_by = m->group_by;
-	r->state_names = m->state_names;
-	r->nstates = m->nstates;
-	r->merged_names = m->merged_names;
-	for (unsigned k = 0; k < n; k++)
-		r->part_rd[k] = p[k].rd;
-	r->nparts = n;
-}
-
-/* 0, or anything else: read the file with one reader instead. */
-static int load_parts(const struct rep_cli *c, struct wfw_rep_result *r,
-		      const struct rep_names *nm, unsigned n)
-{
-	struct rep_part p[WFW_REPORT_MAX_PARTS] = { 0 };
-	unsigned started = 0;
-	int ret = 0;
-
-	for (unsigned k = 0; k < n; k++) {
-		p[k] = (struct rep_part){ .c = c, .nm = nm, .k = k, .n = n };
-		memcpy(p[k].res.path, r->path, sizeof(r->path));
-		if (pthread_create(&p[k].th, NULL, part_main, &p[k]))
-			break;
-		started++;
-	}
-	for (unsigned k = 0; k < started; k++) {
-		pthread_join(p[k].th, NULL);
-		ret = ret ? ret : p[k].ret;
-	}
-	if (started < n)
-		ret = -EAGAIN;
-	if (!ret)
-		ret = merge_parts(p, n);
-	if (!ret) {
-		take_parts(r, p, n);
-		return 0;
-	}
-	for (unsigned k = 0; k < n; k++) {
-		free_kept(&p[k].res);
-		if (p[k].rd)
-			wfw_reader_close(p[k].rd);
-	}
-	free(p[0].res.merged_names);
-	return ret;
-}
-
-/* Threads for r: -j; one for small files, to select rows, or a timeline. */
-static unsigned jobs_for(const struct rep_cli *c, const struct wfw_rep_result *r)
-{
-	struct stat st;
-	unsigned n = c->jobs < WFW_REPORT_MAX_PARTS ? c->jobs : WFW_REPORT_MAX_PARTS;
-
-	if (n < 2 || c->include || c->exclude || r->collectors || stat(r->path, &st))
-		return 1;
-	return c->jobs_given || st.st_size >= PART_MIN_BYTES ? n : 1;
-}
-
 static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		struct wfw_reader *rd, const struct rep_names *nm)
 {
@@ -1017,7 +454,7 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 	struct wfw_statset_cfg cfg = { .exact_limit = WFW_REPORT_KEEP_ROWS,
 				       .exact_memory = (size_t)256 << 20 };
 	struct wfw_select sel;
-	int scol = group_col(c, s);
+	int scol = rep_group_col(c, s);
 	char err[2048];
 	int ret;
 
@@ -1031,7 +468,7 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 	cfg.nmetrics = nm->nmetrics;
 	if (scol >= 0)
 		r->group_by = s->cols[scol].name;
-	if (jobs_for(c, r) > 1 && !load_parts(c, r, nm, jobs_for(c, r)))
+	if (rep_jobs_for(c, r) > 1 && !rep_load_parts(c, r, nm, rep_jobs_for(c, r)))
 		return 0;
 	ret = wfw_select_init(&sel, c->include, c->exclude, s, err, sizeof(err));
 	if (!ret)
@@ -1042,7 +479,7 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		return ret;
 	}
 	r->have_set = true;
-	ret = keep_columns(r, s, nm, r->collectors != NULL);
+	ret = rep_keep_columns(r, s, nm, r->collectors != NULL);
 	if (ret)
 		fprintf(stderr, "wultfw report: %s: out of memory\n", r->path);
 	else
@@ -1138,7 +575,7 @@ static void free_results(struct wfw_rep_result *res, struct wfw_reader **rd,
 	for (size_t i = 0; i < nres; i++) {
 		struct wfw_rep_result *r = &res[i];
 
-		free_kept(r);
+		rep_free_kept(r);
 		for (unsigned k = 0; k < r->nparts; k++)
 			wfw_reader_close(r->part_rd[k]);
 		free(r->merged_names);
