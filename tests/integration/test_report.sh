@@ -136,6 +136,23 @@ cmp -s r-huge/data.js r-huge2/data.js && ok "the same file, the same sample" || 
 open_report huge r-huge 1
 expect_in huge.dom "density from a uniform sample of 250000 of 1200000" "the page says what is sampled"
 
+# Under the cap, read by two threads whose parts are uneven (the first
+# holds 650 k short rows, over its share): the same data.js as one reader,
+# every row kept (the part that sampled is read again by one reader).
+awk 'BEGIN { srand(7); split("POLL C1 C6", cs, " ");
+	print "WakeLatency,SilentTime,LDist,ReqCState";
+	for (i = 0; i < 1000000; i++) {
+		ld = 20 + rand() * 480; u = rand();
+		f = i < 650000 ? "%.3f,%.1f,%.1f,%s\n" : "%.6f,%.6f,%.6f,%s\n";
+		printf f, 5 - 8 * log(1 - u), ld * 0.9, ld, cs[1 + int(rand() * 3)];
+	}
+}' >uneven.csv
+"$WULTFW" report -j 1 -o r-un1 uneven.csv 2>/dev/null &&
+	"$WULTFW" report -j 2 -o r-un2 uneven.csv 2>/dev/null
+expect_status 0 $? "reports of 1 M rows with -j 1 and -j 2"
+cmp -s r-un1/data.js r-un2/data.js && ok "-j 2 gives what -j 1 does" || fail "-j 1 and -j 2 differ under the cap"
+if grep -q '"sample"' r-un2/data.js; then fail "1 M rows sampled"; else ok "every row kept"; fi
+
 # wult's --xaxes/--yaxes: x axes in the order given, scatter plots only
 # for the --yaxes metrics.
 "$WULTFW" report -o r-axes --xaxes 'SilentTime,LDist' --yaxes WakeLatency out/timer 2>/dev/null
