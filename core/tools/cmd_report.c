@@ -10,10 +10,12 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "datafmt/locate.h"
@@ -23,23 +25,9 @@
 #include "expr/expr.h"
 #include "report/report.h"
 #include "report/assets.h"
+#include "report_load.h"
 #include "toolopts.h"
 #include <suggest/suggest.h>
-
-#define REP_MAX 64
-
-/* A comma-separated option: its copy and the names in it. */
-struct rep_list {
-	char *buf;
-	const char *v[REP_MAX];
-	size_t n;
-};
-
-struct rep_cli {
-	const char *out, *title, *descr, *include, *exclude, *group_by;
-	struct rep_list ids, metrics, xaxes, yaxes;
-	bool list, force;
-};
 
 /* Scatter plots' x axes unless --xaxes says otherwise; a sampler's: Time. */
 static const char *const default_xaxes[] = { "LDist", "SilentTime" };
@@ -47,7 +35,6 @@ static const char *const sampler_xaxis = "Time";
 /* Groups of the tables, colours and histograms, unless --group-by says. */
 static const char *const default_groups[] = { "ReqCState", "Precise" };
 /* The main result's time column, for the timeline of its collectors. */
-static const char *const timeline_col = "LTime";
 
 static void usage(FILE *f)
 {
@@ -76,6 +63,8 @@ static void usage(FILE *f)
 	      "      --list-metrics    list the metrics of the results and exit\n"
 	      "      --include=EXPR    only datapoints where EXPR holds\n"
 	      "      --exclude=EXPR    leave out datapoints where EXPR holds\n"
+	      "  -j, --jobs N          threads reading one file (default: the online\n"
+	      "                        CPUs, at most 8; one for files under 8 MiB)\n"
 	      "  -f, --force           replace DIR if it holds a report\n"
 	      "  -h, --help            this help\n", f);
 }
@@ -96,6 +85,27 @@ static int split(const char *list, struct rep_list *l)
 	return 0;
 }
 
+static int parse_jobs(struct rep_cli *c, const char *arg)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (*end || !*arg || n < 1 || n > 256) {
+		fprintf(stderr, "wultfw report: --jobs %s: use 1 to 256 threads\n", arg);
+		return -EINVAL;
+	}
+	c->jobs = (unsigned)n;
+	c->jobs_given = true;
+	return 0;
+}
+
+static unsigned online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
+}
+
 static int report_option(void *ctx, int opt, const char *arg)
 {
 	struct rep_cli *c = ctx;
@@ -114,6 +124,7 @@ static int report_option(void *ctx, int opt, const char *arg)
 	case 'I': c->include = arg; break;
 	case 'X': c->exclude = arg; break;
 	case 'f': c->force = true; break;
+	case 'j': ret = parse_jobs(c, arg); break;
 	}
 	return ret ? 1 : 0;
 }
@@ -153,16 +164,18 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 		{ "include", required_argument, NULL, 'I' },
 		{ "exclude", required_argument, NULL, 'X' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct wfw_tool t = {
-		.name = "report", .shortopts = "o:m:g:fh", .longopts = lopts,
+		.name = "report", .shortopts = "o:m:g:fhj:", .longopts = lopts,
 		.usage = usage, .option = report_option, .ctx = c,
 	};
 	int ret;
 
 	c->out = "wultfw-report";
+	c->jobs = online_cpus();
 	ret = wfw_tool_parse(&t, argc, argv);
 	return ret == WFW_TOOL_GO ? check_results(c, argc) : ret;
 }
@@ -250,12 +263,6 @@ static void list_metrics(const struct wfw_rep_result *res, size_t nres,
 	}
 }
 
-/* What the report shows: tabs, scatter x axes, metrics with scatters. */
-struct rep_names {
-	const char *metrics[REP_MAX], *xaxes[REP_MAX], *yaxes[REP_MAX];
-	size_t nmetrics, nxaxes, nyaxes;
-};
-
 /* The numeric columns of any result that pass keep(), added to out. */
 static void add_columns(struct wfw_reader **rd, size_t nres,
 			bool (*keep)(const void *arg, const char *name),
@@ -337,7 +344,7 @@ static int choose_names(const struct rep_cli *c, struct wfw_rep_result *res,
 }
 
 /* Columns to keep in memory: the metrics and the scatter x axes. */
-static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
+int rep_keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 			const struct rep_names *nm, bool timeline)
 {
 	size_t n = nm->nmetrics + nm->nxaxes + timeline;
@@ -350,7 +357,7 @@ static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 	for (size_t i = 0; i < n; i++) {
 		const char *name = i < nm->nmetrics ? nm->metrics[i] :
 				   i < nm->nmetrics + nm->nxaxes ?
-				   nm->xaxes[i - nm->nmetrics] : timeline_col;
+				   nm->xaxes[i - nm->nmetrics] : rep_timeline_col;
 		int k = wfw_schema_find(s, name);
 
 		r->colnames[r->ncols] = name;
@@ -359,62 +366,7 @@ static int keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		if (k >= 0 && s->cols[k].type == WULTFW_COL_ENUM)
 			r->units[r->ncols - 1] = "";
 	}
-	return 0;
-}
-
-/*
- * One kept cell as a float: LTime (CLOCK_MONOTONIC ns, too large for a
- * float's precision) as ns after the first row's.
- */
-static float kept_value(struct wfw_rep_result *r, size_t c,
-			const struct wultfw_column *col, union wultfw_cell cell)
-{
-	double v = wfw_cell_value(col, cell);
-
-	if (r->colnames[c] != timeline_col)
-		return (float)v;
-	if (!r->nrows && !r->time0_ns)
-		r->time0_ns = v;
-	return (float)(v - r->time0_ns);
-}
-
-/* Append the batch's kept columns to r's arrays. */
-static int append_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
-		       int scol, const struct wultfw_batch *b, size_t *cap)
-{
-	if (r->nrows + b->rows > *cap) {
-		size_t ncap = (*cap ? *cap * 2 : 65536) + b->rows;
-		int32_t *st = realloc(r->state, ncap * sizeof(*st));
-
-		if (!st)
-			return -ENOMEM;
-		r->state = st;
-		for (size_t c = 0; c < r->ncols; c++) {
-			int k = wfw_schema_find(s, r->colnames[c]);
-			float *v;
-
-			if (k < 0 || s->cols[k].type == WULTFW_COL_ENUM)
-				continue;
-			v = realloc(r->vals[c], ncap * sizeof(*v));
-			if (!v)
-				return -ENOMEM;
-			r->vals[c] = v;
-		}
-		*cap = ncap;
-	}
-	for (size_t c = 0; c < r->ncols; c++) {
-		int k = wfw_schema_find(s, r->colnames[c]);
-
-		if (k < 0 || !r->vals[c])
-			continue;
-		for (size_t i = 0; i < b->rows; i++)
-			r->vals[c][r->nrows + i] = kept_value(r, c, &s->cols[k],
-							      wultfw_crow(b, i)[k]);
-	}
-	for (size_t i = 0; i < b->rows; i++)
-		r->state[r->nrows + i] = scol >= 0 ?
-			(int32_t)wultfw_crow(b, i)[scol].i : -1;
-	r->nrows += b->rows;
+	r->ntails = nm->nmetrics;
 	return 0;
 }
 
@@ -422,7 +374,7 @@ static int append_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
  * The column giving the groups: --group-by's (-EINVAL if it is not a
  * name column), else the first default one there is, else -1.
  */
-static int group_col(const struct rep_cli *c, const struct wultfw_schema *s)
+int rep_group_col(const struct rep_cli *c, const struct wultfw_schema *s)
 {
 	int k;
 
@@ -464,10 +416,12 @@ static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
 {
 	const struct wultfw_schema *s = wfw_reader_schema(rd);
 	struct wultfw_batch b = { 0 };
-	size_t cap = 0;
+	struct rep_keep k = { 0 };
 	long n = 0;
 	int ret = wfw_batch_alloc(&b, s->ncols, 8192);
 
+	if (!ret)
+		ret = rep_keep_init(r, &k, WFW_REPORT_SEED);
 	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
 		r->rows_read += b.rows;
 		ret = wfw_select_batch(sel, &b);
@@ -477,9 +431,12 @@ static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
 		}
 		ret = wfw_statset_add(&r->set, &b);
 		if (!ret)
-			ret = append_rows(r, s, scol, &b, &cap);
+			ret = rep_keep_rows(r, s, scol, &b, &k);
+		if (!ret && !r->sampled && r->nsel > WFW_REPORT_KEEP_ROWS)
+			ret = rep_cross_cap(r, &k);
 		b.rows = 0;
 	}
+	rep_keep_free(&k);
 	if (scol >= 0) {	/* a one-pass reader learns names as it goes */
 		r->state_names = s->cols[scol].enum_names;
 		r->nstates = s->cols[scol].n_enum;
@@ -498,10 +455,10 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		struct wfw_reader *rd, const struct rep_names *nm)
 {
 	const struct wultfw_schema *s = wfw_reader_schema(rd);
-	struct wfw_statset_cfg cfg = { .exact_limit = 1000000,
+	struct wfw_statset_cfg cfg = { .exact_limit = WFW_REPORT_KEEP_ROWS,
 				       .exact_memory = (size_t)256 << 20 };
 	struct wfw_select sel;
-	int scol = group_col(c, s);
+	int scol = rep_group_col(c, s);
 	char err[2048];
 	int ret;
 
@@ -515,6 +472,8 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 	cfg.nmetrics = nm->nmetrics;
 	if (scol >= 0)
 		r->group_by = s->cols[scol].name;
+	if (rep_jobs_for(c, r) > 1 && !rep_load_parts(c, r, nm, rep_jobs_for(c, r)))
+		return 0;
 	ret = wfw_select_init(&sel, c->include, c->exclude, s, err, sizeof(err));
 	if (!ret)
 		ret = wfw_statset_init(&r->set, s, &cfg, err, sizeof(err));
@@ -524,7 +483,7 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		return ret;
 	}
 	r->have_set = true;
-	ret = keep_columns(r, s, nm, r->collectors != NULL);
+	ret = rep_keep_columns(r, s, nm, r->collectors != NULL);
 	if (ret)
 		fprintf(stderr, "wultfw report: %s: out of memory\n", r->path);
 	else
@@ -620,14 +579,10 @@ static void free_results(struct wfw_rep_result *res, struct wfw_reader **rd,
 	for (size_t i = 0; i < nres; i++) {
 		struct wfw_rep_result *r = &res[i];
 
-		if (r->have_set)
-			wfw_statset_free(&r->set);
-		for (size_t k = 0; r->vals && k < r->ncols; k++)
-			free(r->vals[k]);
-		free(r->vals);
-		free(r->colnames);
-		free(r->units);
-		free(r->state);
+		rep_free_kept(r);
+		for (unsigned k = 0; k < r->nparts; k++)
+			wfw_reader_close(r->part_rd[k]);
+		free(r->merged_names);
 		wfw_infoyml_free(&r->info);
 		wfw_timeline_free(&r->timeline);
 		free(r->collectors);

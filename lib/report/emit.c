@@ -31,12 +31,72 @@ static void num(FILE *f, double v)
 		fputs("null", f);
 }
 
+void wfw_rep_num(FILE *f, double v)
+{
+	num(f, v);
+}
+
 static size_t find_metric(const struct wfw_statset *s, const char *name)
 {
 	for (size_t m = 0; m < s->nmetrics; m++)
 		if (!strcmp(wfw_statset_metric(s, m)->name, name))
 			return m;
 	return SIZE_MAX;
+}
+
+/* The statistics' group of state g (-1: rows without one), or SIZE_MAX. */
+static size_t stat_group(const struct wfw_rep_result *r, long g)
+{
+	const char *name = g < 0 ? "-" : r->state_names[g];
+
+	for (size_t i = 0; r->set.gcol >= 0 && i < r->set.ngroups; i++)
+		if (!strcmp(wfw_statset_group_name(&r->set, i), name))
+			return i;
+	return SIZE_MAX;
+}
+
+static bool column_summary(struct wfw_rep_result *r, int c, long g,
+			   struct wfw_summary *s)
+{
+	size_t m = find_metric(&r->set, r->colnames[c]);
+	size_t sg = g == LONG_MIN ? SIZE_MAX : stat_group(r, g);
+
+	if (m == SIZE_MAX || (g != LONG_MIN && sg == SIZE_MAX))
+		return false;
+	return !wfw_statset_summary(&r->set, m, sg, NULL, 0, s);
+}
+
+uint64_t wfw_rep_rows(struct wfw_rep_result *r, int c, long g)
+{
+	struct wfw_summary s;
+
+	return column_summary(r, c, g, &s) ? s.count : 0;
+}
+
+void wfw_rep_range(struct wfw_rep_result *r, int c, double *lo, double *hi)
+{
+	struct wfw_summary s;
+
+	*lo = *hi = 0;
+	if (!column_summary(r, c, LONG_MIN, &s) || !s.count)
+		return;
+	/* As the kept floats are: the bins of a whole result are theirs. */
+	*lo = (float)s.min;
+	*hi = (float)s.max;
+}
+
+void wfw_rep_ccdf_json(FILE *f, const float *x, const double *p, size_t k)
+{
+	fputs("{\"x\": [", f);
+	for (size_t i = 0; i < k; i++) {
+		if (i)
+			fputc(',', f);
+		num(f, x[i]);
+	}
+	fputs("], \"p\": [", f);
+	for (size_t i = 0; i < k; i++)
+		fprintf(f, "%s%.6g", i ? "," : "", p[i]);
+	fputs("]}", f);
 }
 
 /* One summary row: {"group":..,"share":..,"exact":..,"v":[count, ...]} */
@@ -46,7 +106,7 @@ static void summary_row(const struct wfw_rep_result *r,
 	fputs("{\"group\": ", f);
 	wfw_json_string(f, name);
 	fprintf(f, ", \"share\": ");
-	num(f, r->nrows ? (double)s->count / (double)r->nrows : 0);
+	num(f, r->nsel ? (double)s->count / (double)r->nsel : 0);
 	fprintf(f, ", \"exact\": %s, \"v\": [%llu, ", s->exact ? "true" : "false",
 		(unsigned long long)s->count);
 	num(f, s->min); fputs(", ", f);
@@ -146,15 +206,42 @@ void wfw_rep_wpoints(FILE *f, const struct wfw_wpoint *p, size_t n)
 	float_array(f, "w", p, n, 2);
 }
 
+/* A trace of a sampled result: the tail as itself, density from the sample. */
+static int sampled_group(struct wfw_rep_result *r, int xc, int yc, long g,
+			 const char *name, FILE *f)
+{
+	uint64_t rows = wfw_rep_rows(r, yc, g);
+	struct wfw_wpoint *p;
+	size_t n;
+	int ret = wfw_rep_sampled_points(r, xc, yc, g, rows, 0, 1, &p, &n);
+
+	if (ret)
+		return ret;
+	fputs("{\"name\": ", f);
+	wfw_json_string(f, name);
+	fprintf(f, ", \"rows\": %llu, \"reduced\": true, \"tail_pct\": %.6g, \"above\": ",
+		(unsigned long long)rows, tail_pct(r->nsel));
+	num(f, wfw_topk_min(&r->tails[yc]));
+	fputs(", ", f);
+	wfw_rep_wpoints(f, p, n);
+	fputs("}", f);
+	free(p);
+	return 0;
+}
+
 /* One trace of a scatter: x/y/w of the reduced points of one state. */
-static int scatter_group(const struct wfw_rep_result *r, int xc, int yc,
+static int scatter_group(struct wfw_rep_result *r, int xc, int yc,
 			 long g, const char *name, double ytail, FILE *f)
 {
 	size_t nx, ny, n, budget;
-	float *x = state_rows(r, xc, g, &nx), *y = state_rows(r, yc, g, &ny);
+	float *x, *y;
 	struct wfw_wpoint *p = NULL;
 	int ret = -ENOMEM;
 
+	if (r->sampled)
+		return sampled_group(r, xc, yc, g, name, f);
+	x = state_rows(r, xc, g, &nx);
+	y = state_rows(r, yc, g, &ny);
 	if (!x || !y)
 		goto out;
 	budget = r->nrows ? (size_t)((double)WFW_REPORT_MAX_POINTS * (double)nx /
@@ -279,6 +366,8 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 		fputs("null", f);
 		return 0;
 	}
+	if (r->sampled)
+		return wfw_rep_sampled_dist(r, c, f);
 	v = state_rows(r, c, ALL_STATES, &n);
 	x = malloc(max_out * sizeof(*x));
 	p = malloc(max_out * sizeof(*p));
@@ -296,23 +385,15 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)counts[i]);
 	fputs("]", f);
 	ret = group_histograms(r, c, lo, width, f);
-	fputs("}, \"ccdf\": {", f);
+	fputs("}, \"ccdf\": ", f);
 	n = drop_nans(v, n);
 	if (wfw_sort_floats(v, n)) {
 		free(v); free(x); free(p);
 		return -ENOMEM;
 	}
 	k = ret ? 0 : wfw_reduce_ccdf(v, n, WFW_REPORT_CCDF_TAIL, x, p, max_out);
-	fputs("\"x\": [", f);
-	for (size_t i = 0; i < k; i++) {
-		if (i)
-			fputc(',', f);
-		num(f, x[i]);
-	}
-	fputs("], \"p\": [", f);
-	for (size_t i = 0; i < k; i++)
-		fprintf(f, "%s%.6g", i ? "," : "", p[i]);
-	fputs("]}}", f);
+	wfw_rep_ccdf_json(f, x, p, k);
+	fputs("}", f);
 	free(v); free(x); free(p);
 	return ret;
 }
@@ -325,8 +406,11 @@ static void result_info(const struct wfw_rep_result *r, FILE *f)
 	wfw_json_string(f, r->path);
 	fputs(", \"group_by\": ", f);
 	wfw_json_string(f, r->group_by ? r->group_by : "");
-	fprintf(f, ", \"rows_read\": %llu, \"rows\": %zu, \"info\": {",
-		(unsigned long long)r->rows_read, r->nrows);
+	fprintf(f, ", \"rows_read\": %llu, \"rows\": %llu, ",
+		(unsigned long long)r->rows_read, (unsigned long long)r->nsel);
+	if (r->sampled)
+		fprintf(f, "\"sample\": %zu, ", r->nrows);
+	fputs("\"info\": {", f);
 	for (size_t i = 0; i < r->info.n; i++) {
 		char *v = wfw_infoyml_get(&r->info, r->info.keys[i]);
 

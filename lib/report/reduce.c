@@ -137,32 +137,52 @@ void wfw_reduce_histogram_at(const float *v, size_t n, size_t nbins,
 			counts[cell_of(v[i], lo, hi, nbins)]++;
 }
 
-size_t wfw_reduce_ccdf(const float *sorted, size_t n, size_t tail,
-		       float *x, double *ccdf, size_t max_out)
+/* Rank r (ascending) of the whole that low[] samples and top[] ends. */
+static float rank_value(const float *low, size_t m, uint64_t nlow,
+			const float *top, uint64_t r)
 {
-	size_t k = 0, first_tail = n > tail ? n - tail : 0;
-	size_t last = (size_t)-1;
+	if (r >= nlow)
+		return top[r - nlow];
+	if (m == nlow)
+		return low[r];
+	return low[(size_t)((double)r * (double)m / (double)nlow)];
+}
 
-	if (!n)
+size_t wfw_reduce_ccdf_parts(const float *low, size_t m, uint64_t nlow,
+			     const float *top, size_t ntop, size_t tail,
+			     float *x, double *ccdf, size_t max_out)
+{
+	uint64_t n = nlow + ntop, first_tail = n > tail ? n - tail : 0;
+	uint64_t last = UINT64_MAX;
+	size_t k = 0;
+
+	if (!n || (!m && nlow))
 		return 0;
 	/* Log-spaced shares above: rank r has n-1-r values above it. */
 	for (double share = 1; k < max_out; share *= 0.98) {
-		size_t above = (size_t)(share * (double)n);
-		size_t r = above >= n ? 0 : n - 1 - above;
+		uint64_t above = (uint64_t)(share * (double)n);
+		uint64_t r = above >= n ? 0 : n - 1 - above;
 
 		if (r >= first_tail)
 			break;
 		if (r != last) {
-			x[k] = sorted[r];
+			x[k] = rank_value(low, m, nlow, top, r);
 			ccdf[k++] = (double)(n - r) / (double)n;
 			last = r;
 		}
 	}
-	for (size_t r = first_tail; r < n && k < max_out; r++) {
-		x[k] = sorted[r];
+	for (uint64_t r = first_tail; r < n && k < max_out; r++) {
+		x[k] = rank_value(low, m, nlow, top, r);
 		ccdf[k++] = (double)(n - r) / (double)n;
 	}
 	return k;
+}
+
+size_t wfw_reduce_ccdf(const float *sorted, size_t n, size_t tail,
+		       float *x, double *ccdf, size_t max_out)
+{
+	return wfw_reduce_ccdf_parts(sorted, n, n, NULL, 0, tail, x, ccdf,
+				     max_out);
 }
 
 /* Bit pattern of a float, ordered as the floats are. */

@@ -54,6 +54,15 @@ size_t wfw_reduce_ccdf(const float *sorted, size_t n, size_t tail,
 		       float *x, double *ccdf, size_t max_out);
 
 /*
+ * The same for a whole of nlow + ntop values known as a uniform sample
+ * low[0..m) (sorted) of its nlow smallest and exactly by its ntop largest,
+ * top[0..ntop) (sorted): ranks below nlow are read from the sample.
+ */
+size_t wfw_reduce_ccdf_parts(const float *low, size_t m, uint64_t nlow,
+			     const float *top, size_t ntop, size_t tail,
+			     float *x, double *ccdf, size_t max_out);
+
+/*
  * Sort v[0..n) ascending, NaN-free, in linear time (a radix sort of the
  * bit patterns: 10 million values in a fraction of qsort's time).
  * Returns 0 or -ENOMEM.

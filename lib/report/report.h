@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "datafmt/infoyml.h"
+#include "report/sample.h"
 #include "stats/statset.h"
 
 /* Points a result's scatter plot gets before it is reduced to density. */
@@ -27,6 +28,29 @@
 /* Histogram bins, and the largest values a CCDF shows one by one. */
 #define WFW_REPORT_BINS 200
 #define WFW_REPORT_CCDF_TAIL 2000
+/*
+ * Rows a result keeps for its plots. Up to this many selected rows it
+ * keeps them all and the report is exact; above, a uniform sample of
+ * WFW_REPORT_SAMPLE_ROWS (seeded: the same file gives the same report)
+ * draws the density, and each metric's WFW_REPORT_TAIL_POINTS largest rows are kept
+ * exactly for the tail. One million: the statistics' percentiles are
+ * exact up to there too (WFW_REPORT_EXACT_LIMIT), and a million rows of
+ * the default five plotted columns are about 24 MB (the whole report
+ * stays within 64 MiB of memory at any size).
+ */
+#define WFW_REPORT_KEEP_ROWS 1000000
+/*
+ * The sample's size once a result is over the cap: a 100x100 grid cell or
+ * histogram bin holding 0.1% of the datapoints gets 250 of them (+-6%),
+ * and sampling 10 M rows replaces rows about 0.6 M times instead of
+ * 2.3 M (reservoir sampling replaces M ln(N / M) times).
+ */
+#define WFW_REPORT_SAMPLE_ROWS 250000
+#define WFW_REPORT_SEED 0x7265706f72743134ull
+/* Threads reading one file at most. */
+#define WFW_REPORT_MAX_PARTS 8
+
+struct wfw_reader;
 
 /* One counter a collector sampled: CLOCK_MONOTONIC ns and values. */
 struct wfw_rep_series {
@@ -53,16 +77,28 @@ struct wfw_rep_result {
 	struct wfw_statset set;		/* the metrics, by ReqCState */
 	bool have_set;
 	uint64_t rows_read;
-	size_t nrows;			/* rows selected and kept */
+	uint64_t nsel;			/* rows selected: what the plots show */
+	size_t nrows;			/* rows kept: all nsel, or a sample */
+	bool sampled;			/* nrows is a uniform sample of nsel */
 	/* Columns kept for plotting, by name; NULL where the file lacks one. */
 	size_t ncols;
 	const char **colnames;
 	const char **units;
 	float **vals;			/* [col][row] */
 	int32_t *state;			/* group index per row, -1: none */
+	/*
+	 * Per metric (the first ntails columns) the rows with its largest
+	 * values, each row all ncols columns: the exact tail of a sample.
+	 */
+	struct wfw_topk *tails;
+	size_t ntails;
 	const char *group_by;		/* the group column (ReqCState), or NULL */
 	const char *const *state_names;
 	size_t nstates;
+	/* Read in parts: their readers (they own the names), merged names. */
+	struct wfw_reader *part_rd[WFW_REPORT_MAX_PARTS];
+	unsigned nparts;
+	const char **merged_names;
 	/* LTime is kept as ns after the first row's, time0_ns (float precision). */
 	double time0_ns;
 	char *collectors;		/* info.yml's collector files, or NULL */
@@ -80,6 +116,34 @@ struct wfw_report {
 	struct wfw_rep_result *res;
 	size_t nres;
 };
+
+struct wfw_wpoint;
+
+/*
+ * Reduced points of a sampled result (r->sampled) for y column yc (one of
+ * the tails) against x column xc, x drawn as (x + xoff) / xdiv: every
+ * tail row of group g (LONG_MIN: all) as itself, the sample's other rows
+ * as grid density weighted to stand for all the group's other rows
+ * (`rows` of them, NaNs left out). *out is malloc'ed; 0 or -ENOMEM.
+ */
+int wfw_rep_sampled_points(const struct wfw_rep_result *r, int xc, int yc,
+			   long g, uint64_t rows, double xoff, double xdiv,
+			   struct wfw_wpoint **out, size_t *n);
+
+/* Histogram and CCDF of a sampled result's metric column c, for data.js. */
+int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c, FILE *f);
+
+/*
+ * From the statistics of column c's metric: its values (NaNs and empty
+ * cells left out) in state g (-1: rows without one, LONG_MIN: all rows),
+ * and its least and greatest value (as floats, 0 when none).
+ */
+uint64_t wfw_rep_rows(struct wfw_rep_result *r, int c, long g);
+void wfw_rep_range(struct wfw_rep_result *r, int c, double *lo, double *hi);
+
+/* A number for data.js (null when not finite); a CCDF's {"x", "p"}. */
+void wfw_rep_num(FILE *f, double v);
+void wfw_rep_ccdf_json(FILE *f, const float *x, const double *p, size_t k);
 
 /* The index of `name` among r's kept columns, or -1. */
 int wfw_rep_col(const struct wfw_rep_result *r, const char *name);

@@ -189,6 +189,24 @@ static void values_array(FILE *f, const double *v, size_t n, size_t step)
 	fputs("]", f);
 }
 
+/* The same for a sampled result: its tail, density from its sample. */
+static int emit_sampled(struct wfw_rep_result *r, int tc, int mc, double t0,
+			FILE *f)
+{
+	struct wfw_wpoint *p;
+	size_t n;
+
+	if (wfw_rep_sampled_points(r, tc, mc, LONG_MIN,
+				   wfw_rep_rows(r, mc, LONG_MIN),
+				   r->time0_ns - t0, 1e9, &p, &n))
+		return -ENOMEM;
+	fputs("{", f);
+	wfw_rep_wpoints(f, p, n);
+	fputs(", \"reduced\": true, \"sampled\": true}", f);
+	free(p);
+	return 0;
+}
+
 /*
  * The main metric against LTime, reduced like a scatter plot (every point
  * of the tail, the rest as density), in seconds from t0.
@@ -205,6 +223,8 @@ static int emit_main(struct wfw_rep_result *r, const char *metric,
 		fputs("null", f);
 		return 0;
 	}
+	if (r->sampled)
+		return emit_sampled(r, tc, mc, t0, f);
 	x = malloc((r->nrows ? r->nrows : 1) * sizeof(*x));
 	if (!x)
 		return -ENOMEM;

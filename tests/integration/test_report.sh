@@ -96,6 +96,63 @@ expect_in r-big/data.js '"reduced": true' "the scatter plots were reduced"
 open_report big r-big 1
 expect_in big.dom "Large result" "and the page says how"
 
+# Above the cap (WFW_REPORT_KEEP_ROWS, 1 M): plots from a seeded uniform
+# sample of 250 k rows, each metric's 10 000 largest exact. 30 planted
+# outliers (100000 + k us) must all be shown as themselves, in the
+# scatter plots and the CCDF; weights and histogram counts still add up
+# to every datapoint; the same file gives the same report.
+awk 'BEGIN { srand(6); split("POLL C1 C6", cs, " ");
+	print "WakeLatency,SilentTime,LDist,ReqCState";
+	for (i = 0; i < 1200000; i++) {
+		ld = 20 + rand() * 480; u = rand();
+		w = i % 40000 == 7 ? 100000 + i / 40000 : 5 - 8 * log(1 - u);
+		printf "%.3f,%.3f,%.3f,%s\n", w, ld * 0.9, ld, cs[1 + int(rand() * 3)];
+	}
+}' >huge.csv
+"$WULTFW" report -o r-huge -m WakeLatency huge.csv 2>/dev/null
+expect_status 0 $? "report of 1.2 M datapoints (sampled)"
+expect_in r-huge/data.js '"rows": 1200000, "sample": 250000,' "a sample of 250 k of the 1.2 M rows kept"
+python3 - r-huge/data.js >huge.check <<'PY'
+import json, sys
+s = open(sys.argv[1]).read()
+rep = json.loads(s[s.index("=") + 1:].rstrip().rstrip(";"))
+m = rep["metrics"][0]
+planted = set(100000 + k for k in range(30))
+for axis, res in m["scatter"].items():
+    ys = [y for g in res[0] for y in g["y"]]
+    print(axis, "outliers shown:", len(planted & set(ys)))
+    print(axis, "weights:", sum(sum(g["w"]) for g in res[0]),
+          "points <= 10000 + 3 * 100 * 100:", len(ys) <= 10000 + 3 * 10000)
+d = m["dist"][0]
+print("ccdf outliers:", len(planted & set(d["ccdf"]["x"])))
+print("histogram:", sum(d["hist"]["counts"]), "tail:", d["sampled"]["tail"])
+PY
+expect_in huge.check "LDist outliers shown: 30" "every outlier in the scatter plot"
+expect_in huge.check "LDist weights: 1200000 points <= 10000 + 3 * 100 * 100: True" "weights add up, points bounded"
+expect_in huge.check "ccdf outliers: 30" "every outlier in the CCDF"
+expect_in huge.check "histogram: 1200000 tail: 10000" "the histogram counts every datapoint"
+"$WULTFW" report -o r-huge2 -m WakeLatency huge.csv 2>/dev/null
+cmp -s r-huge/data.js r-huge2/data.js && ok "the same file, the same sample" || fail "two reports of one file differ"
+open_report huge r-huge 1
+expect_in huge.dom "density from a uniform sample of 250000 of 1200000" "the page says what is sampled"
+
+# Under the cap, read by two threads whose parts are uneven (the first
+# holds 650 k short rows, over its share): the same data.js as one reader,
+# every row kept (the part that sampled is read again by one reader).
+awk 'BEGIN { srand(7); split("POLL C1 C6", cs, " ");
+	print "WakeLatency,SilentTime,LDist,ReqCState";
+	for (i = 0; i < 1000000; i++) {
+		ld = 20 + rand() * 480; u = rand();
+		f = i < 650000 ? "%.3f,%.1f,%.1f,%s\n" : "%.6f,%.6f,%.6f,%s\n";
+		printf f, 5 - 8 * log(1 - u), ld * 0.9, ld, cs[1 + int(rand() * 3)];
+	}
+}' >uneven.csv
+"$WULTFW" report -j 1 -o r-un1 uneven.csv 2>/dev/null &&
+	"$WULTFW" report -j 2 -o r-un2 uneven.csv 2>/dev/null
+expect_status 0 $? "reports of 1 M rows with -j 1 and -j 2"
+cmp -s r-un1/data.js r-un2/data.js && ok "-j 2 gives what -j 1 does" || fail "-j 1 and -j 2 differ under the cap"
+if grep -q '"sample"' r-un2/data.js; then fail "1 M rows sampled"; else ok "every row kept"; fi
+
 # wult's --xaxes/--yaxes: x axes in the order given, scatter plots only
 # for the --yaxes metrics.
 "$WULTFW" report -o r-axes --xaxes 'SilentTime,LDist' --yaxes WakeLatency out/timer 2>/dev/null

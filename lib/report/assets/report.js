@@ -82,7 +82,8 @@ function intro(rep) {
 	t.appendChild(h);
 	var rows = INTRO.concat([["Data file", function (i, r) { return r.file; }],
 		["Datapoints in this report", function (i, r) {
-			return r.rows + (r.rows !== r.rows_read ? " of " + r.rows_read + " (--include/--exclude)" : ""); }]]);
+			return r.rows + (r.rows !== r.rows_read ? " of " + r.rows_read + " (--include/--exclude)" : "") +
+				(r.sample ? "; plotted from a uniform sample of " + r.sample + " and each metric's largest" : ""); }]]);
 	rows.forEach(function (row) {
 		var vals = rep.results.map(function (r) {
 			return typeof row[1] === "function" ? row[1](r.info, r) : r.info[row[1]];
@@ -202,6 +203,26 @@ function plot(div, traces, layout) {
 	return points;
 }
 
+// Results too large to keep whole: say which parts of the plots are drawn
+// from their sample and which are exact.
+function sampleNotes(rep, m) {
+	var notes = [];
+	m.dist.forEach(function (d, ri) {
+		var r = rep.results[ri];
+		if (!d || !d.sampled || !r.sample)
+			return;
+		notes.push((rep.results.length > 1 ? r.id + ": " : "") +
+			"density from a uniform sample of " + r.sample + " of " + r.rows +
+			" datapoints (each standing for about " + fmt(r.rows / r.sample) +
+			"; the same file gives the same sample); all " + d.sampled.tail + " datapoints above " +
+			fmt(d.sampled.above) + (m.unit ? " " + m.unit : "") + " of " + m.name +
+			" shown as themselves. Histogram counts below that are the sample's, scaled to all " +
+			d.sampled.rows + " values; the CCDF is exact above it and read from the sample below." +
+			" The summary table is computed from every datapoint.");
+	});
+	return notes;
+}
+
 function metricPanel(rep, m, panel) {
 	var plots = el("div", { class: "plots" }), n = 0, empty = [];
 	panel.appendChild(el("h2", {}, m.name + (m.unit ? " (" + m.unit + ")" : "")));
@@ -270,6 +291,9 @@ function metricPanel(rep, m, panel) {
 			" datapoints) as itself; below it, datapoints are drawn as density on a " + rep.grid + "x" + rep.grid +
 			" grid, one marker per cell at the mean of its datapoints, sized by their number (hover shows it)." +
 			" Histograms count every datapoint; the CCDF shows the " + rep.ccdf_tail + " largest values one by one."));
+	var sampled = sampleNotes(rep, m);
+	if (sampled.length)
+		panel.appendChild(el("p", { class: "note sampled" }, sampled.join(" ")));
 	return { plots: n + 2, empty: empty };
 }
 
@@ -315,6 +339,9 @@ function timelinePanel(rep, panel) {
 		var notes = [];
 		if (!t.main)
 			notes.push(id + ": " + t.metric + " is not on the time axis: the result has no LTime column (measure with raw = true)");
+		if (t.main && t.main.sampled)
+			notes.push(id + ": " + t.metric + " drawn as density from a uniform sample of " + rep.results[ri].sample +
+				   " of " + rep.results[ri].rows + " datapoints, its largest values as themselves");
 		if (t.notes)
 			notes.push(id + ": " + t.notes);
 		t.series.forEach(function (v) {

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One file read by several threads, each over a part of it that starts
+ * and ends at row boundaries (as calc reads it): per part its statistics,
+ * sample and tails, merged at the end (statistics by group name, samples
+ * in proportion to the parts' rows, tails by value).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report_load.h"
+
+/* Below this, a second thread costs more than it saves (calc's limit). */
+#define PART_MIN_BYTES (8u << 20)
+
+struct rep_part {
+	const struct rep_cli *c;
+	const struct rep_names *nm;
+	struct wfw_rep_result res;
+	struct wfw_reader *rd;
+	unsigned k, n;
+	int ret;
+	pthread_t th;
+};
+
+static int part_open(struct rep_part *p, int *scol)
+{
+	struct wfw_reader_opts o = { .one_pass = true, .part = p->k, .nparts = p->n };
+	struct wfw_statset_cfg cfg = { .exact_limit = WFW_REPORT_KEEP_ROWS,
+				       .exact_memory = (size_t)256 << 20,
+				       .metrics = p->nm->metrics,
+				       .nmetrics = p->nm->nmetrics,
+				       .pending_text = true };
+	const struct wultfw_schema *s;
+	char err[1024];
+	int ret = wfw_reader_open_opts(&p->rd, p->res.path, &o, err, sizeof(err));
+
+	if (ret)
+		return ret;
+	s = wfw_reader_schema(p->rd);
+	*scol = rep_group_col(p->c, s);
+	if (*scol == -EINVAL)
+		return -EINVAL;
+	cfg.group_by = *scol >= 0 ? s->cols[*scol].name : NULL;
+	if (wfw_statset_init(&p->res.set, s, &cfg, err, sizeof(err)))
+		return -EAGAIN;
+	p->res.have_set = true;
+	p->res.group_by = cfg.group_by;
+	return rep_keep_columns(&p->res, s, p->nm, false);
+}
+
+/*
+ * A part past its share of the cap shrinks its sample: memory as with one
+ * reader, and the same report every time (a shared count would depend on
+ * the threads' timing). Should the whole turn out under the cap, the file
+ * is read again by one reader (merge_parts()).
+ */
+static int past_share(struct rep_part *p, struct rep_keep *k)
+{
+	if (p->res.sampled || p->res.nsel <= WFW_REPORT_KEEP_ROWS / p->n)
+		return 0;
+	return rep_cross_cap(&p->res, k);
+}
+
+static void *part_main(void *arg)
+{
+	struct rep_part *p = arg;
+	struct wfw_rep_result *r = &p->res;
+	struct wultfw_batch b = { 0 };
+	struct rep_keep k = { 0 };
+	const struct wultfw_schema *s;
+	int scol = -1;
+	long n = 0;
+
+	p->ret = part_open(p, &scol);
+	if (p->ret)
+		return NULL;
+	s = wfw_reader_schema(p->rd);
+	p->ret = wfw_batch_alloc(&b, s->ncols, 8192);
+	if (!p->ret)
+		p->ret = rep_keep_init(r, &k, WFW_REPORT_SEED + p->k);
+	while (!p->ret && (n = wfw_reader_read(p->rd, &b)) > 0) {
+		r->rows_read += b.rows;
+		p->ret = wfw_statset_add(&r->set, &b);
+		if (!p->ret)
+			p->ret = rep_keep_rows(r, s, scol, &b, &k);
+		if (!p->ret)
+			p->ret = past_share(p, &k);
+		b.rows = 0;
+	}
+	if (!p->ret && n < 0)
+		p->ret = (int)n;
+	if (scol >= 0) {
+		r->state_names = s->cols[scol].enum_names;
+		r->nstates = s->cols[scol].n_enum;
+	}
+	rep_keep_free(&k);
+	wfw_batch_free(&b);
+	return NULL;
+}
+
+/* src's state numbers to dst's (by name; names dst lacks are added). */
+static int map_states(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
+		      int32_t *map)
+{
+	for (size_t i = 0; i < src->nstates; i++) {
+		size_t j = 0;
+
+		while (j < dst->nstates && strcmp(dst->merged_names[j], src->state_names[i]))
+			j++;
+		if (j == dst->nstates)
+			dst->merged_names[dst->nstates++] = src->state_names[i];
+		map[i] = (int32_t)j;
+	}
+	return 0;
+}
+
+/* Room for n rows in dst; -EAGAIN when the parts kept other columns. */
+static int resize_rows(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
+		       size_t n)
+{
+	int32_t *st = realloc(dst->state, (n ? n : 1) * sizeof(*st));
+
+	if (!st)
+		return -ENOMEM;
+	dst->state = st;
+	for (size_t c = 0; c < dst->ncols; c++) {
+		float *v;
+
+		if (!dst->vals[c] != !src->vals[c])
+			return -EAGAIN;
+		if (!dst->vals[c])
+			continue;
+		v = realloc(dst->vals[c], (n ? n : 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		dst->vals[c] = v;
+	}
+	return 0;
+}
+
+/*
+ * Two uniform samples of disjoint parts into one of the whole: how many
+ * from each drawn by their counts (all of both while under the cap).
+ */
+static int merge_sample(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
+			const int32_t *map, uint64_t *rng)
+{
+	uint64_t total = dst->nsel + src->nsel;
+	bool all = total <= WFW_REPORT_KEEP_ROWS && !dst->sampled && !src->sampled;
+	size_t k1 = all ? dst->nrows :
+		wfw_reservoir_split(rng, dst->nsel, src->nsel, WFW_REPORT_SAMPLE_ROWS);
+	size_t k2 = all ? src->nrows : WFW_REPORT_SAMPLE_ROWS - k1;
+	size_t need = k1, left = dst->nrows, j = 0;
+	int ret;
+
+	for (size_t i = 0; i < dst->nrows; i++)	/* moving down, in place */
+		if (wfw_pick_next(rng, &need, &left))
+			rep_move_row(dst, dst, i, j++, NULL);
+	ret = resize_rows(dst, src, k1 + k2);
+	if (ret)
+		return ret;
+	need = k2;
+	left = src->nrows;
+	for (size_t i = 0; i < src->nrows; i++)
+		if (wfw_pick_next(rng, &need, &left))
+			rep_move_row(dst, src, i, j++, map);
+	dst->nrows = k1 + k2;
+	dst->nsel = total;
+	dst->sampled = !all;
+	return 0;
+}
+
+static void merge_tails(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
+			const int32_t *map)
+{
+	for (size_t m = 0; m < dst->ntails; m++) {
+		const struct wfw_topk *t = &src->tails[m];
+
+		for (size_t i = 0; i < t->n; i++) {
+			uint32_t s = t->slot[i];
+
+			wfw_topk_add(&dst->tails[m], t->key[i],
+				     &t->rows[(size_t)s * t->width],
+				     rep_mapped(map, t->group[s]));
+		}
+	}
+}
+
+/* Parts 1.. into part 0. */
+static int merge_parts(struct rep_part *p, unsigned n)
+{
+	struct wfw_rep_result *dst = &p[0].res;
+	size_t names = 0;
+	uint64_t rng = WFW_REPORT_SEED, total = 0;
+	bool sampled = false;
+	int ret = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		names += p[k].res.nstates;
+		total += p[k].res.nsel;
+		sampled |= p[k].res.sampled;
+	}
+	if (sampled && total <= WFW_REPORT_KEEP_ROWS)
+		return -EAGAIN;	/* a part sampled what one reader keeps whole */
+	dst->merged_names = calloc(names + 1, sizeof(*dst->merged_names));
+	if (!dst->merged_names)
+		return -ENOMEM;
+	for (size_t i = 0; i < dst->nstates; i++)
+		dst->merged_names[i] = dst->state_names[i];
+	for (unsigned k = 1; k < n && !ret; k++) {
+		struct wfw_rep_result *src = &p[k].res;
+		int32_t *map = calloc(src->nstates + 1, sizeof(*map));
+
+		ret = map ? map_states(dst, src, map) : -ENOMEM;
+		if (!ret)
+			ret = wfw_statset_merge(&dst->set, &src->set);
+		if (!ret)
+			ret = merge_sample(dst, src, map, &rng);
+		if (!ret)
+			merge_tails(dst, src, map);
+		dst->rows_read += src->rows_read;
+		free(map);
+		rep_free_kept(src);
+	}
+	dst->state_names = dst->merged_names;
+	return ret;
+}
+
+/* What part 0 gathered becomes r's; r keeps the parts' readers. */
+static void take_parts(struct wfw_rep_result *r, struct rep_part *p, unsigned n)
+{
+	const struct wfw_rep_result *m = &p[0].res;
+
+	r->set = m->set;
+	r->have_set = true;
+	r->rows_read = m->rows_read;
+	r->nsel = m->nsel;
+	r->nrows = m->nrows;
+	r->sampled = m->sampled;
+	r->ncols = m->ncols;
+	r->colnames = m->colnames;
+	r->units = m->units;
+	r->vals = m->vals;
+	r->state = m->state;
+	r->tails = m->tails;
+	r->ntails = m->ntails;
+	r->group_by = m->group_by;
+	r->state_names = m->state_names;
+	r->nstates = m->nstates;
+	r->merged_names = m->merged_names;
+	for (unsigned k = 0; k < n; k++)
+		r->part_rd[k] = p[k].rd;
+	r->nparts = n;
+}
+
+/* 0, or anything else: read the file with one reader instead. */
+int rep_load_parts(const struct rep_cli *c, struct wfw_rep_result *r,
+		      const struct rep_names *nm, unsigned n)
+{
+	struct rep_part p[WFW_REPORT_MAX_PARTS] = { 0 };
+	unsigned started = 0;
+	int ret = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		p[k] = (struct rep_part){ .c = c, .nm = nm, .k = k, .n = n };
+		memcpy(p[k].res.path, r->path, sizeof(r->path));
+		if (pthread_create(&p[k].th, NULL, part_main, &p[k]))
+			break;
+		started++;
+	}
+	for (unsigned k = 0; k < started; k++) {
+		pthread_join(p[k].th, NULL);
+		ret = ret ? ret : p[k].ret;
+	}
+	if (started < n)
+		ret = -EAGAIN;
+	if (!ret)
+		ret = merge_parts(p, n);
+	if (!ret) {
+		take_parts(r, p, n);
+		return 0;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		rep_free_kept(&p[k].res);
+		if (p[k].rd)
+			wfw_reader_close(p[k].rd);
+	}
+	free(p[0].res.merged_names);
+	return ret;
+}
+
+/* Threads for r: -j; one for small files, to select rows, or a timeline. */
+unsigned rep_jobs_for(const struct rep_cli *c, const struct wfw_rep_result *r)
+{
+	struct stat st;
+	unsigned n = c->jobs < WFW_REPORT_MAX_PARTS ? c->jobs : WFW_REPORT_MAX_PARTS;
+
+	if (n < 2 || c->include || c->exclude || r->collectors || stat(r->path, &st))
+		return 1;
+	return c->jobs_given || st.st_size >= PART_MIN_BYTES ? n : 1;
+}
+

@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The plots of a sampled result (more rows than WFW_REPORT_KEEP_ROWS):
+ * density from the uniform sample, each sampled row standing for the
+ * rows it was drawn from, and the tail (each metric's largest rows, kept
+ * exactly while reading) as itself. Counts are those of every row.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/reduce.h"
+#include "report/report.h"
+#include "stats/report.h"
+
+#define ALL_GROUPS LONG_MIN
+
+/* Scale counts standing for `from` rows to stand for `to`, sum kept. */
+static void scale_counts(uint64_t *c, size_t n, uint64_t from, uint64_t to)
+{
+	double f = from ? (double)to / (double)from : 0, acc = 0;
+	uint64_t done = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		acc += (double)c[i] * f;
+		c[i] = (uint64_t)llround(acc) - done;
+		done += c[i];
+	}
+}
+
+static bool in_group(const struct wfw_rep_result *r, size_t i, long g)
+{
+	return g == ALL_GROUPS || r->state[i] == g;
+}
+
+/* Tail rows of group g, as points; returns how many. */
+static size_t tail_points(const struct wfw_topk *t, int xc, long g,
+			  double xoff, double xdiv, struct wfw_wpoint *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		uint32_t s = t->slot[i];
+		float x = t->rows[(size_t)s * t->width + (size_t)xc];
+
+		if ((g != ALL_GROUPS && t->group[s] != g) || isnan(x))
+			continue;
+		out[k++] = (struct wfw_wpoint){ (float)((x + xoff) / xdiv),
+						t->key[i], 1 };
+	}
+	return k;
+}
+
+static size_t tail_count(const struct wfw_topk *t, long g)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		k += g == ALL_GROUPS || t->group[t->slot[i]] == g;
+	return k;
+}
+
+/* The sample's rows of group g below the tail: x, y; how many. */
+static size_t below_tail(const struct wfw_rep_result *r, int xc, int yc,
+			 long g, double xoff, double xdiv, float *x, float *y)
+{
+	float above = wfw_topk_min(&r->tails[yc]);
+	size_t m = 0;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		float v = r->vals[yc][i];
+
+		if (!in_group(r, i, g) || isnan(v) || v > above)
+			continue;
+		x[m] = (float)((r->vals[xc][i] + xoff) / xdiv);
+		y[m++] = v;
+	}
+	return m;
+}
+
+/* Weights of density points to stand for `to` rows instead of `from`. */
+static void scale_points(struct wfw_wpoint *p, size_t *n, uint64_t from,
+			 uint64_t to)
+{
+	double f = from ? (double)to / (double)from : 0, acc = 0;
+	uint64_t done = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		uint64_t w;
+
+		acc += (double)p[i].weight * f;
+		w = (uint64_t)llround(acc) - done;
+		done += w;
+		p[i].weight = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+		if (w)
+			p[k++] = p[i];
+	}
+	*n = k;
+}
+
+int wfw_rep_sampled_points(const struct wfw_rep_result *r, int xc, int yc,
+			   long g, uint64_t rows, double xoff, double xdiv,
+			   struct wfw_wpoint **out, size_t *n)
+{
+	const struct wfw_topk *t;
+	size_t ntail, m, nd = 0;
+	float *x, *y;
+	struct wfw_wpoint *d = NULL, *p = NULL;
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	*n = 0;
+	if (yc < 0 || (size_t)yc >= r->ntails || xc < 0)
+		return 0;
+	t = &r->tails[yc];
+	ntail = tail_count(t, g);
+	x = malloc((r->nrows + 1) * sizeof(*x));
+	y = malloc((r->nrows + 1) * sizeof(*y));
+	if (!x || !y)
+		goto out;
+	m = below_tail(r, xc, yc, g, xoff, xdiv, x, y);
+	if (m && wfw_reduce_scatter(x, y, m, 0, INFINITY, WFW_REPORT_GRID, &d, &nd))
+		goto out;
+	scale_points(d, &nd, m, rows > ntail ? rows - ntail : 0);
+	p = malloc((ntail + nd + 1) * sizeof(*p));
+	if (!p)
+		goto out;
+	*n = tail_points(t, xc, g, xoff, xdiv, p);
+	if (nd)
+		memcpy(p + *n, d, nd * sizeof(*d));
+	*n += nd;
+	*out = p;
+	ret = 0;
+out:
+	free(x);
+	free(y);
+	free(d);
+	return ret;
+}
+
+/* ---- histogram and CCDF ---- */
+
+static void counts_json(FILE *f, const uint64_t *c)
+{
+	fputs("[", f);
+	for (size_t i = 0; i < WFW_REPORT_BINS; i++)
+		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)c[i]);
+	fputs("]", f);
+}
+
+/* Counts of group g's values of column c in the bins, scaled to `rows`. */
+static int group_counts(const struct wfw_rep_result *r, int c, long g,
+			uint64_t rows, double lo, double width, uint64_t *counts)
+{
+	const struct wfw_topk *t = &r->tails[c];
+	size_t ntail = tail_count(t, g), m;
+	float *v = malloc((r->nrows + 1) * sizeof(*v));
+	uint64_t tc[WFW_REPORT_BINS];
+	float *x = malloc((r->nrows + 1) * sizeof(*x));
+
+	if (!v || !x) {
+		free(v);
+		free(x);
+		return -ENOMEM;
+	}
+	m = below_tail(r, c, c, g, 0, 1, x, v);
+	wfw_reduce_histogram_at(v, m, WFW_REPORT_BINS, lo, width, counts);
+	scale_counts(counts, WFW_REPORT_BINS, m, rows > ntail ? rows - ntail : 0);
+	m = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (g == ALL_GROUPS || t->group[t->slot[i]] == g)
+			v[m++] = t->key[i];
+	wfw_reduce_histogram_at(v, m, WFW_REPORT_BINS, lo, width, tc);
+	for (size_t i = 0; i < WFW_REPORT_BINS; i++)
+		counts[i] += tc[i];
+	free(v);
+	free(x);
+	return 0;
+}
+
+/* , "groups": [...]: each group's histogram in the whole's bins. */
+static int group_histograms(struct wfw_rep_result *r, int c, double lo,
+			    double width, FILE *f)
+{
+	uint64_t counts[WFW_REPORT_BINS];
+	size_t shown = 0;
+	int ret = 0;
+
+	if (r->nstates < 2)
+		return 0;
+	fputs(", \"groups\": [", f);
+	for (size_t g = 0; g < r->nstates && !ret; g++) {
+		uint64_t rows = wfw_rep_rows(r, c, (long)g);
+
+		if (!rows)
+			continue;
+		ret = group_counts(r, c, (long)g, rows, lo, width, counts);
+		fputs(shown++ ? ", {\"name\": " : "{\"name\": ", f);
+		wfw_json_string(f, r->state_names[g]);
+		fputs(", \"counts\": ", f);
+		counts_json(f, counts);
+		fputs("}", f);
+	}
+	fputs("]", f);
+	return ret;
+}
+
+/* The CCDF: the tail exact, the rest from the sample. */
+static int ccdf(const struct wfw_rep_result *r, int c, uint64_t rows, FILE *f)
+{
+	const struct wfw_topk *t = &r->tails[c];
+	size_t max_out = 4000 + WFW_REPORT_CCDF_TAIL, m, k = 0;
+	float *low = malloc((r->nrows + 1) * sizeof(*low));
+	float *scratch = malloc((r->nrows + 1) * sizeof(*scratch));
+	float *top = malloc((t->n + 1) * sizeof(*top));
+	float *x = malloc(max_out * sizeof(*x));
+	double *p = malloc(max_out * sizeof(*p));
+	int ret = -ENOMEM;
+
+	if (!low || !scratch || !top || !x || !p)
+		goto out;
+	m = below_tail(r, c, c, ALL_GROUPS, 0, 1, scratch, low);
+	memcpy(top, t->key, t->n * sizeof(*top));
+	if (wfw_sort_floats(low, m) || wfw_sort_floats(top, t->n))
+		goto out;
+	k = wfw_reduce_ccdf_parts(low, m, rows > t->n ? rows - t->n : 0, top,
+				  t->n, WFW_REPORT_CCDF_TAIL, x, p, max_out);
+	wfw_rep_ccdf_json(f, x, p, k);
+	ret = 0;
+out:
+	free(low);
+	free(scratch);
+	free(top);
+	free(x);
+	free(p);
+	return ret;
+}
+
+int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c, FILE *f)
+{
+	uint64_t counts[WFW_REPORT_BINS], rows = wfw_rep_rows(r, c, ALL_GROUPS);
+	double lo = 0, hi = 0, width = 1;
+	int ret;
+
+	wfw_rep_range(r, c, &lo, &hi);
+	if (hi > lo)
+		width = (hi - lo) / (double)WFW_REPORT_BINS;
+	ret = group_counts(r, c, ALL_GROUPS, rows, lo, width, counts);
+	if (ret)
+		return ret;
+	fputs("{\"sampled\": {\"above\": ", f);
+	wfw_rep_num(f, wfw_topk_min(&r->tails[c]));
+	fprintf(f, ", \"tail\": %zu, \"rows\": %llu}, \"hist\": {\"lo\": ",
+		r->tails[c].n, (unsigned long long)rows);
+	wfw_rep_num(f, lo);
+	fputs(", \"width\": ", f);
+	wfw_rep_num(f, width);
+	fputs(", \"counts\": ", f);
+	counts_json(f, counts);
+	ret = group_histograms(r, c, lo, width, f);
+	fputs("}, \"ccdf\": ", f);
+	if (!ret)
+		ret = ccdf(r, c, rows, f);
+	fputs("}", f);
+	return ret;
+}
