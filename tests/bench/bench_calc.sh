@@ -36,8 +36,16 @@ run() {
 
 : >"$DIR/results"
 cat "$DIR/datapoints.csv" "$DIR/datapoints.wfb" >/dev/null	# page cache hot
-run cat_csv cat "$DIR/datapoints.csv"
-run cat_bin cat "$DIR/datapoints.wfb"
+# `cat`, the limit: best of 3 (one slow read must not flatter calc).
+for x in csv bin; do
+	for i in 1 2 3; do
+		run cat_$x cat "$DIR/datapoints.$(test $x = csv && echo csv || echo wfb)"
+	done
+	sort -k2,2n -o "$DIR/cat" "$DIR/results"
+	grep -v "^cat_$x " "$DIR/results" >"$DIR/rest" || true
+	grep -m1 "^cat_$x " "$DIR/cat" >>"$DIR/rest"
+	mv "$DIR/rest" "$DIR/results"
+done
 run pandas_csv /usr/bin/python3 "$SRC/bench_calc.py" "$DIR/datapoints.csv"
 run calc_csv $CALC "$DIR/datapoints.csv"
 run calc_csv_c $CALC -c "$DIR/datapoints.csv"
