@@ -252,10 +252,11 @@ static int bench_sink(const struct wultfw_plugin *p, const char *dir,
 	if (rate < 0)
 		return 1;
 	if (!discard) {
+		double mb = stat(path, &st) ? 0 : st.st_size / 1e6;
+
 		printf("  %-7s target >= %g M/s: %s (%.2f M/s; %.0f MB written, %.0f MB/s)\n",
 		       p->name, target, rate >= target ? "ok" : "MISSED", rate,
-		       stat(path, &st) ? 0 : st.st_size / 1e6,
-		       stat(path, &st) ? 0 : st.st_size / 1e6 * rate * 1e6 / done);
+		       mb, mb * rate * 1e6 / done);
 		ret = read_back(p, path, label, done);
 	}
 	unlink(path);
