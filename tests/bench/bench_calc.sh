@@ -4,14 +4,16 @@
 # computed with pandas (read_csv + describe-like statistics and quantiles of
 # every numeric column), side by side in one run, page cache hot.
 # Prints wall time, peak RSS and the ratio to pandas of each, and checks
-# issue 14's targets for the CSV: >= 15x pandas, <= 64 MiB, -c <= 10% slower.
+# issue 14's targets: the CSV >= 15x pandas, <= 64 MiB, -c <= 10% slower;
+# the binary twin >= 100x pandas, i.e. within about 1.5x of `cat`.
+# Files in the page cache of ${TMPDIR:-/tmp} (not tmpfs: on some VMs its
+# read() is slow enough to make `cat` a false limit).
 # Usage: bench_calc.sh BUILDDIR [ROWS]   (needs /usr/bin/time, python3-pandas)
 set -e
 B=${1:?usage: bench_calc.sh BUILDDIR [ROWS]}
 ROWS=${2:-10000000}
 SRC=$(dirname "$0")
-# tmpfs when there is one: the page cache is what is measured, not the disk.
-DIR=$(mktemp -d "${TMPDIR:-$(test -d /dev/shm && echo /dev/shm || echo /tmp)}/wfw-bench-calc.XXXXXX")
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/wfw-bench-calc.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT
 CALC="$B/wultfw calc"
 
@@ -34,8 +36,16 @@ run() {
 
 : >"$DIR/results"
 cat "$DIR/datapoints.csv" "$DIR/datapoints.wfb" >/dev/null	# page cache hot
-run cat_csv cat "$DIR/datapoints.csv"
-run cat_bin cat "$DIR/datapoints.wfb"
+# `cat`, the limit: best of 3 (one slow read must not flatter calc).
+for x in csv bin; do
+	for i in 1 2 3; do
+		run cat_$x cat "$DIR/datapoints.$(test $x = csv && echo csv || echo wfb)"
+	done
+	sort -k2,2n -o "$DIR/cat" "$DIR/results"
+	grep -v "^cat_$x " "$DIR/results" >"$DIR/rest" || true
+	grep -m1 "^cat_$x " "$DIR/cat" >>"$DIR/rest"
+	mv "$DIR/rest" "$DIR/results"
+done
 run pandas_csv /usr/bin/python3 "$SRC/bench_calc.py" "$DIR/datapoints.csv"
 run calc_csv $CALC "$DIR/datapoints.csv"
 run calc_csv_c $CALC -c "$DIR/datapoints.csv"
@@ -60,6 +70,11 @@ awk -v rows="$ROWS" '
 			ratio, (ratio >= 15 ? "ok" : "MISSED"),
 			m["calc_csv"] / 1024, (m["calc_csv"] <= 65536 ? "ok" : "MISSED"),
 			slow, (slow <= 10 ? "ok" : "MISSED")
+		bin = t["calc_bin"] > 0 ? t["calc_bin"] : 0.01
+		rb = t["pandas_csv"] / bin
+		rc = bin / (t["cat_bin"] > 0 ? t["cat_bin"] : 0.01)
+		printf "targets (issue 14): calc_bin >= 100x pandas: %.1fx %s, i.e. within about 1.5x of cat: %.1fx cat_bin %s\n",
+			rb, (rb >= 100 ? "ok" : "MISSED"), rc, (rc <= 1.5 ? "ok" : "MISSED")
 	}' "$DIR/results"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine slows the wall times)"
 echo "--- wultfw calc (csv) ---"

@@ -3,12 +3,17 @@
  * Sink and reader throughput: synthetic batches at full speed through the
  * csv and binary sinks (driven through their plugin descriptors, as the
  * core does), then the files read back with lib/datafmt's reader.
- * Prints datapoints per second. Not part of `make check`: run `make bench`.
+ * Prints datapoints per second and issue 14's targets (csv >= 2 M/s,
+ * binary >= 20 M/s, by wall time). Not part of `make check`: `make bench`.
  *
- *   bench_sinks [-n DATAPOINTS] [-d DIR] [-c CPU] [-x]
+ *   bench_sinks [-n DATAPOINTS] [-d DIR] [-c CPU] [-o OPTIONS] [-x]
  *
+ * The sinks' options go through the core's parser as in a run, so their
+ * durable flushing is on with its defaults (flush_rows, flush_interval:
+ * README, "Kill -9, power cuts and crashes"); -o adds options, e.g.
+ * 'flush_rows = 1000000000; flush_interval = "1h";' to compare without.
  * -x discards the data instead of calling write(2): the sink's own cost,
- * without the kernel's copy into the page cache.
+ * without the kernel's copy into the page cache (no targets then).
  *
  * Batches are generated before the clock starts and cycled, so the time
  * measured is the sink's (formatting, copying, write(2) into the page cache).
@@ -21,14 +26,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <wultfw/plugin.h>
 
+#include "datafmt/filesink.h"
 #include "datafmt/out.h"
 #include "datafmt/reader.h"
+#include "options.h"
+#include "testopts.h"
 
 extern const struct wultfw_plugin csv_LTX_wultfw_plugin;
 extern const struct wultfw_plugin binary_LTX_wultfw_plugin;
@@ -64,6 +75,7 @@ static const struct wultfw_column wult_cols[] = {
 };
 
 static int discard;
+static const char *extra_opts = "";	/* -o */
 
 /* -x: write(2) replaced by nothing, to see the sink's own cost. */
 static long discard_write(int fd, const void *p, size_t n)
@@ -126,83 +138,171 @@ static void make_batches(struct wultfw_batch *b, const struct wultfw_schema *s)
 	}
 }
 
-static int bench_sink(const struct wultfw_plugin *p, const char *dir,
-		      const char *file, const struct wultfw_schema *s,
-		      uint64_t n, const char *label)
+/* The sink's options as the core hands them in a run: defaults, then -o. */
+static int sink_opts(const struct wultfw_plugin *p, const char *file,
+		     struct wfw_optvals *v)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text), "source = { file = \"%s\"; %s };", file,
+		 extra_opts);
+	if (to_option_values(p, text, v)) {
+		fprintf(stderr, "bench_sinks: %s: -o '%s' does not parse\n",
+			p->name, extra_opts);
+		return 1;
+	}
+	return 0;
+}
+
+/* n datapoints through the sink; the rate by wall time, or < 0. */
+static double write_all(const struct wultfw_plugin *p, const char *dir,
+			const struct wultfw_schema *s, uint64_t n,
+			const char *label, const char *file, uint64_t *done)
 {
 	struct wultfw_batch b[NBATCHES];
-	struct wultfw_value opts[1] = { { .set = true, .s = file } };
-	struct wultfw_ctx ctx = { .plugin = p, .opts = opts };
+	struct wfw_optvals v = { 0 };
+	struct wultfw_ctx ctx = { .plugin = p };
 	struct wultfw_source_info src = { .devid = "bench", .schema = s };
 	struct wultfw_run_info run = { .experiment = "bench", .outdir = dir,
 				       .source = &src, .schema = s };
 	struct wultfw_run_summary sum = { 0 };
-	char path[4096];
 	double t0, c0, t, c;
-	uint64_t done = 0;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	unlink(path);
+	if (sink_opts(p, file, &v))
+		return -1;
+	ctx.opts = v.vals;
+	ctx.cfg = v.cfg;
 	make_batches(b, s);
 	ret = p->sink->open(&ctx, &run);
-	if (ret) {
-		fprintf(stderr, "%s: open: %s\n", p->name, ctx.err);
-		return 1;
-	}
 	t0 = now();
 	c0 = cpu_now();
-	for (int k = 0; done < n && !ret; k = (k + 1) % NBATCHES) {
+	for (int k = 0; *done < n && !ret; k = (k + 1) % NBATCHES) {
 		ret = p->sink->write(&ctx, &b[k]);
-		done += BATCH_ROWS;
+		*done += BATCH_ROWS;
 	}
 	if (!ret)
 		ret = p->sink->flush(&ctx);
-	ret |= p->sink->close(&ctx, &sum);
+	if (!ret)
+		ret = p->sink->close(&ctx, &sum);
 	t = now() - t0;
 	c = cpu_now() - c0;
-	if (ret) {
-		fprintf(stderr, "%s: %s\n", p->name, ctx.err);
-		return 1;
-	}
-	printf("  %-7s sink, %-32s %6.2f M datapoints/s  (%llu in %.2f s wall, %.2f s CPU)\n",
-	       p->name, label, done / t / 1e6, (unsigned long long)done, t, c);
 	for (int k = 0; k < NBATCHES; k++)
 		wfw_batch_free(&b[k]);
+	wfw_options_free(&v);
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", p->name, ctx.err);
+		return -1;
+	}
+	printf("  %-7s sink, %-32s %6.2f M datapoints/s  (%llu in %.2f s wall, %.2f s CPU: %.2f M/s)\n",
+	       p->name, label, *done / t / 1e6, (unsigned long long)*done, t, c,
+	       *done / c / 1e6);
+	return *done / t / 1e6;
+}
 
-	/* And read it back, as wultfw calc/convert do. */
+/* Read the file back as wultfw calc/convert do; 0 when all rows came. */
+static int read_back(const struct wultfw_plugin *p, const char *path,
+		     const char *label, uint64_t done)
+{
+	struct wfw_reader *r;
+	struct wultfw_batch rb;
+	char err[512];
+	uint64_t rows = 0;
+	long got;
+	double sum_v = 0, t0 = now(), t;
+
+	if (wfw_reader_open(&r, path, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	wfw_batch_alloc(&rb, wfw_reader_schema(r)->ncols, 65536);
+	while ((got = wfw_reader_read(r, &rb)) > 0) {
+		rows += (uint64_t)got;
+		sum_v += (double)wultfw_row(&rb, 0)[0].i;	/* keep it honest */
+		rb.rows = 0;
+	}
+	t = now() - t0;
+	if (got < 0 || rows != done) {
+		fprintf(stderr, "read back: %s (%llu rows)\n",
+			wfw_reader_error(r), (unsigned long long)rows);
+		return 1;
+	}
+	printf("  %-7s read, %-32s %6.2f M datapoints/s  (%llu in %.2f s, open included)%s\n",
+	       p->name, label, rows / t / 1e6, (unsigned long long)rows, t,
+	       sum_v < 0 ? "!" : "");
+	wfw_batch_free(&rb);
+	wfw_reader_close(r);
+	return 0;
+}
+
+/* One sink on one schema, against its target (M datapoints/s, wall). */
+static int bench_sink(const struct wultfw_plugin *p, const char *dir,
+		      const char *file, const struct wultfw_schema *s,
+		      uint64_t n, const char *label, double target)
+{
+	char path[4096];
+	uint64_t done = 0;
+	struct stat st;
+	double rate;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	unlink(path);
+	rate = write_all(p, dir, s, n, label, file, &done);
+	if (rate < 0)
+		return 1;
 	if (!discard) {
-		struct wfw_reader *r;
-		struct wultfw_batch rb;
-		char err[512];
-		uint64_t rows = 0;
-		long got;
-		double sum_v = 0;
+		double mb = stat(path, &st) ? 0 : st.st_size / 1e6;
 
-		t0 = now();
-		if (wfw_reader_open(&r, path, err, sizeof(err))) {
-			fprintf(stderr, "%s\n", err);
-			return 1;
-		}
-		wfw_batch_alloc(&rb, wfw_reader_schema(r)->ncols, 65536);
-		while ((got = wfw_reader_read(r, &rb)) > 0) {
-			rows += (uint64_t)got;
-			sum_v += (double)wultfw_row(&rb, 0)[0].i;	/* keep it honest */
-			rb.rows = 0;
-		}
-		t = now() - t0;
-		if (got < 0 || rows != done) {
-			fprintf(stderr, "read back: %s (%llu rows)\n",
-				wfw_reader_error(r), (unsigned long long)rows);
-			return 1;
-		}
-		printf("  %-7s read, %-32s %6.2f M datapoints/s  (%llu in %.2f s, open included)%s\n",
-		       p->name, label, rows / t / 1e6, (unsigned long long)rows, t,
-		       sum_v < 0 ? "!" : "");
-		wfw_batch_free(&rb);
-		wfw_reader_close(r);
+		printf("  %-7s target >= %g M/s: %s (%.2f M/s; %.0f MB written, %.0f MB/s)\n",
+		       p->name, target, rate >= target ? "ok" : "MISSED", rate,
+		       mb, mb * rate * 1e6 / done);
+		ret = read_back(p, path, label, done);
 	}
 	unlink(path);
+	return ret;
+}
+
+/* What the durable flushing is, and where it goes. */
+static void say_policy(const char *dir)
+{
+	struct wfw_optvals v = { 0 };
+	const struct wfw_filesink_cfg *cfg;
+	struct statfs fs;
+
+	if (sink_opts(&csv_LTX_wultfw_plugin, "x.csv", &v))
+		exit(2);
+	cfg = v.cfg;
+	printf("durable flushing: flush_rows = %lld, flush_interval = %.3f s (%s)\n",
+	       (long long)cfg->flush_rows, cfg->flush_interval / 1e9,
+	       *extra_opts ? "with -o" : "the sinks' defaults");
+	if (!discard && !statfs(dir, &fs) && fs.f_type == TMPFS_MAGIC)
+		printf("note: %s is tmpfs: fdatasync costs nothing there\n", dir);
+	wfw_options_free(&v);
+}
+
+/* Options into the globals; the CPU to pin to (-1: none) in *cpu. */
+static int parse_args(int argc, char **argv, uint64_t *n, const char **dir,
+		      int *cpu)
+{
+	int opt;
+
+	while ((opt = getopt(argc, argv, "n:d:c:o:xh")) != -1) {
+		switch (opt) {
+		case 'x':
+			discard = 1;
+			wfw_out_write_hook = discard_write;
+			break;
+		case 'n': *n = strtoull(optarg, NULL, 0); break;
+		case 'd': *dir = optarg; break;
+		case 'c': *cpu = atoi(optarg); break;
+		case 'o': extra_opts = optarg; break;
+		default:
+			fprintf(stderr, "usage: %s [-n DATAPOINTS] [-d DIR] [-c CPU] [-o OPTIONS] [-x]\n",
+				argv[0]);
+			return 2;
+		}
+	}
 	return 0;
 }
 
@@ -210,25 +310,15 @@ int main(int argc, char **argv)
 {
 	const struct wultfw_schema int_schema = { 7, int_cols };
 	const struct wultfw_schema wult_schema = { 10, wult_cols };
+	const struct wultfw_plugin *csv = &csv_LTX_wultfw_plugin;
+	const struct wultfw_plugin *bin = &binary_LTX_wultfw_plugin;
 	uint64_t n = 10000000;
 	char dirbuf[] = "/tmp/wfw-bench-XXXXXX";
 	const char *dir = NULL;
-	int cpu = -1, opt, fails = 0;
+	int cpu = -1, fails = 0;
 
-	while ((opt = getopt(argc, argv, "n:d:c:xh")) != -1) {
-		switch (opt) {
-		case 'x':
-			discard = 1;
-			wfw_out_write_hook = discard_write;
-			break;
-		case 'n': n = strtoull(optarg, NULL, 0); break;
-		case 'd': dir = optarg; break;
-		case 'c': cpu = atoi(optarg); break;
-		default:
-			fprintf(stderr, "usage: %s [-n DATAPOINTS] [-d DIR] [-c CPU] [-x]\n", argv[0]);
-			return 2;
-		}
-	}
+	if (parse_args(argc, argv, &n, &dir, &cpu))
+		return 2;
 	if (!dir) {
 		dir = mkdtemp(dirbuf);
 		if (!dir) {
@@ -247,14 +337,15 @@ int main(int argc, char **argv)
 	printf("bench_sinks: %llu datapoints per run, batches of %d rows, %s %s\n",
 	       (unsigned long long)n, BATCH_ROWS,
 	       discard ? "writes discarded (-x), no files; dir" : "files in", dir);
-	fails += bench_sink(&csv_LTX_wultfw_plugin, dir, "bench.csv", &int_schema, n,
-			    "7 cols (6 INT, 1 ENUM)");
-	fails += bench_sink(&csv_LTX_wultfw_plugin, dir, "bench.csv", &wult_schema, n,
-			    "10 cols (+3 FLOAT %)");
-	fails += bench_sink(&binary_LTX_wultfw_plugin, dir, "bench.wfb", &int_schema, 5 * n,
-			    "7 cols (6 INT, 1 ENUM)");
-	fails += bench_sink(&binary_LTX_wultfw_plugin, dir, "bench.wfb", &wult_schema, 5 * n,
-			    "10 cols (+3 FLOAT %)");
+	say_policy(dir);
+	fails += bench_sink(csv, dir, "bench.csv", &int_schema, n,
+			    "7 cols (6 INT, 1 ENUM)", 2);
+	fails += bench_sink(csv, dir, "bench.csv", &wult_schema, n,
+			    "10 cols (+3 FLOAT %)", 2);
+	fails += bench_sink(bin, dir, "bench.wfb", &int_schema, 5 * n,
+			    "7 cols (6 INT, 1 ENUM)", 20);
+	fails += bench_sink(bin, dir, "bench.wfb", &wult_schema, 5 * n,
+			    "10 cols (+3 FLOAT %)", 20);
 	if (dir == dirbuf)
 		rmdir(dir);
 	return fails ? 1 : 0;
