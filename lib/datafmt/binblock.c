@@ -279,31 +279,62 @@ int wfw_blk_parse(const struct wultfw_schema *s, const unsigned char *payload,
 	return 0;
 }
 
-/* Width as a constant per call site, so each loop is compiled for it. */
+/*
+ * Width as a constant per call site, so each loop is compiled for it;
+ * cells st apart in dst (a row-major batch: ncols; a column: 1).
+ */
 static inline __attribute__((always_inline)) void
 dec_for(const struct wfw_blk_col *c, size_t w, size_t first, size_t n,
-	union wultfw_cell *dst, size_t ncols)
+	union wultfw_cell *dst, size_t st)
 {
 	const unsigned char *p = c->data + first * w;
 	const uint64_t mask = width_mask((unsigned)w), base = c->base;
 
 	for (size_t r = 0; r < n; r++, p += w)
-		dst[r * ncols].i = (int64_t)(base + (wfw_get64(p) & mask));
+		dst[r * st].i = (int64_t)(base + (wfw_get64(p) & mask));
 }
 
+/* The stride as a constant too: 1 lets the compiler vectorise. */
+#define DEC_WIDTHS(st)							\
+	switch (c->width) {						\
+	case 0: dec_for(c, 0, first, n, dst, st); break;		\
+	case 1: dec_for(c, 1, first, n, dst, st); break;		\
+	case 2: dec_for(c, 2, first, n, dst, st); break;		\
+	case 3: dec_for(c, 3, first, n, dst, st); break;		\
+	case 4: dec_for(c, 4, first, n, dst, st); break;		\
+	case 5: dec_for(c, 5, first, n, dst, st); break;		\
+	case 6: dec_for(c, 6, first, n, dst, st); break;		\
+	case 7: dec_for(c, 7, first, n, dst, st); break;		\
+	default: dec_for(c, 8, first, n, dst, st); break;		\
+	}
+
 static void dec_for_any(const struct wfw_blk_col *c, size_t first, size_t n,
-			union wultfw_cell *dst, size_t ncols)
+			union wultfw_cell *dst, size_t st)
 {
-	switch (c->width) {
-	case 0: dec_for(c, 0, first, n, dst, ncols); break;
-	case 1: dec_for(c, 1, first, n, dst, ncols); break;
-	case 2: dec_for(c, 2, first, n, dst, ncols); break;
-	case 3: dec_for(c, 3, first, n, dst, ncols); break;
-	case 4: dec_for(c, 4, first, n, dst, ncols); break;
-	case 5: dec_for(c, 5, first, n, dst, ncols); break;
-	case 6: dec_for(c, 6, first, n, dst, ncols); break;
-	case 7: dec_for(c, 7, first, n, dst, ncols); break;
-	default: dec_for(c, 8, first, n, dst, ncols); break;
+	if (st == 1) {
+		DEC_WIDTHS(1)
+	} else {
+		DEC_WIDTHS(st)
+	}
+}
+
+/* Cells [0, n) st apart, decoded as FOR: apply the chunk's encoding. */
+static inline __attribute__((always_inline)) void
+dec_finish(const struct wfw_blk_col *c, size_t n, union wultfw_cell *d, size_t st)
+{
+	if (c->enc == WFW_ENC_FOR_EMPTY) {
+		/* Code 0 is empty, the others one above their value. */
+		for (size_t r = 0; r < n; r++) {
+			int64_t v = d[r * st].i;
+
+			d[r * st].i = v == (int64_t)c->base ? WULTFW_CELL_EMPTY
+				      : (int64_t)((uint64_t)v - 1);
+		}
+	} else if (c->enc == WFW_ENC_DEC) {
+		const double p10 = wfw_pow10_exact[c->scale];
+
+		for (size_t r = 0; r < n; r++)
+			d[r * st].f = (double)d[r * st].i / p10;
 	}
 }
 
@@ -312,24 +343,8 @@ static void decode_tile(const struct wfw_blk_col *cols, size_t ncols,
 			size_t first, size_t n, union wultfw_cell *dst)
 {
 	for (size_t i = 0; i < ncols; i++) {
-		const struct wfw_blk_col *c = &cols[i];
-		union wultfw_cell *d = dst + i;
-
-		dec_for_any(c, first, n, d, ncols);
-		if (c->enc == WFW_ENC_FOR_EMPTY) {
-			/* Code 0 is empty, the others one above their value. */
-			for (size_t r = 0; r < n; r++) {
-				int64_t v = d[r * ncols].i;
-
-				d[r * ncols].i = v == (int64_t)c->base ? WULTFW_CELL_EMPTY
-					       : (int64_t)((uint64_t)v - 1);
-			}
-		} else if (c->enc == WFW_ENC_DEC) {
-			const double p10 = wfw_pow10_exact[c->scale];
-
-			for (size_t r = 0; r < n; r++)
-				d[r * ncols].f = (double)d[r * ncols].i / p10;
-		}
+		dec_for_any(&cols[i], first, n, dst + i, ncols);
+		dec_finish(&cols[i], n, dst + i, ncols);
 	}
 }
 
@@ -342,4 +357,88 @@ void wfw_blk_decode(const struct wfw_blk_col *cols, size_t ncols,
 	for (size_t done = 0; done < n; done += tile)
 		decode_tile(cols, ncols, first + done, n - done < tile ? n - done : tile,
 			    dst + done * ncols);
+}
+
+void wfw_blk_decode_col(const struct wfw_blk_col *c, size_t first, size_t n,
+			union wultfw_cell *dst)
+{
+	dec_for_any(c, first, n, dst, 1);
+	dec_finish(c, n, dst, 1);
+}
+
+/*
+ * INT cells as doubles straight from their packed bytes: one pass, no
+ * 64-bit cell in between. Width as a constant per call site.
+ */
+static inline __attribute__((always_inline)) void
+num_for(const struct wfw_blk_col *c, size_t w, size_t first, size_t n,
+	double *dst)
+{
+	const unsigned char *p = c->data + first * w;
+	const uint64_t mask = width_mask((unsigned)w), base = c->base;
+
+	for (size_t r = 0; r < n; r++, p += w)
+		dst[r] = (double)(int64_t)(base + (wfw_get64(p) & mask));
+}
+
+/* Code 0 is an empty cell (the empty NaN), the others one above their value. */
+static void num_for_empty(const struct wfw_blk_col *c, size_t first, size_t n,
+			  double *dst)
+{
+	const size_t w = c->width;
+	const unsigned char *p = c->data + first * w;
+	const uint64_t mask = width_mask((unsigned)w);
+	const union wultfw_cell empty = { .i = WULTFW_FLOAT_EMPTY_BITS };
+
+	for (size_t r = 0; r < n; r++, p += w) {
+		uint64_t u = wfw_get64(p) & mask;
+		int64_t v = (int64_t)(c->base + u - 1);
+
+		/* v INT64_MIN: empty in cells too (a hand-made base) */
+		dst[r] = u && v != WULTFW_CELL_EMPTY ? (double)v : empty.f;
+	}
+}
+
+/*
+ * Only a damaged or hand-made file has an empty INT cell (INT64_MIN) in a
+ * plain FOR chunk (the writer gives such columns FOR_EMPTY): take those
+ * as cells first.
+ */
+static bool may_hold_int64_min(const struct wfw_blk_col *c)
+{
+	return c->enc == WFW_ENC_FOR &&
+	       (uint64_t)WULTFW_CELL_EMPTY - c->base <= width_mask(c->width);
+}
+
+static void num_cells(const struct wfw_blk_col *c, size_t first, size_t n,
+		      double *dst)
+{
+	union wultfw_cell *d = (union wultfw_cell *)dst;
+
+	wfw_blk_decode_col(c, first, n, d);
+	for (size_t r = 0; r < n; r++)
+		d[r].f = d[r].i == WULTFW_CELL_EMPTY
+			 ? (union wultfw_cell){ .i = WULTFW_FLOAT_EMPTY_BITS }.f
+			 : (double)d[r].i;
+}
+
+void wfw_blk_decode_num(const struct wfw_blk_col *c, size_t first, size_t n,
+			double *dst)
+{
+	if (may_hold_int64_min(c)) {
+		num_cells(c, first, n, dst);
+		return;
+	}
+	if (c->enc == WFW_ENC_FOR_EMPTY) {
+		num_for_empty(c, first, n, dst);
+		return;
+	}
+	switch (c->width) {
+	case 0: num_for(c, 0, first, n, dst); break;
+	case 1: num_for(c, 1, first, n, dst); break;
+	case 2: num_for(c, 2, first, n, dst); break;
+	case 3: num_for(c, 3, first, n, dst); break;
+	case 4: num_for(c, 4, first, n, dst); break;
+	default: num_for(c, c->width, first, n, dst); break;
+	}
 }

@@ -72,4 +72,15 @@ int wfw_blk_parse(const struct wultfw_schema *s, const unsigned char *payload,
 void wfw_blk_decode(const struct wfw_blk_col *cols, size_t ncols,
 		    size_t first, size_t n, union wultfw_cell *dst);
 
+/* Cells of rows [first, first + n) of one column into dst[0, n). */
+void wfw_blk_decode_col(const struct wfw_blk_col *c, size_t first, size_t n,
+			union wultfw_cell *dst);
+
+/*
+ * The same for an INT column, as numbers: each cell as (double)cell.i, an
+ * empty cell as the empty NaN (WULTFW_FLOAT_EMPTY_BITS).
+ */
+void wfw_blk_decode_num(const struct wfw_blk_col *c, size_t first, size_t n,
+			double *dst);
+
 #endif /* WFW_BINBLOCK_H */

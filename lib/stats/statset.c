@@ -10,6 +10,10 @@
 
 #include "stats/statset.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 static bool is_timestamp(const char *name)
 {
 	static const char *const stamps[] = { "LTime", "TBI", "TAI", "TIntr" };
@@ -195,6 +199,32 @@ static size_t gather_int(double *t, const union wultfw_cell *col, size_t st,
 	return empty ? compact_int(t, col, st, order, n) : n;
 }
 
+/*
+ * Numbers of a column of their own, no order (the common chunk of
+ * wfw_statset_add_nums()): a copy, NaNs noted on the way.
+ */
+static bool copy_nums(double *t, const union wultfw_cell *col, size_t n)
+{
+	size_t i = 0;
+	bool nan = false;
+#ifdef __SSE2__
+	__m128d any = _mm_setzero_pd();
+
+	for (; i + 2 <= n; i += 2) {
+		__m128d v = _mm_loadu_pd(&col[i].f);
+
+		_mm_storeu_pd(t + i, v);
+		any = _mm_or_pd(any, _mm_cmpunord_pd(v, v));
+	}
+	nan = _mm_movemask_pd(any) != 0;
+#endif
+	for (; i < n; i++) {
+		t[i] = col[i].f;
+		nan |= t[i] != t[i];
+	}
+	return nan;
+}
+
 /* FLOAT cells, NaNs (empty cells among them) left out. */
 static size_t gather_float(double *t, const union wultfw_cell *col, size_t st,
 			   const uint32_t *order, size_t n)
@@ -207,6 +237,8 @@ static size_t gather_float(double *t, const union wultfw_cell *col, size_t st,
 			t[i] = col[order[i]].f;
 			nan |= t[i] != t[i];
 		}
+	} else if (st == 1) {
+		nan = copy_nums(t, col, n);
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			t[i] = col[i * st].f;
@@ -233,7 +265,8 @@ static size_t gather(struct wfw_statset *s, size_t m, double *t,
 {
 	size_t k, empty = 0;
 
-	if (s->mtype[m] == WULTFW_COL_INT) {
+	/* With s->nums an INT column's empty cells are the empty NaN. */
+	if (s->mtype[m] == WULTFW_COL_INT && !s->nums) {
 		k = gather_int(t, col, st, order, n);
 		s->empties[m] += n - k;
 		return k;
@@ -406,6 +439,27 @@ int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *
 		if (s->acc[i].nstage && wfw_acc_flush(&s->acc[i]))
 			return -ENOMEM;
 	return 0;
+}
+
+bool wfw_statset_reads(const struct wfw_statset *s, size_t c)
+{
+	if ((int)c == s->gcol)
+		return true;
+	for (size_t m = 0; m < s->nmetrics; m++)
+		if (s->mcol[m] == c)
+			return true;
+	return false;
+}
+
+int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *col,
+			 size_t rows)
+{
+	int ret;
+
+	s->nums = true;
+	ret = wfw_statset_add_cols(s, col, 1, rows);
+	s->nums = false;
+	return ret;
 }
 
 int wfw_statset_add(struct wfw_statset *s, const struct wultfw_batch *b)
