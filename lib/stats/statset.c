@@ -451,15 +451,80 @@ bool wfw_statset_reads(const struct wfw_statset *s, size_t c)
 	return false;
 }
 
+static bool any_nan(const union wultfw_cell *col, size_t n)
+{
+	size_t i = 0;
+	bool nan = false;
+#ifdef __SSE2__
+	__m128d any = _mm_setzero_pd();
+
+	for (; i + 2 <= n; i += 2) {
+		__m128d v = _mm_loadu_pd(&col[i].f);
+
+		any = _mm_or_pd(any, _mm_cmpunord_pd(v, v));
+	}
+	nan = _mm_movemask_pd(any) != 0;
+#endif
+	for (; i < n; i++)
+		nan |= col[i].f != col[i].f;
+	return nan;
+}
+
+/*
+ * Numbers of metric m without groups: the column itself is added, in the
+ * blocks staging CHUNK_ROWS at a time would make (WFW_ACC_STAGE values,
+ * the rest last), so the moments round the same; a column with NaNs to
+ * drop goes through the stage.
+ */
+static int add_column(struct wfw_statset *s, size_t m,
+		      const union wultfw_cell *col, size_t rows)
+{
+	struct wfw_acc *a = &s->acc[m];
+	size_t n;
+
+	if (a->nstage || any_nan(col, rows)) {
+		for (size_t r0 = 0; r0 < rows; r0 += n) {
+			n = rows - r0 < CHUNK_ROWS ? rows - r0 : CHUNK_ROWS;
+			if (add_metric(s, m, col + r0, 1, n, true, 0))
+				return -ENOMEM;
+		}
+		return 0;
+	}
+	for (size_t r0 = 0; r0 < rows; r0 += n) {
+		n = rows - r0 < WFW_ACC_STAGE ? rows - r0 : WFW_ACC_STAGE;
+		if (wfw_acc_add_many(a, &col[r0].f, n))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+_Static_assert(WFW_ACC_STAGE % CHUNK_ROWS == 0 &&
+	       WFW_ACC_STAGE - WFW_ACC_STAGE_ROOM < WFW_ACC_STAGE,
+	       "add_column's blocks are those staging makes");
+
 int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *col,
 			 size_t rows)
 {
-	int ret;
+	int ret = 0;
 
+	if (s->gcol >= 0 || !rows) {
+		s->nums = true;
+		ret = wfw_statset_add_cols(s, col, 1, rows);
+		s->nums = false;
+		return ret;
+	}
+	if (wfw_statset_sync(s) || ensure_scratch(s, 0))
+		return -ENOMEM;
 	s->nums = true;
-	ret = wfw_statset_add_cols(s, col, 1, rows);
+	for (size_t m = 0; m < s->nmetrics && !ret; m++)
+		if (s->mtype[m] != WULTFW_COL_ENUM)	/* no number yet */
+			ret = add_column(s, m, col[s->mcol[m]], rows);
 	s->nums = false;
-	return ret;
+	s->rows += rows;
+	for (size_t m = 0; m < s->nmetrics && !ret; m++)
+		if (s->acc[m].nstage)
+			ret = wfw_acc_flush(&s->acc[m]);
+	return ret ? -ENOMEM : 0;
 }
 
 int wfw_statset_add(struct wfw_statset *s, const struct wultfw_batch *b)
