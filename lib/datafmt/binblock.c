@@ -446,6 +446,18 @@ static void num_cells(const struct wfw_blk_col *c, size_t first, size_t n,
 			 : (double)d[r].i;
 }
 
+bool wfw_blk_may_nan(const struct wfw_blk_col *c, enum wultfw_col_type type)
+{
+	switch (type) {
+	case WULTFW_COL_INT:
+		return c->enc == WFW_ENC_FOR_EMPTY || may_hold_int64_min(c);
+	case WULTFW_COL_FLOAT:	/* scaled decimals are finite */
+		return c->enc != WFW_ENC_DEC;
+	default:
+		return false;
+	}
+}
+
 void wfw_blk_decode_num(const struct wfw_blk_col *c, size_t first, size_t n,
 			double *dst)
 {

@@ -334,6 +334,7 @@ static void decode_cols(struct bin_reader *r, struct wfw_col_batch *b, size_t n)
 
 		if (!d)
 			continue;
+		b->may_nan[c] |= wfw_blk_may_nan(&r->cols[c], cols[c].type);
 		if (b->numbers && cols[c].type == WULTFW_COL_INT)
 			wfw_blk_decode_num(&r->cols[c], r->blk_next, n, &d[b->rows].f);
 		else

@@ -83,8 +83,9 @@ int wfw_col_batch_alloc(struct wfw_col_batch *b, size_t ncols, size_t capacity,
 	if (n && capacity > SIZE_MAX / sizeof(union wultfw_cell) / n)
 		return -ENOMEM;
 	b->col = calloc(ncols ? ncols : 1, sizeof(*b->col));
+	b->may_nan = calloc(ncols ? ncols : 1, sizeof(*b->may_nan));
 	b->store = malloc(n * capacity * sizeof(union wultfw_cell) + 1);
-	if (!b->col || !b->store) {
+	if (!b->col || !b->may_nan || !b->store) {
 		wfw_col_batch_free(b);
 		return -ENOMEM;
 	}
@@ -99,6 +100,7 @@ int wfw_col_batch_alloc(struct wfw_col_batch *b, size_t ncols, size_t capacity,
 void wfw_col_batch_free(struct wfw_col_batch *b)
 {
 	free(b->col);
+	free(b->may_nan);
 	free(b->store);
 	memset(b, 0, sizeof(*b));
 }
@@ -242,6 +244,7 @@ static long read_transposed(struct wfw_reader *r, struct wfw_col_batch *b)
 	for (size_t c = 0; n > 0 && c < b->ncols; c++) {
 		union wultfw_cell *d = b->col[c];
 
+		b->may_nan[c] = true;	/* not looked at */
 		for (size_t k = 0; d && k < (size_t)n; k++)
 			d[b->rows + k] = wultfw_crow(&rb, k)[c];
 		if (d && b->numbers && r->schema.cols[c].type == WULTFW_COL_INT)
@@ -261,6 +264,8 @@ long wfw_reader_read_cols(struct wfw_reader *r, struct wfw_col_batch *b)
 		return wfw_reader_fail(r, -EINVAL, "%s: batch overfilled", r->path);
 	if (b->rows == b->capacity)
 		return 0;
+	if (!b->rows)
+		memset(b->may_nan, 0, b->ncols * sizeof(*b->may_nan));
 	return wfw_reader_native_cols(r) ? r->ops->read_cols(r, b)
 					 : read_transposed(r, b);
 }

@@ -138,6 +138,12 @@ struct wfw_col_batch {
 	 * them; other columns' cells as they are.
 	 */
 	bool numbers;
+	/*
+	 * Per column, for rows [0, rows): false when no cell is a NaN (an
+	 * empty cell among them), true when some may be. read_cols resets
+	 * them when it starts on an empty batch.
+	 */
+	bool *may_nan;
 };
 
 /*

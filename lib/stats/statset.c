@@ -477,12 +477,12 @@ static bool any_nan(const union wultfw_cell *col, size_t n)
  * drop goes through the stage.
  */
 static int add_column(struct wfw_statset *s, size_t m,
-		      const union wultfw_cell *col, size_t rows)
+		      const union wultfw_cell *col, bool may_nan, size_t rows)
 {
 	struct wfw_acc *a = &s->acc[m];
 	size_t n;
 
-	if (a->nstage || any_nan(col, rows)) {
+	if (a->nstage || (may_nan && any_nan(col, rows))) {
 		for (size_t r0 = 0; r0 < rows; r0 += n) {
 			n = rows - r0 < CHUNK_ROWS ? rows - r0 : CHUNK_ROWS;
 			if (add_metric(s, m, col + r0, 1, n, true, 0))
@@ -503,7 +503,7 @@ _Static_assert(WFW_ACC_STAGE % CHUNK_ROWS == 0 &&
 	       "add_column's blocks are those staging makes");
 
 int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *col,
-			 size_t rows)
+			 const bool *may_nan, size_t rows)
 {
 	int ret = 0;
 
@@ -518,7 +518,8 @@ int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *
 	s->nums = true;
 	for (size_t m = 0; m < s->nmetrics && !ret; m++)
 		if (s->mtype[m] != WULTFW_COL_ENUM)	/* no number yet */
-			ret = add_column(s, m, col[s->mcol[m]], rows);
+			ret = add_column(s, m, col[s->mcol[m]],
+					 !may_nan || may_nan[s->mcol[m]], rows);
 	s->nums = false;
 	s->rows += rows;
 	for (size_t m = 0; m < s->nmetrics && !ret; m++)

@@ -103,9 +103,11 @@ int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *
  * The same for one array per column (stride 1) whose INT cells are
  * numbers already, as a wfw_col_batch with `numbers` holds them: cell.f =
  * (double)cell.i, an empty cell the empty NaN. Saves converting them here.
+ * may_nan[c] false: column c has no NaN, so none is looked for (NULL:
+ * look in every column).
  */
 int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *col,
-			 size_t rows);
+			 const bool *may_nan, size_t rows);
 
 /* Whether add_cols reads schema column c (a metric or the group column). */
 bool wfw_statset_reads(const struct wfw_statset *s, size_t c);
