@@ -265,6 +265,11 @@ static size_t gather(struct wfw_statset *s, size_t m, double *t,
 {
 	size_t k, empty = 0;
 
+	if (s->nums && s->may_nan && !s->may_nan[s->mcol[m]] && order) {
+		for (size_t i = 0; i < n; i++)	/* nothing to drop: a copy */
+			t[i] = col[order[i]].f;
+		return n;
+	}
 	/* With s->nums an INT column's empty cells are the empty NaN. */
 	if (s->mtype[m] == WULTFW_COL_INT && !s->nums) {
 		k = gather_int(t, col, st, order, n);
@@ -509,8 +514,10 @@ int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *
 
 	if (s->gcol >= 0 || !rows) {
 		s->nums = true;
+		s->may_nan = may_nan;
 		ret = wfw_statset_add_cols(s, col, 1, rows);
 		s->nums = false;
+		s->may_nan = NULL;
 		return ret;
 	}
 	if (wfw_statset_sync(s) || ensure_scratch(s, 0))

@@ -60,6 +60,7 @@ struct wfw_statset {
 	size_t ncolp;
 	uint32_t *gcount;
 	bool nums;		/* adding numbers (wfw_statset_add_nums()) */
+	const bool *may_nan;	/* its may_nan (false: no NaN in the column) */
 	char **gmerged;		/* names of groups only a merged part had */
 };
 
