@@ -428,7 +428,7 @@ num_for2(const struct wfw_blk_col *c, size_t w, size_t first, size_t n,
 		dst[r] = (double)(int64_t)(c->base + (wfw_get64(p) & mask));
 }
 
-/* Every cell of the chunk within (-2^51, 2^51): dec_dec2 holds. */
+/* Every cell of the chunk within (-2^51, 2^51): the two-at-a-time loops hold. */
 static bool dec2_fits(const struct wfw_blk_col *c)
 {
 	const int64_t lim = (int64_t)1 << 51;
@@ -451,6 +451,7 @@ static bool dec_dec_fast(const struct wfw_blk_col *c, size_t first, size_t n,
 	}
 	return true;
 }
+
 static bool num_for_fast(const struct wfw_blk_col *c, size_t first, size_t n,
 			 double *dst)
 {

@@ -78,16 +78,16 @@ void wfw_blk_decode_col(const struct wfw_blk_col *c, size_t first, size_t n,
 			union wultfw_cell *dst);
 
 /*
- * Whether a chunk of a column of this type may decode to a NaN (FLOAT),
- * an empty cell (INT) or, as numbers, the empty NaN.
- */
-bool wfw_blk_may_nan(const struct wfw_blk_col *c, enum wultfw_col_type type);
-
-/*
  * The same for an INT column, as numbers: each cell as (double)cell.i, an
  * empty cell as the empty NaN (WULTFW_FLOAT_EMPTY_BITS).
  */
 void wfw_blk_decode_num(const struct wfw_blk_col *c, size_t first, size_t n,
 			double *dst);
+
+/*
+ * Whether a chunk of a column of this type may decode to a NaN (FLOAT),
+ * an empty cell (INT) or, as numbers, the empty NaN.
+ */
+bool wfw_blk_may_nan(const struct wfw_blk_col *c, enum wultfw_col_type type);
 
 #endif /* WFW_BINBLOCK_H */
