@@ -99,11 +99,52 @@ static int open_result(struct calc *c, struct calc_result *r, unsigned part,
 			       wfw_reader_schema(r->rd), err + at, len - at);
 }
 
+/*
+ * A binary file without a selection: its blocks are stored column by
+ * column, so only the columns the statistics read are decoded, each into
+ * an array of its own, INT cells straight to the doubles the statistics
+ * take.
+ */
+static int stream_cols(struct calc_result *r, char *err, size_t len)
+{
+	size_t ncols = wfw_reader_schema(r->rd)->ncols;
+	bool *want = calloc(ncols ? ncols : 1, sizeof(*want));
+	struct wfw_col_batch b;
+	long n = -ENOMEM;
+
+	for (size_t c = 0; want && c < ncols; c++)
+		want[c] = wfw_statset_reads(&r->set, c);
+	if (!want || wfw_col_batch_alloc(&b, ncols, CALC_BATCH_ROWS, want)) {
+		free(want);
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	free(want);
+	b.numbers = true;
+	while ((n = wfw_reader_read_cols(r->rd, &b)) > 0) {
+		r->sel.kept += b.rows;
+		if (wfw_statset_add_nums(&r->set, (const union wultfw_cell *const *)b.col,
+					 b.may_nan, b.rows)) {
+			snprintf(err, len, "%s: out of memory", r->path);
+			n = -ENOMEM;
+			break;
+		}
+		b.rows = 0;
+	}
+	wfw_col_batch_free(&b);
+	if (n < 0 && n != -ENOMEM)
+		snprintf(err, len, "%s", wfw_reader_error(r->rd));
+	return n < 0 ? (int)n : 0;
+}
+
 /* Every row of the file through the selection into the statistics. */
 static int stream_rows(struct calc_result *r, char *err, size_t len)
 {
 	struct wultfw_batch b;
 	long n;
+
+	if (!wfw_select_active(&r->sel) && wfw_reader_native_cols(r->rd))
+		return stream_cols(r, err, len);
 
 	if (wfw_batch_alloc(&b, wfw_reader_schema(r->rd)->ncols, CALC_BATCH_ROWS)) {
 		snprintf(err, len, "out of memory");

@@ -8,6 +8,7 @@
 #ifndef WFW_BINBLOCK_H
 #define WFW_BINBLOCK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <wultfw/plugin.h>
@@ -71,5 +72,22 @@ int wfw_blk_parse(const struct wultfw_schema *s, const unsigned char *payload,
 /* Cells of rows [first, first + n) into dst (row-major, ncols per row). */
 void wfw_blk_decode(const struct wfw_blk_col *cols, size_t ncols,
 		    size_t first, size_t n, union wultfw_cell *dst);
+
+/* Cells of rows [first, first + n) of one column into dst[0, n). */
+void wfw_blk_decode_col(const struct wfw_blk_col *c, size_t first, size_t n,
+			union wultfw_cell *dst);
+
+/*
+ * The same for an INT column, as numbers: each cell as (double)cell.i, an
+ * empty cell as the empty NaN (WULTFW_FLOAT_EMPTY_BITS).
+ */
+void wfw_blk_decode_num(const struct wfw_blk_col *c, size_t first, size_t n,
+			double *dst);
+
+/*
+ * Whether a chunk of a column of this type may decode to a NaN (FLOAT),
+ * an empty cell (INT) or, as numbers, the empty NaN.
+ */
+bool wfw_blk_may_nan(const struct wfw_blk_col *c, enum wultfw_col_type type);
 
 #endif /* WFW_BINBLOCK_H */

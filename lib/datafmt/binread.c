@@ -278,30 +278,88 @@ static void skip_damage(struct bin_reader *r)
 		r->pos = find_header(r, r->pos + 1);
 }
 
+/*
+ * Rows left in the current block, the next intact one loaded when it is
+ * used up (salvage: damaged ones skipped): > 0, 0 at the end, or < 0.
+ */
+static long ready_rows(struct bin_reader *r)
+{
+	while (r->blk_next == r->blk_rows) {
+		int ret = load_block(r);
+
+		if (ret == 1)
+			return 0;
+		if (ret < 0 && r->base.salvage && r->damage_len >= -1) {
+			skip_damage(r);
+			continue;
+		}
+		if (ret < 0)
+			return ret;
+	}
+	return (long)(r->blk_rows - r->blk_next);
+}
+
 static long read_v2(struct bin_reader *r, struct wultfw_batch *b)
 {
 	const size_t ncols = r->base.schema.ncols;
 	long got = 0;
 
 	while (b->rows < b->capacity) {
-		size_t n;
+		long ready = ready_rows(r);
+		size_t n = (size_t)ready;
 
-		if (r->blk_next == r->blk_rows) {
-			int ret = load_block(r);
-
-			if (ret == 1)
-				break;
-			if (ret < 0 && r->base.salvage && r->damage_len >= -1) {
-				skip_damage(r);
-				continue;
-			}
-			if (ret < 0)	/* the rows so far first, the error next time */
-				return got ? got : ret;
+		if (ready <= 0) {	/* the rows so far first, an error next time */
+			if (!got && ready < 0)
+				return ready;
+			break;
 		}
-		n = r->blk_rows - r->blk_next;
 		if (n > b->capacity - b->rows)
 			n = b->capacity - b->rows;
 		wfw_blk_decode(r->cols, ncols, r->blk_next, n, wultfw_row(b, b->rows));
+		r->blk_next += (uint32_t)n;
+		b->rows += n;
+		got += (long)n;
+	}
+	r->base.rows_done += (uint64_t)got;
+	return got;
+}
+
+/* n rows of the current block into the batch's columns. */
+static void decode_cols(struct bin_reader *r, struct wfw_col_batch *b, size_t n)
+{
+	const struct wultfw_column *cols = r->base.schema.cols;
+
+	for (size_t c = 0; c < b->ncols; c++) {
+		union wultfw_cell *d = b->col[c];
+
+		if (!d)
+			continue;
+		b->may_nan[c] |= wfw_blk_may_nan(&r->cols[c], cols[c].type);
+		if (b->numbers && cols[c].type == WULTFW_COL_INT)
+			wfw_blk_decode_num(&r->cols[c], r->blk_next, n, &d[b->rows].f);
+		else
+			wfw_blk_decode_col(&r->cols[c], r->blk_next, n, d + b->rows);
+	}
+}
+
+/* The same column by column, only the columns the batch has arrays for. */
+static long read_cols_v2(struct wfw_reader *base, struct wfw_col_batch *b)
+{
+	struct bin_reader *r = to_bin(base);
+	long got = 0;
+
+	while (b->rows < b->capacity) {
+		long ready = ready_rows(r);
+		size_t n = (size_t)ready;
+
+		if (ready <= 0) {
+			if (!got && ready < 0)
+				return ready;
+			break;
+		}
+		if (n > b->capacity - b->rows)
+			n = b->capacity - b->rows;
+		decode_cols(r, b, n);
 		r->blk_next += (uint32_t)n;
 		b->rows += n;
 		got += (long)n;
@@ -403,6 +461,11 @@ static long bin_read(struct wfw_reader *base, struct wultfw_batch *b)
 	return r->hdr.version == WFW_BIN_VERSION_V1 ? read_v1(r, b) : read_v2(r, b);
 }
 
+static bool bin_native_cols(const struct wfw_reader *base)
+{
+	return ((const struct bin_reader *)base)->hdr.version != WFW_BIN_VERSION_V1;
+}
+
 static const char *bin_meta(const struct wfw_reader *base, const char *key)
 {
 	const struct bin_reader *r = (const struct bin_reader *)base;
@@ -436,6 +499,8 @@ const struct wfw_reader_ops wfw_bin_reader_ops = {
 	.alloc = bin_alloc,
 	.open = bin_open,
 	.read = bin_read,
+	.read_cols = read_cols_v2,
+	.native_cols = bin_native_cols,
 	.meta = bin_meta,
 	.free = bin_free,
 };

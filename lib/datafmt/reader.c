@@ -72,6 +72,39 @@ void wfw_batch_free(struct wultfw_batch *b)
 	memset(b, 0, sizeof(*b));
 }
 
+int wfw_col_batch_alloc(struct wfw_col_batch *b, size_t ncols, size_t capacity,
+			const bool *want)
+{
+	size_t n = 0;
+
+	memset(b, 0, sizeof(*b));
+	for (size_t c = 0; c < ncols; c++)
+		n += !want || want[c];
+	if (n && capacity > SIZE_MAX / sizeof(union wultfw_cell) / n)
+		return -ENOMEM;
+	b->col = calloc(ncols ? ncols : 1, sizeof(*b->col));
+	b->may_nan = calloc(ncols ? ncols : 1, sizeof(*b->may_nan));
+	b->store = malloc(n * capacity * sizeof(union wultfw_cell) + 1);
+	if (!b->col || !b->may_nan || !b->store) {
+		wfw_col_batch_free(b);
+		return -ENOMEM;
+	}
+	for (size_t c = 0, k = 0; c < ncols; c++)
+		if (!want || want[c])
+			b->col[c] = b->store + capacity * k++;
+	b->ncols = ncols;
+	b->capacity = capacity;
+	return 0;
+}
+
+void wfw_col_batch_free(struct wfw_col_batch *b)
+{
+	free(b->col);
+	free(b->may_nan);
+	free(b->store);
+	memset(b, 0, sizeof(*b));
+}
+
 /* ---- public ---- */
 
 /* Binary if it starts like the magic, even when cut inside it. */
@@ -179,6 +212,64 @@ long wfw_reader_read(struct wfw_reader *r, struct wultfw_batch *b)
 	return r->ops->read(r, b);
 }
 
+bool wfw_reader_native_cols(const struct wfw_reader *r)
+{
+	return r->ops->read_cols && r->ops->native_cols(r);
+}
+
+static void cells_to_numbers(union wultfw_cell *d, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		d[k].f = d[k].i == WULTFW_CELL_EMPTY
+			 ? (union wultfw_cell){ .i = WULTFW_FLOAT_EMPTY_BITS }.f
+			 : (double)d[k].i;
+}
+
+/* A format without read_cols: a batch of rows, then column by column. */
+static long read_transposed(struct wfw_reader *r, struct wfw_col_batch *b)
+{
+	size_t want = b->capacity - b->rows;
+	struct wultfw_batch rb;
+	long n;
+
+	if (r->rowbuf.capacity < want) {
+		wfw_batch_free(&r->rowbuf);
+		if (wfw_batch_alloc(&r->rowbuf, r->schema.ncols, want))
+			return wfw_reader_fail(r, -ENOMEM, "%s: out of memory", r->path);
+	}
+	rb = r->rowbuf;
+	rb.capacity = want;
+	rb.rows = 0;
+	n = r->ops->read(r, &rb);
+	for (size_t c = 0; n > 0 && c < b->ncols; c++) {
+		union wultfw_cell *d = b->col[c];
+
+		b->may_nan[c] = true;	/* not looked at */
+		for (size_t k = 0; d && k < (size_t)n; k++)
+			d[b->rows + k] = wultfw_crow(&rb, k)[c];
+		if (d && b->numbers && r->schema.cols[c].type == WULTFW_COL_INT)
+			cells_to_numbers(d + b->rows, (size_t)n);
+	}
+	if (n > 0)
+		b->rows += (size_t)n;
+	return n;
+}
+
+long wfw_reader_read_cols(struct wfw_reader *r, struct wfw_col_batch *b)
+{
+	if (b->ncols != r->schema.ncols)
+		return wfw_reader_fail(r, -EINVAL, "%s: batch has %zu columns, the file %zu",
+				       r->path, b->ncols, r->schema.ncols);
+	if (b->rows > b->capacity)
+		return wfw_reader_fail(r, -EINVAL, "%s: batch overfilled", r->path);
+	if (b->rows == b->capacity)
+		return 0;
+	if (!b->rows)
+		memset(b->may_nan, 0, b->ncols * sizeof(*b->may_nan));
+	return wfw_reader_native_cols(r) ? r->ops->read_cols(r, b)
+					 : read_transposed(r, b);
+}
+
 uint64_t wfw_reader_schema_gen(const struct wfw_reader *r)
 {
 	return r->schema_gen;
@@ -221,5 +312,6 @@ void wfw_reader_close(struct wfw_reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->path);
+	wfw_batch_free(&r->rowbuf);
 	r->ops->free(r);
 }

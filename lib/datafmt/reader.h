@@ -120,6 +120,40 @@ enum wfw_file_format wfw_reader_format(const struct wfw_reader *r);
  */
 long wfw_reader_read(struct wfw_reader *r, struct wultfw_batch *b);
 
+/*
+ * Rows column by column: cell r of column c is col[c][r], for the columns
+ * whose col[c] is not NULL (the others are not decoded). Reading a binary
+ * file this way skips the row-major layout: its blocks are stored column
+ * by column already.
+ */
+struct wfw_col_batch {
+	union wultfw_cell **col;	/* ncols arrays of capacity cells, or NULL */
+	size_t ncols;
+	size_t rows;		/* rows filled */
+	size_t capacity;	/* rows available */
+	union wultfw_cell *store;	/* the arrays' memory */
+	/*
+	 * INT columns' cells as numbers: cell.f = (double)cell.i, an empty
+	 * cell the empty NaN (WULTFW_FLOAT_EMPTY_BITS), as statistics take
+	 * them; other columns' cells as they are.
+	 */
+	bool numbers;
+	/*
+	 * Per column, for rows [0, rows): false when no cell is a NaN (an
+	 * empty cell among them), true when some may be. read_cols resets
+	 * them when it starts on an empty batch.
+	 */
+	bool *may_nan;
+};
+
+/*
+ * Like wfw_reader_read(), into a column batch (b->ncols must equal the
+ * schema's). Every format can; wfw_reader_native_cols() says whether it
+ * does so without going through rows (binary version 2), which is faster.
+ */
+long wfw_reader_read_cols(struct wfw_reader *r, struct wfw_col_batch *b);
+bool wfw_reader_native_cols(const struct wfw_reader *r);
+
 const char *wfw_reader_error(const struct wfw_reader *r);
 
 /* Whole rows in the file (binary: whole records; CSV: data lines). */
@@ -167,5 +201,13 @@ double wfw_cell_value(const struct wultfw_column *col, union wultfw_cell c);
 /* Allocate / free a batch of `capacity` rows of `ncols` cells. */
 int wfw_batch_alloc(struct wultfw_batch *b, size_t ncols, size_t capacity);
 void wfw_batch_free(struct wultfw_batch *b);
+
+/*
+ * Allocate / free a column batch of `capacity` rows: arrays for the
+ * columns c with want[c] (want NULL: every column).
+ */
+int wfw_col_batch_alloc(struct wfw_col_batch *b, size_t ncols, size_t capacity,
+			const bool *want);
+void wfw_col_batch_free(struct wfw_col_batch *b);
 
 #endif /* WFW_READER_H */

@@ -25,6 +25,7 @@ struct wfw_reader {
 	uint64_t damaged;	/* damaged parts skipped */
 	struct wfw_reader_opts opts;
 	uint64_t schema_gen;	/* bumped when a column's type changes */
+	struct wultfw_batch rowbuf;	/* read_cols for a format without it */
 };
 
 struct wfw_reader_ops {
@@ -37,6 +38,12 @@ struct wfw_reader_ops {
 	int (*open)(struct wfw_reader *r, uint64_t size);
 	/* Append rows as wfw_reader_read() promises; the batch is checked. */
 	long (*read)(struct wfw_reader *r, struct wultfw_batch *b);
+	/*
+	 * Optional: the same into a column batch (checked), used when
+	 * native_cols(r) says so; else reader.c reads rows and transposes.
+	 */
+	long (*read_cols)(struct wfw_reader *r, struct wfw_col_batch *b);
+	bool (*native_cols)(const struct wfw_reader *r);
 	/* Optional: metadata the file carries. */
 	const char *(*meta)(const struct wfw_reader *r, const char *key);
 	/* Free the format's state and r itself (fd and path are reader.c's). */

@@ -10,6 +10,10 @@
 
 #include "stats/statset.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 static bool is_timestamp(const char *name)
 {
 	static const char *const stamps[] = { "LTime", "TBI", "TAI", "TIntr" };
@@ -195,6 +199,32 @@ static size_t gather_int(double *t, const union wultfw_cell *col, size_t st,
 	return empty ? compact_int(t, col, st, order, n) : n;
 }
 
+/*
+ * Numbers of a column of their own, no order (the common chunk of
+ * wfw_statset_add_nums()): a copy, NaNs noted on the way.
+ */
+static bool copy_nums(double *t, const union wultfw_cell *col, size_t n)
+{
+	size_t i = 0;
+	bool nan = false;
+#ifdef __SSE2__
+	__m128d any = _mm_setzero_pd();
+
+	for (; i + 2 <= n; i += 2) {
+		__m128d v = _mm_loadu_pd(&col[i].f);
+
+		_mm_storeu_pd(t + i, v);
+		any = _mm_or_pd(any, _mm_cmpunord_pd(v, v));
+	}
+	nan = _mm_movemask_pd(any) != 0;
+#endif
+	for (; i < n; i++) {
+		t[i] = col[i].f;
+		nan |= t[i] != t[i];
+	}
+	return nan;
+}
+
 /* FLOAT cells, NaNs (empty cells among them) left out. */
 static size_t gather_float(double *t, const union wultfw_cell *col, size_t st,
 			   const uint32_t *order, size_t n)
@@ -207,6 +237,8 @@ static size_t gather_float(double *t, const union wultfw_cell *col, size_t st,
 			t[i] = col[order[i]].f;
 			nan |= t[i] != t[i];
 		}
+	} else if (st == 1) {
+		nan = copy_nums(t, col, n);
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			t[i] = col[i * st].f;
@@ -233,7 +265,13 @@ static size_t gather(struct wfw_statset *s, size_t m, double *t,
 {
 	size_t k, empty = 0;
 
-	if (s->mtype[m] == WULTFW_COL_INT) {
+	if (s->nums && s->may_nan && !s->may_nan[s->mcol[m]] && order) {
+		for (size_t i = 0; i < n; i++)	/* nothing to drop: a copy */
+			t[i] = col[order[i]].f;
+		return n;
+	}
+	/* With s->nums an INT column's empty cells are the empty NaN. */
+	if (s->mtype[m] == WULTFW_COL_INT && !s->nums) {
 		k = gather_int(t, col, st, order, n);
 		s->empties[m] += n - k;
 		return k;
@@ -406,6 +444,95 @@ int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *
 		if (s->acc[i].nstage && wfw_acc_flush(&s->acc[i]))
 			return -ENOMEM;
 	return 0;
+}
+
+bool wfw_statset_reads(const struct wfw_statset *s, size_t c)
+{
+	if ((int)c == s->gcol)
+		return true;
+	for (size_t m = 0; m < s->nmetrics; m++)
+		if (s->mcol[m] == c)
+			return true;
+	return false;
+}
+
+static bool any_nan(const union wultfw_cell *col, size_t n)
+{
+	size_t i = 0;
+	bool nan = false;
+#ifdef __SSE2__
+	__m128d any = _mm_setzero_pd();
+
+	for (; i + 2 <= n; i += 2) {
+		__m128d v = _mm_loadu_pd(&col[i].f);
+
+		any = _mm_or_pd(any, _mm_cmpunord_pd(v, v));
+	}
+	nan = _mm_movemask_pd(any) != 0;
+#endif
+	for (; i < n; i++)
+		nan |= col[i].f != col[i].f;
+	return nan;
+}
+
+/*
+ * Numbers of metric m without groups: the column itself is added, in the
+ * blocks staging CHUNK_ROWS at a time would make (WFW_ACC_STAGE values,
+ * the rest last), so the moments round the same; a column with NaNs to
+ * drop goes through the stage.
+ */
+static int add_column(struct wfw_statset *s, size_t m,
+		      const union wultfw_cell *col, bool may_nan, size_t rows)
+{
+	struct wfw_acc *a = &s->acc[m];
+	size_t n;
+
+	if (a->nstage || (may_nan && any_nan(col, rows))) {
+		for (size_t r0 = 0; r0 < rows; r0 += n) {
+			n = rows - r0 < CHUNK_ROWS ? rows - r0 : CHUNK_ROWS;
+			if (add_metric(s, m, col + r0, 1, n, true, 0))
+				return -ENOMEM;
+		}
+		return 0;
+	}
+	for (size_t r0 = 0; r0 < rows; r0 += n) {
+		n = rows - r0 < WFW_ACC_STAGE ? rows - r0 : WFW_ACC_STAGE;
+		if (wfw_acc_add_many(a, &col[r0].f, n))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+_Static_assert(WFW_ACC_STAGE % CHUNK_ROWS == 0 &&
+	       WFW_ACC_STAGE - WFW_ACC_STAGE_ROOM < WFW_ACC_STAGE,
+	       "add_column's blocks are those staging makes");
+
+int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *col,
+			 const bool *may_nan, size_t rows)
+{
+	int ret = 0;
+
+	if (s->gcol >= 0 || !rows) {
+		s->nums = true;
+		s->may_nan = may_nan;
+		ret = wfw_statset_add_cols(s, col, 1, rows);
+		s->nums = false;
+		s->may_nan = NULL;
+		return ret;
+	}
+	if (wfw_statset_sync(s) || ensure_scratch(s, 0))
+		return -ENOMEM;
+	s->nums = true;
+	for (size_t m = 0; m < s->nmetrics && !ret; m++)
+		if (s->mtype[m] != WULTFW_COL_ENUM)	/* no number yet */
+			ret = add_column(s, m, col[s->mcol[m]],
+					 !may_nan || may_nan[s->mcol[m]], rows);
+	s->nums = false;
+	s->rows += rows;
+	for (size_t m = 0; m < s->nmetrics && !ret; m++)
+		if (s->acc[m].nstage)
+			ret = wfw_acc_flush(&s->acc[m]);
+	return ret ? -ENOMEM : 0;
 }
 
 int wfw_statset_add(struct wfw_statset *s, const struct wultfw_batch *b)

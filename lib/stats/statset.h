@@ -59,6 +59,8 @@ struct wfw_statset {
 	const union wultfw_cell **colp;	/* a row-major batch's columns */
 	size_t ncolp;
 	uint32_t *gcount;
+	bool nums;		/* adding numbers (wfw_statset_add_nums()) */
+	const bool *may_nan;	/* its may_nan (false: no NaN in the column) */
 	char **gmerged;		/* names of groups only a merged part had */
 };
 
@@ -91,12 +93,25 @@ int wfw_statset_add(struct wfw_statset *s, const struct wultfw_batch *b);
 /*
  * The same for rows in any layout: cell r of schema column c is
  * col[c][r * stride] (a row-major batch: col[c] = cells + c, stride =
- * ncols; one array per column: stride 1). Every column of the schema needs
- * a pointer; only the metrics' and the group column's are read.
+ * ncols; one array per column: stride 1). Only the columns that
+ * wfw_statset_reads() names are read; the others' pointers may be NULL.
  * -EINVAL for a stride above UINT32_MAX / 256.
  */
 int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *col,
 			 size_t stride, size_t rows);
+
+/*
+ * The same for one array per column (stride 1) whose INT cells are
+ * numbers already, as a wfw_col_batch with `numbers` holds them: cell.f =
+ * (double)cell.i, an empty cell the empty NaN. Saves converting them here.
+ * may_nan[c] false: column c has no NaN, so none is looked for (NULL:
+ * look in every column).
+ */
+int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *col,
+			 const bool *may_nan, size_t rows);
+
+/* Whether add_cols reads schema column c (a metric or the group column). */
+bool wfw_statset_reads(const struct wfw_statset *s, size_t c);
 
 /* Catch up with schema changes (wfw_statset_add() does it itself). */
 int wfw_statset_sync(struct wfw_statset *s);

@@ -545,6 +545,113 @@ static void test_convert_salvage(void)
 	free(p);
 }
 
+/* ---- column by column ---- */
+
+/* A cell as wfw_col_batch.numbers gives an INT column's. */
+static union wultfw_cell as_number(union wultfw_cell c)
+{
+	if (c.i == WULTFW_CELL_EMPTY)
+		return (union wultfw_cell){ .i = WULTFW_FLOAT_EMPTY_BITS };
+	return (union wultfw_cell){ .f = (double)c.i };
+}
+
+/*
+ * Read `path` column by column (the columns in `want`, NULL: all) in
+ * batches of `cap`; every cell must be the row reader's, as numbers with
+ * `numbers`, and a column said to have no NaN must have none.
+ */
+static void check_cols(const char *path, size_t cap, const bool *want, bool numbers)
+{
+	struct wfw_reader *r, *rr;
+	struct wfw_col_batch b;
+	struct wultfw_batch rb;
+	uint64_t bad = 0, lied = 0, rows = 0;
+	char err[512];
+	long n;
+
+	CU_ASSERT_FATAL(wfw_reader_open(&r, path, err, sizeof(err)) == 0);
+	CU_ASSERT_FATAL(wfw_reader_open(&rr, path, err, sizeof(err)) == 0);
+	const struct wultfw_schema *s = wfw_reader_schema(r);
+
+	CU_ASSERT_FATAL(wfw_col_batch_alloc(&b, s->ncols, cap, want) == 0);
+	CU_ASSERT_FATAL(wfw_batch_alloc(&rb, s->ncols, cap) == 0);
+	b.numbers = numbers;
+	while ((n = wfw_reader_read_cols(r, &b)) > 0) {
+		rb.rows = 0;
+		CU_ASSERT_FATAL(wfw_reader_read(rr, &rb) == n);
+		for (size_t c = 0; c < s->ncols; c++) {
+			CU_ASSERT((b.col[c] != NULL) == (!want || want[c]));
+			for (size_t k = 0; b.col[c] && k < b.rows; k++) {
+				union wultfw_cell w = wultfw_crow(&rb, k)[c];
+
+				if (numbers && s->cols[c].type == WULTFW_COL_INT)
+					w = as_number(w);
+				bad += w.i != b.col[c][k].i;
+				lied += !b.may_nan[c] && s->cols[c].type != WULTFW_COL_ENUM &&
+					(numbers || s->cols[c].type == WULTFW_COL_FLOAT) &&
+					w.f != w.f;
+			}
+		}
+		rows += b.rows;
+		b.rows = 0;
+	}
+	CU_ASSERT_EQUAL(n, 0);
+	CU_ASSERT_EQUAL(wfw_reader_read(rr, &rb), 0);
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(lied, 0);
+	CU_ASSERT_EQUAL(rows, wfw_reader_rows(r));
+	wfw_col_batch_free(&b);
+	wfw_batch_free(&rb);
+	wfw_reader_close(r);
+	wfw_reader_close(rr);
+}
+
+static void test_read_cols(void)
+{
+	static const bool some[NCOLS] = { true, false, true, true, true, false, true, true };
+	const char *v1 = TEST_DATA "/binary-v1/datapoints.wfb";
+	struct wfw_reader *r;
+	char err[512];
+
+	write_file(tpath("cols.wfb"), 23456, 333, 7);
+	CU_ASSERT_FATAL(wfw_reader_open(&r, tpath("cols.wfb"), err, sizeof(err)) == 0);
+	CU_ASSERT(wfw_reader_native_cols(r));
+	wfw_reader_close(r);
+	for (int numbers = 0; numbers < 2; numbers++) {
+		check_cols(tpath("cols.wfb"), 1000, NULL, numbers);
+		check_cols(tpath("cols.wfb"), 7, some, numbers);
+		check_cols(tpath("cols.wfb"), 65536, some, numbers);
+		/* Version 1 files go through rows (reader.c transposes). */
+		check_cols(v1, 5, NULL, numbers);
+	}
+	CU_ASSERT_FATAL(wfw_reader_open(&r, v1, err, sizeof(err)) == 0);
+	CU_ASSERT(!wfw_reader_native_cols(r));
+	wfw_reader_close(r);
+}
+
+/* Hand-made chunks whose cells come out INT64_MIN: empty as numbers too. */
+static void test_decode_num_min(void)
+{
+	unsigned char data[16] = { 0, 1, 2, 3 };
+	struct wfw_blk_col plain = { data, (uint64_t)INT64_MIN, WFW_ENC_FOR, 1, 0 };
+	struct wfw_blk_col fe = { data, (uint64_t)INT64_MIN, WFW_ENC_FOR_EMPTY, 1, 0 };
+	union wultfw_cell d[4];
+	const union wultfw_cell empty = { .i = WULTFW_FLOAT_EMPTY_BITS };
+
+	CU_ASSERT(wfw_blk_may_nan(&plain, WULTFW_COL_INT));
+	wfw_blk_decode_num(&plain, 0, 4, &d[0].f);
+	CU_ASSERT_EQUAL(d[0].i, empty.i);
+	CU_ASSERT_EQUAL(d[1].f, (double)(INT64_MIN + 1));
+	wfw_blk_decode_num(&fe, 0, 4, &d[0].f);
+	CU_ASSERT_EQUAL(d[0].i, empty.i);	/* code 0 */
+	CU_ASSERT_EQUAL(d[1].i, empty.i);	/* base + 1 - 1: INT64_MIN */
+	CU_ASSERT_EQUAL(d[3].f, (double)(INT64_MIN + 2));
+	plain.base = 5;
+	CU_ASSERT(!wfw_blk_may_nan(&plain, WULTFW_COL_INT));
+	wfw_blk_decode_num(&plain, 1, 3, &d[0].f);
+	CU_ASSERT_EQUAL(d[2].f, 8.0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -565,6 +672,8 @@ int main(void)
 	CU_add_test(s, "garbage with fixed-up checksums: no crash", test_fixed_up_garbage);
 	CU_add_test(s, "version 1 files read as before", test_version1);
 	CU_add_test(s, "convert on damage, and --salvage", test_convert_salvage);
+	CU_add_test(s, "read column by column, as numbers", test_read_cols);
+	CU_add_test(s, "INT64_MIN cells decoded as numbers", test_decode_num_min);
 	failed = tu_run();
 	if (!failed)
 		tu_rmtree(tmp);

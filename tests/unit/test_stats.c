@@ -287,7 +287,7 @@ static void test_statset_columns(void)
 	enum { ROWS = 3000 };
 	static union wultfw_cell rows[ROWS * 3], c0[ROWS], c1[ROWS], c2[ROWS];
 	const union wultfw_cell *colp[3] = { c0, c1, c2 };
-	struct wultfw_batch b = { rows, 3, ROWS, ROWS };
+	struct wultfw_batch b = { rows, 3, ROWS, ROWS, 0 };
 	struct wfw_statset r, c;
 	char err[200];
 
@@ -316,6 +316,93 @@ static void test_statset_columns(void)
 	}
 	wfw_statset_free(&r);
 	wfw_statset_free(&c);
+}
+
+/* Summaries of every metric and group of two statsets are the same bits. */
+static void same_sets(struct wfw_statset *r, struct wfw_statset *c)
+{
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		CU_ASSERT_EQUAL(r->nans[m], c->nans[m]);
+		CU_ASSERT_EQUAL(r->empties[m], c->empties[m]);
+		for (size_t g = 0; g <= r->ngroups; g++) {
+			struct wfw_summary x, y;
+			size_t gg = g == r->ngroups ? SIZE_MAX : g;
+
+			CU_ASSERT_EQUAL(wfw_statset_summary(r, m, gg, pcts, NPCTS, &x), 0);
+			CU_ASSERT_EQUAL(wfw_statset_summary(c, m, gg, pcts, NPCTS, &y), 0);
+			CU_ASSERT(x.count > 0 && x.count == y.count);
+			CU_ASSERT(x.min == y.min && x.max == y.max && x.mean == y.mean);
+			CU_ASSERT_EQUAL(x.stddev, y.stddev);
+			CU_ASSERT_EQUAL(memcmp(x.pct, y.pct, NPCTS * sizeof(double)), 0);
+		}
+	}
+}
+
+/*
+ * Numbers one array per column (wfw_statset_add_nums()) give what rows
+ * give, bit for bit: with and without groups, batches of several sizes,
+ * empty cells and NaNs, told where NaNs may be or not.
+ */
+static void nums_vs_rows(const char *group_by, size_t batch, bool told)
+{
+	static const char *const names[] = { "A", "B" };
+	static const struct wultfw_column cols[] = {
+		{ "X", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+		{ "G", "", WULTFW_COL_ENUM, 0, names, 2 },
+		{ "Y", "", WULTFW_COL_FLOAT, 0, NULL, 0 },
+		{ "Z", "", WULTFW_COL_INT, 1, NULL, 0 },
+	};
+	const struct wultfw_schema schema = { 4, cols };
+	struct wfw_statset_cfg cfg = { .exact_limit = 2000, .exact_memory = 1u << 20,
+				       .group_by = group_by };
+	enum { ROWS = 9000 };
+	static union wultfw_cell rows[ROWS * 4], c0[ROWS], c1[ROWS], c2[ROWS], c3[ROWS];
+	const union wultfw_cell *colp[4] = { c0, c1, c2, c3 };
+	const bool may_nan[4] = { true, false, true, false };
+	struct wfw_statset r, c;
+	char err[200];
+
+	for (size_t i = 0; i < ROWS; i++) {
+		int64_t x = i % 301 == 7 ? WULTFW_CELL_EMPTY : (int64_t)(urand() * 1e7);
+
+		rows[i * 4].i = x;
+		c0[i].f = (double)x;
+		if (x == WULTFW_CELL_EMPTY)
+			c0[i].i = WULTFW_FLOAT_EMPTY_BITS;
+		c1[i].i = rows[i * 4 + 1].i = (int64_t)(urand() * 3) - (i % 50 == 0);
+		c2[i].f = rows[i * 4 + 2].f = i % 97 ? urand() * 100 : NAN;
+		if (i % 89 == 3)
+			c2[i].i = rows[i * 4 + 2].i = WULTFW_FLOAT_EMPTY_BITS;
+		rows[i * 4 + 3].i = (int64_t)(urand() * 5);
+		c3[i].f = (double)rows[i * 4 + 3].i;
+	}
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&r, &schema, &cfg, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&c, &schema, &cfg, err, sizeof(err)), 0);
+	for (size_t r0 = 0; r0 < ROWS; r0 += batch) {
+		size_t n = ROWS - r0 < batch ? ROWS - r0 : batch;
+		struct wultfw_batch b = { rows + r0 * 4, 4, n, n, 0 };
+		const union wultfw_cell *at[4];
+
+		for (size_t k = 0; k < 4; k++)
+			at[k] = colp[k] + r0;
+		CU_ASSERT_EQUAL(wfw_statset_add(&r, &b), 0);
+		CU_ASSERT_EQUAL(wfw_statset_add_nums(&c, at, told ? may_nan : NULL, n), 0);
+	}
+	CU_ASSERT(r.empties[0] > 0 && r.nans[1] > 0 && r.empties[1] > 0);
+	same_sets(&r, &c);
+	wfw_statset_free(&r);
+	wfw_statset_free(&c);
+}
+
+static void test_statset_nums(void)
+{
+	static const size_t batches[] = { 1, 255, 1024, 1100, 4096, 9000 };
+
+	for (size_t k = 0; k < sizeof(batches) / sizeof(batches[0]); k++) {
+		nums_vs_rows(NULL, batches[k], true);
+		nums_vs_rows(NULL, batches[k], false);
+		nums_vs_rows("G", batches[k], true);
+	}
 }
 
 /* A bucket narrower than 1 holds one integer: small ints come out exact. */
@@ -447,6 +534,7 @@ int main(void)
 	CU_add_test(s, "16-bit counters fold", test_hist_fold);
 	CU_add_test(s, "stage", test_stage);
 	CU_add_test(s, "statset: columns vs rows", test_statset_columns);
+	CU_add_test(s, "statset: numbers by column vs rows", test_statset_nums);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
