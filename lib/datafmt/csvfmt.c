@@ -192,18 +192,49 @@ static int float_digits(double a, unsigned char *all, int *x, int *sticky)
 	return n;
 }
 
-/* Do the p digits d (value m * 10^e10) read back as a? */
+static const uint64_t pow10_u64[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+/*
+ * Do the p digits d (value m * 10^e10, e10 <= 0) read back as a (1e-4 <=
+ * a < 1e15, so a = mant * 2^e2 with -66 <= e2 <= -3)? strtod rounds to
+ * the nearest double, ties to an even mantissa, so: is m * 10^e10 within
+ * half a gap of a? Both sides times 10^-e10 * 2^(2 - e2) are integers
+ * below 2^126: compared exactly, without formatting and reparsing.
+ */
 static int reads_back(const unsigned char *d, int p, int e10, double a)
 {
-	uint64_t m = 0;
+	unsigned __int128 dec, bin, half_up, half_down, diff;
+	uint64_t m = 0, bits, mant;
+	int e2, k = -e10;
 	char t[40];
 
-	for (int k = 0; k < p; k++)
-		m = m * 10 + d[k];
-	if (m <= (1ULL << 53))	/* exact operands, one rounding: what strtod returns */
-		return (double)m / wfw_pow10_exact[-e10] == a;
-	snprintf(t, sizeof(t), "%llue%d", (unsigned long long)m, e10);
-	return strtod(t, NULL) == a;
+	for (int i = 0; i < p; i++)
+		m = m * 10 + d[i];
+	memcpy(&bits, &a, sizeof(bits));
+	mant = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
+	e2 = (int)(bits >> 52) - 1075;
+	if (k > 19 || e2 < -66 || e2 > -3) {	/* outside the exact range */
+		snprintf(t, sizeof(t), "%llue%d", (unsigned long long)m, e10);
+		return strtod(t, NULL) == a;
+	}
+	dec = (unsigned __int128)m << (2 - e2);
+	bin = (unsigned __int128)mant * pow10_u64[k] * 4;
+	half_up = (unsigned __int128)pow10_u64[k] * 2;
+	/* Below a power of two the next double down is half as far. */
+	half_down = mant == (1ULL << 52) ? half_up / 2 : half_up;
+	if (dec >= bin) {
+		diff = dec - bin;
+		return diff < half_up || (diff == half_up && !(mant & 1));
+	}
+	diff = bin - dec;
+	return diff < half_down || (diff == half_down && !(mant & 1));
 }
 
 /*
@@ -311,12 +342,24 @@ static size_t fmt_short_decimal(char *buf, double v, unsigned *hint)
 	return n;
 }
 
+/*
+ * A column whose last value was no short decimal (a ratio, a mean) most
+ * likely holds none: its next value skips the scan over the scales. Both
+ * paths print the same text, so this only saves time; a value that turns
+ * out short again brings the scan back.
+ */
+#define HINT_NOT_SHORT (WFW_DEC_MAX_SCALE + 1)
+
 static inline size_t fmt_float(char *buf, double v, unsigned *hint)
 {
-	size_t fast = fmt_short_decimal(buf, v, hint);
+	size_t fast = 0;
 
-	if (!fast)
+	if (*hint != HINT_NOT_SHORT)
+		fast = fmt_short_decimal(buf, v, hint);
+	if (!fast) {
 		fast = fmt_float_fast(buf, v);
+		*hint = fast && fast < 12 ? 0 : HINT_NOT_SHORT;
+	}
 	return fast ? fast : wfw_csv_fmt_float_slow(buf, v);
 }
 

@@ -151,7 +151,7 @@ static void test_fmt_float_fast_matches(void)
 		uint64_t r = wultfw_rand64(&state);
 		double v;
 
-		switch (i % 4) {
+		switch (i % 5) {
 		case 0:	/* uniform over the fast range's exponents */
 			v = ldexp((double)(r >> 11) / (double)(1ULL << 53),
 				  (int)(r % 64) - 14);
@@ -163,6 +163,10 @@ static void test_fmt_float_fast_matches(void)
 			v = (i & 4) ? (double)(r % 100000) / 100.0
 			    : (double)(r % 1000000000000000ULL >> (r % 48)) /
 			      pow(10, (int)((r >> 50) % 10));
+			break;
+		case 3:	/* powers of two and their neighbours (the gap halves below) */
+			v = ldexp(1.0, (int)(r % 63) - 14);
+			v = (r & 6) == 2 ? nextafter(v, 0) : (r & 6) == 4 ? nextafter(v, INFINITY) : v;
 			break;
 		default: /* near range edges and powers of ten */
 			v = pow(10, (int)(r % 20) - 5) * (1 + ((int)(r % 3) - 1) * 1e-16);
@@ -178,6 +182,43 @@ static void test_fmt_float_fast_matches(void)
 		}
 	}
 	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/*
+ * A column's formatter remembers whether its last value was a short
+ * decimal: runs of each kind and single switches between them, through
+ * the row path, still print exactly what the snprintf-based one prints.
+ */
+static void test_fmt_float_column_hint(void)
+{
+	static const struct wultfw_column col = { "CC6%", "%", WULTFW_COL_FLOAT, 0, NULL, 0 };
+	static const struct wultfw_schema one = { 1, &col };
+	uint64_t state = 4242;
+	struct wfw_csvfmt f;
+	char err[256], row[64], want[48];
+	int bad = 0;
+
+	CU_ASSERT_FATAL(wfw_csvfmt_init(&f, &one, err, sizeof(err)) == 0);
+	for (int i = 0; i < 200000 && bad < 5; i++) {
+		uint64_t r = wultfw_rand64(&state);
+		union wultfw_cell c;
+		size_t n;
+
+		/* runs of 1 to 8 values of one kind */
+		if ((i >> (r % 4)) & 1)
+			c.f = (double)(r % 100000) / 1000.0;
+		else
+			c.f = 100.0 * (double)(r % 1000000) / (double)(1000000 + r % 7);
+		n = wfw_csvfmt_row(&f, row, &c);
+		row[n - 1] = '\0';	/* the newline */
+		want[wfw_csv_fmt_float_slow(want, c.f)] = '\0';
+		if (strcmp(row, want)) {
+			bad++;
+			printf("\n  %.17g: row %s, slow %s", c.f, row, want);
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	wfw_csvfmt_free(&f);
 }
 
 /* ---- header, quoting, libcsv round trip ---- */
@@ -883,6 +924,7 @@ int main(void)
 	CU_add_test(s, "int formatting", test_fmt_int);
 	CU_add_test(s, "float formatting", test_fmt_float);
 	CU_add_test(s, "fast float formatting equals snprintf", test_fmt_float_fast_matches);
+	CU_add_test(s, "a column's short-decimal hint", test_fmt_float_column_hint);
 	CU_add_test(s, "header and quoting", test_header_quoting);
 	CU_add_test(s, "divisor not a power of ten", test_bad_divisor);
 	CU_add_test(s, "formatter follows a changed schema", test_csvfmt_sync);
