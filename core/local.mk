@@ -76,7 +76,7 @@ wultfw_SOURCES += core/tools/cmd_convert.c core/tools/convert_par.c core/tools/t
 wultfw_LDADD += $(CSV_LIBS)
 
 # wultfw filter (a result directory of the selected rows)
-wultfw_SOURCES += core/tools/cmd_filter.c
+wultfw_SOURCES += core/tools/cmd_filter.c core/tools/filter_par.c
 
 # wultfw report (HTML reports; lib/report)
 wultfw_SOURCES += core/tools/cmd_report.c

@@ -29,6 +29,26 @@ int convert_pipelined(struct wfw_reader *r, struct wfw_writer *w,
 void wfw_batch_project(const struct wultfw_batch *in, const size_t *map,
 		       struct wultfw_batch *out);
 
+/* wultfw filter over a CSV file on several threads (filter_par.c). */
+struct filter_par_args {
+	const char *path;		/* the CSV file */
+	const char *include, *exclude;	/* the selection, or NULL */
+	bool one_pass;			/* as the one-reader path reads it */
+	const size_t *map;		/* output column j = input map[j]; NULL: all */
+	size_t nout;			/* output columns (with map) */
+	unsigned jobs;
+	struct wfw_csv_writer *w;	/* the header is out */
+	uint64_t kept, dropped;		/* rows the selection kept, dropped */
+};
+
+/*
+ * Every row of a.path (ncols columns) selected into a->w. 0; -EAGAIN (not
+ * said): the file cannot be read in chunks (a quote, a column whose type
+ * is not the same throughout, an error): start a->w's file again and read
+ * it with one reader; else an error, said.
+ */
+int filter_csv_parallel(struct filter_par_args *a, size_t ncols);
+
 /* Threads for a command: the online CPUs, 1 to 64. */
 unsigned convert_online_cpus(void);
 
