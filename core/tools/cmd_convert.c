@@ -203,7 +203,7 @@ static int copy_rows(struct wfw_reader *r, struct wfw_writer *w,
 
 /*
  * On two cores or more: to binary, reading beside encoding; binary to
- * CSV, formatting (most of the work) on every core.
+ * CSV, reading and formatting (most of the work) on every core.
  */
 static int write_rows(struct wfw_reader *r, const struct convert_args *a,
 		      struct wfw_writer *w, struct wfw_select *sel)
@@ -215,7 +215,8 @@ static int write_rows(struct wfw_reader *r, const struct convert_args *a,
 	if (a->jobs < 2 || wfw_reader_format(r) != WFW_FMT_BINARY ||
 	    a->fmt != &wfw_format_csv)
 		return copy_rows(r, w, sel);
-	ret = convert_csv_parallel(r, &w->impl.csv, sel, NULL, a->jobs, CONVERT_BATCH);
+	ret = convert_csv_parallel(r, &w->impl.csv, sel, NULL, a->jobs, CONVERT_BATCH,
+				   "convert");
 	w->rows = w->impl.csv.rows;
 	return ret;
 }

@@ -154,17 +154,18 @@ static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
 }
 
 /*
- * A CSV file in chunks on several threads. Where that cannot give what one
- * reader gives, the output starts again for copy_rows(): 1 then.
+ * The file in chunks on several threads. Where that cannot give what one
+ * reader gives, the output starts again for one reader: 1 then.
  */
-static int csv_parallel(struct filter *f, struct wfw_csv_writer *w)
+static int in_chunks(struct filter *f, struct wfw_csv_writer *w, unsigned jobs)
 {
-	struct filter_par_args a = {
-		.path = f->path, .include = f->include, .exclude = f->exclude,
+	struct csv_par_args a = {
+		.cmd = "filter", .path = f->path,
+		.include = f->include, .exclude = f->exclude,
 		.one_pass = f->one_pass, .map = f->all_cols ? NULL : f->map,
-		.nout = f->schema.ncols, .jobs = f->jobs, .w = w,
+		.nout = f->schema.ncols, .jobs = jobs, .w = w,
 	};
-	int ret = filter_csv_parallel(&a, wfw_reader_schema(f->rd)->ncols);
+	int ret = csv_parallel(&a, wfw_reader_schema(f->rd)->ncols);
 
 	if (!ret) {
 		f->sel.kept = a.kept;
@@ -173,8 +174,7 @@ static int csv_parallel(struct filter *f, struct wfw_csv_writer *w)
 	}
 	if (ret != -EAGAIN)
 		return ret;
-	wfw_csvw_close(w);
-	ret = wfw_csvw_open(w, f->csv, &f->schema, 0);
+	ret = csv_restart(w);
 	if (ret)
 		fprintf(stderr, "wultfw filter: %s\n", w->out.msg);
 	return ret ? ret : 1;
@@ -182,10 +182,11 @@ static int csv_parallel(struct filter *f, struct wfw_csv_writer *w)
 
 /*
  * Threads for a CSV file: -j, else one for a small file. One to select
- * rows (as calc): a reader that learns every type before the first row
- * reads the file twice, and chunks read apart would each do that again;
- * one that learns them as it goes resolves the selection's names as they
- * come, which chunks would do each on its own.
+ * rows (as calc): a reader that
+ * learns every type before the first row reads the file twice, and chunks
+ * read apart would each do that again; one that learns them as it goes
+ * resolves the selection's names as they come, which chunks would do
+ * each on its own.
  */
 static unsigned csv_jobs(const struct filter *f)
 {
@@ -198,15 +199,17 @@ static unsigned csv_jobs(const struct filter *f)
 
 static int write_rows(struct filter *f, struct wfw_csv_writer *w)
 {
+	bool bin = wfw_reader_format(f->rd) == WFW_FMT_BINARY;
+	unsigned jobs = bin ? 1 : csv_jobs(f);
 	int ret;
 
-	/* A binary file's schema never changes: format it on every core. */
-	if (f->jobs > 1 && wfw_reader_format(f->rd) == WFW_FMT_BINARY)
+	/* A binary file's schema never changes: read and format it on every core. */
+	if (bin && f->jobs > 1)
 		return convert_csv_parallel(f->rd, w, &f->sel,
 					    f->all_cols ? NULL : f->map, f->jobs,
-					    FILTER_BATCH);
-	if (wfw_reader_format(f->rd) == WFW_FMT_CSV && csv_jobs(f) > 1) {
-		ret = csv_parallel(f, w);
+					    FILTER_BATCH, "filter");
+	if (jobs > 1) {
+		ret = in_chunks(f, w, jobs);
 		if (ret <= 0)
 			return ret;
 	}

@@ -9,13 +9,14 @@
 
 /*
  * Every row of r (whose schema never changes: a binary file) through sel
- * into the CSV writer w, formatted by n threads, batches of `rows` rows.
- * map: w's columns are these of r's (filter --metrics), or NULL: all.
- * 0, or a negative errno after saying why on stderr.
+ * into the CSV writer w, read and formatted by n threads, batches of
+ * `rows` rows. map: w's columns are these of r's (filter --metrics), or
+ * NULL: all. 0, or a negative errno after saying why on stderr ("wultfw
+ * CMD: ...").
  */
 int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
 			 struct wfw_select *sel, const size_t *map, unsigned n,
-			 size_t rows);
+			 size_t rows, const char *cmd);
 
 /*
  * Every row of r through sel into the binary writer w, r read by a thread
@@ -29,9 +30,10 @@ int convert_pipelined(struct wfw_reader *r, struct wfw_writer *w,
 void wfw_batch_project(const struct wultfw_batch *in, const size_t *map,
 		       struct wultfw_batch *out);
 
-/* wultfw filter over a CSV file on several threads (filter_par.c). */
-struct filter_par_args {
-	const char *path;		/* the CSV file */
+/* A CSV file to CSV on several threads, in chunks (csv_par.c). */
+struct csv_par_args {
+	const char *cmd;		/* for messages: "filter", "convert" */
+	const char *path;		/* the input file */
 	const char *include, *exclude;	/* the selection, or NULL */
 	bool one_pass;			/* as the one-reader path reads it */
 	const size_t *map;		/* output column j = input map[j]; NULL: all */
@@ -42,12 +44,15 @@ struct filter_par_args {
 };
 
 /*
- * Every row of a.path (ncols columns) selected into a->w. 0; -EAGAIN (not
- * said): the file cannot be read in chunks (a quote, a column whose type
- * is not the same throughout, an error): start a->w's file again and read
- * it with one reader; else an error, said.
+ * Every row of a->path (ncols columns) selected into a->w; a->w->rows
+ * is not counted. 0; -EAGAIN (not said): the file cannot be read in chunks
+ * (a quote, a column whose type is not the same throughout, an error):
+ * csv_restart(), then read it with one reader; else an error, said.
  */
-int filter_csv_parallel(struct filter_par_args *a, size_t ncols);
+int csv_parallel(struct csv_par_args *a, size_t ncols);
+
+/* w's file cut back to its header, to be written again. 0 or -errno (said in w). */
+int csv_restart(struct wfw_csv_writer *w);
 
 /* Threads for a command: the online CPUs, 1 to 64. */
 unsigned convert_online_cpus(void);

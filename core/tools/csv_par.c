@@ -22,16 +22,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "convert.h"
 
-/* Input bytes per chunk: a few per thread in flight, little to skew. */
+/* Input bytes per chunk: several per thread, so the threads end together. */
 #define CHUNK_BYTES	(4u << 20)
 /* Rows per batch: 14 cells a row stay in the L2 cache (as calc). */
 #define CHUNK_BATCH	1024
 
 struct fpar {
-	struct filter_par_args *a;
+	struct csv_par_args *a;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	unsigned nchunks, next, turn;	/* next chunk to take, to write */
@@ -83,7 +84,7 @@ static void project_cols(struct worker *w)
 /* Open chunk k: reader, selection, formatter. 0, or -EAGAIN / -ENOMEM. */
 static int chunk_open(struct worker *w, unsigned k)
 {
-	struct filter_par_args *a = w->p->a;
+	struct csv_par_args *a = w->p->a;
 	struct wfw_reader_opts o = { .one_pass = a->one_pass, .part = k,
 				     .nparts = w->p->nchunks };
 	char err[1024];
@@ -186,7 +187,7 @@ static bool chunk_agrees(struct worker *w)
 static void chunk_write(struct worker *w, unsigned k, int ret)
 {
 	struct fpar *p = w->p;
-	struct filter_par_args *a = p->a;
+	struct csv_par_args *a = p->a;
 	bool failed;
 
 	pthread_mutex_lock(&p->mu);
@@ -255,16 +256,16 @@ static void worker_free(struct worker *w)
 	free(w->text);
 }
 
-/* Chunks for a file of `size` bytes: CHUNK_BYTES each, a few per thread. */
-static unsigned chunks_for(const char *path, unsigned jobs)
+/* Chunks for the file: CHUNK_BYTES each, a few per thread at least. */
+static unsigned chunks_for(const struct csv_par_args *a)
 {
 	struct stat st;
 	uint64_t n = 0;
 
-	if (!stat(path, &st))
+	if (!stat(a->path, &st))
 		n = (uint64_t)st.st_size / CHUNK_BYTES;
-	if (n < 4ull * jobs)
-		n = 4ull * jobs;
+	if (n < 4ull * a->jobs)
+		n = 4ull * a->jobs;
 	return n > 1u << 20 ? 1u << 20 : (unsigned)n;
 }
 
@@ -294,14 +295,14 @@ static int run_workers(struct fpar *p, struct worker *ws, unsigned n)
 	return p->fail;
 }
 
-int filter_csv_parallel(struct filter_par_args *a, size_t ncols)
+int csv_parallel(struct csv_par_args *a, size_t ncols)
 {
 	struct fpar p = { .a = a, .ncols = ncols };
 	struct worker *ws = calloc(a->jobs, sizeof(*ws));
 	int ret = -ENOMEM;
 
 	a->kept = a->dropped = 0;
-	p.nchunks = chunks_for(a->path, a->jobs);
+	p.nchunks = chunks_for(a);
 	p.ref_type = calloc(ncols, sizeof(*p.ref_type));
 	p.ref_div = calloc(ncols, sizeof(*p.ref_div));
 	pthread_mutex_init(&p.mu, NULL);
@@ -314,7 +315,26 @@ int filter_csv_parallel(struct filter_par_args *a, size_t ncols)
 	free(p.ref_div);
 	free(ws);
 	if (ret && ret != -EAGAIN)
-		fprintf(stderr, "wultfw filter: %s\n",
+		fprintf(stderr, "wultfw %s: %s\n", a->cmd,
 			ret == -ENOMEM ? "out of memory" : a->w->out.msg);
 	return ret;
+}
+
+int csv_restart(struct wfw_csv_writer *w)
+{
+	struct wfw_out *o = &w->out;
+	uint64_t at = w->fmt.header_len;
+
+	if (o->err)
+		return o->err;
+	o->len = 0;
+	if (ftruncate(o->fd, (off_t)at) || lseek(o->fd, (off_t)at, SEEK_SET) < 0) {
+		o->err = -errno;
+		snprintf(o->msg, sizeof(o->msg), "%s: cannot cut back to its header: %s",
+			 o->path, strerror(errno));
+		return o->err;
+	}
+	o->good_off = at;
+	w->rows = 0;
+	return 0;
 }
