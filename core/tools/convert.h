@@ -19,6 +19,14 @@ int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
 			 size_t rows, const char *cmd);
 
 /*
+ * Every row of r (a binary file) into the binary writer w, fresh from
+ * open, on n threads: each reads a block's rows in turn and encodes them
+ * as the writer would (the same blocks, byte for byte). No selection:
+ * it would change where blocks end. 0, or a negative errno (said).
+ */
+int convert_bin_parallel(struct wfw_reader *r, struct wfw_writer *w, unsigned n);
+
+/*
  * Every row of r through sel into the binary writer w, r read by a thread
  * of its own (batches of `rows` rows). As copy_rows in cmd_convert.c:
  * 0, -ESTALE when a column changed its type, or an error said.

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wultfw convert and filter, a binary file to CSV on several cores: each
- * thread in turn reads (decodes) a batch, formats it into its own buffer
- * (most of the time, done in parallel) and writes the text out when the
- * batches before it are out. Memory: one batch and its text per thread.
- * Only for inputs whose schema never changes (binary): each thread has
- * its own formatter over the same schema.
+ * wultfw convert and filter, a binary file to CSV or binary on several
+ * cores: each thread in turn reads (decodes) a batch, formats or encodes
+ * it into its own buffer (most of the time, done in parallel) and writes
+ * it out when the batches before it are out. Memory: one batch and its
+ * output per thread. Only for inputs whose schema never changes (binary):
+ * each thread has its own formatter over the same schema.
  */
 #include "config.h"
 
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "convert.h"
+#include "datafmt/binblock.h"
 
 /*
  * The threads take turns: a batch is read (and selected) under read_mu,
@@ -26,7 +27,10 @@
  */
 struct fmt_par {
 	struct wfw_reader *r;
-	struct wfw_csv_writer *w;
+	struct wfw_csv_writer *w;	/* CSV output, or */
+	struct wfw_bin_writer *bw;	/* binary output: blocks of `rows` rows */
+	struct wfw_out *out;		/* either's file */
+	uint64_t written;		/* rows out (turn_mu) */
 	struct wfw_select *sel;
 	const size_t *map;
 	size_t rows;
@@ -45,7 +49,8 @@ struct fmt_job {
 	struct wfw_csvfmt fmt;
 	struct wultfw_batch b;
 	struct wultfw_batch proj;	/* b's columns in map */
-	char *text;
+	union wultfw_cell *stage;	/* binary: b column by column */
+	char *text;			/* b formatted or encoded */
 };
 
 /* The next batch into j->b; its number, or -1 at the end or an error. */
@@ -60,7 +65,8 @@ static int64_t take_batch(struct fmt_job *j)
 		j->b.rows = 0;
 		got = wfw_reader_read(p->r, &j->b);
 		if (got > 0) {
-			wfw_select_batch(p->sel, &j->b);
+			if (p->sel)
+				wfw_select_batch(p->sel, &j->b);
 			seq = (int64_t)p->next++;
 		} else {
 			p->end = true;
@@ -83,8 +89,8 @@ static void put_batch(struct fmt_job *j, uint64_t seq, size_t len)
 		pthread_cond_wait(&p->turn_cv, &p->turn_mu);
 	pthread_mutex_unlock(&p->turn_mu);
 	if (!__atomic_load_n(&p->fail, __ATOMIC_RELAXED)) {
-		ret = wfw_out_write(&p->w->out, j->text, len);
-		p->w->rows += j->b.rows;
+		ret = wfw_out_write(p->out, j->text, len);
+		p->written += j->b.rows;
 	}
 	pthread_mutex_lock(&p->turn_mu);
 	if (ret)
@@ -94,38 +100,67 @@ static void put_batch(struct fmt_job *j, uint64_t seq, size_t len)
 	pthread_mutex_unlock(&p->turn_mu);
 }
 
+/* j->b as CSV text; its length. */
+static size_t format_batch(struct fmt_job *j)
+{
+	const struct wultfw_batch *b = &j->b;
+
+	if (j->p->map) {
+		wfw_batch_project(&j->b, j->p->map, &j->proj);
+		b = &j->proj;
+	}
+	return wfw_csvfmt_rows(&j->fmt, j->text, b->cells, b->rows);
+}
+
+/* j->b as one block, as the binary writer would stage and pack it. */
+static size_t encode_batch(struct fmt_job *j)
+{
+	const size_t ncols = j->b.ncols, stride = j->p->rows;
+	const union wultfw_cell *src = j->b.cells;
+
+	for (size_t r = 0; r < j->b.rows; r++, src += ncols)
+		for (size_t c = 0; c < ncols; c++)
+			j->stage[c * stride + r] = src[c];
+	return wfw_blk_encode(&j->p->bw->enc, j->stage, stride, j->b.rows,
+			      (unsigned char *)j->text);
+}
+
 static void *job_main(void *arg)
 {
 	struct fmt_job *j = arg;
 	int64_t seq;
 
-	while ((seq = take_batch(j)) >= 0) {
-		const struct wultfw_batch *b = &j->b;
-		size_t len;
-
-		if (j->p->map) {
-			wfw_batch_project(&j->b, j->p->map, &j->proj);
-			b = &j->proj;
-		}
-		len = wfw_csvfmt_rows(&j->fmt, j->text, b->cells, b->rows);
-		put_batch(j, (uint64_t)seq, len);
-	}
+	while ((seq = take_batch(j)) >= 0)
+		put_batch(j, (uint64_t)seq, j->p->bw ? encode_batch(j) : format_batch(j));
 	return NULL;
+}
+
+/* Binary output: a stage and room for a block. */
+static int job_init_bin(struct fmt_job *j, struct fmt_par *p, size_t ncols)
+{
+	j->stage = malloc(p->rows * ncols * sizeof(*j->stage));
+	j->text = malloc(wfw_blk_bound(ncols, p->rows) + WFW_BLK_SLACK);
+	return j->stage && j->text ? 0 : -ENOMEM;
 }
 
 static int job_init(struct fmt_job *j, struct fmt_par *p, size_t in_cols)
 {
-	const struct wultfw_schema *out = p->w->fmt.schema;
+	const struct wultfw_schema *out = p->w ? p->w->fmt.schema : NULL;
 	char err[256];
 
 	memset(j, 0, sizeof(*j));
 	j->p = p;
-	if (wfw_csvfmt_init(&j->fmt, out, err, sizeof(err)) ||
-	    wfw_batch_alloc(&j->b, in_cols, p->rows) ||
-	    (p->map && wfw_batch_alloc(&j->proj, out->ncols, p->rows)))
+	if (wfw_batch_alloc(&j->b, in_cols, p->rows))
 		return -ENOMEM;
-	j->text = malloc(p->rows * j->fmt.row_max);
-	if (!j->text || pthread_create(&j->th, NULL, job_main, j))
+	if (p->bw) {
+		if (job_init_bin(j, p, in_cols))
+			return -ENOMEM;
+	} else if (wfw_csvfmt_init(&j->fmt, out, err, sizeof(err)) ||
+		   (p->map && wfw_batch_alloc(&j->proj, out->ncols, p->rows)) ||
+		   !(j->text = malloc(p->rows * j->fmt.row_max))) {
+		return -ENOMEM;
+	}
+	if (pthread_create(&j->th, NULL, job_main, j))
 		return -ENOMEM;
 	j->started = true;
 	return 0;
@@ -139,6 +174,7 @@ static void job_free(struct fmt_job *j)
 		wfw_csvfmt_free(&j->fmt);
 	wfw_batch_free(&j->b);
 	wfw_batch_free(&j->proj);
+	free(j->stage);
 	free(j->text);
 }
 
@@ -162,36 +198,61 @@ static void stop_jobs(struct fmt_par *p)
 	__atomic_store_n(&p->fail, -ENOMEM, __ATOMIC_RELAXED);
 }
 
+/* n threads over p's batches; 0 or a negative errno (said). */
+static int run_jobs(struct fmt_par *p, unsigned n, const char *cmd)
+{
+	struct fmt_job *jobs = calloc(n, sizeof(*jobs));
+	size_t in_cols = wfw_reader_schema(p->r)->ncols;
+	unsigned k = 0;
+	long ret;
+
+	pthread_mutex_init(&p->read_mu, NULL);
+	pthread_mutex_init(&p->turn_mu, NULL);
+	pthread_cond_init(&p->turn_cv, NULL);
+	for (; jobs && k < n; k++)
+		if (job_init(&jobs[k], p, in_cols))
+			break;
+	if (k < n)
+		stop_jobs(p);
+	for (unsigned i = 0; jobs && i < n && i <= k; i++)
+		job_free(&jobs[i]);
+	free(jobs);
+	pthread_mutex_destroy(&p->read_mu);
+	pthread_mutex_destroy(&p->turn_mu);
+	pthread_cond_destroy(&p->turn_cv);
+	ret = jobs && k == n ? p->fail : -ENOMEM;
+	if (ret < 0)
+		fprintf(stderr, "wultfw %s: %s\n", cmd,
+			ret == -ENOMEM ? "out of memory" :
+			p->out->err ? p->out->msg : wfw_reader_error(p->r));
+	return (int)ret;
+}
+
 int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
 			 struct wfw_select *sel, const size_t *map, unsigned n,
 			 size_t rows, const char *cmd)
 {
-	struct fmt_par p = { .r = r, .w = w, .sel = sel, .map = map, .rows = rows };
-	struct fmt_job *jobs = calloc(n, sizeof(*jobs));
-	size_t in_cols = wfw_reader_schema(r)->ncols;
-	unsigned k = 0;
-	long ret;
+	struct fmt_par p = { .r = r, .w = w, .out = &w->out, .sel = sel,
+			     .map = map, .rows = rows };
+	int ret = run_jobs(&p, n, cmd);
 
-	pthread_mutex_init(&p.read_mu, NULL);
-	pthread_mutex_init(&p.turn_mu, NULL);
-	pthread_cond_init(&p.turn_cv, NULL);
-	for (; jobs && k < n; k++)
-		if (job_init(&jobs[k], &p, in_cols))
-			break;
-	if (k < n)
-		stop_jobs(&p);
-	for (unsigned i = 0; jobs && i < n && i <= k; i++)
-		job_free(&jobs[i]);
-	free(jobs);
-	pthread_mutex_destroy(&p.read_mu);
-	pthread_mutex_destroy(&p.turn_mu);
-	pthread_cond_destroy(&p.turn_cv);
-	ret = jobs && k == n ? p.fail : -ENOMEM;
-	if (ret < 0)
-		fprintf(stderr, "wultfw %s: %s\n", cmd,
-			ret == -ENOMEM ? "out of memory" :
-			w->out.err ? w->out.msg : wfw_reader_error(r));
-	return (int)ret;
+	w->rows += p.written;
+	return ret;
+}
+
+int convert_bin_parallel(struct wfw_reader *r, struct wfw_writer *w, unsigned n)
+{
+	struct wfw_bin_writer *bw = &w->impl.bin;
+	struct fmt_par p = { .r = r, .bw = bw, .out = &bw->out,
+			     .rows = bw->block_rows };
+	int ret;
+
+	if (bw->staged)		/* only ever called on a fresh writer */
+		return -EINVAL;
+	ret = run_jobs(&p, n, "convert");
+	bw->rows += p.written;
+	w->rows += p.written;
+	return ret;
 }
 
 unsigned convert_online_cpus(void)
