@@ -38,8 +38,8 @@ static void convert_usage(FILE *f)
 	      "                     (expressions: wultfw(1), SELECTING DATAPOINTS)\n"
 	      "      --salvage      binary FILE with damaged blocks (checksum mismatch):\n"
 	      "                     copy every intact block, skip the damaged ones\n"
-	      "  -j, --jobs N       threads formatting a binary FILE as CSV (default:\n"
-	      "                     the online CPUs; 1: no threads)\n"
+	      "  -j, --jobs N       threads reading a binary FILE and writing it as CSV\n"
+	      "                     or binary (default: the online CPUs; 1: no threads)\n"
 	      "  -h, --help         this help\n", f);
 }
 
