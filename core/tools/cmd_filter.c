@@ -34,7 +34,6 @@ struct filter {
 	bool jobs_given;
 	bool all_cols;			/* no --metrics: map is the identity */
 	char path[PATH_MAX];		/* the datapoints file read */
-	char csv[PATH_MAX + 32];	/* the datapoints file written */
 	struct wfw_reader *rd;
 	struct wfw_select sel;
 	struct wultfw_column *cols;	/* the columns written */
@@ -182,11 +181,10 @@ static int in_chunks(struct filter *f, struct wfw_csv_writer *w, unsigned jobs)
 
 /*
  * Threads for a CSV file: -j, else one for a small file. One to select
- * rows (as calc): a reader that
- * learns every type before the first row reads the file twice, and chunks
- * read apart would each do that again; one that learns them as it goes
- * resolves the selection's names as they come, which chunks would do
- * each on its own.
+ * rows (as calc): a reader that learns every type before the first row
+ * reads the file twice, and chunks read apart would each do that again;
+ * one that learns them as it goes resolves the selection's names as they
+ * come, which chunks would each do on their own.
  */
 static unsigned csv_jobs(const struct filter *f)
 {
@@ -314,6 +312,7 @@ static int parse_args(struct filter *f, int argc, char **argv)
 static int prepare(struct filter *f, struct wfw_csv_writer *w, char *err,
 		   size_t errlen)
 {
+	char csv[PATH_MAX + 32];
 	int ret;
 
 	/* One pass unless a selection must resolve names at its set-up. */
@@ -336,8 +335,8 @@ static int prepare(struct filter *f, struct wfw_csv_writer *w, char *err,
 	ret = wfw_resultdir_create(f->out, f->force, err, errlen);
 	if (ret)
 		return ret;
-	snprintf(f->csv, sizeof(f->csv), "%s/datapoints.csv", f->out);
-	ret = wfw_csvw_open(w, f->csv, &f->schema, WFW_OUT_EXCL);
+	snprintf(csv, sizeof(csv), "%s/datapoints.csv", f->out);
+	ret = wfw_csvw_open(w, csv, &f->schema, WFW_OUT_EXCL);
 	if (ret)
 		snprintf(err, errlen, "%s", w->out.msg);
 	return ret;
