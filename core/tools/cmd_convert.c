@@ -38,8 +38,8 @@ static void convert_usage(FILE *f)
 	      "                     (expressions: wultfw(1), SELECTING DATAPOINTS)\n"
 	      "      --salvage      binary FILE with damaged blocks (checksum mismatch):\n"
 	      "                     copy every intact block, skip the damaged ones\n"
-	      "  -j, --jobs N       threads formatting a binary FILE as CSV (default:\n"
-	      "                     the online CPUs; 1: no threads)\n"
+	      "  -j, --jobs N       threads reading a binary FILE and writing it as CSV\n"
+	      "                     or binary (default: the online CPUs; 1: no threads)\n"
 	      "  -h, --help         this help\n", f);
 }
 
@@ -202,20 +202,25 @@ static int copy_rows(struct wfw_reader *r, struct wfw_writer *w,
 }
 
 /*
- * On two cores or more: to binary, reading beside encoding; binary to
- * CSV, formatting (most of the work) on every core.
+ * On two cores or more: binary to binary, reading and encoding on every
+ * core; to binary, reading beside encoding; binary to CSV, reading and
+ * formatting (most of the work) on every core.
  */
 static int write_rows(struct wfw_reader *r, const struct convert_args *a,
 		      struct wfw_writer *w, struct wfw_select *sel)
 {
 	int ret;
 
+	if (a->jobs > 1 && a->fmt == &wfw_format_binary &&
+	    wfw_reader_format(r) == WFW_FMT_BINARY && !wfw_select_active(sel))
+		return convert_bin_parallel(r, w, a->jobs);
 	if (a->jobs > 1 && a->fmt == &wfw_format_binary)
 		return convert_pipelined(r, w, sel, CONVERT_BATCH);
 	if (a->jobs < 2 || wfw_reader_format(r) != WFW_FMT_BINARY ||
 	    a->fmt != &wfw_format_csv)
 		return copy_rows(r, w, sel);
-	ret = convert_csv_parallel(r, &w->impl.csv, sel, NULL, a->jobs, CONVERT_BATCH);
+	ret = convert_csv_parallel(r, &w->impl.csv, sel, NULL, a->jobs, CONVERT_BATCH,
+				   "convert");
 	w->rows = w->impl.csv.rows;
 	return ret;
 }

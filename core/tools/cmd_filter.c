@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "datafmt/infoyml.h"
@@ -22,10 +23,16 @@
 #include "toolopts.h"
 
 #define FILTER_BATCH 8192
+/* A CSV file below this is read by one thread unless -j says otherwise. */
+#define PAR_MIN_BYTES	(8u << 20)
 
 struct filter {
 	const char *in, *out, *include, *exclude, *metrics;
 	bool force;
+	bool one_pass;			/* the reader learns types from the first rows */
+	unsigned jobs;			/* -j: threads */
+	bool jobs_given;
+	bool all_cols;			/* no --metrics: map is the identity */
 	char path[PATH_MAX];		/* the datapoints file read */
 	struct wfw_reader *rd;
 	struct wfw_select sel;
@@ -48,6 +55,7 @@ static void usage(FILE *f)
 	      "      --exclude=EXPR    drop rows where EXPR holds\n"
 	      "  -m, --metrics=LIST    keep only these columns (comma-separated)\n"
 	      "  -f, --force           replace NEWRESULT if it is a result directory\n"
+	      "  -j, --jobs N          threads (default: the online CPUs; 1: no threads)\n"
 	      "  -h, --help            this help\n"
 	      "\n"
 	      "Expressions: see wultfw(1), SELECTING DATAPOINTS.\n", f);
@@ -94,6 +102,7 @@ static int pick_columns(struct filter *f)
 		f->cols[f->schema.ncols++] = s->cols[i];
 	}
 	f->schema.cols = f->cols;
+	f->all_cols = f->schema.ncols == s->ncols;
 	free(list);
 	free(want);
 	return ret;
@@ -114,16 +123,12 @@ static void project(struct filter *f, const struct wultfw_batch *in,
 	wfw_batch_project(in, f->map, out);
 }
 
+/* Every row through one reader (f->rd, not read yet) into w. */
 static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
 {
 	struct wultfw_batch in = { 0 }, out = { 0 };
-	unsigned jobs = convert_online_cpus();
 	long n = 0;
 	int ret = 0;
-
-	/* A binary file's schema never changes: format it on every core. */
-	if (jobs > 1 && wfw_reader_format(f->rd) == WFW_FMT_BINARY)
-		return convert_csv_parallel(f->rd, w, &f->sel, f->map, jobs, FILTER_BATCH);
 
 	if (wfw_batch_alloc(&in, wfw_reader_schema(f->rd)->ncols, FILTER_BATCH) ||
 	    wfw_batch_alloc(&out, f->schema.ncols, FILTER_BATCH)) {
@@ -149,6 +154,68 @@ static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
 	wfw_batch_free(&in);
 	wfw_batch_free(&out);
 	return ret;
+}
+
+/*
+ * The file in chunks on several threads. Where that cannot give what one
+ * reader gives, the output starts again for one reader: 1 then.
+ */
+static int in_chunks(struct filter *f, struct wfw_csv_writer *w, unsigned jobs)
+{
+	struct csv_par_args a = {
+		.cmd = "filter", .path = f->path,
+		.include = f->include, .exclude = f->exclude,
+		.one_pass = f->one_pass, .map = f->all_cols ? NULL : f->map,
+		.nout = f->schema.ncols, .jobs = jobs, .w = w,
+	};
+	int ret = csv_parallel(&a, wfw_reader_schema(f->rd)->ncols);
+
+	if (!ret) {
+		f->sel.kept = a.kept;
+		f->sel.dropped = a.dropped;
+		return 0;
+	}
+	if (ret != -EAGAIN)
+		return ret;
+	ret = csv_restart(w);
+	if (ret)
+		fprintf(stderr, "wultfw filter: %s\n", w->out.msg);
+	return ret ? ret : 1;
+}
+
+/*
+ * Threads for a CSV file: -j, else one for a small file. One to select
+ * rows (as calc): a reader that learns every type before the first row
+ * reads the file twice, and chunks read apart would each do that again;
+ * one that learns them as it goes resolves the selection's names as they
+ * come, which chunks would each do on their own.
+ */
+static unsigned csv_jobs(const struct filter *f)
+{
+	struct stat st;
+
+	if (f->jobs < 2 || f->include || f->exclude || stat(f->path, &st))
+		return 1;
+	return f->jobs_given || st.st_size >= PAR_MIN_BYTES ? f->jobs : 1;
+}
+
+static int write_rows(struct filter *f, struct wfw_csv_writer *w)
+{
+	bool bin = wfw_reader_format(f->rd) == WFW_FMT_BINARY;
+	unsigned jobs = bin ? 1 : csv_jobs(f);
+	int ret;
+
+	/* A binary file's schema never changes: read and format it on every core. */
+	if (bin && f->jobs > 1)
+		return convert_csv_parallel(f->rd, w, &f->sel,
+					    f->all_cols ? NULL : f->map, f->jobs,
+					    FILTER_BATCH, "filter");
+	if (jobs > 1) {
+		ret = in_chunks(f, w, jobs);
+		if (ret <= 0)
+			return ret;
+	}
+	return copy_rows(f, w);
 }
 
 static int write_info(struct filter *f)
@@ -188,6 +255,21 @@ static int write_info(struct filter *f)
 	return ret;
 }
 
+/* -j N: 1 to 64 threads. */
+static int parse_jobs(struct filter *f, const char *arg)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (*arg < '1' || *arg > '9' || *end || n > 64) {
+		fprintf(stderr, "wultfw filter: --jobs %s: use 1 to 64 threads\n", arg);
+		return 2;
+	}
+	f->jobs = (unsigned)n;
+	f->jobs_given = true;
+	return 0;
+}
+
 static int filter_option(void *ctx, int opt, const char *arg)
 {
 	struct filter *f = ctx;
@@ -198,6 +280,7 @@ static int filter_option(void *ctx, int opt, const char *arg)
 	case 'X': f->exclude = arg; break;
 	case 'm': f->metrics = arg; break;
 	case 'f': f->force = true; break;
+	case 'j': return parse_jobs(f, arg);
 	}
 	return 0;
 }
@@ -210,15 +293,18 @@ static int parse_args(struct filter *f, int argc, char **argv)
 		{ "exclude", required_argument, NULL, 'X' },
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct wfw_tool t = {
-		.name = "filter", .shortopts = "o:m:fh", .longopts = lopts,
+		.name = "filter", .shortopts = "o:m:fj:h", .longopts = lopts,
 		.usage = usage, .option = filter_option, .ctx = f,
 	};
-	int ret = wfw_tool_parse(&t, argc, argv);
+	int ret;
 
+	f->jobs = convert_online_cpus();
+	ret = wfw_tool_parse(&t, argc, argv);
 	if (ret == WFW_TOOL_GO)
 		ret = wfw_tool_one_input(&t, argc, argv, "RESULT", f->out, "-o NEWRESULT");
 	if (ret == WFW_TOOL_GO)
@@ -236,6 +322,7 @@ static int prepare(struct filter *f, struct wfw_csv_writer *w, char *err,
 	/* One pass: the selection follows the types learned as rows come. */
 	struct wfw_reader_opts o = { .one_pass = true };
 
+	f->one_pass = o.one_pass;
 	ret = wfw_result_locate(f->in, f->path, sizeof(f->path), err, errlen);
 	if (!ret)
 		ret = wfw_reader_open_opts(&f->rd, f->path, &o, err, errlen);
@@ -273,7 +360,7 @@ int wfw_cmd_filter(int argc, char **argv)
 		if (*err)
 			fprintf(stderr, "wultfw filter: %s\n", err);
 	} else {
-		ret = copy_rows(&f, &w);
+		ret = write_rows(&f, &w);
 		if (wfw_csvw_close(&w) && !ret) {
 			fprintf(stderr, "wultfw filter: %s\n", w.out.msg);
 			ret = -EIO;

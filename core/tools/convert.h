@@ -9,13 +9,22 @@
 
 /*
  * Every row of r (whose schema never changes: a binary file) through sel
- * into the CSV writer w, formatted by n threads, batches of `rows` rows.
- * map: w's columns are these of r's (filter --metrics), or NULL: all.
- * 0, or a negative errno after saying why on stderr.
+ * into the CSV writer w, read and formatted by n threads, batches of
+ * `rows` rows. map: w's columns are these of r's (filter --metrics), or
+ * NULL: all. 0, or a negative errno after saying why on stderr ("wultfw
+ * CMD: ...").
  */
 int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
 			 struct wfw_select *sel, const size_t *map, unsigned n,
-			 size_t rows);
+			 size_t rows, const char *cmd);
+
+/*
+ * Every row of r (a binary file) into the binary writer w, fresh from
+ * open, on n threads: each reads a block's rows in turn and encodes them
+ * as the writer would (the same blocks, byte for byte). No selection:
+ * it would change where blocks end. 0, or a negative errno (said).
+ */
+int convert_bin_parallel(struct wfw_reader *r, struct wfw_writer *w, unsigned n);
 
 /*
  * Every row of r through sel into the binary writer w, r read by a thread
@@ -28,6 +37,30 @@ int convert_pipelined(struct wfw_reader *r, struct wfw_writer *w,
 /* out = in's rows with only the columns map[0..out->ncols) of in. */
 void wfw_batch_project(const struct wultfw_batch *in, const size_t *map,
 		       struct wultfw_batch *out);
+
+/* A CSV file to CSV on several threads, in chunks (csv_par.c). */
+struct csv_par_args {
+	const char *cmd;		/* for messages: "filter", "convert" */
+	const char *path;		/* the input file */
+	const char *include, *exclude;	/* the selection, or NULL */
+	bool one_pass;			/* as the one-reader path reads it */
+	const size_t *map;		/* output column j = input map[j]; NULL: all */
+	size_t nout;			/* output columns (with map) */
+	unsigned jobs;
+	struct wfw_csv_writer *w;	/* the header is out */
+	uint64_t kept, dropped;		/* rows the selection kept, dropped */
+};
+
+/*
+ * Every row of a->path (ncols columns) selected into a->w; a->w->rows
+ * is not counted. 0; -EAGAIN (not said): the file cannot be read in chunks
+ * (a quote, a column whose type is not the same throughout, an error):
+ * csv_restart(), then read it with one reader; else an error, said.
+ */
+int csv_parallel(struct csv_par_args *a, size_t ncols);
+
+/* w's file cut back to its header, to be written again. 0 or -errno (said in w). */
+int csv_restart(struct wfw_csv_writer *w);
 
 /* Threads for a command: the online CPUs, 1 to 64. */
 unsigned convert_online_cpus(void);

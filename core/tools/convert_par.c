@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wultfw convert and filter, a binary file to CSV on several cores: the main thread
- * decodes batches and writes the text out in order, worker threads format
- * the batches (most of the time) into their own buffers. Memory: one batch
- * and its text per worker. Only for inputs whose schema never changes
- * (binary): each worker has its own formatter over the same schema.
+ * wultfw convert and filter, a binary file to CSV or binary on several
+ * cores: each thread in turn reads (decodes) a batch, formats or encodes
+ * it into its own buffer (most of the time, done in parallel) and writes
+ * it out when the batches before it are out. Memory: one batch and its
+ * output per thread. Only for inputs whose schema never changes (binary):
+ * each thread has its own formatter over the same schema.
  */
 #include "config.h"
 
@@ -17,135 +18,164 @@
 #include <unistd.h>
 
 #include "convert.h"
+#include "datafmt/binblock.h"
 
-enum job_state { JOB_IDLE, JOB_WORK, JOB_DONE };
+/*
+ * The threads take turns: a batch is read (and selected) under read_mu,
+ * numbered, formatted outside any lock, and written when its number's
+ * turn comes.
+ */
+struct fmt_par {
+	struct wfw_reader *r;
+	struct wfw_csv_writer *w;	/* CSV output, or */
+	struct wfw_bin_writer *bw;	/* binary output: blocks of `rows` rows */
+	struct wfw_out *out;		/* either's file */
+	uint64_t written;		/* rows out (turn_mu) */
+	struct wfw_select *sel;
+	const size_t *map;
+	size_t rows;
+	pthread_mutex_t read_mu, turn_mu;
+	pthread_cond_t turn_cv;
+	uint64_t next;		/* number of the next batch read (read_mu) */
+	uint64_t turn;		/* number of the next batch written (turn_mu) */
+	bool end;		/* no more batches (read_mu) */
+	long fail;		/* a read or write error: everyone stops */
+};
 
-struct job {
+struct fmt_job {
+	struct fmt_par *p;
 	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	enum job_state state;
-	bool quit, started;
+	bool started;
 	struct wfw_csvfmt fmt;
 	struct wultfw_batch b;
-	const size_t *map;		/* projection, or NULL */
 	struct wultfw_batch proj;	/* b's columns in map */
-	char *text;
-	size_t len;
+	union wultfw_cell *stage;	/* binary: b column by column */
+	char *text;			/* b formatted or encoded */
 };
+
+/* The next batch into j->b; its number, or -1 at the end or an error. */
+static int64_t take_batch(struct fmt_job *j)
+{
+	struct fmt_par *p = j->p;
+	int64_t seq = -1;
+	long got;
+
+	pthread_mutex_lock(&p->read_mu);
+	if (!p->end && !__atomic_load_n(&p->fail, __ATOMIC_RELAXED)) {
+		j->b.rows = 0;
+		got = wfw_reader_read(p->r, &j->b);
+		if (got > 0) {
+			if (p->sel)
+				wfw_select_batch(p->sel, &j->b);
+			seq = (int64_t)p->next++;
+		} else {
+			p->end = true;
+			if (got < 0)
+				__atomic_store_n(&p->fail, got, __ATOMIC_RELAXED);
+		}
+	}
+	pthread_mutex_unlock(&p->read_mu);
+	return seq;
+}
+
+/* Batch seq's text out when its turn comes. */
+static void put_batch(struct fmt_job *j, uint64_t seq, size_t len)
+{
+	struct fmt_par *p = j->p;
+	int ret = 0;
+
+	pthread_mutex_lock(&p->turn_mu);
+	while (p->turn != seq)
+		pthread_cond_wait(&p->turn_cv, &p->turn_mu);
+	pthread_mutex_unlock(&p->turn_mu);
+	if (!__atomic_load_n(&p->fail, __ATOMIC_RELAXED)) {
+		ret = wfw_out_write(p->out, j->text, len);
+		p->written += j->b.rows;
+	}
+	pthread_mutex_lock(&p->turn_mu);
+	if (ret)
+		__atomic_store_n(&p->fail, ret, __ATOMIC_RELAXED);
+	p->turn++;
+	pthread_cond_broadcast(&p->turn_cv);
+	pthread_mutex_unlock(&p->turn_mu);
+}
+
+/* j->b as CSV text; its length. */
+static size_t format_batch(struct fmt_job *j)
+{
+	const struct wultfw_batch *b = &j->b;
+
+	if (j->p->map) {
+		wfw_batch_project(&j->b, j->p->map, &j->proj);
+		b = &j->proj;
+	}
+	return wfw_csvfmt_rows(&j->fmt, j->text, b->cells, b->rows);
+}
+
+/* j->b as one block, as the binary writer would stage and pack it. */
+static size_t encode_batch(struct fmt_job *j)
+{
+	const size_t ncols = j->b.ncols, stride = j->p->rows;
+	const union wultfw_cell *src = j->b.cells;
+
+	for (size_t r = 0; r < j->b.rows; r++, src += ncols)
+		for (size_t c = 0; c < ncols; c++)
+			j->stage[c * stride + r] = src[c];
+	return wfw_blk_encode(&j->p->bw->enc, j->stage, stride, j->b.rows,
+			      (unsigned char *)j->text);
+}
 
 static void *job_main(void *arg)
 {
-	struct job *j = arg;
+	struct fmt_job *j = arg;
+	int64_t seq;
 
-	pthread_mutex_lock(&j->mu);
-	for (;;) {
-		while (j->state != JOB_WORK && !j->quit)
-			pthread_cond_wait(&j->cv, &j->mu);
-		if (j->quit)
-			break;
-		pthread_mutex_unlock(&j->mu);
-		if (j->map)
-			wfw_batch_project(&j->b, j->map, &j->proj);
-		j->len = wfw_csvfmt_rows(&j->fmt, j->text,
-					 j->map ? j->proj.cells : j->b.cells, j->b.rows);
-		pthread_mutex_lock(&j->mu);
-		j->state = JOB_DONE;
-		pthread_cond_broadcast(&j->cv);
-	}
-	pthread_mutex_unlock(&j->mu);
+	while ((seq = take_batch(j)) >= 0)
+		put_batch(j, (uint64_t)seq, j->p->bw ? encode_batch(j) : format_batch(j));
 	return NULL;
 }
 
-/* A new state for j, or (quit) tell its thread to end. */
-static void set_state(struct job *j, enum job_state s, bool quit)
+/* Binary output: a stage and room for a block. */
+static int job_init_bin(struct fmt_job *j, struct fmt_par *p, size_t ncols)
 {
-	pthread_mutex_lock(&j->mu);
-	if (quit)
-		j->quit = true;
-	else
-		j->state = s;
-	pthread_cond_broadcast(&j->cv);
-	pthread_mutex_unlock(&j->mu);
+	j->stage = malloc(p->rows * ncols * sizeof(*j->stage));
+	j->text = malloc(wfw_blk_bound(ncols, p->rows) + WFW_BLK_SLACK);
+	return j->stage && j->text ? 0 : -ENOMEM;
 }
 
-/* Wait for j's batch; its text out to the file. */
-static int drain(struct job *j, struct wfw_csv_writer *w)
+static int job_init(struct fmt_job *j, struct fmt_par *p, size_t in_cols)
 {
-	enum job_state s;
-	int ret = 0;
-
-	pthread_mutex_lock(&j->mu);
-	while (j->state == JOB_WORK)
-		pthread_cond_wait(&j->cv, &j->mu);
-	s = j->state;
-	pthread_mutex_unlock(&j->mu);
-	if (s == JOB_DONE) {
-		ret = wfw_out_write(&w->out, j->text, j->len);
-		w->rows += j->b.rows;
-		set_state(j, JOB_IDLE, false);
-	}
-	return ret;
-}
-
-static int job_init(struct job *j, size_t in_cols, const struct wultfw_schema *out,
-		    const size_t *map, size_t rows)
-{
+	const struct wultfw_schema *out = p->w ? p->w->fmt.schema : NULL;
 	char err[256];
 
 	memset(j, 0, sizeof(*j));
-	pthread_mutex_init(&j->mu, NULL);
-	pthread_cond_init(&j->cv, NULL);
-	j->map = map;
-	if (wfw_csvfmt_init(&j->fmt, out, err, sizeof(err)) ||
-	    wfw_batch_alloc(&j->b, in_cols, rows) ||
-	    (map && wfw_batch_alloc(&j->proj, out->ncols, rows)))
+	j->p = p;
+	if (wfw_batch_alloc(&j->b, in_cols, p->rows))
 		return -ENOMEM;
-	j->text = malloc(rows * j->fmt.row_max);
-	if (!j->text || pthread_create(&j->th, NULL, job_main, j))
+	if (p->bw) {
+		if (job_init_bin(j, p, in_cols))
+			return -ENOMEM;
+	} else if (wfw_csvfmt_init(&j->fmt, out, err, sizeof(err)) ||
+		   (p->map && wfw_batch_alloc(&j->proj, out->ncols, p->rows)) ||
+		   !(j->text = malloc(p->rows * j->fmt.row_max))) {
+		return -ENOMEM;
+	}
+	if (pthread_create(&j->th, NULL, job_main, j))
 		return -ENOMEM;
 	j->started = true;
 	return 0;
 }
 
-static void job_free(struct job *j)
+static void job_free(struct fmt_job *j)
 {
-	if (j->started) {
-		set_state(j, JOB_IDLE, true);
+	if (j->started)
 		pthread_join(j->th, NULL);
-	}
-	pthread_mutex_destroy(&j->mu);
-	pthread_cond_destroy(&j->cv);
 	if (j->fmt.schema)
 		wfw_csvfmt_free(&j->fmt);
 	wfw_batch_free(&j->b);
 	wfw_batch_free(&j->proj);
+	free(j->stage);
 	free(j->text);
-}
-
-/* Batches round the jobs; job i % n is drained (written) before reuse. */
-static long pump(struct job *jobs, unsigned n, struct wfw_reader *r,
-		 struct wfw_csv_writer *w, struct wfw_select *sel)
-{
-	long got = 0;
-	unsigned i;
-
-	for (i = 0;; i = (i + 1) % n) {
-		struct job *j = &jobs[i];
-
-		if (drain(j, w))
-			return w->out.err;
-		j->b.rows = 0;
-		got = wfw_reader_read(r, &j->b);
-		if (got <= 0)
-			break;
-		wfw_select_batch(sel, &j->b);
-		set_state(j, JOB_WORK, false);
-	}
-	for (unsigned k = 1; k < n; k++)
-		if (drain(&jobs[(i + k) % n], w))
-			return w->out.err;
-	return got;
 }
 
 void wfw_batch_project(const struct wultfw_batch *in, const size_t *map,
@@ -159,32 +189,70 @@ void wfw_batch_project(const struct wultfw_batch *in, const size_t *map,
 	out->rows = in->rows;
 }
 
-int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
-			 struct wfw_select *sel, const size_t *map, unsigned n,
-			 size_t rows)
+/* Stop the started jobs at their next batch (a job could not start). */
+static void stop_jobs(struct fmt_par *p)
 {
-	struct job *jobs = calloc(n, sizeof(*jobs));
-	size_t in_cols = wfw_reader_schema(r)->ncols;
-	long got = -ENOMEM;
-	unsigned k;
+	pthread_mutex_lock(&p->read_mu);
+	p->end = true;
+	pthread_mutex_unlock(&p->read_mu);
+	__atomic_store_n(&p->fail, -ENOMEM, __ATOMIC_RELAXED);
+}
 
-	if (!jobs) {
-		fprintf(stderr, "wultfw %s: out of memory\n", map ? "filter" : "convert");
-		return -ENOMEM;
-	}
-	for (k = 0; k < n; k++)
-		if (job_init(&jobs[k], in_cols, w->fmt.schema, map, rows))
+/* n threads over p's batches; 0 or a negative errno (said). */
+static int run_jobs(struct fmt_par *p, unsigned n, const char *cmd)
+{
+	struct fmt_job *jobs = calloc(n, sizeof(*jobs));
+	size_t in_cols = wfw_reader_schema(p->r)->ncols;
+	unsigned k = 0;
+	long ret;
+
+	pthread_mutex_init(&p->read_mu, NULL);
+	pthread_mutex_init(&p->turn_mu, NULL);
+	pthread_cond_init(&p->turn_cv, NULL);
+	for (; jobs && k < n; k++)
+		if (job_init(&jobs[k], p, in_cols))
 			break;
-	if (k == n)
-		got = pump(jobs, n, r, w, sel);
-	for (unsigned i = 0; i < n && i <= k; i++)
+	if (k < n)
+		stop_jobs(p);
+	for (unsigned i = 0; jobs && i < n && i <= k; i++)
 		job_free(&jobs[i]);
 	free(jobs);
-	if (got < 0)
-		fprintf(stderr, "wultfw %s: %s\n", map ? "filter" : "convert",
-			got == -ENOMEM ? "out of memory" :
-			w->out.err ? w->out.msg : wfw_reader_error(r));
-	return got < 0 ? (int)got : 0;
+	pthread_mutex_destroy(&p->read_mu);
+	pthread_mutex_destroy(&p->turn_mu);
+	pthread_cond_destroy(&p->turn_cv);
+	ret = jobs && k == n ? p->fail : -ENOMEM;
+	if (ret < 0)
+		fprintf(stderr, "wultfw %s: %s\n", cmd,
+			ret == -ENOMEM ? "out of memory" :
+			p->out->err ? p->out->msg : wfw_reader_error(p->r));
+	return (int)ret;
+}
+
+int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
+			 struct wfw_select *sel, const size_t *map, unsigned n,
+			 size_t rows, const char *cmd)
+{
+	struct fmt_par p = { .r = r, .w = w, .out = &w->out, .sel = sel,
+			     .map = map, .rows = rows };
+	int ret = run_jobs(&p, n, cmd);
+
+	w->rows += p.written;
+	return ret;
+}
+
+int convert_bin_parallel(struct wfw_reader *r, struct wfw_writer *w, unsigned n)
+{
+	struct wfw_bin_writer *bw = &w->impl.bin;
+	struct fmt_par p = { .r = r, .bw = bw, .out = &bw->out,
+			     .rows = bw->block_rows };
+	int ret;
+
+	if (bw->staged)		/* only ever called on a fresh writer */
+		return -EINVAL;
+	ret = run_jobs(&p, n, "convert");
+	bw->rows += p.written;
+	w->rows += p.written;
+	return ret;
 }
 
 unsigned convert_online_cpus(void)

@@ -24,6 +24,11 @@ if cmp -s d.csv back.csv; then ok "CSV -> binary -> CSV byte for byte"; else
 	fail "CSV -> binary -> CSV differs"; fi
 "$WULTFW" convert -j 1 d.wfb -o back1.csv 2>err; expect_status 0 $? "convert -j 1 (no threads)"
 cmp -s d.csv back1.csv && ok "-j 1: byte for byte" || fail "-j 1: binary -> CSV differs"
+# Binary to binary: blocks encoded on 3 threads are the blocks of one.
+"$WULTFW" convert -j 1 d.wfb -o bb1.wfb 2>err; expect_status 0 $? "convert -j 1 binary to binary"
+"$WULTFW" convert -j 3 d.wfb -o bb3.wfb 2>err; expect_status 0 $? "convert -j 3 binary to binary"
+cmp -s bb1.wfb bb3.wfb && ok "-j 3 binary -> binary: the bytes of -j 1" ||
+	fail "-j 3 binary -> binary differs from -j 1"
 csv=$(stat -c %s d.csv); bin=$(stat -c %s d.wfb)
 if [ $((2 * bin)) -le "$csv" ]; then ok "binary $bin bytes <= half of CSV $csv"; else
 	fail "binary $bin bytes > half of CSV $csv"; fi
@@ -49,6 +54,10 @@ expect_in err "wultfw convert --salvage" "calc says what to do"
 "$WULTFW" convert bad.wfb -o bad.csv 2>err; expect_status 1 $? "convert fails on a damaged block"
 expect_in err "block $k at byte $off: checksum mismatch" "convert names the block"
 [ ! -e bad.csv ] && ok "no half-converted output" || fail "bad.csv left behind"
+"$WULTFW" convert -j 3 bad.wfb -o bad.wfb.out --to binary 2>err
+expect_status 1 $? "convert -j 3 to binary fails on a damaged block"
+expect_in err "block $k at byte $off: checksum mismatch" "and names the block"
+[ ! -e bad.wfb.out ] && ok "no half-converted binary output" || fail "bad.wfb.out left behind"
 "$WULTFW" convert --salvage bad.wfb -o salv.csv 2>err; expect_status 0 $? "convert --salvage"
 expect_in err "skipped 1 damaged part" "salvage says what it skipped"
 rows=$(($(wc -l <salv.csv) - 1))

@@ -101,6 +101,42 @@ for v in 1.2 1.3; do
 	expect_in "w$v/info.yml" "format_version: '$v'" "the filtered result keeps wult's info.yml"
 done
 
+# -j N reads in chunks on N threads: the same bytes as one thread, also
+# where a chunk cannot be read alone (a column changing its type, a quoted
+# field, a bad row: then the file is read again by one thread).
+same_as_j1() {	# NAME INPUT [OPTION...]: filter -j 3 and -j 1 agree
+	name=$1; in=$2; shift 2
+	"$WULTFW" filter "$in" -o "$name.j1" -j 1 "$@" 2>"$name.j1.err"
+	s1=$?
+	"$WULTFW" filter "$in" -o "$name.j3" -j 3 "$@" 2>"$name.j3.err"
+	s3=$?
+	sed "s/$name\.j1/OUT/" "$name.j1.err" >"$name.j1.msg"
+	sed "s/$name\.j3/OUT/" "$name.j3.err" >"$name.j3.msg"
+	[ $s1 = $s3 ] && cmp -s "$name.j1.msg" "$name.j3.msg" &&
+		{ [ $s1 != 0 ] || cmp -s "$name.j1/datapoints.csv" "$name.j3/datapoints.csv"; } &&
+		ok "filter -j 3 writes what -j 1 writes: $name" ||
+		{ fail "filter -j 3 differs from -j 1: $name"; cat "$name.j1.err" "$name.j3.err"; }
+}
+mkdir -p ty quoted badrow
+awk 'BEGIN { print "A,B,C,D";
+	for (i = 0; i < 4000; i++)	# B: 3 decimals, then 2; C: empty, then numbers
+		printf "%d,%.*f,%s,%s\n", i, i < 3000 ? 3 : 2, i / 7,
+			i < 2500 ? "" : i % 5, i % 3 ? "x" : "y" }' >ty/datapoints.csv
+awk 'BEGIN { print "A,B";
+	for (i = 0; i < 4000; i++) printf "%d,%s\n", i, i == 3000 ? "\"q,1\"" : "t" }' >quoted/datapoints.csv
+awk 'BEGIN { print "A,B";
+	for (i = 0; i < 4000; i++) printf "%d.5,%s\n", i, i == 3500 ? "1,2" : "t" }' >badrow/datapoints.csv
+same_as_j1 res res
+same_as_j1 metrics res -m LDist,ReqCState
+same_as_j1 sel res --include 'ReqCState == "C6"'
+same_as_j1 wult12 "$srcdir/tests/data/wult-1.2"
+same_as_j1 types ty
+same_as_j1 quoted quoted
+same_as_j1 badrow badrow
+"$WULTFW" convert res/datapoints.csv -o res.wfb 2>/dev/null
+same_as_j1 binary res.wfb
+same_as_j1 binsel res.wfb -m WakeLatency,ReqCState --exclude 'ReqCState == "C1"'
+
 # Bad input: did-you-mean, caret, no clobbering.
 "$WULTFW" filter res -o bad --include 'WakeLatncy > 3' >bad.err 2>&1
 expect_status 1 $? "an unknown column fails"

@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wultfw filter over a CSV file on several cores. The file is cut into
+ * chunks that start at row boundaries (reader parts); each thread takes the
+ * next chunk, reads, selects and formats it into its own buffer, then
+ * appends the text when every earlier chunk is out, so the output is in
+ * file order. Memory: a batch and a chunk's text per thread.
+ *
+ * Each chunk's reader learns its column types on its own. The text equals
+ * what one reader would write when every chunk read its rows with the
+ * types of the first chunk and never changed one (a chunk whose column is
+ * empty throughout prints empty fields under any type); otherwise, or at
+ * anything a chunk cannot read alone (a quote, a bad row), the caller
+ * starts again with one reader, which also gives the exact error.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "convert.h"
+
+/* Input bytes per chunk: several per thread, so the threads end together. */
+#define CHUNK_BYTES	(4u << 20)
+/* Rows per batch: 14 cells a row stay in the L2 cache (as calc). */
+#define CHUNK_BATCH	1024
+
+struct fpar {
+	struct csv_par_args *a;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned nchunks, next, turn;	/* next chunk to take, to write */
+	int fail;			/* first failure: everybody stops */
+	bool have_ref;
+	int *ref_type;			/* the first chunk's column types */
+	uint32_t *ref_div;
+	size_t ncols;
+};
+
+/* One thread's state; the reader and its helpers are per chunk. */
+struct worker {
+	struct fpar *p;
+	pthread_t th;
+	struct wfw_reader *rd;
+	struct wfw_select sel;
+	bool have_sel, have_fmt;
+	struct wultfw_batch in, out;
+	struct wultfw_column *cols;	/* the output columns of rd's */
+	struct wultfw_schema schema;
+	struct wfw_csvfmt fmt;
+	char *text;
+	size_t len, cap;
+};
+
+static void chunk_end(struct worker *w)
+{
+	if (w->have_fmt)
+		wfw_csvfmt_free(&w->fmt);
+	if (w->have_sel)
+		wfw_select_free(&w->sel);
+	if (w->rd)
+		wfw_reader_close(w->rd);
+	w->rd = NULL;
+	w->have_fmt = w->have_sel = false;
+	w->len = 0;
+}
+
+/* The output columns, as rd's schema has them now (types, enum names). */
+static void project_cols(struct worker *w)
+{
+	const struct wultfw_schema *s = wfw_reader_schema(w->rd);
+	const size_t *map = w->p->a->map;
+
+	for (size_t j = 0; j < w->schema.ncols; j++)
+		w->cols[j] = s->cols[map ? map[j] : j];
+}
+
+/* Open chunk k: reader, selection, formatter. 0, or -EAGAIN / -ENOMEM. */
+static int chunk_open(struct worker *w, unsigned k)
+{
+	struct csv_par_args *a = w->p->a;
+	struct wfw_reader_opts o = { .one_pass = a->one_pass, .part = k,
+				     .nparts = w->p->nchunks };
+	char err[1024];
+
+	if (wfw_reader_open_opts(&w->rd, a->path, &o, err, sizeof(err)) ||
+	    wfw_reader_schema(w->rd)->ncols != w->p->ncols)
+		return -EAGAIN;
+	if (wfw_select_init(&w->sel, a->include, a->exclude,
+			    wfw_reader_schema(w->rd), err, sizeof(err)))
+		return -EAGAIN;
+	w->have_sel = true;
+	project_cols(w);
+	if (wfw_csvfmt_init(&w->fmt, &w->schema, err, sizeof(err)))
+		return -EAGAIN;
+	w->have_fmt = true;
+	return 0;
+}
+
+/* Room for `rows` more rows of text. */
+static int text_room(struct worker *w, size_t rows)
+{
+	size_t need = w->len + rows * w->fmt.row_max;
+	char *t;
+
+	if (need <= w->cap)
+		return 0;
+	need = need > 2 * w->cap ? need : 2 * w->cap;
+	t = realloc(w->text, need);
+	if (!t)
+		return -ENOMEM;
+	w->text = t;
+	w->cap = need;
+	return 0;
+}
+
+/* One batch: select, project, format onto the chunk's text. */
+static int chunk_batch(struct worker *w)
+{
+	const struct wultfw_batch *b = &w->in;
+	char err[256];
+
+	wfw_select_batch(&w->sel, &w->in);
+	project_cols(w);
+	if (wfw_csvfmt_sync(&w->fmt, err, sizeof(err)))
+		return -EAGAIN;
+	if (w->p->a->map) {
+		wfw_batch_project(&w->in, w->p->a->map, &w->out);
+		b = &w->out;
+	}
+	if (text_room(w, b->rows))
+		return -ENOMEM;
+	w->len += wfw_csvfmt_rows(&w->fmt, w->text + w->len, b->cells, b->rows);
+	return 0;
+}
+
+/* Chunk k read whole into w->text; its reader stays open for the check. */
+static int chunk_read(struct worker *w, unsigned k)
+{
+	int ret = chunk_open(w, k);
+	long n = 0;
+
+	while (!ret && (n = wfw_reader_read(w->rd, &w->in)) > 0) {
+		ret = chunk_batch(w);
+		w->in.rows = 0;
+	}
+	return ret ? ret : n < 0 ? -EAGAIN : 0;
+}
+
+/*
+ * Did the chunk print every row as one reader would? Its types never
+ * changed and equal the first chunk's (the first sets them).
+ */
+static bool chunk_agrees(struct worker *w)
+{
+	const struct wultfw_schema *s = wfw_reader_schema(w->rd);
+	struct fpar *p = w->p;
+
+	if (!wfw_reader_rows(w->rd))
+		return true;	/* no rows: nothing printed */
+	if (wfw_reader_schema_gen(w->rd))
+		return false;
+	for (size_t c = 0; c < p->ncols; c++) {
+		const struct wultfw_column *col = &s->cols[c];
+
+		if (!p->have_ref) {
+			p->ref_type[c] = (int)col->type;
+			p->ref_div[c] = col->divisor;
+		} else if (col->type == WULTFW_COL_ENUM && !col->n_enum) {
+			continue;	/* empty throughout */
+		} else if ((int)col->type != p->ref_type[c] ||
+			   (col->type == WULTFW_COL_INT && col->divisor != p->ref_div[c])) {
+			return false;
+		}
+	}
+	p->have_ref = true;
+	return true;
+}
+
+/* Chunk k's text out, in its turn; ret: how reading it went. */
+static void chunk_write(struct worker *w, unsigned k, int ret)
+{
+	struct fpar *p = w->p;
+	struct csv_par_args *a = p->a;
+	bool failed;
+
+	pthread_mutex_lock(&p->mu);
+	while (p->turn != k && !p->fail)
+		pthread_cond_wait(&p->cv, &p->mu);
+	failed = p->fail;
+	pthread_mutex_unlock(&p->mu);
+	/* Only the thread whose turn it is gets here while nothing failed. */
+	if (!failed && !ret && !chunk_agrees(w))
+		ret = -EAGAIN;
+	if (!failed && !ret) {
+		ret = wfw_out_write(&a->w->out, w->text, w->len);
+		a->kept += w->sel.kept;
+		a->dropped += w->sel.dropped;
+	}
+	pthread_mutex_lock(&p->mu);
+	if (ret && !p->fail)
+		p->fail = ret;
+	p->turn++;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct fpar *p = w->p;
+
+	for (;;) {
+		unsigned k;
+		int ret;
+
+		pthread_mutex_lock(&p->mu);
+		k = p->next++;
+		ret = p->fail;
+		pthread_mutex_unlock(&p->mu);
+		if (k >= p->nchunks || ret)
+			break;
+		ret = chunk_read(w, k);
+		chunk_write(w, k, ret);
+		chunk_end(w);
+	}
+	return NULL;
+}
+
+static int worker_init(struct worker *w, struct fpar *p)
+{
+	size_t nout = p->a->map ? p->a->nout : p->ncols;
+
+	memset(w, 0, sizeof(*w));
+	w->p = p;
+	w->cols = calloc(nout, sizeof(*w->cols));
+	w->schema = (struct wultfw_schema){ .cols = w->cols, .ncols = nout };
+	if (!w->cols || wfw_batch_alloc(&w->in, p->ncols, CHUNK_BATCH) ||
+	    (p->a->map && wfw_batch_alloc(&w->out, nout, CHUNK_BATCH)))
+		return -ENOMEM;
+	return 0;
+}
+
+static void worker_free(struct worker *w)
+{
+	chunk_end(w);
+	wfw_batch_free(&w->in);
+	wfw_batch_free(&w->out);
+	free(w->cols);
+	free(w->text);
+}
+
+/* Chunks for the file: CHUNK_BYTES each, a few per thread at least. */
+static unsigned chunks_for(const struct csv_par_args *a)
+{
+	struct stat st;
+	uint64_t n = 0;
+
+	if (!stat(a->path, &st))
+		n = (uint64_t)st.st_size / CHUNK_BYTES;
+	if (n < 4ull * a->jobs)
+		n = 4ull * a->jobs;
+	return n > 1u << 20 ? 1u << 20 : (unsigned)n;
+}
+
+/* Start the threads, wait for them; p->fail says how it went. */
+static int run_workers(struct fpar *p, struct worker *ws, unsigned n)
+{
+	unsigned started = 0;
+	int ret = 0;
+
+	for (unsigned i = 0; i < n && !ret; i++) {
+		ret = worker_init(&ws[i], p);
+		if (!ret && pthread_create(&ws[i].th, NULL, worker_main, &ws[i]))
+			ret = -ENOMEM;
+		if (!ret)
+			started++;
+	}
+	if (ret) {	/* stop the started ones at their next chunk */
+		pthread_mutex_lock(&p->mu);
+		p->fail = p->fail ? p->fail : ret;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(ws[i].th, NULL);
+	for (unsigned i = 0; i < n; i++)
+		worker_free(&ws[i]);
+	return p->fail;
+}
+
+int csv_parallel(struct csv_par_args *a, size_t ncols)
+{
+	struct fpar p = { .a = a, .ncols = ncols };
+	struct worker *ws = calloc(a->jobs, sizeof(*ws));
+	int ret = -ENOMEM;
+
+	a->kept = a->dropped = 0;
+	p.nchunks = chunks_for(a);
+	p.ref_type = calloc(ncols, sizeof(*p.ref_type));
+	p.ref_div = calloc(ncols, sizeof(*p.ref_div));
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	if (ws && p.ref_type && p.ref_div)
+		ret = run_workers(&p, ws, a->jobs);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
+	free(p.ref_type);
+	free(p.ref_div);
+	free(ws);
+	if (ret && ret != -EAGAIN)
+		fprintf(stderr, "wultfw %s: %s\n", a->cmd,
+			ret == -ENOMEM ? "out of memory" : a->w->out.msg);
+	return ret;
+}
+
+int csv_restart(struct wfw_csv_writer *w)
+{
+	struct wfw_out *o = &w->out;
+	uint64_t at = w->fmt.header_len;
+
+	if (o->err)
+		return o->err;
+	o->len = 0;
+	if (ftruncate(o->fd, (off_t)at) || lseek(o->fd, (off_t)at, SEEK_SET) < 0) {
+		o->err = -errno;
+		snprintf(o->msg, sizeof(o->msg), "%s: cannot cut back to its header: %s",
+			 o->path, strerror(errno));
+		return o->err;
+	}
+	o->good_off = at;
+	w->rows = 0;
+	return 0;
+}
