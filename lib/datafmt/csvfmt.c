@@ -57,8 +57,8 @@ static inline unsigned ndigits(uint64_t v)
  * digits two at a time from a table, written in place: the length is
  * known before the first digit.
  */
-#define FMT_FIXED(D, DIV)						\
-	static size_t fmt_fixed_##D(char *buf, uint64_t mag, int neg)	\
+#define FMT_FIXED(NAME, D, DIV)					\
+	static size_t fmt_fixed_##NAME(char *buf, uint64_t mag, int neg) \
 	{								\
 		uint64_t ip = mag / (DIV), fr = mag % (DIV);		\
 		size_t n = (size_t)neg + ndigits(ip) + ((D) ? (D) + 1 : 0); \
@@ -77,16 +77,50 @@ static inline unsigned ndigits(uint64_t v)
 			p[-1] = '-';					\
 		return n;						\
 	}
-FMT_FIXED(0, 1ULL)
-FMT_FIXED(1, 10ULL)
-FMT_FIXED(2, 100ULL)
-FMT_FIXED(3, 1000ULL)
-FMT_FIXED(4, 10000ULL)
-FMT_FIXED(5, 100000ULL)
-FMT_FIXED(6, 1000000ULL)
-FMT_FIXED(7, 10000000ULL)
-FMT_FIXED(8, 100000000ULL)
-FMT_FIXED(9, 1000000000ULL)
+FMT_FIXED(0, 0, 1ULL)
+FMT_FIXED(1, 1, 10ULL)
+FMT_FIXED(2, 2, 100ULL)
+FMT_FIXED(3_any, 3, 1000ULL)
+FMT_FIXED(4, 4, 10000ULL)
+FMT_FIXED(5, 5, 100000ULL)
+FMT_FIXED(6, 6, 1000000ULL)
+FMT_FIXED(7, 7, 10000000ULL)
+FMT_FIXED(8, 8, 100000000ULL)
+FMT_FIXED(9, 9, 1000000000ULL)
+
+/*
+ * Three decimals with an integral part below 10^4 (latencies in us from
+ * ns, percentages): no branch on the length, which varies from cell to
+ * cell and so defeats branch prediction. The integral part's four digits
+ * are shifted right past its leading zeros and stored at once, then
+ * ".ddd" as one 4-byte store right after them.
+ */
+static size_t fmt_fixed_3(char *buf, uint64_t mag, int neg)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t ip = mag / 1000;
+	unsigned fr = (unsigned)(mag % 1000), hi, lo, nd;
+	uint16_t h2, l2, f2;
+	uint32_t w, f;
+
+	if (ip >= 10000)
+		return fmt_fixed_3_any(buf, mag, neg);
+	hi = (unsigned)ip / 100;
+	lo = (unsigned)ip % 100;
+	nd = 1 + (ip >= 10) + (ip >= 100) + (ip >= 1000);
+	memcpy(&h2, digit_pairs + hi * 2, 2);
+	memcpy(&l2, digit_pairs + lo * 2, 2);
+	memcpy(&f2, digit_pairs + (fr % 100) * 2, 2);
+	w = ((uint32_t)h2 | (uint32_t)l2 << 16) >> (8 * (4 - nd));
+	f = '.' | (uint32_t)('0' + fr / 100) << 8 | (uint32_t)f2 << 16;
+	buf[0] = '-';	/* overwritten by the digits when not negative */
+	memcpy(buf + neg, &w, 4);
+	memcpy(buf + neg + nd, &f, 4);
+	return (size_t)neg + nd + 4;
+#else
+	return fmt_fixed_3_any(buf, mag, neg);
+#endif
+}
 
 typedef size_t (*fmt_fixed_fn)(char *buf, uint64_t mag, int neg);
 

@@ -98,6 +98,31 @@ static void test_fmt_int(void)
 	check_int(100, 10, 1, "10.0");
 }
 
+/* Three decimals (the branch-free path below 10^4) against snprintf. */
+static void check_int3(int64_t raw)
+{
+	uint64_t mag = raw < 0 ? (uint64_t)0 - (uint64_t)raw : (uint64_t)raw;
+	char want[40];
+
+	snprintf(want, sizeof(want), "%s%llu.%03llu", raw < 0 ? "-" : "",
+		 (unsigned long long)(mag / 1000), (unsigned long long)(mag % 1000));
+	check_int(raw, 1000, 3, want);
+}
+
+static void test_fmt_int_3dec(void)
+{
+	int64_t p = 1;
+
+	for (int64_t r = -100000; r <= 10100000; r += r < 100000 ? 1 : 97)
+		check_int3(r);
+	for (int k = 0; k < 18; k++, p *= 10) {
+		check_int3(p - 1);
+		check_int3(p);
+		check_int3(-p);
+		check_int3(1 - p);
+	}
+}
+
 static void test_fmt_float(void)
 {
 	char buf[40];
@@ -922,6 +947,7 @@ int main(void)
 		return 1;
 	s = CU_add_suite("datafmt", NULL, NULL);
 	CU_add_test(s, "int formatting", test_fmt_int);
+	CU_add_test(s, "int formatting, 3 decimals", test_fmt_int_3dec);
 	CU_add_test(s, "float formatting", test_fmt_float);
 	CU_add_test(s, "fast float formatting equals snprintf", test_fmt_float_fast_matches);
 	CU_add_test(s, "a column's short-decimal hint", test_fmt_float_column_hint);
