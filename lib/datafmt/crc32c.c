@@ -77,12 +77,25 @@ static uint32_t shift_bits(uint32_t c, size_t bits)
 	return c;
 }
 
-/* stripe[k][b]: byte b at byte k of the register, times x^(8 * STRIPE). */
+/*
+ * stripe[k][b]: byte b at byte k of the register, times x^(8 * STRIPE).
+ * Linear in the bits: bit j (x^(31 - j), reflected) maps to the image of
+ * x^0 shifted by 31 - j more bits.
+ */
 static void stripe_init(void)
 {
+	uint32_t one = shift_bits(0x80000000u, 8 * STRIPE), img[32];
+
+	for (unsigned j = 0; j < 32; j++)
+		img[j] = shift_bits(one, 31 - j);
 	for (unsigned k = 0; k < 4; k++)
-		for (uint32_t b = 0; b < 256; b++)
-			stripe[k][b] = shift_bits(b << (8 * k), 8 * STRIPE);
+		for (uint32_t b = 0; b < 256; b++) {
+			uint32_t v = 0;
+
+			for (unsigned j = 0; j < 8; j++)
+				v ^= (b >> j & 1) ? img[8 * k + j] : 0;
+			stripe[k][b] = v;
+		}
 }
 
 static inline uint32_t past_stripe(uint32_t c)
