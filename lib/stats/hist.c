@@ -222,8 +222,29 @@ static int add_small_ints(struct wfw_hist *h, const double *v, size_t n,
 	return 0;
 }
 
+/*
+ * Whole numbers lo and lo + 1 only (flags): the sum tells how many of each
+ * without a look at them. Exact: every partial sum is below 2^53. False if
+ * that is not certain.
+ */
+static bool add_two_ints(struct wfw_hist *h, size_t n, double lo, double sum,
+			 int *ret)
+{
+	double nhi;
+
+	if (!(fabs(lo) < 0x1p30 && n < (1u << 21) && fabs(sum) < 0x1p52))
+		return false;
+	nhi = sum - lo * (double)n;
+	if (!(nhi >= 1 && nhi < (double)n))
+		return false;
+	*ret = add_key(h, dbits(lo) >> SHIFT, n - (uint64_t)nhi);
+	if (!*ret)
+		*ret = add_key(h, dbits(lo + 1) >> SHIFT, (uint64_t)nhi);
+	return true;
+}
+
 int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
-		       double lo, double hi, bool integers)
+		       double lo, double hi, double sum, bool integers)
 {
 	uint64_t klo = dbits(lo) >> SHIFT;
 	int ret;
@@ -232,6 +253,8 @@ int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
 		return 0;
 	if (klo == dbits(hi) >> SHIFT)	/* one bucket: all between them too */
 		ret = add_key(h, klo, n);
+	else if (integers && hi - lo == 1 && add_two_ints(h, n, lo, sum, &ret))
+		;
 	else if (integers && hi - lo < SMALL_SPAN && n <= UINT32_MAX)
 		ret = add_small_ints(h, v, n, lo, (unsigned)(hi - lo) + 1);
 	else

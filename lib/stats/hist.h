@@ -64,11 +64,12 @@ int wfw_hist_add(struct wfw_hist *h, double v);
 int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n);
 /*
  * The same for values known to lie in [lo, hi] (the caller's min and max
- * of them): all in one bucket, they are counted at once; with `integers`
- * (whole numbers only) spanning fewer than 64, through a small table.
+ * of them) and to add up to `sum` (NAN: not known): all in one bucket,
+ * they are counted at once; with `integers` (whole numbers only) just lo
+ * and lo + 1, from the sum; spanning fewer than 64, through a small table.
  */
 int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
-		       double lo, double hi, bool integers);
+		       double lo, double hi, double sum, bool integers);
 /* Add every count of `src` into `dst`. */
 int wfw_hist_merge(struct wfw_hist *dst, const struct wfw_hist *src);
 

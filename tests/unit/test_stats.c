@@ -430,6 +430,35 @@ static void test_small_ints_exact(void)
 	wfw_acc_free(&e);
 }
 
+/*
+ * Two neighbouring whole numbers per block (flags): counted from the sum,
+ * they must rank as the kept values do (buckets narrower than 1: exact).
+ */
+static void test_two_ints(void)
+{
+	static const double los[] = { 0, -1, 41, -300 };
+	double v[1000];
+
+	for (size_t j = 0; j < sizeof(los) / sizeof(los[0]); j++) {
+		struct wfw_acc h, e;
+
+		wfw_acc_init(&h, 0, true);
+		wfw_acc_init(&e, 100000, true);
+		for (int b = 0; b < 20; b++) {
+			for (int i = 0; i < 1000; i++)
+				v[i] = los[j] + ((i * 7 + b) % 10 < b % 9 + 1);
+			CU_ASSERT_EQUAL(wfw_acc_add_many(&h, v, 1000), 0);
+			CU_ASSERT_EQUAL(wfw_acc_add_many(&e, v, 1000), 0);
+		}
+		CU_ASSERT_FALSE(wfw_acc_exact(&h));
+		for (int k = 0; k <= 1000; k++)
+			CU_ASSERT_EQUAL(wfw_acc_percentile(&h, k / 10.0),
+					wfw_acc_percentile(&e, k / 10.0));
+		wfw_acc_free(&h);
+		wfw_acc_free(&e);
+	}
+}
+
 /* Mean of values far from zero: the naive sum of squares would cancel. */
 static void test_moments_offset(void)
 {
@@ -525,6 +554,7 @@ int main(void)
 	CU_add_test(s, "heavy tail", test_heavy_tail);
 	CU_add_test(s, "float, mixed signs", test_float_mixed);
 	CU_add_test(s, "small integers exact", test_small_ints_exact);
+	CU_add_test(s, "two whole numbers counted from the sum", test_two_ints);
 	CU_add_test(s, "moments far from zero", test_moments_offset);
 	CU_add_test(s, "memory bounded", test_memory_bounded);
 	CU_add_test(s, "merge", test_merge);
