@@ -8,6 +8,10 @@
 
 #include "stats/hist.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define SHIFT (52 - WFW_HIST_SUB_BITS)
 
 static inline uint64_t dbits(double v)
@@ -222,6 +226,60 @@ static unsigned known_slots(const struct wfw_hist *h, double lo, double hi,
 	return b - a + 1;
 }
 
+/* tab[j]: octave s0 + j's counters less j octaves (see count_known()). */
+static void biased_octaves(const struct wfw_hist *h, unsigned s0, unsigned ns,
+			   uintptr_t *tab)
+{
+	for (unsigned j = 0; j < ns; j++)
+		tab[j] = (uintptr_t)h->oct[s0 + j] - j * WFW_HIST_SUBS * sizeof(uint16_t);
+}
+
+static inline void count_biased(const uintptr_t *tab, uint64_t off, double v)
+{
+	uint64_t k = (dbits(v) - off) >> SHIFT;
+
+	(*(uint16_t *)(tab[k >> WFW_HIST_SUB_BITS] + 2 * k))++;
+}
+
+#ifdef __SSE2__
+/*
+ * count_known() and sq->m2 on the way: the sum of squared deviations in
+ * the order and grouping of wfw_sum_sq_dev() (moments.c), so it rounds
+ * the same; the values are read once for both.
+ */
+static void count_known_sq(struct wfw_hist *h, const double *v, size_t n,
+			   unsigned s0, unsigned ns, struct wfw_hist_sq *sq)
+{
+	const uint64_t off = (uint64_t)s0 << 52;
+	__m128d m = _mm_set1_pd(sq->mean), q0 = _mm_setzero_pd(), q1 = q0;
+	uintptr_t tab[KNOWN_SPAN];
+	double q[2], sum;
+	size_t i;
+
+	biased_octaves(h, s0, ns, tab);
+	for (i = 0; i + 4 <= n; i += 4) {
+		__m128d a = _mm_sub_pd(_mm_loadu_pd(v + i), m);
+		__m128d b = _mm_sub_pd(_mm_loadu_pd(v + i + 2), m);
+
+		q0 = _mm_add_pd(q0, _mm_mul_pd(a, a));
+		q1 = _mm_add_pd(q1, _mm_mul_pd(b, b));
+		count_biased(tab, off, v[i]);
+		count_biased(tab, off, v[i + 1]);
+		count_biased(tab, off, v[i + 2]);
+		count_biased(tab, off, v[i + 3]);
+	}
+	_mm_storeu_pd(q, _mm_add_pd(q0, q1));
+	sum = q[0] + q[1];
+	for (; i < n; i++) {
+		sum += (v[i] - sq->mean) * (v[i] - sq->mean);
+		count_biased(tab, off, v[i]);
+	}
+	h->unfolded += (uint32_t)n;
+	sq->m2 = sum;
+	sq->done = true;
+}
+#endif
+
 /*
  * Count values whose octaves all exist, from slot s0 on: no test per
  * value. tab[j] is octave s0 + j's counters less j octaves, so that the
@@ -230,13 +288,11 @@ static unsigned known_slots(const struct wfw_hist *h, double lo, double hi,
 static void count_known(struct wfw_hist *h, const double *v, size_t n,
 			unsigned s0, unsigned ns)
 {
-	const size_t oct_bytes = WFW_HIST_SUBS * sizeof(uint16_t);
 	const uint64_t off = (uint64_t)s0 << 52;
 	uintptr_t tab[KNOWN_SPAN];
 	size_t i;
 
-	for (unsigned j = 0; j < ns; j++)
-		tab[j] = (uintptr_t)h->oct[s0 + j] - j * oct_bytes;
+	biased_octaves(h, s0, ns, tab);
 	for (i = 0; i + 2 <= n; i += 2) {
 		uint64_t k0 = (dbits(v[i]) - off) >> SHIFT;
 		uint64_t k1 = (dbits(v[i + 1]) - off) >> SHIFT;
@@ -254,12 +310,21 @@ static void count_known(struct wfw_hist *h, const double *v, size_t n,
 
 /* Values in [lo, hi]: without a test per value when known_slots() allows. */
 static int add_spread(struct wfw_hist *h, const double *v, size_t n,
-		      double lo, double hi)
+		      double lo, double hi, struct wfw_hist_sq *sq)
 {
 	unsigned s0, ns = known_slots(h, lo, hi, &s0);
 
 	if (!ns)
 		return wfw_hist_add_many(h, v, n);
+#ifdef __SSE2__
+	if (sq && n <= WFW_HIST_FOLD_EVERY) {
+		if (h->unfolded + n > WFW_HIST_FOLD_EVERY)
+			fold(h);
+		count_known_sq(h, v, n, s0, ns, sq);
+		h->count += n;
+		return 0;
+	}
+#endif
 	for (size_t done = 0; done < n; done += WFW_HIST_FOLD_EVERY) {
 		size_t k = n - done < WFW_HIST_FOLD_EVERY ? n - done : WFW_HIST_FOLD_EVERY;
 
@@ -323,7 +388,8 @@ static bool add_two_ints(struct wfw_hist *h, size_t n, double lo, double sum,
 }
 
 int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
-		       double lo, double hi, double sum, bool integers)
+		       double lo, double hi, double sum, bool integers,
+		       struct wfw_hist_sq *sq)
 {
 	uint64_t klo = dbits(lo) >> SHIFT;
 	int ret;
@@ -337,7 +403,7 @@ int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
 	else if (integers && hi - lo < SMALL_SPAN && n <= UINT32_MAX)
 		ret = add_small_ints(h, v, n, lo, (unsigned)(hi - lo) + 1);
 	else
-		return add_spread(h, v, n, lo, hi);
+		return add_spread(h, v, n, lo, hi, sq);
 	if (!ret)
 		h->count += n;
 	return ret;

@@ -63,13 +63,24 @@ void wfw_hist_free(struct wfw_hist *h);
 int wfw_hist_add(struct wfw_hist *h, double v);
 int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n);
 /*
+ * For wfw_hist_add_range(), or NULL: where the values are read anyway, m2
+ * becomes the sum of (v[i] - mean)^2 as wfw_sum_sq_dev() (moments.h) takes
+ * it, bit for bit, and done true; else done stays false.
+ */
+struct wfw_hist_sq {
+	double mean, m2;
+	bool done;
+};
+
+/*
  * The same for values known to lie in [lo, hi] (the caller's min and max
  * of them) and to add up to `sum` (NAN: not known): all in one bucket,
  * they are counted at once; with `integers` (whole numbers only) just lo
  * and lo + 1, from the sum; spanning fewer than 64, through a small table.
  */
 int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
-		       double lo, double hi, double sum, bool integers);
+		       double lo, double hi, double sum, bool integers,
+		       struct wfw_hist_sq *sq);
 /* Add every count of `src` into `dst`. */
 int wfw_hist_merge(struct wfw_hist *dst, const struct wfw_hist *src);
 

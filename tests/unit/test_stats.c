@@ -459,6 +459,32 @@ static void test_two_ints(void)
 	}
 }
 
+/*
+ * The histogram's pass may take the squared deviations for the variance:
+ * they must round exactly as the pass over kept values does.
+ */
+static void test_fused_m2(void)
+{
+	struct wfw_acc h, e;
+	uint64_t seed = 11;
+	double v[1003];
+
+	wfw_acc_init(&h, 0, false);
+	wfw_acc_init(&e, 1000000, false);
+	for (int b = 0; b < 200; b++) {
+		for (size_t i = 0; i < 1003; i++)
+			v[i] = 1.0 + (double)(wultfw_rand64(&seed) % 99000) / 1000;
+		CU_ASSERT_EQUAL(wfw_acc_add_many(&h, v, 1003 - b % 4), 0);
+		CU_ASSERT_EQUAL(wfw_acc_add_many(&e, v, 1003 - b % 4), 0);
+	}
+	CU_ASSERT_FALSE(wfw_acc_exact(&h));
+	CU_ASSERT_TRUE(wfw_acc_exact(&e));
+	CU_ASSERT_EQUAL(memcmp(&h.m2, &e.m2, sizeof(h.m2)), 0);
+	CU_ASSERT_EQUAL(memcmp(&h.mean, &e.mean, sizeof(h.mean)), 0);
+	wfw_acc_free(&h);
+	wfw_acc_free(&e);
+}
+
 /* Mean of values far from zero: the naive sum of squares would cancel. */
 static void test_moments_offset(void)
 {
@@ -555,6 +581,7 @@ int main(void)
 	CU_add_test(s, "float, mixed signs", test_float_mixed);
 	CU_add_test(s, "small integers exact", test_small_ints_exact);
 	CU_add_test(s, "two whole numbers counted from the sum", test_two_ints);
+	CU_add_test(s, "variance taken on the histogram's pass", test_fused_m2);
 	CU_add_test(s, "moments far from zero", test_moments_offset);
 	CU_add_test(s, "memory bounded", test_memory_bounded);
 	CU_add_test(s, "merge", test_merge);
