@@ -77,11 +77,15 @@ static int grow(struct wfw_hist *h, unsigned slot)
 }
 
 /*
- * Add the 16-bit counters into the 64-bit ones, four at a time: the
- * 64-bit counters of a rarely hit octave are not even read.
+ * Move the 16-bit counters at 2^15 or more into the 64-bit ones: the rest
+ * take WFW_HIST_FOLD_EVERY more values without overflow. Few counters ever
+ * get there, so the 64-bit ones stay out of the cache; the 16-bit ones are
+ * tested four at a time.
  */
 static void fold(struct wfw_hist *h)
 {
+	const uint64_t top = 0x8000800080008000ull;
+
 	for (size_t j = 0; j < h->noct; j++) {
 		uint16_t *o = h->oct[h->used[j]];
 		uint64_t *w = h->wide[h->used[j]];
@@ -90,11 +94,14 @@ static void fold(struct wfw_hist *h)
 			uint64_t four;
 
 			memcpy(&four, o + i, sizeof(four));
-			if (!four)
+			if (!(four & top))
 				continue;
-			for (unsigned k = i; k < i + 4; k++)
-				w[k] += o[k];
-			memset(o + i, 0, sizeof(four));
+			for (unsigned k = i; k < i + 4; k++) {
+				if (o[k] & 0x8000u) {
+					w[k] += o[k];
+					o[k] = 0;
+				}
+			}
 		}
 	}
 	h->unfolded = 0;

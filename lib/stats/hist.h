@@ -27,8 +27,11 @@
 /* Largest relative distance between a value and its bucket's middle. */
 #define WFW_HIST_REL_ERROR (1.0 / (double)(2u << WFW_HIST_SUB_BITS))
 
-/* Values counted in 16 bits between two folds into the 64-bit counts. */
-#define WFW_HIST_FOLD_EVERY 65535u
+/*
+ * Values counted in 16 bits between two folds into the 64-bit counts: a
+ * fold leaves counters below 2^15, so they take 2^15 more.
+ */
+#define WFW_HIST_FOLD_EVERY 32768u
 
 /*
  * Bucket 0 of either sign holds +-0.0 and the magnitudes below 2^-1031,
@@ -36,8 +39,8 @@
  * case for zero, so counting one is a shift, a load and an increment.
  *
  * Each octave has two counters per bucket: 16 bits, which the values go
- * into, and 64 bits, which the 16-bit ones are added to (and cleared)
- * before they could overflow, once per WFW_HIST_FOLD_EVERY values. What
+ * into, and 64 bits, which those at 2^15 or more are added to (and
+ * cleared) once per WFW_HIST_FOLD_EVERY values, before any could overflow. What
  * counting touches is thus a quarter of the 64-bit table: the tables of
  * every metric and C-state fit in the L2 cache.
  */

@@ -485,6 +485,32 @@ static void test_fused_m2(void)
 	wfw_acc_free(&e);
 }
 
+/*
+ * A counter just under the fold's threshold, then hit by nearly every
+ * value: it must not overflow before the next fold.
+ */
+static void test_fold_bound(void)
+{
+	struct wfw_hist h;
+	uint64_t nx = 0;
+	double v[1000];
+
+	wfw_hist_init(&h);
+	for (size_t b = 0; b < 300; b++) {
+		for (size_t i = 0; i < 1000; i++) {
+			size_t r = b * 1000 + i;
+			bool x = r % 100 < (r < 65535 ? 49 : 99);
+
+			v[i] = x ? 1.0 : 1000.0 + (double)(r % 500);
+			nx += x;
+		}
+		CU_ASSERT_EQUAL_FATAL(wfw_hist_add_many(&h, v, 1000), 0);
+	}
+	CU_ASSERT_EQUAL(wfw_hist_rank_value(&h, nx - 1, false) < 2.0, true);
+	CU_ASSERT_EQUAL(wfw_hist_rank_value(&h, nx, false) > 999.0, true);
+	wfw_hist_free(&h);
+}
+
 /* Mean of values far from zero: the naive sum of squares would cancel. */
 static void test_moments_offset(void)
 {
@@ -582,6 +608,7 @@ int main(void)
 	CU_add_test(s, "small integers exact", test_small_ints_exact);
 	CU_add_test(s, "two whole numbers counted from the sum", test_two_ints);
 	CU_add_test(s, "variance taken on the histogram's pass", test_fused_m2);
+	CU_add_test(s, "16-bit counters folded before they overflow", test_fold_bound);
 	CU_add_test(s, "moments far from zero", test_moments_offset);
 	CU_add_test(s, "memory bounded", test_memory_bounded);
 	CU_add_test(s, "merge", test_merge);
