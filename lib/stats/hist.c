@@ -8,6 +8,10 @@
 
 #include "stats/hist.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define SHIFT (52 - WFW_HIST_SUB_BITS)
 
 static inline uint64_t dbits(double v)
@@ -73,11 +77,15 @@ static int grow(struct wfw_hist *h, unsigned slot)
 }
 
 /*
- * Add the 16-bit counters into the 64-bit ones, four at a time: the
- * 64-bit counters of a rarely hit octave are not even read.
+ * Move the 16-bit counters at 2^15 or more into the 64-bit ones: the rest
+ * take WFW_HIST_FOLD_EVERY more values without overflow. Few counters ever
+ * get there, so the 64-bit ones stay out of the cache; the 16-bit ones are
+ * tested four at a time.
  */
 static void fold(struct wfw_hist *h)
 {
+	const uint64_t top = 0x8000800080008000ull;
+
 	for (size_t j = 0; j < h->noct; j++) {
 		uint16_t *o = h->oct[h->used[j]];
 		uint64_t *w = h->wide[h->used[j]];
@@ -86,11 +94,14 @@ static void fold(struct wfw_hist *h)
 			uint64_t four;
 
 			memcpy(&four, o + i, sizeof(four));
-			if (!four)
+			if (!(four & top))
 				continue;
-			for (unsigned k = i; k < i + 4; k++)
-				w[k] += o[k];
-			memset(o + i, 0, sizeof(four));
+			for (unsigned k = i; k < i + 4; k++) {
+				if (o[k] & 0x8000u) {
+					w[k] += o[k];
+					o[k] = 0;
+				}
+			}
 		}
 	}
 	h->unfolded = 0;
@@ -192,6 +203,146 @@ int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n)
 	return 0;
 }
 
+#define KNOWN_SPAN 64	/* octaves a block may span for count_known() */
+
+/*
+ * The octaves of [lo, hi], if every value in it is nonzero and of one sign
+ * (no -0.0 hides behind a min of +0.0) and each octave has its counters:
+ * how many, *s0 the first slot; 0 if not so.
+ */
+static unsigned known_slots(const struct wfw_hist *h, double lo, double hi,
+			    unsigned *s0)
+{
+	unsigned a, b;
+
+	if (lo > 0) {
+		a = (unsigned)(dbits(lo) >> 52);
+		b = (unsigned)(dbits(hi) >> 52);
+	} else if (hi < 0) {	/* the most negative has the top exponent */
+		a = (unsigned)(dbits(hi) >> 52);
+		b = (unsigned)(dbits(lo) >> 52);
+	} else {
+		return 0;
+	}
+	if (b - a >= KNOWN_SPAN)
+		return 0;
+	for (unsigned i = a; i <= b; i++)
+		if (!h->oct[i])
+			return 0;
+	*s0 = a;
+	return b - a + 1;
+}
+
+/* tab[j]: octave s0 + j's counters less j octaves (see count_known()). */
+static void biased_octaves(const struct wfw_hist *h, unsigned s0, unsigned ns,
+			   uintptr_t *tab)
+{
+	for (unsigned j = 0; j < ns; j++)
+		tab[j] = (uintptr_t)h->oct[s0 + j] - j * WFW_HIST_SUBS * sizeof(uint16_t);
+}
+
+static inline void count_biased(const uintptr_t *tab, uint64_t off, double v)
+{
+	uint64_t k = (dbits(v) - off) >> SHIFT;
+
+	(*(uint16_t *)(tab[k >> WFW_HIST_SUB_BITS] + 2 * k))++;
+}
+
+#ifdef __SSE2__
+/*
+ * count_known() and sq->m2 on the way: the sum of squared deviations in
+ * the order and grouping of wfw_sum_sq_dev() (moments.c), so it rounds
+ * the same; the values are read once for both.
+ */
+static void count_known_sq(struct wfw_hist *h, const double *v, size_t n,
+			   unsigned s0, unsigned ns, struct wfw_hist_sq *sq)
+{
+	const uint64_t off = (uint64_t)s0 << 52;
+	__m128d m = _mm_set1_pd(sq->mean), q0 = _mm_setzero_pd(), q1 = q0;
+	uintptr_t tab[KNOWN_SPAN];
+	double q[2], sum;
+	size_t i;
+
+	biased_octaves(h, s0, ns, tab);
+	for (i = 0; i + 4 <= n; i += 4) {
+		__m128d a = _mm_sub_pd(_mm_loadu_pd(v + i), m);
+		__m128d b = _mm_sub_pd(_mm_loadu_pd(v + i + 2), m);
+
+		q0 = _mm_add_pd(q0, _mm_mul_pd(a, a));
+		q1 = _mm_add_pd(q1, _mm_mul_pd(b, b));
+		count_biased(tab, off, v[i]);
+		count_biased(tab, off, v[i + 1]);
+		count_biased(tab, off, v[i + 2]);
+		count_biased(tab, off, v[i + 3]);
+	}
+	_mm_storeu_pd(q, _mm_add_pd(q0, q1));
+	sum = q[0] + q[1];
+	for (; i < n; i++) {
+		sum += (v[i] - sq->mean) * (v[i] - sq->mean);
+		count_biased(tab, off, v[i]);
+	}
+	h->unfolded += (uint32_t)n;
+	sq->m2 = sum;
+	sq->done = true;
+}
+#endif
+
+/*
+ * Count values whose octaves all exist, from slot s0 on: no test per
+ * value. tab[j] is octave s0 + j's counters less j octaves, so that the
+ * key relative to s0 times 2 bytes addresses a counter with no masking.
+ */
+static void count_known(struct wfw_hist *h, const double *v, size_t n,
+			unsigned s0, unsigned ns)
+{
+	const uint64_t off = (uint64_t)s0 << 52;
+	uintptr_t tab[KNOWN_SPAN];
+	size_t i;
+
+	biased_octaves(h, s0, ns, tab);
+	for (i = 0; i + 2 <= n; i += 2) {
+		uint64_t k0 = (dbits(v[i]) - off) >> SHIFT;
+		uint64_t k1 = (dbits(v[i + 1]) - off) >> SHIFT;
+
+		(*(uint16_t *)(tab[k0 >> WFW_HIST_SUB_BITS] + 2 * k0))++;
+		(*(uint16_t *)(tab[k1 >> WFW_HIST_SUB_BITS] + 2 * k1))++;
+	}
+	for (; i < n; i++) {
+		uint64_t k = (dbits(v[i]) - off) >> SHIFT;
+
+		(*(uint16_t *)(tab[k >> WFW_HIST_SUB_BITS] + 2 * k))++;
+	}
+	h->unfolded += (uint32_t)n;
+}
+
+/* Values in [lo, hi]: without a test per value when known_slots() allows. */
+static int add_spread(struct wfw_hist *h, const double *v, size_t n,
+		      double lo, double hi, struct wfw_hist_sq *sq)
+{
+	unsigned s0, ns = known_slots(h, lo, hi, &s0);
+
+	if (!ns)
+		return wfw_hist_add_many(h, v, n);
+#ifdef __SSE2__
+	if (sq && n <= WFW_HIST_FOLD_EVERY) {
+		if (h->unfolded + n > WFW_HIST_FOLD_EVERY)
+			fold(h);
+		count_known_sq(h, v, n, s0, ns, sq);
+		h->count += n;
+		return 0;
+	}
+#endif
+	for (size_t done = 0; done < n; done += WFW_HIST_FOLD_EVERY) {
+		size_t k = n - done < WFW_HIST_FOLD_EVERY ? n - done : WFW_HIST_FOLD_EVERY;
+
+		if (h->unfolded + k > WFW_HIST_FOLD_EVERY)
+			fold(h);
+		count_known(h, v + done, k, s0, ns);
+	}
+	h->count += n;
+	return 0;
+}
+
 #define SMALL_SPAN 64	/* whole numbers lo .. lo + 63 */
 #define LANES 4
 
@@ -222,8 +373,30 @@ static int add_small_ints(struct wfw_hist *h, const double *v, size_t n,
 	return 0;
 }
 
+/*
+ * Whole numbers lo and lo + 1 only (flags): the sum tells how many of each
+ * without a look at them. Exact: every partial sum is below 2^53. False if
+ * that is not certain.
+ */
+static bool add_two_ints(struct wfw_hist *h, size_t n, double lo, double sum,
+			 int *ret)
+{
+	double nhi;
+
+	if (!(fabs(lo) < 0x1p30 && n < (1u << 21) && fabs(sum) < 0x1p52))
+		return false;
+	nhi = sum - lo * (double)n;
+	if (!(nhi >= 1 && nhi < (double)n))
+		return false;
+	*ret = add_key(h, dbits(lo) >> SHIFT, n - (uint64_t)nhi);
+	if (!*ret)
+		*ret = add_key(h, dbits(lo + 1) >> SHIFT, (uint64_t)nhi);
+	return true;
+}
+
 int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
-		       double lo, double hi, bool integers)
+		       double lo, double hi, double sum, bool integers,
+		       struct wfw_hist_sq *sq)
 {
 	uint64_t klo = dbits(lo) >> SHIFT;
 	int ret;
@@ -232,10 +405,12 @@ int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
 		return 0;
 	if (klo == dbits(hi) >> SHIFT)	/* one bucket: all between them too */
 		ret = add_key(h, klo, n);
+	else if (integers && hi - lo == 1 && add_two_ints(h, n, lo, sum, &ret))
+		;
 	else if (integers && hi - lo < SMALL_SPAN && n <= UINT32_MAX)
 		ret = add_small_ints(h, v, n, lo, (unsigned)(hi - lo) + 1);
 	else
-		return wfw_hist_add_many(h, v, n);
+		return add_spread(h, v, n, lo, hi, sq);
 	if (!ret)
 		h->count += n;
 	return ret;

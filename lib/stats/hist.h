@@ -27,8 +27,11 @@
 /* Largest relative distance between a value and its bucket's middle. */
 #define WFW_HIST_REL_ERROR (1.0 / (double)(2u << WFW_HIST_SUB_BITS))
 
-/* Values counted in 16 bits between two folds into the 64-bit counts. */
-#define WFW_HIST_FOLD_EVERY 65535u
+/*
+ * Values counted in 16 bits between two folds into the 64-bit counts: a
+ * fold leaves counters below 2^15, so they take 2^15 more.
+ */
+#define WFW_HIST_FOLD_EVERY 32768u
 
 /*
  * Bucket 0 of either sign holds +-0.0 and the magnitudes below 2^-1031,
@@ -36,8 +39,8 @@
  * case for zero, so counting one is a shift, a load and an increment.
  *
  * Each octave has two counters per bucket: 16 bits, which the values go
- * into, and 64 bits, which the 16-bit ones are added to (and cleared)
- * before they could overflow, once per WFW_HIST_FOLD_EVERY values. What
+ * into, and 64 bits, which those at 2^15 or more are added to (and
+ * cleared) once per WFW_HIST_FOLD_EVERY values, before any could overflow. What
  * counting touches is thus a quarter of the 64-bit table: the tables of
  * every metric and C-state fit in the L2 cache.
  */
@@ -63,12 +66,24 @@ void wfw_hist_free(struct wfw_hist *h);
 int wfw_hist_add(struct wfw_hist *h, double v);
 int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n);
 /*
+ * For wfw_hist_add_range(), or NULL: where the values are read anyway, m2
+ * becomes the sum of (v[i] - mean)^2 as wfw_sum_sq_dev() (moments.h) takes
+ * it, bit for bit, and done true; else done stays false.
+ */
+struct wfw_hist_sq {
+	double mean, m2;
+	bool done;
+};
+
+/*
  * The same for values known to lie in [lo, hi] (the caller's min and max
- * of them): all in one bucket, they are counted at once; with `integers`
- * (whole numbers only) spanning fewer than 64, through a small table.
+ * of them) and to add up to `sum` (NAN: not known): all in one bucket,
+ * they are counted at once; with `integers` (whole numbers only) just lo
+ * and lo + 1, from the sum; spanning fewer than 64, through a small table.
  */
 int wfw_hist_add_range(struct wfw_hist *h, const double *v, size_t n,
-		       double lo, double hi, bool integers);
+		       double lo, double hi, double sum, bool integers,
+		       struct wfw_hist_sq *sq);
 /* Add every count of `src` into `dst`. */
 int wfw_hist_merge(struct wfw_hist *dst, const struct wfw_hist *src);
 

@@ -76,15 +76,15 @@ static int to_hist(struct wfw_acc *a)
 
 /*
  * Keep values for percentiles (exact or histogram); no moments here.
- * lo, hi: the least and greatest of them.
+ * lo, hi: the least and greatest of them; sum: their sum, or NAN.
  */
 static int store(struct wfw_acc *a, const double *v, size_t n, double lo,
-		 double hi)
+		 double hi, double sum, struct wfw_hist_sq *sq)
 {
 	if (!a->hist && a->nvals + n > a->exact_limit && to_hist(a))
 		return -ENOMEM;
 	if (a->hist)
-		return wfw_hist_add_range(a->hist, v, n, lo, hi, a->integers);
+		return wfw_hist_add_range(a->hist, v, n, lo, hi, sum, a->integers, sq);
 	if (a->nvals + n > a->cap) {
 		size_t cap = a->cap ? a->cap : 1024;
 		double *nv;
@@ -105,18 +105,25 @@ static int store(struct wfw_acc *a, const double *v, size_t n, double lo,
 	return 0;
 }
 
-/* Moments and percentiles of a block of values. */
+/*
+ * Moments and percentiles of a block of values; the histogram may take
+ * the squared deviations on its pass (sq.done).
+ */
 static int add_block(struct wfw_acc *a, const double *v, size_t n)
 {
 	double sum, lo = INFINITY, hi = -INFINITY;
+	struct wfw_hist_sq sq = { 0 };
+	int ret;
 
 	if (!n)
 		return 0;
 	sum = wfw_min_max_sum(v, n, &lo, &hi);
 	a->min = lo < a->min ? lo : a->min;
 	a->max = hi > a->max ? hi : a->max;
-	merge_moments(a, n, sum, 0.0, wfw_sum_sq_dev(v, n, sum / (double)n));
-	return store(a, v, n, lo, hi);
+	sq.mean = sum / (double)n;
+	ret = store(a, v, n, lo, hi, sum, &sq);
+	merge_moments(a, n, sum, 0.0, sq.done ? sq.m2 : wfw_sum_sq_dev(v, n, sq.mean));
+	return ret;
 }
 
 int wfw_acc_flush(struct wfw_acc *a)
@@ -165,7 +172,7 @@ int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src)
 		dst->max = src->max;
 	merge_moments(dst, src->n, src->sum, src->sumc, src->m2);
 	if (!src->hist)
-		return store(dst, src->vals, src->nvals, src->min, src->max);
+		return store(dst, src->vals, src->nvals, src->min, src->max, NAN, NULL);
 	if (!dst->hist && to_hist(dst))
 		return -ENOMEM;
 	return wfw_hist_merge(dst->hist, src->hist);

@@ -430,6 +430,87 @@ static void test_small_ints_exact(void)
 	wfw_acc_free(&e);
 }
 
+/*
+ * Two neighbouring whole numbers per block (flags): counted from the sum,
+ * they must rank as the kept values do (buckets narrower than 1: exact).
+ */
+static void test_two_ints(void)
+{
+	static const double los[] = { 0, -1, 41, -300 };
+	double v[1000];
+
+	for (size_t j = 0; j < sizeof(los) / sizeof(los[0]); j++) {
+		struct wfw_acc h, e;
+
+		wfw_acc_init(&h, 0, true);
+		wfw_acc_init(&e, 100000, true);
+		for (int b = 0; b < 20; b++) {
+			for (int i = 0; i < 1000; i++)
+				v[i] = los[j] + ((i * 7 + b) % 10 < b % 9 + 1);
+			CU_ASSERT_EQUAL(wfw_acc_add_many(&h, v, 1000), 0);
+			CU_ASSERT_EQUAL(wfw_acc_add_many(&e, v, 1000), 0);
+		}
+		CU_ASSERT_FALSE(wfw_acc_exact(&h));
+		for (int k = 0; k <= 1000; k++)
+			CU_ASSERT_EQUAL(wfw_acc_percentile(&h, k / 10.0),
+					wfw_acc_percentile(&e, k / 10.0));
+		wfw_acc_free(&h);
+		wfw_acc_free(&e);
+	}
+}
+
+/*
+ * The histogram's pass may take the squared deviations for the variance:
+ * they must round exactly as the pass over kept values does.
+ */
+static void test_fused_m2(void)
+{
+	struct wfw_acc h, e;
+	uint64_t seed = 11;
+	double v[1003];
+
+	wfw_acc_init(&h, 0, false);
+	wfw_acc_init(&e, 1000000, false);
+	for (int b = 0; b < 200; b++) {
+		for (size_t i = 0; i < 1003; i++)
+			v[i] = 1.0 + (double)(wultfw_rand64(&seed) % 99000) / 1000;
+		CU_ASSERT_EQUAL(wfw_acc_add_many(&h, v, 1003 - b % 4), 0);
+		CU_ASSERT_EQUAL(wfw_acc_add_many(&e, v, 1003 - b % 4), 0);
+	}
+	CU_ASSERT_FALSE(wfw_acc_exact(&h));
+	CU_ASSERT_TRUE(wfw_acc_exact(&e));
+	CU_ASSERT_EQUAL(memcmp(&h.m2, &e.m2, sizeof(h.m2)), 0);
+	CU_ASSERT_EQUAL(memcmp(&h.mean, &e.mean, sizeof(h.mean)), 0);
+	wfw_acc_free(&h);
+	wfw_acc_free(&e);
+}
+
+/*
+ * A counter just under the fold's threshold, then hit by nearly every
+ * value: it must not overflow before the next fold.
+ */
+static void test_fold_bound(void)
+{
+	struct wfw_hist h;
+	uint64_t nx = 0;
+	double v[1000];
+
+	wfw_hist_init(&h);
+	for (size_t b = 0; b < 300; b++) {
+		for (size_t i = 0; i < 1000; i++) {
+			size_t r = b * 1000 + i;
+			bool x = r % 100 < (r < 65535 ? 49 : 99);
+
+			v[i] = x ? 1.0 : 1000.0 + (double)(r % 500);
+			nx += x;
+		}
+		CU_ASSERT_EQUAL_FATAL(wfw_hist_add_many(&h, v, 1000), 0);
+	}
+	CU_ASSERT_EQUAL(wfw_hist_rank_value(&h, nx - 1, false) < 2.0, true);
+	CU_ASSERT_EQUAL(wfw_hist_rank_value(&h, nx, false) > 999.0, true);
+	wfw_hist_free(&h);
+}
+
 /* Mean of values far from zero: the naive sum of squares would cancel. */
 static void test_moments_offset(void)
 {
@@ -525,6 +606,9 @@ int main(void)
 	CU_add_test(s, "heavy tail", test_heavy_tail);
 	CU_add_test(s, "float, mixed signs", test_float_mixed);
 	CU_add_test(s, "small integers exact", test_small_ints_exact);
+	CU_add_test(s, "two whole numbers counted from the sum", test_two_ints);
+	CU_add_test(s, "variance taken on the histogram's pass", test_fused_m2);
+	CU_add_test(s, "16-bit counters folded before they overflow", test_fold_bound);
 	CU_add_test(s, "moments far from zero", test_moments_offset);
 	CU_add_test(s, "memory bounded", test_memory_bounded);
 	CU_add_test(s, "merge", test_merge);
