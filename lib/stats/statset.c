@@ -201,9 +201,10 @@ static size_t gather_int(double *t, const union wultfw_cell *col, size_t st,
 
 /*
  * Numbers of a column of their own, no order (the common chunk of
- * wfw_statset_add_nums()): a copy, NaNs noted on the way.
+ * wfw_statset_add_nums()): a copy into t, NaNs noted on the way; with t
+ * NULL only the look for NaNs (inlined, so each use gets its own loop).
  */
-static bool copy_nums(double *t, const union wultfw_cell *col, size_t n)
+static inline bool copy_nums(double *t, const union wultfw_cell *col, size_t n)
 {
 	size_t i = 0;
 	bool nan = false;
@@ -213,14 +214,16 @@ static bool copy_nums(double *t, const union wultfw_cell *col, size_t n)
 	for (; i + 2 <= n; i += 2) {
 		__m128d v = _mm_loadu_pd(&col[i].f);
 
-		_mm_storeu_pd(t + i, v);
+		if (t)
+			_mm_storeu_pd(t + i, v);
 		any = _mm_or_pd(any, _mm_cmpunord_pd(v, v));
 	}
 	nan = _mm_movemask_pd(any) != 0;
 #endif
 	for (; i < n; i++) {
-		t[i] = col[i].f;
-		nan |= t[i] != t[i];
+		if (t)
+			t[i] = col[i].f;
+		nan |= col[i].f != col[i].f;
 	}
 	return nan;
 }
@@ -458,21 +461,7 @@ bool wfw_statset_reads(const struct wfw_statset *s, size_t c)
 
 static bool any_nan(const union wultfw_cell *col, size_t n)
 {
-	size_t i = 0;
-	bool nan = false;
-#ifdef __SSE2__
-	__m128d any = _mm_setzero_pd();
-
-	for (; i + 2 <= n; i += 2) {
-		__m128d v = _mm_loadu_pd(&col[i].f);
-
-		any = _mm_or_pd(any, _mm_cmpunord_pd(v, v));
-	}
-	nan = _mm_movemask_pd(any) != 0;
-#endif
-	for (; i < n; i++)
-		nan |= col[i].f != col[i].f;
-	return nan;
+	return copy_nums(NULL, col, n);
 }
 
 /*
