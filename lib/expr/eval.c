@@ -90,8 +90,11 @@ static int refresh(struct wfw_select *sel, struct wfw_expr *e,
 
 	if (!e || !e->nwatch || !expr_refresh(e, why, sizeof(why)))
 		return 0;
-	snprintf(sel->err, sizeof(sel->err), "%s: in the rows after the first %llu: %s",
-		 what, (unsigned long long)(sel->kept + sel->dropped), why);
+	if (sel->kept + sel->dropped)
+		snprintf(sel->err, sizeof(sel->err), "%s: in the rows after the first %llu: %s",
+			 what, (unsigned long long)(sel->kept + sel->dropped), why);
+	else	/* the first batch itself corrected the types */
+		snprintf(sel->err, sizeof(sel->err), "%s: in the first rows: %s", what, why);
 	return -EINVAL;
 }
 
