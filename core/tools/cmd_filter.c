@@ -346,6 +346,21 @@ static int prepare(struct filter *f, struct wfw_csv_writer *w, char *err,
 	return ret;
 }
 
+/*
+ * A failure after the output directory was made: it holds part of the
+ * rows and no info.yml, which no tool would take for the whole result.
+ */
+static void remove_partial(const char *out)
+{
+	int ret = wfw_remove_tree(out);
+
+	if (ret)
+		fprintf(stderr, "wultfw filter: cannot remove the partial %s: %s\n",
+			out, strerror(-ret));
+	else
+		fprintf(stderr, "wultfw filter: removed the partial %s\n", out);
+}
+
 int wfw_cmd_filter(int argc, char **argv)
 {
 	struct filter f = { 0 };
@@ -372,6 +387,8 @@ int wfw_cmd_filter(int argc, char **argv)
 				(unsigned long long)f.sel.kept,
 				(unsigned long long)(f.sel.kept + f.sel.dropped),
 				f.path, f.out);
+		else
+			remove_partial(f.out);
 	}
 	wfw_select_free(&f.sel);
 	if (f.rd)

@@ -157,6 +157,15 @@ expect_in bad.err "exists already" "and says so"
 expect_status 0 $? "--force replaces it"
 "$WULTFW" filter res -o bad -m LDis >bad.err 2>&1
 expect_in bad.err "unknown column 'LDis' (did you mean 'LDist'?)" "--metrics with a did-you-mean"
+# A damaged block found mid-read leaves no half-written result behind.
+cp res.wfb dmg.wfb
+size=$(stat -c %s dmg.wfb)
+printf '\377\377\377\377\377\377\377\377' |
+	dd of=dmg.wfb bs=1 seek=$((size - 64)) conv=notrunc 2>/dev/null
+"$WULTFW" filter dmg.wfb -o dmgout -j 1 >dmg.err 2>&1
+expect_status 1 $? "a damaged binary file fails filter"
+expect_in dmg.err "removed the partial dmgout" "and says it removed the partial output"
+[ ! -e dmgout ] && ok "which is gone" || fail "dmgout/ left behind: $(ls dmgout)"
 "$WULTFW" filter --help >help.out 2>&1
 expect_in help.out "Usage: wultfw filter RESULT -o NEWRESULT" "filter --help"
 finish
