@@ -183,11 +183,17 @@ size_t wfw_blk_encode(const struct wultfw_schema *s,
 		p += WFW_BLK_CHUNK_LEN + rows * k.width;
 	}
 	len = (uint32_t)(p - out - WFW_BLK_HDR_LEN);
-	wfw_put32(out, (uint32_t)rows);
-	wfw_put32(out + 4, len);
-	wfw_put32(out + 8, wfw_crc32c(0, out + WFW_BLK_HDR_LEN, len));
-	wfw_put32(out + 12, wfw_crc32c(0, out, 12));
+	wfw_blk_hdr_put(out, &(struct wfw_blk_hdr){ (uint32_t)rows, len,
+			wfw_crc32c(0, out + WFW_BLK_HDR_LEN, len) });
 	return WFW_BLK_HDR_LEN + len;
+}
+
+void wfw_blk_hdr_put(unsigned char *p, const struct wfw_blk_hdr *h)
+{
+	wfw_put32(p, h->rows);
+	wfw_put32(p + 4, h->len);
+	wfw_put32(p + 8, h->crc);
+	wfw_put32(p + 12, wfw_crc32c(0, p, 12));
 }
 
 /* ---- reading ---- */

@@ -53,6 +53,9 @@ struct wfw_blk_hdr {
 int wfw_blk_hdr_parse(const unsigned char *p, size_t ncols,
 		      uint32_t max_rows, struct wfw_blk_hdr *h);
 
+/* A block header's 16 bytes at p, its own checksum computed. */
+void wfw_blk_hdr_put(unsigned char *p, const struct wfw_blk_hdr *h);
+
 /* A column chunk of a checked payload. */
 struct wfw_blk_col {
 	const unsigned char *data;
