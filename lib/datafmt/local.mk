@@ -46,4 +46,7 @@ tests_unit_test_binfmt_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafm
 EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoints.csv \
 	tests/integration/test_binary.sh
 TESTS += tests/integration/test_binary.sh
+# convert's copy of whole blocks (core/tools/convert_raw.c).
+EXTRA_DIST += tests/integration/test_convert_raw.sh
+TESTS += tests/integration/test_convert_raw.sh
 dist_doc_DATA += doc/binary-format.md

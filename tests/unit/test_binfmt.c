@@ -545,6 +545,120 @@ static void test_convert_salvage(void)
 	free(p);
 }
 
+/* ---- whole blocks copied as they are (convert_raw.c) ---- */
+
+/* How a whole read of a file ended: rows handed out, the last return, why. */
+struct read_end { uint64_t rows; long ret; char why[512]; };
+
+static void read_end(struct wfw_reader *r, long ret, uint64_t rows, struct read_end *e)
+{
+	e->rows = rows;
+	e->ret = ret;
+	snprintf(e->why, sizeof(e->why), "%s", ret < 0 ? wfw_reader_error(r) : "");
+}
+
+/* path read whole by rows (raw false) or by blocks (raw true). */
+static void read_whole(const char *path, bool raw, bool salvage, struct read_end *e)
+{
+	struct wfw_reader *r;
+	struct wultfw_batch b;
+	unsigned char *blk;
+	uint64_t rows = 0;
+	uint32_t n = 0;
+	size_t cap;
+	char err[512];
+	long got;
+
+	CU_ASSERT_FATAL(wfw_reader_open(&r, path, err, sizeof(err)) == 0);
+	wfw_reader_set_salvage(r, salvage);
+	cap = wfw_blk_bound(NCOLS, wfw_reader_block_rows(r)) + WFW_BLK_SLACK;
+	blk = malloc(cap);
+	CU_ASSERT_FATAL(blk && wfw_batch_alloc(&b, NCOLS, 64) == 0);
+	do {
+		b.rows = 0;
+		got = raw ? wfw_reader_read_block(r, blk, cap, &n) : wfw_reader_read(r, &b);
+		rows += raw && got > 0 ? n : got > 0 ? (uint64_t)got : 0;
+	} while (got > 0);
+	read_end(r, got, rows, e);
+	wfw_batch_free(&b);
+	free(blk);
+	wfw_reader_close(r);
+}
+
+/* Blocks copied pass and fail as rows read do, with the same message. */
+static void expect_same_end(const char *path, bool salvage)
+{
+	struct read_end rows, blocks;
+
+	read_whole(path, false, salvage, &rows);
+	read_whole(path, true, salvage, &blocks);
+	CU_ASSERT_EQUAL(blocks.rows, rows.rows);
+	CU_ASSERT_EQUAL(blocks.ret, rows.ret);
+	CU_ASSERT_STRING_EQUAL(blocks.why, rows.why);
+}
+
+/* Every flipped byte, and garbage with fixed-up checksums (structure, enums). */
+static void test_raw_checks(void)
+{
+	struct blk bl[16];
+	size_t len, hlen, nb;
+	unsigned char *p;
+	uint64_t seed = 77;
+
+	write_file(tpath("rc-src.wfb"), 300, 30, 2);	/* blocks of 60 rows */
+	p = slurp(tpath("rc-src.wfb"), &len);
+	nb = list_blocks(p, len, bl, 16, &hlen);
+	CU_ASSERT_FATAL(nb == 5);
+	for (size_t off = hlen; off < len; off += 3) {
+		p[off] ^= 0x10;
+		spill(tpath("rc.wfb"), p, len);
+		expect_same_end(tpath("rc.wfb"), off % 2);
+		p[off] ^= 0x10;
+	}
+	for (int i = 0; i < 600; i++) {
+		const struct blk *k = &bl[wultfw_rand64(&seed) % nb];
+		unsigned char *h = p + k->off, hdr[WFW_BLK_HDR_LEN], was;
+		/* rows, length or payload; the checksums are made to hold */
+		size_t at = wultfw_rand64(&seed) % (8 + k->len);
+
+		at += at < 8 ? 0 : 8;
+		memcpy(hdr, h, sizeof(hdr));
+		was = h[at];
+		h[at] = (unsigned char)wultfw_rand64(&seed);
+		wfw_put32(h + 8, wfw_crc32c(0, h + WFW_BLK_HDR_LEN, k->len));
+		wfw_put32(h + 12, wfw_crc32c(0, h, 12));
+		spill(tpath("rc.wfb"), p, len);
+		expect_same_end(tpath("rc.wfb"), i % 2);
+		h[at] = was;
+		memcpy(h, hdr, sizeof(hdr));
+	}
+	free(p);
+}
+
+/* convert to binary keeps the input's blocks (short ones too) byte for byte. */
+static void test_convert_raw(void)
+{
+	static const char *const flags[] = { NULL, "-j1", "-j3" };
+	size_t len, olen, hlen, ohlen;
+	struct blk bl[16], obl[16];
+	unsigned char *p, *q;
+
+	write_file(tpath("cr-src.wfb"), 700, 50, 2);	/* 7 blocks of 100 rows */
+	p = slurp(tpath("cr-src.wfb"), &len);
+	CU_ASSERT_FATAL(list_blocks(p, len, bl, 16, &hlen) == 7);
+	for (size_t i = 0; i < 3; i++) {
+		unlink(tpath("cr.wfb"));
+		CU_ASSERT_FATAL(convert(tpath("cr-src.wfb"), tpath("cr.wfb"), flags[i]) == 0);
+		q = slurp(tpath("cr.wfb"), &olen);
+		CU_ASSERT_EQUAL(list_blocks(q, olen, obl, 16, &ohlen), 7);
+		CU_ASSERT(olen - ohlen == len - hlen &&
+			  !memcmp(q + ohlen, p + hlen, len - hlen));
+		CU_ASSERT_EQUAL(check_file(tpath("cr.wfb"), 333, 0), 700);
+		free(q);
+	}
+	free(p);
+}
+
 /* ---- column by column ---- */
 
 /* A cell as wfw_col_batch.numbers gives an INT column's. */
@@ -672,6 +786,8 @@ int main(void)
 	CU_add_test(s, "garbage with fixed-up checksums: no crash", test_fixed_up_garbage);
 	CU_add_test(s, "version 1 files read as before", test_version1);
 	CU_add_test(s, "convert on damage, and --salvage", test_convert_salvage);
+	CU_add_test(s, "blocks copied are checked as rows read", test_raw_checks);
+	CU_add_test(s, "convert to binary copies the blocks", test_convert_raw);
 	CU_add_test(s, "read column by column, as numbers", test_read_cols);
 	CU_add_test(s, "INT64_MIN cells decoded as numbers", test_decode_num_min);
 	failed = tu_run();
