@@ -159,6 +159,29 @@ static void pack(const union wultfw_cell *v, size_t rows,
 	}
 }
 
+void wfw_blk_stage(union wultfw_cell *dst, size_t stride,
+		   const union wultfw_cell *src, size_t ncols, size_t rows)
+{
+	/*
+	 * A tile of rows at a time, column by column: each column's run of
+	 * the tile is written whole, where a row at a time would write to
+	 * ncols places a stride apart (the same cache sets) for every row.
+	 */
+	enum { TILE = 32 };
+
+	for (size_t r0 = 0; r0 < rows; r0 += TILE) {
+		size_t n = rows - r0 < TILE ? rows - r0 : TILE;
+
+		for (size_t c = 0; c < ncols; c++) {
+			const union wultfw_cell *s = src + r0 * ncols + c;
+			union wultfw_cell *d = dst + c * stride + r0;
+
+			for (size_t r = 0; r < n; r++)
+				d[r] = s[r * ncols];
+		}
+	}
+}
+
 size_t wfw_blk_encode(const struct wultfw_schema *s,
 		      const union wultfw_cell *cols, size_t stride,
 		      size_t rows, unsigned char *out)

@@ -32,6 +32,13 @@ uint32_t wfw_blk_rows_for(size_t ncols);
 size_t wfw_blk_bound(size_t ncols, size_t rows);
 
 /*
+ * Rows given row-major (ncols cells a row) into column-major: cell c of
+ * row r to dst[c * stride + r], as wfw_blk_encode() takes them.
+ */
+void wfw_blk_stage(union wultfw_cell *dst, size_t stride,
+		   const union wultfw_cell *src, size_t ncols, size_t rows);
+
+/*
  * Encode `rows` rows given column-major (column c's cells start at
  * cols + c * stride) as one block at out, which has wfw_blk_bound() +
  * WFW_BLK_SLACK bytes. Returns the block's length.
