@@ -545,6 +545,95 @@ static void test_convert_salvage(void)
 	free(p);
 }
 
+/* ---- the encoder's choices against a plain reference ---- */
+
+/* The plan of a FLOAT column one cell at a time, as doc/binary-format.md says. */
+static void ref_plan_float(const union wultfw_cell *v, size_t rows, struct wfw_blk_col *k)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN, m;
+
+	for (unsigned scale = 0; scale <= WFW_DEC_MAX_SCALE; scale++) {
+		size_t r = 0;
+
+		for (lo = INT64_MAX, hi = INT64_MIN; r < rows && wfw_dec_exact(v[r].f, scale, &m); r++) {
+			lo = m < lo ? m : lo;
+			hi = m > hi ? m : hi;
+		}
+		if (r == rows) {
+			uint64_t range = (uint64_t)hi - (uint64_t)lo;
+
+			*k = (struct wfw_blk_col){ .enc = WFW_ENC_DEC, .scale = (uint8_t)scale,
+						   .base = (uint64_t)lo };
+			while (range) {
+				k->width++;
+				range >>= 8;
+			}
+			return;
+		}
+	}
+	*k = (struct wfw_blk_col){ .enc = WFW_ENC_FOR, .width = 8 };
+}
+
+/* A float cell: mostly decimals of the block's scale, now and then anything. */
+static double rand_float(uint64_t *seed, unsigned scale, unsigned odd)
+{
+	static const double specials[] = { 0.0, -0.0, NAN, INFINITY, -INFINITY, 1e-310,
+					   2251799813685247.0, 1e300, 0.1 + 0.2 };
+	uint64_t x = wultfw_rand64(seed);
+	/* now and then near 2^51, where a scale more no longer fits */
+	int64_t k = (int64_t)(x >> 12) % (x % 512 ? 100000000 : 2251799813685248);
+
+	if (odd && x % odd == 0)
+		return x & 2 ? specials[x / 4 % 9] : fbits(x);
+	if (x & 4)
+		k = -k;
+	return (double)k / wfw_pow10_exact[(scale + x / 8 % 2) % (WFW_DEC_MAX_SCALE + 1)];
+}
+
+/* Random blocks: each FLOAT chunk as the reference plans it, every cell back. */
+static void test_encode_plans(void)
+{
+	static const struct wultfw_column fc[] = {
+		{ "A", "", WULTFW_COL_FLOAT, 0, NULL, 0 },
+		{ "B", "", WULTFW_COL_FLOAT, 0, NULL, 0 },
+	};
+	static const struct wultfw_schema s2 = { 2, fc };
+	union wultfw_cell cells[2 * 301], back[2 * 301];
+	unsigned char *out = malloc(wfw_blk_bound(2, 301) + WFW_BLK_SLACK);
+	uint64_t seed = 1234, bad = 0, dec = 0, scales = 0;
+	struct wfw_blk_col got[2], want;
+	char err[256];
+
+	CU_ASSERT_FATAL(out != NULL);
+	for (int i = 0; i < 20000; i++) {
+		size_t rows = 1 + wultfw_rand64(&seed) % 301, len;
+		unsigned scale = (unsigned)(wultfw_rand64(&seed) % 11);
+		unsigned odd = i % 3 ? 0 : 1 + (unsigned)(wultfw_rand64(&seed) % 400);
+
+		for (size_t r = 0; r < 2 * rows; r++)
+			cells[r].f = rand_float(&seed, scale, odd);
+		len = wfw_blk_encode(&s2, cells, rows, rows, out);
+		CU_ASSERT_FATAL(wfw_blk_parse(&s2, out + WFW_BLK_HDR_LEN, len - WFW_BLK_HDR_LEN,
+					      (uint32_t)rows, got, err, sizeof(err)) == 0);
+		for (size_t c = 0; c < 2; c++) {
+			ref_plan_float(cells + c * rows, rows, &want);
+			bad += got[c].enc != want.enc || got[c].width != want.width ||
+			       got[c].scale != want.scale || got[c].base != want.base;
+			dec += got[c].enc == WFW_ENC_DEC;
+			scales |= 1u << got[c].scale;
+		}
+		wfw_blk_decode(got, 2, 0, rows, back);
+		for (size_t r = 0; r < rows; r++)
+			bad += memcmp(&back[2 * r], &cells[r], 8) || memcmp(&back[2 * r + 1], &cells[rows + r], 8);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	/* Both kinds of chunk, every scale. */
+	printf("\n  %llu of 40000 chunks scaled decimals ", (unsigned long long)dec);
+	CU_ASSERT(dec > 10000 && dec < 35000);
+	CU_ASSERT_EQUAL(scales, (1u << (WFW_DEC_MAX_SCALE + 1)) - 1);
+	free(out);
+}
+
 /* ---- whole blocks copied as they are (convert_raw.c) ---- */
 
 /* How a whole read of a file ended: rows handed out, the last return, why. */
@@ -786,6 +875,7 @@ int main(void)
 	CU_add_test(s, "garbage with fixed-up checksums: no crash", test_fixed_up_garbage);
 	CU_add_test(s, "version 1 files read as before", test_version1);
 	CU_add_test(s, "convert on damage, and --salvage", test_convert_salvage);
+	CU_add_test(s, "encoder's plans as the reference's, cells back", test_encode_plans);
 	CU_add_test(s, "blocks copied are checked as rows read", test_raw_checks);
 	CU_add_test(s, "convert to binary copies the blocks", test_convert_raw);
 	CU_add_test(s, "read column by column, as numbers", test_read_cols);
