@@ -39,7 +39,8 @@ static void convert_usage(FILE *f)
 	      "      --salvage      binary FILE with damaged blocks (checksum mismatch):\n"
 	      "                     copy every intact block, skip the damaged ones\n"
 	      "  -j, --jobs N       threads reading a binary FILE and writing it as CSV\n"
-	      "                     or binary (default: the online CPUs; 1: no threads)\n"
+	      "                     or binary (default: the online CPUs; 1: no threads);\n"
+	      "                     a version 2 FILE to binary is a copy of its blocks\n"
 	      "  -h, --help         this help\n", f);
 }
 

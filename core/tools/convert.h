@@ -19,8 +19,8 @@ int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
 			 size_t rows, const char *cmd);
 
 /*
- * Every row of r (a binary file) into the binary writer w, fresh from
- * open, on n threads: each reads a block's rows in turn and encodes them
+ * Every row of r (a binary file convert_raw() cannot copy: version 1) into
+ * the binary writer w, fresh from open, on n threads: each reads a block's rows in turn and encodes them
  * as the writer would (the same blocks, byte for byte). No selection:
  * it would change where blocks end. 0, or a negative errno (said).
  */
