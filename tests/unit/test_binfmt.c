@@ -745,6 +745,17 @@ static void test_convert_raw(void)
 		CU_ASSERT_EQUAL(check_file(tpath("cr.wfb"), 333, 0), 700);
 		free(q);
 	}
+	/* Blocks may hold more rows than the writer's: encoded afresh. */
+	wfw_put32(p + 24, 65536);
+	wfw_put32(p + 32, 0);
+	wfw_put32(p + 32, wfw_crc32(0, p, hlen));
+	spill(tpath("cr-big.wfb"), p, len);
+	unlink(tpath("cr.wfb"));
+	CU_ASSERT_FATAL(convert(tpath("cr-big.wfb"), tpath("cr.wfb"), NULL) == 0);
+	q = slurp(tpath("cr.wfb"), &olen);
+	CU_ASSERT_EQUAL(list_blocks(q, olen, obl, 16, &ohlen), 1);
+	CU_ASSERT_EQUAL(check_file(tpath("cr.wfb"), 333, 0), 700);
+	free(q);
 	free(p);
 }
 
