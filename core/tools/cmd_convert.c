@@ -39,7 +39,8 @@ static void convert_usage(FILE *f)
 	      "      --salvage      binary FILE with damaged blocks (checksum mismatch):\n"
 	      "                     copy every intact block, skip the damaged ones\n"
 	      "  -j, --jobs N       threads reading a binary FILE and writing it as CSV\n"
-	      "                     or binary (default: the online CPUs; 1: no threads)\n"
+	      "                     or binary (default: the online CPUs; 1: no threads);\n"
+	      "                     a version 2 FILE to binary is a copy of its blocks\n"
 	      "  -h, --help         this help\n", f);
 }
 
@@ -202,15 +203,18 @@ static int copy_rows(struct wfw_reader *r, struct wfw_writer *w,
 }
 
 /*
- * On two cores or more: binary to binary, reading and encoding on every
- * core; to binary, reading beside encoding; binary to CSV, reading and
- * formatting (most of the work) on every core.
+ * Version 2 binary to binary, every row: the blocks copied as they are.
+ * Else, on two cores or more: binary to binary, reading and encoding on
+ * every core; to binary, reading beside encoding; binary to CSV, reading
+ * and formatting (most of the work) on every core.
  */
 static int write_rows(struct wfw_reader *r, const struct convert_args *a,
 		      struct wfw_writer *w, struct wfw_select *sel)
 {
 	int ret;
 
+	if (convert_raw_fits(r, w, sel))
+		return convert_raw(r, w);
 	if (a->jobs > 1 && a->fmt == &wfw_format_binary &&
 	    wfw_reader_format(r) == WFW_FMT_BINARY && !wfw_select_active(sel))
 		return convert_bin_parallel(r, w, a->jobs);

@@ -19,12 +19,26 @@ int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
 			 size_t rows, const char *cmd);
 
 /*
- * Every row of r (a binary file) into the binary writer w, fresh from
- * open, on n threads: each reads a block's rows in turn and encodes them
+ * Every row of r (a binary file convert_raw() cannot copy: version 1) into
+ * the binary writer w, fresh from open, on n threads: each reads a block's rows in turn and encodes them
  * as the writer would (the same blocks, byte for byte). No selection:
  * it would change where blocks end. 0, or a negative errno (said).
  */
 int convert_bin_parallel(struct wfw_reader *r, struct wfw_writer *w, unsigned n);
+
+/*
+ * Whether convert_raw() can copy r into w: a version 2 binary file to the
+ * binary writer w, fresh from open, with blocks it could have written,
+ * every row (no selection).
+ */
+bool convert_raw_fits(struct wfw_reader *r, const struct wfw_writer *w,
+		      const struct wfw_select *sel);
+
+/*
+ * Every block of r copied as it is into w (convert_raw.c), each checked
+ * first as wfw_reader_read() checks it. 0, or a negative errno (said).
+ */
+int convert_raw(struct wfw_reader *r, struct wfw_writer *w);
 
 /*
  * Every row of r through sel into the binary writer w, r read by a thread

@@ -115,12 +115,9 @@ static size_t format_batch(struct fmt_job *j)
 /* j->b as one block, as the binary writer would stage and pack it. */
 static size_t encode_batch(struct fmt_job *j)
 {
-	const size_t ncols = j->b.ncols, stride = j->p->rows;
-	const union wultfw_cell *src = j->b.cells;
+	const size_t stride = j->p->rows;
 
-	for (size_t r = 0; r < j->b.rows; r++, src += ncols)
-		for (size_t c = 0; c < ncols; c++)
-			j->stage[c * stride + r] = src[c];
+	wfw_blk_stage(j->stage, stride, j->b.cells, j->b.ncols, j->b.rows);
 	return wfw_blk_encode(&j->p->bw->enc, j->stage, stride, j->b.rows,
 			      (unsigned char *)j->text);
 }

@@ -60,17 +60,18 @@ static void plan_int(const union wultfw_cell *v, size_t rows, int is_enum,
 		     struct chunk_plan *k)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
-	int empty = 0;
 
 	for (size_t r = 0; r < rows; r++) {
 		lo = v[r].i < lo ? v[r].i : lo;
 		hi = v[r].i > hi ? v[r].i : hi;
-		empty |= v[r].i == WULTFW_CELL_EMPTY;
 	}
 	*k = (struct chunk_plan){ .enc = WFW_ENC_FOR, .base = (uint64_t)lo,
 				  .width = bytes_for((uint64_t)hi - (uint64_t)lo) };
-	/* An ENUM's empty is -1: an INT64_MIN there is kept as it is. */
-	if (!empty || is_enum)
+	/*
+	 * An empty cell is INT64_MIN, the smallest int64: there is one when
+	 * lo is it. An ENUM's empty is -1: an INT64_MIN there is kept as it is.
+	 */
+	if (lo != WULTFW_CELL_EMPTY || is_enum)
 		return;
 	/* Empty cells (INT64_MIN) take code 0; the range is of the others. */
 	lo = INT64_MAX;
@@ -90,6 +91,73 @@ static void plan_int(const union wultfw_cell *v, size_t rows, int is_enum,
 }
 
 /*
+ * The first row whose cell is not a decimal of this scale (wfw_dec_exact),
+ * or rows when every one is; *lo, *hi: the least and greatest scaled
+ * integers before that row.
+ */
+static size_t dec_scan_one(const union wultfw_cell *v, size_t from, size_t rows,
+			   unsigned scale, int64_t *lo, int64_t *hi)
+{
+	int64_t m;
+
+	for (size_t r = from; r < rows; r++) {
+		if (!wfw_dec_exact(v[r].f, scale, &m))
+			return r;
+		*lo = m < *lo ? m : *lo;
+		*hi = m > *hi ? m : *hi;
+	}
+	return rows;
+}
+
+#ifdef __SSE2__
+/*
+ * The same two cells a division (the division is what this waits for):
+ * x = v * 10^scale rounded with 1.5 * 2^52 as wfw_round_small() does, the
+ * cell a decimal when |x| < 2^51 and the rounded x / 10^scale gives back
+ * its bits. Pairs until one fails, then one at a time from there.
+ */
+static size_t dec_scan(const union wultfw_cell *v, size_t rows, unsigned scale,
+		       int64_t *lo, int64_t *hi)
+{
+	const __m128d p = _mm_set1_pd(wfw_pow10_exact[scale]);
+	const __m128d shift = _mm_set1_pd(6755399441055744.0);
+	const __m128d lim = _mm_set1_pd(2251799813685248.0);
+	const __m128d absmask = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+	__m128d vlo = _mm_set1_pd(INFINITY), vhi = _mm_set1_pd(-INFINITY);
+	double l[2], h[2];
+	size_t r = 0;
+
+	for (; r + 2 <= rows; r += 2) {
+		__m128d c = _mm_loadu_pd(&v[r].f), x = _mm_mul_pd(c, p);
+		__m128d k = _mm_sub_pd(_mm_add_pd(x, shift), shift);
+		__m128i same = _mm_cmpeq_epi32(_mm_castpd_si128(_mm_div_pd(k, p)),
+					       _mm_castpd_si128(c));
+
+		same = _mm_and_si128(same, _mm_shuffle_epi32(same, 0xB1));
+		if (_mm_movemask_pd(_mm_and_pd(_mm_castsi128_pd(same),
+					       _mm_cmplt_pd(_mm_and_pd(x, absmask), lim))) != 3)
+			break;
+		vlo = _mm_min_pd(vlo, k);
+		vhi = _mm_max_pd(vhi, k);
+	}
+	_mm_storeu_pd(l, vlo);
+	_mm_storeu_pd(h, vhi);
+	/* Integers below 2^51 in magnitude: exact as doubles. */
+	*lo = r ? (int64_t)(l[0] < l[1] ? l[0] : l[1]) : INT64_MAX;
+	*hi = r ? (int64_t)(h[0] > h[1] ? h[0] : h[1]) : INT64_MIN;
+	return dec_scan_one(v, r, rows, scale, lo, hi);
+}
+#else
+static size_t dec_scan(const union wultfw_cell *v, size_t rows, unsigned scale,
+		       int64_t *lo, int64_t *hi)
+{
+	*lo = INT64_MAX;
+	*hi = INT64_MIN;
+	return dec_scan_one(v, 0, rows, scale, lo, hi);
+}
+#endif
+
+/*
  * A float column as scaled decimals when every cell allows it, else raw.
  * One pass at the scale so far; a cell needing more decimals raises the
  * scale and starts over (at most WFW_DEC_MAX_SCALE times).
@@ -97,23 +165,15 @@ static void plan_int(const union wultfw_cell *v, size_t rows, int is_enum,
 static void plan_float(const union wultfw_cell *v, size_t rows,
 		       struct chunk_plan *k)
 {
-	int64_t lo = INT64_MAX, hi = INT64_MIN, m;
+	int64_t lo, hi, m;
 	unsigned scale = 0;
+	size_t bad;
 
 	*k = (struct chunk_plan){ .enc = WFW_ENC_FOR, .width = 8 };
-	for (size_t r = 0; r < rows; r++) {
-		if (!wfw_dec_exact(v[r].f, scale, &m)) {
-			while (!wfw_dec_exact(v[r].f, scale, &m))
-				if (++scale > WFW_DEC_MAX_SCALE)
-					return;
-			lo = INT64_MAX;
-			hi = INT64_MIN;
-			r = (size_t)-1;		/* again from the first row */
-			continue;
-		}
-		lo = m < lo ? m : lo;
-		hi = m > hi ? m : hi;
-	}
+	while ((bad = dec_scan(v, rows, scale, &lo, &hi)) < rows)
+		while (!wfw_dec_exact(v[bad].f, scale, &m))
+			if (++scale > WFW_DEC_MAX_SCALE)
+				return;
 	*k = (struct chunk_plan){ .enc = WFW_ENC_DEC, .scale = (uint8_t)scale,
 		.base = (uint64_t)lo, .width = bytes_for((uint64_t)hi - (uint64_t)lo) };
 }
@@ -130,6 +190,40 @@ pack_for(const union wultfw_cell *v, size_t rows, uint64_t base, size_t w,
 }
 
 /*
+ * Scaled decimals (planned: each v * 10^scale is within 2^51 of 0 and
+ * next to its integer m): v * 10^scale + 1.5 * 2^52 is the double whose
+ * bits are those of 1.5 * 2^52 plus m, as wfw_round_small() rounds.
+ */
+static inline __attribute__((always_inline)) void
+pack_dec_w(const union wultfw_cell *v, size_t rows, const struct chunk_plan *k,
+	   size_t w, unsigned char *out)
+{
+	const double p10 = wfw_pow10_exact[k->scale], shift = 6755399441055744.0;
+	const uint64_t bias = 0x4338000000000000ull + k->base;	/* bits of shift */
+
+	for (size_t r = 0; r < rows; r++) {
+		double x = v[r].f * p10 + shift;
+		uint64_t bits;
+
+		memcpy(&bits, &x, sizeof(bits));
+		wfw_put64(out + r * w, bits - bias);
+	}
+}
+
+static void pack_dec(const union wultfw_cell *v, size_t rows,
+		     const struct chunk_plan *k, unsigned char *out)
+{
+	switch (k->width) {
+	case 0: break;
+	case 1: pack_dec_w(v, rows, k, 1, out); break;
+	case 2: pack_dec_w(v, rows, k, 2, out); break;
+	case 3: pack_dec_w(v, rows, k, 3, out); break;
+	case 4: pack_dec_w(v, rows, k, 4, out); break;
+	default: pack_dec_w(v, rows, k, k->width, out); break;
+	}
+}
+
+/*
  * Each cell as `width` little-endian bytes. Stores are 8 bytes wide: the
  * last one runs into the next chunk's header (written after) or the slack.
  */
@@ -139,8 +233,7 @@ static void pack(const union wultfw_cell *v, size_t rows,
 	const size_t w = k->width;
 
 	if (k->enc == WFW_ENC_DEC) {
-		for (size_t r = 0; r < rows; r++)
-			wfw_put64(out + r * w, (uint64_t)(int64_t)wfw_round_small(v[r].f * wfw_pow10_exact[k->scale]) - k->base);
+		pack_dec(v, rows, k, out);
 		return;
 	}
 	if (k->enc == WFW_ENC_FOR_EMPTY) {
@@ -156,6 +249,29 @@ static void pack(const union wultfw_cell *v, size_t rows,
 	case 3: pack_for(v, rows, k->base, 3, out); break;
 	case 4: pack_for(v, rows, k->base, 4, out); break;
 	default: pack_for(v, rows, k->base, w, out); break;
+	}
+}
+
+void wfw_blk_stage(union wultfw_cell *dst, size_t stride,
+		   const union wultfw_cell *src, size_t ncols, size_t rows)
+{
+	/*
+	 * A tile of rows at a time, column by column: each column's run of
+	 * the tile is written whole, where a row at a time would write to
+	 * ncols places a stride apart (the same cache sets) for every row.
+	 */
+	enum { TILE = 32 };
+
+	for (size_t r0 = 0; r0 < rows; r0 += TILE) {
+		size_t n = rows - r0 < TILE ? rows - r0 : TILE;
+
+		for (size_t c = 0; c < ncols; c++) {
+			const union wultfw_cell *s = src + r0 * ncols + c;
+			union wultfw_cell *d = dst + c * stride + r0;
+
+			for (size_t r = 0; r < n; r++)
+				d[r] = s[r * ncols];
+		}
 	}
 }
 
@@ -183,11 +299,17 @@ size_t wfw_blk_encode(const struct wultfw_schema *s,
 		p += WFW_BLK_CHUNK_LEN + rows * k.width;
 	}
 	len = (uint32_t)(p - out - WFW_BLK_HDR_LEN);
-	wfw_put32(out, (uint32_t)rows);
-	wfw_put32(out + 4, len);
-	wfw_put32(out + 8, wfw_crc32c(0, out + WFW_BLK_HDR_LEN, len));
-	wfw_put32(out + 12, wfw_crc32c(0, out, 12));
+	wfw_blk_hdr_put(out, &(struct wfw_blk_hdr){ (uint32_t)rows, len,
+			wfw_crc32c(0, out + WFW_BLK_HDR_LEN, len) });
 	return WFW_BLK_HDR_LEN + len;
+}
+
+void wfw_blk_hdr_put(unsigned char *p, const struct wfw_blk_hdr *h)
+{
+	wfw_put32(p, h->rows);
+	wfw_put32(p + 4, h->len);
+	wfw_put32(p + 8, h->crc);
+	wfw_put32(p + 12, wfw_crc32c(0, p, 12));
 }
 
 /* ---- reading ---- */

@@ -32,6 +32,13 @@ uint32_t wfw_blk_rows_for(size_t ncols);
 size_t wfw_blk_bound(size_t ncols, size_t rows);
 
 /*
+ * Rows given row-major (ncols cells a row) into column-major: cell c of
+ * row r to dst[c * stride + r], as wfw_blk_encode() takes them.
+ */
+void wfw_blk_stage(union wultfw_cell *dst, size_t stride,
+		   const union wultfw_cell *src, size_t ncols, size_t rows);
+
+/*
  * Encode `rows` rows given column-major (column c's cells start at
  * cols + c * stride) as one block at out, which has wfw_blk_bound() +
  * WFW_BLK_SLACK bytes. Returns the block's length.
@@ -52,6 +59,9 @@ struct wfw_blk_hdr {
  */
 int wfw_blk_hdr_parse(const unsigned char *p, size_t ncols,
 		      uint32_t max_rows, struct wfw_blk_hdr *h);
+
+/* A block header's 16 bytes at p, its own checksum computed. */
+void wfw_blk_hdr_put(unsigned char *p, const struct wfw_blk_hdr *h);
 
 /* A column chunk of a checked payload. */
 struct wfw_blk_col {

@@ -368,6 +368,93 @@ static long read_cols_v2(struct wfw_reader *base, struct wfw_col_batch *b)
 	return got;
 }
 
+/* ---- whole blocks as they are in the file (convert's copy) ---- */
+
+uint32_t wfw_reader_block_rows(const struct wfw_reader *base)
+{
+	const struct bin_reader *r = (const struct bin_reader *)base;
+
+	if (base->ops != &wfw_bin_reader_ops || r->hdr.version == WFW_BIN_VERSION_V1)
+		return 0;
+	return r->hdr.block_rows;
+}
+
+/*
+ * The header of the block at r->pos into h, with load_block's checks and
+ * messages: 0, 1 when there are no more blocks, or < 0 (said).
+ */
+static int raw_probe(struct bin_reader *r, struct wfw_blk_hdr *h)
+{
+	int ret;
+
+	r->damage_len = -2;
+	if (r->pos >= r->stop)
+		return 1;
+	ret = probe_block(r, r->pos, h);
+	if (ret == -EBADMSG)
+		return damaged(r, -EBADMSG, -1, "checksum mismatch in the block header");
+	if (ret == -EINVAL)
+		return damaged(r, -EINVAL, -1, "impossible block header (row count or length)");
+	if (ret < 0)
+		return rfail(&r->base, ret, "%s: read failed at byte %llu: %s", r->base.path,
+			     (unsigned long long)r->pos, strerror(-ret));
+	return ret;
+}
+
+/*
+ * The block at r->pos into dst (cap bytes) as the file has it, checked as
+ * load_block checks it: its length, 0 at the end, or < 0 (said).
+ */
+static long load_raw(struct bin_reader *r, unsigned char *dst, size_t cap,
+		     uint32_t *rows)
+{
+	unsigned char *payload = dst + WFW_BLK_HDR_LEN;
+	struct wfw_blk_hdr h;
+	int ret = raw_probe(r, &h);
+
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	if ((size_t)h.len > cap - WFW_BLK_HDR_LEN - WFW_BLK_SLACK)
+		return rfail(&r->base, -E2BIG, "%s: block %llu at byte %llu holds %u bytes, more than the room for a block",
+			     r->base.path, (unsigned long long)r->block_no,
+			     (unsigned long long)r->pos, h.len);
+	ret = pread_full(r->base.fd, payload, h.len, r->pos + WFW_BLK_HDR_LEN);
+	if (ret)
+		return rfail(&r->base, ret, "%s: read failed at byte %llu: %s", r->base.path,
+			     (unsigned long long)r->pos,
+			     ret == -EIO ? "file shrank while reading" : strerror(-ret));
+	if (wfw_crc32c(0, payload, h.len) != h.crc)
+		return damaged(r, -EBADMSG, h.len, "checksum mismatch");
+	if (wfw_blk_parse(&r->base.schema, payload, h.len, h.rows, r->cols,
+			  r->why, sizeof(r->why)))
+		return damaged(r, -EINVAL, h.len, r->why);
+	wfw_blk_hdr_put(dst, &h);	/* the file's bytes: its checksum held */
+	*rows = h.rows;
+	next_block(r, h.len, h.rows);
+	return (long)(WFW_BLK_HDR_LEN + h.len);
+}
+
+long wfw_reader_read_block(struct wfw_reader *base, void *dst, size_t cap,
+			   uint32_t *rows)
+{
+	struct bin_reader *r = to_bin(base);
+	long got;
+
+	if (!wfw_reader_block_rows(base) || r->blk_next != r->blk_rows ||
+	    cap < WFW_BLK_HDR_LEN + WFW_BLK_SLACK)
+		return rfail(base, -EINVAL, "%s: not between two blocks of a version 2 binary file",
+			     base->path);
+	*rows = 0;
+	for (;;) {
+		got = load_raw(r, dst, cap, rows);
+		if (got >= 0 || !base->salvage || r->damage_len < -1)
+			break;
+		skip_damage(r);
+	}
+	base->rows_done += *rows;
+	return got;
+}
+
 /* ---- version 1: fixed records ---- */
 
 static long read_v1(struct bin_reader *r, struct wultfw_batch *b)

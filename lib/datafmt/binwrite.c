@@ -154,12 +154,7 @@ static int emit(struct wfw_bin_writer *w)
 static void stage_rows(struct wfw_bin_writer *w, const union wultfw_cell *src,
 		       size_t n)
 {
-	const size_t ncols = w->ncols, stride = w->block_rows;
-	union wultfw_cell *dst = w->stage + w->staged;
-
-	for (size_t r = 0; r < n; r++, src += ncols)
-		for (size_t c = 0; c < ncols; c++)
-			dst[c * stride + r] = src[c];
+	wfw_blk_stage(w->stage + w->staged, w->block_rows, src, w->ncols, n);
 	w->staged += n;
 }
 

@@ -180,6 +180,25 @@ const char *wfw_reader_meta(const struct wfw_reader *r, const char *key);
 void wfw_reader_set_salvage(struct wfw_reader *r, bool on);
 uint64_t wfw_reader_damaged(const struct wfw_reader *r);
 
+/*
+ * Binary version 2 files: the most rows a block of the file may hold (the
+ * header's block_rows); 0 for any other file.
+ */
+uint32_t wfw_reader_block_rows(const struct wfw_reader *r);
+
+/*
+ * Binary version 2 files, between blocks (only this, or wfw_reader_read()
+ * of whole blocks, before): the next block as the file holds it (block
+ * header and payload) into dst, which has cap bytes, checked as
+ * wfw_reader_read() checks it (checksums, chunks, enum cells), so a copy
+ * holds only blocks the reader accepts; salvage skips damaged ones. cap:
+ * the block bound of wfw_reader_block_rows() rows plus 8 bytes of slack
+ * (binblock.h). Returns the block's length (*rows its rows), 0 at the end,
+ * or a negative errno (wfw_reader_error() says why).
+ */
+long wfw_reader_read_block(struct wfw_reader *r, void *dst, size_t cap,
+			   uint32_t *rows);
+
 void wfw_reader_close(struct wfw_reader *r);
 
 /* ---- small helpers ---- */

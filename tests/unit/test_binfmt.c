@@ -545,6 +545,220 @@ static void test_convert_salvage(void)
 	free(p);
 }
 
+/* ---- the encoder's choices against a plain reference ---- */
+
+/* The plan of a FLOAT column one cell at a time, as doc/binary-format.md says. */
+static void ref_plan_float(const union wultfw_cell *v, size_t rows, struct wfw_blk_col *k)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN, m;
+
+	for (unsigned scale = 0; scale <= WFW_DEC_MAX_SCALE; scale++) {
+		size_t r = 0;
+
+		for (lo = INT64_MAX, hi = INT64_MIN; r < rows && wfw_dec_exact(v[r].f, scale, &m); r++) {
+			lo = m < lo ? m : lo;
+			hi = m > hi ? m : hi;
+		}
+		if (r == rows) {
+			uint64_t range = (uint64_t)hi - (uint64_t)lo;
+
+			*k = (struct wfw_blk_col){ .enc = WFW_ENC_DEC, .scale = (uint8_t)scale,
+						   .base = (uint64_t)lo };
+			while (range) {
+				k->width++;
+				range >>= 8;
+			}
+			return;
+		}
+	}
+	*k = (struct wfw_blk_col){ .enc = WFW_ENC_FOR, .width = 8 };
+}
+
+/* A float cell: mostly decimals of the block's scale, now and then anything. */
+static double rand_float(uint64_t *seed, unsigned scale, unsigned odd)
+{
+	static const double specials[] = { 0.0, -0.0, NAN, INFINITY, -INFINITY, 1e-310,
+					   2251799813685247.0, 1e300, 0.1 + 0.2 };
+	uint64_t x = wultfw_rand64(seed);
+	/* now and then near 2^51, where a scale more no longer fits */
+	int64_t k = (int64_t)(x >> 12) % (x % 512 ? 100000000 : 2251799813685248);
+
+	if (odd && x % odd == 0)
+		return x & 2 ? specials[x / 4 % 9] : fbits(x);
+	if (x & 4)
+		k = -k;
+	return (double)k / wfw_pow10_exact[(scale + x / 8 % 2) % (WFW_DEC_MAX_SCALE + 1)];
+}
+
+/* Random blocks: each FLOAT chunk as the reference plans it, every cell back. */
+static void test_encode_plans(void)
+{
+	static const struct wultfw_column fc[] = {
+		{ "A", "", WULTFW_COL_FLOAT, 0, NULL, 0 },
+		{ "B", "", WULTFW_COL_FLOAT, 0, NULL, 0 },
+	};
+	static const struct wultfw_schema s2 = { 2, fc };
+	union wultfw_cell cells[2 * 301], back[2 * 301];
+	unsigned char *out = malloc(wfw_blk_bound(2, 301) + WFW_BLK_SLACK);
+	uint64_t seed = 1234, bad = 0, dec = 0, scales = 0;
+	struct wfw_blk_col got[2], want;
+	char err[256];
+
+	CU_ASSERT_FATAL(out != NULL);
+	for (int i = 0; i < 20000; i++) {
+		size_t rows = 1 + wultfw_rand64(&seed) % 301, len;
+		unsigned scale = (unsigned)(wultfw_rand64(&seed) % 11);
+		unsigned odd = i % 3 ? 0 : 1 + (unsigned)(wultfw_rand64(&seed) % 400);
+
+		for (size_t r = 0; r < 2 * rows; r++)
+			cells[r].f = rand_float(&seed, scale, odd);
+		len = wfw_blk_encode(&s2, cells, rows, rows, out);
+		CU_ASSERT_FATAL(wfw_blk_parse(&s2, out + WFW_BLK_HDR_LEN, len - WFW_BLK_HDR_LEN,
+					      (uint32_t)rows, got, err, sizeof(err)) == 0);
+		for (size_t c = 0; c < 2; c++) {
+			ref_plan_float(cells + c * rows, rows, &want);
+			bad += got[c].enc != want.enc || got[c].width != want.width ||
+			       got[c].scale != want.scale || got[c].base != want.base;
+			dec += got[c].enc == WFW_ENC_DEC;
+			scales |= 1u << got[c].scale;
+		}
+		wfw_blk_decode(got, 2, 0, rows, back);
+		for (size_t r = 0; r < rows; r++)
+			bad += memcmp(&back[2 * r], &cells[r], 8) || memcmp(&back[2 * r + 1], &cells[rows + r], 8);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	/* Both kinds of chunk, every scale. */
+	printf("\n  %llu of 40000 chunks scaled decimals ", (unsigned long long)dec);
+	CU_ASSERT(dec > 10000 && dec < 35000);
+	CU_ASSERT_EQUAL(scales, (1u << (WFW_DEC_MAX_SCALE + 1)) - 1);
+	free(out);
+}
+
+/* ---- whole blocks copied as they are (convert_raw.c) ---- */
+
+/* How a whole read of a file ended: rows handed out, the last return, why. */
+struct read_end { uint64_t rows; long ret; char why[512]; };
+
+static void read_end(struct wfw_reader *r, long ret, uint64_t rows, struct read_end *e)
+{
+	e->rows = rows;
+	e->ret = ret;
+	snprintf(e->why, sizeof(e->why), "%s", ret < 0 ? wfw_reader_error(r) : "");
+}
+
+/* path read whole by rows (raw false) or by blocks (raw true). */
+static void read_whole(const char *path, bool raw, bool salvage, struct read_end *e)
+{
+	struct wfw_reader *r;
+	struct wultfw_batch b;
+	unsigned char *blk;
+	uint64_t rows = 0;
+	uint32_t n = 0;
+	size_t cap;
+	char err[512];
+	long got;
+
+	CU_ASSERT_FATAL(wfw_reader_open(&r, path, err, sizeof(err)) == 0);
+	wfw_reader_set_salvage(r, salvage);
+	cap = wfw_blk_bound(NCOLS, wfw_reader_block_rows(r)) + WFW_BLK_SLACK;
+	blk = malloc(cap);
+	CU_ASSERT_FATAL(blk && wfw_batch_alloc(&b, NCOLS, 64) == 0);
+	do {
+		b.rows = 0;
+		got = raw ? wfw_reader_read_block(r, blk, cap, &n) : wfw_reader_read(r, &b);
+		rows += raw && got > 0 ? n : got > 0 ? (uint64_t)got : 0;
+	} while (got > 0);
+	read_end(r, got, rows, e);
+	wfw_batch_free(&b);
+	free(blk);
+	wfw_reader_close(r);
+}
+
+/* Blocks copied pass and fail as rows read do, with the same message. */
+static void expect_same_end(const char *path, bool salvage)
+{
+	struct read_end rows, blocks;
+
+	read_whole(path, false, salvage, &rows);
+	read_whole(path, true, salvage, &blocks);
+	CU_ASSERT_EQUAL(blocks.rows, rows.rows);
+	CU_ASSERT_EQUAL(blocks.ret, rows.ret);
+	CU_ASSERT_STRING_EQUAL(blocks.why, rows.why);
+}
+
+/* Every flipped byte, and garbage with fixed-up checksums (structure, enums). */
+static void test_raw_checks(void)
+{
+	struct blk bl[16];
+	size_t len, hlen, nb;
+	unsigned char *p;
+	uint64_t seed = 77;
+
+	write_file(tpath("rc-src.wfb"), 300, 30, 2);	/* blocks of 60 rows */
+	p = slurp(tpath("rc-src.wfb"), &len);
+	nb = list_blocks(p, len, bl, 16, &hlen);
+	CU_ASSERT_FATAL(nb == 5);
+	for (size_t off = hlen; off < len; off += 3) {
+		p[off] ^= 0x10;
+		spill(tpath("rc.wfb"), p, len);
+		expect_same_end(tpath("rc.wfb"), off % 2);
+		p[off] ^= 0x10;
+	}
+	for (int i = 0; i < 600; i++) {
+		const struct blk *k = &bl[wultfw_rand64(&seed) % nb];
+		unsigned char *h = p + k->off, hdr[WFW_BLK_HDR_LEN], was;
+		/* rows, length or payload; the checksums are made to hold */
+		size_t at = wultfw_rand64(&seed) % (8 + k->len);
+
+		at += at < 8 ? 0 : 8;
+		memcpy(hdr, h, sizeof(hdr));
+		was = h[at];
+		h[at] = (unsigned char)wultfw_rand64(&seed);
+		wfw_put32(h + 8, wfw_crc32c(0, h + WFW_BLK_HDR_LEN, k->len));
+		wfw_put32(h + 12, wfw_crc32c(0, h, 12));
+		spill(tpath("rc.wfb"), p, len);
+		expect_same_end(tpath("rc.wfb"), i % 2);
+		h[at] = was;
+		memcpy(h, hdr, sizeof(hdr));
+	}
+	free(p);
+}
+
+/* convert to binary keeps the input's blocks (short ones too) byte for byte. */
+static void test_convert_raw(void)
+{
+	static const char *const flags[] = { NULL, "-j1", "-j3" };
+	size_t len, olen, hlen, ohlen;
+	struct blk bl[16], obl[16];
+	unsigned char *p, *q;
+
+	write_file(tpath("cr-src.wfb"), 700, 50, 2);	/* 7 blocks of 100 rows */
+	p = slurp(tpath("cr-src.wfb"), &len);
+	CU_ASSERT_FATAL(list_blocks(p, len, bl, 16, &hlen) == 7);
+	for (size_t i = 0; i < 3; i++) {
+		unlink(tpath("cr.wfb"));
+		CU_ASSERT_FATAL(convert(tpath("cr-src.wfb"), tpath("cr.wfb"), flags[i]) == 0);
+		q = slurp(tpath("cr.wfb"), &olen);
+		CU_ASSERT_EQUAL(list_blocks(q, olen, obl, 16, &ohlen), 7);
+		CU_ASSERT(olen - ohlen == len - hlen &&
+			  !memcmp(q + ohlen, p + hlen, len - hlen));
+		CU_ASSERT_EQUAL(check_file(tpath("cr.wfb"), 333, 0), 700);
+		free(q);
+	}
+	/* Blocks may hold more rows than the writer's: encoded afresh. */
+	wfw_put32(p + 24, 65536);
+	wfw_put32(p + 32, 0);
+	wfw_put32(p + 32, wfw_crc32(0, p, hlen));
+	spill(tpath("cr-big.wfb"), p, len);
+	unlink(tpath("cr.wfb"));
+	CU_ASSERT_FATAL(convert(tpath("cr-big.wfb"), tpath("cr.wfb"), NULL) == 0);
+	q = slurp(tpath("cr.wfb"), &olen);
+	CU_ASSERT_EQUAL(list_blocks(q, olen, obl, 16, &ohlen), 1);
+	CU_ASSERT_EQUAL(check_file(tpath("cr.wfb"), 333, 0), 700);
+	free(q);
+	free(p);
+}
+
 /* ---- column by column ---- */
 
 /* A cell as wfw_col_batch.numbers gives an INT column's. */
@@ -672,6 +886,9 @@ int main(void)
 	CU_add_test(s, "garbage with fixed-up checksums: no crash", test_fixed_up_garbage);
 	CU_add_test(s, "version 1 files read as before", test_version1);
 	CU_add_test(s, "convert on damage, and --salvage", test_convert_salvage);
+	CU_add_test(s, "encoder's plans as the reference's, cells back", test_encode_plans);
+	CU_add_test(s, "blocks copied are checked as rows read", test_raw_checks);
+	CU_add_test(s, "convert to binary copies the blocks", test_convert_raw);
 	CU_add_test(s, "read column by column, as numbers", test_read_cols);
 	CU_add_test(s, "INT64_MIN cells decoded as numbers", test_decode_num_min);
 	failed = tu_run();

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wultfw convert, a version 2 binary file to binary with every row and
+ * column: each block is checked as the reader checks it and copied as it
+ * is, not decoded and encoded again. The blocks are the writer's own
+ * format, so the copy reads back cell for cell as the input; it goes out
+ * through the binary writer's buffer, whose file handling (whole blocks
+ * only, cut back after a failed write) and closing are the same as for
+ * encoded blocks.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+#include "convert.h"
+#include "datafmt/binblock.h"
+
+bool convert_raw_fits(struct wfw_reader *r, const struct wfw_writer *w,
+		      const struct wfw_select *sel)
+{
+	uint32_t in_rows = wfw_reader_block_rows(r);
+
+	/* An input block must be a block the writer could have written. */
+	return w->fmt == &wfw_format_binary && in_rows &&
+	       in_rows <= w->impl.bin.block_rows && !w->impl.bin.staged &&
+	       wfw_reader_schema(r)->ncols == w->impl.bin.ncols &&
+	       !wfw_select_active(sel);
+}
+
+/* One block from r into bw's buffer: its rows, 0 at the end, or < 0 (said). */
+static long copy_block(struct wfw_reader *r, struct wfw_bin_writer *bw,
+		       size_t room)
+{
+	unsigned char *p = (unsigned char *)wfw_out_reserve(&bw->out, room);
+	uint32_t rows = 0;
+	long len;
+
+	if (!p) {
+		fprintf(stderr, "wultfw convert: %s\n", bw->out.msg);
+		return bw->out.err;
+	}
+	len = wfw_reader_read_block(r, p, room, &rows);
+	if (len < 0) {
+		fprintf(stderr, "wultfw convert: %s\n", wfw_reader_error(r));
+		return len;
+	}
+	wfw_out_commit(&bw->out, (size_t)len);
+	return rows;
+}
+
+int convert_raw(struct wfw_reader *r, struct wfw_writer *w)
+{
+	struct wfw_bin_writer *bw = &w->impl.bin;
+	size_t room = wfw_blk_bound(bw->ncols, wfw_reader_block_rows(r)) + WFW_BLK_SLACK;
+	long rows;
+
+	while ((rows = copy_block(r, bw, room)) > 0) {
+		bw->rows += (uint64_t)rows;
+		w->rows += (uint64_t)rows;
+	}
+	return (int)rows;
+}
