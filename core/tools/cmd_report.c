@@ -410,44 +410,67 @@ static int load_timeline(struct wfw_rep_result *r)
 	return ret;
 }
 
+/* Say why reading r failed (ret: -ENOMEM, or the reader's error). */
+static int read_failed(const struct wfw_rep_result *r, struct wfw_reader *rd, int ret)
+{
+	if (ret == -ENOMEM)
+		fprintf(stderr, "wultfw report: %s: out of memory\n", r->path);
+	else if (ret)
+		fprintf(stderr, "wultfw report: %s\n", wfw_reader_error(rd));
+	return ret;
+}
+
 /* Every row of rd through the selection into r; 0 or an error said. */
-static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
-		     struct wfw_select *sel, int scol)
+static int read_batches(struct wfw_rep_result *r, struct wfw_reader *rd,
+			struct wfw_select *sel, int scol, struct rep_keep *k)
 {
 	const struct wultfw_schema *s = wfw_reader_schema(rd);
 	struct wultfw_batch b = { 0 };
-	struct rep_keep k = { 0 };
 	long n = 0;
 	int ret = wfw_batch_alloc(&b, s->ncols, 8192);
 
-	if (!ret)
-		ret = rep_keep_init(r, &k, WFW_REPORT_SEED);
 	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
 		r->rows_read += b.rows;
 		ret = wfw_select_batch(sel, &b);
 		if (ret) {
 			fprintf(stderr, "wultfw report: %s: %s\n", r->path, sel->err);
-			break;
+			wfw_batch_free(&b);
+			return ret;
 		}
 		ret = wfw_statset_add(&r->set, &b);
 		if (!ret)
-			ret = rep_keep_rows(r, s, scol, &b, &k);
-		if (!ret && !r->sampled && r->nsel > WFW_REPORT_KEEP_ROWS)
-			ret = rep_cross_cap(r, &k);
+			ret = rep_keep_rows(r, s, scol, &b, k);
+		if (!ret)
+			ret = rep_cross_past(r, k, WFW_REPORT_KEEP_ROWS);
 		b.rows = 0;
 	}
+	wfw_batch_free(&b);
+	return read_failed(r, rd, ret ? ret : n < 0 ? (int)n : 0);
+}
+
+/*
+ * Every row of rd through the selection into r; 0 or an error said. A
+ * binary file without a selection is read column by column.
+ */
+static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
+		     struct wfw_select *sel, int scol)
+{
+	const struct wultfw_schema *s = wfw_reader_schema(rd);
+	struct rep_keep k = { 0 };
+	int ret = rep_keep_init(r, &k, WFW_REPORT_SEED);
+
+	if (ret)
+		ret = read_failed(r, rd, ret);
+	else if (!wfw_select_active(sel) && wfw_reader_native_cols(rd))
+		ret = read_failed(r, rd, rep_read_cols(r, rd, scol, &k,
+						       WFW_REPORT_KEEP_ROWS));
+	else
+		ret = read_batches(r, rd, sel, scol, &k);
 	rep_keep_free(&k);
 	if (scol >= 0) {	/* a one-pass reader learns names as it goes */
 		r->state_names = s->cols[scol].enum_names;
 		r->nstates = s->cols[scol].n_enum;
 	}
-	if (ret == -ENOMEM)
-		fprintf(stderr, "wultfw report: %s: out of memory\n", r->path);
-	else if (!ret && n < 0) {
-		fprintf(stderr, "wultfw report: %s\n", wfw_reader_error(rd));
-		ret = (int)n;
-	}
-	wfw_batch_free(&b);
 	return ret;
 }
 

@@ -60,47 +60,55 @@ static int part_open(struct rep_part *p, int *scol)
  * the threads' timing). Should the whole turn out under the cap, the file
  * is read again by one reader (merge_parts()).
  */
-static int past_share(struct rep_part *p, struct rep_keep *k)
+static uint64_t part_share(const struct rep_part *p)
 {
-	if (p->res.sampled || p->res.nsel <= WFW_REPORT_KEEP_ROWS / p->n)
-		return 0;
-	return rep_cross_cap(&p->res, k);
+	return WFW_REPORT_KEEP_ROWS / p->n;
+}
+
+/* The part's rows, a batch of rows at a time. */
+static int part_rows(struct rep_part *p, int scol, struct rep_keep *k)
+{
+	struct wfw_rep_result *r = &p->res;
+	const struct wultfw_schema *s = wfw_reader_schema(p->rd);
+	struct wultfw_batch b = { 0 };
+	long n = 0;
+	int ret = wfw_batch_alloc(&b, s->ncols, 8192);
+
+	while (!ret && (n = wfw_reader_read(p->rd, &b)) > 0) {
+		r->rows_read += b.rows;
+		ret = wfw_statset_add(&r->set, &b);
+		if (!ret)
+			ret = rep_keep_rows(r, s, scol, &b, k);
+		if (!ret)
+			ret = rep_cross_past(r, k, part_share(p));
+		b.rows = 0;
+	}
+	wfw_batch_free(&b);
+	return ret ? ret : n < 0 ? (int)n : 0;
 }
 
 static void *part_main(void *arg)
 {
 	struct rep_part *p = arg;
 	struct wfw_rep_result *r = &p->res;
-	struct wultfw_batch b = { 0 };
 	struct rep_keep k = { 0 };
 	const struct wultfw_schema *s;
 	int scol = -1;
-	long n = 0;
 
 	p->ret = part_open(p, &scol);
 	if (p->ret)
 		return NULL;
 	s = wfw_reader_schema(p->rd);
-	p->ret = wfw_batch_alloc(&b, s->ncols, 8192);
-	if (!p->ret)
-		p->ret = rep_keep_init(r, &k, WFW_REPORT_SEED + p->k);
-	while (!p->ret && (n = wfw_reader_read(p->rd, &b)) > 0) {
-		r->rows_read += b.rows;
-		p->ret = wfw_statset_add(&r->set, &b);
-		if (!p->ret)
-			p->ret = rep_keep_rows(r, s, scol, &b, &k);
-		if (!p->ret)
-			p->ret = past_share(p, &k);
-		b.rows = 0;
-	}
-	if (!p->ret && n < 0)
-		p->ret = (int)n;
+	p->ret = rep_keep_init(r, &k, WFW_REPORT_SEED + p->k);
+	if (!p->ret && wfw_reader_native_cols(p->rd))
+		p->ret = rep_read_cols(r, p->rd, scol, &k, part_share(p));
+	else if (!p->ret)
+		p->ret = part_rows(p, scol, &k);
 	if (scol >= 0) {
 		r->state_names = s->cols[scol].enum_names;
 		r->nstates = s->cols[scol].n_enum;
 	}
 	rep_keep_free(&k);
-	wfw_batch_free(&b);
 	return NULL;
 }
 

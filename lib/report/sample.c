@@ -66,6 +66,18 @@ size_t wfw_reservoir_take(struct wfw_reservoir *r)
 	return slot;
 }
 
+size_t wfw_reservoir_fill(struct wfw_reservoir *r, size_t n)
+{
+	size_t room = r->seen < r->cap ? r->cap - (size_t)r->seen : 0;
+
+	if (n > room)
+		n = room;
+	r->seen += n;
+	if (n && r->seen == r->cap)
+		next_gap(r, r->cap);
+	return n;
+}
+
 /* A standard normal variate (Box-Muller; one of the pair). */
 static double rng_normal(uint64_t *state)
 {

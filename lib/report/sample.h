@@ -40,6 +40,13 @@ void wfw_reservoir_init(struct wfw_reservoir *r, size_t cap, uint64_t seed);
 size_t wfw_reservoir_take(struct wfw_reservoir *r);
 
 /*
+ * While the sample is not full: take up to n items at once, into slots
+ * `seen`, `seen` + 1, ... (as that many wfw_reservoir_take() calls would).
+ * Returns how many were taken: fewer than n once the sample is full.
+ */
+size_t wfw_reservoir_fill(struct wfw_reservoir *r, size_t n);
+
+/*
  * Items among the next n offered that wfw_reservoir_take() would not
  * take before one it takes (n when none): lets a caller skip them at once.
  */
