@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/jsnum.h"
 #include "report/reduce.h"
 #include "report/report.h"
 #include "stats/report.h"
@@ -25,10 +26,9 @@ int wfw_rep_col(const struct wfw_rep_result *r, const char *name)
 
 static void num(FILE *f, double v)
 {
-	if (isfinite(v))
-		fprintf(f, "%.7g", v);
-	else
-		fputs("null", f);
+	char b[WFW_JS_NUM_MAX];
+
+	fwrite(b, 1, wfw_js_g7(b, v), f);
 }
 
 void wfw_rep_num(FILE *f, double v)
@@ -87,12 +87,13 @@ void wfw_rep_range(struct wfw_rep_result *r, int c, double *lo, double *hi)
 
 void wfw_rep_ccdf_json(FILE *f, const float *x, const double *p, size_t k)
 {
+	struct wfw_jsout o;
+
 	fputs("{\"x\": [", f);
-	for (size_t i = 0; i < k; i++) {
-		if (i)
-			fputc(',', f);
-		num(f, x[i]);
-	}
+	wfw_jsout_init(&o, f);
+	for (size_t i = 0; i < k; i++)
+		wfw_jsout_g7(&o, i ? ',' : 0, x[i]);
+	wfw_jsout_flush(&o);
 	fputs("], \"p\": [", f);
 	for (size_t i = 0; i < k; i++)
 		fprintf(f, "%s%.6g", i ? "," : "", p[i]);
@@ -177,15 +178,17 @@ static float *state_rows(const struct wfw_rep_result *r, int c, long g,
 static void float_array(FILE *f, const char *key, const struct wfw_wpoint *p,
 			size_t n, int which)
 {
+	struct wfw_jsout o;
+
 	fprintf(f, "\"%s\": [", key);
+	wfw_jsout_init(&o, f);
 	for (size_t i = 0; i < n; i++) {
-		if (i)
-			fputc(',', f);
 		if (which == 2)
-			fprintf(f, "%u", p[i].weight);
+			wfw_jsout_u64(&o, i ? ',' : 0, p[i].weight);
 		else
-			num(f, which ? p[i].y : p[i].x);
+			wfw_jsout_g7(&o, i ? ',' : 0, which ? p[i].y : p[i].x);
 	}
+	wfw_jsout_flush(&o);
 	fputs("]", f);
 }
 

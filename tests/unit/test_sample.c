@@ -88,6 +88,32 @@ static void test_reservoir_skip(void)
 	CU_ASSERT(taken > 1000 + 2000 && taken < 1000 + 6000);
 }
 
+/* Filling in runs of any length is taking one item after the other. */
+static void test_reservoir_fill(void)
+{
+	struct wfw_reservoir a, b;
+	size_t sa[5000], sb[5000];
+	size_t i = 0, run = 1;
+
+	wfw_reservoir_init(&a, 1000, 7);
+	wfw_reservoir_init(&b, 1000, 7);
+	for (size_t k = 0; k < 5000; k++)
+		sa[k] = wfw_reservoir_take(&a);
+	while (i < 5000) {
+		size_t n = wfw_reservoir_fill(&b, run), want = 5000 - i;
+
+		CU_ASSERT(n <= run);
+		for (size_t k = 0; k < n; k++)
+			sb[i + k] = i + k;
+		i += n;
+		if (n < run && i < 5000)	/* full: one by one from here */
+			sb[i++] = wfw_reservoir_take(&b);
+		run = run * 3 + 1 < want ? run * 3 + 1 : want;
+	}
+	CU_ASSERT_EQUAL(memcmp(sa, sb, sizeof(sa)), 0);
+	CU_ASSERT_EQUAL(wfw_reservoir_fill(&b, 10), 0);
+}
+
 /* The merge takes from each part in proportion to its items. */
 static void test_split(void)
 {
@@ -253,6 +279,7 @@ int main(void)
 	s = CU_add_suite("sample", NULL, NULL);
 	CU_add_test(s, "reservoir: every item equally likely", test_reservoir_uniform);
 	CU_add_test(s, "reservoir: skipping is taking nothing", test_reservoir_skip);
+	CU_add_test(s, "reservoir: filling in runs is taking", test_reservoir_fill);
 	CU_add_test(s, "merging samples: split by counts", test_split);
 	CU_add_test(s, "picking k of n", test_pick);
 	CU_add_test(s, "reservoir: shrinking stays uniform", test_shrink);
