@@ -3,7 +3,7 @@ noinst_LTLIBRARIES += lib/report/libwfw_report.la
 lib_report_libwfw_report_la_SOURCES = \
 	lib/report/reduce.c lib/report/reduce.h \
 	lib/report/sample.c lib/report/sample.h \
-	lib/report/jsnum.c lib/report/jsnum.h
+	lib/report/jsnum.c lib/report/jsnum.h lib/report/seqsample.c
 lib_report_libwfw_report_la_LIBADD = -lm
 
 if HAVE_CUNIT
