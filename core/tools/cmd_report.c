@@ -448,6 +448,17 @@ static int read_batches(struct wfw_rep_result *r, struct wfw_reader *rd,
 	return read_failed(r, rd, ret ? ret : n < 0 ? (int)n : 0);
 }
 
+/* A binary file, column by column: over the cap, sampled as rows pass. */
+static int read_cols(struct wfw_rep_result *r, struct wfw_reader *rd, int scol,
+		     struct rep_keep *k)
+{
+	uint64_t rows = wfw_reader_rows(rd);
+
+	if (rows > WFW_REPORT_KEEP_ROWS)
+		rep_keep_plan(r, k, rows, 0, rows);
+	return rep_read_cols(r, rd, scol, k, WFW_REPORT_KEEP_ROWS);
+}
+
 /*
  * Every row of rd through the selection into r; 0 or an error said. A
  * binary file without a selection is read column by column.
@@ -462,8 +473,7 @@ static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
 	if (ret)
 		ret = read_failed(r, rd, ret);
 	else if (!wfw_select_active(sel) && wfw_reader_native_cols(rd))
-		ret = read_failed(r, rd, rep_read_cols(r, rd, scol, &k,
-						       WFW_REPORT_KEEP_ROWS));
+		ret = read_failed(r, rd, read_cols(r, rd, scol, &k));
 	else
 		ret = read_batches(r, rd, sel, scol, &k);
 	rep_keep_free(&k);

@@ -89,9 +89,35 @@ static void put_rows(struct wfw_rep_result *r, const struct rep_keep *k,
 		r->nrows = slot + n;
 }
 
-/* The batch's rows into the sample: a run while it fills, then by skips. */
-static void sample_rows(struct wfw_rep_result *r, struct rep_keep *k,
-			const struct wfw_col_batch *b, int scol)
+void rep_keep_plan(struct wfw_rep_result *r, struct rep_keep *k, uint64_t total,
+		   uint64_t first, uint64_t rows)
+{
+	wfw_seqsample_init(&k->plan, WFW_REPORT_SEED, total, WFW_REPORT_SAMPLE_ROWS);
+	while (k->plan.next < first)
+		wfw_seqsample_advance(&k->plan);
+	/* the reservoir's size bounds the rows kept (rep_keep_grow()) */
+	wfw_reservoir_init(&k->res, WFW_REPORT_SAMPLE_ROWS, WFW_REPORT_SEED);
+	k->planned = true;
+	k->first = first;
+	k->end = first + rows;
+	r->sampled = true;
+}
+
+/* The batch's rows the plan chose, into the next slots. */
+static void planned_rows(struct wfw_rep_result *r, struct rep_keep *k,
+			 const struct wfw_col_batch *b, int scol)
+{
+	uint64_t at = k->first + r->nsel, end = at + b->rows;
+
+	if (end > k->end)
+		end = k->end;
+	for (; k->plan.next < end; wfw_seqsample_advance(&k->plan))
+		put_rows(r, k, b, scol, (size_t)(k->plan.next - at), 1, r->nrows);
+}
+
+/* The batch's rows into the reservoir: a run while it fills, then by skips. */
+static void reservoir_rows(struct wfw_rep_result *r, struct rep_keep *k,
+			   const struct wfw_col_batch *b, int scol)
 {
 	size_t slot = (size_t)k->res.seen;
 	size_t i = wfw_reservoir_fill(&k->res, b->rows);
@@ -108,6 +134,15 @@ static void sample_rows(struct wfw_rep_result *r, struct rep_keep *k,
 			i++;
 		}
 	}
+}
+
+static void sample_rows(struct wfw_rep_result *r, struct rep_keep *k,
+			const struct wfw_col_batch *b, int scol)
+{
+	if (k->planned)
+		planned_rows(r, k, b, scol);
+	else
+		reservoir_rows(r, k, b, scol);
 }
 
 /* Row i into metric m's tail, if it is among the largest. */

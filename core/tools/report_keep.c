@@ -170,9 +170,13 @@ int rep_cross_cap(struct wfw_rep_result *r, struct rep_keep *k)
 
 int rep_cross_past(struct wfw_rep_result *r, struct rep_keep *k, uint64_t share)
 {
-	if (r->sampled || r->nsel <= share)
+	if (r->nsel <= share || k->exact_dropped)
 		return 0;
-	return rep_cross_cap(r, k);
+	k->exact_dropped = true;
+	if (!k->planned)
+		return rep_cross_cap(r, k);
+	drop_exact(&r->set);	/* a planned sample is the size it ends at */
+	return 0;
 }
 
 /* Row i of the batch into slot `slot` of the sample, and the tails. */

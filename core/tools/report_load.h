@@ -48,6 +48,14 @@ struct rep_keep {
 	/* Reading columns (report_cols.c): each kept column's array, divisor. */
 	const double **src;
 	double *div;
+	/*
+	 * A file whose rows are counted when opened, over the cap: its sample
+	 * chosen as rows pass (rep_keep_plan()); this reader's rows are
+	 * [first, end) of the file's. exact_dropped: the statistics crossed.
+	 */
+	struct wfw_seqsample plan;
+	bool planned, exact_dropped;
+	uint64_t first, end;
 };
 
 /*
@@ -58,6 +66,14 @@ int rep_group_col(const struct rep_cli *c, const struct wultfw_schema *s);
 /* Columns to keep in memory: the metrics and the scatter x axes. */
 int rep_keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		     const struct rep_names *nm, bool timeline);
+
+/*
+ * The sample of a file of `total` rows (over the cap), known when it is
+ * opened, chosen as its rows pass (the same rows whatever the parts);
+ * this reader reads rows [first, first + rows). r is sampled from now on.
+ */
+void rep_keep_plan(struct wfw_rep_result *r, struct rep_keep *k, uint64_t total,
+		   uint64_t first, uint64_t rows);
 
 /* Set up keeping r's rows: its tails, a sample seeded with `seed`. */
 int rep_keep_init(struct wfw_rep_result *r, struct rep_keep *k, uint64_t seed);
