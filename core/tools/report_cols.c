@@ -19,7 +19,7 @@
  */
 #define COLS_BATCH_ROWS 8192
 /* Rows a tail looks at together for one above its smallest kept. */
-#define TAIL_STRIDE 64
+#define TAIL_STRIDE 32
 
 /* What a kept column's values are kept after: 0, LTime's the first row's. */
 static inline double col_origin(const struct wfw_rep_result *r, size_t c)
@@ -157,16 +157,32 @@ static void tail_row(struct wfw_rep_result *r, struct rep_keep *k,
 	wfw_topk_add(&r->tails[m], v, k->row, col_state(b, scol, i));
 }
 
-/* Is any of n values of metric column m above `least`? (no branch: vectorised) */
-static bool any_above(const struct wfw_rep_result *r, const struct rep_keep *k,
-		      size_t m, size_t i, size_t n, float least)
+/*
+ * A raw value at or below this never enters metric m's tail: its least
+ * kept key back in the column's raw numbers, less a margin far above the
+ * rounding of the division (1e-9 against 2^-52). -INFINITY: no bound.
+ */
+static double raw_floor(const struct wfw_rep_result *r, const struct rep_keep *k,
+			size_t m)
 {
-	const double *v = k->src[m] + i;
-	double div = k->div[m], off = col_origin(r, m);
+	const struct wfw_topk *t = &r->tails[m];
+	double lo;
+
+	if (t->n < t->cap || col_origin(r, m) != 0)
+		return -INFINITY;
+	lo = (double)t->key[0] * k->div[m];
+	if (isinf(lo))
+		return lo;
+	return lo - fabs(lo) * 1e-9;
+}
+
+/* Is any of n raw values above lo? (no branch: vectorised) */
+static bool any_above(const double *v, size_t n, double lo)
+{
 	bool above = false;
 
 	for (size_t j = 0; j < n; j++)
-		above |= (float)(v[j] / div - off) > least;
+		above |= v[j] > lo;
 	return above;
 }
 
@@ -177,19 +193,25 @@ static bool any_above(const struct wfw_rep_result *r, const struct rep_keep *k,
 static void tail_rows(struct wfw_rep_result *r, struct rep_keep *k,
 		      const struct wfw_col_batch *b, int scol, size_t m)
 {
-	struct wfw_topk *t = &r->tails[m];
+	const double *v = k->src[m];
 	size_t i = 0;
+	double lo;
 
-	for (; i < b->rows && t->n < t->cap; i++)
+	for (; i < b->rows && r->tails[m].n < r->tails[m].cap; i++)
 		tail_row(r, k, b, scol, m, i);
-	for (; i + TAIL_STRIDE <= b->rows; i += TAIL_STRIDE) {
-		if (!any_above(r, k, m, i, TAIL_STRIDE, t->key[0]))
+	lo = raw_floor(r, k, m);
+	for (; i < b->rows; i += TAIL_STRIDE) {
+		size_t end = i + TAIL_STRIDE < b->rows ? i + TAIL_STRIDE : b->rows;
+
+		if (!any_above(v + i, end - i, lo))
 			continue;
-		for (size_t j = i; j < i + TAIL_STRIDE; j++)
+		for (size_t j = i; j < end; j++) {
+			if (!(v[j] > lo))
+				continue;
 			tail_row(r, k, b, scol, m, j);
+			lo = raw_floor(r, k, m);
+		}
 	}
-	for (; i < b->rows; i++)
-		tail_row(r, k, b, scol, m, i);
 }
 
 /* Keep the batch's rows: into the sample, and into the tails. */
