@@ -42,24 +42,44 @@ static bool float_parts(double v, uint32_t *m, int *e)
 }
 
 /*
+ * m 2^e 10^p = q + f, 0 <= f < 1: q, and *half = f against 1/2 (-1, 0,
+ * 1). The common case (a float with a fraction, few decimals) in 64 bits.
+ */
+static uint64_t scale(uint32_t m, int e, int p, int *half)
+{
+	u128 num, den, q, rem;
+
+	if (e < 0 && e > -64 && p >= 0 && p <= 12) {	/* m 10^12 < 2^64 */
+		uint64_t n64 = (uint64_t)m * pow10_tab[p];
+		uint64_t r64 = n64 & ((1ull << -e) - 1), h = 1ull << (-e - 1);
+
+		*half = r64 > h ? 1 : r64 == h ? 0 : -1;
+		return n64 >> -e;
+	}
+	num = (u128)m * (p >= 0 ? pow10_tab[p] : 1);
+	den = p >= 0 ? 1 : pow10_tab[-p];
+	if (e >= 0)
+		num <<= e;
+	else
+		den <<= -e;
+	q = num / den;
+	rem = num - q * den;
+	*half = 2 * rem > den ? 1 : 2 * rem == den ? 0 : -1;
+	return q < D_HIGH * 10ull ? (uint64_t)q : D_HIGH * 10ull;
+}
+
+/*
  * |v| * 10^(DIGITS - 1 - k) rounded to an integer (ties to even, as
  * printf), where k is the decimal exponent of |v|: d has DIGITS digits.
  */
 static uint32_t scaled_digits(uint32_t m, int e, int *k)
 {
-	u128 num, den, q, rem;
-	int p;
+	uint64_t q;
+	int half;
 
 	*k = (int)floor((e + 23) * 0.30102999566398120);
 	for (;;) {
-		p = DIGITS - 1 - *k;
-		num = (u128)m * (p >= 0 ? pow10_tab[p] : 1);
-		den = p >= 0 ? 1 : pow10_tab[-p];
-		if (e >= 0)
-			num <<= e;
-		else
-			den <<= -e;
-		q = num / den;
+		q = scale(m, e, DIGITS - 1 - *k, &half);
 		if (q < D_LOW)
 			(*k)--;
 		else if (q >= D_HIGH)
@@ -67,8 +87,7 @@ static uint32_t scaled_digits(uint32_t m, int e, int *k)
 		else
 			break;
 	}
-	rem = num - q * den;
-	if (2 * rem > den || (2 * rem == den && (q & 1)))
+	if (half > 0 || (half == 0 && (q & 1)))
 		q++;
 	if (q == D_HIGH) {
 		q = D_LOW;
