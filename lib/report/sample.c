@@ -185,20 +185,26 @@ static void swap_at(struct wfw_topk *t, size_t a, size_t b)
 	t->slot[b] = s;
 }
 
+/*
+ * The key at i down to its place: the smaller child taken without a
+ * branch (which child is smaller is unpredictable), the key moved once.
+ */
 static void sift_down(struct wfw_topk *t, size_t i)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
+	float k = t->key[i];
+	uint32_t s = t->slot[i];
 
-		if (l < t->n && t->key[l] < t->key[m])
-			m = l;
-		if (l + 1 < t->n && t->key[l + 1] < t->key[m])
-			m = l + 1;
-		if (m == i)
-			return;
-		swap_at(t, i, m);
+	for (size_t l = 2 * i + 1; l < t->n; l = 2 * i + 1) {
+		size_t m = l + (l + 1 < t->n && t->key[l + 1] < t->key[l]);
+
+		if (!(t->key[m] < k))
+			break;
+		t->key[i] = t->key[m];
+		t->slot[i] = t->slot[m];
 		i = m;
 	}
+	t->key[i] = k;
+	t->slot[i] = s;
 }
 
 static void sift_up(struct wfw_topk *t, size_t i)
