@@ -64,7 +64,8 @@ static void usage(FILE *f)
 	      "      --include=EXPR    only datapoints where EXPR holds\n"
 	      "      --exclude=EXPR    leave out datapoints where EXPR holds\n"
 	      "  -j, --jobs N          threads reading one file (default: the online\n"
-	      "                        CPUs, at most 8; one for files under 8 MiB)\n"
+	      "                        CPUs, at most 8; one for files under 8 MiB),\n"
+	      "                        and writing the metrics' plots\n"
 	      "  -f, --force           replace DIR if it holds a report\n"
 	      "  -h, --help            this help\n", f);
 }
@@ -653,7 +654,7 @@ int wfw_cmd_report(int argc, char **argv)
 			.metrics = nm.metrics, .nmetrics = nm.nmetrics,
 			.xaxes = nm.xaxes, .nxaxes = nm.nxaxes,
 			.yaxes = nm.yaxes, .nyaxes = nm.nyaxes,
-			.res = res, .nres = nres };
+			.res = res, .nres = nres, .jobs = c.jobs };
 		ret = write_report(&c, &rep);
 	}
 	if (!ret)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -481,6 +482,79 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 	return ret;
 }
 
+/* One metric's data, written by a thread into memory. */
+struct metric_out {
+	const struct wfw_report *rep;
+	const char *name;
+	char *buf;
+	size_t len;
+	int ret;
+	pthread_t th;
+};
+
+static void *metric_thread(void *arg)
+{
+	struct metric_out *o = arg;
+	FILE *f = open_memstream(&o->buf, &o->len);
+
+	o->ret = f ? metric(o->rep, o->name, f) : -ENOMEM;
+	if (f && fclose(f) && !o->ret)
+		o->ret = -ENOMEM;
+	return NULL;
+}
+
+/*
+ * Metrics [m0, m0 + n) at once, a thread each (each reads its own
+ * statistics, tails and the kept rows, which no one changes), written in
+ * order; one that gets no thread is written here.
+ */
+static int metrics_at_once(const struct wfw_report *rep, size_t m0, size_t n,
+			   FILE *f)
+{
+	struct metric_out o[WFW_REPORT_MAX_PARTS] = { 0 };
+	size_t started = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		o[i] = (struct metric_out){ .rep = rep, .name = rep->metrics[m0 + i] };
+		if (pthread_create(&o[i].th, NULL, metric_thread, &o[i]))
+			break;
+		started++;
+	}
+	for (size_t i = 0; i < started; i++) {
+		pthread_join(o[i].th, NULL);
+		ret = ret ? ret : o[i].ret;
+		fputs(m0 + i ? ", " : "", f);
+		if (!ret)
+			fwrite(o[i].buf, 1, o[i].len, f);
+		free(o[i].buf);
+	}
+	for (size_t i = started; i < n && !ret; i++) {
+		fputs(m0 + i ? ", " : "", f);
+		ret = metric(rep, rep->metrics[m0 + i], f);
+	}
+	return ret;
+}
+
+/* The metrics, rep->jobs at a time. */
+static int metrics(const struct wfw_report *rep, FILE *f)
+{
+	size_t per = rep->jobs < WFW_REPORT_MAX_PARTS ? rep->jobs : WFW_REPORT_MAX_PARTS;
+	int ret = 0;
+
+	for (size_t m = 0; m < rep->nmetrics && !ret; m += per ? per : 1) {
+		size_t n = rep->nmetrics - m < per ? rep->nmetrics - m : per;
+
+		if (n > 1) {
+			ret = metrics_at_once(rep, m, n, f);
+			continue;
+		}
+		fputs(m ? ", " : "", f);
+		ret = metric(rep, rep->metrics[m], f);
+	}
+	return ret;
+}
+
 int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
 {
 	int ret = 0;
@@ -511,10 +585,8 @@ int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
 		wfw_json_string(f, unit_of(rep, rep->xaxes[a]));
 	}
 	fputs("}, \"metrics\": [", f);
-	for (size_t m = 0; m < rep->nmetrics && !ret; m++) {
-		fputs(m ? ", " : "", f);
-		ret = metric(rep, rep->metrics[m], f);
-	}
+	if (!ret)
+		ret = metrics(rep, f);
 	fputs("]};\n", f);
 	return ret;
 }
