@@ -2,8 +2,10 @@
 /*
  * A binary file read column by column, as calc reads it: its blocks are
  * stored that way, so only the columns the statistics and the plots need
- * are decoded, INT cells straight to doubles. The rows kept are those the
- * row-by-row path (report_keep.c) keeps: the same sample, the same tails.
+ * are decoded, INT cells straight to doubles. The tails are those the
+ * row-by-row path (report_keep.c) keeps, and so is every row under the
+ * cap; above it (the file's rows are counted when it is opened) the
+ * sample is chosen as the rows pass (rep_keep_plan()).
  */
 #include "config.h"
 
@@ -14,8 +16,9 @@
 #include "report_load.h"
 
 /*
- * Rows per batch: as the row-by-row path reads them, so that the sample
- * crosses the cap after the same row and is the same.
+ * Rows per batch: as the row-by-row path reads them, so that a reservoir
+ * (a file that grew past the rows counted) crosses the cap after the same
+ * row.
  */
 #define COLS_BATCH_ROWS 8192
 /* Rows a tail looks at together for one above its smallest kept. */
