@@ -81,7 +81,7 @@ wultfw_SOURCES += core/tools/cmd_filter.c
 
 # wultfw report (HTML reports; lib/report)
 wultfw_SOURCES += core/tools/cmd_report.c core/tools/report_load.h \
-	core/tools/report_keep.c core/tools/report_par.c
+	core/tools/report_keep.c core/tools/report_par.c core/tools/report_cols.c
 
 # Settings restored after a crash (core/restore*.c).
 if HAVE_CUNIT

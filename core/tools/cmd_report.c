@@ -64,7 +64,8 @@ static void usage(FILE *f)
 	      "      --include=EXPR    only datapoints where EXPR holds\n"
 	      "      --exclude=EXPR    leave out datapoints where EXPR holds\n"
 	      "  -j, --jobs N          threads reading one file (default: the online\n"
-	      "                        CPUs, at most 8; one for files under 8 MiB)\n"
+	      "                        CPUs, at most 8; one for files under 8 MiB),\n"
+	      "                        and writing the metrics' plots\n"
 	      "  -f, --force           replace DIR if it holds a report\n"
 	      "  -h, --help            this help\n", f);
 }
@@ -410,44 +411,77 @@ static int load_timeline(struct wfw_rep_result *r)
 	return ret;
 }
 
+/* Say why reading r failed (ret: -ENOMEM, or the reader's error). */
+static int read_failed(const struct wfw_rep_result *r, struct wfw_reader *rd, int ret)
+{
+	if (ret == -ENOMEM)
+		fprintf(stderr, "wultfw report: %s: out of memory\n", r->path);
+	else if (ret)
+		fprintf(stderr, "wultfw report: %s\n", wfw_reader_error(rd));
+	return ret;
+}
+
 /* Every row of rd through the selection into r; 0 or an error said. */
-static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
-		     struct wfw_select *sel, int scol)
+static int read_batches(struct wfw_rep_result *r, struct wfw_reader *rd,
+			struct wfw_select *sel, int scol, struct rep_keep *k)
 {
 	const struct wultfw_schema *s = wfw_reader_schema(rd);
 	struct wultfw_batch b = { 0 };
-	struct rep_keep k = { 0 };
 	long n = 0;
 	int ret = wfw_batch_alloc(&b, s->ncols, 8192);
 
-	if (!ret)
-		ret = rep_keep_init(r, &k, WFW_REPORT_SEED);
 	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
 		r->rows_read += b.rows;
 		ret = wfw_select_batch(sel, &b);
 		if (ret) {
 			fprintf(stderr, "wultfw report: %s: %s\n", r->path, sel->err);
-			break;
+			wfw_batch_free(&b);
+			return ret;
 		}
 		ret = wfw_statset_add(&r->set, &b);
 		if (!ret)
-			ret = rep_keep_rows(r, s, scol, &b, &k);
-		if (!ret && !r->sampled && r->nsel > WFW_REPORT_KEEP_ROWS)
-			ret = rep_cross_cap(r, &k);
+			ret = rep_keep_rows(r, s, scol, &b, k);
+		if (!ret)
+			ret = rep_cross_past(r, k, WFW_REPORT_KEEP_ROWS);
 		b.rows = 0;
 	}
+	wfw_batch_free(&b);
+	return read_failed(r, rd, ret ? ret : n < 0 ? (int)n : 0);
+}
+
+/* A binary file, column by column: over the cap, sampled as rows pass. */
+static int read_cols(struct wfw_rep_result *r, struct wfw_reader *rd, int scol,
+		     struct rep_keep *k)
+{
+	uint64_t rows = wfw_reader_rows(rd);
+
+	if (rows > WFW_REPORT_KEEP_ROWS)
+		rep_keep_plan(r, k, rows, 0, rows);
+	return rep_read_cols(r, rd, scol, k, WFW_REPORT_KEEP_ROWS);
+}
+
+/*
+ * Every row of rd through the selection into r; 0 or an error said. A
+ * binary file without a selection is read column by column.
+ */
+static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
+		     struct wfw_select *sel, int scol)
+{
+	const struct wultfw_schema *s = wfw_reader_schema(rd);
+	struct rep_keep k = { 0 };
+	int ret = rep_keep_init(r, &k, WFW_REPORT_SEED);
+
+	if (ret)
+		ret = read_failed(r, rd, ret);
+	else if (!wfw_select_active(sel) && wfw_reader_native_cols(rd))
+		ret = read_failed(r, rd, read_cols(r, rd, scol, &k));
+	else
+		ret = read_batches(r, rd, sel, scol, &k);
 	rep_keep_free(&k);
 	if (scol >= 0) {	/* a one-pass reader learns names as it goes */
 		r->state_names = s->cols[scol].enum_names;
 		r->nstates = s->cols[scol].n_enum;
 	}
-	if (ret == -ENOMEM)
-		fprintf(stderr, "wultfw report: %s: out of memory\n", r->path);
-	else if (!ret && n < 0) {
-		fprintf(stderr, "wultfw report: %s\n", wfw_reader_error(rd));
-		ret = (int)n;
-	}
-	wfw_batch_free(&b);
 	return ret;
 }
 
@@ -620,7 +654,7 @@ int wfw_cmd_report(int argc, char **argv)
 			.metrics = nm.metrics, .nmetrics = nm.nmetrics,
 			.xaxes = nm.xaxes, .nxaxes = nm.nxaxes,
 			.yaxes = nm.yaxes, .nyaxes = nm.nyaxes,
-			.res = res, .nres = nres };
+			.res = res, .nres = nres, .jobs = c.jobs };
 		ret = write_report(&c, &rep);
 	}
 	if (!ret)

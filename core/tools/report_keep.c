@@ -32,8 +32,8 @@ static float kept_value(struct wfw_rep_result *r, size_t c,
 }
 
 
-/* Room for rows up to `need` (at most WFW_REPORT_KEEP_ROWS). */
-static int grow_rows(struct wfw_rep_result *r, struct rep_keep *k, size_t need)
+/* Room for rows up to `need` (at most the sample's size). */
+int rep_keep_grow(struct wfw_rep_result *r, struct rep_keep *k, size_t need)
 {
 	size_t ncap = (k->cap ? k->cap * 2 : 65536) + need;
 	int32_t *st;
@@ -63,8 +63,8 @@ static int grow_rows(struct wfw_rep_result *r, struct rep_keep *k, size_t need)
 }
 
 /* The batch's schema columns of r's kept columns (a type may change). */
-static void kept_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
-			 struct rep_keep *k)
+void rep_keep_map(struct wfw_rep_result *r, const struct wultfw_schema *s,
+		  struct rep_keep *k)
 {
 	for (size_t c = 0; c < r->ncols; c++) {
 		int i = wfw_schema_find(s, r->colnames[c]);
@@ -168,6 +168,17 @@ int rep_cross_cap(struct wfw_rep_result *r, struct rep_keep *k)
 	return 0;
 }
 
+int rep_cross_past(struct wfw_rep_result *r, struct rep_keep *k, uint64_t share)
+{
+	if (r->nsel <= share || k->exact_dropped)
+		return 0;
+	k->exact_dropped = true;
+	if (!k->planned)
+		return rep_cross_cap(r, k);
+	drop_exact(&r->set);	/* a planned sample is the size it ends at */
+	return 0;
+}
+
 /* Row i of the batch into slot `slot` of the sample, and the tails. */
 static void take_row(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		     int scol, const union wultfw_cell *cells,
@@ -189,8 +200,8 @@ int rep_keep_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
 	size_t i = 0;
 	int ret;
 
-	kept_columns(r, s, k);
-	ret = grow_rows(r, k, r->nrows + b->rows);
+	rep_keep_map(r, s, k);
+	ret = rep_keep_grow(r, k, r->nrows + b->rows);
 	while (i < b->rows && !ret) {
 		uint64_t skip = wfw_reservoir_skip(&k->res, b->rows - i);
 
@@ -214,8 +225,10 @@ int rep_keep_init(struct wfw_rep_result *r, struct rep_keep *k, uint64_t seed)
 	wfw_reservoir_init(&k->res, WFW_REPORT_KEEP_ROWS, seed);
 	k->kcol = calloc(r->ncols + 1, sizeof(*k->kcol));
 	k->row = calloc(r->ncols + 1, sizeof(*k->row));
+	k->src = calloc(r->ncols + 1, sizeof(*k->src));
+	k->div = calloc(r->ncols + 1, sizeof(*k->div));
 	r->tails = calloc(r->ntails + 1, sizeof(*r->tails));
-	if (!k->kcol || !k->row || !r->tails)
+	if (!k->kcol || !k->row || !k->src || !k->div || !r->tails)
 		return -ENOMEM;
 	for (size_t m = 0; m < r->ntails; m++)
 		if (wfw_topk_init(&r->tails[m], WFW_REPORT_TAIL_POINTS, r->ncols))
@@ -227,6 +240,8 @@ void rep_keep_free(struct rep_keep *k)
 {
 	free(k->kcol);
 	free(k->row);
+	free(k->src);
+	free(k->div);
 }
 
 /* The kept rows, tails and statistics of r (not its file's info). */

@@ -24,25 +24,53 @@ struct rep_part {
 	struct wfw_rep_result res;
 	struct wfw_reader *rd;
 	unsigned k, n;
+	/* A binary file over the cap: its rows, this part's first row. */
+	bool planned;
+	uint64_t total, first;
 	int ret;
 	pthread_t th;
 };
 
-static int part_open(struct rep_part *p, int *scol)
+/* The part's reader (before the threads: the parts' rows are counted). */
+static int part_reader(struct rep_part *p)
 {
 	struct wfw_reader_opts o = { .one_pass = true, .part = p->k, .nparts = p->n };
+	char err[1024];
+
+	return wfw_reader_open_opts(&p->rd, p->res.path, &o, err, sizeof(err));
+}
+
+/*
+ * Binary parts count their rows when opened: over the cap, each chooses
+ * the sample's rows in its range as one reader would (rep_keep_plan()).
+ */
+static void plan_parts(struct rep_part *p, unsigned n)
+{
+	uint64_t total = 0;
+
+	for (unsigned k = 0; k < n; k++)
+		if (!wfw_reader_native_cols(p[k].rd))
+			return;
+	for (unsigned k = 0; k < n; k++) {
+		p[k].first = total;
+		total += wfw_reader_rows(p[k].rd);
+	}
+	for (unsigned k = 0; k < n; k++) {
+		p[k].total = total;
+		p[k].planned = total > WFW_REPORT_KEEP_ROWS;
+	}
+}
+
+static int part_open(struct rep_part *p, int *scol)
+{
 	struct wfw_statset_cfg cfg = { .exact_limit = WFW_REPORT_KEEP_ROWS,
 				       .exact_memory = (size_t)256 << 20,
 				       .metrics = p->nm->metrics,
 				       .nmetrics = p->nm->nmetrics,
 				       .pending_text = true };
-	const struct wultfw_schema *s;
+	const struct wultfw_schema *s = wfw_reader_schema(p->rd);
 	char err[1024];
-	int ret = wfw_reader_open_opts(&p->rd, p->res.path, &o, err, sizeof(err));
 
-	if (ret)
-		return ret;
-	s = wfw_reader_schema(p->rd);
 	*scol = rep_group_col(p->c, s);
 	if (*scol == -EINVAL)
 		return -EINVAL;
@@ -60,47 +88,57 @@ static int part_open(struct rep_part *p, int *scol)
  * the threads' timing). Should the whole turn out under the cap, the file
  * is read again by one reader (merge_parts()).
  */
-static int past_share(struct rep_part *p, struct rep_keep *k)
+static uint64_t part_share(const struct rep_part *p)
 {
-	if (p->res.sampled || p->res.nsel <= WFW_REPORT_KEEP_ROWS / p->n)
-		return 0;
-	return rep_cross_cap(&p->res, k);
+	return WFW_REPORT_KEEP_ROWS / p->n;
+}
+
+/* The part's rows, a batch of rows at a time. */
+static int part_rows(struct rep_part *p, int scol, struct rep_keep *k)
+{
+	struct wfw_rep_result *r = &p->res;
+	const struct wultfw_schema *s = wfw_reader_schema(p->rd);
+	struct wultfw_batch b = { 0 };
+	long n = 0;
+	int ret = wfw_batch_alloc(&b, s->ncols, 8192);
+
+	while (!ret && (n = wfw_reader_read(p->rd, &b)) > 0) {
+		r->rows_read += b.rows;
+		ret = wfw_statset_add(&r->set, &b);
+		if (!ret)
+			ret = rep_keep_rows(r, s, scol, &b, k);
+		if (!ret)
+			ret = rep_cross_past(r, k, part_share(p));
+		b.rows = 0;
+	}
+	wfw_batch_free(&b);
+	return ret ? ret : n < 0 ? (int)n : 0;
 }
 
 static void *part_main(void *arg)
 {
 	struct rep_part *p = arg;
 	struct wfw_rep_result *r = &p->res;
-	struct wultfw_batch b = { 0 };
 	struct rep_keep k = { 0 };
 	const struct wultfw_schema *s;
 	int scol = -1;
-	long n = 0;
 
 	p->ret = part_open(p, &scol);
 	if (p->ret)
 		return NULL;
 	s = wfw_reader_schema(p->rd);
-	p->ret = wfw_batch_alloc(&b, s->ncols, 8192);
-	if (!p->ret)
-		p->ret = rep_keep_init(r, &k, WFW_REPORT_SEED + p->k);
-	while (!p->ret && (n = wfw_reader_read(p->rd, &b)) > 0) {
-		r->rows_read += b.rows;
-		p->ret = wfw_statset_add(&r->set, &b);
-		if (!p->ret)
-			p->ret = rep_keep_rows(r, s, scol, &b, &k);
-		if (!p->ret)
-			p->ret = past_share(p, &k);
-		b.rows = 0;
-	}
-	if (!p->ret && n < 0)
-		p->ret = (int)n;
+	p->ret = rep_keep_init(r, &k, WFW_REPORT_SEED + p->k);
+	if (!p->ret && p->planned)
+		rep_keep_plan(r, &k, p->total, p->first, wfw_reader_rows(p->rd));
+	if (!p->ret && wfw_reader_native_cols(p->rd))
+		p->ret = rep_read_cols(r, p->rd, scol, &k, part_share(p));
+	else if (!p->ret)
+		p->ret = part_rows(p, scol, &k);
 	if (scol >= 0) {
 		r->state_names = s->cols[scol].enum_names;
 		r->nstates = s->cols[scol].n_enum;
 	}
 	rep_keep_free(&k);
-	wfw_batch_free(&b);
 	return NULL;
 }
 
@@ -176,6 +214,19 @@ static int merge_sample(struct wfw_rep_result *dst, const struct wfw_rep_result 
 	return 0;
 }
 
+/* A planned sample of the next part: its rows after dst's, in order. */
+static int append_sample(struct wfw_rep_result *dst,
+			 const struct wfw_rep_result *src, const int32_t *map)
+{
+	int ret = resize_rows(dst, src, dst->nrows + src->nrows);
+
+	for (size_t i = 0; !ret && i < src->nrows; i++)
+		rep_move_row(dst, src, i, dst->nrows + i, map);
+	dst->nrows += ret ? 0 : src->nrows;
+	dst->nsel += src->nsel;
+	return ret;
+}
+
 static void merge_tails(struct wfw_rep_result *dst, const struct wfw_rep_result *src,
 			const int32_t *map)
 {
@@ -221,7 +272,8 @@ static int merge_parts(struct rep_part *p, unsigned n)
 		if (!ret)
 			ret = wfw_statset_merge(&dst->set, &src->set);
 		if (!ret)
-			ret = merge_sample(dst, src, map, &rng);
+			ret = p[0].planned ? append_sample(dst, src, map) :
+					     merge_sample(dst, src, map, &rng);
 		if (!ret)
 			merge_tails(dst, src, map);
 		dst->rows_read += src->rows_read;
@@ -267,9 +319,14 @@ int rep_load_parts(const struct rep_cli *c, struct wfw_rep_result *r,
 	unsigned started = 0;
 	int ret = 0;
 
-	for (unsigned k = 0; k < n; k++) {
+	for (unsigned k = 0; k < n && !ret; k++) {
 		p[k] = (struct rep_part){ .c = c, .nm = nm, .k = k, .n = n };
 		memcpy(p[k].res.path, r->path, sizeof(r->path));
+		ret = part_reader(&p[k]);
+	}
+	if (!ret)
+		plan_parts(p, n);
+	for (unsigned k = 0; k < n && !ret; k++) {
 		if (pthread_create(&p[k].th, NULL, part_main, &p[k]))
 			break;
 		started++;
@@ -278,7 +335,7 @@ int rep_load_parts(const struct rep_cli *c, struct wfw_rep_result *r,
 		pthread_join(p[k].th, NULL);
 		ret = ret ? ret : p[k].ret;
 	}
-	if (started < n)
+	if (!ret && started < n)
 		ret = -EAGAIN;
 	if (!ret)
 		ret = merge_parts(p, n);

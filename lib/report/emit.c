@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/jsnum.h"
 #include "report/reduce.h"
 #include "report/report.h"
 #include "stats/report.h"
@@ -25,10 +27,9 @@ int wfw_rep_col(const struct wfw_rep_result *r, const char *name)
 
 static void num(FILE *f, double v)
 {
-	if (isfinite(v))
-		fprintf(f, "%.7g", v);
-	else
-		fputs("null", f);
+	char b[WFW_JS_NUM_MAX];
+
+	fwrite(b, 1, wfw_js_g7(b, v), f);
 }
 
 void wfw_rep_num(FILE *f, double v)
@@ -87,12 +88,13 @@ void wfw_rep_range(struct wfw_rep_result *r, int c, double *lo, double *hi)
 
 void wfw_rep_ccdf_json(FILE *f, const float *x, const double *p, size_t k)
 {
+	struct wfw_jsout o;
+
 	fputs("{\"x\": [", f);
-	for (size_t i = 0; i < k; i++) {
-		if (i)
-			fputc(',', f);
-		num(f, x[i]);
-	}
+	wfw_jsout_init(&o, f);
+	for (size_t i = 0; i < k; i++)
+		wfw_jsout_g7(&o, i ? ',' : 0, x[i]);
+	wfw_jsout_flush(&o);
 	fputs("], \"p\": [", f);
 	for (size_t i = 0; i < k; i++)
 		fprintf(f, "%s%.6g", i ? "," : "", p[i]);
@@ -177,15 +179,17 @@ static float *state_rows(const struct wfw_rep_result *r, int c, long g,
 static void float_array(FILE *f, const char *key, const struct wfw_wpoint *p,
 			size_t n, int which)
 {
+	struct wfw_jsout o;
+
 	fprintf(f, "\"%s\": [", key);
+	wfw_jsout_init(&o, f);
 	for (size_t i = 0; i < n; i++) {
-		if (i)
-			fputc(',', f);
 		if (which == 2)
-			fprintf(f, "%u", p[i].weight);
+			wfw_jsout_u64(&o, i ? ',' : 0, p[i].weight);
 		else
-			num(f, which ? p[i].y : p[i].x);
+			wfw_jsout_g7(&o, i ? ',' : 0, which ? p[i].y : p[i].x);
 	}
+	wfw_jsout_flush(&o);
 	fputs("]", f);
 }
 
@@ -478,6 +482,79 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 	return ret;
 }
 
+/* One metric's data, written by a thread into memory. */
+struct metric_out {
+	const struct wfw_report *rep;
+	const char *name;
+	char *buf;
+	size_t len;
+	int ret;
+	pthread_t th;
+};
+
+static void *metric_thread(void *arg)
+{
+	struct metric_out *o = arg;
+	FILE *f = open_memstream(&o->buf, &o->len);
+
+	o->ret = f ? metric(o->rep, o->name, f) : -ENOMEM;
+	if (f && fclose(f) && !o->ret)
+		o->ret = -ENOMEM;
+	return NULL;
+}
+
+/*
+ * Metrics [m0, m0 + n) at once, a thread each (each reads its own
+ * statistics, tails and the kept rows, which no one changes), written in
+ * order; one that gets no thread is written here.
+ */
+static int metrics_at_once(const struct wfw_report *rep, size_t m0, size_t n,
+			   FILE *f)
+{
+	struct metric_out o[WFW_REPORT_MAX_PARTS] = { 0 };
+	size_t started = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		o[i] = (struct metric_out){ .rep = rep, .name = rep->metrics[m0 + i] };
+		if (pthread_create(&o[i].th, NULL, metric_thread, &o[i]))
+			break;
+		started++;
+	}
+	for (size_t i = 0; i < started; i++) {
+		pthread_join(o[i].th, NULL);
+		ret = ret ? ret : o[i].ret;
+		fputs(m0 + i ? ", " : "", f);
+		if (!ret)
+			fwrite(o[i].buf, 1, o[i].len, f);
+		free(o[i].buf);
+	}
+	for (size_t i = started; i < n && !ret; i++) {
+		fputs(m0 + i ? ", " : "", f);
+		ret = metric(rep, rep->metrics[m0 + i], f);
+	}
+	return ret;
+}
+
+/* The metrics, rep->jobs at a time. */
+static int metrics(const struct wfw_report *rep, FILE *f)
+{
+	size_t per = rep->jobs < WFW_REPORT_MAX_PARTS ? rep->jobs : WFW_REPORT_MAX_PARTS;
+	int ret = 0;
+
+	for (size_t m = 0; m < rep->nmetrics && !ret; m += per ? per : 1) {
+		size_t n = rep->nmetrics - m < per ? rep->nmetrics - m : per;
+
+		if (n > 1) {
+			ret = metrics_at_once(rep, m, n, f);
+			continue;
+		}
+		fputs(m ? ", " : "", f);
+		ret = metric(rep, rep->metrics[m], f);
+	}
+	return ret;
+}
+
 int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
 {
 	int ret = 0;
@@ -508,10 +585,8 @@ int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
 		wfw_json_string(f, unit_of(rep, rep->xaxes[a]));
 	}
 	fputs("}, \"metrics\": [", f);
-	for (size_t m = 0; m < rep->nmetrics && !ret; m++) {
-		fputs(m ? ", " : "", f);
-		ret = metric(rep, rep->metrics[m], f);
-	}
+	if (!ret)
+		ret = metrics(rep, f);
 	fputs("]};\n", f);
 	return ret;
 }

@@ -2,7 +2,8 @@
 noinst_LTLIBRARIES += lib/report/libwfw_report.la
 lib_report_libwfw_report_la_SOURCES = \
 	lib/report/reduce.c lib/report/reduce.h \
-	lib/report/sample.c lib/report/sample.h
+	lib/report/sample.c lib/report/sample.h \
+	lib/report/jsnum.c lib/report/jsnum.h lib/report/seqsample.c
 lib_report_libwfw_report_la_LIBADD = -lm
 
 if HAVE_CUNIT
@@ -16,6 +17,11 @@ TESTS += tests/unit/test_sample
 tests_unit_test_sample_SOURCES = tests/unit/test_sample.c
 tests_unit_test_sample_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_sample_LDADD = lib/report/libwfw_report.la tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
+check_PROGRAMS += tests/unit/test_jsnum
+TESTS += tests/unit/test_jsnum
+tests_unit_test_jsnum_SOURCES = tests/unit/test_jsnum.c
+tests_unit_test_jsnum_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_jsnum_LDADD = lib/report/libwfw_report.la tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
 endif
 lib_report_libwfw_report_la_SOURCES += \
 	lib/report/report.h lib/report/emit.c lib/report/timeline.c \
@@ -26,6 +32,7 @@ lib_report_libwfw_report_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DWFW_SRC_REPORT_ASSETS_DIR='"$(abs_top_srcdir)/lib/report/assets"'
 tests_unit_test_reduce_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_test_sample_CPPFLAGS = $(AM_CPPFLAGS)
+tests_unit_test_jsnum_CPPFLAGS = $(AM_CPPFLAGS)
 
 # The report's page: installed, copied into every report.
 reportassetsdir = $(pkgdatadir)/report

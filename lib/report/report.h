@@ -115,6 +115,7 @@ struct wfw_report {
 	size_t nyaxes;
 	struct wfw_rep_result *res;
 	size_t nres;
+	unsigned jobs;			/* metrics written at once (threads) */
 };
 
 struct wfw_wpoint;

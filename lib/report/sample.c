@@ -28,8 +28,7 @@ uint64_t wfw_rng_below(uint64_t *state, uint64_t n)
 	return v % n;
 }
 
-/* Uniform in (0, 1), never 0: it goes into a log. */
-static double rng_open01(uint64_t *state)
+double wfw_rng_open01(uint64_t *state)
 {
 	return ((double)(wfw_rng_next(state) >> 11) + 0.5) / 9007199254740992.0;
 }
@@ -37,16 +36,16 @@ static double rng_open01(uint64_t *state)
 /* Algorithm L: the next weight, and how many items to pass over. */
 static void next_gap(struct wfw_reservoir *r, uint64_t from)
 {
-	double gap = floor(log(rng_open01(&r->rng)) / log1p(-r->w));
+	double gap = floor(log(wfw_rng_open01(&r->rng)) / log1p(-r->w));
 
 	r->next = gap >= 0x1p62 || gap != gap ? UINT64_MAX : from + (uint64_t)gap;
-	r->w *= exp(log(rng_open01(&r->rng)) / (double)r->cap);
+	r->w *= exp(log(wfw_rng_open01(&r->rng)) / (double)r->cap);
 }
 
 void wfw_reservoir_init(struct wfw_reservoir *r, size_t cap, uint64_t seed)
 {
 	*r = (struct wfw_reservoir){ .cap = cap, .rng = seed, .next = UINT64_MAX };
-	r->w = exp(log(rng_open01(&r->rng)) / (double)(cap ? cap : 1));
+	r->w = exp(log(wfw_rng_open01(&r->rng)) / (double)(cap ? cap : 1));
 }
 
 size_t wfw_reservoir_take(struct wfw_reservoir *r)
@@ -66,10 +65,22 @@ size_t wfw_reservoir_take(struct wfw_reservoir *r)
 	return slot;
 }
 
+size_t wfw_reservoir_fill(struct wfw_reservoir *r, size_t n)
+{
+	size_t room = r->seen < r->cap ? r->cap - (size_t)r->seen : 0;
+
+	if (n > room)
+		n = room;
+	r->seen += n;
+	if (n && r->seen == r->cap)
+		next_gap(r, r->cap);
+	return n;
+}
+
 /* A standard normal variate (Box-Muller; one of the pair). */
 static double rng_normal(uint64_t *state)
 {
-	double u = rng_open01(state), v = rng_open01(state);
+	double u = wfw_rng_open01(state), v = wfw_rng_open01(state);
 
 	return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
 }
@@ -85,7 +96,7 @@ static double rng_gamma(uint64_t *state, double a)
 		if (v <= 0)
 			continue;
 		v = v * v * v;
-		if (log(rng_open01(state)) < 0.5 * x * x + d - d * v + d * log(v))
+		if (log(wfw_rng_open01(state)) < 0.5 * x * x + d - d * v + d * log(v))
 			return d * v;
 	}
 }
@@ -101,7 +112,7 @@ size_t wfw_reservoir_shrink(struct wfw_reservoir *r, size_t cap)
 	if (!cap)
 		return 0;
 	if (r->seen < cap) {	/* still filling, as from the start */
-		r->w = exp(log(rng_open01(&r->rng)) / (double)cap);
+		r->w = exp(log(wfw_rng_open01(&r->rng)) / (double)cap);
 		return k;
 	}
 	/*
@@ -174,20 +185,26 @@ static void swap_at(struct wfw_topk *t, size_t a, size_t b)
 	t->slot[b] = s;
 }
 
+/*
+ * The key at i down to its place: the smaller child taken without a
+ * branch (which child is smaller is unpredictable), the key moved once.
+ */
 static void sift_down(struct wfw_topk *t, size_t i)
 {
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
+	float k = t->key[i];
+	uint32_t s = t->slot[i];
 
-		if (l < t->n && t->key[l] < t->key[m])
-			m = l;
-		if (l + 1 < t->n && t->key[l + 1] < t->key[m])
-			m = l + 1;
-		if (m == i)
-			return;
-		swap_at(t, i, m);
+	for (size_t l = 2 * i + 1; l < t->n; l = 2 * i + 1) {
+		size_t m = l + (l + 1 < t->n && t->key[l + 1] < t->key[l]);
+
+		if (!(t->key[m] < k))
+			break;
+		t->key[i] = t->key[m];
+		t->slot[i] = t->slot[m];
 		i = m;
 	}
+	t->key[i] = k;
+	t->slot[i] = s;
 }
 
 static void sift_up(struct wfw_topk *t, size_t i)

@@ -16,6 +16,8 @@
 uint64_t wfw_rng_next(uint64_t *state);
 /* Uniform in [0, n), n > 0. */
 uint64_t wfw_rng_below(uint64_t *state, uint64_t n);
+/* Uniform in (0, 1), never 0 (it may go into a log). */
+double wfw_rng_open01(uint64_t *state);
 
 /*
  * Reservoir sampling of `cap` items out of a stream of unknown length,
@@ -38,6 +40,13 @@ void wfw_reservoir_init(struct wfw_reservoir *r, size_t cap, uint64_t seed);
  * replaced), or SIZE_MAX when it is not taken.
  */
 size_t wfw_reservoir_take(struct wfw_reservoir *r);
+
+/*
+ * While the sample is not full: take up to n items at once, into slots
+ * `seen`, `seen` + 1, ... (as that many wfw_reservoir_take() calls would).
+ * Returns how many were taken: fewer than n once the sample is full.
+ */
+size_t wfw_reservoir_fill(struct wfw_reservoir *r, size_t n);
 
 /*
  * Items among the next n offered that wfw_reservoir_take() would not
@@ -79,6 +88,27 @@ size_t wfw_reservoir_split(uint64_t *rng, uint64_t n1, uint64_t n2, size_t cap);
  * chosen? Updates both counts. With need == left, every one is.
  */
 bool wfw_pick_next(uint64_t *rng, size_t *need, size_t *left);
+
+/*
+ * A uniform sample of m of n items when n is known in advance (a binary
+ * file counts its rows when opened), chosen in order as they pass:
+ * sequential random sampling (seqsample.c), Vitter's method D, drawing
+ * only the gaps, about m times, with no memory. Every m-subset equally
+ * likely; the same seed, the same items.
+ */
+struct wfw_seqsample {
+	uint64_t n;		/* items after the last chosen one */
+	uint64_t m;		/* items still to choose among them */
+	uint64_t next;		/* the next chosen item, UINT64_MAX: none */
+	double vprime;		/* method D's U^(1/m), NAN: draw anew */
+	bool dense;		/* method A from here on */
+	uint64_t rng;
+};
+
+void wfw_seqsample_init(struct wfw_seqsample *q, uint64_t seed, uint64_t n,
+			uint64_t m);
+/* Past q->next: the one chosen after it, in q->next. */
+void wfw_seqsample_advance(struct wfw_seqsample *q);
 
 /*
  * The `cap` rows with the largest keys: a min-heap of keys, each with a

@@ -69,15 +69,21 @@ static size_t below_tail(const struct wfw_rep_result *r, int xc, int yc,
 			 long g, double xoff, double xdiv, float *x, float *y)
 {
 	float above = wfw_topk_min(&r->tails[yc]);
+	const float *xv = r->vals[xc], *yv = r->vals[yc];
+	bool plain = xoff == 0 && xdiv == 1;
 	size_t m = 0;
 
+	/*
+	 * Without a branch per row (groups come in random order): each row is
+	 * written, and kept by counting it. NaNs fail v <= above; x + 0 is
+	 * (x + xoff) / xdiv with xoff 0, xdiv 1, -0 included.
+	 */
 	for (size_t i = 0; i < r->nrows; i++) {
-		float v = r->vals[yc][i];
+		float v = yv[i];
 
-		if (!in_group(r, i, g) || isnan(v) || v > above)
-			continue;
-		x[m] = (float)((r->vals[xc][i] + xoff) / xdiv);
-		y[m++] = v;
+		x[m] = plain ? xv[i] + 0.0f : (float)((xv[i] + xoff) / xdiv);
+		y[m] = v;
+		m += in_group(r, i, g) & (v <= above);
 	}
 	return m;
 }

@@ -136,6 +136,49 @@ cmp -s r-huge/data.js r-huge2/data.js && ok "the same file, the same sample" || 
 open_report huge r-huge 1
 expect_in huge.dom "density from a uniform sample of 250000 of 1200000" "the page says what is sampled"
 
+# Its binary twin: read column by column, rows counted when opened, the
+# sample chosen as rows pass (the same rows with -j 1 and -j 2). The same
+# checks, the summary tables equal to the CSV's.
+"$WULTFW" convert huge.csv -o huge.wfb 2>/dev/null &&
+	"$WULTFW" report -j 1 -o r-hugeb1 -m WakeLatency huge.wfb 2>/dev/null &&
+	"$WULTFW" report -j 2 -o r-hugeb2 -m WakeLatency huge.wfb 2>/dev/null &&
+	"$WULTFW" report -j 2 -o r-hugeb3 -m WakeLatency huge.wfb 2>/dev/null
+expect_status 0 $? "reports of the binary twin with -j 1 and -j 2"
+expect_in r-hugeb1/data.js '"rows": 1200000, "sample": 250000,' "binary: a sample of 250 k of the 1.2 M rows"
+for r in r-hugeb1 r-hugeb2; do
+	python3 - $r/data.js >$r.check <<'PY'
+import json, sys
+s = open(sys.argv[1]).read()
+rep = json.loads(s[s.index("=") + 1:].rstrip().rstrip(";"))
+m = rep["metrics"][0]
+planted = set(100000 + k for k in range(30))
+for axis, res in m["scatter"].items():
+    ys = [y for g in res[0] for y in g["y"]]
+    print(axis, "outliers shown:", len(planted & set(ys)))
+    print(axis, "weights:", sum(sum(g["w"]) for g in res[0]))
+d = m["dist"][0]
+print("ccdf outliers:", len(planted & set(d["ccdf"]["x"])))
+print("histogram:", sum(d["hist"]["counts"]), "tail:", d["sampled"]["tail"])
+print("summary:", json.dumps(m["summary"]))
+print("whole histogram:", d["hist"]["counts"])
+PY
+	expect_in $r.check "LDist outliers shown: 30" "$r: every outlier in the scatter plot"
+	expect_in $r.check "LDist weights: 1200000" "$r: weights add up"
+	expect_in $r.check "ccdf outliers: 30" "$r: every outlier in the CCDF"
+	expect_in $r.check "histogram: 1200000 tail: 10000" "$r: the histogram counts every datapoint"
+done
+python3 - r-huge/data.js >huge.summary <<'PY'
+import json, sys
+s = open(sys.argv[1]).read()
+print("summary:", json.dumps(json.loads(s[s.index("=") + 1:].rstrip().rstrip(";"))["metrics"][0]["summary"]))
+PY
+grep '^summary' r-hugeb1.check | cmp -s - huge.summary && ok "binary: the CSV's summary tables" ||
+	fail "binary and CSV summary tables differ"
+cmp -s r-hugeb1.check r-hugeb2.check && ok "binary: -j 2 gives -j 1's tables and histogram" ||
+	fail "binary: -j 1 and -j 2 differ"
+cmp -s r-hugeb2/data.js r-hugeb3/data.js && ok "binary: the same file, the same report" || fail "binary: two reports of one file differ"
+open_report huge-binary r-hugeb2 1
+
 # Under the cap, read by two threads whose parts are uneven (the first
 # holds 650 k short rows, over its share): the same data.js as one reader,
 # every row kept (the part that sampled is read again by one reader).

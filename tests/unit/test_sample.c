@@ -88,6 +88,123 @@ static void test_reservoir_skip(void)
 	CU_ASSERT(taken > 1000 + 2000 && taken < 1000 + 6000);
 }
 
+/* Filling in runs of any length is taking one item after the other. */
+static void test_reservoir_fill(void)
+{
+	struct wfw_reservoir a, b;
+	size_t sa[5000], sb[5000];
+	size_t i = 0, run = 1;
+
+	wfw_reservoir_init(&a, 1000, 7);
+	wfw_reservoir_init(&b, 1000, 7);
+	for (size_t k = 0; k < 5000; k++)
+		sa[k] = wfw_reservoir_take(&a);
+	while (i < 5000) {
+		size_t n = wfw_reservoir_fill(&b, run), want = 5000 - i;
+
+		CU_ASSERT(n <= run);
+		for (size_t k = 0; k < n; k++)
+			sb[i + k] = i + k;
+		i += n;
+		if (n < run && i < 5000)	/* full: one by one from here */
+			sb[i++] = wfw_reservoir_take(&b);
+		run = run * 3 + 1 < want ? run * 3 + 1 : want;
+	}
+	CU_ASSERT_EQUAL(memcmp(sa, sb, sizeof(sa)), 0);
+	CU_ASSERT_EQUAL(wfw_reservoir_fill(&b, 10), 0);
+}
+
+/*
+ * One sequential sample of m of n: ascending, distinct, m of them; counts
+ * each item chosen into held[], the first chosen into first[].
+ */
+static void seq_once(uint64_t seed, uint64_t n, uint64_t m, unsigned *held,
+		     unsigned *first)
+{
+	struct wfw_seqsample q;
+	uint64_t k = 0, last = 0;
+
+	wfw_seqsample_init(&q, seed, n, m);
+	first[q.next < n ? q.next : n]++;
+	for (; q.next != UINT64_MAX; wfw_seqsample_advance(&q), k++) {
+		CU_ASSERT(q.next < n);
+		CU_ASSERT(!k || q.next > last);
+		last = q.next;
+		held[q.next < n ? q.next : 0]++;
+	}
+	CU_ASSERT_EQUAL(k, m);
+}
+
+/*
+ * Every item is chosen m/n of the time (chi-square over the items, far
+ * beyond what a biased gap law gives), and the first chosen one follows
+ * the exact law P(first >= s) = prod_{i<s} (n - m - i) / (n - i).
+ */
+static void seq_check(uint64_t n, uint64_t m, unsigned trials)
+{
+	static unsigned held[4000], first[4001];
+	double e = (double)trials * (double)m / (double)n, chi = 0, ge = 1;
+	unsigned at_least = trials;
+
+	memset(held, 0, sizeof(held));
+	memset(first, 0, sizeof(first));
+	for (unsigned t = 0; t < trials; t++)
+		seq_once(1000 + t, n, m, held, first);
+	for (uint64_t i = 0; i < n; i++)
+		chi += (held[i] - e) * (held[i] - e) / e;
+	/* n - 1 degrees of freedom: mean n - 1, sd sqrt(2 (n - 1)) */
+	CU_ASSERT(chi < (double)n + 5 * sqrt(2.0 * (double)n));
+	for (uint64_t s = 0; s < n - m && s < 200; s++) {
+		double sd = sqrt((double)trials * ge * (1 - ge)) + 1;
+
+		CU_ASSERT(fabs(at_least - trials * ge) < 5 * sd);
+		at_least -= first[s];
+		ge *= (double)(n - m - s) / (double)(n - s);
+	}
+}
+
+/*
+ * The first gap against its exact law P(S = s) = m/n prod_{i<s} (n - m -
+ * i) / (n - 1 - i), chi-square over s: with m/n = 1/15 method D takes
+ * some 5% of its gaps by its exact test, which this sees.
+ */
+static void seq_first_gap(uint64_t n, uint64_t m, unsigned trials)
+{
+	static unsigned count[1001];
+	double ge = 1, chi = 0, dof = 0;	/* ge: P(S >= s) */
+	unsigned rest = trials;
+	struct wfw_seqsample q;
+
+	memset(count, 0, sizeof(count));
+	for (unsigned t = 0; t < trials; t++) {
+		wfw_seqsample_init(&q, 77 + t, n, m);
+		count[q.next <= 1000 ? q.next : 1000]++;
+	}
+	for (uint64_t s = 0; s <= n - m; s++) {
+		double e = trials * ge * (double)m / (double)(n - s);
+
+		if (e < 20)
+			break;
+		chi += (count[s] - e) * (count[s] - e) / e;
+		dof++;
+		rest -= count[s];
+		ge -= e / trials;
+	}
+	chi += (rest - trials * ge) * (rest - trials * ge) / (trials * ge);
+	CU_ASSERT(chi < dof + 5 * sqrt(2 * dof));
+}
+
+static void test_seqsample(void)
+{
+	seq_first_gap(300, 20, 400000);
+	seq_check(4000, 40, 20000);	/* method D */
+	seq_check(400, 2, 200000);	/* D, often by its exact test */
+	seq_check(1000, 70, 5000);	/* D, then A once dense */
+	seq_check(100, 50, 5000);	/* method A */
+	seq_check(50, 50, 100);		/* all of them */
+	seq_check(3000, 1, 30000);	/* one */
+}
+
 /* The merge takes from each part in proportion to its items. */
 static void test_split(void)
 {
@@ -253,6 +370,8 @@ int main(void)
 	s = CU_add_suite("sample", NULL, NULL);
 	CU_add_test(s, "reservoir: every item equally likely", test_reservoir_uniform);
 	CU_add_test(s, "reservoir: skipping is taking nothing", test_reservoir_skip);
+	CU_add_test(s, "reservoir: filling in runs is taking", test_reservoir_fill);
+	CU_add_test(s, "sequential sample: uniform, in order", test_seqsample);
 	CU_add_test(s, "merging samples: split by counts", test_split);
 	CU_add_test(s, "picking k of n", test_pick);
 	CU_add_test(s, "reservoir: shrinking stays uniform", test_shrink);
