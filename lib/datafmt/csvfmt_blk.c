@@ -37,7 +37,7 @@ struct wfw_csvfmt_blk_src {
 	size_t w;
 	enum src_kind kind;
 	unsigned s;		/* INT: decimals; DEC: scale */
-	double p10;		/* DEC: 10^scale */
+	double p10;		/* a DEC chunk's 10^scale, else 0 */
 	struct wfw_csvfmt_col *fc;
 };
 
@@ -66,7 +66,8 @@ static void src_setup(struct wfw_csvfmt_blk_src *s, const struct wfw_blk_col *c,
 	*s = (struct wfw_csvfmt_blk_src){
 		.data = c->data, .base = c->base, .w = c->width, .fc = fc,
 		.mask = c->width >= 8 ? ~0ULL : (1ULL << (8 * c->width)) - 1,
-		.kind = SRC_CELL,
+		.minus = c->enc == WFW_ENC_FOR_EMPTY, .kind = SRC_CELL,
+		.p10 = c->enc == WFW_ENC_DEC ? wfw_pow10_exact[c->scale] : 0,
 	};
 	if (!WFW_FIXED_OK)
 		return;
@@ -74,12 +75,10 @@ static void src_setup(struct wfw_csvfmt_blk_src *s, const struct wfw_blk_col *c,
 	    fc->decimals <= WFW_FIXED_MAX_SCALE) {
 		s->kind = SRC_INT;
 		s->s = fc->decimals;
-		s->minus = c->enc == WFW_ENC_FOR_EMPTY;
 	} else if (fc->type == WULTFW_COL_FLOAT && c->enc == WFW_ENC_DEC &&
 		   c->scale <= WFW_FIXED_MAX_SCALE) {
 		s->kind = SRC_DEC;
 		s->s = c->scale;
-		s->p10 = wfw_pow10_exact[c->scale];
 		s->dec_lo = c->scale > 4 ? pow10_small[c->scale - 4] : 1;
 	}
 }
@@ -89,7 +88,7 @@ static char *cell_path(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u)
 {
 	union wultfw_cell v = { .i = (int64_t)(s->base + u) };
 
-	if (s->kind == SRC_DEC)
+	if (s->p10)	/* a DEC chunk */
 		v.f = (double)v.i / s->p10;
 	else if (s->minus)	/* FOR_EMPTY */
 		v.i = u ? (int64_t)(s->base + u - 1) : WULTFW_CELL_EMPTY;

@@ -46,3 +46,11 @@ EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoint
 	tests/integration/test_binary.sh
 TESTS += tests/integration/test_binary.sh
 dist_doc_DATA += doc/binary-format.md
+# Rows formatted from a binary block's chunks against the reference formatters.
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_csvfmt_blk
+TESTS += tests/unit/test_csvfmt_blk
+tests_unit_test_csvfmt_blk_SOURCES = tests/unit/test_csvfmt_blk.c
+tests_unit_test_csvfmt_blk_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_csvfmt_blk_LDADD = lib/datafmt/libwfw_datafmt.la $(CSV_LIBS) $(CUNIT_LIBS)
+endif
