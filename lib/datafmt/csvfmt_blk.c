@@ -25,7 +25,9 @@
 
 enum src_kind {
 	SRC_INT,	/* INT cells, FOR or FOR_EMPTY */
+	SRC_INT3,	/* the same with 3 decimals (us from ns) */
 	SRC_DEC,	/* FLOAT, scaled decimals */
+	SRC_DEC3,	/* the same at scale 3 (a CSV's 3 decimals) */
 	SRC_CELL,	/* anything else: the cell, formatted as csvfmt.c does */
 };
 
@@ -48,6 +50,7 @@ static const uint64_t pow10_small[10] = {
 
 int wfw_csvfmt_blk_init(struct wfw_csvfmt_blk *b, struct wfw_csvfmt *f)
 {
+	wfw_fixed_init();
 	b->f = f;
 	b->src = calloc(f->schema->ncols, sizeof(*b->src));
 	return b->src ? 0 : -ENOMEM;
@@ -73,12 +76,12 @@ static void src_setup(struct wfw_csvfmt_blk_src *s, const struct wfw_blk_col *c,
 		return;
 	if (fc->type == WULTFW_COL_INT && c->enc != WFW_ENC_DEC &&
 	    fc->decimals <= WFW_FIXED_MAX_SCALE) {
-		s->kind = SRC_INT;
 		s->s = fc->decimals;
+		s->kind = s->s == 3 ? SRC_INT3 : SRC_INT;
 	} else if (fc->type == WULTFW_COL_FLOAT && c->enc == WFW_ENC_DEC &&
 		   c->scale <= WFW_FIXED_MAX_SCALE) {
-		s->kind = SRC_DEC;
 		s->s = c->scale;
+		s->kind = s->s == 3 ? SRC_DEC3 : SRC_DEC;
 		s->dec_lo = c->scale > 4 ? pow10_small[c->scale - 4] : 1;
 	}
 }
@@ -95,7 +98,9 @@ static char *cell_path(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u)
 	return wfw_csvfmt_cell(s->fc, p, v);
 }
 
-static inline char *int_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u)
+/* sc: s->s, as a constant where the caller knows it */
+static inline __attribute__((always_inline)) char *
+int_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u, unsigned sc)
 {
 	int64_t k = (int64_t)(s->base + u - s->minus);
 
@@ -103,17 +108,18 @@ static inline char *int_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64
 		return p;	/* FOR_EMPTY's code 0: an empty cell */
 	if (k <= -(int64_t)WFW_FIXED_LIMIT || k >= (int64_t)WFW_FIXED_LIMIT)
 		return cell_path(s, p, u);	/* also INT64_MIN: empty */
-	return p + wfw_fmt_fixed16(p, k, s->s, false);
+	return p + wfw_fmt_fixed16(p, k, sc, false);
 }
 
-static inline char *dec_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u)
+static inline __attribute__((always_inline)) char *
+dec_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u, unsigned sc)
 {
 	int64_t k = (int64_t)(s->base + u);
 	uint64_t mag = k < 0 ? 0 - (uint64_t)k : (uint64_t)k;
 
 	if (mag >= 1000000000000000ULL || (mag && mag < s->dec_lo))
 		return cell_path(s, p, u);
-	return p + wfw_fmt_fixed16(p, k, s->s, true);
+	return p + wfw_fmt_fixed16(p, k, sc, true);
 }
 
 static inline char *blk_cell(const struct wfw_csvfmt_blk_src *s, char *p, size_t r)
@@ -121,8 +127,10 @@ static inline char *blk_cell(const struct wfw_csvfmt_blk_src *s, char *p, size_t
 	uint64_t u = wfw_get64(s->data + r * s->w) & s->mask;
 
 	switch (s->kind) {
-	case SRC_INT: return int_cell(s, p, u);
-	case SRC_DEC: return dec_cell(s, p, u);
+	case SRC_INT: return int_cell(s, p, u, s->s);
+	case SRC_INT3: return int_cell(s, p, u, 3);
+	case SRC_DEC: return dec_cell(s, p, u, s->s);
+	case SRC_DEC3: return dec_cell(s, p, u, 3);
 	default: return cell_path(s, p, u);
 	}
 }

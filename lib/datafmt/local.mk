@@ -4,7 +4,8 @@ noinst_LTLIBRARIES += lib/datafmt/libwfw_datafmt.la
 lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/out.c lib/datafmt/out.h \
 	lib/datafmt/csvfmt.c lib/datafmt/csvfmt.h \
-	lib/datafmt/csvfmt_blk.c lib/datafmt/csvfmt_blk.h lib/datafmt/csvfmt_fixed.h \
+	lib/datafmt/csvfmt_blk.c lib/datafmt/csvfmt_blk.h \
+	lib/datafmt/csvfmt_fixed.c lib/datafmt/csvfmt_fixed.h \
 	lib/datafmt/binfmt.c lib/datafmt/binfmt.h \
 	lib/datafmt/binblock.c lib/datafmt/binblock.h \
 	lib/datafmt/binwrite.c lib/datafmt/crc32c.c lib/datafmt/crc32c.h \
