@@ -50,7 +50,6 @@ static const uint64_t pow10_small[10] = {
 
 int wfw_csvfmt_blk_init(struct wfw_csvfmt_blk *b, struct wfw_csvfmt *f)
 {
-	wfw_fixed_init();
 	b->f = f;
 	b->src = calloc(f->schema->ncols, sizeof(*b->src));
 	return b->src ? 0 : -ENOMEM;

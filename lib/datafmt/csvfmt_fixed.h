@@ -24,11 +24,8 @@
 /* The digits are made for little-endian stores. */
 #define WFW_FIXED_OK	(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
 
-/* "0000" to "9999" as 4 bytes each, after wfw_fixed_init(). */
-extern uint32_t wfw_digits4[10000];
-
-/* Fill wfw_digits4 (once; any thread may call it). */
-void wfw_fixed_init(void);
+/* "0000" to "9999" as 4 bytes each (little-endian). */
+extern const uint32_t wfw_digits4[10000];
 
 /*
  * The 8 digits of x < 10^8 as ASCII, the first in the lowest byte: two

@@ -5,7 +5,8 @@
  * for the decoded cells (floats), what the integer formatter prints
  * (INT), and what the row formatter prints for the whole row: scaled
  * decimals at every scale 0..9, negative values, k near 10^15, values
- * below 1e-4, empty cells, NaN and infinities.
+ * below 1e-4, empty cells, NaN and infinities. INT text of any value
+ * equals printf's.
  */
 #include "config.h"
 
@@ -228,6 +229,49 @@ static void test_blk_rows_map(void)
 	wfw_csvfmt_free(&f);
 }
 
+/* raw / 10^d by printf, the way csvfmt.h defines INT text. */
+static size_t printf_int(char *out, int64_t raw, unsigned d)
+{
+	uint64_t mag = raw < 0 ? 0 - (uint64_t)raw : (uint64_t)raw;
+	const char *sign = raw < 0 ? "-" : "";
+
+	if (!d)
+		return (size_t)sprintf(out, "%s%llu", sign, (unsigned long long)mag);
+	return (size_t)sprintf(out, "%s%llu.%0*llu", sign, (unsigned long long)(mag / pow10u[d]),
+			       (int)d, (unsigned long long)(mag % pow10u[d]));
+}
+
+/* INT text (the fixed-point fast path and the rest) equals printf's. */
+static void test_fmt_int_matches(void)
+{
+	static const int64_t edges[] = {
+		0, 1, -1, 9, 10, 99999999, 100000000, -100000000,
+		9999999999999999LL, 10000000000000000LL, -9999999999999999LL,
+		-10000000000000000LL, INT64_MAX, INT64_MIN, INT64_MIN + 1,
+	};
+	uint64_t state = 99;
+	char a[48], b[48];
+	int bad = 0;
+
+	for (int i = 0; i < 400000 && bad < 5; i++) {
+		uint64_t r = wultfw_rand64(&state);
+		unsigned d = (unsigned)(r % 10);
+		int64_t raw = i < 15 * 10 ? edges[i / 10] : (int64_t)((r >> 8) % pow10u[(r >> 56) % 19]);
+
+		if (i < 150)
+			d = (unsigned)(i % 10);
+		else if (r >> 63)
+			raw = -raw;
+		a[wfw_csv_fmt_int(a, raw, pow10u[d], d)] = '\0';
+		b[printf_int(b, raw, d)] = '\0';
+		if (strcmp(a, b)) {
+			bad++;
+			printf("\n  %lld / 10^%u: %s, printf %s", (long long)raw, d, a, b);
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -238,6 +282,7 @@ int main(void)
 	s = CU_add_suite("csvfmt_blk", NULL, NULL);
 	CU_add_test(s, "block rows equal the reference at every scale", test_blk_rows_match);
 	CU_add_test(s, "block rows of selected columns", test_blk_rows_map);
+	CU_add_test(s, "INT text equals printf's", test_fmt_int_matches);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
