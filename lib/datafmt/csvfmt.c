@@ -11,11 +11,9 @@
 #include <string.h>
 
 #include "datafmt/csvfmt.h"
-#include "datafmt/csvfmt_fixed.h"
 #include "datafmt/decimal.h"
 
-/* "-" + 20 digits + "." + slack; what wfw_fmt_fixed16 stores at a cell */
-#define INT_MAX_TEXT	(WFW_FIXED_SPAN > 24 ? WFW_FIXED_SPAN : 24)
+#define INT_MAX_TEXT	24	/* "-" + 20 digits + "." + slack */
 #define FLOAT_MAX_TEXT	32
 
 static const char digit_pairs[201] =
@@ -137,8 +135,6 @@ static inline size_t fmt_int(char *buf, int64_t raw, unsigned decimals)
 	/* Magnitude in unsigned arithmetic: INT64_MIN has no positive twin. */
 	uint64_t mag = neg ? (uint64_t)0 - (uint64_t)raw : (uint64_t)raw;
 
-	if (WFW_FIXED_OK && mag < WFW_FIXED_LIMIT && decimals <= WFW_FIXED_MAX_SCALE)
-		return wfw_fmt_fixed16(buf, raw, decimals, false);
 	switch (decimals) {
 	case 0: return fmt_fixed_0(buf, mag, neg);
 	case 3: return fmt_fixed_3(buf, mag, neg);	/* us from ns */
@@ -370,8 +366,6 @@ static size_t fmt_short_decimal(char *buf, double v, unsigned *hint)
 			return 0;
 		*hint = s;
 	}
-	if (WFW_FIXED_OK && s <= WFW_FIXED_MAX_SCALE)	/* k < 10^15 */
-		return wfw_fmt_fixed16(buf, v < 0 ? -k : k, s, true);
 	for (; s && k % 10 == 0; s--)
 		k /= 10;
 	n = fmt_fixed[s](buf, (uint64_t)k, v < 0);

@@ -5,8 +5,8 @@
  * for the decoded cells (floats), what the integer formatter prints
  * (INT), and what the row formatter prints for the whole row: scaled
  * decimals at every scale 0..9, negative values, k near 10^15, values
- * below 1e-4, empty cells, NaN and infinities. INT text of any value
- * equals printf's.
+ * below 1e-4, empty cells, NaN and infinities. Fixed-point text of any
+ * integer equals printf's.
  */
 #include "config.h"
 
@@ -19,6 +19,7 @@
 #include "datafmt/binblock.h"
 #include "datafmt/csvfmt.h"
 #include "datafmt/csvfmt_blk.h"
+#include "datafmt/csvfmt_fixed.h"
 
 #define ROWS	64
 
@@ -241,7 +242,7 @@ static size_t printf_int(char *out, int64_t raw, unsigned d)
 			       (int)d, (unsigned long long)(mag % pow10u[d]));
 }
 
-/* INT text (the fixed-point fast path and the rest) equals printf's. */
+/* Fixed-point text (INT cells of a block) equals printf's. */
 static void test_fmt_int_matches(void)
 {
 	static const int64_t edges[] = {
@@ -262,7 +263,10 @@ static void test_fmt_int_matches(void)
 			d = (unsigned)(i % 10);
 		else if (r >> 63)
 			raw = -raw;
-		a[wfw_csv_fmt_int(a, raw, pow10u[d], d)] = '\0';
+		if (raw <= -(int64_t)WFW_FIXED_LIMIT || raw >= (int64_t)WFW_FIXED_LIMIT ||
+		    d > WFW_FIXED_MAX_SCALE)
+			continue;
+		a[wfw_fmt_fixed16(a, raw, d, false)] = '\0';
 		b[printf_int(b, raw, d)] = '\0';
 		if (strcmp(a, b)) {
 			bad++;
@@ -282,7 +286,7 @@ int main(void)
 	s = CU_add_suite("csvfmt_blk", NULL, NULL);
 	CU_add_test(s, "block rows equal the reference at every scale", test_blk_rows_match);
 	CU_add_test(s, "block rows of selected columns", test_blk_rows_map);
-	CU_add_test(s, "INT text equals printf's", test_fmt_int_matches);
+	CU_add_test(s, "fixed-point text equals printf's", test_fmt_int_matches);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
