@@ -205,8 +205,11 @@ static int write_rows(struct filter *f, struct wfw_csv_writer *w)
 	unsigned jobs = bin ? 1 : csv_jobs(f);
 	int ret;
 
-	/* A binary file's schema never changes: read and format it on every core. */
-	if (bin && f->jobs > 1)
+	/*
+	 * A binary file's schema never changes: read and format it on every
+	 * core (-j 1: on this thread, still from the blocks' chunks).
+	 */
+	if (bin)
 		return convert_csv_parallel(f->rd, w, &f->sel,
 					    f->all_cols ? NULL : f->map, f->jobs,
 					    FILTER_BATCH, "filter");

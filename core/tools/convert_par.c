@@ -183,7 +183,9 @@ static int job_init_csv(struct fmt_job *j, struct fmt_par *p, size_t in_cols)
 	return j->text ? 0 : -ENOMEM;
 }
 
-static int job_init(struct fmt_job *j, struct fmt_par *p, size_t in_cols)
+/* thread: on a thread of its own, else the caller runs job_main(). */
+static int job_init(struct fmt_job *j, struct fmt_par *p, size_t in_cols,
+		    bool thread)
 {
 	memset(j, 0, sizeof(*j));
 	j->p = p;
@@ -191,9 +193,9 @@ static int job_init(struct fmt_job *j, struct fmt_par *p, size_t in_cols)
 		return -ENOMEM;
 	if (p->bw ? job_init_bin(j, p, in_cols) : job_init_csv(j, p, in_cols))
 		return -ENOMEM;
-	if (pthread_create(&j->th, NULL, job_main, j))
+	if (thread && pthread_create(&j->th, NULL, job_main, j))
 		return -ENOMEM;
-	j->started = true;
+	j->started = thread;
 	return 0;
 }
 
@@ -232,7 +234,7 @@ static void stop_jobs(struct fmt_par *p)
 	__atomic_store_n(&p->fail, -ENOMEM, __ATOMIC_RELAXED);
 }
 
-/* n threads over p's batches; 0 or a negative errno (said). */
+/* n threads over p's batches (1: this one); 0 or a negative errno (said). */
 static int run_jobs(struct fmt_par *p, unsigned n, const char *cmd)
 {
 	struct fmt_job *jobs = calloc(n, sizeof(*jobs));
@@ -244,10 +246,12 @@ static int run_jobs(struct fmt_par *p, unsigned n, const char *cmd)
 	pthread_mutex_init(&p->turn_mu, NULL);
 	pthread_cond_init(&p->turn_cv, NULL);
 	for (; jobs && k < n; k++)
-		if (job_init(&jobs[k], p, in_cols))
+		if (job_init(&jobs[k], p, in_cols, n > 1))
 			break;
 	if (k < n)
 		stop_jobs(p);
+	else if (n == 1)
+		job_main(&jobs[0]);
 	for (unsigned i = 0; jobs && i < n && i <= k; i++)
 		job_free(&jobs[i]);
 	free(jobs);
