@@ -109,18 +109,23 @@ static int pick_columns(struct filter *f)
 }
 
 /*
- * out = the selected columns of in's rows. The columns are copied again
- * first: a one-pass reader may have changed a type or added names, and
- * the CSV writer prints each batch by the schema as it is then.
+ * The selected columns of in's rows: in itself when all are, else out.
+ * The columns are copied again first: a one-pass reader may have changed
+ * a type or added names, and the CSV writer prints each batch by the
+ * schema as it is then.
  */
-static void project(struct filter *f, const struct wultfw_batch *in,
-		    struct wultfw_batch *out)
+static const struct wultfw_batch *project(struct filter *f,
+					  const struct wultfw_batch *in,
+					  struct wultfw_batch *out)
 {
 	const struct wultfw_schema *s = wfw_reader_schema(f->rd);
 
 	for (size_t j = 0; j < f->schema.ncols; j++)
 		f->cols[j] = s->cols[f->map[j]];
+	if (f->all_cols)
+		return in;
 	wfw_batch_project(in, f->map, out);
+	return out;
 }
 
 /* Every row through one reader (f->rd, not read yet) into w. */
@@ -141,8 +146,7 @@ static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
 			fprintf(stderr, "wultfw filter: %s: %s\n", f->path, f->sel.err);
 			break;
 		}
-		project(f, &in, &out);
-		ret = wfw_csvw_write(w, &out);
+		ret = wfw_csvw_write(w, project(f, &in, &out));
 		if (ret)
 			fprintf(stderr, "wultfw filter: %s\n", w->out.msg);
 		in.rows = 0;
@@ -205,8 +209,11 @@ static int write_rows(struct filter *f, struct wfw_csv_writer *w)
 	unsigned jobs = bin ? 1 : csv_jobs(f);
 	int ret;
 
-	/* A binary file's schema never changes: read and format it on every core. */
-	if (bin && f->jobs > 1)
+	/*
+	 * A binary file's schema never changes: read and format it on every
+	 * core (-j 1: on this thread, still from the blocks' chunks).
+	 */
+	if (bin)
 		return convert_csv_parallel(f->rd, w, &f->sel,
 					    f->all_cols ? NULL : f->map, f->jobs,
 					    FILTER_BATCH, "filter");

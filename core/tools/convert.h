@@ -9,10 +9,11 @@
 
 /*
  * Every row of r (whose schema never changes: a binary file) through sel
- * into the CSV writer w, read and formatted by n threads, batches of
- * `rows` rows. map: w's columns are these of r's (filter --metrics), or
- * NULL: all. 0, or a negative errno after saying why on stderr ("wultfw
- * CMD: ...").
+ * into the CSV writer w, read and formatted by n threads (1: the calling
+ * one), batches of `rows` rows. A binary file of version 2 read without a
+ * selection is formatted from its blocks' chunks, without decoding rows.
+ * map: w's columns are these of r's (filter --metrics), or NULL: all. 0,
+ * or a negative errno after saying why on stderr ("wultfw CMD: ...").
  */
 int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
 			 struct wfw_select *sel, const size_t *map, unsigned n,

@@ -19,6 +19,7 @@
 
 #include "convert.h"
 #include "datafmt/binblock.h"
+#include "datafmt/csvfmt_blk.h"
 
 /*
  * The threads take turns: a batch is read (and selected) under read_mu,
@@ -34,6 +35,7 @@ struct fmt_par {
 	struct wfw_select *sel;
 	const size_t *map;
 	size_t rows;
+	bool chunks;		/* CSV from the blocks' chunks, no rows decoded */
 	pthread_mutex_t read_mu, turn_mu;
 	pthread_cond_t turn_cv;
 	uint64_t next;		/* number of the next batch read (read_mu) */
@@ -51,7 +53,25 @@ struct fmt_job {
 	struct wultfw_batch proj;	/* b's columns in map */
 	union wultfw_cell *stage;	/* binary: b column by column */
 	char *text;			/* b formatted or encoded */
+	/* chunks: b.rows rows from row `first` of a copy of a block */
+	struct wfw_csvfmt_blk fb;
+	unsigned char *blk;
+	size_t blkcap, first;
+	struct wfw_blk_col *cols;
 };
+
+/* The next rows as a block's chunks (every row: no selection). */
+static long take_chunks(struct fmt_job *j)
+{
+	struct fmt_par *p = j->p;
+	long got = wfw_reader_read_chunks(p->r, p->rows, &j->blk, &j->blkcap,
+					  j->cols, &j->first);
+
+	j->b.rows = got > 0 ? (size_t)got : 0;
+	if (got > 0 && p->sel)
+		p->sel->kept += (uint64_t)got;
+	return got;
+}
 
 /* The next batch into j->b; its number, or -1 at the end or an error. */
 static int64_t take_batch(struct fmt_job *j)
@@ -63,9 +83,9 @@ static int64_t take_batch(struct fmt_job *j)
 	pthread_mutex_lock(&p->read_mu);
 	if (!p->end && !__atomic_load_n(&p->fail, __ATOMIC_RELAXED)) {
 		j->b.rows = 0;
-		got = wfw_reader_read(p->r, &j->b);
+		got = p->chunks ? take_chunks(j) : wfw_reader_read(p->r, &j->b);
 		if (got > 0) {
-			if (p->sel)
+			if (p->sel && !p->chunks)
 				wfw_select_batch(p->sel, &j->b);
 			seq = (int64_t)p->next++;
 		} else {
@@ -105,6 +125,9 @@ static size_t format_batch(struct fmt_job *j)
 {
 	const struct wultfw_batch *b = &j->b;
 
+	if (j->p->chunks)
+		return wfw_csvfmt_blk_rows(&j->fb, j->cols, j->p->map, j->first,
+					   j->b.rows, j->text);
 	if (j->p->map) {
 		wfw_batch_project(&j->b, j->p->map, &j->proj);
 		b = &j->proj;
@@ -140,26 +163,36 @@ static int job_init_bin(struct fmt_job *j, struct fmt_par *p, size_t ncols)
 	return j->stage && j->text ? 0 : -ENOMEM;
 }
 
-static int job_init(struct fmt_job *j, struct fmt_par *p, size_t in_cols)
+/* CSV output: a formatter, the projection or chunks, room for the text. */
+static int job_init_csv(struct fmt_job *j, struct fmt_par *p, size_t in_cols)
 {
-	const struct wultfw_schema *out = p->w ? p->w->fmt.schema : NULL;
+	const struct wultfw_schema *out = p->w->fmt.schema;
 	char err[256];
 
+	if (wfw_csvfmt_init(&j->fmt, out, err, sizeof(err)))
+		return -ENOMEM;
+	if (p->chunks && (wfw_csvfmt_blk_init(&j->fb, &j->fmt) ||
+			  !(j->cols = calloc(in_cols, sizeof(*j->cols)))))
+		return -ENOMEM;
+	if (!p->chunks && p->map && wfw_batch_alloc(&j->proj, out->ncols, p->rows))
+		return -ENOMEM;
+	j->text = malloc(p->rows * j->fmt.row_max + WFW_CSVFMT_BLK_SLACK);
+	return j->text ? 0 : -ENOMEM;
+}
+
+/* thread: on a thread of its own, else the caller runs job_main(). */
+static int job_init(struct fmt_job *j, struct fmt_par *p, size_t in_cols,
+		    bool thread)
+{
 	memset(j, 0, sizeof(*j));
 	j->p = p;
-	if (wfw_batch_alloc(&j->b, in_cols, p->rows))
+	if (!p->chunks && wfw_batch_alloc(&j->b, in_cols, p->rows))
 		return -ENOMEM;
-	if (p->bw) {
-		if (job_init_bin(j, p, in_cols))
-			return -ENOMEM;
-	} else if (wfw_csvfmt_init(&j->fmt, out, err, sizeof(err)) ||
-		   (p->map && wfw_batch_alloc(&j->proj, out->ncols, p->rows)) ||
-		   !(j->text = malloc(p->rows * j->fmt.row_max))) {
+	if (p->bw ? job_init_bin(j, p, in_cols) : job_init_csv(j, p, in_cols))
 		return -ENOMEM;
-	}
-	if (pthread_create(&j->th, NULL, job_main, j))
+	if (thread && pthread_create(&j->th, NULL, job_main, j))
 		return -ENOMEM;
-	j->started = true;
+	j->started = thread;
 	return 0;
 }
 
@@ -171,6 +204,9 @@ static void job_free(struct fmt_job *j)
 		wfw_csvfmt_free(&j->fmt);
 	wfw_batch_free(&j->b);
 	wfw_batch_free(&j->proj);
+	wfw_csvfmt_blk_free(&j->fb);
+	free(j->blk);
+	free(j->cols);
 	free(j->stage);
 	free(j->text);
 }
@@ -195,7 +231,7 @@ static void stop_jobs(struct fmt_par *p)
 	__atomic_store_n(&p->fail, -ENOMEM, __ATOMIC_RELAXED);
 }
 
-/* n threads over p's batches; 0 or a negative errno (said). */
+/* n threads over p's batches (1: this one); 0 or a negative errno (said). */
 static int run_jobs(struct fmt_par *p, unsigned n, const char *cmd)
 {
 	struct fmt_job *jobs = calloc(n, sizeof(*jobs));
@@ -207,10 +243,12 @@ static int run_jobs(struct fmt_par *p, unsigned n, const char *cmd)
 	pthread_mutex_init(&p->turn_mu, NULL);
 	pthread_cond_init(&p->turn_cv, NULL);
 	for (; jobs && k < n; k++)
-		if (job_init(&jobs[k], p, in_cols))
+		if (job_init(&jobs[k], p, in_cols, n > 1))
 			break;
 	if (k < n)
 		stop_jobs(p);
+	else if (n == 1)
+		job_main(&jobs[0]);
 	for (unsigned i = 0; jobs && i < n && i <= k; i++)
 		job_free(&jobs[i]);
 	free(jobs);
@@ -230,7 +268,8 @@ int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
 			 size_t rows, const char *cmd)
 {
 	struct fmt_par p = { .r = r, .w = w, .out = &w->out, .sel = sel,
-			     .map = map, .rows = rows };
+			     .map = map, .rows = rows,
+			     .chunks = wfw_reader_native_cols(r) && !wfw_select_active(sel) };
 	int ret = run_jobs(&p, n, cmd);
 
 	w->rows += p.written;

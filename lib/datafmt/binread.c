@@ -591,3 +591,57 @@ const struct wfw_reader_ops wfw_bin_reader_ops = {
 	.meta = bin_meta,
 	.free = bin_free,
 };
+
+/* ---- a block's chunks, for formatting them directly ---- */
+
+/* The current block's payload length, from where its last chunk ends. */
+static size_t payload_len(const struct bin_reader *r)
+{
+	const struct wfw_blk_col *last = &r->cols[r->base.schema.ncols - 1];
+
+	return (size_t)(last->data - r->buf) + (size_t)r->blk_rows * last->width;
+}
+
+/* *buf (of *cap bytes) grown to n bytes; 0 or -ENOMEM. */
+static int grow_copy(unsigned char **buf, size_t *cap, size_t n)
+{
+	unsigned char *nb;
+
+	if (n <= *cap)
+		return 0;
+	nb = realloc(*buf, n);
+	if (!nb)
+		return -ENOMEM;
+	*buf = nb;
+	*cap = n;
+	return 0;
+}
+
+long wfw_reader_read_chunks(struct wfw_reader *base, size_t max,
+			    unsigned char **buf, size_t *cap,
+			    struct wfw_blk_col *cols, size_t *first)
+{
+	struct bin_reader *r = to_bin(base);
+	const size_t ncols = base->schema.ncols;
+	long ready;
+	size_t len, n;
+
+	if (base->ops != &wfw_bin_reader_ops || r->hdr.version == WFW_BIN_VERSION_V1)
+		return rfail(base, -EINVAL, "%s: not a binary file of version 2", base->path);
+	ready = ready_rows(r);
+	if (ready <= 0)
+		return ready;
+	n = (size_t)ready < max ? (size_t)ready : max;
+	len = payload_len(r);
+	if (grow_copy(buf, cap, len + WFW_BLK_SLACK))
+		return rfail(base, -ENOMEM, "%s: out of memory", base->path);
+	memcpy(*buf, r->buf, len + WFW_BLK_SLACK);
+	for (size_t c = 0; c < ncols; c++) {
+		cols[c] = r->cols[c];
+		cols[c].data = *buf + (r->cols[c].data - r->buf);
+	}
+	*first = r->blk_next;
+	r->blk_next += (uint32_t)n;
+	base->rows_done += n;
+	return (long)n;
+}

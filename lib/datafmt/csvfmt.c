@@ -656,6 +656,26 @@ static inline char *fmt_enum(char *p, const struct wfw_csvfmt_col *fc, int64_t i
 	return p + n;
 }
 
+static inline char *fmt_cell(struct wfw_csvfmt_col *fc, char *p,
+			     union wultfw_cell v)
+{
+	if (fc->type == WULTFW_COL_INT) {
+		if (v.i != WULTFW_CELL_EMPTY)
+			p += fmt_int(p, v.i, fc->decimals);
+	} else if (fc->type == WULTFW_COL_FLOAT) {
+		if (v.i != WULTFW_FLOAT_EMPTY_BITS)
+			p += fmt_float(p, v.f, &fc->hint);
+	} else {
+		p = fmt_enum(p, fc, v.i);
+	}
+	return p;
+}
+
+char *wfw_csvfmt_cell(struct wfw_csvfmt_col *fc, char *p, union wultfw_cell v)
+{
+	return fmt_cell(fc, p, v);
+}
+
 size_t wfw_csvfmt_row(const struct wfw_csvfmt *f, char *buf,
 		      const union wultfw_cell *row)
 {
@@ -664,17 +684,7 @@ size_t wfw_csvfmt_row(const struct wfw_csvfmt *f, char *buf,
 	char *p = buf;
 
 	for (size_t c = 0; c < ncols; c++, fc++) {
-		union wultfw_cell v = row[c];
-
-		if (fc->type == WULTFW_COL_INT) {
-			if (v.i != WULTFW_CELL_EMPTY)
-				p += fmt_int(p, v.i, fc->decimals);
-		} else if (fc->type == WULTFW_COL_FLOAT) {
-			if (v.i != WULTFW_FLOAT_EMPTY_BITS)
-				p += fmt_float(p, v.f, &fc->hint);
-		} else {
-			p = fmt_enum(p, fc, v.i);
-		}
+		p = fmt_cell(fc, p, row[c]);
 		*p++ = ',';
 	}
 	p[-1] = '\n';

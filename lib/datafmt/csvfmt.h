@@ -60,6 +60,12 @@ size_t wfw_csvfmt_row(const struct wfw_csvfmt *f, char *buf,
 size_t wfw_csvfmt_rows(const struct wfw_csvfmt *f, char *buf,
 		       const union wultfw_cell *cells, size_t rows);
 
+/*
+ * One cell of column fc as wfw_csvfmt_row() prints it, at p (fc->max
+ * bytes); returns the end of its text. fc's hint may change.
+ */
+char *wfw_csvfmt_cell(struct wfw_csvfmt_col *fc, char *p, union wultfw_cell v);
+
 /* Single values, for tests and tools. buf: 32 bytes at least. */
 size_t wfw_csv_fmt_int(char *buf, int64_t raw, uint64_t divisor,
 		       unsigned decimals);

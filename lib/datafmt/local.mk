@@ -4,6 +4,8 @@ noinst_LTLIBRARIES += lib/datafmt/libwfw_datafmt.la
 lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/out.c lib/datafmt/out.h \
 	lib/datafmt/csvfmt.c lib/datafmt/csvfmt.h \
+	lib/datafmt/csvfmt_blk.c lib/datafmt/csvfmt_blk.h \
+	lib/datafmt/csvfmt_fixed.c lib/datafmt/csvfmt_fixed.h \
 	lib/datafmt/binfmt.c lib/datafmt/binfmt.h \
 	lib/datafmt/binblock.c lib/datafmt/binblock.h \
 	lib/datafmt/binwrite.c lib/datafmt/crc32c.c lib/datafmt/crc32c.h \
@@ -50,3 +52,11 @@ TESTS += tests/integration/test_binary.sh
 EXTRA_DIST += tests/integration/test_convert_raw.sh
 TESTS += tests/integration/test_convert_raw.sh
 dist_doc_DATA += doc/binary-format.md
+# Rows formatted from a binary block's chunks against the reference formatters.
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_csvfmt_blk
+TESTS += tests/unit/test_csvfmt_blk
+tests_unit_test_csvfmt_blk_SOURCES = tests/unit/test_csvfmt_blk.c
+tests_unit_test_csvfmt_blk_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_csvfmt_blk_LDADD = lib/datafmt/libwfw_datafmt.la $(CSV_LIBS) $(CUNIT_LIBS)
+endif

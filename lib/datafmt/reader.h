@@ -154,6 +154,20 @@ struct wfw_col_batch {
 long wfw_reader_read_cols(struct wfw_reader *r, struct wfw_col_batch *b);
 bool wfw_reader_native_cols(const struct wfw_reader *r);
 
+struct wfw_blk_col;
+
+/*
+ * Binary version 2 only (wfw_reader_native_cols()): the next rows as the
+ * current block's column chunks (binblock.h), to format them without
+ * decoding: up to max rows from row *first of the block, whose payload is
+ * copied into *buf (*cap bytes, grown as needed) with cols[ncols]
+ * pointing into it. Returns the rows (0 at the end), or a negative errno
+ * as wfw_reader_read() does; the rows count as read.
+ */
+long wfw_reader_read_chunks(struct wfw_reader *r, size_t max,
+			    unsigned char **buf, size_t *cap,
+			    struct wfw_blk_col *cols, size_t *first);
+
 const char *wfw_reader_error(const struct wfw_reader *r);
 
 /* Whole rows in the file (binary: whole records; CSV: data lines). */

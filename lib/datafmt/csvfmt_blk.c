@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Rows of a binary block as CSV text (csvfmt_blk.h). A block is formatted
+ * row by row reading each column's packed integers directly; the kind of
+ * each column's chunk is settled once per block, so the branch on it
+ * repeats with the columns and predicts well.
+ *
+ * Why a scaled decimal's text is k / 10^s with its trailing zeros cut:
+ * the cell is the double nearest k / 10^s. When 0 < |k| < 10^15 the
+ * decimal has at most 15 significant digits, so "%.15g" of that double
+ * gives it back (DBL_DIG is 15) and reads back to the same double, which
+ * makes it the shortest csvfmt.h prints; %g shows it without an exponent
+ * when 1e-4 <= |k| / 10^s < 1e15. Zero prints "0.0" either way. Any other
+ * k, and scale 9, take the double path.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "datafmt/csvfmt_blk.h"
+#include "datafmt/csvfmt_fixed.h"
+#include "datafmt/decimal.h"
+#include "datafmt/le.h"
+
+enum src_kind {
+	SRC_INT,	/* INT cells, FOR or FOR_EMPTY */
+	SRC_INT3,	/* the same with 3 decimals (us from ns) */
+	SRC_DEC,	/* FLOAT, scaled decimals */
+	SRC_DEC3,	/* the same at scale 3 (a CSV's 3 decimals) */
+	SRC_CELL,	/* anything else: the cell, formatted as csvfmt.c does */
+};
+
+struct wfw_csvfmt_blk_src {
+	const unsigned char *data;
+	uint64_t base, mask;
+	uint64_t minus;		/* FOR_EMPTY: 1 (code 0 is empty) */
+	uint64_t dec_lo;	/* DEC: the smallest |k| shown without exponent */
+	size_t w;
+	enum src_kind kind;
+	unsigned s;		/* INT: decimals; DEC: scale */
+	double p10;		/* a DEC chunk's 10^scale, else 0 */
+	struct wfw_csvfmt_col *fc;
+};
+
+static const uint64_t pow10_small[10] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL,
+};
+
+int wfw_csvfmt_blk_init(struct wfw_csvfmt_blk *b, struct wfw_csvfmt *f)
+{
+	b->f = f;
+	b->src = calloc(f->schema->ncols, sizeof(*b->src));
+	return b->src ? 0 : -ENOMEM;
+}
+
+void wfw_csvfmt_blk_free(struct wfw_csvfmt_blk *b)
+{
+	free(b->src);
+	b->src = NULL;
+}
+
+/* How output column fc reads chunk c. */
+static void src_setup(struct wfw_csvfmt_blk_src *s, const struct wfw_blk_col *c,
+		      struct wfw_csvfmt_col *fc)
+{
+	*s = (struct wfw_csvfmt_blk_src){
+		.data = c->data, .base = c->base, .w = c->width, .fc = fc,
+		.mask = c->width >= 8 ? ~0ULL : (1ULL << (8 * c->width)) - 1,
+		.minus = c->enc == WFW_ENC_FOR_EMPTY, .kind = SRC_CELL,
+		.p10 = c->enc == WFW_ENC_DEC ? wfw_pow10_exact[c->scale] : 0,
+	};
+	if (!WFW_FIXED_OK)
+		return;
+	if (fc->type == WULTFW_COL_INT && c->enc != WFW_ENC_DEC &&
+	    fc->decimals <= WFW_FIXED_MAX_SCALE) {
+		s->s = fc->decimals;
+		s->kind = s->s == 3 ? SRC_INT3 : SRC_INT;
+	} else if (fc->type == WULTFW_COL_FLOAT && c->enc == WFW_ENC_DEC &&
+		   c->scale <= WFW_FIXED_MAX_SCALE) {
+		s->s = c->scale;
+		s->kind = s->s == 3 ? SRC_DEC3 : SRC_DEC;
+		s->dec_lo = c->scale > 4 ? pow10_small[c->scale - 4] : 1;
+	}
+}
+
+/* The cell as wfw_blk_decode() gives it, formatted by csvfmt.c. */
+static char *cell_path(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u)
+{
+	union wultfw_cell v = { .i = (int64_t)(s->base + u) };
+
+	if (s->p10)	/* a DEC chunk */
+		v.f = (double)v.i / s->p10;
+	else if (s->minus)	/* FOR_EMPTY */
+		v.i = u ? (int64_t)(s->base + u - 1) : WULTFW_CELL_EMPTY;
+	return wfw_csvfmt_cell(s->fc, p, v);
+}
+
+/* sc: s->s, as a constant where the caller knows it */
+static inline __attribute__((always_inline)) char *
+int_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u, unsigned sc)
+{
+	int64_t k = (int64_t)(s->base + u - s->minus);
+
+	if (s->minus && !u)
+		return p;	/* FOR_EMPTY's code 0: an empty cell */
+	if (k <= -(int64_t)WFW_FIXED_LIMIT || k >= (int64_t)WFW_FIXED_LIMIT)
+		return cell_path(s, p, u);	/* also INT64_MIN: empty */
+	return p + wfw_fmt_fixed16(p, k, sc, false);
+}
+
+static inline __attribute__((always_inline)) char *
+dec_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u, unsigned sc)
+{
+	int64_t k = (int64_t)(s->base + u);
+	uint64_t mag = k < 0 ? 0 - (uint64_t)k : (uint64_t)k;
+
+	if (mag >= 1000000000000000ULL || (mag && mag < s->dec_lo))
+		return cell_path(s, p, u);
+	return p + wfw_fmt_fixed16(p, k, sc, true);
+}
+
+static inline char *blk_cell(const struct wfw_csvfmt_blk_src *s, char *p, size_t r)
+{
+	uint64_t u = wfw_get64(s->data + r * s->w) & s->mask;
+
+	switch (s->kind) {
+	case SRC_INT: return int_cell(s, p, u, s->s);
+	case SRC_INT3: return int_cell(s, p, u, 3);
+	case SRC_DEC: return dec_cell(s, p, u, s->s);
+	case SRC_DEC3: return dec_cell(s, p, u, 3);
+	default: return cell_path(s, p, u);
+	}
+}
+
+size_t wfw_csvfmt_blk_rows(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *cols,
+			   const size_t *map, size_t first, size_t n, char *buf)
+{
+	const size_t ncols = b->f->schema->ncols;
+	const struct wfw_csvfmt_blk_src *end = b->src + ncols;
+	char *p = buf;
+
+	for (size_t j = 0; j < ncols; j++)
+		src_setup(&b->src[j], &cols[map ? map[j] : j], &b->f->col[j]);
+	for (size_t r = first; r < first + n; r++) {
+		for (const struct wfw_csvfmt_blk_src *s = b->src; s < end; s++) {
+			p = blk_cell(s, p, r);
+			*p++ = ',';
+		}
+		p[-1] = '\n';
+	}
+	return (size_t)(p - buf);
+}
