@@ -220,8 +220,8 @@ static int write_rows(struct wfw_reader *r, const struct convert_args *a,
 		return convert_bin_parallel(r, w, a->jobs);
 	if (a->jobs > 1 && a->fmt == &wfw_format_binary)
 		return convert_pipelined(r, w, sel, CONVERT_BATCH);
-	if (a->jobs < 2 || wfw_reader_format(r) != WFW_FMT_BINARY ||
-	    a->fmt != &wfw_format_csv)
+	/* Binary to CSV, even -j 1: rows printed from the blocks' integers. */
+	if (wfw_reader_format(r) != WFW_FMT_BINARY || a->fmt != &wfw_format_csv)
 		return copy_rows(r, w, sel);
 	ret = convert_csv_parallel(r, &w->impl.csv, sel, NULL, a->jobs, CONVERT_BATCH,
 				   "convert");
