@@ -1,6 +1,7 @@
 #!/bin/sh
 # Benchmark the binary format end to end on ROWS synthetic wult-like rows:
-# file sizes (CSV, its binary twin), `cat` of each (the limit), `wultfw
+# file sizes (CSV, its binary twin), `cat` of each (the limit), writing the
+# CSV's bytes to a new file (the floor for tools that write CSV), `wultfw
 # calc` on the binary file, `wultfw convert` both ways, filter and report
 # on each, and pandas on the CSV (the reference of issue 14). Wall seconds,
 # CPU seconds and peak RSS.
@@ -44,6 +45,8 @@ run() {
 cat "$DIR/datapoints.csv" "$DIR/twin.wfb" >/dev/null	# page cache hot
 run cat_csv cat "$DIR/datapoints.csv"
 run cat_bin cat "$DIR/twin.wfb"
+# The floor of any tool writing the CSV text: the kernel's side alone.
+run write_csv sh -c 'cat "$1" >"$2"' sh "$DIR/datapoints.csv" "$DIR/out.csv"
 run calc_bin "$B/wultfw" calc "$DIR/twin.wfb"
 run calc_csv "$B/wultfw" calc "$DIR/datapoints.csv"
 run csv_to_bin "$B/wultfw" convert "$DIR/datapoints.csv" -o "$DIR/out.wfb"
@@ -67,7 +70,7 @@ awk -v rows="$ROWS" '
 			"peak MiB", "vs cat", "vs calc", "vs pandas"
 		for (i = 1; i <= k; i++) {
 			x = n[i]
-			incsv = x ~ /^csv_to/ || x ~ /^[a-z]+_csv$/ && x != "bin_to_csv"
+			incsv = x ~ /^csv_to/ || x ~ /^[a-z]+_csv$/ && x != "bin_to_csv" && x != "write_csv"
 			cat = incsv ? w["cat_csv"] : w["cat_bin"]
 			calc = incsv ? w["calc_csv"] : w["calc_bin"]
 			printf "%-11s %8.3f %8.3f %9.1f %8.2fx %8.2fx", x, w[x], c[x],
