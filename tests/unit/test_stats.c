@@ -485,6 +485,55 @@ static void test_fused_m2(void)
 	wfw_acc_free(&e);
 }
 
+/* Every bucket of a and b holds the same count. */
+static bool same_buckets(const struct wfw_hist *a, const struct wfw_hist *b)
+{
+	for (unsigned s = 0; s < WFW_HIST_SLOTS; s++) {
+		for (unsigned i = 0; i < WFW_HIST_SUBS; i++) {
+			uint64_t x = a->oct[s] ? a->wide[s][i] + a->oct[s][i] : 0;
+			uint64_t y = b->oct[s] ? b->wide[s][i] + b->oct[s][i] : 0;
+
+			if (x != y)
+				return false;
+		}
+	}
+	return a->count == b->count;
+}
+
+/*
+ * Blocks counted through their range (the window of side-by-side octaves,
+ * widened as blocks reach further; octaves that exist; one by one) land
+ * in the buckets counting them one by one does: ranges that move up and
+ * down, a block of one huge octave span, negative blocks, enough values
+ * for folds.
+ */
+static void test_range_window(void)
+{
+	static const double scale[] = { 1, 1e3, 1e-3, 1e6, -5, 1e-30, 1e30, 7 };
+	struct wfw_hist r, m;
+	double v[1500];
+
+	wfw_hist_init(&r);
+	wfw_hist_init(&m);
+	for (size_t b = 0; b < 400; b++) {
+		size_t n = 1 + (b * 37) % 1500;
+		double f = scale[b % 8], lo = INFINITY, hi = -INFINITY;
+
+		for (size_t i = 0; i < n; i++) {
+			v[i] = f * (0.5 + urand() * (b % 3 ? 3 : 40));
+			lo = v[i] < lo ? v[i] : lo;
+			hi = v[i] > hi ? v[i] : hi;
+		}
+		CU_ASSERT_EQUAL_FATAL(wfw_hist_add_range(&r, v, n, lo, hi, NAN,
+							 false, NULL), 0);
+		CU_ASSERT_EQUAL_FATAL(wfw_hist_add_many(&m, v, n), 0);
+	}
+	CU_ASSERT_PTR_NOT_NULL(r.win);
+	CU_ASSERT_TRUE(same_buckets(&r, &m));
+	wfw_hist_free(&r);
+	wfw_hist_free(&m);
+}
+
 /*
  * A counter just under the fold's threshold, then hit by nearly every
  * value: it must not overflow before the next fold.
@@ -609,6 +658,7 @@ int main(void)
 	CU_add_test(s, "two whole numbers counted from the sum", test_two_ints);
 	CU_add_test(s, "variance taken on the histogram's pass", test_fused_m2);
 	CU_add_test(s, "16-bit counters folded before they overflow", test_fold_bound);
+	CU_add_test(s, "counted through the range as one by one", test_range_window);
 	CU_add_test(s, "moments far from zero", test_moments_offset);
 	CU_add_test(s, "memory bounded", test_memory_bounded);
 	CU_add_test(s, "merge", test_merge);
