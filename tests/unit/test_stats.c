@@ -386,7 +386,7 @@ static void nums_vs_rows(const char *group_by, size_t batch, bool told)
 		for (size_t k = 0; k < 4; k++)
 			at[k] = colp[k] + r0;
 		CU_ASSERT_EQUAL(wfw_statset_add(&r, &b), 0);
-		CU_ASSERT_EQUAL(wfw_statset_add_nums(&c, at, told ? may_nan : NULL, n), 0);
+		CU_ASSERT_EQUAL(wfw_statset_add_nums(&c, at, told ? may_nan : NULL, NULL, n), 0);
 	}
 	CU_ASSERT(r.empties[0] > 0 && r.nans[1] > 0 && r.empties[1] > 0);
 	same_sets(&r, &c);
