@@ -490,6 +490,7 @@ sums4(const struct wfw_blk_col *c, size_t w, bool dec, size_t first,
 	const __m128i bits = _mm_set1_epi64x((long long)(MAGIC_BITS + c->base));
 	const __m128d magic = _mm_set1_pd(6755399441055744.0);
 	const __m128d p10 = _mm_set1_pd(wfw_pow10_exact[c->scale]);
+	struct wfw_mms acc = *m;	/* in registers: dst could alias *m */
 	size_t r;
 
 	for (r = 0; r + 4 <= n; r += 4, p += 4 * w) {
@@ -502,8 +503,9 @@ sums4(const struct wfw_blk_col *c, size_t w, bool dec, size_t first,
 		}
 		_mm_storeu_pd(dst + r, a);
 		_mm_storeu_pd(dst + r + 2, b);
-		wfw_mms_add4(m, a, b);
+		wfw_mms_add4(&acc, a, b);
 	}
+	*m = acc;
 	return r;
 }
 
@@ -521,6 +523,7 @@ dec_sums4_avx(const struct wfw_blk_col *c, size_t w, size_t first, size_t n,
 	const __m128i bits = _mm_set1_epi64x((long long)(MAGIC_BITS + c->base));
 	const __m128d magic = _mm_set1_pd(6755399441055744.0);
 	const __m256d p10 = _mm256_set1_pd(wfw_pow10_exact[c->scale]);
+	struct wfw_mms acc = *m;	/* in registers: dst could alias *m */
 	size_t r;
 
 	for (r = 0; r + 4 <= n; r += 4, p += 4 * w) {
@@ -529,8 +532,9 @@ dec_sums4_avx(const struct wfw_blk_col *c, size_t w, size_t first, size_t n,
 
 		v = _mm256_div_pd(v, p10);
 		_mm256_storeu_pd(dst + r, v);
-		wfw_mms_add4(m, _mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+		wfw_mms_add4(&acc, _mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
 	}
+	*m = acc;
 	return r;
 }
 
