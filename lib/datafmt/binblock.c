@@ -216,12 +216,64 @@ static inline uint64_t width_mask(unsigned w)
 	return w >= 8 ? ~0ULL : (1ULL << (8 * w)) - 1;
 }
 
+/* The least and greatest of n > 0 bytes, 16 at a time where SSE2 is. */
+static void byte_range(const unsigned char *d, size_t n, uint8_t *lo, uint8_t *hi)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	__m128i l = _mm_set1_epi8((char)d[0]), h = l;
+	uint8_t a[16], b[16];
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(d + i));
+
+		l = _mm_min_epu8(l, x);
+		h = _mm_max_epu8(h, x);
+	}
+	_mm_storeu_si128((__m128i *)a, l);
+	_mm_storeu_si128((__m128i *)b, h);
+	*lo = a[0];
+	*hi = b[0];
+	for (unsigned k = 1; k < 16; k++) {
+		*lo = a[k] < *lo ? a[k] : *lo;
+		*hi = b[k] > *hi ? b[k] : *hi;
+	}
+#else
+	*lo = *hi = d[0];
+#endif
+	for (; i < n; i++) {
+		*lo = d[i] < *lo ? d[i] : *lo;
+		*hi = d[i] > *hi ? d[i] : *hi;
+	}
+}
+
+/*
+ * All enum cells of a chunk of 0 or 1 byte cells within -1..n_enum - 1,
+ * from the least and greatest byte; false: look cell by cell.
+ */
+static bool enum_bytes_fit(const struct wultfw_column *col,
+			   const struct wfw_blk_col *c, uint32_t rows)
+{
+	const int64_t b = (int64_t)c->base;
+	uint8_t lo = 0, hi = 0;
+
+	if (c->width > 1)
+		return false;
+	if (c->width == 1)
+		byte_range(c->data, rows, &lo, &hi);
+	/* b within these bounds: no cell wraps around */
+	return b >= -1 - (int64_t)lo && b <= (int64_t)col->n_enum - 1 - (int64_t)hi;
+}
+
 /* Enum cells must index their table (or be -1): checked once per block. */
 static int check_enum(const struct wultfw_column *col,
 		      const struct wfw_blk_col *c, uint32_t rows,
 		      char *err, size_t errlen)
 {
 	const uint64_t mask = width_mask(c->width);
+
+	if (enum_bytes_fit(col, c, rows))
+		return 0;
 
 	for (uint32_t r = 0; r < rows; r++) {
 		int64_t v = (int64_t)(c->base + (wfw_get64(c->data + (size_t)r * c->width) & mask));

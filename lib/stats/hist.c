@@ -79,27 +79,44 @@ static int grow(struct wfw_hist *h, unsigned slot)
 	return 0;
 }
 
+/* Whether one of the 32 16-bit counters at o is at 2^15 or more. */
+static inline bool any_top(const uint16_t *o)
+{
+#ifdef __SSE2__
+	const __m128i *p = (const __m128i *)o;
+	__m128i x = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(p), _mm_loadu_si128(p + 1)),
+				 _mm_or_si128(_mm_loadu_si128(p + 2), _mm_loadu_si128(p + 3)));
+
+	return _mm_movemask_epi8(x) & 0xAAAA;	/* the high bytes' top bits */
+#else
+	uint64_t any = 0;
+
+	for (unsigned i = 0; i < 32; i += 4) {
+		uint64_t four;
+
+		memcpy(&four, o + i, sizeof(four));
+		any |= four;
+	}
+	return any & 0x8000800080008000ull;
+#endif
+}
+
 /*
  * Move the 16-bit counters at 2^15 or more into the 64-bit ones: the rest
  * take WFW_HIST_FOLD_EVERY more values without overflow. Few counters ever
  * get there, so the 64-bit ones stay out of the cache; the 16-bit ones are
- * tested four at a time.
+ * tested 32 at a time.
  */
 static void fold(struct wfw_hist *h)
 {
-	const uint64_t top = 0x8000800080008000ull;
-
 	for (size_t j = 0; j < h->noct; j++) {
 		uint16_t *o = h->oct[h->used[j]];
 		uint64_t *w = h->wide[h->used[j]];
 
-		for (unsigned i = 0; i < WFW_HIST_SUBS; i += 4) {
-			uint64_t four;
-
-			memcpy(&four, o + i, sizeof(four));
-			if (!(four & top))
+		for (unsigned i = 0; i < WFW_HIST_SUBS; i += 32) {
+			if (!any_top(o + i))
 				continue;
-			for (unsigned k = i; k < i + 4; k++) {
+			for (unsigned k = i; k < i + 32; k++) {
 				if (o[k] & 0x8000u) {
 					w[k] += o[k];
 					o[k] = 0;

@@ -318,6 +318,36 @@ static void test_enum_range(void)
 	free(blk);
 }
 
+/*
+ * Enum chunks checked from their least and greatest byte: -1 .. n_enum - 1
+ * passes, one cell past it (in or after the first 16) is named.
+ */
+static void test_enum_bytes(void)
+{
+	static const struct wultfw_column e = { "ReqCState", "", WULTFW_COL_ENUM, 0, cstates, 4 };
+	static const struct wultfw_schema one = { 1, &e };
+	unsigned char p[WFW_BLK_CHUNK_LEN + 40 + WFW_BLK_SLACK] = { WFW_ENC_FOR, 1 };
+	struct wfw_blk_col c;
+	char err[256];
+
+	wfw_put64(p + 4, (uint64_t)-1);	/* base -1: byte 0 is "no state" */
+	for (size_t i = 0; i < 40; i++)
+		p[WFW_BLK_CHUNK_LEN + i] = (unsigned char)(i % 5);	/* -1 .. 3 */
+	CU_ASSERT_EQUAL(wfw_blk_parse(&one, p, WFW_BLK_CHUNK_LEN + 40, 40, &c, err, sizeof(err)), 0);
+	for (size_t at = 3; at < 40; at += 17) {
+		char want[64];
+
+		p[WFW_BLK_CHUNK_LEN + at] = 5;	/* 4: past the 4 names */
+		CU_ASSERT_EQUAL(wfw_blk_parse(&one, p, WFW_BLK_CHUNK_LEN + 40, 40, &c, err, sizeof(err)), -EINVAL);
+		snprintf(want, sizeof(want), "row %zu of the block: column ReqCState holds 4", at);
+		TU_ASSERT_CONTAINS(err, want);
+		p[WFW_BLK_CHUNK_LEN + at] = 0;
+	}
+	wfw_put64(p + 4, (uint64_t)-2);	/* byte 0 now -2 */
+	CU_ASSERT_EQUAL(wfw_blk_parse(&one, p, WFW_BLK_CHUNK_LEN + 40, 40, &c, err, sizeof(err)), -EINVAL);
+	TU_ASSERT_CONTAINS(err, "row 0 of the block: column ReqCState holds -2");
+}
+
 /* Cut after every byte: the whole blocks read, the rest said ignored. */
 static void test_truncated(void)
 {
@@ -734,6 +764,7 @@ int main(void)
 	CU_add_test(s, "cells as narrow as their block's range", test_narrow);
 	CU_add_test(s, "binary at most half the CSV", test_half_of_csv);
 	CU_add_test(s, "enum cell outside its table", test_enum_range);
+	CU_add_test(s, "enum chunks checked by their extremes", test_enum_bytes);
 	CU_add_test(s, "cut at every length: whole blocks, rest ignored", test_truncated);
 	CU_add_test(s, "every flipped byte: block and offset named", test_flipped_bytes);
 	CU_add_test(s, "salvage skips damaged blocks", test_salvage);
