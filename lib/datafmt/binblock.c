@@ -27,7 +27,7 @@
 #endif
 #if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
-#define DEC_AVX		/* decimals divided four at a time where the CPU can */
+#define SUMS_AVX	/* four cells at a time where the CPU can */
 #endif
 
 /* How a column of one block is stored. */
@@ -561,17 +561,36 @@ sums4(const struct wfw_blk_col *c, size_t w, bool dec, size_t first,
 	return r;
 }
 
-#ifdef DEC_AVX
+#ifdef SUMS_AVX
+/* Byte b of cell j (w bytes a cell) in pshufb's terms: its place, or zero. */
+#define CELL_BYTE(j, b) ((char)((b) < w ? (j) * w + (b) : 0x80))
+#define CELL_BYTES(j) CELL_BYTE(j, 0), CELL_BYTE(j, 1), CELL_BYTE(j, 2), \
+	CELL_BYTE(j, 3), CELL_BYTE(j, 4), CELL_BYTE(j, 5), CELL_BYTE(j, 6), CELL_BYTE(j, 7)
+
 /*
- * sums4() of scaled decimals, four to a division: AVX divides four
- * doubles in the time SSE2 takes for two, and rounds them the same.
+ * Cells 0..3 at p, w <= 4 bytes each, as the u64 lanes of *a (0, 1) and
+ * *b (2, 3): one load and two shuffles. Reads up to 4 bytes past the
+ * fourth cell (w 3), within the payload's slack.
+ */
+static inline __attribute__((always_inline, target("avx"))) void
+quad_at(const unsigned char *p, size_t w, __m128i *a, __m128i *b)
+{
+	__m128i x = w <= 2 ? _mm_loadl_epi64((const __m128i *)p)
+			   : _mm_loadu_si128((const __m128i *)p);
+
+	*a = _mm_shuffle_epi8(x, _mm_setr_epi8(CELL_BYTES(0), CELL_BYTES(1)));
+	*b = _mm_shuffle_epi8(x, _mm_setr_epi8(CELL_BYTES(2), CELL_BYTES(3)));
+}
+
+/*
+ * sums4() with AVX: cells unpacked four at a time, scaled decimals four
+ * to a division (in the time SSE2 takes for two, rounded the same).
  */
 static inline __attribute__((always_inline, target("avx"))) size_t
-dec_sums4_avx(const struct wfw_blk_col *c, size_t w, size_t first, size_t n,
-	      double *dst, struct wfw_mms *m)
+sums4_avx(const struct wfw_blk_col *c, size_t w, bool dec, size_t first,
+	  size_t n, double *dst, struct wfw_mms *m)
 {
 	const unsigned char *p = c->data + first * w;
-	const uint64_t mask = width_mask((unsigned)w);
 	const __m128i bits = _mm_set1_epi64x((long long)(MAGIC_BITS + c->base));
 	const __m128d magic = _mm_set1_pd(6755399441055744.0);
 	const __m256d p10 = _mm256_set1_pd(wfw_pow10_exact[c->scale]);
@@ -579,27 +598,41 @@ dec_sums4_avx(const struct wfw_blk_col *c, size_t w, size_t first, size_t n,
 	size_t r;
 
 	for (r = 0; r + 4 <= n; r += 4, p += 4 * w) {
-		__m256d v = _mm256_set_m128d(pair_at(p + 2 * w, w, mask, bits, magic),
-					     pair_at(p, w, mask, bits, magic));
+		__m128i u0, u1;
+		__m128d a, b;
 
-		v = _mm256_div_pd(v, p10);
-		_mm256_storeu_pd(dst + r, v);
-		wfw_mms_add4(&acc, _mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+		quad_at(p, w, &u0, &u1);
+		a = _mm_sub_pd(_mm_castsi128_pd(_mm_add_epi64(u0, bits)), magic);
+		b = _mm_sub_pd(_mm_castsi128_pd(_mm_add_epi64(u1, bits)), magic);
+		if (dec) {
+			__m256d v = _mm256_div_pd(_mm256_set_m128d(b, a), p10);
+
+			a = _mm256_castpd256_pd128(v);
+			b = _mm256_extractf128_pd(v, 1);
+		}
+		_mm_storeu_pd(dst + r, a);
+		_mm_storeu_pd(dst + r + 2, b);
+		wfw_mms_add4(&acc, a, b);
 	}
 	*m = acc;
 	return r;
 }
 
 __attribute__((target("avx")))
-static size_t dec_sums_avx(const struct wfw_blk_col *c, size_t first, size_t n,
-			   double *dst, struct wfw_mms *m)
+static size_t sums_avx(const struct wfw_blk_col *c, bool dec, size_t first,
+		       size_t n, double *dst, struct wfw_mms *m)
 {
-	switch (c->width) {
-	case 0: return dec_sums4_avx(c, 0, first, n, dst, m);
-	case 1: return dec_sums4_avx(c, 1, first, n, dst, m);
-	case 2: return dec_sums4_avx(c, 2, first, n, dst, m);
-	case 3: return dec_sums4_avx(c, 3, first, n, dst, m);
-	default: return dec_sums4_avx(c, 4, first, n, dst, m);
+	switch (c->width + (dec ? 5 : 0)) {
+	case 0: return sums4_avx(c, 0, false, first, n, dst, m);
+	case 1: return sums4_avx(c, 1, false, first, n, dst, m);
+	case 2: return sums4_avx(c, 2, false, first, n, dst, m);
+	case 3: return sums4_avx(c, 3, false, first, n, dst, m);
+	case 4: return sums4_avx(c, 4, false, first, n, dst, m);
+	case 5: return sums4_avx(c, 0, true, first, n, dst, m);
+	case 6: return sums4_avx(c, 1, true, first, n, dst, m);
+	case 7: return sums4_avx(c, 2, true, first, n, dst, m);
+	case 8: return sums4_avx(c, 3, true, first, n, dst, m);
+	default: return sums4_avx(c, 4, true, first, n, dst, m);
 	}
 }
 #endif
@@ -608,9 +641,9 @@ static size_t dec_sums_avx(const struct wfw_blk_col *c, size_t first, size_t n,
 static size_t sums4_any(const struct wfw_blk_col *c, bool dec, size_t first,
 			size_t n, double *dst, struct wfw_mms *m)
 {
-#ifdef DEC_AVX
-	if (dec && __builtin_cpu_supports("avx"))
-		return dec_sums_avx(c, first, n, dst, m);
+#ifdef SUMS_AVX
+	if (__builtin_cpu_supports("avx"))
+		return sums_avx(c, dec, first, n, dst, m);
 #endif
 	switch (c->width + (dec ? 5 : 0)) {
 	case 0: return sums4(c, 0, false, first, n, dst, m);
