@@ -126,8 +126,8 @@ static int stream_cols(struct calc_result *r, char *err, size_t len)
 	b.sums = sums;
 	while ((n = wfw_reader_read_cols(r->rd, &b)) > 0) {
 		r->sel.kept += b.rows;
-		if (wfw_statset_add_nums(&r->set, (const union wultfw_cell *const *)b.col,
-					 b.may_nan, b.sums, b.rows)) {
+		if (wfw_statset_add_nums_sums(&r->set, (const union wultfw_cell *const *)b.col,
+					      b.may_nan, b.sums, b.rows)) {
 			snprintf(err, len, "%s: out of memory", r->path);
 			n = -ENOMEM;
 			break;

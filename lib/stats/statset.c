@@ -500,8 +500,14 @@ _Static_assert(WFW_ACC_STAGE % CHUNK_ROWS == 0 &&
 	       "add_column's blocks are those staging makes");
 
 int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *col,
-			 const bool *may_nan, const struct wfw_run_sums *sums,
-			 size_t rows)
+			 const bool *may_nan, size_t rows)
+{
+	return wfw_statset_add_nums_sums(s, col, may_nan, NULL, rows);
+}
+
+int wfw_statset_add_nums_sums(struct wfw_statset *s, const union wultfw_cell *const *col,
+			      const bool *may_nan, const struct wfw_run_sums *sums,
+			      size_t rows)
 {
 	int ret = 0;
 

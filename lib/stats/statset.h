@@ -106,12 +106,18 @@ int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *
  * numbers already, as a wfw_col_batch with `numbers` holds them: cell.f =
  * (double)cell.i, an empty cell the empty NaN. Saves converting them here.
  * may_nan[c] false: column c has no NaN, so none is looked for (NULL:
- * look in every column). sums[c].ok (sums may be NULL): column c's
- * wfw_min_max_sum() is known (from a decoder), so it is not taken again.
+ * look in every column).
  */
 int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *col,
-			 const bool *may_nan, const struct wfw_run_sums *sums,
-			 size_t rows);
+			 const bool *may_nan, size_t rows);
+/*
+ * The same, and where sums[c].ok (sums may be NULL) column c's
+ * wfw_min_max_sum() is known (from a decoder: wfw_col_batch.sums), so it
+ * is not taken again.
+ */
+int wfw_statset_add_nums_sums(struct wfw_statset *s, const union wultfw_cell *const *col,
+			      const bool *may_nan, const struct wfw_run_sums *sums,
+			      size_t rows);
 
 /* Whether add_cols reads schema column c (a metric or the group column). */
 bool wfw_statset_reads(const struct wfw_statset *s, size_t c);

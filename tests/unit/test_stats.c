@@ -341,7 +341,8 @@ static void same_sets(struct wfw_statset *r, struct wfw_statset *c)
 /*
  * Numbers one array per column (wfw_statset_add_nums()) give what rows
  * give, bit for bit: with and without groups, batches of several sizes,
- * empty cells and NaNs, told where NaNs may be or not.
+ * empty cells and NaNs, told where NaNs may be or not; and so do they with
+ * the sums of the columns without NaNs known (wfw_statset_add_nums_sums()).
  */
 static void nums_vs_rows(const char *group_by, size_t batch, bool told)
 {
@@ -359,7 +360,8 @@ static void nums_vs_rows(const char *group_by, size_t batch, bool told)
 	static union wultfw_cell rows[ROWS * 4], c0[ROWS], c1[ROWS], c2[ROWS], c3[ROWS];
 	const union wultfw_cell *colp[4] = { c0, c1, c2, c3 };
 	const bool may_nan[4] = { true, false, true, false };
-	struct wfw_statset r, c;
+	struct wfw_statset r, c, d;
+	struct wfw_run_sums sums[4];
 	char err[200];
 
 	for (size_t i = 0; i < ROWS; i++) {
@@ -378,6 +380,7 @@ static void nums_vs_rows(const char *group_by, size_t batch, bool told)
 	}
 	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&r, &schema, &cfg, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&c, &schema, &cfg, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&d, &schema, &cfg, err, sizeof(err)), 0);
 	for (size_t r0 = 0; r0 < ROWS; r0 += batch) {
 		size_t n = ROWS - r0 < batch ? ROWS - r0 : batch;
 		struct wultfw_batch b = { rows + r0 * 4, 4, n, n, 0 };
@@ -386,12 +389,19 @@ static void nums_vs_rows(const char *group_by, size_t batch, bool told)
 		for (size_t k = 0; k < 4; k++)
 			at[k] = colp[k] + r0;
 		CU_ASSERT_EQUAL(wfw_statset_add(&r, &b), 0);
-		CU_ASSERT_EQUAL(wfw_statset_add_nums(&c, at, told ? may_nan : NULL, NULL, n), 0);
+		CU_ASSERT_EQUAL(wfw_statset_add_nums(&c, at, told ? may_nan : NULL, n), 0);
+		for (size_t k = 0; k < 4; k++) {
+			sums[k] = (struct wfw_run_sums){ INFINITY, -INFINITY, 0, !may_nan[k] };
+			sums[k].sum = wfw_min_max_sum(&at[k][0].f, n, &sums[k].lo, &sums[k].hi);
+		}
+		CU_ASSERT_EQUAL(wfw_statset_add_nums_sums(&d, at, may_nan, sums, n), 0);
 	}
 	CU_ASSERT(r.empties[0] > 0 && r.nans[1] > 0 && r.empties[1] > 0);
 	same_sets(&r, &c);
+	same_sets(&r, &d);
 	wfw_statset_free(&r);
 	wfw_statset_free(&c);
+	wfw_statset_free(&d);
 }
 
 static void test_statset_nums(void)
