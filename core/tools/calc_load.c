@@ -103,28 +103,31 @@ static int open_result(struct calc *c, struct calc_result *r, unsigned part,
  * A binary file without a selection: its blocks are stored column by
  * column, so only the columns the statistics read are decoded, each into
  * an array of its own, INT cells straight to the doubles the statistics
- * take.
+ * take, with the extremes and sums the decoder finds on the way.
  */
 static int stream_cols(struct calc_result *r, char *err, size_t len)
 {
 	size_t ncols = wfw_reader_schema(r->rd)->ncols;
 	bool *want = calloc(ncols ? ncols : 1, sizeof(*want));
+	struct wfw_run_sums *sums = calloc(ncols ? ncols : 1, sizeof(*sums));
 	struct wfw_col_batch b;
 	long n = -ENOMEM;
 
 	for (size_t c = 0; want && c < ncols; c++)
 		want[c] = wfw_statset_reads(&r->set, c);
-	if (!want || wfw_col_batch_alloc(&b, ncols, CALC_BATCH_ROWS, want)) {
+	if (!want || !sums || wfw_col_batch_alloc(&b, ncols, CALC_BATCH_ROWS, want)) {
 		free(want);
+		free(sums);
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
 	free(want);
 	b.numbers = true;
+	b.sums = sums;
 	while ((n = wfw_reader_read_cols(r->rd, &b)) > 0) {
 		r->sel.kept += b.rows;
-		if (wfw_statset_add_nums(&r->set, (const union wultfw_cell *const *)b.col,
-					 b.may_nan, b.rows)) {
+		if (wfw_statset_add_nums_sums(&r->set, (const union wultfw_cell *const *)b.col,
+					      b.may_nan, b.sums, b.rows)) {
 			snprintf(err, len, "%s: out of memory", r->path);
 			n = -ENOMEM;
 			break;
@@ -132,6 +135,7 @@ static int stream_cols(struct calc_result *r, char *err, size_t len)
 		b.rows = 0;
 	}
 	wfw_col_batch_free(&b);
+	free(sums);
 	if (n < 0 && n != -ENOMEM)
 		snprintf(err, len, "%s", wfw_reader_error(r->rd));
 	return n < 0 ? (int)n : 0;

@@ -94,6 +94,17 @@ void wfw_blk_decode_col(const struct wfw_blk_col *c, size_t first, size_t n,
 void wfw_blk_decode_num(const struct wfw_blk_col *c, size_t first, size_t n,
 			double *dst);
 
+struct wfw_run_sums;	/* stats/moments.h */
+
+/*
+ * The same for numbers (an INT column's with no empty cell, scaled
+ * decimals), with their extremes and sum as wfw_min_max_sum() from
+ * INFINITY, -INFINITY gives them, bit for bit, found on the way: true;
+ * false and nothing done for other chunks.
+ */
+bool wfw_blk_decode_sums(const struct wfw_blk_col *c, enum wultfw_col_type type,
+			 size_t first, size_t n, double *dst, struct wfw_run_sums *s);
+
 /*
  * Whether a chunk of a column of this type may decode to a NaN (FLOAT),
  * an empty cell (INT) or, as numbers, the empty NaN.

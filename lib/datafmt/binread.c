@@ -19,6 +19,7 @@
 #include "datafmt/binfmt.h"
 #include "datafmt/crc32c.h"
 #include "datafmt/reader_impl.h"
+#include "stats/moments.h"
 
 #define rfail wfw_reader_fail
 
@@ -324,7 +325,11 @@ static long read_v2(struct bin_reader *r, struct wultfw_batch *b)
 	return got;
 }
 
-/* n rows of the current block into the batch's columns. */
+/*
+ * n rows of the current block into the batch's columns. Numbers that
+ * start the batch come with their sums when the caller asked (the rows of
+ * a second block leave them unknown).
+ */
 static void decode_cols(struct bin_reader *r, struct wfw_col_batch *b, size_t n)
 {
 	const struct wultfw_column *cols = r->base.schema.cols;
@@ -335,6 +340,12 @@ static void decode_cols(struct bin_reader *r, struct wfw_col_batch *b, size_t n)
 		if (!d)
 			continue;
 		b->may_nan[c] |= wfw_blk_may_nan(&r->cols[c], cols[c].type);
+		if (b->sums)
+			b->sums[c].ok = false;
+		if (b->sums && b->numbers && !b->rows &&
+		    wfw_blk_decode_sums(&r->cols[c], cols[c].type, r->blk_next, n,
+					&d[0].f, &b->sums[c]))
+			continue;
 		if (b->numbers && cols[c].type == WULTFW_COL_INT)
 			wfw_blk_decode_num(&r->cols[c], r->blk_next, n, &d[b->rows].f);
 		else

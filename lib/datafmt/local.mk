@@ -45,6 +45,8 @@ tests_unit_test_binfmt_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_DATA='"$(abs_top_srcdir)
 tests_unit_test_binfmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core
 tests_unit_test_binfmt_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
 	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
+# wfw_min_max_sum(), what the decoder's sums are checked against
+tests_unit_test_binfmt_LDADD += lib/stats/libwfw_stats.la
 EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoints.csv \
 	tests/integration/test_binary.sh
 TESTS += tests/integration/test_binary.sh

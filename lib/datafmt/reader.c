@@ -18,6 +18,7 @@
 
 #include "datafmt/binfmt.h"
 #include "datafmt/reader_impl.h"
+#include "stats/moments.h"
 
 int wfw_reader_fail(struct wfw_reader *r, int ret, const char *fmt, ...)
 {
@@ -266,6 +267,8 @@ long wfw_reader_read_cols(struct wfw_reader *r, struct wfw_col_batch *b)
 		return 0;
 	if (!b->rows)
 		memset(b->may_nan, 0, b->ncols * sizeof(*b->may_nan));
+	for (size_t c = 0; b->sums && c < b->ncols; c++)
+		b->sums[c].ok = false;	/* until a reader says otherwise */
 	return wfw_reader_native_cols(r) ? r->ops->read_cols(r, b)
 					 : read_transposed(r, b);
 }

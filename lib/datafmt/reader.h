@@ -63,6 +63,8 @@
 #include <stdint.h>
 #include <wultfw/plugin.h>
 
+struct wfw_run_sums;	/* stats/moments.h */
+
 struct wfw_reader;
 
 enum wfw_file_format {
@@ -144,6 +146,12 @@ struct wfw_col_batch {
 	 * them when it starts on an empty batch.
 	 */
 	bool *may_nan;
+	/*
+	 * NULL, or ncols of them (the caller's): column c's extremes and sum
+	 * over rows [0, rows) where sums[c].ok, which a reader decoding
+	 * numbers (binary version 2) finds on the way when it can.
+	 */
+	struct wfw_run_sums *sums;
 };
 
 /*

@@ -41,6 +41,7 @@ void wfw_hist_free(struct wfw_hist *h)
 		free(h->wide[i]);
 	for (unsigned i = 0; i < h->narenas; i++)
 		free(h->arenas[i]);
+	free(h->win);
 	wfw_hist_init(h);
 }
 
@@ -67,7 +68,9 @@ static int grow(struct wfw_hist *h, unsigned slot)
 		h->narenas++;
 		h->arena_left = WFW_HIST_ARENA_OCTAVES;
 	}
-	h->wide[slot] = calloc(WFW_HIST_SUBS, sizeof(uint64_t));
+	/* A window that could not be had may have left them. */
+	if (!h->wide[slot])
+		h->wide[slot] = calloc(WFW_HIST_SUBS, sizeof(uint64_t));
 	if (!h->wide[slot])
 		return -ENOMEM;
 	h->arena_left--;
@@ -76,27 +79,44 @@ static int grow(struct wfw_hist *h, unsigned slot)
 	return 0;
 }
 
+/* Whether one of the 32 16-bit counters at o is at 2^15 or more. */
+static inline bool any_top(const uint16_t *o)
+{
+#ifdef __SSE2__
+	const __m128i *p = (const __m128i *)o;
+	__m128i x = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(p), _mm_loadu_si128(p + 1)),
+				 _mm_or_si128(_mm_loadu_si128(p + 2), _mm_loadu_si128(p + 3)));
+
+	return _mm_movemask_epi8(x) & 0xAAAA;	/* the high bytes' top bits */
+#else
+	uint64_t any = 0;
+
+	for (unsigned i = 0; i < 32; i += 4) {
+		uint64_t four;
+
+		memcpy(&four, o + i, sizeof(four));
+		any |= four;
+	}
+	return any & 0x8000800080008000ull;
+#endif
+}
+
 /*
  * Move the 16-bit counters at 2^15 or more into the 64-bit ones: the rest
  * take WFW_HIST_FOLD_EVERY more values without overflow. Few counters ever
  * get there, so the 64-bit ones stay out of the cache; the 16-bit ones are
- * tested four at a time.
+ * tested 32 at a time.
  */
 static void fold(struct wfw_hist *h)
 {
-	const uint64_t top = 0x8000800080008000ull;
-
 	for (size_t j = 0; j < h->noct; j++) {
 		uint16_t *o = h->oct[h->used[j]];
 		uint64_t *w = h->wide[h->used[j]];
 
-		for (unsigned i = 0; i < WFW_HIST_SUBS; i += 4) {
-			uint64_t four;
-
-			memcpy(&four, o + i, sizeof(four));
-			if (!(four & top))
+		for (unsigned i = 0; i < WFW_HIST_SUBS; i += 32) {
+			if (!any_top(o + i))
 				continue;
-			for (unsigned k = i; k < i + 4; k++) {
+			for (unsigned k = i; k < i + 32; k++) {
 				if (o[k] & 0x8000u) {
 					w[k] += o[k];
 					o[k] = 0;
@@ -203,37 +223,88 @@ int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n)
 	return 0;
 }
 
-#define KNOWN_SPAN 64	/* octaves a block may span for count_known() */
+#define KNOWN_SPAN 64	/* octaves a block may span to be counted with no test */
 
 /*
- * The octaves of [lo, hi], if every value in it is nonzero and of one sign
- * (no -0.0 hides behind a min of +0.0) and each octave has its counters:
- * how many, *s0 the first slot; 0 if not so.
+ * The slots of the octaves of [lo, hi], if every value in it is nonzero
+ * and of one sign (no -0.0 hides behind a min of +0.0), *a the first, *b
+ * the last; false if not so.
  */
-static unsigned known_slots(const struct wfw_hist *h, double lo, double hi,
-			    unsigned *s0)
+static bool slot_range(double lo, double hi, unsigned *a, unsigned *b)
 {
-	unsigned a, b;
-
 	if (lo > 0) {
-		a = (unsigned)(dbits(lo) >> 52);
-		b = (unsigned)(dbits(hi) >> 52);
+		*a = (unsigned)(dbits(lo) >> 52);
+		*b = (unsigned)(dbits(hi) >> 52);
 	} else if (hi < 0) {	/* the most negative has the top exponent */
-		a = (unsigned)(dbits(hi) >> 52);
-		b = (unsigned)(dbits(lo) >> 52);
+		*a = (unsigned)(dbits(hi) >> 52);
+		*b = (unsigned)(dbits(lo) >> 52);
 	} else {
-		return 0;
+		return false;
 	}
-	if (b - a >= KNOWN_SPAN)
-		return 0;
-	for (unsigned i = a; i <= b; i++)
-		if (!h->oct[i])
-			return 0;
-	*s0 = a;
-	return b - a + 1;
+	return *b - *a < KNOWN_SPAN;
 }
 
-/* tab[j]: octave s0 + j's counters less j octaves (see count_known()). */
+/* Octaves lo..hi into one new window, the counters they have moved in. */
+static int widen(struct wfw_hist *h, unsigned lo, unsigned hi)
+{
+	unsigned n = hi - lo + 1;
+	uint16_t *w = calloc((size_t)n * WFW_HIST_SUBS, sizeof(uint16_t));
+
+	if (!w)
+		return -ENOMEM;
+	for (unsigned s = lo; s <= hi; s++) {
+		if (!h->wide[s])
+			h->wide[s] = calloc(WFW_HIST_SUBS, sizeof(uint64_t));
+		if (!h->wide[s]) {
+			free(w);
+			return -ENOMEM;
+		}
+	}
+	for (unsigned s = lo; s <= hi; s++) {
+		uint16_t *o = w + (size_t)(s - lo) * WFW_HIST_SUBS;
+
+		if (h->oct[s])
+			memcpy(o, h->oct[s], WFW_HIST_SUBS * sizeof(uint16_t));
+		else
+			h->used[h->noct++] = (uint16_t)s;
+		h->oct[s] = o;
+	}
+	free(h->win);	/* its octaves were all in lo..hi */
+	h->win = w;
+	h->wlo = lo;
+	h->wn = n;
+	return 0;
+}
+
+/*
+ * 1 when octaves a..b are in the window, widened to them if it spans at
+ * most KNOWN_SPAN octaves so; 0 when it would span more; -ENOMEM.
+ */
+static int in_window(struct wfw_hist *h, unsigned a, unsigned b)
+{
+	unsigned lo = a, hi = b;
+
+	if (h->win) {
+		if (a >= h->wlo && b < h->wlo + h->wn)
+			return 1;
+		lo = a < h->wlo ? a : h->wlo;
+		hi = b > h->wlo + h->wn - 1 ? b : h->wlo + h->wn - 1;
+	}
+	if (hi - lo >= KNOWN_SPAN)
+		return 0;
+	return widen(h, lo, hi) ? -ENOMEM : 1;
+}
+
+/* Octaves a..b all have their counters (outside the window too). */
+static bool known_octaves(const struct wfw_hist *h, unsigned a, unsigned b)
+{
+	for (unsigned i = a; i <= b; i++)
+		if (!h->oct[i])
+			return false;
+	return true;
+}
+
+/* tab[j]: octave s0 + j's counters less j octaves (see count_at()). */
 static void biased_octaves(const struct wfw_hist *h, unsigned s0, unsigned ns,
 			   uintptr_t *tab)
 {
@@ -241,103 +312,144 @@ static void biased_octaves(const struct wfw_hist *h, unsigned s0, unsigned ns,
 		tab[j] = (uintptr_t)h->oct[s0 + j] - j * WFW_HIST_SUBS * sizeof(uint16_t);
 }
 
-static inline void count_biased(const uintptr_t *tab, uint64_t off, double v)
+/*
+ * Count v with no test: in the window (tab NULL) its counter is at base
+ * plus twice its key; else tab[j] is octave j of the key less off, so that
+ * the key less off times 2 bytes addresses the counter with no masking.
+ */
+static inline __attribute__((always_inline)) void
+count_at(const uintptr_t *tab, uintptr_t base, uint64_t off, double v)
 {
 	uint64_t k = (dbits(v) - off) >> SHIFT;
 
-	(*(uint16_t *)(tab[k >> WFW_HIST_SUB_BITS] + 2 * k))++;
+	if (tab)
+		base = tab[k >> WFW_HIST_SUB_BITS];
+	(*(uint16_t *)(base + 2 * k))++;
 }
+
+/* Where count_at() finds the counters of values in [lo, hi]. */
+struct spot {
+	const uintptr_t *tab;	/* NULL: the window */
+	uintptr_t base;
+	uint64_t off;
+};
 
 #ifdef __SSE2__
 /*
- * count_known() and sq->m2 on the way: the sum of squared deviations in
- * the order and grouping of wfw_sum_sq_dev() (moments.c), so it rounds
- * the same; the values are read once for both.
+ * Counting and sq->m2 on the way: the sum of squared deviations in the
+ * order and grouping of wfw_sum_sq_dev() (moments.c), so it rounds the
+ * same; the values are read once for both.
  */
-static void count_known_sq(struct wfw_hist *h, const double *v, size_t n,
-			   unsigned s0, unsigned ns, struct wfw_hist_sq *sq)
+static inline __attribute__((always_inline)) void
+count_sq(const double *v, size_t n, const uintptr_t *tab, uintptr_t base,
+	 uint64_t off, struct wfw_hist_sq *sq)
 {
-	const uint64_t off = (uint64_t)s0 << 52;
 	__m128d m = _mm_set1_pd(sq->mean), q0 = _mm_setzero_pd(), q1 = q0;
-	uintptr_t tab[KNOWN_SPAN];
 	double q[2], sum;
 	size_t i;
 
-	biased_octaves(h, s0, ns, tab);
 	for (i = 0; i + 4 <= n; i += 4) {
 		__m128d a = _mm_sub_pd(_mm_loadu_pd(v + i), m);
 		__m128d b = _mm_sub_pd(_mm_loadu_pd(v + i + 2), m);
 
 		q0 = _mm_add_pd(q0, _mm_mul_pd(a, a));
 		q1 = _mm_add_pd(q1, _mm_mul_pd(b, b));
-		count_biased(tab, off, v[i]);
-		count_biased(tab, off, v[i + 1]);
-		count_biased(tab, off, v[i + 2]);
-		count_biased(tab, off, v[i + 3]);
+		count_at(tab, base, off, v[i]);
+		count_at(tab, base, off, v[i + 1]);
+		count_at(tab, base, off, v[i + 2]);
+		count_at(tab, base, off, v[i + 3]);
 	}
 	_mm_storeu_pd(q, _mm_add_pd(q0, q1));
 	sum = q[0] + q[1];
 	for (; i < n; i++) {
 		sum += (v[i] - sq->mean) * (v[i] - sq->mean);
-		count_biased(tab, off, v[i]);
+		count_at(tab, base, off, v[i]);
 	}
-	h->unfolded += (uint32_t)n;
 	sq->m2 = sum;
 	sq->done = true;
 }
+
+/* One loop for the window, one for the table, each with no test inside. */
+static void count_known_sq(const double *v, size_t n, const struct spot *p,
+			   struct wfw_hist_sq *sq)
+{
+	if (p->tab)
+		count_sq(v, n, p->tab, 0, p->off, sq);
+	else
+		count_sq(v, n, NULL, p->base, 0, sq);
+}
 #endif
 
-/*
- * Count values whose octaves all exist, from slot s0 on: no test per
- * value. tab[j] is octave s0 + j's counters less j octaves, so that the
- * key relative to s0 times 2 bytes addresses a counter with no masking.
- */
-static void count_known(struct wfw_hist *h, const double *v, size_t n,
-			unsigned s0, unsigned ns)
+static inline __attribute__((always_inline)) void
+count_plain(const double *v, size_t n, const uintptr_t *tab, uintptr_t base,
+	    uint64_t off)
 {
-	const uint64_t off = (uint64_t)s0 << 52;
-	uintptr_t tab[KNOWN_SPAN];
 	size_t i;
 
-	biased_octaves(h, s0, ns, tab);
 	for (i = 0; i + 2 <= n; i += 2) {
-		uint64_t k0 = (dbits(v[i]) - off) >> SHIFT;
-		uint64_t k1 = (dbits(v[i + 1]) - off) >> SHIFT;
-
-		(*(uint16_t *)(tab[k0 >> WFW_HIST_SUB_BITS] + 2 * k0))++;
-		(*(uint16_t *)(tab[k1 >> WFW_HIST_SUB_BITS] + 2 * k1))++;
+		count_at(tab, base, off, v[i]);
+		count_at(tab, base, off, v[i + 1]);
 	}
-	for (; i < n; i++) {
-		uint64_t k = (dbits(v[i]) - off) >> SHIFT;
-
-		(*(uint16_t *)(tab[k >> WFW_HIST_SUB_BITS] + 2 * k))++;
-	}
-	h->unfolded += (uint32_t)n;
+	for (; i < n; i++)
+		count_at(tab, base, off, v[i]);
 }
 
-/* Values in [lo, hi]: without a test per value when known_slots() allows. */
+static void count_known(const double *v, size_t n, const struct spot *p)
+{
+	if (p->tab)
+		count_plain(v, n, p->tab, 0, p->off);
+	else
+		count_plain(v, n, NULL, p->base, 0);
+}
+
+/*
+ * Where the values of octaves a..b are counted with no test per value:
+ * the window, or else octaves that happen to exist already (through tab).
+ * 1 found, 0 not, -ENOMEM.
+ */
+static int find_spot(struct wfw_hist *h, unsigned a, unsigned b,
+		     uintptr_t *tab, struct spot *p)
+{
+	int ret = in_window(h, a, b);
+
+	if (ret > 0) {
+		*p = (struct spot){ .base = (uintptr_t)h->win -
+			(uintptr_t)h->wlo * WFW_HIST_SUBS * sizeof(uint16_t) };
+		return 1;
+	}
+	if (ret < 0 || !known_octaves(h, a, b))
+		return ret;
+	biased_octaves(h, a, b - a + 1, tab);
+	*p = (struct spot){ .tab = tab, .off = (uint64_t)a << 52 };
+	return 1;
+}
+
+/* Values in [lo, hi]: without a test per value when find_spot() allows. */
 static int add_spread(struct wfw_hist *h, const double *v, size_t n,
 		      double lo, double hi, struct wfw_hist_sq *sq)
 {
-	unsigned s0, ns = known_slots(h, lo, hi, &s0);
+	uintptr_t tab[KNOWN_SPAN];
+	struct spot p;
+	unsigned a, b;
+	int ret;
 
-	if (!ns)
+	if (!slot_range(lo, hi, &a, &b))
 		return wfw_hist_add_many(h, v, n);
-#ifdef __SSE2__
-	if (sq && n <= WFW_HIST_FOLD_EVERY) {
-		if (h->unfolded + n > WFW_HIST_FOLD_EVERY)
-			fold(h);
-		count_known_sq(h, v, n, s0, ns, sq);
-		h->count += n;
-		return 0;
-	}
-#endif
+	ret = find_spot(h, a, b, tab, &p);
+	if (ret <= 0)
+		return ret < 0 ? ret : wfw_hist_add_many(h, v, n);
 	for (size_t done = 0; done < n; done += WFW_HIST_FOLD_EVERY) {
 		size_t k = n - done < WFW_HIST_FOLD_EVERY ? n - done : WFW_HIST_FOLD_EVERY;
 
 		if (h->unfolded + k > WFW_HIST_FOLD_EVERY)
 			fold(h);
-		count_known(h, v + done, k, s0, ns);
+#ifdef __SSE2__
+		if (sq && k == n)
+			count_known_sq(v, n, &p, sq);
+		else
+#endif
+			count_known(v + done, k, &p);
+		h->unfolded += (uint32_t)k;
 	}
 	h->count += n;
 	return 0;
@@ -486,7 +598,7 @@ double wfw_hist_rank_value(const struct wfw_hist *h, uint64_t k,
 
 size_t wfw_hist_bytes(const struct wfw_hist *h)
 {
-	return h->narenas * WFW_HIST_ARENA_OCTAVES * WFW_HIST_SUBS * sizeof(uint16_t) +
+	return (h->narenas * WFW_HIST_ARENA_OCTAVES + h->wn) * WFW_HIST_SUBS * sizeof(uint16_t) +
 	       h->noct * WFW_HIST_SUBS * sizeof(uint64_t);
 }
 

@@ -53,6 +53,13 @@ struct wfw_hist {
 	uint64_t *wide[WFW_HIST_SLOTS];
 	uint16_t *arenas[WFW_HIST_MAX_ARENAS];
 	unsigned narenas, arena_left;
+	/*
+	 * Octaves [wlo, wlo + wn) side by side, in slot order, or NULL: a
+	 * value in them has its 16-bit counter at a fixed distance from its
+	 * bucket's key, so counting it takes a shift, no table.
+	 */
+	uint16_t *win;
+	unsigned wlo, wn;
 	uint64_t count;			/* all values counted */
 	uint32_t unfolded;		/* of them in the 16-bit counters */
 	size_t noct;			/* octaves allocated (memory use) */

@@ -8,33 +8,13 @@
 
 double wfw_min_max_sum(const double *v, size_t n, double *lo, double *hi)
 {
-	__m128d l0 = _mm_set1_pd(*lo), l1 = l0, h0 = _mm_set1_pd(*hi), h1 = h0;
-	__m128d s0 = _mm_setzero_pd(), s1 = s0;
-	double l[2], h[2], s[2], sum;
+	struct wfw_mms m;
 	size_t i;
 
-	for (i = 0; i + 4 <= n; i += 4) {
-		__m128d a = _mm_loadu_pd(v + i), b = _mm_loadu_pd(v + i + 2);
-
-		s0 = _mm_add_pd(s0, a);
-		s1 = _mm_add_pd(s1, b);
-		l0 = _mm_min_pd(a, l0);	/* a < l0 ? a : l0 */
-		l1 = _mm_min_pd(b, l1);
-		h0 = _mm_max_pd(a, h0);
-		h1 = _mm_max_pd(b, h1);
-	}
-	_mm_storeu_pd(l, _mm_min_pd(l0, l1));
-	_mm_storeu_pd(h, _mm_max_pd(h0, h1));
-	_mm_storeu_pd(s, _mm_add_pd(s0, s1));
-	sum = s[0] + s[1];
-	*lo = l[0] < l[1] ? l[0] : l[1];
-	*hi = h[0] > h[1] ? h[0] : h[1];
-	for (; i < n; i++) {
-		sum += v[i];
-		*lo = v[i] < *lo ? v[i] : *lo;
-		*hi = v[i] > *hi ? v[i] : *hi;
-	}
-	return sum;
+	wfw_mms_init(&m, *lo, *hi);
+	for (i = 0; i + 4 <= n; i += 4)
+		wfw_mms_add4(&m, _mm_loadu_pd(v + i), _mm_loadu_pd(v + i + 2));
+	return wfw_mms_end(&m, v + i, n - i, lo, hi);
 }
 
 double wfw_sum_sq_dev(const double *v, size_t n, double mean)

@@ -106,24 +106,32 @@ static int store(struct wfw_acc *a, const double *v, size_t n, double lo,
 }
 
 /*
- * Moments and percentiles of a block of values; the histogram may take
- * the squared deviations on its pass (sq.done).
+ * Moments and percentiles of a block of values, its extremes and sum
+ * known; the histogram may take the squared deviations on its pass
+ * (sq.done).
  */
-static int add_block(struct wfw_acc *a, const double *v, size_t n)
+static int add_known(struct wfw_acc *a, const double *v, size_t n,
+		     double lo, double hi, double sum)
 {
-	double sum, lo = INFINITY, hi = -INFINITY;
 	struct wfw_hist_sq sq = { 0 };
 	int ret;
 
-	if (!n)
-		return 0;
-	sum = wfw_min_max_sum(v, n, &lo, &hi);
 	a->min = lo < a->min ? lo : a->min;
 	a->max = hi > a->max ? hi : a->max;
 	sq.mean = sum / (double)n;
 	ret = store(a, v, n, lo, hi, sum, &sq);
 	merge_moments(a, n, sum, 0.0, sq.done ? sq.m2 : wfw_sum_sq_dev(v, n, sq.mean));
 	return ret;
+}
+
+static int add_block(struct wfw_acc *a, const double *v, size_t n)
+{
+	double sum, lo = INFINITY, hi = -INFINITY;
+
+	if (!n)
+		return 0;
+	sum = wfw_min_max_sum(v, n, &lo, &hi);
+	return add_known(a, v, n, lo, hi, sum);
 }
 
 int wfw_acc_flush(struct wfw_acc *a)
@@ -152,6 +160,14 @@ int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n)
 	if (a->nstage && wfw_acc_flush(a))
 		return -ENOMEM;
 	return add_block(a, v, n);
+}
+
+int wfw_acc_add_sums(struct wfw_acc *a, const double *v, size_t n,
+		     const struct wfw_run_sums *s)
+{
+	if (a->nstage && wfw_acc_flush(a))
+		return -ENOMEM;
+	return n ? add_known(a, v, n, s->lo, s->hi, s->sum) : 0;
 }
 
 int wfw_acc_add(struct wfw_acc *a, double v)

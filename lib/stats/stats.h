@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "stats/hist.h"
+#include "stats/moments.h"
 
 /*
  * Values gathered but not yet added (see wfw_acc_stage()): added a block
@@ -55,6 +56,9 @@ void wfw_acc_free(struct wfw_acc *a);
 /* Add values; none may be NaN. Return 0 or -ENOMEM. */
 int wfw_acc_add(struct wfw_acc *a, double v);
 int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n);
+/* The same with s: wfw_min_max_sum() of v from INFINITY, -INFINITY, found already. */
+int wfw_acc_add_sums(struct wfw_acc *a, const double *v, size_t n,
+		     const struct wfw_run_sums *s);
 /*
  * Add values in place: wfw_acc_stage() returns where up to
  * WFW_ACC_STAGE_ROOM values may be written (NULL: out of memory), and

@@ -471,7 +471,8 @@ static bool any_nan(const union wultfw_cell *col, size_t n)
  * drop goes through the stage.
  */
 static int add_column(struct wfw_statset *s, size_t m,
-		      const union wultfw_cell *col, bool may_nan, size_t rows)
+		      const union wultfw_cell *col, bool may_nan, size_t rows,
+		      const struct wfw_run_sums *sums)
 {
 	struct wfw_acc *a = &s->acc[m];
 	size_t n;
@@ -484,6 +485,8 @@ static int add_column(struct wfw_statset *s, size_t m,
 		}
 		return 0;
 	}
+	if (sums && sums->ok && rows <= WFW_ACC_STAGE)	/* one block */
+		return wfw_acc_add_sums(a, &col[0].f, rows, sums);
 	for (size_t r0 = 0; r0 < rows; r0 += n) {
 		n = rows - r0 < WFW_ACC_STAGE ? rows - r0 : WFW_ACC_STAGE;
 		if (wfw_acc_add_many(a, &col[r0].f, n))
@@ -498,6 +501,13 @@ _Static_assert(WFW_ACC_STAGE % CHUNK_ROWS == 0 &&
 
 int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *col,
 			 const bool *may_nan, size_t rows)
+{
+	return wfw_statset_add_nums_sums(s, col, may_nan, NULL, rows);
+}
+
+int wfw_statset_add_nums_sums(struct wfw_statset *s, const union wultfw_cell *const *col,
+			      const bool *may_nan, const struct wfw_run_sums *sums,
+			      size_t rows)
 {
 	int ret = 0;
 
@@ -515,7 +525,8 @@ int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *
 	for (size_t m = 0; m < s->nmetrics && !ret; m++)
 		if (s->mtype[m] != WULTFW_COL_ENUM)	/* no number yet */
 			ret = add_column(s, m, col[s->mcol[m]],
-					 !may_nan || may_nan[s->mcol[m]], rows);
+					 !may_nan || may_nan[s->mcol[m]], rows,
+					 sums ? &sums[s->mcol[m]] : NULL);
 	s->nums = false;
 	s->rows += rows;
 	for (size_t m = 0; m < s->nmetrics && !ret; m++)

@@ -16,6 +16,7 @@
 
 #include <wultfw/plugin.h>
 
+#include "stats/moments.h"
 #include "stats/stats.h"
 
 #define WFW_STATS_DEF_EXACT_LIMIT 100000
@@ -109,6 +110,14 @@ int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *
  */
 int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *col,
 			 const bool *may_nan, size_t rows);
+/*
+ * The same, and where sums[c].ok (sums may be NULL) column c's
+ * wfw_min_max_sum() is known (from a decoder: wfw_col_batch.sums), so it
+ * is not taken again.
+ */
+int wfw_statset_add_nums_sums(struct wfw_statset *s, const union wultfw_cell *const *col,
+			      const bool *may_nan, const struct wfw_run_sums *sums,
+			      size_t rows);
 
 /* Whether add_cols reads schema column c (a metric or the group column). */
 bool wfw_statset_reads(const struct wfw_statset *s, size_t c);

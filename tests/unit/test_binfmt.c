@@ -25,6 +25,7 @@
 #include "datafmt/le.h"
 #include "datafmt/reader.h"
 #include "datafmt/writer.h"
+#include "stats/moments.h"
 #include "testutil.h"
 
 static char *tmp;
@@ -315,6 +316,36 @@ static void test_enum_range(void)
 	wfw_batch_free(&b);
 	wfw_reader_close(r);
 	free(blk);
+}
+
+/*
+ * Enum chunks checked from their least and greatest byte: -1 .. n_enum - 1
+ * passes, one cell past it (in or after the first 16) is named.
+ */
+static void test_enum_bytes(void)
+{
+	static const struct wultfw_column e = { "ReqCState", "", WULTFW_COL_ENUM, 0, cstates, 4 };
+	static const struct wultfw_schema one = { 1, &e };
+	unsigned char p[WFW_BLK_CHUNK_LEN + 40 + WFW_BLK_SLACK] = { WFW_ENC_FOR, 1 };
+	struct wfw_blk_col c;
+	char err[256];
+
+	wfw_put64(p + 4, (uint64_t)-1);	/* base -1: byte 0 is "no state" */
+	for (size_t i = 0; i < 40; i++)
+		p[WFW_BLK_CHUNK_LEN + i] = (unsigned char)(i % 5);	/* -1 .. 3 */
+	CU_ASSERT_EQUAL(wfw_blk_parse(&one, p, WFW_BLK_CHUNK_LEN + 40, 40, &c, err, sizeof(err)), 0);
+	for (size_t at = 3; at < 40; at += 17) {
+		char want[64];
+
+		p[WFW_BLK_CHUNK_LEN + at] = 5;	/* 4: past the 4 names */
+		CU_ASSERT_EQUAL(wfw_blk_parse(&one, p, WFW_BLK_CHUNK_LEN + 40, 40, &c, err, sizeof(err)), -EINVAL);
+		snprintf(want, sizeof(want), "row %zu of the block: column ReqCState holds 4", at);
+		TU_ASSERT_CONTAINS(err, want);
+		p[WFW_BLK_CHUNK_LEN + at] = 0;
+	}
+	wfw_put64(p + 4, (uint64_t)-2);	/* byte 0 now -2 */
+	CU_ASSERT_EQUAL(wfw_blk_parse(&one, p, WFW_BLK_CHUNK_LEN + 40, 40, &c, err, sizeof(err)), -EINVAL);
+	TU_ASSERT_CONTAINS(err, "row 0 of the block: column ReqCState holds -2");
 }
 
 /* Cut after every byte: the whole blocks read, the rest said ignored. */
@@ -769,17 +800,27 @@ static union wultfw_cell as_number(union wultfw_cell c)
 	return (union wultfw_cell){ .f = (double)c.i };
 }
 
+/* dst[0, n) and s as wfw_min_max_sum() of them gives: bit for bit. */
+static bool sums_hold(const double *dst, size_t n, const struct wfw_run_sums *s)
+{
+	double lo = INFINITY, hi = -INFINITY, sum = wfw_min_max_sum(dst, n, &lo, &hi);
+
+	return s->ok && !memcmp(&lo, &s->lo, sizeof(lo)) &&
+	       !memcmp(&hi, &s->hi, sizeof(hi)) && !memcmp(&sum, &s->sum, sizeof(sum));
+}
+
 /*
  * Read `path` column by column (the columns in `want`, NULL: all) in
  * batches of `cap`; every cell must be the row reader's, as numbers with
  * `numbers`, and a column said to have no NaN must have none.
  */
-static void check_cols(const char *path, size_t cap, const bool *want, bool numbers)
+/* Returns how many times a column came with its sums. */
+static uint64_t check_cols(const char *path, size_t cap, const bool *want, bool numbers)
 {
 	struct wfw_reader *r, *rr;
 	struct wfw_col_batch b;
 	struct wultfw_batch rb;
-	uint64_t bad = 0, lied = 0, rows = 0;
+	uint64_t bad = 0, lied = 0, rows = 0, summed = 0;
 	char err[512];
 	long n;
 
@@ -790,6 +831,8 @@ static void check_cols(const char *path, size_t cap, const bool *want, bool numb
 	CU_ASSERT_FATAL(wfw_col_batch_alloc(&b, s->ncols, cap, want) == 0);
 	CU_ASSERT_FATAL(wfw_batch_alloc(&rb, s->ncols, cap) == 0);
 	b.numbers = numbers;
+	b.sums = calloc(s->ncols, sizeof(*b.sums));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b.sums);
 	while ((n = wfw_reader_read_cols(r, &b)) > 0) {
 		rb.rows = 0;
 		CU_ASSERT_FATAL(wfw_reader_read(rr, &rb) == n);
@@ -805,6 +848,9 @@ static void check_cols(const char *path, size_t cap, const bool *want, bool numb
 					(numbers || s->cols[c].type == WULTFW_COL_FLOAT) &&
 					w.f != w.f;
 			}
+			/* sums only for numbers, and then right */
+			lied += b.sums[c].ok && (!numbers || !sums_hold(&b.col[c][0].f, b.rows, &b.sums[c]));
+			summed += b.sums[c].ok;
 		}
 		rows += b.rows;
 		b.rows = 0;
@@ -814,10 +860,12 @@ static void check_cols(const char *path, size_t cap, const bool *want, bool numb
 	CU_ASSERT_EQUAL(bad, 0);
 	CU_ASSERT_EQUAL(lied, 0);
 	CU_ASSERT_EQUAL(rows, wfw_reader_rows(r));
+	free(b.sums);
 	wfw_col_batch_free(&b);
 	wfw_batch_free(&rb);
 	wfw_reader_close(r);
 	wfw_reader_close(rr);
+	return summed;
 }
 
 static void test_read_cols(void)
@@ -832,11 +880,14 @@ static void test_read_cols(void)
 	CU_ASSERT(wfw_reader_native_cols(r));
 	wfw_reader_close(r);
 	for (int numbers = 0; numbers < 2; numbers++) {
-		check_cols(tpath("cols.wfb"), 1000, NULL, numbers);
-		check_cols(tpath("cols.wfb"), 7, some, numbers);
-		check_cols(tpath("cols.wfb"), 65536, some, numbers);
+		uint64_t summed = check_cols(tpath("cols.wfb"), 1000, NULL, numbers) +
+				  check_cols(tpath("cols.wfb"), 7, some, numbers) +
+				  check_cols(tpath("cols.wfb"), 65536, some, numbers);
+
+		/* Version 2 numbers come with sums where they can. */
+		CU_ASSERT_EQUAL(summed > 0, numbers);
 		/* Version 1 files go through rows (reader.c transposes). */
-		check_cols(v1, 5, NULL, numbers);
+		CU_ASSERT_EQUAL(check_cols(v1, 5, NULL, numbers), 0);
 	}
 	CU_ASSERT_FATAL(wfw_reader_open(&r, v1, err, sizeof(err)) == 0);
 	CU_ASSERT(!wfw_reader_native_cols(r));
@@ -866,6 +917,53 @@ static void test_decode_num_min(void)
 	CU_ASSERT_EQUAL(d[2].f, 8.0);
 }
 
+/*
+ * Decoding with sums: the cells decoding without gives, and the sums of
+ * them, for every width the fast loops take, both encodings, any count
+ * and start; other chunks are left to the plain decoders.
+ */
+static void test_decode_sums(void)
+{
+	unsigned char data[8 * 64 + 8];
+	double got[64], want[64];
+	struct wfw_run_sums s;
+	uint64_t seed = 5;
+	size_t bad = 0, cases = 0;
+
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)wultfw_rand64(&seed);
+	for (unsigned w = 0; w <= 4; w++) {
+		for (int dec = 0; dec < 2; dec++) {
+			struct wfw_blk_col c = { data, (uint64_t)-123456789, dec ? WFW_ENC_DEC : WFW_ENC_FOR,
+						 (uint8_t)w, (uint8_t)(dec ? 3 : 0) };
+
+			for (size_t first = 0; first < 3; first++) {
+				for (size_t n = 1; n + first <= 60; n += 1 + n / 8) {
+					CU_ASSERT_FATAL(wfw_blk_decode_sums(&c, dec ? WULTFW_COL_FLOAT : WULTFW_COL_INT,
+									    first, n, got, &s));
+					if (dec)
+						wfw_blk_decode_col(&c, first, n, (union wultfw_cell *)want);
+					else
+						wfw_blk_decode_num(&c, first, n, want);
+					bad += memcmp(got, want, n * sizeof(*got)) || !sums_hold(got, n, &s);
+					cases++;
+				}
+			}
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(cases > 100);
+	/* empty cells, raw doubles, wide cells, enums: not here */
+	CU_ASSERT_FALSE(wfw_blk_decode_sums(&(struct wfw_blk_col){ data, 0, WFW_ENC_FOR_EMPTY, 2, 0 },
+					    WULTFW_COL_INT, 0, 8, got, &s));
+	CU_ASSERT_FALSE(wfw_blk_decode_sums(&(struct wfw_blk_col){ data, 0, WFW_ENC_FOR, 8, 0 },
+					    WULTFW_COL_FLOAT, 0, 8, got, &s));
+	CU_ASSERT_FALSE(wfw_blk_decode_sums(&(struct wfw_blk_col){ data, 0, WFW_ENC_FOR, 5, 0 },
+					    WULTFW_COL_INT, 0, 8, got, &s));
+	CU_ASSERT_FALSE(wfw_blk_decode_sums(&(struct wfw_blk_col){ data, 0, WFW_ENC_FOR, 1, 0 },
+					    WULTFW_COL_ENUM, 0, 8, got, &s));
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -880,6 +978,7 @@ int main(void)
 	CU_add_test(s, "cells as narrow as their block's range", test_narrow);
 	CU_add_test(s, "binary at most half the CSV", test_half_of_csv);
 	CU_add_test(s, "enum cell outside its table", test_enum_range);
+	CU_add_test(s, "enum chunks checked by their extremes", test_enum_bytes);
 	CU_add_test(s, "cut at every length: whole blocks, rest ignored", test_truncated);
 	CU_add_test(s, "every flipped byte: block and offset named", test_flipped_bytes);
 	CU_add_test(s, "salvage skips damaged blocks", test_salvage);
@@ -891,6 +990,7 @@ int main(void)
 	CU_add_test(s, "convert to binary copies the blocks", test_convert_raw);
 	CU_add_test(s, "read column by column, as numbers", test_read_cols);
 	CU_add_test(s, "INT64_MIN cells decoded as numbers", test_decode_num_min);
+	CU_add_test(s, "numbers decoded with their extremes and sum", test_decode_sums);
 	failed = tu_run();
 	if (!failed)
 		tu_rmtree(tmp);

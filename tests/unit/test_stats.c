@@ -341,7 +341,8 @@ static void same_sets(struct wfw_statset *r, struct wfw_statset *c)
 /*
  * Numbers one array per column (wfw_statset_add_nums()) give what rows
  * give, bit for bit: with and without groups, batches of several sizes,
- * empty cells and NaNs, told where NaNs may be or not.
+ * empty cells and NaNs, told where NaNs may be or not; and so do they with
+ * the sums of the columns without NaNs known (wfw_statset_add_nums_sums()).
  */
 static void nums_vs_rows(const char *group_by, size_t batch, bool told)
 {
@@ -359,7 +360,8 @@ static void nums_vs_rows(const char *group_by, size_t batch, bool told)
 	static union wultfw_cell rows[ROWS * 4], c0[ROWS], c1[ROWS], c2[ROWS], c3[ROWS];
 	const union wultfw_cell *colp[4] = { c0, c1, c2, c3 };
 	const bool may_nan[4] = { true, false, true, false };
-	struct wfw_statset r, c;
+	struct wfw_statset r, c, d;
+	struct wfw_run_sums sums[4];
 	char err[200];
 
 	for (size_t i = 0; i < ROWS; i++) {
@@ -378,6 +380,7 @@ static void nums_vs_rows(const char *group_by, size_t batch, bool told)
 	}
 	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&r, &schema, &cfg, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&c, &schema, &cfg, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&d, &schema, &cfg, err, sizeof(err)), 0);
 	for (size_t r0 = 0; r0 < ROWS; r0 += batch) {
 		size_t n = ROWS - r0 < batch ? ROWS - r0 : batch;
 		struct wultfw_batch b = { rows + r0 * 4, 4, n, n, 0 };
@@ -387,11 +390,18 @@ static void nums_vs_rows(const char *group_by, size_t batch, bool told)
 			at[k] = colp[k] + r0;
 		CU_ASSERT_EQUAL(wfw_statset_add(&r, &b), 0);
 		CU_ASSERT_EQUAL(wfw_statset_add_nums(&c, at, told ? may_nan : NULL, n), 0);
+		for (size_t k = 0; k < 4; k++) {
+			sums[k] = (struct wfw_run_sums){ INFINITY, -INFINITY, 0, !may_nan[k] };
+			sums[k].sum = wfw_min_max_sum(&at[k][0].f, n, &sums[k].lo, &sums[k].hi);
+		}
+		CU_ASSERT_EQUAL(wfw_statset_add_nums_sums(&d, at, may_nan, sums, n), 0);
 	}
 	CU_ASSERT(r.empties[0] > 0 && r.nans[1] > 0 && r.empties[1] > 0);
 	same_sets(&r, &c);
+	same_sets(&r, &d);
 	wfw_statset_free(&r);
 	wfw_statset_free(&c);
+	wfw_statset_free(&d);
 }
 
 static void test_statset_nums(void)
@@ -483,6 +493,55 @@ static void test_fused_m2(void)
 	CU_ASSERT_EQUAL(memcmp(&h.mean, &e.mean, sizeof(h.mean)), 0);
 	wfw_acc_free(&h);
 	wfw_acc_free(&e);
+}
+
+/* Every bucket of a and b holds the same count. */
+static bool same_buckets(const struct wfw_hist *a, const struct wfw_hist *b)
+{
+	for (unsigned s = 0; s < WFW_HIST_SLOTS; s++) {
+		for (unsigned i = 0; i < WFW_HIST_SUBS; i++) {
+			uint64_t x = a->oct[s] ? a->wide[s][i] + a->oct[s][i] : 0;
+			uint64_t y = b->oct[s] ? b->wide[s][i] + b->oct[s][i] : 0;
+
+			if (x != y)
+				return false;
+		}
+	}
+	return a->count == b->count;
+}
+
+/*
+ * Blocks counted through their range (the window of side-by-side octaves,
+ * widened as blocks reach further; octaves that exist; one by one) land
+ * in the buckets counting them one by one does: ranges that move up and
+ * down, a block of one huge octave span, negative blocks, enough values
+ * for folds.
+ */
+static void test_range_window(void)
+{
+	static const double scale[] = { 1, 1e3, 1e-3, 1e6, -5, 1e-30, 1e30, 7 };
+	struct wfw_hist r, m;
+	double v[1500];
+
+	wfw_hist_init(&r);
+	wfw_hist_init(&m);
+	for (size_t b = 0; b < 400; b++) {
+		size_t n = 1 + (b * 37) % 1500;
+		double f = scale[b % 8], lo = INFINITY, hi = -INFINITY;
+
+		for (size_t i = 0; i < n; i++) {
+			v[i] = f * (0.5 + urand() * (b % 3 ? 3 : 40));
+			lo = v[i] < lo ? v[i] : lo;
+			hi = v[i] > hi ? v[i] : hi;
+		}
+		CU_ASSERT_EQUAL_FATAL(wfw_hist_add_range(&r, v, n, lo, hi, NAN,
+							 false, NULL), 0);
+		CU_ASSERT_EQUAL_FATAL(wfw_hist_add_many(&m, v, n), 0);
+	}
+	CU_ASSERT_PTR_NOT_NULL(r.win);
+	CU_ASSERT_TRUE(same_buckets(&r, &m));
+	wfw_hist_free(&r);
+	wfw_hist_free(&m);
 }
 
 /*
@@ -609,6 +668,7 @@ int main(void)
 	CU_add_test(s, "two whole numbers counted from the sum", test_two_ints);
 	CU_add_test(s, "variance taken on the histogram's pass", test_fused_m2);
 	CU_add_test(s, "16-bit counters folded before they overflow", test_fold_bound);
+	CU_add_test(s, "counted through the range as one by one", test_range_window);
 	CU_add_test(s, "moments far from zero", test_moments_offset);
 	CU_add_test(s, "memory bounded", test_memory_bounded);
 	CU_add_test(s, "merge", test_merge);
