@@ -251,8 +251,16 @@ static int alloc_batch(struct wfw_rep_result *r, const struct wultfw_schema *s,
 			want[k->kcol[c]] = true;
 	ret = wfw_col_batch_alloc(b, s->ncols, COLS_BATCH_ROWS, want);
 	free(want);
+	if (ret)
+		return -ENOMEM;
 	b->numbers = true;
-	return ret ? -ENOMEM : 0;
+	/* The decoder's extremes and sums spare the statistics a pass. */
+	b->sums = calloc(s->ncols + 1, sizeof(*b->sums));
+	if (!b->sums) {
+		wfw_col_batch_free(b);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 int rep_read_cols(struct wfw_rep_result *r, struct wfw_reader *rd, int scol,
@@ -267,15 +275,16 @@ int rep_read_cols(struct wfw_rep_result *r, struct wfw_reader *rd, int scol,
 		return ret;
 	while (!ret && (n = wfw_reader_read_cols(rd, &b)) > 0) {
 		r->rows_read += b.rows;
-		ret = wfw_statset_add_nums(&r->set,
-					   (const union wultfw_cell *const *)b.col,
-					   b.may_nan, b.rows);
+		ret = wfw_statset_add_nums_sums(&r->set,
+						(const union wultfw_cell *const *)b.col,
+						b.may_nan, b.sums, b.rows);
 		if (!ret)
 			ret = keep_cols(r, s, k, &b, scol);
 		if (!ret)
 			ret = rep_cross_past(r, k, share);
 		b.rows = 0;
 	}
+	free(b.sums);
 	wfw_col_batch_free(&b);
 	return ret ? ret : n < 0 ? (int)n : 0;
 }
