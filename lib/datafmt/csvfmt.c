@@ -226,15 +226,6 @@ static int float_digits(double a, unsigned char *all, int *x, int *sticky)
 	return n;
 }
 
-static const uint64_t pow10_u64[20] = {
-	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
-	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-	100000000000000000ULL, 1000000000000000000ULL,
-	10000000000000000000ULL,
-};
-
 /*
  * Do the p digits d (value m * 10^e10, e10 <= 0) read back as a (1e-4 <=
  * a < 1e15, so a = mant * 2^e2 with -66 <= e2 <= -3)? strtod rounds to
@@ -259,8 +250,8 @@ static int reads_back(const unsigned char *d, int p, int e10, double a)
 		return strtod(t, NULL) == a;
 	}
 	dec = (unsigned __int128)m << (2 - e2);
-	bin = (unsigned __int128)mant * pow10_u64[k] * 4;
-	half_up = (unsigned __int128)pow10_u64[k] * 2;
+	bin = (unsigned __int128)mant * wfw_pow10_int[k] * 4;
+	half_up = (unsigned __int128)wfw_pow10_int[k] * 2;
 	/* Below a power of two the next double down is half as far. */
 	half_down = mant == (1ULL << 52) ? half_up / 2 : half_up;
 	if (dec >= bin) {

@@ -20,6 +20,16 @@ static const double wfw_pow10_exact[23] = {
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
+/* 10^0 .. 10^19: every power of ten a uint64_t holds. */
+static const uint64_t wfw_pow10_int[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
 /*
  * x rounded to the nearest integer, for |x| < 2^51: adding 1.5 * 2^52
  * leaves no fraction bits, so the FPU rounds (to nearest, the default

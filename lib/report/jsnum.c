@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "report/jsnum.h"
+#include "datafmt/decimal.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -13,15 +14,6 @@ typedef unsigned __int128 u128;
 #define DIGITS 7
 #define D_LOW 1000000u		/* 10^(DIGITS - 1) */
 #define D_HIGH 10000000u	/* 10^DIGITS */
-
-static const uint64_t pow10_tab[20] = {
-	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-	10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
-	100000000000ull, 1000000000000ull, 10000000000000ull,
-	100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-	100000000000000000ull, 1000000000000000000ull,
-	10000000000000000000ull,
-};
 
 /*
  * |v| = m * 2^e exactly, m < 2^24, when v is a float in [2^-37, 2^50):
@@ -50,14 +42,14 @@ static uint64_t scale(uint32_t m, int e, int p, int *half)
 	u128 num, den, q, rem;
 
 	if (e < 0 && e > -64 && p >= 0 && p <= 12) {	/* m 10^12 < 2^64 */
-		uint64_t n64 = (uint64_t)m * pow10_tab[p];
+		uint64_t n64 = (uint64_t)m * wfw_pow10_int[p];
 		uint64_t r64 = n64 & ((1ull << -e) - 1), h = 1ull << (-e - 1);
 
 		*half = r64 > h ? 1 : r64 == h ? 0 : -1;
 		return n64 >> -e;
 	}
-	num = (u128)m * (p >= 0 ? pow10_tab[p] : 1);
-	den = p >= 0 ? 1 : pow10_tab[-p];
+	num = (u128)m * (p >= 0 ? wfw_pow10_int[p] : 1);
+	den = p >= 0 ? 1 : wfw_pow10_int[-p];
 	if (e >= 0)
 		num <<= e;
 	else

@@ -35,14 +35,6 @@ static const struct wultfw_column cols[] = {
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 static const struct wultfw_schema schema = { NCOLS, cols };
 
-static const uint64_t pow10u[19] = {
-	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
-	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-	100000000000000000ULL, 1000000000000000000ULL,
-};
-
 /* k for a scaled decimal: edges of the fast path and random ones. */
 static int64_t dec_k(uint64_t r, unsigned s)
 {
@@ -58,13 +50,13 @@ static int64_t dec_k(uint64_t r, unsigned s)
 		k = edges[(r >> 8) % (sizeof(edges) / sizeof(edges[0]))];
 		break;
 	case 1:	/* around 1e-4 */
-		k = s >= 4 ? (int64_t)pow10u[s - 4] + (int64_t)((r >> 8) % 3) - 1 : 1;
+		k = s >= 4 ? (int64_t)wfw_pow10_int[s - 4] + (int64_t)((r >> 8) % 3) - 1 : 1;
 		break;
 	case 2:	/* trailing zeros to strip */
-		k = (int64_t)((r >> 8) % 100000) * (int64_t)pow10u[(r >> 40) % 4];
+		k = (int64_t)((r >> 8) % 100000) * (int64_t)wfw_pow10_int[(r >> 40) % 4];
 		break;
 	default: /* any length up to 15 digits */
-		k = (int64_t)((r >> 8) % pow10u[1 + (r >> 56) % 15]);
+		k = (int64_t)((r >> 8) % wfw_pow10_int[1 + (r >> 56) % 15]);
 		break;
 	}
 	return (r >> 63) ? -k : k;
@@ -72,7 +64,7 @@ static int64_t dec_k(uint64_t r, unsigned s)
 
 static int64_t int_cell(uint64_t r)
 {
-	int64_t v = (int64_t)((r >> 8) % pow10u[1 + (r >> 56) % 18]);
+	int64_t v = (int64_t)((r >> 8) % wfw_pow10_int[1 + (r >> 56) % 18]);
 
 	if (r % 11 == 0)
 		return WULTFW_CELL_EMPTY;
@@ -238,8 +230,8 @@ static size_t printf_int(char *out, int64_t raw, unsigned d)
 
 	if (!d)
 		return (size_t)sprintf(out, "%s%llu", sign, (unsigned long long)mag);
-	return (size_t)sprintf(out, "%s%llu.%0*llu", sign, (unsigned long long)(mag / pow10u[d]),
-			       (int)d, (unsigned long long)(mag % pow10u[d]));
+	return (size_t)sprintf(out, "%s%llu.%0*llu", sign, (unsigned long long)(mag / wfw_pow10_int[d]),
+			       (int)d, (unsigned long long)(mag % wfw_pow10_int[d]));
 }
 
 /* Fixed-point text (INT cells of a block) equals printf's. */
@@ -257,7 +249,7 @@ static void test_fmt_int_matches(void)
 	for (int i = 0; i < 400000 && bad < 5; i++) {
 		uint64_t r = wultfw_rand64(&state);
 		unsigned d = (unsigned)(r % 10);
-		int64_t raw = i < 15 * 10 ? edges[i / 10] : (int64_t)((r >> 8) % pow10u[(r >> 56) % 19]);
+		int64_t raw = i < 15 * 10 ? edges[i / 10] : (int64_t)((r >> 8) % wfw_pow10_int[(r >> 56) % 19]);
 
 		if (i < 150)
 			d = (unsigned)(i % 10);
