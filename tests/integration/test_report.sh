@@ -112,7 +112,11 @@ awk 'BEGIN { srand(6); split("POLL C1 C6", cs, " ");
 "$WULTFW" report -o r-huge -m WakeLatency huge.csv 2>/dev/null
 expect_status 0 $? "report of 1.2 M datapoints (sampled)"
 expect_in r-huge/data.js '"rows": 1200000, "sample": 250000,' "a sample of 250 k of the 1.2 M rows kept"
-python3 - r-huge/data.js >huge.check <<'PY'
+
+# sample_check DATAJS: what a sampled report of huge.csv's first metric
+# shows (the planted outliers, weights, bounds, histogram, summary).
+sample_check() {
+	python3 - "$1" <<'PY'
 import json, sys
 s = open(sys.argv[1]).read()
 rep = json.loads(s[s.index("=") + 1:].rstrip().rstrip(";"))
@@ -121,16 +125,27 @@ planted = set(100000 + k for k in range(30))
 for axis, res in m["scatter"].items():
     ys = [y for g in res[0] for y in g["y"]]
     print(axis, "outliers shown:", len(planted & set(ys)))
-    print(axis, "weights:", sum(sum(g["w"]) for g in res[0]),
-          "points <= 10000 + 3 * 100 * 100:", len(ys) <= 10000 + 3 * 10000)
+    print(axis, "weights:", sum(sum(g["w"]) for g in res[0]))
+    print(axis, "points <= 10000 + 3 * 100 * 100:", len(ys) <= 10000 + 3 * 10000)
 d = m["dist"][0]
 print("ccdf outliers:", len(planted & set(d["ccdf"]["x"])))
 print("histogram:", sum(d["hist"]["counts"]), "tail:", d["sampled"]["tail"])
+print("summary:", json.dumps(m["summary"]))
+print("whole histogram:", d["hist"]["counts"])
 PY
-expect_in huge.check "LDist outliers shown: 30" "every outlier in the scatter plot"
-expect_in huge.check "LDist weights: 1200000 points <= 10000 + 3 * 100 * 100: True" "weights add up, points bounded"
-expect_in huge.check "ccdf outliers: 30" "every outlier in the CCDF"
-expect_in huge.check "histogram: 1200000 tail: 10000" "the histogram counts every datapoint"
+}
+
+# expect_sampled CHECKFILE WHAT: sample_check's lines as they must be.
+expect_sampled() {
+	expect_in "$1" "LDist outliers shown: 30" "$2: every outlier in the scatter plot"
+	expect_in "$1" "LDist weights: 1200000" "$2: weights add up"
+	expect_in "$1" "LDist points <= 10000 + 3 * 100 * 100: True" "$2: points bounded"
+	expect_in "$1" "ccdf outliers: 30" "$2: every outlier in the CCDF"
+	expect_in "$1" "histogram: 1200000 tail: 10000" "$2: the histogram counts every datapoint"
+}
+
+sample_check r-huge/data.js >huge.check
+expect_sampled huge.check "CSV"
 "$WULTFW" report -o r-huge2 -m WakeLatency huge.csv 2>/dev/null
 cmp -s r-huge/data.js r-huge2/data.js && ok "the same file, the same sample" || fail "two reports of one file differ"
 open_report huge r-huge 1
@@ -146,34 +161,12 @@ expect_in huge.dom "density from a uniform sample of 250000 of 1200000" "the pag
 expect_status 0 $? "reports of the binary twin with -j 1 and -j 2"
 expect_in r-hugeb1/data.js '"rows": 1200000, "sample": 250000,' "binary: a sample of 250 k of the 1.2 M rows"
 for r in r-hugeb1 r-hugeb2; do
-	python3 - $r/data.js >$r.check <<'PY'
-import json, sys
-s = open(sys.argv[1]).read()
-rep = json.loads(s[s.index("=") + 1:].rstrip().rstrip(";"))
-m = rep["metrics"][0]
-planted = set(100000 + k for k in range(30))
-for axis, res in m["scatter"].items():
-    ys = [y for g in res[0] for y in g["y"]]
-    print(axis, "outliers shown:", len(planted & set(ys)))
-    print(axis, "weights:", sum(sum(g["w"]) for g in res[0]))
-d = m["dist"][0]
-print("ccdf outliers:", len(planted & set(d["ccdf"]["x"])))
-print("histogram:", sum(d["hist"]["counts"]), "tail:", d["sampled"]["tail"])
-print("summary:", json.dumps(m["summary"]))
-print("whole histogram:", d["hist"]["counts"])
-PY
-	expect_in $r.check "LDist outliers shown: 30" "$r: every outlier in the scatter plot"
-	expect_in $r.check "LDist weights: 1200000" "$r: weights add up"
-	expect_in $r.check "ccdf outliers: 30" "$r: every outlier in the CCDF"
-	expect_in $r.check "histogram: 1200000 tail: 10000" "$r: the histogram counts every datapoint"
+	sample_check $r/data.js >$r.check
+	expect_sampled $r.check "$r"
 done
-python3 - r-huge/data.js >huge.summary <<'PY'
-import json, sys
-s = open(sys.argv[1]).read()
-print("summary:", json.dumps(json.loads(s[s.index("=") + 1:].rstrip().rstrip(";"))["metrics"][0]["summary"]))
-PY
-grep '^summary' r-hugeb1.check | cmp -s - huge.summary && ok "binary: the CSV's summary tables" ||
-	fail "binary and CSV summary tables differ"
+grep '^summary' huge.check >huge.summary
+grep '^summary' r-hugeb1.check | cmp -s - huge.summary &&
+	ok "binary: the CSV's summary tables" || fail "binary and CSV summary tables differ"
 cmp -s r-hugeb1.check r-hugeb2.check && ok "binary: -j 2 gives -j 1's tables and histogram" ||
 	fail "binary: -j 1 and -j 2 differ"
 cmp -s r-hugeb2/data.js r-hugeb3/data.js && ok "binary: the same file, the same report" || fail "binary: two reports of one file differ"
