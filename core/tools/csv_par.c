@@ -54,6 +54,7 @@ struct worker {
 	struct wultfw_column *cols;	/* the output columns of rd's */
 	struct wultfw_schema schema;
 	struct wfw_csvfmt fmt;
+	const struct wfw_row_text *lines;	/* rows as they are, or NULL */
 	char *text;
 	size_t len, cap;
 };
@@ -100,6 +101,9 @@ static int chunk_open(struct worker *w, unsigned k)
 	if (wfw_csvfmt_init(&w->fmt, &w->schema, err, sizeof(err)))
 		return -EAGAIN;
 	w->have_fmt = true;
+	w->lines = NULL;
+	if (!a->map && !a->include && !a->exclude)
+		w->lines = wfw_reader_row_texts(w->rd, CHUNK_BATCH);
 	return 0;
 }
 
@@ -136,7 +140,8 @@ static int chunk_batch(struct worker *w)
 	}
 	if (text_room(w, b->rows))
 		return -ENOMEM;
-	w->len += wfw_csvfmt_rows(&w->fmt, w->text + w->len, b->cells, b->rows);
+	w->len += wfw_csv_rows_text(&w->fmt, w->text + w->len, b->cells, b->rows,
+				    w->lines);
 	return 0;
 }
 
