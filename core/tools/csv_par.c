@@ -4,7 +4,9 @@
  * chunks that start at row boundaries (reader parts); each thread takes the
  * next chunk, reads, selects and formats it into its own buffer, then
  * appends the text when every earlier chunk is out, so the output is in
- * file order. Memory: a batch and a chunk's text per thread.
+ * file order. Memory: a batch and a chunk's text per thread. Without a
+ * selection or --metrics, rows the reader says print as they are
+ * (wfw_reader_row_texts()) are copied from the input, not formatted.
  *
  * Each chunk's reader learns its column types on its own. The text equals
  * what one reader would write when every chunk read its rows with the
