@@ -269,6 +269,15 @@ wfw_len_canon(const char *p, int len, int dec, int64_t *out)
 	return 0;
 }
 
+/* The magnitude of d, correctly rounded. */
+static inline __attribute__((always_inline)) double
+wfw_dec16_abs(const struct wfw_dec16 *d)
+{
+	if (d->m <= (1ULL << 53))
+		return (double)d->m / wfw_pow10_exact[d->frac];	/* one rounding */
+	return wfw_div_pow10(d->m, d->frac);
+}
+
 /* wfw_csvnum_scan_double() of the field p[0..len), len <= 16; -1: use that. */
 static inline __attribute__((always_inline)) int
 wfw_len_double(const char *p, int len, double *out)
@@ -278,10 +287,7 @@ wfw_len_double(const char *p, int len, double *out)
 
 	if (wfw_dec_len(p, len, &d) || !(d.whole + d.frac))
 		return -1;
-	if (d.m <= (1ULL << 53))
-		v = (double)d.m / wfw_pow10_exact[d.frac];	/* one rounding */
-	else
-		v = wfw_div_pow10(d.m, d.frac);
+	v = wfw_dec16_abs(&d);
 	*out = d.neg ? -v : v;
 	return 0;
 }
@@ -302,10 +308,7 @@ wfw_len_double_odd(const char *p, int len, double *out, bool *odd)
 
 	if (wfw_dec_len(p, len, &d) || !(d.whole + d.frac))
 		return -1;
-	if (d.m <= (1ULL << 53))
-		v = (double)d.m / wfw_pow10_exact[d.frac];	/* one rounding */
-	else
-		v = wfw_div_pow10(d.m, d.frac);
+	v = wfw_dec16_abs(&d);
 	*out = d.neg ? -v : v;
 	if (!d.point || !d.frac || d.frac > 9 || !d.whole || d.whole + d.frac > 15 ||
 	    p[len - 1] == '0' || (d.whole > 1 && p[d.neg] == '0') || !(v >= 1e-4))
