@@ -64,6 +64,7 @@ struct csv_reader {
 	int retype_col;		/* column parse_row() wants retyped, or -1 */
 	struct wfw_row_text *texts;	/* per batch row; NULL: not asked */
 	size_t tcap;
+	size_t keep;		/* texts: pages from here on stay mapped */
 	bool odd;		/* the row has a field printed otherwise */
 };
 
@@ -567,7 +568,8 @@ static int parse_row(struct csv_reader *r, union wultfw_cell *row)
 /* Give back mapped pages below the read position (they stay cached). */
 static void drop_pages(struct csv_reader *r)
 {
-	size_t upto = r->tok.pos & ~(r->page - 1);
+	size_t pos = r->texts && r->keep < r->tok.pos ? r->keep : r->tok.pos;
+	size_t upto = pos & ~(r->page - 1);
 
 	if (upto - r->dropped < DROP_CHUNK)
 		return;
@@ -612,6 +614,9 @@ static long csv_read(struct wfw_reader *base, struct wultfw_batch *b)
 	struct csv_reader *r = to_csv(base);
 	long got = 0;
 
+	/* The batch's lines stay mapped until the next read: no fault again. */
+	if (!b->rows)
+		r->keep = r->tok.pos;
 	while (b->rows < b->capacity && wfw_csvtok_next_row(&r->tok, r->stop)) {
 		size_t pos = r->tok.pos;
 		uint64_t line = r->tok.line;
