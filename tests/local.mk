@@ -127,3 +127,12 @@ clean-local: clean-test-state
 clean-test-state:
 	rm -rf tests/state
 .PHONY: clean-test-state
+
+# filter's verbatim rows against formatting every row (random CSV files).
+EXTRA_DIST += tests/integration/test_filter_verbatim.sh \
+	tests/integration/test_filter_verbatim.py
+if HAVE_CUNIT
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_filter_verbatim.sh
+endif
+endif

@@ -132,6 +132,7 @@ static const struct wultfw_batch *project(struct filter *f,
 static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
 {
 	struct wultfw_batch in = { 0 }, out = { 0 };
+	const struct wfw_row_text *text = NULL;
 	long n = 0;
 	int ret = 0;
 
@@ -140,13 +141,16 @@ static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
 		fprintf(stderr, "wultfw filter: out of memory\n");
 		ret = -ENOMEM;
 	}
+	/* Every row, every column: rows the reader can vouch for as they are. */
+	if (!ret && f->all_cols && !wfw_select_active(&f->sel))
+		text = wfw_reader_row_texts(f->rd, FILTER_BATCH);
 	while (!ret && (n = wfw_reader_read(f->rd, &in)) > 0) {
 		ret = wfw_select_batch(&f->sel, &in);
 		if (ret) {
 			fprintf(stderr, "wultfw filter: %s: %s\n", f->path, f->sel.err);
 			break;
 		}
-		ret = wfw_csvw_write(w, project(f, &in, &out));
+		ret = wfw_csvw_write_text(w, project(f, &in, &out), text);
 		if (ret)
 			fprintf(stderr, "wultfw filter: %s\n", w->out.msg);
 		in.rows = 0;

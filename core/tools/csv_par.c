@@ -4,7 +4,9 @@
  * chunks that start at row boundaries (reader parts); each thread takes the
  * next chunk, reads, selects and formats it into its own buffer, then
  * appends the text when every earlier chunk is out, so the output is in
- * file order. Memory: a batch and a chunk's text per thread.
+ * file order. Memory: a batch and a chunk's text per thread. Without a
+ * selection or --metrics, rows the reader says print as they are
+ * (wfw_reader_row_texts()) are copied from the input, not formatted.
  *
  * Each chunk's reader learns its column types on its own. The text equals
  * what one reader would write when every chunk read its rows with the
@@ -54,6 +56,7 @@ struct worker {
 	struct wultfw_column *cols;	/* the output columns of rd's */
 	struct wultfw_schema schema;
 	struct wfw_csvfmt fmt;
+	const struct wfw_row_text *lines;	/* rows as they are, or NULL */
 	char *text;
 	size_t len, cap;
 };
@@ -100,6 +103,9 @@ static int chunk_open(struct worker *w, unsigned k)
 	if (wfw_csvfmt_init(&w->fmt, &w->schema, err, sizeof(err)))
 		return -EAGAIN;
 	w->have_fmt = true;
+	w->lines = NULL;
+	if (!a->map && !a->include && !a->exclude)
+		w->lines = wfw_reader_row_texts(w->rd, CHUNK_BATCH);
 	return 0;
 }
 
@@ -136,7 +142,8 @@ static int chunk_batch(struct worker *w)
 	}
 	if (text_room(w, b->rows))
 		return -ENOMEM;
-	w->len += wfw_csvfmt_rows(&w->fmt, w->text + w->len, b->cells, b->rows);
+	w->len += wfw_csv_rows_text(&w->fmt, w->text + w->len, b->cells, b->rows,
+				    w->lines);
 	return 0;
 }
 

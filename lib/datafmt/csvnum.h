@@ -8,6 +8,7 @@
 #ifndef WFW_CSVNUM_H
 #define WFW_CSVNUM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -268,6 +269,15 @@ wfw_len_canon(const char *p, int len, int dec, int64_t *out)
 	return 0;
 }
 
+/* The magnitude of d, correctly rounded. */
+static inline __attribute__((always_inline)) double
+wfw_dec16_abs(const struct wfw_dec16 *d)
+{
+	if (d->m <= (1ULL << 53))
+		return (double)d->m / wfw_pow10_exact[d->frac];	/* one rounding */
+	return wfw_div_pow10(d->m, d->frac);
+}
+
 /* wfw_csvnum_scan_double() of the field p[0..len), len <= 16; -1: use that. */
 static inline __attribute__((always_inline)) int
 wfw_len_double(const char *p, int len, double *out)
@@ -277,11 +287,32 @@ wfw_len_double(const char *p, int len, double *out)
 
 	if (wfw_dec_len(p, len, &d) || !(d.whole + d.frac))
 		return -1;
-	if (d.m <= (1ULL << 53))
-		v = (double)d.m / wfw_pow10_exact[d.frac];	/* one rounding */
-	else
-		v = wfw_div_pow10(d.m, d.frac);
+	v = wfw_dec16_abs(&d);
 	*out = d.neg ? -v : v;
+	return 0;
+}
+
+/*
+ * wfw_len_double(), and *odd set unless the csv formatter (csvfmt.h)
+ * prints the value back as p[0..len): [-]W.F, W "0" or without a leading
+ * zero, F of 1 to 9 digits not ending in 0, at most 15 digits in all, at
+ * least 1e-4. Such a decimal's double is printed as that decimal: 15
+ * digits read back, %.15g drops only trailing zeros and has no exponent
+ * from 1e-4 to 1e15.
+ */
+static inline __attribute__((always_inline)) int
+wfw_len_double_odd(const char *p, int len, double *out, bool *odd)
+{
+	struct wfw_dec16 d;
+	double v;
+
+	if (wfw_dec_len(p, len, &d) || !(d.whole + d.frac))
+		return -1;
+	v = wfw_dec16_abs(&d);
+	*out = d.neg ? -v : v;
+	if (!d.point || !d.frac || d.frac > 9 || !d.whole || d.whole + d.frac > 15 ||
+	    p[len - 1] == '0' || (d.whole > 1 && p[d.neg] == '0') || !(v >= 1e-4))
+		*odd = 1;
 	return 0;
 }
 

@@ -62,6 +62,10 @@ struct csv_reader {
 	char **colnames;
 	char (*shown)[WFW_CSV_SHOWN];	/* names as error messages show them */
 	int retype_col;		/* column parse_row() wants retyped, or -1 */
+	struct wfw_row_text *texts;	/* per batch row; NULL: not asked */
+	size_t tcap;
+	size_t keep;		/* texts: pages from here on stay mapped */
+	bool odd;		/* the row has a field printed otherwise */
 };
 
 static struct csv_reader *to_csv(struct wfw_reader *r)
@@ -314,6 +318,54 @@ static void apply_retype(struct csv_reader *r)
 	r->base.schema_gen++;
 }
 
+/*
+ * Would the formatter print field p[0..q) (f as the tokeniser split it)
+ * as these bytes? Empty, or an unquoted name that needs no quotes. INT
+ * and FLOAT values the fast scans took never get here (float_plain()
+ * judges those); others may print otherwise ("+1", "1e3", "nan").
+ */
+static bool plain_field(int type, const char *p, const char *q,
+			const struct wfw_csv_field *f)
+{
+	if (f->s != p || f->n != (size_t)(q - p))
+		return false;	/* quoted */
+	if (!f->n)
+		return true;
+	return type == WULTFW_COL_ENUM && !memchr(f->s, '"', f->n);
+}
+
+/*
+ * Does the FLOAT field at s (up to a field end) print as itself? Empty,
+ * or [-]W.F with W "0" or without a leading zero, F of 1 to 9 digits not
+ * ending in 0, at most 15 digits in all and at least 1e-4: csvfmt.h
+ * prints the double nearest such a decimal as that decimal (15 digits
+ * read back; %.15g drops only trailing zeros and has no exponent from
+ * 1e-4 to 1e15). Returns the field's end, or NULL.
+ */
+static const char *float_plain(const char *s, const char *end)
+{
+	const char *p = s + (s < end && *s == '-'), *w = p, *f;
+
+	if (wfw_field_end(s, end))
+		return s;
+	while (p < end && wfw_is_digit(*p))
+		p++;
+	if (!wfw_canon_whole(w, p) || p == end || *p != '.')
+		return NULL;
+	f = ++p;
+	while (p < end && wfw_is_digit(*p))
+		p++;
+	if (!wfw_field_end(p, end) || p == f || p - f > 9 || p[-1] == '0' ||
+	    p - w - 1 > 15)
+		return NULL;
+	if (*w != '0')
+		return p;
+	for (const char *z = f; z < f + 4; z++)	/* 0.000d at the least */
+		if (*z != '0')
+			return p;
+	return NULL;
+}
+
 /* One field at p into *cell; returns the position after it or NULL. */
 static const char *field(struct csv_reader *r, size_t c, const char *p,
 			 union wultfw_cell *cell, int *ret)
@@ -326,13 +378,18 @@ static const char *field(struct csv_reader *r, size_t c, const char *p,
 	    (q = wfw_csvnum_scan_canon(p, end, r->cs[c].dec, &cell->i)))
 		return q;
 	if (r->cols[c].type == WULTFW_COL_FLOAT &&
-	    (q = wfw_csvnum_scan_double(p, end, &cell->f)))
+	    (q = wfw_csvnum_scan_double(p, end, &cell->f))) {
+		if (r->texts && float_plain(p, end) != q)
+			r->odd = true;
 		return q;
+	}
 	q = wfw_csvtok_field(t, &r->base, p, &f);
 	if (!q) {
 		*ret = t->err;
 		return NULL;
 	}
+	if (r->texts && !plain_field(r->cols[c].type, p, q, &f))
+		r->odd = true;
 	*ret = convert(r, c, f.s, f.n, cell);
 	return *ret ? NULL : q;
 }
@@ -368,12 +425,15 @@ win_name(const struct wfw_enum_tab *et, const char *p, int n,
  * p[0..n), n <= 16, with p[0..WFW_CSV_WIN) readable: 0, or -1: field().
  */
 static inline __attribute__((always_inline)) int
-win_field(const struct wincol *w, const char *p, int n, union wultfw_cell *cell)
+win_field(const struct wincol *w, const char *p, int n, union wultfw_cell *cell,
+	  bool *odd)
 {
 	switch (w->type) {
 	case WULTFW_COL_INT:
 		return wfw_len_canon(p, n, w->dec, &cell->i);
 	case WULTFW_COL_FLOAT:
+		if (odd)	/* a constant: see win_cells() */
+			return wfw_len_double_odd(p, n, &cell->f, odd);
 		return wfw_len_double(p, n, &cell->f);
 	default:
 		return win_name(w->et, p, n, cell);
@@ -388,8 +448,9 @@ win_field(const struct wincol *w, const char *p, int n, union wultfw_cell *cell)
  * waiting for the one before. The caller sees that
  * *pp + WIN_CELL_MAX * nc + WIN_ROW_SLACK is inside the file.
  */
-static size_t win_row(const struct wincol *plan, size_t c, size_t nc,
-		      const char **pp, union wultfw_cell *row)
+static inline __attribute__((always_inline)) size_t
+win_row(const struct wincol *plan, size_t c, size_t nc, const char **pp,
+	union wultfw_cell *row, bool *odd)
 {
 	const char *p = *pp, *base = p, *q;
 	uint64_t m = wfw_delims64(base);
@@ -403,7 +464,7 @@ static size_t win_row(const struct wincol *plan, size_t c, size_t nc,
 		}
 		q = base + __builtin_ctzll(m);
 		m &= m - 1;
-		if (q - p > 16 || win_field(&plan[c], p, (int)(q - p), &row[c]) ||
+		if (q - p > 16 || win_field(&plan[c], p, (int)(q - p), &row[c], odd) ||
 		    (*q != ',' && c + 1 < nc))
 			break;
 		p = q + 1;
@@ -411,6 +472,31 @@ static size_t win_row(const struct wincol *plan, size_t c, size_t nc,
 out:
 	*pp = c == nc ? p - 1 : p;
 	return c;
+}
+
+static __attribute__((noinline)) size_t
+win_row_fast(const struct wincol *plan, size_t c, size_t nc, const char **pp,
+	     union wultfw_cell *row)
+{
+	return win_row(plan, c, nc, pp, row, NULL);
+}
+
+static __attribute__((noinline)) size_t
+win_row_odd(const struct wincol *plan, size_t c, size_t nc, const char **pp,
+	    union wultfw_cell *row, bool *odd)
+{
+	return win_row(plan, c, nc, pp, row, odd);
+}
+
+/* win_row(), noting odd FLOAT fields only when row texts are wanted. */
+static inline size_t win_cells(struct csv_reader *r, size_t c, const char **pp,
+			       union wultfw_cell *row)
+{
+	size_t nc = r->base.schema.ncols;
+
+	if (r->texts)
+		return win_row_odd(r->plan, c, nc, pp, row, &r->odd);
+	return win_row_fast(r->plan, c, nc, pp, row);
 }
 
 /* field() for a cell the window path did not take, with the line bound. */
@@ -451,7 +537,7 @@ static const char *rest_of_row(struct csv_reader *r, size_t c, const char *p,
 		}
 		p = q + 1;
 		if ((uintptr_t)p <= r->row_win_end) {
-			c = win_row(r->plan, c, nc, &p, row);
+			c = win_cells(r, c, &p, row);
 			if (c == nc)
 				return p;
 		}
@@ -468,7 +554,7 @@ static int parse_row(struct csv_reader *r, union wultfw_cell *row)
 	int ret = 0;
 
 	if ((uintptr_t)p <= r->row_win_end)
-		c = win_row(r->plan, 0, nc, &p, row);
+		c = win_cells(r, 0, &p, row);
 	if (c < nc && !(p = rest_of_row(r, c, p, start, row, &ret)))
 		return ret;
 	if ((size_t)(p - start) > WFW_CSV_MAX_LINE)
@@ -482,7 +568,8 @@ static int parse_row(struct csv_reader *r, union wultfw_cell *row)
 /* Give back mapped pages below the read position (they stay cached). */
 static void drop_pages(struct csv_reader *r)
 {
-	size_t upto = r->tok.pos & ~(r->page - 1);
+	size_t pos = r->texts && r->keep < r->tok.pos ? r->keep : r->tok.pos;
+	size_t upto = pos & ~(r->page - 1);
 
 	if (upto - r->dropped < DROP_CHUNK)
 		return;
@@ -490,15 +577,53 @@ static void drop_pages(struct csv_reader *r)
 	r->dropped = upto;
 }
 
+/*
+ * The row just read, map[from..pos): its line when every field was read
+ * as the formatter prints it (INT through the canonical scans, a known
+ * name, an empty field, a FLOAT as float_plain() says: r->odd is not set)
+ * and it ends in a bare LF.
+ */
+static void note_text(struct csv_reader *r, size_t i, size_t from)
+{
+	const char *m = r->tok.map;
+	size_t to = r->tok.pos;
+	bool plain = !r->odd && m[to - 1] == '\n' && m[to - 2] != '\r';
+
+	r->texts[i] = (struct wfw_row_text){ .s = m + from,
+					     .n = plain ? to - from : 0 };
+}
+
+const struct wfw_row_text *wfw_csv_row_texts(struct wfw_reader *base,
+					     size_t capacity)
+{
+	struct csv_reader *r = to_csv(base);
+
+	if (capacity > r->tcap) {
+		struct wfw_row_text *t = realloc(r->texts, capacity * sizeof(*t));
+
+		if (!t)
+			return NULL;
+		r->texts = t;
+		r->tcap = capacity;
+	}
+	return r->texts;
+}
+
 static long csv_read(struct wfw_reader *base, struct wultfw_batch *b)
 {
 	struct csv_reader *r = to_csv(base);
 	long got = 0;
 
+	/* The batch's lines stay mapped until the next read: no fault again. */
+	if (!b->rows)
+		r->keep = r->tok.pos;
 	while (b->rows < b->capacity && wfw_csvtok_next_row(&r->tok, r->stop)) {
 		size_t pos = r->tok.pos;
 		uint64_t line = r->tok.line;
-		int ret = parse_row(r, wultfw_row(b, b->rows));
+		int ret;
+
+		r->odd = false;
+		ret = parse_row(r, wultfw_row(b, b->rows));
 
 		if (ret == RETYPE) {
 			/* Rows of one batch share one schema: retype after it. */
@@ -511,6 +636,8 @@ static long csv_read(struct wfw_reader *base, struct wultfw_batch *b)
 		}
 		if (ret < 0)
 			return ret;
+		if (r->texts && b->rows < r->tcap)
+			note_text(r, b->rows, pos);
 		b->rows++;
 		got++;
 		base->rows_done++;
@@ -644,6 +771,7 @@ static void csv_free(struct wfw_reader *base)
 	free(r->colnames);
 	free(r->shown);
 	free(r->plan);
+	free(r->texts);
 	free(r->cs);
 	free(r->cols);
 	free(r);

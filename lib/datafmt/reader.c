@@ -278,6 +278,14 @@ uint64_t wfw_reader_schema_gen(const struct wfw_reader *r)
 	return r->schema_gen;
 }
 
+const struct wfw_row_text *wfw_reader_row_texts(struct wfw_reader *r,
+					       size_t capacity)
+{
+	if (r->ops != &wfw_csv_reader_ops || getenv("WULTFW_NO_VERBATIM"))
+		return NULL;
+	return wfw_csv_row_texts(r, capacity);
+}
+
 const char *wfw_reader_error(const struct wfw_reader *r)
 {
 	return r->err;

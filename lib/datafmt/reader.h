@@ -176,6 +176,27 @@ long wfw_reader_read_chunks(struct wfw_reader *r, size_t max,
 			    unsigned char **buf, size_t *cap,
 			    struct wfw_blk_col *cols, size_t *first);
 
+/*
+ * A row's line as the file holds it ("\n" included), set only when the
+ * CSV formatter (csvfmt.h) would print the row's cells as exactly these
+ * bytes under the schema of the batch; n == 0: format the row.
+ */
+struct wfw_row_text {
+	const char *s;
+	size_t n;
+};
+
+/*
+ * CSV files: from now on wfw_reader_read() also sets text[i] for each row
+ * it appends at index i < capacity of a batch, so that a CSV to CSV copy
+ * prints such rows as they are (the cost is paid only after this call).
+ * Returns that array (valid until wfw_reader_close(); its entries until
+ * the next read), or NULL: not a CSV file, no memory, or
+ * WULTFW_NO_VERBATIM set in the environment (tests): format every row.
+ */
+const struct wfw_row_text *wfw_reader_row_texts(struct wfw_reader *r,
+					       size_t capacity);
+
 const char *wfw_reader_error(const struct wfw_reader *r);
 
 /* Whole rows in the file (binary: whole records; CSV: data lines). */

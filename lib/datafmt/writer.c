@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datafmt/reader.h"
 #include "datafmt/writer.h"
 
 /* Whole CSV rows in p[0..n): up to the last newline outside quotes. */
@@ -75,7 +76,37 @@ static int csvw_sync(struct wfw_csv_writer *w)
 	return ret;
 }
 
+size_t wfw_csv_rows_text(const struct wfw_csvfmt *f, char *buf,
+			 const union wultfw_cell *cells, size_t rows,
+			 const struct wfw_row_text *text)
+{
+	size_t ncols = f->schema->ncols, r = 0;
+	char *p = buf;
+
+	if (!text)
+		return wfw_csvfmt_rows(f, buf, cells, rows);
+	while (r < rows) {
+		const char *s = text[r].s;
+		size_t n = 0;
+
+		/* A run of lines that follow each other: one copy. */
+		for (; r < rows && text[r].n && text[r].s == s + n; r++)
+			n += text[r].n;
+		memcpy(p, s, n);
+		p += n;
+		for (; r < rows && !text[r].n; r++)
+			p += wfw_csvfmt_row(f, p, cells + r * ncols);
+	}
+	return (size_t)(p - buf);
+}
+
 int wfw_csvw_write(struct wfw_csv_writer *w, const struct wultfw_batch *b)
+{
+	return wfw_csvw_write_text(w, b, NULL);
+}
+
+int wfw_csvw_write_text(struct wfw_csv_writer *w, const struct wultfw_batch *b,
+			const struct wfw_row_text *text)
 {
 	size_t ncols = w->fmt.schema->ncols, row_max, chunk, r = 0;
 	int ret;
@@ -95,7 +126,8 @@ int wfw_csvw_write(struct wfw_csv_writer *w, const struct wultfw_batch *b)
 
 		if (!p)
 			return w->out.err;
-		wfw_out_commit(&w->out, wfw_csvfmt_rows(&w->fmt, p, wultfw_crow(b, r), n));
+		wfw_out_commit(&w->out, wfw_csv_rows_text(&w->fmt, p, wultfw_crow(b, r), n,
+							  text ? text + r : NULL));
 		r += n;
 	}
 	w->rows += b->rows;
