@@ -28,10 +28,14 @@
 #include "convert.h"
 #include "datafmt/enumtab.h"
 
-/* Input bytes per chunk: its cells (~7 per byte of text) stay a few MiB. */
-#define C2B_CHUNK_BYTES	(1u << 20)
-/* Rows per batch of a slot. */
-#define C2B_BATCH	8192
+/*
+ * Input bytes per chunk: each chunk's reader learns its types from its
+ * first rows again, a few percent of a chunk this size. Its cells take
+ * ~1.5 bytes per byte of text.
+ */
+#define C2B_CHUNK_BYTES	(4u << 20)
+/* Rows per batch of a slot: renumbered, then staged from the L2 cache. */
+#define C2B_BATCH	2048
 
 /* The schema the writer's header is rewritten from at close. */
 struct csv2bin_names {
@@ -63,8 +67,13 @@ struct c2b {
 	struct slot *slots;		/* chunk k goes into slot k % nslots */
 	unsigned nslots;
 	struct csv2bin_names *names;
-	long *map;			/* a chunk's enum numbers -> the file's */
-	size_t map_cap;
+	struct enum_map *maps;		/* per column */
+};
+
+/* A chunk's numbers of a text column's names -> the file's. */
+struct enum_map {
+	long *to;
+	size_t n, cap;
 };
 
 /* The next batch of slot s to fill: an old one, or a new one. */
@@ -156,37 +165,46 @@ static bool chunk_agrees(const struct c2b *p, const struct wultfw_schema *s)
 	return true;
 }
 
-/* Text column c of slot s numbered as in the file's table. */
-static int renumber(struct c2b *p, struct slot *s, size_t c)
+/* Text column c's names of the chunk into the file's table, mapped. */
+static int map_names(struct c2b *p, const struct wultfw_column *col, size_t c)
 {
-	const struct wultfw_column *col = &wfw_reader_schema(s->rd)->cols[c];
 	struct wfw_enum_tab *t = &p->names->tabs[c];
+	struct enum_map *m = &p->maps[c];
 
-	if (col->n_enum > p->map_cap) {
-		long *m = realloc(p->map, col->n_enum * sizeof(*m));
+	if (col->n_enum > m->cap) {
+		long *to = realloc(m->to, col->n_enum * sizeof(*to));
 
-		if (!m)
+		if (!to)
 			return -ENOMEM;
-		p->map = m;
-		p->map_cap = col->n_enum;
+		m->to = to;
+		m->cap = col->n_enum;
 	}
 	/* The chunk's names are in order of first appearance: so are new ones. */
+	m->n = col->n_enum;
 	for (size_t i = 0; i < col->n_enum; i++) {
-		p->map[i] = wfw_enum_add(t, col->enum_names[i], strlen(col->enum_names[i]));
-		if (p->map[i] < 0)
+		m->to[i] = wfw_enum_add(t, col->enum_names[i], strlen(col->enum_names[i]));
+		if (m->to[i] < 0)
 			return -ENOMEM;
 	}
-	for (size_t i = 0; i < s->used; i++) {
-		struct wultfw_batch *b = &s->b[i];
+	return 0;
+}
 
+/* The text cells of b numbered as in the file (-1, empty, stays). */
+static void renumber(const struct c2b *p, const struct wultfw_schema *s,
+		     struct wultfw_batch *b)
+{
+	for (size_t c = 0; c < p->ncols; c++) {
+		const long *to = p->maps[c].to;
+
+		if (s->cols[c].type != WULTFW_COL_ENUM)
+			continue;
 		for (size_t r = 0; r < b->rows; r++) {
 			int64_t *v = &b->cells[r * p->ncols + c].i;
 
-			if (*v >= 0)	/* -1: empty */
-				*v = p->map[*v];
+			if (*v >= 0)
+				*v = to[*v];
 		}
 	}
-	return 0;
 }
 
 /* Slot s's rows into the writer. */
@@ -201,8 +219,9 @@ static int chunk_write(struct c2b *p, struct slot *s)
 		return -EAGAIN;
 	for (size_t c = 0; c < p->ncols && !ret; c++)
 		if (sch->cols[c].type == WULTFW_COL_ENUM)
-			ret = renumber(p, s, c);
+			ret = map_names(p, &sch->cols[c], c);
 	for (size_t i = 0; i < s->used && !ret; i++) {
+		renumber(p, sch, &s->b[i]);
 		ret = wfw_writer_write(p->w, &s->b[i]);
 		if (ret)
 			fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(p->w));
@@ -274,7 +293,9 @@ static void slots_free(struct c2b *p)
 		free(s->b);
 	}
 	free(p->slots);
-	free(p->map);
+	for (size_t c = 0; p->maps && c < p->ncols; c++)
+		free(p->maps[c].to);
+	free(p->maps);
 }
 
 static struct csv2bin_names *names_new(size_t ncols)
@@ -320,9 +341,10 @@ int csv2bin_parallel(const char *path, struct wfw_writer *w, unsigned jobs,
 	p.nchunks = csv_par_nchunks(path, jobs, C2B_CHUNK_BYTES);
 	p.slots = calloc(p.nslots, sizeof(*p.slots));
 	p.names = names_new(p.ncols);
+	p.maps = calloc(p.ncols, sizeof(*p.maps));
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	if (p.slots && p.names)
+	if (p.slots && p.names && p.maps)
 		ret = run_threads(&p, jobs);
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.cv);
