@@ -127,3 +127,7 @@ clean-local: clean-test-state
 clean-test-state:
 	rm -rf tests/state
 .PHONY: clean-test-state
+
+# convert of a CSV file to binary in chunks on several threads: -j 1's file.
+EXTRA_DIST += tests/integration/test_convert_chunks.sh
+TESTS += tests/integration/test_convert_chunks.sh
