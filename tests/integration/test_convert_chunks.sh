@@ -100,6 +100,12 @@ if $have_strace; then
 	done
 fi
 
+# Text names past the first rows that outgrow the room the header kept:
+# -j 1 converts again with every row's names; so does -j 3.
+awk 'BEGIN { print "A,Name"; for (i = 0; i < 6000; i++) printf "%d,%s\n", i, i < 2000 ? "t" : "name-" i }' >names.csv
+same_as_j1 names names.csv
+expect_in names.j3.err "more names after the first rows" "-j 3: more names said as -j 1 says it"
+
 # A selection is applied by one reader, as before.
 conv sel w.csv 1 --include 'ReqCState == "C6"'
 conv sel w.csv 3 --include 'ReqCState == "C6"'
