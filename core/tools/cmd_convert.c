@@ -42,8 +42,10 @@ static void convert_usage(FILE *f)
 	      "      --salvage      binary FILE with damaged blocks (checksum mismatch):\n"
 	      "                     copy every intact block, skip the damaged ones\n"
 	      "  -j, --jobs N       threads reading a binary FILE and writing it as CSV\n"
-	      "                     or binary (default: the online CPUs; 1: no threads);\n"
-	      "                     a version 2 FILE to binary is a copy of its blocks\n"
+	      "                     or binary, or parsing a CSV FILE in chunks for a\n"
+	      "                     binary OUT (default: the online CPUs, one parser for\n"
+	      "                     a CSV FILE under 8 MiB; 1: no threads); a version 2\n"
+	      "                     FILE to binary is a copy of its blocks\n"
 	      "  -h, --help         this help\n", f);
 }
 
