@@ -219,7 +219,8 @@ static bool csv_chunks_fit(struct wfw_reader *r, const struct convert_args *a)
 	struct stat st;
 
 	if (a->jobs < 2 || !a->one_pass || a->fmt != &wfw_format_binary ||
-	    wfw_reader_format(r) != WFW_FMT_CSV || stat(a->in, &st))
+	    wfw_reader_format(r) != WFW_FMT_CSV || stat(a->in, &st) ||
+	    !S_ISREG(st.st_mode))	/* parts are byte ranges of a file */
 		return false;
 	return a->jobs_given || st.st_size >= PAR_MIN_BYTES;
 }
