@@ -136,3 +136,7 @@ if !STATIC_PLUGINS
 TESTS += tests/integration/test_filter_verbatim.sh
 endif
 endif
+
+# convert of a CSV file to binary in chunks on several threads: -j 1's file.
+EXTRA_DIST += tests/integration/test_convert_chunks.sh
+TESTS += tests/integration/test_convert_chunks.sh

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -19,6 +20,8 @@
 #include "toolopts.h"
 
 #define CONVERT_BATCH 8192
+/* A CSV file smaller than this is parsed by one thread unless -j says. */
+#define PAR_MIN_BYTES	(8u << 20)
 
 static void convert_usage(FILE *f)
 {
@@ -39,8 +42,10 @@ static void convert_usage(FILE *f)
 	      "      --salvage      binary FILE with damaged blocks (checksum mismatch):\n"
 	      "                     copy every intact block, skip the damaged ones\n"
 	      "  -j, --jobs N       threads reading a binary FILE and writing it as CSV\n"
-	      "                     or binary (default: the online CPUs; 1: no threads);\n"
-	      "                     a version 2 FILE to binary is a copy of its blocks\n"
+	      "                     or binary, or parsing a CSV FILE in chunks for a\n"
+	      "                     binary OUT (default: the online CPUs, one parser for\n"
+	      "                     a CSV FILE under 8 MiB; 1: no threads); a version 2\n"
+	      "                     FILE to binary is a copy of its blocks\n"
 	      "  -h, --help         this help\n", f);
 }
 
@@ -81,6 +86,7 @@ struct convert_args {
 	bool salvage;			/* skip damaged blocks of a binary input */
 	bool one_pass;			/* CSV types from the first rows */
 	unsigned jobs;			/* -j: formatting threads */
+	bool jobs_given;		/* -j on the command line */
 };
 
 /* The output format from --to, else from OUT's extension; NULL: said why. */
@@ -114,6 +120,7 @@ static int parse_jobs(struct convert_args *a, const char *arg)
 		return 2;
 	}
 	a->jobs = (unsigned)n;
+	a->jobs_given = true;
 	return 0;
 }
 
@@ -203,18 +210,55 @@ static int copy_rows(struct wfw_reader *r, struct wfw_writer *w,
 }
 
 /*
+ * CSV to binary, every row: parsed in chunks on every core (-j, or a file
+ * of PAR_MIN_BYTES or more), while the types a one-pass reader learned at
+ * open hold throughout.
+ */
+static bool csv_chunks_fit(struct wfw_reader *r, const struct convert_args *a)
+{
+	struct stat st;
+
+	if (a->jobs < 2 || !a->one_pass || a->fmt != &wfw_format_binary ||
+	    wfw_reader_format(r) != WFW_FMT_CSV || stat(a->in, &st) ||
+	    !S_ISREG(st.st_mode))	/* parts are byte ranges of a file */
+		return false;
+	return a->jobs_given || st.st_size >= PAR_MIN_BYTES;
+}
+
+/* CSV to binary in chunks; 1: it cannot be, the output is back to its header. */
+static int csv_in_chunks(const struct convert_args *a, struct wfw_writer *w,
+			 struct csv2bin_names **names)
+{
+	int ret = csv2bin_parallel(a->in, w, a->jobs, names);
+
+	if (ret != -EAGAIN)
+		return ret;
+	ret = csv2bin_restart(w);
+	if (ret)
+		fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(w));
+	return ret ? ret : 1;
+}
+
+/*
  * Version 2 binary to binary, every row: the blocks copied as they are.
  * Else, on two cores or more: binary to binary, reading and encoding on
- * every core; to binary, reading beside encoding; binary to CSV, reading
- * and formatting (most of the work) on every core.
+ * every core; CSV to binary, parsing in chunks on every core, or reading
+ * beside encoding; binary to CSV, reading and formatting (most of the
+ * work) on every core. *names: see csv2bin_parallel().
  */
 static int write_rows(struct wfw_reader *r, const struct convert_args *a,
-		      struct wfw_writer *w, struct wfw_select *sel)
+		      struct wfw_writer *w, struct wfw_select *sel,
+		      struct csv2bin_names **names)
 {
 	int ret;
 
 	if (convert_raw_fits(r, w, sel))
 		return convert_raw(r, w);
+	if (csv_chunks_fit(r, a)) {
+		ret = csv_in_chunks(a, w, names);
+		if (ret <= 0)
+			return ret;
+	}
 	if (a->jobs > 1 && a->fmt == &wfw_format_binary &&
 	    wfw_reader_format(r) == WFW_FMT_BINARY && !wfw_select_active(sel))
 		return convert_bin_parallel(r, w, a->jobs);
@@ -238,6 +282,7 @@ static int convert(struct wfw_reader *r, const struct convert_args *a,
 		   struct wfw_select *sel, uint64_t *rows)
 {
 	const char **meta = NULL;
+	struct csv2bin_names *names = NULL;
 	struct wfw_writer w;
 	int ret, cret, flags = a->flags;
 
@@ -252,9 +297,10 @@ static int convert(struct wfw_reader *r, const struct convert_args *a,
 			ret == -EEXIST ? " (add --force to replace it)" : "");
 		return ret;
 	}
-	ret = write_rows(r, a, &w, sel);
+	ret = write_rows(r, a, &w, sel, &names);
 	*rows = w.rows;
 	cret = wfw_writer_close(&w);
+	csv2bin_free(names);
 	if (cret && !ret) {
 		ret = cret;
 		if (ret != -EOVERFLOW || !a->one_pass)

@@ -77,6 +77,33 @@ int csv_parallel(struct csv_par_args *a, size_t ncols);
 /* w's file cut back to its header, to be written again. 0 or -errno (said in w). */
 int csv_restart(struct wfw_csv_writer *w);
 
+/*
+ * Chunks for reading the CSV file `path` on `jobs` threads: one per `bytes`
+ * of it, four per thread at least (so the threads end together).
+ */
+unsigned csv_par_nchunks(const char *path, unsigned jobs, uint64_t bytes);
+
+/* CSV to binary in chunks (csv2bin_par.c): the names the header ends with. */
+struct csv2bin_names;
+
+/*
+ * Every row of the CSV file `path` into the binary writer w, fresh from
+ * open with WFW_BINW_GROWS over the schema a one-pass reader of the file
+ * learned, parsed in chunks by `jobs` threads and written in file order:
+ * the file one reader would write. *names: the schema w's header is
+ * rewritten from at close; csv2bin_free() it after closing w. 0; -EAGAIN
+ * (not said): the file cannot be read in chunks (a quote, a column whose
+ * type is not the same throughout, an error): csv2bin_restart(), then read
+ * it with one reader; else an error, said.
+ */
+int csv2bin_parallel(const char *path, struct wfw_writer *w, unsigned jobs,
+		     struct csv2bin_names **names);
+
+/* w's file cut back to its header, to be written again. 0 or -errno (said in w). */
+int csv2bin_restart(struct wfw_writer *w);
+
+void csv2bin_free(struct csv2bin_names *n);
+
 /* Threads for a command: the online CPUs, 1 to 64. */
 unsigned convert_online_cpus(void);
 

@@ -345,3 +345,15 @@ int csv_restart(struct wfw_csv_writer *w)
 	w->rows = 0;
 	return 0;
 }
+
+unsigned csv_par_nchunks(const char *path, unsigned jobs, uint64_t bytes)
+{
+	struct stat st;
+	uint64_t n = 0;
+
+	if (!stat(path, &st))
+		n = (uint64_t)st.st_size / bytes;
+	if (n < 4ull * jobs)
+		n = 4ull * jobs;
+	return n > 1u << 20 ? 1u << 20 : (unsigned)n;
+}
