@@ -93,16 +93,31 @@ def filt(wultfw, src, dst, jobs, verbatim):
         return f.read(), r.stderr
 
 
+def conv(wultfw, src, dst, jobs, verbatim):
+    """convert CSV to CSV (one reader), as filt() does filter."""
+    env = dict(os.environ)
+    if not verbatim:
+        env["WULTFW_NO_VERBATIM"] = "1"
+    out = dst + ".csv"
+    r = subprocess.run([wultfw, "convert", "--force", "-j", str(jobs), src, "-o", out],
+                       env=env, capture_output=True, text=True)
+    if r.returncode:
+        return None, r.stderr.replace(out, "OUT")
+    with open(out, "rb") as f:
+        return f.read(), r.stderr.replace(out, "OUT")
+
+
 def check(wultfw, work, i, path):
     fails = 0
-    for jobs in (1, 2):
-        new, err1 = filt(wultfw, path, os.path.join(work, "new"), jobs, True)
-        ref, err2 = filt(wultfw, path, os.path.join(work, "ref"), jobs, False)
-        if new != ref or (new is None) != (ref is None) or \
-           (new is None and err1 != err2):
-            print("FAIL: file %d -j %d: verbatim output differs (kept %s)" %
-                  (i, jobs, path))
-            fails += 1
+    for tool, run in (("filter", filt), ("convert", conv)):
+        for jobs in (1, 2):
+            new, err1 = run(wultfw, path, os.path.join(work, "new"), jobs, True)
+            ref, err2 = run(wultfw, path, os.path.join(work, "ref"), jobs, False)
+            if new != ref or (new is None) != (ref is None) or \
+               (new is None and err1 != err2):
+                print("FAIL: file %d %s -j %d: verbatim output differs (kept %s)" %
+                      (i, tool, jobs, path))
+                fails += 1
     return fails
 
 
@@ -127,11 +142,12 @@ def main():
     with open(path, "rb") as f:
         want = f.read()
     for jobs in (1, 2):
-        got, _ = filt(wultfw, path, os.path.join(work, "canon"), jobs, True)
-        if got != want:
-            print("FAIL: canonical rows changed by filter -j %d" % jobs)
-            fails += 1
-    print("%s: %d random files, -j 1 and -j 2" % ("FAIL" if fails else "ok", n))
+        for tool, run in (("filter", filt), ("convert", conv)):
+            got, _ = run(wultfw, path, os.path.join(work, "canon-out"), jobs, True)
+            if got != want:
+                print("FAIL: canonical rows changed by %s -j %d" % (tool, jobs))
+                fails += 1
+    print("%s: %d random files, filter and convert, -j 1 and -j 2" % ("FAIL" if fails else "ok", n))
     return 1 if fails else 0
 
 
