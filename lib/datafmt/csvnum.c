@@ -87,11 +87,6 @@ int wfw_csvnum_classify(const char *s, size_t n, int *dec)
 	return slow_double(s, n, &d) ? WFW_NUM_NO : WFW_NUM_OTHER;
 }
 
-const double wfw_pow10_exact[23] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
 /*
  * m / 10^k correctly rounded (to nearest, ties to even), for any 64-bit m
  * and k <= 27: m / 10^k = (m / 5^k) * 2^-k, and m * 2^t / 5^k in 128-bit
@@ -185,11 +180,6 @@ int wfw_csvnum_parse_double(const char *s, size_t n, double *out)
 	*out = d.neg ? -v : v;
 	return 0;
 }
-
-
-const uint64_t wfw_pow10_u64[9] = {
-	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-};
 
 const uint64_t wfw_keep_bytes[9] = {
 	0, 0xff, 0xffff, 0xffffff, 0xffffffffULL, 0xffffffffffULL,

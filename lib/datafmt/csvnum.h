@@ -16,6 +16,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "datafmt/decimal.h"
 #include "datafmt/le.h"
 
 enum { WFW_NUM_NO, WFW_NUM_OTHER, WFW_NUM_CANON };
@@ -33,7 +34,6 @@ int wfw_csvnum_parse_double(const char *s, size_t n, double *out);
 
 /* ---- the fast paths, inline: they run for every cell ---- */
 
-extern const double wfw_pow10_exact[23];
 /* m / 10^k correctly rounded, k <= 27. */
 double wfw_div_pow10(uint64_t m, int k);
 
@@ -146,7 +146,6 @@ static inline const char *wfw_csvnum_scan_double(const char *s, const char *end,
  */
 #define WFW_CSV_WIN	32
 
-extern const uint64_t wfw_pow10_u64[9];
 /* The low n bytes of a word set, n <= 8. */
 extern const uint64_t wfw_keep_bytes[9];
 
@@ -219,7 +218,7 @@ wfw_dec16_value(const char *p, struct wfw_dec16 *d)
 	}
 	if (d->whole > 8 || d->frac > 8 || !d->whole)
 		return -1;
-	d->m = wfw_swar_digits(wfw_get64(u), d->whole) * wfw_pow10_u64[d->frac] +
+	d->m = wfw_swar_digits(wfw_get64(u), d->whole) * wfw_pow10_int[d->frac] +
 	       wfw_swar_digits(wfw_get64(u + d->whole + 1), d->frac);
 	return 0;
 }
