@@ -663,7 +663,8 @@ sums4(const struct wfw_blk_col *c, size_t w, bool dec, size_t first,
 	const uint64_t mask = width_mask((unsigned)w);
 	const __m128i bits = _mm_set1_epi64x((long long)(MAGIC_BITS + c->base));
 	const __m128d magic = _mm_set1_pd(6755399441055744.0);
-	const __m128d p10 = _mm_set1_pd(wfw_pow10_exact[c->scale]);
+	/* Only a DEC chunk's scale is checked: another's may be anything. */
+	const __m128d p10 = _mm_set1_pd(wfw_pow10_exact[dec ? c->scale : 0]);
 	struct wfw_mms acc = *m;	/* in registers: dst could alias *m */
 	size_t r;
 
@@ -715,7 +716,7 @@ sums4_avx(const struct wfw_blk_col *c, size_t w, bool dec, size_t first,
 	const unsigned char *p = c->data + first * w;
 	const __m128i bits = _mm_set1_epi64x((long long)(MAGIC_BITS + c->base));
 	const __m128d magic = _mm_set1_pd(6755399441055744.0);
-	const __m256d p10 = _mm256_set1_pd(wfw_pow10_exact[c->scale]);
+	const __m256d p10 = _mm256_set1_pd(wfw_pow10_exact[dec ? c->scale : 0]);
 	struct wfw_mms acc = *m;	/* in registers: dst could alias *m */
 	size_t r;
 

@@ -15,11 +15,13 @@
  * written again by the binary writer (as convert does, with short blocks
  * from flushes) and read back: every cell must come back bit for bit,
  * and read column by column (as calc does: INT cells as numbers) it must
- * give the same cells, with no NaN where the reader said none can be.
+ * give the same cells, with no NaN where the reader said none can be, and
+ * the extremes and sums the decoder found must be those of the cells.
  * With FUZZ_BINARY_DUMP=FILE in the environment, the file as the reader
  * saw it (magic added, checksums fixed) is also written to FILE: that is
  * what goes to tests/data/regress/ from a crash input.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,7 @@
 #include "binfmt.h"
 #include "datafmt/crc32c.h"
 #include "datafmt/le.h"
+#include "stats/moments.h"
 #include "fuzz_read.h"
 #include "writer.h"
 
@@ -166,6 +169,26 @@ static bool cols_match(const struct wultfw_schema *s, const struct wfw_col_batch
 	return true;
 }
 
+/*
+ * Where the decoder says it found a column's extremes and sum, they are
+ * what wfw_min_max_sum() gives for the cells it decoded, bit for bit.
+ */
+static bool sums_match(const struct wfw_col_batch *b)
+{
+	for (size_t c = 0; c < b->ncols; c++) {
+		const struct wfw_run_sums *s = &b->sums[c];
+		double lo = INFINITY, hi = -INFINITY, sum;
+
+		if (!s->ok)
+			continue;
+		sum = wfw_min_max_sum(&b->col[c][0].f, b->rows, &lo, &hi);
+		if (memcmp(&lo, &s->lo, sizeof(lo)) || memcmp(&hi, &s->hi, sizeof(hi)) ||
+		    memcmp(&sum, &s->sum, sizeof(sum)))
+			return false;
+	}
+	return true;
+}
+
 /* Column by column, as numbers: the same cells as rows. */
 static void check_cols(const char *path, const union wultfw_cell *cells, size_t rows)
 {
@@ -180,9 +203,16 @@ static void check_cols(const char *path, const union wultfw_cell *cells, size_t 
 	if (wfw_col_batch_alloc(&b, wfw_reader_schema(r)->ncols, 100, NULL))
 		abort();
 	b.numbers = true;
+	b.sums = calloc(b.ncols + 1, sizeof(*b.sums));	/* as calc asks */
+	if (!b.sums)
+		abort();
 	while (at < rows && (n = wfw_reader_read_cols(r, &b)) > 0) {
 		if (at + b.rows > rows || !cols_match(wfw_reader_schema(r), &b, cells, at)) {
 			fprintf(stderr, "fuzz: rows %zu.. read column by column differ\n", at);
+			abort();
+		}
+		if (!sums_match(&b)) {
+			fprintf(stderr, "fuzz: rows %zu..: the decoder's sums are not the cells'\n", at);
 			abort();
 		}
 		at += b.rows;
@@ -192,6 +222,7 @@ static void check_cols(const char *path, const union wultfw_cell *cells, size_t 
 		fprintf(stderr, "fuzz: %zu rows read, column by column %zu\n", rows, at);
 		abort();
 	}
+	free(b.sums);
 	wfw_col_batch_free(&b);
 	wfw_reader_close(r);
 }

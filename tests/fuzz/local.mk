@@ -21,7 +21,7 @@ tests_fuzz_fuzz_csv_LDADD = $(FUZZ_READER_LIBS)
 tests_fuzz_fuzz_binary_SOURCES = tests/fuzz/fuzz_binary.c tests/fuzz/fuzz_read.c tests/fuzz/fuzz_read.h
 tests_fuzz_fuzz_binary_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib/datafmt
 tests_fuzz_fuzz_binary_LDFLAGS = $(FUZZ_LINK)
-tests_fuzz_fuzz_binary_LDADD = $(FUZZ_READER_LIBS)
+tests_fuzz_fuzz_binary_LDADD = $(FUZZ_READER_LIBS) lib/stats/libwfw_stats.la
 
 tests_fuzz_fuzz_expr_SOURCES = tests/fuzz/fuzz_expr.c
 tests_fuzz_fuzz_expr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib/expr
