@@ -2,7 +2,8 @@
 # Benchmark the binary format end to end on ROWS synthetic wult-like rows:
 # file sizes (CSV, its binary twin), `cat` of each (the limit), writing the
 # CSV's bytes to a new file (the floor for tools that write CSV), `wultfw
-# calc` on the binary file, `wultfw convert` both ways, filter and report
+# calc` on the binary file, `wultfw convert` both ways, filter (all rows and a
+# quarter of them) and report
 # on each, and pandas on the CSV (the reference of issue 14). Wall seconds,
 # CPU seconds and peak RSS.
 # Usage: bench_binary.sh BUILDDIR [ROWS] [--no-pandas]
@@ -25,9 +26,10 @@ for f in datapoints.wfb twin.wfb; do
 	echo "$f: $s bytes, $(awk -v a="$s" -v b="$csv" 'BEGIN { printf "%.2f", a / b }') of the CSV ($csv bytes)"
 done
 
-# run NAME CMD...: best of 3 (wall, then CPU, peak RSS) into results
+# run NAME IN CMD...: best of 3 (wall, then CPU, peak RSS) into results;
+# IN (csv or bin) is the input, whose cat and calc the row is compared with
 run() {
-	name=$1; shift
+	name=$1; in=$2; shift 2
 	best=
 	for i in 1 2 3; do
 		rm -f "$DIR/out.wfb" "$DIR/out.csv"
@@ -35,7 +37,7 @@ run() {
 			{ cat "$DIR/err"; exit 1; }
 		read -r w u s k <"$DIR/time"
 		if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-			best=$w; line="$name $w $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') $k"
+			best=$w; line="$name $w $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') $k $in"
 		fi
 	done
 	echo "$line" >>"$DIR/results"
@@ -43,36 +45,40 @@ run() {
 
 : >"$DIR/results"
 cat "$DIR/datapoints.csv" "$DIR/twin.wfb" >/dev/null	# page cache hot
-run cat_csv cat "$DIR/datapoints.csv"
-run cat_bin cat "$DIR/twin.wfb"
+run cat_csv csv cat "$DIR/datapoints.csv"
+run cat_bin bin cat "$DIR/twin.wfb"
 # The floor of any tool writing the CSV text: the kernel's side alone.
-run write_csv sh -c 'cat "$1" >"$2"' sh "$DIR/datapoints.csv" "$DIR/out.csv"
-run calc_bin "$B/wultfw" calc "$DIR/twin.wfb"
-run calc_csv "$B/wultfw" calc "$DIR/datapoints.csv"
-run csv_to_bin "$B/wultfw" convert "$DIR/datapoints.csv" -o "$DIR/out.wfb"
-run bin_to_csv "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.csv"
-run bin_to_bin "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.wfb"
-run filter_csv "$B/wultfw" filter -f "$DIR/datapoints.csv" -o "$DIR/filtered"
-run filter_bin "$B/wultfw" filter -f "$DIR/twin.wfb" -o "$DIR/filtered"
-run report_csv "$B/wultfw" report -f "$DIR/datapoints.csv" -o "$DIR/report"
-run report_bin "$B/wultfw" report -f "$DIR/twin.wfb" -o "$DIR/report"
+run write_csv bin sh -c 'cat "$1" >"$2"' sh "$DIR/datapoints.csv" "$DIR/out.csv"
+run calc_bin bin "$B/wultfw" calc "$DIR/twin.wfb"
+run calc_csv csv "$B/wultfw" calc "$DIR/datapoints.csv"
+run csv_to_bin csv "$B/wultfw" convert "$DIR/datapoints.csv" -o "$DIR/out.wfb"
+run bin_to_csv bin "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.csv"
+run bin_to_bin bin "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.wfb"
+run filter_csv csv "$B/wultfw" filter -f "$DIR/datapoints.csv" -o "$DIR/filtered"
+# A quarter of the rows, scattered over every block.
+run filter_csv_c6 csv "$B/wultfw" filter -f "$DIR/datapoints.csv" -o "$DIR/filtered" \
+	--include 'ReqCState == "C6"'
+run filter_bin bin "$B/wultfw" filter -f "$DIR/twin.wfb" -o "$DIR/filtered"
+run filter_bin_c6 bin "$B/wultfw" filter -f "$DIR/twin.wfb" -o "$DIR/filtered" \
+	--include 'ReqCState == "C6"'
+run report_csv csv "$B/wultfw" report -f "$DIR/datapoints.csv" -o "$DIR/report"
+run report_bin bin "$B/wultfw" report -f "$DIR/twin.wfb" -o "$DIR/report"
 if [ "$PANDAS" != --no-pandas ]; then
 	/usr/bin/time -f "%e %U %S %M" -o "$DIR/time" \
 		/usr/bin/python3 "$SRC/bench_calc.py" "$DIR/datapoints.csv" >/dev/null
 	read -r w u s k <"$DIR/time"
-	echo "pandas_csv $w $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') $k" >>"$DIR/results"
+	echo "pandas_csv $w $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') $k csv" >>"$DIR/results"
 fi
 
 awk -v rows="$ROWS" '
-	{ n[++k] = $1; w[$1] = $2; c[$1] = $3; m[$1] = $4 }
+	{ n[++k] = $1; w[$1] = $2; c[$1] = $3; m[$1] = $4; src[$1] = $5 }
 	END {
 		printf "%-11s %8s %8s %9s %9s %9s %9s\n", "what", "wall s", "CPU s",
 			"peak MiB", "vs cat", "vs calc", "vs pandas"
 		for (i = 1; i <= k; i++) {
 			x = n[i]
-			incsv = x ~ /^csv_to/ || x ~ /^[a-z]+_csv$/ && x != "bin_to_csv" && x != "write_csv"
-			cat = incsv ? w["cat_csv"] : w["cat_bin"]
-			calc = incsv ? w["calc_csv"] : w["calc_bin"]
+			cat = w["cat_" src[x]]
+			calc = w["calc_" src[x]]
 			printf "%-11s %8.3f %8.3f %9.1f %8.2fx %8.2fx", x, w[x], c[x],
 				m[x] / 1024, (cat > 0 ? w[x] / cat : 0), (calc > 0 ? w[x] / calc : 0)
 			if ("pandas_csv" in w && w[x] > 0)
