@@ -2,10 +2,9 @@
 # Benchmark the binary format end to end on ROWS synthetic wult-like rows:
 # file sizes (CSV, its binary twin), `cat` of each (the limit), writing the
 # CSV's bytes to a new file (the floor for tools that write CSV), `wultfw
-# calc` on the binary file, `wultfw convert` both ways, filter (all rows and a
-# quarter of them) and report
-# on each, and pandas on the CSV (the reference of issue 14). Wall seconds,
-# CPU seconds and peak RSS.
+# calc` on the binary file, `wultfw convert` both ways, filter (all rows and
+# a quarter of them) and report on each, and pandas on the CSV (the
+# reference of issue 14). Wall seconds, CPU seconds and peak RSS.
 # Usage: bench_binary.sh BUILDDIR [ROWS] [--no-pandas]
 #        (needs /usr/bin/time; python3-pandas unless --no-pandas)
 set -e
