@@ -150,98 +150,83 @@ size_t wfw_csv_fmt_int(char *buf, int64_t raw, uint64_t divisor,
 }
 
 /*
- * Fast path for 1e-4 <= |v| < 1e15, where %g prints plain decimals and v is
- * an exact fixed-point number I + F / 2^72 (I < 2^50; v >= 2^-14 has no
- * bits below 2^-66). Generating digits from that with 128-bit integers is
- * exact, so rounding to 15/16/17 digits gives what "%.15g" etc. give,
- * at a tenth of the cost. Returns 0 when v is outside the range.
+ * Fast path for 1e-4 <= |v| < 1e15, where %g prints plain decimals: v is
+ * mant * 2^e2 with -66 <= e2 <= -3, so its first 18 significant digits
+ * come exactly from one 128-bit product, as one integer. Rounding that to
+ * 15, 16 or 17 digits gives what "%.15g" etc. give, and whether they read
+ * back is decided exactly in integers too. Returns 0 outside the range.
  */
 
-#define SIG_MAX 17
+/* The first 18 significant digits of a; *x: the exponent of the first. */
+struct sig18 {
+	uint64_t d;	/* 10^17 <= d < 10^18 */
+	int x;
+	bool sticky;	/* nonzero digits follow */
+};
 
-/* d[0..p) rounded to nearest-even from d[p..n) and sticky; carries into x. */
-static int round_digits(unsigned char *d, int p, int n, int sticky, int *x)
+static struct sig18 float_digits(double a)
 {
-	int up, rest = sticky;
+	uint64_t bits, mant, ip;
+	unsigned __int128 p;
+	struct sig18 s;
+	int sh;
 
-	for (int k = p + 1; k < n; k++)
-		rest |= d[k];
-	up = d[p] > 5 || (d[p] == 5 && (rest || (d[p - 1] & 1)));
-	for (int k = p - 1; up && k >= 0; k--) {
-		if (++d[k] < 10)
-			up = 0;
-		else
-			d[k] = 0;
-	}
-	if (up) {	/* 999.. -> 1000.. */
-		memmove(d + 1, d, (size_t)p - 1);
-		d[0] = 1;
-		(*x)++;
-	}
-	return p;
-}
-
-/*
- * The first SIG_MAX + 1 significant digits of a (1e-4 <= a < 1e15) into
- * all[], exactly; *x is the decimal exponent of the first, *sticky says
- * whether nonzero digits follow. Returns how many digits.
- */
-static int float_digits(double a, unsigned char *all, int *x, int *sticky)
-{
-	const unsigned __int128 mask = ((unsigned __int128)1 << 72) - 1;
-	uint64_t bits, mant, ip, frac;
-	unsigned __int128 f;
-	int n = 0, e2;
-
-	/* a = mant * 2^e2 with -66 <= e2 <= -3 in this range */
 	memcpy(&bits, &a, sizeof(bits));
 	mant = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
-	e2 = (int)(bits >> 52) - 1075;
-	ip = -e2 >= 64 ? 0 : mant >> -e2;
-	frac = -e2 >= 64 ? mant : mant & ((1ULL << -e2) - 1);
-	f = (unsigned __int128)frac << (72 + e2);	/* fraction * 2^72, exact */
-	if (ip) {
-		char tmp[24], *e = tmp + sizeof(tmp), *q = utoa_back(e, ip);
+	sh = 1075 - (int)(bits >> 52);		/* 3 .. 66 */
+	ip = sh >= 64 ? 0 : mant >> sh;
+	if (ip) {	/* a >= 1, so sh <= 52 */
+		unsigned k = ndigits(ip);
+		uint64_t scale = wfw_pow10_int[18 - k];
 
-		*x = (int)(e - q) - 1;
-		while (q < e)
-			all[n++] = (unsigned char)(*q++ - '0');
-	} else {
-		*x = -1;
-		for (f *= 10; !(f >> 72); f *= 10)	/* leading zeros: at most four */
-			(*x)--;
-		all[n++] = (unsigned char)(f >> 72);
-		f &= mask;
+		p = (unsigned __int128)(mant & ((1ULL << sh) - 1)) * scale;
+		s.d = ip * scale + (uint64_t)(p >> sh);
+		s.x = (int)k - 1;
+	} else {	/* 1e-4 <= a < 1: at most three more digits */
+		p = (unsigned __int128)mant * wfw_pow10_int[18];
+		for (s.x = -1; (uint64_t)(p >> sh) < wfw_pow10_int[17]; s.x--)
+			p *= 10;
+		s.d = (uint64_t)(p >> sh);
 	}
-	while (n < SIG_MAX + 1) {	/* two digits per step */
-		unsigned pair;
+	s.sticky = (p & (((unsigned __int128)1 << sh) - 1)) != 0;
+	return s;
+}
 
-		f *= 100;
-		pair = (unsigned)(f >> 72);
-		f &= mask;
-		all[n++] = (unsigned char)(pair / 10);
-		all[n++] = (unsigned char)(pair % 10);
+/* s.d rounded to nearest-even at prec digits (15..17); carries into *x. */
+static uint64_t round_digits(struct sig18 s, int prec, int *x)
+{
+	uint64_t div, m, r;
+
+	switch (prec) {	/* divisions by constants: multiplies */
+	case 15: div = 1000; m = s.d / 1000; break;
+	case 16: div = 100; m = s.d / 100; break;
+	default: div = 10; m = s.d / 10; break;
 	}
-	*sticky = f != 0;
-	return n;
+	r = s.d - m * div;
+	if (r > div / 2 || (r == div / 2 && (s.sticky || (m & 1))))
+		m++;
+	*x = s.x;
+	if (m == wfw_pow10_int[prec]) {	/* 999.. -> 1000.. */
+		m = wfw_pow10_int[prec - 1];
+		(*x)++;
+	}
+	return m;
 }
 
 /*
- * Do the p digits d (value m * 10^e10, e10 <= 0) read back as a (1e-4 <=
- * a < 1e15, so a = mant * 2^e2 with -66 <= e2 <= -3)? strtod rounds to
- * the nearest double, ties to an even mantissa, so: is m * 10^e10 within
- * half a gap of a? Both sides times 10^-e10 * 2^(2 - e2) are integers
- * below 2^126: compared exactly, without formatting and reparsing.
+ * Does m * 10^e10 (e10 <= 0) read back as a (1e-4 <= a < 1e15, so a =
+ * mant * 2^e2 with -66 <= e2 <= -3)? strtod rounds to the nearest double,
+ * ties to an even mantissa, so: is it within half a gap of a? Both sides
+ * times 10^-e10 * 2^(2 - e2) are integers below 2^126: compared exactly,
+ * without formatting and reparsing.
  */
-static int reads_back(const unsigned char *d, int p, int e10, double a)
+static int reads_back(uint64_t m, int e10, double a)
 {
 	unsigned __int128 dec, bin, half_up, half_down, diff;
-	uint64_t m = 0, bits, mant;
+	uint64_t bits, mant;
 	int e2, k = -e10;
 	char t[40];
 
-	for (int i = 0; i < p; i++)
-		m = m * 10 + d[i];
 	memcpy(&bits, &a, sizeof(bits));
 	mant = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
 	e2 = (int)(bits >> 52) - 1075;
@@ -263,68 +248,83 @@ static int reads_back(const unsigned char *d, int p, int e10, double a)
 }
 
 /*
- * The shortest of 15, 16, 17 digits of all[0..n) that reads back as a,
- * into d; *x becomes its exponent. Returns the digit count, or 0 when the
- * rounding reaches 1e15 (where %g would use an exponent).
+ * The shortest of 15, 16, 17 digits that reads back as a, trailing zeros
+ * stripped: *m, *prec and its exponent *x. False when the rounding reaches
+ * 1e15 (where %g would use an exponent).
  */
-static int shortest(const unsigned char *all, int n, int sticky, double a,
-		    unsigned char *d, int *x)
+static bool shortest(double a, uint64_t *m, int *prec, int *x)
 {
-	int p, xr = *x;
+	struct sig18 s = float_digits(a);
+	int p;
 
-	for (p = 15; p <= SIG_MAX; p++) {
-		xr = *x;
-		memcpy(d, all, SIG_MAX + 3);
-		round_digits(d, p, n, sticky, &xr);
-		if (xr >= 15)
-			return 0;
-		/* 17 digits always read back; value = m * 10^e10, -19 <= e10 <= 0 */
-		if (p == SIG_MAX || reads_back(d, p, xr - (p - 1), a))
+	for (p = 15; p <= 17; p++) {
+		*m = round_digits(s, p, x);
+		if (*x >= 15)
+			return false;
+		/* 17 digits always read back; -19 <= e10 <= 0 */
+		if (p == 17 || reads_back(*m, *x - (p - 1), a))
 			break;
 	}
-	*x = xr;
-	while (p > 1 && d[p - 1] == 0)	/* strip trailing zeros */
+	while (p > 1 && *m % 10 == 0) {
+		*m /= 10;
 		p--;
-	return p;
+	}
+	*prec = p;
+	return true;
 }
 
-/* d[0..p) with exponent x as %g prints it without an exponent. */
-static size_t emit_plain(char *buf, int neg, const unsigned char *d, int p, int x)
+/* Digits of m (p of them, 9 to 17) into d: two independent halves. */
+static void digits_9_17(char *d, uint64_t m, int p)
 {
-	char *o = buf;
+	uint32_t lo = (uint32_t)(m % 100000000);
 
-	if (neg)
-		*o++ = '-';
-	if (x < 0) {
-		*o++ = '0';
-		*o++ = '.';
-		for (int k = -1; k > x; k--)
-			*o++ = '0';
-		for (int k = 0; k < p; k++)
-			*o++ = (char)('0' + d[k]);
-		return (size_t)(o - buf);
+	utoa_back(d + p - 8, m / 100000000);
+	memcpy(d + p - 8, digit_pairs + lo / 1000000 * 2, 2);
+	memcpy(d + p - 6, digit_pairs + lo / 10000 % 100 * 2, 2);
+	memcpy(d + p - 4, digit_pairs + lo / 100 % 100 * 2, 2);
+	memcpy(d + p - 2, digit_pairs + lo % 100 * 2, 2);
+}
+
+/* The p digits of m with exponent x as %g prints them without one. */
+static size_t emit_plain(char *buf, bool neg, uint64_t m, int p, int x)
+{
+	char dig[24], *d = dig, *o = buf + neg;
+
+	if (p >= 9)
+		digits_9_17(dig, m, p);
+	else
+		d = utoa_back(dig + sizeof(dig), m);
+
+	buf[0] = '-';
+	if (x < 0) {	/* "0." and -x - 1 zeros: x >= -4 */
+		memcpy(o, "0.000", (size_t)(1 - x));
+		o += 1 - x;
+		memcpy(o, d, (size_t)p);
+		return (size_t)(o + p - buf);
 	}
-	for (int k = 0; k <= x; k++)
-		*o++ = (char)('0' + (k < p ? d[k] : 0));
+	if (p <= x + 1) {	/* integral: "100.0" like Python */
+		memcpy(o, d, (size_t)p);
+		memset(o + p, '0', (size_t)(x + 1 - p));
+		o += x + 1;
+		memcpy(o, ".0", 2);
+		return (size_t)(o + 2 - buf);
+	}
+	memcpy(o, d, (size_t)x + 1);
+	o += x + 1;
 	*o++ = '.';
-	if (p <= x + 1)
-		*o++ = '0';	/* integral: "100.0" like Python */
-	for (int k = x + 1; k < p; k++)
-		*o++ = (char)('0' + d[k]);
-	return (size_t)(o - buf);
+	memcpy(o, d + x + 1, (size_t)(p - x - 1));
+	return (size_t)(o + p - x - 1 - buf);
 }
 
 static size_t fmt_float_fast(char *buf, double v)
 {
 	double a = fabs(v);
-	unsigned char all[SIG_MAX + 3], d[SIG_MAX + 3];
-	int n, x, sticky, p;
+	uint64_t m;
+	int p, x;
 
-	if (!(a >= 1e-4 && a < 1e15))
+	if (!(a >= 1e-4 && a < 1e15) || !shortest(a, &m, &p, &x))
 		return 0;
-	n = float_digits(a, all, &x, &sticky);
-	p = shortest(all, n, sticky, a, d, &x);
-	return p ? emit_plain(buf, v < 0, d, p, x) : 0;
+	return emit_plain(buf, v < 0, m, p, x);
 }
 
 /*

@@ -165,6 +165,34 @@ static void test_fmt_float(void)
 	}
 }
 
+/* Doubles of every kind the fast formatters take apart, chosen by i % 5. */
+static double random_float(int i, uint64_t r)
+{
+	double v;
+
+	switch (i % 5) {
+	case 0:	/* uniform over the fast range's exponents */
+		v = ldexp((double)(r >> 11) / (double)(1ULL << 53), (int)(r % 64) - 14);
+		break;
+	case 1:	/* ratios as derived columns compute them */
+		v = 100.0 * (double)(r % 1000000) / (double)(1000000 + r % 7);
+		break;
+	case 2:	/* short decimals, as read from CSV (0 to 9 decimals, up to 15 digits) */
+		v = (i & 4) ? (double)(r % 100000) / 100.0
+		    : (double)(r % 1000000000000000ULL >> (r % 48)) /
+		      pow(10, (int)((r >> 50) % 10));
+		break;
+	case 3:	/* powers of two and their neighbours (the gap halves below) */
+		v = ldexp(1.0, (int)(r % 63) - 14);
+		v = (r & 6) == 2 ? nextafter(v, 0) : (r & 6) == 4 ? nextafter(v, INFINITY) : v;
+		break;
+	default: /* near range edges and powers of ten */
+		v = pow(10, (int)(r % 20) - 5) * (1 + ((int)(r % 3) - 1) * 1e-16);
+		break;
+	}
+	return (r & (1ULL << 63)) ? -v : v;
+}
+
 /* The fast formatter prints exactly what the snprintf-based one prints. */
 static void test_fmt_float_fast_matches(void)
 {
@@ -173,32 +201,8 @@ static void test_fmt_float_fast_matches(void)
 	int bad = 0;
 
 	for (int i = 0; i < 1000000 && bad < 5; i++) {
-		uint64_t r = wultfw_rand64(&state);
-		double v;
+		double v = random_float(i, wultfw_rand64(&state));
 
-		switch (i % 5) {
-		case 0:	/* uniform over the fast range's exponents */
-			v = ldexp((double)(r >> 11) / (double)(1ULL << 53),
-				  (int)(r % 64) - 14);
-			break;
-		case 1:	/* ratios as derived columns compute them */
-			v = 100.0 * (double)(r % 1000000) / (double)(1000000 + r % 7);
-			break;
-		case 2:	/* short decimals, as read from CSV (0 to 9 decimals, up to 15 digits) */
-			v = (i & 4) ? (double)(r % 100000) / 100.0
-			    : (double)(r % 1000000000000000ULL >> (r % 48)) /
-			      pow(10, (int)((r >> 50) % 10));
-			break;
-		case 3:	/* powers of two and their neighbours (the gap halves below) */
-			v = ldexp(1.0, (int)(r % 63) - 14);
-			v = (r & 6) == 2 ? nextafter(v, 0) : (r & 6) == 4 ? nextafter(v, INFINITY) : v;
-			break;
-		default: /* near range edges and powers of ten */
-			v = pow(10, (int)(r % 20) - 5) * (1 + ((int)(r % 3) - 1) * 1e-16);
-			break;
-		}
-		if (r & (1ULL << 63))
-			v = -v;
 		a[wfw_csv_fmt_float(a, v)] = '\0';
 		b[wfw_csv_fmt_float_slow(b, v)] = '\0';
 		if (strcmp(a, b)) {
@@ -229,8 +233,13 @@ static void test_fmt_float_column_hint(void)
 		union wultfw_cell c;
 		size_t n;
 
-		/* runs of 1 to 8 values of one kind */
-		if ((i >> (r % 4)) & 1)
+		/*
+		 * runs of 1 to 8 values of one kind; every tenth value of any
+		 * kind, after a ratio, so the general path sees it first
+		 */
+		if (i % 10 == 9)
+			c.f = random_float(i / 10, r);
+		else if (i % 10 != 8 && ((i >> (r % 4)) & 1))
 			c.f = (double)(r % 100000) / 1000.0;
 		else
 			c.f = 100.0 * (double)(r % 1000000) / (double)(1000000 + r % 7);
