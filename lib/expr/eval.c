@@ -127,6 +127,29 @@ int wfw_select_batch(struct wfw_select *sel, struct wultfw_batch *b)
 	return 0;
 }
 
+static void node_columns(const struct node *n, bool *used)
+{
+	if (!n)
+		return;
+	if (n->kind != NODE_CMP) {
+		node_columns(n->left, used);
+		node_columns(n->right, used);
+		return;
+	}
+	if (n->a.kind == VAL_COLUMN)
+		used[n->a.idx] = true;
+	if (n->b.kind == VAL_COLUMN)
+		used[n->b.idx] = true;
+}
+
+void wfw_select_columns(const struct wfw_select *sel, bool *used)
+{
+	if (sel->include)
+		node_columns(sel->include->root, used);
+	if (sel->exclude)
+		node_columns(sel->exclude->root, used);
+}
+
 void wfw_select_free(struct wfw_select *sel)
 {
 	wfw_expr_free(sel->include);

@@ -103,6 +103,12 @@ static inline bool wfw_select_active(const struct wfw_select *sel)
 	return sel->include || sel->exclude;
 }
 
+/*
+ * Mark in used[] (the schema's ncols, cleared by the caller) the columns
+ * the selection reads: a row's other cells need not be decoded for it.
+ */
+void wfw_select_columns(const struct wfw_select *sel, bool *used);
+
 void wfw_select_free(struct wfw_select *sel);
 
 #endif /* WFW_EXPR_H */
