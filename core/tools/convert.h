@@ -86,13 +86,14 @@ void blk_filter_free(struct blk_filter *f);
 /*
  * The block blk (len bytes: header and payload, `rows` rows, checked by
  * the reader, WFW_BLK_SLACK readable bytes after it) as the block of its
- * kept rows at out (wfw_blk_bound(nout, rows) + WFW_BLK_SLACK bytes): its
- * length, 0 when no row is kept (nothing written), or -EINVAL with err.
- * *kept: the rows kept.
+ * kept rows: *res is blk itself when it is that block (every row and
+ * column), else out (wfw_blk_bound(nout, rows) + WFW_BLK_SLACK bytes),
+ * where it is built. Its length, 0 when no row is kept, or -EINVAL with
+ * err. *kept: the rows kept.
  */
 long blk_filter_run(struct blk_filter *f, const unsigned char *blk, size_t len,
-		    uint32_t rows, unsigned char *out, uint32_t *kept,
-		    char *err, size_t errlen);
+		    uint32_t rows, unsigned char *out, const unsigned char **res,
+		    uint32_t *kept, char *err, size_t errlen);
 
 /* out = in's rows with only the columns map[0..out->ncols) of in. */
 void wfw_batch_project(const struct wultfw_batch *in, const size_t *map,

@@ -60,6 +60,7 @@ struct fmt_job {
 	struct wultfw_batch proj;	/* b's columns in map */
 	union wultfw_cell *stage;	/* binary: b column by column */
 	char *text;			/* b formatted or encoded */
+	const char *put;		/* what goes out: text, or (blocks) raw */
 	/* chunks: b.rows rows from row `first` of a copy of a block */
 	struct wfw_csvfmt_blk fb;
 	unsigned char *blk;
@@ -131,7 +132,7 @@ static void put_batch(struct fmt_job *j, uint64_t seq, size_t len)
 		pthread_cond_wait(&p->turn_cv, &p->turn_mu);
 	pthread_mutex_unlock(&p->turn_mu);
 	if (!__atomic_load_n(&p->fail, __ATOMIC_RELAXED)) {
-		ret = wfw_out_write(p->out, j->text, len);
+		ret = wfw_out_write(p->out, j->put ? j->put : j->text, len);
 		p->written += j->b.rows;
 	}
 	pthread_mutex_lock(&p->turn_mu);
@@ -171,10 +172,12 @@ static size_t encode_batch(struct fmt_job *j)
 static size_t filter_block(struct fmt_job *j)
 {
 	struct fmt_par *p = j->p;
+	const unsigned char *res = NULL;
 	uint32_t kept = 0;
 	char err[200];
 	long len = blk_filter_run(&j->bf, j->raw, j->raw_len, j->raw_rows,
-				  (unsigned char *)j->text, &kept, err, sizeof(err));
+				  (unsigned char *)j->text, &res, &kept, err,
+				  sizeof(err));
 
 	if (len < 0) {	/* the reader checked it: never, but say so */
 		pthread_mutex_lock(&p->turn_mu);
@@ -186,6 +189,7 @@ static size_t filter_block(struct fmt_job *j)
 		len = 0;
 	}
 	j->b.rows = kept;
+	j->put = (const char *)res;
 	__atomic_fetch_add(&p->dropped, j->raw_rows - kept, __ATOMIC_RELAXED);
 	return (size_t)len;
 }

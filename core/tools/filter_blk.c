@@ -131,8 +131,8 @@ static size_t put_chunks(const struct blk_filter *f, uint32_t rows, uint32_t kep
 }
 
 long blk_filter_run(struct blk_filter *f, const unsigned char *blk, size_t len,
-		    uint32_t rows, unsigned char *out, uint32_t *kept,
-		    char *err, size_t errlen)
+		    uint32_t rows, unsigned char *out, const unsigned char **res,
+		    uint32_t *kept, char *err, size_t errlen)
 {
 	const unsigned char *payload = blk + WFW_BLK_HDR_LEN;
 	unsigned char *p = out + WFW_BLK_HDR_LEN;
@@ -145,9 +145,10 @@ long blk_filter_run(struct blk_filter *f, const unsigned char *blk, size_t len,
 	if (!*kept)
 		return 0;
 	if (*kept == rows && !f->map) {
-		memcpy(out, blk, len);
+		*res = blk;
 		return (long)len;
 	}
+	*res = out;
 	plen = put_chunks(f, rows, *kept, p);
 	wfw_blk_hdr_put(out, &(struct wfw_blk_hdr){ *kept, (uint32_t)plen,
 			wfw_crc32c(0, p, plen) });
