@@ -72,9 +72,10 @@ struct blk_filter {
 	const size_t *map;		/* output column j = input map[j]; NULL: all */
 	size_t nout;
 	struct wfw_blk_col *cols;	/* the block's chunks */
+	uint32_t block_rows;		/* the most rows a block holds */
 	bool *used;			/* columns the selection reads */
-	union wultfw_cell *rows;	/* those columns' cells, row-major */
-	union wultfw_cell *tmp;		/* one column decoded */
+	union wultfw_cell **at;		/* those columns decoded (else NULL) */
+	union wultfw_cell *store;	/* their cells */
 	uint32_t *keep;			/* indexes of the rows kept */
 };
 
@@ -88,7 +89,7 @@ void blk_filter_free(struct blk_filter *f);
  * the reader, WFW_BLK_SLACK readable bytes after it) as the block of its
  * kept rows: *res is blk itself when it is that block (every row and
  * column), else out (wfw_blk_bound(nout, rows) + WFW_BLK_SLACK bytes),
- * where it is built. Its length, 0 when no row is kept, or -EINVAL with
+ * where it is built. Its length, 0 when no row is kept, or -EINVAL (-ENOMEM) with
  * err. *kept: the rows kept.
  */
 long blk_filter_run(struct blk_filter *f, const unsigned char *blk, size_t len,

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ int blk_filter_init(struct blk_filter *f, const struct wultfw_schema *s,
 	f->sel = sel;
 	f->map = map;
 	f->nout = nout;
+	f->block_rows = block_rows;
 	f->cols = calloc(s->ncols + 1, sizeof(*f->cols));
 	f->used = calloc(s->ncols + 1, sizeof(*f->used));
 	f->keep = malloc(((size_t)block_rows + 1) * sizeof(*f->keep));
@@ -34,9 +36,13 @@ int blk_filter_init(struct blk_filter *f, const struct wultfw_schema *s,
 	if (!sel || !wfw_select_active(sel))
 		return 0;
 	wfw_select_columns(sel, f->used);
-	f->rows = malloc((size_t)block_rows * (s->ncols + 1) * sizeof(*f->rows));
-	f->tmp = malloc(((size_t)block_rows + 1) * sizeof(*f->tmp));
-	return f->rows && f->tmp ? 0 : -ENOMEM;
+	f->at = calloc(s->ncols + 1, sizeof(*f->at));
+	f->store = malloc((size_t)block_rows * (s->ncols + 1) * sizeof(*f->store));
+	if (!f->at || !f->store)
+		return -ENOMEM;
+	for (size_t c = 0; c < s->ncols; c++)
+		f->at[c] = f->used[c] ? f->store + c * (size_t)block_rows : NULL;
+	return 0;
 }
 
 void blk_filter_free(struct blk_filter *f)
@@ -44,39 +50,31 @@ void blk_filter_free(struct blk_filter *f)
 	free(f->cols);
 	free(f->used);
 	free(f->keep);
-	free(f->rows);
-	free(f->tmp);
+	free(f->at);
+	free(f->store);
 	memset(f, 0, sizeof(*f));
 }
 
-/* The rows of the block the selection keeps into f->keep; their number. */
-static uint32_t select_rows(struct blk_filter *f, uint32_t rows)
+/*
+ * The rows of the block the selection keeps into f->keep: their number,
+ * or -ENOMEM. Only the columns it reads are decoded.
+ */
+static long select_rows(struct blk_filter *f, uint32_t rows)
 {
 	const struct wfw_select *sel = f->sel;
-	const size_t nc = f->s->ncols;
-	uint32_t k = 0;
+	size_t k;
 
 	if (!sel || !wfw_select_active(sel)) {
 		for (uint32_t r = 0; r < rows; r++)
 			f->keep[r] = r;
 		return rows;
 	}
-	/* The expression reads rows: those of its columns, the rest unset. */
-	for (size_t c = 0; c < nc; c++) {
-		if (!f->used[c])
-			continue;
-		wfw_blk_decode_col(&f->cols[c], 0, rows, f->tmp);
-		for (uint32_t r = 0; r < rows; r++)
-			f->rows[r * nc + c] = f->tmp[r];
-	}
-	for (uint32_t r = 0; r < rows; r++) {
-		const union wultfw_cell *row = &f->rows[r * nc];
-
-		f->keep[k] = r;
-		k += (!sel->include || wfw_expr_match(sel->include, row)) &&
-		     (!sel->exclude || !wfw_expr_match(sel->exclude, row));
-	}
-	return k;
+	for (size_t c = 0; c < f->s->ncols; c++)
+		if (f->at[c])
+			wfw_blk_decode_col(&f->cols[c], 0, rows, f->at[c]);
+	k = wfw_select_cols(sel, (const union wultfw_cell *const *)f->at, f->s->ncols,
+			    rows, f->keep);
+	return k == (size_t)-1 ? -ENOMEM : (long)k;
 }
 
 /*
@@ -137,13 +135,18 @@ long blk_filter_run(struct blk_filter *f, const unsigned char *blk, size_t len,
 	const unsigned char *payload = blk + WFW_BLK_HDR_LEN;
 	unsigned char *p = out + WFW_BLK_HDR_LEN;
 	size_t plen;
+	long k;
 
+	*kept = 0;
 	if (wfw_blk_parse(f->s, payload, len - WFW_BLK_HDR_LEN, rows, f->cols,
 			  err, errlen))
 		return -EINVAL;
-	*kept = select_rows(f, rows);
-	if (!*kept)
-		return 0;
+	k = select_rows(f, rows);
+	if (k < 0)
+		snprintf(err, errlen, "out of memory");
+	if (k <= 0)
+		return k;
+	*kept = (uint32_t)k;
 	if (*kept == rows && !f->map) {
 		*res = blk;
 		return (long)len;
