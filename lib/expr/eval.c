@@ -188,12 +188,29 @@ static void cmp_all(enum tok_kind op, const double *a, const double *b,
 	size_t r;
 
 	switch (op) {
-	case TOK_EQ: for (r = 0; r < n; r++) out[r] = a[r] == b[r]; break;
-	case TOK_NE: for (r = 0; r < n; r++) out[r] = a[r] != b[r]; break;
-	case TOK_LT: for (r = 0; r < n; r++) out[r] = a[r] < b[r]; break;
-	case TOK_LE: for (r = 0; r < n; r++) out[r] = a[r] <= b[r]; break;
-	case TOK_GT: for (r = 0; r < n; r++) out[r] = a[r] > b[r]; break;
-	default: for (r = 0; r < n; r++) out[r] = a[r] >= b[r]; break;
+	case TOK_EQ:
+		for (r = 0; r < n; r++)
+			out[r] = a[r] == b[r];
+		break;
+	case TOK_NE:
+		for (r = 0; r < n; r++)
+			out[r] = a[r] != b[r];
+		break;
+	case TOK_LT:
+		for (r = 0; r < n; r++)
+			out[r] = a[r] < b[r];
+		break;
+	case TOK_LE:
+		for (r = 0; r < n; r++)
+			out[r] = a[r] <= b[r];
+		break;
+	case TOK_GT:
+		for (r = 0; r < n; r++)
+			out[r] = a[r] > b[r];
+		break;
+	default:
+		for (r = 0; r < n; r++)
+			out[r] = a[r] >= b[r];
 	}
 }
 
@@ -262,15 +279,18 @@ static size_t keep_tile(const struct wfw_select *sel,
 	uint8_t *in = scratch, *ex = scratch + TILE;
 	size_t k = 0;
 
-	memset(in, 1, n);
-	memset(ex, 0, n);
 	if (sel->include)
 		eval_cols(sel->include->root, cols, n, in, scratch + 2 * TILE);
-	if (sel->exclude)
+	else
+		memset(in, 1, n);
+	if (sel->exclude) {
 		eval_cols(sel->exclude->root, cols, n, ex, scratch + 2 * TILE);
+		for (size_t r = 0; r < n; r++)
+			in[r] &= ex[r] ^ 1;
+	}
 	for (size_t r = 0; r < n; r++) {
 		keep[k] = (uint32_t)(first + r);
-		k += in[r] & !ex[r];
+		k += in[r];
 	}
 	return k;
 }
