@@ -74,6 +74,7 @@ endif
 # wultfw convert (CSV <-> binary; lib/datafmt is already linked for calc)
 wultfw_SOURCES += core/tools/cmd_convert.c core/tools/convert_par.c core/tools/csv_par.c core/tools/toolopts.c core/tools/toolopts.h core/tools/convert.h
 wultfw_SOURCES += core/tools/convert_raw.c
+wultfw_SOURCES += core/tools/filter_blk.c
 wultfw_SOURCES += core/tools/csv2bin_par.c
 wultfw_LDADD += $(CSV_LIBS)
 

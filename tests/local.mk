@@ -140,3 +140,11 @@ endif
 # convert of a CSV file to binary in chunks on several threads: -j 1's file.
 EXTRA_DIST += tests/integration/test_convert_chunks.sh
 TESTS += tests/integration/test_convert_chunks.sh
+
+# filter of binary results: binary out, the CSV route's rows, block copy, -j.
+EXTRA_DIST += tests/integration/test_filter_bin.sh
+if HAVE_CUNIT
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_filter_bin.sh
+endif
+endif

@@ -56,28 +56,6 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcasecmp(s + n - m, suffix);
 }
 
-/* Metadata of a binary input, passed on to a binary output. */
-static const char **copy_meta(struct wfw_reader *r)
-{
-	static const char *const keys[] = {
-		"experiment", "devid", "devdescr", "cpu", "resolution_ns",
-	};
-	const char **meta = calloc(2 * 5 + 1, sizeof(char *));
-	size_t n = 0;
-
-	if (!meta)
-		return NULL;
-	for (size_t i = 0; i < 5; i++) {
-		const char *v = wfw_reader_meta(r, keys[i]);
-
-		if (v) {
-			meta[n++] = keys[i];
-			meta[n++] = v;
-		}
-	}
-	return meta;
-}
-
 struct convert_args {
 	const char *in, *out, *to;
 	const struct wfw_format *fmt;	/* of the output */
@@ -90,15 +68,14 @@ struct convert_args {
 };
 
 /* The output format from --to, else from OUT's extension; NULL: said why. */
-static const struct wfw_format *output_format(const char *to, const char *out)
+static const struct wfw_format *output_format(const struct wfw_tool *t,
+					      const char *to, const char *out)
 {
-	if (to && !strcmp(to, "csv"))
-		return &wfw_format_csv;
-	if (to && !strcmp(to, "binary"))
-		return &wfw_format_binary;
 	if (to) {
-		fprintf(stderr, "wultfw convert: --to %s: use csv or binary\n", to);
-		return NULL;
+		int f = wfw_tool_format(t, to);
+
+		return f == WFW_FMT_CSV ? &wfw_format_csv :
+		       f == WFW_FMT_BINARY ? &wfw_format_binary : NULL;
 	}
 	if (ends_with(out, ".csv"))
 		return &wfw_format_csv;
@@ -168,7 +145,7 @@ static int convert_parse_args(int argc, char **argv, struct convert_args *a)
 	if (ret != WFW_TOOL_GO)
 		return ret;
 	a->in = argv[optind];
-	a->fmt = output_format(a->to, a->out);
+	a->fmt = output_format(&t, a->to, a->out);
 	return a->fmt ? -1 : 2;
 }
 
@@ -258,8 +235,8 @@ static int csv_in_chunks(const struct convert_args *a, struct wfw_writer *w,
 }
 
 /*
- * Version 2 binary to binary, every row: the blocks copied as they are.
- * Else, on two cores or more: binary to binary, reading and encoding on
+ * Version 2 binary to binary, every row: the blocks copied as they are;
+ * with a selection: each block's kept rows gathered, on every core. Else, on two cores or more: binary to binary, reading and encoding on
  * every core; CSV to binary, parsing in chunks on every core, or reading
  * beside encoding; binary to CSV, reading and formatting (most of the
  * work) on every core. *names: see csv2bin_parallel().
@@ -271,12 +248,15 @@ static int write_rows(struct wfw_reader *r, const struct convert_args *a,
 	int ret;
 
 	if (convert_raw_fits(r, w, sel))
-		return convert_raw(r, w);
+		return convert_raw(r, w, "convert");
 	if (csv_chunks_fit(r, a)) {
 		ret = csv_in_chunks(a, w, names);
 		if (ret <= 0)
 			return ret;
 	}
+	/* Binary to binary with a selection: the kept rows' cells as packed. */
+	if (wfw_select_active(sel) && convert_bin_filter_fits(r, w))
+		return convert_bin_filter(r, w, sel, NULL, a->jobs, "convert");
 	if (a->jobs > 1 && a->fmt == &wfw_format_binary &&
 	    wfw_reader_format(r) == WFW_FMT_BINARY && !wfw_select_active(sel))
 		return convert_bin_parallel(r, w, a->jobs);
@@ -305,7 +285,7 @@ static int convert(struct wfw_reader *r, const struct convert_args *a,
 	int ret, cret, flags = a->flags;
 
 	if (a->fmt == &wfw_format_binary && wfw_reader_format(r) == WFW_FMT_BINARY)
-		meta = copy_meta(r);
+		meta = convert_copy_meta(r);
 	if (a->one_pass)
 		flags |= WFW_BINW_GROWS;
 	ret = wfw_writer_open(&w, a->fmt, a->out, wfw_reader_schema(r), meta, flags);

@@ -2,9 +2,10 @@
 /*
  * wultfw filter RESULT -o NEWRESULT: a new result directory holding the
  * rows an --include/--exclude expression selects (and, with --metrics,
- * only some columns). Its info.yml is the old one plus what was selected,
- * from which result, and how many rows were kept, so every wultfw command
- * and wult's tools open it like any result.
+ * only some columns), in the input's format unless --to says otherwise:
+ * datapoints.csv or datapoints.wfb. Its info.yml is the old one plus what
+ * was selected, from which result, and how many rows were kept, so every
+ * wultfw command (and, for CSV, wult's tools) opens it like any result.
  */
 #include "config.h"
 
@@ -27,7 +28,8 @@
 #define PAR_MIN_BYTES	(8u << 20)
 
 struct filter {
-	const char *in, *out, *include, *exclude, *metrics;
+	const char *in, *out, *include, *exclude, *metrics, *to;
+	int outfmt;			/* WFW_FMT_CSV or WFW_FMT_BINARY; 0: the input's */
 	bool force;
 	bool one_pass;			/* the reader learns types from the first rows */
 	unsigned jobs;			/* -j: threads */
@@ -39,6 +41,7 @@ struct filter {
 	struct wultfw_column *cols;	/* the columns written */
 	size_t *map;			/* their index in the input */
 	struct wultfw_schema schema;
+	struct wfw_writer w;		/* datapoints.csv or datapoints.wfb */
 };
 
 static void usage(FILE *f)
@@ -47,9 +50,12 @@ static void usage(FILE *f)
 	      "\n"
 	      "Write a new result directory with the datapoints of RESULT (a result\n"
 	      "directory, ours or wult's, or a data file) that an expression selects.\n"
-	      "NEWRESULT gets datapoints.csv and an info.yml saying what was selected.\n"
+	      "NEWRESULT gets the rows in RESULT's format (datapoints.csv, or\n"
+	      "datapoints.wfb for a binary RESULT) and an info.yml saying what was\n"
+	      "selected.\n"
 	      "\n"
 	      "  -o, --output DIR      the new result directory\n"
+	      "  -t, --to FORMAT       write csv or binary instead\n"
 	      "      --include=EXPR    keep rows where EXPR holds, e.g.\n"
 	      "                        'ReqCState == \"C6\" && WakeLatency > 0.1ms'\n"
 	      "      --exclude=EXPR    drop rows where EXPR holds\n"
@@ -128,8 +134,25 @@ static const struct wultfw_batch *project(struct filter *f,
 	return out;
 }
 
-/* Every row through one reader (f->rd, not read yet) into w. */
-static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
+static bool csv_out(const struct filter *f)
+{
+	return f->w.fmt == &wfw_format_csv;
+}
+
+/* A batch of the kept rows into the output (CSV: lines with a text as they are). */
+static int put_rows(struct filter *f, const struct wultfw_batch *b,
+		    const struct wfw_row_text *text)
+{
+	int ret = csv_out(f) ? wfw_csvw_write_text(&f->w.impl.csv, b, text)
+			     : wfw_writer_write(&f->w, b);
+
+	if (ret)
+		fprintf(stderr, "wultfw filter: %s\n", wfw_writer_msg(&f->w));
+	return ret;
+}
+
+/* Every row through one reader (f->rd, not read yet) into f->w. */
+static int copy_rows(struct filter *f)
 {
 	struct wultfw_batch in = { 0 }, out = { 0 };
 	const struct wfw_row_text *text = NULL;
@@ -142,7 +165,7 @@ static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
 		ret = -ENOMEM;
 	}
 	/* Every row, every column: rows the reader can vouch for as they are. */
-	if (!ret && f->all_cols && !wfw_select_active(&f->sel))
+	if (!ret && csv_out(f) && f->all_cols && !wfw_select_active(&f->sel))
 		text = wfw_reader_row_texts(f->rd, FILTER_BATCH);
 	while (!ret && (n = wfw_reader_read(f->rd, &in)) > 0) {
 		ret = wfw_select_batch(&f->sel, &in);
@@ -150,9 +173,7 @@ static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
 			fprintf(stderr, "wultfw filter: %s: %s\n", f->path, f->sel.err);
 			break;
 		}
-		ret = wfw_csvw_write_text(w, project(f, &in, &out), text);
-		if (ret)
-			fprintf(stderr, "wultfw filter: %s\n", w->out.msg);
+		ret = put_rows(f, project(f, &in, &out), text);
 		in.rows = 0;
 	}
 	if (!ret && n < 0) {
@@ -168,8 +189,9 @@ static int copy_rows(struct filter *f, struct wfw_csv_writer *w)
  * The file in chunks on several threads. Where that cannot give what one
  * reader gives, the output starts again for one reader: 1 then.
  */
-static int in_chunks(struct filter *f, struct wfw_csv_writer *w, unsigned jobs)
+static int in_chunks(struct filter *f, unsigned jobs)
 {
+	struct wfw_csv_writer *w = &f->w.impl.csv;
 	struct csv_par_args a = {
 		.cmd = "filter", .path = f->path,
 		.include = f->include, .exclude = f->exclude,
@@ -192,11 +214,11 @@ static int in_chunks(struct filter *f, struct wfw_csv_writer *w, unsigned jobs)
 }
 
 /*
- * Threads for a CSV file: -j, else one for a small file. One to select
- * rows (as calc): a reader that learns every type before the first row
- * reads the file twice, and chunks read apart would each do that again;
- * one that learns them as it goes resolves the selection's names as they
- * come, which chunks would each do on their own.
+ * Threads for a CSV file to CSV: -j, else one for a small file. One to
+ * select rows (as calc): a reader that learns every type before the first
+ * row reads the file twice, and chunks read apart would each do that
+ * again; one that learns them as it goes resolves the selection's names
+ * as they come, which chunks would each do on their own.
  */
 static unsigned csv_jobs(const struct filter *f)
 {
@@ -207,26 +229,58 @@ static unsigned csv_jobs(const struct filter *f)
 	return f->jobs_given || st.st_size >= PAR_MIN_BYTES ? f->jobs : 1;
 }
 
-static int write_rows(struct filter *f, struct wfw_csv_writer *w)
+/*
+ * A binary file to binary: every row and column, its blocks copied as
+ * they are; else each block's kept rows and columns gathered as packed, on
+ * every core (-j 1: on this thread, the same blocks). Version 1: rows.
+ */
+static int bin_to_bin(struct filter *f)
 {
-	bool bin = wfw_reader_format(f->rd) == WFW_FMT_BINARY;
-	unsigned jobs = bin ? 1 : csv_jobs(f);
 	int ret;
 
+	if (f->all_cols && convert_raw_fits(f->rd, &f->w, &f->sel)) {
+		ret = convert_raw(f->rd, &f->w, "filter");
+		f->sel.kept = f->w.rows;
+		return ret;
+	}
+	if (convert_bin_filter_fits(f->rd, &f->w))
+		return convert_bin_filter(f->rd, &f->w, &f->sel,
+					  f->all_cols ? NULL : f->map, f->jobs,
+					  "filter");
+	return copy_rows(f);
+}
+
+static int write_rows(struct filter *f)
+{
+	bool bin = wfw_reader_format(f->rd) == WFW_FMT_BINARY;
+	unsigned jobs;
+	int ret;
+
+	if (bin && !csv_out(f))
+		return bin_to_bin(f);
 	/*
 	 * A binary file's schema never changes: read and format it on every
 	 * core (-j 1: on this thread, still from the blocks' chunks).
 	 */
 	if (bin)
-		return convert_csv_parallel(f->rd, w, &f->sel,
+		return convert_csv_parallel(f->rd, &f->w.impl.csv, &f->sel,
 					    f->all_cols ? NULL : f->map, f->jobs,
 					    FILTER_BATCH, "filter");
+	/* CSV to binary: one reader that learned every type at open. */
+	jobs = csv_out(f) ? csv_jobs(f) : 1;
 	if (jobs > 1) {
-		ret = in_chunks(f, w, jobs);
+		ret = in_chunks(f, jobs);
 		if (ret <= 0)
 			return ret;
 	}
-	return copy_rows(f, w);
+	return copy_rows(f);
+}
+
+/* Keys of the old info.yml about its data file, not the new one's. */
+static bool old_file_key(const char *key)
+{
+	return !strcmp(key, wfw_format_csv.kept_key) ||
+	       !strcmp(key, wfw_format_binary.kept_key);
 }
 
 static int write_info(struct filter *f)
@@ -238,7 +292,8 @@ static int write_info(struct filter *f)
 	/* The old keys first, so the ones set below replace them in place. */
 	ret = wfw_infoyml_read(&old, f->path);
 	for (size_t i = 0; i < old.n; i++)
-		wfw_info_raw(&info, old.keys[i], old.vals[i]);
+		if (!old_file_key(old.keys[i]))
+			wfw_info_raw(&info, old.keys[i], old.vals[i]);
 	wfw_infoyml_free(&old);
 	if (ret) {
 		fprintf(stderr, "wultfw filter: out of memory\n");
@@ -287,6 +342,7 @@ static int filter_option(void *ctx, int opt, const char *arg)
 
 	switch (opt) {
 	case 'o': f->out = arg; break;
+	case 't': f->to = arg; break;
 	case 'I': f->include = arg; break;
 	case 'X': f->exclude = arg; break;
 	case 'm': f->metrics = arg; break;
@@ -300,6 +356,7 @@ static int parse_args(struct filter *f, int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "to", required_argument, NULL, 't' },
 		{ "include", required_argument, NULL, 'I' },
 		{ "exclude", required_argument, NULL, 'X' },
 		{ "metrics", required_argument, NULL, 'm' },
@@ -309,7 +366,7 @@ static int parse_args(struct filter *f, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct wfw_tool t = {
-		.name = "filter", .shortopts = "o:m:fj:h", .longopts = lopts,
+		.name = "filter", .shortopts = "o:t:m:fj:h", .longopts = lopts,
 		.usage = usage, .option = filter_option, .ctx = f,
 	};
 	int ret;
@@ -320,23 +377,65 @@ static int parse_args(struct filter *f, int argc, char **argv)
 		ret = wfw_tool_one_input(&t, argc, argv, "RESULT", f->out, "-o NEWRESULT");
 	if (ret == WFW_TOOL_GO)
 		f->in = argv[optind];
+	if (ret == WFW_TOOL_GO && f->to && !(f->outfmt = wfw_tool_format(&t, f->to)))
+		ret = 2;
+	return ret;
+}
+
+/*
+ * The input, read in one pass: the selection follows the types learned as
+ * rows come. A CSV file to binary is read by a reader that learns every
+ * type first: a binary file's header and blocks declare them.
+ */
+static int open_input(struct filter *f, char *err, size_t errlen)
+{
+	struct wfw_reader_opts o = { .one_pass = true };
+	int ret = wfw_result_locate(f->in, f->path, sizeof(f->path), err, errlen);
+
+	if (!ret)
+		ret = wfw_reader_open_opts(&f->rd, f->path, &o, err, errlen);
+	if (ret)
+		return ret;
+	if (!f->outfmt)
+		f->outfmt = wfw_reader_format(f->rd);
+	if (f->outfmt == WFW_FMT_BINARY && wfw_reader_format(f->rd) == WFW_FMT_CSV) {
+		wfw_reader_close(f->rd);
+		f->rd = NULL;
+		o.one_pass = false;
+		ret = wfw_reader_open_opts(&f->rd, f->path, &o, err, errlen);
+	}
+	f->one_pass = o.one_pass;
+	return ret;
+}
+
+/* NEWRESULT's data file, in the output's format. */
+static int open_output(struct filter *f, char *err, size_t errlen)
+{
+	bool bin = f->outfmt == WFW_FMT_BINARY;
+	const char **meta = NULL;
+	char path[PATH_MAX + 32];
+	int ret;
+
+	if (bin && wfw_reader_format(f->rd) == WFW_FMT_BINARY &&
+	    !(meta = convert_copy_meta(f->rd))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	snprintf(path, sizeof(path), "%s/%s", f->out,
+		 bin ? "datapoints.wfb" : "datapoints.csv");
+	ret = wfw_writer_open(&f->w, bin ? &wfw_format_binary : &wfw_format_csv,
+			      path, &f->schema, meta, WFW_OUT_EXCL);
+	free(meta);
+	if (ret)
+		snprintf(err, errlen, "%s", wfw_writer_msg(&f->w));
 	return ret;
 }
 
 /* Everything up to the first row: input, selection, output directory. */
-static int prepare(struct filter *f, struct wfw_csv_writer *w, char *err,
-		   size_t errlen)
+static int prepare(struct filter *f, char *err, size_t errlen)
 {
-	char csv[PATH_MAX + 32];
-	int ret;
+	int ret = open_input(f, err, errlen);
 
-	/* One pass: the selection follows the types learned as rows come. */
-	struct wfw_reader_opts o = { .one_pass = true };
-
-	f->one_pass = o.one_pass;
-	ret = wfw_result_locate(f->in, f->path, sizeof(f->path), err, errlen);
-	if (!ret)
-		ret = wfw_reader_open_opts(&f->rd, f->path, &o, err, errlen);
 	if (!ret)
 		ret = wfw_select_init(&f->sel, f->include, f->exclude,
 				      wfw_reader_schema(f->rd), err, errlen);
@@ -348,13 +447,7 @@ static int prepare(struct filter *f, struct wfw_csv_writer *w, char *err,
 		return ret;
 	}
 	ret = wfw_resultdir_create(f->out, f->force, err, errlen);
-	if (ret)
-		return ret;
-	snprintf(csv, sizeof(csv), "%s/datapoints.csv", f->out);
-	ret = wfw_csvw_open(w, csv, &f->schema, WFW_OUT_EXCL);
-	if (ret)
-		snprintf(err, errlen, "%s", w->out.msg);
-	return ret;
+	return ret ? ret : open_output(f, err, errlen);
 }
 
 /*
@@ -375,20 +468,19 @@ static void remove_partial(const char *out)
 int wfw_cmd_filter(int argc, char **argv)
 {
 	struct filter f = { 0 };
-	struct wfw_csv_writer w;
 	char err[2048] = "";
 	int ret = parse_args(&f, argc, argv);
 
 	if (ret >= 0)
 		return ret;
-	ret = prepare(&f, &w, err, sizeof(err));
+	ret = prepare(&f, err, sizeof(err));
 	if (ret) {
 		if (*err)
 			fprintf(stderr, "wultfw filter: %s\n", err);
 	} else {
-		ret = write_rows(&f, &w);
-		if (wfw_csvw_close(&w) && !ret) {
-			fprintf(stderr, "wultfw filter: %s\n", w.out.msg);
+		ret = write_rows(&f);
+		if (wfw_writer_close(&f.w) && !ret) {
+			fprintf(stderr, "wultfw filter: %s\n", wfw_writer_msg(&f.w));
 			ret = -EIO;
 		}
 		if (!ret)

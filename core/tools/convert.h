@@ -37,9 +37,10 @@ bool convert_raw_fits(struct wfw_reader *r, const struct wfw_writer *w,
 
 /*
  * Every block of r copied as it is into w (convert_raw.c), each checked
- * first as wfw_reader_read() checks it. 0, or a negative errno (said).
+ * first as wfw_reader_read() checks it. 0, or a negative errno (said,
+ * "wultfw CMD: ...").
  */
-int convert_raw(struct wfw_reader *r, struct wfw_writer *w);
+int convert_raw(struct wfw_reader *r, struct wfw_writer *w, const char *cmd);
 
 /*
  * Every row of r through sel into the binary writer w, r read by a thread
@@ -48,6 +49,52 @@ int convert_raw(struct wfw_reader *r, struct wfw_writer *w);
  */
 int convert_pipelined(struct wfw_reader *r, struct wfw_writer *w,
 		      struct wfw_select *sel, size_t rows);
+
+/*
+ * Every block of r (version 2) through sel (may select nothing) into the
+ * binary writer w, fresh from open, whose columns are map[0..nout) of r's
+ * (map NULL: all), on n threads (1: the calling one): blocks filtered by
+ * filter_blk.c, written in order, one block (or none) for each of r's.
+ * sel->kept, sel->dropped count the rows. 0, or a negative errno (said,
+ * "wultfw CMD: ...").
+ */
+int convert_bin_filter(struct wfw_reader *r, struct wfw_writer *w,
+		       struct wfw_select *sel, const size_t *map, unsigned n,
+		       const char *cmd);
+
+/* Whether convert_bin_filter() can write r's blocks into w. */
+bool convert_bin_filter_fits(struct wfw_reader *r, const struct wfw_writer *w);
+
+/* One block filtered (filter_blk.c). */
+struct blk_filter {
+	const struct wultfw_schema *s;	/* the input's */
+	const struct wfw_select *sel;	/* NULL or inactive: every row */
+	const size_t *map;		/* output column j = input map[j]; NULL: all */
+	size_t nout;
+	struct wfw_blk_col *cols;	/* the block's chunks */
+	uint32_t block_rows;		/* the most rows a block holds */
+	bool *used;			/* columns the selection reads */
+	union wultfw_cell **at;		/* those columns decoded (else NULL) */
+	union wultfw_cell *store;	/* their cells */
+	uint32_t *keep;			/* indexes of the rows kept */
+};
+
+int blk_filter_init(struct blk_filter *f, const struct wultfw_schema *s,
+		    const struct wfw_select *sel, const size_t *map, size_t nout,
+		    uint32_t block_rows);
+void blk_filter_free(struct blk_filter *f);
+
+/*
+ * The block blk (len bytes: header and payload, `rows` rows, checked by
+ * the reader, WFW_BLK_SLACK readable bytes after it) as the block of its
+ * kept rows: *res is blk itself when it is that block (every row and
+ * column), else out (wfw_blk_bound(nout, rows) + WFW_BLK_SLACK bytes),
+ * where it is built. Its length, 0 when no row is kept, or -EINVAL (-ENOMEM) with
+ * err. *kept: the rows kept.
+ */
+long blk_filter_run(struct blk_filter *f, const unsigned char *blk, size_t len,
+		    uint32_t rows, unsigned char *out, const unsigned char **res,
+		    uint32_t *kept, char *err, size_t errlen);
 
 /* out = in's rows with only the columns map[0..out->ncols) of in. */
 void wfw_batch_project(const struct wultfw_batch *in, const size_t *map,
@@ -103,6 +150,13 @@ int csv2bin_parallel(const char *path, struct wfw_writer *w, unsigned jobs,
 int csv2bin_restart(struct wfw_writer *w);
 
 void csv2bin_free(struct csv2bin_names *n);
+
+/*
+ * A binary input's metadata (experiment, devid, devdescr, cpu,
+ * resolution_ns) as wfw_writer_open()'s meta, for a binary output; free()
+ * it (the strings are the reader's). NULL: out of memory.
+ */
+const char **convert_copy_meta(struct wfw_reader *r);
 
 /* Threads for a command: the online CPUs, 1 to 64. */
 unsigned convert_online_cpus(void);

@@ -3,7 +3,9 @@
  * wultfw convert and filter, a binary file to CSV or binary on several
  * cores: each thread in turn reads (decodes) a batch, formats or encodes
  * it into its own buffer (most of the time, done in parallel) and writes
- * it out when the batches before it are out. Memory: one batch and its
+ * it out when the batches before it are out. Binary to binary with a
+ * selection or fewer columns: each thread in turn reads a block as the
+ * file holds it, filters it (filter_blk.c) and writes it out in turn. Memory: one batch and its
  * output per thread. Only for inputs whose schema never changes (binary):
  * each thread has its own formatter over the same schema.
  */
@@ -36,6 +38,11 @@ struct fmt_par {
 	const size_t *map;
 	size_t rows;
 	bool chunks;		/* CSV from the blocks' chunks, no rows decoded */
+	bool blocks;		/* binary blocks filtered (filter_blk.c) */
+	size_t blkcap;		/* blocks: room for one of the input's */
+	size_t nout;		/* blocks: the output's columns */
+	uint64_t dropped;	/* blocks: rows the selection dropped (atomic) */
+	char msg[256];		/* blocks: a block that would not parse (turn_mu) */
 	pthread_mutex_t read_mu, turn_mu;
 	pthread_cond_t turn_cv;
 	uint64_t next;		/* number of the next batch read (read_mu) */
@@ -53,11 +60,17 @@ struct fmt_job {
 	struct wultfw_batch proj;	/* b's columns in map */
 	union wultfw_cell *stage;	/* binary: b column by column */
 	char *text;			/* b formatted or encoded */
+	const char *put;		/* what goes out: text, or (blocks) raw */
 	/* chunks: b.rows rows from row `first` of a copy of a block */
 	struct wfw_csvfmt_blk fb;
 	unsigned char *blk;
 	size_t blkcap, first;
 	struct wfw_blk_col *cols;
+	/* blocks: one block of the input as the file holds it, its filter */
+	unsigned char *raw;
+	size_t raw_len;
+	uint32_t raw_rows;
+	struct blk_filter bf;
 };
 
 /* The next rows as a block's chunks (every row: no selection). */
@@ -73,6 +86,15 @@ static long take_chunks(struct fmt_job *j)
 	return got;
 }
 
+/* The next block as the file holds it (blocks). */
+static long take_block(struct fmt_job *j)
+{
+	long got = wfw_reader_read_block(j->p->r, j->raw, j->p->blkcap, &j->raw_rows);
+
+	j->raw_len = got > 0 ? (size_t)got : 0;
+	return got;
+}
+
 /* The next batch into j->b; its number, or -1 at the end or an error. */
 static int64_t take_batch(struct fmt_job *j)
 {
@@ -83,9 +105,10 @@ static int64_t take_batch(struct fmt_job *j)
 	pthread_mutex_lock(&p->read_mu);
 	if (!p->end && !__atomic_load_n(&p->fail, __ATOMIC_RELAXED)) {
 		j->b.rows = 0;
-		got = p->chunks ? take_chunks(j) : wfw_reader_read(p->r, &j->b);
+		got = p->blocks ? take_block(j) : p->chunks ? take_chunks(j) :
+		      wfw_reader_read(p->r, &j->b);
 		if (got > 0) {
-			if (p->sel && !p->chunks)
+			if (p->sel && !p->chunks && !p->blocks)
 				wfw_select_batch(p->sel, &j->b);
 			seq = (int64_t)p->next++;
 		} else {
@@ -109,7 +132,7 @@ static void put_batch(struct fmt_job *j, uint64_t seq, size_t len)
 		pthread_cond_wait(&p->turn_cv, &p->turn_mu);
 	pthread_mutex_unlock(&p->turn_mu);
 	if (!__atomic_load_n(&p->fail, __ATOMIC_RELAXED)) {
-		ret = wfw_out_write(p->out, j->text, len);
+		ret = wfw_out_write(p->out, j->put ? j->put : j->text, len);
 		p->written += j->b.rows;
 	}
 	pthread_mutex_lock(&p->turn_mu);
@@ -145,19 +168,55 @@ static size_t encode_batch(struct fmt_job *j)
 			      (unsigned char *)j->text);
 }
 
+/* j->raw's kept rows as one block (or nothing); its length. */
+static size_t filter_block(struct fmt_job *j)
+{
+	struct fmt_par *p = j->p;
+	const unsigned char *res = NULL;
+	uint32_t kept = 0;
+	char err[200];
+	long len = blk_filter_run(&j->bf, j->raw, j->raw_len, j->raw_rows,
+				  (unsigned char *)j->text, &res, &kept, err,
+				  sizeof(err));
+
+	if (len < 0) {	/* the reader checked it: never, but say so */
+		pthread_mutex_lock(&p->turn_mu);
+		if (!p->msg[0])
+			snprintf(p->msg, sizeof(p->msg), "%s: a block: %s",
+				 p->out->path, err);
+		pthread_mutex_unlock(&p->turn_mu);
+		__atomic_store_n(&p->fail, len, __ATOMIC_RELAXED);
+		len = 0;
+	}
+	j->b.rows = kept;
+	j->put = (const char *)res;
+	__atomic_fetch_add(&p->dropped, j->raw_rows - kept, __ATOMIC_RELAXED);
+	return (size_t)len;
+}
+
 static void *job_main(void *arg)
 {
 	struct fmt_job *j = arg;
+	struct fmt_par *p = j->p;
 	int64_t seq;
 
 	while ((seq = take_batch(j)) >= 0)
-		put_batch(j, (uint64_t)seq, j->p->bw ? encode_batch(j) : format_batch(j));
+		put_batch(j, (uint64_t)seq, p->blocks ? filter_block(j) :
+			  p->bw ? encode_batch(j) : format_batch(j));
 	return NULL;
 }
 
-/* Binary output: a stage and room for a block. */
+/* Binary output: a stage and room for a block (blocks: and its filter). */
 static int job_init_bin(struct fmt_job *j, struct fmt_par *p, size_t ncols)
 {
+	if (p->blocks) {
+		j->raw = malloc(p->blkcap);
+		j->text = malloc(wfw_blk_bound(p->nout, p->rows) + WFW_BLK_SLACK);
+		if (!j->raw || !j->text)
+			return -ENOMEM;
+		return blk_filter_init(&j->bf, wfw_reader_schema(p->r), p->sel,
+				       p->map, p->nout, (uint32_t)p->rows);
+	}
 	j->stage = malloc(p->rows * ncols * sizeof(*j->stage));
 	j->text = malloc(wfw_blk_bound(ncols, p->rows) + WFW_BLK_SLACK);
 	return j->stage && j->text ? 0 : -ENOMEM;
@@ -186,7 +245,7 @@ static int job_init(struct fmt_job *j, struct fmt_par *p, size_t in_cols,
 {
 	memset(j, 0, sizeof(*j));
 	j->p = p;
-	if (!p->chunks && wfw_batch_alloc(&j->b, in_cols, p->rows))
+	if (!p->chunks && !p->blocks && wfw_batch_alloc(&j->b, in_cols, p->rows))
 		return -ENOMEM;
 	if (p->bw ? job_init_bin(j, p, in_cols) : job_init_csv(j, p, in_cols))
 		return -ENOMEM;
@@ -209,6 +268,8 @@ static void job_free(struct fmt_job *j)
 	free(j->cols);
 	free(j->stage);
 	free(j->text);
+	free(j->raw);
+	blk_filter_free(&j->bf);
 }
 
 void wfw_batch_project(const struct wultfw_batch *in, const size_t *map,
@@ -258,7 +319,7 @@ static int run_jobs(struct fmt_par *p, unsigned n, const char *cmd)
 	ret = jobs && k == n ? p->fail : -ENOMEM;
 	if (ret < 0)
 		fprintf(stderr, "wultfw %s: %s\n", cmd,
-			ret == -ENOMEM ? "out of memory" :
+			ret == -ENOMEM ? "out of memory" : p->msg[0] ? p->msg :
 			p->out->err ? p->out->msg : wfw_reader_error(p->r));
 	return (int)ret;
 }
@@ -288,6 +349,37 @@ int convert_bin_parallel(struct wfw_reader *r, struct wfw_writer *w, unsigned n)
 	ret = run_jobs(&p, n, "convert");
 	bw->rows += p.written;
 	w->rows += p.written;
+	return ret;
+}
+
+bool convert_bin_filter_fits(struct wfw_reader *r, const struct wfw_writer *w)
+{
+	uint32_t in_rows = wfw_reader_block_rows(r);
+
+	/* An input block's rows must make a block the writer could have written. */
+	return w->fmt == &wfw_format_binary && in_rows &&
+	       in_rows <= w->impl.bin.block_rows && !w->impl.bin.staged;
+}
+
+int convert_bin_filter(struct wfw_reader *r, struct wfw_writer *w,
+		       struct wfw_select *sel, const size_t *map, unsigned n,
+		       const char *cmd)
+{
+	struct wfw_bin_writer *bw = &w->impl.bin;
+	const size_t in_cols = wfw_reader_schema(r)->ncols;
+	struct fmt_par p = { .r = r, .bw = bw, .out = &bw->out, .sel = sel,
+			     .map = map, .blocks = true, .nout = bw->ncols,
+			     .rows = wfw_reader_block_rows(r) };
+	int ret;
+
+	if (!convert_bin_filter_fits(r, w) || (!map && bw->ncols != in_cols))
+		return -EINVAL;
+	p.blkcap = wfw_blk_bound(in_cols, p.rows) + WFW_BLK_SLACK;
+	ret = run_jobs(&p, n, cmd);
+	bw->rows += p.written;
+	w->rows += p.written;
+	sel->kept += p.written;
+	sel->dropped += p.dropped;
 	return ret;
 }
 

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "convert.h"
 #include "datafmt/binblock.h"
@@ -30,34 +31,56 @@ bool convert_raw_fits(struct wfw_reader *r, const struct wfw_writer *w,
 
 /* One block from r into bw's buffer: its rows, 0 at the end, or < 0 (said). */
 static long copy_block(struct wfw_reader *r, struct wfw_bin_writer *bw,
-		       size_t room)
+		       size_t room, const char *cmd)
 {
 	unsigned char *p = (unsigned char *)wfw_out_reserve(&bw->out, room);
 	uint32_t rows = 0;
 	long len;
 
 	if (!p) {
-		fprintf(stderr, "wultfw convert: %s\n", bw->out.msg);
+		fprintf(stderr, "wultfw %s: %s\n", cmd, bw->out.msg);
 		return bw->out.err;
 	}
 	len = wfw_reader_read_block(r, p, room, &rows);
 	if (len < 0) {
-		fprintf(stderr, "wultfw convert: %s\n", wfw_reader_error(r));
+		fprintf(stderr, "wultfw %s: %s\n", cmd, wfw_reader_error(r));
 		return len;
 	}
 	wfw_out_commit(&bw->out, (size_t)len);
 	return rows;
 }
 
-int convert_raw(struct wfw_reader *r, struct wfw_writer *w)
+int convert_raw(struct wfw_reader *r, struct wfw_writer *w, const char *cmd)
 {
 	struct wfw_bin_writer *bw = &w->impl.bin;
 	size_t room = wfw_blk_bound(bw->ncols, wfw_reader_block_rows(r)) + WFW_BLK_SLACK;
 	long rows;
 
-	while ((rows = copy_block(r, bw, room)) > 0) {
+	while ((rows = copy_block(r, bw, room, cmd)) > 0) {
 		bw->rows += (uint64_t)rows;
 		w->rows += (uint64_t)rows;
 	}
 	return (int)rows;
+}
+
+/* Metadata of a binary input, passed on to a binary output. */
+const char **convert_copy_meta(struct wfw_reader *r)
+{
+	static const char *const keys[] = {
+		"experiment", "devid", "devdescr", "cpu", "resolution_ns",
+	};
+	const char **meta = calloc(2 * 5 + 1, sizeof(char *));
+	size_t n = 0;
+
+	if (!meta)
+		return NULL;
+	for (size_t i = 0; i < 5; i++) {
+		const char *v = wfw_reader_meta(r, keys[i]);
+
+		if (v) {
+			meta[n++] = keys[i];
+			meta[n++] = v;
+		}
+	}
+	return meta;
 }

@@ -4,6 +4,12 @@
 
 #include "toolopts.h"
 
+#include <string.h>
+#include <strings.h>
+
+#include <suggest/suggest.h>
+#include "datafmt/reader.h"
+
 int wfw_tool_parse(const struct wfw_tool *t, int argc, char **argv)
 {
 	int opt, ret = 0;
@@ -48,4 +54,23 @@ int wfw_tool_one_input(const struct wfw_tool *t, int argc, char **argv,
 		fprintf(stderr, "wultfw %s: no output given: add %s\n", t->name, hint);
 	t->usage(stderr);
 	return 2;
+}
+
+int wfw_tool_format(const struct wfw_tool *t, const char *to)
+{
+	static const char *const names[] = { "csv", "binary" };
+	const char *near = *to ? wfw_suggest(to, names, 2) : NULL;
+
+	if (!strcmp(to, "csv"))
+		return WFW_FMT_CSV;
+	if (!strcmp(to, "binary"))
+		return WFW_FMT_BINARY;
+	/* "bin", "b": the start of a name is what one means by it */
+	for (size_t i = 0; i < 2 && !near && *to; i++)
+		if (!strncasecmp(to, names[i], strlen(to)))
+			near = names[i];
+	fprintf(stderr, "wultfw %s: --to %s: use csv or binary%s%s%s\n", t->name,
+		to, near ? " (did you mean '" : "", near ? near : "",
+		near ? "'?)" : "");
+	return 0;
 }

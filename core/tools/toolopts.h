@@ -49,4 +49,11 @@ int wfw_tool_inputs(const struct wfw_tool *t, int argc, const char *what);
 int wfw_tool_one_input(const struct wfw_tool *t, int argc, char **argv,
 		       const char *what, const char *out, const char *hint);
 
+/*
+ * --to FORMAT of convert and filter: WFW_FMT_CSV for "csv", WFW_FMT_BINARY
+ * for "binary" (enum wfw_file_format, datafmt/reader.h), else 0 after
+ * "wultfw NAME: --to FORMAT: use csv or binary (did you mean ...?)".
+ */
+int wfw_tool_format(const struct wfw_tool *t, const char *to);
+
 #endif

@@ -34,6 +34,7 @@ tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtest
 tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
 	sinks/binary/binary.c core/tools/cmd_convert.c core/tools/convert_par.c core/tools/csv_par.c core/tools/toolopts.c
 tests_unit_test_sinks_SOURCES += core/tools/convert_raw.c
+tests_unit_test_sinks_SOURCES += core/tools/filter_blk.c
 tests_unit_test_sinks_SOURCES += core/tools/csv2bin_par.c
 tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core
 tests_unit_test_sinks_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
@@ -42,6 +43,7 @@ endif
 # The binary format: blocks, checksums, damage, version 1 files.
 tests_unit_test_binfmt_SOURCES = tests/unit/test_binfmt.c core/tools/cmd_convert.c core/tools/convert_par.c core/tools/csv_par.c core/tools/toolopts.c
 tests_unit_test_binfmt_SOURCES += core/tools/convert_raw.c
+tests_unit_test_binfmt_SOURCES += core/tools/filter_blk.c
 tests_unit_test_binfmt_SOURCES += core/tools/csv2bin_par.c
 tests_unit_test_binfmt_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
 tests_unit_test_binfmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core

@@ -3,7 +3,9 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "datafmt/reader.h"
@@ -125,6 +127,200 @@ int wfw_select_batch(struct wfw_select *sel, struct wultfw_batch *b)
 	sel->dropped += b->rows - keep;
 	b->rows = keep;
 	return 0;
+}
+
+static void node_columns(const struct node *n, bool *used)
+{
+	if (!n)
+		return;
+	if (n->kind != NODE_CMP) {
+		node_columns(n->left, used);
+		node_columns(n->right, used);
+		return;
+	}
+	if (n->a.kind == VAL_COLUMN)
+		used[n->a.idx] = true;
+	if (n->b.kind == VAL_COLUMN)
+		used[n->b.idx] = true;
+}
+
+void wfw_select_columns(const struct wfw_select *sel, bool *used)
+{
+	if (sel->include)
+		node_columns(sel->include->root, used);
+	if (sel->exclude)
+		node_columns(sel->exclude->root, used);
+}
+
+/* ---- a whole batch of rows, column by column ---- */
+
+/* Rows evaluated at a time: each node's answers, and a comparison's values. */
+#define TILE 256
+
+/* An operand's value in rows [0, n), as value() gives it for each. */
+static void values(const struct operand *o, const union wultfw_cell *const *cols,
+		   size_t n, double *v)
+{
+	const union wultfw_cell *c = o->kind == VAL_NUMBER ? NULL : cols[o->idx];
+
+	if (!c) {
+		for (size_t r = 0; r < n; r++)
+			v[r] = o->num;
+	} else if (o->col->type == WULTFW_COL_ENUM) {
+		for (size_t r = 0; r < n; r++)
+			v[r] = (double)c[r].i;
+	} else if (o->col->type == WULTFW_COL_FLOAT) {
+		for (size_t r = 0; r < n; r++)
+			v[r] = c[r].f * o->scale;
+	} else {	/* INT: wfw_cell_value(), inline */
+		const double div = (double)(o->col->divisor ? o->col->divisor : 1);
+
+		for (size_t r = 0; r < n; r++)
+			v[r] = (c[r].i == WULTFW_CELL_EMPTY ? NAN : (double)c[r].i / div) *
+			       o->scale;
+	}
+}
+
+/* a[r] OP b[r] for each r: one loop per operator, so each vectorizes. */
+static void cmp_all(enum tok_kind op, const double *a, const double *b,
+		    size_t n, uint8_t *out)
+{
+	size_t r;
+
+	switch (op) {
+	case TOK_EQ:
+		for (r = 0; r < n; r++)
+			out[r] = a[r] == b[r];
+		break;
+	case TOK_NE:
+		for (r = 0; r < n; r++)
+			out[r] = a[r] != b[r];
+		break;
+	case TOK_LT:
+		for (r = 0; r < n; r++)
+			out[r] = a[r] < b[r];
+		break;
+	case TOK_LE:
+		for (r = 0; r < n; r++)
+			out[r] = a[r] <= b[r];
+		break;
+	case TOK_GT:
+		for (r = 0; r < n; r++)
+			out[r] = a[r] > b[r];
+		break;
+	default:
+		for (r = 0; r < n; r++)
+			out[r] = a[r] >= b[r];
+	}
+}
+
+/* compare() for rows [0, n) into out[]. */
+static void compare_cols(const struct node *nd, const union wultfw_cell *const *cols,
+			 size_t n, uint8_t *out)
+{
+	double a[TILE], b[TILE];
+
+	if (nd->pending) {
+		memset(out, nd->op == TOK_NE, n);
+		return;
+	}
+	if (nd->b.kind == VAL_ENUM) {
+		const union wultfw_cell *c = cols[nd->a.idx];
+		const int64_t want = nd->b.enum_val;
+		const uint8_t ne = nd->op != TOK_EQ;
+
+		for (size_t r = 0; r < n; r++)
+			out[r] = (uint8_t)((c[r].i == want) ^ ne);
+		return;
+	}
+	values(&nd->a, cols, n, a);
+	values(&nd->b, cols, n, b);
+	cmp_all(nd->op, a, b, n, out);
+}
+
+/* eval() for rows [0, n) into out[]; scratch: TILE bytes per level below. */
+static void eval_cols(const struct node *nd, const union wultfw_cell *const *cols,
+		      size_t n, uint8_t *out, uint8_t *scratch)
+{
+	switch (nd->kind) {
+	case NODE_CMP:
+		compare_cols(nd, cols, n, out);
+		return;
+	case NODE_NOT:
+		eval_cols(nd->left, cols, n, out, scratch);
+		for (size_t r = 0; r < n; r++)
+			out[r] ^= 1;
+		return;
+	default:
+		eval_cols(nd->left, cols, n, out, scratch + TILE);
+		eval_cols(nd->right, cols, n, scratch, scratch + TILE);
+		for (size_t r = 0; r < n; r++)
+			out[r] = nd->kind == NODE_AND ? out[r] & scratch[r]
+						      : out[r] | scratch[r];
+	}
+}
+
+static size_t depth(const struct node *nd)
+{
+	size_t l, r;
+
+	if (!nd || nd->kind == NODE_CMP)
+		return 1;
+	l = depth(nd->left);
+	r = depth(nd->right);
+	return 1 + (l > r ? l : r);
+}
+
+/* Rows [first, first + n) (n <= TILE) kept into keep[]: how many. */
+static size_t keep_tile(const struct wfw_select *sel,
+			const union wultfw_cell *const *cols, size_t first,
+			size_t n, uint8_t *scratch, uint32_t *keep)
+{
+	uint8_t *in = scratch, *ex = scratch + TILE;
+	size_t k = 0;
+
+	if (sel->include)
+		eval_cols(sel->include->root, cols, n, in, scratch + 2 * TILE);
+	else
+		memset(in, 1, n);
+	if (sel->exclude) {
+		eval_cols(sel->exclude->root, cols, n, ex, scratch + 2 * TILE);
+		for (size_t r = 0; r < n; r++)
+			in[r] &= ex[r] ^ 1;
+	}
+	for (size_t r = 0; r < n; r++) {
+		keep[k] = (uint32_t)(first + r);
+		k += in[r];
+	}
+	return k;
+}
+
+size_t wfw_select_cols(const struct wfw_select *sel,
+		       const union wultfw_cell *const *cols, size_t ncols,
+		       size_t n, uint32_t *keep)
+{
+	size_t d = 2 + (sel->include ? depth(sel->include->root) : 0) +
+		   (sel->exclude ? depth(sel->exclude->root) : 0);
+	const union wultfw_cell **at = malloc((ncols + 1) * sizeof(*at));
+	uint8_t *scratch = malloc(d * TILE);
+	size_t k = 0;
+
+	if (!at || !scratch) {
+		free(at);
+		free(scratch);
+		return (size_t)-1;
+	}
+	for (size_t r0 = 0; r0 < n; r0 += TILE) {
+		size_t m = n - r0 < TILE ? n - r0 : TILE;
+
+		/* the columns from row r0 on: each node reads rows [0, m) */
+		for (size_t c = 0; c < ncols; c++)
+			at[c] = cols[c] ? cols[c] + r0 : NULL;
+		k += keep_tile(sel, at, r0, m, scratch, keep + k);
+	}
+	free(at);
+	free(scratch);
+	return k;
 }
 
 void wfw_select_free(struct wfw_select *sel)

@@ -103,6 +103,24 @@ static inline bool wfw_select_active(const struct wfw_select *sel)
 	return sel->include || sel->exclude;
 }
 
+/*
+ * Mark in used[] (the schema's ncols, cleared by the caller) the columns
+ * the selection reads: a row's other cells need not be decoded for it.
+ */
+void wfw_select_columns(const struct wfw_select *sel, bool *used);
+
+/*
+ * The rows [0, n) of a batch given column by column (cols[c]: column c's
+ * n cells, or NULL for a column the selection does not read) that the
+ * selection keeps, as wfw_select_batch() would keep them: their indexes
+ * into keep[] (n of room), in order. Returns how many, or (size_t)-1 when
+ * out of memory. For a schema that no longer changes (a binary file);
+ * sel->kept and sel->dropped are left alone, so threads may share sel.
+ */
+size_t wfw_select_cols(const struct wfw_select *sel,
+		       const union wultfw_cell *const *cols, size_t ncols,
+		       size_t n, uint32_t *keep);
+
 void wfw_select_free(struct wfw_select *sel);
 
 #endif /* WFW_EXPR_H */

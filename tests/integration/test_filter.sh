@@ -73,7 +73,7 @@ expect_in calc.out " $kept" "calc counts the $kept selected rows"
 
 "$WULTFW" convert res/datapoints.csv -o sel.wfb --include "$inc" --exclude 'SMICnt > 0' 2>/dev/null
 expect_status 0 $? "convert --include --exclude"
-"$WULTFW" filter sel.wfb -o f5 2>/dev/null
+"$WULTFW" filter sel.wfb -o f5 --to csv 2>/dev/null
 cmp -s f5/datapoints.csv f1.want && ok "convert selects the same rows (through the binary format)" ||
 	fail "convert --include kept other rows"
 
@@ -112,8 +112,10 @@ same_as_j1() {	# NAME INPUT [OPTION...]: filter -j 3 and -j 1 agree
 	s3=$?
 	sed "s/$name\.j1/OUT/" "$name.j1.err" >"$name.j1.msg"
 	sed "s/$name\.j3/OUT/" "$name.j3.err" >"$name.j3.msg"
+	data=datapoints.csv	# (a binary input: datapoints.wfb unless --to csv)
+	[ -e "$name.j1/$data" ] || data=datapoints.wfb
 	[ $s1 = $s3 ] && cmp -s "$name.j1.msg" "$name.j3.msg" &&
-		{ [ $s1 != 0 ] || cmp -s "$name.j1/datapoints.csv" "$name.j3/datapoints.csv"; } &&
+		{ [ $s1 != 0 ] || cmp -s "$name.j1/$data" "$name.j3/$data"; } &&
 		ok "filter -j 3 writes what -j 1 writes: $name" ||
 		{ fail "filter -j 3 differs from -j 1: $name"; cat "$name.j1.err" "$name.j3.err"; }
 }
@@ -136,6 +138,8 @@ same_as_j1 badrow badrow
 "$WULTFW" convert res/datapoints.csv -o res.wfb 2>/dev/null
 same_as_j1 binary res.wfb
 same_as_j1 binsel res.wfb -m WakeLatency,ReqCState --exclude 'ReqCState == "C1"'
+same_as_j1 bincsv res.wfb --to csv
+same_as_j1 binselcsv res.wfb --to csv -m WakeLatency,ReqCState --exclude 'ReqCState == "C1"'
 
 # Bad input: did-you-mean, caret, no clobbering.
 "$WULTFW" filter res -o bad --include 'WakeLatncy > 3' >bad.err 2>&1

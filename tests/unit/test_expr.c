@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -320,6 +322,58 @@ static void test_late_misfit(void)
 	wfw_select_free(&sel);
 }
 
+/*
+ * wfw_select_cols() keeps what wfw_expr_match() keeps, row by row, over
+ * more rows than one tile, with empty INT cells, NaNs and every operator.
+ */
+static void test_select_cols(void)
+{
+	static const char *const exprs[][2] = {
+		{ "WakeLatency > 100 && !(ReqCState == \"C1\")", "SMICnt != 0" },
+		{ "LDist <= 20.5 || IntrLatency >= 2000ns", NULL },
+		{ NULL, "ReqCState != \"C6\" || WakeLatency < 50us" },
+		{ "!(LDist == 3 || SMICnt == 1) and 100 > WakeLatency", "LDist < 0" },
+	};
+	enum { N = 1000 };
+	static union wultfw_cell col[5][N], rowcells[N * 5];
+	const union wultfw_cell *at[5];
+	uint32_t keep[N];
+	unsigned seed = 5;
+
+	for (size_t r = 0; r < N; r++) {
+		seed = seed * 1103515245 + 12345;
+		col[0][r].i = r % 17 ? (int64_t)(seed % 300000) : WULTFW_CELL_EMPTY;
+		col[1][r].f = r % 23 ? (double)(seed % 40) : NAN;
+		col[2][r].i = (int64_t)(seed >> 8) % 3;
+		col[3][r].i = r % 5 == 0;
+		col[4][r].i = (int64_t)(seed >> 4) % 4000;
+		for (size_t c = 0; c < 5; c++)
+			rowcells[r * 5 + c] = col[c][r];
+	}
+	for (size_t c = 0; c < 5; c++)
+		at[c] = col[c];
+	for (size_t i = 0; i < sizeof(exprs) / sizeof(exprs[0]); i++) {
+		struct wfw_select sel;
+		size_t k = 0, n, bad = 0;
+
+		CU_ASSERT_EQUAL_FATAL(wfw_select_init(&sel, exprs[i][0], exprs[i][1],
+						      &schema, err, sizeof(err)), 0);
+		n = wfw_select_cols(&sel, at, 5, N, keep);
+		for (size_t r = 0; r < N; r++) {
+			const union wultfw_cell *cells = &rowcells[r * 5];
+			bool m = (!sel.include || wfw_expr_match(sel.include, cells)) &&
+				 (!sel.exclude || !wfw_expr_match(sel.exclude, cells));
+
+			if (m)
+				bad += k >= n || keep[k++] != r;
+		}
+		CU_ASSERT_EQUAL(n, k);
+		CU_ASSERT_EQUAL(bad, 0);
+		CU_ASSERT(n > 0 && n < N);
+		wfw_select_free(&sel);
+	}
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -335,6 +389,7 @@ int main(void)
 	CU_add_test(s, "bad input with a caret", test_bad_input);
 	CU_add_test(s, "syntax only", test_syntax_only);
 	CU_add_test(s, "include and exclude", test_select);
+	CU_add_test(s, "column by column", test_select_cols);
 	CU_add_test(s, "names first seen late", test_late_names);
 	CU_add_test(s, "types learned late", test_late_types);
 	CU_add_test(s, "a late type that does not fit", test_late_misfit);
