@@ -57,9 +57,11 @@ run filter_csv csv "$B/wultfw" filter -f "$DIR/datapoints.csv" -o "$DIR/filtered
 # A quarter of the rows, scattered over every block.
 run filter_csv_c6 csv "$B/wultfw" filter -f "$DIR/datapoints.csv" -o "$DIR/filtered" \
 	--include 'ReqCState == "C6"'
+# A binary input gives a binary result; --to csv prints it (as bin_to_csv).
 run filter_bin bin "$B/wultfw" filter -f "$DIR/twin.wfb" -o "$DIR/filtered"
 run filter_bin_c6 bin "$B/wultfw" filter -f "$DIR/twin.wfb" -o "$DIR/filtered" \
 	--include 'ReqCState == "C6"'
+run filter_bin_csv bin "$B/wultfw" filter -f "$DIR/twin.wfb" -o "$DIR/filtered" --to csv
 run report_csv csv "$B/wultfw" report -f "$DIR/datapoints.csv" -o "$DIR/report"
 run report_bin bin "$B/wultfw" report -f "$DIR/twin.wfb" -o "$DIR/report"
 if [ "$PANDAS" != --no-pandas ]; then
