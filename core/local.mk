@@ -72,7 +72,7 @@ tests_unit_test_calc_LDADD = -lpthread lib/expr/libwfw_expr.la lib/stats/libwfw_
 endif
 
 # wultfw convert (CSV <-> binary; lib/datafmt is already linked for calc)
-wultfw_SOURCES += core/tools/cmd_convert.c core/tools/convert_par.c core/tools/csv_par.c core/tools/toolopts.c core/tools/toolopts.h core/tools/convert.h
+wultfw_SOURCES += core/tools/cmd_convert.c core/tools/replace.c core/tools/convert_par.c core/tools/csv_par.c core/tools/toolopts.c core/tools/toolopts.h core/tools/convert.h core/tools/replace.h
 wultfw_SOURCES += core/tools/convert_raw.c
 wultfw_SOURCES += core/tools/filter_blk.c
 wultfw_SOURCES += core/tools/csv2bin_par.c

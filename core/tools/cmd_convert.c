@@ -17,6 +17,7 @@
 
 #include "commands.h"
 #include "convert.h"
+#include "replace.h"
 #include "toolopts.h"
 
 #define CONVERT_BATCH 8192
@@ -35,7 +36,7 @@ static void convert_usage(FILE *f)
 	      "\n"
 	      "  -o, --output OUT   file to write (never overwritten without --force)\n"
 	      "  -t, --to FORMAT    csv or binary\n"
-	      "  -f, --force        overwrite OUT if it exists\n"
+	      "  -f, --force        replace OUT if it exists, once the new file is whole\n"
 	      "      --include=EXPR only rows where EXPR holds\n"
 	      "      --exclude=EXPR leave out rows where EXPR holds\n"
 	      "                     (expressions: wultfw(1), SELECTING DATAPOINTS)\n"
@@ -57,7 +58,8 @@ static int ends_with(const char *s, const char *suffix)
 }
 
 struct convert_args {
-	const char *in, *out, *to;
+	const char *in, *out, *to;	/* out: where it is written now */
+	struct wfw_replace rep;		/* out as the user named it */
 	const struct wfw_format *fmt;	/* of the output */
 	const char *include, *exclude;	/* row selection, or NULL */
 	int flags;			/* WFW_OUT_EXCL unless --force */
@@ -67,20 +69,35 @@ struct convert_args {
 	bool jobs_given;		/* -j on the command line */
 };
 
-/* The output format from --to, else from OUT's extension; NULL: said why. */
-static const struct wfw_format *output_format(const struct wfw_tool *t,
-					      const char *to, const char *out)
+/* The format OUT's extension names, or NULL. */
+static const struct wfw_format *named_format(const char *out)
 {
-	if (to) {
-		int f = wfw_tool_format(t, to);
-
-		return f == WFW_FMT_CSV ? &wfw_format_csv :
-		       f == WFW_FMT_BINARY ? &wfw_format_binary : NULL;
-	}
 	if (ends_with(out, ".csv"))
 		return &wfw_format_csv;
 	if (ends_with(out, ".wfb") || ends_with(out, ".bin"))
 		return &wfw_format_binary;
+	return NULL;
+}
+
+/* The output format from --to, else from OUT's extension; NULL: said why. */
+static const struct wfw_format *output_format(const struct wfw_tool *t,
+					      const char *to, const char *out)
+{
+	const struct wfw_format *named = named_format(out);
+
+	if (to) {
+		int f = wfw_tool_format(t, to);
+		const struct wfw_format *fmt = f == WFW_FMT_CSV ? &wfw_format_csv :
+			f == WFW_FMT_BINARY ? &wfw_format_binary : NULL;
+
+		if (fmt && named && fmt != named)
+			fprintf(stderr, "wultfw convert: warning: writing %s into %s, whose name says %s (--to %s)\n",
+				fmt == &wfw_format_csv ? "CSV" : "binary", out,
+				named == &wfw_format_csv ? "CSV" : "binary", to);
+		return fmt;
+	}
+	if (named)
+		return named;
 	fprintf(stderr, "wultfw convert: cannot tell the format of %s from its name: add --to csv or --to binary\n",
 		out);
 	return NULL;
@@ -307,7 +324,10 @@ static int convert(struct wfw_reader *r, const struct convert_args *a,
 	if (ret && !(a->one_pass && (ret == -ESTALE || ret == -EOVERFLOW))) {
 		/* A half-converted file would pass for a whole one: remove it. */
 		unlink(a->out);
-		fprintf(stderr, "wultfw convert: %s removed\n", a->out);
+		if (a->rep.tmp)
+			fprintf(stderr, "wultfw convert: %s left as it was\n", a->rep.final);
+		else
+			fprintf(stderr, "wultfw convert: %s removed\n", a->out);
 	}
 	return ret;
 }
@@ -371,17 +391,23 @@ int wfw_cmd_convert(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
+	if (wfw_replace_begin(&a.rep, "convert", a.in, a.out, !(a.flags & WFW_OUT_EXCL)))
+		return 1;
+	a.out = wfw_replace_path(&a.rep);
 	ret = run(&a, &r, &sel, &rows);
+	if (!ret)
+		ret = wfw_replace_commit(&a.rep, "convert");
 	if (!ret && wfw_reader_damaged(r))
 		fprintf(stderr, "wultfw convert: %s: skipped %llu damaged part(s), their rows are lost\n",
 			a.in, (unsigned long long)wfw_reader_damaged(r));
 	if (!ret && wfw_select_active(&sel))
 		fprintf(stderr, "wultfw convert: %llu of %llu rows from %s to %s\n",
 			(unsigned long long)sel.kept,
-			(unsigned long long)(sel.kept + sel.dropped), a.in, a.out);
+			(unsigned long long)(sel.kept + sel.dropped), a.in, a.rep.final);
 	else if (!ret)
 		fprintf(stderr, "wultfw convert: %llu rows from %s to %s\n",
-			(unsigned long long)rows, a.in, a.out);
+			(unsigned long long)rows, a.in, a.rep.final);
+	wfw_replace_free(&a.rep);
 	wfw_select_free(&sel);
 	if (r)
 		wfw_reader_close(r);

@@ -32,7 +32,7 @@ tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtest
 # The sinks' and convert's sources are linked in and driven through their
 # descriptors / entry point.
 tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
-	sinks/binary/binary.c core/tools/cmd_convert.c core/tools/convert_par.c core/tools/csv_par.c core/tools/toolopts.c
+	sinks/binary/binary.c core/tools/cmd_convert.c core/tools/replace.c core/tools/convert_par.c core/tools/csv_par.c core/tools/toolopts.c
 tests_unit_test_sinks_SOURCES += core/tools/convert_raw.c
 tests_unit_test_sinks_SOURCES += core/tools/filter_blk.c
 tests_unit_test_sinks_SOURCES += core/tools/csv2bin_par.c
@@ -41,7 +41,7 @@ tests_unit_test_sinks_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt
 	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif
 # The binary format: blocks, checksums, damage, version 1 files.
-tests_unit_test_binfmt_SOURCES = tests/unit/test_binfmt.c core/tools/cmd_convert.c core/tools/convert_par.c core/tools/csv_par.c core/tools/toolopts.c
+tests_unit_test_binfmt_SOURCES = tests/unit/test_binfmt.c core/tools/cmd_convert.c core/tools/replace.c core/tools/convert_par.c core/tools/csv_par.c core/tools/toolopts.c
 tests_unit_test_binfmt_SOURCES += core/tools/convert_raw.c
 tests_unit_test_binfmt_SOURCES += core/tools/filter_blk.c
 tests_unit_test_binfmt_SOURCES += core/tools/csv2bin_par.c
@@ -57,6 +57,8 @@ TESTS += tests/integration/test_binary.sh
 # convert's copy of whole blocks (core/tools/convert_raw.c).
 EXTRA_DIST += tests/integration/test_convert_raw.sh
 TESTS += tests/integration/test_convert_raw.sh
+EXTRA_DIST += tests/integration/test_convert_replace.sh
+TESTS += tests/integration/test_convert_replace.sh
 dist_doc_DATA += doc/binary-format.md
 # Rows formatted from a binary block's chunks against the reference formatters.
 if HAVE_CUNIT

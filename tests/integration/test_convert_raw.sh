@@ -37,7 +37,7 @@ for f in "" "-c"; do
 done
 "$WULTFW" convert c1.wfb -o back.csv 2>err; expect_status 0 $? "the copy to CSV"
 cmp -s d.csv back.csv && ok "the copy to CSV: the CSV byte for byte" || fail "the copy to CSV differs"
-"$WULTFW" convert c1.wfb -o c1.wfb 2>err; expect_status 1 $? "an existing output is not replaced"
+"$WULTFW" convert d.wfb -o c1.wfb 2>err; expect_status 1 $? "an existing output is not replaced"
 expect_in err "add --force" "and says how"
 "$WULTFW" convert --force d.wfb -o c1.wfb 2>err; expect_status 0 $? "--force replaces it"
 blocks c1.wfb >out.blk

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* Replacing an output only once the new one is whole (see replace.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "replace.h"
+
+int wfw_replace_begin(struct wfw_replace *r, const char *tool, const char *in,
+		      const char *final, bool force)
+{
+	struct stat si, so;
+
+	r->final = final;
+	r->tmp = NULL;
+	if (stat(final, &so))
+		return 0;
+	if (!stat(in, &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+		fprintf(stderr, "wultfw %s: %s is the input %s itself: write to another name (and move it over afterwards)\n",
+			tool, final, in);
+		return -EINVAL;
+	}
+	if (!force || !S_ISREG(so.st_mode))
+		return 0;	/* the open says "exists" or "cannot create" */
+	if (asprintf(&r->tmp, "%s.partial-%ld", final, (long)getpid()) < 0) {
+		r->tmp = NULL;
+		fprintf(stderr, "wultfw %s: out of memory\n", tool);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int wfw_replace_commit(struct wfw_replace *r, const char *tool)
+{
+	int err;
+
+	if (!r->tmp || !rename(r->tmp, r->final))
+		return 0;
+	err = errno;
+	fprintf(stderr, "wultfw %s: cannot replace %s: %s; the new output is %s\n",
+		tool, r->final, strerror(err), r->tmp);
+	return -err;
+}
+
+void wfw_replace_free(struct wfw_replace *r)
+{
+	free(r->tmp);
+	r->tmp = NULL;
+}

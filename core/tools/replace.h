@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An output file a tool may replace (--force): written under a new name
+ * beside it and renamed over the old one only once it came out whole, so
+ * a failure keeps the old file. Also refuses an output that is the input.
+ */
+#ifndef WFW_TOOLS_REPLACE_H
+#define WFW_TOOLS_REPLACE_H
+
+#include <stdbool.h>
+
+struct wfw_replace {
+	const char *final;	/* the name the user gave */
+	char *tmp;		/* where it is written, or NULL: final itself */
+};
+
+/*
+ * Decide where `final` is written. -EINVAL (said on stderr as `tool`) when
+ * it is the input file itself; with `force` and an existing final, a
+ * partial name beside it.
+ */
+int wfw_replace_begin(struct wfw_replace *r, const char *tool, const char *in,
+		      const char *final, bool force);
+
+/* The path to write now. */
+static inline const char *wfw_replace_path(const struct wfw_replace *r)
+{
+	return r->tmp ? r->tmp : r->final;
+}
+
+/* The output came out whole: put it in place. 0 or an error said. */
+int wfw_replace_commit(struct wfw_replace *r, const char *tool);
+
+void wfw_replace_free(struct wfw_replace *r);
+
+#endif
