@@ -82,7 +82,8 @@ static void print_commands(void)
 	       "                wultfw filter RESULT -o NEW --include EXPR\n"
 	       "  scan          which sources can measure on this machine, and why not\n"
 	       "  restore       put back the settings a killed wultfw left changed\n"
-	       "  deploy        build and install the kernel modules for this kernel\n");
+	       "  deploy        build and install the kernel modules for this kernel\n"
+	       "  fetch -H HOST copy finished runs' results back from the SUTs\n");
 }
 
 static const char *const ldist_meaning[] = {

@@ -39,6 +39,7 @@ expect_completion() {
 
 expect_completion "wultfw c" "calc convert "
 expect_completion "wultfw list" "list-plugins "
+expect_completion "wultfw fe" "fetch "
 expect_completion "wultfw help ti" "timer "
 expect_completion "wultfw help c" "csv "
 expect_completion "wultfw --conf" "--config "
