@@ -387,6 +387,7 @@ int wfw_cmd_convert(int argc, char **argv)
 	struct wfw_select sel = { 0 };
 	struct wfw_reader *r = NULL;
 	uint64_t rows = 0;
+	char msg[1024];
 	int ret = convert_parse_args(argc, argv, &a);
 
 	if (ret >= 0)
@@ -400,6 +401,8 @@ int wfw_cmd_convert(int argc, char **argv)
 	if (!ret && wfw_reader_damaged(r))
 		fprintf(stderr, "wultfw convert: %s: skipped %llu damaged part(s), their rows are lost\n",
 			a.in, (unsigned long long)wfw_reader_damaged(r));
+	if (!ret && wfw_select_unmatched(&sel, wfw_reader_schema(r), msg, sizeof(msg)))
+		fprintf(stderr, "wultfw convert: warning: %s\n", msg);
 	if (!ret && wfw_select_active(&sel))
 		fprintf(stderr, "wultfw convert: %llu of %llu rows from %s to %s\n",
 			(unsigned long long)sel.kept,

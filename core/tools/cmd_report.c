@@ -485,6 +485,19 @@ static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
 	return ret;
 }
 
+/* Names the selection looks for in vain, and a selection of nothing. */
+static void warn_selection(const struct wfw_rep_result *r, struct wfw_reader *rd,
+			   const struct wfw_select *sel)
+{
+	char msg[1024];
+
+	if (wfw_select_unmatched(sel, wfw_reader_schema(rd), msg, sizeof(msg)))
+		fprintf(stderr, "wultfw report: warning: %s: %s\n", r->path, msg);
+	if (wfw_select_active(sel) && !r->nsel)
+		fprintf(stderr, "wultfw report: warning: %s: no datapoint selected (of %llu): its plots and tables are empty\n",
+			r->path, (unsigned long long)r->rows_read);
+}
+
 static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		struct wfw_reader *rd, const struct rep_names *nm)
 {
@@ -522,6 +535,8 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 		fprintf(stderr, "wultfw report: %s: out of memory\n", r->path);
 	else
 		ret = read_rows(r, rd, &sel, scol);
+	if (!ret)
+		warn_selection(r, rd, &sel);
 	wfw_select_free(&sel);
 	if (!ret && r->collectors)
 		ret = load_timeline(r);

@@ -30,6 +30,14 @@ void wfw_unknown_column(const struct wultfw_schema *s, const char *name,
 				      i ? ", " : "; the columns are: ", names[i]);
 }
 
+static bool column_named(const struct wultfw_schema *s, const char *name)
+{
+	for (size_t i = 0; i < s->ncols; i++)
+		if (!strcmp(s->cols[i].name, name))
+			return true;
+	return false;
+}
+
 static int find_column(struct parser *p, struct operand *o)
 {
 	const struct wultfw_schema *s = p->schema;
@@ -171,7 +179,9 @@ int expr_resolve(struct parser *p, struct node *n)
 		expr_error(p, n->a.tok.pos, "a comparison needs a column on one side");
 		return -EINVAL;
 	}
-	if (!a_col) {
+	/* The column first; of two names, the one that is a column. */
+	if (!a_col || (b_col && !column_named(p->schema, n->a.tok.text) &&
+		       column_named(p->schema, n->b.tok.text))) {
 		struct operand t = n->a;
 
 		n->a = n->b;
@@ -180,6 +190,13 @@ int expr_resolve(struct parser *p, struct node *n)
 	}
 	if (find_column(p, &n->a))
 		return -EINVAL;
+	if (b_col && a_col && n->a.col->type == WULTFW_COL_ENUM &&
+	    !column_named(p->schema, n->b.tok.text)) {
+		expr_error(p, n->b.tok.pos, "'%s' is no column: a name of '%s' is a string, in quotes: %s %s \"%s\"",
+			   n->b.tok.text, n->a.col->name, n->a.col->name,
+			   n->op == TOK_NE ? "!=" : "==", n->b.tok.text);
+		return -EINVAL;
+	}
 	if (n->b.tok.kind == TOK_NAME && find_column(p, &n->b))
 		return -EINVAL;
 	return resolve_types(p, n);
@@ -216,4 +233,57 @@ int expr_refresh(struct wfw_expr *e, char *err, size_t errlen)
 			e->watch[k] = e->watch[--e->nwatch];
 	}
 	return 0;
+}
+
+/* Does column c hold the name? */
+static bool holds(const struct wultfw_column *c, const char *name)
+{
+	for (size_t i = 0; i < c->n_enum; i++)
+		if (!strcmp(c->enum_names[i], name))
+			return true;
+	return false;
+}
+
+/* snprintf at buf + *n that never runs *n past len. */
+#define PUT(buf, len, n, ...) do {						\
+	if (*(n) < (len))							\
+		*(n) += (size_t)snprintf((buf) + *(n), (len) - *(n), __VA_ARGS__);	\
+} while (0)
+
+/* The names e looks for that s's columns do not hold, appended at *n. */
+static void unmatched(const struct wfw_expr *e, const struct wultfw_schema *s,
+		      const char *what, char *buf, size_t len, size_t *n)
+{
+	for (size_t k = 0; e && k < e->nwatch; k++) {
+		const struct node *nd = e->watch[k];
+		const struct wultfw_column *c;
+		const char *near;
+
+		if (nd->b.kind != VAL_ENUM || nd->a.idx >= s->ncols)
+			continue;
+		c = &s->cols[nd->a.idx];
+		if (c->type != WULTFW_COL_ENUM || holds(c, nd->b.tok.text))
+			continue;
+		near = wfw_suggest(nd->b.tok.text, c->enum_names, c->n_enum);
+		PUT(buf, len, n, "%s%s: no row has %s \"%s\"", *n ? "; " : "", what,
+		    c->name, nd->b.tok.text);
+		if (near)
+			PUT(buf, len, n, " (did you mean \"%s\"?)", near);
+		for (size_t i = 0; i < c->n_enum; i++)
+			PUT(buf, len, n, "%s%s", i ? ", " : "; its names: ", c->enum_names[i]);
+	}
+}
+
+size_t wfw_select_unmatched(const struct wfw_select *sel,
+			    const struct wultfw_schema *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (sel->include)
+		unmatched(sel->include, s ? s : sel->include->schema, "--include", buf, len, &n);
+	if (sel->exclude)
+		unmatched(sel->exclude, s ? s : sel->exclude->schema, "--exclude", buf, len, &n);
+	return n;
 }

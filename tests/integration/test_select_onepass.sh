@@ -55,6 +55,8 @@ check() {
 	expect_status 0 $? "$name: report"
 	expect_in "$name.r/data.js" "\"rows\": $n," "$name: report keeps $n rows"
 	expect_in "$name.r/data.js" "\"v\": [$n, $first," "$name: report's first row is $first"
+	cat "$name.err" "$name.calc" "$name.calc2" "$name.rerr" | grep "no row has" &&
+		fail "$name: a name found late warned about" || ok "$name: no name warned about"
 }
 
 # A name first seen at row 12348, long after the types were learned.
@@ -78,6 +80,17 @@ expect_status 1 $? "a string against a column that turns out numeric fails"
 expect_in bad1.err "--include: in the rows after the first 5000: column 'Late' holds numbers" "saying which column and where"
 expect_in bad1.err '  Late == "x"
           ^' "with a caret"
+# A misspelt name: every tool says so after the rows, with the names.
+for t in report convert; do
+	case $t in
+	report) "$WULTFW" report res -o typo.r -m N --include 'State == "c10"' 2>typo.err ;;
+	convert) "$WULTFW" convert res/datapoints.csv -o typo.csv --include 'State == "c10"' 2>typo.err ;;
+	esac
+	expect_status 0 $? "$t: a misspelt name is no error"
+	expect_in typo.err "warning: " "$t: warns"
+	expect_in typo.err "--include: no row has State \"c10\" (did you mean \"C10\"?); its names: C1, C6, C10" \
+		"$t: names the name, the likely one and the names there are"
+done
 "$WULTFW" calc res --exclude 'Tag > 5' >bad2.err 2>&1
 expect_status 1 $? "a number against a column that turns out to hold names fails"
 expect_in bad2.err "--exclude: in the rows after the first" "calc says so"

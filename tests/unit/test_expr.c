@@ -172,6 +172,14 @@ static void test_bad_input(void)
 	TU_ASSERT_CONTAINS(err, "use '&&'");
 	CU_ASSERT_EQUAL(eval("LDist > 1 &&"), -1);
 	CU_ASSERT_EQUAL(eval("LDist > 1 && ()"), -1);
+	/* A name of an enum column left without quotes, on either side. */
+	CU_ASSERT_EQUAL(eval("ReqCState == C6"), -1);
+	TU_ASSERT_CONTAINS(err, "'C6' is no column: a name of 'ReqCState' is a string, in quotes: ReqCState == \"C6\"");
+	TU_ASSERT_CONTAINS(err, "\n  ReqCState == C6\n               ^");
+	CU_ASSERT_EQUAL(eval("C1 != ReqCState"), -1);
+	TU_ASSERT_CONTAINS(err, "in quotes: ReqCState != \"C1\"");
+	CU_ASSERT_EQUAL(eval("C1 < LDist"), -1);
+	TU_ASSERT_CONTAINS(err, "unknown column 'C1'");
 }
 
 /* Rows 0..9 with LDist = row number, ReqCState cycling. */
@@ -322,6 +330,31 @@ static void test_late_misfit(void)
 	wfw_select_free(&sel);
 }
 
+/* Names compared with that the column never held, said after the rows. */
+static void test_unmatched_names(void)
+{
+	struct wfw_select sel;
+	char msg[512];
+
+	CU_ASSERT_EQUAL_FATAL(wfw_select_init(&sel, "ReqCState == \"c6\" || ReqCState == \"C1\"",
+					      "ReqCState != \"POL\"", &schema, err, sizeof(err)), 0);
+	CU_ASSERT(wfw_select_unmatched(&sel, NULL, msg, sizeof(msg)) > 0);
+	TU_ASSERT_CONTAINS(msg, "--include: no row has ReqCState \"c6\" (did you mean \"C6\"?); its names: POLL, C1, C6");
+	TU_ASSERT_CONTAINS(msg, "--exclude: no row has ReqCState \"POL\" (did you mean \"POLL\"?)");
+	CU_ASSERT_PTR_NULL(strstr(msg, "\"C1\""));
+	/* A cut buffer stays terminated. */
+	CU_ASSERT(wfw_select_unmatched(&sel, NULL, msg, 20) >= 19);
+	CU_ASSERT_EQUAL(strlen(msg), 19);
+	wfw_select_free(&sel);
+	/* Names seen late (a one-pass reader) count. */
+	CU_ASSERT_EQUAL(late_select(&sel, "State == \"C10\""), 0);
+	CU_ASSERT(wfw_select_unmatched(&sel, NULL, msg, sizeof(msg)) > 0);
+	lcols[1].n_enum = 2;
+	CU_ASSERT_EQUAL(wfw_select_unmatched(&sel, NULL, msg, sizeof(msg)), 0);
+	CU_ASSERT_STRING_EQUAL(msg, "");
+	wfw_select_free(&sel);
+}
+
 /*
  * wfw_select_cols() keeps what wfw_expr_match() keeps, row by row, over
  * more rows than one tile, with empty INT cells, NaNs and every operator.
@@ -393,5 +426,6 @@ int main(void)
 	CU_add_test(s, "names first seen late", test_late_names);
 	CU_add_test(s, "types learned late", test_late_types);
 	CU_add_test(s, "a late type that does not fit", test_late_misfit);
+	CU_add_test(s, "names no row has", test_unmatched_names);
 	return tu_run();
 }
