@@ -185,7 +185,8 @@ static void fix_types(struct csv_reader *r, uint64_t rows)
 		if (cs->kind == K_NUMERIC)
 			set_type(&r->cols[c], cs->int_ok ? WULTFW_COL_INT : WULTFW_COL_FLOAT,
 				 cs->dec);
-		else if (cs->kind == K_UNDECIDED && !rows)
+		else if (cs->kind == K_UNDECIDED && !rows &&
+			 !wfw_wult_is_text(r->cols[c].name))
 			set_type(&r->cols[c], WULTFW_COL_FLOAT, 0);
 		else	/* text, or every value empty so far */
 			set_type(&r->cols[c], WULTFW_COL_ENUM, 0);

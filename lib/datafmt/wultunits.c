@@ -46,3 +46,8 @@ const char *wfw_wult_unit(const char *name)
 	/* wult's C-state residencies: CC0%, CC6%, PC6%, MC6%, ... */
 	return n > 1 && name[n - 1] == '%' ? "%" : "";
 }
+
+bool wfw_wult_is_text(const char *name)
+{
+	return !strcmp(name, "ReqCState");
+}

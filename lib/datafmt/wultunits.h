@@ -8,10 +8,18 @@
 #ifndef WFW_WULTUNITS_H
 #define WFW_WULTUNITS_H
 
+#include <stdbool.h>
+
 /* The unit ("us", "MHz", "%") of wult metric `name`, or "" if none known. */
 const char *wfw_wult_unit(const char *name);
 
 /* What wult metric `name` is, in a few words, or "" if unknown. */
 const char *wfw_wult_descr(const char *name);
+
+/*
+ * wult's columns of names (ReqCState): a CSV without rows still knows
+ * them as such, so `ReqCState == "C6"` selects nothing instead of failing.
+ */
+bool wfw_wult_is_text(const char *name);
 
 #endif

@@ -107,4 +107,21 @@ awk 'BEGIN { print "A,B"; for (i = 0; i < 20000; i++) printf "%d,%s\n", i, i < 1
 expect_status 1 $? "-j 2 with text after numbers fails"
 expect_in err "mix2.csv:15002: column B: 'x' is not a number" "and names the line, as one thread would"
 
+# A CSV with a header and no rows (a run that kept nothing, a filter that
+# selected nothing): wult's ReqCState still holds names, the rest numbers.
+echo "WakeLatency,ReqCState,CC6%" >none.csv
+for t in calc filter convert; do
+	case $t in
+	calc) "$WULTFW" calc --include 'ReqCState == "C6"' none.csv >out 2>err ;;
+	filter) "$WULTFW" filter none.csv -o none.f --include 'ReqCState != "C6"' >out 2>err ;;
+	convert) "$WULTFW" convert none.csv -o none.wfb --include 'ReqCState == "C6"' >out 2>err ;;
+	esac
+	expect_status 0 $? "header only: $t selects by ReqCState"
+done
+"$WULTFW" calc --include 'ReqCState == "C1"' none.wfb >out 2>err
+expect_status 0 $? "header only: its binary twin too"
+"$WULTFW" calc -f count none.csv >out 2>err
+expect_in out "CC6%" "header only: the numbers' columns are metrics"
+grep -q "^ReqCState" out && fail "header only: ReqCState taken as numbers" || ok "header only: ReqCState no metric"
+
 finish
