@@ -32,6 +32,10 @@ static void vadd(struct wfw_cfgerr *e, const char *file, int line,
 		snprintf(full, sizeof(full), "%s:%d: %s: %s", file, line, key, msg);
 	else
 		snprintf(full, sizeof(full), "%s:%d: %s", file, line, msg);
+	/* A top-level setting is checked once per experiment: say it once. */
+	for (size_t i = 0; i < e->n; i++)
+		if (!strcmp(e->msgs[i], full))
+			return;
 	grown = realloc(e->msgs, (e->n + 1) * sizeof(*e->msgs));
 	if (!grown)
 		return;

@@ -46,6 +46,21 @@ expect_in "$work/bad.out" "bad.cfg:3: source.totl: unknown key for plugin 'tests
 expect_in "$work/bad.out" "nothing was measured" "says nothing was measured"
 [ -e "$work/out" ] && fail "a bad file created the output directory" || ok "a bad file creates nothing"
 
+# A shared sink's bad key, in a file of two experiments: said once.
+cat >"$work/bad2.cfg" <<'CFG'
+outdir = "out";
+sinks = ( { plugin = "testsink"; bogus_key = 1; } );
+experiments = (
+  { name = "one"; source = { plugin = "testsrc"; cpu = 0; total = 10; }; },
+  { name = "two"; source = { plugin = "testsrc"; cpu = 0; total = 10; }; }
+);
+CFG
+"$WULTFW" -c "$work/bad2.cfg" --check >"$work/bad2.out" 2>&1
+expect_status 2 $? "a shared sink's bad key exits 2"
+[ "$(grep -c "sinks\[0\].bogus_key" "$work/bad2.out")" = 1 ] && ok "the shared key's error said once" ||
+	fail "the shared key's error said $(grep -c "sinks\[0\].bogus_key" "$work/bad2.out") times"
+expect_in "$work/bad2.out" "1 problem in" "and counted once"
+
 cat >"$work/good.cfg" <<'CFG'
 outdir = "out";
 sinks = ( { plugin = "testsink"; } );
