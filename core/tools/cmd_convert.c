@@ -350,6 +350,51 @@ static int open_input(struct convert_args *a, struct wfw_reader **r,
 	return 0;
 }
 
+/* The columns' types as they are now (names not kept); NULL: no memory. */
+static struct wultfw_column *copy_columns(const struct wultfw_schema *s)
+{
+	struct wultfw_column *c = malloc((s->ncols ? s->ncols : 1) * sizeof(*c));
+
+	if (c)
+		memcpy(c, s->cols, s->ncols * sizeof(*c));
+	return c;
+}
+
+static const char *type_words(const struct wultfw_column *c, char *buf, size_t len)
+{
+	unsigned dec = 0;
+
+	if (c->type == WULTFW_COL_FLOAT)
+		return "numbers";
+	if (c->type == WULTFW_COL_ENUM)
+		return c->n_enum ? "names" : "empty cells";
+	for (uint32_t d = c->divisor; d >= 10; d /= 10)
+		dec++;
+	if (!dec)
+		return "integers";
+	snprintf(buf, len, "numbers with %u decimals", dec);
+	return buf;
+}
+
+/* "CC6%: numbers with 3 decimals, then numbers; " for each change. */
+static void type_changes(const struct wultfw_column *first,
+			 const struct wultfw_schema *s, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t c = 0; first && c < s->ncols && n < len; c++) {
+		char a[32], b[32];
+
+		if (first[c].type == s->cols[c].type &&
+		    first[c].divisor == s->cols[c].divisor)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s: %s, then %s; ", s->cols[c].name,
+				      type_words(&first[c], a, sizeof(a)),
+				      type_words(&s->cols[c], b, sizeof(b)));
+	}
+}
+
 /*
  * CSV is read in one pass, its column types learned from the first rows.
  * A CSV output follows a type that changes later; a binary one cannot (its
@@ -359,6 +404,8 @@ static int open_input(struct convert_args *a, struct wfw_reader **r,
 static int run(struct convert_args *a, struct wfw_reader **r,
 	       struct wfw_select *sel, uint64_t *rows)
 {
+	struct wultfw_column *first = NULL;
+	char what[512];
 	int ret;
 
 	a->one_pass = !a->include && !a->exclude;
@@ -367,11 +414,22 @@ static int run(struct convert_args *a, struct wfw_reader **r,
 		fprintf(stderr, "wultfw convert: warning: %s: ignored the last %llu bytes: a partial block or record (file cut short)\n",
 			a->in, (unsigned long long)wfw_reader_ignored_bytes(*r));
 	if (!ret)
+		first = copy_columns(wfw_reader_schema(*r));
+	if (!ret)
 		ret = convert(*r, a, sel, rows);
-	if (ret != -ESTALE && ret != -EOVERFLOW)
+	if (ret != -ESTALE && ret != -EOVERFLOW) {
+		free(first);
 		return ret;
-	fprintf(stderr, "wultfw convert: %s: %s after the first rows: converting again with the types of every row\n",
-		a->in, ret == -ESTALE ? "a column changed its type" : "more names");
+	}
+	what[0] = '\0';
+	if (ret == -ESTALE)
+		type_changes(first, wfw_reader_schema(*r), what, sizeof(what));
+	free(first);
+	if (*what)	/* "A: integers, then numbers; " */
+		what[strlen(what) - 2] = '\0';
+	fprintf(stderr, "wultfw convert: %s: %s after the first rows%s%s%s: converting again with the types of every row\n",
+		a->in, ret == -ESTALE ? "column types changed" : "more names",
+		*what ? " (" : "", what, *what ? ")" : "");
 	wfw_select_free(sel);
 	wfw_reader_close(*r);
 	*r = NULL;

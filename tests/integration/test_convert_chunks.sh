@@ -87,7 +87,7 @@ same_as_j1 quoted quoted.csv
 # SilentTime turns from INT (3 decimals) to FLOAT late; -j 1 says so and reads again.
 awk -F, -v OFS=, 'NR == 55000 { $2 = "2.5e3" } { print }' w.csv >tofloat.csv
 same_as_j1 tofloat tofloat.csv
-expect_in tofloat.j3.err "a column changed its type after the first rows" "-j 3: the type change said as -j 1 says it"
+expect_in tofloat.j3.err "column types changed after the first rows (SilentTime: numbers with 3 decimals, then numbers)" "-j 3: the type change said as -j 1 says it, naming the column"
 # A bad row: the same error, no output.
 awk 'NR == 40000 { print "1,2,3"; next } { print }' w.csv >badrow.csv
 same_as_j1 badrow badrow.csv
