@@ -456,9 +456,10 @@ int wfw_cmd_convert(int argc, char **argv)
 	ret = run(&a, &r, &sel, &rows);
 	if (!ret)
 		ret = wfw_replace_commit(&a.rep, "convert");
-	if (!ret && wfw_reader_damaged(r))
-		fprintf(stderr, "wultfw convert: %s: skipped %llu damaged part(s), their rows are lost\n",
-			a.in, (unsigned long long)wfw_reader_damaged(r));
+	if (!ret && wfw_reader_damaged(r)) {
+		wfw_reader_damage_summary(r, msg, sizeof(msg));
+		fprintf(stderr, "wultfw convert: %s: %s\n", a.in, msg);
+	}
 	if (!ret && wfw_select_unmatched(&sel, wfw_reader_schema(r), msg, sizeof(msg)))
 		fprintf(stderr, "wultfw convert: warning: %s\n", msg);
 	if (!ret && wfw_select_active(&sel))

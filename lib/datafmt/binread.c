@@ -39,8 +39,11 @@ struct bin_reader {
 	size_t bufcap;
 	struct wfw_blk_col *cols;
 	uint32_t blk_rows, blk_next;
-	/* Set by a damaged block: its payload length when its header holds, else -1. */
-	int64_t damage_len;
+	/*
+	 * Set by a damaged block: its payload length and row count when its
+	 * header holds, else -1.
+	 */
+	int64_t damage_len, damage_rows;
 	char why[256];		/* detail of the last damaged block */
 };
 
@@ -172,9 +175,16 @@ static void walk_blocks(struct bin_reader *r)
 		r->pos = r->stop = off;
 }
 
-static int damaged(struct bin_reader *r, int ret, int64_t len, const char *what)
+/* rows: the damaged block's row count, or -1 when its header is damaged. */
+static int damaged(struct bin_reader *r, int ret, int64_t len, int64_t rows,
+		   const char *what)
 {
 	r->damage_len = len;
+	r->damage_rows = rows;
+	if (!r->base.damaged)
+		snprintf(r->base.first_damage, sizeof(r->base.first_damage),
+			 "block %llu at byte %llu: %s", (unsigned long long)r->block_no,
+			 (unsigned long long)r->pos, what);
 	return rfail(&r->base, ret, "%s: block %llu at byte %llu: %s (the file is damaged there; the %llu rows before it are intact; `wultfw convert --salvage %s -o OUT` copies every undamaged block)",
 		     r->base.path, (unsigned long long)r->block_no,
 		     (unsigned long long)r->pos, what,
@@ -219,9 +229,9 @@ static int load_block(struct bin_reader *r)
 	if (ret == 1)
 		return 1;
 	if (ret == -EBADMSG)
-		return damaged(r, -EBADMSG, -1, "checksum mismatch in the block header");
+		return damaged(r, -EBADMSG, -1, -1, "checksum mismatch in the block header");
 	if (ret == -EINVAL)
-		return damaged(r, -EINVAL, -1, "impossible block header (row count or length)");
+		return damaged(r, -EINVAL, -1, -1, "impossible block header (row count or length)");
 	if (ret)
 		return rfail(&r->base, ret, "%s: read failed at byte %llu: %s", r->base.path,
 			     (unsigned long long)r->pos, strerror(-ret));
@@ -233,10 +243,10 @@ static int load_block(struct bin_reader *r)
 				r->base.path, (unsigned long long)r->pos,
 				ret == -EIO ? "file shrank while reading" : strerror(-ret));
 	if (wfw_crc32c(0, r->buf, h.len) != h.crc)
-		return damaged(r, -EBADMSG, h.len, "checksum mismatch");
+		return damaged(r, -EBADMSG, h.len, h.rows, "checksum mismatch");
 	if (wfw_blk_parse(&r->base.schema, r->buf, h.len, h.rows, r->cols,
 			  r->why, sizeof(r->why)))
-		return damaged(r, -EINVAL, h.len, r->why);
+		return damaged(r, -EINVAL, h.len, h.rows, r->why);
 	r->blk_rows = h.rows;
 	r->blk_next = 0;
 	next_block(r, h.len, h.rows);
@@ -272,6 +282,10 @@ static uint64_t find_header(struct bin_reader *r, uint64_t from)
 static void skip_damage(struct bin_reader *r)
 {
 	r->base.damaged++;
+	if (r->damage_rows >= 0)
+		r->base.damaged_rows += (uint64_t)r->damage_rows;
+	else
+		r->base.damaged_rows_unknown = true;
 	r->block_no++;
 	if (r->damage_len >= 0)
 		r->pos += WFW_BLK_HDR_LEN + (uint64_t)r->damage_len;
@@ -403,9 +417,9 @@ static int raw_probe(struct bin_reader *r, struct wfw_blk_hdr *h)
 		return 1;
 	ret = probe_block(r, r->pos, h);
 	if (ret == -EBADMSG)
-		return damaged(r, -EBADMSG, -1, "checksum mismatch in the block header");
+		return damaged(r, -EBADMSG, -1, -1, "checksum mismatch in the block header");
 	if (ret == -EINVAL)
-		return damaged(r, -EINVAL, -1, "impossible block header (row count or length)");
+		return damaged(r, -EINVAL, -1, -1, "impossible block header (row count or length)");
 	if (ret < 0)
 		return rfail(&r->base, ret, "%s: read failed at byte %llu: %s", r->base.path,
 			     (unsigned long long)r->pos, strerror(-ret));
@@ -435,10 +449,10 @@ static long load_raw(struct bin_reader *r, unsigned char *dst, size_t cap,
 			     (unsigned long long)r->pos,
 			     ret == -EIO ? "file shrank while reading" : strerror(-ret));
 	if (wfw_crc32c(0, payload, h.len) != h.crc)
-		return damaged(r, -EBADMSG, h.len, "checksum mismatch");
+		return damaged(r, -EBADMSG, h.len, h.rows, "checksum mismatch");
 	if (wfw_blk_parse(&r->base.schema, payload, h.len, h.rows, r->cols,
 			  r->why, sizeof(r->why)))
-		return damaged(r, -EINVAL, h.len, r->why);
+		return damaged(r, -EINVAL, h.len, h.rows, r->why);
 	wfw_blk_hdr_put(dst, &h);	/* the file's bytes: its checksum held */
 	*rows = h.rows;
 	next_block(r, h.len, h.rows);

@@ -316,6 +316,19 @@ uint64_t wfw_reader_damaged(const struct wfw_reader *r)
 	return r->damaged;
 }
 
+void wfw_reader_damage_summary(const struct wfw_reader *r, char *buf, size_t len)
+{
+	if (!r->damaged) {
+		snprintf(buf, len, "%s", "");
+		return;
+	}
+	snprintf(buf, len, "%llu damaged block%s skipped (%s%s), %s%llu rows lost",
+		 (unsigned long long)r->damaged, r->damaged > 1 ? "s" : "",
+		 r->damaged > 1 ? "the first: " : "", r->first_damage,
+		 r->damaged_rows_unknown ? "at least " : "",
+		 (unsigned long long)r->damaged_rows);
+}
+
 void wfw_reader_close(struct wfw_reader *r)
 {
 	if (!r)

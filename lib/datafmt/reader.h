@@ -224,6 +224,13 @@ void wfw_reader_set_salvage(struct wfw_reader *r, bool on);
 uint64_t wfw_reader_damaged(const struct wfw_reader *r);
 
 /*
+ * After a salvage: "2 damaged blocks skipped (the first: block 38 at byte
+ * 9870560: checksum mismatch), 16384 rows lost" ("at least" where a
+ * damaged header hid its count) into buf; "" when nothing was skipped.
+ */
+void wfw_reader_damage_summary(const struct wfw_reader *r, char *buf, size_t len);
+
+/*
  * Binary version 2 files: the most rows a block of the file may hold (the
  * header's block_rows); 0 for any other file.
  */

@@ -23,6 +23,9 @@ struct wfw_reader {
 	uint64_t rows, rows_done, ignored;
 	bool salvage;		/* skip damaged parts instead of failing */
 	uint64_t damaged;	/* damaged parts skipped */
+	uint64_t damaged_rows;	/* their rows, where their headers held */
+	bool damaged_rows_unknown;	/* a damaged header hid a count */
+	char first_damage[160];	/* "block K at byte N: what" */
 	struct wfw_reader_opts opts;
 	uint64_t schema_gen;	/* bumped when a column's type changes */
 	struct wultfw_batch rowbuf;	/* read_cols for a format without it */

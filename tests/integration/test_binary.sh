@@ -59,10 +59,11 @@ expect_status 1 $? "convert -j 3 to binary fails on a damaged block"
 expect_in err "block $k at byte $off: checksum mismatch" "and names the block"
 [ ! -e bad.wfb.out ] && ok "no half-converted binary output" || fail "bad.wfb.out left behind"
 "$WULTFW" convert --salvage bad.wfb -o salv.csv 2>err; expect_status 0 $? "convert --salvage"
-expect_in err "skipped 1 damaged part" "salvage says what it skipped"
+expect_in err "1 damaged block skipped (block $k at byte $off: checksum mismatch)" "salvage says what it skipped, and where"
 rows=$(($(wc -l <salv.csv) - 1))
 if [ "$rows" -gt 0 ] && [ "$rows" -lt 30000 ]; then ok "salvaged $rows of 30000 rows"; else
 	fail "salvaged $rows rows"; fi
+expect_in err ", $((30000 - rows)) rows lost" "and how many rows were lost"
 
 # Cut short as by kill -9 mid-write: the whole blocks, the rest ignored.
 head -c $((size - 100)) d.wfb >cut.wfb
