@@ -143,10 +143,17 @@ static int check_results(const struct rep_cli *c, int argc)
 		return 2;
 	}
 	if (c->ids.n && c->ids.n != (size_t)(argc - optind)) {
-		fprintf(stderr, "wultfw report: --reportids names %zu results, %d given\n",
-			c->ids.n, argc - optind);
+		fprintf(stderr, "wultfw report: --reportids gives %zu name%s for %d results: give one per result\n",
+			c->ids.n, c->ids.n > 1 ? "s" : "", argc - optind);
 		return 2;
 	}
+	for (size_t i = 0; i < c->ids.n; i++)
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(c->ids.v[i], c->ids.v[k])) {
+				fprintf(stderr, "wultfw report: --reportids: '%s' twice: give each result its own name\n",
+					c->ids.v[i]);
+				return 2;
+			}
 	return -1;
 }
 
@@ -544,17 +551,11 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 }
 
 /* The report id: --reportids, info.yml's reportid, or the argument. */
-static const char *result_id(const struct rep_cli *c, struct wfw_rep_result *r,
-			     size_t i, const char *arg, char **owned)
+/* The last part of a path, "dir/" included. */
+static const char *path_base(const char *arg)
 {
-	const char *slash;
+	const char *slash = strrchr(arg, '/');
 
-	if (c->ids.n)
-		return c->ids.v[i];
-	*owned = wfw_infoyml_get(&r->info, "reportid");
-	if (*owned)
-		return *owned;
-	slash = strrchr(arg, '/');
 	while (slash && !slash[1] && slash > arg) {	/* "dir/" */
 		const char *p = slash - 1;
 
@@ -563,6 +564,31 @@ static const char *result_id(const struct rep_cli *c, struct wfw_rep_result *r,
 		return *p == '/' ? p + 1 : p;
 	}
 	return slash ? slash + 1 : arg;
+}
+
+static const char *result_id(const struct rep_cli *c, struct wfw_rep_result *r,
+			     size_t i, const char *arg, char **owned)
+{
+	if (c->ids.n)
+		return c->ids.v[i];
+	*owned = wfw_infoyml_get(&r->info, "reportid");
+	return *owned ? *owned : path_base(arg);
+}
+
+/*
+ * Two results with one reportid (a filtered result keeps its original's)
+ * would be told apart by nothing: the later one is named by its path.
+ */
+static void unique_id(struct wfw_rep_result *res, size_t i, const char *arg)
+{
+	for (size_t k = 0; k < i; k++) {
+		if (strcmp(res[k].id, res[i].id))
+			continue;
+		fprintf(stderr, "wultfw report: note: %s has the reportid '%s' of %s: shown as '%s' (--reportids names them)\n",
+			res[i].path, res[i].id, res[k].path, path_base(arg));
+		res[i].id = path_base(arg);
+		return;
+	}
 }
 
 static int open_all(const struct rep_cli *c, char **args, size_t nres,
@@ -590,6 +616,7 @@ static int open_all(const struct rep_cli *c, char **args, size_t nres,
 			return ret;
 		}
 		r->id = result_id(c, r, i, args[i], &owned[i]);
+		unique_id(res, i, args[i]);
 		r->collectors = wfw_infoyml_get(&r->info, "collectors");
 	}
 	return 0;

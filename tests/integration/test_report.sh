@@ -68,6 +68,15 @@ open_report timer-binary r-bin 1
 expect_status 0 $? "report of a filtered result"
 open_report filtered r-filtered 1
 
+# The filtered result keeps its original's reportid: named by its path.
+"$WULTFW" report -o r-both out/timer filtered -m WakeLatency 2>both.err
+expect_status 0 $? "report of a result and its filtered copy"
+expect_in both.err "shown as 'filtered'" "says how the copy is named"
+expect_in r-both/data.js '"id": "filtered"' "the copy has its own name"
+"$WULTFW" report -o r-ids --reportids a,a out/timer filtered 2>ids.err
+expect_status 2 $? "--reportids with one name twice"
+expect_in ids.err "'a' twice" "says which"
+
 "$WULTFW" report -o r-wult "$srcdir/tests/data/wult-1.3" 2>/dev/null
 expect_status 0 $? "report of a wult 1.3 result"
 open_report wult-1.3 r-wult 2
