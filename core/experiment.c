@@ -724,9 +724,10 @@ static void select_only(struct wfw_plan *plan, const char *only,
 	if (keep == plan->n) {
 		const char *hint = wfw_suggest(only, names, i);
 
-		wfw_cfgerr_add(errs, plan->file, 0, "--only",
-			       "no experiment named \"%s\"%s%s%s", only,
-			       hint ? " (did you mean \"" : "", hint ? hint : "",
+		/* A command-line error: no line of the file to point at. */
+		wfw_cfgerr_add(errs, "", 0, NULL,
+			       "--only %s: no experiment of that name in %s%s%s%s", only,
+			       plan->file, hint ? " (did you mean \"" : "", hint ? hint : "",
 			       hint ? "\"?)" : "");
 		return;
 	}

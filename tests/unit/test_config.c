@@ -376,7 +376,9 @@ static void test_duplicate_names_and_only(void)
 			");\n");
 	CU_ASSERT_NOT_EQUAL(wfw_plan_load(&plan, path, &ov, &errs), 0);
 	CU_ASSERT_EQUAL_FATAL(errs.n, 1);
-	TU_ASSERT_CONTAINS(errs.msgs[0], "--only: no experiment named \"secnd\" (did you mean \"second\"?)");
+	TU_ASSERT_CONTAINS(errs.msgs[0], "--only secnd: no experiment of that name in ");
+	TU_ASSERT_CONTAINS(errs.msgs[0], "only.cfg (did you mean \"second\"?)");
+	CU_ASSERT_PTR_NULL(strstr(errs.msgs[0], ":0:"));
 	wfw_cfgerr_free(&errs);
 	wfw_plan_free(&plan);
 
