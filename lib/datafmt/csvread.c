@@ -216,7 +216,9 @@ static int learn(struct csv_reader *r, uint64_t limit)
 			return field_count(r, nf, line);
 		for (size_t c = 0; c < (size_t)nf && !ret; c++)
 			ret = note_value(r, c, r->tok.f[c].s, r->tok.f[c].n, line);
-		rows++;
+		/* A whole file's pass takes seconds: stop on request. */
+		if (!(++rows & 4095) && wfw_reader_stop_now(&r->base))
+			return rfail(&r->base, -EINTR, "%s: reading stopped", r->base.path);
 	}
 	if (!r->base.opts.one_pass)
 		r->base.rows = rows;
