@@ -530,7 +530,10 @@ int wfw_cmd_filter(int argc, char **argv)
 			signame(wfw_stop_signal), f.out);
 	else if (ret && *err)
 		fprintf(stderr, "wultfw filter: %s\n", err);
-	else if (!ret)
+	if (!ret && wfw_reader_ignored_bytes(f.rd))
+		fprintf(stderr, "wultfw filter: warning: %s: ignored the last %llu bytes: a partial row or block (file cut short)\n",
+			f.path, (unsigned long long)wfw_reader_ignored_bytes(f.rd));
+	if (!ret)
 		ret = filter_rows(&f);
 	wfw_select_free(&f.sel);
 	if (f.rd)

@@ -214,8 +214,10 @@ bool wfw_reader_stopped(const struct wfw_reader *r);
 uint64_t wfw_reader_rows(const struct wfw_reader *r);
 
 /*
- * Binary files only: bytes after the last whole record (a file cut short),
- * which are ignored. 0 for CSV files.
+ * Bytes after the last whole record (a file cut short), which are
+ * ignored: binary files, a partial block or record; CSV files, a last
+ * line without its newline with fewer fields than the header (a last
+ * field cut short cannot be told from a whole one).
  */
 uint64_t wfw_reader_ignored_bytes(const struct wfw_reader *r);
 
