@@ -87,7 +87,7 @@ interrupt() {
 		cmp -s "$name.out.csv" "$name.ref/datapoints.csv" &&
 		ok "$name: the rows the first $read rows give" ||
 		fail "$name: not the rows filtering the first $read rows gives"
-	rm -rf "$name" "$name.ref" "$name.head.csv" "$name.out.csv"
+	rm -rf "$name.ref" "$name.head.csv" "$name.out.csv"
 }
 
 # CSV to CSV: in chunks on two threads, and one reader with a selection.
@@ -101,6 +101,14 @@ interrupt bin_gather INT 130 bres "--include=WakeLatency>100" -j 2
 interrupt bin_gather1 INT 130 bres '--exclude=ReqCState=="C1"' -j 1
 # Binary to CSV on two threads.
 interrupt bin_csv INT 130 bres "" --to csv -j 2
+
+# report opens an interrupted result and shows it was.
+if [ -f bin_gather/info.yml ]; then
+	"$WULTFW" report bin_gather -o rep >rep.out 2>&1
+	expect_status 0 $? "report opens an interrupted result"
+	expect_in rep/data.js '"filter_status": "interrupted"' "the report's data says interrupted"
+	expect_in rep/report.js '"Filter status"' "and its intro table shows it"
+fi
 
 # kill -9 cannot be handled: what reached the disk is read up to its last
 # whole row or block, and calc says what it left out. A CSV cut inside a
