@@ -67,7 +67,9 @@ static void usage(FILE *f)
 	      "  -j, --jobs N          threads (default: the online CPUs; 1: no threads)\n"
 	      "  -h, --help            this help\n"
 	      "\n"
-	      "Expressions: see wultfw(1), SELECTING DATAPOINTS.\n", f);
+	      "Expressions: see wultfw(1), SELECTING DATAPOINTS.\n"
+	      "Ctrl-C (SIGINT, SIGTERM): NEWRESULT keeps the rows read so far, its\n"
+	      "info.yml says filter_status: 'interrupted'; exit status 130 (143).\n", f);
 }
 
 /* Mark the columns --metrics names in want[]; -EINVAL after saying why. */
