@@ -70,23 +70,23 @@ interrupt() {
 	expect_status "$want" $st "$name: SIG$sig exits $want"
 	expect_in "$name/info.yml" "filter_status: 'interrupted'" "$name: info.yml says interrupted"
 	expect_in "$name.err" "interrupted by SIG$sig: $name holds the" "$name: one line says what was kept where"
-	read=$(key "$name" filter_rows_read)
+	nread=$(key "$name" filter_rows_read)
 	kept=$(key "$name" filter_rows_kept)
 	n=$("$WULTFW" calc "$name" -m WakeLatency 2>"$name.calc" | awk '$1 == "WakeLatency" { print $3 }')
 	[ -n "$kept" ] && [ "$n" = "$kept" ] && [ "$(key "$name" datapoints)" = "$kept" ] &&
-		[ "$read" -lt 2000000 ] && [ "$kept" -le "$read" ] &&
-		ok "$name: calc reads the $kept rows info.yml counts ($read read)" ||
-		{ fail "$name: calc counts '$n' rows, info.yml read '$read' kept '$kept'"; cat "$name.calc"; }
+		[ "$nread" -lt 2000000 ] && [ "$kept" -le "$nread" ] &&
+		ok "$name: calc reads the $kept rows info.yml counts ($nread read)" ||
+		{ fail "$name: calc counts '$n' rows, info.yml read '$nread' kept '$kept'"; cat "$name.calc"; }
 	[ -s "$name.calc" ] && { fail "$name: calc said something"; cat "$name.calc"; }
-	# The rows are those of the input's first `read` rows.
-	[ "$read" -gt 0 ] || fail "$name: no row read once its file held rows"
-	head -n $((read + 1)) raw.csv >"$name.head.csv"
+	# The rows are those of the input's first `nread` rows.
+	[ "$nread" -gt 0 ] || fail "$name: no row read once its file held rows"
+	head -n $((nread + 1)) raw.csv >"$name.head.csv"
 	# shellcheck disable=SC2086
 	"$WULTFW" filter "$name.head.csv" -o "$name.ref" --to csv $sel 2>/dev/null &&
 		as_csv "$name" "$name.out.csv" &&
 		cmp -s "$name.out.csv" "$name.ref/datapoints.csv" &&
-		ok "$name: the rows the first $read rows give" ||
-		fail "$name: not the rows filtering the first $read rows gives"
+		ok "$name: the rows the first $nread rows give" ||
+		fail "$name: not the rows filtering the first $nread rows gives"
 	rm -rf "$name.ref" "$name.head.csv" "$name.out.csv"
 }
 
