@@ -103,7 +103,7 @@ interrupt bin_gather1 INT 130 bres '--exclude=ReqCState=="C1"' -j 1
 interrupt bin_csv INT 130 bres "" --to csv -j 2
 
 # report opens an interrupted result and shows it was.
-if [ -f bin_gather/info.yml ]; then
+if [ "$(key bin_gather filter_status)" = interrupted ]; then
 	"$WULTFW" report bin_gather -o rep >rep.out 2>&1
 	expect_status 0 $? "report opens an interrupted result"
 	expect_in rep/data.js '"filter_status": "interrupted"' "the report's data says interrupted"
