@@ -148,3 +148,11 @@ if !STATIC_PLUGINS
 TESTS += tests/integration/test_filter_bin.sh
 endif
 endif
+
+# filter stopped by SIGINT/SIGTERM on each path, and what kill -9 leaves.
+EXTRA_DIST += tests/integration/test_filter_signal.sh
+if HAVE_CUNIT
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_filter_signal.sh
+endif
+endif

@@ -21,6 +21,7 @@
 #include "datafmt/locate.h"
 #include "convert.h"
 #include "resultdir.h"
+#include "signals.h"
 #include "toolopts.h"
 
 #define FILTER_BATCH 8192
@@ -42,6 +43,8 @@ struct filter {
 	size_t *map;			/* their index in the input */
 	struct wultfw_schema schema;
 	struct wfw_writer w;		/* datapoints.csv or datapoints.wfb */
+	bool cut;			/* chunks read (in_chunks) ended at a stop */
+	bool stopped;			/* a signal cut the rows short */
 };
 
 static void usage(FILE *f)
@@ -64,7 +67,9 @@ static void usage(FILE *f)
 	      "  -j, --jobs N          threads (default: the online CPUs; 1: no threads)\n"
 	      "  -h, --help            this help\n"
 	      "\n"
-	      "Expressions: see wultfw(1), SELECTING DATAPOINTS.\n", f);
+	      "Expressions: see wultfw(1), SELECTING DATAPOINTS.\n"
+	      "Ctrl-C (SIGINT, SIGTERM): NEWRESULT keeps the rows read so far, its\n"
+	      "info.yml says filter_status: 'interrupted'; exit status 130 (143).\n", f);
 }
 
 /* Mark the columns --metrics names in want[]; -EINVAL after saying why. */
@@ -197,12 +202,14 @@ static int in_chunks(struct filter *f, unsigned jobs)
 		.include = f->include, .exclude = f->exclude,
 		.one_pass = f->one_pass, .map = f->all_cols ? NULL : f->map,
 		.nout = f->schema.ncols, .jobs = jobs, .w = w,
+		.stop = &wfw_stop_signal,
 	};
 	int ret = csv_parallel(&a, wfw_reader_schema(f->rd)->ncols);
 
 	if (!ret) {
 		f->sel.kept = a.kept;
 		f->sel.dropped = a.dropped;
+		f->cut = a.stopped;
 		return 0;
 	}
 	if (ret != -EAGAIN)
@@ -313,6 +320,10 @@ static int write_info(struct filter *f)
 		     (unsigned long long)(f->sel.kept + f->sel.dropped));
 	wfw_info_fmt(&info, "filter_rows_kept", "%llu",
 		     (unsigned long long)f->sel.kept);
+	/* As a run stopped by a signal says, and which step it was. */
+	wfw_info_str(&info, "filter_status", f->stopped ? "interrupted" : "complete");
+	if (f->stopped)
+		wfw_info_str(&info, "status", "interrupted");
 	ret = wfw_info_write(&info, f->out, 0);
 	if (ret)
 		fprintf(stderr, "wultfw filter: cannot write %s/info.yml: %s\n",
@@ -389,7 +400,7 @@ static int parse_args(struct filter *f, int argc, char **argv)
  */
 static int open_input(struct filter *f, char *err, size_t errlen)
 {
-	struct wfw_reader_opts o = { .one_pass = true };
+	struct wfw_reader_opts o = { .one_pass = true, .stop = &wfw_stop_signal };
 	int ret = wfw_result_locate(f->in, f->path, sizeof(f->path), err, errlen);
 
 	if (!ret)
@@ -446,6 +457,8 @@ static int prepare(struct filter *f, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", ret == -ENOMEM ? "out of memory" : "");
 		return ret;
 	}
+	if (wfw_stop_signal)	/* nothing made yet: leave it so */
+		return -EINTR;
 	ret = wfw_resultdir_create(f->out, f->force, err, errlen);
 	return ret ? ret : open_output(f, err, errlen);
 }
@@ -465,6 +478,44 @@ static void remove_partial(const char *out)
 		fprintf(stderr, "wultfw filter: removed the partial %s\n", out);
 }
 
+static const char *signame(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
+	       sig == SIGHUP ? "SIGHUP" : "a signal";
+}
+
+/*
+ * The rows, then info.yml: after a stop signal too, for the rows read
+ * until then (whole rows or blocks: the writer's buffer holds no part of
+ * one). A failure removes the directory.
+ */
+static int filter_rows(struct filter *f)
+{
+	int ret = write_rows(f);
+
+	f->stopped = !ret && (f->cut || wfw_reader_stopped(f->rd));
+	if (wfw_writer_close(&f->w) && !ret) {
+		fprintf(stderr, "wultfw filter: %s\n", wfw_writer_msg(&f->w));
+		ret = -EIO;
+	}
+	if (!ret)
+		ret = write_info(f);
+	if (ret)
+		remove_partial(f->out);
+	else if (f->stopped)
+		fprintf(stderr, "wultfw filter: interrupted by %s: %s holds the %llu rows kept of the first %llu of %s (info.yml: filter_status: 'interrupted')\n",
+			signame(wfw_stop_signal), f->out,
+			(unsigned long long)f->sel.kept,
+			(unsigned long long)(f->sel.kept + f->sel.dropped), f->path);
+	else
+		fprintf(stderr, "wultfw filter: %llu of %llu rows of %s kept in %s\n",
+			(unsigned long long)f->sel.kept,
+			(unsigned long long)(f->sel.kept + f->sel.dropped),
+			f->path, f->out);
+	return ret;
+}
+
+/* Exit status: 128+N when signal N stopped it, as for a run. */
 int wfw_cmd_filter(int argc, char **argv)
 {
 	struct filter f = { 0 };
@@ -473,30 +524,25 @@ int wfw_cmd_filter(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
+	/* Ctrl-C, SIGTERM, SIGHUP: stop reading, keep what is written. */
+	wfw_signals_install();
 	ret = prepare(&f, err, sizeof(err));
-	if (ret) {
-		if (*err)
-			fprintf(stderr, "wultfw filter: %s\n", err);
-	} else {
-		ret = write_rows(&f);
-		if (wfw_writer_close(&f.w) && !ret) {
-			fprintf(stderr, "wultfw filter: %s\n", wfw_writer_msg(&f.w));
-			ret = -EIO;
-		}
-		if (!ret)
-			ret = write_info(&f);
-		if (!ret)
-			fprintf(stderr, "wultfw filter: %llu of %llu rows of %s kept in %s\n",
-				(unsigned long long)f.sel.kept,
-				(unsigned long long)(f.sel.kept + f.sel.dropped),
-				f.path, f.out);
-		else
-			remove_partial(f.out);
-	}
+	if (ret == -EINTR && wfw_stop_signal)
+		fprintf(stderr, "wultfw filter: interrupted by %s before %s was made: nothing written\n",
+			signame(wfw_stop_signal), f.out);
+	else if (ret && *err)
+		fprintf(stderr, "wultfw filter: %s\n", err);
+	if (!ret && wfw_reader_ignored_bytes(f.rd))
+		fprintf(stderr, "wultfw filter: warning: %s: ignored the last %llu bytes: a partial row or block (file cut short)\n",
+			f.path, (unsigned long long)wfw_reader_ignored_bytes(f.rd));
+	if (!ret)
+		ret = filter_rows(&f);
 	wfw_select_free(&f.sel);
 	if (f.rd)
 		wfw_reader_close(f.rd);
 	free(f.cols);
 	free(f.map);
+	if ((ret == -EINTR && wfw_stop_signal) || (!ret && f.stopped))
+		return 128 + wfw_stop_signal;
 	return ret ? 1 : 0;
 }

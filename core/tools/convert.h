@@ -110,12 +110,16 @@ struct csv_par_args {
 	size_t nout;			/* output columns (with map) */
 	unsigned jobs;
 	struct wfw_csv_writer *w;	/* the header is out */
+	const volatile sig_atomic_t *stop;	/* NULL, or set: stop reading */
 	uint64_t kept, dropped;		/* rows the selection kept, dropped */
+	bool stopped;			/* the rows out end where *stop cut them */
 };
 
 /*
  * Every row of a->path (ncols columns) selected into a->w; a->w->rows
- * is not counted. 0; -EAGAIN (not said): the file cannot be read in chunks
+ * is not counted. Once *a->stop is set, no chunk is started and the text
+ * goes out up to where reading stopped: a->w then holds whole rows, the
+ * file's first ones, that kept and dropped count. 0; -EAGAIN (not said): the file cannot be read in chunks
  * (a quote, a column whose type is not the same throughout, an error):
  * csv_restart(), then read it with one reader; else an error, said.
  */

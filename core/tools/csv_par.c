@@ -39,6 +39,7 @@ struct fpar {
 	pthread_cond_t cv;
 	unsigned nchunks, next, turn;	/* next chunk to take, to write */
 	int fail;			/* first failure: everybody stops */
+	bool cut;			/* reading stopped: later chunks stay out */
 	bool have_ref;
 	int *ref_type;			/* the first chunk's column types */
 	uint32_t *ref_div;
@@ -89,7 +90,7 @@ static int chunk_open(struct worker *w, unsigned k)
 {
 	struct csv_par_args *a = w->p->a;
 	struct wfw_reader_opts o = { .one_pass = a->one_pass, .part = k,
-				     .nparts = w->p->nchunks };
+				     .nparts = w->p->nchunks, .stop = a->stop };
 	char err[1024];
 
 	if (wfw_reader_open_opts(&w->rd, a->path, &o, err, sizeof(err)) ||
@@ -190,29 +191,42 @@ static bool chunk_agrees(struct worker *w)
 	return true;
 }
 
+static bool stop_set(const struct csv_par_args *a)
+{
+	return a->stop && *a->stop;
+}
+
 /* Chunk k's text out, in its turn; ret: how reading it went. */
 static void chunk_write(struct worker *w, unsigned k, int ret)
 {
 	struct fpar *p = w->p;
 	struct csv_par_args *a = p->a;
-	bool failed;
+	bool skip, cut = false;
 
 	pthread_mutex_lock(&p->mu);
 	while (p->turn != k && !p->fail)
 		pthread_cond_wait(&p->cv, &p->mu);
-	failed = p->fail;
+	skip = p->fail || p->cut;	/* after a cut: not part of the rows */
 	pthread_mutex_unlock(&p->mu);
 	/* Only the thread whose turn it is gets here while nothing failed. */
-	if (!failed && !ret && !chunk_agrees(w))
+	if (!skip && !ret && !chunk_agrees(w))
 		ret = -EAGAIN;
-	if (!failed && !ret) {
+	if (!skip && ret && stop_set(a)) {
+		/* Stopping: the rows end before this chunk, not start again. */
+		skip = cut = true;
+		ret = 0;
+	}
+	if (!skip && !ret) {
 		ret = wfw_out_write(&a->w->out, w->text, w->len);
 		a->kept += w->sel.kept;
 		a->dropped += w->sel.dropped;
+		cut = wfw_reader_stopped(w->rd);
 	}
 	pthread_mutex_lock(&p->mu);
 	if (ret && !p->fail)
 		p->fail = ret;
+	if (cut)
+		p->cut = a->stopped = true;
 	p->turn++;
 	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
@@ -228,7 +242,13 @@ static void *worker_main(void *arg)
 		int ret;
 
 		pthread_mutex_lock(&p->mu);
-		k = p->next++;
+		/* The chunks taken stay 0..k: each is written or cut in turn. */
+		if (stop_set(p->a) && p->next < p->nchunks) {
+			p->a->stopped = true;
+			k = p->nchunks;
+		} else {
+			k = p->next++;
+		}
 		ret = p->fail;
 		pthread_mutex_unlock(&p->mu);
 		if (k >= p->nchunks || ret)
@@ -309,6 +329,7 @@ int csv_parallel(struct csv_par_args *a, size_t ncols)
 	int ret = -ENOMEM;
 
 	a->kept = a->dropped = 0;
+	a->stopped = false;
 	p.nchunks = chunks_for(a);
 	p.ref_type = calloc(ncols, sizeof(*p.ref_type));
 	p.ref_div = calloc(ncols, sizeof(*p.ref_div));

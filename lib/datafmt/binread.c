@@ -470,6 +470,8 @@ long wfw_reader_read_block(struct wfw_reader *base, void *dst, size_t cap,
 		return rfail(base, -EINVAL, "%s: not between two blocks of a version 2 binary file",
 			     base->path);
 	*rows = 0;
+	if (wfw_reader_stop_now(base))
+		return 0;
 	for (;;) {
 		got = load_raw(r, dst, cap, rows);
 		if (got >= 0 || !base->salvage || r->damage_len < -1)
@@ -653,6 +655,8 @@ long wfw_reader_read_chunks(struct wfw_reader *base, size_t max,
 
 	if (base->ops != &wfw_bin_reader_ops || r->hdr.version == WFW_BIN_VERSION_V1)
 		return rfail(base, -EINVAL, "%s: not a binary file of version 2", base->path);
+	if (wfw_reader_stop_now(base))
+		return 0;
 	ready = ready_rows(r);
 	if (ready <= 0)
 		return ready;

@@ -66,6 +66,7 @@ struct csv_reader {
 	size_t tcap;
 	size_t keep;		/* texts: pages from here on stay mapped */
 	bool odd;		/* the row has a field printed otherwise */
+	size_t mapped;		/* the map's length when tok.size was cut */
 };
 
 static struct csv_reader *to_csv(struct wfw_reader *r)
@@ -217,7 +218,9 @@ static int learn(struct csv_reader *r, uint64_t limit)
 			return field_count(r, nf, line);
 		for (size_t c = 0; c < (size_t)nf && !ret; c++)
 			ret = note_value(r, c, r->tok.f[c].s, r->tok.f[c].n, line);
-		rows++;
+		/* A whole file's pass takes seconds: stop on request. */
+		if (!(++rows & 4095) && wfw_reader_stop_now(&r->base))
+			return rfail(&r->base, -EINTR, "%s: reading stopped", r->base.path);
 	}
 	if (!r->base.opts.one_pass)
 		r->base.rows = rows;
@@ -719,6 +722,36 @@ static void pick_part(struct csv_reader *r)
 	r->tok.line = 0;	/* unknown: errors name the byte offset */
 }
 
+/*
+ * A last line without its newline and with fewer fields than the header
+ * is a row cut short (kill -9, a full disk): left out, counted in
+ * ignored, rather than failing the file. One with a quote is left to the
+ * parser: a quoted field may hold newlines.
+ */
+static void cut_tail(struct csv_reader *r)
+{
+	const char *m = r->tok.map, *nl;
+	size_t end = r->tok.size, from = r->tok.pos ? r->tok.pos - 1 : 0;
+	size_t start, fields = 1;
+
+	if (end <= r->tok.pos || m[end - 1] == '\n')
+		return;
+	nl = memrchr(m + from, '\n', end - from);
+	if (!nl)
+		return;	/* the header line is the last */
+	start = (size_t)(nl - m) + 1;
+	for (size_t i = start; i < end; i++) {
+		if (m[i] == '"')
+			return;
+		fields += m[i] == ',';
+	}
+	if (fields >= r->base.schema.ncols)
+		return;
+	r->mapped = end;
+	r->tok.size = start;
+	r->base.ignored = end - start;
+}
+
 /* Where the window path may start a row: far enough from the end. */
 static void win_ends(struct csv_reader *r, uint64_t size)
 {
@@ -753,7 +786,8 @@ static int csv_open(struct wfw_reader *base, uint64_t size)
 	ret = read_header(r);
 	if (ret)
 		return ret;
-	win_ends(r, size);
+	cut_tail(r);
+	win_ends(r, r->tok.size);
 	pick_part(r);
 	return learn(r, base->opts.one_pass ? LEARN_ROWS : UINT64_MAX);
 }
@@ -762,6 +796,8 @@ static void csv_free(struct wfw_reader *base)
 {
 	struct csv_reader *r = to_csv(base);
 
+	if (r->mapped)
+		r->tok.size = r->mapped;	/* unmap all of it */
 	wfw_csvtok_free(&r->tok);
 	if (r->cs)
 		for (size_t c = 0; c < base->schema.ncols; c++)

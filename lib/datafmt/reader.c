@@ -210,6 +210,8 @@ long wfw_reader_read(struct wfw_reader *r, struct wultfw_batch *b)
 				       r->path, b->ncols, r->schema.ncols);
 	if (b->rows > b->capacity)
 		return wfw_reader_fail(r, -EINVAL, "%s: batch overfilled", r->path);
+	if (wfw_reader_stop_now(r))
+		return 0;
 	return r->ops->read(r, b);
 }
 
@@ -263,7 +265,7 @@ long wfw_reader_read_cols(struct wfw_reader *r, struct wfw_col_batch *b)
 				       r->path, b->ncols, r->schema.ncols);
 	if (b->rows > b->capacity)
 		return wfw_reader_fail(r, -EINVAL, "%s: batch overfilled", r->path);
-	if (b->rows == b->capacity)
+	if (b->rows == b->capacity || wfw_reader_stop_now(r))
 		return 0;
 	if (!b->rows)
 		memset(b->may_nan, 0, b->ncols * sizeof(*b->may_nan));
@@ -289,6 +291,11 @@ const struct wfw_row_text *wfw_reader_row_texts(struct wfw_reader *r,
 const char *wfw_reader_error(const struct wfw_reader *r)
 {
 	return r->err;
+}
+
+bool wfw_reader_stopped(const struct wfw_reader *r)
+{
+	return r->stopped;
 }
 
 uint64_t wfw_reader_rows(const struct wfw_reader *r)

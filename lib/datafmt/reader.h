@@ -59,6 +59,7 @@
 #ifndef WFW_READER_H
 #define WFW_READER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <wultfw/plugin.h>
@@ -97,6 +98,13 @@ struct wfw_reader_opts {
 	 * file whole. wfw_reader_rows() counts the part's rows.
 	 */
 	unsigned part, nparts;
+	/*
+	 * NULL, or a flag a signal handler sets to stop reading (wultfw
+	 * filter's Ctrl-C): once it is set, every read returns 0 as at the
+	 * end of the file, between two batches or blocks, and
+	 * wfw_reader_stopped() says so.
+	 */
+	const volatile sig_atomic_t *stop;
 };
 
 int wfw_reader_open_opts(struct wfw_reader **r, const char *path,
@@ -199,12 +207,17 @@ const struct wfw_row_text *wfw_reader_row_texts(struct wfw_reader *r,
 
 const char *wfw_reader_error(const struct wfw_reader *r);
 
+/* Whether a read ended because wfw_reader_opts.stop was set, not the file. */
+bool wfw_reader_stopped(const struct wfw_reader *r);
+
 /* Whole rows in the file (binary: whole records; CSV: data lines). */
 uint64_t wfw_reader_rows(const struct wfw_reader *r);
 
 /*
- * Binary files only: bytes after the last whole record (a file cut short),
- * which are ignored. 0 for CSV files.
+ * Bytes after the last whole record (a file cut short), which are
+ * ignored: binary files, a partial block or record; CSV files, a last
+ * line without its newline with fewer fields than the header (a last
+ * field cut short cannot be told from a whole one).
  */
 uint64_t wfw_reader_ignored_bytes(const struct wfw_reader *r);
 

@@ -29,7 +29,16 @@ struct wfw_reader {
 	struct wfw_reader_opts opts;
 	uint64_t schema_gen;	/* bumped when a column's type changes */
 	struct wultfw_batch rowbuf;	/* read_cols for a format without it */
+	bool stopped;		/* opts.stop was seen set: no more reads */
 };
+
+/* Every read's first check: has opts.stop been set? */
+static inline bool wfw_reader_stop_now(struct wfw_reader *r)
+{
+	if (r->opts.stop && *r->opts.stop)
+		r->stopped = true;
+	return r->stopped;
+}
 
 struct wfw_reader_ops {
 	enum wfw_file_format fmt;

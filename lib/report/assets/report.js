@@ -60,6 +60,10 @@ var INTRO = [
 	["Format version", "format_version"],
 	["Filtered from", "filtered_from"], ["Filter include", "filter_include"],
 	["Filter exclude", "filter_exclude"],
+	["Filter status", function (i) {
+		return i.filter_status !== "interrupted" ? i.filter_status :
+			"interrupted after " + i.filter_rows_read + " rows read, " +
+			i.filter_rows_kept + " kept"; }],
 ];
 
 // The sources' drop counters in info.yml (hrt_dropped_..., timer_overruns,
