@@ -86,3 +86,9 @@ void wfw_signals_install(void)
 	signal(SIGPIPE, SIG_IGN);
 	atexit(wfw_restore_exit);
 }
+
+const char *wfw_signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
+	       sig == SIGHUP ? "SIGHUP" : "a signal";
+}

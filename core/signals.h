@@ -14,4 +14,7 @@ extern volatile sig_atomic_t wfw_stop_signal;
 
 void wfw_signals_install(void);
 
+/* "SIGINT", "SIGTERM", "SIGHUP" (the stop signals), else "a signal". */
+const char *wfw_signal_name(int sig);
+
 #endif

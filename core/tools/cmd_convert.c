@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "convert.h"
 #include "replace.h"
+#include "signals.h"
 #include "toolopts.h"
 
 #define CONVERT_BATCH 8192
@@ -241,7 +242,7 @@ static bool csv_chunks_fit(struct wfw_reader *r, const struct convert_args *a)
 static int csv_in_chunks(const struct convert_args *a, struct wfw_writer *w,
 			 struct csv2bin_names **names)
 {
-	int ret = csv2bin_parallel(a->in, w, a->jobs, names);
+	int ret = csv2bin_parallel(a->in, w, a->jobs, &wfw_stop_signal, names);
 
 	if (ret != -EAGAIN)
 		return ret;
@@ -337,7 +338,8 @@ static int open_input(struct convert_args *a, struct wfw_reader **r,
 		      struct wfw_select *sel)
 {
 	/* A selection resolves names when it is set up: learn all first. */
-	struct wfw_reader_opts o = { .one_pass = a->one_pass };
+	struct wfw_reader_opts o = { .one_pass = a->one_pass,
+				     .stop = &wfw_stop_signal };
 	char err[512];
 
 	if (wfw_reader_open_opts(r, a->in, &o, err, sizeof(err)) ||
@@ -439,13 +441,47 @@ static int run(struct convert_args *a, struct wfw_reader **r,
 	return ret ? ret : convert(*r, a, sel, rows);
 }
 
+/* What a whole conversion did, on stderr. */
+static void say_done(const struct convert_args *a, struct wfw_reader *r,
+		     const struct wfw_select *sel, uint64_t rows)
+{
+	char msg[1024];
+
+	if (wfw_reader_damaged(r)) {
+		wfw_reader_damage_summary(r, msg, sizeof(msg));
+		fprintf(stderr, "wultfw convert: %s: %s\n", a->in, msg);
+	}
+	if (wfw_select_unmatched(sel, wfw_reader_schema(r), msg, sizeof(msg)))
+		fprintf(stderr, "wultfw convert: warning: %s\n", msg);
+	if (wfw_select_active(sel))
+		fprintf(stderr, "wultfw convert: %llu of %llu rows from %s to %s\n",
+			(unsigned long long)sel->kept,
+			(unsigned long long)(sel->kept + sel->dropped), a->in, a->rep.final);
+	else
+		fprintf(stderr, "wultfw convert: %llu rows from %s to %s\n",
+			(unsigned long long)rows, a->in, a->rep.final);
+}
+
+/*
+ * Stopped by a signal: the output holds the first rows, whole; it takes
+ * the place of an older OUT only when the conversion completes.
+ */
+static void say_stopped(const struct convert_args *a, uint64_t rows)
+{
+	fprintf(stderr, "wultfw convert: interrupted by %s: the first %llu rows of %s are in %s (whole rows or blocks: it reads as it is)%s%s%s\n",
+		wfw_signal_name(wfw_stop_signal), (unsigned long long)rows, a->in,
+		a->out, a->rep.tmp ? "; " : "", a->rep.tmp ? a->rep.final : "",
+		a->rep.tmp ? " left as it was" : "");
+}
+
+/* Exit status: 128+N when signal N stopped it (SIGINT, SIGTERM, SIGHUP). */
 int wfw_cmd_convert(int argc, char **argv)
 {
 	struct convert_args a = { 0 };
 	struct wfw_select sel = { 0 };
 	struct wfw_reader *r = NULL;
 	uint64_t rows = 0;
-	char msg[1024];
+	bool stopped;
 	int ret = convert_parse_args(argc, argv, &a);
 
 	if (ret >= 0)
@@ -453,25 +489,21 @@ int wfw_cmd_convert(int argc, char **argv)
 	if (wfw_replace_begin(&a.rep, "convert", a.in, a.out, !(a.flags & WFW_OUT_EXCL)))
 		return 1;
 	a.out = wfw_replace_path(&a.rep);
+	/* Ctrl-C, SIGTERM, SIGHUP: stop reading, keep what is written. */
+	wfw_signals_install();
 	ret = run(&a, &r, &sel, &rows);
-	if (!ret)
-		ret = wfw_replace_commit(&a.rep, "convert");
-	if (!ret && wfw_reader_damaged(r)) {
-		wfw_reader_damage_summary(r, msg, sizeof(msg));
-		fprintf(stderr, "wultfw convert: %s: %s\n", a.in, msg);
-	}
-	if (!ret && wfw_select_unmatched(&sel, wfw_reader_schema(r), msg, sizeof(msg)))
-		fprintf(stderr, "wultfw convert: warning: %s\n", msg);
-	if (!ret && wfw_select_active(&sel))
-		fprintf(stderr, "wultfw convert: %llu of %llu rows from %s to %s\n",
-			(unsigned long long)sel.kept,
-			(unsigned long long)(sel.kept + sel.dropped), a.in, a.rep.final);
+	stopped = !ret && wfw_stop_signal;
+	if (stopped)
+		say_stopped(&a, wfw_select_active(&sel) ? sel.kept : rows);
 	else if (!ret)
-		fprintf(stderr, "wultfw convert: %llu rows from %s to %s\n",
-			(unsigned long long)rows, a.in, a.rep.final);
+		ret = wfw_replace_commit(&a.rep, "convert");
+	if (!ret && !stopped)
+		say_done(&a, r, &sel, rows);
 	wfw_replace_free(&a.rep);
 	wfw_select_free(&sel);
 	if (r)
 		wfw_reader_close(r);
+	if (stopped)
+		return 128 + wfw_stop_signal;
 	return ret ? 1 : 0;
 }

@@ -478,12 +478,6 @@ static void remove_partial(const char *out)
 		fprintf(stderr, "wultfw filter: removed the partial %s\n", out);
 }
 
-static const char *signame(int sig)
-{
-	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
-	       sig == SIGHUP ? "SIGHUP" : "a signal";
-}
-
 /*
  * The rows, then info.yml: after a stop signal too, for the rows read
  * until then (whole rows or blocks: the writer's buffer holds no part of
@@ -504,7 +498,7 @@ static int filter_rows(struct filter *f)
 		remove_partial(f->out);
 	else if (f->stopped)
 		fprintf(stderr, "wultfw filter: interrupted by %s: %s holds the %llu rows kept of the first %llu of %s (info.yml: filter_status: 'interrupted')\n",
-			signame(wfw_stop_signal), f->out,
+			wfw_signal_name(wfw_stop_signal), f->out,
 			(unsigned long long)f->sel.kept,
 			(unsigned long long)(f->sel.kept + f->sel.dropped), f->path);
 	else
@@ -529,7 +523,7 @@ int wfw_cmd_filter(int argc, char **argv)
 	ret = prepare(&f, err, sizeof(err));
 	if (ret == -EINTR && wfw_stop_signal)
 		fprintf(stderr, "wultfw filter: interrupted by %s before %s was made: nothing written\n",
-			signame(wfw_stop_signal), f.out);
+			wfw_signal_name(wfw_stop_signal), f.out);
 	else if (ret && *err)
 		fprintf(stderr, "wultfw filter: %s\n", err);
 	if (!ret && wfw_reader_ignored_bytes(f.rd))

@@ -142,13 +142,14 @@ struct csv2bin_names;
  * open with WFW_BINW_GROWS over the schema a one-pass reader of the file
  * learned, parsed in chunks by `jobs` threads and written in file order:
  * the file one reader would write. *names: the schema w's header is
- * rewritten from at close; csv2bin_free() it after closing w. 0; -EAGAIN
- * (not said): the file cannot be read in chunks (a quote, a column whose
- * type is not the same throughout, an error): csv2bin_restart(), then read
- * it with one reader; else an error, said.
+ * rewritten from at close; csv2bin_free() it after closing w. Once *stop
+ * (may be NULL) is set, no later chunk is written: w holds the file's
+ * first rows. 0; -EAGAIN (not said): the file cannot be read in chunks (a
+ * quote, a column whose type is not the same throughout, an error):
+ * csv2bin_restart(), then read it with one reader; else an error, said.
  */
 int csv2bin_parallel(const char *path, struct wfw_writer *w, unsigned jobs,
-		     struct csv2bin_names **names);
+		     const volatile sig_atomic_t *stop, struct csv2bin_names **names);
 
 /* w's file cut back to its header, to be written again. 0 or -errno (said in w). */
 int csv2bin_restart(struct wfw_writer *w);

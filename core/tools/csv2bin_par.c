@@ -64,6 +64,7 @@ struct c2b {
 	pthread_cond_t cv;
 	unsigned nchunks, next;		/* next chunk to take (mu) */
 	bool stop;			/* the writer is done or failed (mu) */
+	const volatile sig_atomic_t *sig;	/* set: write no more chunks */
 	struct slot *slots;		/* chunk k goes into slot k % nslots */
 	unsigned nslots;
 	struct csv2bin_names *names;
@@ -237,6 +238,8 @@ static int write_chunks(struct c2b *p)
 	for (unsigned k = 0; k < p->nchunks && !ret; k++) {
 		struct slot *s = &p->slots[k % p->nslots];
 
+		if (p->sig && *p->sig)	/* Ctrl-C: the chunks so far, whole */
+			break;
 		pthread_mutex_lock(&p->mu);
 		while (s->state != SLOT_FULL || s->k != k)
 			pthread_cond_wait(&p->cv, &p->mu);
@@ -328,11 +331,11 @@ static void names_use(struct csv2bin_names *n, struct wfw_bin_writer *bw)
 }
 
 int csv2bin_parallel(const char *path, struct wfw_writer *w, unsigned jobs,
-		     struct csv2bin_names **names)
+		     const volatile sig_atomic_t *stop, struct csv2bin_names **names)
 {
 	struct wfw_bin_writer *bw = &w->impl.bin;
 	struct c2b p = { .path = path, .w = w, .ncols = bw->ncols,
-			 .nslots = 2 * jobs };
+			 .nslots = 2 * jobs, .sig = stop };
 	int ret = -ENOMEM;
 
 	*names = NULL;

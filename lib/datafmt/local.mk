@@ -59,6 +59,8 @@ EXTRA_DIST += tests/integration/test_convert_raw.sh
 TESTS += tests/integration/test_convert_raw.sh
 EXTRA_DIST += tests/integration/test_convert_replace.sh
 TESTS += tests/integration/test_convert_replace.sh
+EXTRA_DIST += tests/integration/test_convert_signal.sh
+TESTS += tests/integration/test_convert_signal.sh
 dist_doc_DATA += doc/binary-format.md
 # Rows formatted from a binary block's chunks against the reference formatters.
 if HAVE_CUNIT
