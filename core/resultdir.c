@@ -46,18 +46,27 @@ int wfw_remove_tree(const char *path)
 	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -errno : 0;
 }
 
-/* --force replaces an old result directory, and nothing that is not one. */
-static int remove_old(const char *path, char *err, size_t errlen)
+int wfw_resultdir_replaceable(const char *path, char *err, size_t errlen)
 {
 	char probe[PATH_MAX];
 
 	snprintf(probe, sizeof(probe), "%s/logs", path);
 	if (access(probe, F_OK)) {
 		snprintf(err, errlen,
-			 "%s exists and is not a wultfw result directory (no logs/): not removing it, even with --force",
+			 "%s exists and is not a wultfw result directory (no logs/): not removing it, even with --force: choose another name",
 			 path);
 		return -EEXIST;
 	}
+	return 0;
+}
+
+/* --force replaces an old result directory, and nothing that is not one. */
+static int remove_old(const char *path, char *err, size_t errlen)
+{
+	int ret = wfw_resultdir_replaceable(path, err, errlen);
+
+	if (ret)
+		return ret;
 	if (wfw_remove_tree(path)) {
 		snprintf(err, errlen, "cannot remove the old result directory %s: %s",
 			 path, strerror(errno));

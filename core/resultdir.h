@@ -15,6 +15,9 @@
 int wfw_resultdir_create(const char *path, bool force, char *err,
 			 size_t errlen);
 
+/* 0 when --force may replace `path` (a result directory: logs/), else why. */
+int wfw_resultdir_replaceable(const char *path, char *err, size_t errlen);
+
 /* mkdir -p; returns 0 or -errno. */
 int wfw_mkdir_p(const char *path);
 /* rm -r without following links; returns 0 or -errno. */

@@ -20,6 +20,7 @@
 #include "datafmt/infoyml.h"
 #include "datafmt/locate.h"
 #include "convert.h"
+#include "replace.h"
 #include "resultdir.h"
 #include "signals.h"
 #include "toolopts.h"
@@ -29,7 +30,9 @@
 #define PAR_MIN_BYTES	(8u << 20)
 
 struct filter {
-	const char *in, *out, *include, *exclude, *metrics, *to;
+	const char *in, *include, *exclude, *metrics, *to;
+	const char *out;		/* the directory written now */
+	struct wfw_replace rep;		/* NEWRESULT as the user named it */
 	int outfmt;			/* WFW_FMT_CSV or WFW_FMT_BINARY; 0: the input's */
 	bool force;
 	bool one_pass;			/* the reader learns types from the first rows */
@@ -63,7 +66,8 @@ static void usage(FILE *f)
 	      "                        'ReqCState == \"C6\" && WakeLatency > 0.1ms'\n"
 	      "      --exclude=EXPR    drop rows where EXPR holds\n"
 	      "  -m, --metrics=LIST    keep only these columns (comma-separated)\n"
-	      "  -f, --force           replace NEWRESULT if it is a result directory\n"
+	      "  -f, --force           replace NEWRESULT if it is a result directory,\n"
+	      "                        once the new one is whole\n"
 	      "  -j, --jobs N          threads (default: the online CPUs; 1: no threads)\n"
 	      "  -h, --help            this help\n"
 	      "\n"
@@ -459,6 +463,10 @@ static int prepare(struct filter *f, char *err, size_t errlen)
 	}
 	if (wfw_stop_signal)	/* nothing made yet: leave it so */
 		return -EINTR;
+	ret = wfw_replace_begin_dir(&f->rep, f->path, f->out, f->force, err, errlen);
+	if (ret)
+		return ret;
+	f->out = wfw_replace_path(&f->rep);
 	ret = wfw_resultdir_create(f->out, f->force, err, errlen);
 	return ret ? ret : open_output(f, err, errlen);
 }
@@ -467,15 +475,29 @@ static int prepare(struct filter *f, char *err, size_t errlen)
  * A failure after the output directory was made: it holds part of the
  * rows and no info.yml, which no tool would take for the whole result.
  */
-static void remove_partial(const char *out)
+static void remove_partial(const struct filter *f)
 {
-	int ret = wfw_remove_tree(out);
+	int ret = wfw_remove_tree(f->out);
 
 	if (ret)
 		fprintf(stderr, "wultfw filter: cannot remove the partial %s: %s\n",
-			out, strerror(-ret));
+			f->out, strerror(-ret));
 	else
-		fprintf(stderr, "wultfw filter: removed the partial %s\n", out);
+		fprintf(stderr, "wultfw filter: removed the partial %s%s%s\n", f->out,
+			f->rep.tmp ? "; left as it was: " : "", f->rep.tmp ? f->rep.final : "");
+}
+
+/* A whole new result built beside an old NEWRESULT takes its place. */
+static int commit(struct filter *f)
+{
+	char err[PATH_MAX + 128];
+	int ret = wfw_replace_commit_dir(&f->rep, err, sizeof(err));
+
+	if (ret)
+		fprintf(stderr, "wultfw filter: %s\n", err);
+	else
+		f->out = f->rep.final;
+	return ret;
 }
 
 /*
@@ -495,17 +517,22 @@ static int filter_rows(struct filter *f)
 	if (!ret)
 		ret = write_info(f);
 	if (ret)
-		remove_partial(f->out);
-	else if (f->stopped)
-		fprintf(stderr, "wultfw filter: interrupted by %s: %s holds the %llu rows kept of the first %llu of %s (info.yml: filter_status: 'interrupted')\n",
+		remove_partial(f);
+	else if (!f->stopped)
+		ret = commit(f);	/* a failure keeps the new one, said */
+	if (ret)
+		return ret;
+	if (f->stopped)
+		fprintf(stderr, "wultfw filter: interrupted by %s: %s holds the %llu rows kept of the first %llu of %s (info.yml: filter_status: 'interrupted')%s%s\n",
 			wfw_signal_name(wfw_stop_signal), f->out,
 			(unsigned long long)f->sel.kept,
-			(unsigned long long)(f->sel.kept + f->sel.dropped), f->path);
+			(unsigned long long)(f->sel.kept + f->sel.dropped), f->path,
+			f->rep.tmp ? "; left as it was: " : "", f->rep.tmp ? f->rep.final : "");
 	else
 		fprintf(stderr, "wultfw filter: %llu of %llu rows of %s kept in %s\n",
 			(unsigned long long)f->sel.kept,
 			(unsigned long long)(f->sel.kept + f->sel.dropped),
-			f->path, f->out);
+			f->path, f->rep.final);
 	return ret;
 }
 
@@ -536,6 +563,7 @@ int wfw_cmd_filter(int argc, char **argv)
 		wfw_reader_close(f.rd);
 	free(f.cols);
 	free(f.map);
+	wfw_replace_free(&f.rep);
 	if ((ret == -EINTR && wfw_stop_signal) || (!ret && f.stopped))
 		return 128 + wfw_stop_signal;
 	return ret ? 1 : 0;

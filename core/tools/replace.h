@@ -31,6 +31,18 @@ static inline const char *wfw_replace_path(const struct wfw_replace *r)
 /* The output came out whole: put it in place. 0 or an error said. */
 int wfw_replace_commit(struct wfw_replace *r, const char *tool);
 
+/*
+ * The same for a result directory (filter's NEWRESULT): -EINVAL (said in
+ * err) when it holds the input file `in`, or when --force would replace
+ * something that is no result directory; an existing one with `force` is
+ * built beside it. The caller creates wfw_replace_path().
+ */
+int wfw_replace_begin_dir(struct wfw_replace *r, const char *in,
+			  const char *final, bool force, char *err, size_t errlen);
+
+/* The new directory whole: the old one removed, the new one in place. */
+int wfw_replace_commit_dir(struct wfw_replace *r, char *err, size_t errlen);
+
 void wfw_replace_free(struct wfw_replace *r);
 
 #endif

@@ -170,6 +170,27 @@ printf '\377\377\377\377\377\377\377\377' |
 expect_status 1 $? "a damaged binary file fails filter"
 expect_in dmg.err "removed the partial dmgout" "and says it removed the partial output"
 [ ! -e dmgout ] && ok "which is gone" || fail "dmgout/ left behind: $(ls dmgout)"
+# --force over a result: the old one stays until the new one is whole.
+"$WULTFW" filter res -o keep --include 'LDist > 1' 2>/dev/null
+cp -a keep keep.orig
+"$WULTFW" filter dmg.wfb -o keep --force -j 1 >dmg.err 2>&1
+expect_status 1 $? "--force with a damaged input fails"
+expect_in dmg.err "left as it was: keep" "and says the old result stays"
+diff -r keep keep.orig >/dev/null && ok "the old result kept, file for file" || fail "--force lost the old result"
+ls -d keep.partial-* 2>/dev/null && fail "a partial result left beside it" || ok "nothing left beside it"
+"$WULTFW" filter res -o keep --force --include 'LDist > 100' 2>err
+expect_status 0 $? "--force with a good input replaces it"
+expect_in keep/info.yml "filter_include: 'LDist > 100'" "with the new result"
+ls -d keep.partial-* 2>/dev/null && fail "a partial result left after success" || ok "and nothing beside it"
+# NEWRESULT holding the input: refused, the input untouched.
+cp -a res resc
+for args in "resc -o resc --force" "resc -o resc" "resc/datapoints.csv -o resc --force" "resc -o ./resc/ --force"; do
+	# shellcheck disable=SC2086
+	"$WULTFW" filter $args --include 'LDist > 1' >self.err 2>&1
+	expect_status 1 $? "filter $args: refused"
+	expect_in self.err "holds the input" "filter $args: says why"
+done
+diff -r res resc >/dev/null && ok "the input untouched" || fail "the input changed"
 "$WULTFW" filter --help >help.out 2>&1
 expect_in help.out "Usage: wultfw filter RESULT -o NEWRESULT" "filter --help"
 finish
