@@ -53,7 +53,7 @@ int wfw_resultdir_replaceable(const char *path, char *err, size_t errlen)
 	snprintf(probe, sizeof(probe), "%s/logs", path);
 	if (access(probe, F_OK)) {
 		snprintf(err, errlen,
-			 "%s exists and is not a wultfw result directory (no logs/): not removing it, even with --force: choose another name",
+			 "%s exists and is not a wultfw result directory (no logs/), which --force would not remove either: choose another name",
 			 path);
 		return -EEXIST;
 	}
@@ -83,6 +83,9 @@ int wfw_resultdir_create(const char *path, bool force, char *err,
 	int ret;
 
 	if (stat(path, &st) == 0) {
+		ret = wfw_resultdir_replaceable(path, err, errlen);
+		if (ret)	/* not ours: --force would not help either */
+			return ret;
 		if (!force) {
 			snprintf(err, errlen,
 				 "result directory %s exists already: move it away, choose another outdir (-o), or replace it with --force",

@@ -36,13 +36,13 @@ int wfw_report_prepare_dir(const char *dir, bool force, char *err,
 
 	if (!stat(dir, &st)) {
 		snprintf(path, sizeof(path), "%s/data.js", dir);
-		if (!force) {
-			snprintf(err, errlen, "%s exists already: choose another -o DIR, or replace the report in it with --force",
+		if (access(path, F_OK)) {	/* --force would not help */
+			snprintf(err, errlen, "%s exists and holds no report (no data.js), which --force would not write into either: choose another -o DIR",
 				 dir);
 			return -EEXIST;
 		}
-		if (access(path, F_OK)) {
-			snprintf(err, errlen, "%s exists and holds no report (no data.js): not writing into it, even with --force",
+		if (!force) {
+			snprintf(err, errlen, "%s exists already: choose another -o DIR, or replace the report in it with --force",
 				 dir);
 			return -EEXIST;
 		}

@@ -191,6 +191,11 @@ for args in "resc -o resc --force" "resc -o resc" "resc/datapoints.csv -o resc -
 	expect_in self.err "holds the input" "filter $args: says why"
 done
 diff -r res resc >/dev/null && ok "the input untouched" || fail "the input changed"
+# A file or a foreign directory as NEWRESULT: no hint of a --force that would not help.
+echo x >afile
+"$WULTFW" filter res -o afile >self.err 2>&1
+expect_status 1 $? "a file as NEWRESULT: refused"
+expect_in self.err "not a wultfw result directory (no logs/), which --force would not remove either" "says --force would not help"
 "$WULTFW" filter --help >help.out 2>&1
 expect_in help.out "Usage: wultfw filter RESULT -o NEWRESULT" "filter --help"
 finish

@@ -297,4 +297,8 @@ expect_in bad.err "(did you mean 'WakeLatency'?)" "with a did-you-mean"
 expect_status 1 $? "an existing report is not overwritten"
 "$WULTFW" report -o r-timer --force out/timer 2>/dev/null
 expect_status 0 $? "--force replaces it"
+echo x >afile
+"$WULTFW" report -o afile out/timer >bad.err 2>&1
+expect_status 1 $? "a file as -o DIR: refused"
+expect_in bad.err "which --force would not write into either" "without a hint of --force"
 finish
