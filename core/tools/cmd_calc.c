@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "stats/hist.h"
 #include "toolopts.h"
+#include <suggest/suggest.h>
 
 /* A bad option: one line on stderr. */
 static int calc_usage_error(const char *fmt, ...)
@@ -124,10 +125,15 @@ static int parse_func(struct calc *c, const char *tok)
 	snprintf(f->label, sizeof(f->label), "%s", tok);
 	f->fn = fn < 0 ? FN_PCT : (enum calc_fn)fn;
 	if (fn < 0) {
+		static const char *const known[] = { "count", "min", "max", "mean",
+						     "std", "stddev", "median", "avg" };
+		const char *near = wfw_suggest(tok, known, sizeof(known) / sizeof(known[0]));
+
 		f->p = pct_func(tok);
 		if (f->p < 0)
-			return calc_usage_error("-f: unknown function '%s' (count, min, max, mean, std, median, pNN, NN%%)",
-						tok);
+			return calc_usage_error("-f: unknown function '%s'%s%s%s (count, min, max, mean, std, median, pNN, NN%%)",
+						tok, near ? " (did you mean '" : "", near ? near : "",
+						near ? "'?)" : "");
 		if (c->npct == WFW_SUMMARY_MAX_PCT)
 			return calc_usage_error("-f: at most %d percentiles",
 						WFW_SUMMARY_MAX_PCT);
@@ -178,6 +184,7 @@ static int parse_metrics(struct calc *c, const char *list)
 static int parse_format(struct calc *c, const char *name)
 {
 	static const char *const names[] = { "table", "markdown", "csv", "json" };
+	const char *near;
 
 	for (size_t i = 0; i < 4; i++) {
 		if (!strcmp(name, names[i])) {
@@ -185,8 +192,9 @@ static int parse_format(struct calc *c, const char *name)
 			return 0;
 		}
 	}
-	fprintf(stderr, "wultfw calc: --format %s: use table, markdown, csv or json\n",
-		name);
+	near = wfw_suggest(name, names, 4);
+	fprintf(stderr, "wultfw calc: --format %s: use table, markdown, csv or json%s%s%s\n",
+		name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 	return -EINVAL;
 }
 

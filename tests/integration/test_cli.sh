@@ -46,6 +46,18 @@ expect_in "$work/bad.out" "bad.cfg:3: source.totl: unknown key for plugin 'tests
 expect_in "$work/bad.out" "nothing was measured" "says nothing was measured"
 [ -e "$work/out" ] && fail "a bad file created the output directory" || ok "a bad file creates nothing"
 
+# The tools' option errors: one line, with a did-you-mean.
+for t in calc convert filter report; do
+	"$WULTFW" $t --hepl >"$work/opt.out" 2>&1
+	expect_status 2 $? "$t --hepl exits 2"
+	expect_in "$work/opt.out" "wultfw $t: unknown option '--hepl' (did you mean '--help'?): 'wultfw $t --help' lists the options" "$t: says which and what it may be"
+	[ "$(wc -l <"$work/opt.out")" = 1 ] && ok "$t: in one line" || fail "$t: $(wc -l <"$work/opt.out") lines"
+done
+"$WULTFW" calc -j >"$work/opt.out" 2>&1
+expect_in "$work/opt.out" "option '-j' needs a value" "a missing value said"
+"$WULTFW" calc -f medain "$srcdir/tests/data/wult-1.3" >"$work/opt.out" 2>&1
+expect_in "$work/opt.out" "unknown function 'medain' (did you mean 'median'?)" "a function's did-you-mean"
+
 # A shared sink's bad key, in a file of two experiments: said once.
 cat >"$work/bad2.cfg" <<'CFG'
 outdir = "out";

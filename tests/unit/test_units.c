@@ -78,6 +78,12 @@ static void test_suggest(void)
 	CU_ASSERT_STRING_EQUAL(wfw_suggest("tiem", keys, 4), "time");
 	CU_ASSERT_STRING_EQUAL(wfw_suggest("Plugin", keys, 4), "plugin");
 	CU_ASSERT_PTR_NULL(wfw_suggest("outdir", keys, 4));
+	/* A swap of neighbours is one edit: nearer than two deletions. */
+	static const char *const funcs[] = { "mean", "median", "max" };
+
+	CU_ASSERT_STRING_EQUAL(wfw_suggest("medain", funcs, 3), "median");
+	CU_ASSERT_STRING_EQUAL(wfw_suggest("mena", funcs, 3), "mean");
+	CU_ASSERT_STRING_EQUAL(wfw_suggest("maen", funcs, 3), "mean");
 }
 
 static void test_cpulist(void)
