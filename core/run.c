@@ -15,6 +15,7 @@
 #include "remote/remote.h"
 #include "sched.h"
 #include "signals.h"
+#include <suggest/suggest.h>
 
 enum { OPT_FORCE = 256, OPT_CHECK, OPT_ONLY, OPT_NO_PROGRESS, OPT_SYSFS, OPT_LOCAL };
 
@@ -151,8 +152,7 @@ static int parse_one(struct run_args *a, int c)
 	case 'V':
 		printf("%s\n", PACKAGE_STRING);
 		return 0;
-	default:
-		fprintf(stderr, "Try 'wultfw --help'.\n");
+	default:	/* said by parse_args() */
 		return 2;
 	}
 	return -1;
@@ -177,9 +177,15 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		WFW_REMOTE_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
+	const char *shortopts = "c:o:qvhV" WFW_REMOTE_SHORTOPTS;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "c:o:qvhV" WFW_REMOTE_SHORTOPTS, longopts, NULL)) != -1) {
+	opterr = 0;	/* said in one line, with a did-you-mean */
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			wfw_suggest_bad_option("", shortopts, longopts, argv);
+			return 2;
+		}
 		ret = wfw_remote_getopt(&a->rem, c, optarg);
 		if (ret < 0)
 			return 2;

@@ -11,54 +11,19 @@
 #include <suggest/suggest.h>
 #include "datafmt/reader.h"
 
-/* The long option's name closest to `name` (n bytes), or NULL. */
-static const char *near_long(const struct option *o, const char *name, size_t n)
-{
-	const char *names[64];
-	char word[64];
-	size_t k = 0;
-
-	for (; o && o->name && k < 64; o++)
-		names[k++] = o->name;
-	snprintf(word, sizeof(word), "%.*s", (int)n, name);
-	return wfw_suggest(word, names, k);
-}
-
-/* One line for what getopt refused (it says nothing: opterr is 0). */
-static void bad_option(const struct wfw_tool *t, char **argv)
-{
-	const char *arg = argv[optind - 1];
-
-	if (!strncmp(arg, "--", 2) && !optopt) {
-		size_t n = strcspn(arg + 2, "=");
-		const char *near = near_long(t->longopts, arg + 2, n);
-
-		fprintf(stderr, "wultfw %s: unknown option '--%.*s'%s%s%s", t->name, (int)n,
-			arg + 2, near ? " (did you mean '--" : "", near ? near : "",
-			near ? "'?)" : "");
-	} else if (!strncmp(arg, "--", 2)) {
-		fprintf(stderr, "wultfw %s: option '%s' needs a value", t->name, arg);
-	} else if (optopt && strchr(t->shortopts, optopt)) {
-		fprintf(stderr, "wultfw %s: option '-%c' needs a value", t->name, optopt);
-	} else {
-		fprintf(stderr, "wultfw %s: unknown option '-%c'", t->name, optopt ? optopt : '?');
-	}
-	fprintf(stderr, ": 'wultfw %s --help' lists the options\n", t->name);
-}
-
 int wfw_tool_parse(const struct wfw_tool *t, int argc, char **argv)
 {
 	int opt, ret = 0;
 
 	optind = 0;	/* glibc: full reset, main() may have used getopt */
-	opterr = 0;	/* bad_option() says it, with a did-you-mean */
+	opterr = 0;	/* wfw_suggest_bad_option() says it, with a did-you-mean */
 	while (!ret && (opt = getopt_long(argc, argv, t->shortopts, t->longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			t->usage(stdout);
 			return 0;
 		}
 		if (opt == '?' || opt == ':') {
-			bad_option(t, argv);
+			wfw_suggest_bad_option(t->name, t->shortopts, t->longopts, argv);
 			return 2;
 		}
 		ret = t->option(t->ctx, opt, optarg);

@@ -53,6 +53,9 @@ for t in calc convert filter report; do
 	expect_in "$work/opt.out" "wultfw $t: unknown option '--hepl' (did you mean '--help'?): 'wultfw $t --help' lists the options" "$t: says which and what it may be"
 	[ "$(wc -l <"$work/opt.out")" = 1 ] && ok "$t: in one line" || fail "$t: $(wc -l <"$work/opt.out") lines"
 done
+"$WULTFW" --chek >"$work/opt.out" 2>&1
+expect_status 2 $? "wultfw --chek exits 2"
+expect_in "$work/opt.out" "wultfw: unknown option '--chek' (did you mean '--check'?): 'wultfw --help' lists the options" "wultfw's own options too"
 "$WULTFW" calc -j >"$work/opt.out" 2>&1
 expect_in "$work/opt.out" "option '-j' needs a value" "a missing value said"
 "$WULTFW" calc -f medain "$srcdir/tests/data/wult-1.3" >"$work/opt.out" 2>&1
