@@ -21,6 +21,7 @@ struct wfw_csvfmt_blk_src;
 struct wfw_csvfmt_blk {
 	struct wfw_csvfmt *f;
 	struct wfw_csvfmt_blk_src *src;	/* per output column */
+	char *slots;			/* a tile of cells' texts (csvfmt_cols.c) */
 };
 
 /* For rows formatted by f (its schema: the output columns). 0 or -ENOMEM. */

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Rows of a binary block as CSV text a column at a time (csvfmt_src.h).
+ * A tile of rows is formatted column by column into fixed slots, each
+ * cell's text ending with its separator, then the slots are copied out
+ * row by row with fixed-size copies. Column by column, the column's kind,
+ * its chunk's width and scale stay in registers and the loop has no
+ * dispatch; the copy costs a few instructions per cell.
+ *
+ * The common cell, fewer than 8 digits, is put with its point at DOT:
+ * its digits and decimals are stored where they belong in two stores,
+ * not shifted into place, and the slot's last two bytes say where its
+ * text starts and how long it is. Every other cell (empty, long, the
+ * double path) is left for a second pass over the column, so that the
+ * first has no calls and keeps its values in registers.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "datafmt/csvfmt_fixed.h"
+#include "datafmt/csvfmt_src.h"
+#include "datafmt/le.h"
+
+#define SLOT	WFW_CSVFMT_SLOT
+#define DOT	9	/* the point's offset: room for '-' and 8 digits */
+#define POS	(SLOT - 2)	/* the text's offset and length */
+#define NARROW	16	/* the longest cell of the first pass, and more */
+
+/* A column's slots in a tile: one every `stride` bytes. */
+struct col_out {
+	char *slot;
+	size_t stride;
+	char sep;
+};
+
+static inline void put_pos(char *slot, unsigned start, unsigned end)
+{
+	uint16_t v = (uint16_t)(start | (end - start) << 8);
+
+	memcpy(slot + POS, &v, 2);
+}
+
+static inline unsigned pos_len(const char *slot)
+{
+	return (unsigned char)slot[POS + 1];
+}
+
+/*
+ * mag < 10^8, s < 8: k / 10^s with the point at DOT; strip: no trailing
+ * zeros but one, s 0 gets ".0"; else exactly s decimals, s 0 no point.
+ * lb: the first byte of the 8 digits that is not '0' (7 - s at most: a
+ * "0" before the point stays), hb: the last one.
+ */
+static inline __attribute__((always_inline)) void
+dot8(char *slot, char sep, uint64_t mag, unsigned neg, unsigned s, bool strip)
+{
+	uint64_t lo = wfw_digits8(mag), z = lo ^ ASCII_ZEROS;
+	unsigned lb = (unsigned)__builtin_ctzll(z | 1ULL << (8 * (7 - s))) >> 3;
+	unsigned hb = (unsigned)(63 ^ __builtin_clzll(z | 1)) >> 3;
+	unsigned first = DOT - 8 + s + lb;	/* of the integral digits */
+	unsigned end = DOT;
+
+	memcpy(slot + DOT - (8 - s), &lo, 8);
+	if (s || strip) {
+		uint64_t fw = '.' | (s ? lo >> (64 - 8 * s) : ASCII_ZEROS) << 8;
+
+		memcpy(slot + DOT, &fw, 8);
+		end = DOT + 1 + (s ? s : 1);
+	}
+	if (strip && s)		/* hb + 1 - (8 - s) decimals, 1 at least */
+		end = hb + DOT + s - 6 > DOT + 2 ? hb + DOT + s - 6 : DOT + 2;
+	slot[first - 1] = '-';
+	slot[end] = sep;
+	put_pos(slot, first - neg, end + 1);
+}
+
+/* The cell's fields in locals: stores through char pointers alias all. */
+struct col_in {
+	const unsigned char *d;
+	uint64_t base, mask, minus;
+	size_t w;
+};
+
+static inline struct col_in col_in(const struct wfw_csvfmt_blk_src *s, size_t first)
+{
+	return (struct col_in){ .d = s->data + first * s->w, .base = s->base,
+				.mask = s->mask, .minus = s->minus, .w = s->w };
+}
+
+/* A cell for the second pass. */
+static inline void defer(char *slot)
+{
+	put_pos(slot, 0, 0);
+}
+
+/*
+ * First pass of an INT column (sc: its decimals) or a DEC one (sc: the
+ * scale, dec_lo: see csvfmt_blk.c): the short cells. The number of cells
+ * left for the second pass.
+ */
+static inline __attribute__((always_inline)) size_t
+num_col(struct col_in in, const struct col_out o, size_t n, unsigned sc, bool dec,
+	uint64_t dec_lo)
+{
+	const unsigned char *dend = in.d + n * in.w;
+	const char sep = o.sep;
+	char *slot = o.slot;
+	size_t left = 0;
+
+	for (; in.d < dend; in.d += in.w, slot += o.stride) {
+		uint64_t u = wfw_get64(in.d) & in.mask;
+		int64_t k = (int64_t)(in.base + u - (dec ? 0 : in.minus));
+		uint64_t mag = k < 0 ? 0 - (uint64_t)k : (uint64_t)k;
+
+		if (mag >= 100000000 || sc >= 8 || (!dec && in.minus && !u) ||
+		    (dec && sc > 4 && mag && mag < dec_lo)) {
+			defer(slot);
+			left++;
+			continue;
+		}
+		dot8(slot, sep, mag, k < 0, sc, dec);
+	}
+	return left;
+}
+
+/* A deferred cell of an INT or DEC column. */
+static void long_cell(const struct wfw_csvfmt_blk_src *s, char *slot, char sep, uint64_t u)
+{
+	int64_t k = (int64_t)(s->base + u - s->minus);
+	uint64_t mag = k < 0 ? 0 - (uint64_t)k : (uint64_t)k;
+	bool dec = s->kind == SRC_DEC || s->kind == SRC_DEC3;
+	size_t len = 0;
+
+	if (dec ? mag >= 1000000000000000ULL || (mag && mag < s->dec_lo) :
+		  mag >= WFW_FIXED_LIMIT)	/* also INT64_MIN, the empty cell */
+		len = (size_t)(wfw_csvfmt_src_cell(s, slot, u) - slot);
+	else if (dec || !s->minus || u)	/* else FOR_EMPTY's code 0: empty */
+		len = wfw_fmt_fixed16(slot, k, s->s, dec);
+	slot[len] = sep;
+	put_pos(slot, 0, (unsigned)len + 1);
+}
+
+/* Second pass: the deferred cells. Whether one is longer than NARROW. */
+static bool long_cells(const struct wfw_csvfmt_blk_src *s, const struct col_out o,
+		       size_t first, size_t n)
+{
+	const unsigned char *d = s->data + first * s->w;
+	char *slot = o.slot;
+	bool wide = false;
+
+	for (size_t r = 0; r < n; r++, d += s->w, slot += o.stride) {
+		if (pos_len(slot))
+			continue;
+		long_cell(s, slot, o.sep, wfw_get64(d) & s->mask);
+		wide |= pos_len(slot) > NARROW;
+	}
+	return wide;
+}
+
+/* Names of an enum column; out of range (FOR_EMPTY's code 0, -1): empty. */
+static bool enum_col(const struct wfw_csvfmt_blk_src *s, const struct col_out o,
+		     size_t first, size_t n)
+{
+	struct col_in in = col_in(s, first);
+	char *const *text = s->fc->text;
+	const size_t *lens = s->fc->len, n_enum = s->fc->n_enum;
+	char *slot = o.slot;
+	size_t longest = 0;
+
+	for (size_t r = 0; r < n; r++, in.d += in.w, slot += o.stride) {
+		uint64_t u = wfw_get64(in.d) & in.mask;
+		uint64_t i = in.base + u - in.minus;
+		size_t len = 0;
+
+		if (!(in.minus && !u) && i < n_enum) {
+			len = lens[i];
+			if (len <= 16)	/* each name has 16 readable bytes */
+				memcpy(slot, text[i], 16);
+			else
+				memcpy(slot, text[i], len);
+		}
+		slot[len] = o.sep;
+		put_pos(slot, 0, (unsigned)len + 1);
+		longest = len > longest ? len : longest;
+	}
+	return longest + 1 > NARROW;
+}
+
+/* Any other column: each cell as csvfmt.c prints it. */
+static bool cell_col(const struct wfw_csvfmt_blk_src *s, const struct col_out o,
+		     size_t first, size_t n)
+{
+	const unsigned char *d = s->data + first * s->w;
+	char *slot = o.slot;
+
+	for (size_t r = 0; r < n; r++, d += s->w, slot += o.stride) {
+		char *e = wfw_csvfmt_src_cell(s, slot, wfw_get64(d) & s->mask);
+
+		*e = o.sep;
+		put_pos(slot, 0, (unsigned)(e - slot) + 1);
+	}
+	return true;
+}
+
+/* The first pass of a numeric column, a loop made for its kind and scale. */
+static __attribute__((noinline)) size_t
+num_pass(const struct wfw_csvfmt_blk_src *s, const struct col_out o, size_t first,
+	 size_t n)
+{
+	struct col_in in = col_in(s, first);
+
+	switch (s->kind) {
+	case SRC_INT: return s->s ? num_col(in, o, n, s->s, false, 0) :
+				    num_col(in, o, n, 0, false, 0);
+	case SRC_INT3: return num_col(in, o, n, 3, false, 0);
+	case SRC_DEC3: return num_col(in, o, n, 3, true, 0);
+	default: return num_col(in, o, n, s->s, true, s->dec_lo);
+	}
+}
+
+/* A column's cells into its slots; whether one is longer than NARROW. */
+static bool format_col(const struct wfw_csvfmt_blk_src *s, const struct col_out o,
+		       size_t first, size_t n)
+{
+	switch (s->kind) {
+	case SRC_ENUM:
+		return enum_col(s, o, first, n);
+	case SRC_CELL:
+		return cell_col(s, o, first, n);
+	default:
+		return num_pass(s, o, first, n) && long_cells(s, o, first, n);
+	}
+}
+
+/* The tile's slots row by row into p; the end of the text. */
+static char *copy_rows(const char *slot, size_t cells, bool wide, char *p)
+{
+	const char *end = slot + cells * SLOT;
+
+	if (wide) {
+		for (; slot < end; slot += SLOT) {
+			memcpy(p, slot + (unsigned char)slot[POS], SLOT);
+			p += pos_len(slot);
+		}
+		return p;
+	}
+	for (; slot < end; slot += SLOT) {
+		memcpy(p, slot + (unsigned char)slot[POS], NARROW);
+		p += pos_len(slot);
+	}
+	return p;
+}
+
+size_t wfw_csvfmt_cols_rows(const struct wfw_csvfmt_blk_src *src, size_t ncols,
+			    size_t first, size_t n, char *slots, char *buf)
+{
+	char *p = buf;
+
+	for (size_t t = 0; t < n; t += WFW_CSVFMT_TILE) {
+		size_t m = n - t < WFW_CSVFMT_TILE ? n - t : WFW_CSVFMT_TILE;
+		bool wide = false;
+
+		for (size_t j = 0; j < ncols; j++) {
+			struct col_out o = { .slot = slots + j * SLOT, .stride = ncols * SLOT,
+					     .sep = j + 1 < ncols ? ',' : '\n' };
+
+			wide |= format_col(&src[j], o, first + t, m);
+		}
+		p = copy_rows(slots, m * ncols, wide, p);
+	}
+	return (size_t)(p - buf);
+}

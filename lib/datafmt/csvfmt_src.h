@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * How the block formatter (csvfmt_blk.c, csvfmt_cols.c) reads one output
+ * column from its chunk: private to those two files.
+ */
+#ifndef WFW_CSVFMT_SRC_H
+#define WFW_CSVFMT_SRC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "datafmt/csvfmt.h"
+
+enum wfw_src_kind {
+	SRC_INT,	/* INT cells, FOR or FOR_EMPTY */
+	SRC_INT3,	/* the same with 3 decimals (us from ns) */
+	SRC_DEC,	/* FLOAT, scaled decimals */
+	SRC_DEC3,	/* the same at scale 3 (a CSV's 3 decimals) */
+	SRC_ENUM,	/* ENUM names */
+	SRC_CELL,	/* anything else: the cell, formatted as csvfmt.c does */
+};
+
+struct wfw_csvfmt_blk_src {
+	const unsigned char *data;
+	uint64_t base, mask;
+	uint64_t minus;		/* FOR_EMPTY: 1 (code 0 is empty) */
+	uint64_t dec_lo;	/* DEC: the smallest |k| shown without exponent */
+	size_t w;
+	enum wfw_src_kind kind;
+	unsigned s;		/* INT: decimals; DEC: scale */
+	double p10;		/* a DEC chunk's 10^scale, else 0 */
+	struct wfw_csvfmt_col *fc;
+};
+
+/* Code u of s's chunk formatted as csvfmt.c does, at p; the text's end. */
+char *wfw_csvfmt_src_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u);
+
+/* Tile of rows (csvfmt_cols.c): slots of this many bytes per cell. */
+#define WFW_CSVFMT_SLOT		32
+#define WFW_CSVFMT_TILE		64
+#define WFW_CSVFMT_NAME_MAX	(WFW_CSVFMT_SLOT - 3)	/* its comma, 2 bytes of place */
+
+/*
+ * Rows [first, first + n) into buf as wfw_csvfmt_blk_rows() says, a tile
+ * at a time through slots (WFW_CSVFMT_TILE * ncols + 1 slots). Every
+ * INT and FLOAT cell's text fits a slot; an ENUM column's longest name
+ * must be shorter than WFW_CSVFMT_NAME_MAX.
+ */
+size_t wfw_csvfmt_cols_rows(const struct wfw_csvfmt_blk_src *src, size_t ncols,
+			    size_t first, size_t n, char *slots, char *buf);
+
+#endif /* WFW_CSVFMT_SRC_H */
