@@ -27,38 +27,33 @@
 #define DOT	9	/* the point's offset: room for '-' and 8 digits */
 #define POS	(SLOT - 2)	/* the text's offset and length */
 #define NARROW	16	/* the longest cell of the first pass, and more */
+#define TILE_BYTES	(WFW_CSVFMT_TILE * SLOT)	/* a column's slots */
 
-/* A column's slots in a tile: one every `stride` bytes. */
-struct col_out {
-	char *slot;
-	size_t stride;
-	char sep;
-};
-
+/* The text is [start, end) of its slot: two bytes at POS say so. */
 static inline void put_pos(char *slot, unsigned start, unsigned end)
 {
-	uint16_t v = (uint16_t)(start | (end - start) << 8);
-
-	memcpy(slot + POS, &v, 2);
+	slot[POS] = (char)start;
+	slot[POS + 1] = (char)end;
 }
 
 static inline unsigned pos_len(const char *slot)
 {
-	return (unsigned char)slot[POS + 1];
+	return (unsigned char)slot[POS + 1] - (unsigned char)slot[POS];
 }
 
 /*
  * mag < 10^8, s < 8: k / 10^s with the point at DOT; strip: no trailing
  * zeros but one, s 0 gets ".0"; else exactly s decimals, s 0 no point.
  * lb: the first byte of the 8 digits that is not '0' (7 - s at most: a
- * "0" before the point stays), hb: the last one.
+ * "0" before the point stays), hb: the last one (8 - s at least: a
+ * decimal stays).
  */
 static inline __attribute__((always_inline)) void
-dot8(char *slot, char sep, uint64_t mag, unsigned neg, unsigned s, bool strip)
+dot8(char *slot, uint64_t mag, unsigned neg, unsigned s, bool strip)
 {
 	uint64_t lo = wfw_digits8(mag), z = lo ^ ASCII_ZEROS;
 	unsigned lb = (unsigned)__builtin_ctzll(z | 1ULL << (8 * (7 - s))) >> 3;
-	unsigned hb = (unsigned)(63 ^ __builtin_clzll(z | 1)) >> 3;
+	unsigned hb = (unsigned)(63 ^ __builtin_clzll(z | 1ULL << (8 * (8 - s) % 64))) >> 3;
 	unsigned first = DOT - 8 + s + lb;	/* of the integral digits */
 	unsigned end = DOT;
 
@@ -70,9 +65,9 @@ dot8(char *slot, char sep, uint64_t mag, unsigned neg, unsigned s, bool strip)
 		end = DOT + 1 + (s ? s : 1);
 	}
 	if (strip && s)		/* hb + 1 - (8 - s) decimals, 1 at least */
-		end = hb + DOT + s - 6 > DOT + 2 ? hb + DOT + s - 6 : DOT + 2;
+		end = hb + DOT + s - 6;
 	slot[first - 1] = '-';
-	slot[end] = sep;
+	slot[end] = ',';
 	put_pos(slot, first - neg, end + 1);
 }
 
@@ -101,15 +96,12 @@ static inline void defer(char *slot)
  * left for the second pass.
  */
 static inline __attribute__((always_inline)) size_t
-num_col(struct col_in in, const struct col_out o, size_t n, unsigned sc, bool dec,
-	uint64_t dec_lo)
+num_col(struct col_in in, char *slot, size_t n, unsigned sc, bool dec, uint64_t dec_lo)
 {
 	const unsigned char *dend = in.d + n * in.w;
-	const char sep = o.sep;
-	char *slot = o.slot;
 	size_t left = 0;
 
-	for (; in.d < dend; in.d += in.w, slot += o.stride) {
+	for (; in.d < dend; in.d += in.w, slot += SLOT) {
 		uint64_t u = wfw_get64(in.d) & in.mask;
 		int64_t k = (int64_t)(in.base + u - (dec ? 0 : in.minus));
 		uint64_t mag = k < 0 ? 0 - (uint64_t)k : (uint64_t)k;
@@ -120,13 +112,13 @@ num_col(struct col_in in, const struct col_out o, size_t n, unsigned sc, bool de
 			left++;
 			continue;
 		}
-		dot8(slot, sep, mag, k < 0, sc, dec);
+		dot8(slot, mag, k < 0, sc, dec);
 	}
 	return left;
 }
 
 /* A deferred cell of an INT or DEC column. */
-static void long_cell(const struct wfw_csvfmt_blk_src *s, char *slot, char sep, uint64_t u)
+static void long_cell(const struct wfw_csvfmt_blk_src *s, char *slot, uint64_t u)
 {
 	int64_t k = (int64_t)(s->base + u - s->minus);
 	uint64_t mag = k < 0 ? 0 - (uint64_t)k : (uint64_t)k;
@@ -138,38 +130,36 @@ static void long_cell(const struct wfw_csvfmt_blk_src *s, char *slot, char sep, 
 		len = (size_t)(wfw_csvfmt_src_cell(s, slot, u) - slot);
 	else if (dec || !s->minus || u)	/* else FOR_EMPTY's code 0: empty */
 		len = wfw_fmt_fixed16(slot, k, s->s, dec);
-	slot[len] = sep;
+	slot[len] = ',';
 	put_pos(slot, 0, (unsigned)len + 1);
 }
 
 /* Second pass: the deferred cells. Whether one is longer than NARROW. */
-static bool long_cells(const struct wfw_csvfmt_blk_src *s, const struct col_out o,
-		       size_t first, size_t n)
+static bool long_cells(const struct wfw_csvfmt_blk_src *s, char *slot, size_t first,
+		       size_t n)
 {
 	const unsigned char *d = s->data + first * s->w;
-	char *slot = o.slot;
 	bool wide = false;
 
-	for (size_t r = 0; r < n; r++, d += s->w, slot += o.stride) {
+	for (size_t r = 0; r < n; r++, d += s->w, slot += SLOT) {
 		if (pos_len(slot))
 			continue;
-		long_cell(s, slot, o.sep, wfw_get64(d) & s->mask);
+		long_cell(s, slot, wfw_get64(d) & s->mask);
 		wide |= pos_len(slot) > NARROW;
 	}
 	return wide;
 }
 
 /* Names of an enum column; out of range (FOR_EMPTY's code 0, -1): empty. */
-static bool enum_col(const struct wfw_csvfmt_blk_src *s, const struct col_out o,
-		     size_t first, size_t n)
+static bool enum_col(const struct wfw_csvfmt_blk_src *s, char *slot, size_t first,
+		     size_t n)
 {
 	struct col_in in = col_in(s, first);
 	char *const *text = s->fc->text;
 	const size_t *lens = s->fc->len, n_enum = s->fc->n_enum;
-	char *slot = o.slot;
 	size_t longest = 0;
 
-	for (size_t r = 0; r < n; r++, in.d += in.w, slot += o.stride) {
+	for (size_t r = 0; r < n; r++, in.d += in.w, slot += SLOT) {
 		uint64_t u = wfw_get64(in.d) & in.mask;
 		uint64_t i = in.base + u - in.minus;
 		size_t len = 0;
@@ -181,7 +171,7 @@ static bool enum_col(const struct wfw_csvfmt_blk_src *s, const struct col_out o,
 			else
 				memcpy(slot, text[i], len);
 		}
-		slot[len] = o.sep;
+		slot[len] = ',';
 		put_pos(slot, 0, (unsigned)len + 1);
 		longest = len > longest ? len : longest;
 	}
@@ -189,16 +179,15 @@ static bool enum_col(const struct wfw_csvfmt_blk_src *s, const struct col_out o,
 }
 
 /* Any other column: each cell as csvfmt.c prints it. */
-static bool cell_col(const struct wfw_csvfmt_blk_src *s, const struct col_out o,
-		     size_t first, size_t n)
+static bool cell_col(const struct wfw_csvfmt_blk_src *s, char *slot, size_t first,
+		     size_t n)
 {
 	const unsigned char *d = s->data + first * s->w;
-	char *slot = o.slot;
 
-	for (size_t r = 0; r < n; r++, d += s->w, slot += o.stride) {
+	for (size_t r = 0; r < n; r++, d += s->w, slot += SLOT) {
 		char *e = wfw_csvfmt_src_cell(s, slot, wfw_get64(d) & s->mask);
 
-		*e = o.sep;
+		*e = ',';
 		put_pos(slot, 0, (unsigned)(e - slot) + 1);
 	}
 	return true;
@@ -206,50 +195,52 @@ static bool cell_col(const struct wfw_csvfmt_blk_src *s, const struct col_out o,
 
 /* The first pass of a numeric column, a loop made for its kind and scale. */
 static __attribute__((noinline)) size_t
-num_pass(const struct wfw_csvfmt_blk_src *s, const struct col_out o, size_t first,
-	 size_t n)
+num_pass(const struct wfw_csvfmt_blk_src *s, char *slot, size_t first, size_t n)
 {
 	struct col_in in = col_in(s, first);
 
 	switch (s->kind) {
-	case SRC_INT: return s->s ? num_col(in, o, n, s->s, false, 0) :
-				    num_col(in, o, n, 0, false, 0);
-	case SRC_INT3: return num_col(in, o, n, 3, false, 0);
-	case SRC_DEC3: return num_col(in, o, n, 3, true, 0);
-	default: return num_col(in, o, n, s->s, true, s->dec_lo);
+	case SRC_INT: return s->s ? num_col(in, slot, n, s->s, false, 0) :
+				    num_col(in, slot, n, 0, false, 0);
+	case SRC_INT3: return num_col(in, slot, n, 3, false, 0);
+	case SRC_DEC3: return num_col(in, slot, n, 3, true, 0);
+	default: return num_col(in, slot, n, s->s, true, s->dec_lo);
 	}
 }
 
 /* A column's cells into its slots; whether one is longer than NARROW. */
-static bool format_col(const struct wfw_csvfmt_blk_src *s, const struct col_out o,
-		       size_t first, size_t n)
+static bool format_col(const struct wfw_csvfmt_blk_src *s, char *slot, size_t first,
+		       size_t n)
 {
 	switch (s->kind) {
 	case SRC_ENUM:
-		return enum_col(s, o, first, n);
+		return enum_col(s, slot, first, n);
 	case SRC_CELL:
-		return cell_col(s, o, first, n);
+		return cell_col(s, slot, first, n);
 	default:
-		return num_pass(s, o, first, n) && long_cells(s, o, first, n);
+		return num_pass(s, slot, first, n) && long_cells(s, slot, first, n);
 	}
 }
 
-/* The tile's slots row by row into p; the end of the text. */
-static char *copy_rows(const char *slot, size_t cells, bool wide, char *p)
+/* One row's cells, a slot of each column, into p: the end of the text. */
+static inline __attribute__((always_inline)) char *
+copy_row(const char *slot, size_t ncols, size_t size, char *p)
 {
-	const char *end = slot + cells * SLOT;
+	for (const char *end = slot + ncols * TILE_BYTES; slot < end; slot += TILE_BYTES) {
+		unsigned start = (unsigned char)slot[POS];
 
-	if (wide) {
-		for (; slot < end; slot += SLOT) {
-			memcpy(p, slot + (unsigned char)slot[POS], SLOT);
-			p += pos_len(slot);
-		}
-		return p;
+		memcpy(p, slot + start, size);
+		p += (unsigned char)slot[POS + 1] - start;
 	}
-	for (; slot < end; slot += SLOT) {
-		memcpy(p, slot + (unsigned char)slot[POS], NARROW);
-		p += pos_len(slot);
-	}
+	p[-1] = '\n';
+	return p;
+}
+
+/* The tile's m rows into p; the end of the text. */
+static char *copy_rows(const char *slots, size_t ncols, size_t m, bool wide, char *p)
+{
+	for (size_t r = 0; r < m; r++, slots += SLOT)
+		p = wide ? copy_row(slots, ncols, SLOT, p) : copy_row(slots, ncols, NARROW, p);
 	return p;
 }
 
@@ -262,13 +253,9 @@ size_t wfw_csvfmt_cols_rows(const struct wfw_csvfmt_blk_src *src, size_t ncols,
 		size_t m = n - t < WFW_CSVFMT_TILE ? n - t : WFW_CSVFMT_TILE;
 		bool wide = false;
 
-		for (size_t j = 0; j < ncols; j++) {
-			struct col_out o = { .slot = slots + j * SLOT, .stride = ncols * SLOT,
-					     .sep = j + 1 < ncols ? ',' : '\n' };
-
-			wide |= format_col(&src[j], o, first + t, m);
-		}
-		p = copy_rows(slots, m * ncols, wide, p);
+		for (size_t j = 0; j < ncols; j++)
+			wide |= format_col(&src[j], slots + j * TILE_BYTES, first + t, m);
+		p = copy_rows(slots, ncols, m, wide, p);
 	}
 	return (size_t)(p - buf);
 }
