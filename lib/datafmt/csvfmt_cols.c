@@ -44,12 +44,13 @@ static inline unsigned pos_len(const char *slot)
 /*
  * mag < 10^8, s < 8: k / 10^s with the point at DOT; strip: no trailing
  * zeros but one, s 0 gets ".0"; else exactly s decimals, s 0 no point.
+ * small: k is not negative.
  * lb: the first byte of the 8 digits that is not '0' (7 - s at most: a
  * "0" before the point stays), hb: the last one (8 - s at least: a
  * decimal stays).
  */
 static inline __attribute__((always_inline)) void
-dot8(char *slot, uint64_t mag, unsigned neg, unsigned s, bool strip)
+dot8(char *slot, uint64_t mag, unsigned neg, unsigned s, bool strip, bool small)
 {
 	uint64_t lo = wfw_digits8(mag), z = lo ^ ASCII_ZEROS;
 	unsigned lb = (unsigned)__builtin_ctzll(z | 1ULL << (8 * (7 - s))) >> 3;
@@ -66,7 +67,8 @@ dot8(char *slot, uint64_t mag, unsigned neg, unsigned s, bool strip)
 	}
 	if (strip && s)		/* hb + 1 - (8 - s) decimals, 1 at least */
 		end = hb + DOT + s - 6;
-	slot[first - 1] = '-';
+	if (!small)	/* where it belongs when neg, else outside the text */
+		slot[first - 1] = '-';
 	slot[end] = ',';
 	put_pos(slot, first - neg, end + 1);
 }
@@ -93,10 +95,12 @@ static inline void defer(char *slot)
 /*
  * First pass of an INT column (sc: its decimals) or a DEC one (sc: the
  * scale, dec_lo: see csvfmt_blk.c): the short cells. The number of cells
- * left for the second pass.
+ * left for the second pass. small: every cell of the chunk is short and
+ * not negative (see all_small()), so none is tested.
  */
 static inline __attribute__((always_inline)) size_t
-num_col(struct col_in in, char *slot, size_t n, unsigned sc, bool dec, uint64_t dec_lo)
+num_col(struct col_in in, char *slot, size_t n, unsigned sc, bool dec, uint64_t dec_lo,
+	bool small)
 {
 	const unsigned char *dend = in.d + n * in.w;
 	size_t left = 0;
@@ -106,15 +110,33 @@ num_col(struct col_in in, char *slot, size_t n, unsigned sc, bool dec, uint64_t 
 		int64_t k = (int64_t)(in.base + u - (dec ? 0 : in.minus));
 		uint64_t mag = k < 0 ? 0 - (uint64_t)k : (uint64_t)k;
 
+		if (small) {
+			dot8(slot, (uint64_t)k, 0, sc, dec, true);
+			continue;
+		}
 		if (mag >= 100000000 || sc >= 8 || (!dec && in.minus && !u) ||
 		    (dec && sc > 4 && mag && mag < dec_lo)) {
 			defer(slot);
 			left++;
 			continue;
 		}
-		dot8(slot, mag, k < 0, sc, dec);
+		dot8(slot, mag, k < 0, sc, dec, false);
 	}
 	return left;
+}
+
+/*
+ * Whether every code of the chunk gives a cell 0 <= k < 10^8 that the
+ * first pass prints (a FOR chunk of a few bytes, the common case): its
+ * loop then tests nothing.
+ */
+static bool all_small(const struct wfw_csvfmt_blk_src *s)
+{
+	const uint64_t lim = 100000000;
+
+	if (s->minus || s->s >= 8 || s->base >= lim || s->mask >= lim - s->base)
+		return false;
+	return s->kind != SRC_DEC || s->s <= 4 || s->base >= s->dec_lo;
 }
 
 /* A deferred cell of an INT or DEC column. */
@@ -199,12 +221,22 @@ num_pass(const struct wfw_csvfmt_blk_src *s, char *slot, size_t first, size_t n)
 {
 	struct col_in in = col_in(s, first);
 
+	bool small = all_small(s);
+
 	switch (s->kind) {
-	case SRC_INT: return s->s ? num_col(in, slot, n, s->s, false, 0) :
-				    num_col(in, slot, n, 0, false, 0);
-	case SRC_INT3: return num_col(in, slot, n, 3, false, 0);
-	case SRC_DEC3: return num_col(in, slot, n, 3, true, 0);
-	default: return num_col(in, slot, n, s->s, true, s->dec_lo);
+	case SRC_INT:
+		if (small && !s->s)
+			return num_col(in, slot, n, 0, false, 0, true);
+		return s->s ? num_col(in, slot, n, s->s, false, 0, false) :
+			      num_col(in, slot, n, 0, false, 0, false);
+	case SRC_INT3:
+		return small ? num_col(in, slot, n, 3, false, 0, true) :
+			       num_col(in, slot, n, 3, false, 0, false);
+	case SRC_DEC3:
+		return small ? num_col(in, slot, n, 3, true, 0, true) :
+			       num_col(in, slot, n, 3, true, 0, false);
+	default:
+		return num_col(in, slot, n, s->s, true, s->dec_lo, false);
 	}
 }
 
