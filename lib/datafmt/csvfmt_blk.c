@@ -37,7 +37,7 @@ int wfw_csvfmt_blk_init(struct wfw_csvfmt_blk *b, struct wfw_csvfmt *f)
 	b->f = f;
 	b->src = calloc(ncols, sizeof(*b->src));
 	/* slots, and room for the last one's 32-byte copy from its middle */
-	b->slots = malloc((WFW_CSVFMT_TILE * ncols + 1) * WFW_CSVFMT_SLOT);
+	b->slots = malloc(ncols * WFW_CSVFMT_COL_BYTES + WFW_CSVFMT_SLOT);
 	if (b->src && b->slots)
 		return 0;
 	wfw_csvfmt_blk_free(b);

@@ -25,9 +25,9 @@
 
 #define SLOT	WFW_CSVFMT_SLOT
 #define DOT	9	/* the point's offset: room for '-' and 8 digits */
+#define COL	WFW_CSVFMT_COL_BYTES
 #define POS	(SLOT - 2)	/* the text's offset and length */
 #define NARROW	16	/* the longest cell of the first pass, and more */
-#define TILE_BYTES	(WFW_CSVFMT_TILE * SLOT)	/* a column's slots */
 
 /* The text is [start, end) of its slot: two bytes at POS say so. */
 static inline void put_pos(char *slot, unsigned start, unsigned end)
@@ -258,7 +258,9 @@ static bool format_col(const struct wfw_csvfmt_blk_src *s, char *slot, size_t fi
 static inline __attribute__((always_inline)) char *
 copy_row(const char *slot, size_t ncols, size_t size, char *p)
 {
-	for (const char *end = slot + ncols * TILE_BYTES; slot < end; slot += TILE_BYTES) {
+	const char *end = slot + ncols * COL;
+
+	for (; slot < end; slot += COL) {
 		unsigned start = (unsigned char)slot[POS];
 
 		memcpy(p, slot + start, size);
@@ -286,7 +288,7 @@ size_t wfw_csvfmt_cols_rows(const struct wfw_csvfmt_blk_src *src, size_t ncols,
 		bool wide = false;
 
 		for (size_t j = 0; j < ncols; j++)
-			wide |= format_col(&src[j], slots + j * TILE_BYTES, first + t, m);
+			wide |= format_col(&src[j], slots + j * COL, first + t, m);
 		p = copy_rows(slots, ncols, m, wide, p);
 	}
 	return (size_t)(p - buf);

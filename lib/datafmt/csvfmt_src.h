@@ -38,11 +38,17 @@ char *wfw_csvfmt_src_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t 
 /* Tile of rows (csvfmt_cols.c): slots of this many bytes per cell. */
 #define WFW_CSVFMT_SLOT		32
 #define WFW_CSVFMT_TILE		64
+/*
+ * A column's slots and a cache line: a power of two apart, a row's cells
+ * would all fall in the same two sets of the L1 cache.
+ */
+#define WFW_CSVFMT_COL_BYTES	(WFW_CSVFMT_TILE * WFW_CSVFMT_SLOT + 64)
 #define WFW_CSVFMT_NAME_MAX	(WFW_CSVFMT_SLOT - 3)	/* its comma, 2 bytes of place */
 
 /*
  * Rows [first, first + n) into buf as wfw_csvfmt_blk_rows() says, a tile
- * at a time through slots (WFW_CSVFMT_TILE * ncols + 1 slots). Every
+ * at a time through slots (ncols * WFW_CSVFMT_COL_BYTES + WFW_CSVFMT_SLOT
+ * bytes). Every
  * INT and FLOAT cell's text fits a slot; an ENUM column's longest name
  * must be shorter than WFW_CSVFMT_NAME_MAX.
  */
