@@ -36,8 +36,11 @@ int wfw_csvfmt_blk_init(struct wfw_csvfmt_blk *b, struct wfw_csvfmt *f)
 
 	b->f = f;
 	b->src = calloc(ncols, sizeof(*b->src));
-	/* slots, and room for the last one's 32-byte copy from its middle */
-	b->slots = malloc(ncols * WFW_CSVFMT_COL_BYTES + WFW_CSVFMT_SLOT);
+	/*
+	 * Slots, and room for the last one's 32-byte copy from its middle;
+	 * on a cache line, a slot's copy never crosses one.
+	 */
+	b->slots = aligned_alloc(64, ncols * WFW_CSVFMT_COL_BYTES + 64);
 	if (b->src && b->slots)
 		return 0;
 	wfw_csvfmt_blk_free(b);
