@@ -29,16 +29,16 @@
 #define POS	(SLOT - 2)	/* the text's offset and length */
 #define NARROW	16	/* the longest cell of the first pass, and more */
 
-/* The text is [start, end) of its slot: two bytes at POS say so. */
+/* The text is [start, end) of its slot: its start and length at POS. */
 static inline void put_pos(char *slot, unsigned start, unsigned end)
 {
 	slot[POS] = (char)start;
-	slot[POS + 1] = (char)end;
+	slot[POS + 1] = (char)(end - start);
 }
 
 static inline unsigned pos_len(const char *slot)
 {
-	return (unsigned char)slot[POS + 1] - (unsigned char)slot[POS];
+	return (unsigned char)slot[POS + 1];
 }
 
 /*
@@ -261,10 +261,8 @@ copy_row(const char *slot, size_t ncols, size_t size, char *p)
 	const char *end = slot + ncols * COL;
 
 	for (; slot < end; slot += COL) {
-		unsigned start = (unsigned char)slot[POS];
-
-		memcpy(p, slot + start, size);
-		p += (unsigned char)slot[POS + 1] - start;
+		memcpy(p, slot + (unsigned char)slot[POS], size);
+		p += pos_len(slot);
 	}
 	p[-1] = '\n';
 	return p;
