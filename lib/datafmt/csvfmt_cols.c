@@ -102,10 +102,10 @@ static inline __attribute__((always_inline)) size_t
 num_col(struct col_in in, char *slot, size_t n, unsigned sc, bool dec, uint64_t dec_lo,
 	bool small)
 {
-	const unsigned char *dend = in.d + n * in.w;
+	const char *end = slot + n * SLOT;	/* not by in.d: a chunk's width may be 0 */
 	size_t left = 0;
 
-	for (; in.d < dend; in.d += in.w, slot += SLOT) {
+	for (; slot < end; in.d += in.w, slot += SLOT) {
 		uint64_t u = wfw_get64(in.d) & in.mask;
 		int64_t k = (int64_t)(in.base + u - (dec ? 0 : in.minus));
 		uint64_t mag = k < 0 ? 0 - (uint64_t)k : (uint64_t)k;

@@ -110,7 +110,7 @@ static void fill(union wultfw_cell *v, unsigned s, uint64_t *state, int enum_emp
  * no cell. Column 0's k is at least 10^(s-4), so it never needs an
  * exponent, and has every digit count up to 8.
  */
-static void fill_small(union wultfw_cell *v, unsigned s, uint64_t *state)
+static void fill_small(union wultfw_cell *v, unsigned s, uint64_t *state, int i)
 {
 	const int64_t lo = s > 4 ? (int64_t)wfw_pow10_int[s - 4] : 0;
 
@@ -125,6 +125,9 @@ static void fill_small(union wultfw_cell *v, unsigned s, uint64_t *state)
 		v[1 * ROWS + r].i = (int64_t)((x >> 20) % 16000000);
 		v[2 * ROWS + r].i = (int64_t)(x % 2000);
 	}
+	if (i % 4 == 0)	/* a constant column: chunks of width 0 */
+		for (size_t r = 0; r < ROWS; r++)
+			v[2 * ROWS + r].i = 7;
 	v[0].f = (double)(lo + 1) / pow(10, s);	/* the scale is s, not less */
 }
 
@@ -224,7 +227,7 @@ static void test_blk_rows_small(void)
 	CU_ASSERT_FATAL(wfw_csvfmt_blk_init(&fb, &f) == 0);
 	for (unsigned s = 0; s <= 9; s++) {
 		for (int i = 0; i < 300 && bad < 3; i++) {
-			fill_small(v, s, &state);
+			fill_small(v, s, &state, i);
 			bad += check_block(&f, &fb, v, s, true);
 		}
 	}
