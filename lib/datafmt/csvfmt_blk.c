@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Rows of a binary block as CSV text (csvfmt_blk.h). A block is formatted
- * row by row reading each column's packed integers directly; the kind of
- * each column's chunk is settled once per block, so the branch on it
- * repeats with the columns and predicts well.
+ * Rows of a binary block as CSV text (csvfmt_blk.h). How each column's
+ * chunk is read is settled once per block (src_setup()); the rows are
+ * then formatted a column at a time (csvfmt_cols.c), or, when an enum
+ * name is longer than a slot there, row by row here reading each
+ * column's packed integers directly.
  *
  * Why a scaled decimal's text is k / 10^s with its trailing zeros cut:
  * the cell is the double nearest k / 10^s. When 0 < |k| < 10^15 the
