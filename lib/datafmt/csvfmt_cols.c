@@ -93,18 +93,34 @@ static inline void defer(char *slot)
 	put_pos(slot, 0, 0);
 }
 
+/* What the first pass of a column leaves: cells, and cells longer than NARROW. */
+#define LEFT	1u
+#define WIDE	2u
+
+/* |k| < 10^16 (INT), or a decimal without exponent (DEC), at the slot's start. */
+static inline __attribute__((always_inline)) unsigned
+fixed_at0(char *slot, int64_t k, unsigned sc, bool dec)
+{
+	size_t len = wfw_fmt_fixed16(slot, k, sc, dec);
+
+	slot[len] = ',';
+	put_pos(slot, 0, (unsigned)len + 1);
+	return len + 1 > NARROW ? WIDE : 0;
+}
+
 /*
  * First pass of an INT column (sc: its decimals) or a DEC one (sc: the
- * scale, dec_lo: see csvfmt_blk.c): the short cells. The number of cells
- * left for the second pass. small: every cell of the chunk is short and
- * not negative (see all_small()), so none is tested.
+ * scale, dec_lo: see csvfmt_blk.c): every cell but the empty ones and
+ * those printed from a double, which it leaves for the second pass.
+ * small: every cell of the chunk is short and not negative (see
+ * all_small()), so none is tested. LEFT and WIDE, or 0.
  */
-static inline __attribute__((always_inline)) size_t
+static inline __attribute__((always_inline)) unsigned
 num_col(struct col_in in, char *slot, size_t n, unsigned sc, bool dec, uint64_t dec_lo,
 	bool small)
 {
 	const char *end = slot + n * SLOT;	/* not by in.d: a chunk's width may be 0 */
-	size_t left = 0;
+	unsigned ret = 0;
 
 	for (; slot < end; in.d += in.w, slot += SLOT) {
 		uint64_t u = wfw_get64(in.d) & in.mask;
@@ -113,17 +129,18 @@ num_col(struct col_in in, char *slot, size_t n, unsigned sc, bool dec, uint64_t 
 
 		if (small) {
 			dot8(slot, (uint64_t)k, 0, sc, dec, true);
-			continue;
-		}
-		if (mag >= 100000000 || sc >= 8 || (!dec && in.minus && !u) ||
-		    (dec && sc > 4 && mag && mag < dec_lo)) {
+		} else if ((!dec && in.minus && !u) ||
+			   (dec ? mag >= 1000000000000000ULL || (sc > 4 && mag && mag < dec_lo) :
+				  mag >= WFW_FIXED_LIMIT)) {
 			defer(slot);
-			left++;
-			continue;
+			ret |= LEFT;
+		} else if (mag < 100000000 && sc < 8) {
+			dot8(slot, mag, k < 0, sc, dec, false);
+		} else {
+			ret |= fixed_at0(slot, k, sc, dec);
 		}
-		dot8(slot, mag, k < 0, sc, dec, false);
 	}
-	return left;
+	return ret;
 }
 
 /*
@@ -140,23 +157,6 @@ static bool all_small(const struct wfw_csvfmt_blk_src *s)
 	return s->kind != SRC_DEC || s->s <= 4 || s->base >= s->dec_lo;
 }
 
-/* A deferred cell of an INT or DEC column. */
-static void long_cell(const struct wfw_csvfmt_blk_src *s, char *slot, uint64_t u)
-{
-	int64_t k = (int64_t)(s->base + u - s->minus);
-	uint64_t mag = k < 0 ? 0 - (uint64_t)k : (uint64_t)k;
-	bool dec = s->kind == SRC_DEC || s->kind == SRC_DEC3;
-	size_t len = 0;
-
-	if (dec ? mag >= 1000000000000000ULL || (mag && mag < s->dec_lo) :
-		  mag >= WFW_FIXED_LIMIT)	/* also INT64_MIN, the empty cell */
-		len = (size_t)(wfw_csvfmt_src_cell(s, slot, u) - slot);
-	else if (dec || !s->minus || u)	/* else FOR_EMPTY's code 0: empty */
-		len = wfw_fmt_fixed16(slot, k, s->s, dec);
-	slot[len] = ',';
-	put_pos(slot, 0, (unsigned)len + 1);
-}
-
 /* Second pass: the deferred cells. Whether one is longer than NARROW. */
 static bool long_cells(const struct wfw_csvfmt_blk_src *s, char *slot, size_t first,
 		       size_t n)
@@ -167,7 +167,11 @@ static bool long_cells(const struct wfw_csvfmt_blk_src *s, char *slot, size_t fi
 	for (size_t r = 0; r < n; r++, d += s->w, slot += SLOT) {
 		if (pos_len(slot))
 			continue;
-		long_cell(s, slot, wfw_get64(d) & s->mask);
+		/* empty (FOR_EMPTY's code 0, INT64_MIN) or from the double */
+		char *e = wfw_csvfmt_src_cell(s, slot, wfw_get64(d) & s->mask);
+
+		*e = ',';
+		put_pos(slot, 0, (unsigned)(e - slot) + 1);
 		wide |= pos_len(slot) > NARROW;
 	}
 	return wide;
@@ -217,7 +221,7 @@ static bool cell_col(const struct wfw_csvfmt_blk_src *s, char *slot, size_t firs
 }
 
 /* The first pass of a numeric column, a loop made for its kind and scale. */
-static __attribute__((noinline)) size_t
+static __attribute__((noinline)) unsigned
 num_pass(const struct wfw_csvfmt_blk_src *s, char *slot, size_t first, size_t n)
 {
 	struct col_in in = col_in(s, first);
@@ -245,13 +249,18 @@ num_pass(const struct wfw_csvfmt_blk_src *s, char *slot, size_t first, size_t n)
 static bool format_col(const struct wfw_csvfmt_blk_src *s, char *slot, size_t first,
 		       size_t n)
 {
+	unsigned left;
+
 	switch (s->kind) {
 	case SRC_ENUM:
 		return enum_col(s, slot, first, n);
 	case SRC_CELL:
 		return cell_col(s, slot, first, n);
 	default:
-		return num_pass(s, slot, first, n) && long_cells(s, slot, first, n);
+		left = num_pass(s, slot, first, n);
+		if (left & LEFT)
+			left |= long_cells(s, slot, first, n) ? WIDE : 0;
+		return left & WIDE;
 	}
 }
 
