@@ -225,8 +225,7 @@ static __attribute__((noinline)) unsigned
 num_pass(const struct wfw_csvfmt_blk_src *s, char *slot, size_t first, size_t n)
 {
 	struct col_in in = col_in(s, first);
-
-	bool small = all_small(s);
+	bool small = s->small;
 
 	switch (s->kind) {
 	case SRC_INT:
@@ -286,10 +285,13 @@ static char *copy_rows(const char *slots, size_t ncols, size_t m, bool wide, cha
 	return p;
 }
 
-size_t wfw_csvfmt_cols_rows(const struct wfw_csvfmt_blk_src *src, size_t ncols,
+size_t wfw_csvfmt_cols_rows(struct wfw_csvfmt_blk_src *src, size_t ncols,
 			    size_t first, size_t n, char *slots, char *buf)
 {
 	char *p = buf;
+
+	for (size_t j = 0; j < ncols; j++)
+		src[j].small = all_small(&src[j]);
 
 	for (size_t t = 0; t < n; t += WFW_CSVFMT_TILE) {
 		size_t m = n - t < WFW_CSVFMT_TILE ? n - t : WFW_CSVFMT_TILE;

@@ -6,6 +6,7 @@
 #ifndef WFW_CSVFMT_SRC_H
 #define WFW_CSVFMT_SRC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,7 @@ struct wfw_csvfmt_blk_src {
 	enum wfw_src_kind kind;
 	unsigned s;		/* INT: decimals; DEC: scale */
 	double p10;		/* a DEC chunk's 10^scale, else 0 */
+	bool small;		/* csvfmt_cols.c: every cell short, not negative */
 	struct wfw_csvfmt_col *fc;
 };
 
@@ -52,7 +54,7 @@ char *wfw_csvfmt_src_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t 
  * INT and FLOAT cell's text fits a slot; an ENUM column's longest name
  * must be shorter than WFW_CSVFMT_NAME_MAX.
  */
-size_t wfw_csvfmt_cols_rows(const struct wfw_csvfmt_blk_src *src, size_t ncols,
+size_t wfw_csvfmt_cols_rows(struct wfw_csvfmt_blk_src *src, size_t ncols,
 			    size_t first, size_t n, char *slots, char *buf);
 
 #endif /* WFW_CSVFMT_SRC_H */
