@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/datafmt/csvfmt_blk.c: CSV rows formatted straight from a binary
- * block's chunks print exactly what the snprintf-based reference prints
- * for the decoded cells (floats), what the integer formatter prints
- * (INT), and what the row formatter prints for the whole row: scaled
- * decimals at every scale 0..9, negative values, k near 10^15, values
- * below 1e-4, empty cells, NaN and infinities. Fixed-point text of any
- * integer equals printf's.
+ * lib/datafmt/csvfmt_blk.c, csvfmt_cols.c: CSV rows formatted straight
+ * from a binary block's chunks print exactly what the snprintf-based
+ * reference prints for the decoded cells (floats), what the integer
+ * formatter prints (INT), and what the row formatter prints for the
+ * whole row: scaled decimals at every scale 0..9, negative values, k
+ * near 10^15, values below 1e-4, empty cells, NaN and infinities; short
+ * non-negative chunks (loops that test no cell), constant columns
+ * (chunks of width 0), an enum name longer than a slot (row by row).
+ * Fixed-point text of any integer equals printf's.
  */
 #include "config.h"
 
