@@ -137,7 +137,6 @@ size_t wfw_csvfmt_blk_rows(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *c
 	const size_t ncols = b->f->schema->ncols;
 	const struct wfw_csvfmt_blk_src *end = b->src + ncols;
 	char *p = buf;
-
 	bool tiles = true;
 
 	for (size_t j = 0; j < ncols; j++) {
