@@ -42,7 +42,8 @@ int wfw_csvfmt_blk_init(struct wfw_csvfmt_blk *b, struct wfw_csvfmt *f)
 	 * on a cache line, a slot's copy never crosses one.
 	 */
 	b->slots = aligned_alloc(64, ncols * WFW_CSVFMT_COL_BYTES + 64);
-	if (b->src && b->slots)
+	b->codes = malloc(WFW_CSVFMT_CODES);
+	if (b->src && b->slots && b->codes)
 		return 0;
 	wfw_csvfmt_blk_free(b);
 	return -ENOMEM;
@@ -52,8 +53,10 @@ void wfw_csvfmt_blk_free(struct wfw_csvfmt_blk *b)
 {
 	free(b->src);
 	free(b->slots);
+	free(b->codes);
 	b->src = NULL;
 	b->slots = NULL;
+	b->codes = NULL;
 }
 
 /* How output column fc reads chunk c. */
@@ -131,8 +134,10 @@ static inline char *blk_cell(const struct wfw_csvfmt_blk_src *s, char *p, size_t
 	}
 }
 
-size_t wfw_csvfmt_blk_rows(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *cols,
-			   const size_t *map, size_t first, size_t n, char *buf)
+/* Rows [first, first + n), or pick[0, n) (not NULL), of the block into buf. */
+static size_t blk_format(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *cols,
+			 const size_t *map, size_t first, const uint32_t *pick, size_t n,
+			 char *buf)
 {
 	const size_t ncols = b->f->schema->ncols;
 	const struct wfw_csvfmt_blk_src *end = b->src + ncols;
@@ -145,8 +150,11 @@ size_t wfw_csvfmt_blk_rows(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *c
 			tiles = false;	/* a name and its comma longer than a slot */
 	}
 	if (tiles)
-		return wfw_csvfmt_cols_rows(b->src, ncols, first, n, b->slots, buf);
-	for (size_t r = first; r < first + n; r++) {
+		return wfw_csvfmt_cols_rows(b->src, ncols, first, pick, n, b->slots,
+					    b->codes, buf);
+	for (size_t i = 0; i < n; i++) {
+		size_t r = pick ? pick[i] : first + i;
+
 		for (const struct wfw_csvfmt_blk_src *s = b->src; s < end; s++) {
 			p = blk_cell(s, p, r);
 			*p++ = ',';
@@ -154,4 +162,16 @@ size_t wfw_csvfmt_blk_rows(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *c
 		p[-1] = '\n';
 	}
 	return (size_t)(p - buf);
+}
+
+size_t wfw_csvfmt_blk_rows(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *cols,
+			   const size_t *map, size_t first, size_t n, char *buf)
+{
+	return blk_format(b, cols, map, first, NULL, n, buf);
+}
+
+size_t wfw_csvfmt_blk_pick(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *cols,
+			   const size_t *map, const uint32_t *rows, size_t n, char *buf)
+{
+	return blk_format(b, cols, map, 0, rows, n, buf);
 }

@@ -285,20 +285,40 @@ static char *copy_rows(const char *slots, size_t ncols, size_t m, bool wide, cha
 	return p;
 }
 
-size_t wfw_csvfmt_cols_rows(struct wfw_csvfmt_blk_src *src, size_t ncols,
-			    size_t first, size_t n, char *slots, char *buf)
+/*
+ * The codes of rows pick[0, m) of s's chunk, packed as 8-byte codes at
+ * buf: g reads them as a chunk of those rows (its cells as s's).
+ */
+static void gather(struct wfw_csvfmt_blk_src *g, const struct wfw_csvfmt_blk_src *s,
+		   const uint32_t *pick, size_t m, unsigned char *buf)
 {
+	for (size_t r = 0; r < m; r++)
+		wfw_put64(buf + 8 * r, wfw_get64(s->data + pick[r] * s->w) & s->mask);
+	*g = *s;
+	g->data = buf;
+	g->w = 8;
+	g->mask = ~0ULL;
+}
+
+size_t wfw_csvfmt_cols_rows(struct wfw_csvfmt_blk_src *src, size_t ncols, size_t first,
+			    const uint32_t *pick, size_t n, char *slots,
+			    unsigned char *codes, char *buf)
+{
+	struct wfw_csvfmt_blk_src g;
 	char *p = buf;
 
 	for (size_t j = 0; j < ncols; j++)
 		src[j].small = all_small(&src[j]);
-
 	for (size_t t = 0; t < n; t += WFW_CSVFMT_TILE) {
 		size_t m = n - t < WFW_CSVFMT_TILE ? n - t : WFW_CSVFMT_TILE;
 		bool wide = false;
 
-		for (size_t j = 0; j < ncols; j++)
-			wide |= format_col(&src[j], slots + j * COL, first + t, m);
+		for (size_t j = 0; j < ncols; j++) {
+			if (pick)
+				gather(&g, &src[j], pick + t, m, codes);
+			wide |= pick ? format_col(&g, slots + j * COL, 0, m) :
+				       format_col(&src[j], slots + j * COL, first + t, m);
+		}
 		p = copy_rows(slots, ncols, m, wide, p);
 	}
 	return (size_t)(p - buf);

@@ -48,13 +48,15 @@ char *wfw_csvfmt_src_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t 
 #define WFW_CSVFMT_NAME_MAX	(WFW_CSVFMT_SLOT - 3)	/* its comma, 2 bytes of place */
 
 /*
- * Rows [first, first + n) into buf as wfw_csvfmt_blk_rows() says, a tile
- * at a time through slots (ncols * WFW_CSVFMT_COL_BYTES + WFW_CSVFMT_SLOT
- * bytes). Every
- * INT and FLOAT cell's text fits a slot; an ENUM column's longest name
- * must be shorter than WFW_CSVFMT_NAME_MAX.
+ * Rows [first, first + n) (pick NULL) or rows pick[0, n) into buf as
+ * wfw_csvfmt_blk_rows() says, a tile at a time through slots (ncols *
+ * WFW_CSVFMT_COL_BYTES + WFW_CSVFMT_SLOT bytes) and, with pick, codes
+ * (WFW_CSVFMT_CODES bytes). Every INT and FLOAT cell's text fits a slot;
+ * an ENUM column's longest name must be shorter than WFW_CSVFMT_NAME_MAX.
  */
-size_t wfw_csvfmt_cols_rows(struct wfw_csvfmt_blk_src *src, size_t ncols,
-			    size_t first, size_t n, char *slots, char *buf);
+#define WFW_CSVFMT_CODES	(8 * WFW_CSVFMT_TILE + 8)
+size_t wfw_csvfmt_cols_rows(struct wfw_csvfmt_blk_src *src, size_t ncols, size_t first,
+			    const uint32_t *pick, size_t n, char *slots,
+			    unsigned char *codes, char *buf);
 
 #endif /* WFW_CSVFMT_SRC_H */
