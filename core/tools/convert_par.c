@@ -37,7 +37,8 @@ struct fmt_par {
 	struct wfw_select *sel;
 	const size_t *map;
 	size_t rows;
-	bool chunks;		/* CSV from the blocks' chunks, no rows decoded */
+	bool chunks;		/* CSV from the blocks' chunks */
+	bool picks;		/* chunks, and a selection: rows decoded to test them */
 	bool blocks;		/* binary blocks filtered (filter_blk.c) */
 	size_t blkcap;		/* blocks: room for one of the input's */
 	size_t nout;		/* blocks: the output's columns */
@@ -61,11 +62,15 @@ struct fmt_job {
 	union wultfw_cell *stage;	/* binary: b column by column */
 	char *text;			/* b formatted or encoded */
 	const char *put;		/* what goes out: text, or (blocks) raw */
-	/* chunks: b.rows rows from row `first` of a copy of a block */
+	/*
+	 * chunks: b.rows rows from row `first` of a copy of a block, or
+	 * (picks) the rows pick[0, b.rows) of it
+	 */
 	struct wfw_csvfmt_blk fb;
 	unsigned char *blk;
 	size_t blkcap, first;
 	struct wfw_blk_col *cols;
+	uint32_t *pick;
 	/* blocks: one block of the input as the file holds it, its filter */
 	unsigned char *raw;
 	size_t raw_len;
@@ -73,7 +78,29 @@ struct fmt_job {
 	struct blk_filter bf;
 };
 
-/* The next rows as a block's chunks (every row: no selection). */
+/*
+ * The selected rows of the n rows from j->first: the rows decoded into
+ * j->b with their number in the block as one more cell at the end of
+ * each (the selection keeps a row's cells together and looks only at
+ * the schema's columns), the numbers of those kept into j->pick.
+ */
+static void pick_rows(struct fmt_job *j, size_t n)
+{
+	struct wultfw_batch *b = &j->b;
+	const size_t nc = b->ncols, in = nc - 1;
+
+	wfw_blk_decode(j->cols, in, j->first, n, b->cells);
+	for (size_t r = n; r-- > 0;) {	/* rows of in cells to rows of nc */
+		memmove(&b->cells[r * nc], &b->cells[r * in], in * sizeof(*b->cells));
+		b->cells[r * nc + in].i = (int64_t)(j->first + r);
+	}
+	b->rows = n;
+	wfw_select_batch(j->p->sel, b);
+	for (size_t r = 0; r < b->rows; r++)
+		j->pick[r] = (uint32_t)b->cells[r * nc + in].i;
+}
+
+/* The next rows as a block's chunks, and those selected (picks). */
 static long take_chunks(struct fmt_job *j)
 {
 	struct fmt_par *p = j->p;
@@ -81,7 +108,9 @@ static long take_chunks(struct fmt_job *j)
 					  j->cols, &j->first);
 
 	j->b.rows = got > 0 ? (size_t)got : 0;
-	if (got > 0 && p->sel)
+	if (got > 0 && p->picks)
+		pick_rows(j, (size_t)got);
+	else if (got > 0 && p->sel)
 		p->sel->kept += (uint64_t)got;
 	return got;
 }
@@ -148,6 +177,9 @@ static size_t format_batch(struct fmt_job *j)
 {
 	const struct wultfw_batch *b = &j->b;
 
+	if (j->p->picks)
+		return wfw_csvfmt_blk_pick(&j->fb, j->cols, j->p->map, j->pick,
+					   j->b.rows, j->text);
 	if (j->p->chunks)
 		return wfw_csvfmt_blk_rows(&j->fb, j->cols, j->p->map, j->first,
 					   j->b.rows, j->text);
@@ -233,6 +265,9 @@ static int job_init_csv(struct fmt_job *j, struct fmt_par *p, size_t in_cols)
 	if (p->chunks && (wfw_csvfmt_blk_init(&j->fb, &j->fmt) ||
 			  !(j->cols = calloc(in_cols, sizeof(*j->cols)))))
 		return -ENOMEM;
+	if (p->picks && (wfw_batch_alloc(&j->b, in_cols + 1, p->rows) ||
+			 !(j->pick = malloc(p->rows * sizeof(*j->pick)))))
+		return -ENOMEM;
 	if (!p->chunks && p->map && wfw_batch_alloc(&j->proj, out->ncols, p->rows))
 		return -ENOMEM;
 	j->text = malloc(p->rows * j->fmt.row_max + WFW_CSVFMT_BLK_SLACK);
@@ -266,6 +301,7 @@ static void job_free(struct fmt_job *j)
 	wfw_csvfmt_blk_free(&j->fb);
 	free(j->blk);
 	free(j->cols);
+	free(j->pick);
 	free(j->stage);
 	free(j->text);
 	free(j->raw);
@@ -330,7 +366,8 @@ int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
 {
 	struct fmt_par p = { .r = r, .w = w, .out = &w->out, .sel = sel,
 			     .map = map, .rows = rows,
-			     .chunks = wfw_reader_native_cols(r) && !wfw_select_active(sel) };
+			     .chunks = wfw_reader_native_cols(r),
+			     .picks = wfw_reader_native_cols(r) && wfw_select_active(sel) };
 	int ret = run_jobs(&p, n, cmd);
 
 	w->rows += p.written;

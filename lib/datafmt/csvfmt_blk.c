@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Rows of a binary block as CSV text (csvfmt_blk.h). A block is formatted
- * row by row reading each column's packed integers directly; the kind of
- * each column's chunk is settled once per block, so the branch on it
- * repeats with the columns and predicts well.
+ * Rows of a binary block as CSV text (csvfmt_blk.h). How each column's
+ * chunk is read is settled once per block (src_setup()); the rows are
+ * then formatted a column at a time (csvfmt_cols.c), or, when an enum
+ * name is longer than a slot there, row by row here reading each
+ * column's packed integers directly.
  *
  * Why a scaled decimal's text is k / 10^s with its trailing zeros cut:
  * the cell is the double nearest k / 10^s. When 0 < |k| < 10^15 the
@@ -16,32 +17,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "datafmt/csvfmt_blk.h"
 #include "datafmt/csvfmt_fixed.h"
 #include "datafmt/decimal.h"
+#include "datafmt/csvfmt_src.h"
 #include "datafmt/le.h"
-
-enum src_kind {
-	SRC_INT,	/* INT cells, FOR or FOR_EMPTY */
-	SRC_INT3,	/* the same with 3 decimals (us from ns) */
-	SRC_DEC,	/* FLOAT, scaled decimals */
-	SRC_DEC3,	/* the same at scale 3 (a CSV's 3 decimals) */
-	SRC_CELL,	/* anything else: the cell, formatted as csvfmt.c does */
-};
-
-struct wfw_csvfmt_blk_src {
-	const unsigned char *data;
-	uint64_t base, mask;
-	uint64_t minus;		/* FOR_EMPTY: 1 (code 0 is empty) */
-	uint64_t dec_lo;	/* DEC: the smallest |k| shown without exponent */
-	size_t w;
-	enum src_kind kind;
-	unsigned s;		/* INT: decimals; DEC: scale */
-	double p10;		/* a DEC chunk's 10^scale, else 0 */
-	struct wfw_csvfmt_col *fc;
-};
 
 static const uint64_t pow10_small[10] = {
 	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
@@ -50,15 +33,30 @@ static const uint64_t pow10_small[10] = {
 
 int wfw_csvfmt_blk_init(struct wfw_csvfmt_blk *b, struct wfw_csvfmt *f)
 {
+	const size_t ncols = f->schema->ncols;
+
 	b->f = f;
-	b->src = calloc(f->schema->ncols, sizeof(*b->src));
-	return b->src ? 0 : -ENOMEM;
+	b->src = calloc(ncols, sizeof(*b->src));
+	/*
+	 * Slots, and room for the last one's 32-byte copy from its middle;
+	 * on a cache line, a slot's copy never crosses one.
+	 */
+	b->slots = aligned_alloc(64, ncols * WFW_CSVFMT_COL_BYTES + 64);
+	b->codes = malloc(WFW_CSVFMT_CODES);
+	if (b->src && b->slots && b->codes)
+		return 0;
+	wfw_csvfmt_blk_free(b);
+	return -ENOMEM;
 }
 
 void wfw_csvfmt_blk_free(struct wfw_csvfmt_blk *b)
 {
 	free(b->src);
+	free(b->slots);
+	free(b->codes);
 	b->src = NULL;
+	b->slots = NULL;
+	b->codes = NULL;
 }
 
 /* How output column fc reads chunk c. */
@@ -71,6 +69,8 @@ static void src_setup(struct wfw_csvfmt_blk_src *s, const struct wfw_blk_col *c,
 		.minus = c->enc == WFW_ENC_FOR_EMPTY, .kind = SRC_CELL,
 		.p10 = c->enc == WFW_ENC_DEC ? wfw_pow10_exact[c->scale] : 0,
 	};
+	if (fc->type == WULTFW_COL_ENUM && c->enc != WFW_ENC_DEC)
+		s->kind = SRC_ENUM;
 	if (!WFW_FIXED_OK)
 		return;
 	if (fc->type == WULTFW_COL_INT && c->enc != WFW_ENC_DEC &&
@@ -86,7 +86,7 @@ static void src_setup(struct wfw_csvfmt_blk_src *s, const struct wfw_blk_col *c,
 }
 
 /* The cell as wfw_blk_decode() gives it, formatted by csvfmt.c. */
-static char *cell_path(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u)
+char *wfw_csvfmt_src_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u)
 {
 	union wultfw_cell v = { .i = (int64_t)(s->base + u) };
 
@@ -106,7 +106,7 @@ int_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u, unsigned sc)
 	if (s->minus && !u)
 		return p;	/* FOR_EMPTY's code 0: an empty cell */
 	if (k <= -(int64_t)WFW_FIXED_LIMIT || k >= (int64_t)WFW_FIXED_LIMIT)
-		return cell_path(s, p, u);	/* also INT64_MIN: empty */
+		return wfw_csvfmt_src_cell(s, p, u);	/* also INT64_MIN: empty */
 	return p + wfw_fmt_fixed16(p, k, sc, false);
 }
 
@@ -117,7 +117,7 @@ dec_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u, unsigned sc)
 	uint64_t mag = k < 0 ? 0 - (uint64_t)k : (uint64_t)k;
 
 	if (mag >= 1000000000000000ULL || (mag && mag < s->dec_lo))
-		return cell_path(s, p, u);
+		return wfw_csvfmt_src_cell(s, p, u);
 	return p + wfw_fmt_fixed16(p, k, sc, true);
 }
 
@@ -130,20 +130,31 @@ static inline char *blk_cell(const struct wfw_csvfmt_blk_src *s, char *p, size_t
 	case SRC_INT3: return int_cell(s, p, u, 3);
 	case SRC_DEC: return dec_cell(s, p, u, s->s);
 	case SRC_DEC3: return dec_cell(s, p, u, 3);
-	default: return cell_path(s, p, u);
+	default: return wfw_csvfmt_src_cell(s, p, u);
 	}
 }
 
-size_t wfw_csvfmt_blk_rows(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *cols,
-			   const size_t *map, size_t first, size_t n, char *buf)
+/* Rows [first, first + n), or pick[0, n) (not NULL), of the block into buf. */
+static size_t blk_format(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *cols,
+			 const size_t *map, size_t first, const uint32_t *pick, size_t n,
+			 char *buf)
 {
 	const size_t ncols = b->f->schema->ncols;
 	const struct wfw_csvfmt_blk_src *end = b->src + ncols;
 	char *p = buf;
+	bool tiles = true;
 
-	for (size_t j = 0; j < ncols; j++)
+	for (size_t j = 0; j < ncols; j++) {
 		src_setup(&b->src[j], &cols[map ? map[j] : j], &b->f->col[j]);
-	for (size_t r = first; r < first + n; r++) {
+		if (b->f->col[j].type == WULTFW_COL_ENUM && b->f->col[j].max > WFW_CSVFMT_NAME_MAX)
+			tiles = false;	/* a name and its comma longer than a slot */
+	}
+	if (tiles)
+		return wfw_csvfmt_cols_rows(b->src, ncols, first, pick, n, b->slots,
+					    b->codes, buf);
+	for (size_t i = 0; i < n; i++) {
+		size_t r = pick ? pick[i] : first + i;
+
 		for (const struct wfw_csvfmt_blk_src *s = b->src; s < end; s++) {
 			p = blk_cell(s, p, r);
 			*p++ = ',';
@@ -151,4 +162,16 @@ size_t wfw_csvfmt_blk_rows(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *c
 		p[-1] = '\n';
 	}
 	return (size_t)(p - buf);
+}
+
+size_t wfw_csvfmt_blk_rows(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *cols,
+			   const size_t *map, size_t first, size_t n, char *buf)
+{
+	return blk_format(b, cols, map, first, NULL, n, buf);
+}
+
+size_t wfw_csvfmt_blk_pick(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *cols,
+			   const size_t *map, const uint32_t *rows, size_t n, char *buf)
+{
+	return blk_format(b, cols, map, 0, rows, n, buf);
 }

@@ -9,6 +9,7 @@
 #define WFW_CSVFMT_BLK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "datafmt/binblock.h"
 #include "datafmt/csvfmt.h"
@@ -21,6 +22,8 @@ struct wfw_csvfmt_blk_src;
 struct wfw_csvfmt_blk {
 	struct wfw_csvfmt *f;
 	struct wfw_csvfmt_blk_src *src;	/* per output column */
+	char *slots;			/* a tile of cells' texts (csvfmt_cols.c) */
+	unsigned char *codes;		/* a column's codes of picked rows */
 };
 
 /* For rows formatted by f (its schema: the output columns). 0 or -ENOMEM. */
@@ -35,5 +38,12 @@ void wfw_csvfmt_blk_free(struct wfw_csvfmt_blk *b);
  */
 size_t wfw_csvfmt_blk_rows(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *cols,
 			   const size_t *map, size_t first, size_t n, char *buf);
+
+/*
+ * The same for rows rows[0, n) of the block (a selection: numbers of rows
+ * within the block, in the order printed).
+ */
+size_t wfw_csvfmt_blk_pick(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *cols,
+			   const size_t *map, const uint32_t *rows, size_t n, char *buf);
 
 #endif /* WFW_CSVFMT_BLK_H */

@@ -34,7 +34,8 @@ extern const uint32_t wfw_digits4[10000];
  */
 static inline uint64_t wfw_digits8(uint64_t x)
 {
-	uint64_t a = x / 10000, b = x - a * 10000;
+	/* x / 10000 for x < 10^8 (checked for all x) in one multiply */
+	uint64_t a = (x * 109951163) >> 40, b = x - a * 10000;
 
 	return wfw_digits4[a] | (uint64_t)wfw_digits4[b] << 32;
 }

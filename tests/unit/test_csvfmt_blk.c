@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lib/datafmt/csvfmt_blk.c: CSV rows formatted straight from a binary
- * block's chunks print exactly what the snprintf-based reference prints
- * for the decoded cells (floats), what the integer formatter prints
- * (INT), and what the row formatter prints for the whole row: scaled
- * decimals at every scale 0..9, negative values, k near 10^15, values
- * below 1e-4, empty cells, NaN and infinities. Fixed-point text of any
- * integer equals printf's.
+ * lib/datafmt/csvfmt_blk.c, csvfmt_cols.c: CSV rows formatted straight
+ * from a binary block's chunks print exactly what the snprintf-based
+ * reference prints for the decoded cells (floats), what the integer
+ * formatter prints (INT), and what the row formatter prints for the
+ * whole row: scaled decimals at every scale 0..9, negative values, k
+ * near 10^15, values below 1e-4, empty cells, NaN and infinities; short
+ * non-negative chunks (loops that test no cell), constant columns
+ * (chunks of width 0), an enum name longer than a slot (row by row).
+ * Fixed-point text of any integer equals printf's.
  */
 #include "config.h"
 
 #include <CUnit/Basic.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +24,7 @@
 #include "datafmt/csvfmt_blk.h"
 #include "datafmt/csvfmt_fixed.h"
 
-#define ROWS	64
+#define ROWS	150	/* more than two tiles */
 
 static const char *const states[] = { "C1", "C6", "a,b" };
 static const struct wultfw_column cols[] = {
@@ -103,6 +106,33 @@ static void fill(union wultfw_cell *v, unsigned s, uint64_t *state, int enum_emp
 		v[1].f = (s & 1 ? -3.0 : 3.0) / pow(10, s);
 }
 
+/*
+ * The same with short, non-negative numbers (chunks of at most 3 bytes,
+ * as most chunks of a measurement are): the formatter's loops that test
+ * no cell. Column 0's k is at least 10^(s-4), so it never needs an
+ * exponent, and has every digit count up to 8.
+ */
+static void fill_small(union wultfw_cell *v, unsigned s, uint64_t *state, int i)
+{
+	const int64_t lo = s > 4 ? (int64_t)wfw_pow10_int[s - 4] : 0;
+
+	fill(v, s, state, 0);
+	for (size_t r = 0; r < ROWS; r++) {
+		uint64_t x = wultfw_rand64(state);
+		int64_t k = lo + (int64_t)((x >> 8) % wfw_pow10_int[1 + (x >> 56) % 7]);
+
+		if (x % 5 == 0)	/* trailing zeros to strip */
+			k = lo + (int64_t)((x >> 8) % 1000) * (int64_t)wfw_pow10_int[(x >> 40) % 5];
+		v[0 * ROWS + r].f = (double)k / pow(10, s);
+		v[1 * ROWS + r].i = (int64_t)((x >> 20) % 16000000);
+		v[2 * ROWS + r].i = (int64_t)(x % 2000);
+	}
+	if (i % 4 == 0)	/* a constant column: chunks of width 0 */
+		for (size_t r = 0; r < ROWS; r++)
+			v[2 * ROWS + r].i = 7;
+	v[0].f = (double)(lo + 1) / pow(10, s);	/* the scale is s, not less */
+}
+
 /* The text the reference formatters give for one cell. */
 static size_t ref_cell(const struct wultfw_column *col, union wultfw_cell c, char *out)
 {
@@ -132,9 +162,37 @@ static size_t ref_rows(const union wultfw_cell *rows, size_t n, char *out)
 	return (size_t)(p - out);
 }
 
+/*
+ * Some rows of the block picked (a selection, every third row left out,
+ * across tiles): the same text as the row formatter's for those rows.
+ * rows: the block's decoded rows from row `first`. 0 when they agree.
+ */
+static int check_pick(struct wfw_csvfmt *f, struct wfw_csvfmt_blk *fb,
+		      const struct wfw_blk_col *bc, const union wultfw_cell *rows,
+		      size_t first, size_t n)
+{
+	static union wultfw_cell sub[ROWS * NCOLS];
+	static char want[1 << 16], got[1 << 16];
+	uint32_t pick[ROWS];
+	size_t k = 0, a, b;
+
+	for (size_t r = 0; r < n; r++) {
+		if ((r * 7 + first) % 3 == 0)
+			continue;
+		pick[k] = (uint32_t)(first + r);
+		memcpy(&sub[k++ * NCOLS], &rows[r * NCOLS], NCOLS * sizeof(*rows));
+	}
+	a = wfw_csvfmt_rows(f, want, sub, k);
+	b = wfw_csvfmt_blk_pick(fb, bc, NULL, pick, k, got);
+	if (a == b && !memcmp(want, got, a))
+		return 0;
+	printf("\npicked rows:\nwant %.*s\ngot  %.*s", (int)a, want, (int)b, got);
+	return 1;
+}
+
 /* Encode one block, parse it, format it both ways; 0 when all agree. */
 static int check_block(struct wfw_csvfmt *f, struct wfw_csvfmt_blk *fb,
-		       const union wultfw_cell *v, unsigned s)
+		       const union wultfw_cell *v, unsigned s, bool small)
 {
 	static unsigned char blk[1 << 16];
 	static union wultfw_cell rows[ROWS * NCOLS];
@@ -152,13 +210,13 @@ static int check_block(struct wfw_csvfmt *f, struct wfw_csvfmt_blk *fb,
 	/* The float column is stored as scaled decimals at scale s. */
 	CU_ASSERT_EQUAL(bc[0].enc, WFW_ENC_DEC);
 	CU_ASSERT_EQUAL(bc[0].scale, s);
-	CU_ASSERT_EQUAL(bc[1].enc, WFW_ENC_FOR_EMPTY);
+	CU_ASSERT_EQUAL(bc[1].enc, small ? WFW_ENC_FOR : WFW_ENC_FOR_EMPTY);
 	wfw_blk_decode(bc, NCOLS, first, n, rows);
 	a = ref_rows(rows, n, want);
 	b = wfw_csvfmt_blk_rows(fb, bc, NULL, first, n, got);
 	c = wfw_csvfmt_rows(f, ref, rows, n);
 	if (a == b && b == c && !memcmp(want, got, a) && !memcmp(ref, got, a))
-		return 0;
+		return check_pick(f, fb, bc, rows, first, n);
 	printf("\nscale %u:\nwant %.*s\ngot  %.*s\nrows %.*s", s, (int)a, want,
 	       (int)b, got, (int)c, ref);
 	return 1;
@@ -178,7 +236,29 @@ static void test_blk_rows_match(void)
 	for (unsigned s = 0; s <= 9; s++) {
 		for (int i = 0; i < 300 && bad < 3; i++) {
 			fill(v, s, &state, i & 1);
-			bad += check_block(&f, &fb, v, s);
+			bad += check_block(&f, &fb, v, s, false);
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	wfw_csvfmt_blk_free(&fb);
+	wfw_csvfmt_free(&f);
+}
+
+static void test_blk_rows_small(void)
+{
+	static union wultfw_cell v[ROWS * NCOLS];
+	uint64_t state = 14;
+	struct wfw_csvfmt f;
+	struct wfw_csvfmt_blk fb;
+	char err[256];
+	int bad = 0;
+
+	CU_ASSERT_FATAL(wfw_csvfmt_init(&f, &schema, err, sizeof(err)) == 0);
+	CU_ASSERT_FATAL(wfw_csvfmt_blk_init(&fb, &f) == 0);
+	for (unsigned s = 0; s <= 9; s++) {
+		for (int i = 0; i < 300 && bad < 3; i++) {
+			fill_small(v, s, &state, i);
+			bad += check_block(&f, &fb, v, s, true);
 		}
 	}
 	CU_ASSERT_EQUAL(bad, 0);
@@ -218,6 +298,49 @@ static void test_blk_rows_map(void)
 	b = wfw_csvfmt_blk_rows(&fb, bc, map, 0, ROWS, got);
 	CU_ASSERT_EQUAL(a, b);
 	CU_ASSERT(a == b && !memcmp(want, got, a));
+	wfw_csvfmt_blk_free(&fb);
+	wfw_csvfmt_free(&f);
+}
+
+/* An enum name longer than a slot: the block is printed row by row. */
+static void test_blk_rows_long_name(void)
+{
+	static const char *const names[] = { "C1", "a C-state name longer than a slot" };
+	static const struct wultfw_column lcols[] = {
+		{ "Dec", "", WULTFW_COL_FLOAT, 0, NULL, 0 },
+		{ "State", "", WULTFW_COL_ENUM, 0, names, 2 },
+		{ "Cnt", "", WULTFW_COL_INT, 1, NULL, 0 },
+	};
+	static const struct wultfw_schema ls = { 3, lcols };
+	static union wultfw_cell v[ROWS * 3], rows[ROWS * 3];
+	static unsigned char blk[1 << 16];
+	static char want[1 << 15], got[1 << 15];
+	struct wfw_blk_col bc[3];
+	struct wfw_blk_hdr h;
+	struct wfw_csvfmt f;
+	struct wfw_csvfmt_blk fb;
+	uint64_t state = 30;
+	char err[256];
+	size_t a, b;
+
+	for (size_t r = 0; r < ROWS; r++) {
+		uint64_t x = wultfw_rand64(&state);
+
+		v[r].f = (double)dec_k(x, 3) / 1000;
+		v[ROWS + r].i = (int64_t)(x % 3) - 1;
+		v[2 * ROWS + r].i = (int64_t)(x >> 40) - 5000;
+	}
+	wfw_blk_encode(&ls, v, ROWS, ROWS, blk);
+	CU_ASSERT_FATAL(wfw_blk_hdr_parse(blk, 3, ROWS, &h) == 0);
+	CU_ASSERT_FATAL(wfw_blk_parse(&ls, blk + WFW_BLK_HDR_LEN, h.len, h.rows,
+				      bc, err, sizeof(err)) == 0);
+	CU_ASSERT_FATAL(wfw_csvfmt_init(&f, &ls, err, sizeof(err)) == 0);
+	CU_ASSERT_FATAL(wfw_csvfmt_blk_init(&fb, &f) == 0);
+	wfw_blk_decode(bc, 3, 0, ROWS, rows);
+	a = wfw_csvfmt_rows(&f, want, rows, ROWS);
+	b = wfw_csvfmt_blk_rows(&fb, bc, NULL, 0, ROWS, got);
+	CU_ASSERT(a == b && !memcmp(want, got, a));
+	CU_ASSERT(memmem(got, b, names[1], strlen(names[1])) != NULL);
 	wfw_csvfmt_blk_free(&fb);
 	wfw_csvfmt_free(&f);
 }
@@ -277,7 +400,9 @@ int main(void)
 		return 1;
 	s = CU_add_suite("csvfmt_blk", NULL, NULL);
 	CU_add_test(s, "block rows equal the reference at every scale", test_blk_rows_match);
+	CU_add_test(s, "block rows of short non-negative numbers", test_blk_rows_small);
 	CU_add_test(s, "block rows of selected columns", test_blk_rows_map);
+	CU_add_test(s, "block rows with an enum name longer than a slot", test_blk_rows_long_name);
 	CU_add_test(s, "fixed-point text equals printf's", test_fmt_int_matches);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
