@@ -67,7 +67,8 @@ static int alloc_metrics(struct wfw_statset *s)
 	s->empties = calloc(s->nmetrics, sizeof(*s->empties));
 	s->mtype = calloc(s->nmetrics, sizeof(*s->mtype));
 	s->mdiv = calloc(s->nmetrics, sizeof(*s->mdiv));
-	if (!s->acc || !s->nans || !s->empties || !s->mtype || !s->mdiv)
+	s->gcount = calloc(s->ngroups, sizeof(*s->gcount));
+	if (!s->acc || !s->nans || !s->empties || !s->mtype || !s->mdiv || !s->gcount)
 		return -ENOMEM;
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		const struct wultfw_column *col = &s->schema->cols[s->mcol[m]];
@@ -125,7 +126,6 @@ void wfw_statset_free(struct wfw_statset *s)
 	free(s->order);
 	free(s->colp);
 	free(s->gcount);
-	free(s->gstage);
 	for (size_t g = 0; s->gmerged && g < s->ngroups; g++)
 		free(s->gmerged[g]);
 	free(s->gmerged);
@@ -138,41 +138,6 @@ void wfw_statset_free(struct wfw_statset *s)
  * and its values fit the room an accumulator's stage has.
  */
 #define CHUNK_ROWS WFW_ACC_STAGE_ROOM
-/*
- * A call with groups (see add_grouped()): up to GROUP_CHUNKS chunks, its
- * metrics GROUP_METRICS at a time (fewer passes read a chunk's cells
- * again from the L2 cache more often; more take stages that stay in it
- * less: 4 measured best with cachegrind on wult's 14 columns and 5
- * groups), with at most GROUP_MAX groups, whose stages would not stay in
- * the cache either.
- */
-#define GROUP_CHUNKS (WFW_ACC_STAGE / CHUNK_ROWS)
-#define GROUP_METRICS 4
-#define GROUP_MAX 16
-
-static bool few_groups(const struct wfw_statset *s)
-{
-	return s->gcol >= 0 && s->ngroups <= GROUP_MAX;
-}
-
-/* Per group: the rows of a chunk (of GROUP_CHUNKS, and stages, if few). */
-static int ensure_groups(struct wfw_statset *s)
-{
-	size_t ng = s->ngroups, nch = few_groups(s) ? GROUP_CHUNKS : 1;
-
-	free(s->order);
-	free(s->gcount);
-	free(s->gstage);
-	s->order = malloc(nch * ng * CHUNK_ROWS * sizeof(*s->order));
-	s->gcount = malloc(nch * ng * sizeof(*s->gcount));
-	s->gstage = few_groups(s) ?
-		malloc(GROUP_METRICS * ng * WFW_ACC_STAGE * sizeof(*s->gstage)) : NULL;
-	s->norder = ng;
-	if (s->order && s->gcount && (s->gstage || !few_groups(s)))
-		return 0;
-	s->norder = 0;
-	return -ENOMEM;
-}
 
 static int ensure_scratch(struct wfw_statset *s, size_t ncols)
 {
@@ -183,7 +148,12 @@ static int ensure_scratch(struct wfw_statset *s, size_t ncols)
 		if (!s->colp)
 			return -ENOMEM;
 	}
-	return s->ngroups > s->norder ? ensure_groups(s) : 0;
+	if (s->ngroups > s->norder) {
+		free(s->order);
+		s->order = malloc(s->ngroups * CHUNK_ROWS * sizeof(*s->order));
+		s->norder = s->order ? s->ngroups : 0;
+	}
+	return s->order ? 0 : -ENOMEM;
 }
 
 /* Rare: some cells are empty. Keep the others. */
@@ -322,14 +292,14 @@ static size_t gather(struct wfw_statset *s, size_t m, double *t,
 
 /*
  * The chunk's rows per group, as cell offsets (row * stride, so that
- * gathering by them multiplies nothing): group g's cnt[g] rows at
- * order + g * CHUNK_ROWS. True if only one group has rows (*only).
+ * gathering by them multiplies nothing): group g's s->gcount[g] rows at
+ * s->order + g * CHUNK_ROWS. True if only one group has rows (*only).
  */
-static bool group_rows(const struct wfw_statset *s, const union wultfw_cell *gc,
-		       size_t st, size_t n, uint32_t *order, uint32_t *cnt,
-		       size_t *only)
+static bool group_rows(struct wfw_statset *s, const union wultfw_cell *gc,
+		       size_t st, size_t n, size_t *only)
 {
 	size_t ng = s->ngroups;
+	uint32_t *cnt = s->gcount, *order = s->order;
 
 	memset(cnt, 0, ng * sizeof(*cnt));
 	for (size_t r = 0; r < n; r++) {
@@ -351,10 +321,14 @@ static bool group_rows(const struct wfw_statset *s, const union wultfw_cell *gc,
 static int grow_groups(struct wfw_statset *s, size_t ng)
 {
 	struct wfw_acc *acc = calloc(s->nmetrics * ng, sizeof(*acc));
+	uint32_t *gcount = calloc(ng, sizeof(*gcount));
 	size_t old = s->ngroups;
 
-	if (!acc)
+	if (!acc || !gcount) {
+		free(acc);
+		free(gcount);
 		return -ENOMEM;
+	}
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		struct wfw_acc *src = &s->acc[m * old], *dst = &acc[m * ng];
 
@@ -364,7 +338,9 @@ static int grow_groups(struct wfw_statset *s, size_t ng)
 		dst[ng - 1] = src[old - 1];
 	}
 	free(s->acc);
+	free(s->gcount);
 	s->acc = acc;
+	s->gcount = gcount;
 	s->ngroups = ng;
 	return 0;
 }
@@ -442,126 +418,11 @@ static int add_chunk(struct wfw_statset *s, const union wultfw_cell *const *col,
 	bool one = true;
 
 	if (s->gcol >= 0)
-		one = group_rows(s, col[s->gcol] + r0 * st, st, n, s->order,
-				 s->gcount, &only);
+		one = group_rows(s, col[s->gcol] + r0 * st, st, n, &only);
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		if (s->mtype[m] == WULTFW_COL_ENUM)
 			continue;	/* no number yet */
 		if (add_metric(s, m, col[s->mcol[m]] + r0 * st, st, n, one, only))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* A chunk of a call with groups: its rows per group (see group_rows()). */
-struct chunk {
-	const uint32_t *order, *cnt;
-	size_t r0, n, only;
-	bool one;
-};
-
-/* Rows of group g in chunk c, and their cell offsets (NULL: all rows). */
-static size_t chunk_rows(const struct chunk *c, size_t g, const uint32_t **order)
-{
-	*order = c->one ? NULL : c->order + g * CHUNK_ROWS;
-	if (c->one)
-		return g == c->only ? c->n : 0;
-	return c->cnt[g];
-}
-
-/* Stages of the metrics of a pass (see add_grouped()): values and counts. */
-struct pass_stage {
-	double *v;		/* [metric of the pass][group]: WFW_ACC_STAGE each */
-	size_t *n;
-};
-
-/*
- * Metric m's values of group g in chunk c into its stage, added as a block
- * where the accumulator's own stage would make one (more than
- * WFW_ACC_STAGE - WFW_ACC_STAGE_ROOM after a chunk), so that the moments
- * round the same.
- */
-static int stage_group(struct wfw_statset *s, size_t m, size_t g,
-		       const union wultfw_cell *col, size_t st,
-		       const struct chunk *c, double *t, size_t *ns)
-{
-	const uint32_t *order;
-	size_t n = chunk_rows(c, g, &order);
-
-	if (!n)
-		return 0;
-	*ns += gather(s, m, t + *ns, col + c->r0 * st, st, order, n);
-	if (*ns <= WFW_ACC_STAGE - WFW_ACC_STAGE_ROOM)
-		return 0;
-	n = *ns;
-	*ns = 0;
-	return wfw_acc_add_many(&s->acc[m * s->ngroups + g], t, n);
-}
-
-/* Metrics [m0, m1) of the chunks, chunk by chunk, then what is staged. */
-static int add_pass(struct wfw_statset *s, size_t m0, size_t m1,
-		    const union wultfw_cell *const *col, size_t st,
-		    const struct chunk *ch, size_t nch, struct pass_stage *ps)
-{
-	size_t ng = s->ngroups;
-
-	memset(ps->n, 0, (m1 - m0) * ng * sizeof(*ps->n));
-	for (size_t c = 0; c < nch; c++) {
-		for (size_t m = m0; m < m1; m++) {
-			size_t i = (m - m0) * ng;	/* its stages */
-
-			if (s->mtype[m] == WULTFW_COL_ENUM)
-				continue;	/* no number yet */
-			for (size_t g = 0; g < ng; g++, i++)
-				if (stage_group(s, m, g, col[s->mcol[m]], st, &ch[c],
-						ps->v + i * WFW_ACC_STAGE, &ps->n[i]))
-					return -ENOMEM;
-		}
-	}
-	for (size_t i = 0; i < (m1 - m0) * ng; i++)
-		if (ps->n[i] && wfw_acc_add_many(&s->acc[m0 * ng + i],
-						 ps->v + i * WFW_ACC_STAGE, ps->n[i]))
-			return -ENOMEM;
-	return 0;
-}
-
-/* Nothing staged in any accumulator (as after every call). */
-static bool none_staged(const struct wfw_statset *s)
-{
-	for (size_t i = 0; i < s->nmetrics * s->ngroups; i++)
-		if (s->acc[i].nstage)
-			return false;
-	return true;
-}
-
-/*
- * Rows of a call with groups, at most GROUP_CHUNKS chunks: grouped once,
- * then GROUP_METRICS metrics at a time over all of them, so that a few
- * stages take every metric's values in turn and stay in the cache,
- * instead of one per metric and group, which with the histograms of
- * every group would not; a chunk's cells stay in the L1 cache for the
- * metrics of a pass.
- */
-static int add_grouped(struct wfw_statset *s, const union wultfw_cell *const *col,
-		       size_t st, size_t rows)
-{
-	struct chunk ch[GROUP_CHUNKS];
-	size_t nch = 0, ng = s->ngroups, n[GROUP_METRICS * GROUP_MAX];
-	struct pass_stage ps = { .v = s->gstage, .n = n };
-
-	for (size_t r0 = 0; r0 < rows; r0 += CHUNK_ROWS, nch++) {
-		uint32_t *order = s->order + nch * ng * CHUNK_ROWS;
-		uint32_t *cnt = s->gcount + nch * ng;
-
-		ch[nch] = (struct chunk){ .order = order, .cnt = cnt, .r0 = r0,
-			.n = rows - r0 < CHUNK_ROWS ? rows - r0 : CHUNK_ROWS };
-		ch[nch].one = group_rows(s, col[s->gcol] + r0 * st, st, ch[nch].n,
-					 order, cnt, &ch[nch].only);
-	}
-	for (size_t m = 0; m < s->nmetrics; m += GROUP_METRICS) {
-		size_t m1 = s->nmetrics - m < GROUP_METRICS ? s->nmetrics : m + GROUP_METRICS;
-
-		if (add_pass(s, m, m1, col, st, ch, nch, &ps))
 			return -ENOMEM;
 	}
 	return 0;
@@ -576,15 +437,10 @@ int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *
 		return -EINVAL;	/* cell offsets of a chunk must fit order[] */
 	if (wfw_statset_sync(s) || ensure_scratch(s, 0))
 		return -ENOMEM;
-	if (few_groups(s) && rows <= GROUP_CHUNKS * CHUNK_ROWS && none_staged(s)) {
-		if (add_grouped(s, col, stride, rows))
+	for (size_t r0 = 0; r0 < rows; r0 += CHUNK_ROWS)
+		if (add_chunk(s, col, stride, r0,
+			      rows - r0 < CHUNK_ROWS ? rows - r0 : CHUNK_ROWS))
 			return -ENOMEM;
-	} else {
-		for (size_t r0 = 0; r0 < rows; r0 += CHUNK_ROWS)
-			if (add_chunk(s, col, stride, r0,
-				      rows - r0 < CHUNK_ROWS ? rows - r0 : CHUNK_ROWS))
-				return -ENOMEM;
-	}
 	s->rows += rows;
 	/* Counts, moments, percentiles: whole again after every batch. */
 	for (size_t i = 0; i < s->nmetrics * s->ngroups; i++)

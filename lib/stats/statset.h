@@ -59,8 +59,7 @@ struct wfw_statset {
 	size_t norder;		/* groups order has room for */
 	const union wultfw_cell **colp;	/* a row-major batch's columns */
 	size_t ncolp;
-	uint32_t *gcount;	/* per chunk and group: its rows */
-	double *gstage;		/* per group: WFW_ACC_STAGE values of a metric */
+	uint32_t *gcount;
 	bool nums;		/* adding numbers (wfw_statset_add_nums()) */
 	const bool *may_nan;	/* its may_nan (false: no NaN in the column) */
 	char **gmerged;		/* names of groups only a merged part had */
