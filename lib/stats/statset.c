@@ -303,8 +303,8 @@ static bool group_rows(struct wfw_statset *s, const union wultfw_cell *gc,
 
 	memset(cnt, 0, ng * sizeof(*cnt));
 	for (size_t r = 0; r < n; r++) {
-		int64_t e = gc[r * st].i;
-		size_t g = (e >= 0 && (uint64_t)e < ng - 1) ? (size_t)e : ng - 1;
+		uint64_t e = (uint64_t)gc[r * st].i;	/* below 0: above ng */
+		size_t g = e < ng - 1 ? (size_t)e : ng - 1;
 
 		order[g * CHUNK_ROWS + cnt[g]++] = (uint32_t)(r * st);
 	}
