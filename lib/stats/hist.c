@@ -52,7 +52,7 @@ static inline uint64_t bucket_count(const struct wfw_hist *h, unsigned s,
 }
 
 /*
- * Slow path: the octave of this value has no buckets yet. The 8-bit
+ * Slow path: the octave of this value has no buckets yet. The 16-bit
  * counters come from arenas of ARENA_OCTAVES octaves, next to each other:
  * a page each would cost the counting a TLB entry per octave.
  */
@@ -61,7 +61,8 @@ static int grow(struct wfw_hist *h, unsigned slot)
 	if (!h->arena_left) {
 		if (h->narenas == WFW_HIST_MAX_ARENAS)
 			return -ENOMEM;	/* cannot happen: 256 * 16 slots */
-		h->arenas[h->narenas] = calloc(WFW_HIST_ARENA_OCTAVES, WFW_HIST_SUBS);
+		h->arenas[h->narenas] = calloc(WFW_HIST_ARENA_OCTAVES * WFW_HIST_SUBS,
+					       sizeof(uint16_t));
 		if (!h->arenas[h->narenas])
 			return -ENOMEM;
 		h->narenas++;
@@ -78,22 +79,52 @@ static int grow(struct wfw_hist *h, unsigned slot)
 	return 0;
 }
 
-/*
- * An 8-bit counter of key k wrapped to 0: its 256 go to the wide counter.
- * Once per 256 values of a bucket, so the wide counters stay out of the
- * cache and the test before it is almost never taken.
- */
-static __attribute__((noinline, cold)) void carry(struct wfw_hist *h, uint64_t k)
+/* Whether one of the 32 16-bit counters at o is at 2^15 or more. */
+static inline bool any_top(const uint16_t *o)
 {
-	h->wide[k >> WFW_HIST_SUB_BITS][k & (WFW_HIST_SUBS - 1)] += 256;
+#ifdef __SSE2__
+	const __m128i *p = (const __m128i *)o;
+	__m128i x = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(p), _mm_loadu_si128(p + 1)),
+				 _mm_or_si128(_mm_loadu_si128(p + 2), _mm_loadu_si128(p + 3)));
+
+	return _mm_movemask_epi8(x) & 0xAAAA;	/* the high bytes' top bits */
+#else
+	uint64_t any = 0;
+
+	for (unsigned i = 0; i < 32; i += 4) {
+		uint64_t four;
+
+		memcpy(&four, o + i, sizeof(four));
+		any |= four;
+	}
+	return any & 0x8000800080008000ull;
+#endif
 }
 
-/* Count v in its 8-bit counter at c (of key k). */
-static inline __attribute__((always_inline)) void
-count8(struct wfw_hist *h, uint8_t *c, uint64_t k)
+/*
+ * Move the 16-bit counters at 2^15 or more into the 64-bit ones: the rest
+ * take WFW_HIST_FOLD_EVERY more values without overflow. Few counters ever
+ * get there, so the 64-bit ones stay out of the cache; the 16-bit ones are
+ * tested 32 at a time.
+ */
+static void fold(struct wfw_hist *h)
 {
-	if (__builtin_expect(!++*c, 0))
-		carry(h, k);
+	for (size_t j = 0; j < h->noct; j++) {
+		uint16_t *o = h->oct[h->used[j]];
+		uint64_t *w = h->wide[h->used[j]];
+
+		for (unsigned i = 0; i < WFW_HIST_SUBS; i += 32) {
+			if (!any_top(o + i))
+				continue;
+			for (unsigned k = i; k < i + 32; k++) {
+				if (o[k] & 0x8000u) {
+					w[k] += o[k];
+					o[k] = 0;
+				}
+			}
+		}
+	}
+	h->unfolded = 0;
 }
 
 /* Count `n` values of key `k` (sign, exponent, top mantissa bits). */
@@ -127,8 +158,12 @@ static bool one_bucket(const double *v, size_t n)
 	return i == n;
 }
 
-/* The 8-bit counters of the octave of key k, grown if need be; NULL: no memory. */
-static uint8_t *octave(struct wfw_hist *h, uint64_t k)
+/*
+ * Branch free but for a missing octave. n values at a time of at most
+ * WFW_HIST_FOLD_EVERY, so no 16-bit counter overflows.
+ */
+/* The 16-bit counters of the octave of key k, grown if need be; NULL: no memory. */
+static uint16_t *octave(struct wfw_hist *h, uint64_t k)
 {
 	unsigned slot = (unsigned)(k >> WFW_HIST_SUB_BITS);
 
@@ -137,16 +172,17 @@ static uint8_t *octave(struct wfw_hist *h, uint64_t k)
 	return h->oct[slot];
 }
 
-/* Any values: the octave of each looked up, a test for a missing one. */
 static int add_narrow(struct wfw_hist *h, const double *v, size_t n)
 {
 	size_t i = 0;
 
+	if (h->unfolded + n > WFW_HIST_FOLD_EVERY)
+		fold(h);
 	/* Two values a step: one test of both octaves, half the loop's overhead. */
 	for (; i + 2 <= n; i += 2) {
 		uint64_t k0 = dbits(v[i]) >> SHIFT, k1 = dbits(v[i + 1]) >> SHIFT;
-		uint8_t *o0 = h->oct[k0 >> WFW_HIST_SUB_BITS];
-		uint8_t *o1 = h->oct[k1 >> WFW_HIST_SUB_BITS];
+		uint16_t *o0 = h->oct[k0 >> WFW_HIST_SUB_BITS];
+		uint16_t *o1 = h->oct[k1 >> WFW_HIST_SUB_BITS];
 
 		if (__builtin_expect(!o0 || !o1, 0)) {
 			o0 = octave(h, k0);
@@ -154,34 +190,37 @@ static int add_narrow(struct wfw_hist *h, const double *v, size_t n)
 			if (!o0 || !o1)
 				return -ENOMEM;
 		}
-		count8(h, o0 + (k0 & (WFW_HIST_SUBS - 1)), k0);
-		count8(h, o1 + (k1 & (WFW_HIST_SUBS - 1)), k1);
+		o0[k0 & (WFW_HIST_SUBS - 1)]++;
+		o1[k1 & (WFW_HIST_SUBS - 1)]++;
 	}
 	for (; i < n; i++) {
 		uint64_t k = dbits(v[i]) >> SHIFT;
-		uint8_t *o = octave(h, k);
+		uint16_t *o = octave(h, k);
 
 		if (!o)
 			return -ENOMEM;
-		count8(h, o + (k & (WFW_HIST_SUBS - 1)), k);
+		o[k & (WFW_HIST_SUBS - 1)]++;
 	}
+	h->unfolded += (uint32_t)n;
 	return 0;
 }
 
 int wfw_hist_add_many(struct wfw_hist *h, const double *v, size_t n)
 {
-	int ret;
+	for (size_t done = 0; done < n; done += WFW_HIST_FOLD_EVERY) {
+		size_t k = n - done < WFW_HIST_FOLD_EVERY ? n - done : WFW_HIST_FOLD_EVERY;
+		int ret;
 
-	if (!n)
-		return 0;
-	/* Back-to-back increments of one counter would wait for each other. */
-	if (one_bucket(v, n))
-		ret = add_key(h, dbits(v[0]) >> SHIFT, n);
-	else
-		ret = add_narrow(h, v, n);
-	if (!ret)
-		h->count += n;
-	return ret;
+		/* Back-to-back increments of one counter would wait for each other. */
+		if (one_bucket(v + done, k))
+			ret = add_key(h, dbits(v[done]) >> SHIFT, k);
+		else
+			ret = add_narrow(h, v + done, k);
+		if (ret)
+			return ret;
+	}
+	h->count += n;
+	return 0;
 }
 
 #define KNOWN_SPAN 64	/* octaves a block may span to be counted with no test */
@@ -209,7 +248,7 @@ static bool slot_range(double lo, double hi, unsigned *a, unsigned *b)
 static int widen(struct wfw_hist *h, unsigned lo, unsigned hi)
 {
 	unsigned n = hi - lo + 1;
-	uint8_t *w = calloc(n, WFW_HIST_SUBS);
+	uint16_t *w = calloc((size_t)n * WFW_HIST_SUBS, sizeof(uint16_t));
 
 	if (!w)
 		return -ENOMEM;
@@ -222,10 +261,10 @@ static int widen(struct wfw_hist *h, unsigned lo, unsigned hi)
 		}
 	}
 	for (unsigned s = lo; s <= hi; s++) {
-		uint8_t *o = w + (size_t)(s - lo) * WFW_HIST_SUBS;
+		uint16_t *o = w + (size_t)(s - lo) * WFW_HIST_SUBS;
 
 		if (h->oct[s])
-			memcpy(o, h->oct[s], WFW_HIST_SUBS);
+			memcpy(o, h->oct[s], WFW_HIST_SUBS * sizeof(uint16_t));
 		else
 			h->used[h->noct++] = (uint16_t)s;
 		h->oct[s] = o;
@@ -270,23 +309,22 @@ static void biased_octaves(const struct wfw_hist *h, unsigned s0, unsigned ns,
 			   uintptr_t *tab)
 {
 	for (unsigned j = 0; j < ns; j++)
-		tab[j] = (uintptr_t)h->oct[s0 + j] - j * WFW_HIST_SUBS;
+		tab[j] = (uintptr_t)h->oct[s0 + j] - j * WFW_HIST_SUBS * sizeof(uint16_t);
 }
 
 /*
- * Count v with no test of its octave: in the window (tab NULL) its counter
- * is at base plus its key; else tab[j] is octave j of the key less off,
- * so that the key less off addresses the counter with no masking.
+ * Count v with no test: in the window (tab NULL) its counter is at base
+ * plus twice its key; else tab[j] is octave j of the key less off, so that
+ * the key less off times 2 bytes addresses the counter with no masking.
  */
 static inline __attribute__((always_inline)) void
-count_at(struct wfw_hist *h, const uintptr_t *tab, uintptr_t base,
-	 uint64_t off, double v)
+count_at(const uintptr_t *tab, uintptr_t base, uint64_t off, double v)
 {
 	uint64_t k = (dbits(v) - off) >> SHIFT;
 
 	if (tab)
 		base = tab[k >> WFW_HIST_SUB_BITS];
-	count8(h, (uint8_t *)(base + k), dbits(v) >> SHIFT);
+	(*(uint16_t *)(base + 2 * k))++;
 }
 
 /* Where count_at() finds the counters of values in [lo, hi]. */
@@ -303,8 +341,8 @@ struct spot {
  * same; the values are read once for both.
  */
 static inline __attribute__((always_inline)) void
-count_sq(struct wfw_hist *h, const double *v, size_t n, const uintptr_t *tab,
-	 uintptr_t base, uint64_t off, struct wfw_hist_sq *sq)
+count_sq(const double *v, size_t n, const uintptr_t *tab, uintptr_t base,
+	 uint64_t off, struct wfw_hist_sq *sq)
 {
 	__m128d m = _mm_set1_pd(sq->mean), q0 = _mm_setzero_pd(), q1 = q0;
 	double q[2], sum;
@@ -316,53 +354,52 @@ count_sq(struct wfw_hist *h, const double *v, size_t n, const uintptr_t *tab,
 
 		q0 = _mm_add_pd(q0, _mm_mul_pd(a, a));
 		q1 = _mm_add_pd(q1, _mm_mul_pd(b, b));
-		count_at(h, tab, base, off, v[i]);
-		count_at(h, tab, base, off, v[i + 1]);
-		count_at(h, tab, base, off, v[i + 2]);
-		count_at(h, tab, base, off, v[i + 3]);
+		count_at(tab, base, off, v[i]);
+		count_at(tab, base, off, v[i + 1]);
+		count_at(tab, base, off, v[i + 2]);
+		count_at(tab, base, off, v[i + 3]);
 	}
 	_mm_storeu_pd(q, _mm_add_pd(q0, q1));
 	sum = q[0] + q[1];
 	for (; i < n; i++) {
 		sum += (v[i] - sq->mean) * (v[i] - sq->mean);
-		count_at(h, tab, base, off, v[i]);
+		count_at(tab, base, off, v[i]);
 	}
 	sq->m2 = sum;
 	sq->done = true;
 }
 
 /* One loop for the window, one for the table, each with no test inside. */
-static void count_known_sq(struct wfw_hist *h, const double *v, size_t n,
-			   const struct spot *p, struct wfw_hist_sq *sq)
+static void count_known_sq(const double *v, size_t n, const struct spot *p,
+			   struct wfw_hist_sq *sq)
 {
 	if (p->tab)
-		count_sq(h, v, n, p->tab, 0, p->off, sq);
+		count_sq(v, n, p->tab, 0, p->off, sq);
 	else
-		count_sq(h, v, n, NULL, p->base, 0, sq);
+		count_sq(v, n, NULL, p->base, 0, sq);
 }
 #endif
 
 static inline __attribute__((always_inline)) void
-count_plain(struct wfw_hist *h, const double *v, size_t n, const uintptr_t *tab,
-	    uintptr_t base, uint64_t off)
+count_plain(const double *v, size_t n, const uintptr_t *tab, uintptr_t base,
+	    uint64_t off)
 {
 	size_t i;
 
 	for (i = 0; i + 2 <= n; i += 2) {
-		count_at(h, tab, base, off, v[i]);
-		count_at(h, tab, base, off, v[i + 1]);
+		count_at(tab, base, off, v[i]);
+		count_at(tab, base, off, v[i + 1]);
 	}
 	for (; i < n; i++)
-		count_at(h, tab, base, off, v[i]);
+		count_at(tab, base, off, v[i]);
 }
 
-static void count_known(struct wfw_hist *h, const double *v, size_t n,
-			const struct spot *p)
+static void count_known(const double *v, size_t n, const struct spot *p)
 {
 	if (p->tab)
-		count_plain(h, v, n, p->tab, 0, p->off);
+		count_plain(v, n, p->tab, 0, p->off);
 	else
-		count_plain(h, v, n, NULL, p->base, 0);
+		count_plain(v, n, NULL, p->base, 0);
 }
 
 /*
@@ -377,7 +414,7 @@ static int find_spot(struct wfw_hist *h, unsigned a, unsigned b,
 
 	if (ret > 0) {
 		*p = (struct spot){ .base = (uintptr_t)h->win -
-			(uintptr_t)h->wlo * WFW_HIST_SUBS };
+			(uintptr_t)h->wlo * WFW_HIST_SUBS * sizeof(uint16_t) };
 		return 1;
 	}
 	if (ret < 0 || !known_octaves(h, a, b))
@@ -401,12 +438,19 @@ static int add_spread(struct wfw_hist *h, const double *v, size_t n,
 	ret = find_spot(h, a, b, tab, &p);
 	if (ret <= 0)
 		return ret < 0 ? ret : wfw_hist_add_many(h, v, n);
+	for (size_t done = 0; done < n; done += WFW_HIST_FOLD_EVERY) {
+		size_t k = n - done < WFW_HIST_FOLD_EVERY ? n - done : WFW_HIST_FOLD_EVERY;
+
+		if (h->unfolded + k > WFW_HIST_FOLD_EVERY)
+			fold(h);
 #ifdef __SSE2__
-	if (sq)
-		count_known_sq(h, v, n, &p, sq);
-	else
+		if (sq && k == n)
+			count_known_sq(v, n, &p, sq);
+		else
 #endif
-		count_known(h, v, n, &p);
+			count_known(v + done, k, &p);
+		h->unfolded += (uint32_t)k;
+	}
 	h->count += n;
 	return 0;
 }
@@ -600,7 +644,7 @@ double wfw_hist_rank_value(const struct wfw_hist *h, uint64_t k,
 
 size_t wfw_hist_bytes(const struct wfw_hist *h)
 {
-	return (h->narenas * WFW_HIST_ARENA_OCTAVES + h->wn) * WFW_HIST_SUBS +
+	return (h->narenas * WFW_HIST_ARENA_OCTAVES + h->wn) * WFW_HIST_SUBS * sizeof(uint16_t) +
 	       h->noct * WFW_HIST_SUBS * sizeof(uint64_t);
 }
 

@@ -28,14 +28,20 @@
 #define WFW_HIST_REL_ERROR (1.0 / (double)(2u << WFW_HIST_SUB_BITS))
 
 /*
+ * Values counted in 16 bits between two folds into the 64-bit counts: a
+ * fold leaves counters below 2^15, so they take 2^15 more.
+ */
+#define WFW_HIST_FOLD_EVERY 32768u
+
+/*
  * Bucket 0 of either sign holds +-0.0 and the magnitudes below 2^-1031,
  * all reported as 0: a value's bucket is its bits shifted right, with no
  * case for zero, so counting one is a shift, a load and an increment.
  *
- * Each octave has two counters per bucket: 8 bits, which the values go
- * into, and 64 bits, which take 256 each time the 8-bit one wraps to 0
- * (a bucket's count is the sum of both, exact). What counting touches is
- * thus an eighth of the 64-bit table, 512 bytes an octave: the tables of
+ * Each octave has two counters per bucket: 16 bits, which the values go
+ * into, and 64 bits, which those at 2^15 or more are added to (and
+ * cleared) once per WFW_HIST_FOLD_EVERY values, before any could overflow. What
+ * counting touches is thus a quarter of the 64-bit table: the tables of
  * every metric and C-state fit in the L2 cache.
  */
 #define WFW_HIST_ARENA_OCTAVES 16
@@ -43,18 +49,19 @@
 
 struct wfw_hist {
 	/* [sign * 2048 + exponent]: 512 counters each, or NULL while empty */
-	uint8_t *oct[WFW_HIST_SLOTS];	/* in arenas */
+	uint16_t *oct[WFW_HIST_SLOTS];	/* in arenas */
 	uint64_t *wide[WFW_HIST_SLOTS];
-	uint8_t *arenas[WFW_HIST_MAX_ARENAS];
+	uint16_t *arenas[WFW_HIST_MAX_ARENAS];
 	unsigned narenas, arena_left;
 	/*
 	 * Octaves [wlo, wlo + wn) side by side, in slot order, or NULL: a
-	 * value in them has its 8-bit counter at a fixed distance from its
+	 * value in them has its 16-bit counter at a fixed distance from its
 	 * bucket's key, so counting it takes a shift, no table.
 	 */
-	uint8_t *win;
+	uint16_t *win;
 	unsigned wlo, wn;
 	uint64_t count;			/* all values counted */
+	uint32_t unfolded;		/* of them in the 16-bit counters */
 	size_t noct;			/* octaves allocated (memory use) */
 	uint16_t used[WFW_HIST_SLOTS];	/* their slots, noct of them */
 };

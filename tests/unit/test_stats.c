@@ -208,11 +208,11 @@ static void test_flags(void) { run_gen(gen_flags, true); }
 static void test_step(void) { run_gen(gen_step, true); }
 
 /*
- * More values in one bucket than a narrow counter holds, alternating with
- * another bucket so that they are counted one by one: the carries into the
+ * More values in one bucket than a 16-bit counter holds, alternating with
+ * another bucket so that they are counted one by one: the folds into the
  * 64-bit counters must keep every count.
  */
-static void test_hist_carry(void)
+static void test_hist_fold(void)
 {
 	static double v[70001];
 	struct wfw_hist h;
@@ -515,7 +515,7 @@ static bool same_buckets(const struct wfw_hist *a, const struct wfw_hist *b)
  * widened as blocks reach further; octaves that exist; one by one) land
  * in the buckets counting them one by one does: ranges that move up and
  * down, a block of one huge octave span, negative blocks, enough values
- * for carries.
+ * for folds.
  */
 static void test_range_window(void)
 {
@@ -545,10 +545,10 @@ static void test_range_window(void)
 }
 
 /*
- * A counter hit by half the values, then by nearly every value, many
- * times past what its narrow counter holds: no count is lost.
+ * A counter just under the fold's threshold, then hit by nearly every
+ * value: it must not overflow before the next fold.
  */
-static void test_hot_counter(void)
+static void test_fold_bound(void)
 {
 	struct wfw_hist h;
 	uint64_t nx = 0;
@@ -667,7 +667,7 @@ int main(void)
 	CU_add_test(s, "small integers exact", test_small_ints_exact);
 	CU_add_test(s, "two whole numbers counted from the sum", test_two_ints);
 	CU_add_test(s, "variance taken on the histogram's pass", test_fused_m2);
-	CU_add_test(s, "a counter hit by nearly every value", test_hot_counter);
+	CU_add_test(s, "16-bit counters folded before they overflow", test_fold_bound);
 	CU_add_test(s, "counted through the range as one by one", test_range_window);
 	CU_add_test(s, "moments far from zero", test_moments_offset);
 	CU_add_test(s, "memory bounded", test_memory_bounded);
@@ -675,7 +675,7 @@ int main(void)
 	CU_add_test(s, "empty", test_empty);
 	CU_add_test(s, "flags (few whole numbers)", test_flags);
 	CU_add_test(s, "moments across a step", test_step);
-	CU_add_test(s, "narrow counters carry", test_hist_carry);
+	CU_add_test(s, "16-bit counters fold", test_hist_fold);
 	CU_add_test(s, "stage", test_stage);
 	CU_add_test(s, "statset: columns vs rows", test_statset_columns);
 	CU_add_test(s, "statset: numbers by column vs rows", test_statset_nums);

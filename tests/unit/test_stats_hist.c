@@ -124,97 +124,6 @@ static void test_rank_values(void)
 	}
 }
 
-/* Counts around the 8-bit counters' wrap, and many times past it. */
-static const uint64_t wraps[] = { 1, 255, 256, 257, 511, 512, 513, 767,
-				  65535, 65536, 65537, 100000 };
-#define NW (sizeof(wraps) / sizeof(wraps[0]))
-
-static uint64_t bucket_count(const struct wfw_hist *h, double x)
-{
-	uint64_t u, key;
-
-	memcpy(&u, &x, sizeof(u));
-	key = u >> (52 - WFW_HIST_SUB_BITS);
-	if (!h->oct[key >> WFW_HIST_SUB_BITS])
-		return 0;
-	return h->wide[key >> WFW_HIST_SUB_BITS][key & (WFW_HIST_SUBS - 1)] +
-	       h->oct[key >> WFW_HIST_SUB_BITS][key & (WFW_HIST_SUBS - 1)];
-}
-
-/* wraps[j] copies of x[j], shuffled; returns how many. */
-static size_t wrap_values(double *v, const double *x)
-{
-	size_t n = 0;
-
-	for (size_t j = 0; j < NW; j++)
-		for (uint64_t c = 0; c < wraps[j]; c++)
-			v[n++] = x[j];
-	for (size_t i = n - 1; i > 0; i--) {
-		size_t r = next64() % (i + 1);
-		double t = v[i];
-
-		v[i] = v[r];
-		v[r] = t;
-	}
-	return n;
-}
-
-enum path { BY_ONE, WINDOW, WINDOW_SQ, KNOWN_OCTAVES };
-
-/* v[0..n) into h in blocks of random size, counted the way `path` says. */
-static void add_blocks(struct wfw_hist *h, const double *v, size_t n,
-		       enum path path)
-{
-	for (size_t i = 0, b; i < n; i += b) {
-		double lo = INFINITY, hi = -INFINITY;
-		struct wfw_hist_sq sq = { .mean = 1 };
-		int ret;
-
-		b = 1 + next64() % 3000;
-		b = b < n - i ? b : n - i;
-		for (size_t j = i; j < i + b; j++) {
-			lo = v[j] < lo ? v[j] : lo;
-			hi = v[j] > hi ? v[j] : hi;
-		}
-		if (path == KNOWN_OCTAVES)	/* too wide for the window */
-			hi = ldexp(1.0, 80);
-		if (path == BY_ONE)
-			ret = wfw_hist_add_many(h, v + i, b);
-		else
-			ret = wfw_hist_add_range(h, v + i, b, lo, hi, NAN, false,
-						 path == WINDOW_SQ ? &sq : NULL);
-		CU_ASSERT_EQUAL_FATAL(ret, 0);
-	}
-}
-
-/* Every count exact whichever way the values were counted. */
-static void test_carry_exact(void)
-{
-	static double v[300000];
-	double x[NW];
-
-	for (enum path path = BY_ONE; path <= KNOWN_OCTAVES; path++) {
-		struct wfw_hist h;
-		size_t n;
-
-		wfw_hist_init(&h);
-		for (size_t j = 0; j < NW; j++)	/* one bucket each, 3 octaves */
-			x[j] = ldexp(1 + (double)j / 16, (int)(j % 3));
-		n = wrap_values(v, x);
-		/* every octave to 2^80 exists (other buckets) */
-		if (path == KNOWN_OCTAVES)
-			for (int e = 0; e <= 80; e++)
-				CU_ASSERT_EQUAL_FATAL(wfw_hist_add(&h, ldexp(1.96875, e)), 0);
-		add_blocks(&h, v, n, path);
-		CU_ASSERT(path != WINDOW || h.win != NULL);
-		CU_ASSERT(path != KNOWN_OCTAVES || h.win == NULL);
-		for (size_t j = 0; j < NW; j++)
-			CU_ASSERT_EQUAL(bucket_count(&h, x[j]), wraps[j]);
-		CU_ASSERT_EQUAL(h.count, n + (path == KNOWN_OCTAVES ? 81 : 0));
-		wfw_hist_free(&h);
-	}
-}
-
 int main(void)
 {
 	CU_pSuite s;
@@ -224,7 +133,6 @@ int main(void)
 		return CU_get_error();
 	s = CU_add_suite("hist", NULL, NULL);
 	CU_add_test(s, "ranks in one walk as from the sorted values", test_rank_values);
-	CU_add_test(s, "8-bit counters carry exactly on every path", test_carry_exact);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
