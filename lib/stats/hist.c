@@ -558,42 +558,88 @@ static double bucket_value(unsigned e, unsigned i, bool integers)
 	return lo + (hi - lo) / 2;
 }
 
-/* Walk the octaves of one sign in value order until rank k is passed. */
-static bool walk(const struct wfw_hist *h, bool neg, uint64_t k,
-		 uint64_t *seen, bool integers, double *out)
+/* Position of slot s in value order: negative octaves from the largest magnitude. */
+static unsigned value_order(unsigned s)
 {
-	for (unsigned j = 0; j < WFW_HIST_OCTAVES; j++) {
-		unsigned e = neg ? WFW_HIST_OCTAVES - 1 - j : j;
-		unsigned s = (neg ? WFW_HIST_OCTAVES : 0) + e;
+	return s >= WFW_HIST_OCTAVES ? WFW_HIST_SLOTS - 1 - s : WFW_HIST_OCTAVES + s;
+}
 
-		if (!h->oct[s])
+static int cmp_slots(const void *a, const void *b)
+{
+	unsigned x = value_order(*(const uint16_t *)a);
+	unsigned y = value_order(*(const uint16_t *)b);
+
+	return (x > y) - (x < y);
+}
+
+static uint64_t octave_total(const struct wfw_hist *h, unsigned s)
+{
+	uint64_t t = 0;
+
+	for (unsigned i = 0; i < WFW_HIST_SUBS; i++)
+		t += bucket_count(h, s, i);
+	return t;
+}
+
+/*
+ * The ranks k[j..] (ascending) that fall into octave s, *seen values
+ * before it: their values into out[]. Returns the first rank past it.
+ */
+static size_t walk_octave(const struct wfw_hist *h, unsigned s,
+			  const uint64_t *k, size_t n, size_t j,
+			  uint64_t *seen, bool integers, double *out)
+{
+	bool neg = s >= WFW_HIST_OCTAVES;
+	unsigned e = s % WFW_HIST_OCTAVES;
+
+	for (unsigned b = 0; b < WFW_HIST_SUBS && j < n; b++) {
+		unsigned i = neg ? WFW_HIST_SUBS - 1 - b : b;
+		double v;
+
+		*seen += bucket_count(h, s, i);
+		if (*seen <= k[j])
 			continue;
-		for (unsigned b = 0; b < WFW_HIST_SUBS; b++) {
-			unsigned i = neg ? WFW_HIST_SUBS - 1 - b : b;
-			double v;
-
-			*seen += bucket_count(h, s, i);
-			if (*seen <= k)
-				continue;
-			v = bucket_value(e, i, integers);
-			*out = neg && v != 0 ? -v : v;
-			return true;
-		}
+		v = bucket_value(e, i, integers);
+		for (; j < n && k[j] < *seen; j++)
+			out[j] = neg && v != 0 ? -v : v;
 	}
-	return false;
+	return j;
+}
+
+/*
+ * One walk for all ranks: the octaves in value order, each skipped whole
+ * when no rank asked for is in it (its total tells), so the cost is
+ * about the octaves', not the buckets' number per rank.
+ */
+void wfw_hist_rank_values(const struct wfw_hist *h, const uint64_t *k,
+			  size_t n, bool integers, double *out)
+{
+	uint16_t slots[WFW_HIST_SLOTS];
+	uint64_t seen = 0;
+	size_t j = 0;
+
+	memcpy(slots, h->used, h->noct * sizeof(slots[0]));
+	qsort(slots, h->noct, sizeof(slots[0]), cmp_slots);
+	for (size_t o = 0; o < h->noct && j < n; o++) {
+		uint64_t t = octave_total(h, slots[o]);
+
+		if (seen + t <= k[j]) {
+			seen += t;
+			continue;
+		}
+		j = walk_octave(h, slots[o], k, n, j, &seen, integers, out);
+	}
+	for (; j < n; j++)
+		out[j] = NAN;	/* k >= count: the caller's bug */
 }
 
 double wfw_hist_rank_value(const struct wfw_hist *h, uint64_t k,
 			   bool integers)
 {
-	uint64_t seen = 0;
 	double v;
 
-	/* Negative values first, largest magnitude first. */
-	if (walk(h, true, k, &seen, integers, &v) ||
-	    walk(h, false, k, &seen, integers, &v))
-		return v;
-	return NAN;	/* k >= count: the caller's bug */
+	wfw_hist_rank_values(h, &k, 1, integers, &v);
+	return v;
 }
 
 size_t wfw_hist_bytes(const struct wfw_hist *h)

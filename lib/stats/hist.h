@@ -101,6 +101,9 @@ int wfw_hist_merge(struct wfw_hist *dst, const struct wfw_hist *src);
  */
 double wfw_hist_rank_value(const struct wfw_hist *h, uint64_t k,
 			   bool integers);
+/* The same for n ranks k[] in ascending order, in one walk: out[i] for k[i]. */
+void wfw_hist_rank_values(const struct wfw_hist *h, const uint64_t *k,
+			  size_t n, bool integers, double *out);
 
 /* Multiply every value counted by f > 0 (error bound: twice the stated). */
 int wfw_hist_scale(struct wfw_hist *h, double f);

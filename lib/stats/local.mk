@@ -17,3 +17,19 @@ tests_unit_test_stats_SOURCES = tests/unit/test_stats.c
 tests_unit_test_stats_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_stats_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
 endif
+
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_stats_hist
+TESTS += tests/unit/test_stats_hist
+tests_unit_test_stats_hist_SOURCES = tests/unit/test_stats_hist.c
+tests_unit_test_stats_hist_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_stats_hist_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+endif
+
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_stats_group
+TESTS += tests/unit/test_stats_group
+tests_unit_test_stats_group_SOURCES = tests/unit/test_stats_group.c
+tests_unit_test_stats_group_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_stats_group_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+endif

@@ -276,48 +276,120 @@ static void sort_values(double *v, size_t n)
 	free(cnt);
 }
 
-static double rank_value(struct wfw_acc *a, uint64_t k)
+/* Rank h = (n - 1) p / 100 of percentile p in (0, 100), below n - 1. */
+static bool pct_rank(const struct wfw_acc *a, double p, uint64_t *k, double *frac)
 {
-	double v;
+	double h;
 
-	if (!a->hist)
-		return a->vals[k];
-	/* The extremes are known exactly; buckets only approximate them. */
-	if (k == 0)
-		return a->min;
-	if (k == a->n - 1)
-		return a->max;
-	v = wfw_hist_rank_value(a->hist, k, a->integers);
-	return v < a->min ? a->min : v > a->max ? a->max : v;
+	if (isnan(p) || p <= 0 || p >= 100)
+		return false;
+	h = (double)(a->n - 1) * (p / 100.0);
+	*k = (uint64_t)h;
+	*frac = h - (double)*k;
+	return *k < a->n - 1;
 }
 
-double wfw_acc_percentile(struct wfw_acc *a, double p)
+/*
+ * Histogram values of ranks k[0..n) (any order) into v[]: one walk for
+ * them all. The extremes are known exactly; buckets only approximate them.
+ */
+static void hist_ranks(const struct wfw_acc *a, const uint64_t *k, size_t n,
+		       double *v)
 {
-	double h, frac, lo, hi;
-	uint64_t k;
+	uint64_t sk[2 * WFW_ACC_MAX_PCT];
+	double sv[2 * WFW_ACC_MAX_PCT];
+	size_t ns = 0;
 
-	if (!a->n || isnan(p))
-		return NAN;
+	for (size_t i = 0; i < n; i++) {	/* insertion sort: a few ranks */
+		size_t j = ns++;
+
+		for (; j && sk[j - 1] > k[i]; j--)
+			sk[j] = sk[j - 1];
+		sk[j] = k[i];
+	}
+	wfw_hist_rank_values(a->hist, sk, ns, a->integers, sv);
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
+
+		while (sk[j] != k[i])
+			j++;
+		v[i] = sv[j];
+		if (k[i] == 0)
+			v[i] = a->min;
+		else if (k[i] == a->n - 1)
+			v[i] = a->max;
+		v[i] = v[i] < a->min ? a->min : v[i] > a->max ? a->max : v[i];
+	}
+}
+
+/* Values of ranks k[0..n) into v[]. */
+static void rank_values(struct wfw_acc *a, const uint64_t *k, size_t n,
+			double *v)
+{
+	if (a->hist) {
+		hist_ranks(a, k, n, v);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = a->vals[k[i]];
+}
+
+/* Flushed and sorted, ready for ranks; false: out of memory. */
+static bool ready_for_ranks(struct wfw_acc *a)
+{
 	if (a->nstage && wfw_acc_flush(a))
-		return NAN;	/* out of memory */
+		return false;
 	if (!a->hist && !a->sorted) {
 		sort_values(a->vals, a->nvals);
 		a->sorted = true;
 	}
-	if (p <= 0)
-		return a->min;
-	if (p >= 100)
-		return a->max;
-	h = (double)(a->n - 1) * (p / 100.0);
-	k = (uint64_t)h;
-	if (k >= a->n - 1)
-		return a->max;
-	frac = h - (double)k;
-	lo = rank_value(a, k);
-	if (frac == 0)
-		return lo;
-	hi = rank_value(a, k + 1);
-	return lo + frac * (hi - lo);
+	return true;
+}
+
+int wfw_acc_percentiles(struct wfw_acc *a, const double *p, size_t np,
+			double *out)
+{
+	uint64_t k[2 * WFW_ACC_MAX_PCT], r;
+	double v[2 * WFW_ACC_MAX_PCT], frac;
+	size_t nk = 0;
+
+	if (np > WFW_ACC_MAX_PCT)
+		return -EINVAL;
+	if (!np)
+		return 0;
+	if (a->n && !ready_for_ranks(a))
+		return -ENOMEM;
+	for (size_t i = 0; a->n && i < np; i++) {
+		if (!pct_rank(a, p[i], &k[nk], &frac))
+			continue;
+		nk++;
+		if (frac != 0) {
+			k[nk] = k[nk - 1] + 1;
+			nk++;
+		}
+	}
+	if (nk)
+		rank_values(a, k, nk, v);
+	nk = 0;
+	for (size_t i = 0; i < np; i++) {
+		if (!a->n || isnan(p[i])) {
+			out[i] = NAN;
+		} else if (!pct_rank(a, p[i], &r, &frac)) {
+			out[i] = p[i] <= 0 ? a->min : a->max;
+		} else {
+			double lo = v[nk++];
+
+			out[i] = frac == 0 ? lo : lo + frac * (v[nk++] - lo);
+		}
+	}
+	return 0;
+}
+
+double wfw_acc_percentile(struct wfw_acc *a, double p)
+{
+	double v;
+
+	return wfw_acc_percentiles(a, &p, 1, &v) ? NAN : v;
 }
 
 size_t wfw_acc_bytes(const struct wfw_acc *a)

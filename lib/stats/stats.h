@@ -90,6 +90,13 @@ double wfw_acc_stddev(const struct wfw_acc *a);
  * hence not const.
  */
 double wfw_acc_percentile(struct wfw_acc *a, double p);
+/*
+ * The same for np <= WFW_ACC_MAX_PCT percentiles at once (one walk of the
+ * histogram for them all): out[i] for p[i]. -EINVAL, -ENOMEM.
+ */
+#define WFW_ACC_MAX_PCT 32
+int wfw_acc_percentiles(struct wfw_acc *a, const double *p, size_t np,
+			double *out);
 /* Bytes held for values or buckets. */
 size_t wfw_acc_bytes(const struct wfw_acc *a);
 

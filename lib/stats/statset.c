@@ -303,8 +303,8 @@ static bool group_rows(struct wfw_statset *s, const union wultfw_cell *gc,
 
 	memset(cnt, 0, ng * sizeof(*cnt));
 	for (size_t r = 0; r < n; r++) {
-		int64_t e = gc[r * st].i;
-		size_t g = (e >= 0 && (uint64_t)e < ng - 1) ? (size_t)e : ng - 1;
+		uint64_t e = (uint64_t)gc[r * st].i;	/* below 0: above ng */
+		size_t g = e < ng - 1 ? (size_t)e : ng - 1;
 
 		order[g * CHUNK_ROWS + cnt[g]++] = (uint32_t)(r * st);
 	}
@@ -577,6 +577,8 @@ uint64_t wfw_statset_group_count(const struct wfw_statset *s, size_t g)
 	return n;
 }
 
+_Static_assert(WFW_SUMMARY_MAX_PCT <= WFW_ACC_MAX_PCT, "summaries' percentiles at once");
+
 static void summarize(struct wfw_acc *a, double div, const double *p,
 		      size_t np, struct wfw_summary *out)
 {
@@ -594,8 +596,11 @@ static void summarize(struct wfw_acc *a, double div, const double *p,
 	out->max = a->max / div;
 	out->mean = a->mean / div;
 	out->stddev = wfw_acc_stddev(a) / div;
+	if (wfw_acc_percentiles(a, p, np, out->pct))
+		for (size_t i = 0; i < np; i++)
+			out->pct[i] = NAN;	/* out of memory */
 	for (size_t i = 0; i < np; i++)
-		out->pct[i] = wfw_acc_percentile(a, p[i]) / div;
+		out->pct[i] /= div;
 }
 
 int wfw_statset_summary(struct wfw_statset *s, size_t m, size_t g,

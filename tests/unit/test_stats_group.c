@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lib/stats/statset.c with groups: every accumulator gets the blocks its
+ * own stage makes, whatever the size of the calls, so the moments are the
+ * same bits as the reference's, which adds those blocks itself: a group's
+ * kept values of a call, 256 rows at a time, a block once more than 768
+ * are waiting, the rest at the call's end.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <CUnit/Basic.h>
+
+#include "stats/statset.h"
+#include "stats/stats.h"
+
+static uint64_t rng = 4242;
+
+static double urand(void)	/* uniform in [0, 1) */
+{
+	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return (double)(z >> 11) / 9007199254740992.0;
+}
+
+enum { NCOLS = 3, NG = 4, NM = 2, ROWS = 40000, CHUNK = 256 };
+
+static const char *const names[] = { "A", "B", "C" };
+static const struct wultfw_column cols[NCOLS] = {
+	{ "X", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "G", "", WULTFW_COL_ENUM, 0, names, 3 },
+	{ "Y", "", WULTFW_COL_FLOAT, 0, NULL, 0 },
+};
+static union wultfw_cell cells[ROWS * NCOLS];
+
+/* Row r's group: runs of one group, and stretches of random ones. */
+static int64_t row_group(size_t r)
+{
+	if ((r / 3000) % 3 == 1)
+		return (int64_t)((r / 3000) % NG) - 1;	/* -1: no state */
+	return (int64_t)(urand() * NG) - 1;
+}
+
+static void fill(void)
+{
+	for (size_t r = 0; r < ROWS; r++) {
+		union wultfw_cell *c = cells + r * NCOLS;
+
+		c[0].i = r % 211 == 5 ? WULTFW_CELL_EMPTY : (int64_t)(urand() * 1e7);
+		c[1].i = row_group(r);
+		c[2].f = r % 97 == 1 ? NAN : 50 + urand() * 1e4;
+	}
+}
+
+/* Metric m's value of row r as the statset keeps it; false: left out. */
+static bool kept(size_t m, size_t r, double *v)
+{
+	const union wultfw_cell *c = cells + r * NCOLS;
+
+	if (m == 0) {
+		*v = (double)c[0].i;
+		return c[0].i != WULTFW_CELL_EMPTY;
+	}
+	*v = c[2].f;
+	return !isnan(*v);
+}
+
+static size_t group_of(size_t r)
+{
+	int64_t e = cells[r * NCOLS + 1].i;
+
+	return e < 0 ? NG - 1 : (size_t)e;
+}
+
+/* Rows [r0, r0 + n) of one call into the reference accumulators. */
+static void ref_call(struct wfw_acc *ref, size_t r0, size_t n)
+{
+	static double stage[NM][NG][1024];
+	size_t ns[NM][NG] = { { 0 } };
+
+	for (size_t c = r0; c < r0 + n; c += CHUNK) {
+		size_t end = c + CHUNK < r0 + n ? c + CHUNK : r0 + n;
+
+		for (size_t r = c; r < end; r++)
+			for (size_t m = 0; m < NM; m++)
+				if (kept(m, r, &stage[m][group_of(r)][ns[m][group_of(r)]]))
+					ns[m][group_of(r)]++;
+		for (size_t m = 0; m < NM; m++)
+			for (size_t g = 0; g < NG; g++)
+				if (ns[m][g] > 768) {
+					wfw_acc_add_many(&ref[m * NG + g], stage[m][g], ns[m][g]);
+					ns[m][g] = 0;
+				}
+	}
+	for (size_t m = 0; m < NM; m++)
+		for (size_t g = 0; g < NG; g++)
+			if (ns[m][g])
+				wfw_acc_add_many(&ref[m * NG + g], stage[m][g], ns[m][g]);
+}
+
+static void same_acc(struct wfw_acc *a, struct wfw_acc *b)
+{
+	static const double p[] = { 1, 50, 99.9 };
+	double x[3], y[3];
+
+	CU_ASSERT_EQUAL(a->n, b->n);
+	CU_ASSERT(a->min == b->min && a->max == b->max);
+	CU_ASSERT(a->sum == b->sum && a->sumc == b->sumc);
+	CU_ASSERT(a->mean == b->mean && a->m2 == b->m2);
+	CU_ASSERT_EQUAL(wfw_acc_percentiles(a, p, 3, x), 0);
+	CU_ASSERT_EQUAL(wfw_acc_percentiles(b, p, 3, y), 0);
+	CU_ASSERT_EQUAL(memcmp(x, y, sizeof(x)), 0);
+}
+
+/* Calls of `batch` rows (random sizes up to 2 * batch when vary). */
+static void run(size_t batch, bool vary)
+{
+	const struct wultfw_schema schema = { NCOLS, cols };
+	struct wfw_statset_cfg cfg = { .exact_limit = 3000, .exact_memory = 1u << 20,
+				       .group_by = "G" };
+	struct wfw_acc ref[NM * NG];
+	struct wfw_statset s;
+	char err[200];
+
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&s, &schema, &cfg, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(s.ngroups, NG);
+	for (size_t i = 0; i < NM * NG; i++)
+		wfw_acc_init(&ref[i], s.exact_limit, i < NG);
+	for (size_t r0 = 0, n; r0 < ROWS; r0 += n) {
+		struct wultfw_batch b;
+
+		n = vary ? 1 + (size_t)(urand() * 2 * batch) : batch;
+		n = n < ROWS - r0 ? n : ROWS - r0;
+		b = (struct wultfw_batch){ cells + r0 * NCOLS, NCOLS, n, n, 0 };
+		CU_ASSERT_EQUAL_FATAL(wfw_statset_add(&s, &b), 0);
+		ref_call(ref, r0, n);
+	}
+	for (size_t i = 0; i < NM * NG; i++) {
+		CU_ASSERT(ref[i].n > 0 && !wfw_acc_exact(&ref[i]));
+		same_acc(&s.acc[i], &ref[i]);
+		wfw_acc_free(&ref[i]);
+	}
+	CU_ASSERT(s.empties[0] > 0 && s.nans[1] > 0);
+	wfw_statset_free(&s);
+}
+
+static void test_group_blocks(void)
+{
+	fill();
+	run(1024, false);
+	run(1000, true);
+	run(300, true);
+	run(4096, false);
+	run(1, false);
+}
+
+int main(void)
+{
+	CU_pSuite s;
+	unsigned fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return CU_get_error();
+	s = CU_add_suite("statset groups", NULL, NULL);
+	CU_add_test(s, "blocks as each accumulator's stage makes them", test_group_blocks);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return fails ? 1 : 0;
+}
