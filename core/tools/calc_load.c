@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "calc.h"
+#include <suggest/suggest.h>
 #include "datafmt/locate.h"
 #include "datafmt/runstate.h"
 
@@ -69,6 +71,29 @@ static int no_group_column(const char *path, const char *name,
 	return -ENOENT;
 }
 
+/* A -m name that matches no column of the file: said, with a did-you-mean. */
+static void unmatched_metrics(const struct calc *c, const struct calc_result *r,
+			      const struct wultfw_schema *s)
+{
+	const char *names[s->ncols ? s->ncols : 1];
+
+	for (size_t k = 0; k < s->ncols; k++)
+		names[k] = s->cols[k].name;
+	for (size_t i = 0; i < c->nmetrics; i++) {
+		const char *near;
+		size_t k = 0;
+
+		while (k < s->ncols && fnmatch(c->metrics[i], names[k], 0))
+			k++;
+		if (k < s->ncols)
+			continue;
+		near = wfw_suggest(c->metrics[i], names, s->ncols);
+		fprintf(stderr, "wultfw calc: warning: %s: -m %s matches no column%s%s%s\n",
+			r->path, c->metrics[i], near ? " (did you mean '" : "",
+			near ? near : "", near ? "'?)" : "");
+	}
+}
+
 /* Open r->path (part `part` of `nparts`) and set up its statistics. */
 static int open_result(struct calc *c, struct calc_result *r, unsigned part,
 		       unsigned nparts, char *err, size_t len)
@@ -87,6 +112,8 @@ static int open_result(struct calc *c, struct calc_result *r, unsigned part,
 
 	if (ret)
 		return ret;
+	if (!part)
+		unmatched_metrics(c, r, wfw_reader_schema(r->rd));
 	at = (size_t)snprintf(err, len, "%s: ", r->path);
 	ret = wfw_statset_init(&r->set, wfw_reader_schema(r->rd), &cfg, err + at, len - at);
 	if (ret)

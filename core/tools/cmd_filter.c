@@ -225,17 +225,17 @@ static int in_chunks(struct filter *f, unsigned jobs)
 }
 
 /*
- * Threads for a CSV file to CSV: -j, else one for a small file. One to
- * select rows (as calc): a reader that learns every type before the first
- * row reads the file twice, and chunks read apart would each do that
- * again; one that learns them as it goes resolves the selection's names
- * as they come, which chunks would each do on their own.
+ * Threads for a CSV file to CSV: -j, else one for a small file. With a
+ * selection too: each chunk resolves its names as its rows bring them and
+ * keeps what one reader keeps, as long as its types agree with the first
+ * chunk's (else, or at a comparison the types do not fit, the file is
+ * read again by one reader, which says where).
  */
 static unsigned csv_jobs(const struct filter *f)
 {
 	struct stat st;
 
-	if (f->jobs < 2 || f->include || f->exclude || stat(f->path, &st))
+	if (f->jobs < 2 || stat(f->path, &st))
 		return 1;
 	return f->jobs_given || st.st_size >= PAR_MIN_BYTES ? f->jobs : 1;
 }

@@ -133,7 +133,8 @@ static int chunk_batch(struct worker *w)
 	const struct wultfw_batch *b = &w->in;
 	char err[256];
 
-	wfw_select_batch(&w->sel, &w->in);
+	if (wfw_select_batch(&w->sel, &w->in))
+		return -EAGAIN;	/* one reader says where it does not fit */
 	project_cols(w);
 	if (wfw_csvfmt_sync(&w->fmt, err, sizeof(err)))
 		return -EAGAIN;

@@ -31,7 +31,11 @@ run() {
 	name=$1; in=$2; shift 2
 	best=
 	for i in 1 2 3; do
-		rm -f "$DIR/out.wfb" "$DIR/out.csv"
+		# Each run writes afresh (no old output to remove) and after
+		# the last one's writes reached the disk (writeback would
+		# compete with this run's own writes).
+		rm -rf "$DIR/out.wfb" "$DIR/out.csv" "$DIR/filtered" "$DIR/report"
+		sync
 		/usr/bin/time -f "%e %U %S %M" -o "$DIR/time" "$@" >/dev/null 2>"$DIR/err" ||
 			{ cat "$DIR/err"; exit 1; }
 		read -r w u s k <"$DIR/time"
@@ -53,17 +57,17 @@ run calc_csv csv "$B/wultfw" calc "$DIR/datapoints.csv"
 run csv_to_bin csv "$B/wultfw" convert "$DIR/datapoints.csv" -o "$DIR/out.wfb"
 run bin_to_csv bin "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.csv"
 run bin_to_bin bin "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.wfb"
-run filter_csv csv "$B/wultfw" filter -f "$DIR/datapoints.csv" -o "$DIR/filtered"
+run filter_csv csv "$B/wultfw" filter "$DIR/datapoints.csv" -o "$DIR/filtered"
 # A quarter of the rows, scattered over every block.
-run filter_csv_c6 csv "$B/wultfw" filter -f "$DIR/datapoints.csv" -o "$DIR/filtered" \
+run filter_csv_c6 csv "$B/wultfw" filter "$DIR/datapoints.csv" -o "$DIR/filtered" \
 	--include 'ReqCState == "C6"'
 # A binary input gives a binary result; --to csv prints it (as bin_to_csv).
-run filter_bin bin "$B/wultfw" filter -f "$DIR/twin.wfb" -o "$DIR/filtered"
-run filter_bin_c6 bin "$B/wultfw" filter -f "$DIR/twin.wfb" -o "$DIR/filtered" \
+run filter_bin bin "$B/wultfw" filter "$DIR/twin.wfb" -o "$DIR/filtered"
+run filter_bin_c6 bin "$B/wultfw" filter "$DIR/twin.wfb" -o "$DIR/filtered" \
 	--include 'ReqCState == "C6"'
-run filter_bin_csv bin "$B/wultfw" filter -f "$DIR/twin.wfb" -o "$DIR/filtered" --to csv
-run report_csv csv "$B/wultfw" report -f "$DIR/datapoints.csv" -o "$DIR/report"
-run report_bin bin "$B/wultfw" report -f "$DIR/twin.wfb" -o "$DIR/report"
+run filter_bin_csv bin "$B/wultfw" filter "$DIR/twin.wfb" -o "$DIR/filtered" --to csv
+run report_csv csv "$B/wultfw" report "$DIR/datapoints.csv" -o "$DIR/report"
+run report_bin bin "$B/wultfw" report "$DIR/twin.wfb" -o "$DIR/report"
 if [ "$PANDAS" != --no-pandas ]; then
 	/usr/bin/time -f "%e %U %S %M" -o "$DIR/time" \
 		/usr/bin/python3 "$SRC/bench_calc.py" "$DIR/datapoints.csv" >/dev/null

@@ -58,6 +58,9 @@ expect_status 2 $? "wultfw --chek exits 2"
 expect_in "$work/opt.out" "wultfw: unknown option '--chek' (did you mean '--check'?): 'wultfw --help' lists the options" "wultfw's own options too"
 "$WULTFW" calc -j >"$work/opt.out" 2>&1
 expect_in "$work/opt.out" "option '-j' needs a value" "a missing value said"
+"$WULTFW" calc -m WakeLatency,IntrLatncy "$srcdir/tests/data/wult-1.3" >"$work/opt.out" 2>&1
+expect_status 0 $? "calc -m with one name misspelt still runs"
+expect_in "$work/opt.out" "-m IntrLatncy matches no column (did you mean 'IntrLatency'?)" "and says which, with a did-you-mean"
 "$WULTFW" calc -f medain "$srcdir/tests/data/wult-1.3" >"$work/opt.out" 2>&1
 expect_in "$work/opt.out" "unknown function 'medain' (did you mean 'median'?)" "a function's did-you-mean"
 

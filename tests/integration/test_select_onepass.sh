@@ -46,6 +46,12 @@ check() {
 	tail -n +2 "$name.f/datapoints.csv" | cut -d, -f5 >"$name.got"
 	cmp -s "$name.got" "$name.want" && ok "$name: filter keeps the $n rows awk keeps" ||
 		fail "$name: filter kept $(wc -l <"$name.got") rows, awk $n"
+	# In chunks on three threads (each chunk learning its own types and
+	# names): the same file, or one reader again where a chunk disagrees.
+	"$WULTFW" filter res -o "$name.f3" -j 3 "$@" 2>"$name.err3"
+	expect_status 0 $? "$name: filter -j 3"
+	cmp -s "$name.f/datapoints.csv" "$name.f3/datapoints.csv" &&
+		ok "$name: filter -j 3 writes what -j 1 writes" || fail "$name: filter -j 3 differs"
 	"$WULTFW" calc -f count,min,max -m N res "$@" >"$name.calc" 2>&1
 	expect_status 0 $? "$name: calc"
 	expect_in "$name.calc" "$n of 20000 rows selected" "$name: calc selects $n rows"
