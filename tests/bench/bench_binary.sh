@@ -25,49 +25,52 @@ for f in datapoints.wfb twin.wfb; do
 	echo "$f: $s bytes, $(awk -v a="$s" -v b="$csv" 'BEGIN { printf "%.2f", a / b }') of the CSV ($csv bytes)"
 done
 
-# run NAME IN CMD...: best of 3 (wall, then CPU, peak RSS) into results;
+# run NAME IN CMD...: one timed run (wall, CPU, peak RSS) appended to all;
 # IN (csv or bin) is the input, whose cat and calc the row is compared with
 run() {
 	name=$1; in=$2; shift 2
-	best=
-	for i in 1 2 3; do
-		# Each run writes afresh (no old output to remove) and after
-		# the last one's writes reached the disk (writeback would
-		# compete with this run's own writes).
-		rm -rf "$DIR/out.wfb" "$DIR/out.csv" "$DIR/filtered" "$DIR/report"
-		sync
-		/usr/bin/time -f "%e %U %S %M" -o "$DIR/time" "$@" >/dev/null 2>"$DIR/err" ||
-			{ cat "$DIR/err"; exit 1; }
-		read -r w u s k <"$DIR/time"
-		if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-			best=$w; line="$name $w $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') $k $in"
-		fi
-	done
-	echo "$line" >>"$DIR/results"
+	# Each run writes afresh (no old output to remove) and after the
+	# last one's writes reached the disk (writeback would compete with
+	# this run's own writes).
+	rm -rf "$DIR/out.wfb" "$DIR/out.csv" "$DIR/filtered" "$DIR/report"
+	sync
+	/usr/bin/time -f "%e %U %S %M" -o "$DIR/time" "$@" >/dev/null 2>"$DIR/err" ||
+		{ cat "$DIR/err"; exit 1; }
+	read -r w u s k <"$DIR/time"
+	echo "$name $w $(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }') $k $in" >>"$DIR/all"
 }
 
-: >"$DIR/results"
+# Every row once, in this order.
+round() {
+	run cat_csv csv cat "$DIR/datapoints.csv"
+	run cat_bin bin cat "$DIR/twin.wfb"
+	# The floor of any tool writing the CSV text: the kernel's side alone.
+	run write_csv bin sh -c 'cat "$1" >"$2"' sh "$DIR/datapoints.csv" "$DIR/out.csv"
+	run calc_bin bin "$B/wultfw" calc "$DIR/twin.wfb"
+	run calc_csv csv "$B/wultfw" calc "$DIR/datapoints.csv"
+	run csv_to_bin csv "$B/wultfw" convert "$DIR/datapoints.csv" -o "$DIR/out.wfb"
+	run bin_to_csv bin "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.csv"
+	run bin_to_bin bin "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.wfb"
+	run filter_csv csv "$B/wultfw" filter "$DIR/datapoints.csv" -o "$DIR/filtered"
+	# A quarter of the rows, scattered over every block.
+	run filter_csv_c6 csv "$B/wultfw" filter "$DIR/datapoints.csv" -o "$DIR/filtered" \
+		--include 'ReqCState == "C6"'
+	# A binary input gives a binary result; --to csv prints it (as bin_to_csv).
+	run filter_bin bin "$B/wultfw" filter "$DIR/twin.wfb" -o "$DIR/filtered"
+	run filter_bin_c6 bin "$B/wultfw" filter "$DIR/twin.wfb" -o "$DIR/filtered" \
+		--include 'ReqCState == "C6"'
+	run filter_bin_csv bin "$B/wultfw" filter "$DIR/twin.wfb" -o "$DIR/filtered" --to csv
+	run report_csv csv "$B/wultfw" report "$DIR/datapoints.csv" -o "$DIR/report"
+	run report_bin bin "$B/wultfw" report "$DIR/twin.wfb" -o "$DIR/report"
+}
+
+# Three rounds of every row, interleaved, so that a slow minute of this
+# shared machine falls on every row alike; each row's best run (by wall).
+: >"$DIR/all"
 cat "$DIR/datapoints.csv" "$DIR/twin.wfb" >/dev/null	# page cache hot
-run cat_csv csv cat "$DIR/datapoints.csv"
-run cat_bin bin cat "$DIR/twin.wfb"
-# The floor of any tool writing the CSV text: the kernel's side alone.
-run write_csv bin sh -c 'cat "$1" >"$2"' sh "$DIR/datapoints.csv" "$DIR/out.csv"
-run calc_bin bin "$B/wultfw" calc "$DIR/twin.wfb"
-run calc_csv csv "$B/wultfw" calc "$DIR/datapoints.csv"
-run csv_to_bin csv "$B/wultfw" convert "$DIR/datapoints.csv" -o "$DIR/out.wfb"
-run bin_to_csv bin "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.csv"
-run bin_to_bin bin "$B/wultfw" convert "$DIR/twin.wfb" -o "$DIR/out.wfb"
-run filter_csv csv "$B/wultfw" filter "$DIR/datapoints.csv" -o "$DIR/filtered"
-# A quarter of the rows, scattered over every block.
-run filter_csv_c6 csv "$B/wultfw" filter "$DIR/datapoints.csv" -o "$DIR/filtered" \
-	--include 'ReqCState == "C6"'
-# A binary input gives a binary result; --to csv prints it (as bin_to_csv).
-run filter_bin bin "$B/wultfw" filter "$DIR/twin.wfb" -o "$DIR/filtered"
-run filter_bin_c6 bin "$B/wultfw" filter "$DIR/twin.wfb" -o "$DIR/filtered" \
-	--include 'ReqCState == "C6"'
-run filter_bin_csv bin "$B/wultfw" filter "$DIR/twin.wfb" -o "$DIR/filtered" --to csv
-run report_csv csv "$B/wultfw" report "$DIR/datapoints.csv" -o "$DIR/report"
-run report_bin bin "$B/wultfw" report "$DIR/twin.wfb" -o "$DIR/report"
+for i in 1 2 3; do round; done
+awk '!($1 in w) || $2 < w[$1] { if (!($1 in w)) o[++n] = $1; w[$1] = $2; l[$1] = $0 }
+	END { for (i = 1; i <= n; i++) print l[o[i]] }' "$DIR/all" >"$DIR/results"
 if [ "$PANDAS" != --no-pandas ]; then
 	/usr/bin/time -f "%e %U %S %M" -o "$DIR/time" \
 		/usr/bin/python3 "$SRC/bench_calc.py" "$DIR/datapoints.csv" >/dev/null
