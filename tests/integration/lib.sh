@@ -45,6 +45,15 @@ has_rows() {
 	[ -f "$1" ] && [ $(($(wc -l <"$1") - 1)) -ge "$2" ]
 }
 
+# data_as_csv DIR OUT: DIR's data file (datapoints.wfb or .csv) as CSV in OUT.
+data_as_csv() {
+	if [ -f "$1/datapoints.wfb" ]; then
+		"$WULTFW" convert "$1/datapoints.wfb" -o "$2" 2>/dev/null
+	else
+		cp "$1/datapoints.csv" "$2"
+	fi
+}
+
 finish() {
 	if [ "$failures" -gt 0 ]; then
 		echo "$failures check(s) failed"

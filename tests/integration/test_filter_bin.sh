@@ -30,11 +30,7 @@ cp bres/info.yml cres/info.yml
 
 # as_csv DIR: DIR's data file printed as CSV (to DIR.csv).
 as_csv() {
-	if [ -f "$1/datapoints.wfb" ]; then
-		"$WULTFW" convert "$1/datapoints.wfb" -o "$1.csv" 2>/dev/null
-	else
-		cp "$1/datapoints.csv" "$1.csv"
-	fi
+	data_as_csv "$1" "$1.csv"
 }
 
 # same_rows NAME [OPTION...]: filter of the binary result (binary out) and

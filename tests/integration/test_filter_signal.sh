@@ -27,15 +27,6 @@ key() {
 	sed -n "s/^$2: '\{0,1\}\([^']*\)'\{0,1\}\$/\1/p" "$1/info.yml"
 }
 
-# as_csv DIR OUT: DIR's data file as CSV into OUT.
-as_csv() {
-	if [ -f "$1/datapoints.wfb" ]; then
-		"$WULTFW" convert "$1/datapoints.wfb" -o "$2" 2>/dev/null
-	else
-		cp "$1/datapoints.csv" "$2"
-	fi
-}
-
 # wrote DIR: DIR's data file holds rows: more than the writer's first
 # buffer (1 MiB), which a binary header never fills.
 wrote() {
@@ -83,7 +74,7 @@ interrupt() {
 	head -n $((nread + 1)) raw.csv >"$name.head.csv"
 	# shellcheck disable=SC2086
 	"$WULTFW" filter "$name.head.csv" -o "$name.ref" --to csv $sel 2>/dev/null &&
-		as_csv "$name" "$name.out.csv" &&
+		data_as_csv "$name" "$name.out.csv" &&
 		cmp -s "$name.out.csv" "$name.ref/datapoints.csv" &&
 		ok "$name: the rows the first $nread rows give" ||
 		fail "$name: not the rows filtering the first $nread rows gives"

@@ -222,10 +222,13 @@ static int check_block(struct wfw_csvfmt *f, struct wfw_csvfmt_blk *fb,
 	return 1;
 }
 
-static void test_blk_rows_match(void)
+/*
+ * 300 random blocks at every scale through the block formatter against the
+ * row formatter: small, the loops for short non-negative chunks.
+ */
+static void blocks_match(uint64_t state, bool small)
 {
 	static union wultfw_cell v[ROWS * NCOLS];
-	uint64_t state = 2026;
 	struct wfw_csvfmt f;
 	struct wfw_csvfmt_blk fb;
 	char err[256];
@@ -235,8 +238,11 @@ static void test_blk_rows_match(void)
 	CU_ASSERT_FATAL(wfw_csvfmt_blk_init(&fb, &f) == 0);
 	for (unsigned s = 0; s <= 9; s++) {
 		for (int i = 0; i < 300 && bad < 3; i++) {
-			fill(v, s, &state, i & 1);
-			bad += check_block(&f, &fb, v, s, false);
+			if (small)
+				fill_small(v, s, &state, i);
+			else
+				fill(v, s, &state, i & 1);
+			bad += check_block(&f, &fb, v, s, small);
 		}
 	}
 	CU_ASSERT_EQUAL(bad, 0);
@@ -244,26 +250,14 @@ static void test_blk_rows_match(void)
 	wfw_csvfmt_free(&f);
 }
 
+static void test_blk_rows_match(void)
+{
+	blocks_match(2026, false);
+}
+
 static void test_blk_rows_small(void)
 {
-	static union wultfw_cell v[ROWS * NCOLS];
-	uint64_t state = 14;
-	struct wfw_csvfmt f;
-	struct wfw_csvfmt_blk fb;
-	char err[256];
-	int bad = 0;
-
-	CU_ASSERT_FATAL(wfw_csvfmt_init(&f, &schema, err, sizeof(err)) == 0);
-	CU_ASSERT_FATAL(wfw_csvfmt_blk_init(&fb, &f) == 0);
-	for (unsigned s = 0; s <= 9; s++) {
-		for (int i = 0; i < 300 && bad < 3; i++) {
-			fill_small(v, s, &state, i);
-			bad += check_block(&f, &fb, v, s, true);
-		}
-	}
-	CU_ASSERT_EQUAL(bad, 0);
-	wfw_csvfmt_blk_free(&fb);
-	wfw_csvfmt_free(&f);
+	blocks_match(14, true);
 }
 
 /* Selected columns (filter --metrics): output column j is input map[j]. */
