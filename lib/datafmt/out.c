@@ -105,6 +105,8 @@ int wfw_out_write(struct wfw_out *o, const void *p, size_t n)
 {
 	if (o->err)
 		return o->err;
+	if (!n)		/* p may be NULL: a chunk that kept no row */
+		return 0;
 	if (o->cap - o->len >= n) {
 		memcpy(o->buf + o->len, p, n);
 		o->len += n;
