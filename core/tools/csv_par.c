@@ -29,7 +29,7 @@
 #include "convert.h"
 
 /* Input bytes per chunk: several per thread, so the threads end together. */
-#define CHUNK_BYTES	(4u << 20)
+#define CHUNK_BYTES	(2u << 20)
 /* Rows per batch: 14 cells a row stay in the L2 cache (as calc). */
 #define CHUNK_BATCH	1024
 
