@@ -47,10 +47,18 @@ for x in csv bin; do
 	mv "$DIR/rest" "$DIR/results"
 done
 run pandas_csv /usr/bin/python3 "$SRC/bench_calc.py" "$DIR/datapoints.csv"
-run calc_csv $CALC "$DIR/datapoints.csv"
-run calc_csv_c $CALC -c "$DIR/datapoints.csv"
-run calc_csv_j1 $CALC -j 1 "$DIR/datapoints.csv"
-run calc_bin $CALC "$DIR/datapoints.wfb"
+# Five interleaved rounds of the calc rows, each row's best wall time: on a
+# shared VM two single runs minutes apart differ by a third, which would
+# swamp the -c target's 10%.
+mv "$DIR/results" "$DIR/once"
+for i in 1 2 3 4 5; do
+	run calc_csv $CALC "$DIR/datapoints.csv"
+	run calc_csv_c $CALC -c "$DIR/datapoints.csv"
+	run calc_csv_j1 $CALC -j 1 "$DIR/datapoints.csv"
+	run calc_bin $CALC "$DIR/datapoints.wfb"
+done
+sort -k2,2n "$DIR/results" | awk '!seen[$1]++' >>"$DIR/once"
+mv "$DIR/once" "$DIR/results"
 
 cat "$DIR/results"
 awk -v rows="$ROWS" '
@@ -66,10 +74,11 @@ awk -v rows="$ROWS" '
 		}
 		ratio = t["pandas_csv"] / (t["calc_csv"] > 0 ? t["calc_csv"] : 0.01)
 		slow = (t["calc_csv_c"] / (t["calc_csv"] > 0 ? t["calc_csv"] : 0.01) - 1) * 100
-		printf "targets (issue 14): calc_csv >= 15x pandas: %.1fx %s; peak <= 64 MiB: %.1f %s; -c <= 10%% slower: %+.0f%% %s\n",
+		slowc = (cpu["calc_csv_c"] / (cpu["calc_csv"] > 0 ? cpu["calc_csv"] : 0.01) - 1) * 100
+		printf "targets (issue 14): calc_csv >= 15x pandas: %.1fx %s; peak <= 64 MiB: %.1f %s; -c <= 10%% slower: %+.0f%% %s (CPU %+.0f%%)\n",
 			ratio, (ratio >= 15 ? "ok" : "MISSED"),
 			m["calc_csv"] / 1024, (m["calc_csv"] <= 65536 ? "ok" : "MISSED"),
-			slow, (slow <= 10 ? "ok" : "MISSED")
+			slow, (slow <= 10 ? "ok" : "MISSED"), slowc
 		bin = t["calc_bin"] > 0 ? t["calc_bin"] : 0.01
 		rb = t["pandas_csv"] / bin
 		rc = bin / (t["cat_bin"] > 0 ? t["cat_bin"] : 0.01)
