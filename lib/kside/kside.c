@@ -30,24 +30,9 @@ static int add_col(struct wfw_kside *ks, const char *name, const char *unit,
 #define RAW_NS(name) add_col(ks, name, "ns", WULTFW_COL_INT, 1)
 #define PERCENT(name) add_col(ks, name, "%", WULTFW_COL_FLOAT, 0)
 
-int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
+/* wult's first columns: latencies, IntrOff, LDist, ReqCState. 0 or -EINVAL. */
+static int add_wult_cols(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 {
-	unsigned int has = cfg->counters;
-	bool tsc = has & WFW_KSIDE_HAS_TSC;
-	size_t i;
-
-	memset(ks, 0, sizeof(*ks));
-	ks->cfg = *cfg;
-	ks->schema.cols = ks->cols;
-	ks->c_cc0 = ks->c_cc1d = ks->c_res0 = ks->c_cpufreq = -1;
-	ks->c_smi = ks->c_nmi = ks->c_raw0 = ks->c_wake_raw = -1;
-
-	/* Percentages are cycles / TotCyc: meaningless without the TSC. */
-	if (cfg->nres > WFW_KSIDE_MAX_RES || (cfg->nres && !tsc) ||
-	    ((has & (WFW_KSIDE_HAS_APERF | WFW_KSIDE_HAS_MPERF)) && !tsc))
-		return -EINVAL;
-
-	/* wult's column order. */
 	ks->c_wake = NS_AS_US("WakeLatency");
 	ks->c_silent = NS_AS_US("SilentTime");
 	ks->c_intr = NS_AS_US("IntrLatency");
@@ -64,12 +49,19 @@ int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 		ks->cols[ks->c_reqcs].enum_names = cfg->cstate_names;
 		ks->cols[ks->c_reqcs].n_enum = cfg->n_cstates;
 	}
+	return 0;
+}
+
+/* The residency percentages and counters the machine has. 0 or -EINVAL. */
+static int add_counter_cols(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
+{
+	unsigned int has = cfg->counters;
 
 	if (has & WFW_KSIDE_HAS_MPERF) {
 		ks->c_cc0 = PERCENT("CC0%");
 		ks->c_cc1d = PERCENT("CC1Derived%");
 	}
-	for (i = 0; i < cfg->nres; i++) {
+	for (size_t i = 0; i < cfg->nres; i++) {
 		const char *n = cfg->res_names[i];
 
 		if (!n || !*n || strlen(n) > WFW_KSIDE_RES_NAME_LEN)
@@ -87,34 +79,57 @@ int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 		ks->c_smi = add_col(ks, "SMICnt", "", WULTFW_COL_INT, 1);
 	if (has & WFW_KSIDE_HAS_NMI)
 		ks->c_nmi = add_col(ks, "NMICnt", "", WULTFW_COL_INT, 1);
+	return 0;
+}
 
-	if (cfg->raw) {
-		/* wult's names for the unadjusted latencies. */
-		ks->c_wake_raw = NS_AS_US("WakeLatencyRaw");
-		NS_AS_US("IntrLatencyRaw");
-		NS_AS_US("AIOverhead");
-		NS_AS_US("IntrOverhead");
-		ks->c_raw0 = RAW_NS("LTime");
-		RAW_NS("TBI");
-		RAW_NS("TAI");
-		RAW_NS("TIntr");
-		if (tsc)
-			add_col(ks, "TotCyc", "cycles", WULTFW_COL_INT, 1);
-		if (has & WFW_KSIDE_HAS_MPERF)
-			add_col(ks, "CC0Cyc", "cycles", WULTFW_COL_INT, 1);
-		if (has & WFW_KSIDE_HAS_APERF)
-			add_col(ks, "APERF", "cycles", WULTFW_COL_INT, 1);
-		for (i = 0; i < cfg->nres; i++) {
-			snprintf(ks->res_raw_names[i],
-				 sizeof(ks->res_raw_names[i]), "%sCyc",
-				 cfg->res_names[i]);
-			add_col(ks, ks->res_raw_names[i], "cycles",
-				WULTFW_COL_INT, 1);
-		}
+/* wult's names for the unadjusted latencies and the raw times and cycles. */
+static void add_raw_cols(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
+{
+	unsigned int has = cfg->counters;
+
+	ks->c_wake_raw = NS_AS_US("WakeLatencyRaw");
+	NS_AS_US("IntrLatencyRaw");
+	NS_AS_US("AIOverhead");
+	NS_AS_US("IntrOverhead");
+	ks->c_raw0 = RAW_NS("LTime");
+	RAW_NS("TBI");
+	RAW_NS("TAI");
+	RAW_NS("TIntr");
+	if (has & WFW_KSIDE_HAS_TSC)
+		add_col(ks, "TotCyc", "cycles", WULTFW_COL_INT, 1);
+	if (has & WFW_KSIDE_HAS_MPERF)
+		add_col(ks, "CC0Cyc", "cycles", WULTFW_COL_INT, 1);
+	if (has & WFW_KSIDE_HAS_APERF)
+		add_col(ks, "APERF", "cycles", WULTFW_COL_INT, 1);
+	for (size_t i = 0; i < cfg->nres; i++) {
+		snprintf(ks->res_raw_names[i], sizeof(ks->res_raw_names[i]),
+			 "%sCyc", cfg->res_names[i]);
+		add_col(ks, ks->res_raw_names[i], "cycles", WULTFW_COL_INT, 1);
 	}
+}
 
+int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
+{
+	unsigned int has = cfg->counters;
+	bool tsc = has & WFW_KSIDE_HAS_TSC;
+
+	memset(ks, 0, sizeof(*ks));
+	ks->cfg = *cfg;
+	ks->schema.cols = ks->cols;
+	ks->c_cc0 = ks->c_cc1d = ks->c_res0 = ks->c_cpufreq = -1;
+	ks->c_smi = ks->c_nmi = ks->c_raw0 = ks->c_wake_raw = -1;
+
+	/* Percentages are cycles / TotCyc: meaningless without the TSC. */
+	if (cfg->nres > WFW_KSIDE_MAX_RES || (cfg->nres && !tsc) ||
+	    ((has & (WFW_KSIDE_HAS_APERF | WFW_KSIDE_HAS_MPERF)) && !tsc))
+		return -EINVAL;
+	/* wult's column order. */
+	if (add_wult_cols(ks, cfg) || add_counter_cols(ks, cfg))
+		return -EINVAL;
+	if (cfg->raw)
+		add_raw_cols(ks, cfg);
 	ks->first_extra = ks->schema.ncols;
-	for (i = 0; i < cfg->nextra; i++) {
+	for (size_t i = 0; i < cfg->nextra; i++) {
 		if (ks->schema.ncols >= WFW_KSIDE_MAX_COLS)
 			return -EINVAL;
 		ks->cols[ks->schema.ncols++] = cfg->extra[i];
