@@ -61,19 +61,88 @@ static void note_usage_err(struct timer_priv *p, int err)
 	atomic_compare_exchange_strong(&p->usage_err, &none, err);
 }
 
+/*
+ * cpuidle usage counts around each sleep. Normally the previous wake's
+ * counts serve as "before": they cannot change while this thread is
+ * runnable, because the CPU does not idle then. Only the first sleep, or
+ * one after a failed read, pays for a read before it.
+ */
+struct usage_pair {
+	uint64_t a[WFW_CPUIDLE_MAX_STATES], b[WFW_CPUIDLE_MAX_STATES];
+	uint64_t *before, *after;
+	bool have_before;
+};
+
+static void usage_before(struct timer_priv *p, struct usage_pair *u)
+{
+	int ret;
+
+	if (!p->cs.on || u->have_before)
+		return;
+	ret = wfw_cpuidle_read_usage(&p->cs.ci, u->before);
+	if (ret)
+		note_usage_err(p, ret);
+	u->have_before = !ret;
+}
+
+/* The C-state requested during the sleep that just ended, or unknown. */
+static int usage_after(struct timer_priv *p, struct usage_pair *u)
+{
+	int cstate = p->cs.unknown, ret;
+	uint64_t *tmp;
+
+	if (!p->cs.on)
+		return cstate;
+	ret = wfw_cpuidle_read_usage(&p->cs.ci, u->after);
+	if (ret)
+		note_usage_err(p, ret);
+	else if (u->have_before)
+		cstate = timer_reqcstate(&p->cs, u->before, u->after);
+	u->have_before = !ret;
+	tmp = u->before;
+	u->before = u->after;
+	u->after = tmp;
+	return cstate;
+}
+
+/* Sleep until dp->ltime, taking TBI and TAI; clock_nanosleep()'s result. */
+static int sleep_until(struct timer_dp *dp)
+{
+	struct timespec lts = { .tv_sec = dp->ltime / 1000000000,
+				.tv_nsec = dp->ltime % 1000000000 };
+	int ret;
+
+	/* Cancellation (from stop()) may only hit inside clock_nanosleep(). */
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+	dp->tbi = timer_now_ns();
+	ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &lts, NULL);
+	dp->tai = timer_now_ns();
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	return ret;
+}
+
+/* The datapoint to the ring, or counted as discarded or overrun. */
+static void keep_dp(struct timer_priv *p, const struct timer_dp *dp, int sleep_ret)
+{
+	atomic_uint_fast64_t *count = &p->produced;
+
+	/* EINTR: a signal woke the thread, not the timer. */
+	if (sleep_ret || !timer_dp_consistent(dp))
+		count = &p->discarded;
+	else if (!timer_ring_push(&p->ring, dp))
+		count = &p->overruns;
+	atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
+}
+
 void *timer_thread_main(void *arg)
 {
 	struct timer_priv *p = arg;
-	struct timer_cstates *cs = &p->cs;
+	struct usage_pair u = { .have_before = false };
 	uint64_t seed = p->params.seed;
-	uint64_t usage_a[WFW_CPUIDLE_MAX_STATES], usage_b[WFW_CPUIDLE_MAX_STATES];
-	uint64_t *before = usage_a, *after = usage_b, *tmp;
-	bool have_before = false;
-	struct timespec lts;
 	struct timer_dp dp;
-	int ret, sleep_ret;
 
-	/* Cancellation (from stop()) may only hit inside clock_nanosleep(). */
+	u.before = u.a;
+	u.after = u.b;
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	/*
 	 * A SCHED_OTHER thread's sleeps may end up to its timer slack (50 us
@@ -87,62 +156,20 @@ void *timer_thread_main(void *arg)
 
 	while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
 		int64_t now;
+		int sleep_ret;
 
 		dp.ldist = (int64_t)wultfw_pick_ldist(&seed,
 						      p->params.ldist_from_ns,
 						      p->params.ldist_to_ns, 0);
 		now = timer_now_ns();
 		dp.ltime = now + dp.ldist;
-		/*
-		 * Normally the previous wake's counters serve as "before":
-		 * they cannot change while this thread is runnable, because
-		 * the CPU does not idle then. Only the first sleep, or one
-		 * after a failed read, pays for a read here.
-		 */
-		if (cs->on && !have_before) {
-			ret = wfw_cpuidle_read_usage(&cs->ci, before);
-			if (ret)
-				note_usage_err(p, ret);
-			have_before = !ret;
-		}
-		lts.tv_sec = dp.ltime / 1000000000;
-		lts.tv_nsec = dp.ltime % 1000000000;
-
-		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
-		dp.tbi = timer_now_ns();
-		sleep_ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
-					    &lts, NULL);
-		dp.tai = timer_now_ns();
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-
-		dp.cstate = cs->unknown;
-		if (cs->on) {
-			ret = wfw_cpuidle_read_usage(&cs->ci, after);
-			if (ret)
-				note_usage_err(p, ret);
-			else if (have_before)
-				dp.cstate = timer_reqcstate(cs, before, after);
-			have_before = !ret;
-			tmp = before;
-			before = after;
-			after = tmp;
-		}
+		usage_before(p, &u);
+		sleep_ret = sleep_until(&dp);
+		dp.cstate = usage_after(p, &u);
 		p->pre_ns_sum += (uint64_t)(dp.tbi - now);
 		p->post_ns_sum += (uint64_t)(timer_now_ns() - dp.tai);
 		p->loops++;
-
-		/* EINTR: a signal woke the thread, not the timer. */
-		if (sleep_ret || !timer_dp_consistent(&dp)) {
-			atomic_fetch_add_explicit(&p->discarded, 1,
-						  memory_order_relaxed);
-			continue;
-		}
-		if (timer_ring_push(&p->ring, &dp))
-			atomic_fetch_add_explicit(&p->produced, 1,
-						  memory_order_relaxed);
-		else
-			atomic_fetch_add_explicit(&p->overruns, 1,
-						  memory_order_relaxed);
+		keep_dp(p, &dp, sleep_ret);
 	}
 	return NULL;
 }
