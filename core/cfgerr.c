@@ -28,6 +28,9 @@ static void vadd(struct wfw_cfgerr *e, const char *file, int line,
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (!*file)	/* the message carries its own location */
 		snprintf(full, sizeof(full), "%s", msg);
+	else if (line <= 0)	/* the whole file: no line to name */
+		snprintf(full, sizeof(full), "%s: %s%s%s", file, key ? key : "",
+			 key && *key ? ": " : "", msg);
 	else if (key && *key)
 		snprintf(full, sizeof(full), "%s:%d: %s: %s", file, line, key, msg);
 	else

@@ -14,6 +14,7 @@
 
 #include "collect.h"
 #include "cpus.h"
+#include "filehint.h"
 #include <suggest/suggest.h>
 
 #include "collect.h"
@@ -814,10 +815,16 @@ static int read_plan(struct wfw_plan *plan, const char *file,
 
 static void read_error(struct wfw_plan *plan, struct wfw_cfgerr *errs)
 {
-	if (config_error_type(&plan->cfg) == CONFIG_ERR_FILE_IO)
+	char hint[4096];
+	int err = errno ? errno : ENOENT;
+
+	if (config_error_type(&plan->cfg) == CONFIG_ERR_FILE_IO && err == ENOENT &&
+	    wfw_file_hint(plan->file, hint, sizeof(hint)))
 		wfw_cfgerr_add(errs, plan->file, 0, NULL,
-			       "cannot read the experiment file: %s",
-			       strerror(errno ? errno : ENOENT));
+			       "no such file (did you mean '%s'?)", hint);
+	else if (config_error_type(&plan->cfg) == CONFIG_ERR_FILE_IO)
+		wfw_cfgerr_add(errs, plan->file, 0, NULL,
+			       "cannot read the experiment file: %s", strerror(err));
 	else
 		wfw_cfgerr_add(errs,
 			       config_error_file(&plan->cfg) ?

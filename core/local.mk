@@ -2,7 +2,7 @@
 # unit tests link the same code the binary runs.
 noinst_LTLIBRARIES += core/libwfw_core.la
 core_libwfw_core_la_SOURCES = \
-	core/cfgerr.c core/cfgerr.h \
+	core/cfgerr.c core/cfgerr.h core/filehint.c core/filehint.h \
 	core/collect.c core/collect.h \
 	core/cmd_plugins.c \
 	core/cmd_restore.c \

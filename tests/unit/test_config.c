@@ -136,7 +136,7 @@ static void test_empty_file_and_directory(void)
 	struct wfw_plan plan;
 	char *e = errors_of("");
 
-	TU_ASSERT_CONTAINS(e, "exp.cfg:0: the experiment file is empty");
+	TU_ASSERT_CONTAINS(e, "exp.cfg: the experiment file is empty");
 	free(e);
 	CU_ASSERT_NOT_EQUAL(wfw_plan_load(&plan, dir, NULL, &errs), 0);
 	CU_ASSERT_EQUAL_FATAL(errs.n, 1);
@@ -152,9 +152,28 @@ static void test_missing_file(void)
 
 	CU_ASSERT_NOT_EQUAL(wfw_plan_load(&plan, "/nonexistent/exp.cfg", NULL, &errs), 0);
 	CU_ASSERT_EQUAL_FATAL(errs.n, 1);
-	TU_ASSERT_CONTAINS(errs.msgs[0], "/nonexistent/exp.cfg:0: cannot read the experiment file");
+	TU_ASSERT_CONTAINS(errs.msgs[0], "/nonexistent/exp.cfg: cannot read the experiment file");
 	wfw_cfgerr_free(&errs);
 	wfw_plan_free(&plan);
+}
+
+/* A misspelt name of a file beside it: the file it meant. */
+static void test_missing_file_hint(void)
+{
+	struct wfw_cfgerr errs = { 0 };
+	struct wfw_plan plan;
+	char *good = tu_write(dir, "default.cfg", "name = \"x\";\n"), *typo;
+
+	CU_ASSERT_FATAL(asprintf(&typo, "%s/defualt.cfg", dir) > 0);
+	CU_ASSERT_NOT_EQUAL(wfw_plan_load(&plan, typo, NULL, &errs), 0);
+	CU_ASSERT_EQUAL_FATAL(errs.n, 1);
+	TU_ASSERT_CONTAINS(errs.msgs[0], "defualt.cfg: no such file (did you mean '");
+	TU_ASSERT_CONTAINS(errs.msgs[0], "/default.cfg'?)");
+	wfw_cfgerr_free(&errs);
+	wfw_plan_free(&plan);
+	unlink(good);
+	free(good);
+	free(typo);
 }
 
 static void test_unknown_keys(void)
@@ -469,6 +488,7 @@ int main(void)
 	CU_add_test(s, "embedded default", test_embedded_default_parses);
 	s = CU_add_suite("plugin loading", setup, teardown);
 	CU_add_test(s, "load by name", test_load_direct);
+	CU_add_test(s, "missing file: did you mean", test_missing_file_hint);
 	CU_add_test(s, "world-writable plugin refused as root", test_writable_plugin_refused_as_root);
 	return tu_run();
 }
