@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "plugins.h"
+#include "buildtree.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,6 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Directories searched: WULTFW_PLUGIN_PATH's, a build tree's, PLUGINDIR. */
+#define MAX_DIRS 32
 
 #ifndef PLUGINDIR
 #define PLUGINDIR "/usr/local/lib/wultfw"
@@ -84,6 +88,9 @@ static size_t search_dirs(char dirs[][PATH_MAX], size_t max)
 		if (*env == ':')
 			env++;
 	}
+	/* ./wultfw in its build tree: the plugins built with it, first. */
+	if (!env)
+		n += wfw_build_tree_dirs(dirs + n, max - n);
 	if (n < max)
 		snprintf(dirs[n++], PATH_MAX, "%s", PLUGINDIR);
 	return n;
@@ -258,7 +265,7 @@ static int check_descriptor(const char *name, int want_kind,
 int wfw_plugin_load(const char *name, int want_kind,
 		    struct wfw_plugin_handle *h, char *err, size_t errlen)
 {
-	char dirs[16][PATH_MAX];
+	char dirs[MAX_DIRS][PATH_MAX];
 	size_t ndirs, i;
 	int ret;
 
@@ -276,7 +283,7 @@ int wfw_plugin_load(const char *name, int want_kind,
 			return check_descriptor(name, want_kind, h, err, errlen);
 		}
 	}
-	ndirs = search_dirs(dirs, 16);
+	ndirs = search_dirs(dirs, MAX_DIRS);
 	for (i = 0; i < ndirs; i++) {
 		if (!find_in_dir(dirs[i], name, h->file, sizeof(h->file)))
 			continue;
@@ -341,14 +348,14 @@ static bool add_name(char ***names, size_t *n, const char *name)
 
 char **wfw_plugin_names(size_t *n)
 {
-	char dirs[16][PATH_MAX];
+	char dirs[MAX_DIRS][PATH_MAX];
 	char **names = NULL;
 	size_t ndirs, i;
 
 	*n = 0;
 	for (i = 0; i < (size_t)npreloaded; i++)
 		add_name(&names, n, preloaded[i].name);
-	ndirs = search_dirs(dirs, 16);
+	ndirs = search_dirs(dirs, MAX_DIRS);
 	for (i = 0; i < ndirs; i++) {
 		DIR *d = opendir(dirs[i]);
 		struct dirent *e;

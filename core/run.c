@@ -49,7 +49,8 @@ static void usage(FILE *f)
 		"experiment file, 3 (--check) the file is valid but this machine cannot\n"
 		"run every experiment (warnings say why), 128+N stopped by signal N\n"
 		"(results so far are saved).\n"
-		"Plugins are searched in $WULTFW_PLUGIN_PATH, then %s.\n",
+		"Plugins are searched in $WULTFW_PLUGIN_PATH (if unset, and this wultfw\n"
+		"is the one of a build tree: the plugins built with it), then %s.\n",
 		PLUGINDIR);
 }
 

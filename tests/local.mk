@@ -116,6 +116,12 @@ clean-report-shots:
 EXTRA_DIST += tests/integration/test_regress_inputs.sh tests/data/regress
 TESTS += tests/integration/test_regress_inputs.sh
 
+# ./wultfw from its build tree finds the plugins built with it.
+EXTRA_DIST += tests/integration/test_buildtree.sh
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_buildtree.sh
+endif
+
 # ABI v2 option bounds and choices of the real plugins, at file:line.
 EXTRA_DIST += tests/integration/test_plugin_options.sh
 if !STATIC_PLUGINS
