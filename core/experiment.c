@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "collect.h"
 #include "cpus.h"
@@ -57,10 +58,22 @@ static void set_loc(struct wfw_loc *loc, const config_setting_t *s,
 }
 
 /* Unknown keys in a core group, with a "did you mean". */
+/* known[] as "a, b, c" in buf. */
+static const char *join_names(const char *const *known, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t j = 0; known[j] && used < len; j++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 j ? ", " : "", known[j]);
+	return buf;
+}
+
 static void check_keys(const config_setting_t *group, const char *path,
 		       const char *const *known, struct wfw_cfgerr *errs)
 {
-	char key[256];
+	char key[256], list[512];
 	int i;
 
 	for (i = 0; i < config_setting_length(group); i++) {
@@ -79,7 +92,8 @@ static void check_keys(const config_setting_t *group, const char *path,
 		if (hint)
 			wfw_cfgerr_at(errs, s, key, "unknown key (did you mean '%s'?)", hint);
 		else
-			wfw_cfgerr_at(errs, s, key, "unknown key (known here: see wultfw.cfg(5))");
+			wfw_cfgerr_at(errs, s, key, "unknown key (known here: %s; see wultfw.cfg(5))",
+				      join_names(known, list, sizeof(list)));
 	}
 }
 
@@ -813,6 +827,35 @@ static int read_plan(struct wfw_plan *plan, const char *file,
 	return config_read_file(&plan->cfg, file) ? 0 : -EINVAL;
 }
 
+/* An @include that names no file: which, where it was looked for, a hint. */
+static bool include_error(struct wfw_plan *plan, struct wfw_cfgerr *errs)
+{
+	const char *file = config_error_file(&plan->cfg), *text = config_error_text(&plan->cfg);
+	int line = config_error_line(&plan->cfg);
+	char name[512], path[1024], hint[4096] = "", *slash;
+
+	file = file ? file : plan->file;
+	if (!text || strcmp(text, "cannot open include file") ||
+	    !wfw_include_name(file, line, name, sizeof(name)))
+		return false;
+	/* libconfig looks beside the experiment file (its include dir). */
+	slash = strrchr(plan->file, '/');
+	snprintf(path, sizeof(path), "%.*s%s", slash ? (int)(slash - plan->file + 1) : 0,
+		 plan->file, name);
+	if (name[0] == '/')
+		snprintf(path, sizeof(path), "%s", name);
+	if (access(path, F_OK) && !wfw_file_hint(path, hint, sizeof(hint)))
+		hint[0] = '\0';
+	if (!access(path, F_OK))
+		wfw_cfgerr_add(errs, file, line, NULL, "@include \"%s\": cannot read %s: %s",
+			       name, path, strerror(access(path, R_OK) ? errno : EISDIR));
+	else
+		wfw_cfgerr_add(errs, file, line, NULL, "@include \"%s\": no such file %s%s%s%s",
+			       name, path, *hint ? " (did you mean '" : "", hint,
+			       *hint ? "'?)" : "");
+	return true;
+}
+
 static void read_error(struct wfw_plan *plan, struct wfw_cfgerr *errs)
 {
 	char hint[4096];
@@ -825,6 +868,8 @@ static void read_error(struct wfw_plan *plan, struct wfw_cfgerr *errs)
 	else if (config_error_type(&plan->cfg) == CONFIG_ERR_FILE_IO)
 		wfw_cfgerr_add(errs, plan->file, 0, NULL,
 			       "cannot read the experiment file: %s", strerror(err));
+	else if (include_error(plan, errs))
+		return;
 	else
 		wfw_cfgerr_add(errs,
 			       config_error_file(&plan->cfg) ?

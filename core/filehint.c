@@ -4,6 +4,7 @@
 #include "filehint.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,25 @@
 
 /* Enough for an examples/ or results directory; the rest is not looked at. */
 #define HINT_MAX_NAMES	256
+
+const char *wfw_include_name(const char *file, int line, char *buf, size_t len)
+{
+	char text[1024], *q, *end;
+	FILE *f = fopen(file, "r");
+	bool found = false;
+
+	for (int n = 1; f && n <= line && fgets(text, sizeof(text), f); n++)
+		found = n == line;
+	if (f)
+		fclose(f);
+	q = found ? strstr(text, "@include") : NULL;
+	q = q ? strchr(q, '"') : NULL;
+	end = q ? strchr(q + 1, '"') : NULL;
+	if (!end)
+		return NULL;
+	snprintf(buf, len, "%.*s", (int)(end - q - 1), q + 1);
+	return buf;
+}
 
 const char *wfw_file_hint(const char *path, char *buf, size_t len)
 {

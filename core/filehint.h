@@ -11,4 +11,10 @@
  */
 const char *wfw_file_hint(const char *path, char *buf, size_t len);
 
+/*
+ * The quoted name of the @include on line `line` of file into buf: buf, or
+ * NULL when that line holds none.
+ */
+const char *wfw_include_name(const char *file, int line, char *buf, size_t len);
+
 #endif

@@ -176,6 +176,18 @@ static void test_missing_file_hint(void)
 	free(typo);
 }
 
+/* An @include of a missing file names it; an unknown key lists the known. */
+static void test_include_and_key_lists(void)
+{
+	char *e = errors_of("name = \"x\";\n@include \"nosuch.cfg\"\n");
+
+	TU_ASSERT_CONTAINS(e, "exp.cfg:2: @include \"nosuch.cfg\": no such file ");
+	free(e);
+	e = errors_of("name = \"x\";\ncstates = { foo = 1; };\n");
+	TU_ASSERT_CONTAINS(e, "cstates.foo: unknown key (known here: only, disable, disable_deepest;");
+	free(e);
+}
+
 static void test_unknown_keys(void)
 {
 	char *e = errors_of(
@@ -489,6 +501,7 @@ int main(void)
 	s = CU_add_suite("plugin loading", setup, teardown);
 	CU_add_test(s, "load by name", test_load_direct);
 	CU_add_test(s, "missing file: did you mean", test_missing_file_hint);
+	CU_add_test(s, "@include and key lists", test_include_and_key_lists);
 	CU_add_test(s, "world-writable plugin refused as root", test_writable_plugin_refused_as_root);
 	return tu_run();
 }
