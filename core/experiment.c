@@ -138,14 +138,9 @@ static int parse_duration_setting(const config_setting_t *s, const char *key,
 		return -EINVAL;
 	}
 	ret = wfw_parse_duration(config_setting_get_string(s), ns);
-	if (ret == -ERANGE)
-		wfw_cfgerr_at(errs, s, key,
-			      "\"%s\" is out of range (whole nanoseconds, at most about 584 years)",
-			      config_setting_get_string(s));
-	else if (ret)
-		wfw_cfgerr_at(errs, s, key,
-			      "\"%s\" is not a duration (a number and a unit: ns, us, ms, s, m, h)",
-			      config_setting_get_string(s));
+	if (ret)
+		wfw_cfgerr_at(errs, s, key, "\"%s\" %s", config_setting_get_string(s),
+			      wfw_duration_error(ret));
 	return ret ? -EINVAL : 0;
 }
 
@@ -359,7 +354,10 @@ static void parse_limits(struct wfw_experiment *e, const config_setting_t *lim,
 		  config_setting_type(s) == CONFIG_TYPE_INT64)) {
 		long long v = config_setting_get_int64(s);
 
-		if (v <= 0)
+		if (v <= 0 && config_setting_type(s) == CONFIG_TYPE_INT)
+			wfw_cfgerr_at(errs, s, k, "must be a positive number of datapoints%s",
+				      " (above 2147483647, write it with an L: 3000000000L)");
+		else if (v <= 0)
 			wfw_cfgerr_at(errs, s, k, "must be a positive number of datapoints");
 		else
 			e->max_datapoints = (uint64_t)v;
@@ -620,11 +618,11 @@ static void parse_seed(struct wfw_experiment *e, const config_setting_t *exp,
 	if (!s)
 		return;
 	key_of(s, top, path, "seed", key, sizeof(key));
-	if (config_setting_type(s) == CONFIG_TYPE_INT ||
-	    config_setting_type(s) == CONFIG_TYPE_INT64)
+	if ((config_setting_type(s) == CONFIG_TYPE_INT ||
+	     config_setting_type(s) == CONFIG_TYPE_INT64) && config_setting_get_int64(s) >= 0)
 		e->seed = (uint64_t)config_setting_get_int64(s);
 	else
-		wfw_cfgerr_at(errs, s, key, "expected an integer");
+		wfw_cfgerr_at(errs, s, key, "expected an integer from 0 (above 2147483647 with an L: 4000000000L)");
 }
 
 /*

@@ -206,10 +206,9 @@ static int parse_duration_value(const config_setting_t *s, const char *key,
 	if (config_setting_type(s) != CONFIG_TYPE_STRING)
 		return type_err(errs, s, key, "a duration such as \"10us\" (units: ns, us, ms, s, m, h)");
 	ret = wfw_parse_duration(config_setting_get_string(s), &v->ns);
-	if (ret == -ERANGE) {
-		wfw_cfgerr_at(errs, s, key,
-			      "\"%s\" is out of range (whole nanoseconds up to about 584 years)",
-			      config_setting_get_string(s));
+	if (ret == -ERANGE || ret == -EDOM) {
+		wfw_cfgerr_at(errs, s, key, "\"%s\" %s", config_setting_get_string(s),
+			      wfw_duration_error(ret));
 		return -EINVAL;
 	}
 	return ret ? type_err(errs, s, key, "a duration such as \"10us\" (units: ns, us, ms, s, m, h)") : 0;

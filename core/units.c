@@ -99,10 +99,21 @@ int wfw_parse_duration(const char *text, uint64_t *ns)
 	if (whole > UINT64_MAX / mult)
 		return -ERANGE;
 	/* The fraction must land on a whole nanosecond. */
-	if ((frac * mult) % scale || (frac && mult > UINT64_MAX / frac))
+	if (frac && mult > UINT64_MAX / frac)
 		return -ERANGE;
+	if ((frac * mult) % scale)
+		return -EDOM;
 	*ns = whole * mult + frac * mult / scale;
 	return *ns < whole * mult ? -ERANGE : 0;
+}
+
+const char *wfw_duration_error(int ret)
+{
+	if (ret == -ERANGE)
+		return "is out of range (at most about 584 years)";
+	if (ret == -EDOM)
+		return "is not a whole number of nanoseconds (the resolution of durations)";
+	return "is not a duration (a number and a unit: ns, us, ms, s, m, h)";
 }
 
 void wfw_format_duration(uint64_t ns, char *buf, size_t len)

@@ -8,10 +8,14 @@
 
 /*
  * Parse a duration: a non-negative decimal number followed by one of
- * ns, us, ms, s, m, h (a plain 0 needs none). Returns 0 or -EINVAL (bad syntax, unknown unit) or
- * -ERANGE (too long for 64-bit nanoseconds, or a fraction of a nanosecond).
+ * ns, us, ms, s, m, h (a plain 0 needs none). Returns 0 or -EINVAL (bad
+ * syntax, unknown unit), -ERANGE (too long for 64-bit nanoseconds) or
+ * -EDOM (a fraction of a nanosecond).
  */
 int wfw_parse_duration(const char *text, uint64_t *ns);
+
+/* What is wrong with a duration wfw_parse_duration() refused with ret. */
+const char *wfw_duration_error(int ret);
 
 /* Format ns in the largest unit that divides it: "10us", "1500us", "3s". */
 void wfw_format_duration(uint64_t ns, char *buf, size_t len);

@@ -188,6 +188,18 @@ static void test_include_and_key_lists(void)
 	free(e);
 }
 
+/* Numbers that libconfig or the units refuse get an error saying why. */
+static void test_number_errors(void)
+{
+	char *e = errors_of("name = \"x\";\nseed = -1;\n"
+			    "limits = { datapoints = 3000000000; time = \"1.0000001us\"; };\n");
+
+	TU_ASSERT_CONTAINS(e, "exp.cfg:2: seed: expected an integer from 0");
+	TU_ASSERT_CONTAINS(e, "limits.datapoints: must be a positive number of datapoints (above 2147483647, write it with an L");
+	TU_ASSERT_CONTAINS(e, "limits.time: \"1.0000001us\" is not a whole number of nanoseconds");
+	free(e);
+}
+
 static void test_unknown_keys(void)
 {
 	char *e = errors_of(
@@ -502,6 +514,7 @@ int main(void)
 	CU_add_test(s, "load by name", test_load_direct);
 	CU_add_test(s, "missing file: did you mean", test_missing_file_hint);
 	CU_add_test(s, "@include and key lists", test_include_and_key_lists);
+	CU_add_test(s, "number errors", test_number_errors);
 	CU_add_test(s, "world-writable plugin refused as root", test_writable_plugin_refused_as_root);
 	return tu_run();
 }

@@ -44,7 +44,8 @@ static void test_duration_bad(void)
 	CU_ASSERT_EQUAL(wfw_parse_duration("us", &ns), -EINVAL);
 	CU_ASSERT_EQUAL(wfw_parse_duration("1.us", &ns), -EINVAL);
 	CU_ASSERT_EQUAL(wfw_parse_duration("10msx", &ns), -EINVAL);
-	CU_ASSERT_EQUAL(wfw_parse_duration("1.5ns", &ns), -ERANGE);
+	CU_ASSERT_EQUAL(wfw_parse_duration("1.5ns", &ns), -EDOM);
+	CU_ASSERT_EQUAL(wfw_parse_duration("1.0000001us", &ns), -EDOM);
 	CU_ASSERT_EQUAL(wfw_parse_duration("99999999999h", &ns), -ERANGE);
 	CU_ASSERT_EQUAL(wfw_parse_duration("99999999999999999999ns", &ns), -ERANGE);
 	CU_ASSERT_EQUAL(ns, 77);
