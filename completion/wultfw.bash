@@ -42,7 +42,7 @@ _wultfw()
     for ((i = 1; i < cword; i++)); do
         if [[ ${words[i]} != -* ]]; then
             case ${words[i - 1]} in
-                -c | --config | -o | --outdir | --only | --sysfs-root) continue ;;
+                -c | --config | -o | --outdir | --only | --sysfs-root | --cpu | --ldist | --datapoints | --time) continue ;;
             esac
             sub=${words[i]}
             break
@@ -76,7 +76,7 @@ _wultfw()
             COMPREPLY=($(compgen -W "$(_wultfw_cstates "$cpu")" -- "$cur"))
             return
             ;;
-        --only | -m | --metrics | -f | --funcs | -e | --exact-limit | -j | --jobs | -M | --exact-memory)
+        --only | -m | --metrics | -f | --funcs | -e | --exact-limit | -j | --jobs | -M | --exact-memory | --ldist | --datapoints | --time)
             return
             ;;
     esac

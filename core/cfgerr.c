@@ -58,14 +58,28 @@ void wfw_cfgerr_add(struct wfw_cfgerr *e, const char *file, int line,
 	va_end(ap);
 }
 
+/* The command-line option that set s (or its array), or NULL (overrides.c). */
+static const char *set_by_option(const config_setting_t *s)
+{
+	const config_setting_t *p = s ? config_setting_parent(s) : NULL;
+
+	if (s && config_setting_get_hook(s))
+		return config_setting_get_hook(s);
+	return p && config_setting_is_array(p) ? config_setting_get_hook(p) : NULL;
+}
+
 void wfw_cfgerr_at(struct wfw_cfgerr *e, const config_setting_t *s,
 		   const char *key, const char *fmt, ...)
 {
+	const char *opt = set_by_option(s);
 	va_list ap;
 
 	va_start(ap, fmt);
-	vadd(e, wfw_setting_file(s), s ? config_setting_source_line(s) : 0,
-	     key, fmt, ap);
+	if (opt)	/* not in the file: the option is where to fix it */
+		vadd(e, opt, 0, key, fmt, ap);
+	else
+		vadd(e, wfw_setting_file(s), s ? config_setting_source_line(s) : 0,
+		     key, fmt, ap);
 	va_end(ap);
 }
 

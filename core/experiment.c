@@ -16,6 +16,7 @@
 #include "collect.h"
 #include "cpus.h"
 #include "filehint.h"
+#include "overrides.h"
 #include <suggest/suggest.h>
 
 #include "collect.h"
@@ -926,6 +927,8 @@ int wfw_plan_load(struct wfw_plan *plan, const char *file,
 	ret = read_plan(plan, file, errs);
 	if (ret == -EINVAL)
 		read_error(plan, errs);
+	if (!ret && ov)
+		ret = wfw_overrides_apply(&plan->cfg, ov, errs);
 	if (!ret)
 		ret = parse_experiments(plan, ov, errs);
 	if (ret)

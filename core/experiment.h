@@ -72,6 +72,8 @@ struct wfw_plan_overrides {
 	const char *outdir;		/* -o */
 	const char *only;		/* --only NAME */
 	const char *sysfs_root;		/* tests: fake /sys; NULL: /sys */
+	/* Settings of every experiment, as given (overrides.c checks them). */
+	const char *cpu, *ldist, *datapoints, *time;
 };
 
 /*

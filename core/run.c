@@ -12,12 +12,14 @@
 #include "experiment.h"
 #include "log.h"
 #include "machine.h"
+#include "overrides.h"
 #include "remote/remote.h"
 #include "sched.h"
 #include "signals.h"
 #include <suggest/suggest.h>
 
-enum { OPT_FORCE = 256, OPT_CHECK, OPT_ONLY, OPT_NO_PROGRESS, OPT_SYSFS, OPT_LOCAL };
+enum { OPT_FORCE = 256, OPT_CHECK, OPT_ONLY, OPT_NO_PROGRESS, OPT_SYSFS, OPT_LOCAL,
+       OPT_CPU, OPT_LDIST, OPT_DATAPOINTS, OPT_TIME };
 
 static void usage(FILE *f)
 {
@@ -34,6 +36,12 @@ static void usage(FILE *f)
 		"      --check         validate the file and every plugin option, and say what\n"
 		"                      this machine cannot run; measure nothing\n"
 		"  -o, --outdir DIR    put result directories in DIR (overrides 'outdir')\n"
+		"Settings of every experiment, over the file's (checked as the file's are):\n"
+		"      --cpu N         the measured CPU (source.cpu)\n"
+		"      --ldist D[,D]   launch distance, one or a range: 100us, 50us,4ms\n"
+		"                      (source.ldist)\n"
+		"      --datapoints N  stop after N datapoints (limits.datapoints)\n"
+		"      --time D        stop after D, e.g. 30s, 10m (limits.time)\n"
 		"      --force         replace result directories that exist already\n"
 		"      --no-progress   no progress line even on a terminal\n"
 		"  -q, --quiet         errors only\n"
@@ -125,6 +133,18 @@ static int parse_one(struct run_args *a, int c)
 	case OPT_ONLY:
 		a->ov.only = optarg;
 		break;
+	case OPT_CPU:
+		a->ov.cpu = optarg;
+		break;
+	case OPT_LDIST:
+		a->ov.ldist = optarg;
+		break;
+	case OPT_DATAPOINTS:
+		a->ov.datapoints = optarg;
+		break;
+	case OPT_TIME:
+		a->ov.time = optarg;
+		break;
 	case OPT_CHECK:
 		a->check = true;
 		break;
@@ -165,6 +185,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "only", required_argument, NULL, OPT_ONLY },
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "ldist", required_argument, NULL, OPT_LDIST },
+		{ "datapoints", required_argument, NULL, OPT_DATAPOINTS },
+		{ "time", required_argument, NULL, OPT_TIME },
 		{ "check", no_argument, NULL, OPT_CHECK },
 		{ "outdir", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, OPT_FORCE },
@@ -216,6 +240,7 @@ static int run_remote(struct run_args *a, struct wfw_plan *plan)
 
 	a->rem.config_file = a->file;
 	a->rem.only = a->ov.only;
+	a->rem.settings = wfw_overrides_args(&a->ov);
 	a->rem.force = a->ro.force;
 	a->rem.check = a->check;
 	a->rem.progress = show_progress(a);
@@ -223,6 +248,7 @@ static int run_remote(struct run_args *a, struct wfw_plan *plan)
 		wfw_signals_install();
 	status = wfw_remote_main(plan, &a->rem);
 	wfw_hosts_free(&a->rem.hosts);
+	free((char *)a->rem.settings);
 	return status;
 }
 

@@ -98,6 +98,7 @@ struct wfw_remote_opts {
 	struct wfw_hosts hosts;
 	const char *config_file;	/* NULL: the SUT's embedded default */
 	const char *only;
+	const char *settings;		/* " --cpu '3' ...": wfw_overrides_args() */
 	unsigned jobs;			/* 0: all at once */
 	char run_id[64];		/* names SUT_DIR/RUN_ID on every SUT */
 	bool force, progress;

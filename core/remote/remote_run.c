@@ -58,10 +58,10 @@ static char *inner_script(const struct wfw_sut_job *j)
 			abort();
 		free(q);
 	}
-	if (asprintf(&s, "%s --local%s -o out --no-progress%s >log 2>&1 & "
+	if (asprintf(&s, "%s --local%s -o out --no-progress%s%s >log 2>&1 & "
 		     "echo $! >pid; wait $!; echo $? >rc.tmp; mv rc.tmp rc",
 		     w, j->ro->config_file ? " -c exp.cfg" : "",
-		     only ? only : "") < 0)
+		     only ? only : "", j->ro->settings ? j->ro->settings : "") < 0)
 		abort();
 	free(w);
 	free(only);

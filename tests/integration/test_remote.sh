@@ -172,6 +172,14 @@ remote -q -H sut1 --sut-wultfw "$work/sut-wultfw" -c exp.cfg 2>again.err
 expect_status 2 $? "an existing result is not overwritten"
 expect_in again.err "res/sut1/a exists already" "and the error names it"
 
+# Settings from the command line reach the SUT (over the file's).
+remote -q -H sut2 --sut-wultfw "$work/sut-wultfw" -c exp.cfg -o resset --only b \
+	--datapoints 50 --ldist 70us 2>set.err
+expect_status 0 $? "a run with --datapoints and --ldist"
+[ "$(rows resset/sut2/b/datapoints.csv)" = 50 ] && ok "--datapoints reached the SUT" ||
+	{ fail "--datapoints: $(rows resset/sut2/b/datapoints.csv) rows"; cat set.err; }
+expect_in resset/sut2/b/info.yml "ldist_from: '70us'" "--ldist reached the SUT"
+
 # Four SUTs in parallel, hosts from the file, two at a time.
 { cat exp.cfg; echo 'hosts = [ "sut1", "sut2", "sut3", "sut4" ];'; echo "sut_wultfw = \"$work/sut-wultfw\";"; } >four.cfg
 remote -q -o res4 --jobs 2 -c four.cfg 2>four.err

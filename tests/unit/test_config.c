@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "experiment.h"
+#include "overrides.h"
 #include "plugins.h"
 #include "testutil.h"
 
@@ -198,6 +199,52 @@ static void test_number_errors(void)
 	TU_ASSERT_CONTAINS(e, "limits.datapoints: must be a positive number of datapoints (above 2147483647, write it with an L");
 	TU_ASSERT_CONTAINS(e, "limits.time: \"1.0000001us\" is not a whole number of nanoseconds");
 	free(e);
+}
+
+/* --cpu, --ldist, --datapoints, --time: every experiment, over the file's. */
+static void test_overrides(void)
+{
+	struct wfw_plan_overrides ov = { .cpu = "0", .ldist = "20us,30us",
+					 .datapoints = "77", .time = "5s" };
+	struct wfw_cfgerr errs = { 0 };
+	struct wfw_plan plan;
+	char *path = tu_write(dir, "ov.cfg",
+		"limits = { datapoints = 500; };\n"
+		"sinks = ( { plugin = \"testsink\"; } );\n"
+		"source = { plugin = \"testsrc\"; ldist = \"1ms\"; };\n"
+		"experiments = ( { name = \"a\"; },\n"
+		"  { name = \"b\"; source = { plugin = \"testsrc\"; cpu = 0; };\n"
+		"    limits = { time = \"1h\"; }; } );\n");
+	char *args;
+
+	CU_ASSERT_EQUAL_FATAL(wfw_plan_load(&plan, path, &ov, &errs), 0);
+	for (size_t i = 0; i < 2; i++) {
+		CU_ASSERT_EQUAL(plan.exps[i].cpu, 0);
+		CU_ASSERT_EQUAL(plan.exps[i].ldist_from_ns, 20000);
+		CU_ASSERT_EQUAL(plan.exps[i].ldist_to_ns, 30000);
+		CU_ASSERT_EQUAL(plan.exps[i].max_datapoints, 77);
+		CU_ASSERT_EQUAL(plan.exps[i].max_time_ns, 5000000000ULL);
+	}
+	wfw_plan_free(&plan);
+	/* A bad value: the option named, not the file. */
+	ov = (struct wfw_plan_overrides){ .ldist = "9ms,1ms", .datapoints = "x" };
+	CU_ASSERT_NOT_EQUAL(wfw_plan_load(&plan, path, &ov, &errs), 0);
+	CU_ASSERT_EQUAL_FATAL(errs.n, 1);
+	TU_ASSERT_CONTAINS(errs.msgs[0], "--datapoints 'x': expected a whole number from 1");
+	wfw_cfgerr_free(&errs);
+	wfw_plan_free(&plan);
+	ov.datapoints = NULL;
+	CU_ASSERT_NOT_EQUAL(wfw_plan_load(&plan, path, &ov, &errs), 0);
+	CU_ASSERT(errs.n >= 1);
+	TU_ASSERT_CONTAINS(errs.msgs[0], "--ldist: source.ldist: the range is backwards");
+	wfw_cfgerr_free(&errs);
+	wfw_plan_free(&plan);
+	/* What a SUT is told, quoted. */
+	ov = (struct wfw_plan_overrides){ .cpu = "3", .time = "1 m" };
+	args = wfw_overrides_args(&ov);
+	CU_ASSERT_STRING_EQUAL(args, " --cpu '3' --time '1 m'");
+	free(args);
+	free(path);
 }
 
 static void test_unknown_keys(void)
@@ -515,6 +562,7 @@ int main(void)
 	CU_add_test(s, "missing file: did you mean", test_missing_file_hint);
 	CU_add_test(s, "@include and key lists", test_include_and_key_lists);
 	CU_add_test(s, "number errors", test_number_errors);
+	CU_add_test(s, "command-line settings", test_overrides);
 	CU_add_test(s, "world-writable plugin refused as root", test_writable_plugin_refused_as_root);
 	return tu_run();
 }
