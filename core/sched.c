@@ -375,7 +375,7 @@ static int prepare_resultdir(struct wfw_run *run)
 	wfw_info_str(&run->info, "cstates", cs);
 	wfw_cstates_governor(run->o->sysfs_root, cs, sizeof(cs));
 	wfw_info_str(&run->info, "cpuidle_governor", cs);
-	wfw_info_machine(&run->info, run->o->sysfs_root);
+	wfw_info_machine(&run->info, run->o->sysfs_root, e->cpu);
 	/*
 	 * info.yml first, with room for its final version, before logs/ and
 	 * any sink take the space: a full disk or a kill -9 still leaves one

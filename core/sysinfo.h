@@ -7,9 +7,11 @@
 
 /*
  * Add hostname, kernel (release and build), cpumodel (/proc/cpuinfo's
- * model name) and cpuidle_driver ("none" without one) to info. A fact
- * that cannot be read is left out, never guessed.
+ * model name), cpuidle_driver ("none" without one), and the clocksource,
+ * cpu's clockevent and cpufreq governor, isolated and nohz_full CPUs, THP,
+ * sched_rt_runtime_us and the kernel command line to info. A fact that
+ * cannot be read is left out, never guessed.
  */
-void wfw_info_machine(struct wfw_info *info, const char *sysfs_root);
+void wfw_info_machine(struct wfw_info *info, const char *sysfs_root, int cpu);
 
 #endif

@@ -54,6 +54,12 @@ tests_unit_test_datasel_SOURCES = tests/unit/test_datasel.c
 tests_unit_test_datasel_CFLAGS = $(CORE_TEST_CFLAGS)
 tests_unit_test_datasel_LDADD = $(CORE_TEST_LIBS)
 
+check_PROGRAMS += tests/unit/test_sysinfo
+TESTS += tests/unit/test_sysinfo
+tests_unit_test_sysinfo_SOURCES = tests/unit/test_sysinfo.c
+tests_unit_test_sysinfo_CFLAGS = $(CORE_TEST_CFLAGS)
+tests_unit_test_sysinfo_LDADD = $(CORE_TEST_LIBS)
+
 check_PROGRAMS += tests/unit/test_remote
 TESTS += tests/unit/test_remote
 tests_unit_test_remote_SOURCES = tests/unit/test_remote.c
