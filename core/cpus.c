@@ -65,23 +65,39 @@ int wfw_online_cpus(bool *online, int max, const char *sysfs_root)
 	return wfw_parse_cpulist(buf, online, max);
 }
 
-int wfw_pin_away_from(int avoid)
+/* The online CPUs but avoid, within `within` if not NULL, into set: how many. */
+static int cpus_but(const bool *online, int avoid, const cpu_set_t *within,
+		    cpu_set_t *set)
 {
-	static bool online[WFW_MAX_CPUS];
-	cpu_set_t set;
-	int cpu, n = 0;
+	int n = 0;
 
-	if (wfw_online_cpus(online, WFW_MAX_CPUS, NULL) < 0)
-		return -ENOENT;
-	CPU_ZERO(&set);
-	for (cpu = 0; cpu < WFW_MAX_CPUS && cpu < CPU_SETSIZE; cpu++) {
-		if (online[cpu] && cpu != avoid) {
-			CPU_SET(cpu, &set);
+	CPU_ZERO(set);
+	for (int cpu = 0; cpu < WFW_MAX_CPUS && cpu < CPU_SETSIZE; cpu++) {
+		if (online[cpu] && cpu != avoid && (!within || CPU_ISSET(cpu, within))) {
+			CPU_SET(cpu, set);
 			n++;
 		}
 	}
-	if (!n)
-		return -ENOENT;	/* a single CPU: nowhere else to go */
+	return n;
+}
+
+int wfw_pin_away_from(int avoid, bool *widened)
+{
+	static bool online[WFW_MAX_CPUS], have_given;
+	static cpu_set_t given;	/* what wultfw was started with (taskset) */
+	cpu_set_t set;
+
+	*widened = false;
+	if (!have_given)
+		have_given = !sched_getaffinity(0, sizeof(given), &given);
+	if (wfw_online_cpus(online, WFW_MAX_CPUS, NULL) < 0)
+		return -ENOENT;
+	if (!cpus_but(online, avoid, have_given ? &given : NULL, &set)) {
+		/* Only the measured CPU was given: the measurement comes first. */
+		if (!cpus_but(online, avoid, NULL, &set))
+			return -ENOENT;	/* a single CPU: nowhere else to go */
+		*widened = true;
+	}
 	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 

@@ -16,8 +16,12 @@ int wfw_parse_cpulist(const char *text, bool *online, int max);
 /* Online CPUs from sysfs (root NULL: "/sys"). Returns count or -errno. */
 int wfw_online_cpus(bool *online, int max, const char *sysfs_root);
 
-/* Pin the calling thread to any online CPU except `avoid` (if possible). */
-int wfw_pin_away_from(int avoid);
+/*
+ * Pin the calling thread to the CPUs wultfw was started with (taskset)
+ * except `avoid`; when those were only `avoid`, to any other online CPU,
+ * *widened then true. 0, or -errno (a single CPU: -ENOENT).
+ */
+int wfw_pin_away_from(int avoid, bool *widened);
 
 /* True when the calling thread's affinity lets it run on `cpu`. */
 bool wfw_may_run_on(int cpu);

@@ -363,6 +363,7 @@ static int prepare_resultdir(struct wfw_run *run)
 {
 	struct wfw_experiment *e = run->e;
 	char err[1024], cs[512];
+	bool widened;
 	int ret;
 
 	ret = wfw_resultdir_create(run->dir, run->o->force, err, sizeof(err));
@@ -394,8 +395,11 @@ static int prepare_resultdir(struct wfw_run *run)
 	if (run->note[0])
 		wfw_warn("experiment '%s': %s", e->name, run->note);
 	/* Keep our own work off the measured CPU. */
-	if (wfw_pin_away_from(e->cpu))
+	if (wfw_pin_away_from(e->cpu, &widened))
 		wfw_debug("could not move wultfw's main thread off CPU %d", e->cpu);
+	else if (widened)
+		wfw_warn("experiment '%s': wultfw was started on CPU %d only (taskset?): its reading thread runs on the other CPUs, off the measured one",
+			 e->name, e->cpu);
 	if (wfw_may_run_on(e->cpu))
 		wfw_warn("experiment '%s': wultfw's reading thread could not be moved off the measured CPU %d: it will disturb the measurement",
 			 e->name, e->cpu);

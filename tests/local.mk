@@ -128,6 +128,12 @@ if !STATIC_PLUGINS
 TESTS += tests/integration/test_buildtree.sh
 endif
 
+# The reading thread on the CPUs wultfw was started with, off the measured one.
+EXTRA_DIST += tests/integration/test_affinity.sh
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_affinity.sh
+endif
+
 # ABI v2 option bounds and choices of the real plugins, at file:line.
 EXTRA_DIST += tests/integration/test_plugin_options.sh
 if !STATIC_PLUGINS
