@@ -57,33 +57,78 @@ static size_t stat_group(const struct wfw_rep_result *r, long g)
 }
 
 static bool column_summary(struct wfw_rep_result *r, int c, long g,
-			   struct wfw_summary *s)
+			   double *pct, struct wfw_summary *s)
 {
 	size_t m = find_metric(&r->set, r->colnames[c]);
 	size_t sg = g == LONG_MIN ? SIZE_MAX : stat_group(r, g);
 
 	if (m == SIZE_MAX || (g != LONG_MIN && sg == SIZE_MAX))
 		return false;
-	return !wfw_statset_summary(&r->set, m, sg, NULL, 0, s);
+	return !wfw_statset_summary(&r->set, m, sg, pct, pct ? 1 : 0, s);
 }
 
 uint64_t wfw_rep_rows(struct wfw_rep_result *r, int c, long g)
 {
 	struct wfw_summary s;
 
-	return column_summary(r, c, g, &s) ? s.count : 0;
+	return column_summary(r, c, g, NULL, &s) ? s.count : 0;
 }
 
-void wfw_rep_range(struct wfw_rep_result *r, int c, double *lo, double *hi)
+int wfw_rep_bins(struct wfw_rep_result *r, int c, struct wfw_rep_bins *rb)
 {
+	double pct = WFW_REPORT_BINS_PCT;
 	struct wfw_summary s;
 
-	*lo = *hi = 0;
-	if (!column_summary(r, c, LONG_MIN, &s) || !s.count)
-		return;
+	rb->pct = pct;
+	rb->rows = 0;
+	if (!column_summary(r, c, LONG_MIN, &pct, &s) || !s.count) {
+		wfw_reduce_bins(0, 0, 0, WFW_REPORT_BINS_SPAN, WFW_REPORT_BINS, &rb->b);
+		rb->max = 0;
+		return 0;
+	}
+	if (isnan(s.pct[0]))
+		return -ENOMEM;
 	/* As the kept floats are: the bins of a whole result are theirs. */
-	*lo = (float)s.min;
-	*hi = (float)s.max;
+	rb->rows = s.count;
+	rb->max = (float)s.max;
+	wfw_reduce_bins((float)s.min, (float)s.pct[0], rb->max,
+			WFW_REPORT_BINS_SPAN, WFW_REPORT_BINS, &rb->b);
+	return 0;
+}
+
+static void counts_json(FILE *f, const uint64_t *c, size_t n)
+{
+	fputs("[", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)c[i]);
+	fputs("]", f);
+}
+
+void wfw_rep_hist_json(FILE *f, const struct wfw_rep_bins *rb,
+		       const uint64_t *counts, uint64_t over, bool over_exact)
+{
+	fputs("\"hist\": {\"lo\": ", f);
+	num(f, rb->b.lo);
+	fputs(", \"width\": ", f);
+	num(f, rb->b.width);
+	fputs(", \"hi\": ", f);
+	num(f, rb->b.hi);
+	fputs(", \"max\": ", f);
+	num(f, rb->max);
+	fprintf(f, ", \"edge_pct\": %g, \"edge_span\": %g, \"over\": %llu, \"over_exact\": %s, \"counts\": ",
+		rb->pct, WFW_REPORT_BINS_SPAN, (unsigned long long)over,
+		over_exact ? "true" : "false");
+	counts_json(f, counts, rb->b.nbins);
+}
+
+void wfw_rep_group_hist_json(FILE *f, const char *name, size_t nbins,
+			     const uint64_t *counts, uint64_t over)
+{
+	fputs("{\"name\": ", f);
+	wfw_json_string(f, name);
+	fputs(", \"counts\": ", f);
+	counts_json(f, counts, nbins);
+	fprintf(f, ", \"over\": %llu}", (unsigned long long)over);
 }
 
 void wfw_rep_ccdf_json(FILE *f, const float *x, const double *p, size_t k)
@@ -324,14 +369,14 @@ static size_t drop_nans(float *v, size_t n)
 }
 
 /*
- * , "groups": [{"name":.., "counts": [..]}, ...]: the histogram of each
- * group (ReqCState, Precise, ...) in the whole's bins, when there are
- * two groups or more.
+ * , "groups": [{"name":.., "counts": [..], "over": n}, ...]: the
+ * histogram of each group (ReqCState, Precise, ...) in the whole's bins,
+ * when there are two groups or more.
  */
-static int group_histograms(const struct wfw_rep_result *r, int c, double lo,
-			    double width, FILE *f)
+static int group_histograms(const struct wfw_rep_result *r, int c,
+			    const struct wfw_bins *b, FILE *f)
 {
-	uint64_t counts[WFW_REPORT_BINS];
+	uint64_t counts[WFW_REPORT_BINS], over;
 	size_t n, shown = 0;
 
 	if (r->nstates < 2)
@@ -343,13 +388,10 @@ static int group_histograms(const struct wfw_rep_result *r, int c, double lo,
 		if (!v)
 			return -ENOMEM;
 		if (n) {
-			wfw_reduce_histogram_at(v, n, WFW_REPORT_BINS, lo, width, counts);
-			fputs(shown++ ? ", {\"name\": " : "{\"name\": ", f);
-			wfw_json_string(f, r->state_names[g]);
-			fputs(", \"counts\": [", f);
-			for (size_t i = 0; i < WFW_REPORT_BINS; i++)
-				fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)counts[i]);
-			fputs("]}", f);
+			over = wfw_reduce_histogram_at(v, n, b, counts);
+			fputs(shown++ ? ", " : "", f);
+			wfw_rep_group_hist_json(f, r->state_names[g], b->nbins,
+						counts, over);
 		}
 		free(v);
 	}
@@ -357,13 +399,29 @@ static int group_histograms(const struct wfw_rep_result *r, int c, double lo,
 	return 0;
 }
 
+/* The histogram of every kept row (all of them: the result is whole). */
+static int kept_histogram(struct wfw_rep_result *r, int c, const float *v,
+			  size_t n, FILE *f)
+{
+	uint64_t counts[WFW_REPORT_BINS], over;
+	struct wfw_rep_bins rb;
+	int ret = wfw_rep_bins(r, c, &rb);
+
+	if (ret)
+		return ret;
+	over = wfw_reduce_histogram_at(v, n, &rb.b, counts);
+	wfw_rep_hist_json(f, &rb, counts, over, true);
+	ret = group_histograms(r, c, &rb.b, f);
+	fputs("}", f);
+	return ret;
+}
+
 static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 {
 	int c = wfw_rep_col(r, metric);
-	uint64_t counts[WFW_REPORT_BINS];
 	size_t n, k, max_out = 4000 + WFW_REPORT_CCDF_TAIL;
 	float *v, *x = NULL;
-	double lo, width, *p = NULL;
+	double *p = NULL;
 	int ret;
 
 	if (c < 0) {
@@ -379,17 +437,9 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 		free(v); free(x); free(p);
 		return -ENOMEM;
 	}
-	wfw_reduce_histogram(v, n, WFW_REPORT_BINS, counts, &lo, &width);
-	fputs("{\"hist\": {\"lo\": ", f);
-	num(f, lo);
-	fputs(", \"width\": ", f);
-	num(f, width);
-	fputs(", \"counts\": [", f);
-	for (size_t i = 0; i < WFW_REPORT_BINS; i++)
-		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)counts[i]);
-	fputs("]", f);
-	ret = group_histograms(r, c, lo, width, f);
-	fputs("}, \"ccdf\": ", f);
+	fputs("{", f);
+	ret = kept_histogram(r, c, v, n, f);
+	fputs(", \"ccdf\": ", f);
 	n = drop_nans(v, n);
 	if (wfw_sort_floats(v, n)) {
 		free(v); free(x); free(p);
