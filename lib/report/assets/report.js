@@ -246,41 +246,27 @@ function overTrace(h, set, unit) {
 		 hovertemplate: "over: " + overText(h, set.over, unit) + "<extra>" + set.name + "</extra>" };
 }
 
-// The last bin's edge as a dotted line, and the over bin's label.
+// The last bin's edge as a dotted line, and the over bin's label at the
+// top right, where a latency histogram has room (the bulk is on the left).
 function overMark(lay, h, prefix, unit, color, ri) {
 	if (!h.over)
 		return;
 	lay.shapes.push({ type: "line", xref: "x", yref: "paper", x0: h.hi, x1: h.hi, y0: 0, y1: 1,
 			  line: { color: color, width: 1, dash: "dot" } });
-	lay.annotations.push({ x: overX(h)[1], count: h.over, xref: "x", yref: "y", xanchor: "right",
-			       yanchor: "bottom", yshift: 4 + 14 * ri, showarrow: false, font: { size: 11, color: color },
-			       text: prefix + "over: " + overText(h, h.over, unit) });
+	lay.annotations.push({ x: overX(h)[1], y: 0.97 - 0.07 * ri, xref: "x", yref: "paper", xanchor: "right",
+			       yanchor: "top", showarrow: false, font: { size: 11, color: color },
+			       bgcolor: "rgba(255,255,255,0.8)", text: prefix + "over: " + overText(h, h.over, unit) });
 }
 
+// Counts on a log axis (a bin of one datapoint still shows), or linear.
 function histLayout(m) {
+	var axis = function (type) { return [{ "yaxis.type": type }]; };
 	return { title: { text: m.name + " histogram" }, xaxis: axisTitle(m.name, m.unit),
-		 yaxis: { title: { text: "datapoints" }, type: "log" }, shapes: [], annotations: [] };
-}
-
-// Counts on a log axis by default (a bin of one datapoint still shows),
-// with buttons for a linear one; the over labels move along (on a log
-// axis an annotation's y is the log of the count).
-function countAxisButtons(lay) {
-	var counts = lay.annotations.map(function (an) { return an.count; });
-	var args = function (type) {
-		var a = { "yaxis.type": type };
-		counts.forEach(function (n, i) { a["annotations[" + i + "].y"] = type === "log" ? Math.log10(n) : n; });
-		return [a];
-	};
-	lay.annotations.forEach(function (an) {
-		an.y = Math.log10(an.count);
-		delete an.count;
-	});
-	lay.updatemenus = [{ type: "buttons", direction: "left", showactive: true, active: 0,
-			     x: 0.98, xanchor: "right", y: 1, yanchor: "top", pad: { t: 2, r: 2 }, font: { size: 10 },
-			     buttons: [{ label: "log", method: "relayout", args: args("log") },
-				       { label: "linear", method: "relayout", args: args("linear") }] }];
-	return lay;
+		 yaxis: { title: { text: "datapoints" }, type: "log" }, shapes: [], annotations: [],
+		 updatemenus: [{ type: "buttons", direction: "left", showactive: true, active: 0,
+				 x: 0.55, xanchor: "center", y: 1, yanchor: "bottom", pad: { b: 4 }, font: { size: 10 },
+				 buttons: [{ label: "log", method: "relayout", args: axis("log") },
+					   { label: "linear", method: "relayout", args: axis("linear") }] }] };
 }
 
 // How the histogram's bins were chosen, when some values are above them.
@@ -353,7 +339,7 @@ function metricPanel(rep, m, panel) {
 			marker: { size: 3, color: c }, line: { color: c }, x: d.ccdf.x, y: d.ccdf.p,
 			hovertemplate: "%{y:.3g} of datapoints >= %{x}<extra></extra>" });
 	});
-	if (!plot(hist, ht, countAxisButtons(hlay)))
+	if (!plot(hist, ht, hlay))
 		empty.push(m.name + " histogram");
 	if (!plot(ccdf, ct, { title: { text: m.name + " percentiles (CCDF)" }, xaxis: axisTitle(m.name, m.unit),
 			      yaxis: { title: { text: "share of datapoints >= x" }, type: "log", exponentformat: "power" } }))
