@@ -57,43 +57,40 @@ static size_t stat_group(const struct wfw_rep_result *r, long g)
 }
 
 static bool column_summary(struct wfw_rep_result *r, int c, long g,
-			   double *pct, struct wfw_summary *s)
+			   struct wfw_summary *s)
 {
 	size_t m = find_metric(&r->set, r->colnames[c]);
 	size_t sg = g == LONG_MIN ? SIZE_MAX : stat_group(r, g);
 
 	if (m == SIZE_MAX || (g != LONG_MIN && sg == SIZE_MAX))
 		return false;
-	return !wfw_statset_summary(&r->set, m, sg, pct, pct ? 1 : 0, s);
+	return !wfw_statset_summary(&r->set, m, sg, NULL, 0, s);
 }
 
 uint64_t wfw_rep_rows(struct wfw_rep_result *r, int c, long g)
 {
 	struct wfw_summary s;
 
-	return column_summary(r, c, g, NULL, &s) ? s.count : 0;
+	return column_summary(r, c, g, &s) ? s.count : 0;
 }
 
-int wfw_rep_bins(struct wfw_rep_result *r, int c, struct wfw_rep_bins *rb)
+void wfw_rep_bins(const struct wfw_summary *all, struct wfw_rep_bins *rb)
 {
-	double pct = WFW_REPORT_BINS_PCT;
-	struct wfw_summary s;
+	double p = NAN;
 
-	rb->pct = pct;
-	rb->rows = 0;
-	if (!column_summary(r, c, LONG_MIN, &pct, &s) || !s.count) {
+	for (size_t i = 0; i < all->npct && i < NPCTS; i++)
+		if (pcts[i] == WFW_REPORT_BINS_PCT)
+			p = all->pct[i];
+	rb->pct = WFW_REPORT_BINS_PCT;
+	rb->rows = all->count;
+	rb->max = all->count ? (float)all->max : 0;
+	if (!all->count) {
 		wfw_reduce_bins(0, 0, 0, WFW_REPORT_BINS_SPAN, WFW_REPORT_BINS, &rb->b);
-		rb->max = 0;
-		return 0;
+		return;
 	}
-	if (isnan(s.pct[0]))
-		return -ENOMEM;
 	/* As the kept floats are: the bins of a whole result are theirs. */
-	rb->rows = s.count;
-	rb->max = (float)s.max;
-	wfw_reduce_bins((float)s.min, (float)s.pct[0], rb->max,
+	wfw_reduce_bins((float)all->min, (float)p, rb->max,
 			WFW_REPORT_BINS_SPAN, WFW_REPORT_BINS, &rb->b);
-	return 0;
 }
 
 static void counts_json(FILE *f, const uint64_t *c, size_t n)
@@ -168,21 +165,28 @@ static void summary_row(const struct wfw_rep_result *r,
 	fputs("]}", f);
 }
 
-/* All rows first, then each requested C-state that has rows. */
-static int summary(struct wfw_rep_result *r, const char *metric, FILE *f)
+/*
+ * All rows first, then each requested C-state that has rows. The all
+ * rows' summary goes to *all too (count 0: no such metric), for the
+ * histogram's bins: a percentile of a million exact values is a
+ * selection among them, not to be made twice.
+ */
+static int summary(struct wfw_rep_result *r, const char *metric,
+		   struct wfw_summary *all, FILE *f)
 {
 	size_t m = find_metric(&r->set, metric);
 	struct wfw_summary s;
 	int ret;
 
+	all->count = 0;
 	fputs("[", f);
 	if (m == SIZE_MAX) {
 		fputs("]", f);
 		return 0;
 	}
-	ret = wfw_statset_summary(&r->set, m, SIZE_MAX, pcts, NPCTS, &s);
+	ret = wfw_statset_summary(&r->set, m, SIZE_MAX, pcts, NPCTS, all);
 	if (!ret)
-		summary_row(r, &s, "all", f);
+		summary_row(r, all, "all", f);
 	for (size_t g = 0; r->set.gcol >= 0 && g < r->set.ngroups && !ret; g++) {
 		ret = wfw_statset_summary(&r->set, m, g, pcts, NPCTS, &s);
 		if (ret || !s.count)
@@ -376,7 +380,7 @@ static size_t drop_nans(float *v, size_t n)
 static int group_histograms(const struct wfw_rep_result *r, int c,
 			    const struct wfw_bins *b, FILE *f)
 {
-	uint64_t counts[WFW_REPORT_BINS], over;
+	uint64_t counts[WFW_REPORT_BINS + 1];
 	size_t n, shown = 0;
 
 	if (r->nstates < 2)
@@ -388,10 +392,10 @@ static int group_histograms(const struct wfw_rep_result *r, int c,
 		if (!v)
 			return -ENOMEM;
 		if (n) {
-			over = wfw_reduce_histogram_at(v, n, b, counts);
+			wfw_reduce_histogram_at(v, n, b, counts);
 			fputs(shown++ ? ", " : "", f);
 			wfw_rep_group_hist_json(f, r->state_names[g], b->nbins,
-						counts, over);
+						counts, counts[b->nbins]);
 		}
 		free(v);
 	}
@@ -400,23 +404,24 @@ static int group_histograms(const struct wfw_rep_result *r, int c,
 }
 
 /* The histogram of every kept row (all of them: the result is whole). */
-static int kept_histogram(struct wfw_rep_result *r, int c, const float *v,
+static int kept_histogram(struct wfw_rep_result *r, int c,
+			  const struct wfw_summary *all, const float *v,
 			  size_t n, FILE *f)
 {
-	uint64_t counts[WFW_REPORT_BINS], over;
+	uint64_t counts[WFW_REPORT_BINS + 1];
 	struct wfw_rep_bins rb;
-	int ret = wfw_rep_bins(r, c, &rb);
+	int ret;
 
-	if (ret)
-		return ret;
-	over = wfw_reduce_histogram_at(v, n, &rb.b, counts);
-	wfw_rep_hist_json(f, &rb, counts, over, true);
+	wfw_rep_bins(all, &rb);
+	wfw_reduce_histogram_at(v, n, &rb.b, counts);
+	wfw_rep_hist_json(f, &rb, counts, counts[rb.b.nbins], true);
 	ret = group_histograms(r, c, &rb.b, f);
 	fputs("}", f);
 	return ret;
 }
 
-static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
+static int distribution(struct wfw_rep_result *r, const char *metric,
+			const struct wfw_summary *all, FILE *f)
 {
 	int c = wfw_rep_col(r, metric);
 	size_t n, k, max_out = 4000 + WFW_REPORT_CCDF_TAIL;
@@ -429,7 +434,7 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 		return 0;
 	}
 	if (r->sampled)
-		return wfw_rep_sampled_dist(r, c, f);
+		return wfw_rep_sampled_dist(r, c, all, f);
 	v = state_rows(r, c, ALL_STATES, &n);
 	x = malloc(max_out * sizeof(*x));
 	p = malloc(max_out * sizeof(*p));
@@ -438,7 +443,7 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 		return -ENOMEM;
 	}
 	fputs("{", f);
-	ret = kept_histogram(r, c, v, n, f);
+	ret = kept_histogram(r, c, all, v, n, f);
 	fputs(", \"ccdf\": ", f);
 	n = drop_nans(v, n);
 	if (wfw_sort_floats(v, n)) {
@@ -500,7 +505,8 @@ static const char *unit_of(const struct wfw_report *rep, const char *name)
 
 static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 {
-	int ret = 0;
+	struct wfw_summary *all = calloc(rep->nres ? rep->nres : 1, sizeof(*all));
+	int ret = all ? 0 : -ENOMEM;
 	const char *unit = unit_of(rep, name);
 
 	fputs("{\"name\": ", f);
@@ -510,7 +516,7 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 	fputs(", \"summary\": [", f);
 	for (size_t i = 0; i < rep->nres && !ret; i++) {
 		fputs(i ? ", " : "", f);
-		ret = summary(&rep->res[i], name, f);
+		ret = summary(&rep->res[i], name, &all[i], f);
 	}
 	fputs("], \"scatter\": {", f);
 	for (size_t a = 0; a < rep->nxaxes && !ret && scattered(rep, name); a++) {
@@ -526,9 +532,10 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 	fputs("}, \"dist\": [", f);
 	for (size_t i = 0; i < rep->nres && !ret; i++) {
 		fputs(i ? ", " : "", f);
-		ret = distribution(&rep->res[i], name, f);
+		ret = distribution(&rep->res[i], name, &all[i], f);
 	}
 	fputs("]}", f);
+	free(all);
 	return ret;
 }
 

@@ -123,21 +123,25 @@ void wfw_reduce_bins(double min, double p, double max, double span,
 	b->width = hi > min ? (hi - min) / (double)nbins : 1;
 }
 
-uint64_t wfw_reduce_histogram_at(const float *v, size_t n,
-				 const struct wfw_bins *b, uint64_t *counts)
+void wfw_reduce_histogram_at(const float *v, size_t n,
+			     const struct wfw_bins *b, uint64_t *counts)
 {
-	uint64_t over = 0;
+	double last = (double)(b->nbins - 1), lo = b->lo, hi = b->hi;
+	double scale = hi > lo ? (double)b->nbins / (hi - lo) : 0;
 
-	memset(counts, 0, b->nbins * sizeof(*counts));
+	memset(counts, 0, (b->nbins + 1) * sizeof(*counts));
+	/*
+	 * One multiplication and no branch but NaN's per value; t clamped
+	 * before it becomes an index (NaN, infinities: bin 0 or the last).
+	 */
 	for (size_t i = 0; i < n; i++) {
-		if (isnan(v[i]))
+		double x = v[i], t = (x - lo) * scale;
+		size_t k = t > 0 ? (size_t)(t < last ? t : last) : 0;
+
+		if (isnan(x))
 			continue;
-		if (v[i] > b->hi)
-			over++;
-		else
-			counts[v[i] > b->lo ? cell_of(v[i], b->lo, b->hi, b->nbins) : 0]++;
+		counts[x > hi ? b->nbins : k]++;
 	}
-	return over;
 }
 
 /* Rank r (ascending) of the whole that low[] samples and top[] ends. */

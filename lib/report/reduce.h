@@ -46,13 +46,13 @@ void wfw_reduce_bins(double min, double p, double max, double span,
 		     size_t nbins, struct wfw_bins *b);
 
 /*
- * Histogram of v[0..n) in b's bins: counts[b->nbins] (the caller's).
- * Values below lo go to the first bin (a part binned as its whole was,
- * such as one C-state, has none), NaNs nowhere. Returns how many values
- * are above hi.
+ * Histogram of v[0..n) in b's bins: counts[b->nbins + 1] (the caller's),
+ * the last one counting the values above hi (the over bin). Values below
+ * lo go to the first bin (a part binned as its whole was, such as one
+ * C-state, has none), NaNs nowhere.
  */
-uint64_t wfw_reduce_histogram_at(const float *v, size_t n,
-				 const struct wfw_bins *b, uint64_t *counts);
+void wfw_reduce_histogram_at(const float *v, size_t n,
+			     const struct wfw_bins *b, uint64_t *counts);
 
 /*
  * Points of the complementary CDF of sorted[0..n) (ascending): x[k] is

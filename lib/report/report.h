@@ -142,8 +142,12 @@ int wfw_rep_sampled_points(const struct wfw_rep_result *r, int xc, int yc,
 			   long g, uint64_t rows, double xoff, double xdiv,
 			   struct wfw_wpoint **out, size_t *n);
 
-/* Histogram and CCDF of a sampled result's metric column c, for data.js. */
-int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c, FILE *f);
+/*
+ * Histogram and CCDF of a sampled result's metric column c, for data.js;
+ * `all`: the statistics of all its rows (with the summary's percentiles).
+ */
+int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c,
+			 const struct wfw_summary *all, FILE *f);
 
 /*
  * From the statistics of column c's metric: its values (NaNs and empty
@@ -161,11 +165,11 @@ struct wfw_rep_bins {
 };
 
 /*
- * Column c's bins from its statistics (least and greatest value and the
- * WFW_REPORT_BINS_PCT percentile, as the kept floats are; no second pass
- * over the rows), or 0..1 when it has no value. 0 or -ENOMEM.
+ * A result's bins of a metric from the summary of all its rows (least
+ * and greatest value and the WFW_REPORT_BINS_PCT percentile, as the kept
+ * floats are: no pass over the rows); 0..1 when it has no value.
  */
-int wfw_rep_bins(struct wfw_rep_result *r, int c, struct wfw_rep_bins *rb);
+void wfw_rep_bins(const struct wfw_summary *all, struct wfw_rep_bins *rb);
 
 /*
  * "hist": {...} of data.js: the bins, counts[nbins], the values above

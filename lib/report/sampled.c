@@ -172,7 +172,7 @@ static int group_counts(const struct wfw_rep_result *r, int c, long g,
 	const struct wfw_topk *t = &r->tails[c];
 	size_t ntail = tail_count(t, g), m;
 	float *v = malloc((r->nrows + 1) * sizeof(*v));
-	uint64_t tc[WFW_REPORT_BINS];
+	uint64_t tc[WFW_REPORT_BINS + 1];
 	float *x = malloc((r->nrows + 1) * sizeof(*x));
 
 	if (!v || !x) {
@@ -181,15 +181,15 @@ static int group_counts(const struct wfw_rep_result *r, int c, long g,
 		return -ENOMEM;
 	}
 	m = below_tail(r, c, c, g, 0, 1, x, v);
-	h->c[b->nbins] = wfw_reduce_histogram_at(v, m, b, h->c);
+	wfw_reduce_histogram_at(v, m, b, h->c);
 	h->exact = b->hi >= wfw_topk_min(t);
 	scale_counts(h->c, b->nbins + 1, m, rows > ntail ? rows - ntail : 0);
 	m = 0;
 	for (size_t i = 0; i < t->n; i++)
 		if (g == ALL_GROUPS || t->group[t->slot[i]] == g)
 			v[m++] = t->key[i];
-	h->c[b->nbins] += wfw_reduce_histogram_at(v, m, b, tc);
-	for (size_t i = 0; i < b->nbins; i++)
+	wfw_reduce_histogram_at(v, m, b, tc);
+	for (size_t i = 0; i <= b->nbins; i++)
 		h->c[i] += tc[i];
 	free(v);
 	free(x);
@@ -252,14 +252,15 @@ out:
 	return ret;
 }
 
-int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c, FILE *f)
+int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c,
+			 const struct wfw_summary *all, FILE *f)
 {
 	struct wfw_rep_bins rb;
 	struct whole_hist h;
-	int ret = wfw_rep_bins(r, c, &rb);
+	int ret;
 
-	if (!ret)
-		ret = group_counts(r, c, ALL_GROUPS, rb.rows, &rb.b, &h);
+	wfw_rep_bins(all, &rb);
+	ret = group_counts(r, c, ALL_GROUPS, rb.rows, &rb.b, &h);
 	if (ret)
 		return ret;
 	fputs("{\"sampled\": {\"above\": ", f);
