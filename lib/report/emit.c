@@ -74,16 +74,58 @@ uint64_t wfw_rep_rows(struct wfw_rep_result *r, int c, long g)
 	return column_summary(r, c, g, &s) ? s.count : 0;
 }
 
-void wfw_rep_range(struct wfw_rep_result *r, int c, double *lo, double *hi)
+void wfw_rep_bins(const struct wfw_summary *all, struct wfw_rep_bins *rb)
 {
-	struct wfw_summary s;
+	double p = NAN;
 
-	*lo = *hi = 0;
-	if (!column_summary(r, c, LONG_MIN, &s) || !s.count)
+	for (size_t i = 0; i < all->npct && i < NPCTS; i++)
+		if (pcts[i] == WFW_REPORT_BINS_PCT)
+			p = all->pct[i];
+	rb->pct = WFW_REPORT_BINS_PCT;
+	rb->rows = all->count;
+	rb->max = all->count ? (float)all->max : 0;
+	if (!all->count) {
+		wfw_reduce_bins(0, 0, 0, WFW_REPORT_BINS_SPAN, WFW_REPORT_BINS, &rb->b);
 		return;
+	}
 	/* As the kept floats are: the bins of a whole result are theirs. */
-	*lo = (float)s.min;
-	*hi = (float)s.max;
+	wfw_reduce_bins((float)all->min, (float)p, rb->max,
+			WFW_REPORT_BINS_SPAN, WFW_REPORT_BINS, &rb->b);
+}
+
+static void counts_json(FILE *f, const uint64_t *c, size_t n)
+{
+	fputs("[", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)c[i]);
+	fputs("]", f);
+}
+
+void wfw_rep_hist_json(FILE *f, const struct wfw_rep_bins *rb,
+		       const uint64_t *counts, uint64_t over, bool over_exact)
+{
+	fputs("\"hist\": {\"lo\": ", f);
+	num(f, rb->b.lo);
+	fputs(", \"width\": ", f);
+	num(f, rb->b.width);
+	fputs(", \"hi\": ", f);
+	num(f, rb->b.hi);
+	fputs(", \"max\": ", f);
+	num(f, rb->max);
+	fprintf(f, ", \"edge_pct\": %g, \"edge_span\": %g, \"over\": %llu, \"over_exact\": %s, \"counts\": ",
+		rb->pct, WFW_REPORT_BINS_SPAN, (unsigned long long)over,
+		over_exact ? "true" : "false");
+	counts_json(f, counts, rb->b.nbins);
+}
+
+void wfw_rep_group_hist_json(FILE *f, const char *name, size_t nbins,
+			     const uint64_t *counts, uint64_t over)
+{
+	fputs("{\"name\": ", f);
+	wfw_json_string(f, name);
+	fputs(", \"counts\": ", f);
+	counts_json(f, counts, nbins);
+	fprintf(f, ", \"over\": %llu}", (unsigned long long)over);
 }
 
 void wfw_rep_ccdf_json(FILE *f, const float *x, const double *p, size_t k)
@@ -123,21 +165,28 @@ static void summary_row(const struct wfw_rep_result *r,
 	fputs("]}", f);
 }
 
-/* All rows first, then each requested C-state that has rows. */
-static int summary(struct wfw_rep_result *r, const char *metric, FILE *f)
+/*
+ * All rows first, then each requested C-state that has rows. The all
+ * rows' summary goes to *all too (count 0: no such metric), for the
+ * histogram's bins: a percentile of a million exact values is a
+ * selection among them, not to be made twice.
+ */
+static int summary(struct wfw_rep_result *r, const char *metric,
+		   struct wfw_summary *all, FILE *f)
 {
 	size_t m = find_metric(&r->set, metric);
 	struct wfw_summary s;
 	int ret;
 
+	all->count = 0;
 	fputs("[", f);
 	if (m == SIZE_MAX) {
 		fputs("]", f);
 		return 0;
 	}
-	ret = wfw_statset_summary(&r->set, m, SIZE_MAX, pcts, NPCTS, &s);
+	ret = wfw_statset_summary(&r->set, m, SIZE_MAX, pcts, NPCTS, all);
 	if (!ret)
-		summary_row(r, &s, "all", f);
+		summary_row(r, all, "all", f);
 	for (size_t g = 0; r->set.gcol >= 0 && g < r->set.ngroups && !ret; g++) {
 		ret = wfw_statset_summary(&r->set, m, g, pcts, NPCTS, &s);
 		if (ret || !s.count)
@@ -324,14 +373,14 @@ static size_t drop_nans(float *v, size_t n)
 }
 
 /*
- * , "groups": [{"name":.., "counts": [..]}, ...]: the histogram of each
- * group (ReqCState, Precise, ...) in the whole's bins, when there are
- * two groups or more.
+ * , "groups": [{"name":.., "counts": [..], "over": n}, ...]: the
+ * histogram of each group (ReqCState, Precise, ...) in the whole's bins,
+ * when there are two groups or more.
  */
-static int group_histograms(const struct wfw_rep_result *r, int c, double lo,
-			    double width, FILE *f)
+static int group_histograms(const struct wfw_rep_result *r, int c,
+			    const struct wfw_bins *b, FILE *f)
 {
-	uint64_t counts[WFW_REPORT_BINS];
+	uint64_t counts[WFW_REPORT_BINS + 1];
 	size_t n, shown = 0;
 
 	if (r->nstates < 2)
@@ -343,13 +392,10 @@ static int group_histograms(const struct wfw_rep_result *r, int c, double lo,
 		if (!v)
 			return -ENOMEM;
 		if (n) {
-			wfw_reduce_histogram_at(v, n, WFW_REPORT_BINS, lo, width, counts);
-			fputs(shown++ ? ", {\"name\": " : "{\"name\": ", f);
-			wfw_json_string(f, r->state_names[g]);
-			fputs(", \"counts\": [", f);
-			for (size_t i = 0; i < WFW_REPORT_BINS; i++)
-				fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)counts[i]);
-			fputs("]}", f);
+			wfw_reduce_histogram_at(v, n, b, counts);
+			fputs(shown++ ? ", " : "", f);
+			wfw_rep_group_hist_json(f, r->state_names[g], b->nbins,
+						counts, counts[b->nbins]);
 		}
 		free(v);
 	}
@@ -357,13 +403,30 @@ static int group_histograms(const struct wfw_rep_result *r, int c, double lo,
 	return 0;
 }
 
-static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
+/* The histogram of every kept row (all of them: the result is whole). */
+static int kept_histogram(struct wfw_rep_result *r, int c,
+			  const struct wfw_summary *all, const float *v,
+			  size_t n, FILE *f)
+{
+	uint64_t counts[WFW_REPORT_BINS + 1];
+	struct wfw_rep_bins rb;
+	int ret;
+
+	wfw_rep_bins(all, &rb);
+	wfw_reduce_histogram_at(v, n, &rb.b, counts);
+	wfw_rep_hist_json(f, &rb, counts, counts[rb.b.nbins], true);
+	ret = group_histograms(r, c, &rb.b, f);
+	fputs("}", f);
+	return ret;
+}
+
+static int distribution(struct wfw_rep_result *r, const char *metric,
+			const struct wfw_summary *all, FILE *f)
 {
 	int c = wfw_rep_col(r, metric);
-	uint64_t counts[WFW_REPORT_BINS];
 	size_t n, k, max_out = 4000 + WFW_REPORT_CCDF_TAIL;
 	float *v, *x = NULL;
-	double lo, width, *p = NULL;
+	double *p = NULL;
 	int ret;
 
 	if (c < 0) {
@@ -371,7 +434,7 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 		return 0;
 	}
 	if (r->sampled)
-		return wfw_rep_sampled_dist(r, c, f);
+		return wfw_rep_sampled_dist(r, c, all, f);
 	v = state_rows(r, c, ALL_STATES, &n);
 	x = malloc(max_out * sizeof(*x));
 	p = malloc(max_out * sizeof(*p));
@@ -379,17 +442,9 @@ static int distribution(struct wfw_rep_result *r, const char *metric, FILE *f)
 		free(v); free(x); free(p);
 		return -ENOMEM;
 	}
-	wfw_reduce_histogram(v, n, WFW_REPORT_BINS, counts, &lo, &width);
-	fputs("{\"hist\": {\"lo\": ", f);
-	num(f, lo);
-	fputs(", \"width\": ", f);
-	num(f, width);
-	fputs(", \"counts\": [", f);
-	for (size_t i = 0; i < WFW_REPORT_BINS; i++)
-		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)counts[i]);
-	fputs("]", f);
-	ret = group_histograms(r, c, lo, width, f);
-	fputs("}, \"ccdf\": ", f);
+	fputs("{", f);
+	ret = kept_histogram(r, c, all, v, n, f);
+	fputs(", \"ccdf\": ", f);
 	n = drop_nans(v, n);
 	if (wfw_sort_floats(v, n)) {
 		free(v); free(x); free(p);
@@ -450,7 +505,8 @@ static const char *unit_of(const struct wfw_report *rep, const char *name)
 
 static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 {
-	int ret = 0;
+	struct wfw_summary *all = calloc(rep->nres ? rep->nres : 1, sizeof(*all));
+	int ret = all ? 0 : -ENOMEM;
 	const char *unit = unit_of(rep, name);
 
 	fputs("{\"name\": ", f);
@@ -460,7 +516,7 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 	fputs(", \"summary\": [", f);
 	for (size_t i = 0; i < rep->nres && !ret; i++) {
 		fputs(i ? ", " : "", f);
-		ret = summary(&rep->res[i], name, f);
+		ret = summary(&rep->res[i], name, &all[i], f);
 	}
 	fputs("], \"scatter\": {", f);
 	for (size_t a = 0; a < rep->nxaxes && !ret && scattered(rep, name); a++) {
@@ -476,9 +532,10 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 	fputs("}, \"dist\": [", f);
 	for (size_t i = 0; i < rep->nres && !ret; i++) {
 		fputs(i ? ", " : "", f);
-		ret = distribution(&rep->res[i], name, f);
+		ret = distribution(&rep->res[i], name, &all[i], f);
 	}
 	fputs("]}", f);
+	free(all);
 	return ret;
 }
 

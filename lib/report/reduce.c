@@ -110,31 +110,38 @@ int wfw_reduce_scatter(const float *x, const float *y, size_t n,
 	return *out ? 0 : -ENOMEM;
 }
 
-void wfw_reduce_histogram(const float *v, size_t n, size_t nbins,
-			  uint64_t *counts, double *lo, double *width)
+void wfw_reduce_bins(double min, double p, double max, double span,
+		     size_t nbins, struct wfw_bins *b)
 {
-	double hi;
+	double hi = (float)(min + span * (p - min));
 
-	range(v, v, n, INFINITY, lo, &hi);
-	if (!(hi >= *lo)) {	/* no values */
-		memset(counts, 0, nbins * sizeof(*counts));
-		*lo = 0;
-		*width = 1;
-		return;
-	}
-	*width = hi > *lo ? (hi - *lo) / (double)nbins : 1;
-	wfw_reduce_histogram_at(v, n, nbins, *lo, *width, counts);
+	if (!(p > min) || !(hi < max))
+		hi = max;
+	b->lo = min;
+	b->hi = hi > min ? hi : min;
+	b->nbins = nbins;
+	b->width = hi > min ? (hi - min) / (double)nbins : 1;
 }
 
-void wfw_reduce_histogram_at(const float *v, size_t n, size_t nbins,
-			     double lo, double width, uint64_t *counts)
+void wfw_reduce_histogram_at(const float *v, size_t n,
+			     const struct wfw_bins *b, uint64_t *counts)
 {
-	double hi = lo + width * (double)nbins;
+	double last = (double)(b->nbins - 1), lo = b->lo, hi = b->hi;
+	double scale = hi > lo ? (double)b->nbins / (hi - lo) : 0;
 
-	memset(counts, 0, nbins * sizeof(*counts));
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(v[i]))
-			counts[cell_of(v[i], lo, hi, nbins)]++;
+	memset(counts, 0, (b->nbins + 1) * sizeof(*counts));
+	/*
+	 * One multiplication and no branch but NaN's per value; t clamped
+	 * before it becomes an index (NaN, infinities: bin 0 or the last).
+	 */
+	for (size_t i = 0; i < n; i++) {
+		double x = v[i], t = (x - lo) * scale;
+		size_t k = t > 0 ? (size_t)(t < last ? t : last) : 0;
+
+		if (isnan(x))
+			continue;
+		counts[x > hi ? b->nbins : k]++;
+	}
 }
 
 /* Rank r (ascending) of the whole that low[] samples and top[] ends. */

@@ -28,19 +28,31 @@ int wfw_reduce_scatter(const float *x, const float *y, size_t n,
 		       size_t max_points, double ytail, size_t grid,
 		       struct wfw_wpoint **out, size_t *nout);
 
+/* nbins equal histogram bins over [lo, hi], each width wide. */
+struct wfw_bins {
+	double lo, hi, width;
+	size_t nbins;
+};
+
 /*
- * Histogram of v[0..n) in nbins equal bins from the minimum to the
- * maximum: counts[nbins] (caller's), *lo and *width. NaNs are skipped
- * (and not counted).
+ * Bins for values from min to max whose p is a robust upper edge of the
+ * bulk (a high percentile): over [min, min + span * (p - min)], or over
+ * [min, max] when max is nearer (or p is min: no spread to scale). The
+ * values above hi are the far outliers that bins over [min, max] would
+ * have squeezed the bulk into a few bins for; they are counted apart.
+ * Pass the values as the binned ones are (floats): hi is a float too.
  */
-void wfw_reduce_histogram(const float *v, size_t n, size_t nbins,
-			  uint64_t *counts, double *lo, double *width);
+void wfw_reduce_bins(double min, double p, double max, double span,
+		     size_t nbins, struct wfw_bins *b);
+
 /*
- * The same with given bins (lo, width: a part of the values binned as the
- * whole was, such as one C-state's); values outside go to the end bins.
+ * Histogram of v[0..n) in b's bins: counts[b->nbins + 1] (the caller's),
+ * the last one counting the values above hi (the over bin). Values below
+ * lo go to the first bin (a part binned as its whole was, such as one
+ * C-state, has none), NaNs nowhere.
  */
-void wfw_reduce_histogram_at(const float *v, size_t n, size_t nbins,
-			     double lo, double width, uint64_t *counts);
+void wfw_reduce_histogram_at(const float *v, size_t n,
+			     const struct wfw_bins *b, uint64_t *counts);
 
 /*
  * Points of the complementary CDF of sorted[0..n) (ascending): x[k] is

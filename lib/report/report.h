@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "datafmt/infoyml.h"
+#include "report/reduce.h"
 #include "report/sample.h"
 #include "stats/statset.h"
 
@@ -27,6 +28,16 @@
 #define WFW_REPORT_GRID 100
 /* Histogram bins, and the largest values a CCDF shows one by one. */
 #define WFW_REPORT_BINS 200
+/*
+ * The bins span the least value to WFW_REPORT_BINS_SPAN times the
+ * distance from there to the WFW_REPORT_BINS_PCT percentile (or to the
+ * greatest value when that is nearer): the bulk, 99.9% of the values,
+ * always fills at least half of the bins, whatever far outliers (an SMI
+ * of 500 us among wakeups of 10 us) the result has. Values above the last
+ * bin are counted in an "over" bin, labelled with its range.
+ */
+#define WFW_REPORT_BINS_PCT 99.9
+#define WFW_REPORT_BINS_SPAN 2.0
 #define WFW_REPORT_CCDF_TAIL 2000
 /*
  * Rows a result keeps for its plots. Up to this many selected rows it
@@ -131,8 +142,12 @@ int wfw_rep_sampled_points(const struct wfw_rep_result *r, int xc, int yc,
 			   long g, uint64_t rows, double xoff, double xdiv,
 			   struct wfw_wpoint **out, size_t *n);
 
-/* Histogram and CCDF of a sampled result's metric column c, for data.js. */
-int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c, FILE *f);
+/*
+ * Histogram and CCDF of a sampled result's metric column c, for data.js;
+ * `all`: the statistics of all its rows (with the summary's percentiles).
+ */
+int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c,
+			 const struct wfw_summary *all, FILE *f);
 
 /*
  * From the statistics of column c's metric: its values (NaNs and empty
@@ -140,7 +155,32 @@ int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c, FILE *f);
  * and its least and greatest value (as floats, 0 when none).
  */
 uint64_t wfw_rep_rows(struct wfw_rep_result *r, int c, long g);
-void wfw_rep_range(struct wfw_rep_result *r, int c, double *lo, double *hi);
+
+/* A metric's histogram bins in one result (its groups binned alike). */
+struct wfw_rep_bins {
+	struct wfw_bins b;
+	double max;		/* the greatest value: "over" is (b.hi, max] */
+	double pct;		/* the percentile b.hi was scaled from */
+	uint64_t rows;		/* values (NaNs and empty cells left out) */
+};
+
+/*
+ * A result's bins of a metric from the summary of all its rows (least
+ * and greatest value and the WFW_REPORT_BINS_PCT percentile, as the kept
+ * floats are: no pass over the rows); 0..1 when it has no value.
+ */
+void wfw_rep_bins(const struct wfw_summary *all, struct wfw_rep_bins *rb);
+
+/*
+ * "hist": {...} of data.js: the bins, counts[nbins], the values above
+ * them (`over`; over_exact false when it is an estimate from a sample),
+ * then the caller adds "groups" and closes it. And a group's
+ * {"name": .., "counts": [..], "over": n}.
+ */
+void wfw_rep_hist_json(FILE *f, const struct wfw_rep_bins *rb,
+		       const uint64_t *counts, uint64_t over, bool over_exact);
+void wfw_rep_group_hist_json(FILE *f, const char *name, size_t nbins,
+			     const uint64_t *counts, uint64_t over);
 
 /* A number for data.js (null when not finite); a CCDF's {"x", "p"}. */
 void wfw_rep_num(FILE *f, double v);

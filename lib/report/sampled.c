@@ -151,22 +151,28 @@ out:
 
 /* ---- histogram and CCDF ---- */
 
-static void counts_json(FILE *f, const uint64_t *c)
-{
-	fputs("[", f);
-	for (size_t i = 0; i < WFW_REPORT_BINS; i++)
-		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)c[i]);
-	fputs("]", f);
-}
+/* A histogram standing for every row: counts[nbins], then the over. */
+struct whole_hist {
+	uint64_t c[WFW_REPORT_BINS + 1];
+	bool exact;		/* the over is exact: above the sample's rows */
+};
 
-/* Counts of group g's values of column c in the bins, scaled to `rows`. */
+/*
+ * Counts of group g's values of column c in the bins, and above them:
+ * the sample's rows below the tail scaled to stand for all `rows` but the
+ * tail's, then the tail's rows (exact). The over is exact when hi is at
+ * or above the tail's least value: then every value above hi is a tail
+ * row (always up to WFW_REPORT_TAIL_POINTS / 0.1% = 10 M rows, as hi is
+ * at or above p99.9); else the sample's share of it is an estimate.
+ */
 static int group_counts(const struct wfw_rep_result *r, int c, long g,
-			uint64_t rows, double lo, double width, uint64_t *counts)
+			uint64_t rows, const struct wfw_bins *b,
+			struct whole_hist *h)
 {
 	const struct wfw_topk *t = &r->tails[c];
 	size_t ntail = tail_count(t, g), m;
 	float *v = malloc((r->nrows + 1) * sizeof(*v));
-	uint64_t tc[WFW_REPORT_BINS];
+	uint64_t tc[WFW_REPORT_BINS + 1];
 	float *x = malloc((r->nrows + 1) * sizeof(*x));
 
 	if (!v || !x) {
@@ -175,25 +181,26 @@ static int group_counts(const struct wfw_rep_result *r, int c, long g,
 		return -ENOMEM;
 	}
 	m = below_tail(r, c, c, g, 0, 1, x, v);
-	wfw_reduce_histogram_at(v, m, WFW_REPORT_BINS, lo, width, counts);
-	scale_counts(counts, WFW_REPORT_BINS, m, rows > ntail ? rows - ntail : 0);
+	wfw_reduce_histogram_at(v, m, b, h->c);
+	h->exact = b->hi >= wfw_topk_min(t);
+	scale_counts(h->c, b->nbins + 1, m, rows > ntail ? rows - ntail : 0);
 	m = 0;
 	for (size_t i = 0; i < t->n; i++)
 		if (g == ALL_GROUPS || t->group[t->slot[i]] == g)
 			v[m++] = t->key[i];
-	wfw_reduce_histogram_at(v, m, WFW_REPORT_BINS, lo, width, tc);
-	for (size_t i = 0; i < WFW_REPORT_BINS; i++)
-		counts[i] += tc[i];
+	wfw_reduce_histogram_at(v, m, b, tc);
+	for (size_t i = 0; i <= b->nbins; i++)
+		h->c[i] += tc[i];
 	free(v);
 	free(x);
 	return 0;
 }
 
 /* , "groups": [...]: each group's histogram in the whole's bins. */
-static int group_histograms(struct wfw_rep_result *r, int c, double lo,
-			    double width, FILE *f)
+static int group_histograms(struct wfw_rep_result *r, int c,
+			    const struct wfw_bins *b, FILE *f)
 {
-	uint64_t counts[WFW_REPORT_BINS];
+	struct whole_hist h;
 	size_t shown = 0;
 	int ret = 0;
 
@@ -205,12 +212,10 @@ static int group_histograms(struct wfw_rep_result *r, int c, double lo,
 
 		if (!rows)
 			continue;
-		ret = group_counts(r, c, (long)g, rows, lo, width, counts);
-		fputs(shown++ ? ", {\"name\": " : "{\"name\": ", f);
-		wfw_json_string(f, r->state_names[g]);
-		fputs(", \"counts\": ", f);
-		counts_json(f, counts);
-		fputs("}", f);
+		ret = group_counts(r, c, (long)g, rows, b, &h);
+		fputs(shown++ ? ", " : "", f);
+		wfw_rep_group_hist_json(f, r->state_names[g], b->nbins, h.c,
+					h.c[b->nbins]);
 	}
 	fputs("]", f);
 	return ret;
@@ -247,31 +252,26 @@ out:
 	return ret;
 }
 
-int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c, FILE *f)
+int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c,
+			 const struct wfw_summary *all, FILE *f)
 {
-	uint64_t counts[WFW_REPORT_BINS], rows = wfw_rep_rows(r, c, ALL_GROUPS);
-	double lo = 0, hi = 0, width = 1;
+	struct wfw_rep_bins rb;
+	struct whole_hist h;
 	int ret;
 
-	wfw_rep_range(r, c, &lo, &hi);
-	if (hi > lo)
-		width = (hi - lo) / (double)WFW_REPORT_BINS;
-	ret = group_counts(r, c, ALL_GROUPS, rows, lo, width, counts);
+	wfw_rep_bins(all, &rb);
+	ret = group_counts(r, c, ALL_GROUPS, rb.rows, &rb.b, &h);
 	if (ret)
 		return ret;
 	fputs("{\"sampled\": {\"above\": ", f);
 	wfw_rep_num(f, wfw_topk_min(&r->tails[c]));
-	fprintf(f, ", \"tail\": %zu, \"rows\": %llu}, \"hist\": {\"lo\": ",
-		r->tails[c].n, (unsigned long long)rows);
-	wfw_rep_num(f, lo);
-	fputs(", \"width\": ", f);
-	wfw_rep_num(f, width);
-	fputs(", \"counts\": ", f);
-	counts_json(f, counts);
-	ret = group_histograms(r, c, lo, width, f);
+	fprintf(f, ", \"tail\": %zu, \"rows\": %llu}, ",
+		r->tails[c].n, (unsigned long long)rb.rows);
+	wfw_rep_hist_json(f, &rb, h.c, h.c[rb.b.nbins], h.exact);
+	ret = group_histograms(r, c, &rb.b, f);
 	fputs("}, \"ccdf\": ", f);
 	if (!ret)
-		ret = ccdf(r, c, rows, f);
+		ret = ccdf(r, c, rb.rows, f);
 	fputs("}", f);
 	return ret;
 }

@@ -138,7 +138,11 @@ for axis, res in m["scatter"].items():
     print(axis, "points <= 10000 + 3 * 100 * 100:", len(ys) <= 10000 + 3 * 10000)
 d = m["dist"][0]
 print("ccdf outliers:", len(planted & set(d["ccdf"]["x"])))
-print("histogram:", sum(d["hist"]["counts"]), "tail:", d["sampled"]["tail"])
+h = d["hist"]
+print("histogram:", sum(h["counts"]) + h["over"], "tail:", d["sampled"]["tail"])
+# The planted outliers are far above the bins (twice p99.9's distance
+# from the least value): all in the over bin, counted exactly.
+print("over bin:", h["over"] >= 30 and h["over_exact"] and h["hi"] < 100000 <= h["max"])
 print("summary:", json.dumps(m["summary"]))
 print("whole histogram:", d["hist"]["counts"])
 PY
@@ -150,7 +154,8 @@ expect_sampled() {
 	expect_in "$1" "LDist weights: 1200000" "$2: weights add up"
 	expect_in "$1" "LDist points <= 10000 + 3 * 100 * 100: True" "$2: points bounded"
 	expect_in "$1" "ccdf outliers: 30" "$2: every outlier in the CCDF"
-	expect_in "$1" "histogram: 1200000 tail: 10000" "$2: the histogram counts every datapoint"
+	expect_in "$1" "histogram: 1200000 tail: 10000" "$2: the histogram (with its over bin) counts every datapoint"
+	expect_in "$1" "over bin: True" "$2: the outliers in the exact over bin, above the bins"
 }
 
 sample_check r-huge/data.js >huge.check
@@ -159,6 +164,10 @@ expect_sampled huge.check "CSV"
 cmp -s r-huge/data.js r-huge2/data.js && ok "the same file, the same sample" || fail "two reports of one file differ"
 open_report huge r-huge 1
 expect_in huge.dom "density from a uniform sample of 250000 of 1200000" "the page says what is sampled"
+over=$(python3 -c 'import json, sys; s = open(sys.argv[1]).read()
+print(json.loads(s[s.index("=") + 1:].rstrip().rstrip(";"))["metrics"][0]["dist"][0]["hist"]["over"])' r-huge/data.js)
+expect_in huge.dom "over: $over datapoints above " "the histogram labels its over bin with the count and range"
+expect_in huge.dom "counted in the over bin on its right" "and the page says how the bins were chosen"
 
 # Its binary twin: read column by column, rows counted when opened, the
 # sample chosen as rows pass (the same rows with -j 1 and -j 2). The same

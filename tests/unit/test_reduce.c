@@ -75,39 +75,113 @@ static void test_scatter_keeps_tail_and_counts(void)
 
 static void test_histogram_counts(void)
 {
-	uint64_t counts[64], sum = 0;
-	double lo, width;
+	uint64_t counts[65], sum = 0;
+	struct wfw_bins b;
 	float v[5] = { 1, 2, NAN, 3, 9 };
+	float lo = ys[0], hi = ys[0];
 
-	wfw_reduce_histogram(ys, N, 64, counts, &lo, &width);
+	for (size_t i = 1; i < N; i++) {
+		lo = ys[i] < lo ? ys[i] : lo;
+		hi = ys[i] > hi ? ys[i] : hi;
+	}
+	/* the maximum nearer than twice p99.9's distance: bins to it */
+	wfw_reduce_bins(lo, (lo + hi) / 2 + 1, hi, 2, 64, &b);
+	CU_ASSERT_EQUAL(b.hi, hi);
+	wfw_reduce_histogram_at(ys, N, &b, counts);
 	for (int i = 0; i < 64; i++)
 		sum += counts[i];
+	CU_ASSERT_EQUAL(counts[64], 0);	/* none over */
 	CU_ASSERT_EQUAL(sum, N);
-	CU_ASSERT(counts[63] >= 1);	/* the maximum lands in the last bin */
-	wfw_reduce_histogram(v, 5, 4, counts, &lo, &width);
-	CU_ASSERT_DOUBLE_EQUAL(lo, 1, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(width, 2, 1e-9);
+	CU_ASSERT(counts[0] >= 1 && counts[63] >= 1);	/* min and max */
+	wfw_reduce_bins(1, 9, 9, 2, 4, &b);
+	wfw_reduce_histogram_at(v, 5, &b, counts);
+	CU_ASSERT_EQUAL(counts[4], 0);
+	CU_ASSERT_DOUBLE_EQUAL(b.lo, 1, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b.width, 2, 1e-9);
 	CU_ASSERT_EQUAL(counts[0], 2);	/* 1, 2 */
 	CU_ASSERT_EQUAL(counts[1], 1);	/* 3 */
 	CU_ASSERT_EQUAL(counts[2], 0);
 	CU_ASSERT_EQUAL(counts[3], 1);	/* 9; NaN not counted */
+	/* all values alike: one bin holds them */
+	wfw_reduce_bins(5, 5, 5, 2, 4, &b);
+	CU_ASSERT_EQUAL(b.hi, 5);
+	CU_ASSERT_EQUAL(b.width, 1);
+}
+
+/*
+ * A bulk of 10 000 values in [10, 20) and 7 far outliers (an SMI of
+ * 500 us among wakeups of 10 us): equal bins over [min, max] put the
+ * whole bulk in one bin of 64. Bins up to twice p99.9's distance from
+ * the minimum spread it over about half of them, and count exactly the
+ * outliers above the last bin.
+ */
+static void test_histogram_over(void)
+{
+	static float v[10007];
+	uint64_t counts[65], sum = 0;
+	size_t used = 0;
+	struct wfw_bins b;
+
+	for (size_t i = 0; i < 10000; i++)
+		v[i] = 10.0f + (float)(i % 1000) / 100.0f;
+	for (size_t i = 0; i < 7; i++)
+		v[10000 + i] = 500.0f + (float)i;
+	/* p99.9 of these (numpy's linear interpolation): 19.99 */
+	wfw_reduce_bins(10, 19.99, 506, 2, 64, &b);
+	CU_ASSERT_EQUAL(b.lo, 10);
+	CU_ASSERT_EQUAL(b.hi, 29.98f);
+	CU_ASSERT_DOUBLE_EQUAL(b.width, (29.98f - 10) / 64, 1e-12);
+	wfw_reduce_histogram_at(v, 10007, &b, counts);
+	CU_ASSERT_EQUAL(counts[64], 7);
+	for (int i = 0; i < 64; i++) {
+		sum += counts[i];
+		used += counts[i] > 0;
+	}
+	CU_ASSERT_EQUAL(sum, 10000);
+	CU_ASSERT(used >= 32);
+	CU_ASSERT_EQUAL(counts[0], 320);	/* [10, 10.3122): 10.00 .. 10.31 */
+	/* the old bins: over [min, max], one bin holds the bulk */
+	wfw_reduce_bins(10, 506, 506, 2, 64, &b);
+	wfw_reduce_histogram_at(v, 10007, &b, counts);
+	CU_ASSERT_EQUAL(counts[64], 0);
+	CU_ASSERT_EQUAL(counts[0] + counts[1], 10000);
 }
 
 /* Parts binned in the whole's bins (per C-state) add up to the whole. */
 static void test_histogram_parts(void)
 {
 	static float part[2][N];
-	uint64_t whole[64], a[64], b[64];
+	uint64_t whole[65], a[65], b[65];
 	size_t n[2] = { 0, 0 };
-	double lo, width;
+	struct wfw_bins bins;
 
 	for (size_t i = 0; i < N; i++)
 		part[i % 3 == 0][n[i % 3 == 0]++] = ys[i];
-	wfw_reduce_histogram(ys, N, 64, whole, &lo, &width);
-	wfw_reduce_histogram_at(part[0], n[0], 64, lo, width, a);
-	wfw_reduce_histogram_at(part[1], n[1], 64, lo, width, b);
-	for (int i = 0; i < 64; i++)
+	/* p99.9 of an exponential of mean 3 after 10: 10 + 3 ln 1000 */
+	wfw_reduce_bins(10, 10 + 3 * log(1000), 60, 1.5, 64, &bins);
+	wfw_reduce_histogram_at(ys, N, &bins, whole);
+	CU_ASSERT(whole[64] > 0 && whole[64] < N / 1000);
+	wfw_reduce_histogram_at(part[0], n[0], &bins, a);
+	wfw_reduce_histogram_at(part[1], n[1], &bins, b);
+	for (int i = 0; i <= 64; i++)
 		CU_ASSERT_EQUAL(a[i] + b[i], whole[i]);
+}
+
+/* Values outside the bins, infinities and NaNs: no index out of them. */
+static void test_histogram_extremes(void)
+{
+	float v[6] = { -INFINITY, -1e30f, 0.5f, 1e30f, INFINITY, NAN };
+	uint64_t counts[5];
+	struct wfw_bins b;
+
+	wfw_reduce_bins(0, 1, 2, 2, 4, &b);
+	wfw_reduce_histogram_at(v, 6, &b, counts);
+	CU_ASSERT_EQUAL(counts[0], 2);	/* below lo: the first bin */
+	CU_ASSERT_EQUAL(counts[1], 1);
+	CU_ASSERT_EQUAL(counts[4], 2);	/* over */
+	wfw_reduce_bins(-INFINITY, 1, INFINITY, 2, 4, &b);
+	wfw_reduce_histogram_at(v, 6, &b, counts);
+	CU_ASSERT_EQUAL(counts[0] + counts[1] + counts[2] + counts[3] + counts[4], 5);
 }
 
 static int cmp_float(const void *a, const void *b)
@@ -181,7 +255,9 @@ int main(void)
 	CU_add_test(s, "small scatter kept whole", test_scatter_small_is_exact);
 	CU_add_test(s, "scatter: tail kept, counts preserved", test_scatter_keeps_tail_and_counts);
 	CU_add_test(s, "histogram counts", test_histogram_counts);
+	CU_add_test(s, "histogram: far outliers over the bins", test_histogram_over);
 	CU_add_test(s, "histograms of parts", test_histogram_parts);
+	CU_add_test(s, "histogram: infinities and NaNs", test_histogram_extremes);
 	CU_add_test(s, "ccdf tail and shares", test_ccdf);
 	CU_add_test(s, "radix sort of floats", test_sort_floats);
 	return tu_run();

@@ -227,6 +227,60 @@ function sampleNotes(rep, m) {
 	return notes;
 }
 
+// The histogram's "over" bin: the values above its last bin (far
+// outliers), drawn as a short step a few bins to the right of it.
+function overX(h) {
+	return [h.hi + 4 * h.width, h.hi + 12 * h.width];
+}
+
+function overText(h, n, unit) {
+	return (h.over_exact ? "" : "~") + n + " datapoint" + (n === 1 ? "" : "s") + " above " + fmt(h.hi, unit) +
+		(h.max > h.hi ? ", up to " + fmt(h.max, unit) : "");
+}
+
+function overTrace(h, set, unit) {
+	return { type: "scatter", mode: "lines+markers", name: set.name + " over", legendgroup: set.name, showlegend: false,
+		 line: { color: set.color, width: 3, dash: set.dash },
+		 marker: { symbol: "triangle-right", size: [0, 8], color: set.color },
+		 x: overX(h), y: [set.over, set.over],
+		 hovertemplate: "over: " + overText(h, set.over, unit) + "<extra>" + set.name + "</extra>" };
+}
+
+// The last bin's edge as a dotted line, and the over bin's label at the
+// top right, where a latency histogram has room (the bulk is on the left).
+function overMark(lay, h, prefix, unit, color, ri) {
+	if (!h.over)
+		return;
+	lay.shapes.push({ type: "line", xref: "x", yref: "paper", x0: h.hi, x1: h.hi, y0: 0, y1: 1,
+			  line: { color: color, width: 1, dash: "dot" } });
+	lay.annotations.push({ x: overX(h)[1], y: 0.97 - 0.07 * ri, xref: "x", yref: "paper", xanchor: "right",
+			       yanchor: "top", showarrow: false, font: { size: 11, color: color },
+			       bgcolor: "rgba(255,255,255,0.8)", text: prefix + "over: " + overText(h, h.over, unit) });
+}
+
+// Counts on a log axis (a bin of one datapoint still shows), or linear.
+function histLayout(m) {
+	var axis = function (type) { return [{ "yaxis.type": type }]; };
+	return { title: { text: m.name + " histogram" }, xaxis: axisTitle(m.name, m.unit),
+		 yaxis: { title: { text: "datapoints" }, type: "log" }, shapes: [], annotations: [],
+		 updatemenus: [{ type: "buttons", direction: "left", showactive: true, active: 0,
+				 x: 0.55, xanchor: "center", y: 1, yanchor: "bottom", pad: { b: 4 }, font: { size: 10 },
+				 buttons: [{ label: "log", method: "relayout", args: axis("log") },
+					   { label: "linear", method: "relayout", args: axis("linear") }] }] };
+}
+
+// How the histogram's bins were chosen, when some values are above them.
+function binsNote(m) {
+	var hs = m.dist.filter(function (d) { return d && d.hist.over; }).map(function (d) { return d.hist; });
+	if (!hs.length)
+		return null;
+	return "Histogram: " + hs[0].counts.length + " equal bins from the least value to " + hs[0].edge_span +
+		" times its distance to p" + hs[0].edge_pct + " (the bulk fills at least half of them); the datapoints" +
+		" above the last bin (dotted line), far outliers that would squeeze the bulk into a few bins, are" +
+		" counted in the over bin on its right, labelled with their range and count" +
+		(hs.some(function (h) { return !h.over_exact; }) ? " (~: estimated from the sample)." : ".");
+}
+
 function metricPanel(rep, m, panel) {
 	var plots = el("div", { class: "plots" }), n = 0, empty = [];
 	panel.appendChild(el("h2", {}, m.name + (m.unit ? " (" + m.unit + ")" : "")));
@@ -255,7 +309,7 @@ function metricPanel(rep, m, panel) {
 	var ccdf = el("div", { class: "plot", "data-kind": "ccdf" });
 	plots.appendChild(hist);
 	plots.appendChild(ccdf);
-	var ht = [], ct = [];
+	var ht = [], ct = [], hlay = histLayout(m);
 	m.dist.forEach(function (d, ri) {
 		if (!d)
 			return;
@@ -264,25 +318,28 @@ function metricPanel(rep, m, panel) {
 		// gl2d bundle has no bar trace. One per result, and one per group
 		// (C-state, precise level) when a result has several.
 		var name = function (g) { return rep.results.length > 1 ? rep.results[ri].id + " " + g : g; };
-		var sets = [{ name: rep.results.length > 1 ? rep.results[ri].id : "all", counts: d.hist.counts, color: c }];
+		var sets = [{ name: rep.results.length > 1 ? rep.results[ri].id : "all", counts: d.hist.counts,
+			      over: d.hist.over, color: c }];
 		(d.hist.groups || []).forEach(function (g, gi) {
-			sets.push({ name: name(g.name), counts: g.counts, dash: "dot",
+			sets.push({ name: name(g.name), counts: g.counts, over: g.over, dash: "dot",
 				    color: PALETTE[(ri + 1 + gi) % PALETTE.length] });
 		});
 		sets.forEach(function (h) {
-			ht.push({ type: "scatter", mode: "lines", name: h.name,
+			ht.push({ type: "scatter", mode: "lines", name: h.name, legendgroup: h.name,
 				line: { shape: "hvh", color: h.color, width: 1.5, dash: h.dash },
 				x: h.counts.map(function (_, i) { return d.hist.lo + (i + 0.5) * d.hist.width; }),
 				y: h.counts.map(function (n) { return n || null; }),
 				hovertemplate: "%{y} datapoints at %{x} (bin " + fmt(d.hist.width) + " wide)<extra>" +
 					h.name + "</extra>" });
+			if (h.over)
+				ht.push(overTrace(d.hist, h, m.unit));
 		});
+		overMark(hlay, d.hist, rep.results.length > 1 ? rep.results[ri].id + ": " : "", m.unit, c, ri);
 		ct.push({ type: "scatter", mode: "lines", name: rep.results[ri].id,
 			marker: { size: 3, color: c }, line: { color: c }, x: d.ccdf.x, y: d.ccdf.p,
 			hovertemplate: "%{y:.3g} of datapoints >= %{x}<extra></extra>" });
 	});
-	if (!plot(hist, ht, { title: { text: m.name + " histogram" },
-			      xaxis: axisTitle(m.name, m.unit), yaxis: { title: { text: "datapoints" }, type: "log" } }))
+	if (!plot(hist, ht, hlay))
 		empty.push(m.name + " histogram");
 	if (!plot(ccdf, ct, { title: { text: m.name + " percentiles (CCDF)" }, xaxis: axisTitle(m.name, m.unit),
 			      yaxis: { title: { text: "share of datapoints >= x" }, type: "log", exponentformat: "power" } }))
@@ -295,6 +352,9 @@ function metricPanel(rep, m, panel) {
 			" datapoints) as itself; below it, datapoints are drawn as density on a " + rep.grid + "x" + rep.grid +
 			" grid, one marker per cell at the mean of its datapoints, sized by their number (hover shows it)." +
 			" Histograms count every datapoint; the CCDF shows the " + rep.ccdf_tail + " largest values one by one."));
+	var bins = binsNote(m);
+	if (bins)
+		panel.appendChild(el("p", { class: "note bins" }, bins));
 	var sampled = sampleNotes(rep, m);
 	if (sampled.length)
 		panel.appendChild(el("p", { class: "note sampled" }, sampled.join(" ")));
