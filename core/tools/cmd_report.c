@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "datafmt/likeness.h"
 #include "datafmt/locate.h"
 #include "datafmt/runstate.h"
 #include "datafmt/reader.h"
@@ -591,6 +592,21 @@ static void unique_id(struct wfw_rep_result *res, size_t i, const char *arg)
 	}
 }
 
+/* A line per latency setting in which a result differs from the first. */
+static void warn_unlike(const struct wfw_rep_result *res, size_t n)
+{
+	const char **files = calloc(n, sizeof(*files)), **names = calloc(n, sizeof(*names));
+
+	for (size_t i = 0; files && names && i < n; i++) {
+		files[i] = res[i].path;
+		names[i] = res[i].id;
+	}
+	if (files && names)
+		wfw_likeness_warn(stderr, "report", files, names, n);
+	free(files);
+	free(names);
+}
+
 static int open_all(const struct rep_cli *c, char **args, size_t nres,
 		    struct wfw_rep_result *res, struct wfw_reader **rd,
 		    char **owned)
@@ -619,6 +635,7 @@ static int open_all(const struct rep_cli *c, char **args, size_t nres,
 		unique_id(res, i, args[i]);
 		r->collectors = wfw_infoyml_get(&r->info, "collectors");
 	}
+	warn_unlike(res, nres);
 	return 0;
 }
 

@@ -10,8 +10,24 @@
 
 /* info.yml keys of the settings a latency depends on. */
 static const char *const latency_keys[] = {
-	"source", "ldist_from", "ldist_to", "cstates", "timer_sched", NULL
+	"source", "ldist", "cstates", "timer_sched", NULL
 };
+
+/* key's value; "ldist": "FROM to TO" from ldist_from and ldist_to. */
+static char *setting(const struct wfw_infoyml *y, const char *key)
+{
+	char *from, *to, *both = NULL;
+
+	if (strcmp(key, "ldist"))
+		return wfw_infoyml_get(y, key);
+	from = wfw_infoyml_get(y, "ldist_from");
+	to = wfw_infoyml_get(y, "ldist_to");
+	if (from && to && asprintf(&both, "%s to %s", from, to) < 0)
+		both = NULL;
+	free(from);
+	free(to);
+	return both;
+}
 
 /* Lines for result i against the first; how many. */
 static size_t against_first(FILE *out, const char *tool, const struct wfw_infoyml *first,
@@ -21,8 +37,8 @@ static size_t against_first(FILE *out, const char *tool, const struct wfw_infoym
 	size_t lines = 0;
 
 	for (size_t k = 0; latency_keys[k]; k++) {
-		char *a = wfw_infoyml_get(first, latency_keys[k]);
-		char *b = wfw_infoyml_get(y, latency_keys[k]);
+		char *a = setting(first, latency_keys[k]);
+		char *b = setting(y, latency_keys[k]);
 
 		if (a && b && strcmp(a, b)) {
 			fprintf(out, "wultfw %s: %s and %s differ in %s ('%s' vs '%s'): "

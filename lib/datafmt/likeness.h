@@ -13,9 +13,10 @@
 
 /*
  * For each result after the first whose info.yml differs from the
- * first's in such a setting, one line on out: "wultfw TOOL: NAME and
- * NAME0 differ in KEY ('b' vs 'a'): ...". A key either lacks (wult's
- * results, another source's keys) is not compared. Returns the lines.
+ * first's in such a setting (source, ldist, cstates, timer_sched), one
+ * line on out: "wultfw TOOL: NAME and NAME0 differ in KEY ('b' vs 'a'):
+ * ...". A key either lacks (wult's results, another source's keys) is not
+ * compared. Returns the lines.
  */
 size_t wfw_likeness_warn(FILE *out, const char *tool, const char *const *datafiles,
 			 const char *const *names, size_t n);

@@ -38,7 +38,7 @@ static void test_differences(void)
 	fclose(f);
 	CU_ASSERT_EQUAL(lines, 2);
 	TU_ASSERT_CONTAINS(out, "wultfw calc: b and a differ in source ('hrt' vs 'timer')");
-	TU_ASSERT_CONTAINS(out, "wultfw calc: c and a differ in ldist_from ('100us' vs '50us')");
+	TU_ASSERT_CONTAINS(out, "wultfw calc: c and a differ in ldist ('100us to 1ms' vs '50us to 1ms')");
 	CU_ASSERT_PTR_NULL(strstr(out, "c and a differ in source"));
 	free(out);
 	/* One result, or the same settings: nothing. */
