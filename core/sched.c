@@ -17,6 +17,7 @@
 #include <datafmt/runstate.h>
 
 #include "collect.h"
+#include "cpulock.h"
 #include "cpus.h"
 #include "cstates.h"
 #include "datasel.h"
@@ -717,6 +718,21 @@ static void report(struct wfw_run *run, int ret)
  * probe -> result directory -> sinks -> pump -> finish; each phase that
  * got set up is torn down in the mirrored order, whatever failed.
  */
+/* The measured CPU's lock (cpulock.h): its fd, or < 0 (busy: said). */
+static int lock_cpu(const struct wfw_experiment *e)
+{
+	pid_t other;
+	int fd = wfw_cpulock_take(e->cpu, &other);
+	char who[32] = "pid unknown";
+
+	if (other)
+		snprintf(who, sizeof(who), "pid %d", (int)other);
+	if (fd == -EBUSY)
+		wfw_warn("experiment '%s': another wultfw (%s) is measuring CPU %d too: each disturbs the other's wake-ups",
+			 e->name, who, e->cpu);
+	return fd;
+}
+
 int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		       struct wfw_run_result *r)
 {
@@ -724,7 +740,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		.e = e, .o = o, .r = r,
 		.sysfs = o->sysfs_root ? o->sysfs_root : "/sys",
 	};
-	int ret;
+	int ret, lock;
 
 	memset(r, 0, sizeof(*r));
 	wfw_log_reset_first_error();
@@ -733,6 +749,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	if (wfw_restore_leftovers("run", true) < 0)
 		wfw_warn("settings a killed wultfw changed could not all be restored (above): this experiment may measure with them");
 
+	lock = lock_cpu(e);
 	ret = probe(&run);
 	if (!ret) {
 		ret = prepare_resultdir(&run);
@@ -748,6 +765,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		report(&run, ret);
 	}
 	unprobe(&run);
+	wfw_cpulock_release(lock);
 	wfw_info_free(&run.info);
 	if (ret < 0)
 		r->failed = true;
