@@ -17,6 +17,12 @@ expect_in "$work/list" "unusable: plugin 'badabi'" "list-plugins reports the wro
 expect_in "$work/helpsrc" "rows_per_read  integer          100" "help PLUGIN lists options with defaults"
 "$WULTFW" help nosuch >"$work/helpno" 2>&1
 expect_status 2 $? "help of an unknown plugin exits 2"
+"$WULTFW" help tstsrc >"$work/helpno" 2>&1
+expect_status 2 $? "help of a mistyped plugin exits 2"
+expect_in "$work/helpno" "no plugin 'tstsrc' (did you mean 'testsrc'? 'wultfw help testsrc' shows its options" "and suggests the plugin meant"
+[ "$(wc -l <"$work/helpno")" = 1 ] && ok "in one line" || fail "help tstsrc: $(wc -l <"$work/helpno") lines"
+"$WULTFW" help badab >"$work/helpno" 2>&1
+expect_in "$work/helpno" "did you mean 'badabi'" "a broken plugin's name is suggested too (help says why it is broken)"
 
 "$WULTFW" scan --pci-dump "$srcdir/tests/data/pci-two-nics.txt" >"$work/scan" 2>&1
 expect_status 0 $? "scan --pci-dump exits 0"
