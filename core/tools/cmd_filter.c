@@ -439,6 +439,8 @@ static int open_output(struct filter *f, char *err, size_t errlen)
 	free(meta);
 	if (ret)
 		snprintf(err, errlen, "%s", wfw_writer_msg(&f->w));
+	else if (!bin)
+		convert_bare_ints(&f->w.impl.csv.fmt, f->rd, f->map, f->schema.ncols);
 	return ret;
 }
 

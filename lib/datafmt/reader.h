@@ -205,6 +205,15 @@ struct wfw_row_text {
 const struct wfw_row_text *wfw_reader_row_texts(struct wfw_reader *r,
 					       size_t capacity);
 
+/*
+ * CSV files: does FLOAT column c hold values written as integers ("5")
+ * beside values with a fraction ("7.25")? Then print its integral values
+ * so too (wfw_csvfmt_set_bare()): the text stays the input's and still
+ * reads back as FLOAT. False for binary files (their FLOAT columns print
+ * "5.0", as the csv sink writes them) and any other column.
+ */
+bool wfw_reader_bare_ints(const struct wfw_reader *r, size_t c);
+
 const char *wfw_reader_error(const struct wfw_reader *r);
 
 /* Whether a read ended because wfw_reader_opts.stop was set, not the file. */

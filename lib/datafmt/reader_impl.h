@@ -65,6 +65,8 @@ struct wfw_reader_ops {
 extern const struct wfw_reader_ops wfw_csv_reader_ops;
 /* wfw_reader_row_texts() of a CSV reader. */
 const struct wfw_row_text *wfw_csv_row_texts(struct wfw_reader *r, size_t capacity);
+/* wfw_reader_bare_ints() of a CSV reader. */
+bool wfw_csv_bare_ints(const struct wfw_reader *r, size_t c);
 extern const struct wfw_reader_ops wfw_bin_reader_ops;
 
 /* Set r->err from fmt and return ret. */
