@@ -12,6 +12,7 @@
 #include "experiment.h"
 #include "log.h"
 #include "machine.h"
+#include "plugins.h"
 #include "remote/remote.h"
 #include "sched.h"
 #include "signals.h"
@@ -31,8 +32,9 @@ static void usage(FILE *f)
 		"\n"
 		"  -c, --config FILE   experiment file (see wultfw.cfg(5))\n"
 		"      --only NAME     run only the experiment called NAME\n"
-		"      --check         validate the file and every plugin option, and say what\n"
-		"                      this machine cannot run; measure nothing\n"
+		"      --check         validate the file and every plugin option (include/\n"
+		"                      exclude against the columns a source declares), and\n"
+		"                      say what this machine cannot run; measure nothing\n"
 		"  -o, --outdir DIR    put result directories in DIR (overrides 'outdir')\n"
 		"      --force         replace result directories that exist already\n"
 		"      --no-progress   no progress line even on a terminal\n"
@@ -74,6 +76,17 @@ static char *join_args(int argc, char **argv)
 }
 
 /*
+ * Whose columns include/exclude were checked against, where the source
+ * declares none: those it gave when it opened here.
+ */
+static const char *unchecked_columns(const struct wfw_experiment *e)
+{
+	if (!wfw_datasel_wanted(&e->select) || wfw_plugin_columns(&e->source.h))
+		return "";
+	return " (include/exclude: against the columns the source gave on this machine; it declares none, another machine may give others)";
+}
+
+/*
  * --check: the file is valid; now say what this machine cannot run.
  * Returns 0, or WFW_EXIT_MACHINE when some experiment would refuse here.
  */
@@ -94,9 +107,9 @@ static int check_plan(struct wfw_plan *plan, const char *sysfs_root)
 			       plan->file, e->name, warns.n - first == 1 ? "" : "s");
 			continue;
 		}
-		printf("%s: experiment '%s': source %s on CPU %d, %zu sink%s: OK\n",
+		printf("%s: experiment '%s': source %s on CPU %d, %zu sink%s: OK%s\n",
 		       plan->file, e->name, e->source.h.desc->name, e->cpu,
-		       e->nsinks, e->nsinks == 1 ? "" : "s");
+		       e->nsinks, e->nsinks == 1 ? "" : "s", unchecked_columns(e));
 	}
 	wfw_cfgerr_free(&warns);
 	return bad ? WFW_EXIT_MACHINE : 0;
