@@ -437,10 +437,10 @@ static int open_output(struct filter *f, char *err, size_t errlen)
 	ret = wfw_writer_open(&f->w, bin ? &wfw_format_binary : &wfw_format_csv,
 			      path, &f->schema, meta, WFW_OUT_EXCL);
 	free(meta);
+	if (!ret)
+		ret = convert_bare_writer(&f->w, f->rd, f->map, f->schema.ncols);
 	if (ret)
 		snprintf(err, errlen, "%s", wfw_writer_msg(&f->w));
-	else if (!bin)
-		convert_bare_ints(&f->w.impl.csv.fmt, f->rd, f->map, f->schema.ncols);
 	return ret;
 }
 

@@ -622,7 +622,7 @@ static void note_text(struct csv_reader *r, size_t i, size_t from)
 					     .n = plain ? to - from : 0 };
 }
 
-bool wfw_csv_bare_ints(const struct wfw_reader *base, size_t c)
+static bool csv_bare_ints(const struct wfw_reader *base, size_t c)
 {
 	const struct csv_reader *r = (const struct csv_reader *)base;
 
@@ -853,5 +853,6 @@ const struct wfw_reader_ops wfw_csv_reader_ops = {
 	.alloc = csv_alloc,
 	.open = csv_open,
 	.read = csv_read,
+	.bare_ints = csv_bare_ints,
 	.free = csv_free,
 };

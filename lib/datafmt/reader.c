@@ -290,8 +290,7 @@ const struct wfw_row_text *wfw_reader_row_texts(struct wfw_reader *r,
 
 bool wfw_reader_bare_ints(const struct wfw_reader *r, size_t c)
 {
-	return r->ops == &wfw_csv_reader_ops && c < r->schema.ncols &&
-	       wfw_csv_bare_ints(r, c);
+	return r->ops->bare_ints && c < r->schema.ncols && r->ops->bare_ints(r, c);
 }
 
 const char *wfw_reader_error(const struct wfw_reader *r)

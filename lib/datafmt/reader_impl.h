@@ -58,6 +58,8 @@ struct wfw_reader_ops {
 	bool (*native_cols)(const struct wfw_reader *r);
 	/* Optional: metadata the file carries. */
 	const char *(*meta)(const struct wfw_reader *r, const char *key);
+	/* Optional: wfw_reader_bare_ints() for column c < ncols. */
+	bool (*bare_ints)(const struct wfw_reader *r, size_t c);
 	/* Free the format's state and r itself (fd and path are reader.c's). */
 	void (*free)(struct wfw_reader *r);
 };
@@ -65,8 +67,6 @@ struct wfw_reader_ops {
 extern const struct wfw_reader_ops wfw_csv_reader_ops;
 /* wfw_reader_row_texts() of a CSV reader. */
 const struct wfw_row_text *wfw_csv_row_texts(struct wfw_reader *r, size_t capacity);
-/* wfw_reader_bare_ints() of a CSV reader. */
-bool wfw_csv_bare_ints(const struct wfw_reader *r, size_t c);
 extern const struct wfw_reader_ops wfw_bin_reader_ops;
 
 /* Set r->err from fmt and return ret. */

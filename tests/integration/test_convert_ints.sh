@@ -3,8 +3,9 @@
 # ("7.25") is FLOAT, yet convert and filter write its integers as the input
 # did, "5" and not "5.0": whether the reader learned the type from the
 # first rows or changed it after them (one pass, a column INT until row
-# 3001), on one thread or in chunks; the copy still reads back as FLOAT.
-# A column born FLOAT ("5.0") keeps its ".0".
+# 3001), on one thread or in chunks, directly or through the binary
+# format; the copy still reads back as FLOAT. A column born FLOAT ("5.0")
+# keeps its ".0".
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 cd "$work" || exit 1
 
@@ -22,6 +23,22 @@ cmp -s f1.want f1/datapoints.csv && ok "filter -m --exclude: the same" ||
 # FLOAT on the way back: calc prints a FLOAT column's min with decimals.
 "$WULTFW" calc -f min -m A small2.csv >c.out 2>&1
 expect_in c.out "-3.000" "the copy's column reads back as FLOAT"
+
+# Through the binary format: its header keeps the column's way of writing
+# integers (a flag older readers ignore); the column is FLOAT there.
+"$WULTFW" convert small.csv -o small.wfb 2>/dev/null &&
+	"$WULTFW" convert small.wfb -o small3.csv 2>/dev/null
+cmp -s small.csv small3.csv && ok "CSV to binary and back: the input's text" ||
+	{ fail "the binary round trip changed the text"; diff small.csv small3.csv | head -6; }
+"$WULTFW" calc -f min -m A small.wfb >cb.out 2>&1
+expect_in cb.out "-3.000" "the binary file's column is FLOAT"
+"$WULTFW" filter small.wfb -o fb -m 'A,F' --exclude 'B == 2' 2>/dev/null &&
+	"$WULTFW" convert fb/datapoints.wfb -o fb.csv 2>/dev/null
+cmp -s f1.want fb.csv && ok "filter of the binary file, to binary, then CSV: the same" ||
+	{ fail "binary filter changed the text"; cat fb.csv; }
+"$WULTFW" filter small.wfb -o fbc -m 'A,F' --exclude 'B == 2' --to csv 2>/dev/null
+cmp -s f1.want fbc/datapoints.csv && ok "filter of the binary file to CSV: the same" ||
+	{ fail "binary filter to CSV changed the text"; cat fbc/datapoints.csv; }
 
 # A type changed after the rows a one-pass reader learns from: the rows
 # before were printed as integers already, the later ones must match.
@@ -48,7 +65,15 @@ for j in 1 2; do
 	"$WULTFW" filter big.csv -o fb$j -j $j 2>/dev/null
 	cmp -s big.csv fb$j/datapoints.csv && ok "filter -j $j of 500000 mixed rows writes them as they are" ||
 		{ fail "filter -j $j"; diff big.csv fb$j/datapoints.csv | head -4; }
+	"$WULTFW" convert big.csv -o big$j.wfb -j $j 2>/dev/null &&
+		"$WULTFW" convert big$j.wfb -o big$j.csv -j $j 2>/dev/null
+	cmp -s big.csv big$j.csv && ok "convert -j $j to binary and back: as they are" ||
+		{ fail "convert -j $j round trip"; diff big.csv big$j.csv | head -4; }
 done
+"$WULTFW" convert late.csv -o late.wfb 2>/dev/null &&
+	"$WULTFW" convert late.wfb -o late3.csv 2>/dev/null
+cmp -s late.csv late3.csv && ok "a type changed at row 3001, through binary: the input's text" ||
+	{ fail "late binary round trip"; diff late.csv late3.csv | head -4; }
 # Integers ("5") only in the first chunk, later integral values written
 # "49.0": every chunk prints them as one reader does, as integers.
 awk 'BEGIN {
