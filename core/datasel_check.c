@@ -57,7 +57,7 @@ static int add(struct check_schema *cs, const struct wultfw_column *col,
 	c = &cs->cols[cs->n++];
 	*c = *col;
 	c->name = name;
-	if (c->type == WULTFW_COL_ENUM && !c->n_enum) {
+	if (c->type == WULTFW_COL_ENUM && (!c->n_enum || !c->enum_names)) {
 		c->enum_names = no_names;
 		c->n_enum = 1;
 	}

@@ -618,9 +618,8 @@ int wfw_csvfmt_sync(struct wfw_csvfmt *f, char *err, size_t errlen)
 
 	for (size_t c = 0; c < f->schema->ncols; c++) {
 		const struct wfw_csvfmt_col *fc = &f->col[c];
-		int ret;
-
 		bool was_int = fc->type == WULTFW_COL_INT && fc->decimals == 0;
+		int ret;
 
 		if (fc->type == (int)cols[c].type && fc->divisor == cols[c].divisor &&
 		    (fc->type != WULTFW_COL_ENUM || fc->n_enum == cols[c].n_enum))

@@ -125,7 +125,7 @@ static int add_name(struct csv_reader *r, size_t c, const char *s, size_t n,
 }
 
 /*
- * How a numeric value is written, for wfw_csv_bare_ints(): an integer
+ * How a numeric value is written, for csv_bare_ints(): an integer
  * ("5"), or a value a FLOAT column prints with a point or as nan/inf.
  */
 static void note_form(struct colstate *cs, const char *s, size_t n, int num,
