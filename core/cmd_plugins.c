@@ -2,6 +2,7 @@
 /* wultfw list-plugins, wultfw help PLUGIN */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "options.h"
 #include "plugins.h"
 #include "units.h"
+#include <suggest/suggest.h>
 
 static void list_kind(char **names, size_t n, int kind)
 {
@@ -129,18 +131,35 @@ static void print_option(const struct wultfw_option *o)
 		printf("  %-14s %-16s %-12s unit: %s\n", "", "", "", o->unit);
 }
 
+/* A plugin help cannot load: why, and the nearest plugin's name if missing. */
+static void unknown_plugin(const char *name, int ret, const char *err)
+{
+	size_t n = 0;
+	char **names = ret == -ENOENT ? wfw_plugin_names(&n) : NULL;
+	const char *near = wfw_suggest(name, (const char *const *)names, n);
+
+	if (near)
+		wfw_err("no plugin '%s' (did you mean '%s'? 'wultfw help %s' shows its options, 'wultfw list-plugins' every plugin)",
+			name, near, near);
+	else
+		wfw_err("%s", err);
+	wfw_plugin_names_free(names, n);
+}
+
 int wfw_cmd_help(int argc, char **argv)
 {
 	const struct wultfw_option *o;
 	struct wfw_plugin_handle h;
 	char err[1024];
+	int ret;
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		print_commands();
 		return 0;
 	}
-	if (wfw_plugin_load(argv[1], 0, &h, err, sizeof(err))) {
-		wfw_err("%s", err);
+	ret = wfw_plugin_load(argv[1], 0, &h, err, sizeof(err));
+	if (ret) {
+		unknown_plugin(argv[1], ret, err);
 		return 2;
 	}
 	printf("%s (%s): %s\nfile: %s\n\n", h.desc->name,

@@ -36,6 +36,8 @@ static void parse_expr(struct wfw_datasel_text *t, const config_setting_t *s,
 	t->text = strdup(text);
 	snprintf(t->where, sizeof(t->where), "%s:%d: %s", wfw_setting_file(s),
 		 config_setting_source_line(s), key);
+	t->setting = s;
+	snprintf(t->key, sizeof(t->key), "%s", key);
 }
 
 void wfw_datasel_parse(struct wfw_datasel_cfg *c, const config_setting_t *s,

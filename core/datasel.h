@@ -25,6 +25,8 @@
 struct wfw_datasel_text {
 	char *text;		/* NULL: not given */
 	char where[512];
+	const config_setting_t *setting;	/* for errors while loading */
+	char key[160];
 };
 
 /* As parsed from the experiment file. */
@@ -53,6 +55,23 @@ void wfw_datasel_parse(struct wfw_datasel_cfg *c, const config_setting_t *s,
 		       const char *key, struct wfw_cfgerr *errs);
 /* After every key: keep_filtered needs include or exclude. */
 void wfw_datasel_check(const struct wfw_datasel_cfg *c, struct wfw_cfgerr *errs);
+/*
+ * include/exclude against the columns a source declares (its descriptor's
+ * `columns`, NULL-name terminated; plugin: its name): an unknown column
+ * (with a did-you-mean), a comparison its type cannot take, a unit it
+ * cannot have, each at the setting's line. Without a declaration (NULL)
+ * nothing: the source's open() gives the columns, checked then.
+ */
+void wfw_datasel_check_columns(const struct wfw_datasel_cfg *c,
+			       const struct wultfw_column *declared,
+			       const char *plugin, struct wfw_cfgerr *errs);
+/*
+ * The same against the schema the source gave when it opened on this
+ * machine (--check): what would stop the run here goes to warns.
+ */
+void wfw_datasel_check_schema(const struct wfw_datasel_cfg *c,
+			      const struct wultfw_schema *s, const char *plugin,
+			      struct wfw_cfgerr *warns);
 void wfw_datasel_cfg_free(struct wfw_datasel_cfg *c);
 
 /* Is anything to be selected at all? */

@@ -663,6 +663,9 @@ static void parse_select(struct wfw_experiment *e, const config_setting_t *exp,
 		wfw_datasel_parse(&e->select, s, key, errs);
 	}
 	wfw_datasel_check(&e->select, errs);
+	if (e->source.h.desc)
+		wfw_datasel_check_columns(&e->select, wfw_plugin_columns(&e->source.h),
+					  e->source.h.desc->name, errs);
 }
 
 static void parse_experiment(struct wfw_plan *plan, struct wfw_experiment *e,

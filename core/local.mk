@@ -38,6 +38,8 @@ core_libwfw_core_la_SOURCES += \
 # Offline tools over result files and the SUT set-up: not on the measurement
 # path, so core/ itself holds only the engine.
 core_libwfw_core_la_SOURCES += core/tools/cmd_deploy.c core/tools/cmd_fetch.c
+# An experiment's include/exclude against the columns its source declares.
+core_libwfw_core_la_SOURCES += core/datasel_check.c
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core -DKMODSRCDIR='"$(pkgdatadir)/kmod"'
 core_libwfw_core_la_LIBADD = lib/expr/libwfw_expr.la lib/cpuidle/libwfw_cpuidle.la lib/suggest/libwfw_suggest.la lib/atomic/libwfw_atomic.la \

@@ -96,7 +96,10 @@ int wfw_source_probe(const struct wultfw_plugin *desc,
 	return desc->source->open(ctx, si);
 }
 
-/* Can the source open here, and take the experiment's launch distances? */
+/*
+ * Can the source open here, take the experiment's launch distances, and
+ * give the columns its include/exclude compare?
+ */
 static void check_source(struct wfw_experiment *e, const char *sysfs_root,
 			 struct wfw_cfgerr *warns)
 {
@@ -121,6 +124,8 @@ static void check_source(struct wfw_experiment *e, const char *sysfs_root,
 	if (e->ldist_use != WULTFW_LDIST_NONE &&
 	    wfw_fit_ldist(e, &si, &from, &to, err, sizeof(err)))
 		wfw_cfgerr_add(warns, "", 0, NULL, "%s", err);
+	if (si.schema)
+		wfw_datasel_check_schema(&e->select, si.schema, src->h.desc->name, warns);
 	src->h.desc->source->close(&src->ctx);
 	wfw_source_cpu_close(&sc);
 }

@@ -5,9 +5,12 @@
 #include "buildtree.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <ltdl.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,4 +392,25 @@ void wfw_plugin_names_free(char **names, size_t n)
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+bool wfw_plugin_has_field(const struct wfw_plugin_handle *h, size_t end)
+{
+	const ElfW(Sym) *sym = NULL;
+	Dl_info info;
+
+	return !strcmp(h->file, "(built in)") ||
+	       (dladdr1(h->desc, &info, (void **)&sym, RTLD_DL_SYMENT) && sym &&
+		sym->st_size >= end);
+}
+
+const struct wultfw_column *wfw_plugin_columns(const struct wfw_plugin_handle *h)
+{
+	size_t end = offsetof(struct wultfw_plugin, columns) +
+		     sizeof(h->desc->columns);
+
+	if (!h->desc || h->desc->kind != WULTFW_KIND_SOURCE ||
+	    !wfw_plugin_has_field(h, end))
+		return NULL;
+	return h->desc->columns;
 }

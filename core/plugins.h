@@ -8,6 +8,7 @@
 #define WFW_PLUGINS_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <wultfw/plugin.h>
@@ -29,6 +30,16 @@ void wfw_plugins_exit(void);
 int wfw_plugin_load(const char *name, int want_kind,
 		    struct wfw_plugin_handle *h, char *err, size_t errlen);
 void wfw_plugin_unload(struct wfw_plugin_handle *h);
+
+/*
+ * Does h's descriptor reach `end` bytes (offsetof + sizeof of a field
+ * added within the ABI version)? A plugin file's symbol size says;
+ * plugins built into this binary are as new as it.
+ */
+bool wfw_plugin_has_field(const struct wfw_plugin_handle *h, size_t end);
+
+/* The source's declared columns (wultfw_plugin.columns), or NULL. */
+const struct wultfw_column *wfw_plugin_columns(const struct wfw_plugin_handle *h);
 
 /*
  * Names of every plugin that can be found (first one of a name wins),

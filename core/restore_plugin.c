@@ -10,9 +10,7 @@
 
 #include "restore.h"
 
-#include <dlfcn.h>
 #include <errno.h>
-#include <link.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,14 +50,8 @@ static const struct wultfw_host op_host = { .log = op_log };
 static restore_op find_op(const struct wfw_plugin_handle *h)
 {
 	size_t end = offsetof(struct wultfw_plugin, restore) + sizeof(restore_op);
-	const ElfW(Sym) *sym = NULL;
-	Dl_info info;
 
-	if (strcmp(h->file, "(built in)") &&
-	    (!dladdr1(h->desc, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
-	     sym->st_size < end))
-		return NULL;
-	return h->desc->restore;
+	return wfw_plugin_has_field(h, end) ? h->desc->restore : NULL;
 }
 
 static int call_op(const struct wfw_plugin_handle *h,

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "machine.h"
 #include "overrides.h"
+#include "plugins.h"
 #include "remote/remote.h"
 #include "sched.h"
 #include "signals.h"
@@ -33,21 +34,23 @@ static void usage(FILE *f)
 		"\n"
 		"  -c, --config FILE   experiment file (see wultfw.cfg(5))\n"
 		"      --only NAME     run only the experiment called NAME\n"
-		"      --check         validate the file and every plugin option, and say what\n"
-		"                      this machine cannot run; measure nothing\n"
+		"      --check         validate the file and every plugin option (include/\n"
+		"                      exclude against the columns a source declares), and\n"
+		"                      say what this machine cannot run; measure nothing\n"
 		"  -o, --outdir DIR    put result directories in DIR (overrides 'outdir')\n"
-		"Settings of every experiment, over the file's (checked as the file's are):\n"
-		"      --cpu N         the measured CPU (source.cpu)\n"
-		"      --ldist D[,D]   launch distance, one or a range: 100us, 50us,4ms\n"
-		"                      (source.ldist)\n"
-		"      --datapoints N  stop after N datapoints (limits.datapoints)\n"
-		"      --time D        stop after D, e.g. 30s, 10m (limits.time)\n"
 		"      --force         replace result directories that exist already\n"
 		"      --no-progress   no progress line even on a terminal\n"
 		"  -q, --quiet         errors only\n"
 		"  -v, --verbose       more detail (twice: plugin debug output)\n"
 		"  -h, --help          this help\n"
 		"  -V, --version       the version\n"
+		"\n"
+		"Settings of every experiment, over the file's (checked as the file's are):\n"
+		"      --cpu N         the measured CPU (source.cpu)\n"
+		"      --ldist D[,D]   launch distance, one or a range: 100us, 50us,4ms\n"
+		"                      (source.ldist)\n"
+		"      --datapoints N  stop after N datapoints (limits.datapoints)\n"
+		"      --time D        stop after D, e.g. 30s, 10m (limits.time)\n"
 		"\n"
 		"Remote SUTs (results come back to OUTDIR/HOST/NAME/; see 'wultfw fetch'):\n"
 		WFW_REMOTE_HELP
@@ -83,6 +86,17 @@ static char *join_args(int argc, char **argv)
 }
 
 /*
+ * Whose columns include/exclude were checked against, where the source
+ * declares none: those it gave when it opened here.
+ */
+static const char *unchecked_columns(const struct wfw_experiment *e)
+{
+	if (!wfw_datasel_wanted(&e->select) || wfw_plugin_columns(&e->source.h))
+		return "";
+	return " (include/exclude: against the columns the source gave on this machine; it declares none, another machine may give others)";
+}
+
+/*
  * --check: the file is valid; now say what this machine cannot run.
  * Returns 0, or WFW_EXIT_MACHINE when some experiment would refuse here.
  */
@@ -103,9 +117,9 @@ static int check_plan(struct wfw_plan *plan, const char *sysfs_root)
 			       plan->file, e->name, warns.n - first == 1 ? "" : "s");
 			continue;
 		}
-		printf("%s: experiment '%s': source %s on CPU %d, %zu sink%s: OK\n",
+		printf("%s: experiment '%s': source %s on CPU %d, %zu sink%s: OK%s\n",
 		       plan->file, e->name, e->source.h.desc->name, e->cpu,
-		       e->nsinks, e->nsinks == 1 ? "" : "s");
+		       e->nsinks, e->nsinks == 1 ? "" : "s", unchecked_columns(e));
 	}
 	wfw_cfgerr_free(&warns);
 	return bad ? WFW_EXIT_MACHINE : 0;

@@ -179,3 +179,5 @@ if !STATIC_PLUGINS
 TESTS += tests/integration/test_filter_signal.sh
 endif
 endif
+EXTRA_DIST += tests/integration/test_convert_ints.sh
+TESTS += tests/integration/test_convert_ints.sh

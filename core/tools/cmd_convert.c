@@ -313,7 +313,11 @@ static int convert(struct wfw_reader *r, const struct convert_args *a,
 			ret == -EEXIST ? " (add --force to replace it)" : "");
 		return ret;
 	}
-	ret = write_rows(r, a, &w, sel, &names);
+	ret = convert_bare_writer(&w, r, NULL, wfw_reader_schema(r)->ncols);
+	if (ret)
+		fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(&w));
+	else
+		ret = write_rows(r, a, &w, sel, &names);
 	*rows = w.rows;
 	cret = wfw_writer_close(&w);
 	csv2bin_free(names);

@@ -24,6 +24,7 @@
 #include "resultdir.h"
 #include "signals.h"
 #include "toolopts.h"
+#include <suggest/suggest.h>
 
 #define FILTER_BATCH 8192
 /* A CSV file below this is read by one thread unless -j says otherwise. */
@@ -65,7 +66,9 @@ static void usage(FILE *f)
 	      "      --include=EXPR    keep rows where EXPR holds, e.g.\n"
 	      "                        'ReqCState == \"C6\" && WakeLatency > 0.1ms'\n"
 	      "      --exclude=EXPR    drop rows where EXPR holds\n"
-	      "  -m, --metrics=LIST    keep only these columns (comma-separated)\n"
+	      "  -m, --metrics=LIST    keep only these columns, in the file's order:\n"
+	      "                        names or fnmatch(3) patterns, comma-separated,\n"
+	      "                        e.g. -m 'WakeLatency,CC*%' (each must match)\n"
 	      "  -f, --force           replace NEWRESULT if it is a result directory,\n"
 	      "                        once the new one is whole\n"
 	      "  -j, --jobs N          threads (default: the online CPUs; 1: no threads)\n"
@@ -76,40 +79,34 @@ static void usage(FILE *f)
 	      "info.yml says filter_status: 'interrupted'; exit status 130 (143).\n", f);
 }
 
-/* Mark the columns --metrics names in want[]; -EINVAL after saying why. */
-static int want_columns(const struct wultfw_schema *s, char *list, bool *want)
+/* Mark the columns --metrics selects in want[]; -errno after saying why. */
+static int want_columns(const struct wultfw_schema *s, const char *list, bool *want)
 {
-	char *save = NULL, *tok;
+	const char *names[s->ncols ? s->ncols : 1];
+	char why[2048];
+	int ret;
 
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int i = wfw_schema_find(s, tok);
-		char why[1024];
-
-		if (i >= 0) {
-			want[i] = true;
-			continue;
-		}
-		wfw_unknown_column(s, tok, why, sizeof(why));
+	for (size_t i = 0; i < s->ncols; i++)
+		names[i] = s->cols[i].name;
+	ret = wfw_names_select(list, names, s->ncols, want, why, sizeof(why));
+	if (ret)
 		fprintf(stderr, "wultfw filter: --metrics: %s\n", why);
-		return -EINVAL;
-	}
-	return 0;
+	return ret;
 }
 
 /* The output columns: all, or those of --metrics in the file's order. */
 static int pick_columns(struct filter *f)
 {
 	const struct wultfw_schema *s = wfw_reader_schema(f->rd);
-	char *list = f->metrics ? strdup(f->metrics) : NULL;
 	bool *want = calloc(s->ncols + 1, sizeof(*want));
 	int ret = 0;
 
 	f->cols = calloc(s->ncols + 1, sizeof(*f->cols));
 	f->map = calloc(s->ncols + 1, sizeof(*f->map));
-	if (!want || !f->cols || !f->map || (f->metrics && !list))
+	if (!want || !f->cols || !f->map)
 		ret = -ENOMEM;
-	else if (list)
-		ret = want_columns(s, list, want);
+	else if (f->metrics)
+		ret = want_columns(s, f->metrics, want);
 	for (size_t i = 0; i < s->ncols && !ret; i++) {
 		if (f->metrics && !want[i])
 			continue;
@@ -118,7 +115,6 @@ static int pick_columns(struct filter *f)
 	}
 	f->schema.cols = f->cols;
 	f->all_cols = f->schema.ncols == s->ncols;
-	free(list);
 	free(want);
 	return ret;
 }
@@ -441,6 +437,8 @@ static int open_output(struct filter *f, char *err, size_t errlen)
 	ret = wfw_writer_open(&f->w, bin ? &wfw_format_binary : &wfw_format_csv,
 			      path, &f->schema, meta, WFW_OUT_EXCL);
 	free(meta);
+	if (!ret)
+		ret = convert_bare_writer(&f->w, f->rd, f->map, f->schema.ncols);
 	if (ret)
 		snprintf(err, errlen, "%s", wfw_writer_msg(&f->w));
 	return ret;

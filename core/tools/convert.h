@@ -163,6 +163,17 @@ void csv2bin_free(struct csv2bin_names *n);
  */
 const char **convert_copy_meta(struct wfw_reader *r);
 
+/*
+ * Output column j (input column map[j]; map NULL: j) prints integral
+ * values as the CSV read wrote them, "5" not "5.0", where the reader says
+ * so (wfw_reader_bare_ints()): in formatter f, or in writer w of either
+ * format before its first row (0, or -errno as wfw_writer_set_bare()).
+ */
+void convert_bare_ints(struct wfw_csvfmt *f, const struct wfw_reader *r,
+		       const size_t *map, size_t ncols);
+int convert_bare_writer(struct wfw_writer *w, const struct wfw_reader *r,
+			const size_t *map, size_t ncols);
+
 /* Threads for a command: the online CPUs, 1 to 64. */
 unsigned convert_online_cpus(void);
 

@@ -262,6 +262,8 @@ static int job_init_csv(struct fmt_job *j, struct fmt_par *p, size_t in_cols)
 
 	if (wfw_csvfmt_init(&j->fmt, out, err, sizeof(err)))
 		return -ENOMEM;
+	for (size_t c = 0; c < out->ncols; c++)	/* "5", not "5.0", as the writer */
+		wfw_csvfmt_set_bare(&j->fmt, c, p->w->fmt.col[c].bare);
 	if (p->chunks && (wfw_csvfmt_blk_init(&j->fb, &j->fmt) ||
 			  !(j->cols = calloc(in_cols, sizeof(*j->cols)))))
 		return -ENOMEM;

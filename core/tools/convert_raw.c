@@ -84,3 +84,21 @@ const char **convert_copy_meta(struct wfw_reader *r)
 	}
 	return meta;
 }
+
+void convert_bare_ints(struct wfw_csvfmt *f, const struct wfw_reader *r,
+		       const size_t *map, size_t ncols)
+{
+	for (size_t j = 0; j < ncols; j++)
+		wfw_csvfmt_set_bare(f, j, wfw_reader_bare_ints(r, map ? map[j] : j));
+}
+
+int convert_bare_writer(struct wfw_writer *w, const struct wfw_reader *r,
+			const size_t *map, size_t ncols)
+{
+	int ret = 0;
+
+	for (size_t j = 0; j < ncols && !ret; j++)
+		if (wfw_reader_bare_ints(r, map ? map[j] : j))
+			ret = wfw_writer_set_bare(w, j, true);
+	return ret;
+}

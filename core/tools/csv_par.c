@@ -43,6 +43,7 @@ struct fpar {
 	bool have_ref;
 	int *ref_type;			/* the first chunk's column types */
 	uint32_t *ref_div;
+	bool *ref_bare;			/* its integers printed so: "5" */
 	size_t ncols;
 };
 
@@ -104,6 +105,7 @@ static int chunk_open(struct worker *w, unsigned k)
 	if (wfw_csvfmt_init(&w->fmt, &w->schema, err, sizeof(err)))
 		return -EAGAIN;
 	w->have_fmt = true;
+	convert_bare_ints(&w->fmt, w->rd, a->map, w->schema.ncols);
 	w->lines = NULL;
 	if (!a->map && !a->include && !a->exclude)
 		w->lines = wfw_reader_row_texts(w->rd, CHUNK_BATCH);
@@ -181,10 +183,12 @@ static bool chunk_agrees(struct worker *w)
 		if (!p->have_ref) {
 			p->ref_type[c] = (int)col->type;
 			p->ref_div[c] = col->divisor;
+			p->ref_bare[c] = wfw_reader_bare_ints(w->rd, c);
 		} else if (col->type == WULTFW_COL_ENUM && !col->n_enum) {
 			continue;	/* empty throughout */
 		} else if ((int)col->type != p->ref_type[c] ||
-			   (col->type == WULTFW_COL_INT && col->divisor != p->ref_div[c])) {
+			   (col->type == WULTFW_COL_INT && col->divisor != p->ref_div[c]) ||
+			   wfw_reader_bare_ints(w->rd, c) != p->ref_bare[c]) {
 			return false;
 		}
 	}
@@ -334,14 +338,16 @@ int csv_parallel(struct csv_par_args *a, size_t ncols)
 	p.nchunks = chunks_for(a);
 	p.ref_type = calloc(ncols, sizeof(*p.ref_type));
 	p.ref_div = calloc(ncols, sizeof(*p.ref_div));
+	p.ref_bare = calloc(ncols, sizeof(*p.ref_bare));
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	if (ws && p.ref_type && p.ref_div)
+	if (ws && p.ref_type && p.ref_div && p.ref_bare)
 		ret = run_workers(&p, ws, a->jobs);
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.cv);
 	free(p.ref_type);
 	free(p.ref_div);
+	free(p.ref_bare);
 	free(ws);
 	if (ret && ret != -EAGAIN)
 		fprintf(stderr, "wultfw %s: %s\n", a->cmd,

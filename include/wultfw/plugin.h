@@ -485,6 +485,20 @@ struct wultfw_plugin {
 	 * as before.
 	 */
 	int (*restore)(struct wultfw_ctx *ctx, const char *data);
+	/*
+	 * Optional (added within ABI v2 after restore), sources: every column
+	 * open() may give, under any option, ending with { NULL }: the name
+	 * (or an fnmatch(3) pattern for a family the machine decides, such as
+	 * "CC*%"), type, unit and divisor as open() gives them; enum names
+	 * may be left out. The core compiles an experiment's include/exclude
+	 * against it when the file is loaded, so `wultfw --check` catches an
+	 * unknown column (with a did-you-mean), a string compared with a
+	 * number column or a unit the column cannot take at the file's line.
+	 * NULL: the columns are known only at open(), where the same checks
+	 * run before anything is measured. Read only from descriptors built
+	 * with the field, as restore.
+	 */
+	const struct wultfw_column *columns;
 };
 
 /*

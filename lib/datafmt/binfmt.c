@@ -113,7 +113,7 @@ static int bad_column(const struct wultfw_column *col, size_t c, char *err,
 
 /* Column entry c (and its enum names); -1 with err set when it cannot be. */
 static int put_column(struct wbuf *w, const struct wultfw_column *col, size_t c,
-		      char *err, size_t errlen)
+		      uint8_t flags, char *err, size_t errlen)
 {
 	size_t nl = col->name ? strlen(col->name) : 0;
 	size_t ul = col->unit ? strlen(col->unit) : 0;
@@ -126,6 +126,7 @@ static int put_column(struct wbuf *w, const struct wultfw_column *col, size_t c,
 	p = wb_grow(w, WFW_BIN_COL_LEN + nl + ul);
 	if (p) {
 		p[0] = t;
+		p[1] = t == WFW_BIN_T_FLOAT ? flags & WFW_BIN_COL_BARE : 0;
 		wfw_put16(p + 2, (uint16_t)nl);
 		wfw_put16(p + 4, (uint16_t)ul);
 		wfw_put32(p + 8, t == WFW_BIN_T_INT ? (col->divisor ? col->divisor : 1) : 0);
@@ -165,6 +166,14 @@ void *wfw_bin_header_build_min(const struct wultfw_schema *s,
 			       const char *const *meta, size_t min_len,
 			       size_t *len, char *err, size_t errlen)
 {
+	return wfw_bin_header_build_flags(s, NULL, meta, min_len, len, err, errlen);
+}
+
+void *wfw_bin_header_build_flags(const struct wultfw_schema *s,
+				 const uint8_t *colflags,
+				 const char *const *meta, size_t min_len,
+				 size_t *len, char *err, size_t errlen)
+{
 	struct wbuf w = { 0 };
 	unsigned char *p;
 	size_t nmeta = 0;
@@ -181,7 +190,8 @@ void *wfw_bin_header_build_min(const struct wultfw_schema *s,
 	if (p)
 		put_fixed(p, s, nmeta);
 	for (size_t c = 0; c < s->ncols && !bad; c++)
-		bad = put_column(&w, &s->cols[c], c, err, errlen);
+		bad = put_column(&w, &s->cols[c], c, colflags ? colflags[c] : 0,
+				 err, errlen);
 	for (size_t i = 0; i < 2 * nmeta && !bad; i++) {
 		bad = wb_str(&w, meta[i]);
 		if (bad)
@@ -212,6 +222,7 @@ void wfw_bin_header_free(struct wfw_bin_header *h)
 			free((void *)h->cols[c].enum_names);
 	}
 	free(h->cols);
+	free(h->colflags);
 	free(h->meta);
 	free(h->strings);
 	memset(h, 0, sizeof(*h));
@@ -404,6 +415,7 @@ static int parse_column(struct wfw_bin_header *h, uint32_t c, struct cursor *cur
 		BAD("corrupt header: column %u name or unit holds a NUL byte", c);
 	col->name = cur_bytes(cur, nl);
 	col->unit = cur_bytes(cur, ul);
+	h->colflags[c] = e[1];
 	if (parse_type(h, col, e, err, errlen))
 		return -EINVAL;
 	return parse_names(h, col, wfw_get32(e + 12), cur, err, errlen);
@@ -424,10 +436,11 @@ int wfw_bin_header_parse(struct wfw_bin_header *h, const void *buf, size_t n,
 	if (check_crc(h, p, err, errlen))
 		return -EINVAL;
 	h->cols = calloc(ncols, sizeof(*h->cols));
+	h->colflags = calloc(ncols, sizeof(*h->colflags));
 	h->meta = calloc(2 * (size_t)nmeta + 1, sizeof(char *));
 	/* Every string has a 2-byte length in the header: room for its NUL. */
 	h->strings = malloc(h->header_len);
-	if (!h->cols || !h->meta || !h->strings)
+	if (!h->cols || !h->colflags || !h->meta || !h->strings)
 		BAD("out of memory");
 	h->schema.ncols = ncols;
 	h->schema.cols = h->cols;

@@ -28,6 +28,14 @@
 #define WFW_BIN_T_ENUM	2
 
 /*
+ * Column entry byte 1: flags (files before them hold 0 there, and readers
+ * ignore bits they do not know). BARE: a FLOAT column whose integral
+ * values are shown as integers ("5", not "5.0"), as the CSV it was
+ * converted from wrote them.
+ */
+#define WFW_BIN_COL_BARE	0x01
+
+/*
  * Build the (version 2) header for schema s and metadata meta (key, value, key, value,
  * ..., NULL; may be NULL). Returns a malloc'd buffer and its length in
  * *len, or NULL with a reason in err.
@@ -42,6 +50,11 @@ void *wfw_bin_header_build(const struct wultfw_schema *s,
 void *wfw_bin_header_build_min(const struct wultfw_schema *s,
 			       const char *const *meta, size_t min_len,
 			       size_t *len, char *err, size_t errlen);
+/* The same with column c's flags byte colflags[c] (colflags NULL: 0). */
+void *wfw_bin_header_build_flags(const struct wultfw_schema *s,
+				 const uint8_t *colflags,
+				 const char *const *meta, size_t min_len,
+				 size_t *len, char *err, size_t errlen);
 
 /* A parsed header; everything is owned by it. */
 struct wfw_bin_header {
@@ -51,6 +64,7 @@ struct wfw_bin_header {
 	uint32_t block_rows;	/* version 2: most rows in a block */
 	struct wultfw_schema schema;
 	struct wultfw_column *cols;
+	uint8_t *colflags;	/* each column entry's flags byte */
 	size_t nmeta;
 	char **meta;		/* key, value, key, value, ... */
 	char *strings;		/* one block holding every string */

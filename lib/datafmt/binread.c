@@ -607,6 +607,14 @@ static void bin_free(struct wfw_reader *base)
 	free(r);
 }
 
+static bool bin_bare_ints(const struct wfw_reader *base, size_t c)
+{
+	const struct bin_reader *r = (const struct bin_reader *)base;
+
+	return r->hdr.cols[c].type == WULTFW_COL_FLOAT &&
+	       (r->hdr.colflags[c] & WFW_BIN_COL_BARE);
+}
+
 const struct wfw_reader_ops wfw_bin_reader_ops = {
 	.fmt = WFW_FMT_BINARY,
 	.parts = true,
@@ -616,6 +624,7 @@ const struct wfw_reader_ops wfw_bin_reader_ops = {
 	.read_cols = read_cols_v2,
 	.native_cols = bin_native_cols,
 	.meta = bin_meta,
+	.bare_ints = bin_bare_ints,
 	.free = bin_free,
 };
 

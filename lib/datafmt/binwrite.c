@@ -67,15 +67,16 @@ static int write_header(struct wfw_bin_writer *w, const char *path,
 }
 
 /*
- * The schema's enum names grew while writing: the header again, in the
- * room it kept. -EOVERFLOW when they no longer fit.
+ * The schema's enum names grew while writing, or a column's flags changed:
+ * the header again, in the room it kept. -EOVERFLOW when they no longer fit.
  */
 static int rewrite_header(struct wfw_bin_writer *w)
 {
 	char err[256];
 	size_t hlen;
-	void *hdr = wfw_bin_header_build_min(w->schema, NULL, w->header_len, &hlen,
-					     err, sizeof(err));
+	void *hdr = wfw_bin_header_build_flags(w->schema, w->colflags,
+					       (const char *const *)w->meta,
+					       w->header_len, &hlen, err, sizeof(err));
 	int ret = 0;
 
 	if (!hdr) {
@@ -95,10 +96,45 @@ static int rewrite_header(struct wfw_bin_writer *w)
 	return ret;
 }
 
+/* key, value, ..., NULL as one allocation; NULL for none. */
+static char **copy_meta(const char *const *meta, bool *oom)
+{
+	size_t n = 0, bytes = 0;
+	char **out, *p;
+
+	for (; meta && meta[n] && meta[n + 1]; n += 2)
+		bytes += strlen(meta[n]) + strlen(meta[n + 1]) + 2;
+	if (!n)
+		return NULL;
+	out = malloc((n + 1) * sizeof(*out) + bytes);
+	*oom = !out;
+	if (!out)
+		return NULL;
+	p = (char *)(out + n + 1);
+	for (size_t i = 0; i < n; i++) {
+		out[i] = strcpy(p, meta[i]);
+		p += strlen(meta[i]) + 1;
+	}
+	out[n] = NULL;
+	return out;
+}
+
+int wfw_binw_set_bare(struct wfw_bin_writer *w, size_t c, bool bare)
+{
+	uint8_t f = w->colflags[c];
+
+	w->colflags[c] = bare ? f | WFW_BIN_COL_BARE : f & ~WFW_BIN_COL_BARE;
+	if (w->colflags[c] == f)
+		return 0;
+	w->out.err = rewrite_header(w);
+	return w->out.err;
+}
+
 int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 		  const struct wultfw_schema *s, const char *const *meta,
 		  int flags)
 {
+	bool oom = false;
 	int ret;
 
 	memset(w, 0, sizeof(*w));
@@ -113,8 +149,10 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 		memcpy(w->types, s->cols, s->ncols * sizeof(*w->types));
 		w->enc = (struct wultfw_schema){ s->ncols, w->types };
 	}
-	ret = w->types ? write_header(w, path, s, meta, flags) : -ENOMEM;
-	if (!w->types)
+	w->colflags = calloc(s->ncols + 1, sizeof(*w->colflags));
+	w->meta = copy_meta(meta, &oom);
+	ret = w->types && w->colflags && !oom ? write_header(w, path, s, meta, flags) : -ENOMEM;
+	if (ret == -ENOMEM)
 		snprintf(w->out.msg, sizeof(w->out.msg), "%s: out of memory", path);
 	w->data_off = w->out.good_off;
 	w->out.whole = bin_whole;
@@ -129,8 +167,12 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 		wfw_out_close(&w->out);	/* keeps out.msg */
 		free(w->types);
 		free(w->stage);
+		free(w->colflags);
+		free(w->meta);
 		w->types = NULL;
 		w->stage = NULL;
+		w->colflags = NULL;
+		w->meta = NULL;
 	}
 	return ret;
 }
@@ -200,8 +242,12 @@ int wfw_binw_close(struct wfw_bin_writer *w)
 
 	free(w->stage);
 	free(w->types);
+	free(w->colflags);
+	free(w->meta);
 	w->stage = NULL;
 	w->types = NULL;
+	w->colflags = NULL;
+	w->meta = NULL;
 	return ret ? ret : cret;
 }
 

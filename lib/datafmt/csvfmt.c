@@ -618,6 +618,7 @@ int wfw_csvfmt_sync(struct wfw_csvfmt *f, char *err, size_t errlen)
 
 	for (size_t c = 0; c < f->schema->ncols; c++) {
 		const struct wfw_csvfmt_col *fc = &f->col[c];
+		bool was_int = fc->type == WULTFW_COL_INT && fc->decimals == 0;
 		int ret;
 
 		if (fc->type == (int)cols[c].type && fc->divisor == cols[c].divisor &&
@@ -626,11 +627,26 @@ int wfw_csvfmt_sync(struct wfw_csvfmt *f, char *err, size_t errlen)
 		ret = col_setup(f, c, err, errlen);
 		if (ret)
 			return ret;
+		/* Integers printed so far: the later ones look the same. */
+		if (was_int && cols[c].type == WULTFW_COL_FLOAT)
+			f->col[c].bare = true;
 		changed = true;
 	}
 	if (changed)
 		sum_row_max(f);
 	return 0;
+}
+
+void wfw_csvfmt_set_bare(struct wfw_csvfmt *f, size_t c, bool bare)
+{
+	f->col[c].bare = bare;
+}
+
+/* An integral value's ".0" cut in a bare column: "5", "-3", "0". */
+static inline size_t cut_point_zero(const struct wfw_csvfmt_col *fc,
+				    const char *p, size_t n)
+{
+	return fc->bare && n > 2 && p[n - 2] == '.' && p[n - 1] == '0' ? n - 2 : n;
 }
 
 static inline char *fmt_enum(char *p, const struct wfw_csvfmt_col *fc, int64_t i)
@@ -655,7 +671,7 @@ static inline char *fmt_cell(struct wfw_csvfmt_col *fc, char *p,
 			p += fmt_int(p, v.i, fc->decimals);
 	} else if (fc->type == WULTFW_COL_FLOAT) {
 		if (v.i != WULTFW_FLOAT_EMPTY_BITS)
-			p += fmt_float(p, v.f, &fc->hint);
+			p += cut_point_zero(fc, p, fmt_float(p, v.f, &fc->hint));
 	} else {
 		p = fmt_enum(p, fc, v.i);
 	}

@@ -7,7 +7,10 @@
  *          with integer arithmetic (raw 4180 ns, divisor 1000 -> "4.180",
  *          raw -5 -> "-0.005").
  *   FLOAT  the shortest of %.15g/%.16g/%.17g that reads back to the same
- *          double; integral values get ".0" like Python ("0.0");
+ *          double; integral values get ".0" like Python ("0.0"), which
+ *          makes a column read back as FLOAT even when every value is
+ *          integral, but in a "bare" column (below: its CSV text wrote
+ *          integers as "5", so another value shows it is FLOAT);
  *          "nan", "inf", "-inf".
  *   ENUM   the name, or an empty field for -1 (or out of range).
  * Header names and enum names are quoted with libcsv only when they hold
@@ -16,6 +19,7 @@
 #ifndef WFW_CSVFMT_H
 #define WFW_CSVFMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <wultfw/plugin.h>
@@ -26,6 +30,7 @@ struct wfw_csvfmt_col {
 	uint32_t divisor;
 	unsigned decimals;	/* INT: log10(divisor) */
 	unsigned hint;		/* FLOAT: decimals of the last short decimal */
+	bool bare;		/* FLOAT: integral values without ".0" */
 	size_t max;		/* longest text of a cell */
 	size_t n_enum;		/* ENUM: names ready for output (quoted where needed) */
 	char **text;
@@ -52,6 +57,14 @@ void wfw_csvfmt_free(struct wfw_csvfmt *f);
  * row_max may grow. 0, or -errno with err set.
  */
 int wfw_csvfmt_sync(struct wfw_csvfmt *f, char *err, size_t errlen);
+
+/*
+ * Column c prints integral FLOAT values as integers ("5", not "5.0"), as
+ * the CSV it was read from wrote them (wfw_reader_bare_ints()). A column
+ * that changes from INT (divisor 1) to FLOAT in wfw_csvfmt_sync() becomes
+ * bare by itself: the rows before the change were printed as integers.
+ */
+void wfw_csvfmt_set_bare(struct wfw_csvfmt *f, size_t c, bool bare);
 
 /* Format one row into buf (at least f->row_max bytes); returns its length. */
 size_t wfw_csvfmt_row(const struct wfw_csvfmt *f, char *buf,

@@ -78,7 +78,7 @@ static void src_setup(struct wfw_csvfmt_blk_src *s, const struct wfw_blk_col *c,
 		s->s = fc->decimals;
 		s->kind = s->s == 3 ? SRC_INT3 : SRC_INT;
 	} else if (fc->type == WULTFW_COL_FLOAT && c->enc == WFW_ENC_DEC &&
-		   c->scale <= WFW_FIXED_MAX_SCALE) {
+		   c->scale <= WFW_FIXED_MAX_SCALE && !fc->bare) {
 		s->s = c->scale;
 		s->kind = s->s == 3 ? SRC_DEC3 : SRC_DEC;
 		s->dec_lo = c->scale > 4 ? pow10_small[c->scale - 4] : 1;

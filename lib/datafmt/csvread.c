@@ -37,6 +37,8 @@ struct colstate {
 	enum col_kind kind;
 	int int_ok;		/* NUMERIC: every value canonical with `dec` */
 	int dec;
+	bool saw_int;		/* a value written as an integer: "5" */
+	bool saw_frac;		/* a value with a fraction, or nan/inf */
 	uint64_t first_text;	/* ENUM: line of its first value */
 	struct wfw_enum_tab et;
 	int want_type;		/* RETYPE: the type it becomes */
@@ -122,6 +124,23 @@ static int add_name(struct csv_reader *r, size_t c, const char *s, size_t n,
 	return 0;
 }
 
+/*
+ * How a numeric value is written, for csv_bare_ints(): an integer
+ * ("5"), or a value a FLOAT column prints with a point or as nan/inf.
+ */
+static void note_form(struct colstate *cs, const char *s, size_t n, int num,
+		      int dec)
+{
+	double v;
+
+	if (num == WFW_NUM_CANON && !dec)
+		cs->saw_int = true;
+	else if (num == WFW_NUM_CANON)
+		cs->saw_frac |= strspn(s + n - dec, "0") < (size_t)dec;
+	else if (!wfw_csvnum_parse_double(s, n, &v))
+		cs->saw_frac |= !isfinite(v) || v != floor(v);
+}
+
 /* Learn from one value of column c. */
 static int note_value(struct csv_reader *r, size_t c, const char *s, size_t n,
 		      uint64_t line)
@@ -151,6 +170,7 @@ static int note_value(struct csv_reader *r, size_t c, const char *s, size_t n,
 		return not_a_number(r, c, s, n, line);
 	if (num == WFW_NUM_OTHER || cs->dec != dec)
 		cs->int_ok = 0;
+	note_form(cs, s, n, num, dec);
 	return 0;
 }
 
@@ -313,7 +333,12 @@ static int convert(struct csv_reader *r, size_t c, const char *s, size_t n,
 static void apply_retype(struct csv_reader *r)
 {
 	struct colstate *cs = &r->cs[r->retype_col];
+	const struct wultfw_column *col = &r->cols[r->retype_col];
 
+	/* Integers so far: the formatter goes on printing them so. */
+	if (col->type == WULTFW_COL_INT && col->divisor == 1 &&
+	    cs->want_type == WULTFW_COL_FLOAT)
+		cs->saw_int = cs->saw_frac = true;
 	cs->kind = K_NUMERIC;
 	cs->dec = cs->want_dec;
 	set_type(&r->cols[r->retype_col], cs->want_type, cs->want_dec);
@@ -597,6 +622,14 @@ static void note_text(struct csv_reader *r, size_t i, size_t from)
 					     .n = plain ? to - from : 0 };
 }
 
+static bool csv_bare_ints(const struct wfw_reader *base, size_t c)
+{
+	const struct csv_reader *r = (const struct csv_reader *)base;
+
+	return r->cols[c].type == WULTFW_COL_FLOAT && r->cs[c].saw_int &&
+	       r->cs[c].saw_frac;
+}
+
 const struct wfw_row_text *wfw_csv_row_texts(struct wfw_reader *base,
 					     size_t capacity)
 {
@@ -820,5 +853,6 @@ const struct wfw_reader_ops wfw_csv_reader_ops = {
 	.alloc = csv_alloc,
 	.open = csv_open,
 	.read = csv_read,
+	.bare_ints = csv_bare_ints,
 	.free = csv_free,
 };

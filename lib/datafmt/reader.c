@@ -288,6 +288,11 @@ const struct wfw_row_text *wfw_reader_row_texts(struct wfw_reader *r,
 	return wfw_csv_row_texts(r, capacity);
 }
 
+bool wfw_reader_bare_ints(const struct wfw_reader *r, size_t c)
+{
+	return r->ops->bare_ints && c < r->schema.ncols && r->ops->bare_ints(r, c);
+}
+
 const char *wfw_reader_error(const struct wfw_reader *r)
 {
 	return r->err;

@@ -205,6 +205,17 @@ struct wfw_row_text {
 const struct wfw_row_text *wfw_reader_row_texts(struct wfw_reader *r,
 					       size_t capacity);
 
+/*
+ * Does FLOAT column c hold values a CSV wrote as integers ("5") beside
+ * values with a fraction ("7.25")? Then print its integral values so too
+ * (wfw_csvfmt_set_bare()): the text stays the input's and still reads
+ * back as FLOAT. CSV files: from the values read to learn the types;
+ * binary files: the column's BARE flag (binfmt.h), set by a conversion
+ * from such a CSV (wfw_writer_set_bare()). False for any other column
+ * (a FLOAT column of the sinks prints "5.0").
+ */
+bool wfw_reader_bare_ints(const struct wfw_reader *r, size_t c);
+
 const char *wfw_reader_error(const struct wfw_reader *r);
 
 /* Whether a read ended because wfw_reader_opts.stop was set, not the file. */

@@ -58,6 +58,8 @@ struct wfw_reader_ops {
 	bool (*native_cols)(const struct wfw_reader *r);
 	/* Optional: metadata the file carries. */
 	const char *(*meta)(const struct wfw_reader *r, const char *key);
+	/* Optional: wfw_reader_bare_ints() for column c < ncols. */
+	bool (*bare_ints)(const struct wfw_reader *r, size_t c);
 	/* Free the format's state and r itself (fd and path are reader.c's). */
 	void (*free)(struct wfw_reader *r);
 };

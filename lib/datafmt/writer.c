@@ -250,6 +250,14 @@ int wfw_writer_open(struct wfw_writer *w, const struct wfw_format *fmt,
 	return fmt->open(&w->impl, path, s, meta, flags);
 }
 
+int wfw_writer_set_bare(struct wfw_writer *w, size_t c, bool bare)
+{
+	if (w->fmt == &wfw_format_binary)
+		return wfw_binw_set_bare(&w->impl.bin, c, bare);
+	wfw_csvfmt_set_bare(&w->impl.csv.fmt, c, bare);
+	return 0;
+}
+
 int wfw_writer_write(struct wfw_writer *w, const struct wultfw_batch *b)
 {
 	int ret = w->fmt->write(&w->impl, b);

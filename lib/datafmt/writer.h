@@ -60,6 +60,8 @@ struct wfw_bin_writer {
 	 * reader thread may change the schema while a block is encoded. */
 	struct wultfw_column *types;
 	struct wultfw_schema enc;
+	uint8_t *colflags;	/* the header's column flags (binfmt.h) */
+	char **meta;		/* a copy, for writing the header again */
 };
 
 /*
@@ -78,6 +80,11 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 		  const struct wultfw_schema *s, const char *const *meta,
 		  int flags);
 int wfw_binw_write(struct wfw_bin_writer *w, const struct wultfw_batch *b);
+/*
+ * Before the first row: FLOAT column c's integral values are shown as
+ * integers (the header's BARE flag, written again in place).
+ */
+int wfw_binw_set_bare(struct wfw_bin_writer *w, size_t c, bool bare);
 /* Seals the rows staged so far into a (short) block and writes it out. */
 int wfw_binw_flush(struct wfw_bin_writer *w);
 int wfw_binw_close(struct wfw_bin_writer *w);
@@ -120,6 +127,13 @@ struct wfw_writer {
 int wfw_writer_open(struct wfw_writer *w, const struct wfw_format *fmt,
 		    const char *path, const struct wultfw_schema *s,
 		    const char *const *meta, int flags);
+/*
+ * Before the first row: column c prints integral FLOAT values as integers
+ * ("5", not "5.0"), as the CSV read wrote them (wfw_reader_bare_ints());
+ * a binary file records it for its own conversions to CSV. 0, or -errno
+ * with the message as for the other calls.
+ */
+int wfw_writer_set_bare(struct wfw_writer *w, size_t c, bool bare);
 int wfw_writer_write(struct wfw_writer *w, const struct wultfw_batch *b);
 int wfw_writer_flush(struct wfw_writer *w);
 int wfw_writer_close(struct wfw_writer *w);

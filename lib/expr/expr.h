@@ -56,6 +56,16 @@ int wfw_expr_compile(struct wfw_expr **e, const char *text,
  */
 int wfw_expr_check_syntax(const char *text, char *err, size_t errlen);
 
+/*
+ * The names `text` compares (its columns, as a schema would resolve
+ * them), in order, each to fn(name, arg), which returns 0 to go on; for
+ * checking against what a source declares before its schema exists.
+ * Returns 0, fn's first other value, or -EINVAL for a syntax error (err
+ * as above).
+ */
+int wfw_expr_names(const char *text, int (*fn)(const char *name, void *arg),
+		   void *arg, char *err, size_t errlen);
+
 /* Does the row (s->ncols cells) satisfy the expression? */
 bool wfw_expr_match(const struct wfw_expr *e, const union wultfw_cell *row);
 

@@ -244,6 +244,36 @@ int wfw_expr_check_syntax(const char *text, char *err, size_t errlen)
 	return ret;
 }
 
+/* The NAME operands of n's comparisons, in order, to fn. */
+static int visit_names(const struct node *n,
+		       int (*fn)(const char *name, void *arg), void *arg)
+{
+	int ret;
+
+	if (!n)
+		return 0;
+	if (n->kind == NODE_CMP) {
+		ret = n->a.tok.kind == TOK_NAME ? fn(n->a.tok.text, arg) : 0;
+		if (!ret && n->b.tok.kind == TOK_NAME)
+			ret = fn(n->b.tok.text, arg);
+		return ret;
+	}
+	ret = visit_names(n->left, fn, arg);
+	return ret ? ret : visit_names(n->right, fn, arg);
+}
+
+int wfw_expr_names(const char *text, int (*fn)(const char *name, void *arg),
+		   void *arg, char *err, size_t errlen)
+{
+	struct wfw_expr *e;
+	int ret = wfw_expr_compile(&e, text, NULL, err, errlen);
+
+	if (!ret)
+		ret = visit_names(e->root, fn, arg);
+	wfw_expr_free(e);
+	return ret;
+}
+
 void wfw_expr_free(struct wfw_expr *e)
 {
 	if (!e)

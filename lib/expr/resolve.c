@@ -129,7 +129,7 @@ static int resolve_number(struct parser *p, struct node *n)
 		return 0;
 	}
 	if (!*cunit)
-		expr_error(p, n->b.tok.pos, "column '%s' has no unit in this file (CSV files do not record units): write the number in the column's own unit, without '%s'",
+		expr_error(p, n->b.tok.pos, "column '%s' has no unit (CSV files do not record units, a source may give none): write the number in the column's own unit, without '%s'",
 			   c->name, unit);
 	else if (!u_ns && c_ns)
 		expr_error(p, n->b.tok.pos, "unknown unit '%s' for column '%s' (in %s): use ns, us, ms or s",

@@ -4,11 +4,28 @@
 #define WFW_SUGGEST_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Closest candidate within a small edit distance, or NULL. */
 const char *wfw_suggest(const char *word, const char *const *candidates,
 			size_t n);
+
+/*
+ * The columns a list such as "WakeLatency,CC*%" names, for every tool's
+ * -m/--metrics: each comma-separated item is a column's name or an
+ * fnmatch(3) pattern. Marks want[i] (n entries, not cleared) for every
+ * names[i] an item selects. 0, or -ENOENT with "unknown column 'X' (did
+ * you mean 'Y'?); the columns are: ..." in err for the first item that
+ * selects none (-ENOMEM: out of memory).
+ */
+int wfw_names_select(const char *list, const char *const *names, size_t n,
+		     bool *want, char *err, size_t len);
+/* That message, for one item (a name or a pattern) that selects none. */
+void wfw_names_unmatched(const char *item, const char *const *names, size_t n,
+			 char *err, size_t len);
+/* Has the item fnmatch(3)'s '*', '?' or '['? */
+bool wfw_names_is_pattern(const char *item);
 
 /*
  * After getopt_long() (with opterr = 0) returned '?' or ':': one line on

@@ -107,7 +107,8 @@ static const struct wultfw_option ndl_options[] = {
 enum { NDL_COL_RTD, NDL_COL_LDIST, NDL_COL_RTDRAW, NDL_COL_LTIME,
        NDL_COL_PHCOFF, NDL_NCOLS };
 
-static const struct wultfw_column ndl_cols[NDL_NCOLS] = {
+/* Every column open() may give (the descriptor declares them), then { NULL }. */
+static const struct wultfw_column ndl_cols[NDL_NCOLS + 1] = {
 	[NDL_COL_RTD] = { "RTD", "us", WULTFW_COL_INT, 1000, NULL, 0 },
 	[NDL_COL_LDIST] = { "LDist", "us", WULTFW_COL_INT, 1000, NULL, 0 },
 	[NDL_COL_RTDRAW] = { "RTDRaw", "", WULTFW_COL_INT, 1, NULL, 0 },
@@ -708,4 +709,5 @@ WULTFW_PLUGIN(ndl) = {
 	.cfg_size = sizeof(struct ndl_cfg),
 	.ldist = { WULTFW_LDIST_DELAY, NDL_LDIST_SLACK_NS, NDL_LDIST_MAX_NS },
 	.restore = ndl_restore,
+	.columns = ndl_cols,
 };

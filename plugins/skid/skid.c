@@ -79,20 +79,24 @@ static int skid_validate(struct wultfw_ctx *ctx)
 	return 0;
 }
 
+/*
+ * The columns, then { NULL } (the descriptor declares them); Event's one
+ * name, the event measured, is set per run.
+ */
+static const struct wultfw_column skid_proto[COL_N + 1] = {
+	[COL_EVENT] = { "Event", "", WULTFW_COL_ENUM, 0, NULL, 1 },
+	[COL_PRECISE] = { "Precise", "", WULTFW_COL_ENUM, 0,
+			  precise_names, 4 },
+	[COL_SKID] = { "Skid", "instructions", WULTFW_COL_FLOAT },
+	[COL_SKIDBYTES] = { "SkidBytes", "bytes", WULTFW_COL_FLOAT },
+	[COL_WHERE] = { "Where", "", WULTFW_COL_ENUM, 0,
+			skid_where_names, SKID_WHERE_N },
+	[COL_TIME] = { "Time", "s", WULTFW_COL_INT, 1000000000 },
+};
+
 static void build_schema(struct skid_priv *p)
 {
-	static const struct wultfw_column proto[COL_N] = {
-		[COL_EVENT] = { "Event", "", WULTFW_COL_ENUM, 0, NULL, 1 },
-		[COL_PRECISE] = { "Precise", "", WULTFW_COL_ENUM, 0,
-				  precise_names, 4 },
-		[COL_SKID] = { "Skid", "instructions", WULTFW_COL_FLOAT },
-		[COL_SKIDBYTES] = { "SkidBytes", "bytes", WULTFW_COL_FLOAT },
-		[COL_WHERE] = { "Where", "", WULTFW_COL_ENUM, 0,
-				skid_where_names, SKID_WHERE_N },
-		[COL_TIME] = { "Time", "s", WULTFW_COL_INT, 1000000000 },
-	};
-
-	memcpy(p->cols, proto, sizeof(proto));
+	memcpy(p->cols, skid_proto, COL_N * sizeof(*p->cols));
 	p->event_names[0] = p->cfg->event;
 	p->cols[COL_EVENT].enum_names = p->event_names;
 	p->schema.ncols = COL_N;
@@ -309,4 +313,5 @@ WULTFW_PLUGIN(skid) = {
 	.validate = skid_validate,
 	.cfg_size = sizeof(struct skid_cfg),
 	/* .ldist left zeroed: a sampler takes no launch distance. */
+	.columns = skid_proto,
 };

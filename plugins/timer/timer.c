@@ -206,21 +206,36 @@ static void timer_add_col(struct timer_priv *p, const char *name,
 	}
 }
 
-/* Column order here is the order timer_fill_row() writes cells in. */
+/*
+ * Every column open() may give, in the order timer_fill_row() writes
+ * cells in; the descriptor declares them (include/exclude are checked
+ * against them when the experiment file is loaded).
+ */
+static const struct wultfw_column timer_columns[] = {
+	{ "WakeLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	/* LTime - TBI: how long before the launch the thread went to sleep. */
+	{ "SilentTime", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "LDist", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ "ReqCState", "", WULTFW_COL_ENUM, 1, NULL, 0 },	/* reqcstate */
+	{ "LTime", "ns", WULTFW_COL_INT, 1, NULL, 0 },		/* raw: 3 */
+	{ "TBI", "ns", WULTFW_COL_INT, 1, NULL, 0 },
+	{ "TAI", "ns", WULTFW_COL_INT, 1, NULL, 0 },
+	{ NULL },
+};
+
+enum { TIMER_COL_REQCSTATE = 3, TIMER_COL_RAW = 4 };
+
 static void timer_build_schema(struct timer_priv *p)
 {
 	p->schema.cols = p->cols;
 	p->schema.ncols = 0;
-	timer_add_col(p, "WakeLatency", "us", WULTFW_COL_INT, 1000);
-	/* LTime - TBI: how long before the launch the thread went to sleep. */
-	timer_add_col(p, "SilentTime", "us", WULTFW_COL_INT, 1000);
-	timer_add_col(p, "LDist", "us", WULTFW_COL_INT, 1000);
-	if (p->reqcstate)
-		timer_add_col(p, "ReqCState", "", WULTFW_COL_ENUM, 1);
-	if (p->raw) {
-		timer_add_col(p, "LTime", "ns", WULTFW_COL_INT, 1);
-		timer_add_col(p, "TBI", "ns", WULTFW_COL_INT, 1);
-		timer_add_col(p, "TAI", "ns", WULTFW_COL_INT, 1);
+	for (size_t i = 0; timer_columns[i].name; i++) {
+		const struct wultfw_column *c = &timer_columns[i];
+
+		if ((i == TIMER_COL_REQCSTATE && !p->reqcstate) ||
+		    (i >= TIMER_COL_RAW && !p->raw))
+			continue;
+		timer_add_col(p, c->name, c->unit, c->type, c->divisor);
 	}
 }
 
@@ -658,4 +673,5 @@ WULTFW_PLUGIN(timer) = {
 	.source = &timer_ops,
 	.cfg_size = sizeof(struct timer_cfg),
 	.ldist = { WULTFW_LDIST_LAUNCH, 1000, 60000000000ULL },
+	.columns = timer_columns,
 };

@@ -17,6 +17,12 @@ expect_in "$work/list" "unusable: plugin 'badabi'" "list-plugins reports the wro
 expect_in "$work/helpsrc" "rows_per_read  integer          100" "help PLUGIN lists options with defaults"
 "$WULTFW" help nosuch >"$work/helpno" 2>&1
 expect_status 2 $? "help of an unknown plugin exits 2"
+"$WULTFW" help tstsrc >"$work/helpno" 2>&1
+expect_status 2 $? "help of a mistyped plugin exits 2"
+expect_in "$work/helpno" "no plugin 'tstsrc' (did you mean 'testsrc'? 'wultfw help testsrc' shows its options" "and suggests the plugin meant"
+[ "$(wc -l <"$work/helpno")" = 1 ] && ok "in one line" || fail "help tstsrc: $(wc -l <"$work/helpno") lines"
+"$WULTFW" help badab >"$work/helpno" 2>&1
+expect_in "$work/helpno" "did you mean 'badabi'" "a broken plugin's name is suggested too (help says why it is broken)"
 
 "$WULTFW" scan --pci-dump "$srcdir/tests/data/pci-two-nics.txt" >"$work/scan" 2>&1
 expect_status 0 $? "scan --pci-dump exits 0"
@@ -90,6 +96,46 @@ CFG
 "$WULTFW" -c "$work/good.cfg" --check >"$work/check.out" 2>&1
 expect_status 0 $? "--check of a good file exits 0"
 expect_in "$work/check.out" "experiment 'two': source testsrc on CPU 0, 1 sink: OK" "--check reports each experiment"
+
+# include/exclude against the columns a source declares: --check finds a
+# misspelt column, a string against numbers, a unit a column cannot take,
+# at file:line with the key, a did-you-mean and a caret (exit 2); a source
+# that names its columns only when it opens is checked against those it
+# gives when --check opens it here, a machine fact (exit 3), and says so.
+cat >"$work/sel.cfg" <<'CFG'
+sinks = ( { plugin = "testsink"; } );
+experiments = (
+  { name = "typo"; source = { plugin = "testsrc"; cpu = 0; };
+    include = "LDist > 5us && Sq < 100"; },
+  { name = "kinds"; source = { plugin = "testsrc"; cpu = 0; };
+    exclude = "Seq == \"x\" || ReqCState == \"C9\""; },
+  { name = "unit"; source = { plugin = "testsrc"; cpu = 0; };
+    include = "Seq < 5ms"; },
+  { name = "fine"; source = { plugin = "testsrc"; cpu = 0; };
+    include = "LDist > 5us && ReqCState == \"C9\""; }
+);
+CFG
+"$WULTFW" -c "$work/sel.cfg" --check >"$work/sel.out" 2>&1
+expect_status 2 $? "--check refuses a selection of columns the source does not have"
+expect_in "$work/sel.out" "sel.cfg:4: experiments[0].include: unknown column 'Sq' (did you mean 'Seq'?); the columns are: Seq, LDist, ReqCState (checked against the columns source 'testsrc' declares)" "a misspelt column at file:line, key, with a did-you-mean"
+expect_in "$work/sel.out" "  LDist > 5us && Sq < 100
+                 ^" "and a caret under it"
+expect_in "$work/sel.out" "sel.cfg:6: experiments[1].exclude: column 'Seq' holds numbers: compare it with a number, not a string" "a string against a number column"
+expect_in "$work/sel.out" "sel.cfg:8: experiments[2].include: column 'Seq' has no unit" "a unit the column cannot take"
+expect_in "$work/sel.out" "3 problems in" "an enum name the machine decides is no problem"
+cat >"$work/samp.cfg" <<'CFG'
+name = "samp";
+source = { plugin = "testsampler"; cpu = 0; };
+exclude = "Vaule > 5";
+sinks = ( { plugin = "testsink"; } );
+CFG
+"$WULTFW" -c "$work/samp.cfg" --check >"$work/samp.out" 2>&1
+expect_status 3 $? "a source without declared columns: its columns here, a machine fact"
+expect_in "$work/samp.out" "samp.cfg:3: exclude: unknown column 'Vaule' (did you mean 'Value'?); the columns are: Seq, Value (the columns source 'testsampler' gives on this machine)" "at file:line with a did-you-mean"
+sed -i 's/Vaule/Value/' "$work/samp.cfg"
+"$WULTFW" -c "$work/samp.cfg" --check >"$work/samp.out" 2>&1
+expect_status 0 $? "spelt right, it passes"
+expect_in "$work/samp.out" "experiment 'samp': source testsampler on CPU 0, 1 sink: OK (include/exclude: against the columns the source gave on this machine; it declares none, another machine may give others)" "saying against what it was checked"
 
 # Valid files asking for what the machine lacks: --check warns at the
 # setting's file:line and exits 3; the run refuses the same way.

@@ -161,6 +161,21 @@ expect_in bad.err "exists already" "and says so"
 expect_status 0 $? "--force replaces it"
 "$WULTFW" filter res -o bad -m LDis >bad.err 2>&1
 expect_in bad.err "unknown column 'LDis' (did you mean 'LDist'?)" "--metrics with a did-you-mean"
+# --metrics takes fnmatch(3) patterns too: the columns they match, in the
+# file's order; a pattern that matches nothing is an error, with a hint.
+"$WULTFW" filter res -o glob1 -m '*Latency' 2>/dev/null
+expect_status 0 $? "filter -m '*Latency'"
+awk -F, '{ print $1 "," $2 }' res/datapoints.csv >glob1.want
+cmp -s glob1/datapoints.csv glob1.want && ok "-m '*Latency' keeps WakeLatency and IntrLatency" ||
+	{ fail "-m '*Latency'"; head -2 glob1/datapoints.csv; }
+"$WULTFW" filter res -o glob2 -m 'S*,LDist' 2>/dev/null
+head -1 glob2/datapoints.csv >glob2.hdr
+echo "LDist,SilentTime,SMICnt" | cmp -s - glob2.hdr && ok "-m 'S*,LDist': matches and a name, in the file's order" ||
+	fail "-m 'S*,LDist' wrote $(cat glob2.hdr)"
+"$WULTFW" filter res -o bad -m 'WakeLatency,*Latncy' >bad.err 2>&1
+expect_status 1 $? "a pattern that matches no column fails"
+expect_in bad.err "no column matches '*Latncy' (did you mean '*Latency'?)" "naming it, with a did-you-mean"
+[ ! -e bad ] && ok "and writes nothing" || fail "bad/ written"
 # A damaged block found mid-read leaves no half-written result behind.
 cp res.wfb dmg.wfb
 size=$(stat -c %s dmg.wfb)

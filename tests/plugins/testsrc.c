@@ -70,6 +70,7 @@ static const struct wultfw_column columns[] = {
 	{ "Seq", "", WULTFW_COL_INT, 1, NULL, 0 },
 	{ "LDist", "us", WULTFW_COL_INT, 1000, NULL, 0 },
 	{ "ReqCState", "", WULTFW_COL_ENUM, 0, cstate_names, 2 },
+	{ NULL },	/* the schema has 3; the descriptor's `columns` ends here */
 };
 
 static const struct wultfw_schema schema = { 3, columns };
@@ -362,4 +363,5 @@ WULTFW_PLUGIN(testsrc) = {
 	.cfg_size = sizeof(struct testsrc_cfg),
 	.ldist = { WULTFW_LDIST_LAUNCH, 1, 3600000000000ULL },
 	.restore = testsrc_restore,
+	.columns = columns,
 };

@@ -199,6 +199,55 @@ static void test_roundtrip(void)
 	CU_ASSERT_EQUAL(check_file(tpath("rt0.wfb"), 10, 0), 0);
 }
 
+/*
+ * A FLOAT column's BARE flag: written by wfw_writer_set_bare() in place
+ * (the header's length and CRC stay right), read back by the reader, kept
+ * only on FLOAT columns; a CSV of the file prints its integers so.
+ */
+static void test_bare_flag(void)
+{
+	static const struct wultfw_column bcols[] = {
+		{ "I", "", WULTFW_COL_INT, 1, NULL, 0 },
+		{ "F", "", WULTFW_COL_FLOAT, 0, NULL, 0 },
+		{ "G", "", WULTFW_COL_FLOAT, 0, NULL, 0 },
+	};
+	const struct wultfw_schema s = { 3, bcols };
+	union wultfw_cell cells[] = { { .i = 5 }, { .f = 5.0 }, { .f = 5.0 },
+				      { .i = 6 }, { .f = 7.25 }, { .f = 7.25 } };
+	struct wultfw_batch b = { cells, 3, 2, 2, 0 };
+	struct wfw_writer w, wc;
+	struct wfw_reader *r;
+	const char *path = tpath("bare.wfb"), *csv = tpath("bare.csv");
+	char err[256];
+	const char want[] = "I,F,G\n5,5,5.0\n6,7.25,7.25\n";
+	char got[64] = "";
+	FILE *f;
+
+	CU_ASSERT_FATAL(wfw_writer_open(&w, &wfw_format_binary, path, &s, NULL, 0) == 0);
+	CU_ASSERT_EQUAL(wfw_writer_set_bare(&w, 0, true), 0);	/* INT: no flag */
+	CU_ASSERT_EQUAL(wfw_writer_set_bare(&w, 1, true), 0);
+	CU_ASSERT_EQUAL(wfw_writer_write(&w, &b), 0);
+	CU_ASSERT_EQUAL(wfw_writer_close(&w), 0);
+	CU_ASSERT_FATAL(wfw_reader_open(&r, path, err, sizeof(err)) == 0);
+	CU_ASSERT(!wfw_reader_bare_ints(r, 0));
+	CU_ASSERT(wfw_reader_bare_ints(r, 1));
+	CU_ASSERT(!wfw_reader_bare_ints(r, 2));
+	CU_ASSERT_FATAL(wfw_writer_open(&wc, &wfw_format_csv, csv, wfw_reader_schema(r),
+					NULL, 0) == 0);
+	for (size_t c = 0; c < 3; c++)
+		CU_ASSERT_EQUAL(wfw_writer_set_bare(&wc, c, wfw_reader_bare_ints(r, c)), 0);
+	b.rows = 0;
+	CU_ASSERT_EQUAL(wfw_reader_read(r, &b), 2);
+	CU_ASSERT_EQUAL(wfw_writer_write(&wc, &b), 0);
+	CU_ASSERT_EQUAL(wfw_writer_close(&wc), 0);
+	wfw_reader_close(r);
+	f = fopen(csv, "r");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT(fread(got, 1, sizeof(got) - 1, f) > 0);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(got, want);
+}
+
 /* Every block of the file: offsets and row counts, from its headers. */
 struct blk { uint64_t off, rows_before; uint32_t rows, len; };
 
@@ -975,6 +1024,7 @@ int main(void)
 	s = CU_add_suite("binfmt", NULL, NULL);
 	CU_add_test(s, "CRC-32C check value, fast = table", test_crc32c);
 	CU_add_test(s, "round trip of every column type, extremes, empties", test_roundtrip);
+	CU_add_test(s, "a FLOAT column's integers-as-integers flag", test_bare_flag);
 	CU_add_test(s, "cells as narrow as their block's range", test_narrow);
 	CU_add_test(s, "binary at most half the CSV", test_half_of_csv);
 	CU_add_test(s, "enum cell outside its table", test_enum_range);

@@ -138,6 +138,27 @@ static void test_syntax_only(void)
 	TU_ASSERT_CONTAINS(e, "')' expected");
 }
 
+/* wfw_expr_names(): the names compared, in order, before any schema. */
+static int add_name(const char *name, void *arg)
+{
+	char *out = arg;
+
+	strcat(out, name);
+	strcat(out, ",");
+	return 0;
+}
+
+static void test_names(void)
+{
+	char got[128] = "", e[512];
+
+	CU_ASSERT_EQUAL(wfw_expr_names("A > 1us && (B == \"x\" || !(5 < C))", add_name,
+				       got, e, sizeof(e)), 0);
+	CU_ASSERT_STRING_EQUAL(got, "A,B,C,");
+	CU_ASSERT_EQUAL(wfw_expr_names("A > > 1", add_name, got, e, sizeof(e)), -EINVAL);
+	TU_ASSERT_CONTAINS(e, "^");
+}
+
 static void test_bad_input(void)
 {
 	CU_ASSERT_EQUAL(eval("WakeLatncy > 1"), -1);
@@ -415,6 +436,7 @@ int main(void)
 		return 1;
 	s = CU_add_suite("expr", NULL, NULL);
 	CU_add_test(s, "comparisons", test_comparisons);
+	CU_add_test(s, "the names an expression compares", test_names);
 	CU_add_test(s, "&& || !", test_logic);
 	CU_add_test(s, "precedence", test_precedence);
 	CU_add_test(s, "units", test_units);

@@ -87,6 +87,24 @@ static void test_suggest(void)
 	CU_ASSERT_STRING_EQUAL(wfw_suggest("maen", funcs, 3), "mean");
 }
 
+/* -m lists: names and fnmatch(3) patterns, each of which must match. */
+static void test_names_select(void)
+{
+	static const char *const cols[] = { "WakeLatency", "CC0%", "CC1%", "IntrLatency", "CC6%" };
+	bool want[5] = { false };
+	char err[512];
+
+	CU_ASSERT_EQUAL(wfw_names_select("CC*%", cols, 5, want, err, sizeof(err)), 0);
+	CU_ASSERT(!want[0] && want[1] && want[2] && !want[3] && want[4]);
+	memset(want, 0, sizeof(want));
+	CU_ASSERT_EQUAL(wfw_names_select("IntrLatency,*Latency", cols, 5, want, err, sizeof(err)), 0);
+	CU_ASSERT(want[0] && !want[1] && want[3]);
+	CU_ASSERT_EQUAL(wfw_names_select("CC1%,Wke*", cols, 5, want, err, sizeof(err)), -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no column matches 'Wke*' (did you mean 'Wake*'?)"));
+	CU_ASSERT_EQUAL(wfw_names_select("IntrLatncy", cols, 5, want, err, sizeof(err)), -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown column 'IntrLatncy' (did you mean 'IntrLatency'?)"));
+}
+
 static void test_cpulist(void)
 {
 	bool online[16];
@@ -111,6 +129,7 @@ int main(void)
 	CU_add_test(s, "duration errors", test_duration_bad);
 	CU_add_test(s, "duration format round trip", test_duration_format_roundtrip);
 	CU_add_test(s, "did you mean", test_suggest);
+	CU_add_test(s, "-m lists: names and patterns", test_names_select);
 	CU_add_test(s, "cpu lists", test_cpulist);
 	return tu_run();
 }
