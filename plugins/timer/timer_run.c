@@ -70,6 +70,19 @@ static void timer_idle_report(struct wultfw_ctx *ctx, struct timer_priv *p)
 	};
 	char msg[640];
 
+	/*
+	 * Inside clock_nanosleep() is not off the CPU: at a launch distance
+	 * of a few us the call returns without blocking. Only the time the
+	 * thread did not run can have been idle.
+	 */
+	if (p->have_thread_clock) {
+		uint64_t off = p->run_wall_ns > p->thread_cpu_ns ?
+			       p->run_wall_ns - p->thread_cpu_ns : 0;
+
+		if (off < in.slept_ns)
+			in.slept_ns = off;
+	}
+
 	info_u64(ctx, "timer_slept_ns", p->slept_ns_sum);
 	if (!p->idle_ok) {
 		wultfw_info(ctx, "timer_cpu_idle_ns", "unknown (cannot read /proc/stat)");
