@@ -300,8 +300,9 @@ static int hrt_load(struct wultfw_ctx *ctx, struct hrt_priv *p)
 
 /*
  * counters not given and nothing beyond the TSC: TotCyc alone is a raw
- * column and reading it costs every idle entry ~1 us (doc/hrt.md), so
- * leave the counters off and say so. True if they were switched off.
+ * column, and reading it makes every idle entry slower (~200 ns here, ~1 us
+ * on a loaded host: doc/hrt-measurements.md), so leave the counters off and
+ * say so. True if they were switched off.
  */
 static bool hrt_counters_auto_off(struct wultfw_ctx *ctx, struct hrt_priv *p)
 {
