@@ -51,13 +51,15 @@ bool timer_idle_warn(const struct timer_idle_in *in, char *buf, size_t len)
 	return true;
 }
 
-bool timer_ldist_warn(uint64_t ldist_from_ns, char *buf, size_t len)
+bool timer_ldist_warn(uint64_t ldist_from_ns, int priority, char *buf,
+		      size_t len)
 {
 	if (ldist_from_ns >= TIMER_MIN_LDIST_NS)
 		return false;
 	snprintf(buf, len,
-		 "launch distances from %" PRIu64 " ns, below %d us: the loop's own cost per sleep (its work before and after it, the clock_nanosleep() call, arming the timer: 1-2 us) is a sizeable part of each, and the CPU hardly goes idle: WakeLatency is then mostly syscall latency, not a wake from idle; use ldist >= %d us",
+		 "launch distances from %" PRIu64 " ns, below %d us: the loop's own cost per sleep (its work before and after it, the clock_nanosleep() call, arming the timer: 1-2 us) is a sizeable part of each, and the CPU hardly goes idle: WakeLatency is then mostly syscall latency, not a wake from idle%s; use ldist >= %d us",
 		 ldist_from_ns, TIMER_MIN_LDIST_NS / 1000,
+		 priority ? "; at SCHED_FIFO the thread also keeps the CPU from every other task until RT throttling stops it (up to tens of ms, which then shows as WakeLatency)" : "",
 		 TIMER_MIN_LDIST_NS / 1000);
 	return true;
 }

@@ -42,8 +42,12 @@ struct timer_idle_in {
 /* A warning into buf when the CPU idled far less than the thread slept. */
 bool timer_idle_warn(const struct timer_idle_in *in, char *buf, size_t len);
 
-/* A warning into buf when launch distances start below TIMER_MIN_LDIST_NS. */
-bool timer_ldist_warn(uint64_t ldist_from_ns, char *buf, size_t len);
+/*
+ * A warning into buf when launch distances start below TIMER_MIN_LDIST_NS;
+ * at SCHED_FIFO (priority > 0) it says what that does to the CPU too.
+ */
+bool timer_ldist_warn(uint64_t ldist_from_ns, int priority, char *buf,
+		      size_t len);
 
 /* A warning when the measured work per sleep is a sizeable part of LDist. */
 bool timer_cost_warn(uint64_t pre_ns, uint64_t post_ns, uint64_t mean_ldist_ns,

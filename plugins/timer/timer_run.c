@@ -24,14 +24,15 @@ static void info_u64(struct wultfw_ctx *ctx, const char *key, uint64_t v)
 
 void timer_run_begin(struct wultfw_ctx *ctx, struct timer_priv *p)
 {
-	char msg[512];
+	char msg[768];
 
 	p->idle0_ok = !timer_proc_idle_ns(p->proc_stat, p->params.cpu,
 					  &p->idle0_ns);
 	p->have_thread_clock = !pthread_getcpuclockid(p->thread,
 						      &p->thread_clock);
 	p->run_t0_ns = timer_now_ns();
-	if (timer_ldist_warn(p->params.ldist_from_ns, msg, sizeof(msg)))
+	if (timer_ldist_warn(p->params.ldist_from_ns, p->priority, msg,
+			     sizeof(msg)))
 		wultfw_log(ctx, WULTFW_LOG_WARN, "%s", msg);
 }
 

@@ -488,12 +488,15 @@ static void test_idle_model(void)
 /* The launch distance and loop-cost warnings, from the trial's 1 us run. */
 static void test_ldist_and_cost(void)
 {
-	char msg[512];
+	char msg[768];
 
-	CU_ASSERT_TRUE(timer_ldist_warn(1000, msg, sizeof(msg)));
+	CU_ASSERT_TRUE(timer_ldist_warn(1000, 0, msg, sizeof(msg)));
 	TU_ASSERT_CONTAINS(msg, "from 1000 ns, below 10 us");
 	TU_ASSERT_CONTAINS(msg, "syscall latency");
-	CU_ASSERT_FALSE(timer_ldist_warn(10000, msg, sizeof(msg)));
+	CU_ASSERT_PTR_NULL(strstr(msg, "RT throttling"));
+	CU_ASSERT_TRUE(timer_ldist_warn(1000, 90, msg, sizeof(msg)));
+	TU_ASSERT_CONTAINS(msg, "until RT throttling stops it");
+	CU_ASSERT_FALSE(timer_ldist_warn(10000, 90, msg, sizeof(msg)));
 	/* 40 ns before, 250 ns after: 29% of 1 us, 0.1% of 275 us. */
 	CU_ASSERT_TRUE(timer_cost_warn(40, 250, 1000, msg, sizeof(msg)));
 	TU_ASSERT_CONTAINS(msg, "(40 ns before, 250 ns after it) is 29%");
