@@ -90,7 +90,7 @@ static void say_rate(const struct hrt_health_in *in, double secs,
 	       in->busy, in->early_wakeups, in->records, in->kept);
 	say_drops(in, buf, len, &l);
 	if (unread)
-		APPEND(buf, len, &l, ", %" PRIu64 " still to be read", unread);
+		APPEND(buf, len, &l, ", %" PRIu64 " still in the ring buffer at stop (read after it, or beyond the limit)", unread);
 	say_advice(in, buf, len, &l);
 }
 

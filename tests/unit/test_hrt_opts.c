@@ -179,11 +179,11 @@ static void test_health_drops(void)
 	CU_ASSERT_PTR_NULL(strstr(w[0], "ring_kib"));
 	CU_ASSERT_PTR_NULL(strstr(w[0], "counters = false"));
 	CU_ASSERT_PTR_NULL(strstr(w[0], "quieter"));
-	CU_ASSERT_PTR_NULL(strstr(w[0], "still to be read"));
-	/* Records not yet read at stop() are said, not silently lost. */
+	CU_ASSERT_PTR_NULL(strstr(w[0], "still in the ring buffer"));
+	/* Records left in the ring at stop() are said, not silently lost. */
 	in.records = 3343;
 	CU_ASSERT_EQUAL_FATAL(hrt_health(&in, w, 1), 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "10 still to be read"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "10 still in the ring buffer at stop"));
 	in.counters = true;
 	CU_ASSERT_EQUAL_FATAL(hrt_health(&in, w, 1), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "counters = false"));
