@@ -58,12 +58,17 @@ static void say_advice(const struct hrt_health_in *in, char *buf, size_t len,
 	uint64_t lost = in->busy + dropped(in);
 	const char *sep = "; to raise the rate: ";
 
+	/* The first timer is armed at the CPU's first idle entry. */
+	if (!in->arms) {
+		APPEND(buf, len, l, "; no timer was armed: the CPU never went idle (other tasks kept it busy): measure on a quieter CPU (isolcpus, no other tasks)");
+		return;
+	}
 	if (lost && in->busy * 100 >= lost * HRT_HEALTH_CAUSE_PCT) {
 		APPEND(buf, len, l, "%sa quieter CPU (isolcpus, no other tasks)", sep);
 		sep = ", ";
 	}
 	for (size_t i = 0; i < in->ndrop; i++) {
-		if (!in->drop[i].advice ||
+		if (!in->drop[i].advice || !in->drop[i].n ||
 		    in->drop[i].n * 100 < lost * HRT_HEALTH_CAUSE_PCT)
 			continue;
 		APPEND(buf, len, l, "%s%s", sep, in->drop[i].advice);

@@ -187,6 +187,20 @@ static void test_health_drops(void)
 	in.counters = true;
 	CU_ASSERT_EQUAL_FATAL(hrt_health(&in, w, 1), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "counters = false"));
+	/* A CPU that never idled armed nothing: no advice against causes that were not there. */
+	in.records = in.kept = in.arms = 0;
+	in.drop[1].n = 0;
+	CU_ASSERT_EQUAL_FATAL(hrt_health(&in, w, 1), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "no timer was armed: the CPU never went idle"));
+	CU_ASSERT_PTR_NULL(strstr(w[0], "ring_kib"));
+	CU_ASSERT_PTR_NULL(strstr(w[0], "longer launch"));
+	/* Armed, nothing dropped, nothing busy: no cause-specific advice. */
+	in.arms = 100;
+	in.counters = false;
+	CU_ASSERT_EQUAL_FATAL(hrt_health(&in, w, 1), 1);
+	CU_ASSERT_PTR_NULL(strstr(w[0], "ring_kib"));
+	CU_ASSERT_PTR_NULL(strstr(w[0], "longer launch"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "seldom idle"));
 }
 
 int main(void)
