@@ -21,11 +21,13 @@
  *
  * All times are nanoseconds on one clock (the source converts first).
  *
- * Overheads: a source that measures the cost of its own timestamping fills
- * tai_pre/tintr_pre/ai_overhead/intr_overhead; WakeLatency and IntrLatency
- * are then adjusted (see wfw_kside_fill()), and with cfg.raw the columns
- * WakeLatencyRaw, IntrLatencyRaw, AIOverhead and IntrOverhead keep the
- * unadjusted values. Sources that leave them 0 get raw == adjusted.
+ * Overheads: a source that measures the cost of its own timestamping says
+ * so with WFW_KSIDE_HAS_OVERHEADS and fills tai_pre/tintr_pre/ai_overhead/
+ * intr_overhead; WakeLatency and IntrLatency are then adjusted (see
+ * wfw_kside_fill()), and with cfg.raw the columns WakeLatencyRaw,
+ * IntrLatencyRaw, AIOverhead and IntrOverhead keep the unadjusted values.
+ * A source without the bit gets none of those four columns: they would be
+ * zeros and copies of the adjusted latencies, i.e. invented data.
  */
 #ifndef WFW_KSIDE_H
 #define WFW_KSIDE_H
@@ -42,6 +44,8 @@
 #define WFW_KSIDE_HAS_MPERF	(1u << 2)	/* CC0Cyc */
 #define WFW_KSIDE_HAS_SMI	(1u << 3)	/* SMICnt */
 #define WFW_KSIDE_HAS_NMI	(1u << 4)	/* NMICnt */
+/* The timestamping cost is measured: raw adds WakeLatencyRaw..IntrOverhead. */
+#define WFW_KSIDE_HAS_OVERHEADS	(1u << 5)
 
 /* C-state residency counters (CC1, CC6, MC6, PC2, PC6, ...), in TSC cycles. */
 #define WFW_KSIDE_MAX_RES	12

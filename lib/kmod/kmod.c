@@ -218,7 +218,8 @@ void wfw_kmod_kside_cfg(struct wfw_kmod *km, struct wfw_kside_cfg *kc)
 	size_t i;
 	int c;
 
-	kc->counters = 0;
+	/* The module measures its own timestamping cost (kmod/README.md). */
+	kc->counters = WFW_KSIDE_HAS_OVERHEADS;
 	for (i = 0; i < sizeof(simple) / sizeof(simple[0]); i++)
 		if (present & (1u << simple[i].ctr))
 			kc->counters |= simple[i].bit;

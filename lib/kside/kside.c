@@ -87,10 +87,13 @@ static void add_raw_cols(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 {
 	unsigned int has = cfg->counters;
 
-	ks->c_wake_raw = NS_AS_US("WakeLatencyRaw");
-	NS_AS_US("IntrLatencyRaw");
-	NS_AS_US("AIOverhead");
-	NS_AS_US("IntrOverhead");
+	/* Unmeasured overheads would be columns of zeros and copies. */
+	if (has & WFW_KSIDE_HAS_OVERHEADS) {
+		ks->c_wake_raw = NS_AS_US("WakeLatencyRaw");
+		NS_AS_US("IntrLatencyRaw");
+		NS_AS_US("AIOverhead");
+		NS_AS_US("IntrOverhead");
+	}
 	ks->c_raw0 = RAW_NS("LTime");
 	RAW_NS("TBI");
 	RAW_NS("TAI");

@@ -71,6 +71,7 @@ struct hrt_priv {
 	bool have_ci;
 	struct hrt_pmu pmu;		/* counters, opened on pmu.cpu */
 	bool pmu_found;			/* pmu discovered */
+	bool counters_auto_off;		/* not given, only the TSC: off */
 	int lock_fd;
 	int cpu;
 	bool warned_same_cpu;
@@ -83,6 +84,7 @@ struct hrt_priv {
 	uint64_t ctr_slow;		/* counter reads > HRT_SLOW_READ_NS */
 	uint64_t drop_ts[WFW_KSIDE_BAD_OVERHEAD + 1];	/* by wfw_kside_check() */
 	uint64_t rb_full_seen;		/* stats.rb_full already reported */
+	uint64_t kept;			/* rows handed to the core */
 	uint64_t t_start_ns;		/* CLOCK_MONOTONIC at start() */
 	uint64_t ldist_from_ns, ldist_to_ns;
 };
@@ -297,6 +299,28 @@ static int hrt_load(struct wultfw_ctx *ctx, struct hrt_priv *p)
 }
 
 /*
+ * counters not given and nothing beyond the TSC: TotCyc alone is a raw
+ * column, and reading it makes every idle entry slower (~200 ns here, ~1 us
+ * on a loaded host: doc/hrt-measurements.md), so leave the counters off and
+ * say so. True if they were switched off.
+ */
+static bool hrt_counters_auto_off(struct wultfw_ctx *ctx, struct hrt_priv *p)
+{
+	char v[256];
+
+	if (!p->cfg.counters_auto || hrt_pmu_beyond_tsc(&p->pmu))
+		return false;
+	hrt_pmu_present_str(&p->pmu, v, sizeof(v));
+	wultfw_log(ctx, WULTFW_LOG_INFO, "counters: this machine has %s and no counter beyond it, which alone gives only TotCyc (a raw column) for a slower idle entry: not reading counters; counters = true reads it anyway",
+		   v);
+	hrt_pmu_close(&p->pmu);
+	p->pmu.n = 0;
+	p->cfg.counters = false;
+	p->counters_auto_off = true;
+	return true;
+}
+
+/*
  * Find the counters (first call) and open them on `cpu` into the program's
  * perf-event array. A counter sysfs lists but the kernel will not open is
  * an error, not a silently missing column.
@@ -317,6 +341,10 @@ static int hrt_pmu_setup(struct wultfw_ctx *ctx, struct hrt_priv *p, int cpu)
 		if (err)
 			return wultfw_fail(ctx, err, "%s", msg);
 		p->pmu_found = true;
+		if (hrt_counters_auto_off(ctx, p)) {
+			p->pmu.cpu = cpu;
+			return 0;
+		}
 	}
 	if (p->pmu.cpu == cpu)
 		return 0;
@@ -423,6 +451,10 @@ static void hrt_counters_info(struct wultfw_ctx *ctx, struct hrt_priv *p)
 {
 	char v[512];
 
+	if (p->counters_auto_off) {
+		wultfw_info(ctx, "hrt_counters", "none (counters not given and only msr/tsc here; counters = true reads it)");
+		return;
+	}
 	if (!p->cfg.counters) {
 		wultfw_info(ctx, "hrt_counters", "none (counters = false)");
 		return;
@@ -447,6 +479,36 @@ static uint64_t hrt_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* Why records were dropped, for the rate warning (hrt_health.h). */
+static void hrt_health_drops(const struct hrt_priv *p,
+			     const struct hrt_stats *st,
+			     struct hrt_health_in *in)
+{
+	static const char *const longer = "longer launch distances (idle was entered after the launch time)";
+	const struct {
+		uint64_t n;
+		const char *why, *advice;
+	} d[] = {
+		{ st->rb_full, "ring buffer full", "a larger ring_kib" },
+		{ p->drop_cpu, "timer ran on another CPU", NULL },
+		{ p->drop_ctr, "a counter stopped counting", NULL },
+		{ p->drop_ts[WFW_KSIDE_BAD_TBI], "idle entered after the launch time", longer },
+		{ p->drop_ts[WFW_KSIDE_BAD_TAI], "idle exit before the launch time", NULL },
+		{ p->drop_ts[WFW_KSIDE_BAD_TINTR], "handler before the launch time", NULL },
+		{ p->drop_ts[WFW_KSIDE_BAD_ZERO], "a timestamp missing", NULL },
+		{ p->drop_ts[WFW_KSIDE_BAD_TOTCYC], "TotCyc 0", NULL },
+		{ p->drop_ts[WFW_KSIDE_BAD_OVERHEAD], "overheads above the latency", NULL },
+	};
+	size_t i;
+
+	_Static_assert(sizeof(d) / sizeof(d[0]) <= HRT_HEALTH_MAX_DROPS,
+		       "raise HRT_HEALTH_MAX_DROPS");
+	for (i = 0; i < sizeof(d) / sizeof(d[0]); i++)
+		in->drop[i] = (struct hrt_health_drop){ d[i].why, d[i].n,
+							d[i].advice };
+	in->ndrop = i;
+}
+
 /* One warning per problem, not only a key in info.yml (hrt_health.h). */
 static void hrt_warn_health(struct wultfw_ctx *ctx, struct hrt_priv *p,
 			    const struct hrt_stats *st)
@@ -455,20 +517,19 @@ static void hrt_warn_health(struct wultfw_ctx *ctx, struct hrt_priv *p,
 		.duration_ns = hrt_now_ns() - p->t_start_ns,
 		.ldist_from_ns = p->ldist_from_ns,
 		.ldist_to_ns = p->ldist_to_ns,
-		.datapoints = st->events,
+		.records = st->events + st->rb_full,
+		.kept = p->kept,
 		.arms = st->arms,
 		.busy = st->busy,
 		.early_wakeups = st->early_exits,
-		.dropped = st->rb_full + p->drop_cpu + p->drop_ctr,
 		.probe_entry_ns = st->cost_cnt[HRT_COST_ENTRY] ?
 			st->cost_ns[HRT_COST_ENTRY] / st->cost_cnt[HRT_COST_ENTRY] : 0,
 		.counters = p->pmu.n > 0,
 	};
-	char warn[2][512];
+	char warn[2][HRT_HEALTH_LEN];
 	size_t i, n;
 
-	for (i = 0; i <= WFW_KSIDE_BAD_OVERHEAD; i++)
-		in.dropped += p->drop_ts[i];
+	hrt_health_drops(p, st, &in);
 	n = hrt_health(&in, warn, 2);
 	for (i = 0; i < n; i++)
 		wultfw_log(ctx, WULTFW_LOG_WARN, "%s", warn[i]);
@@ -585,6 +646,7 @@ static void hrt_add(struct hrt_priv *p, struct wultfw_batch *b,
 		return;
 	}
 	row = wultfw_row(b, b->rows++);
+	p->kept++;
 	wfw_kside_fill(&p->ks, &dp, row);
 	row[x].i = e->softirq;
 	row[x + 1].i = e->softirq || e->nmi;

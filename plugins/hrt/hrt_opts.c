@@ -21,11 +21,15 @@ const struct wultfw_option hrt_options[] = {
 		"buffer; the program never wakes the reader, so the measured "
 		"CPU gets no extra interrupt",
 		.min = "50us", .max = "100ms", F(poll) },
-	[HRT_OPT_COUNTERS] = { "counters", WULTFW_OPT_BOOL, "true",
+	/* No default: "not given" is its own case, see hrt_parse_opts(). */
+	[HRT_OPT_COUNTERS] = { "counters", WULTFW_OPT_BOOL, NULL,
 		"read the msr (tsc, aperf, mperf, smi) and cstate_core/_module/"
 		"_pkg residency perf events this CPU has at every idle entry "
-		"and exit, for TotCyc, CC0%, CCx%, PCx%, CPUFreq, SMICnt; "
-		"false saves the probe that time", F(counters) },
+		"and exit, for TotCyc, CC0%, CCx%, PCx%, CPUFreq, SMICnt. Not "
+		"given: read them when a counter beyond msr/tsc exists (the "
+		"TSC alone gives only TotCyc, a raw column, for a slower idle "
+		"entry); true: always; false: never, a shorter probe",
+		F(counters) },
 	{ NULL },
 };
 
@@ -35,7 +39,8 @@ int hrt_parse_opts(struct wultfw_ctx *ctx, struct hrt_cfg *cfg)
 
 	cfg->raw = o->raw;
 	cfg->poll_ns = o->poll;
-	cfg->counters = o->counters;
+	cfg->counters_auto = !ctx->opts[HRT_OPT_COUNTERS].set;
+	cfg->counters = cfg->counters_auto || o->counters;
 	/* The kernel wants a power-of-two multiple of the page size. */
 	if (o->ring_kib & (o->ring_kib - 1))
 		return wultfw_fail_opt(ctx, HRT_OPT_RING_KIB, -EINVAL,

@@ -30,6 +30,8 @@ struct hrt_cfg {
 	uint64_t ring_bytes;	/* BPF ring buffer size */
 	uint64_t poll_ns;	/* how often read() looks at the ring buffer */
 	bool counters;		/* read the msr / cstate_* perf events */
+	/* counters not given: on only if a counter beyond the TSC exists */
+	bool counters_auto;
 };
 
 extern const struct wultfw_option hrt_options[];

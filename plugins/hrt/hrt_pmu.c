@@ -272,6 +272,14 @@ void hrt_pmu_fill_dp(const struct hrt_pmu *pmu, const uint64_t *deltas,
 	}
 }
 
+bool hrt_pmu_beyond_tsc(const struct hrt_pmu *pmu)
+{
+	for (size_t i = 0; i < pmu->n; i++)
+		if (pmu->c[i].kind != HRT_PMU_TSC)
+			return true;
+	return false;
+}
+
 void hrt_pmu_present_str(const struct hrt_pmu *pmu, char *buf, size_t len)
 {
 	size_t i, l = 0;

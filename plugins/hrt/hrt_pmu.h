@@ -71,6 +71,12 @@ void hrt_pmu_kside_cfg(const struct hrt_pmu *pmu, struct wfw_kside_cfg *kc);
 void hrt_pmu_fill_dp(const struct hrt_pmu *pmu, const uint64_t *deltas,
 		     struct wfw_kside_dp *dp);
 
+/*
+ * True if a counter besides the TSC is present: only those give columns
+ * outside raw mode (CC0%, CCx%, PCx%, CPUFreq, SMICnt).
+ */
+bool hrt_pmu_beyond_tsc(const struct hrt_pmu *pmu);
+
 /* "msr/tsc,cstate_core/c6-residency" (or "none") into buf. */
 void hrt_pmu_present_str(const struct hrt_pmu *pmu, char *buf, size_t len);
 

@@ -88,6 +88,8 @@ static void timer_parse_opts(struct wultfw_ctx *ctx, struct timer_priv *p)
 	p->raw = cfg->raw;
 	p->ring_slots = (size_t)cfg->ring_size;
 	p->sysfs_root = ctx->sysfs_root ? ctx->sysfs_root : "/sys";
+	p->proc_stat = "/proc/stat";
+	p->proc_sys_kernel = "/proc/sys/kernel";
 }
 
 static void *timer_probe_thread(void *arg)
@@ -455,7 +457,8 @@ static void timer_reset_run(struct timer_priv *p)
 	atomic_store(&p->overruns, 0);
 	atomic_store(&p->thread_err, 0);
 	atomic_store(&p->usage_err, 0);
-	p->pre_ns_sum = p->post_ns_sum = p->loops = 0;
+	p->pre_ns_sum = p->post_ns_sum = p->slept_ns_sum = p->loops = 0;
+	memset(p->disc_why, 0, sizeof(p->disc_why));
 	p->discarded_reported = p->overruns_logged = 0;
 	p->overrun_log_ns = 0;
 }
@@ -499,6 +502,7 @@ static int timer_start(struct wultfw_ctx *ctx,
 		return ret;
 	}
 	timer_record_setup(ctx, p);
+	timer_run_begin(ctx, p);
 	return 0;
 }
 
@@ -613,6 +617,7 @@ static int timer_stop(struct wultfw_ctx *ctx)
 	char buf[32];
 
 	if (p->thread_running) {
+		timer_run_sample(p);
 		atomic_store(&p->stop, true);
 		/* Ends a long sleep at once; see timer_thread_main(). */
 		pthread_cancel(p->thread);
@@ -624,6 +629,8 @@ static int timer_stop(struct wultfw_ctx *ctx)
 			wultfw_log(ctx, WULTFW_LOG_WARN,
 				   "%" PRIu64 " datapoints were lost because the ring was full; raise ring_size",
 				   overruns);
+		/* Said in full: reads that drain the ring do not repeat it. */
+		p->overruns_logged = overruns;
 		snprintf(buf, sizeof(buf), "%" PRIu64, overruns);
 		wultfw_info(ctx, "timer_overruns", buf);
 		uerr = atomic_load(&p->usage_err);
@@ -631,11 +638,7 @@ static int timer_stop(struct wultfw_ctx *ctx)
 			wultfw_log(ctx, WULTFW_LOG_WARN,
 				   "reading cpuidle usage counters failed (%s): some ReqCState cells are empty",
 				   strerror(-uerr));
-		if (p->loops)
-			wultfw_log(ctx, WULTFW_LOG_INFO,
-				   "%" PRIu64 " sleeps; on the measured CPU per sleep: %" PRIu64 " ns of work before it (TBI - LTime + LDist), %" PRIu64 " ns after it (after TAI)",
-				   p->loops, p->pre_ns_sum / p->loops,
-				   p->post_ns_sum / p->loops);
+		timer_run_end(ctx, p);
 	}
 	if (p->locked) {
 		munlockall();

@@ -33,6 +33,17 @@ bool timer_dp_consistent(const struct timer_dp *dp)
 	return dp->tbi < dp->ltime && dp->tai >= dp->ltime;
 }
 
+int timer_dp_why(const struct timer_dp *dp, int sleep_ret)
+{
+	if (sleep_ret)
+		return TIMER_DISC_SIGNAL;
+	if (dp->tbi >= dp->ltime)
+		return TIMER_DISC_NO_SLEEP;
+	if (dp->tai < dp->ltime)
+		return TIMER_DISC_EARLY;
+	return -1;
+}
+
 int timer_reqcstate(const struct timer_cstates *cs, const uint64_t *before,
 		    const uint64_t *after)
 {
@@ -125,11 +136,13 @@ static int sleep_until(struct timer_dp *dp)
 static void keep_dp(struct timer_priv *p, const struct timer_dp *dp, int sleep_ret)
 {
 	atomic_uint_fast64_t *count = &p->produced;
-
 	/* EINTR: a signal woke the thread, not the timer. */
-	if (sleep_ret || !timer_dp_consistent(dp))
+	int why = timer_dp_why(dp, sleep_ret);
+
+	if (why >= 0) {
+		p->disc_why[why]++;
 		count = &p->discarded;
-	else if (!timer_ring_push(&p->ring, dp))
+	} else if (!timer_ring_push(&p->ring, dp))
 		count = &p->overruns;
 	atomic_fetch_add_explicit(count, 1, memory_order_relaxed);
 }
@@ -168,6 +181,7 @@ void *timer_thread_main(void *arg)
 		dp.cstate = usage_after(p, &u);
 		p->pre_ns_sum += (uint64_t)(dp.tbi - now);
 		p->post_ns_sum += (uint64_t)(timer_now_ns() - dp.tai);
+		p->slept_ns_sum += (uint64_t)(dp.tai - dp.tbi);
 		p->loops++;
 		keep_dp(p, &dp, sleep_ret);
 	}

@@ -7,6 +7,7 @@
 #define TIMER_PRIV_H
 
 #include <pthread.h>
+#include <time.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -42,6 +43,14 @@ enum timer_mlock {
 	TIMER_MLOCK_OFF,	/* mlock = false */
 	TIMER_MLOCK_TRY,	/* not given: lock if permitted, else warn */
 	TIMER_MLOCK_MUST,	/* mlock = true: fail if not permitted */
+};
+
+/* Why a datapoint was discarded (timer_priv.disc_why, info.yml). */
+enum timer_disc {
+	TIMER_DISC_SIGNAL,	/* clock_nanosleep() ended by a signal */
+	TIMER_DISC_NO_SLEEP,	/* TBI >= LTime: never slept */
+	TIMER_DISC_EARLY,	/* TAI < LTime: woke before the launch time */
+	TIMER_DISC_N
 };
 
 /* Most columns: WakeLatency SilentTime LDist ReqCState LTime TBI TAI. */
@@ -97,7 +106,20 @@ struct timer_priv {
 	/* written by the thread, read only after it was joined */
 	uint64_t pre_ns_sum;		/* "now" to TBI: work before the sleep */
 	uint64_t post_ns_sum;		/* TAI to end of the post-wake work */
+	uint64_t slept_ns_sum;		/* TAI - TBI: time in clock_nanosleep() */
 	uint64_t loops;
+	uint64_t disc_why[TIMER_DISC_N];	/* discarded, by reason */
+
+	/* the run as the kernel saw it (timer_run.c) */
+	const char *proc_stat;		/* /proc/stat; tests give a model */
+	const char *proc_sys_kernel;	/* /proc/sys/kernel */
+	int64_t run_t0_ns;		/* when the thread was started */
+	uint64_t idle0_ns;		/* the CPU's idle+iowait then */
+	bool idle0_ok;
+	clockid_t thread_clock;		/* the thread's CPU-time clock */
+	bool have_thread_clock;
+	uint64_t run_wall_ns, thread_cpu_ns, idle_ns;	/* at stop() */
+	bool idle_ok;
 
 	/* read()'s bookkeeping */
 	uint64_t discarded_reported;
@@ -118,5 +140,14 @@ int timer_reqcstate(const struct timer_cstates *cs, const uint64_t *before,
 		    const uint64_t *after);
 
 int64_t timer_now_ns(void);
+
+/* Why a datapoint is discarded, or -1 if it is kept (sleep_ret: errno). */
+int timer_dp_why(const struct timer_dp *dp, int sleep_ret);
+
+/* timer_run.c: what the kernel says about the run, before and after. */
+struct wultfw_ctx;
+void timer_run_begin(struct wultfw_ctx *ctx, struct timer_priv *p);
+void timer_run_sample(struct timer_priv *p);	/* before the thread stops */
+void timer_run_end(struct wultfw_ctx *ctx, struct timer_priv *p);
 
 #endif

@@ -93,7 +93,7 @@ toofew=
 # is wrong in every row), 7 for TotCyc (1b). A check without its rows is
 # skipped, and the whole test then says SKIP with the reason, but only
 # when hrt's own counters show its timers found the CPU busy.
-exp big 5000 60s "raw = true;"
+exp big 5000 60s "raw = true; counters = true;"
 k0=$(kernel_idle)
 "$WULTFW" -c "$TMP/big.cfg" --no-progress >"$TMP/big.out" 2>&1 || { cat "$TMP/big.out"; fail "the 5000-datapoint run"; }
 k1=$(kernel_idle)
@@ -192,6 +192,11 @@ done
 [ -d /sys/bus/event_source/devices/cstate_core ] || case "$hdr" in *CC[1-9]%*) fail "CCx% without cstate_core: $hdr" ;; esac
 [ -d /sys/bus/event_source/devices/cstate_pkg ] || case "$hdr" in *PC[1-9]*%*) fail "PCx% without cstate_pkg: $hdr" ;; esac
 grep -q "^hrt_timers_armed: " "$TMP/out/big/info.yml" || fail "info.yml lacks the hrt counters"
+# eBPF does not measure its own timestamping cost: no overhead columns of
+# zeros, no *Raw copies of the latencies.
+for c in WakeLatencyRaw IntrLatencyRaw AIOverhead IntrOverhead; do
+	case ",$hdr," in *,$c,*) fail "raw = true wrote $c, which hrt does not measure: $hdr" ;; esac
+done
 clean || fail "hrt objects left after a run: $(leftovers)"
 
 # 2. Bad options are refused with a message naming the key.
@@ -248,6 +253,18 @@ exp again 100 10s "raw = true; counters = false;"
 "$WULTFW" -c "$TMP/again.cfg" --no-progress >"$TMP/again.out" 2>&1 || { cat "$TMP/again.out"; fail "run after SIGINT refused"; }
 head -1 "$TMP/out/again/datapoints.csv" | grep -q TotCyc && fail "counters = false still wrote TotCyc"
 grep -q "^hrt_counters: 'none (counters = false)'" "$TMP/out/again/info.yml" || fail "counters = false not in info.yml"
+# 6. counters not given: read only when a counter beyond msr/tsc exists.
+exp auto 100 10s "raw = true;"
+"$WULTFW" -c "$TMP/auto.cfg" --no-progress >"$TMP/auto.out" 2>&1 || { cat "$TMP/auto.out"; fail "the run with counters not given"; }
+beyond=$(ls /sys/bus/event_source/devices/msr/events/aperf /sys/bus/event_source/devices/msr/events/mperf \
+	/sys/bus/event_source/devices/msr/events/smi /sys/bus/event_source/devices/cstate_* 2>/dev/null)
+if [ -r /sys/bus/event_source/devices/msr/events/tsc ] && [ -z "$beyond" ]; then
+	head -1 "$TMP/out/auto/datapoints.csv" | grep -q TotCyc && fail "only msr/tsc and counters not given, yet TotCyc was read"
+	grep -q "no counter beyond it" "$TMP/auto.out" || fail "the log does not say why the counters are off: $(cat "$TMP/auto.out")"
+	grep -q "^hrt_counters: 'none (counters not given and only msr/tsc" "$TMP/out/auto/info.yml" || fail "info.yml does not say why the counters are off"
+elif [ -n "$beyond" ]; then
+	head -1 "$TMP/out/auto/datapoints.csv" | grep -q TotCyc || fail "counters beyond the TSC exist and counters not given, but no TotCyc"
+fi
 clean || fail "hrt objects left after the last run: $(leftovers)"
 [ -z "$toofew" ] || skip "$toofew (the other checks passed)"
 echo "PASS: $rows consistent datapoints, TotCyc per idle period, bad options refused, second run refused, clean after run and SIGINT"

@@ -67,10 +67,17 @@ static void test_defaults(void)
 	CU_ASSERT_FALSE(cfg.raw);
 	CU_ASSERT_EQUAL(cfg.ring_bytes, 1024 * 1024);
 	CU_ASSERT_EQUAL(cfg.poll_ns, 1000000);
-	CU_ASSERT_TRUE(cfg.counters);	/* residency counters where present */
+	/* Not given: decided when the counters are known (hrt_pmu_setup()). */
+	CU_ASSERT_TRUE(cfg.counters);
+	CU_ASSERT_TRUE(cfg.counters_auto);
 	CU_ASSERT_EQUAL_FATAL(parse("source = { counters = false; };"), 0);
 	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
 	CU_ASSERT_FALSE(cfg.counters);
+	CU_ASSERT_FALSE(cfg.counters_auto);
+	CU_ASSERT_EQUAL_FATAL(parse("source = { counters = true; };"), 0);
+	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
+	CU_ASSERT_TRUE(cfg.counters);
+	CU_ASSERT_FALSE(cfg.counters_auto);
 }
 
 static void test_ring(void)
@@ -106,41 +113,94 @@ static void test_health(void)
 	/* 5000 datapoints at 50 us-4 ms in 10 s: about what fits. */
 	struct hrt_health_in ok = {
 		.duration_ns = 10000000000ULL, .ldist_from_ns = 50000,
-		.ldist_to_ns = 4000000, .datapoints = 4800, .arms = 4810,
-		.probe_entry_ns = 500, .counters = true,
+		.ldist_to_ns = 4000000, .records = 4800, .kept = 4800,
+		.arms = 4810, .probe_entry_ns = 500, .counters = true,
 	};
 	struct hrt_health_in in = ok;
-	char w[2][512];
+	char w[2][HRT_HEALTH_LEN];
 
 	CU_ASSERT_EQUAL(hrt_health(&ok, w, 2), 0);
 	/* The Intel guest: 5000 in 57 s, 6912 armed, a 2.5 us probe. */
 	in.duration_ns = 57000000000ULL;
-	in.datapoints = 5000;
+	in.records = in.kept = 5000;
 	in.arms = 6912;
+	in.busy = 1900;
 	in.early_wakeups = 12989;
 	in.probe_entry_ns = 2500;
 	CU_ASSERT_EQUAL_FATAL(hrt_health(&in, w, 2), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "2500 ns per idle entry"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "counters = false"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(w[1], "5000 datapoints in 57.0 s (88/s)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[1], "5000 datapoints kept in 57.0 s (88/s)"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(w[1], "allow about 494/s"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(w[1], "6912 timers armed"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(w[1], "12989 early wakeups"));
-	/* Without counters the advice is another one. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[1], "a quieter CPU"));
+	/* counters = false set: no advice to set it. */
 	in.counters = false;
 	CU_ASSERT_EQUAL(hrt_health(&in, w, 1), 1);
 	CU_ASSERT_PTR_NULL(strstr(w[0], "counters = false"));
+	CU_ASSERT_EQUAL(hrt_health(&in, w, 2), 2);
+	CU_ASSERT_PTR_NULL(strstr(w[1], "counters = false"));
 	/* Too short a run is not judged on its rate. */
 	in = ok;
 	in.duration_ns = 1000000000ULL;
-	in.datapoints = 10;
+	in.kept = 10;
 	CU_ASSERT_EQUAL(hrt_health(&in, w, 2), 0);
 	/* Just over half the allowed rate is still fine. */
 	in = ok;
-	in.datapoints = 2470;	/* 247.0/s of 493.8/s */
+	in.kept = 2470;	/* 247.0/s of 493.8/s */
 	CU_ASSERT_EQUAL(hrt_health(&in, w, 2), 0);
-	in.datapoints = 2400;
+	in.kept = 2400;
 	CU_ASSERT_EQUAL(hrt_health(&in, w, 2), 1);
+}
+
+/*
+ * The trial's run: 3333 records in 3 s, 52 kept, 3281 dropped because idle
+ * was entered after the launch time. The warning counts kept datapoints,
+ * says why the others went, and advises by cause and setting.
+ */
+static void test_health_drops(void)
+{
+	struct hrt_health_in in = {
+		.duration_ns = 3000000000ULL, .ldist_from_ns = 1000,
+		.ldist_to_ns = 1000, .records = 3333, .kept = 52,
+		.arms = 3400, .busy = 0, .counters = false,
+		.drop = { { "ring buffer full", 0, "a larger ring_kib" },
+			  { "idle entered after the launch time", 3281,
+			    "longer launch distances" } },
+		.ndrop = 2,
+	};
+	char w[1][HRT_HEALTH_LEN];
+
+	CU_ASSERT_EQUAL_FATAL(hrt_health(&in, w, 1), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "52 datapoints kept in 3.0 s (17/s)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "of 3333 records 52 kept, 3281 dropped (3281 idle entered after the launch time)"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "longer launch distances"));
+	CU_ASSERT_PTR_NULL(strstr(w[0], "ring_kib"));
+	CU_ASSERT_PTR_NULL(strstr(w[0], "counters = false"));
+	CU_ASSERT_PTR_NULL(strstr(w[0], "quieter"));
+	CU_ASSERT_PTR_NULL(strstr(w[0], "still in the ring buffer"));
+	/* Records left in the ring at stop() are said, not silently lost. */
+	in.records = 3343;
+	CU_ASSERT_EQUAL_FATAL(hrt_health(&in, w, 1), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "10 still in the ring buffer at stop"));
+	in.counters = true;
+	CU_ASSERT_EQUAL_FATAL(hrt_health(&in, w, 1), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "counters = false"));
+	/* A CPU that never idled armed nothing: no advice against causes that were not there. */
+	in.records = in.kept = in.arms = 0;
+	in.drop[1].n = 0;
+	CU_ASSERT_EQUAL_FATAL(hrt_health(&in, w, 1), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "no timer was armed: the CPU never went idle"));
+	CU_ASSERT_PTR_NULL(strstr(w[0], "ring_kib"));
+	CU_ASSERT_PTR_NULL(strstr(w[0], "longer launch"));
+	/* Armed, nothing dropped, nothing busy: no cause-specific advice. */
+	in.arms = 100;
+	in.counters = false;
+	CU_ASSERT_EQUAL_FATAL(hrt_health(&in, w, 1), 1);
+	CU_ASSERT_PTR_NULL(strstr(w[0], "ring_kib"));
+	CU_ASSERT_PTR_NULL(strstr(w[0], "longer launch"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(w[0], "seldom idle"));
 }
 
 int main(void)
@@ -156,6 +216,7 @@ int main(void)
 	CU_add_test(s, "ring_kib", test_ring);
 	CU_add_test(s, "poll and raw", test_poll_and_raw);
 	CU_add_test(s, "health warnings", test_health);
+	CU_add_test(s, "health: kept, dropped and why", test_health_drops);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();

@@ -81,6 +81,8 @@ static void test_tsc_only(void)
 	hrt_pmu_kside_cfg(&pmu, &kc);
 	CU_ASSERT_EQUAL(kc.counters, WFW_KSIDE_HAS_TSC);
 	CU_ASSERT_EQUAL(kc.nres, 0);
+	/* Not worth the probe's time unless asked for (counters not given). */
+	CU_ASSERT_FALSE(hrt_pmu_beyond_tsc(&pmu));
 	tu_rmtree(dir);
 	free(dir);
 }
@@ -148,6 +150,7 @@ static void test_full_set_to_columns(void)
 	CU_ASSERT_EQUAL(pmu.c[7].config, 2);
 	CU_ASSERT_STRING_EQUAL(pmu.c[7].res_name, "PC6");
 	TU_ASSERT_CONTAINS(pmu.absent, "cstate_core/c3-residency");
+	CU_ASSERT_TRUE(hrt_pmu_beyond_tsc(&pmu));
 
 	hrt_pmu_kside_cfg(&pmu, &kc);
 	CU_ASSERT_EQUAL(kc.counters, WFW_KSIDE_HAS_TSC | WFW_KSIDE_HAS_APERF |

@@ -157,6 +157,38 @@ static void test_percentages(void)
 	CU_ASSERT_TRUE(isnan(row[col(&ks, "CC6%")].f));
 }
 
+/*
+ * A source that does not measure its timestamping cost (hrt) gets no
+ * AIOverhead/IntrOverhead of zeros and no *Raw copies of the latencies;
+ * the raw columns it has keep wult's names and order.
+ */
+static void test_raw_without_overheads(void)
+{
+	static const char *const want[] = {
+		"WakeLatency", "SilentTime", "IntrLatency", "IntrOff", "LDist",
+		"LTime", "TBI", "TAI", "TIntr", "TotCyc",
+	};
+	struct wfw_kside_cfg cfg = { .counters = WFW_KSIDE_HAS_TSC,
+				     .raw = true };
+	struct wfw_kside ks;
+	size_t i;
+
+	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &cfg), 0);
+	CU_ASSERT_EQUAL(col(&ks, "WakeLatencyRaw"), -1);
+	CU_ASSERT_EQUAL(col(&ks, "IntrLatencyRaw"), -1);
+	CU_ASSERT_EQUAL(col(&ks, "AIOverhead"), -1);
+	CU_ASSERT_EQUAL(col(&ks, "IntrOverhead"), -1);
+	CU_ASSERT_EQUAL_FATAL(ks.schema.ncols, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < ks.schema.ncols; i++)
+		CU_ASSERT_STRING_EQUAL(ks.schema.cols[i].name, want[i]);
+	/* With the bit they come before LTime, as wult writes them. */
+	cfg.counters |= WFW_KSIDE_HAS_OVERHEADS;
+	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &cfg), 0);
+	CU_ASSERT_EQUAL(col(&ks, "WakeLatencyRaw"), 5);
+	CU_ASSERT_EQUAL(col(&ks, "IntrOverhead"), 8);
+	CU_ASSERT_EQUAL(col(&ks, "LTime"), 9);
+}
+
 static void test_raw_and_extra(void)
 {
 	static const struct wultfw_column extra[] = {
@@ -195,7 +227,8 @@ static void test_raw_and_extra(void)
  */
 static void test_overheads(void)
 {
-	struct wfw_kside_cfg cfg = { .raw = true };
+	struct wfw_kside_cfg cfg = { .counters = WFW_KSIDE_HAS_OVERHEADS,
+				     .raw = true };
 	struct wfw_kside ks;
 	struct wfw_kside_dp dp = base_dp();
 	union wultfw_cell row[WFW_KSIDE_MAX_COLS];
@@ -273,6 +306,8 @@ int main(void)
 	CU_add_test(s, "percentages and CPUFreq", test_percentages);
 	CU_add_test(s, "raw and extra columns", test_raw_and_extra);
 	CU_add_test(s, "overhead subtraction", test_overheads);
+	CU_add_test(s, "raw columns without measured overheads",
+		    test_raw_without_overheads);
 	CU_add_test(s, "bad configurations", test_bad_cfg);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();

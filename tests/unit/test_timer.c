@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "timer_health.h"
 #include "timer_priv.h"
 #include "testopts.h"
 #include "testutil.h"
@@ -38,6 +39,7 @@ struct harness {
 	struct wultfw_source_info info;
 	struct wultfw_batch b;
 	char log[8192];
+	char infos[4096];	/* "key: value" lines from wultfw_info() */
 };
 
 static void h_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
@@ -49,7 +51,15 @@ static void h_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 	snprintf(h->log + len, sizeof(h->log) - len, "%s\n", msg);
 }
 
-static const struct wultfw_host h_host = { .log = h_log };
+static void h_info(struct wultfw_ctx *ctx, const char *key, const char *value)
+{
+	struct harness *h = ctx->host_data;
+	size_t len = strlen(h->infos);
+
+	snprintf(h->infos + len, sizeof(h->infos) - len, "%s: %s\n", key, value);
+}
+
+static const struct wultfw_host h_host = { .log = h_log, .info = h_info };
 
 /* Every option gets a value, as the core would fill them from defaults. */
 static void h_init(struct harness *h)
@@ -424,6 +434,114 @@ static void test_consistency_rule(void)
 	CU_ASSERT_FALSE(timer_dp_consistent(&dp));
 }
 
+/* Each discarded datapoint has one reason, in this order. */
+static void test_discard_reasons(void)
+{
+	struct timer_dp dp = { .tbi = 100, .ltime = 200, .tai = 250 };
+
+	CU_ASSERT_EQUAL(timer_dp_why(&dp, 0), -1);
+	CU_ASSERT_EQUAL(timer_dp_why(&dp, EINTR), TIMER_DISC_SIGNAL);
+	dp.tbi = 200;
+	CU_ASSERT_EQUAL(timer_dp_why(&dp, 0), TIMER_DISC_NO_SLEEP);
+	dp.tbi = 100;
+	dp.tai = 199;
+	CU_ASSERT_EQUAL(timer_dp_why(&dp, 0), TIMER_DISC_EARLY);
+}
+
+/*
+ * A model /proc/stat: cpu1's idle (4th) + iowait (5th) in USER_HZ ticks.
+ * The trial's busy CPU (idle 0 while the thread slept 90%) is warned
+ * about with both shares; an idle CPU and a run too short are not.
+ */
+static void test_idle_model(void)
+{
+	char *dir = tu_tmpdir(), *path;
+	long hz = sysconf(_SC_CLK_TCK);
+	struct timer_idle_in in = { .cpu = 1, .wall_ns = 1000000000,
+				    .idle_ns = 0, .slept_ns = 900000000 };
+	char msg[640];
+	uint64_t ns = 0;
+
+	path = tu_write(dir, "stat", "cpu  9 9 9 9 9 0 0 0 0 0\n"
+			"cpu1 5 6 7 80 20 0 0 0 0 0\ncpu10 1 1 1 1 1 0 0 0 0 0\n");
+	CU_ASSERT_EQUAL(timer_proc_idle_ns(path, 1, &ns), 0);
+	CU_ASSERT_EQUAL(ns, 100 * (1000000000ULL / (uint64_t)hz));
+	CU_ASSERT_EQUAL(timer_proc_idle_ns(path, 2, &ns), -ENOENT);
+	free(path);
+
+	CU_ASSERT_TRUE(timer_idle_warn(&in, msg, sizeof(msg)));
+	TU_ASSERT_CONTAINS(msg, "CPU 1 was idle for 0% of the run");
+	TU_ASSERT_CONTAINS(msg, "slept for 90% of it");
+	TU_ASSERT_CONTAINS(msg, "not exits from C-states");
+	in.idle_ns = 850000000;		/* idle nearly whenever it slept */
+	CU_ASSERT_FALSE(timer_idle_warn(&in, msg, sizeof(msg)));
+	in.idle_ns = 400000000;		/* less than half */
+	CU_ASSERT_TRUE(timer_idle_warn(&in, msg, sizeof(msg)));
+	TU_ASSERT_CONTAINS(msg, "idle for 40%");
+	in.idle_ns = 0;			/* 10 ticks: too coarse to judge */
+	in.slept_ns = 100000000;
+	CU_ASSERT_FALSE(timer_idle_warn(&in, msg, sizeof(msg)));
+	tu_rmtree(dir);
+	free(dir);
+}
+
+/* The launch distance and loop-cost warnings, from the trial's 1 us run. */
+static void test_ldist_and_cost(void)
+{
+	char msg[768];
+
+	CU_ASSERT_TRUE(timer_ldist_warn(1000, 0, msg, sizeof(msg)));
+	TU_ASSERT_CONTAINS(msg, "from 1000 ns, below 10 us");
+	TU_ASSERT_CONTAINS(msg, "syscall latency");
+	CU_ASSERT_PTR_NULL(strstr(msg, "RT throttling"));
+	CU_ASSERT_TRUE(timer_ldist_warn(1000, 90, msg, sizeof(msg)));
+	TU_ASSERT_CONTAINS(msg, "until RT throttling stops it");
+	CU_ASSERT_FALSE(timer_ldist_warn(10000, 90, msg, sizeof(msg)));
+	/* 40 ns before, 250 ns after: 29% of 1 us, 0.1% of 275 us. */
+	CU_ASSERT_TRUE(timer_cost_warn(40, 250, 1000, msg, sizeof(msg)));
+	TU_ASSERT_CONTAINS(msg, "(40 ns before, 250 ns after it) is 29%");
+	CU_ASSERT_FALSE(timer_cost_warn(40, 250, 275000, msg, sizeof(msg)));
+}
+
+/*
+ * RT throttling, modelled: sched_rt_runtime_us 950000 of 1000000. A
+ * SCHED_FIFO thread busy 95% of 2 s may have been throttled; one busy 5%,
+ * at SCHED_OTHER, under no limit (-1), or busy too briefly to fill a
+ * runtime was not.
+ */
+static void test_rt_model(void)
+{
+	char *dir = tu_tmpdir(), *f1, *f2, msg[640];
+	struct timer_rt_in in = { .priority = 90, .wall_ns = 2000000000,
+				  .cpu_ns = 1900000000 };
+
+	f1 = tu_write(dir, "sched_rt_runtime_us", "950000\n");
+	f2 = tu_write(dir, "sched_rt_period_us", "1000000\n");
+	CU_ASSERT_EQUAL_FATAL(timer_read_rt_limits(dir, &in.runtime_us,
+						   &in.period_us), 0);
+	CU_ASSERT_EQUAL(in.runtime_us, 950000);
+	CU_ASSERT_EQUAL(in.period_us, 1000000);
+	CU_ASSERT_TRUE(timer_rt_warn(&in, msg, sizeof(msg)));
+	TU_ASSERT_CONTAINS(msg, "busy 95% of the run");
+	TU_ASSERT_CONTAINS(msg, "RT throttling activated");
+	TU_ASSERT_CONTAINS(msg, "up to 50 ms");
+	in.cpu_ns = 100000000;
+	CU_ASSERT_FALSE(timer_rt_warn(&in, msg, sizeof(msg)));
+	in.cpu_ns = 1900000000;
+	in.priority = 0;
+	CU_ASSERT_FALSE(timer_rt_warn(&in, msg, sizeof(msg)));
+	in.priority = 90;
+	in.runtime_us = -1;
+	CU_ASSERT_FALSE(timer_rt_warn(&in, msg, sizeof(msg)));
+	in.runtime_us = 950000;
+	in.wall_ns = in.cpu_ns = 20000000;	/* 20 ms: no period filled */
+	CU_ASSERT_FALSE(timer_rt_warn(&in, msg, sizeof(msg)));
+	free(f1);
+	free(f2);
+	tu_rmtree(dir);
+	free(dir);
+}
+
 static void test_reqcstate_logic(void)
 {
 	struct timer_cstates cs = { .on = true, .none = 3, .several = 4,
@@ -629,8 +747,41 @@ static void test_discarded(void)
 	CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 0), WULTFW_READ_OK);
 	CU_ASSERT_EQUAL(h.b.discarded, 0);
 	pl->source->stop(&h.ctx);
+	/* info.yml says why, per reason. */
+	TU_ASSERT_CONTAINS(h.infos, "timer_discarded_signal: 3\n");
+	TU_ASSERT_CONTAINS(h.infos, "timer_discarded_tbi_after_ltime: 0\n");
+	TU_ASSERT_CONTAINS(h.infos, "timer_discarded_tai_before_ltime: 0\n");
 	h_close(&h);
 	signal(SIGUSR1, SIG_DFL);
+}
+
+/*
+ * Overruns said once, in stop(), before the core's summary: the reads that
+ * drain the ring afterwards must not say them again.
+ */
+static void test_overruns_once(void)
+{
+	struct wultfw_source_params pa = params(1000, 1000);
+	struct timer_priv *p;
+	struct harness h;
+	const char *at;
+	int n = 0;
+
+	h_init(&h);
+	h.cfg.ring_size = 64;
+	h.cfg.reqcstate = false;
+	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
+	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
+	p = h.ctx.priv;
+	for (int waited = 0; waited < 500 && !atomic_load(&p->overruns); waited++)
+		usleep(10000);
+	pl->source->stop(&h.ctx);
+	CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 0), WULTFW_READ_OK);
+	CU_ASSERT_EQUAL(h.b.rows, 64);
+	for (at = h.log; (at = strstr(at, "lost")); at++)
+		n++;
+	CU_ASSERT_EQUAL(n, 1);
+	h_close(&h);
 }
 
 /* A tiny ring that nobody reads: the loss is counted and logged. */
@@ -796,6 +947,11 @@ int main(void)
 	CU_add_test(s, "bad CPU", test_bad_cpu);
 	CU_add_test(s, "discarded", test_discarded);
 	CU_add_test(s, "overruns", test_overruns);
+	CU_add_test(s, "overruns said once", test_overruns_once);
+	CU_add_test(s, "discard reasons", test_discard_reasons);
+	CU_add_test(s, "idle share, modelled", test_idle_model);
+	CU_add_test(s, "launch distance and loop cost", test_ldist_and_cost);
+	CU_add_test(s, "RT throttling, modelled", test_rt_model);
 	CU_add_test(s, "without privileges", test_unprivileged);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
