@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "calc.h"
+#include "stats/cstate.h"
 #include "stats/report.h"
 #include "stats/table.h"
 
@@ -164,16 +165,11 @@ static int table_rows(struct calc *c, struct wfw_table *t, const char *metric,
 	return ret;
 }
 
-static bool seen_before(struct calc *c, size_t upto, const char *name,
-			bool group)
+static bool seen_before(struct calc *c, size_t upto, const char *name)
 {
-	for (size_t i = 0; i < upto; i++) {
-		struct wfw_statset *s = &c->res[i].set;
-
-		if (group ? find_group(s, name) != SIZE_MAX :
-			    find_metric(s, name) != SIZE_MAX)
+	for (size_t i = 0; i < upto; i++)
+		if (find_metric(&c->res[i].set, name) != SIZE_MAX)
 			return true;
-	}
 	return false;
 }
 
@@ -204,23 +200,51 @@ static void print_rows(struct calc *c, const struct wfw_table *t)
 	       c->estimated ? " (marked ~)" : "; none was needed");
 }
 
-/* Rows of metric `name` per group, groups in order of first appearance. */
+/*
+ * Insert `name` into names[0..*n) (cap entries), kept in wfw_cstate_cmp()
+ * order, unless there already.
+ */
+static void add_group_name(const char **names, size_t *n, size_t cap,
+			   const char *name)
+{
+	size_t j = *n;
+
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(names[i], name))
+			return;
+	if (*n == cap)
+		return;
+	for (; j && wfw_cstate_cmp(names[j - 1], name) > 0; j--)
+		names[j] = names[j - 1];
+	names[j] = name;
+	(*n)++;
+}
+
+/* Rows of metric `name` per group: every result's groups, C-states by depth. */
 static int group_rows_of(struct calc *c, struct wfw_table *t, const char *name)
 {
+	size_t cap = 0, n = 0;
+	const char **names;
 	int ret = 0;
 
-	for (size_t j = 0; c->per_cstate && j < c->nres && !ret; j++) {
+	for (size_t j = 0; c->per_cstate && j < c->nres; j++)
+		cap += c->res[j].set.ngroups;
+	if (!cap)
+		return 0;
+	names = malloc(cap * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	for (size_t j = 0; j < c->nres; j++) {
 		struct wfw_statset *sj = &c->res[j].set;
 
 		if (sj->gcol < 0 || c->res[j].no_states)
 			continue;
-		for (size_t g = 0; g < sj->ngroups && !ret; g++) {
-			const char *gn = wfw_statset_group_name(sj, g);
-
-			if (!seen_before(c, j, gn, true))
-				ret = table_rows(c, t, name, gn);
-		}
+		for (size_t g = 0; g < sj->ngroups; g++)
+			add_group_name(names, &n, cap, wfw_statset_group_name(sj, g));
 	}
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = table_rows(c, t, name, names[i]);
+	free(names);
 	return ret;
 }
 
@@ -252,7 +276,7 @@ int calc_print_table(struct calc *c)
 		for (size_t m = 0; m < s->nmetrics && !ret; m++) {
 			const char *name = wfw_statset_metric(s, m)->name;
 
-			if (wfw_statset_pending(s, m) || seen_before(c, i, name, false))
+			if (wfw_statset_pending(s, m) || seen_before(c, i, name))
 				continue;
 			ret = table_rows(c, &t, name, "all");
 			if (!ret)

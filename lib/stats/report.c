@@ -110,8 +110,8 @@ int wfw_report_table(struct wfw_statset *s, const double *p, size_t np,
 		if (wfw_statset_pending(s, m))
 			continue;
 		ret = table_row(&t, s, m, SIZE_MAX, p, np);
-		for (size_t g = 0; s->gcol >= 0 && g < s->ngroups && !ret; g++)
-			ret = table_row(&t, s, m, g, p, np);
+		for (size_t i = 0; s->gcol >= 0 && i < s->ngroups && !ret; i++)
+			ret = table_row(&t, s, m, wfw_statset_group_at(s, i), p, np);
 	}
 	if (!ret)
 		wfw_table_print(&t, f);
@@ -254,7 +254,9 @@ int wfw_report_json(struct wfw_statset *s, const double *p, size_t np,
 			fprintf(f, ",\n%*s", ind + 6, "");
 			wfw_json_string(f, gname);
 			fputs(": {", f);
-			for (size_t g = 0; g < s->ngroups && !ret; g++) {
+			for (size_t i = 0; i < s->ngroups && !ret; i++) {
+				size_t g = wfw_statset_group_at(s, i);
+
 				if (!s->acc[m * s->ngroups + g].n)
 					continue;
 				fprintf(f, "%s\n%*s", first ? "" : ",",

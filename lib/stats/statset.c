@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/cstate.h"
 #include "stats/statset.h"
 
 #ifdef __SSE2__
@@ -82,6 +83,30 @@ static int alloc_metrics(struct wfw_statset *s)
 	return 0;
 }
 
+/* s->gorder: the groups in wfw_cstate_cmp() order (insertion: few groups). */
+static int sort_groups(struct wfw_statset *s)
+{
+	size_t *o = realloc(s->gorder, s->ngroups * sizeof(*o));
+
+	if (!o)
+		return -ENOMEM;
+	s->gorder = o;
+	for (size_t i = 0; i < s->ngroups; i++) {
+		const char *name = wfw_statset_group_name(s, i);
+		size_t j = i;
+
+		for (; j && wfw_cstate_cmp(wfw_statset_group_name(s, o[j - 1]), name) > 0; j--)
+			o[j] = o[j - 1];
+		o[j] = i;
+	}
+	return 0;
+}
+
+size_t wfw_statset_group_at(const struct wfw_statset *s, size_t i)
+{
+	return s->gorder ? s->gorder[i] : i;
+}
+
 int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
 		     const struct wfw_statset_cfg *cfg, char *err, size_t errlen)
 {
@@ -105,7 +130,7 @@ int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
 	/* Keep the kept values of all accumulators within the budget. */
 	per_acc = cfg->exact_memory / sizeof(double) / (s->nmetrics * s->ngroups);
 	s->exact_limit = cfg->exact_limit < per_acc ? cfg->exact_limit : per_acc;
-	if (alloc_metrics(s)) {
+	if (alloc_metrics(s) || sort_groups(s)) {
 		wfw_statset_free(s);
 		return -ENOMEM;
 	}
@@ -126,6 +151,7 @@ void wfw_statset_free(struct wfw_statset *s)
 	free(s->order);
 	free(s->colp);
 	free(s->gcount);
+	free(s->gorder);
 	for (size_t g = 0; s->gmerged && g < s->ngroups; g++)
 		free(s->gmerged[g]);
 	free(s->gmerged);
@@ -342,7 +368,7 @@ static int grow_groups(struct wfw_statset *s, size_t ng)
 	s->acc = acc;
 	s->gcount = gcount;
 	s->ngroups = ng;
-	return 0;
+	return 0;	/* the caller names the new groups, then sorts */
 }
 
 /* Metric m's column changed type: convert what it holds. */
@@ -366,7 +392,7 @@ int wfw_statset_sync(struct wfw_statset *s)
 	const struct wultfw_column *cols = s->schema->cols;
 
 	if (s->gcol >= 0 && cols[s->gcol].n_enum + 1 > s->ngroups &&
-	    grow_groups(s, cols[s->gcol].n_enum + 1))
+	    (grow_groups(s, cols[s->gcol].n_enum + 1) || sort_groups(s)))
 		return -ENOMEM;
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		const struct wultfw_column *col = &cols[s->mcol[m]];
@@ -684,7 +710,9 @@ static long group_named(struct wfw_statset *dst, const char *name)
 	free(dst->gmerged);
 	dst->gmerged = names;
 	names[ng - 1] = strdup(name);
-	return names[ng - 1] ? (long)ng - 1 : -ENOMEM;
+	if (!names[ng - 1] || sort_groups(dst))
+		return -ENOMEM;
+	return (long)ng - 1;
 }
 
 static uint64_t metric_count(const struct wfw_statset *s, size_t m)

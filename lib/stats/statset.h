@@ -63,6 +63,7 @@ struct wfw_statset {
 	bool nums;		/* adding numbers (wfw_statset_add_nums()) */
 	const bool *may_nan;	/* its may_nan (false: no NaN in the column) */
 	char **gmerged;		/* names of groups only a merged part had */
+	size_t *gorder;		/* the groups in listing order (wfw_cstate_cmp()) */
 };
 
 /* A summary in display units (raw value / column divisor). */
@@ -136,6 +137,13 @@ int wfw_statset_merge(struct wfw_statset *dst, struct wfw_statset *src);
 
 /* Metric m is a text column still waiting for its first number. */
 bool wfw_statset_pending(const struct wfw_statset *s, size_t m);
+
+/*
+ * The i-th group to list: groups are listed by wfw_cstate_cmp() of their
+ * names (POLL, C1, C1E, C2 ... C10, other names, "-"), whatever order
+ * the file named them in.
+ */
+size_t wfw_statset_group_at(const struct wfw_statset *s, size_t i);
 
 /* Name of group g: the enum name, or "-" for rows without a state. */
 const char *wfw_statset_group_name(const struct wfw_statset *s, size_t g);

@@ -14,6 +14,7 @@
 
 #include <CUnit/Basic.h>
 
+#include "stats/cstate.h"
 #include "stats/statset.h"
 #include "stats/stats.h"
 
@@ -160,6 +161,62 @@ static void test_group_blocks(void)
 	run(1, false);
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+	return wfw_cstate_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* C-states by depth (numbers as numbers, then the suffix), others after. */
+static void test_cstate_order(void)
+{
+	static const char *const want[] = {
+		"POLL", "C1", "C1E", "C1_ACPI", "C2", "C3", "C6", "C6S", "C8",
+		"C10", "C10S", "C100", "ACPI", "C", "CX", "FOO", "c1", "-",
+	};
+	enum { N = sizeof(want) / sizeof(want[0]) };
+	const char *v[N];
+
+	for (size_t k = 0; k < 20; k++) {
+		memcpy(v, want, sizeof(v));
+		for (size_t i = N - 1; i > 0; i--) {	/* shuffled */
+			size_t j = (size_t)(urand() * (double)(i + 1));
+			const char *t = v[i];
+
+			v[i] = v[j];
+			v[j] = t;
+		}
+		qsort(v, N, sizeof(v[0]), cmp_names);
+		for (size_t i = 0; i < N; i++)
+			CU_ASSERT_STRING_EQUAL(v[i], want[i]);
+	}
+	CU_ASSERT(wfw_cstate_cmp("C01", "C1") != 0);
+	CU_ASSERT(wfw_cstate_cmp("C01", "C1") == -wfw_cstate_cmp("C1", "C01"));
+	CU_ASSERT(wfw_cstate_cmp("C1", "C1") == 0);
+}
+
+/* A statset lists its groups by depth, not in the file's order of names. */
+static void test_group_listing(void)
+{
+	static const char *const gnames[] = { "C6", "C1E", "POLL", "C10", "C1" };
+	static const char *const want[] = { "POLL", "C1", "C1E", "C6", "C10", "-" };
+	const struct wultfw_column gcols[2] = {
+		{ "X", "us", WULTFW_COL_FLOAT, 0, NULL, 0 },
+		{ "ReqCState", "", WULTFW_COL_ENUM, 0, gnames, 5 },
+	};
+	const struct wultfw_schema sch = { .ncols = 2, .cols = gcols };
+	struct wfw_statset_cfg cfg = { .exact_limit = 100, .exact_memory = 1 << 20,
+				       .group_by = "ReqCState" };
+	struct wfw_statset s;
+	char err[128];
+
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&s, &sch, &cfg, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(s.ngroups, 6);
+	for (size_t i = 0; i < 6; i++)
+		CU_ASSERT_STRING_EQUAL(wfw_statset_group_name(&s, wfw_statset_group_at(&s, i)),
+				       want[i]);
+	wfw_statset_free(&s);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -169,6 +226,8 @@ int main(void)
 		return CU_get_error();
 	s = CU_add_suite("statset groups", NULL, NULL);
 	CU_add_test(s, "blocks as each accumulator's stage makes them", test_group_blocks);
+	CU_add_test(s, "C-states ordered by depth", test_cstate_order);
+	CU_add_test(s, "groups listed by depth", test_group_listing);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
