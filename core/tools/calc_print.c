@@ -178,8 +178,11 @@ static size_t exact_limit(const struct calc *c)
 {
 	size_t lim = SIZE_MAX;
 
-	for (size_t i = 0; i < c->nres; i++)
-		lim = c->res[i].set.exact_limit < lim ? c->res[i].set.exact_limit : lim;
+	for (size_t i = 0; i < c->nres; i++) {
+		size_t t = wfw_statset_switch_point(&c->res[i].set);
+
+		lim = t < lim ? t : lim;
+	}
 	return lim;
 }
 

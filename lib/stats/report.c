@@ -233,7 +233,7 @@ int wfw_report_json(struct wfw_statset *s, const double *p, size_t np,
 	else
 		fputs("null", f);
 	fprintf(f, ",\n%*s\"exact_limit\": %zu,\n", ind + 2, "",
-		s->exact_limit);
+		wfw_statset_switch_point(s));
 	fprintf(f, "%*s\"metrics\": {", ind + 2, "");
 	for (size_t m = 0, shown = 0; m < s->nmetrics && !ret; m++) {
 		const struct wultfw_column *col = wfw_statset_metric(s, m);

@@ -20,6 +20,10 @@ void wfw_acc_init(struct wfw_acc *a, size_t exact_limit, bool integers)
 
 void wfw_acc_free(struct wfw_acc *a)
 {
+	struct wfw_acc_pool *pool = a->pool;
+
+	if (pool)
+		pool->held -= a->cap;
 	free(a->vals);
 	free(a->stage);
 	if (a->hist) {
@@ -27,6 +31,29 @@ void wfw_acc_free(struct wfw_acc *a)
 		free(a->hist);
 	}
 	wfw_acc_init(a, a->exact_limit, a->integers);
+	a->pool = pool;
+}
+
+/* Room for cap kept values (realloc), told to the pool. */
+static int set_cap(struct wfw_acc *a, size_t cap)
+{
+	double *nv = cap ? realloc(a->vals, cap * sizeof(*nv)) : NULL;
+
+	if (cap && !nv)
+		return -ENOMEM;
+	if (!cap)
+		free(a->vals);
+	if (a->pool)
+		a->pool->held = a->pool->held - a->cap + cap;
+	a->vals = nv;
+	a->cap = cap;
+	return 0;
+}
+
+void wfw_acc_trim(struct wfw_acc *a)
+{
+	if (!a->hist && a->cap > a->nvals)
+		set_cap(a, a->nvals);	/* shrinking: cannot fail but for 0 */
 }
 
 /* s += x, the lost low part kept in *c (Neumaier's compensated sum). */
@@ -68,37 +95,59 @@ static int to_hist(struct wfw_acc *a)
 	wfw_hist_init(a->hist);
 	if (wfw_hist_add_many(a->hist, a->vals, a->nvals))
 		return -ENOMEM;
-	free(a->vals);
-	a->vals = NULL;
-	a->nvals = a->cap = 0;
+	set_cap(a, 0);
+	a->nvals = 0;
 	return 0;
 }
 
+int wfw_acc_leave_exact(struct wfw_acc *a)
+{
+	return a->hist ? 0 : to_hist(a);
+}
+
 /*
- * Keep values for percentiles (exact or histogram); no moments here.
- * lo, hi: the least and greatest of them; sum: their sum, or NAN.
+ * Room for `need` kept values: doubling, within exact_limit and the
+ * pool's room; the pool may take a out of exact mode instead.
+ */
+static int grow(struct wfw_acc *a, size_t need, uint64_t count)
+{
+	size_t cap = a->cap ? a->cap : 1024;
+
+	while (cap < need)
+		cap *= 2;
+	cap = cap < a->exact_limit ? cap : a->exact_limit;
+	if (a->pool) {
+		struct wfw_acc_pool *p = a->pool;
+		size_t others;
+
+		if (p->held - a->cap + need > p->budget &&
+		    wfw_acc_pool_room(p, a, need, count))
+			return -ENOMEM;
+		if (a->hist)
+			return 0;
+		others = p->held - a->cap;
+		if (others + need > p->budget)	/* cannot happen: room made */
+			return to_hist(a);
+		cap = cap < p->budget - others ? cap : p->budget - others;
+	}
+	return set_cap(a, cap);
+}
+
+/*
+ * Keep values for percentiles (exact or histogram); no moments here, so
+ * a->n does not count them yet. lo, hi: the least and greatest of them;
+ * sum: their sum, or NAN.
  */
 static int store(struct wfw_acc *a, const double *v, size_t n, double lo,
 		 double hi, double sum, struct wfw_hist_sq *sq)
 {
 	if (!a->hist && a->nvals + n > a->exact_limit && to_hist(a))
 		return -ENOMEM;
+	if (!a->hist && a->nvals + n > a->cap &&
+	    grow(a, a->nvals + n, a->n + a->nstage + n))
+		return -ENOMEM;
 	if (a->hist)
 		return wfw_hist_add_range(a->hist, v, n, lo, hi, sum, a->integers, sq);
-	if (a->nvals + n > a->cap) {
-		size_t cap = a->cap ? a->cap : 1024;
-		double *nv;
-
-		while (cap < a->nvals + n)
-			cap *= 2;
-		if (cap > a->exact_limit)
-			cap = a->exact_limit;
-		nv = realloc(a->vals, cap * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		a->vals = nv;
-		a->cap = cap;
-	}
 	memcpy(a->vals + a->nvals, v, n * sizeof(*v));
 	a->nvals += n;
 	a->sorted = false;
@@ -186,12 +235,14 @@ int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src)
 		dst->min = src->min;
 	if (src->max > dst->max)
 		dst->max = src->max;
-	merge_moments(dst, src->n, src->sum, src->sumc, src->m2);
-	if (!src->hist)
-		return store(dst, src->vals, src->nvals, src->min, src->max, NAN, NULL);
-	if (!dst->hist && to_hist(dst))
+	if (!src->hist) {
+		if (store(dst, src->vals, src->nvals, src->min, src->max, NAN, NULL))
+			return -ENOMEM;
+	} else if ((!dst->hist && to_hist(dst)) || wfw_hist_merge(dst->hist, src->hist)) {
 		return -ENOMEM;
-	return wfw_hist_merge(dst->hist, src->hist);
+	}
+	merge_moments(dst, src->n, src->sum, src->sumc, src->m2);
+	return 0;
 }
 
 double wfw_acc_stddev(const struct wfw_acc *a)

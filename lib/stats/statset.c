@@ -69,7 +69,9 @@ static int alloc_metrics(struct wfw_statset *s)
 	s->mtype = calloc(s->nmetrics, sizeof(*s->mtype));
 	s->mdiv = calloc(s->nmetrics, sizeof(*s->mdiv));
 	s->gcount = calloc(s->ngroups, sizeof(*s->gcount));
-	if (!s->acc || !s->nans || !s->empties || !s->mtype || !s->mdiv || !s->gcount)
+	s->pool = calloc(s->nmetrics, sizeof(*s->pool));
+	if (!s->acc || !s->nans || !s->empties || !s->mtype || !s->mdiv ||
+	    !s->gcount || !s->pool)
 		return -ENOMEM;
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		const struct wultfw_column *col = &s->schema->cols[s->mcol[m]];
@@ -79,6 +81,8 @@ static int alloc_metrics(struct wfw_statset *s)
 		for (size_t g = 0; g < s->ngroups; g++)
 			wfw_acc_init(&s->acc[m * s->ngroups + g], s->exact_limit,
 				     col->type == WULTFW_COL_INT);
+		wfw_acc_pool_init(&s->pool[m], s->budget, s->exact_limit,
+				  &s->acc[m * s->ngroups], s->ngroups);
 	}
 	return 0;
 }
@@ -110,8 +114,6 @@ size_t wfw_statset_group_at(const struct wfw_statset *s, size_t i)
 int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
 		     const struct wfw_statset_cfg *cfg, char *err, size_t errlen)
 {
-	size_t per_acc;
-
 	memset(s, 0, sizeof(*s));
 	s->schema = schema;
 	s->gcol = group_column(schema, cfg);
@@ -127,9 +129,13 @@ int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
 		wfw_statset_free(s);
 		return -ENOENT;
 	}
-	/* Keep the kept values of all accumulators within the budget. */
-	per_acc = cfg->exact_memory / sizeof(double) / (s->nmetrics * s->ngroups);
-	s->exact_limit = cfg->exact_limit < per_acc ? cfg->exact_limit : per_acc;
+	/*
+	 * Each metric's share of the memory for kept values, shared by its
+	 * groups however many names the group column has (a binary file
+	 * keeps names no row uses; a CSV file's names come as rows do).
+	 */
+	s->budget = cfg->exact_memory / sizeof(double) / s->nmetrics;
+	s->exact_limit = cfg->exact_limit < s->budget ? cfg->exact_limit : s->budget;
 	if (alloc_metrics(s) || sort_groups(s)) {
 		wfw_statset_free(s);
 		return -ENOMEM;
@@ -143,6 +149,7 @@ void wfw_statset_free(struct wfw_statset *s)
 		for (size_t i = 0; i < s->nmetrics * s->ngroups; i++)
 			wfw_acc_free(&s->acc[i]);
 	free(s->acc);
+	free(s->pool);
 	free(s->mcol);
 	free(s->nans);
 	free(s->empties);
@@ -362,6 +369,7 @@ static int grow_groups(struct wfw_statset *s, size_t ng)
 			wfw_acc_init(&dst[g], s->exact_limit, s->mtype[m] == WULTFW_COL_INT);
 		memcpy(dst, src, (old - 1) * sizeof(*dst));
 		dst[ng - 1] = src[old - 1];
+		wfw_acc_pool_init(&s->pool[m], s->budget, s->exact_limit, dst, ng);
 	}
 	free(s->acc);
 	free(s->gcount);
@@ -629,6 +637,33 @@ static void summarize(struct wfw_acc *a, double div, const double *p,
 		out->pct[i] /= div;
 }
 
+/*
+ * Metric m's groups as the final counts decide, whatever order the values
+ * came in: those over the fair share leave exact mode.
+ */
+static int settle(struct wfw_statset *s, size_t m)
+{
+	struct wfw_acc *acc = &s->acc[m * s->ngroups];
+
+	for (size_t g = 0; g < s->ngroups; g++)
+		if (acc[g].nstage && wfw_acc_flush(&acc[g]))
+			return -ENOMEM;
+	return wfw_acc_pool_settle(&s->pool[m]);
+}
+
+size_t wfw_statset_switch_point(const struct wfw_statset *s)
+{
+	size_t t = s->exact_limit;
+
+	for (size_t m = 0; m < s->nmetrics; m++) {
+		size_t share = wfw_acc_pool_share(&s->pool[m]);
+
+		if (!wfw_statset_pending(s, m) && share < t)
+			t = share;
+	}
+	return t;
+}
+
 int wfw_statset_summary(struct wfw_statset *s, size_t m, size_t g,
 			const double *p, size_t np, struct wfw_summary *out)
 {
@@ -642,6 +677,8 @@ int wfw_statset_summary(struct wfw_statset *s, size_t m, size_t g,
 	(void)col;
 	if (s->mtype[m] == WULTFW_COL_INT && s->mdiv[m] > 1)
 		div = s->mdiv[m];
+	if (settle(s, m))
+		return -ENOMEM;
 	if (g != SIZE_MAX) {
 		summarize(&s->acc[m * s->ngroups + g], div, p, np, out);
 		return 0;

@@ -24,7 +24,8 @@
 
 struct wfw_statset_cfg {
 	size_t exact_limit;	/* values kept exactly per metric and group */
-	size_t exact_memory;	/* bytes for kept values, all metrics; 0: none */
+	size_t exact_memory;	/* bytes for kept values, all metrics and
+				 * groups (each metric an equal share); 0: none */
 	const char *group_by;	/* ENUM column to group by; NULL: none */
 	const char *const *metrics;	/* name patterns (fnmatch); NULL: all */
 	size_t nmetrics;
@@ -53,7 +54,9 @@ struct wfw_statset {
 	int *mtype;		/* per metric: the column type accumulated */
 	uint32_t *mdiv;		/* per metric: the divisor accumulated */
 	uint64_t rows;
-	size_t exact_limit;	/* effective, after the memory budget */
+	size_t exact_limit;	/* per metric: min(exact_limit, budget) */
+	size_t budget;		/* values kept per metric, all groups */
+	struct wfw_acc_pool *pool;	/* per metric: its groups' room */
 	/* scratch for one chunk of rows */
 	uint32_t *order;	/* per group: its rows of the chunk */
 	size_t norder;		/* groups order has room for */
@@ -157,6 +160,15 @@ uint64_t wfw_statset_group_count(const struct wfw_statset *s, size_t g);
  */
 int wfw_statset_summary(struct wfw_statset *s, size_t m, size_t g,
 			const double *p, size_t np, struct wfw_summary *out);
+
+/*
+ * Where percentiles switch to the histogram: a group (of any metric) with
+ * at most this many values is exact. Without groups exact_limit; with
+ * groups each metric's fair share of its room for kept values (struct
+ * wfw_acc_pool), which depends on the groups' counts, not on how many
+ * names the group column has.
+ */
+size_t wfw_statset_switch_point(const struct wfw_statset *s);
 
 /* Bytes held by all accumulators. */
 size_t wfw_statset_bytes(const struct wfw_statset *s);

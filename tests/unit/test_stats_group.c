@@ -217,6 +217,92 @@ static void test_group_listing(void)
 	wfw_statset_free(&s);
 }
 
+/*
+ * Feed `rows` (group per row in grp[]) in calls of about `batch` rows;
+ * the kept values' room never exceeds the metric's budget. Returns the
+ * groups' exactness as a bit mask once summarized.
+ */
+static unsigned pool_run(const int64_t *grp, size_t rows, size_t batch,
+			 size_t ncodes, const char *const *gnames)
+{
+	const struct wultfw_column pc[2] = {
+		{ "X", "", WULTFW_COL_FLOAT, 0, NULL, 0 },
+		{ "G", "", WULTFW_COL_ENUM, 0, gnames, ncodes },
+	};
+	const struct wultfw_schema sch = { .ncols = 2, .cols = pc };
+	struct wfw_statset_cfg cfg = { .exact_limit = 1000000,
+				       .exact_memory = 8 * 20000, .group_by = "G" };
+	union wultfw_cell *c = malloc(2 * rows * sizeof(*c));
+	struct wfw_statset s;
+	struct wfw_summary sum;
+	unsigned exact = 0;
+	char err[128];
+
+	CU_ASSERT_FATAL(c != NULL);
+	for (size_t r = 0; r < rows; r++) {
+		c[2 * r].f = (double)(r % 997);
+		c[2 * r + 1].i = grp[r];
+	}
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&s, &sch, &cfg, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(s.budget, 20000);
+	for (size_t r0 = 0, n; r0 < rows; r0 += n) {
+		struct wultfw_batch b;
+		size_t kept = 0;
+
+		n = 1 + (size_t)(urand() * 2 * batch);
+		n = n < rows - r0 ? n : rows - r0;
+		b = (struct wultfw_batch){ c + 2 * r0, 2, n, n, 0 };
+		CU_ASSERT_EQUAL_FATAL(wfw_statset_add(&s, &b), 0);
+		for (size_t g = 0; g < s.ngroups; g++)
+			kept += s.acc[g].cap;
+		CU_ASSERT(kept <= s.budget && s.pool[0].held == kept);
+	}
+	for (size_t g = 0; g < s.ngroups; g++) {
+		CU_ASSERT_EQUAL(wfw_statset_summary(&s, 0, g, NULL, 0, &sum), 0);
+		exact |= (unsigned)sum.exact << g;
+	}
+	wfw_statset_free(&s);
+	free(c);
+	return exact;
+}
+
+/*
+ * A metric's groups share its room for exact values: which groups stay
+ * exact depends on their final counts only (not on the order of the rows,
+ * nor on names no row has), and the room held stays within the budget.
+ */
+static void test_pool(void)
+{
+	static const char *const gn[] = { "C6", "C1", "POLL", "C1E", "C10", "C3" };
+	static const size_t cnt[] = { 30000, 9000, 4000, 900, 100, 0 };
+	enum { ROWS = 44000 };
+	int64_t *grp = malloc(ROWS * sizeof(*grp)), t;
+	unsigned first = 0, e;
+	size_t r = 0;
+
+	CU_ASSERT_FATAL(grp != NULL);
+	for (size_t g = 0; g < 6; g++)
+		for (size_t k = 0; k < cnt[g]; k++)
+			grp[r++] = (int64_t)g;
+	/* 20000 values: 5000 to the small groups, 7500 each for C6 and C1. */
+	for (int run = 0; run < 6; run++) {
+		for (size_t i = ROWS - 1; run && i > 0; i--) {	/* shuffled */
+			size_t j = (size_t)(urand() * (double)(i + 1));
+
+			t = grp[i];
+			grp[i] = grp[j];
+			grp[j] = t;
+		}
+		e = pool_run(grp, ROWS, run % 2 ? 300 : 5000, run < 3 ? 5 : 6, gn);
+		if (!run)
+			first = e;
+		CU_ASSERT_EQUAL(e & 0x1f, first & 0x1f);
+	}
+	/* Over the share: C6 and C1; exact: POLL, C1E, C10. */
+	CU_ASSERT_EQUAL(first & 0x1f, 0x1c);
+	free(grp);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -228,6 +314,7 @@ int main(void)
 	CU_add_test(s, "blocks as each accumulator's stage makes them", test_group_blocks);
 	CU_add_test(s, "C-states ordered by depth", test_cstate_order);
 	CU_add_test(s, "groups listed by depth", test_group_listing);
+	CU_add_test(s, "a metric's groups share its room for exact values", test_pool);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
