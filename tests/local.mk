@@ -103,6 +103,8 @@ TESTS += tests/integration/test_calc_input.sh tests/integration/test_calc_diff.s
 # calc -c of a CSV file and its binary twins: the same table.
 TESTS += tests/integration/test_calc_twins.sh
 EXTRA_DIST += tests/integration/test_calc_twins.sh
+TESTS += tests/integration/test_calc_format.sh
+EXTRA_DIST += tests/integration/test_calc_format.sh
 TESTS += tests/integration/test_durable.sh
 TESTS += tests/integration/test_wult_compat.sh tests/integration/test_select.sh
 TESTS += tests/integration/test_select_onepass.sh

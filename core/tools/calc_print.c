@@ -63,12 +63,16 @@ static void fmt_diff(char *buf, size_t len, const struct calc_func *f,
 		     int dec)
 {
 	double v = func_value(f, s), b = func_value(f, base), d = v - b;
+	double pct = round(1000 * d / fabs(b)) / 10;	/* as %.1f shows it */
 	char num[40];
 
 	wfw_fmt_value(num, sizeof(num), fabs(d), f->fn == FN_COUNT ? 0 : dec);
+	/* What rounds to zero is +0, not -0.000 (-0.0%). */
+	if (strspn(num, "0.") == strlen(num))
+		d = 0;
 	if (b != 0 && isfinite(b))
 		snprintf(buf, len, "%s%s (%+.1f%%)", d < 0 ? "-" : "+", num,
-			 100 * d / fabs(b));
+			 pct == 0 ? 0.0 : pct);
 	else
 		snprintf(buf, len, "%s%s", d < 0 ? "-" : "+", num);
 }
@@ -117,7 +121,7 @@ static int summarize_results(struct calc *c, const char *metric,
 /* One table row: the lead cells, then each function of sum (or its diff). */
 static int add_row(struct calc *c, struct wfw_table *t, const char **lead,
 		   const struct wfw_summary *sum, const struct wfw_summary *base,
-		   int dec)
+		   const int *dec)
 {
 	const char *cells[6 + CALC_MAX_FUNCS];
 	char buf[CALC_MAX_FUNCS][64];
@@ -125,43 +129,91 @@ static int add_row(struct calc *c, struct wfw_table *t, const char **lead,
 
 	for (size_t k = 0; k < c->nfuncs; k++) {
 		if (base)
-			fmt_diff(buf[k], sizeof(buf[k]), &c->funcs[k], sum, base, dec);
+			fmt_diff(buf[k], sizeof(buf[k]), &c->funcs[k], sum, base, dec[k]);
 		else
-			fmt_func(buf[k], sizeof(buf[k]), &c->funcs[k], sum, dec);
+			fmt_func(buf[k], sizeof(buf[k]), &c->funcs[k], sum, dec[k]);
 		cells[n++] = buf[k];
 	}
 	return wfw_table_add(t, cells);
 }
 
-/*
- * Rows for one metric and one group name ("all": every row): one per
- * result, and under each later result its difference to the first.
- */
-static int table_rows(struct calc *c, struct wfw_table *t, const char *metric,
-		      const char *group)
-{
-	struct wfw_summary sum[c->nres];
-	bool have[c->nres];
-	const struct wultfw_column *col = NULL;
-	char diffname[300];
-	int ret, dec;
+/* One metric's rows: per group name ("all" first) and result, a summary. */
+struct mrows {
+	const char *metric;
+	const char **groups;
+	size_t ngroups;
+	struct wfw_summary *sum;	/* [g * nres + i] */
+	bool *have;
+	const struct wultfw_column *col;
+	int dec[CALC_MAX_FUNCS];
+};
 
-	ret = summarize_results(c, metric, group, sum, have, &col);
-	if (ret || !col)
-		return ret;
-	dec = wfw_report_decimals(col);
+/*
+ * Decimals of each function: one rule for all of the metric's rows (every
+ * group, result and difference), so that its numbers align and whole
+ * numbers show no ".000" (wfw_fmt_decimals()).
+ */
+static void decimals(struct calc *c, struct mrows *r)
+{
+	size_t nrows = r->ngroups * c->nres, n;
+	double v[nrows ? nrows : 1];
+	int dec = wfw_report_decimals(r->col);
+
+	for (size_t k = 0; k < c->nfuncs; k++) {
+		n = 0;
+		for (size_t i = 0; i < nrows; i++)
+			if (r->have[i])
+				v[n++] = func_value(&c->funcs[k], &r->sum[i]);
+		r->dec[k] = c->funcs[k].fn == FN_COUNT ? 0 : wfw_fmt_decimals(dec, v, n);
+	}
+}
+
+/*
+ * The rows of group g: one per result, and under each later result its
+ * difference to the first.
+ */
+static int group_table_rows(struct calc *c, struct wfw_table *t,
+			    const struct mrows *r, size_t g)
+{
+	const struct wfw_summary *sum = r->sum + g * c->nres;
+	const bool *have = r->have + g * c->nres;
+	const char *unit = r->col->unit ? r->col->unit : "";
+	char diffname[300];
+	int ret = 0;
+
 	snprintf(diffname, sizeof(diffname), "diff vs %s", c->res[0].arg);
 	for (size_t i = 0; i < c->nres && !ret; i++) {
-		const char *lead[4] = { metric, col->unit ? col->unit : "", group,
-					c->res[i].arg };
+		const char *lead[4] = { r->metric, unit, r->groups[g], c->res[i].arg };
 		const char *dlead[4] = { "", "", "", diffname };
 
 		if (!have[i])
 			continue;
-		ret = add_row(c, t, lead, &sum[i], NULL, dec);
+		ret = add_row(c, t, lead, &sum[i], NULL, r->dec);
 		if (!ret && i && have[0])
-			ret = add_row(c, t, dlead, &sum[i], &sum[0], dec);
+			ret = add_row(c, t, dlead, &sum[i], &sum[0], r->dec);
 	}
+	return ret;
+}
+
+/* Summaries of every row of r, then the rows. */
+static int metric_table_rows(struct calc *c, struct wfw_table *t, struct mrows *r)
+{
+	int ret = 0;
+
+	r->sum = calloc(r->ngroups * c->nres, sizeof(*r->sum));
+	r->have = calloc(r->ngroups * c->nres, sizeof(*r->have));
+	if (!r->sum || !r->have)
+		ret = -ENOMEM;
+	for (size_t g = 0; g < r->ngroups && !ret; g++)
+		ret = summarize_results(c, r->metric, r->groups[g], r->sum + g * c->nres,
+					r->have + g * c->nres, &r->col);
+	if (!ret && r->col) {
+		decimals(c, r);
+		for (size_t g = 0; g < r->ngroups && !ret; g++)
+			ret = group_table_rows(c, t, r, g);
+	}
+	free(r->sum);
+	free(r->have);
 	return ret;
 }
 
@@ -223,31 +275,31 @@ static void add_group_name(const char **names, size_t *n, size_t cap,
 	(*n)++;
 }
 
-/* Rows of metric `name` per group: every result's groups, C-states by depth. */
-static int group_rows_of(struct calc *c, struct wfw_table *t, const char *name)
+/* Rows of metric `name`: all, then per group (every result's, by depth). */
+static int metric_rows(struct calc *c, struct wfw_table *t, const char *name)
 {
-	size_t cap = 0, n = 0;
-	const char **names;
-	int ret = 0;
+	struct mrows r = { .metric = name };
+	size_t cap = 1, n = 0;
+	int ret;
 
 	for (size_t j = 0; c->per_cstate && j < c->nres; j++)
 		cap += c->res[j].set.ngroups;
-	if (!cap)
-		return 0;
-	names = malloc(cap * sizeof(*names));
-	if (!names)
+	r.groups = malloc(cap * sizeof(*r.groups));
+	if (!r.groups)
 		return -ENOMEM;
-	for (size_t j = 0; j < c->nres; j++) {
+	r.groups[0] = "all";
+	for (size_t j = 0; c->per_cstate && j < c->nres; j++) {
 		struct wfw_statset *sj = &c->res[j].set;
 
 		if (sj->gcol < 0 || c->res[j].no_states)
 			continue;
 		for (size_t g = 0; g < sj->ngroups; g++)
-			add_group_name(names, &n, cap, wfw_statset_group_name(sj, g));
+			add_group_name(r.groups + 1, &n, cap - 1,
+				       wfw_statset_group_name(sj, g));
 	}
-	for (size_t i = 0; i < n && !ret; i++)
-		ret = table_rows(c, t, name, names[i]);
-	free(names);
+	r.ngroups = 1 + n;
+	ret = metric_table_rows(c, t, &r);
+	free(r.groups);
 	return ret;
 }
 
@@ -281,9 +333,7 @@ int calc_print_table(struct calc *c)
 
 			if (wfw_statset_pending(s, m) || seen_before(c, i, name))
 				continue;
-			ret = table_rows(c, &t, name, "all");
-			if (!ret)
-				ret = group_rows_of(c, &t, name);
+			ret = metric_rows(c, &t, name);
 		}
 	}
 	if (!ret)

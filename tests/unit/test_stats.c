@@ -15,6 +15,7 @@
 #include "stats/hist.h"
 #include "stats/statset.h"
 #include "stats/stats.h"
+#include "stats/table.h"
 
 static const double pcts[] = { 0, 1, 10, 25, 50, 75, 90, 99, 99.9, 99.99,
 			       99.999, 100 };
@@ -639,6 +640,33 @@ static void test_mean_compensated(void)
 	CU_ASSERT(e[2] > 1e-2);
 }
 
+/* One rule of decimals for a statistic over all its rows (calc's table). */
+static void test_fmt_decimals(void)
+{
+	const double counts[] = { 0, 1, 1 }, half[] = { 0, 0.5, 1 };
+	const double us[] = { 2.0, 17.862, 5031.815 }, mean_us[] = { 17.8625, 2.0 };
+	const double small[] = { 0.0631, 0.0632 }, tiny[] = { 1.2e-5, 3.4e-5 };
+	const double nan_only[] = { NAN };
+	char b[64];
+
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(0, counts, 3), 0);	/* no ".000" */
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(0, half, 3), 3);	/* one 0.5: all 3 */
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(3, us, 3), 3);
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(3, mean_us, 2), 3);
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(0, small, 2), 4);	/* 3 significant */
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(6, tiny, 2), 6);	/* the data's own */
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(3, tiny, 2), 7);
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(0, nan_only, 1), 0);
+	wfw_fmt_value(b, sizeof(b), 1e15, 0);
+	CU_ASSERT_STRING_EQUAL(b, "1000000000000000");	/* no exponent */
+	wfw_fmt_value(b, sizeof(b), -0.0001, 3);
+	CU_ASSERT_STRING_EQUAL(b, "0.000");	/* no "-0.000" */
+	wfw_fmt_value(b, sizeof(b), -2.5, 3);
+	CU_ASSERT_STRING_EQUAL(b, "-2.500");
+	wfw_fmt_value(b, sizeof(b), NAN, 3);
+	CU_ASSERT_STRING_EQUAL(b, "-");
+}
+
 /* Memory depends on the range of values, not their number. */
 static void test_memory_bounded(void)
 {
@@ -726,6 +754,7 @@ int main(void)
 	CU_add_test(s, "counted through the range as one by one", test_range_window);
 	CU_add_test(s, "moments far from zero", test_moments_offset);
 	CU_add_test(s, "a compensated mean (1e9 + k * 0.001)", test_mean_compensated);
+	CU_add_test(s, "decimals of a statistic", test_fmt_decimals);
 	CU_add_test(s, "memory bounded", test_memory_bounded);
 	CU_add_test(s, "merge", test_merge);
 	CU_add_test(s, "empty", test_empty);
