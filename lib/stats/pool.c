@@ -78,6 +78,11 @@ static int over_share(struct wfw_acc_pool *p, const struct wfw_acc *a,
 	return 0;
 }
 
+int wfw_acc_pool_check(struct wfw_acc_pool *p, struct wfw_acc *a, uint64_t count)
+{
+	return over_share(p, a, count);
+}
+
 int wfw_acc_pool_settle(struct wfw_acc_pool *p)
 {
 	return over_share(p, NULL, 0);

@@ -133,6 +133,9 @@ static int grow(struct wfw_acc *a, size_t need, uint64_t count)
 	return set_cap(a, cap);
 }
 
+/* Kept values between looks at the pool's fair share. */
+#define POOL_CHECK 4096
+
 /*
  * Keep values for percentiles (exact or histogram); no moments here, so
  * a->n does not count them yet. lo, hi: the least and greatest of them;
@@ -142,6 +145,10 @@ static int store(struct wfw_acc *a, const double *v, size_t n, double lo,
 		 double hi, double sum, struct wfw_hist_sq *sq)
 {
 	if (!a->hist && a->nvals + n > a->exact_limit && to_hist(a))
+		return -ENOMEM;
+	/* Past the fair share: leave now, not when the room runs out. */
+	if (!a->hist && a->pool && (a->nvals + n) / POOL_CHECK != a->nvals / POOL_CHECK &&
+	    wfw_acc_pool_check(a->pool, a, a->n + a->nstage + n))
 		return -ENOMEM;
 	if (!a->hist && a->nvals + n > a->cap &&
 	    grow(a, a->nvals + n, a->n + a->nstage + n))

@@ -82,6 +82,11 @@ void wfw_acc_pool_init(struct wfw_acc_pool *p, size_t budget, size_t limit,
 size_t wfw_acc_pool_share(const struct wfw_acc_pool *p);
 /* Members over the share leave exact mode: the end of the values. */
 int wfw_acc_pool_settle(struct wfw_acc_pool *p);
+/*
+ * Members over the fair share leave exact mode, member a counting `count`
+ * values (so that a member past it does not wait for the room to run out).
+ */
+int wfw_acc_pool_check(struct wfw_acc_pool *p, struct wfw_acc *a, uint64_t count);
 /* Room for `need` kept values of member a (count values by then). */
 int wfw_acc_pool_room(struct wfw_acc_pool *p, struct wfw_acc *a, size_t need,
 		      uint64_t count);
