@@ -91,15 +91,33 @@ int wfw_acc_pool_settle(struct wfw_acc_pool *p)
 /*
  * What stays exact is within the share, so it fits: the kept values of
  * the exact members (each its count) sum to at most the budget once the
- * others give back their spare room.
+ * others give back their spare room. What is left is spread evenly as
+ * headroom (trimming others to exactly their values would have them grow
+ * again at their next block: a realloc per block near the budget).
  */
 int wfw_acc_pool_room(struct wfw_acc_pool *p, struct wfw_acc *a, size_t need,
 		      uint64_t count)
 {
+	size_t used = need, nexact = 1, head;
+
 	if (over_share(p, a, count))
 		return -ENOMEM;
-	for (size_t i = 0; i < p->nacc && p->held - a->cap + need > p->budget; i++)
-		if (&p->acc[i] != a)
-			wfw_acc_trim(&p->acc[i]);
+	if (a->hist)
+		return 0;
+	for (size_t i = 0; i < p->nacc; i++) {
+		const struct wfw_acc *x = &p->acc[i];
+
+		if (x != a && !x->hist) {
+			used += x->nvals;
+			nexact++;
+		}
+	}
+	head = used < p->budget ? (p->budget - used) / nexact : 0;
+	for (size_t i = 0; i < p->nacc && p->held - a->cap + need > p->budget - head; i++) {
+		struct wfw_acc *x = &p->acc[i];
+
+		if (x != a && !x->hist && x->cap > x->nvals + head)
+			wfw_acc_set_cap(x, x->nvals + head);
+	}
 	return 0;
 }

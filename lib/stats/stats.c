@@ -34,8 +34,7 @@ void wfw_acc_free(struct wfw_acc *a)
 	a->pool = pool;
 }
 
-/* Room for cap kept values (realloc), told to the pool. */
-static int set_cap(struct wfw_acc *a, size_t cap)
+int wfw_acc_set_cap(struct wfw_acc *a, size_t cap)
 {
 	double *nv = cap ? realloc(a->vals, cap * sizeof(*nv)) : NULL;
 
@@ -50,11 +49,7 @@ static int set_cap(struct wfw_acc *a, size_t cap)
 	return 0;
 }
 
-void wfw_acc_trim(struct wfw_acc *a)
-{
-	if (!a->hist && a->cap > a->nvals)
-		set_cap(a, a->nvals);	/* shrinking: cannot fail but for 0 */
-}
+
 
 /* s += x, the lost low part kept in *c (Neumaier's compensated sum). */
 static void add_compensated(double *s, double *c, double x)
@@ -95,7 +90,7 @@ static int to_hist(struct wfw_acc *a)
 	wfw_hist_init(a->hist);
 	if (wfw_hist_add_many(a->hist, a->vals, a->nvals))
 		return -ENOMEM;
-	set_cap(a, 0);
+	wfw_acc_set_cap(a, 0);
 	a->nvals = 0;
 	return 0;
 }
@@ -130,7 +125,7 @@ static int grow(struct wfw_acc *a, size_t need, uint64_t count)
 			return to_hist(a);
 		cap = cap < p->budget - others ? cap : p->budget - others;
 	}
-	return set_cap(a, cap);
+	return wfw_acc_set_cap(a, cap);
 }
 
 /* Kept values between looks at the pool's fair share. */

@@ -92,8 +92,8 @@ int wfw_acc_pool_room(struct wfw_acc_pool *p, struct wfw_acc *a, size_t need,
 		      uint64_t count);
 /* Leave exact mode now (the kept values into the histogram). */
 int wfw_acc_leave_exact(struct wfw_acc *a);
-/* Give back room beyond the kept values. */
-void wfw_acc_trim(struct wfw_acc *a);
+/* Room for cap >= nvals kept values (realloc), told to the pool. */
+int wfw_acc_set_cap(struct wfw_acc *a, size_t cap);
 
 void wfw_acc_init(struct wfw_acc *a, size_t exact_limit, bool integers);
 void wfw_acc_free(struct wfw_acc *a);
