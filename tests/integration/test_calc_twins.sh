@@ -57,4 +57,11 @@ if cmp -s fc.out fb.out; then ok "a filtered binary file that keeps unused names
 if grep -q '~' fb.out && ! grep -E ' (POLL|C1E|C10|-) ' fb.out | grep -q '~'; then
 	ok "in the filtered files only C6 and all are approximate"
 else fail "exactness of the filtered files:"; cat fb.out; fi
+# JSON too, but for the file's name.
+for f in a.csv a.wfb fc/datapoints.csv fb/datapoints.wfb; do
+	"$WULTFW" calc -c -M 1 -F json "$f" 2>/dev/null | grep -v '"file"\|"result"' >"$(echo "$f" | tr / _).json"
+done
+if cmp -s a.csv.json a.wfb.json && cmp -s fc_datapoints.csv.json fb_datapoints.wfb.json; then
+	ok "calc -c --json: the twins agree"
+else fail "calc -c --json: the twins differ"; diff a.csv.json a.wfb.json | head; fi
 finish
