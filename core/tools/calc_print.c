@@ -25,10 +25,7 @@ static size_t find_metric(const struct wfw_statset *s, const char *name)
 
 static size_t find_group(const struct wfw_statset *s, const char *name)
 {
-	for (size_t g = 0; g < s->ngroups; g++)
-		if (!strcmp(wfw_statset_group_name(s, g), name))
-			return g;
-	return SIZE_MAX;
+	return wfw_statset_group_find(s, name);
 }
 
 static double func_value(const struct calc_func *f, const struct wfw_summary *s)
@@ -153,12 +150,14 @@ struct mrows {
  * group, result and difference), so that its numbers align and whole
  * numbers show no ".000" (wfw_fmt_decimals()).
  */
-static void decimals(struct calc *c, struct mrows *r)
+static int decimals(struct calc *c, struct mrows *r)
 {
 	size_t nrows = r->ngroups * c->nres, n;
-	double v[nrows ? nrows : 1];
+	double *v = malloc((nrows ? nrows : 1) * sizeof(*v));
 	int dec = wfw_report_decimals(r->col);
 
+	if (!v)
+		return -ENOMEM;
 	for (size_t k = 0; k < c->nfuncs; k++) {
 		n = 0;
 		for (size_t i = 0; i < nrows; i++)
@@ -166,6 +165,8 @@ static void decimals(struct calc *c, struct mrows *r)
 				v[n++] = func_value(&c->funcs[k], &r->sum[i]);
 		r->dec[k] = c->funcs[k].fn == FN_COUNT ? 0 : wfw_fmt_decimals(dec, v, n);
 	}
+	free(v);
+	return 0;
 }
 
 /*
@@ -208,7 +209,7 @@ static int metric_table_rows(struct calc *c, struct wfw_table *t, struct mrows *
 		ret = summarize_results(c, r->metric, r->groups[g], r->sum + g * c->nres,
 					r->have + g * c->nres, &r->col);
 	if (!ret && r->col) {
-		decimals(c, r);
+		ret = decimals(c, r);
 		for (size_t g = 0; g < r->ngroups && !ret; g++)
 			ret = group_table_rows(c, t, r, g);
 	}
@@ -255,24 +256,29 @@ static void print_rows(struct calc *c, const struct wfw_table *t)
 	       c->estimated ? " (marked ~)" : "; none was needed");
 }
 
-/*
- * Insert `name` into names[0..*n) (cap entries), kept in wfw_cstate_cmp()
- * order, unless there already.
- */
-static void add_group_name(const char **names, size_t *n, size_t cap,
-			   const char *name)
+static int cmp_group_names(const void *a, const void *b)
 {
-	size_t j = *n;
+	return wfw_cstate_cmp(*(const char *const *)a, *(const char *const *)b);
+}
 
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp(names[i], name))
-			return;
-	if (*n == cap)
-		return;
-	for (; j && wfw_cstate_cmp(names[j - 1], name) > 0; j--)
-		names[j] = names[j - 1];
-	names[j] = name;
-	(*n)++;
+/* Every result's group names, once each, by depth, into names (room: n). */
+static size_t group_names(struct calc *c, const char **names)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t j = 0; j < c->nres; j++) {
+		struct wfw_statset *sj = &c->res[j].set;
+
+		if (sj->gcol < 0 || c->res[j].no_states)
+			continue;
+		for (size_t g = 0; g < sj->ngroups; g++)
+			names[n++] = wfw_statset_group_name(sj, g);
+	}
+	qsort(names, n, sizeof(*names), cmp_group_names);
+	for (size_t i = 0; i < n; i++)
+		if (!k || strcmp(names[k - 1], names[i]))
+			names[k++] = names[i];
+	return k;
 }
 
 /* Rows of metric `name`: all, then per group (every result's, by depth). */
@@ -288,15 +294,8 @@ static int metric_rows(struct calc *c, struct wfw_table *t, const char *name)
 	if (!r.groups)
 		return -ENOMEM;
 	r.groups[0] = "all";
-	for (size_t j = 0; c->per_cstate && j < c->nres; j++) {
-		struct wfw_statset *sj = &c->res[j].set;
-
-		if (sj->gcol < 0 || c->res[j].no_states)
-			continue;
-		for (size_t g = 0; g < sj->ngroups; g++)
-			add_group_name(r.groups + 1, &n, cap - 1,
-				       wfw_statset_group_name(sj, g));
-	}
+	if (c->per_cstate)
+		n = group_names(c, r.groups + 1);
 	r.ngroups = 1 + n;
 	ret = metric_table_rows(c, t, &r);
 	free(r.groups);

@@ -91,9 +91,10 @@ int wfw_acc_pool_settle(struct wfw_acc_pool *p)
 /*
  * What stays exact is within the share, so it fits: the kept values of
  * the exact members (each its count) sum to at most the budget once the
- * others give back their spare room. What is left is spread evenly as
- * headroom (trimming others to exactly their values would have them grow
- * again at their next block: a realloc per block near the budget).
+ * others give back their spare room. Half of what is left is spread
+ * evenly as headroom (trimming others to exactly their values would have
+ * them grow again at their next block: a realloc per block near the
+ * budget), half stays free for the next to grow (or a new group).
  */
 int wfw_acc_pool_room(struct wfw_acc_pool *p, struct wfw_acc *a, size_t need,
 		      uint64_t count)
@@ -112,7 +113,8 @@ int wfw_acc_pool_room(struct wfw_acc_pool *p, struct wfw_acc *a, size_t need,
 			nexact++;
 		}
 	}
-	head = used < p->budget ? (p->budget - used) / nexact : 0;
+	/* Half the free room as headroom, half for the next (or new) member. */
+	head = used < p->budget ? (p->budget - used) / nexact / 2 : 0;
 	for (size_t i = 0; i < p->nacc && p->held - a->cap + need > p->budget - head; i++) {
 		struct wfw_acc *x = &p->acc[i];
 

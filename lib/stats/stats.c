@@ -108,6 +108,11 @@ static int grow(struct wfw_acc *a, size_t need, uint64_t count)
 {
 	size_t cap = a->cap ? a->cap : 1024;
 
+	/* Many groups: start within an even part of the room. */
+	if (!a->cap && a->pool && a->pool->nacc &&
+	    a->pool->budget / a->pool->nacc < cap)
+		cap = a->pool->budget / a->pool->nacc > 16 ? a->pool->budget / a->pool->nacc : 16;
+
 	while (cap < need)
 		cap *= 2;
 	cap = cap < a->exact_limit ? cap : a->exact_limit;

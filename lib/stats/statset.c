@@ -70,8 +70,9 @@ static int alloc_metrics(struct wfw_statset *s)
 	s->mdiv = calloc(s->nmetrics, sizeof(*s->mdiv));
 	s->gcount = calloc(s->ngroups, sizeof(*s->gcount));
 	s->pool = calloc(s->nmetrics, sizeof(*s->pool));
+	s->settled = calloc(s->nmetrics, sizeof(*s->settled));
 	if (!s->acc || !s->nans || !s->empties || !s->mtype || !s->mdiv ||
-	    !s->gcount || !s->pool)
+	    !s->gcount || !s->pool || !s->settled)
 		return -ENOMEM;
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		const struct wultfw_column *col = &s->schema->cols[s->mcol[m]];
@@ -87,23 +88,57 @@ static int alloc_metrics(struct wfw_statset *s)
 	return 0;
 }
 
-/* s->gorder: the groups in wfw_cstate_cmp() order (insertion: few groups). */
+struct named {
+	const char *name;
+	size_t g;
+};
+
+static int cmp_named(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int d = wfw_cstate_cmp(x->name, y->name);
+
+	return d ? d : (x->g > y->g) - (x->g < y->g);
+}
+
+/* s->gorder: the groups in wfw_cstate_cmp() order. */
 static int sort_groups(struct wfw_statset *s)
 {
 	size_t *o = realloc(s->gorder, s->ngroups * sizeof(*o));
+	struct named *v = malloc(s->ngroups * sizeof(*v));
 
-	if (!o)
+	if (o)
+		s->gorder = o;
+	if (!o || !v) {
+		free(v);
 		return -ENOMEM;
-	s->gorder = o;
-	for (size_t i = 0; i < s->ngroups; i++) {
-		const char *name = wfw_statset_group_name(s, i);
-		size_t j = i;
-
-		for (; j && wfw_cstate_cmp(wfw_statset_group_name(s, o[j - 1]), name) > 0; j--)
-			o[j] = o[j - 1];
-		o[j] = i;
 	}
+	for (size_t g = 0; g < s->ngroups; g++)
+		v[g] = (struct named){ wfw_statset_group_name(s, g), g };
+	qsort(v, s->ngroups, sizeof(*v), cmp_named);
+	for (size_t i = 0; i < s->ngroups; i++)
+		o[i] = v[i].g;
+	free(v);
 	return 0;
+}
+
+size_t wfw_statset_group_find(const struct wfw_statset *s, const char *name)
+{
+	size_t lo = 0, hi = s->ngroups;
+
+	if (!s->gorder)
+		return SIZE_MAX;
+	while (lo < hi) {	/* the first in order not before name */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (wfw_cstate_cmp(wfw_statset_group_name(s, s->gorder[mid]), name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->ngroups && !strcmp(wfw_statset_group_name(s, s->gorder[lo]), name))
+		return s->gorder[lo];
+	return SIZE_MAX;
 }
 
 size_t wfw_statset_group_at(const struct wfw_statset *s, size_t i)
@@ -150,6 +185,7 @@ void wfw_statset_free(struct wfw_statset *s)
 			wfw_acc_free(&s->acc[i]);
 	free(s->acc);
 	free(s->pool);
+	free(s->settled);
 	free(s->mcol);
 	free(s->nans);
 	free(s->empties);
@@ -644,6 +680,10 @@ static void summarize(struct wfw_acc *a, double div, const double *p,
 static int settle(struct wfw_statset *s, size_t m)
 {
 	struct wfw_acc *acc = &s->acc[m * s->ngroups];
+
+	if (s->settled[m] == s->rows + 1)
+		return 0;	/* nothing added since: once per metric, not per group */
+	s->settled[m] = s->rows + 1;
 
 	for (size_t g = 0; g < s->ngroups; g++)
 		if (acc[g].nstage && wfw_acc_flush(&acc[g]))

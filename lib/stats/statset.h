@@ -57,6 +57,7 @@ struct wfw_statset {
 	size_t exact_limit;	/* per metric: min(exact_limit, budget) */
 	size_t budget;		/* values kept per metric, all groups */
 	struct wfw_acc_pool *pool;	/* per metric: its groups' room */
+	uint64_t *settled;	/* per metric: rows + 1 when last settled */
 	/* scratch for one chunk of rows */
 	uint32_t *order;	/* per group: its rows of the chunk */
 	size_t norder;		/* groups order has room for */
@@ -147,6 +148,9 @@ bool wfw_statset_pending(const struct wfw_statset *s, size_t m);
  * the file named them in.
  */
 size_t wfw_statset_group_at(const struct wfw_statset *s, size_t i);
+
+/* The group called `name`, or SIZE_MAX (a binary search in that order). */
+size_t wfw_statset_group_find(const struct wfw_statset *s, const char *name);
 
 /* Name of group g: the enum name, or "-" for rows without a state. */
 const char *wfw_statset_group_name(const struct wfw_statset *s, size_t g);
