@@ -49,8 +49,6 @@ int wfw_acc_set_cap(struct wfw_acc *a, size_t cap)
 	return 0;
 }
 
-
-
 /* s += x, the lost low part kept in *c (Neumaier's compensated sum). */
 static void add_compensated(double *s, double *c, double x)
 {
@@ -108,11 +106,12 @@ static int grow(struct wfw_acc *a, size_t need, uint64_t count)
 {
 	size_t cap = a->cap ? a->cap : 1024;
 
-	/* Many groups: start within an even part of the room. */
-	if (!a->cap && a->pool && a->pool->nacc &&
-	    a->pool->budget / a->pool->nacc < cap)
-		cap = a->pool->budget / a->pool->nacc > 16 ? a->pool->budget / a->pool->nacc : 16;
+	if (!a->cap && a->pool && a->pool->nacc) {
+		/* Many groups: start within an even part of the room. */
+		size_t even = a->pool->budget / a->pool->nacc;
 
+		cap = even >= cap ? cap : even > 16 ? even : 16;
+	}
 	while (cap < need)
 		cap *= 2;
 	cap = cap < a->exact_limit ? cap : a->exact_limit;
