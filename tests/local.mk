@@ -113,6 +113,11 @@ TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_filter.sh tests/integration/test_report.sh tests/integration/test_remote.sh
 # CSV input to calc and convert: hostile files, and random files against a reference.
 TESTS += tests/integration/test_calc_input.sh tests/integration/test_calc_diff.sh
+# calc -c of a CSV file and its binary twins: the same table.
+TESTS += tests/integration/test_calc_twins.sh
+EXTRA_DIST += tests/integration/test_calc_twins.sh
+TESTS += tests/integration/test_calc_format.sh
+EXTRA_DIST += tests/integration/test_calc_format.sh
 TESTS += tests/integration/test_durable.sh
 TESTS += tests/integration/test_wult_compat.sh tests/integration/test_select.sh
 TESTS += tests/integration/test_select_onepass.sh

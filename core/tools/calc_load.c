@@ -327,7 +327,7 @@ static void note_limit(const struct calc *c, const struct calc_result *r)
 		return;
 	fprintf(stderr, "wultfw calc: %s: -e %zu: %zu values per metric%s fit in -M %zu MiB; raise -M for more\n",
 		r->path, c->exact_limit, r->set.exact_limit,
-		r->set.gcol >= 0 ? " and group" : "", c->exact_memory >> 20);
+		r->set.gcol >= 0 ? " (all its groups)" : "", c->exact_memory >> 20);
 }
 
 static void notes(struct calc *c, struct calc_result *r)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "calc.h"
+#include "stats/cstate.h"
 #include "stats/report.h"
 #include "stats/table.h"
 
@@ -24,10 +25,7 @@ static size_t find_metric(const struct wfw_statset *s, const char *name)
 
 static size_t find_group(const struct wfw_statset *s, const char *name)
 {
-	for (size_t g = 0; g < s->ngroups; g++)
-		if (!strcmp(wfw_statset_group_name(s, g), name))
-			return g;
-	return SIZE_MAX;
+	return wfw_statset_group_find(s, name);
 }
 
 static double func_value(const struct calc_func *f, const struct wfw_summary *s)
@@ -62,12 +60,16 @@ static void fmt_diff(char *buf, size_t len, const struct calc_func *f,
 		     int dec)
 {
 	double v = func_value(f, s), b = func_value(f, base), d = v - b;
+	double pct = round(1000 * d / fabs(b)) / 10;	/* as %.1f shows it */
 	char num[40];
 
 	wfw_fmt_value(num, sizeof(num), fabs(d), f->fn == FN_COUNT ? 0 : dec);
+	/* What rounds to zero is +0, not -0.000 (-0.0%). */
+	if (strspn(num, "0.") == strlen(num))
+		d = 0;
 	if (b != 0 && isfinite(b))
 		snprintf(buf, len, "%s%s (%+.1f%%)", d < 0 ? "-" : "+", num,
-			 100 * d / fabs(b));
+			 pct == 0 ? 0.0 : pct);
 	else
 		snprintf(buf, len, "%s%s", d < 0 ? "-" : "+", num);
 }
@@ -116,7 +118,7 @@ static int summarize_results(struct calc *c, const char *metric,
 /* One table row: the lead cells, then each function of sum (or its diff). */
 static int add_row(struct calc *c, struct wfw_table *t, const char **lead,
 		   const struct wfw_summary *sum, const struct wfw_summary *base,
-		   int dec)
+		   const int *dec)
 {
 	const char *cells[6 + CALC_MAX_FUNCS];
 	char buf[CALC_MAX_FUNCS][64];
@@ -124,56 +126,103 @@ static int add_row(struct calc *c, struct wfw_table *t, const char **lead,
 
 	for (size_t k = 0; k < c->nfuncs; k++) {
 		if (base)
-			fmt_diff(buf[k], sizeof(buf[k]), &c->funcs[k], sum, base, dec);
+			fmt_diff(buf[k], sizeof(buf[k]), &c->funcs[k], sum, base, dec[k]);
 		else
-			fmt_func(buf[k], sizeof(buf[k]), &c->funcs[k], sum, dec);
+			fmt_func(buf[k], sizeof(buf[k]), &c->funcs[k], sum, dec[k]);
 		cells[n++] = buf[k];
 	}
 	return wfw_table_add(t, cells);
 }
 
-/*
- * Rows for one metric and one group name ("all": every row): one per
- * result, and under each later result its difference to the first.
- */
-static int table_rows(struct calc *c, struct wfw_table *t, const char *metric,
-		      const char *group)
-{
-	struct wfw_summary sum[c->nres];
-	bool have[c->nres];
-	const struct wultfw_column *col = NULL;
-	char diffname[300];
-	int ret, dec;
+/* One metric's rows: per group name ("all" first) and result, a summary. */
+struct mrows {
+	const char *metric;
+	const char **groups;
+	size_t ngroups;
+	struct wfw_summary *sum;	/* [g * nres + i] */
+	bool *have;
+	const struct wultfw_column *col;
+	int dec[CALC_MAX_FUNCS];
+};
 
-	ret = summarize_results(c, metric, group, sum, have, &col);
-	if (ret || !col)
-		return ret;
-	dec = wfw_report_decimals(col);
+/*
+ * Decimals of each function: one rule for all of the metric's rows (every
+ * group, result and difference), so that its numbers align and whole
+ * numbers show no ".000" (wfw_fmt_decimals()).
+ */
+static int decimals(struct calc *c, struct mrows *r)
+{
+	size_t nrows = r->ngroups * c->nres, n;
+	double *v = malloc((nrows ? nrows : 1) * sizeof(*v));
+	int dec = wfw_report_decimals(r->col);
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t k = 0; k < c->nfuncs; k++) {
+		n = 0;
+		for (size_t i = 0; i < nrows; i++)
+			if (r->have[i])
+				v[n++] = func_value(&c->funcs[k], &r->sum[i]);
+		r->dec[k] = c->funcs[k].fn == FN_COUNT ? 0 : wfw_fmt_decimals(dec, v, n);
+	}
+	free(v);
+	return 0;
+}
+
+/*
+ * The rows of group g: one per result, and under each later result its
+ * difference to the first.
+ */
+static int group_table_rows(struct calc *c, struct wfw_table *t,
+			    const struct mrows *r, size_t g)
+{
+	const struct wfw_summary *sum = r->sum + g * c->nres;
+	const bool *have = r->have + g * c->nres;
+	const char *unit = r->col->unit ? r->col->unit : "";
+	char diffname[300];
+	int ret = 0;
+
 	snprintf(diffname, sizeof(diffname), "diff vs %s", c->res[0].arg);
 	for (size_t i = 0; i < c->nres && !ret; i++) {
-		const char *lead[4] = { metric, col->unit ? col->unit : "", group,
-					c->res[i].arg };
+		const char *lead[4] = { r->metric, unit, r->groups[g], c->res[i].arg };
 		const char *dlead[4] = { "", "", "", diffname };
 
 		if (!have[i])
 			continue;
-		ret = add_row(c, t, lead, &sum[i], NULL, dec);
+		ret = add_row(c, t, lead, &sum[i], NULL, r->dec);
 		if (!ret && i && have[0])
-			ret = add_row(c, t, dlead, &sum[i], &sum[0], dec);
+			ret = add_row(c, t, dlead, &sum[i], &sum[0], r->dec);
 	}
 	return ret;
 }
 
-static bool seen_before(struct calc *c, size_t upto, const char *name,
-			bool group)
+/* Summaries of every row of r, then the rows. */
+static int metric_table_rows(struct calc *c, struct wfw_table *t, struct mrows *r)
 {
-	for (size_t i = 0; i < upto; i++) {
-		struct wfw_statset *s = &c->res[i].set;
+	int ret = 0;
 
-		if (group ? find_group(s, name) != SIZE_MAX :
-			    find_metric(s, name) != SIZE_MAX)
-			return true;
+	r->sum = calloc(r->ngroups * c->nres, sizeof(*r->sum));
+	r->have = calloc(r->ngroups * c->nres, sizeof(*r->have));
+	if (!r->sum || !r->have)
+		ret = -ENOMEM;
+	for (size_t g = 0; g < r->ngroups && !ret; g++)
+		ret = summarize_results(c, r->metric, r->groups[g], r->sum + g * c->nres,
+					r->have + g * c->nres, &r->col);
+	if (!ret && r->col) {
+		ret = decimals(c, r);
+		for (size_t g = 0; g < r->ngroups && !ret; g++)
+			ret = group_table_rows(c, t, r, g);
 	}
+	free(r->sum);
+	free(r->have);
+	return ret;
+}
+
+static bool seen_before(struct calc *c, size_t upto, const char *name)
+{
+	for (size_t i = 0; i < upto; i++)
+		if (find_metric(&c->res[i].set, name) != SIZE_MAX)
+			return true;
 	return false;
 }
 
@@ -182,8 +231,11 @@ static size_t exact_limit(const struct calc *c)
 {
 	size_t lim = SIZE_MAX;
 
-	for (size_t i = 0; i < c->nres; i++)
-		lim = c->res[i].set.exact_limit < lim ? c->res[i].set.exact_limit : lim;
+	for (size_t i = 0; i < c->nres; i++) {
+		size_t t = wfw_statset_switch_point(&c->res[i].set);
+
+		lim = t < lim ? t : lim;
+	}
 	return lim;
 }
 
@@ -204,23 +256,49 @@ static void print_rows(struct calc *c, const struct wfw_table *t)
 	       c->estimated ? " (marked ~)" : "; none was needed");
 }
 
-/* Rows of metric `name` per group, groups in order of first appearance. */
-static int group_rows_of(struct calc *c, struct wfw_table *t, const char *name)
+static int cmp_group_names(const void *a, const void *b)
 {
-	int ret = 0;
+	return wfw_cstate_cmp(*(const char *const *)a, *(const char *const *)b);
+}
 
-	for (size_t j = 0; c->per_cstate && j < c->nres && !ret; j++) {
+/* Every result's group names, once each, by depth, into names (room: n). */
+static size_t group_names(struct calc *c, const char **names)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t j = 0; j < c->nres; j++) {
 		struct wfw_statset *sj = &c->res[j].set;
 
 		if (sj->gcol < 0 || c->res[j].no_states)
 			continue;
-		for (size_t g = 0; g < sj->ngroups && !ret; g++) {
-			const char *gn = wfw_statset_group_name(sj, g);
-
-			if (!seen_before(c, j, gn, true))
-				ret = table_rows(c, t, name, gn);
-		}
+		for (size_t g = 0; g < sj->ngroups; g++)
+			names[n++] = wfw_statset_group_name(sj, g);
 	}
+	qsort(names, n, sizeof(*names), cmp_group_names);
+	for (size_t i = 0; i < n; i++)
+		if (!k || strcmp(names[k - 1], names[i]))
+			names[k++] = names[i];
+	return k;
+}
+
+/* Rows of metric `name`: all, then per group (every result's, by depth). */
+static int metric_rows(struct calc *c, struct wfw_table *t, const char *name)
+{
+	struct mrows r = { .metric = name };
+	size_t cap = 1, n = 0;
+	int ret;
+
+	for (size_t j = 0; c->per_cstate && j < c->nres; j++)
+		cap += c->res[j].set.ngroups;
+	r.groups = malloc(cap * sizeof(*r.groups));
+	if (!r.groups)
+		return -ENOMEM;
+	r.groups[0] = "all";
+	if (c->per_cstate)
+		n = group_names(c, r.groups + 1);
+	r.ngroups = 1 + n;
+	ret = metric_table_rows(c, t, &r);
+	free(r.groups);
 	return ret;
 }
 
@@ -252,11 +330,9 @@ int calc_print_table(struct calc *c)
 		for (size_t m = 0; m < s->nmetrics && !ret; m++) {
 			const char *name = wfw_statset_metric(s, m)->name;
 
-			if (wfw_statset_pending(s, m) || seen_before(c, i, name, false))
+			if (wfw_statset_pending(s, m) || seen_before(c, i, name))
 				continue;
-			ret = table_rows(c, &t, name, "all");
-			if (!ret)
-				ret = group_rows_of(c, &t, name);
+			ret = metric_rows(c, &t, name);
 		}
 	}
 	if (!ret)

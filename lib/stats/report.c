@@ -36,41 +36,76 @@ static size_t with_median(const double *p, size_t np, double *out)
 	return np + 1;
 }
 
+/* The statistics of a row as its columns show them: min, mean, std, pcts, max. */
+static size_t row_values(const struct wfw_summary *sum, double *v)
+{
+	size_t n = 0;
+
+	v[n++] = sum->min;
+	v[n++] = sum->mean;
+	v[n++] = sum->stddev;
+	for (size_t i = 0; i < sum->npct; i++)
+		v[n++] = sum->pct[i];
+	v[n++] = sum->max;
+	return n;
+}
+
 static int table_row(struct wfw_table *t, struct wfw_statset *s, size_t m,
-		     size_t g, const double *p, size_t np)
+		     size_t g, const struct wfw_summary *sum, const int *dec)
 {
 	const struct wultfw_column *col = wfw_statset_metric(s, m);
-	int dec = wfw_report_decimals(col);
-	struct wfw_summary sum;
 	char buf[WFW_SUMMARY_MAX_PCT + 8][48];
 	const char *cells[WFW_SUMMARY_MAX_PCT + 8];
-	size_t n = 0;
-	int ret = wfw_statset_summary(s, m, g, p, np, &sum);
+	double v[WFW_SUMMARY_MAX_PCT + 3];
+	size_t n = 0, nv = row_values(sum, v);
 
-	if (ret)
-		return ret;
-	if (g != SIZE_MAX && !sum.count)
-		return 0;
-	snprintf(buf[n], sizeof(buf[n]), "%s", col->name);
-	n++;
-	snprintf(buf[n], sizeof(buf[n]), "%s",
+	snprintf(buf[n++], sizeof(buf[0]), "%s", col->name);
+	snprintf(buf[n++], sizeof(buf[0]), "%s",
 		 g == SIZE_MAX ? "all" : wfw_statset_group_name(s, g));
-	n++;
-	snprintf(buf[n], sizeof(buf[n]), "%s", col->unit ? col->unit : "");
-	n++;
-	snprintf(buf[n], sizeof(buf[n]), "%llu", (unsigned long long)sum.count);
-	n++;
-	wfw_fmt_value(buf[n++], sizeof(buf[0]), sum.min, dec);
-	wfw_fmt_value(buf[n++], sizeof(buf[0]), sum.mean, dec);
-	wfw_fmt_value(buf[n++], sizeof(buf[0]), sum.stddev, dec);
-	for (size_t i = 0; i < np; i++)
-		wfw_fmt_value(buf[n++], sizeof(buf[0]), sum.pct[i], dec);
-	wfw_fmt_value(buf[n++], sizeof(buf[0]), sum.max, dec);
-	snprintf(buf[n], sizeof(buf[n]), "%s", sum.exact ? "exact" : "hist");
-	n++;
+	snprintf(buf[n++], sizeof(buf[0]), "%s", col->unit ? col->unit : "");
+	snprintf(buf[n++], sizeof(buf[0]), "%llu", (unsigned long long)sum->count);
+	for (size_t k = 0; k < nv; k++)
+		wfw_fmt_value(buf[n++], sizeof(buf[0]), v[k], dec[k]);
+	snprintf(buf[n++], sizeof(buf[0]), "%s", sum->exact ? "exact" : "hist");
 	for (size_t i = 0; i < n; i++)
 		cells[i] = buf[i];
 	return wfw_table_add(t, cells);
+}
+
+/*
+ * Metric m's rows: all, then its groups by depth; each statistic with
+ * the decimals wfw_fmt_decimals() gives for all of them.
+ */
+static int metric_rows(struct wfw_table *t, struct wfw_statset *s, size_t m,
+		       const double *p, size_t np)
+{
+	size_t nr = 1 + (s->gcol >= 0 ? s->ngroups : 0), nv = np + 3, k = 0;
+	struct wfw_summary *sum = calloc(nr, sizeof(*sum));
+	size_t *grp = calloc(nr, sizeof(*grp));
+	double *v = calloc(nr, sizeof(*v));
+	int dec[WFW_SUMMARY_MAX_PCT + 3], ret = sum && grp && v ? 0 : -ENOMEM;
+
+	for (size_t r = 0; r < nr && !ret; r++) {
+		grp[k] = r ? wfw_statset_group_at(s, r - 1) : SIZE_MAX;
+		ret = wfw_statset_summary(s, m, grp[k], p, np, &sum[k]);
+		k += !r || sum[k].count;	/* empty groups are not shown */
+	}
+	for (size_t c = 0; c < nv && !ret; c++) {
+		double row[WFW_SUMMARY_MAX_PCT + 3];
+
+		for (size_t r = 0; r < k; r++) {
+			row_values(&sum[r], row);
+			v[r] = row[c];
+		}
+		dec[c] = wfw_fmt_decimals(wfw_report_decimals(wfw_statset_metric(s, m)),
+					  v, k);
+	}
+	for (size_t r = 0; r < k && !ret; r++)
+		ret = table_row(t, s, m, grp[r], &sum[r], dec);
+	free(sum);
+	free(grp);
+	free(v);
+	return ret;
 }
 
 int wfw_report_table(struct wfw_statset *s, const double *p, size_t np,
@@ -109,9 +144,7 @@ int wfw_report_table(struct wfw_statset *s, const double *p, size_t np,
 	for (size_t m = 0; m < s->nmetrics && !ret; m++) {
 		if (wfw_statset_pending(s, m))
 			continue;
-		ret = table_row(&t, s, m, SIZE_MAX, p, np);
-		for (size_t g = 0; s->gcol >= 0 && g < s->ngroups && !ret; g++)
-			ret = table_row(&t, s, m, g, p, np);
+		ret = metric_rows(&t, s, m, p, np);
 	}
 	if (!ret)
 		wfw_table_print(&t, f);
@@ -233,7 +266,7 @@ int wfw_report_json(struct wfw_statset *s, const double *p, size_t np,
 	else
 		fputs("null", f);
 	fprintf(f, ",\n%*s\"exact_limit\": %zu,\n", ind + 2, "",
-		s->exact_limit);
+		wfw_statset_switch_point(s));
 	fprintf(f, "%*s\"metrics\": {", ind + 2, "");
 	for (size_t m = 0, shown = 0; m < s->nmetrics && !ret; m++) {
 		const struct wultfw_column *col = wfw_statset_metric(s, m);
@@ -254,7 +287,9 @@ int wfw_report_json(struct wfw_statset *s, const double *p, size_t np,
 			fprintf(f, ",\n%*s", ind + 6, "");
 			wfw_json_string(f, gname);
 			fputs(": {", f);
-			for (size_t g = 0; g < s->ngroups && !ret; g++) {
+			for (size_t i = 0; i < s->ngroups && !ret; i++) {
+				size_t g = wfw_statset_group_at(s, i);
+
 				if (!s->acc[m * s->ngroups + g].n)
 					continue;
 				fprintf(f, "%s\n%*s", first ? "" : ",",

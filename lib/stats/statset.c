@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/cstate.h"
 #include "stats/statset.h"
 
 #ifdef __SSE2__
@@ -68,7 +69,10 @@ static int alloc_metrics(struct wfw_statset *s)
 	s->mtype = calloc(s->nmetrics, sizeof(*s->mtype));
 	s->mdiv = calloc(s->nmetrics, sizeof(*s->mdiv));
 	s->gcount = calloc(s->ngroups, sizeof(*s->gcount));
-	if (!s->acc || !s->nans || !s->empties || !s->mtype || !s->mdiv || !s->gcount)
+	s->pool = calloc(s->nmetrics, sizeof(*s->pool));
+	s->settled = calloc(s->nmetrics, sizeof(*s->settled));
+	if (!s->acc || !s->nans || !s->empties || !s->mtype || !s->mdiv ||
+	    !s->gcount || !s->pool || !s->settled)
 		return -ENOMEM;
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		const struct wultfw_column *col = &s->schema->cols[s->mcol[m]];
@@ -78,15 +82,73 @@ static int alloc_metrics(struct wfw_statset *s)
 		for (size_t g = 0; g < s->ngroups; g++)
 			wfw_acc_init(&s->acc[m * s->ngroups + g], s->exact_limit,
 				     col->type == WULTFW_COL_INT);
+		wfw_acc_pool_init(&s->pool[m], s->budget, s->exact_limit,
+				  &s->acc[m * s->ngroups], s->ngroups);
 	}
 	return 0;
+}
+
+struct named {
+	const char *name;
+	size_t g;
+};
+
+static int cmp_named(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int d = wfw_cstate_cmp(x->name, y->name);
+
+	return d ? d : (x->g > y->g) - (x->g < y->g);
+}
+
+/* s->gorder: the groups in wfw_cstate_cmp() order. */
+static int sort_groups(struct wfw_statset *s)
+{
+	size_t *o = realloc(s->gorder, s->ngroups * sizeof(*o));
+	struct named *v = malloc(s->ngroups * sizeof(*v));
+
+	if (o)
+		s->gorder = o;
+	if (!o || !v) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (size_t g = 0; g < s->ngroups; g++)
+		v[g] = (struct named){ wfw_statset_group_name(s, g), g };
+	qsort(v, s->ngroups, sizeof(*v), cmp_named);
+	for (size_t i = 0; i < s->ngroups; i++)
+		o[i] = v[i].g;
+	free(v);
+	return 0;
+}
+
+size_t wfw_statset_group_find(const struct wfw_statset *s, const char *name)
+{
+	size_t lo = 0, hi = s->ngroups;
+
+	if (!s->gorder)
+		return SIZE_MAX;
+	while (lo < hi) {	/* the first in order not before name */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (wfw_cstate_cmp(wfw_statset_group_name(s, s->gorder[mid]), name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->ngroups && !strcmp(wfw_statset_group_name(s, s->gorder[lo]), name))
+		return s->gorder[lo];
+	return SIZE_MAX;
+}
+
+size_t wfw_statset_group_at(const struct wfw_statset *s, size_t i)
+{
+	return s->gorder ? s->gorder[i] : i;
 }
 
 int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
 		     const struct wfw_statset_cfg *cfg, char *err, size_t errlen)
 {
-	size_t per_acc;
-
 	memset(s, 0, sizeof(*s));
 	s->schema = schema;
 	s->gcol = group_column(schema, cfg);
@@ -102,10 +164,14 @@ int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
 		wfw_statset_free(s);
 		return -ENOENT;
 	}
-	/* Keep the kept values of all accumulators within the budget. */
-	per_acc = cfg->exact_memory / sizeof(double) / (s->nmetrics * s->ngroups);
-	s->exact_limit = cfg->exact_limit < per_acc ? cfg->exact_limit : per_acc;
-	if (alloc_metrics(s)) {
+	/*
+	 * Each metric's share of the memory for kept values, shared by its
+	 * groups however many names the group column has (a binary file
+	 * keeps names no row uses; a CSV file's names come as rows do).
+	 */
+	s->budget = cfg->exact_memory / sizeof(double) / s->nmetrics;
+	s->exact_limit = cfg->exact_limit < s->budget ? cfg->exact_limit : s->budget;
+	if (alloc_metrics(s) || sort_groups(s)) {
 		wfw_statset_free(s);
 		return -ENOMEM;
 	}
@@ -118,6 +184,8 @@ void wfw_statset_free(struct wfw_statset *s)
 		for (size_t i = 0; i < s->nmetrics * s->ngroups; i++)
 			wfw_acc_free(&s->acc[i]);
 	free(s->acc);
+	free(s->pool);
+	free(s->settled);
 	free(s->mcol);
 	free(s->nans);
 	free(s->empties);
@@ -126,6 +194,7 @@ void wfw_statset_free(struct wfw_statset *s)
 	free(s->order);
 	free(s->colp);
 	free(s->gcount);
+	free(s->gorder);
 	for (size_t g = 0; s->gmerged && g < s->ngroups; g++)
 		free(s->gmerged[g]);
 	free(s->gmerged);
@@ -336,13 +405,14 @@ static int grow_groups(struct wfw_statset *s, size_t ng)
 			wfw_acc_init(&dst[g], s->exact_limit, s->mtype[m] == WULTFW_COL_INT);
 		memcpy(dst, src, (old - 1) * sizeof(*dst));
 		dst[ng - 1] = src[old - 1];
+		wfw_acc_pool_init(&s->pool[m], s->budget, s->exact_limit, dst, ng);
 	}
 	free(s->acc);
 	free(s->gcount);
 	s->acc = acc;
 	s->gcount = gcount;
 	s->ngroups = ng;
-	return 0;
+	return 0;	/* the caller names the new groups, then sorts */
 }
 
 /* Metric m's column changed type: convert what it holds. */
@@ -366,7 +436,7 @@ int wfw_statset_sync(struct wfw_statset *s)
 	const struct wultfw_column *cols = s->schema->cols;
 
 	if (s->gcol >= 0 && cols[s->gcol].n_enum + 1 > s->ngroups &&
-	    grow_groups(s, cols[s->gcol].n_enum + 1))
+	    (grow_groups(s, cols[s->gcol].n_enum + 1) || sort_groups(s)))
 		return -ENOMEM;
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		const struct wultfw_column *col = &cols[s->mcol[m]];
@@ -603,6 +673,37 @@ static void summarize(struct wfw_acc *a, double div, const double *p,
 		out->pct[i] /= div;
 }
 
+/*
+ * Metric m's groups as the final counts decide, whatever order the values
+ * came in: those over the fair share leave exact mode.
+ */
+static int settle(struct wfw_statset *s, size_t m)
+{
+	struct wfw_acc *acc = &s->acc[m * s->ngroups];
+
+	if (s->settled[m] == s->rows + 1)
+		return 0;	/* nothing added since: once per metric, not per group */
+	s->settled[m] = s->rows + 1;
+
+	for (size_t g = 0; g < s->ngroups; g++)
+		if (acc[g].nstage && wfw_acc_flush(&acc[g]))
+			return -ENOMEM;
+	return wfw_acc_pool_settle(&s->pool[m]);
+}
+
+size_t wfw_statset_switch_point(const struct wfw_statset *s)
+{
+	size_t t = s->exact_limit;
+
+	for (size_t m = 0; m < s->nmetrics; m++) {
+		size_t share = wfw_acc_pool_share(&s->pool[m]);
+
+		if (!wfw_statset_pending(s, m) && share < t)
+			t = share;
+	}
+	return t;
+}
+
 int wfw_statset_summary(struct wfw_statset *s, size_t m, size_t g,
 			const double *p, size_t np, struct wfw_summary *out)
 {
@@ -616,6 +717,8 @@ int wfw_statset_summary(struct wfw_statset *s, size_t m, size_t g,
 	(void)col;
 	if (s->mtype[m] == WULTFW_COL_INT && s->mdiv[m] > 1)
 		div = s->mdiv[m];
+	if (settle(s, m))
+		return -ENOMEM;
 	if (g != SIZE_MAX) {
 		summarize(&s->acc[m * s->ngroups + g], div, p, np, out);
 		return 0;
@@ -684,7 +787,9 @@ static long group_named(struct wfw_statset *dst, const char *name)
 	free(dst->gmerged);
 	dst->gmerged = names;
 	names[ng - 1] = strdup(name);
-	return names[ng - 1] ? (long)ng - 1 : -ENOMEM;
+	if (!names[ng - 1] || sort_groups(dst))
+		return -ENOMEM;
+	return (long)ng - 1;
 }
 
 static uint64_t metric_count(const struct wfw_statset *s, size_t m)

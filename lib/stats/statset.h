@@ -24,7 +24,8 @@
 
 struct wfw_statset_cfg {
 	size_t exact_limit;	/* values kept exactly per metric and group */
-	size_t exact_memory;	/* bytes for kept values, all metrics; 0: none */
+	size_t exact_memory;	/* bytes for kept values, all metrics and
+				 * groups (each metric an equal share); 0: none */
 	const char *group_by;	/* ENUM column to group by; NULL: none */
 	const char *const *metrics;	/* name patterns (fnmatch); NULL: all */
 	size_t nmetrics;
@@ -53,7 +54,10 @@ struct wfw_statset {
 	int *mtype;		/* per metric: the column type accumulated */
 	uint32_t *mdiv;		/* per metric: the divisor accumulated */
 	uint64_t rows;
-	size_t exact_limit;	/* effective, after the memory budget */
+	size_t exact_limit;	/* per metric: min(exact_limit, budget) */
+	size_t budget;		/* values kept per metric, all groups */
+	struct wfw_acc_pool *pool;	/* per metric: its groups' room */
+	uint64_t *settled;	/* per metric: rows + 1 when last settled */
 	/* scratch for one chunk of rows */
 	uint32_t *order;	/* per group: its rows of the chunk */
 	size_t norder;		/* groups order has room for */
@@ -63,6 +67,7 @@ struct wfw_statset {
 	bool nums;		/* adding numbers (wfw_statset_add_nums()) */
 	const bool *may_nan;	/* its may_nan (false: no NaN in the column) */
 	char **gmerged;		/* names of groups only a merged part had */
+	size_t *gorder;		/* the groups in listing order (wfw_cstate_cmp()) */
 };
 
 /* A summary in display units (raw value / column divisor). */
@@ -137,6 +142,16 @@ int wfw_statset_merge(struct wfw_statset *dst, struct wfw_statset *src);
 /* Metric m is a text column still waiting for its first number. */
 bool wfw_statset_pending(const struct wfw_statset *s, size_t m);
 
+/*
+ * The i-th group to list: groups are listed by wfw_cstate_cmp() of their
+ * names (POLL, C1, C1E, C2 ... C10, other names, "-"), whatever order
+ * the file named them in.
+ */
+size_t wfw_statset_group_at(const struct wfw_statset *s, size_t i);
+
+/* The group called `name`, or SIZE_MAX (a binary search in that order). */
+size_t wfw_statset_group_find(const struct wfw_statset *s, const char *name);
+
 /* Name of group g: the enum name, or "-" for rows without a state. */
 const char *wfw_statset_group_name(const struct wfw_statset *s, size_t g);
 const struct wultfw_column *wfw_statset_metric(const struct wfw_statset *s,
@@ -149,6 +164,15 @@ uint64_t wfw_statset_group_count(const struct wfw_statset *s, size_t g);
  */
 int wfw_statset_summary(struct wfw_statset *s, size_t m, size_t g,
 			const double *p, size_t np, struct wfw_summary *out);
+
+/*
+ * Where percentiles switch to the histogram: a group (of any metric) with
+ * at most this many values is exact. Without groups exact_limit; with
+ * groups each metric's fair share of its room for kept values (struct
+ * wfw_acc_pool), which depends on the groups' counts, not on how many
+ * names the group column has.
+ */
+size_t wfw_statset_switch_point(const struct wfw_statset *s);
 
 /* Bytes held by all accumulators. */
 size_t wfw_statset_bytes(const struct wfw_statset *s);

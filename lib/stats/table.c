@@ -99,14 +99,47 @@ void wfw_table_print(const struct wfw_table *t, FILE *f)
 	}
 }
 
+#define FMT_MAX_DECIMALS 9
+
+/* v is a multiple of 10^-dec, up to the rounding of a division by 10^dec. */
+static bool at_resolution(double v, int dec)
+{
+	double x = v * pow(10, dec);
+
+	return fabs(x - nearbyint(x)) <= 1e-9 * fabs(x) + 1e-9;
+}
+
+int wfw_fmt_decimals(int dec, const double *v, size_t n)
+{
+	double top = 0;
+	bool finer = false;
+	int d;
+
+	dec = dec < 0 ? 0 : dec > FMT_MAX_DECIMALS ? FMT_MAX_DECIMALS : dec;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		finer |= !at_resolution(v[i], dec);
+		top = fabs(v[i]) > top ? fabs(v[i]) : top;
+	}
+	d = finer && dec < 3 ? 3 : dec;
+	if (top > 0 && top < 1) {	/* 3 significant digits of the largest */
+		int sig = 2 - (int)floor(log10(top));
+
+		d = finer && sig > d ? sig : d;
+	}
+	return d < FMT_MAX_DECIMALS ? d : FMT_MAX_DECIMALS;
+}
+
 void wfw_fmt_value(char *buf, size_t len, double v, int decimals)
 {
-	if (isnan(v))
+	if (isnan(v)) {
 		snprintf(buf, len, "-");
-	else if (decimals < 3 && v != floor(v))
-		snprintf(buf, len, "%.3f", v);
-	else
-		snprintf(buf, len, "%.*f", decimals, v);
+		return;
+	}
+	snprintf(buf, len, "%.*f", decimals, v);
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+		memmove(buf, buf + 1, strlen(buf));	/* -0.000: 0.000 */
 }
 
 /* GitHub-flavoured markdown: | a | b |, alignment in the rule row. */

@@ -28,9 +28,19 @@ void wfw_table_print_markdown(const struct wfw_table *t, FILE *f);
 void wfw_table_print_csv(const struct wfw_table *t, FILE *f);
 
 /*
- * Format a value for a table: "-" for NaN, `decimals` after the point, but
- * at least 3 when the value is not whole (a mean of integer counts).
+ * Decimals for one statistic of a metric, v[0..n) its values in every row
+ * a table shows (NaN skipped): the data's own decimals `dec` (3 for
+ * microseconds from nanoseconds, 0 for counts) when every value is a
+ * multiple of 10^-dec (min, max, most percentiles: values of the data);
+ * else at least 3 (a mean, a standard deviation, an interpolated
+ * percentile); and, when every value is below 1 in magnitude, enough for
+ * 3 significant digits of the largest. At most 9. One rule for every
+ * statistic, decided once for all its rows: the points align, whole
+ * numbers show no ".000", and no value is printed with an exponent.
  */
+int wfw_fmt_decimals(int dec, const double *v, size_t n);
+
+/* A value with `decimals` after the point ("-": NaN; no "-0.000"). */
 void wfw_fmt_value(char *buf, size_t len, double v, int decimals);
 
 #endif

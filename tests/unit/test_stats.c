@@ -15,6 +15,7 @@
 #include "stats/hist.h"
 #include "stats/statset.h"
 #include "stats/stats.h"
+#include "stats/table.h"
 
 static const double pcts[] = { 0, 1, 10, 25, 50, 75, 90, 99, 99.9, 99.99,
 			       99.999, 100 };
@@ -584,6 +585,88 @@ static void test_moments_offset(void)
 	wfw_acc_free(&a);
 }
 
+/*
+ * Mean of n values base + k * 0.001 added in blocks of 1024, to one
+ * accumulator and alternately to two merged after (two threads' parts):
+ * their errors against the exact mean of the doubles (long double sum),
+ * and a plain running sum's.
+ */
+static void mean_errors(size_t n, double base, double err[3])
+{
+	enum { BLK = 1024 };
+	struct wfw_acc one, part[2];
+	double v[BLK], plain = 0;
+	long double exact = 0;
+
+	wfw_acc_init(&one, 0, false);
+	wfw_acc_init(&part[0], 0, false);
+	wfw_acc_init(&part[1], 0, false);
+	for (size_t i = 0; i < n; i += BLK) {
+		for (size_t k = 0; k < BLK; k++) {
+			v[k] = base + (double)(i + k) * 0.001;
+			exact += v[k];
+			plain += v[k];
+		}
+		CU_ASSERT_EQUAL_FATAL(wfw_acc_add_many(&one, v, BLK), 0);
+		CU_ASSERT_EQUAL_FATAL(wfw_acc_add_many(&part[i / BLK % 2], v, BLK), 0);
+	}
+	CU_ASSERT_EQUAL_FATAL(wfw_acc_merge(&part[0], &part[1]), 0);
+	CU_ASSERT_EQUAL(part[0].n, n);
+	exact /= (long double)n;
+	err[0] = (double)fabsl((long double)one.mean - exact);
+	err[1] = (double)fabsl((long double)part[0].mean - exact);
+	err[2] = (double)fabsl((long double)(plain / (double)n) - exact);
+	wfw_acc_free(&one);
+	wfw_acc_free(&part[0]);
+	wfw_acc_free(&part[1]);
+}
+
+/*
+ * The mean to print precision (0.001) and far below: 4 Mi values 1e9 +
+ * k * 0.001 (a plain running sum is 3.6e-4 off), 16 Mi near 1e11 (block
+ * sums added plainly are 3.2e-4 off, a running sum 0.42): blocks summed
+ * in short chains, the blocks and the threads' parts by Neumaier's
+ * compensated sum.
+ */
+static void test_mean_compensated(void)
+{
+	double e[3];
+
+	mean_errors((size_t)4 << 20, 1e9, e);
+	CU_ASSERT(e[0] < 1e-6 && e[1] < 1e-6);
+	CU_ASSERT(e[2] > 1e-4);	/* what the test would let through */
+	mean_errors((size_t)16 << 20, 1e11, e);
+	CU_ASSERT(e[0] < 1e-5 && e[1] < 1e-5);
+	CU_ASSERT(e[2] > 1e-2);
+}
+
+/* One rule of decimals for a statistic over all its rows (calc's table). */
+static void test_fmt_decimals(void)
+{
+	const double counts[] = { 0, 1, 1 }, half[] = { 0, 0.5, 1 };
+	const double us[] = { 2.0, 17.862, 5031.815 }, mean_us[] = { 17.8625, 2.0 };
+	const double small[] = { 0.0631, 0.0632 }, tiny[] = { 1.2e-5, 3.4e-5 };
+	const double nan_only[] = { NAN };
+	char b[64];
+
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(0, counts, 3), 0);	/* no ".000" */
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(0, half, 3), 3);	/* one 0.5: all 3 */
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(3, us, 3), 3);
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(3, mean_us, 2), 3);
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(0, small, 2), 4);	/* 3 significant */
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(6, tiny, 2), 6);	/* the data's own */
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(3, tiny, 2), 7);
+	CU_ASSERT_EQUAL(wfw_fmt_decimals(0, nan_only, 1), 0);
+	wfw_fmt_value(b, sizeof(b), 1e15, 0);
+	CU_ASSERT_STRING_EQUAL(b, "1000000000000000");	/* no exponent */
+	wfw_fmt_value(b, sizeof(b), -0.0001, 3);
+	CU_ASSERT_STRING_EQUAL(b, "0.000");	/* no "-0.000" */
+	wfw_fmt_value(b, sizeof(b), -2.5, 3);
+	CU_ASSERT_STRING_EQUAL(b, "-2.500");
+	wfw_fmt_value(b, sizeof(b), NAN, 3);
+	CU_ASSERT_STRING_EQUAL(b, "-");
+}
+
 /* Memory depends on the range of values, not their number. */
 static void test_memory_bounded(void)
 {
@@ -670,6 +753,8 @@ int main(void)
 	CU_add_test(s, "16-bit counters folded before they overflow", test_fold_bound);
 	CU_add_test(s, "counted through the range as one by one", test_range_window);
 	CU_add_test(s, "moments far from zero", test_moments_offset);
+	CU_add_test(s, "a compensated mean (1e9 + k * 0.001)", test_mean_compensated);
+	CU_add_test(s, "decimals of a statistic", test_fmt_decimals);
 	CU_add_test(s, "memory bounded", test_memory_bounded);
 	CU_add_test(s, "merge", test_merge);
 	CU_add_test(s, "empty", test_empty);

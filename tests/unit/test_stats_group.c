@@ -14,6 +14,7 @@
 
 #include <CUnit/Basic.h>
 
+#include "stats/cstate.h"
 #include "stats/statset.h"
 #include "stats/stats.h"
 
@@ -160,6 +161,155 @@ static void test_group_blocks(void)
 	run(1, false);
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+	return wfw_cstate_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* C-states by depth (numbers as numbers, then the suffix), others after. */
+static void test_cstate_order(void)
+{
+	static const char *const want[] = {
+		"POLL", "C1", "C1E", "C1_ACPI", "C2", "C3", "C6", "C6S", "C8",
+		"C10", "C10S", "C100", "ACPI", "C", "CX", "FOO", "c1", "-",
+	};
+	enum { N = sizeof(want) / sizeof(want[0]) };
+	const char *v[N];
+
+	for (size_t k = 0; k < 20; k++) {
+		memcpy(v, want, sizeof(v));
+		for (size_t i = N - 1; i > 0; i--) {	/* shuffled */
+			size_t j = (size_t)(urand() * (double)(i + 1));
+			const char *t = v[i];
+
+			v[i] = v[j];
+			v[j] = t;
+		}
+		qsort(v, N, sizeof(v[0]), cmp_names);
+		for (size_t i = 0; i < N; i++)
+			CU_ASSERT_STRING_EQUAL(v[i], want[i]);
+	}
+	CU_ASSERT(wfw_cstate_cmp("C01", "C1") != 0);
+	CU_ASSERT(wfw_cstate_cmp("C01", "C1") == -wfw_cstate_cmp("C1", "C01"));
+	CU_ASSERT(wfw_cstate_cmp("C1", "C1") == 0);
+}
+
+/* A statset lists its groups by depth, not in the file's order of names. */
+static void test_group_listing(void)
+{
+	static const char *const gnames[] = { "C6", "C1E", "POLL", "C10", "C1" };
+	static const char *const want[] = { "POLL", "C1", "C1E", "C6", "C10", "-" };
+	const struct wultfw_column gcols[2] = {
+		{ "X", "us", WULTFW_COL_FLOAT, 0, NULL, 0 },
+		{ "ReqCState", "", WULTFW_COL_ENUM, 0, gnames, 5 },
+	};
+	const struct wultfw_schema sch = { .ncols = 2, .cols = gcols };
+	struct wfw_statset_cfg cfg = { .exact_limit = 100, .exact_memory = 1 << 20,
+				       .group_by = "ReqCState" };
+	struct wfw_statset s;
+	char err[128];
+
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&s, &sch, &cfg, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(s.ngroups, 6);
+	for (size_t i = 0; i < 6; i++)
+		CU_ASSERT_STRING_EQUAL(wfw_statset_group_name(&s, wfw_statset_group_at(&s, i)),
+				       want[i]);
+	wfw_statset_free(&s);
+}
+
+/*
+ * Feed `rows` (group per row in grp[]) in calls of about `batch` rows;
+ * the kept values' room never exceeds the metric's budget. Returns the
+ * groups' exactness as a bit mask once summarized.
+ */
+static unsigned pool_run(const int64_t *grp, size_t rows, size_t batch,
+			 size_t ncodes, const char *const *gnames, bool late)
+{
+	/* late: names as a one-pass reader learns them, when rows have them */
+	struct wultfw_column pc[2] = {
+		{ "X", "", WULTFW_COL_FLOAT, 0, NULL, 0 },
+		{ "G", "", WULTFW_COL_ENUM, 0, gnames, late ? 0 : ncodes },
+	};
+	const struct wultfw_schema sch = { .ncols = 2, .cols = pc };
+	struct wfw_statset_cfg cfg = { .exact_limit = 1000000,
+				       .exact_memory = 8 * 20000, .group_by = "G" };
+	union wultfw_cell *c = malloc(2 * rows * sizeof(*c));
+	struct wfw_statset s;
+	struct wfw_summary sum;
+	unsigned exact = 0;
+	char err[128];
+
+	CU_ASSERT_FATAL(c != NULL);
+	for (size_t r = 0; r < rows; r++) {
+		c[2 * r].f = (double)(r % 997);
+		c[2 * r + 1].i = grp[r];
+	}
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&s, &sch, &cfg, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(s.budget, 20000);
+	for (size_t r0 = 0, n; r0 < rows; r0 += n) {
+		struct wultfw_batch b;
+		size_t kept = 0;
+
+		n = 1 + (size_t)(urand() * 2 * batch);
+		n = n < rows - r0 ? n : rows - r0;
+		for (size_t r = r0; late && r < r0 + n; r++)
+			if ((size_t)grp[r] >= pc[1].n_enum)
+				pc[1].n_enum = (size_t)grp[r] + 1;
+		b = (struct wultfw_batch){ c + 2 * r0, 2, n, n, 0 };
+		CU_ASSERT_EQUAL_FATAL(wfw_statset_add(&s, &b), 0);
+		for (size_t g = 0; g < s.ngroups; g++)
+			kept += s.acc[g].cap;
+		CU_ASSERT(kept <= s.budget && s.pool[0].held == kept);
+	}
+	for (size_t g = 0; g < s.ngroups; g++) {
+		CU_ASSERT_EQUAL(wfw_statset_summary(&s, 0, g, NULL, 0, &sum), 0);
+		exact |= (unsigned)sum.exact << g;
+	}
+	wfw_statset_free(&s);
+	free(c);
+	return exact;
+}
+
+/*
+ * A metric's groups share its room for exact values: which groups stay
+ * exact depends on their final counts only (not on the order of the rows,
+ * nor on names no row has), and the room held stays within the budget.
+ */
+static void test_pool(void)
+{
+	static const char *const gn[] = { "C6", "C1", "POLL", "C1E", "C10", "C3" };
+	static const size_t cnt[] = { 30000, 9000, 4000, 900, 100, 0 };
+	enum { PROWS = 44000 };
+	int64_t *grp = malloc(PROWS * sizeof(*grp)), t;
+	unsigned first = 0, e;
+	size_t r = 0;
+
+	CU_ASSERT_FATAL(grp != NULL);
+	for (size_t g = 0; g < 6; g++)
+		for (size_t k = 0; k < cnt[g]; k++)
+			grp[r++] = (int64_t)g;
+	/* 20000 values: 5000 to the small groups, 7500 each for C6 and C1. */
+	/* Shuffled, in calls of several sizes, with a name no row has, and
+	 * with the names coming as the rows do (a one-pass CSV reader). */
+	for (int run = 0; run < 6; run++) {
+		for (size_t i = PROWS - 1; run && i > 0; i--) {	/* shuffled */
+			size_t j = (size_t)(urand() * (double)(i + 1));
+
+			t = grp[i];
+			grp[i] = grp[j];
+			grp[j] = t;
+		}
+		e = pool_run(grp, PROWS, run % 2 ? 300 : 5000, run < 3 ? 5 : 6, gn,
+			     run == 2 || run == 5);
+		if (!run)
+			first = e;
+		CU_ASSERT_EQUAL(e & 0x1f, first & 0x1f);
+	}
+	/* Over the share: C6 and C1; exact: POLL, C1E, C10. */
+	CU_ASSERT_EQUAL(first & 0x1f, 0x1c);
+	free(grp);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -169,6 +319,9 @@ int main(void)
 		return CU_get_error();
 	s = CU_add_suite("statset groups", NULL, NULL);
 	CU_add_test(s, "blocks as each accumulator's stage makes them", test_group_blocks);
+	CU_add_test(s, "C-states ordered by depth", test_cstate_order);
+	CU_add_test(s, "groups listed by depth", test_group_listing);
+	CU_add_test(s, "a metric's groups share its room for exact values", test_pool);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();

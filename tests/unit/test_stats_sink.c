@@ -252,11 +252,11 @@ static void test_histogram_file(void)
 static void test_text_histogram(void)
 {
 	static const char *const lv[] = { "p0", "p1" };
-	static const struct wultfw_column cols[] = {
+	static const struct wultfw_column scols[] = {
 		{ "Precise", "", WULTFW_COL_ENUM, 0, lv, 2 },
-		{ "Skid", "instructions", WULTFW_COL_FLOAT },
+		{ "Skid", "instructions", WULTFW_COL_FLOAT, 0, NULL, 0 },
 	};
-	const struct wultfw_schema sch = { 2, cols };
+	const struct wultfw_schema sch = { 2, scols };
 	const double v[] = { 0, 1, 9, 10, 35, NAN, 1, -1 };
 	const int64_t g[] = { 0, 0, 0, 0, 0, 0, 1, -1 };
 	union wultfw_cell cells[16];
