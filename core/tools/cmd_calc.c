@@ -22,6 +22,8 @@
 #include "toolopts.h"
 #include <suggest/suggest.h>
 
+#include "datafmt/likeness.h"
+
 /* A bad option: one line on stderr. */
 static int calc_usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -340,6 +342,21 @@ static void calc_free(struct calc *c)
 	free(c->metric_buf);
 }
 
+/* Differences between results measured with other settings: say which. */
+static void warn_unlike(const struct calc *c)
+{
+	const char **files = calloc(c->nres, sizeof(*files)), **args = calloc(c->nres, sizeof(*args));
+
+	for (size_t i = 0; files && args && i < c->nres; i++) {
+		files[i] = c->res[i].path;
+		args[i] = c->res[i].arg;
+	}
+	if (files && args)
+		wfw_likeness_warn(stderr, "calc", files, args, c->nres);
+	free(files);
+	free(args);
+}
+
 int wfw_cmd_calc(int argc, char **argv)
 {
 	struct calc c = {
@@ -360,6 +377,8 @@ int wfw_cmd_calc(int argc, char **argv)
 		c.res[i].arg = argv[optind + (int)i];
 		ret = calc_load(&c, &c.res[i]);
 	}
+	if (!ret)
+		warn_unlike(&c);
 	if (!ret)
 		ret = c.format == CALC_JSON ? calc_print_json(&c) : calc_print_table(&c);
 	if (!ret && (fflush(stdout) || ferror(stdout))) {
