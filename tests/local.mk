@@ -156,3 +156,12 @@ if !STATIC_PLUGINS
 TESTS += tests/integration/test_filter_signal.sh
 endif
 endif
+
+# The progress line's time left (core/progress.c).
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_progress
+TESTS += tests/unit/test_progress
+tests_unit_test_progress_SOURCES = tests/unit/test_progress.c
+tests_unit_test_progress_CFLAGS = $(CORE_TEST_CFLAGS)
+tests_unit_test_progress_LDADD = $(CORE_TEST_LIBS)
+endif
