@@ -234,6 +234,7 @@ static int run_local(struct run_args *a, struct wfw_plan *plan, int argc, char *
 	wfw_signals_install();
 	a->ro.progress = show_progress(a);
 	a->ro.config_file = a->file;
+	a->ro.numbered = plan->embedded;	/* dated names, not the user's */
 	a->ro.cmdline = join_args(argc, argv);
 	for (i = 0; i < plan->n; i++) {
 		struct wfw_run_result r;

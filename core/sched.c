@@ -5,10 +5,12 @@
 #include "sysinfo.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,6 +51,7 @@ struct wfw_run {
 	struct wultfw_batch batch;
 	struct wfw_progress pg;
 	char dir[PATH_MAX];
+	int dirfd;			/* dir, held open: its files go there */
 	char note[256];			/* what applying C-states noticed */
 	FILE *logf;
 	size_t nsinks_open;
@@ -323,27 +326,26 @@ static void fill_info(struct wfw_run *run)
 	wfw_info_str(info, "boot_id", buf);
 }
 
-static void write_logs(const struct wfw_experiment *e, const char *dir,
-		       const struct wfw_run_opts *o)
+static void write_logs(const struct wfw_run *run)
 {
-	char logs[PATH_MAX], *text;
+	const struct wfw_run_opts *o = run->o;
+	char *text;
 	int ret;
 
-	snprintf(logs, sizeof(logs), "%s/logs", dir);
 	if (o->cmdline) {
 		char *line = malloc(strlen(o->cmdline) + 2);
 
 		if (line) {
 			sprintf(line, "%s\n", o->cmdline);
-			wfw_write_text(logs, "cmdline", line);
+			wfw_write_text_at(run->dirfd, "logs/cmdline", line);
 			free(line);
 		}
 	}
-	text = wfw_resolved_config(e, o->config_file);
+	text = wfw_resolved_config(run->e, o->config_file);
 	if (text) {
-		ret = wfw_write_text(logs, "config", text);
+		ret = wfw_write_text_at(run->dirfd, "logs/config", text);
 		if (ret)
-			wfw_warn("cannot write %s/config: %s", logs, strerror(-ret));
+			wfw_warn("cannot write %s/logs/config: %s", run->dir, strerror(-ret));
 		free(text);
 	}
 }
@@ -351,44 +353,86 @@ static void write_logs(const struct wfw_experiment *e, const char *dir,
 /* logs/wultfw.log gets a copy of every message from here on. */
 static void open_log(struct wfw_run *run)
 {
-	char path[PATH_MAX + 16];
+	int fd = openat(run->dirfd, "logs/wultfw.log",
+			O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 
-	snprintf(path, sizeof(path), "%s/logs/wultfw.log", run->dir);
-	run->logf = fopen(path, "we");
-	if (run->logf)
-		wfw_log_tee(run->logf);
+	run->logf = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!run->logf) {
+		wfw_warn("cannot write %s/logs/wultfw.log: %s", run->dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	wfw_log_tee(run->logf);
 }
 
-static int prepare_resultdir(struct wfw_run *run)
+/* A generated name taken already got a number: the experiment has it too. */
+static void rename_experiment(struct wfw_run *run)
 {
-	struct wfw_experiment *e = run->e;
-	char err[1024], cs[512];
+	const char *base = strrchr(run->dir, '/');
+	char *name;
+
+	base = base ? base + 1 : run->dir;
+	if (!strcmp(base, run->e->name))
+		return;
+	name = strdup(base);
+	if (!name)
+		return;
+	free(run->e->name);
+	run->e->name = name;
+}
+
+/*
+ * The directory, then info.yml (status running, our pid), then logs/:
+ * a directory with logs/ always says who writes to it, so --force of
+ * another run leaves it alone (wfw_resultdir_replaceable).
+ */
+static int make_resultdir(struct wfw_run *run)
+{
+	char err[1024];
 	int ret;
 
-	ret = wfw_resultdir_create(run->dir, run->o->force, err, sizeof(err));
-	if (ret) {
+	run->dirfd = wfw_resultdir_make(run->dir, sizeof(run->dir), run->o->force,
+					run->o->numbered, err, sizeof(err));
+	if (run->dirfd < 0) {
 		wfw_err("%s", err);
-		return ret;
+		return run->dirfd;
 	}
+	rename_experiment(run);
 	fill_info(run);
-	wfw_cstates_describe(e->cpu, run->o->sysfs_root, cs, sizeof(cs));
-	wfw_info_str(&run->info, "cstates", cs);
-	wfw_cstates_governor(run->o->sysfs_root, cs, sizeof(cs));
-	wfw_info_str(&run->info, "cpuidle_governor", cs);
+	wfw_cstates_describe(run->e->cpu, run->o->sysfs_root, err, sizeof(err));
+	wfw_info_str(&run->info, "cstates", err);
+	wfw_cstates_governor(run->o->sysfs_root, err, sizeof(err));
+	wfw_info_str(&run->info, "cpuidle_governor", err);
 	wfw_info_machine(&run->info, run->o->sysfs_root);
 	/*
 	 * info.yml first, with room for its final version, before logs/ and
 	 * any sink take the space: a full disk or a kill -9 still leaves one
 	 * saying what happened.
 	 */
-	ret = wfw_info_write(&run->info, run->dir, INFO_RESERVE);
+	ret = wfw_info_write_at(&run->info, run->dirfd, INFO_RESERVE);
 	if (ret) {
 		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
 		return ret;
 	}
 	run->info_written = true;
+	if (mkdirat(run->dirfd, "logs", 0755)) {
+		ret = -errno;
+		wfw_err("cannot create %s/logs: %s", run->dir, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+static int prepare_resultdir(struct wfw_run *run)
+{
+	struct wfw_experiment *e = run->e;
+	int ret = make_resultdir(run);
+
+	if (ret)
+		return ret;
 	open_log(run);
-	write_logs(e, run->dir, run->o);
+	write_logs(run);
 	wfw_info("experiment '%s': source %s on CPU %d, results in %s",
 		 e->name, e->source.h.desc->name, e->cpu, run->dir);
 	if (run->note[0])
@@ -420,6 +464,7 @@ static void unprepare_resultdir(struct wfw_run *run, int ret)
 	wfw_log_tee(NULL);
 	if (run->logf)
 		fclose(run->logf);
+	run->logf = NULL;
 }
 
 /* ---- sinks ---- */
@@ -664,7 +709,7 @@ static void finish_info(struct wfw_run *run)
 		     r->stop_signal ? "interrupted" : "complete");
 	if (r->failed && wfw_log_first_error()[0])
 		wfw_info_str(info, "error", wfw_log_first_error());
-	ret = wfw_info_write(info, run->dir, 0);
+	ret = wfw_info_write_at(info, run->dirfd, 0);
 	if (ret)
 		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
 }
@@ -717,7 +762,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		       struct wfw_run_result *r)
 {
 	struct wfw_run run = {
-		.e = e, .o = o, .r = r,
+		.e = e, .o = o, .r = r, .dirfd = -1,
 		.sysfs = o->sysfs_root ? o->sysfs_root : "/sys",
 	};
 	int ret;
@@ -744,6 +789,8 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		report(&run, ret);
 	}
 	unprobe(&run);
+	if (run.dirfd >= 0)
+		close(run.dirfd);
 	wfw_info_free(&run.info);
 	if (ret < 0)
 		r->failed = true;

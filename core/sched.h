@@ -14,6 +14,7 @@
 
 struct wfw_run_opts {
 	bool force;			/* reuse an existing result directory */
+	bool numbered;			/* generated names: a taken one gets -2, -3... */
 	bool progress;			/* draw the progress line */
 	const char *sysfs_root;		/* tests: fake /sys; NULL: /sys */
 	const char *cmdline;		/* for logs/cmdline */
