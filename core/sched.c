@@ -350,7 +350,11 @@ static void write_logs(const struct wfw_run *run)
 	}
 }
 
-/* logs/wultfw.log gets a copy of every message from here on. */
+/*
+ * logs/wultfw.log gets the messages kept since the run began and a copy
+ * of every message from here on, each in the file once it is said (line
+ * buffered: a kill -9 loses none).
+ */
 static void open_log(struct wfw_run *run)
 {
 	int fd = openat(run->dirfd, "logs/wultfw.log",
@@ -363,6 +367,7 @@ static void open_log(struct wfw_run *run)
 			close(fd);
 		return;
 	}
+	setvbuf(run->logf, NULL, _IOLBF, 0);
 	wfw_log_tee(run->logf);
 }
 
@@ -769,6 +774,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 
 	memset(r, 0, sizeof(*r));
 	wfw_log_reset_first_error();
+	wfw_log_keep();		/* for logs/wultfw.log, once it exists */
 	snprintf(run.dir, sizeof(run.dir), "%s/%s", e->outdir, e->name);
 	/* What a killed run left changed goes back before we change anything. */
 	if (wfw_restore_leftovers("run", true) < 0)
