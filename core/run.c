@@ -47,7 +47,8 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 done, 1 an experiment failed, 2 bad command line or\n"
 		"experiment file, 3 (--check) the file is valid but this machine cannot\n"
-		"run every experiment (warnings say why), 128+N stopped by signal N\n"
+		"run every experiment (warnings say why), 4 an experiment ended without\n"
+		"a datapoint (a warning says why), 128+N stopped by signal N\n"
 		"(results so far are saved).\n"
 		"Plugins are searched in $WULTFW_PLUGIN_PATH, then %s.\n",
 		PLUGINDIR);
@@ -241,6 +242,8 @@ static int run_local(struct run_args *a, struct wfw_plan *plan, int argc, char *
 
 		if (wfw_run_experiment(&plan->exps[i], &a->ro, &r))
 			status = 1;
+		else if (r.empty && !status)
+			status = WFW_EXIT_EMPTY;
 		if (r.stop_signal) {
 			if (i + 1 < plan->n)
 				wfw_info("not running the %zu remaining experiment%s",

@@ -56,6 +56,8 @@ struct wfw_run {
 	FILE *logf;
 	size_t nsinks_open;
 	uint64_t flushed_rows;		/* datapoints when the sinks last flushed */
+	uint64_t made;			/* rows the source gave, before selection */
+	char why_empty[256];		/* a run without a datapoint: why */
 	struct wfw_plugin_inst *failed_sink;	/* said why; not flushed again */
 	struct wfw_collectors *collectors;	/* running next to the source */
 	struct wfw_datasel sel;			/* include/exclude while measuring */
@@ -224,6 +226,25 @@ static int probe_cpu(struct wfw_run *run)
 	return 0;
 }
 
+/*
+ * A source with a launch distance makes its first datapoint after the
+ * shortest one at the earliest: one not below the time limit makes none.
+ */
+static bool ldist_beyond_limit(const struct wfw_run *run, char *why, size_t len)
+{
+	const struct wfw_experiment *e = run->e;
+	char ld[32], lim[32];
+
+	if (e->ldist_use == WULTFW_LDIST_NONE || !e->max_time_ns ||
+	    run->params.ldist_from_ns < e->max_time_ns)
+		return false;
+	wfw_format_duration(run->params.ldist_from_ns, ld, sizeof(ld));
+	wfw_format_duration(e->max_time_ns, lim, sizeof(lim));
+	snprintf(why, len, "the shortest launch distance (%s) is not below the time limit (%s): no datapoint can arrive in time",
+		 ld, lim);
+	return true;
+}
+
 static int probe(struct wfw_run *run)
 {
 	struct wfw_experiment *e = run->e;
@@ -254,6 +275,9 @@ static int probe(struct wfw_run *run)
 			wfw_err("%s", err);
 			return ret;
 		}
+		if (ldist_beyond_limit(run, err, sizeof(err)))
+			wfw_warn("%s:%d: %s: %s: shorten ldist or lengthen limits.time",
+				 e->ldist_loc.file, e->ldist_loc.line, e->ldist_loc.key, err);
 	}
 	ret = wfw_cstates_apply(e, run->o->sysfs_root, run->note, sizeof(run->note),
 				err, sizeof(err));
@@ -588,6 +612,7 @@ static int pump_once(struct wfw_run *run, uint64_t timeout, bool *sink_failed)
 	ret = e->source.h.desc->source->read(&e->source.ctx, b, timeout);
 	/* Rows read before a failure are real: keep them. */
 	r->discarded += b->discarded;
+	run->made += b->rows;
 	/* The selected rows only, clipped to the datapoint limit. */
 	wret = wfw_datasel_batch(&run->sel, b, e->max_datapoints ?
 				 e->max_datapoints - r->datapoints : UINT64_MAX);
@@ -711,12 +736,34 @@ static void finish_info(struct wfw_run *run)
 	wfw_info_fmt(info, "discarded", "%" PRIu64, r->discarded);
 	wfw_info_str(info, "status",
 		     r->failed ? "failed" :
-		     r->stop_signal ? "interrupted" : "complete");
+		     r->stop_signal ? "interrupted" :
+		     r->empty ? "empty" : "complete");
 	if (r->failed && wfw_log_first_error()[0])
 		wfw_info_str(info, "error", wfw_log_first_error());
+	if (r->empty)
+		wfw_info_str(info, "empty_reason", run->why_empty);
 	ret = wfw_info_write_at(info, run->dirfd, 0);
 	if (ret)
 		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
+}
+
+/* A run that ended without a datapoint: the likeliest reason first. */
+static void why_empty(struct wfw_run *run)
+{
+	const struct wfw_run_result *r = run->r;
+	char *why = run->why_empty;
+	size_t len = sizeof(run->why_empty);
+
+	if (ldist_beyond_limit(run, why, len))
+		return;
+	if (run->made)
+		snprintf(why, len, "the include/exclude selection kept none of the %" PRIu64 " datapoints the source made",
+			 run->made);
+	else if (r->discarded)
+		snprintf(why, len, "the source discarded all %" PRIu64 " datapoints it made as inconsistent (its drop reasons are in info.yml)",
+			 r->discarded);
+	else
+		snprintf(why, len, "the source delivered none in %.1fs", r->duration_s);
 }
 
 /* Sinks closed with the final counts, then info.yml's final state. */
@@ -731,6 +778,9 @@ static int finish(struct wfw_run *run, int ret)
 		ret = -EIO;
 	wfw_datasel_info(&run->sel, &run->info);
 	r->failed = ret < 0;
+	r->empty = !r->failed && !r->stop_signal && !r->datapoints && run->started;
+	if (r->empty)
+		why_empty(run);
 	if (run->info_written)
 		finish_info(run);
 	return ret;
@@ -754,6 +804,9 @@ static void report(struct wfw_run *run, int ret)
 	if (r->stop_signal)
 		wfw_info("experiment '%s' interrupted by signal %d after %" PRIu64 " datapoints in %.1fs; results saved in %s",
 			 name, r->stop_signal, r->datapoints, r->duration_s, run->dir);
+	else if (r->empty)
+		wfw_warn("experiment '%s': no datapoint in %.1fs: %s (info.yml in %s says status: 'empty')",
+			 name, r->duration_s, run->why_empty, run->dir);
 	else
 		wfw_info("experiment '%s': %" PRIu64 " datapoints in %.1fs, results in %s (statistics: wultfw calc %s)",
 			 name, r->datapoints, r->duration_s, run->dir, run->dir);
