@@ -4,9 +4,20 @@
 #include "log.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEEP_MAX 65536
 
 int wfw_verbosity = 1;
 static FILE *tee;
+/* Messages said before the file to copy them to exists. */
+static struct {
+	char *text;
+	size_t len;
+	unsigned long dropped;
+	int on;
+} kept;
 static char first_error[512];
 static int progress_active;
 
@@ -20,9 +31,45 @@ const char *wfw_log_first_error(void)
 	return first_error;
 }
 
+void wfw_log_keep(void)
+{
+	free(kept.text);
+	memset(&kept, 0, sizeof(kept));
+	kept.on = 1;
+}
+
+static void keep(const char *prefix, const char *fmt, va_list ap)
+{
+	char line[1024];
+	int n = snprintf(line, sizeof(line), "%s", prefix);
+	size_t len;
+	char *t;
+
+	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	len = strlen(line);
+	t = kept.len + len + 2 <= KEEP_MAX ? realloc(kept.text, kept.len + len + 2) : NULL;
+	if (!t) {
+		kept.dropped++;
+		return;
+	}
+	kept.text = t;
+	memcpy(t + kept.len, line, len);
+	kept.len += len;
+	t[kept.len++] = '\n';
+}
+
 void wfw_log_tee(FILE *f)
 {
 	tee = f;
+	if (!f)
+		return;
+	if (kept.len)
+		fwrite(kept.text, 1, kept.len, f);
+	if (kept.dropped)
+		fprintf(f, "wultfw: (%lu more messages before this log existed: not kept)\n",
+			kept.dropped);
+	free(kept.text);
+	memset(&kept, 0, sizeof(kept));
 }
 
 void wfw_log_set_progress_active(int active)
@@ -46,6 +93,10 @@ static void emit(int min_verbosity, const char *prefix, const char *fmt,
 		fputs(prefix, tee);
 		vfprintf(tee, fmt, copy);
 		fputc('\n', tee);
+		va_end(copy);
+	} else if (kept.on) {
+		va_copy(copy, ap);
+		keep(prefix, fmt, copy);
 		va_end(copy);
 	}
 	if (wfw_verbosity < min_verbosity)

@@ -12,8 +12,13 @@ void wfw_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void wfw_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void wfw_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Copy every message from now on into this file too (a run's logs/). */
+/*
+ * Copy every message from now on into this file too (a run's logs/),
+ * after the messages kept since wfw_log_keep(); NULL: stop copying.
+ */
 void wfw_log_tee(FILE *f);
+/* Keep the messages from now (up to 64 KiB) for the next wfw_log_tee(). */
+void wfw_log_keep(void);
 
 /* The first error since the last reset, "" if none: info.yml's 'error'. */
 void wfw_log_reset_first_error(void);

@@ -4,6 +4,7 @@
 #include "progress.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -29,6 +30,24 @@ void wfw_format_hms(double seconds, char *buf, unsigned long len)
 		snprintf(buf, len, "%lu:%02lu", s / 60, s % 60);
 }
 
+double wfw_progress_left(const struct wfw_progress *p, double elapsed,
+			 uint64_t datapoints)
+{
+	double left = -1, rate = elapsed > 0 ? (double)datapoints / elapsed : 0;
+
+	/* Past the time limit the run is ending: 0, not the count's guess. */
+	if (p->max_time_ns)
+		left = fmax((double)p->max_time_ns / 1e9 - elapsed, 0);
+	if (p->max_datapoints && rate > 0) {
+		double by_count = datapoints < p->max_datapoints ?
+			(double)(p->max_datapoints - datapoints) / rate : 0;
+
+		if (left < 0 || by_count < left)
+			left = by_count;
+	}
+	return left;
+}
+
 void wfw_progress_begin(struct wfw_progress *p, const char *name,
 			uint64_t max_datapoints, uint64_t max_time_ns,
 			bool on)
@@ -45,7 +64,7 @@ void wfw_progress_update(struct wfw_progress *p, uint64_t datapoints,
 			 uint64_t discarded)
 {
 	uint64_t now;
-	double elapsed, rate, left = -1;
+	double elapsed, rate, left;
 	char el[32], lf[32] = "?";
 
 	if (!p->on)
@@ -56,14 +75,7 @@ void wfw_progress_update(struct wfw_progress *p, uint64_t datapoints,
 	p->last_ns = now;
 	elapsed = (double)(now - p->start_ns) / 1e9;
 	rate = elapsed > 0 ? (double)datapoints / elapsed : 0;
-	if (p->max_time_ns)
-		left = (double)p->max_time_ns / 1e9 - elapsed;
-	if (p->max_datapoints && rate > 0) {
-		double by_count = (double)(p->max_datapoints - datapoints) / rate;
-
-		if (left < 0 || by_count < left)
-			left = by_count;
-	}
+	left = wfw_progress_left(p, elapsed, datapoints);
 	wfw_format_hms(elapsed, el, sizeof(el));
 	if (left >= 0)
 		wfw_format_hms(left, lf, sizeof(lf));

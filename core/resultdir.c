@@ -3,7 +3,8 @@
 
 #include "resultdir.h"
 
-#include <atomic/atomic.h>
+#include <datafmt/infoyml.h>
+#include <datafmt/runstate.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,10 +47,36 @@ int wfw_remove_tree(const char *path)
 	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -errno : 0;
 }
 
+/* "DIR/info.yml" says a run that still goes made DIR: its pid, else 0. */
+static long going_pid(const char *path)
+{
+	char info[PATH_MAX + 16], why[256], *pid;
+	struct wfw_infoyml y;
+	long ret = 0;
+
+	snprintf(info, sizeof(info), "%s/info.yml", path);
+	if (wfw_run_end(info, why, sizeof(why)) != WFW_RUN_GOING)
+		return 0;
+	if (wfw_infoyml_read(&y, info))
+		return -1;
+	pid = wfw_infoyml_get(&y, "pid");
+	ret = pid ? atol(pid) : -1;
+	free(pid);
+	wfw_infoyml_free(&y);
+	return ret;
+}
+
 int wfw_resultdir_replaceable(const char *path, char *err, size_t errlen)
 {
 	char probe[PATH_MAX];
+	long pid = going_pid(path);
 
+	if (pid) {
+		snprintf(err, errlen,
+			 "%s is the result directory of a run that is still going (pid %ld): wait for it to end or stop it (kill %ld), or choose another name (-o)",
+			 path, pid, pid);
+		return -EBUSY;
+	}
 	snprintf(probe, sizeof(probe), "%s/logs", path);
 	if (access(probe, F_OK)) {
 		snprintf(err, errlen,
@@ -60,53 +87,126 @@ int wfw_resultdir_replaceable(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* --force replaces an old result directory, and nothing that is not one. */
-static int remove_old(const char *path, char *err, size_t errlen)
+/*
+ * An existing `path`: --force replaces an old result directory, and
+ * nothing that is not one or that a running wultfw writes to.
+ */
+static int take_over(const char *path, bool force, char *err, size_t errlen)
 {
 	int ret = wfw_resultdir_replaceable(path, err, errlen);
 
-	if (ret)
+	if (ret)	/* not ours, or still in use: --force would not help */
 		return ret;
+	if (!force) {
+		snprintf(err, errlen,
+			 "result directory %s exists already: move it away, choose another outdir (-o), or replace it with --force",
+			 path);
+		return -EEXIST;
+	}
 	if (wfw_remove_tree(path)) {
+		ret = -errno;
 		snprintf(err, errlen, "cannot remove the old result directory %s: %s",
-			 path, strerror(errno));
-		return -errno;
+			 path, strerror(-ret));
+		return ret;
 	}
 	return 0;
+}
+
+/* The parents of `path`, as mkdir -p would make them. */
+static int make_parents(const char *path)
+{
+	char parent[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || slash == path)
+		return 0;
+	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path), path);
+	return wfw_mkdir_p(parent);
+}
+
+#define MAX_NUMBERED 1000	/* name-2 ... name-999 */
+#define MAX_TAKEOVERS 3		/* removed, then made by another run again */
+
+/* The next numbered name: path-N. */
+static int number(char *path, size_t base, size_t size, int n)
+{
+	if (n >= MAX_NUMBERED ||
+	    snprintf(path + base, size - base, "-%d", n) >= (int)(size - base))
+		return -EEXIST;
+	return 0;
+}
+
+/*
+ * mkdir(2) of an existing name fails: of two runs that want one name,
+ * exactly one gets it, whatever the timing.
+ */
+static int claim(char *path, size_t size, bool force, bool numbered,
+		 char *err, size_t errlen)
+{
+	size_t base = strlen(path);
+	int n = 1, tries = 0, ret;
+
+	while (mkdir(path, 0755)) {
+		ret = -errno;
+		if (ret == -EEXIST && numbered)
+			ret = number(path, base, size, ++n);
+		else if (ret == -EEXIST && tries++ < MAX_TAKEOVERS)
+			ret = take_over(path, force, err, errlen);
+		else
+			snprintf(err, errlen, "cannot create result directory %s: %s",
+				 path, strerror(-ret));
+		if (ret && !err[0])
+			snprintf(err, errlen, "cannot create result directory %.*s-N: %d names taken",
+				 (int)base, path, MAX_NUMBERED - 1);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int wfw_resultdir_make(char *path, size_t size, bool force, bool numbered,
+		       char *err, size_t errlen)
+{
+	int ret = make_parents(path), fd;
+
+	err[0] = '\0';
+	if (ret) {
+		snprintf(err, errlen, "cannot create the parent directories of %s: %s",
+			 path, strerror(-ret));
+		return ret;
+	}
+	ret = claim(path, size, force, numbered, err, errlen);
+	if (ret)
+		return ret;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot open result directory %s: %s",
+			 path, strerror(-ret));
+	}
+	return fd < 0 ? ret : fd;
 }
 
 int wfw_resultdir_create(const char *path, bool force, char *err,
 			 size_t errlen)
 {
-	char logs[PATH_MAX];
-	struct stat st;
-	int ret;
+	char buf[PATH_MAX];
+	int fd, ret = 0;
 
-	if (stat(path, &st) == 0) {
-		ret = wfw_resultdir_replaceable(path, err, errlen);
-		if (ret)	/* not ours: --force would not help either */
-			return ret;
-		if (!force) {
-			snprintf(err, errlen,
-				 "result directory %s exists already: move it away, choose another outdir (-o), or replace it with --force",
-				 path);
-			return -EEXIST;
-		}
-		ret = remove_old(path, err, errlen);
-		if (ret)
-			return ret;
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
+		snprintf(err, errlen, "%s: name too long", path);
+		return -ENAMETOOLONG;
 	}
-	ret = wfw_mkdir_p(path);
-	if (!ret) {
-		snprintf(logs, sizeof(logs), "%s/logs", path);
-		ret = wfw_mkdir_p(logs);
+	fd = wfw_resultdir_make(buf, sizeof(buf), force, false, err, errlen);
+	if (fd < 0)
+		return fd;
+	if (mkdirat(fd, "logs", 0755)) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot create %s/logs: %s", path, strerror(-ret));
 	}
-	if (ret)
-		snprintf(err, errlen, "cannot create result directory %s: %s",
-			 path, strerror(-ret));
+	close(fd);
 	return ret;
 }
-
 static void info_put(struct wfw_info *info, const char *key, char *val)
 {
 	char **k, **v;
@@ -199,13 +299,40 @@ void wfw_info_free(struct wfw_info *info)
 	memset(info, 0, sizeof(*info));
 }
 
-static int write_atomic(const char *dir, const char *name, const char *text,
+/*
+ * dirfd/name written whole or not at all: a temporary file beside it,
+ * fsynced, renamed over it. Relative to the directory the run holds open,
+ * so a result directory removed or renamed under a run never receives a
+ * file meant for another.
+ */
+static int write_atomic(int dirfd, const char *name, const char *text,
 			size_t len)
 {
-	char path[PATH_MAX];
+	const char *base = strrchr(name, '/');
+	char tmp[PATH_MAX];
+	ssize_t n = 0;
+	size_t done;
+	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return wfw_atomic_write_text(path, text, len);
+	/* DIR/.NAME.tmp for DIR/NAME, as lib/atomic names it. */
+	base = base ? base + 1 : name;
+	snprintf(tmp, sizeof(tmp), "%.*s.%s.tmp", (int)(base - name), name, base);
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	for (done = 0; done < len && n >= 0; done += (size_t)n)
+		n = write(fd, text + done, len - done);
+	if (n < 0 || fsync(fd))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && renameat(dirfd, tmp, dirfd, name))
+		ret = -errno;
+	if (ret)
+		unlinkat(dirfd, tmp, 0);
+	else
+		(void)fsync(dirfd);	/* best effort: the rename's entry */
+	return ret;
 }
 
 /*
@@ -213,14 +340,12 @@ static int write_atomic(const char *dir, const char *name, const char *text,
  * first info.yml was padded with a comment, so overwriting it in place
  * fits in the blocks it already has.
  */
-static int overwrite_in_place(const char *dir, const char *text, size_t len)
+static int overwrite_in_place(int dirfd, const char *text, size_t len)
 {
-	char path[PATH_MAX];
 	struct stat st;
 	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "%s/info.yml", dir);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = openat(dirfd, "info.yml", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) || (size_t)st.st_size < len)
@@ -232,7 +357,7 @@ static int overwrite_in_place(const char *dir, const char *text, size_t len)
 	return ret;
 }
 
-int wfw_info_write(const struct wfw_info *info, const char *dir, size_t reserve)
+int wfw_info_write_at(const struct wfw_info *info, int dirfd, size_t reserve)
 {
 	size_t i, len = 0, used = 0;
 	char *text;
@@ -253,14 +378,25 @@ int wfw_info_write(const struct wfw_info *info, const char *dir, size_t reserve)
 		used = reserve - 1;
 		text[used++] = '\n';
 	}
-	ret = write_atomic(dir, "info.yml", text, used);
+	ret = write_atomic(dirfd, "info.yml", text, used);
 	if (ret == -ENOSPC || ret == -EDQUOT)
-		ret = overwrite_in_place(dir, text, used);
+		ret = overwrite_in_place(dirfd, text, used);
 	free(text);
 	return ret;
 }
 
-int wfw_write_text(const char *dir, const char *name, const char *text)
+int wfw_info_write(const struct wfw_info *info, const char *dir, size_t reserve)
 {
-	return write_atomic(dir, name, text, strlen(text));
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = wfw_info_write_at(info, fd, reserve);
+	close(fd);
+	return ret;
+}
+
+int wfw_write_text_at(int dirfd, const char *name, const char *text)
+{
+	return write_atomic(dirfd, name, text, strlen(text));
 }

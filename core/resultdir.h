@@ -8,14 +8,26 @@
 #include <stdio.h>
 
 /*
- * Create `path` (and its parents) with logs/ inside. An existing
- * directory is an error unless `force`, which removes it first -- only if
- * it is a result directory (has logs/).
+ * Make the directory `path` (its parents as needed) and return it open
+ * (O_DIRECTORY), or -errno with `err` set. Its last mkdir is exclusive:
+ * of runs that want one name at once, one gets it. When it exists:
+ * `numbered` (a generated name) tries path-2, path-3, ... and updates
+ * `path` (of `size` bytes); else it is an error unless `force`, which
+ * removes it first -- only a result directory (logs/) that no running
+ * wultfw writes to (wfw_resultdir_replaceable).
  */
+int wfw_resultdir_make(char *path, size_t size, bool force, bool numbered,
+		       char *err, size_t errlen);
+
+/* wfw_resultdir_make() of `path`, not numbered, with logs/ inside. */
 int wfw_resultdir_create(const char *path, bool force, char *err,
 			 size_t errlen);
 
-/* 0 when --force may replace `path` (a result directory: logs/), else why. */
+/*
+ * 0 when --force may replace `path`: a result directory (logs/) whose
+ * info.yml does not name a run still going (datafmt/runstate.h); else
+ * -EEXIST or -EBUSY and why, in one line that says what to do.
+ */
 int wfw_resultdir_replaceable(const char *path, char *err, size_t errlen);
 
 /* mkdir -p; returns 0 or -errno. */
@@ -41,6 +53,8 @@ void wfw_info_fmt(struct wfw_info *info, const char *key, const char *fmt, ...)
  * sure that fits.
  */
 int wfw_info_write(const struct wfw_info *info, const char *dir, size_t reserve);
+/* The same in the directory open as dirfd. */
+int wfw_info_write_at(const struct wfw_info *info, int dirfd, size_t reserve);
 /*
  * The machine's identity: sut_hostname (what it calls itself), and for a
  * run started by a controller (WULTFW_HOST set) host, the controller's
@@ -50,7 +64,7 @@ int wfw_info_write(const struct wfw_info *info, const char *dir, size_t reserve)
 void wfw_info_identity(struct wfw_info *info, const char *name);
 void wfw_info_free(struct wfw_info *info);
 
-/* Write a small text file in dir; returns 0 or -errno. */
-int wfw_write_text(const char *dir, const char *name, const char *text);
+/* Write a small text file (name may be "logs/x") in dirfd; 0 or -errno. */
+int wfw_write_text_at(int dirfd, const char *name, const char *text);
 
 #endif

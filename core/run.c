@@ -58,7 +58,8 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 done, 1 an experiment failed, 2 bad command line or\n"
 		"experiment file, 3 (--check) the file is valid but this machine cannot\n"
-		"run every experiment (warnings say why), 128+N stopped by signal N\n"
+		"run every experiment (warnings say why), 4 an experiment ended without\n"
+		"a datapoint (a warning says why), 128+N stopped by signal N\n"
 		"(results so far are saved).\n"
 		"Plugins are searched in $WULTFW_PLUGIN_PATH (if unset, and this wultfw\n"
 		"is the one of a build tree: the plugins built with it), then %s.\n",
@@ -275,12 +276,15 @@ static int run_local(struct run_args *a, struct wfw_plan *plan, int argc, char *
 	wfw_signals_install();
 	a->ro.progress = show_progress(a);
 	a->ro.config_file = a->file;
+	a->ro.numbered = plan->embedded;	/* dated names, not the user's */
 	a->ro.cmdline = join_args(argc, argv);
 	for (i = 0; i < plan->n; i++) {
 		struct wfw_run_result r;
 
 		if (wfw_run_experiment(&plan->exps[i], &a->ro, &r))
 			status = 1;
+		else if (r.empty && !status)
+			status = WFW_EXIT_EMPTY;
 		if (r.stop_signal) {
 			if (i + 1 < plan->n)
 				wfw_info("not running the %zu remaining experiment%s",

@@ -5,10 +5,12 @@
 #include "sysinfo.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,10 +52,13 @@ struct wfw_run {
 	struct wultfw_batch batch;
 	struct wfw_progress pg;
 	char dir[PATH_MAX];
+	int dirfd;			/* dir, held open: its files go there */
 	char note[256];			/* what applying C-states noticed */
 	FILE *logf;
 	size_t nsinks_open;
 	uint64_t flushed_rows;		/* datapoints when the sinks last flushed */
+	uint64_t made;			/* rows the source gave, before selection */
+	char why_empty[256];		/* a run without a datapoint: why */
 	struct wfw_plugin_inst *failed_sink;	/* said why; not flushed again */
 	struct wfw_collectors *collectors;	/* running next to the source */
 	struct wfw_datasel sel;			/* include/exclude while measuring */
@@ -222,6 +227,25 @@ static int probe_cpu(struct wfw_run *run)
 	return 0;
 }
 
+/*
+ * A source with a launch distance makes its first datapoint after the
+ * shortest one at the earliest: one not below the time limit makes none.
+ */
+static bool ldist_beyond_limit(const struct wfw_run *run, char *why, size_t len)
+{
+	const struct wfw_experiment *e = run->e;
+	char ld[32], lim[32];
+
+	if (e->ldist_use == WULTFW_LDIST_NONE || !e->max_time_ns ||
+	    run->params.ldist_from_ns < e->max_time_ns)
+		return false;
+	wfw_format_duration(run->params.ldist_from_ns, ld, sizeof(ld));
+	wfw_format_duration(e->max_time_ns, lim, sizeof(lim));
+	snprintf(why, len, "the shortest launch distance (%s) is not below the time limit (%s): no datapoint can arrive in time",
+		 ld, lim);
+	return true;
+}
+
 static int probe(struct wfw_run *run)
 {
 	struct wfw_experiment *e = run->e;
@@ -252,6 +276,9 @@ static int probe(struct wfw_run *run)
 			wfw_err("%s", err);
 			return ret;
 		}
+		if (ldist_beyond_limit(run, err, sizeof(err)))
+			wfw_warn("%s:%d: %s: %s: shorten ldist or lengthen limits.time",
+				 e->ldist_loc.file, e->ldist_loc.line, e->ldist_loc.key, err);
 	}
 	ret = wfw_cstates_apply(e, run->o->sysfs_root, run->note, sizeof(run->note),
 				err, sizeof(err));
@@ -324,73 +351,119 @@ static void fill_info(struct wfw_run *run)
 	wfw_info_str(info, "boot_id", buf);
 }
 
-static void write_logs(const struct wfw_experiment *e, const char *dir,
-		       const struct wfw_run_opts *o)
+static void write_logs(const struct wfw_run *run)
 {
-	char logs[PATH_MAX], *text;
+	const struct wfw_run_opts *o = run->o;
+	char *text;
 	int ret;
 
-	snprintf(logs, sizeof(logs), "%s/logs", dir);
 	if (o->cmdline) {
 		char *line = malloc(strlen(o->cmdline) + 2);
 
 		if (line) {
 			sprintf(line, "%s\n", o->cmdline);
-			wfw_write_text(logs, "cmdline", line);
+			wfw_write_text_at(run->dirfd, "logs/cmdline", line);
 			free(line);
 		}
 	}
-	text = wfw_resolved_config(e, o->config_file);
+	text = wfw_resolved_config(run->e, o->config_file);
 	if (text) {
-		ret = wfw_write_text(logs, "config", text);
+		ret = wfw_write_text_at(run->dirfd, "logs/config", text);
 		if (ret)
-			wfw_warn("cannot write %s/config: %s", logs, strerror(-ret));
+			wfw_warn("cannot write %s/logs/config: %s", run->dir, strerror(-ret));
 		free(text);
 	}
 }
 
-/* logs/wultfw.log gets a copy of every message from here on. */
+/*
+ * logs/wultfw.log gets the messages kept since the run began and a copy
+ * of every message from here on, each in the file once it is said (line
+ * buffered: a kill -9 loses none).
+ */
 static void open_log(struct wfw_run *run)
 {
-	char path[PATH_MAX + 16];
+	int fd = openat(run->dirfd, "logs/wultfw.log",
+			O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 
-	snprintf(path, sizeof(path), "%s/logs/wultfw.log", run->dir);
-	run->logf = fopen(path, "we");
-	if (run->logf)
-		wfw_log_tee(run->logf);
+	run->logf = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!run->logf) {
+		wfw_warn("cannot write %s/logs/wultfw.log: %s", run->dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	setvbuf(run->logf, NULL, _IOLBF, 0);
+	wfw_log_tee(run->logf);
 }
 
-static int prepare_resultdir(struct wfw_run *run)
+/* A generated name taken already got a number: the experiment has it too. */
+static void rename_experiment(struct wfw_run *run)
 {
-	struct wfw_experiment *e = run->e;
-	char err[1024], cs[512];
-	bool widened;
+	const char *base = strrchr(run->dir, '/');
+	char *name;
+
+	base = base ? base + 1 : run->dir;
+	if (!strcmp(base, run->e->name))
+		return;
+	name = strdup(base);
+	if (!name)
+		return;
+	free(run->e->name);
+	run->e->name = name;
+}
+
+/*
+ * The directory, then info.yml (status running, our pid), then logs/:
+ * a directory with logs/ always says who writes to it, so --force of
+ * another run leaves it alone (wfw_resultdir_replaceable).
+ */
+static int make_resultdir(struct wfw_run *run)
+{
+	char err[1024];
 	int ret;
 
-	ret = wfw_resultdir_create(run->dir, run->o->force, err, sizeof(err));
-	if (ret) {
+	run->dirfd = wfw_resultdir_make(run->dir, sizeof(run->dir), run->o->force,
+					run->o->numbered, err, sizeof(err));
+	if (run->dirfd < 0) {
 		wfw_err("%s", err);
-		return ret;
+		return run->dirfd;
 	}
+	rename_experiment(run);
 	fill_info(run);
-	wfw_cstates_describe(e->cpu, run->o->sysfs_root, cs, sizeof(cs));
-	wfw_info_str(&run->info, "cstates", cs);
-	wfw_cstates_governor(run->o->sysfs_root, cs, sizeof(cs));
-	wfw_info_str(&run->info, "cpuidle_governor", cs);
-	wfw_info_machine(&run->info, run->o->sysfs_root, e->cpu);
+	wfw_cstates_describe(run->e->cpu, run->o->sysfs_root, err, sizeof(err));
+	wfw_info_str(&run->info, "cstates", err);
+	wfw_cstates_governor(run->o->sysfs_root, err, sizeof(err));
+	wfw_info_str(&run->info, "cpuidle_governor", err);
+	wfw_info_machine(&run->info, run->o->sysfs_root, run->e->cpu);
 	/*
 	 * info.yml first, with room for its final version, before logs/ and
 	 * any sink take the space: a full disk or a kill -9 still leaves one
 	 * saying what happened.
 	 */
-	ret = wfw_info_write(&run->info, run->dir, INFO_RESERVE);
+	ret = wfw_info_write_at(&run->info, run->dirfd, INFO_RESERVE);
 	if (ret) {
 		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
 		return ret;
 	}
 	run->info_written = true;
+	if (mkdirat(run->dirfd, "logs", 0755)) {
+		ret = -errno;
+		wfw_err("cannot create %s/logs: %s", run->dir, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+static int prepare_resultdir(struct wfw_run *run)
+{
+	struct wfw_experiment *e = run->e;
+	int ret = make_resultdir(run);
+	bool widened;
+
+	if (ret)
+		return ret;
 	open_log(run);
-	write_logs(e, run->dir, run->o);
+	write_logs(run);
 	wfw_info("experiment '%s': source %s on CPU %d, results in %s",
 		 e->name, e->source.h.desc->name, e->cpu, run->dir);
 	if (run->note[0])
@@ -425,6 +498,7 @@ static void unprepare_resultdir(struct wfw_run *run, int ret)
 	wfw_log_tee(NULL);
 	if (run->logf)
 		fclose(run->logf);
+	run->logf = NULL;
 }
 
 /* ---- sinks ---- */
@@ -543,6 +617,7 @@ static int pump_once(struct wfw_run *run, uint64_t timeout, bool *sink_failed)
 	ret = e->source.h.desc->source->read(&e->source.ctx, b, timeout);
 	/* Rows read before a failure are real: keep them. */
 	r->discarded += b->discarded;
+	run->made += b->rows;
 	/* The selected rows only, clipped to the datapoint limit. */
 	wret = wfw_datasel_batch(&run->sel, b, e->max_datapoints ?
 				 e->max_datapoints - r->datapoints : UINT64_MAX);
@@ -666,12 +741,34 @@ static void finish_info(struct wfw_run *run)
 	wfw_info_fmt(info, "discarded", "%" PRIu64, r->discarded);
 	wfw_info_str(info, "status",
 		     r->failed ? "failed" :
-		     r->stop_signal ? "interrupted" : "complete");
+		     r->stop_signal ? "interrupted" :
+		     r->empty ? "empty" : "complete");
 	if (r->failed && wfw_log_first_error()[0])
 		wfw_info_str(info, "error", wfw_log_first_error());
-	ret = wfw_info_write(info, run->dir, 0);
+	if (r->empty)
+		wfw_info_str(info, "empty_reason", run->why_empty);
+	ret = wfw_info_write_at(info, run->dirfd, 0);
 	if (ret)
 		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
+}
+
+/* A run that ended without a datapoint: the likeliest reason first. */
+static void why_empty(struct wfw_run *run)
+{
+	const struct wfw_run_result *r = run->r;
+	char *why = run->why_empty;
+	size_t len = sizeof(run->why_empty);
+
+	if (ldist_beyond_limit(run, why, len))
+		return;
+	if (run->made)
+		snprintf(why, len, "the include/exclude selection kept none of the %" PRIu64 " datapoints the source made",
+			 run->made);
+	else if (r->discarded)
+		snprintf(why, len, "the source discarded all %" PRIu64 " datapoints it made as inconsistent (its drop reasons are in info.yml)",
+			 r->discarded);
+	else
+		snprintf(why, len, "the source delivered none in %.1fs", r->duration_s);
 }
 
 /* Sinks closed with the final counts, then info.yml's final state. */
@@ -686,6 +783,9 @@ static int finish(struct wfw_run *run, int ret)
 		ret = -EIO;
 	wfw_datasel_info(&run->sel, &run->info);
 	r->failed = ret < 0;
+	r->empty = !r->failed && !r->stop_signal && !r->datapoints && run->started;
+	if (r->empty)
+		why_empty(run);
 	if (run->info_written)
 		finish_info(run);
 	return ret;
@@ -709,6 +809,9 @@ static void report(struct wfw_run *run, int ret)
 	if (r->stop_signal)
 		wfw_info("experiment '%s' interrupted by signal %d after %" PRIu64 " datapoints in %.1fs; results saved in %s",
 			 name, r->stop_signal, r->datapoints, r->duration_s, run->dir);
+	else if (r->empty)
+		wfw_warn("experiment '%s': no datapoint in %.1fs: %s (info.yml in %s says status: 'empty')",
+			 name, r->duration_s, run->why_empty, run->dir);
 	else
 		wfw_info("experiment '%s': %" PRIu64 " datapoints in %.1fs, results in %s (statistics: wultfw calc %s)",
 			 name, r->datapoints, r->duration_s, run->dir, run->dir);
@@ -737,13 +840,14 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		       struct wfw_run_result *r)
 {
 	struct wfw_run run = {
-		.e = e, .o = o, .r = r,
+		.e = e, .o = o, .r = r, .dirfd = -1,
 		.sysfs = o->sysfs_root ? o->sysfs_root : "/sys",
 	};
 	int ret, lock;
 
 	memset(r, 0, sizeof(*r));
 	wfw_log_reset_first_error();
+	wfw_log_keep();		/* for logs/wultfw.log, once it exists */
 	snprintf(run.dir, sizeof(run.dir), "%s/%s", e->outdir, e->name);
 	/* What a killed run left changed goes back before we change anything. */
 	if (wfw_restore_leftovers("run", true) < 0)
@@ -766,6 +870,8 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	}
 	unprobe(&run);
 	wfw_cpulock_release(lock);
+	if (run.dirfd >= 0)
+		close(run.dirfd);
 	wfw_info_free(&run.info);
 	if (ret < 0)
 		r->failed = true;

@@ -14,6 +14,7 @@
 
 struct wfw_run_opts {
 	bool force;			/* reuse an existing result directory */
+	bool numbered;			/* generated names: a taken one gets -2, -3... */
 	bool progress;			/* draw the progress line */
 	const char *sysfs_root;		/* tests: fake /sys; NULL: /sys */
 	const char *cmdline;		/* for logs/cmdline */
@@ -26,7 +27,11 @@ struct wfw_run_result {
 	double duration_s;
 	int stop_signal;		/* the signal that stopped it, or 0 */
 	bool failed;
+	bool empty;			/* ended without one datapoint: status 'empty' */
 };
+
+/* wultfw's exit status when an experiment ended without a datapoint. */
+#define WFW_EXIT_EMPTY 4
 
 /* Returns 0, or a negative errno when the experiment failed. */
 int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,

@@ -190,3 +190,22 @@ endif
 endif
 EXTRA_DIST += tests/integration/test_convert_ints.sh
 TESTS += tests/integration/test_convert_ints.sh
+
+# The progress line's time left (core/progress.c).
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_progress
+TESTS += tests/unit/test_progress
+tests_unit_test_progress_SOURCES = tests/unit/test_progress.c
+tests_unit_test_progress_CFLAGS = $(CORE_TEST_CFLAGS)
+tests_unit_test_progress_LDADD = $(CORE_TEST_LIBS)
+endif
+
+# Data safety of runs: --force of a running run, renamed result
+# directories, numbered default names, empty runs, sinks' file options,
+# the log after kill -9.
+EXTRA_DIST += tests/integration/test_runsafe.sh
+if HAVE_CUNIT
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_runsafe.sh
+endif
+endif

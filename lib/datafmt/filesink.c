@@ -16,6 +16,7 @@
 
 #include "atomic/durable.h"
 #include "datafmt/filesink.h"
+#include "datafmt/resultfile.h"
 
 struct filesink {
 	struct wfw_writer w;		/* first: the writer is the sink */
@@ -64,7 +65,10 @@ int wfw_filesink_open(struct wultfw_ctx *ctx, const struct wfw_format *fmt,
 	if (!file || !*file)
 		return wultfw_fail_opt(ctx, opt_file, -EINVAL,
 				       "empty: give a file name such as \"%s\"", def);
-	if (file[0] == '/' || !run->outdir)
+	if (!wfw_resultfile_inside(file))	/* validate() said it at its line */
+		return wultfw_fail_opt(ctx, opt_file, -EINVAL,
+				       "\"%s\" is outside the result directory", file);
+	if (!run->outdir)
 		snprintf(path, sizeof(path), "%s", file);
 	else
 		snprintf(path, sizeof(path), "%s/%s", run->outdir, file);
@@ -91,7 +95,7 @@ int wfw_filesink_validate(struct wultfw_ctx *ctx, int opt_file)
 		return wultfw_fail_opt(ctx, opt_file, -EINVAL,
 				       "empty: give a file name such as \"%s\"",
 				       ctx->plugin->options[opt_file].def);
-	return 0;
+	return wfw_resultfile_check(ctx, opt_file);
 }
 
 static int filesink_fail(struct wultfw_ctx *ctx, struct wfw_writer *w, int ret)

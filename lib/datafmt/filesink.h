@@ -47,7 +47,7 @@ struct wfw_filesink_cfg {
 	{ NULL }
 
 /*
- * Open `file` (relative to the run's result directory unless absolute) in
+ * Open `file` (relative to the run's result directory, inside it) in
  * `fmt`; `opt_file` is the index of the option that named it, blamed when
  * it is empty. meta: key, value, ..., NULL for formats that keep it.
  * The flush policy comes from ctx->cfg (a struct wfw_filesink_cfg), or
@@ -57,7 +57,10 @@ int wfw_filesink_open(struct wultfw_ctx *ctx, const struct wfw_format *fmt,
 		      const char *file, int opt_file,
 		      const struct wultfw_run_info *run,
 		      const char *const *meta);
-/* For validate(): an empty file name is refused at its line. */
+/*
+ * For validate(): an empty file name, or one outside the result
+ * directory (datafmt/resultfile.h), is refused at its line.
+ */
 int wfw_filesink_validate(struct wultfw_ctx *ctx, int opt_file);
 /* Writes, then syncs when flush_interval or flush_rows is due. */
 int wfw_filesink_write(struct wultfw_ctx *ctx, const struct wultfw_batch *b);

@@ -24,6 +24,8 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/runstate.c lib/datafmt/runstate.h \
 	lib/datafmt/likeness.c lib/datafmt/likeness.h
 lib_datafmt_libwfw_datafmt_la_LIBADD = lib/atomic/libwfw_atomic.la $(CSV_LIBS)
+# The sinks' check of their file options (header only).
+lib_datafmt_libwfw_datafmt_la_SOURCES += lib/datafmt/resultfile.h
 
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_likeness

@@ -21,6 +21,7 @@
 
 #include "atomic/atomic.h"
 #include "atomic/durable.h"
+#include "datafmt/resultfile.h"
 
 #include "stats/report.h"
 #include "stats/statset.h"
@@ -136,7 +137,9 @@ static int stats_validate(struct wultfw_ctx *ctx)
 		return wultfw_fail_opt(ctx, OPT_PERCENTILES, -EINVAL,
 				       "at most %d values, got %zu",
 				       WFW_SUMMARY_MAX_PCT - 1, cfg->percentiles.n);
-	return 0;
+	if (wfw_resultfile_check(ctx, OPT_HISTOGRAM))
+		return -EINVAL;
+	return wfw_resultfile_check(ctx, OPT_TEXT_HIST);
 }
 
 /* group_by names a column the schema lacks: a typo, unless the default. */
@@ -285,8 +288,7 @@ static int write_file(struct wultfw_ctx *ctx, const char *name,
 	char path[4096];
 	int ret;
 
-	snprintf(path, sizeof(path), "%s%s%s", name[0] == '/' ? "" : st->outdir,
-		 name[0] == '/' ? "" : "/", name);
+	snprintf(path, sizeof(path), "%s/%s", st->outdir, name);
 	ret = wfw_atomic_write(path, emit_file, &a);
 	if (ret)
 		return wultfw_fail(ctx, ret, "cannot write %s: %s (free some "
