@@ -15,6 +15,7 @@
 
 #include "log.h"
 #include "remote.h"
+#include "sched.h"
 #include "signals.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -57,7 +58,7 @@ static const char *state_name(enum wfw_sut_state st)
 		[SUT_RUNNING] = "running", [SUT_STOPPING] = "stopping",
 		[SUT_FETCHING] = "copying back", [SUT_DONE] = "done",
 		[SUT_FAILED] = "failed", [SUT_INTERRUPTED] = "interrupted",
-		[SUT_DETACHED] = "detached",
+		[SUT_DETACHED] = "detached", [SUT_EMPTY] = "empty",
 	};
 	return names[st];
 }
@@ -138,6 +139,11 @@ static int summary(struct pool *p)
 			break;
 		case SUT_WAITING:
 			wfw_warn("%s: not started (stopped first)", j->sut.host);
+			break;
+		case SUT_EMPTY:
+			wfw_warn("%s: empty: %s", j->sut.host, j->reason);
+			if (!status)
+				status = WFW_EXIT_EMPTY;
 			break;
 		default:
 			wfw_err("%s: %s: %s", j->sut.host, state_name(j->state),

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "remote.h"
+#include "sched.h"
 #include "signals.h"
 
 /* Consecutive failed polls before the connection counts as lost. */
@@ -306,6 +307,10 @@ static void finish(struct wfw_sut_job *j, int rc)
 	if (rc == 0) {
 		snprintf(why, sizeof(why), "results in %s", got[0] ? got : "(none)");
 		conclude(j, SUT_DONE, why);
+	} else if (rc == WFW_EXIT_EMPTY) {
+		snprintf(why, sizeof(why), "no datapoint (info.yml's empty_reason says why); results in %s",
+			 got[0] ? got : "(none)");
+		conclude(j, SUT_EMPTY, why);
 	} else if (interrupted) {
 		snprintf(why, sizeof(why), "stopped; what was measured is in %s",
 			 got[0] ? got : "(nothing)");

@@ -180,6 +180,12 @@ expect_status 0 $? "a run with --datapoints and --ldist"
 	{ fail "--datapoints: $(rows resset/sut2/b/datapoints.csv) rows"; cat set.err; }
 expect_in resset/sut2/b/info.yml "ldist_from: '70us'" "--ldist reached the SUT"
 
+# A SUT's run that measured nothing: said as empty, exit status 4.
+remote -H sut2 --sut-wultfw "$work/sut-wultfw" -c exp.cfg -o resempty --only a --no-progress \
+	--ldist 5s --time 1s 2>empty.err
+expect_status 4 $? "a SUT's run without a datapoint"
+expect_in empty.err "sut2: empty: no datapoint" "is said as empty, not failed"
+
 # Four SUTs in parallel, hosts from the file, two at a time.
 { cat exp.cfg; echo 'hosts = [ "sut1", "sut2", "sut3", "sut4" ];'; echo "sut_wultfw = \"$work/sut-wultfw\";"; } >four.cfg
 remote -q -o res4 --jobs 2 -c four.cfg 2>four.err
