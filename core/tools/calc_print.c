@@ -44,7 +44,7 @@ static double func_value(const struct calc_func *f, const struct wfw_summary *s)
 static void fmt_func(char *buf, size_t len, const struct calc_func *f,
 		     const struct wfw_summary *s, int dec)
 {
-	bool est = f->fn == FN_PCT && !s->exact;
+	bool est = f->fn == FN_PCT && !s->exact && !isnan(func_value(f, s));
 
 	if (f->fn == FN_COUNT) {
 		snprintf(buf, len, "%llu", (unsigned long long)s->count);
@@ -63,6 +63,10 @@ static void fmt_diff(char *buf, size_t len, const struct calc_func *f,
 	double pct = round(1000 * d / fabs(b)) / 10;	/* as %.1f shows it */
 	char num[40];
 
+	if (isnan(d)) {	/* either has too few values to say */
+		snprintf(buf, len, "-");
+		return;
+	}
 	wfw_fmt_value(num, sizeof(num), fabs(d), f->fn == FN_COUNT ? 0 : dec);
 	/* What rounds to zero is +0, not -0.000 (-0.0%). */
 	if (strspn(num, "0.") == strlen(num))
@@ -106,6 +110,8 @@ static int summarize_results(struct calc *c, const char *metric,
 		have[i] = m != SIZE_MAX && (g != SIZE_MAX || all);
 		if (have[i])
 			ret = wfw_statset_summary(s, m, g, c->pct, c->npct, &sum[i]);
+		if (have[i] && !ret)
+			wfw_summary_shown(&sum[i], c->pct);
 		if (have[i] && !ret && !sum[i].count && !all)
 			have[i] = false;
 		if (have[i] && !*col)

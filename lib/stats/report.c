@@ -88,6 +88,7 @@ static int metric_rows(struct wfw_table *t, struct wfw_statset *s, size_t m,
 	for (size_t r = 0; r < nr && !ret; r++) {
 		grp[k] = r ? wfw_statset_group_at(s, r - 1) : SIZE_MAX;
 		ret = wfw_statset_summary(s, m, grp[k], p, np, &sum[k]);
+		wfw_summary_shown(&sum[k], p);
 		k += !r || sum[k].count;	/* empty groups are not shown */
 	}
 	for (size_t c = 0; c < nv && !ret; c++) {

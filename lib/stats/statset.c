@@ -704,6 +704,23 @@ size_t wfw_statset_switch_point(const struct wfw_statset *s)
 	return t;
 }
 
+bool wfw_pct_supported(double p, uint64_t n)
+{
+	double side = p < 50 ? p : 100 - p;	/* the nearer end */
+
+	/* The tolerance: 100 - 99.9 is 0.0999999... in binary. */
+	return n && (side <= 0 || (double)n * side >= 100 * (1 - 1e-9));
+}
+
+void wfw_summary_shown(struct wfw_summary *sum, const double *p)
+{
+	if (sum->count < 2)
+		sum->stddev = NAN;
+	for (size_t i = 0; i < sum->npct; i++)
+		if (!wfw_pct_supported(p[i], sum->count))
+			sum->pct[i] = NAN;
+}
+
 int wfw_statset_summary(struct wfw_statset *s, size_t m, size_t g,
 			const double *p, size_t np, struct wfw_summary *out)
 {

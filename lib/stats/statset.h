@@ -166,6 +166,23 @@ int wfw_statset_summary(struct wfw_statset *s, size_t m, size_t g,
 			const double *p, size_t np, struct wfw_summary *out);
 
 /*
+ * Whether n values say anything about the p-th percentile: at least one
+ * value beyond it on the nearer end's side, n >= 100 / (100 - p) (or
+ * 100 / p below the median); with fewer it is the largest (smallest)
+ * value under another name (p99.999 of 100 values). p0 and p100 (min,
+ * max): one value.
+ */
+bool wfw_pct_supported(double p, uint64_t n);
+
+/*
+ * A summary as a table shows it: percentiles its count does not support
+ * (wfw_pct_supported()) and the std of fewer than 2 values made NaN,
+ * which wfw_fmt_value() prints as "-". JSON keeps every value (with
+ * count beside it). p: the percentiles of sum.
+ */
+void wfw_summary_shown(struct wfw_summary *sum, const double *p);
+
+/*
  * Where percentiles switch to the histogram: a group (of any metric) with
  * at most this many values is exact. Without groups exact_limit; with
  * groups each metric's fair share of its room for kept values (struct

@@ -354,8 +354,9 @@ static int stats_close(struct wultfw_ctx *ctx,
 	if (!st)
 		return 0;
 	if (ctx->verbosity > 0 && ((const struct stats_cfg *)ctx->cfg)->table) {
-		printf("Statistics of %llu datapoints (%s; percentiles 'hist': "
-		       "from the histogram, within %.3f%%):\n",
+		printf("Statistics of %llu datapoints (%s; percentiles 'exact', or "
+		       "'hist': from the histogram, within %.3f%%; '-': too few "
+		       "datapoints for that percentile):\n",
 		       (unsigned long long)st->set.rows,
 		       st->experiment[0] ? st->experiment : "run",
 		       WFW_HIST_REL_ERROR * 100);

@@ -734,6 +734,32 @@ static void test_empty(void)
 	wfw_acc_free(&a);
 }
 
+/* Percentiles a count supports; what a table shows of the rest. */
+static void test_pct_supported(void)
+{
+	const double p[] = { 1, 50, 99, 99.9, 99.999, 100 };
+	struct wfw_summary sum = { .count = 1000, .stddev = 2, .npct = 6,
+				   .pct = { 1, 2, 3, 4, 5, 6 } };
+
+	CU_ASSERT(wfw_pct_supported(99.9, 1000));	/* 100 - 99.9 is not 0.1 */
+	CU_ASSERT(!wfw_pct_supported(99.9, 999));
+	CU_ASSERT(wfw_pct_supported(99, 100));
+	CU_ASSERT(!wfw_pct_supported(1, 99));		/* the low end alike */
+	CU_ASSERT(wfw_pct_supported(50, 2));
+	CU_ASSERT(!wfw_pct_supported(50, 1));
+	CU_ASSERT(wfw_pct_supported(100, 1));		/* the max */
+	CU_ASSERT(!wfw_pct_supported(100, 0));
+	wfw_summary_shown(&sum, p);
+	CU_ASSERT_EQUAL(sum.pct[3], 4);
+	CU_ASSERT(isnan(sum.pct[4]));
+	CU_ASSERT_EQUAL(sum.pct[5], 6);
+	CU_ASSERT_EQUAL(sum.stddev, 2);
+	sum.count = 1;
+	wfw_summary_shown(&sum, p);
+	CU_ASSERT(isnan(sum.stddev) && isnan(sum.pct[0]) && isnan(sum.pct[1]));
+	CU_ASSERT_EQUAL(sum.pct[5], 6);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -764,6 +790,7 @@ int main(void)
 	CU_add_test(s, "stage", test_stage);
 	CU_add_test(s, "statset: columns vs rows", test_statset_columns);
 	CU_add_test(s, "statset: numbers by column vs rows", test_statset_nums);
+	CU_add_test(s, "percentiles a count supports", test_pct_supported);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
