@@ -20,6 +20,7 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/enumtab.c lib/datafmt/enumtab.h \
 	lib/datafmt/locate.c lib/datafmt/locate.h \
 	lib/datafmt/wultunits.c lib/datafmt/wultunits.h \
+	lib/datafmt/metricdoc.c lib/datafmt/metricdoc.h \
 	lib/datafmt/infoyml.c lib/datafmt/infoyml.h \
 	lib/datafmt/runstate.c lib/datafmt/runstate.h \
 	lib/datafmt/likeness.c lib/datafmt/likeness.h
