@@ -281,9 +281,23 @@ function binsNote(m) {
 		(hs.some(function (h) { return !h.over_exact; }) ? " (~: estimated from the sample)." : ".");
 }
 
+// What the metric is, as its source measured it (the texts of
+// --list-metrics): one line, or one per result where the sources differ.
+function metricDescr(rep, m, panel) {
+	var ds = m.descr || [], seen = ds.filter(function (d, i) { return d && ds.indexOf(d) === i; });
+	if (seen.length === 1)
+		panel.appendChild(el("p", { class: "descr" }, seen[0]));
+	else
+		ds.forEach(function (d, i) {
+			if (d)
+				panel.appendChild(el("p", { class: "descr" }, rep.results[i].id + ": " + d));
+		});
+}
+
 function metricPanel(rep, m, panel) {
 	var plots = el("div", { class: "plots" }), n = 0, empty = [];
 	panel.appendChild(el("h2", {}, m.name + (m.unit ? " (" + m.unit + ")" : "")));
+	metricDescr(rep, m, panel);
 	panel.appendChild(summaryTable(rep, m));
 	panel.appendChild(plots);
 	var reduced = false, tails = [];
