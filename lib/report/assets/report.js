@@ -282,16 +282,23 @@ function binsNote(m) {
 }
 
 // What the metric is, as its source measured it (the texts of
-// --list-metrics): one line, or one per result where the sources differ.
+// --list-metrics): one line, or one per text naming the results it is for.
 function metricDescr(rep, m, panel) {
-	var ds = m.descr || [], seen = ds.filter(function (d, i) { return d && ds.indexOf(d) === i; });
-	if (seen.length === 1)
-		panel.appendChild(el("p", { class: "descr" }, seen[0]));
-	else
-		ds.forEach(function (d, i) {
-			if (d)
-				panel.appendChild(el("p", { class: "descr" }, rep.results[i].id + ": " + d));
-		});
+	var ds = m.descr || [], texts = [], ids = [];
+	ds.forEach(function (d, i) {
+		if (!d)
+			return;
+		var t = texts.indexOf(d);
+		if (t < 0) {
+			texts.push(d);
+			ids.push([]);
+			t = texts.length - 1;
+		}
+		ids[t].push(rep.results[i].id);
+	});
+	texts.forEach(function (d, t) {
+		panel.appendChild(el("p", { class: "descr" }, (texts.length > 1 ? ids[t].join(", ") + ": " : "") + d));
+	});
 }
 
 function metricPanel(rep, m, panel) {
