@@ -122,9 +122,11 @@ TESTS += tests/integration/test_durable.sh
 TESTS += tests/integration/test_wult_compat.sh tests/integration/test_select.sh
 TESTS += tests/integration/test_select_onepass.sh
 TESTS += tests/integration/test_report_bins.sh
+TESTS += tests/integration/test_report_metricdoc.sh
 endif
 endif
 EXTRA_DIST += tests/integration/test_report_bins.sh
+EXTRA_DIST += tests/integration/test_report_metricdoc.sh
 
 # Screenshots of the report test (tests/integration/test_report.sh).
 clean-local: clean-report-shots

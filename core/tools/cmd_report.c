@@ -22,7 +22,7 @@
 #include "datafmt/locate.h"
 #include "datafmt/runstate.h"
 #include "datafmt/reader.h"
-#include "datafmt/wultunits.h"
+#include "datafmt/metricdoc.h"
 #include "expr/expr.h"
 #include "report/report.h"
 #include "report/assets.h"
@@ -61,7 +61,9 @@ static void usage(FILE *f)
 	      "  -g, --group-by COL    a name column giving the groups of the tables,\n"
 	      "                        colours and histograms (default: ReqCState,\n"
 	      "                        or Precise for skid results)\n"
-	      "      --list-metrics    list the metrics of the results and exit\n"
+	      "      --list-metrics    list the metrics of the results, their units and\n"
+	      "                        what each is as the result's source measured it,\n"
+	      "                        and exit\n"
 	      "      --include=EXPR    only datapoints where EXPR holds\n"
 	      "      --exclude=EXPR    leave out datapoints where EXPR holds\n"
 	      "  -j, --jobs N          threads reading one file (default: the online\n"
@@ -254,21 +256,40 @@ static int check_list(const struct rep_list *l, const char *opt,
 	return 0;
 }
 
+/* The unit of a column as listed: none for names. */
+static const char *listed_unit(const struct wultfw_column *col)
+{
+	return col->type == WULTFW_COL_ENUM ? "" :
+	       wfw_metric_unit(col->name, col->unit);
+}
+
+/* One column of a result: name, unit, kind and what it is (as the page says). */
+static void list_metric(const struct wfw_rep_result *r,
+			const struct wultfw_column *col, int uwidth)
+{
+	const char *descr = wfw_metric_descr(col->name, r->source);
+
+	printf("  %-16s %-*s %s%s%s%s\n", col->name, uwidth, listed_unit(col),
+	       col->type == WULTFW_COL_ENUM ? "names" : "numbers",
+	       default_metric(col->name) ? ", reported by default" : "",
+	       *descr ? ": " : "", descr);
+}
+
 static void list_metrics(const struct wfw_rep_result *res, size_t nres,
 			 struct wfw_reader **rd)
 {
 	for (size_t r = 0; r < nres; r++) {
 		const struct wultfw_schema *s = wfw_reader_schema(rd[r]);
+		int uwidth = 4;
 
-		printf("%s (%s):\n", res[r].id, res[r].path);
 		for (size_t k = 0; k < s->ncols; k++)
-			printf("  %-16s %-4s %s%s%s%s\n", s->cols[k].name,
-			       s->cols[k].unit ? s->cols[k].unit : "",
-			       s->cols[k].type == WULTFW_COL_ENUM ? "names" : "numbers",
-			       default_metric(s->cols[k].name) ?
-			       ", reported by default" : "",
-			       *wfw_wult_descr(s->cols[k].name) ? ": " : "",
-			       wfw_wult_descr(s->cols[k].name));
+			if ((int)strlen(listed_unit(&s->cols[k])) > uwidth)
+				uwidth = (int)strlen(listed_unit(&s->cols[k]));
+		printf("%s (%s%s%s):\n", res[r].id, res[r].path,
+		       res[r].source ? ", source " : "",
+		       res[r].source ? res[r].source : "");
+		for (size_t k = 0; k < s->ncols; k++)
+			list_metric(&res[r], &s->cols[k], uwidth);
 	}
 }
 
@@ -370,7 +391,7 @@ int rep_keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		int k = wfw_schema_find(s, name);
 
 		r->colnames[r->ncols] = name;
-		r->units[r->ncols] = k >= 0 && s->cols[k].unit ? s->cols[k].unit : "";
+		r->units[r->ncols] = k >= 0 ? wfw_metric_unit(name, s->cols[k].unit) : "";
 		r->ncols++;
 		if (k >= 0 && s->cols[k].type == WULTFW_COL_ENUM)
 			r->units[r->ncols - 1] = "";
@@ -634,6 +655,7 @@ static int open_all(const struct rep_cli *c, char **args, size_t nres,
 		r->id = result_id(c, r, i, args[i], &owned[i]);
 		unique_id(res, i, args[i]);
 		r->collectors = wfw_infoyml_get(&r->info, "collectors");
+		r->source = wfw_infoyml_get(&r->info, "source");
 	}
 	warn_unlike(res, nres);
 	return 0;
@@ -679,6 +701,7 @@ static void free_results(struct wfw_rep_result *res, struct wfw_reader **rd,
 		wfw_infoyml_free(&r->info);
 		wfw_timeline_free(&r->timeline);
 		free(r->collectors);
+		free(r->source);
 		if (rd[i])
 			wfw_reader_close(rd[i]);
 		free(owned[i]);

@@ -20,6 +20,7 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/enumtab.c lib/datafmt/enumtab.h \
 	lib/datafmt/locate.c lib/datafmt/locate.h \
 	lib/datafmt/wultunits.c lib/datafmt/wultunits.h \
+	lib/datafmt/metricdoc.c lib/datafmt/metricdoc.h \
 	lib/datafmt/infoyml.c lib/datafmt/infoyml.h \
 	lib/datafmt/runstate.c lib/datafmt/runstate.h \
 	lib/datafmt/likeness.c lib/datafmt/likeness.h
@@ -33,6 +34,11 @@ TESTS += tests/unit/test_likeness
 tests_unit_test_likeness_SOURCES = tests/unit/test_likeness.c
 tests_unit_test_likeness_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_likeness_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CUNIT_LIBS)
+check_PROGRAMS += tests/unit/test_metricdoc
+TESTS += tests/unit/test_metricdoc
+tests_unit_test_metricdoc_SOURCES = tests/unit/test_metricdoc.c
+tests_unit_test_metricdoc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_metricdoc_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CUNIT_LIBS)
 check_PROGRAMS += tests/unit/test_datafmt tests/unit/test_sinks tests/unit/test_binfmt
 TESTS += tests/unit/test_datafmt tests/unit/test_sinks tests/unit/test_binfmt
 tests_unit_test_datafmt_SOURCES = tests/unit/test_datafmt.c

@@ -5,36 +5,24 @@
 
 #include <string.h>
 
+/*
+ * wult's metrics, and the raw ones as wultfw's sinks write them (the
+ * schemas of lib/kside and plugins/timer): a CSV of either has no units.
+ */
 static const struct {
-	const char *name, *unit, *descr;
+	const char *name, *unit;
 } wult_units[] = {
-	{ "WakeLatency", "us", "launch time to the CPU running again after idle" },
-	{ "WakeLatencyRaw", "us", "WakeLatency before subtracting the timestamping cost" },
-	{ "IntrLatency", "us", "launch time to the interrupt handler running" },
-	{ "IntrLatencyRaw", "us", "IntrLatency before subtracting the timestamping cost" },
-	{ "SilentTime", "us", "time idle before the launch time" },
-	{ "LDist", "us", "launch distance: how far ahead the event was armed" },
-	{ "RTD", "us", "NIC DMA read round-trip delay" },
-	{ "WarmupDelay", "us", "NIC warm-up delay" },
-	{ "LatchDelay", "us", "NIC time-latch delay" },
-	{ "CPUFreq", "MHz", "CPU frequency while awake" },
-	{ "ReqCState", "", "the C-state the kernel requested" },
-	{ "SMICnt", "", "SMIs during the datapoint" },
-	{ "NMICnt", "", "NMIs during the datapoint" },
-	{ "IntrOff", "", "whether interrupts were off on wake-up" },
+	{ "WakeLatency", "us" }, { "WakeLatencyRaw", "us" },
+	{ "IntrLatency", "us" }, { "IntrLatencyRaw", "us" },
+	{ "SilentTime", "us" }, { "LDist", "us" },
+	{ "RTD", "us" }, { "WarmupDelay", "us" }, { "LatchDelay", "us" },
+	{ "AIOverhead", "us" }, { "IntrOverhead", "us" },
+	{ "LTime", "ns" }, { "TBI", "ns" }, { "TAI", "ns" }, { "TIntr", "ns" },
+	{ "TotCyc", "cycles" }, { "CC0Cyc", "cycles" }, { "APERF", "cycles" },
+	{ "CPUFreq", "MHz" },
 };
 
 #define N_UNITS (sizeof(wult_units) / sizeof(wult_units[0]))
-
-const char *wfw_wult_descr(const char *name)
-{
-	size_t n = strlen(name);
-
-	for (size_t i = 0; i < N_UNITS; i++)
-		if (!strcmp(name, wult_units[i].name))
-			return wult_units[i].descr;
-	return n > 1 && name[n - 1] == '%' ? "C-state residency, % of the time" : "";
-}
 
 const char *wfw_wult_unit(const char *name)
 {
@@ -44,7 +32,10 @@ const char *wfw_wult_unit(const char *name)
 		if (!strcmp(name, wult_units[i].name))
 			return wult_units[i].unit;
 	/* wult's C-state residencies: CC0%, CC6%, PC6%, MC6%, ... */
-	return n > 1 && name[n - 1] == '%' ? "%" : "";
+	if (n > 1 && name[n - 1] == '%')
+		return "%";
+	/* and their cycles: CC6Cyc, PC6Cyc, ... */
+	return n > 3 && !strcmp(name + n - 3, "Cyc") ? "cycles" : "";
 }
 
 bool wfw_wult_is_text(const char *name)

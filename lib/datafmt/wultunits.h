@@ -2,19 +2,21 @@
 /*
  * Units of wult's metrics. CSV files carry no units, but a column named
  * as one of wult's metrics has the unit wult defines for it (wult's
- * metric definitions, wultdata/defs/wult/{wult,ndl}.yml), so CSV results
- * -- ours and wult's -- get units by name.
+ * metric definitions, wultdata/defs/wult/{wult,ndl}.yml; the raw columns
+ * as wultfw's sinks write them), so CSV results -- ours and wult's -- get
+ * units by name.
  */
 #ifndef WFW_WULTUNITS_H
 #define WFW_WULTUNITS_H
 
 #include <stdbool.h>
 
-/* The unit ("us", "MHz", "%") of wult metric `name`, or "" if none known. */
+/*
+ * The unit ("us", "MHz", "%", "ns", "cycles") of wult metric `name`, or of
+ * a raw one as wultfw writes it, or "" if none known. What a metric is:
+ * metricdoc.h.
+ */
 const char *wfw_wult_unit(const char *name);
-
-/* What wult metric `name` is, in a few words, or "" if unknown. */
-const char *wfw_wult_descr(const char *name);
 
 /*
  * wult's columns of names (ReqCState): a CSV without rows still knows

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datafmt/metricdoc.h"
 #include "report/jsnum.h"
 #include "report/reduce.h"
 #include "report/report.h"
@@ -503,6 +504,23 @@ static const char *unit_of(const struct wfw_report *rep, const char *name)
 	return "";
 }
 
+/*
+ * What the metric is in each result: its source's text (metricdoc.h, as
+ * --list-metrics prints it), "" where the result lacks the metric.
+ */
+static void descrs(const struct wfw_report *rep, const char *name, FILE *f)
+{
+	fputs(", \"descr\": [", f);
+	for (size_t i = 0; i < rep->nres; i++) {
+		const struct wfw_rep_result *r = &rep->res[i];
+
+		fputs(i ? ", " : "", f);
+		wfw_json_string(f, wfw_rep_col(r, name) >= 0 ?
+				wfw_metric_descr(name, r->source) : "");
+	}
+	fputs("]", f);
+}
+
 static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 {
 	struct wfw_summary *all = calloc(rep->nres ? rep->nres : 1, sizeof(*all));
@@ -513,6 +531,7 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 	wfw_json_string(f, name);
 	fputs(", \"unit\": ", f);
 	wfw_json_string(f, unit);
+	descrs(rep, name, f);
 	fputs(", \"summary\": [", f);
 	for (size_t i = 0; i < rep->nres && !ret; i++) {
 		fputs(i ? ", " : "", f);

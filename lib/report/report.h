@@ -113,6 +113,7 @@ struct wfw_rep_result {
 	/* LTime is kept as ns after the first row's, time0_ns (float precision). */
 	double time0_ns;
 	char *collectors;		/* info.yml's collector files, or NULL */
+	char *source;			/* info.yml's source (timer, hrt...), or NULL */
 	struct wfw_rep_timeline timeline;
 };
 

@@ -55,6 +55,7 @@ for f in index.html data.js report.js report.css plotly.min.js; do
 done
 if grep -qE 'src="(https?:)?//' r-timer/index.html; then fail "index.html loads something from the network"; else ok "nothing loaded from the network"; fi
 open_report timer r-timer 1
+expect_in timer.dom '<p class="descr">TAI - LTime: launch time to the measuring thread running again in user space after clock_nanosleep() returned' "the page says what timer's WakeLatency is"
 for key in '"kernel": ' '"hostname": ' '"cpuidle_driver": ' '"cpuidle_governor": '; do
 	expect_in r-timer/data.js "$key" "the intro has $key from info.yml"
 done
@@ -80,6 +81,7 @@ expect_in ids.err "'a' twice" "says which"
 "$WULTFW" report -o r-wult "$srcdir/tests/data/wult-1.3" 2>/dev/null
 expect_status 0 $? "report of a wult 1.3 result"
 open_report wult-1.3 r-wult 2
+expect_in wult-1.3.dom '<p class="descr">launch time to the CPU running again after idle</p>' "the page says what wult's WakeLatency is"
 expect_in r-wult/data.js '"toolver": "1.12.65"' "wult's info.yml shown"
 
 "$WULTFW" report -o r-diff --reportids wult12,wult13,timer -m WakeLatency \

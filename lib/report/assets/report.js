@@ -281,9 +281,30 @@ function binsNote(m) {
 		(hs.some(function (h) { return !h.over_exact; }) ? " (~: estimated from the sample)." : ".");
 }
 
+// What the metric is, as its source measured it (the texts of
+// --list-metrics): one line, or one per text naming the results it is for.
+function metricDescr(rep, m, panel) {
+	var ds = m.descr || [], texts = [], ids = [];
+	ds.forEach(function (d, i) {
+		if (!d)
+			return;
+		var t = texts.indexOf(d);
+		if (t < 0) {
+			texts.push(d);
+			ids.push([]);
+			t = texts.length - 1;
+		}
+		ids[t].push(rep.results[i].id);
+	});
+	texts.forEach(function (d, t) {
+		panel.appendChild(el("p", { class: "descr" }, (texts.length > 1 ? ids[t].join(", ") + ": " : "") + d));
+	});
+}
+
 function metricPanel(rep, m, panel) {
 	var plots = el("div", { class: "plots" }), n = 0, empty = [];
 	panel.appendChild(el("h2", {}, m.name + (m.unit ? " (" + m.unit + ")" : "")));
+	metricDescr(rep, m, panel);
 	panel.appendChild(summaryTable(rep, m));
 	panel.appendChild(plots);
 	var reduced = false, tails = [];
