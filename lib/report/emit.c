@@ -148,6 +148,10 @@ void wfw_rep_ccdf_json(FILE *f, const float *x, const double *p, size_t k)
 static void summary_row(const struct wfw_rep_result *r,
 			const struct wfw_summary *s, const char *name, FILE *f)
 {
+	struct wfw_summary shown = *s;	/* s's percentiles stay for the bins */
+
+	wfw_summary_shown(&shown, pcts);	/* too few values to say: null, "-" */
+	s = &shown;
 	fputs("{\"group\": ", f);
 	wfw_json_string(f, name);
 	fprintf(f, ", \"share\": ");

@@ -144,6 +144,10 @@ function summaryTable(rep, m) {
 			d.appendChild(el("td", {}, ""));
 			row.v.forEach(function (v, i) {
 				var b = base.v[i], diff = v - b;
+				if (v === null || b === null) {	/* too few datapoints to say */
+					d.appendChild(el("td", { class: "num" }, "-"));
+					return;
+				}
 				var pct = b ? " (" + (diff >= 0 ? "+" : "") + (100 * diff / Math.abs(b)).toFixed(1) + "%)" : "";
 				d.appendChild(el("td", { class: "num" }, (diff >= 0 ? "+" : "") + fmt(diff) + pct));
 			});
