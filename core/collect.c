@@ -93,12 +93,7 @@ void wfw_collect_parse(struct wfw_experiment *e, const config_setting_t *list,
 		snprintf(ekey, sizeof(ekey), "%s[%d]", key, i);
 		parse_one(e, config_setting_get_elem(list, (unsigned)i), ekey, errs);
 	}
-	for (i = 0; i < (int)e->ncollect; i++)
-		for (int k = 0; k < i; k++)
-			if (e->collect_files[i] && e->collect_files[k] &&
-			    !strcmp(e->collect_files[i], e->collect_files[k]))
-				wfw_cfgerr_at(errs, list, key, "two collectors write %s: give one a file = \"...\"",
-					      e->collect_files[i]);
+	/* two writing one file: wfw_outfiles_check() */
 }
 
 void wfw_collect_free(struct wfw_experiment *e)

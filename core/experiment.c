@@ -16,6 +16,7 @@
 #include "collect.h"
 #include "cpus.h"
 #include "filehint.h"
+#include "outfiles.h"
 #include "overrides.h"
 #include <suggest/suggest.h>
 
@@ -703,6 +704,7 @@ static void parse_experiment(struct wfw_plan *plan, struct wfw_experiment *e,
 	if (s)
 		wfw_collect_parse(e, s, key, errs);
 	parse_select(e, exp, top, path, errs);
+	wfw_outfiles_check(e, errs);
 }
 
 static void free_experiment(struct wfw_experiment *e)

@@ -185,3 +185,5 @@ endif
 endif
 EXTRA_DIST += tests/integration/test_convert_ints.sh
 TESTS += tests/integration/test_convert_ints.sh
+EXTRA_DIST += tests/integration/test_check_files.sh
+TESTS += tests/integration/test_check_files.sh

@@ -88,7 +88,7 @@ static const struct wultfw_option stats_options[] = {
 	[OPT_HISTOGRAM] = { "histogram", WULTFW_OPT_STRING, NULL,
 		"also write a histogram in cyclictest -h format to this file "
 		"(relative to the result directory), e.g. \"histogram.txt\"",
-		F(histogram) },
+		.unit = "file", F(histogram) },
 	[OPT_HIST_METRICS] = { "histogram_metrics", WULTFW_OPT_STRING_LIST,
 		"WakeLatency",
 		"histogram columns, one per metric (cyclictest: per thread)",
@@ -102,7 +102,7 @@ static const struct wultfw_option stats_options[] = {
 		"group_by value to this file (relative to the result "
 		"directory), with counts at 0 and above; with the skid source: "
 		"hits and the skid offset histogram, e.g. \"skid-histogram.txt\"",
-		F(text_histogram) },
+		.unit = "file", F(text_histogram) },
 	[OPT_TEXT_HIST_METRIC] = { "text_histogram_metric", WULTFW_OPT_STRING,
 		"Skid", "the text histogram's column", F(text_histogram_metric) },
 	[OPT_TEXT_HIST_BIN] = { "text_histogram_bin", WULTFW_OPT_FLOAT, "10",
