@@ -100,7 +100,7 @@ static const char *unchecked_columns(const struct wfw_experiment *e)
  * --check: the file is valid; now say what this machine cannot run.
  * Returns 0, or WFW_EXIT_MACHINE when some experiment would refuse here.
  */
-static int check_plan(struct wfw_plan *plan, const char *sysfs_root)
+static int check_plan(struct wfw_plan *plan, const char *sysfs_root, bool force)
 {
 	struct wfw_cfgerr warns = { 0 };
 	size_t i, j, bad = 0;
@@ -109,11 +109,11 @@ static int check_plan(struct wfw_plan *plan, const char *sysfs_root)
 		struct wfw_experiment *e = &plan->exps[i];
 		size_t first = warns.n;
 
-		if (wfw_machine_check(e, sysfs_root, &warns)) {
+		if (wfw_machine_check(e, sysfs_root, force, &warns)) {
 			bad++;
 			for (j = first; j < warns.n; j++)
 				wfw_warn("%s", warns.msgs[j]);
-			printf("%s: experiment '%s': valid, but cannot run on this machine (see the warning%s above)\n",
+			printf("%s: experiment '%s': valid, but cannot run here as it is (see the warning%s above)\n",
 			       plan->file, e->name, warns.n - first == 1 ? "" : "s");
 			continue;
 		}
@@ -314,7 +314,7 @@ int wfw_cmd_run(int argc, char **argv)
 	if (remote)
 		status = run_remote(&a, &plan);
 	else if (a.check)
-		status = check_plan(&plan, a.ov.sysfs_root);
+		status = check_plan(&plan, a.ov.sysfs_root, a.ro.force);
 	else
 		status = run_local(&a, &plan, argc, argv);
 	wfw_plan_free(&plan);

@@ -187,3 +187,5 @@ EXTRA_DIST += tests/integration/test_convert_ints.sh
 TESTS += tests/integration/test_convert_ints.sh
 EXTRA_DIST += tests/integration/test_check_files.sh
 TESTS += tests/integration/test_check_files.sh
+EXTRA_DIST += tests/integration/test_check_machine.sh
+TESTS += tests/integration/test_check_machine.sh
