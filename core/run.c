@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "collect.h"
 #include "experiment.h"
 #include "log.h"
 #include "machine.h"
@@ -58,7 +59,8 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 done, 1 an experiment failed, 2 bad command line or\n"
 		"experiment file, 3 (--check) the file is valid but this machine cannot\n"
-		"run every experiment (warnings say why), 128+N stopped by signal N\n"
+		"run every experiment (warnings say why), 5 measured but a collector's\n"
+		"data is missing (info.yml says why), 128+N stopped by signal N\n"
 		"(results so far are saved).\n"
 		"Plugins are searched in $WULTFW_PLUGIN_PATH (if unset, and this wultfw\n"
 		"is the one of a build tree: the plugins built with it), then %s.\n",
@@ -281,6 +283,8 @@ static int run_local(struct run_args *a, struct wfw_plan *plan, int argc, char *
 
 		if (wfw_run_experiment(&plan->exps[i], &a->ro, &r))
 			status = 1;
+		else if (r.collectors_failed && !status)
+			status = WFW_EXIT_COLLECT;
 		if (r.stop_signal) {
 			if (i + 1 < plan->n)
 				wfw_info("not running the %zu remaining experiment%s",

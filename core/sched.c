@@ -635,7 +635,8 @@ static int pump(struct wfw_run *run)
 	ret = src->start(&e->source.ctx, &run->params);
 	if (ret < 0) {
 		source_error(run, ret, "cannot start");
-		wfw_collect_stop(run->collectors, &run->info);
+		run->r->collectors_failed = wfw_collect_stop(run->collectors, &run->info,
+			run->r->collectors_lost, sizeof(run->r->collectors_lost));
 		return ret;
 	}
 	run->started = true;
@@ -649,7 +650,8 @@ static int pump(struct wfw_run *run)
 			 e->source.h.desc->name, reason(&e->source, sret));
 	if (!ret)
 		ret = drain(run);
-	wfw_collect_stop(run->collectors, &run->info);
+	run->r->collectors_failed = wfw_collect_stop(run->collectors, &run->info,
+		run->r->collectors_lost, sizeof(run->r->collectors_lost));
 	return ret;
 }
 
@@ -709,6 +711,9 @@ static void report(struct wfw_run *run, int ret)
 	if (r->stop_signal)
 		wfw_info("experiment '%s' interrupted by signal %d after %" PRIu64 " datapoints in %.1fs; results saved in %s",
 			 name, r->stop_signal, r->datapoints, r->duration_s, run->dir);
+	else if (r->collectors_failed)
+		wfw_warn("experiment '%s': %" PRIu64 " datapoints in %.1fs, results in %s, without the data of collector %s (info.yml says why)",
+			 name, r->datapoints, r->duration_s, run->dir, r->collectors_lost);
 	else
 		wfw_info("experiment '%s': %" PRIu64 " datapoints in %.1fs, results in %s (statistics: wultfw calc %s)",
 			 name, r->datapoints, r->duration_s, run->dir, run->dir);

@@ -26,6 +26,8 @@ struct wfw_run_result {
 	double duration_s;
 	int stop_signal;		/* the signal that stopped it, or 0 */
 	bool failed;
+	size_t collectors_failed;	/* could not run or stopped early */
+	char collectors_lost[256];	/* which: "telemetry (net.csv)" */
 };
 
 /* Returns 0, or a negative errno when the experiment failed. */
