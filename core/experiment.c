@@ -18,6 +18,7 @@
 #include "filehint.h"
 #include "outfiles.h"
 #include "overrides.h"
+#include "sinkcols.h"
 #include <suggest/suggest.h>
 
 #include "collect.h"
@@ -705,6 +706,7 @@ static void parse_experiment(struct wfw_plan *plan, struct wfw_experiment *e,
 		wfw_collect_parse(e, s, key, errs);
 	parse_select(e, exp, top, path, errs);
 	wfw_outfiles_check(e, errs);
+	wfw_sinkcols_check(e, errs);
 }
 
 static void free_experiment(struct wfw_experiment *e)

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "machine.h"
 #include "resultdir.h"
+#include "sinkcols.h"
 #include "units.h"
 
 int wfw_fit_ldist(const struct wfw_experiment *e,
@@ -128,8 +129,10 @@ static void check_source(struct wfw_experiment *e, const char *sysfs_root,
 	if (e->ldist_use != WULTFW_LDIST_NONE &&
 	    wfw_fit_ldist(e, &si, &from, &to, err, sizeof(err)))
 		wfw_cfgerr_add(warns, "", 0, NULL, "%s", err);
-	if (si.schema)
+	if (si.schema) {
 		wfw_datasel_check_schema(&e->select, si.schema, src->h.desc->name, warns);
+		wfw_sinkcols_check_schema(e, si.schema, warns);
+	}
 	src->h.desc->source->close(&src->ctx);
 	wfw_source_cpu_close(&sc);
 }

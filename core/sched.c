@@ -17,6 +17,7 @@
 #include <datafmt/runstate.h>
 
 #include "collect.h"
+#include "sinkcols.h"
 #include "cpulock.h"
 #include "cpus.h"
 #include "cstates.h"
@@ -243,6 +244,8 @@ static int probe(struct wfw_run *run)
 		return -EINVAL;
 	}
 	ret = wfw_datasel_compile(&run->sel, &e->select, run->si.schema);
+	if (!ret)	/* a sink's column typo: no failed result directory */
+		ret = wfw_sinkcols_refuse(e, run->si.schema);
 	if (ret)
 		return ret;
 	if (e->ldist_use != WULTFW_LDIST_NONE) {

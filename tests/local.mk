@@ -189,3 +189,5 @@ EXTRA_DIST += tests/integration/test_check_files.sh
 TESTS += tests/integration/test_check_files.sh
 EXTRA_DIST += tests/integration/test_check_machine.sh
 TESTS += tests/integration/test_check_machine.sh
+EXTRA_DIST += tests/integration/test_check_sinkcols.sh
+TESTS += tests/integration/test_check_sinkcols.sh
