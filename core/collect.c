@@ -93,12 +93,7 @@ void wfw_collect_parse(struct wfw_experiment *e, const config_setting_t *list,
 		snprintf(ekey, sizeof(ekey), "%s[%d]", key, i);
 		parse_one(e, config_setting_get_elem(list, (unsigned)i), ekey, errs);
 	}
-	for (i = 0; i < (int)e->ncollect; i++)
-		for (int k = 0; k < i; k++)
-			if (e->collect_files[i] && e->collect_files[k] &&
-			    !strcmp(e->collect_files[i], e->collect_files[k]))
-				wfw_cfgerr_at(errs, list, key, "two collectors write %s: give one a file = \"...\"",
-					      e->collect_files[i]);
+	/* two writing one file: wfw_outfiles_check() */
 }
 
 void wfw_collect_free(struct wfw_experiment *e)
@@ -370,13 +365,26 @@ void wfw_collect_tick(struct wfw_collectors *cs)
 	}
 }
 
-void wfw_collect_stop(struct wfw_collectors *cs, struct wfw_info *info)
+/* "telemetry (net.csv)" appended to lost, for the run's final line. */
+static void add_lost(const struct wfw_collector *c, char *lost, size_t len)
+{
+	size_t at = strlen(lost);
+
+	if (at < len)
+		snprintf(lost + at, len - at, "%s%s (%s)", at ? ", " : "",
+			 c->pi->h.desc->name, c->file);
+}
+
+size_t wfw_collect_stop(struct wfw_collectors *cs, struct wfw_info *info,
+			char *lost, size_t lostlen)
 {
 	char list[1024] = "", k[64];
-	size_t i, len = 0;
+	size_t i, len = 0, failed = 0;
 
+	if (lostlen)
+		lost[0] = '\0';
 	if (!cs)
-		return;
+		return 0;
 	for (i = 0; i < cs->n; i++) {
 		atomic_store(&cs->c[i].quit, true);
 		if (cs->c[i].running) {
@@ -414,9 +422,14 @@ void wfw_collect_stop(struct wfw_collectors *cs, struct wfw_info *info)
 		if (c->error[0]) {
 			snprintf(k, sizeof(k), "collect%zu_error", i);
 			wfw_info_str(info, k, c->error);
+			add_lost(c, lost, lostlen);
+			failed++;
 		}
 	}
 	wfw_info_str(info, "collectors", list);
+	/* Beside status: the measurement is whole, what they add is not. */
+	wfw_info_fmt(info, "collectors_failed", "%zu", failed);
 	free(cs->c);
 	free(cs);
+	return failed;
 }

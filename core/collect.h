@@ -36,7 +36,18 @@ struct wfw_collectors *wfw_collect_start(struct wfw_experiment *e,
  * collector takes one sample (in its own thread; this only asks).
  */
 void wfw_collect_tick(struct wfw_collectors *cs);
-/* Stop them, close their files, list them in info. */
-void wfw_collect_stop(struct wfw_collectors *cs, struct wfw_info *info);
+/*
+ * Stop them, close their files, list them in info. Returns how many could
+ * not run or stopped early (info.yml: collectors_failed, collectN_error),
+ * naming them in `lost` ("telemetry (net.csv), ...").
+ */
+size_t wfw_collect_stop(struct wfw_collectors *cs, struct wfw_info *info,
+			char *lost, size_t lostlen);
+
+/*
+ * wultfw's exit status when every experiment measured but a collector
+ * could not run or stopped early: its data is missing from the result.
+ */
+#define WFW_EXIT_COLLECT 5
 
 #endif

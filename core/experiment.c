@@ -16,7 +16,9 @@
 #include "collect.h"
 #include "cpus.h"
 #include "filehint.h"
+#include "outfiles.h"
 #include "overrides.h"
+#include "sinkcols.h"
 #include <suggest/suggest.h>
 
 #include "collect.h"
@@ -703,6 +705,8 @@ static void parse_experiment(struct wfw_plan *plan, struct wfw_experiment *e,
 	if (s)
 		wfw_collect_parse(e, s, key, errs);
 	parse_select(e, exp, top, path, errs);
+	wfw_outfiles_check(e, errs);
+	wfw_sinkcols_check(e, errs);
 }
 
 static void free_experiment(struct wfw_experiment *e)

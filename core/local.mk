@@ -97,3 +97,7 @@ tests_unit_test_restore_SOURCES = tests/unit/test_restore.c
 tests_unit_test_restore_CFLAGS = $(CORE_TEST_CFLAGS)
 tests_unit_test_restore_LDADD = $(CORE_TEST_LIBS)
 endif
+# The files sinks and collectors write, checked for clashes at load time.
+core_libwfw_core_la_SOURCES += core/outfiles.c core/outfiles.h
+# Sink options naming columns, checked against the source's at load time.
+core_libwfw_core_la_SOURCES += core/sinkcols.c core/sinkcols.h

@@ -8,13 +8,18 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cpuidle/cpuidle.h>
 
 #include "log.h"
 #include "machine.h"
+#include "resultdir.h"
+#include "sinkcols.h"
 #include "units.h"
 
 int wfw_fit_ldist(const struct wfw_experiment *e,
@@ -124,8 +129,10 @@ static void check_source(struct wfw_experiment *e, const char *sysfs_root,
 	if (e->ldist_use != WULTFW_LDIST_NONE &&
 	    wfw_fit_ldist(e, &si, &from, &to, err, sizeof(err)))
 		wfw_cfgerr_add(warns, "", 0, NULL, "%s", err);
-	if (si.schema)
+	if (si.schema) {
 		wfw_datasel_check_schema(&e->select, si.schema, src->h.desc->name, warns);
+		wfw_sinkcols_check_schema(e, si.schema, warns);
+	}
 	src->h.desc->source->close(&src->ctx);
 	wfw_source_cpu_close(&sc);
 }
@@ -149,12 +156,82 @@ static void check_cstates(const struct wfw_experiment *e,
 		       "%s, so C-states cannot be restricted on this machine", why);
 }
 
+/*
+ * Each collector opened as a run opens it (collect.c), quietly: one that
+ * cannot run here leaves its file out of the result.
+ */
+static void check_collector(struct wfw_experiment *e, size_t i,
+			    const char *sysfs_root, struct wfw_cfgerr *warns)
+{
+	struct wfw_plugin_inst *pi = &e->collect[i];
+	struct wultfw_source_info si;
+	struct wfw_source_cpu sc;
+	char where[512];
+	int ret;
+
+	ret = wfw_source_probe(pi->h.desc, &pi->opts, e->cpu, sysfs_root, &sc,
+			       &pi->ctx, &si);
+	if (ret >= 0)
+		pi->h.desc->source->close(&pi->ctx);
+	wfw_source_cpu_close(&sc);
+	if (ret >= 0)
+		return;
+	if (!pi->ctx.err[0])
+		snprintf(pi->ctx.err, sizeof(pi->ctx.err), "%s", strerror(-ret));
+	wfw_plugin_where(pi, where, sizeof(where));
+	wfw_cfgerr_add(warns, "", 0, NULL, "%s: collector '%s' cannot run on this machine: %s (a run would go on without its %s)",
+		       where, pi->h.desc->name, pi->ctx.err, e->collect_files[i]);
+}
+
+/* Collectors run off the measured CPU: is there another one? */
+static void check_collectors(struct wfw_experiment *e, const char *sysfs_root,
+			     struct wfw_cfgerr *warns)
+{
+	cpu_set_t cpus;
+
+	if (!e->ncollect)
+		return;
+	if (!sched_getaffinity(0, sizeof(cpus), &cpus)) {
+		CPU_CLR(e->cpu, &cpus);
+		if (!CPU_COUNT(&cpus)) {
+			wfw_cfgerr_add(warns, e->collect[0].loc.file, e->collect[0].loc.line,
+				       e->collect[0].key,
+				       "collectors run off the measured CPU %d, and wultfw may run on no other one here (taskset?)",
+				       e->cpu);
+			return;
+		}
+	}
+	for (size_t i = 0; i < e->ncollect; i++)
+		check_collector(e, i, sysfs_root, warns);
+}
+
+/* A run does not overwrite a result directory without --force. */
+static void check_resultdir(const struct wfw_experiment *e, bool force,
+			    struct wfw_cfgerr *warns)
+{
+	char dir[PATH_MAX], err[PATH_MAX + 256];
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s/%s", e->outdir, e->name);
+	if (stat(dir, &st))
+		return;
+	if (wfw_resultdir_replaceable(dir, err, sizeof(err)))
+		wfw_cfgerr_add(warns, "", 0, NULL, "experiment '%s': %s", e->name, err);
+	else if (!force)
+		wfw_cfgerr_add(warns, "", 0, NULL,
+			       "experiment '%s': result directory %s exists already: a run would refuse it; move it away, choose another outdir (-o), or replace it with --force",
+			       e->name, dir);
+}
+
 size_t wfw_machine_check(struct wfw_experiment *e, const char *sysfs_root,
-			 struct wfw_cfgerr *warns)
+			 bool force, struct wfw_cfgerr *warns)
 {
 	size_t before = warns->n;
 
 	check_cstates(e, sysfs_root, warns);
 	check_source(e, sysfs_root, warns);
+	check_collectors(e, sysfs_root, warns);
+	if (e->name && e->outdir)
+		check_resultdir(e, force, warns);
 	return warns->n - before;
 }

@@ -6,6 +6,7 @@
 #ifndef WFW_MACHINE_H
 #define WFW_MACHINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,9 +54,11 @@ int wfw_source_probe(const struct wultfw_plugin *desc,
 
 /*
  * Add a warning to `warns` for each thing experiment `e` needs that this
- * machine lacks; returns how many. Changes nothing on the system.
+ * machine lacks (its source or a collector cannot open here, ...), or
+ * that would stop its run (its result directory exists, without
+ * `force`); returns how many. Changes nothing on the system.
  */
 size_t wfw_machine_check(struct wfw_experiment *e, const char *sysfs_root,
-			 struct wfw_cfgerr *warns);
+			 bool force, struct wfw_cfgerr *warns);
 
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "collect.h"
 #include "experiment.h"
 #include "log.h"
 #include "machine.h"
@@ -59,7 +60,8 @@ static void usage(FILE *f)
 		"Exit status: 0 done, 1 an experiment failed, 2 bad command line or\n"
 		"experiment file, 3 (--check) the file is valid but this machine cannot\n"
 		"run every experiment (warnings say why), 4 an experiment ended without\n"
-		"a datapoint (a warning says why), 128+N stopped by signal N\n"
+		"a datapoint (a warning says why), 5 measured but a collector's data is\n"
+		"missing (info.yml says why), 128+N stopped by signal N\n"
 		"(results so far are saved).\n"
 		"Plugins are searched in $WULTFW_PLUGIN_PATH (if unset, and this wultfw\n"
 		"is the one of a build tree: the plugins built with it), then %s.\n",
@@ -101,7 +103,7 @@ static const char *unchecked_columns(const struct wfw_experiment *e)
  * --check: the file is valid; now say what this machine cannot run.
  * Returns 0, or WFW_EXIT_MACHINE when some experiment would refuse here.
  */
-static int check_plan(struct wfw_plan *plan, const char *sysfs_root)
+static int check_plan(struct wfw_plan *plan, const char *sysfs_root, bool force)
 {
 	struct wfw_cfgerr warns = { 0 };
 	size_t i, j, bad = 0;
@@ -110,11 +112,11 @@ static int check_plan(struct wfw_plan *plan, const char *sysfs_root)
 		struct wfw_experiment *e = &plan->exps[i];
 		size_t first = warns.n;
 
-		if (wfw_machine_check(e, sysfs_root, &warns)) {
+		if (wfw_machine_check(e, sysfs_root, force, &warns)) {
 			bad++;
 			for (j = first; j < warns.n; j++)
 				wfw_warn("%s", warns.msgs[j]);
-			printf("%s: experiment '%s': valid, but cannot run on this machine (see the warning%s above)\n",
+			printf("%s: experiment '%s': valid, but cannot run here as it is (see the warning%s above)\n",
 			       plan->file, e->name, warns.n - first == 1 ? "" : "s");
 			continue;
 		}
@@ -285,6 +287,8 @@ static int run_local(struct run_args *a, struct wfw_plan *plan, int argc, char *
 			status = 1;
 		else if (r.empty && !status)
 			status = WFW_EXIT_EMPTY;
+		else if (r.collectors_failed && !status)
+			status = WFW_EXIT_COLLECT;
 		if (r.stop_signal) {
 			if (i + 1 < plan->n)
 				wfw_info("not running the %zu remaining experiment%s",
@@ -318,7 +322,7 @@ int wfw_cmd_run(int argc, char **argv)
 	if (remote)
 		status = run_remote(&a, &plan);
 	else if (a.check)
-		status = check_plan(&plan, a.ov.sysfs_root);
+		status = check_plan(&plan, a.ov.sysfs_root, a.ro.force);
 	else
 		status = run_local(&a, &plan, argc, argv);
 	wfw_plan_free(&plan);

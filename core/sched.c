@@ -19,6 +19,7 @@
 #include <datafmt/runstate.h>
 
 #include "collect.h"
+#include "sinkcols.h"
 #include "cpulock.h"
 #include "cpus.h"
 #include "cstates.h"
@@ -267,6 +268,8 @@ static int probe(struct wfw_run *run)
 		return -EINVAL;
 	}
 	ret = wfw_datasel_compile(&run->sel, &e->select, run->si.schema);
+	if (!ret)	/* a sink's column typo: no failed result directory */
+		ret = wfw_sinkcols_refuse(e, run->si.schema);
 	if (ret)
 		return ret;
 	if (e->ldist_use != WULTFW_LDIST_NONE) {
@@ -710,7 +713,8 @@ static int pump(struct wfw_run *run)
 	ret = src->start(&e->source.ctx, &run->params);
 	if (ret < 0) {
 		source_error(run, ret, "cannot start");
-		wfw_collect_stop(run->collectors, &run->info);
+		run->r->collectors_failed = wfw_collect_stop(run->collectors, &run->info,
+			run->r->collectors_lost, sizeof(run->r->collectors_lost));
 		return ret;
 	}
 	run->started = true;
@@ -724,7 +728,8 @@ static int pump(struct wfw_run *run)
 			 e->source.h.desc->name, reason(&e->source, sret));
 	if (!ret)
 		ret = drain(run);
-	wfw_collect_stop(run->collectors, &run->info);
+	run->r->collectors_failed = wfw_collect_stop(run->collectors, &run->info,
+		run->r->collectors_lost, sizeof(run->r->collectors_lost));
 	return ret;
 }
 
@@ -812,6 +817,9 @@ static void report(struct wfw_run *run, int ret)
 	else if (r->empty)
 		wfw_warn("experiment '%s': no datapoint in %.1fs: %s (info.yml in %s says status: 'empty')",
 			 name, r->duration_s, run->why_empty, run->dir);
+	else if (r->collectors_failed)
+		wfw_warn("experiment '%s': %" PRIu64 " datapoints in %.1fs, results in %s, without the data of collector %s (info.yml says why)",
+			 name, r->datapoints, r->duration_s, run->dir, r->collectors_lost);
 	else
 		wfw_info("experiment '%s': %" PRIu64 " datapoints in %.1fs, results in %s (statistics: wultfw calc %s)",
 			 name, r->datapoints, r->duration_s, run->dir, run->dir);

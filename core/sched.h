@@ -28,6 +28,8 @@ struct wfw_run_result {
 	int stop_signal;		/* the signal that stopped it, or 0 */
 	bool failed;
 	bool empty;			/* ended without one datapoint: status 'empty' */
+	size_t collectors_failed;	/* could not run or stopped early */
+	char collectors_lost[256];	/* which: "telemetry (net.csv)" */
 };
 
 /* wultfw's exit status when an experiment ended without a datapoint. */

@@ -211,3 +211,9 @@ if !STATIC_PLUGINS
 TESTS += tests/integration/test_runsafe.sh
 endif
 endif
+EXTRA_DIST += tests/integration/test_check_files.sh
+TESTS += tests/integration/test_check_files.sh
+EXTRA_DIST += tests/integration/test_check_machine.sh
+TESTS += tests/integration/test_check_machine.sh
+EXTRA_DIST += tests/integration/test_check_sinkcols.sh
+TESTS += tests/integration/test_check_sinkcols.sh

@@ -94,7 +94,17 @@ struct wultfw_option {
 	const char *max;
 	/* STRING, STRING_LIST elements: the allowed values, NULL-terminated. */
 	const char *const *choices;
-	const char *unit;		/* shown by `wultfw help`: "datapoints" */
+	/*
+	 * Shown by `wultfw help`: "datapoints". Sinks: the core also reads
+	 * three units. "file": a STRING option naming a file the sink
+	 * writes in the result directory (as an option called "file"), so
+	 * two writers of one file are refused at load time. "column" and
+	 * "ENUM column": a STRING or STRING_LIST option naming the source's
+	 * numeric columns (list elements may be fnmatch(3) patterns) or an
+	 * ENUM column, checked against the source's columns where the file
+	 * sets it to other than the default.
+	 */
+	const char *unit;
 	/*
 	 * offsetof(struct your_cfg, field), used when the descriptor's
 	 * cfg_size is not 0; the field's type follows the option's: bool,

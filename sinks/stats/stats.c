@@ -77,10 +77,10 @@ static const struct wultfw_option stats_options[] = {
 		.min = "0", .max = "1048576", .unit = "MiB", F(exact_memory) },
 	[OPT_GROUP_BY] = { "group_by", WULTFW_OPT_STRING, "ReqCState",
 		"ENUM column whose values get their own statistics; \"\" for "
-		"none", F(group_by) },
+		"none", .unit = "ENUM column", F(group_by) },
 	[OPT_METRICS] = { "metrics", WULTFW_OPT_STRING_LIST, NULL,
 		"columns to compute statistics for (names or glob patterns); "
-		"default every numeric column", F(metrics) },
+		"default every numeric column", .unit = "column", F(metrics) },
 	[OPT_JSON] = { "json", WULTFW_OPT_BOOL, "true",
 		"write stats.json into the result directory", F(json) },
 	[OPT_TABLE] = { "table", WULTFW_OPT_BOOL, "true",
@@ -89,11 +89,11 @@ static const struct wultfw_option stats_options[] = {
 	[OPT_HISTOGRAM] = { "histogram", WULTFW_OPT_STRING, NULL,
 		"also write a histogram in cyclictest -h format to this file "
 		"(relative to the result directory), e.g. \"histogram.txt\"",
-		F(histogram) },
+		.unit = "file", F(histogram) },
 	[OPT_HIST_METRICS] = { "histogram_metrics", WULTFW_OPT_STRING_LIST,
 		"WakeLatency",
 		"histogram columns, one per metric (cyclictest: per thread)",
-		F(histogram_metrics) },
+		.unit = "column", F(histogram_metrics) },
 	[OPT_HIST_BUCKETS] = { "histogram_buckets", WULTFW_OPT_INT, "1000",
 		"histogram buckets of one display unit (us) each, like "
 		"cyclictest -h", .min = "1", .max = "10000000",
@@ -103,9 +103,10 @@ static const struct wultfw_option stats_options[] = {
 		"group_by value to this file (relative to the result "
 		"directory), with counts at 0 and above; with the skid source: "
 		"hits and the skid offset histogram, e.g. \"skid-histogram.txt\"",
-		F(text_histogram) },
+		.unit = "file", F(text_histogram) },
 	[OPT_TEXT_HIST_METRIC] = { "text_histogram_metric", WULTFW_OPT_STRING,
-		"Skid", "the text histogram's column", F(text_histogram_metric) },
+		"Skid", "the text histogram's column", .unit = "column",
+		F(text_histogram_metric) },
 	[OPT_TEXT_HIST_BIN] = { "text_histogram_bin", WULTFW_OPT_FLOAT, "10",
 		"the text histogram's bin width, in the column's display unit",
 		.min = "1e-9", F(text_histogram_bin) },

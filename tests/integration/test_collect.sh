@@ -66,12 +66,16 @@ check_coll sig/coll net.csv 1 3
 
 # A collector that cannot run: said why, the rest goes on.
 write_cfg 'datapoints = 500;' "net:nosuch0:rx_packets"
-"$WULTFW" -q -c coll.cfg -o failing 2>failing.err
-expect_status 0 $? "a failing collector does not stop the measurement"
+"$WULTFW" -c coll.cfg -o failing 2>failing.err
+expect_status 5 $? "a failing collector does not stop the measurement, but the exit status says data is missing"
 expect_in failing.err "collector telemetry (net.csv) cannot run here: counter 'net:nosuch0:rx_packets'" "the failure is named"
 expect_in failing.err "the measurement goes on without it" "and says the measurement goes on"
 expect_in failing/coll/info.yml "collect1_error: 'cannot run here: counter ''net:nosuch0:rx_packets''" "info.yml records it"
 expect_in failing/coll/info.yml "collectors: 'telemetry.csv'" "info.yml lists only the one that ran"
+expect_in failing/coll/info.yml "collectors_failed: 1" "and counts the one that did not"
+expect_in failing/coll/info.yml "status: 'complete'" "the measurement itself completed"
+tail -n 1 failing.err >failing.last
+expect_in failing.last "results in failing/coll, without the data of collector telemetry (net.csv)" "the run's final line names the lost collector"
 [ -e failing/coll/net.csv ] && fail "the failed collector left a file" || ok "no file from the failed collector"
 check_coll failing/coll telemetry.csv 0 5
 
