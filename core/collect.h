@@ -44,10 +44,6 @@ void wfw_collect_tick(struct wfw_collectors *cs);
 size_t wfw_collect_stop(struct wfw_collectors *cs, struct wfw_info *info,
 			char *lost, size_t lostlen);
 
-/*
- * wultfw's exit status when every experiment measured but a collector
- * could not run or stopped early: its data is missing from the result.
- */
-#define WFW_EXIT_COLLECT 5
+#include "exitstatus.h"
 
 #endif

@@ -4,7 +4,7 @@ noinst_LTLIBRARIES += core/libwfw_core.la
 core_libwfw_core_la_SOURCES = \
 	core/cfgerr.c core/cfgerr.h core/filehint.c core/filehint.h \
 	core/buildtree.c core/buildtree.h core/overrides.c core/overrides.h \
-	core/cpulock.c core/cpulock.h \
+	core/cpulock.c core/cpulock.h core/exitstatus.h \
 	core/collect.c core/collect.h \
 	core/cmd_plugins.c \
 	core/cmd_restore.c \

@@ -15,8 +15,7 @@
 #include "cfgerr.h"
 #include "experiment.h"
 
-/* wultfw --check: the file is valid, but this machine cannot run it all. */
-#define WFW_EXIT_MACHINE 3
+#include "exitstatus.h"
 
 /*
  * Fit the requested launch distances to what the source can do here:

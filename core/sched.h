@@ -32,8 +32,7 @@ struct wfw_run_result {
 	char collectors_lost[256];	/* which: "telemetry (net.csv)" */
 };
 
-/* wultfw's exit status when an experiment ended without a datapoint. */
-#define WFW_EXIT_EMPTY 4
+#include "exitstatus.h"
 
 /* Returns 0, or a negative errno when the experiment failed. */
 int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
