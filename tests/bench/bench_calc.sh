@@ -35,6 +35,7 @@ run() {
 }
 
 : >"$DIR/results"
+sync	# the new files written back first: writeback would compete with the runs
 cat "$DIR/datapoints.csv" "$DIR/datapoints.wfb" >/dev/null	# page cache hot
 # `cat`, the limit: best of 3 (one slow read must not flatter calc).
 for x in csv bin; do
