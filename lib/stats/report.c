@@ -37,6 +37,9 @@ static size_t with_median(const double *p, size_t np, double *out)
 }
 
 /* The statistics of a row as its columns show them: min, mean, std, pcts, max. */
+#define ROW_VALUES(np)	((np) + 4)
+/* Its cells: metric, group, unit, count, the values, exact or hist. */
+#define ROW_CELLS(np)	(ROW_VALUES(np) + 5)
 static size_t row_values(const struct wfw_summary *sum, double *v)
 {
 	size_t n = 0;
@@ -54,9 +57,9 @@ static int table_row(struct wfw_table *t, struct wfw_statset *s, size_t m,
 		     size_t g, const struct wfw_summary *sum, const int *dec)
 {
 	const struct wultfw_column *col = wfw_statset_metric(s, m);
-	char buf[WFW_SUMMARY_MAX_PCT + 8][48];
-	const char *cells[WFW_SUMMARY_MAX_PCT + 8];
-	double v[WFW_SUMMARY_MAX_PCT + 3];
+	char buf[ROW_CELLS(WFW_SUMMARY_MAX_PCT)][48];
+	const char *cells[ROW_CELLS(WFW_SUMMARY_MAX_PCT)];
+	double v[ROW_VALUES(WFW_SUMMARY_MAX_PCT)];
 	size_t n = 0, nv = row_values(sum, v);
 
 	snprintf(buf[n++], sizeof(buf[0]), "%s", col->name);
@@ -79,11 +82,11 @@ static int table_row(struct wfw_table *t, struct wfw_statset *s, size_t m,
 static int metric_rows(struct wfw_table *t, struct wfw_statset *s, size_t m,
 		       const double *p, size_t np)
 {
-	size_t nr = 1 + (s->gcol >= 0 ? s->ngroups : 0), nv = np + 3, k = 0;
+	size_t nr = 1 + (s->gcol >= 0 ? s->ngroups : 0), nv = ROW_VALUES(np), k = 0;
 	struct wfw_summary *sum = calloc(nr, sizeof(*sum));
 	size_t *grp = calloc(nr, sizeof(*grp));
 	double *v = calloc(nr, sizeof(*v));
-	int dec[WFW_SUMMARY_MAX_PCT + 3], ret = sum && grp && v ? 0 : -ENOMEM;
+	int dec[ROW_VALUES(WFW_SUMMARY_MAX_PCT)], ret = sum && grp && v ? 0 : -ENOMEM;
 
 	for (size_t r = 0; r < nr && !ret; r++) {
 		grp[k] = r ? wfw_statset_group_at(s, r - 1) : SIZE_MAX;
@@ -92,7 +95,7 @@ static int metric_rows(struct wfw_table *t, struct wfw_statset *s, size_t m,
 		k += !r || sum[k].count;	/* empty groups are not shown */
 	}
 	for (size_t c = 0; c < nv && !ret; c++) {
-		double row[WFW_SUMMARY_MAX_PCT + 3];
+		double row[ROW_VALUES(WFW_SUMMARY_MAX_PCT)];
 
 		for (size_t r = 0; r < k; r++) {
 			row_values(&sum[r], row);
@@ -112,8 +115,8 @@ static int metric_rows(struct wfw_table *t, struct wfw_statset *s, size_t m,
 int wfw_report_table(struct wfw_statset *s, const double *p, size_t np,
 		     FILE *f)
 {
-	char buf[WFW_SUMMARY_MAX_PCT + 8][48];
-	const char *cells[WFW_SUMMARY_MAX_PCT + 8];
+	char buf[ROW_CELLS(WFW_SUMMARY_MAX_PCT)][48];
+	const char *cells[ROW_CELLS(WFW_SUMMARY_MAX_PCT)];
 	struct wfw_table t;
 	size_t n = 0;
 	int ret = 0;
@@ -124,9 +127,9 @@ int wfw_report_table(struct wfw_statset *s, const double *p, size_t np,
 
 	memset(align, 'r', sizeof(align));
 	align[0] = align[1] = align[2] = 'l';
-	align[np + 8] = 'l';
-	align[np + 9] = '\0';
-	wfw_table_init(&t, np + 9, align);
+	align[ROW_CELLS(np) - 1] = 'l';
+	align[ROW_CELLS(np)] = '\0';
+	wfw_table_init(&t, ROW_CELLS(np), align);
 	cells[n++] = "Metric";
 	cells[n++] = s->gcol >= 0 ? s->schema->cols[s->gcol].name : "Group";
 	cells[n++] = "Unit";

@@ -13,6 +13,7 @@
 #include <CUnit/Basic.h>
 
 #include "stats/hist.h"
+#include "stats/report.h"
 #include "stats/statset.h"
 #include "stats/stats.h"
 #include "stats/table.h"
@@ -734,6 +735,35 @@ static void test_empty(void)
 	wfw_acc_free(&a);
 }
 
+/* The stats sink's table: every column, the last too, with its decimals. */
+static void test_report_table_max(void)
+{
+	static const struct wultfw_column cols[] = {
+		{ "N", "", WULTFW_COL_INT, 1, NULL, 0 },
+	};
+	const struct wultfw_schema schema = { 1, cols };
+	struct wfw_statset_cfg cfg = { .exact_limit = 100, .exact_memory = 1u << 20 };
+	static union wultfw_cell c0[100];
+	const union wultfw_cell *colp[1] = { c0 };
+	const double p[] = { 50, 99 };
+	struct wfw_statset s;
+	char err[200], *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	for (size_t i = 0; i < 100; i++)
+		c0[i].i = i % 2;
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&s, &schema, &cfg, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(wfw_statset_add_cols(&s, colp, 1, 100), 0);
+	CU_ASSERT_EQUAL(wfw_report_table(&s, p, 2, f), 0);
+	fclose(f);
+	/* counts: whole numbers, the max (the last value) too */
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, " 1  exact"));
+	CU_ASSERT_PTR_NULL(strstr(out, "1.0"));
+	free(out);
+	wfw_statset_free(&s);
+}
+
 /* Percentiles a count supports; what a table shows of the rest. */
 static void test_pct_supported(void)
 {
@@ -791,6 +821,7 @@ int main(void)
 	CU_add_test(s, "statset: columns vs rows", test_statset_columns);
 	CU_add_test(s, "statset: numbers by column vs rows", test_statset_nums);
 	CU_add_test(s, "percentiles a count supports", test_pct_supported);
+	CU_add_test(s, "the sink's table: the max's decimals", test_report_table_max);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
