@@ -746,6 +746,7 @@ static void test_report_table_max(void)
 	static union wultfw_cell c0[100];
 	const union wultfw_cell *colp[1] = { c0 };
 	const double p[] = { 50, 99 };
+	double many[WFW_SUMMARY_MAX_PCT];
 	struct wfw_statset s;
 	char err[200], *out = NULL;
 	size_t len = 0;
@@ -760,6 +761,14 @@ static void test_report_table_max(void)
 	/* counts: whole numbers, the max (the last value) too */
 	CU_ASSERT_PTR_NOT_NULL(strstr(out, " 1  exact"));
 	CU_ASSERT_PTR_NULL(strstr(out, "1.0"));
+	free(out);
+	/* As many percentiles as a summary holds: every cell within its arrays (ASan). */
+	for (size_t i = 0; i < WFW_SUMMARY_MAX_PCT; i++)
+		many[i] = 1 + (double)i * 3;
+	f = open_memstream(&out, &len);
+	CU_ASSERT_EQUAL(wfw_report_table(&s, many, WFW_SUMMARY_MAX_PCT, f), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "p94  "));
 	free(out);
 	wfw_statset_free(&s);
 }
