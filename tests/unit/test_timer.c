@@ -759,22 +759,33 @@ static void test_discarded(void)
  * Overruns said once, in stop(), before the core's summary: the reads that
  * drain the ring afterwards must not say them again.
  */
+/*
+ * A timer source with a ring of 64 that nobody reads, started: 0 once the
+ * ring overflowed (a loaded machine may take a while), else -1.
+ */
+static int overflowing(struct harness *h, const struct wultfw_source_params *pa)
+{
+	struct timer_priv *p;
+
+	h_init(h);
+	h->cfg.ring_size = 64;
+	h->cfg.reqcstate = false;
+	if (h_open(h) || pl->source->start(&h->ctx, pa))
+		return -1;
+	p = h->ctx.priv;
+	for (int waited = 0; waited < 500 && !atomic_load(&p->overruns); waited++)
+		usleep(10000);
+	return 0;
+}
+
 static void test_overruns_once(void)
 {
 	struct wultfw_source_params pa = params(1000, 1000);
-	struct timer_priv *p;
 	struct harness h;
 	const char *at;
 	int n = 0;
 
-	h_init(&h);
-	h.cfg.ring_size = 64;
-	h.cfg.reqcstate = false;
-	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
-	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
-	p = h.ctx.priv;
-	for (int waited = 0; waited < 500 && !atomic_load(&p->overruns); waited++)
-		usleep(10000);
+	CU_ASSERT_EQUAL_FATAL(overflowing(&h, &pa), 0);
 	pl->source->stop(&h.ctx);
 	CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 0), WULTFW_READ_OK);
 	CU_ASSERT_EQUAL(h.b.rows, 64);
@@ -791,15 +802,8 @@ static void test_overruns(void)
 	struct timer_priv *p;
 	struct harness h;
 
-	h_init(&h);
-	h.cfg.ring_size = 64;
-	h.cfg.reqcstate = false;
-	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
-	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
+	CU_ASSERT_EQUAL_FATAL(overflowing(&h, &pa), 0);
 	p = h.ctx.priv;
-	/* Wait for the ring to overflow; a loaded machine may take a while. */
-	for (int waited = 0; waited < 500 && !atomic_load(&p->overruns); waited++)
-		usleep(10000);
 	CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 0), WULTFW_READ_OK);
 	CU_ASSERT_EQUAL(h.b.rows, 64);
 	pl->source->stop(&h.ctx);
