@@ -192,7 +192,9 @@ static int summary(struct wfw_rep_result *r, const char *metric,
 	ret = wfw_statset_summary(&r->set, m, SIZE_MAX, pcts, NPCTS, all);
 	if (!ret)
 		summary_row(r, all, "all", f);
-	for (size_t g = 0; r->set.gcol >= 0 && g < r->set.ngroups && !ret; g++) {
+	for (size_t i = 0; r->set.gcol >= 0 && i < r->set.ngroups && !ret; i++) {
+		size_t g = wfw_statset_group_at(&r->set, i);	/* by depth, as calc */
+
 		ret = wfw_statset_summary(&r->set, m, g, pcts, NPCTS, &s);
 		if (ret || !s.count)
 			continue;
