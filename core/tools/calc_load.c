@@ -19,6 +19,7 @@
 
 #include "calc.h"
 #include <suggest/suggest.h>
+#include "datafmt/infoyml.h"
 #include "datafmt/locate.h"
 #include "datafmt/runstate.h"
 
@@ -359,6 +360,28 @@ static int killed_before_data(const char *path)
 	return 1;
 }
 
+/* -c on a result without C-states: say so, and why when info.yml knows. */
+static void no_cstates_note(const char *path)
+{
+	struct wfw_infoyml y;
+	char *drv = NULL, *cs = NULL, why[512] = "";
+
+	if (!wfw_infoyml_read(&y, path)) {
+		drv = wfw_infoyml_get(&y, "cpuidle_driver");
+		cs = wfw_infoyml_get(&y, "cstates");
+		wfw_infoyml_free(&y);
+	}
+	if (drv && cs)
+		snprintf(why, sizeof(why), " (its run: cpuidle driver %s, %s)", drv, cs);
+	else if (drv || cs)
+		snprintf(why, sizeof(why), " (its run: %s%s)", drv ? "cpuidle driver " : "",
+			 drv ? drv : cs);
+	fprintf(stderr, "wultfw calc: %s: no ReqCState column, --per-cstate shows all rows only%s\n",
+		path, why);
+	free(drv);
+	free(cs);
+}
+
 int calc_load(struct calc *c, struct calc_result *r)
 {
 	char err[700];
@@ -384,8 +407,7 @@ int calc_load(struct calc *c, struct calc_result *r)
 		return ret;
 	}
 	if (c->per_cstate && r->set.gcol < 0)
-		fprintf(stderr, "wultfw calc: %s: no ReqCState column, "
-			"--per-cstate shows all rows only\n", r->path);
+		no_cstates_note(r->path);
 	notes(c, r);
 	return 0;
 }

@@ -124,4 +124,10 @@ expect_status 0 $? "header only: its binary twin too"
 expect_in out "CC6%" "header only: the numbers' columns are metrics"
 grep -q "^ReqCState" out && fail "header only: ReqCState taken as numbers" || ok "header only: ReqCState no metric"
 
+# -c without C-states says why, from the run's info.yml.
+mkdir -p "$work/nocs"
+printf 'WakeLatency,LDist\n1.5,100\n' >"$work/nocs/datapoints.csv"
+printf "cpuidle_driver: 'none'\ncstates: 'no cpuidle states'\n" >"$work/nocs/info.yml"
+"$WULTFW" calc -c "$work/nocs" >/dev/null 2>"$work/nocs.err"
+expect_in "$work/nocs.err" "no ReqCState column, --per-cstate shows all rows only (its run: cpuidle driver none, no cpuidle states)" "calc -c says why there are no C-states"
 finish
