@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -137,6 +138,13 @@ struct run_args {
 	bool check, progress, local;
 };
 
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 /* One option that is not a remote one; -1 to go on, else the exit status. */
 static int parse_one(struct run_args *a, int c)
 {
@@ -175,6 +183,10 @@ static int parse_one(struct run_args *a, int c)
 		a->progress = false;
 		break;
 	case OPT_SYSFS:
+		if (!is_dir(optarg)) {
+			wfw_err("--sysfs-root '%s' is no directory (it stands for /sys, in tests)", optarg);
+			return 2;
+		}
 		a->ov.sysfs_root = optarg;
 		a->ro.sysfs_root = optarg;
 		break;

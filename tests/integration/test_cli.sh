@@ -217,4 +217,8 @@ expect_status 0 $? "calc -c of a result without C-states"
 expect_in "$work/nostates.out" "ReqCState is empty in every row (measured without cpuidle states), --per-cstate shows all rows only" "calc -c says why there is no per-C-state breakdown"
 if grep -q '^ *- ' "$work/nostates.out"; then fail "calc -c printed a '-' group"; cat "$work/nostates.out"; else ok "no '-' group"; fi
 
+# --sysfs-root (tests only) must name a directory.
+"$WULTFW" --check --sysfs-root "$work/nonexistent" >"$work/sysfs.out" 2>&1
+expect_status 2 $? "--sysfs-root of no directory exits 2"
+expect_in "$work/sysfs.out" "--sysfs-root '$work/nonexistent' is no directory" "and says so"
 finish
