@@ -54,10 +54,13 @@ static void fmt_func(char *buf, size_t len, const struct calc_func *f,
 	wfw_fmt_value(buf + est, len - est, func_value(f, s), dec);
 }
 
-/* The difference to the first result: "+1.250 (+3.1%)". */
+/* How a difference is printed: "+1.250 (+3.1%)", or (CSV) "+1.250" and "+3.1". */
+enum diff_form { DIFF_BOTH, DIFF_ABS, DIFF_PCT };
+
+/* The difference to the first result in form `form`. */
 static void fmt_diff(char *buf, size_t len, const struct calc_func *f,
 		     const struct wfw_summary *s, const struct wfw_summary *base,
-		     int dec)
+		     int dec, enum diff_form form)
 {
 	double v = func_value(f, s), b = func_value(f, base), d = v - b;
 	double pct = round(1000 * d / fabs(b)) / 10;	/* as %.1f shows it */
@@ -71,7 +74,9 @@ static void fmt_diff(char *buf, size_t len, const struct calc_func *f,
 	/* What rounds to zero is +0, not -0.000 (-0.0%). */
 	if (strspn(num, "0.") == strlen(num))
 		d = 0;
-	if (b != 0 && isfinite(b))
+	if (form == DIFF_PCT)
+		snprintf(buf, len, b != 0 && isfinite(b) ? "%+.1f" : "-", pct == 0 ? 0.0 : pct);
+	else if (form == DIFF_BOTH && b != 0 && isfinite(b))
 		snprintf(buf, len, "%s%s (%+.1f%%)", d < 0 ? "-" : "+", num,
 			 pct == 0 ? 0.0 : pct);
 	else
@@ -124,7 +129,7 @@ static int summarize_results(struct calc *c, const char *metric,
 /* One table row: the lead cells, then each function of sum (or its diff). */
 static int add_row(struct calc *c, struct wfw_table *t, const char **lead,
 		   const struct wfw_summary *sum, const struct wfw_summary *base,
-		   const int *dec)
+		   const int *dec, enum diff_form form)
 {
 	const char *cells[6 + CALC_MAX_FUNCS];
 	char buf[CALC_MAX_FUNCS][64];
@@ -132,7 +137,7 @@ static int add_row(struct calc *c, struct wfw_table *t, const char **lead,
 
 	for (size_t k = 0; k < c->nfuncs; k++) {
 		if (base)
-			fmt_diff(buf[k], sizeof(buf[k]), &c->funcs[k], sum, base, dec[k]);
+			fmt_diff(buf[k], sizeof(buf[k]), &c->funcs[k], sum, base, dec[k], form);
 		else
 			fmt_func(buf[k], sizeof(buf[k]), &c->funcs[k], sum, dec[k]);
 		cells[n++] = buf[k];
@@ -185,19 +190,27 @@ static int group_table_rows(struct calc *c, struct wfw_table *t,
 	const struct wfw_summary *sum = r->sum + g * c->nres;
 	const bool *have = r->have + g * c->nres;
 	const char *unit = r->col->unit ? r->col->unit : "";
-	char diffname[300];
+	char diffname[300], pctname[300];
 	int ret = 0;
 
+	bool csv = c->format == CALC_CSV;	/* numbers only: % in a row of its own */
+
 	snprintf(diffname, sizeof(diffname), "diff vs %s", c->res[0].arg);
+	snprintf(pctname, sizeof(pctname), "diff%% vs %s", c->res[0].arg);
 	for (size_t i = 0; i < c->nres && !ret; i++) {
 		const char *lead[4] = { r->metric, unit, r->groups[g], c->res[i].arg };
-		const char *dlead[4] = { "", "", "", diffname };
+		const char *dlead[4] = { csv ? r->metric : "", csv ? unit : "",
+					 csv ? r->groups[g] : "", diffname };
+		const char *plead[4] = { r->metric, "%", r->groups[g], pctname };
 
 		if (!have[i])
 			continue;
-		ret = add_row(c, t, lead, &sum[i], NULL, r->dec);
+		ret = add_row(c, t, lead, &sum[i], NULL, r->dec, DIFF_BOTH);
 		if (!ret && i && have[0])
-			ret = add_row(c, t, dlead, &sum[i], &sum[0], r->dec);
+			ret = add_row(c, t, dlead, &sum[i], &sum[0], r->dec,
+				      csv ? DIFF_ABS : DIFF_BOTH);
+		if (!ret && i && have[0] && csv)
+			ret = add_row(c, t, plead, &sum[i], &sum[0], r->dec, DIFF_PCT);
 	}
 	return ret;
 }

@@ -33,4 +33,8 @@ sed 's/^1,0.000034,2000000000000000,6,/1,0.000034,2000000000000000,5.9999,/' a.c
 "$WULTFW" calc -f mean,max -m Lat a.csv b.csv >out 2>&1
 expect_in out "+0.000 (+0.0%)" "a tiny difference: +0.000 (+0.0%)"
 if grep -q -- '-0\.000' out; then fail "a -0.000:"; cat out; else ok "no -0.000"; fi
+# CSV: differences are numbers, the percentages a row of their own.
+"$WULTFW" calc -F csv -f mean,max -m Lat a.csv b.csv >csv 2>&1
+if grep -q '(' csv; then fail "text in a CSV's numbers:"; cat csv; else ok "CSV differences are numbers"; fi
+expect_in csv "Lat,%,diff% vs a.csv,+0.0,+0.0" "and their percentages a row of their own"
 finish
