@@ -33,6 +33,7 @@ static void test_take_busy_release(void)
 	wfw_cpulock_release(b);
 	unsetenv("WULTFW_STATE_DIR");
 	tu_rmtree(dir);
+	free(dir);
 }
 
 int main(void)

@@ -46,6 +46,7 @@ static void test_differences(void)
 	for (int i = 0; i < 3; i++)
 		free(files[i]);
 	tu_rmtree(dir);
+	free(dir);
 }
 
 int main(void)

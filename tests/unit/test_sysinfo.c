@@ -54,6 +54,7 @@ static void test_facts(void)
 	CU_ASSERT_STRING_EQUAL(val(&info, "cpuidle_driver"), "'none'");
 	wfw_info_free(&info);
 	tu_rmtree(root);
+	free(root);
 }
 
 int main(void)

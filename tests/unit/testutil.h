@@ -6,7 +6,7 @@
 #include <CUnit/CUnit.h>
 #include <stddef.h>
 
-/* A fresh directory under $TMPDIR (or /tmp); static buffer per call site. */
+/* A fresh directory under $TMPDIR (or /tmp); malloc'ed: free it. */
 char *tu_tmpdir(void);
 /* Write text to dir/name; returns the path (malloc'ed). */
 char *tu_write(const char *dir, const char *name, const char *text);
