@@ -42,6 +42,7 @@ struct tele_priv {
 	int64_t *vals, *times;	/* one sample's values and read times */
 
 	/* sampling */
+	bool stopped;		/* stop() was called: read() takes no more */
 	uint64_t next_ns;	/* the next sample's deadline */
 	uint64_t taken;		/* samples taken */
 	uint64_t first_ns, last_ns;

@@ -190,7 +190,8 @@ int tele_run_read(struct wultfw_ctx *ctx, struct tele_priv *p,
 	(void)ctx;
 	if (p->mode == TELE_REPETITIVE)
 		return tele_read_ring(p, b, timeout_ns);
-	if (p->max_samples && p->taken >= p->max_samples)
+	/* after stop() only what is held is read: single and on_demand hold none */
+	if (p->stopped || (p->max_samples && p->taken >= p->max_samples))
 		return WULTFW_READ_END;
 	if (b->rows >= b->capacity)
 		return WULTFW_READ_OK;
@@ -214,7 +215,8 @@ static void tele_report(struct wultfw_ctx *ctx, struct tele_priv *p)
 {
 	char v[64];
 
-	snprintf(v, sizeof(v), "%" PRIu64, p->taken);
+	/* the rows given: repetitive gives all it holds, not those overwritten */
+	snprintf(v, sizeof(v), "%" PRIu64, p->taken - p->overwrites);
 	wultfw_info(ctx, "telemetry_samples", v);
 	if (p->mode == TELE_REPETITIVE) {
 		snprintf(v, sizeof(v), "%" PRIu64, p->overwrites);
@@ -238,6 +240,7 @@ static void tele_report(struct wultfw_ctx *ctx, struct tele_priv *p)
 
 void tele_run_stop(struct wultfw_ctx *ctx, struct tele_priv *p)
 {
+	p->stopped = true;
 	if (p->thread_on) {
 		pthread_mutex_lock(&p->lock);
 		p->quit = true;

@@ -543,6 +543,28 @@ static void test_on_demand(void)
 	h_close(&h);
 }
 
+/*
+ * After stop() a single-mode source takes no sample, however late the
+ * deadline is: telemetry_samples is the rows it gave (a time limit ends
+ * a run with stop() and a drain).
+ */
+static void test_no_sample_after_stop(void)
+{
+	struct harness h;
+	char want[64];
+
+	CU_ASSERT_EQUAL_FATAL(h_open(&h, "counters = [ \"stat:ctxt\" ]; period = \"100us\";", "/sys"), 0);
+	while (h.b.rows < 3)
+		CU_ASSERT_EQUAL_FATAL(pl->source->read(&h.ctx, &h.b, 100000000), WULTFW_READ_OK);
+	pl->source->stop(&h.ctx);
+	usleep(2000);		/* the next deadline is past: the old drain took it */
+	CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 0), WULTFW_READ_END);
+	CU_ASSERT_EQUAL(h.b.rows, 3);
+	snprintf(want, sizeof(want), "telemetry_samples: %zu\n", h.b.rows);
+	TU_ASSERT_CONTAINS(h.info_yml, want);
+	h_close(&h);
+}
+
 /* ---- net:lo:rx_packets counts exactly the packets sent ---- */
 
 #define LO_PACKETS 200
@@ -679,6 +701,7 @@ int main(void)
 	CU_add_test(s, "achieved period", test_achieved_period);
 	CU_add_test(s, "repetitive overwrites", test_repetitive_overwrites);
 	CU_add_test(s, "on_demand", test_on_demand);
+	CU_add_test(s, "no sample after stop", test_no_sample_after_stop);
 	CU_add_test(s, "net:lo:rx_packets counts UDP packets", test_lo_packets);
 	return tu_run();
 }
