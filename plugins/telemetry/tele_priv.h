@@ -23,6 +23,7 @@ struct tele_cfg {
 	bool clear;
 	const char *layout;
 	const char *proc_root;
+	bool strict;
 };
 
 /* Columns before the counters: Time, SampleWindow. */

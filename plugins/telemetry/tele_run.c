@@ -114,6 +114,17 @@ static void *tele_ring_thread(void *arg)
 	return NULL;
 }
 
+/* What open() found, for info.yml: the counters left out. */
+static void tele_start_info(struct wultfw_ctx *ctx, struct tele_priv *p)
+{
+	char v[4096];
+
+	if (p->set.nmissing) {
+		tele_set_missing_text(&p->set, "", v, sizeof(v));
+		wultfw_info(ctx, "telemetry_unavailable", v);
+	}
+}
+
 int tele_run_start(struct wultfw_ctx *ctx, struct tele_priv *p)
 {
 	char why[512];
@@ -124,6 +135,7 @@ int tele_run_start(struct wultfw_ctx *ctx, struct tele_priv *p)
 	ret = tele_set_baseline(&p->set, why, sizeof(why));
 	if (ret)
 		return wultfw_fail(ctx, ret, "%s", why);
+	tele_start_info(ctx, p);
 	now = tele_now_ns();
 	/* sync_start: on a period boundary, so samplers of one period agree. */
 	p->next_ns = p->sync ? (now / p->period_ns + 1) * p->period_ns
