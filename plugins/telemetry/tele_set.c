@@ -318,6 +318,19 @@ void tele_set_sample(struct tele_set *set, bool sync, bool clear,
 	}
 }
 
+uint64_t tele_set_read_cost(struct tele_set *set, bool sync)
+{
+	uint64_t gen = ++set->gen, raw, t0 = tele_now_ns();
+
+	for (size_t i = 0; i < set->n; i++) {
+		struct tele_slot *s = &set->slots[i];
+
+		if (!s->gone)
+			s->prov->read(&s->c, sync ? gen : ++set->gen, &raw);
+	}
+	return tele_now_ns() - t0;
+}
+
 void tele_set_offered(const struct tele_env *env, tele_add_fn add,
 		      void (*missing)(void *arg, const char *prov,
 				      const char *why),

@@ -71,6 +71,10 @@ void tele_set_sample(struct tele_set *set, bool sync, bool clear,
 		     int64_t *vals, int64_t *times, tele_gone_fn gone,
 		     void *arg);
 
+/* Read every counter once as a sample would, keeping nothing: the ns
+ * it took. */
+uint64_t tele_set_read_cost(struct tele_set *set, bool sync);
+
 /*
  * Every counter this machine offers (add()) and, for each provider that
  * offers none, why (missing()).

@@ -193,6 +193,41 @@ static void tele_warn_missing(struct wultfw_ctx *ctx, struct tele_priv *p)
 	wultfw_warn_opt(ctx, TELE_OPT_COUNTERS, "%s; strict = true makes this an error", text);
 }
 
+/* "150us", "2.50ms", "1.00s" */
+static const char *tele_dur(uint64_t ns, char *buf, size_t len)
+{
+	if (ns < 1000000)
+		snprintf(buf, len, "%" PRIu64 "us", (ns + 500) / 1000);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
+	return buf;
+}
+
+/*
+ * What period this machine can keep with these counters, measured now: a
+ * period shorter than a sample plus a wake-up's lateness cannot be kept.
+ */
+static void tele_warn_period(struct wultfw_ctx *ctx, struct tele_priv *p)
+{
+	char a[32], b[32], c[32], d[32], these[48];
+
+	tele_run_probe(p);
+	if (p->period_ns >= p->achievable_ns)
+		return;
+	if (p->set.n == 1)
+		snprintf(these, sizeof(these), "this counter");
+	else
+		snprintf(these, sizeof(these), "these %zu counters", p->set.n);
+	wultfw_warn_opt(ctx, TELE_OPT_PERIOD,
+			"period %s is shorter than this machine can sample %s: about every %s at best (a sample took %s and a wake-up from sleep came %s late, medians of %d at open); info.yml gets the achieved period",
+			tele_dur(p->period_ns, a, sizeof(a)), these,
+			tele_dur(p->achievable_ns, b, sizeof(b)),
+			tele_dur(p->sample_ns, c, sizeof(c)),
+			tele_dur(p->late_ns, d, sizeof(d)), TELE_PROBES);
+}
+
 static void tele_free(struct tele_priv *p)
 {
 	for (size_t i = 0; p->time_names && i < p->set.n; i++)
@@ -230,6 +265,8 @@ static int tele_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 		return wultfw_fail_opt(ctx, TELE_OPT_COUNTERS, ret, "%s", why);
 	}
 	tele_warn_missing(ctx, p);
+	if (p->mode != TELE_ON_DEMAND)
+		tele_warn_period(ctx, p);
 	if (tele_build_schema(p)) {
 		tele_free(p);
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");

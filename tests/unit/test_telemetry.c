@@ -636,6 +636,58 @@ static void test_missing_through_source(void)
 }
 
 /*
+ * A /proc/interrupts of 8 MB with its LOC row last: reading it once copies
+ * and scans 8 MB, longer than 100us on any machine.
+ */
+static void put_big_interrupts(void)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc", root);
+	mkdir_p(path);
+	strcat(path, "/interrupts");
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("           CPU0\n", f);
+	for (int i = 0; i < 200000; i++)
+		fprintf(f, "%6d:  %20d   PCI-MSI   filler filler filler\n", 1000 + i, i);
+	fputs(" LOC:   12345   Local timer interrupts\n", f);
+	fclose(f);
+}
+
+/*
+ * The period this machine can keep is measured at open: asked below it,
+ * a warning at `period` names both; a period above it says nothing.
+ */
+static void test_period_achievable(void)
+{
+	struct harness h;
+	char group[512];
+
+	fake_setup();
+	put_big_interrupts();
+	snprintf(group, sizeof(group), "counters = [ \"interrupts:LOC:cpu0\" ]; proc_root = \"%s/proc\"; "
+		 "period = \"100us\"; max_samples = 1;", root);
+	CU_ASSERT_EQUAL_FATAL(h_open(&h, group, "/sys"), 0);
+	CU_ASSERT_STRING_EQUAL(h.warned, "period,");
+	TU_ASSERT_CONTAINS(h.log, "period 100us is shorter than this machine can sample this counter: about every ");
+	TU_ASSERT_CONTAINS(h.log, "medians of 5 at open");
+	TU_ASSERT_CONTAINS(h.info_yml, "telemetry_period_achievable_ns: ");
+	TU_ASSERT_CONTAINS(h.info_yml, "telemetry_sample_ns: ");
+	pl->source->stop(&h.ctx);
+	h_close(&h);
+
+	snprintf(group, sizeof(group), "counters = [ \"interrupts:LOC:cpu0\" ]; proc_root = \"%s/proc\"; "
+		 "period = \"1h\"; max_samples = 1;", root);
+	CU_ASSERT_EQUAL_FATAL(h_open(&h, group, "/sys"), 0);
+	CU_ASSERT_STRING_EQUAL(h.warned, "");
+	pl->source->stop(&h.ctx);
+	h_close(&h);
+	tu_rmtree(root);
+}
+
+/*
  * After stop() a single-mode source takes no sample, however late the
  * deadline is: telemetry_samples is the rows it gave (a time limit ends
  * a run with stop() and a drain).
@@ -795,6 +847,7 @@ int main(void)
 	CU_add_test(s, "repetitive overwrites", test_repetitive_overwrites);
 	CU_add_test(s, "on_demand", test_on_demand);
 	CU_add_test(s, "missing counters through the source", test_missing_through_source);
+	CU_add_test(s, "period achievable here, measured at open", test_period_achievable);
 	CU_add_test(s, "no sample after stop", test_no_sample_after_stop);
 	CU_add_test(s, "net:lo:rx_packets counts UDP packets", test_lo_packets);
 	return tu_run();
