@@ -141,7 +141,13 @@ static void coll_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 {
 	struct wfw_collector *c = ctx->host_data;
 
-	if (level == WULTFW_LOG_ERROR || level == WULTFW_LOG_WARN)
+	char where[512];
+
+	if (level == WULTFW_LOG_WARN && ctx->bad_opt >= 0) {	/* at its line */
+		wfw_plugin_where(c->pi, where, sizeof(where));
+		wfw_warn("%s: collector %s (%s): %s", where, c->pi->h.desc->name,
+			 c->file, msg);
+	} else if (level == WULTFW_LOG_ERROR || level == WULTFW_LOG_WARN)
 		wfw_warn("collector %s (%s): %s", c->pi->h.desc->name, c->file, msg);
 	else if (level == WULTFW_LOG_INFO)
 		wfw_info("collector %s (%s): %s", c->pi->h.desc->name, c->file, msg);

@@ -60,6 +60,30 @@ static void quiet_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 
 static const struct wultfw_host quiet_host = { .log = quiet_log };
 
+/* --check: what open() warns of about an option, at the setting's line. */
+struct probe_notes {
+	const struct wfw_plugin_inst *pi;
+	const char *what;	/* "source", "collector" */
+	struct wfw_cfgerr *warns;
+};
+
+static void noting_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
+		       const char *msg)
+{
+	const struct probe_notes *pn = ctx->host_data;
+	char where[512];
+
+	if (level != WULTFW_LOG_WARN || ctx->bad_opt < 0) {
+		quiet_log(ctx, level, msg);
+		return;
+	}
+	wfw_plugin_where(pn->pi, where, sizeof(where));
+	wfw_cfgerr_add(pn->warns, "", 0, NULL, "%s: %s '%s': %s", where, pn->what,
+		       pn->pi->h.desc->name, msg);
+}
+
+static const struct wultfw_host noting_host = { .log = noting_log };
+
 void wfw_source_cpu_open(struct wfw_source_cpu *sc, int cpu,
 			 const char *sysfs_root, struct wultfw_ctx *ctx)
 {
@@ -82,10 +106,11 @@ void wfw_source_cpu_close(struct wfw_source_cpu *sc)
 	sc->ci.nstates = 0;
 }
 
-int wfw_source_probe(const struct wultfw_plugin *desc,
-		     const struct wfw_optvals *opts, int cpu,
-		     const char *sysfs_root, struct wfw_source_cpu *sc,
-		     struct wultfw_ctx *ctx, struct wultfw_source_info *si)
+static int probe_with(const struct wultfw_plugin *desc,
+		      const struct wfw_optvals *opts, int cpu,
+		      const char *sysfs_root, struct wfw_source_cpu *sc,
+		      struct wultfw_ctx *ctx, struct wultfw_source_info *si,
+		      struct probe_notes *pn)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	memset(si, 0, sizeof(*si));
@@ -95,10 +120,19 @@ int wfw_source_probe(const struct wultfw_plugin *desc,
 	ctx->sysfs_root = sysfs_root ? sysfs_root : "/sys";
 	ctx->cpu = cpu;
 	ctx->bad_opt = -1;
-	ctx->host = &quiet_host;
+	ctx->host = pn ? &noting_host : &quiet_host;
+	ctx->host_data = pn;
 	ctx->verbosity = wfw_verbosity;
 	wfw_source_cpu_open(sc, cpu, ctx->sysfs_root, ctx);
 	return desc->source->open(ctx, si);
+}
+
+int wfw_source_probe(const struct wultfw_plugin *desc,
+		     const struct wfw_optvals *opts, int cpu,
+		     const char *sysfs_root, struct wfw_source_cpu *sc,
+		     struct wultfw_ctx *ctx, struct wultfw_source_info *si)
+{
+	return probe_with(desc, opts, cpu, sysfs_root, sc, ctx, si, NULL);
 }
 
 /*
@@ -109,14 +143,15 @@ static void check_source(struct wfw_experiment *e, const char *sysfs_root,
 			 struct wfw_cfgerr *warns)
 {
 	struct wfw_plugin_inst *src = &e->source;
+	struct probe_notes pn = { src, "source", warns };
 	struct wultfw_source_info si;
 	struct wfw_source_cpu sc;
 	char where[512], err[1024];
 	uint64_t from, to;
 	int ret;
 
-	ret = wfw_source_probe(src->h.desc, &src->opts, e->cpu, sysfs_root, &sc,
-			       &src->ctx, &si);
+	ret = probe_with(src->h.desc, &src->opts, e->cpu, sysfs_root, &sc,
+			 &src->ctx, &si, &pn);
 	if (ret < 0) {
 		wfw_source_cpu_close(&sc);
 		if (!src->ctx.err[0])
@@ -164,13 +199,14 @@ static void check_collector(struct wfw_experiment *e, size_t i,
 			    const char *sysfs_root, struct wfw_cfgerr *warns)
 {
 	struct wfw_plugin_inst *pi = &e->collect[i];
+	struct probe_notes pn = { pi, "collector", warns };
 	struct wultfw_source_info si;
 	struct wfw_source_cpu sc;
 	char where[512];
 	int ret;
 
-	ret = wfw_source_probe(pi->h.desc, &pi->opts, e->cpu, sysfs_root, &sc,
-			       &pi->ctx, &si);
+	ret = probe_with(pi->h.desc, &pi->opts, e->cpu, sysfs_root, &sc,
+			 &pi->ctx, &si, &pn);
 	if (ret >= 0)
 		pi->h.desc->source->close(&pi->ctx);
 	wfw_source_cpu_close(&sc);

@@ -77,6 +77,18 @@ static uint64_t now_ns(void)
 
 /* ---- services for plugins ---- */
 
+/* The source or sink whose ctx this is. */
+static const struct wfw_plugin_inst *ctx_inst(const struct wultfw_ctx *ctx)
+{
+	const struct wfw_run *run = ctx->host_data;
+	const struct wfw_experiment *e = run->e;
+
+	for (size_t i = 0; i < e->nsinks; i++)
+		if (ctx == &e->sinks[i].ctx)
+			return &e->sinks[i];
+	return &e->source;
+}
+
 static void host_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 		     const char *msg)
 {
@@ -87,7 +99,14 @@ static void host_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 		wfw_err("%s: %s", name, msg);
 		break;
 	case WULTFW_LOG_WARN:
-		wfw_warn("%s: %s", name, msg);
+		if (ctx->bad_opt >= 0) {	/* about a setting: at its line */
+			char where[512];
+
+			wfw_plugin_where(ctx_inst(ctx), where, sizeof(where));
+			wfw_warn("%s: %s: %s", where, name, msg);
+		} else {
+			wfw_warn("%s: %s", name, msg);
+		}
 		break;
 	case WULTFW_LOG_INFO:
 		wfw_info("%s: %s", name, msg);

@@ -111,6 +111,9 @@ TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
 	tests/integration/test_collect.sh tests/integration/test_skid.sh \
 	tests/integration/test_filter.sh tests/integration/test_report.sh tests/integration/test_remote.sh
+# Telemetry on a machine lacking counters (cpuidle hidden), samples = rows, period said at start.
+TESTS += tests/integration/test_telemetry_here.sh
+EXTRA_DIST += tests/integration/test_telemetry_here.sh
 # CSV input to calc and convert: hostile files, and random files against a reference.
 TESTS += tests/integration/test_calc_input.sh tests/integration/test_calc_diff.sh
 # calc -c of a CSV file and its binary twins: the same table.

@@ -41,17 +41,44 @@ static int tele_cpuidle_list(const struct tele_env *env, tele_add_fn add,
 	return -ENOENT;
 }
 
+/* Does the CPU have that state? Asked through lib/cpuidle, so a machine
+ * without a cpuidle driver (or WULTFW_HIDE_CPUIDLE) says so by name. */
+static int tele_cpuidle_has(const struct tele_env *env, int cpu, int state,
+			    char *why, size_t len)
+{
+	struct wfw_cpuidle ci;
+	int ret = wfw_cpuidle_open(&ci, cpu, env->sys);
+
+	if (ret == -ENOENT) {
+		wfw_cpuidle_why_none(cpu, env->sys, why, len);
+		return ret;
+	}
+	if (ret) {
+		snprintf(why, len, "cannot read CPU %d's cpuidle states: %s", cpu, strerror(-ret));
+		return ret;
+	}
+	if (state < 0 || state >= ci.nstates) {
+		snprintf(why, len, "CPU %d has cpuidle states 0-%d only", cpu, ci.nstates - 1);
+		ret = -ENOENT;
+	}
+	wfw_cpuidle_close(&ci);
+	return ret;
+}
+
 static int tele_cpuidle_open(const struct tele_env *env, const char *id,
 			     struct tele_counter *c, char *why, size_t len)
 {
 	char what[16];
-	int cpu, state, end = 0;
+	int cpu, state, end = 0, ret;
 
 	if (sscanf(id, "cpu%d:state%d:%15[a-z]%n", &cpu, &state, what, &end) != 3 ||
 	    id[end] || (strcmp(what, "usage") && strcmp(what, "time"))) {
 		snprintf(why, len, "'%s' is not cpuN:stateK:usage or cpuN:stateK:time", id);
 		return -EINVAL;
 	}
+	ret = tele_cpuidle_has(env, cpu, state, why, len);
+	if (ret)
+		return ret;
 	c->unit = what[0] == 'u' ? "count" : "us";
 	c->bits = 64;
 	return tele_set_path(c, "%s/devices/system/cpu/cpu%d/cpuidle/state%d/%s",

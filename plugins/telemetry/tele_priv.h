@@ -23,6 +23,7 @@ struct tele_cfg {
 	bool clear;
 	const char *layout;
 	const char *proc_root;
+	bool strict;
 };
 
 /* Columns before the counters: Time, SampleWindow. */
@@ -41,7 +42,11 @@ struct tele_priv {
 	char descr[1024];
 	int64_t *vals, *times;	/* one sample's values and read times */
 
+	/* measured at open: one sample, a wake-up's lateness (medians) */
+	uint64_t sample_ns, late_ns, achievable_ns;
+
 	/* sampling */
+	bool stopped;		/* stop() was called: read() takes no more */
 	uint64_t next_ns;	/* the next sample's deadline */
 	uint64_t taken;		/* samples taken */
 	uint64_t first_ns, last_ns;
@@ -58,6 +63,13 @@ struct tele_priv {
 	uint64_t overwrites;
 };
 
+/* How many samples and sleeps tele_run_probe() times. */
+#define TELE_PROBES 5
+/* The shortest period (the option's minimum). */
+#define TELE_MIN_PERIOD_NS 100000ULL
+
+/* Measure sample_ns, late_ns and achievable_ns (their sum). */
+void tele_run_probe(struct tele_priv *p);
 int tele_run_start(struct wultfw_ctx *ctx, struct tele_priv *p);
 int tele_run_read(struct wultfw_ctx *ctx, struct tele_priv *p,
 		  struct wultfw_batch *b, uint64_t timeout_ns);

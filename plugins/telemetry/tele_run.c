@@ -77,6 +77,40 @@ static void tele_advance(struct tele_priv *p, uint64_t now)
 			      p->period_ns;
 }
 
+static int tele_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t tele_median(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), tele_cmp_u64);
+	return v[n / 2];
+}
+
+/*
+ * A few samples read back to back, and a few short sleeps to absolute
+ * deadlines as read() sleeps (the shortest period allowed): the medians,
+ * so one preempted try does not decide.
+ */
+void tele_run_probe(struct tele_priv *p)
+{
+	uint64_t cost[TELE_PROBES], late[TELE_PROBES], at;
+
+	for (int i = 0; i < TELE_PROBES; i++)
+		cost[i] = tele_set_read_cost(&p->set, p->sync);
+	for (int i = 0; i < TELE_PROBES; i++) {
+		at = tele_now_ns() + TELE_MIN_PERIOD_NS;
+		tele_sleep_until(at);
+		late[i] = tele_now_ns() - at;
+	}
+	p->sample_ns = tele_median(cost, TELE_PROBES);
+	p->late_ns = tele_median(late, TELE_PROBES);
+	p->achievable_ns = p->sample_ns + p->late_ns;
+}
+
 static void *tele_ring_thread(void *arg)
 {
 	struct tele_priv *p = arg;
@@ -114,6 +148,23 @@ static void *tele_ring_thread(void *arg)
 	return NULL;
 }
 
+/* What open() found, for info.yml: counters left out, the period here. */
+static void tele_start_info(struct wultfw_ctx *ctx, struct tele_priv *p)
+{
+	char v[4096];
+
+	if (p->set.nmissing) {
+		tele_set_missing_text(&p->set, "", v, sizeof(v));
+		wultfw_info(ctx, "telemetry_unavailable", v);
+	}
+	if (!p->achievable_ns)
+		return;
+	snprintf(v, sizeof(v), "%" PRIu64, p->achievable_ns);
+	wultfw_info(ctx, "telemetry_period_achievable_ns", v);
+	snprintf(v, sizeof(v), "%" PRIu64, p->sample_ns);
+	wultfw_info(ctx, "telemetry_sample_ns", v);
+}
+
 int tele_run_start(struct wultfw_ctx *ctx, struct tele_priv *p)
 {
 	char why[512];
@@ -124,6 +175,7 @@ int tele_run_start(struct wultfw_ctx *ctx, struct tele_priv *p)
 	ret = tele_set_baseline(&p->set, why, sizeof(why));
 	if (ret)
 		return wultfw_fail(ctx, ret, "%s", why);
+	tele_start_info(ctx, p);
 	now = tele_now_ns();
 	/* sync_start: on a period boundary, so samplers of one period agree. */
 	p->next_ns = p->sync ? (now / p->period_ns + 1) * p->period_ns
@@ -190,7 +242,8 @@ int tele_run_read(struct wultfw_ctx *ctx, struct tele_priv *p,
 	(void)ctx;
 	if (p->mode == TELE_REPETITIVE)
 		return tele_read_ring(p, b, timeout_ns);
-	if (p->max_samples && p->taken >= p->max_samples)
+	/* after stop() only what is held is read: single and on_demand hold none */
+	if (p->stopped || (p->max_samples && p->taken >= p->max_samples))
 		return WULTFW_READ_END;
 	if (b->rows >= b->capacity)
 		return WULTFW_READ_OK;
@@ -214,7 +267,8 @@ static void tele_report(struct wultfw_ctx *ctx, struct tele_priv *p)
 {
 	char v[64];
 
-	snprintf(v, sizeof(v), "%" PRIu64, p->taken);
+	/* the rows given: repetitive gives all it holds, not those overwritten */
+	snprintf(v, sizeof(v), "%" PRIu64, p->taken - p->overwrites);
 	wultfw_info(ctx, "telemetry_samples", v);
 	if (p->mode == TELE_REPETITIVE) {
 		snprintf(v, sizeof(v), "%" PRIu64, p->overwrites);
@@ -238,6 +292,7 @@ static void tele_report(struct wultfw_ctx *ctx, struct tele_priv *p)
 
 void tele_run_stop(struct wultfw_ctx *ctx, struct tele_priv *p)
 {
+	p->stopped = true;
 	if (p->thread_on) {
 		pthread_mutex_lock(&p->lock);
 		p->quit = true;

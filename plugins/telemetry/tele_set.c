@@ -52,10 +52,13 @@ static void tele_names_free(struct tele_names *l)
 	free(l->v);
 }
 
-/* " (did you mean 'X'?)" for a name `prov` lists here, or "". */
+/*
+ * " (did you mean 'X'?)" for a name `prov` lists here, or "". A provider
+ * with no counters here says why, unless open() said it already (`said`).
+ */
 static void tele_hint(const struct tele_env *env,
 		      const struct tele_provider *prov, const char *name,
-		      char *buf, size_t len)
+		      bool said, char *buf, size_t len)
 {
 	struct tele_names l = { 0 };
 	char why[256];
@@ -63,7 +66,8 @@ static void tele_hint(const struct tele_env *env,
 
 	buf[0] = '\0';
 	if (prov->list(env, tele_names_add, &l, why, sizeof(why)) && !l.n) {
-		snprintf(buf, len, " (this machine has no %s counters: %s)", prov->name, why);
+		if (!said)
+			snprintf(buf, len, " (this machine has no %s counters: %s)", prov->name, why);
 		return;
 	}
 	best = wfw_suggest(name, l.v, l.n);
@@ -75,12 +79,10 @@ static void tele_hint(const struct tele_env *env,
 	tele_names_free(&l);
 }
 
-/* "counter 'x:y': no provider 'x'; providers: interrupts, softirqs, ..." */
-static void tele_no_provider(const char *name, const char *prov, char *why,
-			     size_t len)
+/* "no provider 'x'; providers: interrupts, softirqs, ..." */
+static void tele_no_provider(const char *prov, char *why, size_t len)
 {
-	int at = snprintf(why, len, "counter '%s': no provider '%s'; providers:",
-			  name, prov);
+	int at = snprintf(why, len, "no provider '%s'; providers:", prov);
 
 	for (size_t i = 0; i < tele_n_providers && at > 0 && (size_t)at < len; i++)
 		at += snprintf(why + at, len - (size_t)at, "%s %s", i ? "," : "",
@@ -106,19 +108,24 @@ static const struct tele_provider *tele_find_provider(const char *name,
 	snprintf(prov, sizeof(prov), "%.*s", (int)(plen < 63 ? plen : 63), name);
 	best = wfw_suggest(prov, names, tele_n_providers);
 	if (!colon)
-		snprintf(why, len, "counter '%s': not PROVIDER:ID", name);
+		snprintf(why, len, "not PROVIDER:ID");
 	else if (best)
-		snprintf(why, len, "counter '%s': no provider '%s' (did you mean '%s'?)",
-			 name, prov, best);
+		snprintf(why, len, "no provider '%s' (did you mean '%s'?)", prov, best);
 	else
-		tele_no_provider(name, prov, why, len);
+		tele_no_provider(prov, why, len);
 	return NULL;
 }
 
+/*
+ * Open one counter and read it once. -errno with `why` (after "counter
+ * 'NAME': "): -EINVAL when the name itself is wrong, another error when
+ * this machine cannot give it.
+ */
 static int tele_open_one(struct tele_set *set, struct tele_slot *s,
 			 const char *name, char *why, size_t len)
 {
 	char msg[256], hint[256];
+	bool said;
 	size_t idx;
 	int ret;
 
@@ -130,9 +137,12 @@ static int tele_open_one(struct tele_set *set, struct tele_slot *s,
 	s->c.snap = &set->snaps[idx];
 	msg[0] = '\0';
 	ret = s->prov->open(&set->env, strchr(name, ':') + 1, &s->c, msg, sizeof(msg));
+	said = ret && msg[0];
 	if (!ret) {
 		ret = s->prov->read(&s->c, ++set->gen, &s->prev_raw);
-		if (ret)
+		if (ret == -ENOENT && !s->c.path[0])
+			snprintf(msg, sizeof(msg), "no such counter here");
+		else if (ret)
 			snprintf(msg, sizeof(msg), "cannot read it%s%s: %s",
 				 s->c.path[0] ? " from " : "", s->c.path[0] ? s->c.path : "",
 				 strerror(-ret));
@@ -141,16 +151,33 @@ static int tele_open_one(struct tele_set *set, struct tele_slot *s,
 	}
 	if (!ret)
 		return 0;
-	tele_hint(&set->env, s->prov, name, hint, sizeof(hint));
-	snprintf(why, len, "counter '%s': %s%s", name, msg, hint);
-	s->prov = NULL;
+	tele_hint(&set->env, s->prov, name, said, hint, sizeof(hint));
+	snprintf(why, len, "%s%s", msg[0] ? msg : strerror(-ret), hint);
+	memset(s, 0, sizeof(*s));
 	return ret;
 }
 
-int tele_set_open(struct tele_set *set, const struct tele_env *env,
-		  const char *const *names, size_t n, char *why, size_t len)
+static int tele_add_missing(struct tele_set *set, const char *name,
+			    const char *why)
 {
-	int ret;
+	struct tele_missing *m = realloc(set->missing,
+					 (set->nmissing + 1) * sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	set->missing = m;
+	m += set->nmissing++;
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->why, sizeof(m->why), "%s", why);
+	return 0;
+}
+
+int tele_set_open(struct tele_set *set, const struct tele_env *env,
+		  const char *const *names, size_t n, bool strict, char *why,
+		  size_t len)
+{
+	char reason[TELE_WHY_LEN];
+	int ret, first = 0;
 
 	memset(set, 0, sizeof(*set));
 	set->env = *env;
@@ -159,14 +186,57 @@ int tele_set_open(struct tele_set *set, const struct tele_env *env,
 		snprintf(why, len, "out of memory");
 		return -ENOMEM;
 	}
-	for (set->n = 0; set->n < n; set->n++) {
-		ret = tele_open_one(set, &set->slots[set->n], names[set->n], why, len);
-		if (ret) {
+	for (size_t i = 0; i < n; i++) {
+		ret = tele_open_one(set, &set->slots[set->n], names[i], reason, sizeof(reason));
+		if (!ret) {
+			set->n++;
+			continue;
+		}
+		/* a wrong name is wrong everywhere; strict: a missing one too */
+		if (strict || ret == -EINVAL || ret == -ENOMEM ||
+		    tele_add_missing(set, names[i], reason)) {
+			snprintf(why, len, "counter '%s': %s", names[i], reason);
 			tele_set_close(set);
 			return ret;
 		}
+		first = first ? first : ret;
 	}
-	return 0;
+	if (set->n || !n)
+		return 0;
+	if (set->nmissing == 1)
+		snprintf(why, len, "counter '%s': %s", set->missing[0].name, set->missing[0].why);
+	else
+		tele_set_missing_text(set, "none of its counters can be read here: ", why, len);
+	tele_set_close(set);
+	return first;
+}
+
+/*
+ * "a, b (REASON); c (REASON)": the counters left out, those with one reason
+ * together. What does not fit in len ends in "... (N counters in all)".
+ */
+void tele_set_missing_text(const struct tele_set *set, const char *head,
+			   char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, "%s", head), i, k;
+	bool *done = calloc(set->nmissing ? set->nmissing : 1, sizeof(*done));
+
+	for (i = 0; done && i < set->nmissing && at < len; i++) {
+		if (done[i])
+			continue;
+		for (k = i; k < set->nmissing && at < len; k++) {
+			if (done[k] || strcmp(set->missing[k].why, set->missing[i].why))
+				continue;
+			done[k] = true;
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", k == i ? (i ? "; " : "") : ", ",
+					       set->missing[k].name);
+		}
+		if (at < len)
+			at += (size_t)snprintf(buf + at, len - at, " (%s)", set->missing[i].why);
+	}
+	free(done);
+	if (at >= len && len > 40)	/* cut: say how much is not shown */
+		snprintf(buf + len - 40, 40, "... (%zu counters in all)", set->nmissing);
 }
 
 void tele_set_close(struct tele_set *set)
@@ -179,6 +249,7 @@ void tele_set_close(struct tele_set *set)
 	for (i = 0; i < TELE_MAX_PROVIDERS; i++)
 		free(set->snaps[i].buf);
 	free(set->slots);
+	free(set->missing);
 	memset(set, 0, sizeof(*set));
 }
 
@@ -245,6 +316,19 @@ void tele_set_sample(struct tele_set *set, bool sync, bool clear,
 		vals[i] = (int64_t)(clear ? s->total - s->last_total : s->total);
 		s->last_total = s->total;
 	}
+}
+
+uint64_t tele_set_read_cost(struct tele_set *set, bool sync)
+{
+	uint64_t gen = ++set->gen, raw, t0 = tele_now_ns();
+
+	for (size_t i = 0; i < set->n; i++) {
+		struct tele_slot *s = &set->slots[i];
+
+		if (!s->gone)
+			s->prov->read(&s->c, sync ? gen : ++set->gen, &raw);
+	}
+	return tele_now_ns() - t0;
 }
 
 void tele_set_offered(const struct tele_env *env, tele_add_fn add,

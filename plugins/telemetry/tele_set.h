@@ -21,11 +21,21 @@ struct tele_slot {
 	uint64_t last_total;	/* total at the previous sample (clear) */
 };
 
+#define TELE_WHY_LEN 512
+
+/* A counter asked for that this machine cannot give, and why. */
+struct tele_missing {
+	char name[TELE_NAME_LEN];
+	char why[TELE_WHY_LEN];
+};
+
 struct tele_set {
 	struct tele_env env;
 	struct tele_snap snaps[TELE_MAX_PROVIDERS];
-	struct tele_slot *slots;
+	struct tele_slot *slots;	/* the counters opened, in the asked order */
 	size_t n;
+	struct tele_missing *missing;	/* those left out */
+	size_t nmissing;
 	uint64_t gen;
 };
 
@@ -33,11 +43,18 @@ struct tele_set {
 typedef void (*tele_gone_fn)(void *arg, const struct tele_slot *s, int err);
 
 /*
- * Open every counter and read it once. -errno with `why` naming the
- * counter, what is wrong and, for a typo, the closest name offered here.
+ * Open every counter and read it once. A counter this machine cannot give
+ * is left out and listed in set->missing, unless `strict`; -errno with
+ * `why` naming the counter, what is wrong and, for a typo, the closest
+ * name offered here when a name is wrong (not PROVIDER:ID, a malformed
+ * ID), when `strict` and one is missing, or when none can be read.
  */
 int tele_set_open(struct tele_set *set, const struct tele_env *env,
-		  const char *const *names, size_t n, char *why, size_t len);
+		  const char *const *names, size_t n, bool strict, char *why,
+		  size_t len);
+/* `head`, then the counters left out grouped by reason, into buf. */
+void tele_set_missing_text(const struct tele_set *set, const char *head,
+			   char *buf, size_t len);
 void tele_set_close(struct tele_set *set);
 
 /* Read every counter once more as the base of the first sample's deltas. */
@@ -53,6 +70,10 @@ int tele_set_baseline(struct tele_set *set, char *why, size_t len);
 void tele_set_sample(struct tele_set *set, bool sync, bool clear,
 		     int64_t *vals, int64_t *times, tele_gone_fn gone,
 		     void *arg);
+
+/* Read every counter once as a sample would, keeping nothing: the ns
+ * it took. */
+uint64_t tele_set_read_cost(struct tele_set *set, bool sync);
 
 /*
  * Every counter this machine offers (add()) and, for each provider that

@@ -24,7 +24,7 @@
 enum {
 	TELE_OPT_COUNTERS, TELE_OPT_PERIOD, TELE_OPT_MODE, TELE_OPT_MAX,
 	TELE_OPT_SYNC, TELE_OPT_CLEAR, TELE_OPT_LAYOUT, TELE_OPT_PROC,
-	TELE_OPT_COUNT,
+	TELE_OPT_STRICT, TELE_OPT_COUNT,
 };
 
 #define CFG(field) .off = offsetof(struct tele_cfg, field)
@@ -72,6 +72,11 @@ static const struct wultfw_option tele_options[] = {
 		.choices = tele_layouts, CFG(layout) },
 	[TELE_OPT_PROC] = { "proc_root", WULTFW_OPT_STRING, "/proc",
 		"Where procfs is (tests use fake trees).", CFG(proc_root) },
+	[TELE_OPT_STRICT] = { "strict", WULTFW_OPT_BOOL, "false",
+		"A counter this machine cannot give (no cpuidle driver, no "
+		"such interface) is an error. false: it is left out, named "
+		"in one warning and in info.yml (telemetry_unavailable); only "
+		"when none can be read does telemetry fail.", CFG(strict) },
 	[TELE_OPT_COUNT] = { NULL, 0, NULL, NULL },
 };
 
@@ -175,6 +180,54 @@ static int tele_build_schema(struct tele_priv *p)
 	return 0;
 }
 
+/* One warning naming every counter left out, and why. */
+static void tele_warn_missing(struct wultfw_ctx *ctx, struct tele_priv *p)
+{
+	char head[96], text[560];	/* a line of --check holds it whole */
+
+	if (!p->set.nmissing)
+		return;
+	snprintf(head, sizeof(head), "%zu of %zu counters cannot be read here and are left out: ",
+		 p->set.nmissing, p->set.nmissing + p->set.n);
+	tele_set_missing_text(&p->set, head, text, sizeof(text));
+	wultfw_warn_opt(ctx, TELE_OPT_COUNTERS, "%s; strict = true makes this an error", text);
+}
+
+/* "150us", "2.50ms", "1.00s" */
+static const char *tele_dur(uint64_t ns, char *buf, size_t len)
+{
+	if (ns < 1000000)
+		snprintf(buf, len, "%" PRIu64 "us", (ns + 500) / 1000);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
+	return buf;
+}
+
+/*
+ * What period this machine can keep with these counters, measured now: a
+ * period shorter than a sample plus a wake-up's lateness cannot be kept.
+ */
+static void tele_warn_period(struct wultfw_ctx *ctx, struct tele_priv *p)
+{
+	char a[32], b[32], c[32], d[32], these[48];
+
+	tele_run_probe(p);
+	if (p->period_ns >= p->achievable_ns)
+		return;
+	if (p->set.n == 1)
+		snprintf(these, sizeof(these), "this counter");
+	else
+		snprintf(these, sizeof(these), "these %zu counters", p->set.n);
+	wultfw_warn_opt(ctx, TELE_OPT_PERIOD,
+			"period %s is shorter than this machine can sample %s: about every %s at best (a sample took %s and a wake-up from sleep came %s late, medians of %d at open); info.yml gets the achieved period",
+			tele_dur(p->period_ns, a, sizeof(a)), these,
+			tele_dur(p->achievable_ns, b, sizeof(b)),
+			tele_dur(p->sample_ns, c, sizeof(c)),
+			tele_dur(p->late_ns, d, sizeof(d)), TELE_PROBES);
+}
+
 static void tele_free(struct tele_priv *p)
 {
 	for (size_t i = 0; p->time_names && i < p->set.n; i++)
@@ -205,18 +258,22 @@ static int tele_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p->max_samples = (uint64_t)cfg->max_samples;
 	p->sync = cfg->sync_start;
 	p->clear = cfg->clear;
-	ret = tele_set_open(&p->set, &env, cfg->counters.v, cfg->counters.n, why, sizeof(why));
+	ret = tele_set_open(&p->set, &env, cfg->counters.v, cfg->counters.n,
+			    cfg->strict, why, sizeof(why));
 	if (ret) {
 		tele_free(p);
 		return wultfw_fail_opt(ctx, TELE_OPT_COUNTERS, ret, "%s", why);
 	}
+	tele_warn_missing(ctx, p);
+	if (p->mode != TELE_ON_DEMAND)
+		tele_warn_period(ctx, p);
 	if (tele_build_schema(p)) {
 		tele_free(p);
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");
 	}
 	if (cfg->counters.n)
 		snprintf(p->descr, sizeof(p->descr), "counter sampler: %zu counters, %s mode",
-			 cfg->counters.n, cfg->mode);
+			 p->set.n, cfg->mode);
 	else
 		tele_describe_offer(&env, p->descr, sizeof(p->descr));
 	ctx->priv = p;

@@ -95,7 +95,7 @@ static int open_set(struct tele_set *set, const char *const *names, size_t n,
 		    char *why)
 {
 	struct tele_env env = fake_env();
-	int ret = tele_set_open(set, &env, names, n, why, 512);
+	int ret = tele_set_open(set, &env, names, n, false, why, 512);
 
 	if (!ret)
 		ret = tele_set_baseline(set, why, 512);
@@ -218,6 +218,8 @@ static void test_sysfs_providers(void)
 
 	fake_setup();
 	put("sys/class/net/veth0/statistics/rx_packets", "18446744073709551610\n");
+	put("sys/devices/system/cpu/cpu0/cpuidle/state0/name", "POLL\n");
+	put("sys/devices/system/cpu/cpu0/cpuidle/state1/name", "C1\n");
 	put("sys/devices/system/cpu/cpu0/cpuidle/state1/time", "1000\n");
 	put("sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "2000000\n");
 	put("sys/class/thermal/thermal_zone0/temp", "-5000\n");
@@ -277,6 +279,59 @@ static void test_bad_names(void)
 }
 
 /*
+ * Counters this machine cannot give are left out with their reason (one
+ * reason naming them together); strict refuses; a wrong name is refused
+ * either way; none readable is a failure.
+ */
+static void test_missing_left_out(void)
+{
+	const char *names[] = { "cpuidle:cpu0:state0:usage", "stat:ctxt",
+				"net:eth9:rx_packets", "cpuidle:cpu0:state1:time" };
+	const char *malformed[] = { "stat:ctxt", "cpuidle:cpu0" };
+	const char *none[] = { "cpuidle:cpu0:state0:usage", "net:eth9:rx_packets" };
+	struct tele_env env;
+	struct tele_set set;
+	char why[512], text[1024];
+	int64_t v[4];
+
+	fake_setup();
+	env = fake_env();
+	put("proc/stat", "cpu  1 2 3 4 5 6 7 8 0 0\nctxt 42\n");
+	put("sys/devices/system/cpu/cpu0/online", "1\n");
+	put("sys/class/net/lo/statistics/rx_packets", "1\n");
+	CU_ASSERT_EQUAL_FATAL(tele_set_open(&set, &env, names, 4, false, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(set.n, 1);
+	CU_ASSERT_STRING_EQUAL(set.slots[0].c.name, "stat:ctxt");
+	CU_ASSERT_EQUAL(set.nmissing, 3);
+	tele_set_missing_text(&set, "", text, sizeof(text));
+	TU_ASSERT_CONTAINS(text, "cpuidle:cpu0:state0:usage, cpuidle:cpu0:state1:time (CPU 0 has no cpuidle states (cpuidle driver: none)); net:eth9:rx_packets (");
+	TU_ASSERT_CONTAINS(text, "did you mean 'net:lo:rx_packets'");
+	tele_set_missing_text(&set, "", text, 60);	/* cut, and says so */
+	CU_ASSERT(strlen(text) < 60);
+	TU_ASSERT_CONTAINS(text, "... (3 counters in all)");
+	CU_ASSERT_EQUAL(tele_set_baseline(&set, why, sizeof(why)), 0);
+	tele_set_sample(&set, true, false, v, NULL, NULL, NULL);
+	CU_ASSERT_EQUAL(v[0], 42);
+	tele_set_close(&set);
+
+	CU_ASSERT_EQUAL(tele_set_open(&set, &env, names, 4, true, why, sizeof(why)), -ENOENT);
+	TU_ASSERT_CONTAINS(why, "counter 'cpuidle:cpu0:state0:usage': CPU 0 has no cpuidle states");
+	CU_ASSERT_EQUAL(tele_set_open(&set, &env, malformed, 2, false, why, sizeof(why)), -EINVAL);
+	TU_ASSERT_CONTAINS(why, "counter 'cpuidle:cpu0': 'cpu0' is not cpuN:stateK:usage");
+	CU_ASSERT_NOT_EQUAL(tele_set_open(&set, &env, none, 2, false, why, sizeof(why)), 0);
+	TU_ASSERT_CONTAINS(why, "none of its counters can be read here: cpuidle:cpu0:state0:usage (");
+	TU_ASSERT_CONTAINS(why, "; net:eth9:rx_packets (");
+	/* a CPU with states, but not the one asked for */
+	put("sys/devices/system/cpu/cpu0/cpuidle/state0/name", "POLL\n");
+	put("sys/devices/system/cpu/cpu0/cpuidle/state0/usage", "7\n");
+	CU_ASSERT_EQUAL(tele_set_open(&set, &env, names + 3, 1, false, why, sizeof(why)), -ENOENT);
+	TU_ASSERT_CONTAINS(why, "CPU 0 has cpuidle states 0-0 only");
+	CU_ASSERT_EQUAL_FATAL(tele_set_open(&set, &env, names, 1, false, why, sizeof(why)), 0);
+	tele_set_close(&set);
+	tu_rmtree(root);
+}
+
+/*
  * The unit text, through an event that opens: the fake PMU takes the real
  * msr PMU's type, so its event 0 is the TSC, labelled as RAPL labels energy.
  */
@@ -298,7 +353,7 @@ static void test_perf_fake_unit(const struct tele_env *env)
 	put("sys/bus/event_source/devices/power/cpumask", "0\n");
 	put("sys/bus/event_source/devices/power/format/event", "config:0-63\n");
 	put("sys/bus/event_source/devices/power/events/energy-pkg", "event=0x00\n");
-	CU_ASSERT_EQUAL_FATAL(tele_set_open(&set, env, energy, 1, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL_FATAL(tele_set_open(&set, env, energy, 1, false, why, sizeof(why)), 0);
 	CU_ASSERT_STRING_EQUAL(set.slots[0].c.unit, "2.3283064365386962890625e-10 Joules");
 	tele_set_close(&set);
 }
@@ -327,11 +382,11 @@ static void test_perf_fake_pmu(void)
 	put("sys/bus/event_source/devices/power/events/energy-pkg.unit", "Joules\n");
 	put("sys/bus/event_source/devices/power/events/energy-pkg.scale",
 	    "2.3283064365386962890625e-10\n");
-	CU_ASSERT_NOT_EQUAL(tele_set_open(&set, &env, energy, 1, why, sizeof(why)), 0);
+	CU_ASSERT_NOT_EQUAL(tele_set_open(&set, &env, energy, 1, false, why, sizeof(why)), 0);
 	TU_ASSERT_CONTAINS(why, "perf_event_open(power/energy-pkg on CPU 1)");
-	CU_ASSERT_NOT_EQUAL(tele_set_open(&set, &env, noev, 1, why, sizeof(why)), 0);
+	CU_ASSERT_NOT_EQUAL(tele_set_open(&set, &env, noev, 1, false, why, sizeof(why)), 0);
 	TU_ASSERT_CONTAINS(why, "PMU 'power' has no event 'energy-gpu'");
-	CU_ASSERT_NOT_EQUAL(tele_set_open(&set, &env, nopmu, 1, why, sizeof(why)), 0);
+	CU_ASSERT_NOT_EQUAL(tele_set_open(&set, &env, nopmu, 1, false, why, sizeof(why)), 0);
 	TU_ASSERT_CONTAINS(why, "no perf PMU 'nosuch'");
 	test_perf_fake_unit(&env);
 	tu_rmtree(root);
@@ -348,7 +403,7 @@ static void test_real_procfs_and_perf(void)
 	int64_t v[3];
 	char why[512];
 
-	CU_ASSERT_EQUAL_FATAL(tele_set_open(&set, &env, names, 3, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL_FATAL(tele_set_open(&set, &env, names, 3, false, why, sizeof(why)), 0);
 	CU_ASSERT_EQUAL(tele_set_baseline(&set, why, sizeof(why)), 0);
 	usleep(50000);
 	tele_set_sample(&set, true, true, v, NULL, NULL, NULL);
@@ -359,7 +414,7 @@ static void test_real_procfs_and_perf(void)
 		printf("\n  perf:msr/tsc not tried: no msr PMU with a tsc event, or not root\n");
 		return;
 	}
-	CU_ASSERT_EQUAL_FATAL(tele_set_open(&set, &env, tsc, 1, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL_FATAL(tele_set_open(&set, &env, tsc, 1, false, why, sizeof(why)), 0);
 	CU_ASSERT_EQUAL(tele_set_baseline(&set, why, sizeof(why)), 0);
 	usleep(10000);
 	tele_set_sample(&set, true, true, v, NULL, NULL, NULL);
@@ -376,7 +431,8 @@ struct harness {
 	struct wultfw_source_info info;
 	struct wultfw_batch b;
 	char log[8192];
-	char info_yml[1024];
+	char info_yml[4096];
+	char warned[256];	/* the option each warning blamed: "counters," */
 };
 
 static void h_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
@@ -385,8 +441,11 @@ static void h_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 	struct harness *h = ctx->host_data;
 	size_t len = strlen(h->log);
 
-	(void)level;
 	snprintf(h->log + len, sizeof(h->log) - len, "%s\n", msg);
+	len = strlen(h->warned);
+	if (level == WULTFW_LOG_WARN)
+		snprintf(h->warned + len, sizeof(h->warned) - len, "%s,",
+			 ctx->bad_opt >= 0 ? pl->options[ctx->bad_opt].name : "-");
 }
 
 static void h_info(struct wultfw_ctx *ctx, const char *key, const char *value)
@@ -543,6 +602,113 @@ static void test_on_demand(void)
 	h_close(&h);
 }
 
+/* A missing counter through the source: one warning at `counters`, the
+ * rest sampled, info.yml names it; strict refuses. */
+static void test_missing_through_source(void)
+{
+	struct harness h;
+	char group[1024], sys[300];
+
+	fake_setup();
+	put("proc/stat", "cpu  1 2 3 4 5 6 7 8 0 0\nctxt 42\n");
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	put("sys/devices/system/cpu/cpu0/online", "1\n");
+	snprintf(group, sizeof(group),
+		 "counters = [ \"cpuidle:cpu0:state0:usage\", \"stat:ctxt\", \"cpuidle:cpu0:state0:time\" ]; "
+		 "proc_root = \"%s/proc\"; period = \"1s\"; max_samples = 1;", root);
+	CU_ASSERT_EQUAL_FATAL(h_open(&h, group, sys), 0);
+	CU_ASSERT_STRING_EQUAL(h.warned, "counters,");
+	TU_ASSERT_CONTAINS(h.log, "2 of 3 counters cannot be read here and are left out: cpuidle:cpu0:state0:usage, cpuidle:cpu0:state0:time (CPU 0 has no cpuidle states");
+	TU_ASSERT_CONTAINS(h.log, "strict = true");
+	CU_ASSERT_EQUAL(h.info.schema->ncols, 3);
+	CU_ASSERT_STRING_EQUAL(h.info.schema->cols[2].name, "stat:ctxt");
+	TU_ASSERT_CONTAINS(h.info_yml, "telemetry_unavailable: cpuidle:cpu0:state0:usage, cpuidle:cpu0:state0:time (CPU 0 has no cpuidle states");
+	CU_ASSERT_EQUAL(h.ctx.bad_opt, -1);	/* a warning blames only while said */
+	pl->source->stop(&h.ctx);
+	h_close(&h);
+
+	strcat(group, " strict = true;");
+	CU_ASSERT_EQUAL(h_open(&h, group, sys), -ENOENT);
+	TU_ASSERT_CONTAINS(h.ctx.err, "counter 'cpuidle:cpu0:state0:usage': CPU 0 has no cpuidle states");
+	CU_ASSERT_STRING_EQUAL(pl->options[h.ctx.bad_opt].name, "counters");
+	h_close(&h);
+	tu_rmtree(root);
+}
+
+/*
+ * A /proc/interrupts of 8 MB with its LOC row last: reading it once copies
+ * and scans 8 MB, longer than 100us on any machine.
+ */
+static void put_big_interrupts(void)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc", root);
+	mkdir_p(path);
+	strcat(path, "/interrupts");
+	f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("           CPU0\n", f);
+	for (int i = 0; i < 200000; i++)
+		fprintf(f, "%6d:  %20d   PCI-MSI   filler filler filler\n", 1000 + i, i);
+	fputs(" LOC:   12345   Local timer interrupts\n", f);
+	fclose(f);
+}
+
+/*
+ * The period this machine can keep is measured at open: asked below it,
+ * a warning at `period` names both; a period above it says nothing.
+ */
+static void test_period_achievable(void)
+{
+	struct harness h;
+	char group[512];
+
+	fake_setup();
+	put_big_interrupts();
+	snprintf(group, sizeof(group), "counters = [ \"interrupts:LOC:cpu0\" ]; proc_root = \"%s/proc\"; "
+		 "period = \"100us\"; max_samples = 1;", root);
+	CU_ASSERT_EQUAL_FATAL(h_open(&h, group, "/sys"), 0);
+	CU_ASSERT_STRING_EQUAL(h.warned, "period,");
+	TU_ASSERT_CONTAINS(h.log, "period 100us is shorter than this machine can sample this counter: about every ");
+	TU_ASSERT_CONTAINS(h.log, "medians of 5 at open");
+	TU_ASSERT_CONTAINS(h.info_yml, "telemetry_period_achievable_ns: ");
+	TU_ASSERT_CONTAINS(h.info_yml, "telemetry_sample_ns: ");
+	pl->source->stop(&h.ctx);
+	h_close(&h);
+
+	snprintf(group, sizeof(group), "counters = [ \"interrupts:LOC:cpu0\" ]; proc_root = \"%s/proc\"; "
+		 "period = \"1h\"; max_samples = 1;", root);
+	CU_ASSERT_EQUAL_FATAL(h_open(&h, group, "/sys"), 0);
+	CU_ASSERT_STRING_EQUAL(h.warned, "");
+	pl->source->stop(&h.ctx);
+	h_close(&h);
+	tu_rmtree(root);
+}
+
+/*
+ * After stop() a single-mode source takes no sample, however late the
+ * deadline is: telemetry_samples is the rows it gave (a time limit ends
+ * a run with stop() and a drain).
+ */
+static void test_no_sample_after_stop(void)
+{
+	struct harness h;
+	char want[64];
+
+	CU_ASSERT_EQUAL_FATAL(h_open(&h, "counters = [ \"stat:ctxt\" ]; period = \"100us\";", "/sys"), 0);
+	while (h.b.rows < 3)
+		CU_ASSERT_EQUAL_FATAL(pl->source->read(&h.ctx, &h.b, 100000000), WULTFW_READ_OK);
+	pl->source->stop(&h.ctx);
+	usleep(2000);		/* the next deadline is past: the old drain took it */
+	CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 0), WULTFW_READ_END);
+	CU_ASSERT_EQUAL(h.b.rows, 3);
+	snprintf(want, sizeof(want), "telemetry_samples: %zu\n", h.b.rows);
+	TU_ASSERT_CONTAINS(h.info_yml, want);
+	h_close(&h);
+}
+
 /* ---- net:lo:rx_packets counts exactly the packets sent ---- */
 
 #define LO_PACKETS 200
@@ -671,6 +837,7 @@ int main(void)
 	CU_add_test(s, "softirqs and stat", test_softirqs_and_stat);
 	CU_add_test(s, "sysfs providers, interface removed", test_sysfs_providers);
 	CU_add_test(s, "bad names, unreadable file", test_bad_names);
+	CU_add_test(s, "missing counters left out, strict refuses", test_missing_left_out);
 	CU_add_test(s, "clear: deltas add up to the running total", test_clear_sums_to_total);
 	CU_add_test(s, "perf names through a fake PMU tree (RAPL)", test_perf_fake_pmu);
 	CU_add_test(s, "real procfs and perf", test_real_procfs_and_perf);
@@ -679,6 +846,9 @@ int main(void)
 	CU_add_test(s, "achieved period", test_achieved_period);
 	CU_add_test(s, "repetitive overwrites", test_repetitive_overwrites);
 	CU_add_test(s, "on_demand", test_on_demand);
+	CU_add_test(s, "missing counters through the source", test_missing_through_source);
+	CU_add_test(s, "period achievable here, measured at open", test_period_achievable);
+	CU_add_test(s, "no sample after stop", test_no_sample_after_stop);
 	CU_add_test(s, "net:lo:rx_packets counts UDP packets", test_lo_packets);
 	return tu_run();
 }
