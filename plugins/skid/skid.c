@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "skid_cache.h"
 #include "skid_events.h"
 #include "skid_priv.h"
 
@@ -44,7 +45,8 @@ static const struct wultfw_option skid_options[] = {
 		"the kernel's reason", .choices = precise_choices, CFG(precise) },
 	[SKID_OPT_BUFFER_SIZE] = { "buffer_size", WULTFW_OPT_INT, "0",
 		"bytes the workload reads through; 0: twice the largest cache "
-		"of the measured CPU in sysfs, so the loads miss the LLC",
+		"of the measured CPU (sysfs, else CPUID, else sysconf), so the "
+		"loads miss the LLC",
 		.min = "0", .max = "17179869184", .unit = "bytes",
 		CFG(buffer_size) },
 	[SKID_OPT_STRIDE] = { "stride", WULTFW_OPT_INT, "64",
@@ -157,10 +159,17 @@ static int setup_workload(struct wultfw_ctx *ctx, struct skid_priv *p)
 	int cpu = ctx->cpu < 0 ? 0 : ctx->cpu;
 
 	if (!size) {
-		size = 2 * skid_llc_size(ctx->sysfs_root, cpu, ctx->err,
-					 sizeof(ctx->err));
+		char from[256], v[320];
+
+		size = 2 * skid_cache_size(ctx->sysfs_root, cpu, &skid_cache_real,
+					   from, sizeof(from), ctx->err,
+					   sizeof(ctx->err));
 		if (!size)
 			return -ENOENT;
+		snprintf(v, sizeof(v), "%llu bytes: twice the largest cache (%llu bytes, from %s)",
+			 (unsigned long long)size, (unsigned long long)size / 2, from);
+		wultfw_info(ctx, "skid_buffer_size", v);
+		wultfw_log(ctx, WULTFW_LOG_INFO, "buffer_size %s", v);
 	}
 	if (size < (uint64_t)cfg->stride)
 		return wultfw_fail_opt(ctx, SKID_OPT_STRIDE, -EINVAL,
