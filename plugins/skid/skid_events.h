@@ -51,12 +51,12 @@ int skid_event_has_precise(const char *name);
 /*
  * Does `name` count a known load here? Opened counting on this thread:
  * breakpoint over SKID_ALIVE_READS reads of a watched byte, cpu-clock
- * over 2 ms of this thread's CPU time; well under a second. 1 it counts
+ * over 1 ms of this thread spinning; a few ms in all. 1 it counts
  * (or is a hardware or raw event: no load is sure to count those), 0 it
  * opened but counted nothing, why in buf; a negative errno when it does
  * not open.
  */
-#define SKID_ALIVE_READS 4096
+#define SKID_ALIVE_READS 512
 int skid_event_alive(const char *name, char *buf, size_t len);
 
 /*
