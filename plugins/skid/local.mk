@@ -34,3 +34,14 @@ tests_unit_test_skid_cache_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/ski
 tests_unit_test_skid_cache_LDADD = tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif
 
+
+if HAVE_CUNIT
+if !STATIC_PLUGINS
+# A test shim (LD_PRELOAD; check only, never installed): breakpoint events
+# that open and never count, for tests/integration/test_skid.sh.
+check_LTLIBRARIES += tests/shims/deadbp.la
+tests_shims_deadbp_la_SOURCES = tests/shims/deadbp.c
+tests_shims_deadbp_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+tests_shims_deadbp_la_LIBADD = -ldl
+endif
+endif
