@@ -6,7 +6,8 @@ SKID_SOURCES = plugins/skid/skid.c plugins/skid/skid_priv.h \
 	plugins/skid/skid_events.h plugins/skid/skid_perf.c \
 	plugins/skid/skid_perf.h plugins/skid/skid_ring.c \
 	plugins/skid/skid_ring.h plugins/skid/skid_workload.c \
-	plugins/skid/skid_workload.h
+	plugins/skid/skid_workload.h plugins/skid/skid_cache.c \
+	plugins/skid/skid_cache.h
 
 pkglib_LTLIBRARIES += plugins/skid/skid.la
 plugins_skid_skid_la_SOURCES = $(SKID_SOURCES)
@@ -23,4 +24,24 @@ tests_unit_test_skid_SOURCES = tests/unit/test_skid.c \
 tests_unit_test_skid_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_skid_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/skid
 tests_unit_test_skid_LDADD = tests/unit/libtestutil.la $(CUNIT_LIBS)
+# The default buffer size: sysfs, else CPUID, else sysconf (fakes).
+check_PROGRAMS += tests/unit/test_skid_cache
+TESTS += tests/unit/test_skid_cache
+tests_unit_test_skid_cache_SOURCES = tests/unit/test_skid_cache.c \
+	plugins/skid/skid_cache.c
+tests_unit_test_skid_cache_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_skid_cache_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/skid
+tests_unit_test_skid_cache_LDADD = tests/unit/libtestutil.la $(CUNIT_LIBS)
+endif
+
+
+if HAVE_CUNIT
+if !STATIC_PLUGINS
+# A test shim (LD_PRELOAD; check only, never installed): breakpoint events
+# that open and never count, for tests/integration/test_skid.sh.
+check_LTLIBRARIES += tests/shims/deadbp.la
+tests_shims_deadbp_la_SOURCES = tests/shims/deadbp.c
+tests_shims_deadbp_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+tests_shims_deadbp_la_LIBADD = -ldl
+endif
 endif

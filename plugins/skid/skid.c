@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "skid_cache.h"
 #include "skid_events.h"
 #include "skid_priv.h"
 
@@ -44,7 +45,8 @@ static const struct wultfw_option skid_options[] = {
 		"the kernel's reason", .choices = precise_choices, CFG(precise) },
 	[SKID_OPT_BUFFER_SIZE] = { "buffer_size", WULTFW_OPT_INT, "0",
 		"bytes the workload reads through; 0: twice the largest cache "
-		"of the measured CPU in sysfs, so the loads miss the LLC",
+		"of the measured CPU (sysfs, else CPUID, else sysconf), so the "
+		"loads miss the LLC",
 		.min = "0", .max = "17179869184", .unit = "bytes",
 		CFG(buffer_size) },
 	[SKID_OPT_STRIDE] = { "stride", WULTFW_OPT_INT, "64",
@@ -103,20 +105,67 @@ static void build_schema(struct skid_priv *p)
 	p->schema.cols = p->cols;
 }
 
+/* The event does not open at `lvl`: the kernel's reason, what opens here. */
+static int refuse_open(struct wultfw_ctx *ctx, int lvl, int err, uint64_t bp)
+{
+	const char *event = ((const struct skid_cfg *)ctx->cfg)->event;
+	char why[512], offer[1536];
+
+	skid_event_why(event, lvl, err, ctx->sysfs_root, why, sizeof(why));
+	skid_event_offer(bp, ctx->sysfs_root, 1, why, offer, sizeof(offer));
+	return wultfw_fail_opt(ctx, SKID_OPT_EVENT, err, "event %s: %s; %s",
+			       event, why, offer);
+}
+
+/*
+ * Software and breakpoint events: the kernel accepts precise_ip and
+ * ignores it, so "all" would sample the same thing four times. One part,
+ * at the level asked for (0 for "all"); note_one_level() says why.
+ */
+static int one_level(struct wultfw_ctx *ctx, struct skid_priv *p, uint64_t bp)
+{
+	const struct skid_cfg *cfg = p->cfg;
+	int lvl = strcmp(cfg->precise, "all") ? atoi(cfg->precise) : 0;
+	int r = skid_event_probe(cfg->event, lvl, bp);
+
+	if (r)
+		return refuse_open(ctx, lvl, r, bp);
+	p->levels[p->nlevels++] = lvl;
+	return 0;
+}
+
+/* info.yml always, the log when more than the default was asked for. */
+static void note_one_level(struct wultfw_ctx *ctx, const struct skid_priv *p)
+{
+	const char *event = p->cfg->event;
+	char note[256];
+
+	if (skid_event_has_precise(event))
+		return;
+	snprintf(note, sizeof(note),
+		 "none for a %s event (no skid to lessen: the kernel accepts precise_ip and ignores it); one part, p%d",
+		 strcmp(event, "breakpoint") ? "software" : "breakpoint",
+		 p->levels[0]);
+	wultfw_info(ctx, "skid_precise_levels", note);
+	if (strcmp(p->cfg->precise, "0"))
+		wultfw_log(ctx, WULTFW_LOG_INFO, "event %s: precise levels: %s",
+			   event, note);
+}
+
 /*
  * The levels to sample: the one asked for, or every one the PMU accepts
  * (the refused ones logged and put into info.yml with the reason).
  */
-static int pick_levels(struct wultfw_ctx *ctx, struct skid_priv *p)
+static int pick_levels(struct wultfw_ctx *ctx, struct skid_priv *p, uint64_t bp)
 {
 	const struct skid_cfg *cfg = p->cfg;
-	static const char probe_byte;
-	uint64_t bp = (uint64_t)(uintptr_t)&probe_byte;
 	char why[512], refused[1024] = "";
 	int all = !strcmp(cfg->precise, "all"), first_err = 0, first_lvl = 0;
 	int lo = all ? 0 : atoi(cfg->precise), hi = all ? 3 : lo;
 	size_t n = 0;
 
+	if (!skid_event_has_precise(cfg->event))
+		return one_level(ctx, p, bp);
 	for (int l = lo; l <= hi; l++) {
 		int r = skid_event_probe(cfg->event, l, bp);
 
@@ -133,21 +182,34 @@ static int pick_levels(struct wultfw_ctx *ctx, struct skid_priv *p)
 			n += (size_t)snprintf(refused + n, sizeof(refused) - n,
 					      "%sprecise %d: %s", n ? "; " : "", l, why);
 	}
-	if (!p->nlevels) {
-		char offer[1536];
-
-		skid_event_why(cfg->event, first_lvl, first_err, ctx->sysfs_root,
-			       why, sizeof(why));
-		skid_event_offer(bp, ctx->sysfs_root, 1, offer, sizeof(offer));
-		return wultfw_fail_opt(ctx, SKID_OPT_EVENT, first_err,
-				       "event %s: %s; %s", cfg->event, why, offer);
-	}
+	if (!p->nlevels)
+		return refuse_open(ctx, first_lvl, first_err, bp);
 	if (refused[0]) {
 		wultfw_log(ctx, WULTFW_LOG_WARN, "event %s: refused %s",
 			   cfg->event, refused);
 		wultfw_info(ctx, "skid_refused", refused);
 	}
 	return 0;
+}
+
+/*
+ * An event can open and never count (a hypervisor that does not deliver
+ * debug exceptions): find out now, in well under a second, rather than
+ * wait out the run's time limit for the first sample.
+ */
+static int check_alive(struct wultfw_ctx *ctx, uint64_t bp)
+{
+	const char *event = ((const struct skid_cfg *)ctx->cfg)->event;
+	char why[512], offer[1024];
+	int r = skid_event_alive(event, why, sizeof(why));
+
+	if (r > 0)
+		return 0;
+	if (r < 0)
+		return refuse_open(ctx, 0, r, bp);
+	skid_event_offer(bp, ctx->sysfs_root, 0, NULL, offer, sizeof(offer));
+	return wultfw_fail_opt(ctx, SKID_OPT_EVENT, -ENODATA, "event %s: %s; %s",
+			       event, why, offer);
 }
 
 static int setup_workload(struct wultfw_ctx *ctx, struct skid_priv *p)
@@ -157,10 +219,17 @@ static int setup_workload(struct wultfw_ctx *ctx, struct skid_priv *p)
 	int cpu = ctx->cpu < 0 ? 0 : ctx->cpu;
 
 	if (!size) {
-		size = 2 * skid_llc_size(ctx->sysfs_root, cpu, ctx->err,
-					 sizeof(ctx->err));
+		char from[256], v[320];
+
+		size = 2 * skid_cache_size(ctx->sysfs_root, cpu, &skid_cache_real,
+					   from, sizeof(from), ctx->err,
+					   sizeof(ctx->err));
 		if (!size)
 			return -ENOENT;
+		snprintf(v, sizeof(v), "%llu bytes: twice the largest cache (%llu bytes, from %s)",
+			 (unsigned long long)size, (unsigned long long)size / 2, from);
+		wultfw_info(ctx, "skid_buffer_size", v);
+		wultfw_log(ctx, WULTFW_LOG_INFO, "buffer_size %s", v);
 	}
 	if (size < (uint64_t)cfg->stride)
 		return wultfw_fail_opt(ctx, SKID_OPT_STRIDE, -EINVAL,
@@ -174,16 +243,18 @@ static int setup_workload(struct wultfw_ctx *ctx, struct skid_priv *p)
 static void describe(struct wultfw_ctx *ctx, struct skid_priv *p,
 		     struct wultfw_source_info *info)
 {
-	char offer[1536], lv[16] = "";
-	size_t n = 0;
+	char offer[1536], lv[64] = "at precise ";
+	size_t n = strlen(lv);
 
 	for (int i = 0; i < p->nlevels; i++)
 		n += (size_t)snprintf(lv + n, sizeof(lv) - n, "%s%d", i ? "," : "",
 				      p->levels[i]);
+	if (!skid_event_has_precise(p->cfg->event))
+		snprintf(lv, sizeof(lv), "(no precise levels: one part)");
 	skid_event_offer((uint64_t)(uintptr_t)p->w.buf, ctx->sysfs_root, 1,
-			 offer, sizeof(offer));
+			 NULL, offer, sizeof(offer));
 	snprintf(p->descr, sizeof(p->descr),
-		 "%s sampled with perf_event_open at precise %s over a %llu-byte buffer, runway %lld NOPs; %s",
+		 "%s sampled with perf_event_open %s over a %llu-byte buffer, runway %lld NOPs; %s",
 		 p->cfg->event, lv, (unsigned long long)p->w.size,
 		 (long long)p->cfg->runway, offer);
 	info->devid = "skid";
@@ -194,6 +265,9 @@ static void describe(struct wultfw_ctx *ctx, struct skid_priv *p,
 
 static int skid_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
+	/* Opening probes put their breakpoint here; the run's is the buffer. */
+	static const char probe_byte;
+	uint64_t bp = (uint64_t)(uintptr_t)&probe_byte;
 	struct skid_priv *p = calloc(1, sizeof(*p));
 	int ret;
 
@@ -202,7 +276,9 @@ static int skid_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p->cfg = ctx->cfg;
 	p->perf.fd = -1;
 	ctx->priv = p;
-	ret = pick_levels(ctx, p);
+	ret = pick_levels(ctx, p, bp);
+	if (!ret)
+		ret = check_alive(ctx, bp);
 	if (!ret)
 		ret = setup_workload(ctx, p);
 	if (ret) {
@@ -212,10 +288,11 @@ static int skid_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	}
 	build_schema(p);
 	describe(ctx, p, info);
+	note_one_level(ctx, p);
 	return 0;
 }
 
-static uint64_t mono_ns(void)
+uint64_t skid_mono_ns(void)
 {
 	struct timespec ts;
 
@@ -230,7 +307,7 @@ static int skid_start(struct wultfw_ctx *ctx,
 	int ret;
 
 	p->w.cpu = params->cpu;
-	p->t0 = mono_ns();
+	p->t0 = skid_mono_ns();
 	ret = skid_workload_start(&p->w, ctx->err, sizeof(ctx->err));
 	if (ret)
 		return ret;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -199,6 +200,81 @@ void skid_event_why(const char *name, int precise, int err,
 		snprintf(buf, len, "perf_event_open: %s", strerror(-err));
 }
 
+int skid_event_has_precise(const char *name)
+{
+	const struct skid_named *n = find(name);
+
+	return !n || (n->type != PERF_TYPE_SOFTWARE &&
+		      n->type != PERF_TYPE_BREAKPOINT);
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The load the probe counts: reads of `watched` or this thread's CPU time. */
+static volatile unsigned char watched;
+
+static void known_load(uint32_t type)
+{
+	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+
+	if (type == PERF_TYPE_BREAKPOINT) {
+		for (int i = 0; i < SKID_ALIVE_READS; i++)
+			(void)watched;
+		return;
+	}
+	/*
+	 * 1 ms of spinning: cpu-clock counts any time on the CPU, and this
+	 * thread is on it whenever it reads the clock (the vDSO's monotonic
+	 * clock: the thread CPU clock is a system call, slow under a counter).
+	 */
+	while (clock_ns(CLOCK_MONOTONIC) - t0 < 1000000)
+		;
+}
+
+int skid_event_alive(const char *name, char *buf, size_t len)
+{
+	const struct skid_named *n = find(name);
+	struct perf_event_attr a;
+	uint64_t count = 0;
+	int fd, ok, err;
+
+	if (skid_event_has_precise(name))
+		return 1;
+	skid_event_attr(name, 0, 0, (uint64_t)(uintptr_t)&watched, &a);
+	a.sample_period = 0;	/* counting, not sampling */
+	a.sample_type = 0;
+	a.wakeup_events = 0;
+	fd = skid_event_open(&a, 0);
+	if (fd < 0)
+		return fd;
+	ok = !ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	known_load(n->type);
+	ok = ok && !ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) &&
+	     read(fd, &count, sizeof(count)) == (ssize_t)sizeof(count);
+	err = errno;
+	close(fd);
+	if (!ok) {
+		snprintf(buf, len, "%s events open but reading their count fails: %s",
+			 name, strerror(err));
+		return 0;
+	}
+	if (count)
+		return 1;
+	if (n->type == PERF_TYPE_BREAKPOINT)
+		snprintf(buf, len, "breakpoint events open but never count on this machine: 0 of %d reads of a watched byte counted (a hypervisor that does not deliver debug exceptions?)",
+			 SKID_ALIVE_READS);
+	else
+		snprintf(buf, len, "%s events open but never count on this machine: 0 over 1 ms of this thread spinning",
+			 name);
+	return 0;
+}
+
 /* "0-3", "0", "0,2": the levels set in mask. */
 static void levels_text(unsigned mask, char *buf, size_t len)
 {
@@ -214,39 +290,65 @@ static void levels_text(unsigned mask, char *buf, size_t len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%d", n ? "," : "", l);
 }
 
-void skid_event_offer(uint64_t bp_addr, const char *sysfs_root,
-		      int with_refused, char *buf, size_t len)
+/* The levels `name` opens at (a bit each), the reason in why if none. */
+static unsigned offered_levels(const struct skid_named *n, uint64_t bp_addr,
+			       const char *sysfs_root, char *why, size_t len)
 {
-	char why[N_NAMED][256], lv[16];
-	unsigned mask[N_NAMED] = { 0 };
+	int top = skid_event_has_precise(n->name) ? 3 : 0, r = 0;
+	unsigned mask = 0;
+
+	for (int l = top; l >= 0; l--) {
+		r = skid_event_probe(n->name, l, bp_addr);
+		if (!r)
+			mask |= 1u << l;
+	}
+	if (!mask) {
+		skid_event_why(n->name, 0, r, sysfs_root, why, len);
+		return 0;
+	}
+	r = skid_event_alive(n->name, why, len);
+	if (r < 0)
+		skid_event_why(n->name, 0, r, sysfs_root, why, len);
+	return r > 0 ? mask : 0;
+}
+
+/* " cpu-clock", " cache-misses (precise 0-3)": one offered event. */
+static size_t offered_one(const struct skid_named *n, unsigned mask,
+			  char *buf, size_t len)
+{
+	char lv[16];
+
+	if (!skid_event_has_precise(n->name))
+		return (size_t)snprintf(buf, len, " %s", n->name);
+	levels_text(mask, lv, sizeof(lv));
+	return (size_t)snprintf(buf, len, " %s (precise %s)", n->name, lv);
+}
+
+void skid_event_offer(uint64_t bp_addr, const char *sysfs_root,
+		      int with_refused, const char *said, char *buf,
+		      size_t len)
+{
+	char why[N_NAMED][256];
+	unsigned mask[N_NAMED];
 	size_t n = 0, i, j;
-	int err[N_NAMED];
 
 	for (i = 0; i < N_NAMED; i++)
-		for (int l = 3; l >= 0; l--) {
-			int r = skid_event_probe(named[i].name, l, bp_addr);
-
-			if (!r)
-				mask[i] |= 1u << l;
-			else if (l == 0)
-				err[i] = r;
-		}
+		mask[i] = offered_levels(&named[i], bp_addr, sysfs_root, why[i],
+					 sizeof(why[i]));
 	n += (size_t)snprintf(buf + n, len - n, "offered here:");
 	for (i = 0, j = 0; i < N_NAMED && n < len; i++) {
 		if (!mask[i])
 			continue;
-		levels_text(mask[i], lv, sizeof(lv));
-		n += (size_t)snprintf(buf + n, len - n, "%s %s (precise %s)",
-				      j++ ? "," : "", named[i].name, lv);
+		if (j++ && n < len)
+			n += (size_t)snprintf(buf + n, len - n, ",");
+		if (n < len)
+			n += offered_one(&named[i], mask[i], buf + n, len - n);
 	}
 	if (!j && n < len)
 		n += (size_t)snprintf(buf + n, len - n, " none");
 	if (!with_refused)
 		return;
 	/* Refused: the names, then the reason, once per run of equal reasons. */
-	for (i = 0; i < N_NAMED; i++)
-		if (!mask[i])
-			skid_event_why(named[i].name, 0, err[i], sysfs_root, why[i], sizeof(why[i]));
 	for (i = 0; i < N_NAMED && n < len; i++) {
 		if (mask[i])
 			continue;
@@ -257,6 +359,8 @@ void skid_event_offer(uint64_t bp_addr, const char *sysfs_root,
 				mask[j] = 0x10;	/* said */
 			}
 		if (n < len)
-			n += (size_t)snprintf(buf + n, len - n, " (%s)", why[i]);
+			n += (size_t)snprintf(buf + n, len - n, " (%s)",
+					      said && !strcmp(said, why[i]) ?
+					      "the same reason" : why[i]);
 	}
 }

@@ -42,10 +42,31 @@ void skid_event_why(const char *name, int precise, int err,
 int skid_event_probe(const char *name, int precise, uint64_t bp_addr);
 
 /*
- * One line for `wultfw scan` and info.yml: which named events open here
- * at which precise levels and, with_refused, why the others are refused.
+ * Does `name`'s PMU have precise levels? Not the software (cpu-clock) and
+ * breakpoint PMUs: they accept precise_ip and ignore it (there is no skid
+ * to lessen), so one level is all there is to sample.
+ */
+int skid_event_has_precise(const char *name);
+
+/*
+ * Does `name` count a known load here? Opened counting on this thread:
+ * breakpoint over SKID_ALIVE_READS reads of a watched byte, cpu-clock
+ * over 1 ms of this thread spinning; a few ms in all. 1 it counts
+ * (or is a hardware or raw event: no load is sure to count those), 0 it
+ * opened but counted nothing, why in buf; a negative errno when it does
+ * not open.
+ */
+#define SKID_ALIVE_READS 512
+int skid_event_alive(const char *name, char *buf, size_t len);
+
+/*
+ * One line for `wultfw scan` and info.yml: which named events open and
+ * count here, at which precise levels and, with_refused, why the others
+ * are refused; a reason equal to `said` (one already printed, or NULL)
+ * is written "the same reason".
  */
 void skid_event_offer(uint64_t bp_addr, const char *sysfs_root,
-		      int with_refused, char *buf, size_t len);
+		      int with_refused, const char *said, char *buf,
+		      size_t len);
 
 #endif

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ static int on_sample(void *arg, uint64_t ip, uint64_t time)
 	row[COL_WHERE].i = pl.where;
 	row[COL_TIME].i = (int64_t)(time - p->t0);
 	p->part_samples++;
+	p->samples++;
 	return 0;
 }
 
@@ -74,6 +76,7 @@ int skid_part_begin(struct wultfw_ctx *ctx, struct skid_priv *p)
 	p->perf_open = true;
 	p->draining = false;
 	p->part_samples = 0;
+	p->part_t0 = skid_mono_ns();
 	ret = skid_perf_enable(&p->perf, 1);
 	if (ret)
 		return wultfw_fail(ctx, ret, "event %s: cannot enable it: %s",
@@ -99,6 +102,47 @@ void skid_part_finish(struct skid_priv *p)
 	p->draining = true;
 }
 
+/* How long a part may wait for its first sample. */
+static uint64_t silent_bound(const struct skid_cfg *cfg)
+{
+	uint64_t period = cfg->period ? (uint64_t)cfg->period :
+			  skid_event_default_period(cfg->event);
+
+	if (!strcmp(cfg->event, "cpu-clock") && period > SKID_SILENT_NS / 10)
+		return 10 * period;
+	return SKID_SILENT_NS;
+}
+
+/*
+ * No sample since the part began, for longer than the bound: say why
+ * (log, info.yml) and end the part. The liveness probe at open() finds
+ * breakpoint and cpu-clock events that never count; this finds the rest.
+ */
+static bool part_silent(struct wultfw_ctx *ctx, struct skid_priv *p)
+{
+	const struct skid_cfg *cfg = p->cfg;
+	uint64_t bound = silent_bound(cfg);
+	size_t n = strlen(p->silent);
+	char why[256];
+
+	if (p->part_samples || skid_mono_ns() - p->part_t0 < bound)
+		return false;
+	if (!strcmp(cfg->event, "breakpoint"))
+		snprintf(why, sizeof(why), "it opened but never fired: a hypervisor that does not deliver debug exceptions?");
+	else
+		snprintf(why, sizeof(why), "it opened but does not count here, or is rarer than once per %llu s at this period: lower period",
+			 (unsigned long long)(bound / 1000000000u));
+	snprintf(p->silent + n, sizeof(p->silent) - n,
+		 "%sevent %s, precise %d: no sample in %llu s while the workload ran; %s",
+		 n ? "; " : "", cfg->event, p->levels[p->part],
+		 (unsigned long long)(bound / 1000000000u), why);
+	/* The last part of a run without a sample: the run's error says it. */
+	if (p->samples || p->part + 1 < p->nlevels)
+		wultfw_log(ctx, WULTFW_LOG_WARN, "%s", p->silent + n + (n ? 2 : 0));
+	wultfw_info(ctx, "skid_silent", p->silent);
+	return true;
+}
+
 int skid_part_read(struct wultfw_ctx *ctx, struct skid_priv *p,
 		   struct wultfw_batch *b, uint64_t timeout_ns)
 {
@@ -113,7 +157,8 @@ int skid_part_read(struct wultfw_ctx *ctx, struct skid_priv *p,
 	}
 	p->b = b;
 	skid_perf_read(&p->perf, &ring_ops, p);
-	if (!p->draining && p->part_samples >= (uint64_t)p->cfg->samples)
+	if (!p->draining && (p->part_samples >= (uint64_t)p->cfg->samples ||
+			     part_silent(ctx, p)))
 		skid_part_finish(p);
 	if (!p->draining || b->rows == b->capacity)
 		return WULTFW_READ_OK;
@@ -124,6 +169,8 @@ int skid_part_read(struct wultfw_ctx *ctx, struct skid_priv *p,
 	skid_part_end(p);
 	if (p->stopped || ++p->part >= p->nlevels) {
 		p->done = true;
+		if (!p->samples && p->silent[0] && !p->stopped)
+			return wultfw_fail(ctx, -ENODATA, "%s", p->silent);
 		return WULTFW_READ_END;
 	}
 	return skid_part_begin(ctx, p);

@@ -50,13 +50,25 @@ struct skid_priv {
 	struct skid_perf perf;
 	bool perf_open, draining, done, stopped;
 	uint64_t part_samples;	/* samples of the current part so far */
+	uint64_t samples;	/* of every part so far */
 	uint64_t t0;		/* CLOCK_MONOTONIC at start, ns */
+	uint64_t part_t0;	/* ... at the current part's start */
+	char silent[512];	/* why parts ended without a sample */
 
 	/* Filled by the ring callbacks while read() parses. */
 	struct wultfw_batch *b;
 	uint64_t lost, throttled;
 	uint64_t bad;		/* ring records too short for their kind */
 };
+
+/*
+ * A part that has no sample this long after it began ends with a reason
+ * instead of waiting out the run's time limit (cpu-clock: at least ten
+ * periods).
+ */
+#define SKID_SILENT_NS (10 * 1000000000ull)
+
+uint64_t skid_mono_ns(void);
 
 /* skid_parts.c: one part per precise level, in turn. */
 int skid_part_begin(struct wultfw_ctx *ctx, struct skid_priv *p);

@@ -17,46 +17,6 @@
 /* Loop iterations per call of the generated code, between stop checks. */
 #define SKID_CHUNK 256
 
-/* "32768K", "512K", "2M" as sysfs cache/indexN/size writes them. */
-static uint64_t parse_size(const char *s)
-{
-	char *end;
-	uint64_t v = strtoull(s, &end, 10);
-
-	if (*end == 'K')
-		v <<= 10;
-	else if (*end == 'M')
-		v <<= 20;
-	else if (*end == 'G')
-		v <<= 30;
-	return v;
-}
-
-uint64_t skid_llc_size(const char *sysfs_root, int cpu, char *err,
-		       size_t errlen)
-{
-	uint64_t best = 0;
-	char path[512], line[64];
-
-	for (int i = 0; i < 16; i++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path),
-			 "%s/devices/system/cpu/cpu%d/cache/index%d/size",
-			 sysfs_root, cpu, i);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(line, sizeof(line), f) && parse_size(line) > best)
-			best = parse_size(line);
-		fclose(f);
-	}
-	if (!best)
-		snprintf(err, errlen, "no cache sizes in %s/devices/system/cpu/cpu%d/cache/: set buffer_size",
-			 sysfs_root, cpu);
-	return best;
-}
-
 int skid_workload_init(struct skid_workload *w, uint64_t size,
 		       uint64_t stride, uint64_t runway, int cpu, char *err,
 		       size_t errlen)

@@ -25,12 +25,6 @@ struct skid_workload {
 	atomic_int stop;
 };
 
-/*
- * The largest cache of `cpu` in sysfs (bytes), or 0 with why in err.
- */
-uint64_t skid_llc_size(const char *sysfs_root, int cpu, char *err,
-		       size_t errlen);
-
 /* Map and touch the buffer, generate the code. 0 or -errno, why in err. */
 int skid_workload_init(struct skid_workload *w, uint64_t size,
 		       uint64_t stride, uint64_t runway, int cpu, char *err,
