@@ -145,6 +145,8 @@ fi
 
 step "dkms"
 # What the package says about the running kernel (debian/wultfw-dkms.postinst).
+awk '/^wultfw-dkms:/ { on = 1 } on && !/^(wultfw-dkms:|  )/ { on = 0 } on' \
+	"$work/apt.log" | sed 's/^/    /'
 run=$(uname -r)
 if [ ! -e /proc/modules ]; then
 	expect_in "$work/apt.log" "the running kernel $run cannot load modules" \
