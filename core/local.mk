@@ -101,3 +101,18 @@ endif
 core_libwfw_core_la_SOURCES += core/outfiles.c core/outfiles.h
 # Sink options naming columns, checked against the source's at load time.
 core_libwfw_core_la_SOURCES += core/sinkcols.c core/sinkcols.h
+
+# The build wultfw --version names: configure's --with-build-id (debian/rules:
+# "Debian VERSION"), else "git COMMIT" of a git checkout. Remade at every make
+# so it follows new commits; rewritten only when it changes.
+build_id.h: FORCE
+	$(AM_V_GEN)id='$(WULTFW_BUILD_ID)'; \
+	if [ -z "$$id" ] && [ -e '$(srcdir)/.git' ] && c=$$(GIT_OPTIONAL_LOCKS=0 \
+		git -C '$(srcdir)' describe --always --dirty 2>/dev/null); then id="git $$c"; fi; \
+	echo "#define WFW_BUILD_ID \"$$id\"" >$@.tmp; \
+	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+BUILT_SOURCES += build_id.h
+core/core_libwfw_core_la-run.lo: build_id.h
+CLEANFILES += build_id.h
+FORCE:
+.PHONY: FORCE

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "build_id.h"
 #include "commands.h"
 #include "collect.h"
 #include "experiment.h"
@@ -200,7 +201,11 @@ static int parse_one(struct run_args *a, int c)
 		usage(stdout);
 		return 0;
 	case 'V':
-		printf("%s\n", PACKAGE_STRING);
+		/* The version first, as remote runs compare it; then the build. */
+		if (WFW_BUILD_ID[0])
+			printf("%s (%s)\n", PACKAGE_STRING, WFW_BUILD_ID);
+		else
+			printf("%s\n", PACKAGE_STRING);
 		return 0;
 	default:	/* said by parse_args() */
 		return 2;

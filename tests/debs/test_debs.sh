@@ -4,24 +4,59 @@
 # /usr/bin/wultfw, build an out-of-tree plugin against wultfw-dev with
 # pkg-config and load it, check DKMS built the modules, purge, and check
 # nothing of ours is left. Needs root and the Debian packaging tools.
-. "${abs_top_srcdir:?run through make check}/tests/integration/lib.sh"
-
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "installing packages needs root"
+
+# A source install in /usr/local (the README's first command makes one) would
+# stand in for the package: its wultfw.pc, headers and bash completion come
+# first in the default search paths. Hide it: run again in a private mount
+# namespace with an empty tmpfs on /usr/local, which goes with this test and
+# changes nothing in the real /usr/local.
+if [ -z "${WULTFW_DEBS_HIDDEN:-}" ]; then
+	for p in /usr/local/bin/wultfw /usr/local/lib/wultfw /usr/local/lib/*/wultfw \
+		/usr/local/share/wultfw /usr/local/include/wultfw; do
+		[ -e "$p" ] || continue
+		unshare --mount --propagation private true 2>/dev/null ||
+			skip "a source install is in /usr/local ($p) and no mount namespace to hide it in (unshare --mount failed): 'make uninstall' it first"
+		echo "note: a source install is in /usr/local ($p): hidden from this test (empty tmpfs in a private mount namespace)"
+		WULTFW_DEBS_HIDDEN=1 exec unshare --mount --propagation private sh -c '
+			mount -t tmpfs -o mode=0755,size=1m wultfw-test /usr/local ||
+				{ echo "SKIP: could not hide /usr/local (mount -t tmpfs failed)"; exit 77; }
+			exec sh "$0"' "$0"
+	done
+fi
+
+. "${abs_top_srcdir:?run through make check}/tests/integration/lib.sh"
 for t in dpkg-buildpackage dh dh_dkms dkms lintian apt-get; do
 	command -v $t >/dev/null ||
 		skip "$t not found (scripts/install-deps.sh installs the Debian packaging tools)"
 done
-for p in /usr/local/bin/wultfw /usr/local/lib/wultfw /usr/local/lib/*/wultfw \
-	/usr/local/share/wultfw /usr/local/include/wultfw; do
-	[ -e "$p" ] && skip "a source install is in /usr/local ($p): 'make uninstall' it first, to test a clean package install"
-done
+# One package test at a time on this machine (engineers share it): another
+# one's purge would remove the packages under this one.
+exec 9>/run/lock/wultfw-test-debs.lock
+flock -w 600 9 || skip "another tests/debs/test_debs.sh held the machine's packages for 10 minutes"
 pkgs="wultfw wultfw-dev wultfw-dkms"
 # shellcheck disable=SC2086
 dpkg -s $pkgs >/dev/null 2>&1 &&
 	skip "wultfw packages are installed already: 'apt-get purge $pkgs' first"
+# Another apt or dpkg at work is waited for (e.g. unattended-upgrades).
+apt="apt-get -o DPkg::Lock::Timeout=300"
+# DKMS makes its signing key for the first module it signs and keeps it for
+# every DKMS module (README, "Debian packages"): one this test made, with no
+# other DKMS module beside it, goes with the test.
+key_before=$([ -e /var/lib/dkms/mok.key ] && echo yes)
+dkms_dir_before=$([ -d /var/lib/dkms ] && echo yes)
+forget_dkms_key() {
+	[ -z "$key_before" ] && [ -e /var/lib/dkms/mok.key ] || return 0
+	# Anything else there (another package's modules) may use it: it stays.
+	[ -z "$(ls -A /var/lib/dkms | grep -v '^mok\.\(key\|pub\)$')" ] || return 0
+	echo "note: DKMS made its signing key /var/lib/dkms/mok.key, mok.pub in this test: removed"
+	rm -f /var/lib/dkms/mok.key /var/lib/dkms/mok.pub
+	[ -n "$dkms_dir_before" ] || rmdir /var/lib/dkms 2>/dev/null
+	return 0
+}
 # shellcheck disable=SC2086
-trap 'apt-get purge -y -qq $pkgs >/dev/null 2>&1; rm -rf "$work"' EXIT
+trap '$apt purge -y -qq $pkgs >/dev/null 2>&1; forget_dkms_key; rm -rf "$work"' EXIT
 
 start=$(date +%s)
 step() { echo "[$(($(date +%s) - start)) s] $*"; }
@@ -42,18 +77,26 @@ fi
 grep '^W:' "$work/lintian.log" | sed 's/^/    /'
 
 step "apt-get install"
-if ! apt-get install -y -q --no-install-recommends "$work"/debs/wultfw_*.deb \
+if ! $apt install -y -q --no-install-recommends "$work"/debs/wultfw_*.deb \
 	"$work"/debs/wultfw-dev_*.deb "$work"/debs/wultfw-dkms_*.deb >"$work/apt.log" 2>&1; then
 	fail "apt-get install:"; tail -30 "$work/apt.log"; finish
 fi
 # shellcheck disable=SC2086
 dpkg -L $pkgs | sort -u >"$work/files"
 
-# wultfw --version and info.yml say the package's upstream version.
-ver=$(dpkg-query -W -f '${Version}' wultfw | sed 's/-[^-]*$//')
+# wultfw --version says the upstream version and the package's; info.yml
+# the upstream one.
+debver=$(dpkg-query -W -f '${Version}' wultfw)
+ver=$(echo "$debver" | sed 's/-[^-]*$//')
 got=$(/usr/bin/wultfw --version)
-[ "$got" = "wultfw $ver" ] && ok "wultfw --version: $got" ||
-	fail "wultfw --version says '$got', the package is $ver"
+[ "$got" = "wultfw $ver (Debian $debver)" ] && ok "wultfw --version: $got" ||
+	fail "wultfw --version says '$got', the package is $debver"
+# Every example experiment of the source, as it is there.
+for f in "$srcdir"/examples/*.cfg; do
+	shipped=/usr/share/doc/wultfw/examples/${f##*/}
+	cmp -s "$f" "$shipped" || fail "the package does not ship $shipped as in examples/"
+done
+ok "examples shipped: $(ls /usr/share/doc/wultfw/examples | tr '\n' ' ')"
 grep -q "/usr/lib/.*/wultfw/hrt.so" "$work/files" && ok "hrt plugin packaged" ||
 	fail "no hrt.so in the wultfw package (was the build machine without clang, bpftool or BTF?)"
 
@@ -101,6 +144,17 @@ else
 fi
 
 step "dkms"
+# What the package says about the running kernel (debian/wultfw-dkms.postinst).
+awk '/^wultfw-dkms:/ { on = 1 } on && !/^(wultfw-dkms:|  )/ { on = 0 } on' \
+	"$work/apt.log" | sed 's/^/    /'
+run=$(uname -r)
+if [ ! -e /proc/modules ]; then
+	expect_in "$work/apt.log" "the running kernel $run cannot load modules" \
+		"install says the running kernel $run cannot load modules"
+elif [ ! -e "/lib/modules/$run/build" ]; then
+	expect_in "$work/apt.log" "no headers for the running kernel $run" \
+		"install says the running kernel $run has no headers"
+fi
 kver=$(ls -v /lib/modules 2>/dev/null | while read -r k; do
 	[ -e "/lib/modules/$k/build" ] && echo "$k"; done | tail -1)
 if [ -z "$kver" ]; then
@@ -114,7 +168,7 @@ fi
 
 step "apt-get purge"
 # shellcheck disable=SC2086
-apt-get purge -y -q $pkgs >"$work/purge.log" 2>&1
+$apt purge -y -q $pkgs >"$work/purge.log" 2>&1
 expect_status 0 $? "apt-get purge"
 left=$(while read -r f; do
 	if [ -e "$f" ] && { [ ! -d "$f" ] || case $f in *wultfw*) true ;; *) false ;; esac; }; then
