@@ -41,6 +41,13 @@ int64_t timer_next_ltime(struct timer_deadline *d, int64_t now,
 		return d->ltime;
 	}
 	d->ltime += step(d);
+	/* A fixed step: over the passed ones at once, however long the stall. */
+	if (d->ltime <= now && d->from == d->to && d->from) {
+		uint64_t n = (uint64_t)(now - d->ltime) / d->from + 1;
+
+		d->ltime += (int64_t)(n * d->from);
+		*missed += n;
+	}
 	while (d->ltime <= now) {
 		d->ltime += step(d);
 		(*missed)++;

@@ -540,6 +540,10 @@ static void test_deadline_grid(void)
 	CU_ASSERT_EQUAL(missed, 4);
 	CU_ASSERT_EQUAL(timer_next_ltime(&d, 3000, &missed), 3200);	/* 3000 is now */
 	CU_ASSERT_EQUAL(missed, 5);
+	/* A stall of 10 s: 50 million deadlines skipped at once. */
+	CU_ASSERT_EQUAL(timer_next_ltime(&d, 3200 + 10000000000LL, &missed),
+			3400 + 10000000000LL);
+	CU_ASSERT_EQUAL(missed, 5 + 50000000);
 }
 
 /*
