@@ -5,9 +5,11 @@
 # Prints markdown: the machine, timer vs cyclictest at equal settings, hrt
 # per requested C-state, and a launch-distance sweep of hrt and timer at
 # equal settings. Every comparison uses the same CPU, priority, interval
-# or launch-distance range and C-state policy: latency on a VM grows with
-# the launch distance, so a random range is never compared with a fixed
-# interval.
+# or launch-distance range, sleep rule and C-state policy: latency on a VM
+# grows with the launch distance, so a random range is never compared with
+# a fixed interval, and cyclictest -i (a fixed grid: each sleep is the
+# interval minus the last wake-up's latency) only with the timer's mode
+# grid, never with mode ldist (each sleep the whole launch distance).
 set -eu
 CPU=${1:-1}
 N=${2:-5000}
@@ -56,6 +58,7 @@ header() {
 }
 
 timer_vs_cyclictest() {
+	t='plugin = "timer"; ldist = "200us"; priority = 90; mlock = true; reqcstate = false;'
 	echo "## timer vs cyclictest: 200 us, SCHED_FIFO 90, mlock, CPU $CPU (us)"
 	echo
 	header run
@@ -64,12 +67,18 @@ timer_vs_cyclictest() {
 	else
 		echo "| cyclictest | not installed (Debian rt-tests) |"
 	fi
-	run t200 'plugin = "timer"; ldist = "200us"; priority = 90; mlock = true;' &&
-		row t200 "timer ldist 200us (C-states allowed)"
+	run grid200 "$t mode = \"grid\";" &&
+		row grid200 "timer mode grid 200us (the same grid)"
+	run ldist200 "$t mode = \"ldist\";" &&
+		row ldist200 "timer mode ldist 200us (each sleep 200 us)"
 	echo
-	echo "cyclictest without --laptop holds /dev/cpu_dma_latency at 0 (POLL only"
-	echo "where a cpuidle driver exists): compare it only with a timer run that"
-	echo "holds the same, as doc/timer-vs-cyclictest.sh does."
+	echo "cyclictest -i and timer mode grid sleep to a fixed grid (next deadline ="
+	echo "previous + 200 us: each sleep is 200 us minus the last wake-up's latency"
+	echo "and work); mode ldist sleeps 200 us from each arming (wult's launch"
+	echo "distance). Where latency depends on how long the CPU slept, only the"
+	echo "first two compare. cyclictest without --laptop holds /dev/cpu_dma_latency"
+	echo "at 0 (POLL only where a cpuidle driver exists): compare it only with a"
+	echo "timer run that holds the same, as doc/timer-vs-cyclictest.sh does."
 	echo
 }
 

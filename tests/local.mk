@@ -89,7 +89,8 @@ endif
 EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/test_collect.sh \
 	tests/integration/static_build.sh tests/integration/test_timer_csv.sh \
-	tests/integration/test_timer_honest.sh tests/integration/test_kside_columns.sh \
+	tests/integration/test_timer_honest.sh tests/integration/test_timer_grid.sh \
+	tests/integration/test_kside_columns.sh \
 	tests/data/wult-raw-1.3/datapoints.csv tests/data/wult-raw-1.3/info.yml \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \
 	tests/integration/test_skid.sh tests/integration/test_filter.sh \
@@ -105,7 +106,7 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 SLOW_TESTS += tests/integration/static_build.sh
 if HAVE_CUNIT
 if !STATIC_PLUGINS
-TESTS += tests/integration/test_timer_honest.sh
+TESTS += tests/integration/test_timer_honest.sh tests/integration/test_timer_grid.sh
 TESTS += tests/integration/test_kside_columns.sh
 TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 	tests/integration/test_examples.sh tests/integration/test_example_plugin.sh \

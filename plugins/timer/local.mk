@@ -2,7 +2,8 @@
 TIMER_SOURCES = plugins/timer/timer.c plugins/timer/timer_loop.c \
 	plugins/timer/timer_ring.c plugins/timer/timer_priv.h \
 	plugins/timer/timer_ring.h plugins/timer/timer_run.c \
-	plugins/timer/timer_health.c plugins/timer/timer_health.h
+	plugins/timer/timer_health.c plugins/timer/timer_health.h \
+	plugins/timer/timer_deadline.c
 
 pkglib_LTLIBRARIES += plugins/timer/timer.la
 plugins_timer_timer_la_SOURCES = $(TIMER_SOURCES)

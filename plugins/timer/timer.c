@@ -30,7 +30,20 @@
 
 #define CFG(field) .off = offsetof(struct timer_cfg, field)
 
+static const char *const timer_modes[] = { "ldist", "grid", NULL };
+
 static const struct wultfw_option timer_options[] = {
+	[TIMER_OPT_MODE] = { "mode", WULTFW_OPT_STRING, "ldist",
+		"Where each sleep ends. \"ldist\": LDist after the thread "
+		"arms it, whatever the last wake-up's latency (wult's launch "
+		"distance: every sleep is LDist long). \"grid\": the previous "
+		"deadline plus LDist, a fixed grid as cyclictest -i keeps "
+		"(cyclictest -i200 is ldist = \"200us\"); each sleep is then "
+		"shorter by the last wake-up's latency and work, the LDist "
+		"column holds that real distance, and deadlines that passed "
+		"before the thread could arm them are skipped and counted "
+		"(timer_grid_missed in info.yml).",
+		.choices = timer_modes, CFG(mode) },
 	[TIMER_OPT_PRIORITY] = { "priority", WULTFW_OPT_INT, "0",
 		"SCHED_FIFO priority of the measuring thread (cyclictest "
 		"-p90 is 90); 0 keeps normal scheduling (SCHED_OTHER). A "
@@ -77,6 +90,8 @@ static void timer_parse_opts(struct wultfw_ctx *ctx, struct timer_priv *p)
 {
 	const struct timer_cfg *cfg = ctx->cfg;
 
+	p->mode = cfg->mode && !strcmp(cfg->mode, "grid") ? TIMER_MODE_GRID :
+							     TIMER_MODE_LDIST;
 	p->priority = (int)cfg->priority;
 	/* mlock has no default: "not given" means "try". */
 	if (!ctx->opts[TIMER_OPT_MLOCK].set)
@@ -217,6 +232,7 @@ static const struct wultfw_column timer_columns[] = {
 	{ "WakeLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
 	/* LTime - TBI: how long before the launch the thread went to sleep. */
 	{ "SilentTime", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	/* LTime - when the timer was armed; in mode grid less than ldist. */
 	{ "LDist", "us", WULTFW_COL_INT, 1000, NULL, 0 },
 	{ "ReqCState", "", WULTFW_COL_ENUM, 1, NULL, 0 },	/* reqcstate */
 	{ "LTime", "ns", WULTFW_COL_INT, 1, NULL, 0 },		/* raw: 3 */
@@ -430,6 +446,13 @@ static void timer_record_setup(struct wultfw_ctx *ctx, struct timer_priv *p)
 {
 	char buf[64];
 
+	wultfw_info(ctx, "timer_mode",
+		    p->mode == TIMER_MODE_GRID ? "grid" : "ldist");
+	if (p->mode == TIMER_MODE_GRID)
+		wultfw_log(ctx, WULTFW_LOG_INFO,
+			   "mode grid: each deadline is the previous one plus %s, as cyclictest -i; LDist is the real distance from arming to the deadline",
+			   p->params.ldist_from_ns == p->params.ldist_to_ns ?
+			   "ldist" : "a step picked from the ldist range (not a fixed grid)");
 	if (p->priority)
 		snprintf(buf, sizeof(buf), "SCHED_FIFO %d", p->priority);
 	else
@@ -458,6 +481,7 @@ static void timer_reset_run(struct timer_priv *p)
 	atomic_store(&p->thread_err, 0);
 	atomic_store(&p->usage_err, 0);
 	p->pre_ns_sum = p->post_ns_sum = p->slept_ns_sum = p->loops = 0;
+	p->grid_missed = 0;
 	memset(p->disc_why, 0, sizeof(p->disc_why));
 	p->discarded_reported = p->overruns_logged = 0;
 	p->overrun_log_ns = 0;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The measuring thread of the timer source. It runs pinned to the measured
- * CPU and repeats: pick LDist, LTime = now + LDist, sleep until LTime with
+ * CPU and repeats: LTime = now + LDist (mode ldist) or the previous LTime +
+ * LDist (mode grid, timer_deadline.c), sleep until LTime with
  * clock_nanosleep(TIMER_ABSTIME), take TAI on return. Everything between
  * TBI and TAI is the kernel's: the timer interrupt, the C-state exit and
  * the scheduler switching back to this thread.
@@ -151,7 +152,7 @@ void *timer_thread_main(void *arg)
 {
 	struct timer_priv *p = arg;
 	struct usage_pair u = { .have_before = false };
-	uint64_t seed = p->params.seed;
+	struct timer_deadline dl;
 	struct timer_dp dp;
 
 	u.before = u.a;
@@ -166,16 +167,16 @@ void *timer_thread_main(void *arg)
 		return NULL;
 	}
 	prefault_stack();
+	timer_deadline_init(&dl, p->mode, &p->params);
 
 	while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
 		int64_t now;
 		int sleep_ret;
 
-		dp.ldist = (int64_t)wultfw_pick_ldist(&seed,
-						      p->params.ldist_from_ns,
-						      p->params.ldist_to_ns, 0);
 		now = timer_now_ns();
-		dp.ltime = now + dp.ldist;
+		dp.ltime = timer_next_ltime(&dl, now, &p->grid_missed);
+		/* What this timer was armed with: on a grid, less than a step. */
+		dp.ldist = dp.ltime - now;
 		usage_before(p, &u);
 		sleep_ret = sleep_until(&dp);
 		dp.cstate = usage_after(p, &u);

@@ -19,6 +19,7 @@
 
 /* Option indexes: must follow the order of timer_options[] in timer.c. */
 enum timer_opt {
+	TIMER_OPT_MODE,
 	TIMER_OPT_PRIORITY,
 	TIMER_OPT_MLOCK,
 	TIMER_OPT_TIMERSLACK,
@@ -30,12 +31,28 @@ enum timer_opt {
 
 /* Where the core puts the option values (ABI v2: ctx->cfg). */
 struct timer_cfg {
+	const char *mode;	/* "ldist" or "grid"; NULL: "ldist" */
 	int64_t priority;
 	bool mlock;		/* only when given: see timer_parse_opts() */
 	uint64_t timerslack;
 	bool reqcstate;
 	bool raw;
 	int64_t ring_size;
+};
+
+/* Where each sleep ends (option `mode`). */
+enum timer_mode {
+	TIMER_MODE_LDIST,	/* now + LDist: every sleep is LDist long */
+	TIMER_MODE_GRID,	/* previous deadline + LDist: cyclictest -i */
+};
+
+/* The deadline generator of one run (timer_deadline.c). */
+struct timer_deadline {
+	enum timer_mode mode;
+	uint64_t from, to;	/* LDist range: the step on the grid */
+	uint64_t seed;
+	int64_t ltime;		/* the last deadline handed out */
+	bool started;
 };
 
 /* How hard to try mlockall(). */
@@ -68,6 +85,7 @@ struct timer_cstates {
 
 struct timer_priv {
 	/* options, as the core checked them; sysfs root from the core */
+	enum timer_mode mode;
 	int priority;		/* SCHED_FIFO priority, 0: SCHED_OTHER */
 	enum timer_mlock mlock;
 	uint64_t slack_ns;	/* PR_SET_TIMERSLACK of the measuring thread */
@@ -108,6 +126,7 @@ struct timer_priv {
 	uint64_t post_ns_sum;		/* TAI to end of the post-wake work */
 	uint64_t slept_ns_sum;		/* TAI - TBI: time in clock_nanosleep() */
 	uint64_t loops;
+	uint64_t grid_missed;		/* grid deadlines skipped, passed */
 	uint64_t disc_why[TIMER_DISC_N];	/* discarded, by reason */
 
 	/* the run as the kernel saw it (timer_run.c) */
@@ -140,6 +159,15 @@ int timer_reqcstate(const struct timer_cstates *cs, const uint64_t *before,
 		    const uint64_t *after);
 
 int64_t timer_now_ns(void);
+
+void timer_deadline_init(struct timer_deadline *d, enum timer_mode mode,
+			 const struct wultfw_source_params *params);
+/*
+ * The next sleep's LTime, the thread about to arm it at `now`; grid
+ * deadlines that had passed by then are skipped and added to *missed.
+ */
+int64_t timer_next_ltime(struct timer_deadline *d, int64_t now,
+			 uint64_t *missed);
 
 /* Why a datapoint is discarded, or -1 if it is kept (sleep_ret: errno). */
 int timer_dp_why(const struct timer_dp *dp, int sleep_ret);

@@ -18,7 +18,8 @@ struct timer_dp {
 	int64_t ltime;		/* launch time: when the sleep was to end */
 	int64_t tbi;		/* taken just before clock_nanosleep() */
 	int64_t tai;		/* taken just after it returned */
-	int64_t ldist;		/* launch distance the generator picked */
+	int64_t ldist;		/* LTime - when it was armed (in mode ldist,
+				   the generator's pick) */
 	int32_t cstate;		/* schema ReqCState index, -1 if unknown */
 };
 

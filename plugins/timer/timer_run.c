@@ -112,6 +112,20 @@ static void timer_rt_report(struct wultfw_ctx *ctx, struct timer_priv *p)
 		wultfw_log(ctx, WULTFW_LOG_WARN, "%s", msg);
 }
 
+/* Grid deadlines that passed before they could be armed: no datapoint. */
+static void timer_grid_report(struct wultfw_ctx *ctx, struct timer_priv *p)
+{
+	uint64_t all = p->loops + p->grid_missed;
+
+	if (p->mode != TIMER_MODE_GRID)
+		return;
+	info_u64(ctx, "timer_grid_missed", p->grid_missed);
+	if (p->grid_missed)
+		wultfw_log(ctx, WULTFW_LOG_WARN,
+			   "%" PRIu64 " of %" PRIu64 " grid deadlines (%.2f%%) had passed before the thread could arm them and were skipped, as cyclictest skips them: the wake-up before each took longer than the rest of its period",
+			   p->grid_missed, all, 100.0 * (double)p->grid_missed / (double)all);
+}
+
 void timer_run_end(struct wultfw_ctx *ctx, struct timer_priv *p)
 {
 	uint64_t pre, post, mean;
@@ -119,6 +133,7 @@ void timer_run_end(struct wultfw_ctx *ctx, struct timer_priv *p)
 
 	info_u64(ctx, "timer_run_ns", p->run_wall_ns);
 	timer_discard_info(ctx, p);
+	timer_grid_report(ctx, p);
 	timer_idle_report(ctx, p);
 	timer_rt_report(ctx, p);
 	if (!p->loops)

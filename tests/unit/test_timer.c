@@ -226,6 +226,7 @@ static void remove_fake_tree(void)
 static void test_option_table(void)
 {
 	static const char *const names[TIMER_OPT_COUNT] = {
+		[TIMER_OPT_MODE] = "mode",
 		[TIMER_OPT_PRIORITY] = "priority",
 		[TIMER_OPT_MLOCK] = "mlock",
 		[TIMER_OPT_TIMERSLACK] = "timerslack",
@@ -265,6 +266,13 @@ static void test_bad_options(void)
 	TU_ASSERT_CONTAINS(e, "source.timerslack: \"0ns\" is out of range: allowed 1ns to 1s");
 	free(e);
 	e = parse_errors("source = { priority = 99; ring_size = 64; timerslack = \"1s\"; };\n");
+	CU_ASSERT_STRING_EQUAL(e, "");
+	free(e);
+	/* The modes are the table's choices. */
+	e = parse_errors("source = { mode = \"cyclic\"; };\n");
+	TU_ASSERT_CONTAINS(e, "source.mode: \"cyclic\" is not allowed: use one of \"ldist\", \"grid\"");
+	free(e);
+	e = parse_errors("source = { mode = \"grid\"; };\n");
 	CU_ASSERT_STRING_EQUAL(e, "");
 	free(e);
 }
@@ -341,6 +349,8 @@ static void test_datapoints(void)
 	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
 	h_collect(&h, 300);
 	CU_ASSERT_EQUAL(pl->source->stop(&h.ctx), 0);
+	TU_ASSERT_CONTAINS(h.infos, "timer_mode: ldist\n");
+	CU_ASSERT_PTR_NULL(strstr(h.infos, "timer_grid_missed"));
 
 	/*
 	 * LDist follows the generator from the given seed; a discarded
@@ -392,6 +402,60 @@ static void test_datapoints(void)
 }
 
 /*
+ * Mode grid on the real kernel: every LTime is the first plus whole
+ * periods, LDist is what that timer was armed with (more than 0, at most
+ * a period, armed after the previous wake-up), and the periods between
+ * rows that have no row are no more than the skipped, discarded and lost
+ * ones. No check depends on how late the thread woke.
+ */
+static void test_grid_datapoints(void)
+{
+	const int64_t period = 100000;
+	struct wultfw_source_params pa = params(period, period);
+	int64_t first = 0, prev_ltime = 0, prev_tai = 0;
+	uint64_t gaps = 0, unaccounted;
+	struct timer_priv *p;
+	struct harness h;
+	int raw;
+	size_t r;
+
+	h_init(&h);
+	h.cfg.mode = "grid";
+	h.cfg.raw = true;
+	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
+	raw = col_index(h.info.schema, "LTime");
+	CU_ASSERT_FATAL(raw > 2);
+	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
+	h_collect(&h, 300);
+	CU_ASSERT_EQUAL(pl->source->stop(&h.ctx), 0);
+	p = h.ctx.priv;
+	for (r = 0; r < h.b.rows; r++) {
+		const union wultfw_cell *c = wultfw_crow(&h.b, r);
+		int64_t silent = c[1].i, ldist = c[2].i;
+		int64_t ltime = c[raw].i, tai = c[raw + 2].i;
+
+		if (!r)
+			first = ltime;
+		CU_ASSERT_EQUAL((ltime - first) % period, 0);
+		CU_ASSERT_TRUE(ldist > 0 && ldist <= period);
+		CU_ASSERT_TRUE(silent > 0 && silent <= ldist);
+		if (r) {
+			CU_ASSERT_TRUE(ltime > prev_ltime);
+			CU_ASSERT_TRUE(ltime - ldist >= prev_tai);
+			gaps += (uint64_t)((ltime - prev_ltime) / period - 1);
+		}
+		prev_ltime = ltime;
+		prev_tai = tai;
+	}
+	unaccounted = p->grid_missed + atomic_load(&p->discarded) +
+		      atomic_load(&p->overruns);
+	CU_ASSERT_TRUE(gaps <= unaccounted);
+	TU_ASSERT_CONTAINS(h.infos, "timer_mode: grid\n");
+	TU_ASSERT_CONTAINS(h.infos, "timer_grid_missed: ");
+	h_close(&h);
+}
+
+/*
  * read() honours its timeout, stop() does not wait for a long sleep. The
  * sleep is 10 s and the bounds 5 s: only waiting for the sleep breaks
  * them, not a loaded machine's scheduling delays.
@@ -432,6 +496,85 @@ static void test_consistency_rule(void)
 	dp.tai = 1005;
 	dp.tbi = 1000;		/* never slept: LTime passed before the call */
 	CU_ASSERT_FALSE(timer_dp_consistent(&dp));
+}
+
+/* Mode ldist: every deadline is `now` plus the generator's next pick. */
+static void test_deadline_ldist(void)
+{
+	struct wultfw_source_params pa = { .ldist_from_ns = 100,
+					   .ldist_to_ns = 300, .seed = 7 };
+	struct timer_deadline d;
+	uint64_t seed = pa.seed, missed = 0;
+	int64_t now = 1000;
+	int i;
+
+	timer_deadline_init(&d, TIMER_MODE_LDIST, &pa);
+	for (i = 0; i < 100; i++, now += 5000) {
+		int64_t want = now + (int64_t)wultfw_pick_ldist(&seed, 100, 300, 0);
+
+		CU_ASSERT_EQUAL(timer_next_ltime(&d, now, &missed), want);
+	}
+	CU_ASSERT_EQUAL(missed, 0);
+}
+
+/*
+ * Mode grid, made-up clocks: the first deadline is now + the period, each
+ * next one the previous plus the period however late the thread arms it,
+ * and every deadline not after `now` is skipped and counted.
+ */
+static void test_deadline_grid(void)
+{
+	struct wultfw_source_params pa = { .ldist_from_ns = 200,
+					   .ldist_to_ns = 200, .seed = 7 };
+	struct timer_deadline d;
+	uint64_t missed = 0;
+
+	timer_deadline_init(&d, TIMER_MODE_GRID, &pa);
+	CU_ASSERT_EQUAL(timer_next_ltime(&d, 1000, &missed), 1200);
+	CU_ASSERT_EQUAL(timer_next_ltime(&d, 1250, &missed), 1400);	/* woke 50 late */
+	CU_ASSERT_EQUAL(timer_next_ltime(&d, 1599, &missed), 1600);	/* 1 ns to spare */
+	CU_ASSERT_EQUAL(missed, 0);
+	CU_ASSERT_EQUAL(timer_next_ltime(&d, 1800, &missed), 2000);	/* 1800 is now: skipped */
+	CU_ASSERT_EQUAL(missed, 1);
+	CU_ASSERT_EQUAL(timer_next_ltime(&d, 2750, &missed), 2800);	/* 2200-2600 passed */
+	CU_ASSERT_EQUAL(missed, 4);
+	CU_ASSERT_EQUAL(timer_next_ltime(&d, 3000, &missed), 3200);	/* 3000 is now */
+	CU_ASSERT_EQUAL(missed, 5);
+	/* A stall of 10 s: 50 million deadlines skipped at once. */
+	CU_ASSERT_EQUAL(timer_next_ltime(&d, 3200 + 10000000000LL, &missed),
+			3400 + 10000000000LL);
+	CU_ASSERT_EQUAL(missed, 5 + 50000000);
+}
+
+/*
+ * Mode grid with a range: each step is the generator's next pick, skipped
+ * steps too, so the deadlines are the first plus the sum of the picks.
+ */
+static void test_deadline_grid_range(void)
+{
+	struct wultfw_source_params pa = { .ldist_from_ns = 100,
+					   .ldist_to_ns = 300, .seed = 99 };
+	struct timer_deadline d;
+	uint64_t seed = pa.seed, missed = 0, skipped = 0;
+	int64_t want = 0, now = 0, got;
+	int i;
+
+	timer_deadline_init(&d, TIMER_MODE_GRID, &pa);
+	for (i = 0; i < 200; i++) {
+		/* Every 10th arming comes 1 us late: steps are skipped. */
+		now = i % 10 ? want + 50 : want + 1000;
+		got = timer_next_ltime(&d, now, &missed);
+		/* The first deadline is now + a step, as in mode ldist. */
+		want = (i ? want : now) +
+		       (int64_t)wultfw_pick_ldist(&seed, 100, 300, 0);
+		while (want <= now) {
+			want += (int64_t)wultfw_pick_ldist(&seed, 100, 300, 0);
+			skipped++;
+		}
+		CU_ASSERT_EQUAL_FATAL(got, want);
+	}
+	CU_ASSERT_EQUAL(missed, skipped);
+	CU_ASSERT_TRUE(skipped > 0);
 }
 
 /* Each discarded datapoint has one reason, in this order. */
@@ -945,6 +1088,10 @@ int main(void)
 	CU_add_test(s, "consistency rule", test_consistency_rule);
 	CU_add_test(s, "ReqCState logic", test_reqcstate_logic);
 	CU_add_test(s, "real datapoints", test_datapoints);
+	CU_add_test(s, "deadlines, mode ldist", test_deadline_ldist);
+	CU_add_test(s, "deadlines, mode grid", test_deadline_grid);
+	CU_add_test(s, "deadlines, mode grid with a range", test_deadline_grid_range);
+	CU_add_test(s, "real datapoints, mode grid", test_grid_datapoints);
 	CU_add_test(s, "read timeout and prompt stop", test_timeouts);
 	CU_add_test(s, "ReqCState from a fake sysfs", test_reqcstate_fake_sysfs);
 	CU_add_test(s, "no cpuidle", test_no_cpuidle);
