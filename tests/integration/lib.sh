@@ -89,7 +89,12 @@ hrt_busy() {
 	_rows=$(_hsum datapoints)
 	grep -q '^hrt_timers_armed: ' "$_hi" || return 1
 	[ $((_armed - _busy - _dropped - _rows)) -le 3 ] || return 1
-	echo "CPU $(_hsum cpu) hardly idle: in $(sed -n "s/^duration: '*\([0-9.]*\).*/\1/p" "$_hi") s hrt saw $_entries idle entries, its timers found it idle $((_armed - _busy)) times ($_armed armed, $_busy found it busy): $_rows datapoints"
+	_s=$(sed -n "s/^duration: '*\([0-9.]*\).*/\1/p" "$_hi")
+	if [ "$_entries" = 0 ]; then
+		echo "CPU $(_hsum cpu) never idle: in $_s s hrt saw no idle entry of it"
+	else
+		echo "CPU $(_hsum cpu) hardly idle: in $_s s hrt saw $_entries idle entries, its timers found it idle $((_armed - _busy)) times ($_armed armed, $_busy found it busy): $_rows datapoints"
+	fi
 }
 
 # has_rows FILE N: FILE exists and has N lines or more after its header.
