@@ -6,10 +6,11 @@ srcdir=${abs_top_srcdir:?run through make check}
 WULTFW="$top/wultfw"
 work=$(mktemp -d "${TMPDIR:-/tmp}/wultfw-it-XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# The harness stops a test at its bound with TERM (tests/run-bounded.sh):
-# exit through the EXIT trap, which cleans up (and stops what the test
-# started outside its session).
+# The harness stops a test at its bound with TERM (tests/run-bounded.sh),
+# and passes on make's Ctrl-C: exit through the EXIT trap, which cleans up
+# (and stops what the test started outside its session).
 trap 'exit 143' TERM
+trap 'exit 130' INT
 trap 'exit 129' HUP
 failures=0
 skipped=
