@@ -13,8 +13,10 @@ shift
 test=${1:?usage: run-bounded.sh BOUND TEST [ARGS...]}
 
 # A background child of a shell without job control is no process group
-# leader, so setsid(1) makes the session in place: its id is $!.
-setsid "$@" &
+# leader, so setsid(1) makes the session in place: its id is $!. Such a
+# child starts with SIGINT and SIGQUIT ignored, which a shell script cannot
+# undo: env gives the test their defaults, as when make runs it directly.
+env --default-signal=INT,QUIT setsid "$@" &
 sid=$!
 
 # members: the live processes still in the test's session (zombies are
