@@ -1,7 +1,8 @@
 #!/bin/sh
 # Print one closing line for all automake test results under a build tree:
 # "tests: N passed, N failed, N skipped", after one line per skipped test
-# naming what this machine lacks (the test's own "SKIP: reason" line). A
+# naming what this machine lacks (the test's own "SKIP: reason" line) and
+# one per test stopped at the bound per test (tests/run-bounded.sh). A
 # skip that gives no reason counts as a failure: it would hide a lack.
 # The optional 2nd argument is a file of results of checks run outside
 # automake, one "PASS: name", "FAIL: name" or "SKIP: name: reason" a line.
@@ -22,7 +23,13 @@ for trs in $(find "$dir" -name '*.trs' -not -path '*/_build/*' | sort); do
 		fi
 		echo "SKIP ${name#"$dir"/}: $why"
 		;;
-	*) fail=$((fail + 1)) ;;
+	*)
+		fail=$((fail + 1))
+		# A hang stopped by tests/run-bounded.sh: say so here too.
+		name=${trs%.trs}
+		hang=$(grep -h 'the bound per test' "$name.log" 2>/dev/null | head -1 | sed 's/^FAIL: [^:]*: //')
+		[ -z "$hang" ] || echo "FAIL ${name#"$dir"/}: $hang"
+		;;
 	esac
 done
 if [ -n "$results" ]; then

@@ -31,7 +31,7 @@ if grep -q "^  timer " "$work/list"; then
 	cat >"$work/st.cfg" <<'CFG'
 name = "static";
 source = { plugin = "timer"; cpu = 0; ldist = "100us"; };
-limits = { datapoints = 200; };
+limits = { datapoints = 200; time = "5m"; };
 sinks = ( { plugin = "csv"; } );
 CFG
 	WULTFW_PLUGIN_PATH=/nonexistent ./wultfw -q -c "$work/st.cfg" -o "$work/out"

@@ -32,6 +32,7 @@ fi
 cat >"$work/slow.cfg" <<'CFG'
 name = "slow";
 source = { plugin = "testsrc"; cpu = 1; total = 0; delay = "20ms"; };
+limits = { time = "10m"; };
 sinks = ( { plugin = "testsink"; } );
 CFG
 "$WULTFW" -q -c "$work/slow.cfg" -o "$work/outslow" 2>"$work/slow.err" &
@@ -41,7 +42,7 @@ wait_until grep -qs "status: 'running'" "$work/outslow/slow/info.yml" ||
 "$WULTFW" -c "$work/one.cfg" -o "$work/out2" >"$work/second.out" 2>&1
 expect_status 0 $? "a second run on the same CPU still measures"
 expect_in "$work/second.out" "another wultfw (pid $slow) is measuring CPU 1 too" "and is told which process measures CPU 1"
-kill -INT $slow; wait $slow
+kill -INT $slow; wait_bounded $slow 60
 "$WULTFW" -c "$work/one.cfg" -o "$work/out3" >"$work/third.out" 2>&1
 if grep -qF "another wultfw" "$work/third.out"; then
 	fail "a warning after the first run ended: $(cat "$work/third.out")"

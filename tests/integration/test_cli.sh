@@ -197,6 +197,7 @@ expect_in "$work/blame.out" "blame.cfg:3: source.fail_open: the device is not th
 cat >"$work/slow.cfg" <<'CFG'
 name = "slow";
 source = { plugin = "testsrc"; cpu = 0; rows_per_read = 10; delay = "20ms"; progress = "made"; };
+limits = { time = "10m"; };
 sinks = ( { plugin = "testsink"; } );
 CFG
 "$WULTFW" -q -c slow.cfg -o sig &
@@ -205,7 +206,7 @@ pid=$!
 # seconds to get there).
 wait_until test -s made || fail "the slow run made no rows in 120 s"
 kill -INT $pid
-wait $pid
+wait_bounded $pid 60
 expect_status 130 $? "SIGINT exits 128+2"
 expect_in sig/slow/info.yml "status: 'interrupted'" "info.yml says interrupted"
 expect_in sig/slow/testsink.txt "interrupted=1" "sinks were closed with the interrupted summary"

@@ -46,7 +46,7 @@ cat >kill.cfg <<CFG
 name = "k";
 source = { plugin = "testsrc"; cpu = 1; rows_per_read = $BATCH; delay = "2ms";
            progress = "made"; setting = "$work/knob"; own_setting = "$work/ownknob"; };
-limits = { time = "1m"; };
+limits = { time = "10m"; };
 cstates = { only = [ "POLL" ]; };
 sinks = ( { plugin = "csv"; flush_interval = "1h"; flush_rows = $FLUSH_ROWS; },
           { plugin = "binary"; flush_interval = "1h"; flush_rows = $FLUSH_ROWS; },
@@ -179,7 +179,7 @@ done
 
 # A run to the end after all that: it finds the last leftovers, and what it
 # restores at its end must be the original settings, not a killed run's.
-sed 's/time = "1m"/datapoints = 500/' kill.cfg >end.cfg
+sed 's/time = "10m"/datapoints = 500; time = "5m"/' kill.cfg >end.cfg
 "$WULTFW" -q --sysfs-root "$sysfs" -c end.cfg -o end 2>end.err
 expect_status 0 $? "a complete run after the kills"
 [ "$(settings)" = "$original" ] && ok "the settings are the original ones: $original" ||
@@ -197,7 +197,7 @@ pid=$!
 wait_until sh -c '[ "$(cat ownknob)" = changed ]'
 rm ownknob && mkdir ownknob
 kill -INT $pid
-wait $pid
+wait_bounded $pid 60
 expect_in stuck.err "cannot put back 'testsrc: test setting changed, only testsrc puts it back'" "a plugin change that cannot be put back is reported"
 expect_in stuck.err "left changed, for 'wultfw restore' or the next run" "the run says what it leaves changed"
 [ "$(cat "$cpu/cpu1/cpuidle/state1/disable") $(cat knob)" = "0 orig" ] &&
@@ -240,7 +240,7 @@ expect_in report.out "incomplete: the run was killed" "report says the run was k
 cat >quiet.cfg <<CFG
 name = "k";
 source = { plugin = "testsrc"; cpu = 1; rows_per_read = 5; delay = "150ms"; progress = "made"; };
-limits = { time = "1m"; };
+limits = { time = "10m"; };
 sinks = ( { plugin = "csv"; flush_interval = "100ms"; flush_rows = 1000000; },
           { plugin = "binary"; flush_interval = "100ms"; flush_rows = 1000000; } );
 CFG
@@ -263,9 +263,9 @@ done
 # A disk already full: info.yml is written before any sink opens, and
 # records the failure.
 if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: the full-disk check needs root (it mounts a tmpfs)"
+	skip_part "the full-disk check needs root (it mounts a tmpfs)"
 elif ! mkdir full || ! mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
-	echo "SKIP: cannot mount a tmpfs here (mount not allowed)"
+	skip_part "the full-disk check: cannot mount a tmpfs here (mount not allowed)"
 else
 	# Leave 12 KiB: room for info.yml (8 KiB) but not for the sinks' files.
 	dd if=/dev/zero of=full/filler bs=4k count=13 2>/dev/null
@@ -281,15 +281,15 @@ fi
 # The real cpuidle sysfs: a killed run's changes put back by `wultfw restore`.
 real=/sys/devices/system/cpu
 if [ -n "${WULTFW_HIDE_CPUIDLE:-}" ] || [ ! -d "$real/cpu1/cpuidle/state0" ]; then
-	echo "SKIP: no cpuidle driver here (or WULTFW_HIDE_CPUIDLE): the real-sysfs restore needs one"
+	skip_part "the real-sysfs restore: no cpuidle driver here (or WULTFW_HIDE_CPUIDLE)"
 elif [ "$(id -u)" != 0 ]; then
-	echo "SKIP: the real-sysfs restore needs root"
+	skip_part "the real-sysfs restore needs root"
 else
 	before=$(cat "$real"/cpu1/cpuidle/state*/disable "$real/cpuidle/current_governor" | tr '\n' ' ')
 	cat >real.cfg <<'CFG'
 name = "k";
 source = { plugin = "timer"; cpu = 1; ldist = "200us"; };
-limits = { time = "1m"; };
+limits = { time = "10m"; };
 cstates = { only = [ "POLL" ]; };
 sinks = ( { plugin = "csv"; } );
 CFG

@@ -69,7 +69,8 @@ expect_in "$work/help" "allowed: 1ms to 1h" "help shows the option's bounds"
 expect_in "$work/help" "(no ldist: this source is a sampler)" "help says it takes no ldist"
 
 cd "$work" || exit 1
-"$bin" -c "$work/loadavg/loadavg.cfg" >"$work/run" 2>&1
+# --time: a bound for a hang (the file stops the run at 10 datapoints).
+"$bin" -c "$work/loadavg/loadavg.cfg" --time 1m >"$work/run" 2>&1
 expect_status 0 $? "wultfw -c loadavg.cfg runs the out-of-tree sampler"
 csv=$work/results/loadavg/datapoints.csv
 expect_in "$csv" "Load1" "the CSV has the sampler's columns"

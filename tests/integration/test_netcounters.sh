@@ -38,11 +38,12 @@ rows() { [ -f "$1" ] && echo $(($(wc -l <"$1") - 1)) || echo 0; }
 sum() { awk -F, -v c="$2" 'NR > 1 { s += $c } END { print s + 0 }' "$1"; }
 
 # A collector next to a timer run: its file is flushed every sample, so the
-# test can watch it.
+# test can watch it. The run goes on until SIGINT (its time limit is a
+# bound for a hang only).
 cat >net.cfg <<'CFG'
 name = "net";
 source = { plugin = "timer"; ldist = "1ms"; };
-limits = { time = "2m"; };
+limits = { time = "15m"; };
 sinks = ( { plugin = "csv"; } );
 collect = ( { plugin = "telemetry"; period = "20ms"; clear = true;
               counters = [ "net:vb:rx_packets", "rtnl:vb:rx_packets", "rtnl:vb:rx_bytes" ]; } );
@@ -60,7 +61,7 @@ ip netns exec "$a" bash -c "for i in \$(seq $sent); do echo wultfw >/dev/udp/10.
 i=0
 while [ "$(sum $csv 4)" -lt $sent ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 kill -INT $pid
-wait $pid
+wait_bounded $pid 60
 expect_status 130 $? "the telemetry run stops on SIGINT"
 got=$(sum $csv 3)
 [ "$got" = $sent ] && ok "net:vb:rx_packets deltas add up to the $sent datagrams sent" ||
@@ -79,6 +80,7 @@ cat >eth.cfg <<'CFG'
 name = "eth";
 source = { plugin = "telemetry"; mode = "single"; max_samples = 2; period = "10ms";
            counters = [ "ethtool:vb:peer_ifindex" ]; };
+limits = { time = "1m"; };
 sinks = ( { plugin = "csv"; } );
 CFG
 ip netns exec "$b" "$WULTFW" -q -c eth.cfg -o out 2>eth.err

@@ -13,7 +13,7 @@ outdir = "out";
 experiments = (
   { name = "timer";
     source = { plugin = "timer"; cpu = 0; ldist = [ "20us", "200us" ]; raw = true; };
-    limits = { datapoints = 300; };
+    limits = { datapoints = 300; time = "5m"; };
     sinks = ( { plugin = "csv"; }, { plugin = "binary"; } );
   }
 );

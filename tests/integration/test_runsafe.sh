@@ -49,7 +49,7 @@ mv res/race res/moved
 expect_status 0 $? "a new run under the renamed run's old name runs"
 second=$(pid_of res/race)
 kill -INT $first
-wait $first
+wait_bounded $first 60
 expect_status 130 $? "the first run stops on SIGINT"
 expect_in res/moved/info.yml "status: 'interrupted'" "its final info.yml is in its own (renamed) directory"
 expect_in res/race/info.yml "status: 'complete'" "the new run's info.yml keeps its own status"
@@ -89,7 +89,11 @@ esac
 [ -n "$r1" ] && [ "$r1" != "$r2" ] && ok "two directories" || fail "one directory for both: '$r1' '$r2'"
 for r in "$r1" "$r2"; do
 	expect_in "$r/info.yml" "reportid: '${r#def/}'" "$r: the report id has the number"
-	has_rows "$r/datapoints.csv" 10000 && ok "$r: all 10000 datapoints" || fail "$r: not 10000 rows"
+	# 10000 datapoints, or what the default's 30 s limit left a loaded
+	# machine: every one that info.yml counts.
+	n=$(sed -n 's/^datapoints: //p' "$r/info.yml")
+	[ "${n:-0}" -gt 0 ] && [ "$(($(wc -l <"$r/datapoints.csv") - 1))" = "$n" ] &&
+		ok "$r: all $n datapoints" || fail "$r: datapoints.csv does not hold info.yml's $n datapoints"
 done
 
 # 4. A run that cannot make a datapoint says why, is 'empty' and exits 4;

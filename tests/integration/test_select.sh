@@ -12,7 +12,7 @@ outdir = "out";
 experiments = (
   { name = "sel";
     source = { plugin = "timer"; cpu = 1; ldist = [ "20us", "500us" ]; };
-    limits = { datapoints = 1500; };
+    limits = { datapoints = 1500; time = "5m"; };
     include = "LDist < 0.25ms";
     exclude = "WakeLatency > 10ms";
     keep_filtered = true;
