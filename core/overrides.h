@@ -17,7 +17,4 @@ struct wfw_plan_overrides;
 int wfw_overrides_apply(config_t *cfg, const struct wfw_plan_overrides *ov,
 			struct wfw_cfgerr *errs);
 
-/* " --cpu '3' --ldist '50us,4ms' ..." for a SUT's command line, or "". */
-char *wfw_overrides_args(const struct wfw_plan_overrides *ov);
-
 #endif

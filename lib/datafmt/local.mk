@@ -47,29 +47,23 @@ tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtest
 # The sinks' and convert's sources are linked in and driven through their
 # descriptors / entry point.
 tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
-	sinks/binary/binary.c core/tools/cmd_convert.c core/tools/replace.c core/tools/convert_par.c core/tools/csv_par.c core/tools/toolopts.c
-tests_unit_test_sinks_SOURCES += core/tools/convert_raw.c
-tests_unit_test_sinks_SOURCES += core/tools/filter_blk.c
-tests_unit_test_sinks_SOURCES += core/tools/csv2bin_par.c
-tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core
-tests_unit_test_sinks_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
+	sinks/binary/binary.c cli/cmd_convert.c cli/toolopts.c
+tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core -iquote $(top_srcdir)
+tests_unit_test_sinks_LDADD = tools/libwfw_tools.la lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
 	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif
 # The binary format: blocks, checksums, damage, version 1 files.
-tests_unit_test_binfmt_SOURCES = tests/unit/test_binfmt.c core/tools/cmd_convert.c core/tools/replace.c core/tools/convert_par.c core/tools/csv_par.c core/tools/toolopts.c
-tests_unit_test_binfmt_SOURCES += core/tools/convert_raw.c
-tests_unit_test_binfmt_SOURCES += core/tools/filter_blk.c
-tests_unit_test_binfmt_SOURCES += core/tools/csv2bin_par.c
+tests_unit_test_binfmt_SOURCES = tests/unit/test_binfmt.c cli/cmd_convert.c cli/toolopts.c
 tests_unit_test_binfmt_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
-tests_unit_test_binfmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core
-tests_unit_test_binfmt_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
+tests_unit_test_binfmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core -iquote $(top_srcdir)
+tests_unit_test_binfmt_LDADD = tools/libwfw_tools.la lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
 	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 # wfw_min_max_sum(), what the decoder's sums are checked against
 tests_unit_test_binfmt_LDADD += lib/stats/libwfw_stats.la
 EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoints.csv \
 	tests/integration/test_binary.sh
 TESTS += tests/integration/test_binary.sh
-# convert's copy of whole blocks (core/tools/convert_raw.c).
+# convert's copy of whole blocks (tools/convert_raw.c).
 EXTRA_DIST += tests/integration/test_convert_raw.sh
 TESTS += tests/integration/test_convert_raw.sh
 EXTRA_DIST += tests/integration/test_convert_replace.sh

@@ -1,6 +1,6 @@
 #!/bin/sh
 # convert of a CSV file to binary with -j N parses the file in chunks on N
-# threads (core/tools/csv2bin_par.c): the file is byte for byte -j 1's,
+# threads (tools/csv2bin_par.c): the file is byte for byte -j 1's,
 # text columns numbered in file order. Where a chunk cannot be read alone
 # (a quoted field, a column changing its type, a bad row) the output is
 # cut back to its header and one reader converts the file, with -j 1's

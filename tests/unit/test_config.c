@@ -14,6 +14,7 @@
 
 #include "experiment.h"
 #include "overrides.h"
+#include "remote/remote.h"
 #include "plugins.h"
 #include "testutil.h"
 

@@ -18,7 +18,7 @@
 
 #include <wultfw/plugin.h>
 
-#include "../../core/commands.h"
+#include "../../cli/commands.h"
 #include "datafmt/binfmt.h"
 #include "datafmt/out.h"
 #include "datafmt/reader.h"

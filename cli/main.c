@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <ltdl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,20 +13,26 @@
 #include <suggest/suggest.h>
 #include "remote/remote.h"
 
-static const struct {
+/*
+ * Every sub-command: its name, its entry point, and whether `-H HOST`
+ * runs it on SUTs instead (remote/remote_passthru.c). The experiment run
+ * itself (no sub-command) reaches SUTs through its own -H (cmd_run.c).
+ */
+static const struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	bool on_suts;
 } commands[] = {
-	{ "list-plugins", wfw_cmd_list_plugins },
-	{ "help", wfw_cmd_help },
-	{ "calc", wfw_cmd_calc },
-	{ "convert", wfw_cmd_convert },
-	{ "filter", wfw_cmd_filter },
-	{ "report", wfw_cmd_report },
-	{ "scan", wfw_cmd_scan },
-	{ "deploy", wfw_cmd_deploy },
-	{ "fetch", wfw_cmd_fetch },
-	{ "restore", wfw_cmd_restore },
+	{ "list-plugins", wfw_cmd_list_plugins, false },
+	{ "help", wfw_cmd_help, false },
+	{ "calc", wfw_cmd_calc, false },
+	{ "convert", wfw_cmd_convert, false },
+	{ "filter", wfw_cmd_filter, false },
+	{ "report", wfw_cmd_report, false },
+	{ "scan", wfw_cmd_scan, true },
+	{ "deploy", wfw_cmd_deploy, true },
+	{ "fetch", wfw_cmd_fetch, false },
+	{ "restore", wfw_cmd_restore, false },
 };
 
 static void unknown_command(const char *name)
@@ -46,7 +53,8 @@ static void unknown_command(const char *name)
 
 int main(int argc, char **argv)
 {
-	int (*fn)(int, char **) = wfw_cmd_run;
+	static const struct command run = { NULL, wfw_cmd_run, false };
+	const struct command *cmd = &run;
 	int ret, sub = 0;
 	size_t i;
 
@@ -54,7 +62,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && argv[1][0] != '-') {
 		for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 			if (!strcmp(argv[1], commands[i].name)) {
-				fn = commands[i].fn;
+				cmd = &commands[i];
 				sub = 1;
 				break;
 			}
@@ -68,11 +76,10 @@ int main(int argc, char **argv)
 		wfw_err("cannot initialise libltdl");
 		return 1;
 	}
-	if ((fn == wfw_cmd_scan || fn == wfw_cmd_deploy) &&
-	    wfw_wants_remote(argc - sub, argv + sub))
-		ret = wfw_remote_passthru(argv[1], argc - sub, argv + sub);
+	if (cmd->on_suts && wfw_wants_remote(argc - sub, argv + sub))
+		ret = wfw_remote_passthru(cmd->name, argc - sub, argv + sub);
 	else
-		ret = fn(argc - sub, argv + sub);
+		ret = cmd->fn(argc - sub, argv + sub);
 	wfw_plugins_exit();
 	return ret;
 }

@@ -16,7 +16,7 @@
 
 #include <unistd.h>
 
-#include "calc.h"
+#include "tools/calc.h"
 #include "commands.h"
 #include "stats/hist.h"
 #include "toolopts.h"

@@ -133,3 +133,30 @@ int wfw_remote_passthru(const char *cmd, int argc, char **argv)
 	wfw_hosts_free(&ro.hosts);
 	return status;
 }
+
+/* buf + " --OPT 'VALUE'" */
+static char *add_arg(char *buf, const char *opt, const char *value)
+{
+	char *q, *out;
+
+	if (!value)
+		return buf;
+	q = wfw_shq(value);
+	if (asprintf(&out, "%s --%s %s", buf, opt, q) < 0)
+		abort();
+	free(q);
+	free(buf);
+	return out;
+}
+
+char *wfw_overrides_args(const struct wfw_plan_overrides *ov)
+{
+	char *s = strdup("");
+
+	if (!s)
+		abort();
+	s = add_arg(s, "cpu", ov->cpu);
+	s = add_arg(s, "ldist", ov->ldist);
+	s = add_arg(s, "datapoints", ov->datapoints);
+	return add_arg(s, "time", ov->time);
+}

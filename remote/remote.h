@@ -140,10 +140,12 @@ int wfw_remote_setup(struct wfw_remote_opts *ro, struct wfw_plan *plan,
 		     struct wfw_cfgerr *errs);
 
 /* remote_passthru.c: `wultfw scan|deploy -H HOST ...` on each SUT */
+/* " --cpu '3' --ldist '50us,4ms' ..." for a SUT's command line, or "". */
+char *wfw_overrides_args(const struct wfw_plan_overrides *ov);
 bool wfw_wants_remote(int argc, char **argv);
 int wfw_remote_passthru(const char *cmd, int argc, char **argv);
 
-/* cmd_remote.c: run the plan on every SUT; returns the exit status */
+/* remote_ctl.c: run the plan on every SUT; returns the exit status */
 int wfw_remote_main(struct wfw_plan *plan, struct wfw_remote_opts *ro);
 
 /* remote_run.c: one SUT's lifecycle */

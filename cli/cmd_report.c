@@ -26,7 +26,7 @@
 #include "expr/expr.h"
 #include "report/report.h"
 #include "report/assets.h"
-#include "report_load.h"
+#include "tools/report_load.h"
 #include "toolopts.h"
 #include <suggest/suggest.h>
 

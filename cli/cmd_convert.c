@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "convert.h"
-#include "replace.h"
+#include "tools/convert.h"
+#include "tools/replace.h"
 #include "signals.h"
 #include "toolopts.h"
 

@@ -1,0 +1,47 @@
+# The wultfw binary: main.c dispatches to one file per command (cmd_*.c),
+# which parses its command line and calls into core/ (the run engine),
+# tools/ (result files), remote/ (SUTs) and lib/.
+bin_PROGRAMS += wultfw
+wultfw_SOURCES = cli/main.c cli/commands.h cli/toolopts.c cli/toolopts.h \
+	cli/cmd_run.c cli/cmd_scan.c cli/cmd_restore.c cli/cmd_plugins.c \
+	cli/cmd_calc.c cli/cmd_convert.c cli/cmd_filter.c cli/cmd_report.c \
+	cli/cmd_deploy.c cli/cmd_fetch.c
+wultfw_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
+wultfw_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core -iquote $(top_srcdir) \
+	-DKMODSRCDIR='"$(pkgdatadir)/kmod"'
+wultfw_LDADD = tools/libwfw_tools.la remote/libwfw_remote.la core/libwfw_core.la
+# Defines lt_preloaded_symbols even when nothing is preloaded.
+wultfw_LDFLAGS = -dlpreopen force
+if STATIC_PLUGINS
+# A static build carries every plugin inside the binary.
+wultfw_LDADD += $(PRELOAD_PLUGINS)
+EXTRA_wultfw_DEPENDENCIES = $(pkglib_LTLIBRARIES)
+endif
+cli/wultfw-cmd_deploy.$(OBJEXT): kmod_table.h
+
+# The commands the unit tests drive through their entry points.
+CLI_TEST_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core -iquote $(top_srcdir) \
+	-iquote $(top_srcdir)/cli
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_calc
+TESTS += tests/unit/test_calc
+tests_unit_test_calc_SOURCES = tests/unit/test_calc.c cli/cmd_calc.c cli/toolopts.c cli/toolopts.h
+tests_unit_test_calc_CPPFLAGS = $(CLI_TEST_CPPFLAGS)
+tests_unit_test_calc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_calc_LDADD = tools/libwfw_tools.la core/libwfw_core.la $(CUNIT_LIBS) -lm
+endif
+
+# The build wultfw --version names: configure's --with-build-id (debian/rules:
+# "Debian VERSION"), else "git COMMIT" of a git checkout. Remade at every make
+# so it follows new commits; rewritten only when it changes.
+build_id.h: FORCE
+	$(AM_V_GEN)id='$(WULTFW_BUILD_ID)'; \
+	if [ -z "$$id" ] && [ -e '$(srcdir)/.git' ] && c=$$(GIT_OPTIONAL_LOCKS=0 \
+		git -C '$(srcdir)' describe --always --dirty 2>/dev/null); then id="git $$c"; fi; \
+	echo "#define WFW_BUILD_ID \"$$id\"" >$@.tmp; \
+	if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+BUILT_SOURCES += build_id.h
+cli/wultfw-cmd_run.$(OBJEXT): build_id.h
+CLEANFILES += build_id.h
+FORCE:
+.PHONY: FORCE
