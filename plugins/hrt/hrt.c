@@ -66,7 +66,7 @@ struct hrt_priv {
 	struct hrt_cfg cfg;
 	struct hrt_bpf *skel;
 	struct ring_buffer *rb;
-	struct wfw_kside ks;
+	struct wultfw_kside ks;
 	struct wfw_cpuidle ci;
 	bool have_ci;
 	struct hrt_pmu pmu;		/* counters, opened on pmu.cpu */
@@ -82,7 +82,7 @@ struct hrt_priv {
 	uint64_t drop_cpu;		/* timer callback ran on another CPU */
 	uint64_t drop_ctr;		/* a counter did not count all along */
 	uint64_t ctr_slow;		/* counter reads > HRT_SLOW_READ_NS */
-	uint64_t drop_ts[WFW_KSIDE_BAD_OVERHEAD + 1];	/* by wfw_kside_check() */
+	uint64_t drop_ts[WULTFW_KSIDE_BAD_OVERHEAD + 1];	/* by wultfw_kside_check() */
 	uint64_t rb_full_seen;		/* stats.rb_full already reported */
 	uint64_t kept;			/* rows handed to the core */
 	uint64_t t_start_ns;		/* CLOCK_MONOTONIC at start() */
@@ -367,7 +367,7 @@ static int hrt_ringbuf_cb(void *data, void *sample, size_t len);
 
 static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
-	struct wfw_kside_cfg kc = { 0 };
+	struct wultfw_kside_cfg kc = { 0 };
 	struct hrt_priv *p;
 	int err;
 
@@ -398,14 +398,14 @@ static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	 */
 	p->have_ci = wfw_cpuidle_open(&p->ci, ctx->cpu >= 0 ? ctx->cpu : 0,
 				      ctx->sysfs_root) == 0;
-	kc.counters = WFW_KSIDE_HAS_NMI;
+	kc.counters = WULTFW_KSIDE_HAS_NMI;
 	hrt_pmu_kside_cfg(&p->pmu, &kc);
 	kc.cstate_names = p->have_ci ? p->ci.name_ptrs : NULL;
 	kc.n_cstates = p->have_ci ? (size_t)p->ci.nstates : 0;
 	kc.raw = p->cfg.raw;
 	kc.extra = hrt_extra_cols;
 	kc.nextra = sizeof(hrt_extra_cols) / sizeof(hrt_extra_cols[0]);
-	err = wfw_kside_init(&p->ks, &kc);
+	err = wultfw_kside_init(&p->ks, &kc);
 	if (err) {
 		hrt_close(ctx);
 		return wultfw_fail(ctx, err, "internal: bad kside schema");
@@ -492,12 +492,12 @@ static void hrt_health_drops(const struct hrt_priv *p,
 		{ st->rb_full, "ring buffer full", "a larger ring_kib" },
 		{ p->drop_cpu, "timer ran on another CPU", NULL },
 		{ p->drop_ctr, "a counter stopped counting", NULL },
-		{ p->drop_ts[WFW_KSIDE_BAD_TBI], "idle entered after the launch time", longer },
-		{ p->drop_ts[WFW_KSIDE_BAD_TAI], "idle exit before the launch time", NULL },
-		{ p->drop_ts[WFW_KSIDE_BAD_TINTR], "handler before the launch time", NULL },
-		{ p->drop_ts[WFW_KSIDE_BAD_ZERO], "a timestamp missing", NULL },
-		{ p->drop_ts[WFW_KSIDE_BAD_TOTCYC], "TotCyc 0", NULL },
-		{ p->drop_ts[WFW_KSIDE_BAD_OVERHEAD], "overheads above the latency", NULL },
+		{ p->drop_ts[WULTFW_KSIDE_BAD_TBI], "idle entered after the launch time", longer },
+		{ p->drop_ts[WULTFW_KSIDE_BAD_TAI], "idle exit before the launch time", NULL },
+		{ p->drop_ts[WULTFW_KSIDE_BAD_TINTR], "handler before the launch time", NULL },
+		{ p->drop_ts[WULTFW_KSIDE_BAD_ZERO], "a timestamp missing", NULL },
+		{ p->drop_ts[WULTFW_KSIDE_BAD_TOTCYC], "TotCyc 0", NULL },
+		{ p->drop_ts[WULTFW_KSIDE_BAD_OVERHEAD], "overheads above the latency", NULL },
 	};
 	size_t i;
 
@@ -602,8 +602,8 @@ static uint64_t hrt_ctr_window(const struct hrt_event *e)
 static void hrt_add(struct hrt_priv *p, struct wultfw_batch *b,
 		    const struct hrt_event *e)
 {
-	struct wfw_kside_dp dp = { 0 };
-	enum wfw_kside_bad why;
+	struct wultfw_kside_dp dp = { 0 };
+	enum wultfw_kside_bad why;
 	union wultfw_cell *row;
 	size_t x = p->ks.first_extra;
 
@@ -639,15 +639,15 @@ static void hrt_add(struct hrt_priv *p, struct wultfw_batch *b,
 		    e->ctr_span_tai > HRT_SLOW_READ_NS)
 			p->ctr_slow++;
 	}
-	why = wfw_kside_check(&p->ks, &dp);
-	if (why != WFW_KSIDE_OK) {
+	why = wultfw_kside_check(&p->ks, &dp);
+	if (why != WULTFW_KSIDE_OK) {
 		p->drop_ts[why]++;
 		b->discarded++;
 		return;
 	}
 	row = wultfw_row(b, b->rows++);
 	p->kept++;
-	wfw_kside_fill(&p->ks, &dp, row);
+	wultfw_kside_fill(&p->ks, &dp, row);
 	row[x].i = e->softirq;
 	row[x + 1].i = e->softirq || e->nmi;
 }
@@ -749,11 +749,11 @@ static int hrt_stop(struct wultfw_ctx *ctx)
 	HRT_INFO("hrt_early_wakeups", st->early_exits);
 	HRT_INFO("hrt_dropped_ringbuf_full", st->rb_full);
 	HRT_INFO("hrt_dropped_other_cpu", p->drop_cpu);
-	HRT_INFO("hrt_dropped_tbi_after_ltime", p->drop_ts[WFW_KSIDE_BAD_TBI]);
-	HRT_INFO("hrt_dropped_tai_before_ltime", p->drop_ts[WFW_KSIDE_BAD_TAI]);
-	HRT_INFO("hrt_dropped_tintr_before_ltime", p->drop_ts[WFW_KSIDE_BAD_TINTR]);
-	HRT_INFO("hrt_dropped_missing_timestamp", p->drop_ts[WFW_KSIDE_BAD_ZERO]);
-	HRT_INFO("hrt_dropped_totcyc_zero", p->drop_ts[WFW_KSIDE_BAD_TOTCYC]);
+	HRT_INFO("hrt_dropped_tbi_after_ltime", p->drop_ts[WULTFW_KSIDE_BAD_TBI]);
+	HRT_INFO("hrt_dropped_tai_before_ltime", p->drop_ts[WULTFW_KSIDE_BAD_TAI]);
+	HRT_INFO("hrt_dropped_tintr_before_ltime", p->drop_ts[WULTFW_KSIDE_BAD_TINTR]);
+	HRT_INFO("hrt_dropped_missing_timestamp", p->drop_ts[WULTFW_KSIDE_BAD_ZERO]);
+	HRT_INFO("hrt_dropped_totcyc_zero", p->drop_ts[WULTFW_KSIDE_BAD_TOTCYC]);
 	HRT_INFO("hrt_dropped_counter_not_counting", p->drop_ctr);
 	if (p->pmu.n)
 		HRT_INFO("hrt_counter_reads_slow", p->ctr_slow);

@@ -42,10 +42,10 @@ int probe_kside(void);
 int probe_kside(void)
 {
 	static const char *const names[] = { "POLL", "C1" };
-	struct wfw_kside_cfg cfg = { .cstate_names = names, .n_cstates = 2 };
-	struct wfw_kside ks;
+	struct wultfw_kside_cfg cfg = { .cstate_names = names, .n_cstates = 2 };
+	struct wultfw_kside ks;
 
-	if (wfw_kside_init(&ks, &cfg))
+	if (wultfw_kside_init(&ks, &cfg))
 		return 1;
 	return strcmp(ks.schema.cols[0].name, "WakeLatency") != 0;
 }
