@@ -172,6 +172,7 @@ static bool coll_stopping(struct wultfw_ctx *ctx)
 }
 
 static const struct wultfw_host coll_host = {
+	.size = sizeof(struct wultfw_host),
 	.log = coll_log, .info = coll_info, .stopping = coll_stopping,
 };
 
@@ -259,11 +260,16 @@ static int coll_open(struct wfw_collector *c, int cpu, const char *dir,
 	char path[PATH_MAX];
 	int ret;
 
-	memset(&pi->ctx, 0, sizeof(pi->ctx));
-	pi->ctx = (struct wultfw_ctx){ .plugin = pi->h.desc, .opts = pi->opts.vals,
-		.cfg = pi->opts.cfg, .host = &coll_host, .host_data = c,
-		.verbosity = wfw_verbosity, .cpu = cpu, .sysfs_root = sysfs,
-		.bad_opt = -1, .no_cstates = "a collector" };
+	wfw_plugin_ctx_init(&pi->ctx, &pi->h);
+	pi->ctx.opts = pi->opts.vals;
+	pi->ctx.cfg = pi->opts.cfg;
+	pi->ctx.host = &coll_host;
+	pi->ctx.host_data = c;
+	pi->ctx.verbosity = wfw_verbosity;
+	pi->ctx.cpu = cpu;
+	pi->ctx.sysfs_root = sysfs;
+	pi->ctx.no_cstates = "a collector";
+	c->si.size = sizeof(c->si);
 	ret = pi->h.desc->source->open(&pi->ctx, &c->si);
 	if (ret < 0) {
 		coll_fail(c, "cannot run here", ret);
@@ -279,7 +285,9 @@ static int coll_open(struct wfw_collector *c, int cpu, const char *dir,
 			ret = -ENOMEM;
 		else
 			ret = pi->h.desc->source->start(&pi->ctx,
-				&(struct wultfw_source_params){ .cpu = cpu });
+				&(struct wultfw_source_params){
+					.size = sizeof(struct wultfw_source_params),
+					.cpu = cpu });
 		if (ret < 0)
 			wfw_csvw_close(&c->w);
 	} else {

@@ -166,6 +166,7 @@ static void host_forget(struct wultfw_ctx *ctx, int id)
 }
 
 static const struct wultfw_host host = {
+	.size = sizeof(struct wultfw_host),
 	.log = host_log,
 	.info = host_info,
 	.stopping = host_stopping,
@@ -177,10 +178,8 @@ static const struct wultfw_host host = {
 
 static void init_ctx(struct wfw_plugin_inst *pi, struct wfw_run *run, int cpu)
 {
-	memset(&pi->ctx, 0, sizeof(pi->ctx));
+	wfw_plugin_ctx_init(&pi->ctx, &pi->h);
 	pi->ctx.cpu = cpu;
-	pi->ctx.bad_opt = -1;
-	pi->ctx.plugin = pi->h.desc;
 	pi->ctx.opts = pi->opts.vals;
 	pi->ctx.cfg = pi->opts.cfg;
 	pi->ctx.sysfs_root = run->sysfs;
@@ -276,6 +275,7 @@ static int probe(struct wfw_run *run)
 	ret = probe_cpu(run);
 	if (ret)
 		return ret;
+	run->si.size = sizeof(run->si);
 	ret = e->source.h.desc->source->open(&e->source.ctx, &run->si);
 	if (ret < 0) {
 		source_error(run, ret, "cannot run here");
@@ -529,7 +529,7 @@ static int open_sinks(struct wfw_run *run)
 {
 	struct wfw_experiment *e = run->e;
 	struct wultfw_run_info ri = {
-		.experiment = e->name, .outdir = run->dir, .cpu = e->cpu,
+		.size = sizeof(ri), .experiment = e->name, .outdir = run->dir, .cpu = e->cpu,
 		.source = &run->si, .schema = run->si.schema,
 	};
 	int ret;
@@ -596,7 +596,7 @@ static int close_sinks(struct wfw_run *run, int ret)
 {
 	const struct wfw_run_result *r = run->r;
 	struct wultfw_run_summary sum = {
-		.datapoints = r->datapoints, .discarded = r->discarded,
+		.size = sizeof(sum), .datapoints = r->datapoints, .discarded = r->discarded,
 		.duration_s = r->duration_s, .interrupted = r->stop_signal != 0,
 		.failed = ret < 0,
 	};
@@ -721,6 +721,7 @@ static int pump(struct wfw_run *run)
 	const struct wultfw_source_ops *src = e->source.h.desc->source;
 	int ret, sret;
 
+	run->params.size = sizeof(run->params);
 	run->params.cpu = e->cpu;
 	run->params.seed = e->seed;
 	ret = wfw_datasel_open(&run->sel, run->dir, run->si.schema);

@@ -63,7 +63,8 @@ static const struct wultfw_column hrt_extra_cols[] = {
 };
 
 struct hrt_priv {
-	struct hrt_cfg cfg;
+	const struct hrt_optvals *o;	/* ctx->cfg, checked by validate() */
+	bool counters;			/* reading them: given, or found worth it */
 	struct hrt_bpf *skel;
 	struct ring_buffer *rb;
 	struct wultfw_kside ks;
@@ -282,7 +283,7 @@ static int hrt_load(struct wultfw_ctx *ctx, struct hrt_priv *p)
 		return wultfw_fail(ctx, -errno, "cannot open the hrt eBPF "
 				   "object: %s", strerror(errno));
 	err = bpf_map__set_max_entries(p->skel->maps.hrt_rb,
-				       (__u32)p->cfg.ring_bytes);
+				       (__u32)(p->o->ring_kib * 1024));
 	if (err)
 		return wultfw_fail(ctx, err, "ring_kib: cannot size the ring "
 				   "buffer: %s", strerror(-err));
@@ -308,14 +309,14 @@ static bool hrt_counters_auto_off(struct wultfw_ctx *ctx, struct hrt_priv *p)
 {
 	char v[256];
 
-	if (!p->cfg.counters_auto || hrt_pmu_beyond_tsc(&p->pmu))
+	if (p->o->counters_set || hrt_pmu_beyond_tsc(&p->pmu))
 		return false;
 	hrt_pmu_present_str(&p->pmu, v, sizeof(v));
 	wultfw_log(ctx, WULTFW_LOG_INFO, "counters: this machine has %s and no counter beyond it, which alone gives only TotCyc (a raw column) for a slower idle entry: not reading counters; counters = true reads it anyway",
 		   v);
 	hrt_pmu_close(&p->pmu);
 	p->pmu.n = 0;
-	p->cfg.counters = false;
+	p->counters = false;
 	p->counters_auto_off = true;
 	return true;
 }
@@ -332,7 +333,7 @@ static int hrt_pmu_setup(struct wultfw_ctx *ctx, struct hrt_priv *p, int cpu)
 	__u32 i;
 	int err;
 
-	if (!p->cfg.counters) {
+	if (!p->counters) {
 		p->pmu.cpu = cpu;	/* none opened, none wanted */
 		return 0;
 	}
@@ -378,9 +379,9 @@ static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p->cpu = -1;
 	ctx->priv = p;
 
-	err = hrt_parse_opts(ctx, &p->cfg);
-	if (!err)
-		err = hrt_check_kernel(ctx);
+	p->o = ctx->cfg;
+	p->counters = !p->o->counters_set || p->o->counters;
+	err = hrt_check_kernel(ctx);
 	if (!err)
 		err = hrt_lock(ctx, p);
 	if (!err)
@@ -402,7 +403,7 @@ static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	hrt_pmu_kside_cfg(&p->pmu, &kc);
 	kc.cstate_names = p->have_ci ? p->ci.name_ptrs : NULL;
 	kc.n_cstates = p->have_ci ? (size_t)p->ci.nstates : 0;
-	kc.raw = p->cfg.raw;
+	kc.raw = p->o->raw;
 	kc.extra = hrt_extra_cols;
 	kc.nextra = sizeof(hrt_extra_cols) / sizeof(hrt_extra_cols[0]);
 	err = wultfw_kside_init(&p->ks, &kc);
@@ -455,7 +456,7 @@ static void hrt_counters_info(struct wultfw_ctx *ctx, struct hrt_priv *p)
 		wultfw_info(ctx, "hrt_counters", "none (counters not given and only msr/tsc here; counters = true reads it)");
 		return;
 	}
-	if (!p->cfg.counters) {
+	if (!p->counters) {
 		wultfw_info(ctx, "hrt_counters", "none (counters = false)");
 		return;
 	}
@@ -716,8 +717,8 @@ static int hrt_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 			break;
 		/* Poll instead of being woken: no IPI to the measured CPU. */
 		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(p->cfg.poll_ns < timeout_ns - waited ?
-				    p->cfg.poll_ns : timeout_ns - waited);
+		ts.tv_nsec = (long)(p->o->poll < timeout_ns - waited ?
+				    p->o->poll : timeout_ns - waited);
 		nanosleep(&ts, NULL);
 		waited += (uint64_t)ts.tv_nsec;
 	}
@@ -806,13 +807,12 @@ static const struct wultfw_source_ops hrt_ops = {
 /* Option values alone, before anything runs (wultfw --check). */
 static int hrt_validate(struct wultfw_ctx *ctx)
 {
-	struct hrt_cfg cfg;
-
-	return hrt_parse_opts(ctx, &cfg);
+	return hrt_check_opts(ctx);
 }
 
 WULTFW_PLUGIN(hrt) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "hrt",
 	.summary = "hrtimer wake latency measured with eBPF (tp_btf + "

@@ -323,6 +323,7 @@ static const struct wultfw_source_ops tele_ops = {
 
 WULTFW_PLUGIN(telemetry) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "telemetry",
 	.summary = "counter sampler: interrupts, softirqs, cpuidle, cpufreq, /proc/stat, net, PCIe AER, perf, thermal",

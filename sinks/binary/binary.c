@@ -72,6 +72,7 @@ static const struct wultfw_sink_ops binary_ops = {
 
 WULTFW_PLUGIN(binary) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SINK,
 	.name = "binary",
 	.summary = "compact lossless self-describing datapoints file (doc/binary-format.md)",

@@ -43,6 +43,7 @@ static const struct wultfw_sink_ops csv_ops = {
 
 WULTFW_PLUGIN(csv) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SINK,
 	.name = "csv",
 	.summary = "datapoints.csv as wult writes it (latencies in microseconds)",

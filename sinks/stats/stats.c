@@ -405,6 +405,7 @@ static const struct wultfw_sink_ops stats_ops = {
 
 WULTFW_PLUGIN(stats) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SINK,
 	.name = "stats",
 	.summary = "statistics per metric and C-state: percentiles in bounded "

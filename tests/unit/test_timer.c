@@ -70,6 +70,7 @@ static void h_init(struct harness *h)
 	/* Explicitly off: tests must not lock the test runner's memory. */
 	h->opts[TIMER_OPT_MLOCK] = (struct wultfw_value){ .set = true, .b = false };
 	h->cfg.mlock = false;
+	h->cfg.mlock_set = true;
 	h->ctx.plugin = pl;
 	h->ctx.opts = h->opts;
 	h->ctx.cfg = &h->cfg;
@@ -1019,6 +1020,7 @@ static int unprivileged_checks(void)
 	/* mlock not given: warn and measure anyway. */
 	h_init(&h);
 	h.opts[TIMER_OPT_MLOCK].set = false;
+	h.cfg.mlock_set = false;
 	if (h_open(&h) || pl->source->start(&h.ctx, &pa))
 		return 6;
 	if (MLOCK_CAN_FAIL && !strstr(h.log, "mlockall() failed"))

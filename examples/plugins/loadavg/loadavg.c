@@ -157,6 +157,7 @@ static const struct wultfw_source_ops loadavg_ops = {
 
 WULTFW_PLUGIN(loadavg) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "loadavg",
 	.summary = "example sampler: the kernel's load average every period",
