@@ -24,6 +24,7 @@ core_libwfw_core_la_SOURCES = \
 	core/resultdir.c core/resultdir.h \
 	core/sched.c core/sched.h \
 	core/signals.c core/signals.h \
+	core/sinkfile.c core/sinkfile.h \
 	core/sysinfo.c core/sysinfo.h \
 	core/units.c core/units.h
 # An experiment's include/exclude against the columns its source declares.

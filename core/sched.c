@@ -78,10 +78,10 @@ static uint64_t now_ns(void)
 /* ---- services for plugins ---- */
 
 /* The source or sink whose ctx this is. */
-static const struct wfw_plugin_inst *ctx_inst(const struct wultfw_ctx *ctx)
+static struct wfw_plugin_inst *ctx_inst(const struct wultfw_ctx *ctx)
 {
 	const struct wfw_run *run = ctx->host_data;
-	const struct wfw_experiment *e = run->e;
+	struct wfw_experiment *e = run->e;
 
 	for (size_t i = 0; i < e->nsinks; i++)
 		if (ctx == &e->sinks[i].ctx)
@@ -165,6 +165,18 @@ static void host_forget(struct wultfw_ctx *ctx, int id)
 	wfw_restore_forget(id);
 }
 
+/* A sink's file in the result directory (core/sinkfile.c). */
+static int host_file_open(struct wultfw_ctx *ctx,
+			  const struct wultfw_file_spec *spec,
+			  struct wultfw_file **f)
+{
+	struct wfw_plugin_inst *pi = ctx_inst(ctx);
+
+	if (pi->h.desc->kind != WULTFW_KIND_SINK)
+		return wultfw_fail(ctx, -EPERM, "only sinks write files in the result directory");
+	return wfw_sinkfile_open(&pi->files, ctx, spec, f);
+}
+
 static const struct wultfw_host host = {
 	.size = sizeof(struct wultfw_host),
 	.log = host_log,
@@ -174,6 +186,12 @@ static const struct wultfw_host host = {
 	.undo = host_undo,
 	.forget = host_forget,
 	.remember_plugin = host_remember_plugin,
+	.file_open = host_file_open,
+	.file_reserve = wfw_sinkfile_reserve,
+	.file_commit = wfw_sinkfile_commit,
+	.file_write = wfw_sinkfile_write,
+	.file_flush = wfw_sinkfile_flush,
+	.file_close = wfw_sinkfile_close,
 };
 
 static void init_ctx(struct wfw_plugin_inst *pi, struct wfw_run *run, int cpu)
@@ -538,6 +556,7 @@ static int open_sinks(struct wfw_run *run)
 		struct wfw_plugin_inst *pi = &e->sinks[run->nsinks_open];
 
 		init_ctx(pi, run, -1);
+		wfw_sinkfiles_init(&pi->files, run->dirfd, run->dir);
 		ret = pi->h.desc->sink->open(&pi->ctx, &ri);
 		if (ret < 0) {
 			plugin_error(pi, ret, NULL);
@@ -547,7 +566,10 @@ static int open_sinks(struct wfw_run *run)
 	return 0;
 }
 
-/* The one way batches reach the sinks; the first failure stops the run. */
+/*
+ * The one way batches reach the sinks, and their files the kernel and the
+ * disk on their schedule; the first failure stops the run.
+ */
 static int write_sinks(struct wfw_run *run, const struct wultfw_batch *b)
 {
 	size_t i;
@@ -557,6 +579,8 @@ static int write_sinks(struct wfw_run *run, const struct wultfw_batch *b)
 		struct wfw_plugin_inst *pi = &run->e->sinks[i];
 
 		ret = pi->h.desc->sink->write(&pi->ctx, b);
+		if (ret >= 0)
+			ret = wfw_sinkfiles_wrote(&pi->files, &pi->ctx, b->rows);
 		if (ret < 0) {
 			plugin_error(pi, ret, NULL);
 			run->failed_sink = pi;
@@ -581,6 +605,8 @@ static int flush_sinks(struct wfw_run *run)
 		struct wfw_plugin_inst *pi = &run->e->sinks[i];
 
 		ret = pi->h.desc->sink->flush(&pi->ctx);
+		if (ret >= 0)
+			ret = wfw_sinkfiles_sync(&pi->files, &pi->ctx);
 		if (ret < 0) {
 			plugin_error(pi, ret, NULL);
 			run->failed_sink = pi;
@@ -609,10 +635,13 @@ static int close_sinks(struct wfw_run *run, int ret)
 		int fret = failed ? 0 : ops->flush(&pi->ctx);
 		int cret;
 
+		if (fret >= 0 && !failed)
+			fret = wfw_sinkfiles_sync(&pi->files, &pi->ctx);
 		if (fret < 0)
 			wfw_err("sink '%s' (%s): flush: %s", pi->h.desc->name, pi->key,
 				reason(pi, fret));
 		cret = ops->close(&pi->ctx, &sum);
+		wfw_sinkfiles_close_all(&pi->files, &pi->ctx);
 		if (cret < 0 && fret >= 0 && !failed)
 			plugin_error(pi, cret, NULL);
 		if ((fret < 0 || cret < 0) && !ret)

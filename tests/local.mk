@@ -47,7 +47,8 @@ tests_unit_libtestutil_la_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 CORE_TEST_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBCONFIG_CFLAGS) -I$(top_srcdir)/core -iquote $(top_srcdir)
 # Option-table tests run the core's parser (tests/unit/testopts.c).
 noinst_LTLIBRARIES += tests/unit/libtestopts.la
-tests_unit_libtestopts_la_SOURCES = tests/unit/testopts.c tests/unit/testopts.h
+tests_unit_libtestopts_la_SOURCES = tests/unit/testopts.c tests/unit/testopts.h \
+	tests/unit/sinkhost.c tests/unit/sinkhost.h
 tests_unit_libtestopts_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
 tests_unit_libtestopts_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 CORE_TEST_LIBS = tests/unit/libtestopts.la remote/libwfw_remote.la core/libwfw_core.la \

@@ -255,8 +255,8 @@ struct wultfw_host {
 	int (*file_open)(struct wultfw_ctx *ctx,
 			 const struct wultfw_file_spec *spec,
 			 struct wultfw_file **f);
-	void *(*file_reserve)(struct wultfw_ctx *ctx, struct wultfw_file *f,
-			      size_t n);
+	int (*file_reserve)(struct wultfw_ctx *ctx, struct wultfw_file *f,
+			    size_t n, void **p);
 	int (*file_commit)(struct wultfw_ctx *ctx, struct wultfw_file *f,
 			   size_t n, uint64_t rows);
 	int (*file_write)(struct wultfw_ctx *ctx, struct wultfw_file *f,
@@ -577,8 +577,9 @@ struct wultfw_file_spec {
 
 /*
  * Open spec->name for writing; *f is the handle for the calls below. On
- * failure a negative errno, with ctx->err saying why (and ctx->bad_opt
- * spec->opt when the name is at fault).
+ * failure, and on any failure of those calls, a negative errno with
+ * ctx->err saying why (and ctx->bad_opt spec->opt when the name is at
+ * fault); a write that failed fails every later one the same way.
  */
 static inline int wultfw_file_open(struct wultfw_ctx *ctx,
 				   const struct wultfw_file_spec *spec,
@@ -590,13 +591,13 @@ static inline int wultfw_file_open(struct wultfw_ctx *ctx,
 }
 
 /*
- * Room for n bytes in f's buffer (it grows for a big n): write into it,
- * then wultfw_file_commit(). NULL after a failure (ctx->err says why).
+ * Room for n bytes in f's buffer at *p (it grows for a big n): write into
+ * it, then wultfw_file_commit(). A negative errno after a failure.
  */
-static inline void *wultfw_file_reserve(struct wultfw_ctx *ctx,
-					struct wultfw_file *f, size_t n)
+static inline int wultfw_file_reserve(struct wultfw_ctx *ctx,
+				      struct wultfw_file *f, size_t n, void **p)
 {
-	return ctx->host->file_reserve(ctx, f, n);
+	return ctx->host->file_reserve(ctx, f, n, p);
 }
 
 /* The first n reserved bytes are written: `rows` whole rows (0: a header). */
