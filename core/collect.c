@@ -16,6 +16,7 @@
 #include <datafmt/writer.h>
 
 #include "log.h"
+#include "pace.h"
 #include "signals.h"
 
 /* Keys of a collector group the core reads; the rest are the plugin's. */
@@ -127,6 +128,7 @@ struct wfw_collector {
 	pthread_mutex_t lock;
 	pthread_cond_t asked_cond;
 	uint64_t asked, served;
+	struct wfw_pace pace;	/* a sampler with a period: read on its grid */
 	char error[640];	/* why it stopped early; "" when it did not */
 };
 
@@ -201,14 +203,22 @@ static int coll_write(struct wfw_collector *c)
 
 /*
  * How long the next read() may wait: a self-paced sampler gets a slice so
- * the thread notices quit; an on_demand one first waits for a request
- * (false: quit before one came) and is then read without waiting.
+ * the thread notices quit; one with a period waits here for its deadline,
+ * and an on_demand one for a request (false: quit first), and is then
+ * read without waiting.
  */
 static bool coll_wait_turn(struct wfw_collector *c, uint64_t *timeout)
 {
 	bool go;
 
 	*timeout = COLLECT_READ_NS;
+	if (c->pace.period) {
+		*timeout = 0;
+		while (!wfw_pace_wait(&c->pace, COLLECT_READ_NS))
+			if (atomic_load(&c->quit))
+				return false;
+		return !atomic_load(&c->quit);
+	}
 	if (!c->si.on_demand)
 		return true;
 	*timeout = 0;
@@ -230,6 +240,8 @@ static void *coll_thread(void *arg)
 
 	while (!atomic_load(&c->quit) && !ret && coll_wait_turn(c, &timeout)) {
 		ret = src->read(&c->pi->ctx, &c->b, timeout);
+		if (c->pace.period)
+			wfw_pace_next(&c->pace);
 		if (ret < 0) {
 			int wret = coll_write(c);	/* rows before the error count */
 
@@ -243,9 +255,9 @@ static void *coll_thread(void *arg)
 		}
 	}
 	src->stop(&c->pi->ctx);
-	/* Drain what a self-paced source still holds; an on_demand one holds
-	 * nothing and would sample on every read. */
-	if (ret >= 0 && !c->si.on_demand) {
+	/* Drain what a self-paced source still holds; one the core paces or
+	 * asks holds nothing and would sample on every read. */
+	if (ret >= 0 && !c->si.on_demand && !c->pace.period) {
 		while (src->read(&c->pi->ctx, &c->b, 0) >= 0 && c->b.rows)
 			if (coll_write(c))
 				break;
@@ -288,6 +300,8 @@ static int coll_open(struct wfw_collector *c, int cpu, const char *dir,
 				&(struct wultfw_source_params){
 					.size = sizeof(struct wultfw_source_params),
 					.cpu = cpu });
+		if (!ret && !c->si.on_demand)
+			wfw_pace_start(&c->pace, c->si.period_ns, c->si.period_aligned);
 		if (ret < 0)
 			wfw_csvw_close(&c->w);
 	} else {

@@ -15,6 +15,7 @@ core_libwfw_core_la_SOURCES = \
 	core/log.c core/log.h \
 	core/machine.c core/machine.h \
 	core/options.c core/options.h \
+	core/pace.c core/pace.h \
 	core/plugins.c core/plugins.h \
 	core/progress.c core/progress.h \
 	core/resolved.c core/resolved.h \

@@ -25,6 +25,7 @@
 #include "cstates.h"
 #include "datasel.h"
 #include "log.h"
+#include "pace.h"
 #include "progress.h"
 #include "resolved.h"
 #include "machine.h"
@@ -63,6 +64,7 @@ struct wfw_run {
 	struct wfw_plugin_inst *failed_sink;	/* said why; not flushed again */
 	struct wfw_collectors *collectors;	/* running next to the source */
 	struct wfw_datasel sel;			/* include/exclude while measuring */
+	struct wfw_pace pace;		/* a sampler with a period: when to read */
 	bool source_open, cstates_set, info_written, started;
 	uint64_t start;
 };
@@ -653,6 +655,24 @@ static int close_sinks(struct wfw_run *run, int ret)
 /* ---- pump: source to sinks ---- */
 
 /*
+ * The source's read(), or for a sampler with a period the wait for its
+ * next deadline within the timeout and the read then (zero rows before).
+ */
+static int read_source(struct wfw_run *run, uint64_t timeout)
+{
+	struct wfw_plugin_inst *src = &run->e->source;
+	int ret;
+
+	if (!run->pace.period)
+		return src->h.desc->source->read(&src->ctx, &run->batch, timeout);
+	if (!wfw_pace_wait(&run->pace, timeout))
+		return WULTFW_READ_OK;
+	ret = src->h.desc->source->read(&src->ctx, &run->batch, 0);
+	wfw_pace_next(&run->pace);
+	return ret;
+}
+
+/*
  * One read from the source, its rows (clipped to the datapoint limit)
  * handed to the sinks. Returns the read's status or a sink's error.
  */
@@ -665,7 +685,7 @@ static int pump_once(struct wfw_run *run, uint64_t timeout, bool *sink_failed)
 
 	b->rows = 0;
 	b->discarded = 0;
-	ret = e->source.h.desc->source->read(&e->source.ctx, b, timeout);
+	ret = read_source(run, timeout);
 	/* Rows read before a failure are real: keep them. */
 	r->discarded += b->discarded;
 	run->made += b->rows;
@@ -726,12 +746,17 @@ static int measure(struct wfw_run *run)
 	}
 }
 
-/* After stop(): what the source still holds, within the limit. */
+/*
+ * After stop(): what the source still holds, within the limit. A sampler
+ * the core paces holds nothing: a read would be a new sample.
+ */
 static int drain(struct wfw_run *run)
 {
 	bool sink_failed;
 	int ret;
 
+	if (run->pace.period)
+		return 0;
 	do {
 		if (limit_reached(run))
 			return 0;
@@ -767,6 +792,8 @@ static int pump(struct wfw_run *run)
 		return ret;
 	}
 	run->started = true;
+	if (!run->si.on_demand)
+		wfw_pace_start(&run->pace, run->si.period_ns, run->si.period_aligned);
 	wfw_progress_begin(&run->pg, e->name, e->max_datapoints, e->max_time_ns,
 			   run->o->progress);
 	ret = measure(run);
