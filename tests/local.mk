@@ -113,7 +113,8 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/test_wult_compat.sh tests/integration/test_select.sh \
 	tests/integration/test_select_onepass.sh \
 	examples/plugins/loadavg/loadavg.c examples/plugins/loadavg/Makefile \
-	examples/plugins/loadavg/loadavg.cfg
+	examples/plugins/loadavg/loadavg.cfg examples/plugins/jsonl/jsonl.c \
+	examples/plugins/jsonl/Makefile examples/plugins/jsonl/jsonl.cfg
 # Builds the whole tree again: only from check-all.
 SLOW_TESTS += tests/integration/static_build.sh
 if HAVE_CUNIT
