@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <atomic/atomic.h>
 #include <atomic/durable.h>
 #include <datafmt/out.h>
 #include <datafmt/resultfile.h>
@@ -130,31 +131,14 @@ static int write_failed(struct wultfw_ctx *ctx, struct wultfw_file *f, int ret)
 
 /* ---- opening ---- */
 
-/* The new file's name in its directory survives a power cut too. */
-static void sync_dir_of(int dirfd, const char *name)
-{
-	const char *slash = strrchr(name, '/');
-	char dir[PATH_MAX];
-	int fd;
-
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - name) : 1,
-		 slash ? name : ".");
-	fd = openat(dirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		(void)fsync(fd);	/* best effort: the data syncs still hold */
-		close(fd);
-	}
-}
-
-/* DIR/.NAME.tmp for DIR/NAME: hidden, and on the same file system. */
+/* REPLACE's temporary name beside the file (lib/atomic's). */
 static char *temp_name(const char *name)
 {
-	const char *slash = strrchr(name, '/');
-	size_t dlen = slash ? (size_t)(slash - name) + 1 : 0;
-	char *tmp = malloc(strlen(name) + 6);
+	size_t len = strlen(name) + 6;
+	char *tmp = malloc(len);
 
 	if (tmp)
-		sprintf(tmp, "%.*s.%s.tmp", (int)dlen, name, name + dlen);
+		wfw_atomic_temp_name(name, tmp, len);
 	return tmp;
 }
 
@@ -209,7 +193,7 @@ static int create(struct wultfw_ctx *ctx, struct wfw_sinkfiles *fs,
 	f->o.whole = file_whole;
 	f->o.whole_arg = f;
 	if (!replace)
-		sync_dir_of(fs->dirfd, f->name);
+		wfw_sync_dir_at(fs->dirfd, f->name);
 	return 0;
 }
 
@@ -433,7 +417,7 @@ static int replace(struct wultfw_ctx *ctx, struct wultfw_file *f, bool commit,
 		ret = wultfw_fail(ctx, -errno, "%s: cannot put it in place: %s",
 				  f->o.path, strerror(errno));
 	if (commit && !ret)
-		sync_dir_of(dirfd, f->name);
+		wfw_sync_dir_at(dirfd, f->name);
 	else
 		unlinkat(dirfd, f->tmp, 0);
 	return ret;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Part of the plugin API since ABI v2, installed with plugin.h and
- * versioned with it (WULTFW_PLUGIN_ABI_VERSION): an out-of-tree source
+ * Part of the plugin API, installed with plugin.h and versioned with it
+ * (WULTFW_PLUGIN_ABI_VERSION; its names begin with wultfw_ since ABI 3,
+ * wfw_ before): an out-of-tree source
  * links libwultfw_kside.a (pkg-config --libs wultfw) into its plugin.
  *
  * Kernel-side datapoints -> wult columns. Every source whose timestamps are

@@ -45,7 +45,7 @@ enum {
 	OPT_FLUSH_INTERVAL,
 };
 
-/* Where the core puts the option values (ABI v2: ctx->cfg). */
+/* Where the core puts the option values (ctx->cfg). */
 struct stats_cfg {
 	struct wultfw_floats percentiles;
 	int64_t exact_limit, exact_memory;

@@ -33,18 +33,14 @@ man7=$(find "$inst" -name wultfw-plugin.7 | head -1)
 	ok "wultfw-plugin(7) is installed and names the examples' directory" ||
 	fail "no installed wultfw-plugin.7 naming ${exdir#"$inst"}"
 
-cp -r "$exdir/loadavg" "$work/loadavg"
-chmod -R go-w "$work/loadavg"
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-	PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$inst" \
-	make -C "$work/loadavg" CFLAGS="-O2 -Wall -Wextra -Werror" >"$work/build.log" 2>&1
-expect_status 0 $? "the example builds with its Makefile against the installed header"
-cp -r "$exdir/jsonl" "$work/jsonl"
-chmod -R go-w "$work/jsonl"
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-	PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$inst" \
-	make -C "$work/jsonl" CFLAGS="-O2 -Wall -Wextra -Werror" >"$work/build-jsonl.log" 2>&1
-expect_status 0 $? "the example sink builds with its Makefile against the installed headers"
+for ex in loadavg jsonl; do
+	cp -r "$exdir/$ex" "$work/$ex"
+	chmod -R go-w "$work/$ex"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$inst" \
+		make -C "$work/$ex" CFLAGS="-O2 -Wall -Wextra -Werror" >"$work/build-$ex.log" 2>&1
+	expect_status 0 $? "the $ex example builds with its Makefile against the installed headers"
+done
 PKG_CONFIG_PATH="$(dirname "$pc")" PKG_CONFIG_SYSROOT_DIR="$inst" \
 	pkg-config --cflags wultfw >"$work/cflags"
 expect_in "$work/cflags" "-I$inst$prefix/include" "pkg-config points at the temporary install"
