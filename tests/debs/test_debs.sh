@@ -42,7 +42,7 @@ dpkg -s $pkgs >/dev/null 2>&1 &&
 # Another apt or dpkg at work is waited for (e.g. unattended-upgrades).
 apt="apt-get -o DPkg::Lock::Timeout=300"
 # DKMS makes its signing key for the first module it signs and keeps it for
-# every DKMS module (README, "Debian packages"): one this test made, with no
+# every DKMS module (doc/building.md, "Debian packages"): one this test made, with no
 # other DKMS module beside it, goes with the test.
 key_before=$([ -e /var/lib/dkms/mok.key ] && echo yes)
 dkms_dir_before=$([ -d /var/lib/dkms ] && echo yes)
