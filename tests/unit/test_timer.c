@@ -1049,6 +1049,7 @@ static int unprivileged_mlock_checks(void)
 	/* mlock not given: the refusal is a warning. */
 	h_init(&h);
 	h.opts[TIMER_OPT_MLOCK].set = false;
+	h.cfg.mlock_set = false;
 	if (h_open(&h) || pl->source->start(&h.ctx, &pa))
 		return 6;
 	if (!strstr(h.log, "mlockall() failed"))
