@@ -108,6 +108,8 @@ struct wfw_remote_opts {
 /* Long options every remote-capable command shares (see remote_opts.c). */
 enum { WFW_OPT_SSH_CONFIG = 400, WFW_OPT_JOBS, WFW_OPT_SUT_WULTFW,
        WFW_OPT_SUT_DIR };
+/* --jobs: at most this many SUTs at a time. */
+#define WFW_REMOTE_JOBS_MAX 4096
 #define WFW_REMOTE_LONGOPTS \
 	{ "host", required_argument, NULL, 'H' }, \
 	{ "user", required_argument, NULL, 'U' }, \
