@@ -19,7 +19,6 @@ if STATIC_PLUGINS
 wultfw_LDADD += $(PRELOAD_PLUGINS)
 EXTRA_wultfw_DEPENDENCIES = $(pkglib_LTLIBRARIES)
 endif
-cli/wultfw-cmd_deploy.$(OBJEXT): kmod_table.h
 
 # The commands the unit tests drive through their entry points.
 CLI_TEST_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core -iquote $(top_srcdir) \
