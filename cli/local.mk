@@ -26,7 +26,7 @@ CLI_TEST_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core -iquote $(top_srcd
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_calc
 TESTS += tests/unit/test_calc
-tests_unit_test_calc_SOURCES = tests/unit/test_calc.c cli/cmd_calc.c cli/toolopts.c cli/toolopts.h
+tests_unit_test_calc_SOURCES = tests/unit/test_calc.c cli/cmd_calc.c cli/cliopts.c cli/clihelp.c
 tests_unit_test_calc_CPPFLAGS = $(CLI_TEST_CPPFLAGS)
 tests_unit_test_calc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_calc_LDADD = tools/libwfw_tools.la core/libwfw_core.la tests/unit/libtestutil.la \

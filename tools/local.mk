@@ -2,7 +2,7 @@
 # report do (cli/cmd_*.c parse their command lines and call in here).
 noinst_LTLIBRARIES += tools/libwfw_tools.la
 # calc: statistics of result files
-tools_libwfw_tools_la_SOURCES = tools/calc.h tools/calc_load.c tools/calc_print.c
+tools_libwfw_tools_la_SOURCES = tools/calc.h tools/calc_funcs.c tools/calc_load.c tools/calc_print.c
 # convert: CSV <-> binary, in parallel parts; filter's kept rows of a block
 tools_libwfw_tools_la_SOURCES += tools/convert.h tools/convert_par.c tools/convert_raw.c \
 	tools/csv_par.c tools/csv2bin_par.c tools/filter_blk.c tools/replace.c tools/replace.h
