@@ -5,7 +5,8 @@ noinst_LTLIBRARIES += tools/libwfw_tools.la
 tools_libwfw_tools_la_SOURCES = tools/calc.h tools/calc_funcs.c tools/calc_load.c tools/calc_print.c
 # convert: CSV <-> binary, in parallel parts; filter's kept rows of a block
 tools_libwfw_tools_la_SOURCES += tools/convert.h tools/convert_par.c tools/convert_raw.c \
-	tools/csv_par.c tools/csv2bin_par.c tools/filter_blk.c tools/replace.c tools/replace.h
+	tools/csv_par.c tools/csv2bin_par.c tools/filter_blk.c tools/replace.c tools/replace.h \
+	tools/retype.c tools/retype.h tools/filter.h tools/filter_res.c
 # report: results read into columns for lib/report
 tools_libwfw_tools_la_SOURCES += tools/report_load.h tools/report_keep.c \
 	tools/report_par.c tools/report_cols.c
