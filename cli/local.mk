@@ -2,7 +2,7 @@
 # which parses its command line and calls into core/ (the run engine),
 # tools/ (result files), remote/ (SUTs) and lib/.
 bin_PROGRAMS += wultfw
-wultfw_SOURCES = cli/main.c cli/commands.h cli/toolopts.c cli/toolopts.h \
+wultfw_SOURCES = cli/main.c cli/commands.h \
 	cli/cliopts.c cli/cliopts.h cli/clihelp.c cli/clihelp.h \
 	cli/clitable.h cli/remoteopts.c cli/remoteopts.h \
 	cli/cmd_run.c cli/cmd_scan.c cli/cmd_restore.c cli/cmd_plugins.c \
