@@ -105,7 +105,7 @@ static const char *const formats[] = { "table", "markdown", "csv", "json", NULL 
 
 #define CALC offsetof(struct calc_args, c)
 static const struct wfw_cli_opt calc_opts[] = {
-	{ "funcs", 'f', WFW_CLI_CALL, "LIST", "functions, comma-separated: count (N), min, max, mean (avg), std (stddev), median (med), pNN or NN% (percentile NN, 0-100)",
+	{ "funcs", 'f', WFW_CLI_CALL, "LIST", "functions, comma-separated: count (N), min, max, mean (avg), std (stddev), median (med), pNN or NN%: the percentile NN, 0 to 100",
 	  .def = CALC_DEF_FUNCS, .off = CALC, .set = set_funcs },
 	{ "metrics", 'm', WFW_CLI_CALL, "LIST", "metrics (column names or glob patterns such as '*Latency'), comma-separated; default all numeric",
 	  .off = CALC, .set = set_metrics },
@@ -113,7 +113,7 @@ static const struct wfw_cli_opt calc_opts[] = {
 	  .off = CALC, .set = set_per_cstate },
 	{ "group-by", 'g', WFW_CLI_CALL, "COL", "also per value of another text column: Precise (skid per precise level), Where (skid: hits vs skids)",
 	  .off = CALC, .set = set_group_by },
-	{ "format", 'F', WFW_CLI_CHOICE, "FMT", "the form of the output (table: aligned text)",
+	{ "format", 'F', WFW_CLI_CHOICE, "FMT", "the output's form; table is aligned text",
 	  .def = "table", .choices = formats, .off = offsetof(struct calc_args, c.format) },
 	{ "json", 0, WFW_CLI_CALL, NULL, "same as --format json",
 	  .off = offsetof(struct calc_args, c.format), .set = set_json },
@@ -133,7 +133,7 @@ static const struct wfw_cli_opt calc_opts[] = {
 /* Beyond -e, the histogram's error: a number, not text of the table's. */
 static void calc_more(FILE *f)
 {
-	fprintf(f, "Beyond --exact-limit, percentiles come from a histogram within %.3f%%\n"
+	fprintf(f, "\nBeyond --exact-limit, percentiles come from a histogram within %.3f%%\n"
 		"relative error; the output states the switch point.\n",
 		WFW_HIST_REL_ERROR * 100);
 }
