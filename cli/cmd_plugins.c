@@ -82,21 +82,8 @@ static const struct wfw_cli_opt help_opts[] = {
 
 static const struct wfw_cli help_cli = {
 	.name = "help",
-	.usage = "Usage: wultfw help PLUGIN | wultfw COMMAND --help\n\n"
-		 "Commands:\n"
-		 "  (none)        run experiments: wultfw [-c FILE] (wultfw --help)\n"
-		 "  list-plugins  the sources and sinks there are\n"
-		 "  help PLUGIN   a plugin's options\n"
-		 "  calc RESULT.. statistics of result directories, CSV or binary files\n"
-		 "  convert FILE  CSV to binary and back: wultfw convert FILE -o OUT\n"
-		 "  report RESULT.. an HTML report, several results as a diff:\n"
-		 "                wultfw report -o DIR RESULT...\n"
-		 "  filter RESULT the datapoints an expression selects, as a new result:\n"
-		 "                wultfw filter RESULT -o NEW --include EXPR\n"
-		 "  scan          which sources can measure on this machine, and why not\n"
-		 "  restore       put back the settings a killed wultfw left changed\n"
-		 "  deploy        build and install the kernel modules for this kernel\n"
-		 "  fetch -H HOST copy finished runs' results back from the SUTs",
+	.usage = "Usage: wultfw help PLUGIN | wultfw COMMAND --help\n",
+	.more = wfw_commands_print,
 	.opts = help_opts,
 	.operand = "PLUGIN", .min_operands = 0, .max_operands = 1,
 };

@@ -3,7 +3,7 @@
 # shown by --help from it) and calls into core/ (the run engine), tools/
 # (result files), remote/ (SUTs) and lib/.
 bin_PROGRAMS += wultfw
-wultfw_SOURCES = cli/main.c cli/commands.h cli/cliopts.c cli/cliopts.h cli/clihelp.c cli/clihelp.h \
+wultfw_SOURCES = cli/main.c cli/commands.c cli/commands.h cli/cliopts.c cli/cliopts.h cli/clihelp.c cli/clihelp.h \
 	cli/clitable.h cli/remoteopts.c cli/remoteopts.h \
 	cli/cmd_run.c cli/cmd_scan.c cli/cmd_restore.c cli/cmd_plugins.c \
 	cli/cmd_calc.c cli/cmd_convert.c cli/cmd_filter.c cli/cmd_report.c \
