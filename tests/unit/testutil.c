@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include <CUnit/TestRun.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -68,6 +69,45 @@ int tu_contains(const char *haystack, const char *needle)
 	fprintf(stderr, "\n  expected to find: %s\n  in: %s\n", needle,
 		haystack ? haystack : "(null)");
 	return 0;
+}
+
+/* The text fd holds, into buf (cut to len), then fd closed. */
+static void take_text(int fd, char *buf, size_t len)
+{
+	ssize_t k = pread(fd, buf, len - 1, 0);
+
+	buf[k > 0 ? k : 0] = '\0';
+	close(fd);
+}
+
+int tu_capture(int (*fn)(void *arg), void *arg, char *out, size_t outlen,
+	       char *err, size_t errlen)
+{
+	char *dir = tu_tmpdir(), *po = NULL, *pe = NULL;
+	int so = dup(1), se = dup(2), fo = -1, fe = -1, ret;
+
+	if (dir && asprintf(&po, "%s/stdout", dir) > 0 && asprintf(&pe, "%s/stderr", dir) > 0) {
+		fo = open(po, O_RDWR | O_CREAT | O_TRUNC, 0644);
+		fe = open(pe, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	ret = fn(arg);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	take_text(fo, out, outlen);
+	take_text(fe, err, errlen);
+	tu_rmtree(dir);
+	free(po);
+	free(pe);
+	free(dir);
+	return ret;
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag,

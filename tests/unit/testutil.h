@@ -14,6 +14,12 @@ char *tu_write(const char *dir, const char *name, const char *text);
 char *tu_read(const char *path);
 /* Does `haystack` contain `needle`? Prints both when not. */
 int tu_contains(const char *haystack, const char *needle);
+/*
+ * fn(arg) with stdout and stderr going to files; what each got into out
+ * and err (NUL-terminated, cut to their sizes). Returns what fn returned.
+ */
+int tu_capture(int (*fn)(void *arg), void *arg, char *out, size_t outlen,
+	       char *err, size_t errlen);
 /* rm -rf */
 void tu_rmtree(const char *path);
 /*
