@@ -70,6 +70,7 @@ static void h_init(struct harness *h)
 	/* Explicitly off: tests must not lock the test runner's memory. */
 	h->opts[TIMER_OPT_MLOCK] = (struct wultfw_value){ .set = true, .b = false };
 	h->cfg.mlock = false;
+	h->cfg.mlock_set = true;
 	h->ctx.plugin = pl;
 	h->ctx.opts = h->opts;
 	h->ctx.cfg = &h->cfg;
@@ -1025,6 +1026,7 @@ static int unprivileged_checks(void)
 	/* mlock not given: measure anyway. */
 	h_init(&h);
 	h.opts[TIMER_OPT_MLOCK].set = false;
+	h.cfg.mlock_set = false;
 	if (h_open(&h) || pl->source->start(&h.ctx, &pa))
 		return 6;
 	h_collect(&h, 5);
@@ -1047,6 +1049,7 @@ static int unprivileged_mlock_checks(void)
 	/* mlock not given: the refusal is a warning. */
 	h_init(&h);
 	h.opts[TIMER_OPT_MLOCK].set = false;
+	h.cfg.mlock_set = false;
 	if (h_open(&h) || pl->source->start(&h.ctx, &pa))
 		return 6;
 	if (!strstr(h.log, "mlockall() failed"))
