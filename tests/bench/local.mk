@@ -1,6 +1,14 @@
-# Benchmarks: `make bench` (not part of `make check`; they take minutes).
+# Benchmarks: `make bench` (they take minutes). `make check` builds the
+# programs and runs each on a few datapoints (test_bench_build.sh), so a
+# change of the API they drive cannot leave them broken unnoticed.
 EXTRA_PROGRAMS = tests/bench/bench_stats_sink \
 	tests/bench/gen_datapoints tests/bench/bench_sinks
+if HAVE_CUNIT
+check_PROGRAMS += tests/bench/bench_stats_sink \
+	tests/bench/gen_datapoints tests/bench/bench_sinks
+TESTS += tests/bench/test_bench_build.sh
+endif
+EXTRA_DIST += tests/bench/test_bench_build.sh
 tests_bench_bench_stats_sink_SOURCES = tests/bench/bench_stats_sink.c \
 	sinks/stats/stats.c sinks/stats/cychist.c sinks/stats/binhist.c
 tests_bench_bench_stats_sink_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS) \
