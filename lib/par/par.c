@@ -228,6 +228,7 @@ int wfw_par_run(struct wfw_par *p)
 	if (p->nparts < n)
 		n = p->nparts ? (unsigned)p->nparts : 1;
 	p->emitted = 0;
+	p->failed = UINT64_MAX;
 	p->stopped = p->cut = false;
 	r.slot = calloc(r.nslots, sizeof(*r.slot));
 	if (!r.slot)
@@ -240,7 +241,10 @@ int wfw_par_run(struct wfw_par *p)
 	pthread_mutex_destroy(&r.take_mu);
 	pthread_cond_destroy(&r.cv);
 	free(r.slot);
-	return r.fail && r.end == r.fail_at ? r.fail : 0;
+	if (!r.fail || r.end != r.fail_at)
+		return 0;
+	p->failed = r.fail_at;	/* its slot still holds it */
+	return r.fail;
 }
 
 unsigned wfw_par_file_threads(const char *path, unsigned jobs, bool given)

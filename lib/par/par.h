@@ -54,6 +54,7 @@ struct wfw_par {
 	const volatile sig_atomic_t *stop;	/* set: no part is taken any more */
 	/* Set by wfw_par_run(): */
 	uint64_t emitted;		/* parts 0 .. emitted - 1 went out */
+	uint64_t failed;		/* the part whose error it returned */
 	bool stopped;			/* *stop ended it before the parts did */
 	bool cut;			/* emit() said WFW_PAR_CUT */
 };

@@ -233,6 +233,7 @@ static void test_order(void)
 		check_prefix(t, cfg[i][0]);
 		CU_ASSERT(t->max_held <= (int)slots);
 		CU_ASSERT(!t->p.stopped && !t->p.cut);
+		CU_ASSERT_EQUAL(t->p.failed, UINT64_MAX);
 		CU_ASSERT(!t->other_thread);
 		t_free(t);
 	}
@@ -247,6 +248,7 @@ static void test_error_stops_later_parts(void)
 	t->fail_part[0] = 137;
 	t->fail_ret[0] = -EIO;
 	CU_ASSERT_EQUAL(wfw_par_run(&t->p), -EIO);
+	CU_ASSERT_EQUAL(t->p.failed, 137);
 	check_prefix(t, 137);
 	CU_ASSERT(t->worked_max <= 137 + 6);	/* none claimed past the bound */
 	t_free(t);
@@ -263,6 +265,7 @@ static void test_first_error_in_order(void)
 	t->fail_ret[1] = -EINVAL;
 	t->fail_delay_us[1] = 20000;
 	CU_ASSERT_EQUAL(wfw_par_run(&t->p), -EINVAL);
+	CU_ASSERT_EQUAL(t->p.failed, 137);
 	check_prefix(t, 137);
 	t_free(t);
 }
@@ -274,6 +277,7 @@ static void test_emit_error(void)
 	t->emit_fail_part = 20;
 	CU_ASSERT_EQUAL(wfw_par_run(&t->p), -EPIPE);
 	CU_ASSERT_EQUAL(t->p.emitted, 20);
+	CU_ASSERT_EQUAL(t->p.failed, 20);
 	CU_ASSERT(t->worked_max <= 21 + 5);
 	t_free(t);
 }
@@ -321,6 +325,7 @@ static void test_take(void)
 	t->p.ops = &take_ops;
 	t->take_fail = 50;
 	CU_ASSERT_EQUAL(wfw_par_run(&t->p), -ENOSPC);
+	CU_ASSERT_EQUAL(t->p.failed, 50);
 	check_prefix(t, 50);
 	t_free(t);
 }
