@@ -612,9 +612,17 @@ static int metrics(const struct wfw_report *rep, FILE *f)
 	struct metric_out o[WFW_REPORT_MAX_PARTS] = { 0 };
 	struct metrics_par mp = { .rep = rep, .f = f, .o = o };
 	struct wfw_par par = { .ops = &metric_ops, .ctx = &mp,
-			       .nparts = rep->nmetrics, .threads = n ? n : 1 };
-	int ret = wfw_par_run(&par);
+			       .nparts = rep->nmetrics, .threads = n };
+	int ret = 0;
 
+	if (n < 2) {	/* one thread: straight into f, not through memory */
+		for (size_t m = 0; m < rep->nmetrics && !ret; m++) {
+			fputs(m ? ", " : "", f);
+			ret = metric(rep, rep->metrics[m], f);
+		}
+		return ret;
+	}
+	ret = wfw_par_run(&par);
 	for (unsigned i = 0; i < WFW_REPORT_MAX_PARTS; i++)
 		free(o[i].buf);
 	return ret;
