@@ -15,6 +15,7 @@
 #include "datasel.h"
 #include "options.h"
 #include "plugins.h"
+#include "sinkfile.h"
 
 /* Where a setting was written, for errors found after parsing. */
 struct wfw_loc {
@@ -29,6 +30,7 @@ struct wfw_plugin_inst {
 	char key[96];			/* "experiments[0].sinks[1]" */
 	struct wfw_loc loc;		/* of the group */
 	struct wultfw_ctx ctx;
+	struct wfw_sinkfiles files;	/* sinks: the files they write */
 };
 
 enum wfw_cstate_mode {

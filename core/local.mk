@@ -15,6 +15,7 @@ core_libwfw_core_la_SOURCES = \
 	core/log.c core/log.h \
 	core/machine.c core/machine.h \
 	core/options.c core/options.h \
+	core/pace.c core/pace.h \
 	core/plugins.c core/plugins.h \
 	core/progress.c core/progress.h \
 	core/resolved.c core/resolved.h \
@@ -24,6 +25,7 @@ core_libwfw_core_la_SOURCES = \
 	core/resultdir.c core/resultdir.h \
 	core/sched.c core/sched.h \
 	core/signals.c core/signals.h \
+	core/sinkfile.c core/sinkfile.h \
 	core/sysinfo.c core/sysinfo.h \
 	core/units.c core/units.h
 # An experiment's include/exclude against the columns its source declares.

@@ -2,8 +2,7 @@
 /*
  * The rows a report keeps, in memory that does not grow with the file:
  * every row up to WFW_REPORT_KEEP_ROWS, then a uniform sample of
- * WFW_REPORT_SAMPLE_ROWS; and per metric its largest rows, exactly. Which
- * columns are kept, and which one gives the groups.
+ * WFW_REPORT_SAMPLE_ROWS; and per metric its largest rows, exactly.
  */
 #include "config.h"
 
@@ -12,60 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "datafmt/metricdoc.h"
 #include "report_load.h"
 
 const char *const rep_timeline_col = "LTime";
-
-/* Groups of the tables, colours and histograms, unless --group-by says. */
-static const char *const default_groups[] = { "ReqCState", "Precise" };
-
-/* Columns to keep in memory: the metrics and the scatter x axes. */
-int rep_keep_columns(struct wfw_rep_result *r, const struct wultfw_schema *s,
-		     const struct rep_names *nm, bool timeline)
-{
-	size_t n = nm->nmetrics + nm->nxaxes + timeline;
-
-	r->colnames = calloc(n, sizeof(*r->colnames));
-	r->units = calloc(n, sizeof(*r->units));
-	r->vals = calloc(n, sizeof(*r->vals));
-	if (!r->colnames || !r->units || !r->vals)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		const char *name = i < nm->nmetrics ? nm->metrics[i] :
-				   i < nm->nmetrics + nm->nxaxes ?
-				   nm->xaxes[i - nm->nmetrics] : rep_timeline_col;
-		int k = wfw_schema_find(s, name);
-
-		r->colnames[r->ncols] = name;
-		r->units[r->ncols] = k >= 0 ? wfw_metric_unit(name, s->cols[k].unit) : "";
-		r->ncols++;
-		if (k >= 0 && s->cols[k].type == WULTFW_COL_ENUM)
-			r->units[r->ncols - 1] = "";
-	}
-	r->ntails = nm->nmetrics;
-	return 0;
-}
-
-/*
- * The column giving the groups: --group-by's (-EINVAL if it is not a
- * name column), else the first default one there is, else -1.
- */
-int rep_group_col(const struct rep_cli *c, const struct wultfw_schema *s)
-{
-	int k;
-
-	if (c->group_by) {
-		k = wfw_schema_find(s, c->group_by);
-		return k >= 0 && s->cols[k].type == WULTFW_COL_ENUM ? k : -EINVAL;
-	}
-	for (size_t i = 0; i < 2; i++) {
-		k = wfw_schema_find(s, default_groups[i]);
-		if (k >= 0 && s->cols[k].type == WULTFW_COL_ENUM)
-			return k;
-	}
-	return -1;
-}
 
 /*
  * One kept cell as a float: LTime (CLOCK_MONOTONIC ns, too large for a

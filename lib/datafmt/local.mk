@@ -47,13 +47,13 @@ tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtest
 # The sinks' and convert's sources are linked in and driven through their
 # descriptors / entry point.
 tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
-	sinks/binary/binary.c cli/cmd_convert.c cli/toolopts.c
-tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core -iquote $(top_srcdir)
+	sinks/binary/binary.c cli/cmd_convert.c cli/cliopts.c cli/clihelp.c
+tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBCONFIG_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core -iquote $(top_srcdir)
 tests_unit_test_sinks_LDADD = tools/libwfw_tools.la lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
-	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
+	tests/unit/libtestopts.la core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif
 # The binary format: blocks, checksums, damage, version 1 files.
-tests_unit_test_binfmt_SOURCES = tests/unit/test_binfmt.c cli/cmd_convert.c cli/toolopts.c
+tests_unit_test_binfmt_SOURCES = tests/unit/test_binfmt.c cli/cmd_convert.c cli/cliopts.c cli/clihelp.c
 tests_unit_test_binfmt_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
 tests_unit_test_binfmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core -iquote $(top_srcdir)
 tests_unit_test_binfmt_LDADD = tools/libwfw_tools.la lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \

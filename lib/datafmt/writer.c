@@ -10,20 +10,31 @@
 #include "datafmt/reader.h"
 #include "datafmt/writer.h"
 
+size_t wfw_csv_whole(const char *p, size_t n, uint64_t *rows)
+{
+	size_t keep = 0;
+	uint64_t lines = 0;
+	int quoted = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '"') {
+			quoted = !quoted;	/* "" inside quotes toggles twice */
+		} else if (p[i] == '\n' && !quoted) {
+			keep = i + 1;
+			lines++;
+		}
+	}
+	*rows = lines;
+	return keep;
+}
+
 /* Whole CSV rows in p[0..n): up to the last newline outside quotes. */
 static size_t csv_whole(void *arg, const char *p, size_t n)
 {
-	size_t keep = 0;
-	int quoted = 0;
+	uint64_t rows;
 
 	(void)arg;
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] == '"')
-			quoted = !quoted;	/* "" inside quotes toggles twice */
-		else if (p[i] == '\n' && !quoted)
-			keep = i + 1;
-	}
-	return keep;
+	return wfw_csv_whole(p, n, &rows);
 }
 
 int wfw_writer_bad_batch(struct wfw_out *o, size_t got, size_t want)
@@ -33,8 +44,9 @@ int wfw_writer_bad_batch(struct wfw_out *o, size_t got, size_t want)
 	return -EINVAL;
 }
 
-int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
-		  const struct wultfw_schema *s, int flags)
+/* The formats of the schema's columns, before the output opens. */
+static int csvw_begin(struct wfw_csv_writer *w, const char *path,
+		      const struct wultfw_schema *s)
 {
 	char err[256];
 	int ret;
@@ -44,10 +56,13 @@ int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
 	if (ret) {
 		snprintf(w->out.msg, sizeof(w->out.msg), "%s: %s", path, err);
 		w->out.fd = -1;
-		return ret;
 	}
-	ret = wfw_out_open(&w->out, path, WFW_WRITER_BUF > 4 * w->fmt.row_max
-				? WFW_WRITER_BUF : 4 * w->fmt.row_max, flags);
+	return ret;
+}
+
+/* The output (ret: how opening it went) gets the header. */
+static int csvw_start(struct wfw_csv_writer *w, int ret)
+{
 	/* The header goes out at once: from now on the file is a valid CSV. */
 	if (!ret)
 		ret = wfw_out_write(&w->out, w->fmt.header, w->fmt.header_len);
@@ -60,6 +75,29 @@ int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
 		return ret;
 	}
 	return 0;
+}
+
+int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
+		  const struct wultfw_schema *s, int flags)
+{
+	int ret = csvw_begin(w, path, s);
+
+	if (ret)
+		return ret;
+	return csvw_start(w, wfw_out_open(&w->out, path, WFW_WRITER_BUF > 4 * w->fmt.row_max
+					  ? WFW_WRITER_BUF : 4 * w->fmt.row_max, flags));
+}
+
+int wfw_csvw_open_fwd(struct wfw_csv_writer *w, const char *name,
+		      const struct wultfw_schema *s,
+		      const struct wfw_out_fwd *fwd, void *arg)
+{
+	int ret = csvw_begin(w, name, s);
+
+	if (ret)
+		return ret;
+	return csvw_start(w, wfw_out_open_fwd(&w->out, name, WFW_WRITER_BUF > 4 * w->fmt.row_max
+					      ? WFW_WRITER_BUF : 4 * w->fmt.row_max, fwd, arg));
 }
 
 /* The schema changed under us (a one-pass reader): follow it. */
@@ -126,8 +164,10 @@ int wfw_csvw_write_text(struct wfw_csv_writer *w, const struct wultfw_batch *b,
 
 		if (!p)
 			return w->out.err;
-		wfw_out_commit(&w->out, wfw_csv_rows_text(&w->fmt, p, wultfw_crow(b, r), n,
-							  text ? text + r : NULL));
+		ret = wfw_out_commit_rows(&w->out, wfw_csv_rows_text(&w->fmt, p, wultfw_crow(b, r), n,
+								     text ? text + r : NULL), n);
+		if (ret)
+			return ret;
 		r += n;
 	}
 	w->rows += b->rows;
@@ -155,6 +195,15 @@ static int csv_open_impl(void *impl, const char *path,
 {
 	(void)meta;	/* a CSV file has no place for it */
 	return wfw_csvw_open(impl, path, s, flags);
+}
+
+static int csv_open_fwd_impl(void *impl, const char *name,
+			     const struct wultfw_schema *s,
+			     const char *const *meta,
+			     const struct wfw_out_fwd *fwd, void *arg)
+{
+	(void)meta;
+	return wfw_csvw_open_fwd(impl, name, s, fwd, arg);
 }
 
 static int csv_write_impl(void *impl, const struct wultfw_batch *b)
@@ -190,6 +239,8 @@ const struct wfw_format wfw_format_csv = {
 	.rows_word = "rows",
 	.kept_key = "csv_rows_in_file",
 	.open = csv_open_impl,
+	.open_fwd = csv_open_fwd_impl,
+	.whole = wfw_csv_whole,
 	.write = csv_write_impl,
 	.flush = csv_flush_impl,
 	.close = csv_close_impl,
@@ -202,6 +253,14 @@ static int bin_open_impl(void *impl, const char *path,
 			 int flags)
 {
 	return wfw_binw_open(impl, path, s, meta, flags);
+}
+
+static int bin_open_fwd_impl(void *impl, const char *name,
+			     const struct wultfw_schema *s,
+			     const char *const *meta,
+			     const struct wfw_out_fwd *fwd, void *arg)
+{
+	return wfw_binw_open_fwd(impl, name, s, meta, fwd, arg);
 }
 
 static int bin_write_impl(void *impl, const struct wultfw_batch *b)
@@ -234,6 +293,8 @@ const struct wfw_format wfw_format_binary = {
 	.rows_word = "records",
 	.kept_key = "binary_records_in_file",
 	.open = bin_open_impl,
+	.open_fwd = bin_open_fwd_impl,
+	.whole = wfw_bin_whole,
 	.write = bin_write_impl,
 	.flush = bin_flush_impl,
 	.close = bin_close_impl,
@@ -248,6 +309,16 @@ int wfw_writer_open(struct wfw_writer *w, const struct wfw_format *fmt,
 	memset(w, 0, sizeof(*w));
 	w->fmt = fmt;
 	return fmt->open(&w->impl, path, s, meta, flags);
+}
+
+int wfw_writer_open_fwd(struct wfw_writer *w, const struct wfw_format *fmt,
+			const char *name, const struct wultfw_schema *s,
+			const char *const *meta, const struct wfw_out_fwd *fwd,
+			void *arg)
+{
+	memset(w, 0, sizeof(*w));
+	w->fmt = fmt;
+	return fmt->open_fwd(&w->impl, name, s, meta, fwd, arg);
 }
 
 int wfw_writer_set_bare(struct wfw_writer *w, size_t c, bool bare)

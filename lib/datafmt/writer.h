@@ -26,6 +26,15 @@ struct wfw_csv_writer {
 /* flags: WFW_OUT_EXCL to refuse an existing file. Writes the header. */
 int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
 		  const struct wultfw_schema *s, int flags);
+/* The same into a sink's file (out.h: struct wfw_out_fwd); name in messages. */
+int wfw_csvw_open_fwd(struct wfw_csv_writer *w, const char *name,
+		      const struct wultfw_schema *s,
+		      const struct wfw_out_fwd *fwd, void *arg);
+/*
+ * The longest prefix of p[0..n) made of whole CSV lines (the last newline
+ * outside quotes), and in *rows how many.
+ */
+size_t wfw_csv_whole(const char *p, size_t n, uint64_t *rows);
 int wfw_csvw_write(struct wfw_csv_writer *w, const struct wultfw_batch *b);
 /*
  * The same, row i printed as text[i] where text[i].n is set (reader.h:
@@ -79,6 +88,15 @@ struct wfw_bin_writer {
 int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 		  const struct wultfw_schema *s, const char *const *meta,
 		  int flags);
+/* The same into a sink's file (out.h: struct wfw_out_fwd); no GROWS. */
+int wfw_binw_open_fwd(struct wfw_bin_writer *w, const char *name,
+		      const struct wultfw_schema *s, const char *const *meta,
+		      const struct wfw_out_fwd *fwd, void *arg);
+/*
+ * The longest prefix of p[0..n) made of whole blocks (p starts on one),
+ * and in *rows the rows they hold.
+ */
+size_t wfw_bin_whole(const char *p, size_t n, uint64_t *rows);
 int wfw_binw_write(struct wfw_bin_writer *w, const struct wultfw_batch *b);
 /*
  * Before the first row: FLOAT column c's integral values are shown as
@@ -103,6 +121,11 @@ struct wfw_format {
 	const char *kept_key;		/* info.yml key after a failed write */
 	int (*open)(void *impl, const char *path, const struct wultfw_schema *s,
 		    const char *const *meta, int flags);
+	/* Into a sink's file, which then counts whole rows with `whole`. */
+	int (*open_fwd)(void *impl, const char *name,
+			const struct wultfw_schema *s, const char *const *meta,
+			const struct wfw_out_fwd *fwd, void *arg);
+	size_t (*whole)(const char *p, size_t n, uint64_t *rows);
 	int (*write)(void *impl, const struct wultfw_batch *b);
 	/* Everything written so far handed to the kernel. */
 	int (*flush)(void *impl);
@@ -127,6 +150,11 @@ struct wfw_writer {
 int wfw_writer_open(struct wfw_writer *w, const struct wfw_format *fmt,
 		    const char *path, const struct wultfw_schema *s,
 		    const char *const *meta, int flags);
+/* The same into a sink's file the core opened (out.h: struct wfw_out_fwd). */
+int wfw_writer_open_fwd(struct wfw_writer *w, const struct wfw_format *fmt,
+			const char *name, const struct wultfw_schema *s,
+			const char *const *meta, const struct wfw_out_fwd *fwd,
+			void *arg);
 /*
  * Before the first row: column c prints integral FLOAT values as integers
  * ("5", not "5.0"), as the CSV read wrote them (wfw_reader_bare_ints());
