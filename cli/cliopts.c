@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <par/par.h>
 #include <suggest/suggest.h>
 
 /* Long options without a letter: getopt_long() returns this plus the index. */
@@ -50,9 +51,7 @@ int wfw_cli_status(enum wfw_cli_next next)
 
 unsigned wfw_cli_online_cpus(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > WFW_CLI_JOBS_MAX ? WFW_CLI_JOBS_MAX : (unsigned)n;
+	return wfw_par_online_cpus(WFW_CLI_JOBS_MAX);
 }
 
 /* A whole number written in decimal digits only: no sign, no spaces. */

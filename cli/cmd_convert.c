@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "par/par.h"
 #include "tools/convert.h"
 #include "tools/replace.h"
 #include "tools/retype.h"
@@ -23,8 +23,6 @@
 #include "signals.h"
 
 #define CONVERT_BATCH 8192
-/* A CSV file smaller than this is parsed by one thread unless -j says. */
-#define PAR_MIN_BYTES	(8u << 20)
 
 struct convert_args {
 	const char *in, *out;		/* out: where it is written now */
@@ -181,18 +179,14 @@ static int copy_rows(struct wfw_reader *r, struct wfw_writer *w,
 
 /*
  * CSV to binary, every row: parsed in chunks on every core (-j, or a file
- * of PAR_MIN_BYTES or more), while the types a one-pass reader learned at
- * open hold throughout.
+ * of WFW_PAR_MIN_BYTES or more), while the types a one-pass reader learned
+ * at open hold throughout.
  */
 static bool csv_chunks_fit(struct wfw_reader *r, const struct convert_args *a)
 {
-	struct stat st;
-
-	if (a->jobs < 2 || !a->one_pass || a->fmt != &wfw_format_binary ||
-	    wfw_reader_format(r) != WFW_FMT_CSV || stat(a->in, &st) ||
-	    !S_ISREG(st.st_mode))	/* parts are byte ranges of a file */
-		return false;
-	return a->jobs_given || st.st_size >= PAR_MIN_BYTES;
+	return a->one_pass && a->fmt == &wfw_format_binary &&
+	       wfw_reader_format(r) == WFW_FMT_CSV &&
+	       wfw_par_file_threads(a->in, a->jobs, a->jobs_given) > 1;
 }
 
 /* CSV to binary in chunks; 1: it cannot be, the output is back to its header. */

@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "commands.h"
 #include "datafmt/locate.h"
+#include "par/par.h"
 #include "tools/convert.h"
 #include "tools/filter.h"
 #include "tools/replace.h"
@@ -26,8 +26,6 @@
 #include "signals.h"
 
 #define FILTER_BATCH 8192
-/* A CSV file below this is read by one thread unless -j says otherwise. */
-#define PAR_MIN_BYTES	(8u << 20)
 
 struct filter {
 	const char *in, *include, *exclude, *metrics;
@@ -205,11 +203,7 @@ static int in_chunks(struct filter *f, unsigned jobs)
  */
 static unsigned csv_jobs(const struct filter *f)
 {
-	struct stat st;
-
-	if (f->jobs < 2 || stat(f->path, &st))
-		return 1;
-	return f->jobs_given || st.st_size >= PAR_MIN_BYTES ? f->jobs : 1;
+	return wfw_par_file_threads(f->path, f->jobs, f->jobs_given);
 }
 
 /*

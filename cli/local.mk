@@ -37,7 +37,7 @@ TESTS += tests/unit/test_cliopts
 tests_unit_test_cliopts_SOURCES = tests/unit/test_cliopts.c cli/cliopts.c cli/clihelp.c
 tests_unit_test_cliopts_CPPFLAGS = $(CLI_TEST_CPPFLAGS)
 tests_unit_test_cliopts_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
-tests_unit_test_cliopts_LDADD = lib/suggest/libwfw_suggest.la tests/unit/libtestutil.la $(CUNIT_LIBS)
+tests_unit_test_cliopts_LDADD = lib/suggest/libwfw_suggest.la lib/par/libwfw_par.la tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif
 
 # The build wultfw --version names: configure's --with-build-id (debian/rules:

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 #include "datafmt/infoyml.h"
 #include "datafmt/locate.h"
 #include "datafmt/runstate.h"
+#include "par/par.h"
 
 /*
  * Rows per batch read. 1024 rows of 14 cells (115 KB) stay in the L2 cache
@@ -215,93 +215,69 @@ void calc_result_free(struct calc_result *r)
 
 /* ---- several threads over parts of one CSV file ---- */
 
-/* Below this, a second thread costs more than it saves. */
-#define PART_MIN_BYTES	(8u << 20)
-
-struct part {
+/* Part k (of cp->n) of the file into its own statistics, cp->res[k]. */
+struct calc_parts {
 	struct calc *c;
-	struct calc_result res;
-	unsigned k, n;
-	int ret;
-	char err[700];
-	pthread_t th;
+	struct calc_result *res;
+	unsigned n;
 };
 
-static void *part_main(void *arg)
+static int part_read(void *ctx, unsigned slot, uint64_t k)
 {
-	struct part *p = arg;
+	struct calc_parts *cp = ctx;
+	struct calc_result *r = &cp->res[k];
+	char err[700];	/* not said: one reader says what is wrong */
+	int ret = open_result(cp->c, r, (unsigned)k, cp->n, err, sizeof(err));
 
-	p->ret = open_result(p->c, &p->res, p->k, p->n, p->err, sizeof(p->err));
-	if (!p->ret)
-		p->ret = stream_rows(&p->res, p->err, sizeof(p->err));
-	return NULL;
+	return ret ? ret : stream_rows(r, err, sizeof(err));
 }
 
-/* Parts 1.. into part 0, then part 0 becomes r. */
-static int merge_parts(struct part *parts, unsigned n, struct calc_result *r)
+/* Parts 1.. into part 0, in order. */
+static int part_merge(void *ctx, unsigned slot, uint64_t k)
 {
-	struct calc_result *dst = &parts[0].res;
-	int ret = 0;
+	struct calc_parts *cp = ctx;
+	struct calc_result *dst = &cp->res[0], *src = &cp->res[k];
+	int ret;
 
-	for (unsigned k = 1; k < n && !ret; k++) {
-		ret = wfw_statset_merge(&dst->set, &parts[k].res.set);
-		dst->sel.kept += parts[k].res.sel.kept;
-		dst->sel.dropped += parts[k].res.sel.dropped;
-	}
-	if (ret)
-		return ret;
-	r->rd = dst->rd;
-	r->set = dst->set;
-	r->sel = dst->sel;
-	r->have_set = true;
-	dst->rd = NULL;
-	dst->have_set = false;
-	memset(&dst->sel, 0, sizeof(dst->sel));
-	return 0;
+	if (!k)
+		return 0;
+	ret = wfw_statset_merge(&dst->set, &src->set);
+	dst->sel.kept += src->sel.kept;
+	dst->sel.dropped += src->sel.dropped;
+	calc_result_free(src);
+	return ret;
 }
+
+static const struct wfw_par_ops part_ops = { .work = part_read, .emit = part_merge };
 
 /* 0, or anything else: read the file with one reader instead. */
 static int load_parts(struct calc *c, struct calc_result *r, unsigned n)
 {
-	struct part *parts = calloc(n, sizeof(*parts));
-	unsigned started = 0;
-	int ret = 0;
+	struct calc_parts cp = { .c = c, .res = calloc(n, sizeof(*cp.res)), .n = n };
+	struct wfw_par p = { .ops = &part_ops, .ctx = &cp, .nparts = n, .threads = n };
+	struct calc_result *m = cp.res;
+	int ret;
 
-	if (!parts)
+	if (!cp.res)
 		return -ENOMEM;
 	for (unsigned k = 0; k < n; k++) {
-		parts[k] = (struct part){ .c = c, .k = k, .n = n };
-		parts[k].res.arg = r->arg;
-		memcpy(parts[k].res.path, r->path, sizeof(r->path));
-		if (pthread_create(&parts[k].th, NULL, part_main, &parts[k]))
-			break;
-		started++;
+		cp.res[k].arg = r->arg;
+		memcpy(cp.res[k].path, r->path, sizeof(r->path));
 	}
-	for (unsigned k = 0; k < started; k++) {
-		pthread_join(parts[k].th, NULL);
-		ret = ret ? ret : parts[k].ret;
+	ret = wfw_par_run(&p);
+	if (!ret) {	/* part 0 becomes r */
+		r->rd = m->rd;
+		r->set = m->set;
+		r->sel = m->sel;
+		r->have_set = true;
+		m->rd = NULL;
+		m->have_set = false;
+		memset(&m->sel, 0, sizeof(m->sel));
 	}
-	if (started < n)
-		ret = -EAGAIN;
-	if (!ret)
-		ret = merge_parts(parts, n, r);
 	for (unsigned k = 0; k < n; k++)
-		calc_result_free(&parts[k].res);
-	free(parts);
+		calc_result_free(&cp.res[k]);
+	free(cp.res);
 	return ret;
-}
-
-/*
- * Threads for r: -j; without -j, one for small files. Each part selects
- * rows under the names and types its own reader learns.
- */
-static unsigned jobs_for(const struct calc *c, const struct calc_result *r)
-{
-	struct stat st;
-
-	if (c->jobs < 2 || stat(r->path, &st))
-		return 1;
-	return c->jobs_given || st.st_size >= PART_MIN_BYTES ? c->jobs : 1;
 }
 
 /* ---- one result ---- */
@@ -396,7 +372,8 @@ int calc_load(struct calc *c, struct calc_result *r)
 	wfw_run_end_warn("calc", r->path);
 	if (killed_before_data(r->path))
 		return -ENODATA;
-	n = jobs_for(c, r);
+	/* Each part selects rows under the names and types its reader learns. */
+	n = wfw_par_file_threads(r->path, c->jobs, c->jobs_given);
 	if (n < 2 || load_parts(c, r, n)) {
 		ret = open_result(c, r, 0, 1, err, sizeof(err));
 		if (!ret)

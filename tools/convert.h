@@ -129,10 +129,11 @@ int csv_parallel(struct csv_par_args *a, size_t ncols);
 int csv_restart(struct wfw_csv_writer *w);
 
 /*
- * Chunks for reading the CSV file `path` on `jobs` threads: one per `bytes`
- * of it, four per thread at least (so the threads end together).
+ * A chunk of a CSV file (o: its part) opened for reading alone: 0, or
+ * -EAGAIN (*rd may be open, or NULL): one reader must read the file.
  */
-unsigned csv_par_nchunks(const char *path, unsigned jobs, uint64_t bytes);
+int csv_chunk_open(struct wfw_reader **rd, const char *path,
+		   const struct wfw_reader_opts *o, size_t ncols);
 
 /* CSV to binary in chunks (csv2bin_par.c): the names the header ends with. */
 struct csv2bin_names;

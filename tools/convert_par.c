@@ -1,39 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wultfw convert and filter, a binary file to CSV or binary on several
- * cores: each thread in turn reads (decodes) a batch, formats or encodes
- * it into its own buffer (most of the time, done in parallel) and writes
- * it out when the batches before it are out. Binary to binary with a
- * selection or fewer columns: each thread in turn reads a block as the
- * file holds it, filters it (filter_blk.c) and writes it out in turn. Memory: one batch and its
- * output per thread. Only for inputs whose schema never changes (binary):
- * each thread has its own formatter over the same schema.
+ * cores (lib/par): the parts are the reader's batches, taken in turn;
+ * each is formatted or encoded into its slot's buffer (most of the time,
+ * done in parallel) and written out in order. Binary to binary with a
+ * selection or fewer columns: the parts are the file's blocks as it holds
+ * them, filtered (filter_blk.c). Memory: one batch and its output per
+ * slot, a slot per thread. Only for inputs whose schema never changes
+ * (binary): each slot has its own formatter over the same schema.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "convert.h"
 #include "datafmt/binblock.h"
 #include "datafmt/csvfmt_blk.h"
+#include "par/par.h"
 
-/*
- * The threads take turns: a batch is read (and selected) under read_mu,
- * numbered, formatted outside any lock, and written when its number's
- * turn comes.
- */
+/* What every slot shares: the input, the output, how a batch is made. */
 struct fmt_par {
 	struct wfw_reader *r;
 	struct wfw_csv_writer *w;	/* CSV output, or */
 	struct wfw_bin_writer *bw;	/* binary output: blocks of `rows` rows */
 	struct wfw_out *out;		/* either's file */
-	uint64_t written;		/* rows out (turn_mu) */
+	uint64_t written;		/* rows out */
 	struct wfw_select *sel;
 	const size_t *map;
 	size_t rows;
@@ -42,26 +37,19 @@ struct fmt_par {
 	bool blocks;		/* binary blocks filtered (filter_blk.c) */
 	size_t blkcap;		/* blocks: room for one of the input's */
 	size_t nout;		/* blocks: the output's columns */
-	uint64_t dropped;	/* blocks: rows the selection dropped (atomic) */
-	char msg[256];		/* blocks: a block that would not parse (turn_mu) */
-	pthread_mutex_t read_mu, turn_mu;
-	pthread_cond_t turn_cv;
-	uint64_t next;		/* number of the next batch read (read_mu) */
-	uint64_t turn;		/* number of the next batch written (turn_mu) */
-	bool end;		/* no more batches (read_mu) */
-	long fail;		/* a read or write error: everyone stops */
+	uint64_t dropped;	/* blocks: rows the selection dropped */
+	struct fmt_job *jobs;	/* one per slot */
 };
 
 struct fmt_job {
 	struct fmt_par *p;
-	pthread_t th;
-	bool started;
 	struct wfw_csvfmt fmt;
 	struct wultfw_batch b;
 	struct wultfw_batch proj;	/* b's columns in map */
 	union wultfw_cell *stage;	/* binary: b column by column */
 	char *text;			/* b formatted or encoded */
 	const char *put;		/* what goes out: text, or (blocks) raw */
+	size_t len;			/* its length */
 	/*
 	 * chunks: b.rows rows from row `first` of a copy of a block, or
 	 * (picks) the rows pick[0, b.rows) of it
@@ -76,6 +64,7 @@ struct fmt_job {
 	size_t raw_len;
 	uint32_t raw_rows;
 	struct blk_filter bf;
+	char msg[256];			/* blocks: why one would not parse */
 };
 
 /*
@@ -124,52 +113,31 @@ static long take_block(struct fmt_job *j)
 	return got;
 }
 
-/* The next batch into j->b; its number, or -1 at the end or an error. */
-static int64_t take_batch(struct fmt_job *j)
+/* The next batch into slot j's b (part k): its rows; 0 at the end, < 0. */
+static long take_batch(void *ctx, unsigned slot, uint64_t k)
 {
-	struct fmt_par *p = j->p;
-	int64_t seq = -1;
+	struct fmt_par *p = ctx;
+	struct fmt_job *j = &p->jobs[slot];
 	long got;
 
-	pthread_mutex_lock(&p->read_mu);
-	if (!p->end && !__atomic_load_n(&p->fail, __ATOMIC_RELAXED)) {
-		j->b.rows = 0;
-		got = p->blocks ? take_block(j) : p->chunks ? take_chunks(j) :
-		      wfw_reader_read(p->r, &j->b);
-		if (got > 0) {
-			if (p->sel && !p->chunks && !p->blocks)
-				wfw_select_batch(p->sel, &j->b);
-			seq = (int64_t)p->next++;
-		} else {
-			p->end = true;
-			if (got < 0)
-				__atomic_store_n(&p->fail, got, __ATOMIC_RELAXED);
-		}
-	}
-	pthread_mutex_unlock(&p->read_mu);
-	return seq;
+	j->b.rows = 0;
+	got = p->blocks ? take_block(j) : p->chunks ? take_chunks(j) :
+	      wfw_reader_read(p->r, &j->b);
+	if (got > 0 && p->sel && !p->chunks && !p->blocks)
+		wfw_select_batch(p->sel, &j->b);
+	return got;
 }
 
-/* Batch seq's text out when its turn comes. */
-static void put_batch(struct fmt_job *j, uint64_t seq, size_t len)
+/* Slot j's text out, in its turn. */
+static int put_batch(void *ctx, unsigned slot, uint64_t k)
 {
-	struct fmt_par *p = j->p;
-	int ret = 0;
+	struct fmt_par *p = ctx;
+	struct fmt_job *j = &p->jobs[slot];
 
-	pthread_mutex_lock(&p->turn_mu);
-	while (p->turn != seq)
-		pthread_cond_wait(&p->turn_cv, &p->turn_mu);
-	pthread_mutex_unlock(&p->turn_mu);
-	if (!__atomic_load_n(&p->fail, __ATOMIC_RELAXED)) {
-		ret = wfw_out_write(p->out, j->put ? j->put : j->text, len);
-		p->written += j->b.rows;
-	}
-	pthread_mutex_lock(&p->turn_mu);
-	if (ret)
-		__atomic_store_n(&p->fail, ret, __ATOMIC_RELAXED);
-	p->turn++;
-	pthread_cond_broadcast(&p->turn_cv);
-	pthread_mutex_unlock(&p->turn_mu);
+	p->written += j->b.rows;
+	if (p->blocks)
+		p->dropped += j->raw_rows - j->b.rows;
+	return wfw_out_write(p->out, j->put ? j->put : j->text, j->len);
 }
 
 /* j->b as CSV text; its length. */
@@ -200,10 +168,9 @@ static size_t encode_batch(struct fmt_job *j)
 			      (unsigned char *)j->text);
 }
 
-/* j->raw's kept rows as one block (or nothing); its length. */
-static size_t filter_block(struct fmt_job *j)
+/* j->raw's kept rows as one block (or nothing); its length, or < 0. */
+static long filter_block(struct fmt_job *j)
 {
-	struct fmt_par *p = j->p;
 	const unsigned char *res = NULL;
 	uint32_t kept = 0;
 	char err[200];
@@ -211,32 +178,28 @@ static size_t filter_block(struct fmt_job *j)
 				  (unsigned char *)j->text, &res, &kept, err,
 				  sizeof(err));
 
-	if (len < 0) {	/* the reader checked it: never, but say so */
-		pthread_mutex_lock(&p->turn_mu);
-		if (!p->msg[0])
-			snprintf(p->msg, sizeof(p->msg), "%s: a block: %s",
-				 p->out->path, err);
-		pthread_mutex_unlock(&p->turn_mu);
-		__atomic_store_n(&p->fail, len, __ATOMIC_RELAXED);
-		len = 0;
-	}
+	if (len < 0)	/* the reader checked it: never, but say so */
+		snprintf(j->msg, sizeof(j->msg), "%s: a block: %s", j->p->out->path, err);
 	j->b.rows = kept;
 	j->put = (const char *)res;
-	__atomic_fetch_add(&p->dropped, j->raw_rows - kept, __ATOMIC_RELAXED);
-	return (size_t)len;
+	return len;
 }
 
-static void *job_main(void *arg)
+/* Slot j's batch formatted, encoded or filtered. */
+static int make_batch(void *ctx, unsigned slot, uint64_t k)
 {
-	struct fmt_job *j = arg;
-	struct fmt_par *p = j->p;
-	int64_t seq;
+	struct fmt_par *p = ctx;
+	struct fmt_job *j = &p->jobs[slot];
+	long len = p->blocks ? filter_block(j) : p->bw ? (long)encode_batch(j) :
+		   (long)format_batch(j);
 
-	while ((seq = take_batch(j)) >= 0)
-		put_batch(j, (uint64_t)seq, p->blocks ? filter_block(j) :
-			  p->bw ? encode_batch(j) : format_batch(j));
-	return NULL;
+	j->len = len > 0 ? (size_t)len : 0;
+	return len < 0 ? (int)len : 0;
 }
+
+static const struct wfw_par_ops fmt_ops = {
+	.take = take_batch, .work = make_batch, .emit = put_batch,
+};
 
 /* Binary output: a stage and room for a block (blocks: and its filter). */
 static int job_init_bin(struct fmt_job *j, struct fmt_par *p, size_t ncols)
@@ -276,26 +239,17 @@ static int job_init_csv(struct fmt_job *j, struct fmt_par *p, size_t in_cols)
 	return j->text ? 0 : -ENOMEM;
 }
 
-/* thread: on a thread of its own, else the caller runs job_main(). */
-static int job_init(struct fmt_job *j, struct fmt_par *p, size_t in_cols,
-		    bool thread)
+static int job_init(struct fmt_job *j, struct fmt_par *p, size_t in_cols)
 {
 	memset(j, 0, sizeof(*j));
 	j->p = p;
 	if (!p->chunks && !p->blocks && wfw_batch_alloc(&j->b, in_cols, p->rows))
 		return -ENOMEM;
-	if (p->bw ? job_init_bin(j, p, in_cols) : job_init_csv(j, p, in_cols))
-		return -ENOMEM;
-	if (thread && pthread_create(&j->th, NULL, job_main, j))
-		return -ENOMEM;
-	j->started = thread;
-	return 0;
+	return p->bw ? job_init_bin(j, p, in_cols) : job_init_csv(j, p, in_cols);
 }
 
 static void job_free(struct fmt_job *j)
 {
-	if (j->started)
-		pthread_join(j->th, NULL);
 	if (j->fmt.schema)
 		wfw_csvfmt_free(&j->fmt);
 	wfw_batch_free(&j->b);
@@ -321,45 +275,39 @@ void wfw_batch_project(const struct wultfw_batch *in, const size_t *map,
 	out->rows = in->rows;
 }
 
-/* Stop the started jobs at their next batch (a job could not start). */
-static void stop_jobs(struct fmt_par *p)
+/* Why run_jobs() failed with ret, said. */
+static void say_fail(const struct fmt_par *p, const struct wfw_par *par, int ret,
+		     const char *cmd)
 {
-	pthread_mutex_lock(&p->read_mu);
-	p->end = true;
-	pthread_mutex_unlock(&p->read_mu);
-	__atomic_store_n(&p->fail, -ENOMEM, __ATOMIC_RELAXED);
+	const char *msg = ret == -ENOMEM ? "out of memory" : NULL;
+
+	if (!msg && par->failed != UINT64_MAX)
+		msg = p->jobs[par->failed % par->slots].msg;
+	if (!msg || !*msg)
+		msg = p->out->err ? p->out->msg : wfw_reader_error(p->r);
+	fprintf(stderr, "wultfw %s: %s\n", cmd, msg);
 }
 
 /* n threads over p's batches (1: this one); 0 or a negative errno (said). */
 static int run_jobs(struct fmt_par *p, unsigned n, const char *cmd)
 {
-	struct fmt_job *jobs = calloc(n, sizeof(*jobs));
+	struct wfw_par par = { .ops = &fmt_ops, .ctx = p, .nparts = UINT64_MAX,
+			       .threads = n, .slots = n, .failed = UINT64_MAX };
 	size_t in_cols = wfw_reader_schema(p->r)->ncols;
 	unsigned k = 0;
-	long ret;
+	int ret = -ENOMEM;
 
-	pthread_mutex_init(&p->read_mu, NULL);
-	pthread_mutex_init(&p->turn_mu, NULL);
-	pthread_cond_init(&p->turn_cv, NULL);
-	for (; jobs && k < n; k++)
-		if (job_init(&jobs[k], p, in_cols, n > 1))
-			break;
-	if (k < n)
-		stop_jobs(p);
-	else if (n == 1)
-		job_main(&jobs[0]);
-	for (unsigned i = 0; jobs && i < n && i <= k; i++)
-		job_free(&jobs[i]);
-	free(jobs);
-	pthread_mutex_destroy(&p->read_mu);
-	pthread_mutex_destroy(&p->turn_mu);
-	pthread_cond_destroy(&p->turn_cv);
-	ret = jobs && k == n ? p->fail : -ENOMEM;
+	p->jobs = calloc(n, sizeof(*p->jobs));
+	while (p->jobs && k < n && !job_init(&p->jobs[k], p, in_cols))
+		k++;
+	if (k == n)
+		ret = wfw_par_run(&par);
+	for (unsigned i = 0; p->jobs && i < n && i <= k; i++)
+		job_free(&p->jobs[i]);
 	if (ret < 0)
-		fprintf(stderr, "wultfw %s: %s\n", cmd,
-			ret == -ENOMEM ? "out of memory" : p->msg[0] ? p->msg :
-			p->out->err ? p->out->msg : wfw_reader_error(p->r));
-	return (int)ret;
+		say_fail(p, &par, ret, cmd);
+	free(p->jobs);
+	return ret;
 }
 
 int convert_csv_parallel(struct wfw_reader *r, struct wfw_csv_writer *w,
@@ -424,110 +372,74 @@ int convert_bin_filter(struct wfw_reader *r, struct wfw_writer *w,
 
 unsigned convert_online_cpus(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
+	return wfw_par_online_cpus(64);
 }
 
-/* ---- CSV to binary: parsing and encoding on two cores ---- */
+/* ---- one reader beside the writer ---- */
 
 /*
- * Two batches between a reader thread and the writing (main) thread. The
- * reader may change the schema (a one-pass CSV reader) while a batch is
- * encoded: the binary writer encodes by the types it copied at open, and
- * a batch read after a type change (gen) stops everything (-ESTALE).
+ * Two slots between the reader and the binary writer (lib/par): the next
+ * batch is read while one is encoded. The reader may change the schema (a
+ * one-pass CSV reader) meanwhile: the writer encodes by the types it
+ * copied at open, and a batch read after a type change (gen) stops
+ * everything (-ESTALE).
  */
 struct pipe {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
 	struct wfw_reader *r;
+	struct wfw_writer *w;
+	struct wfw_select *sel;
+	uint64_t gen0;			/* the schema's changes at the start */
 	struct wultfw_batch b[2];
-	long got[2];		/* rows in b[k] (0: end, < 0: error), -1 before */
-	uint64_t gen[2];	/* the schema's changes when b[k] was read */
-	bool full[2], stop;
+	uint64_t gen[2];		/* ... when b[slot] was read */
+	uint64_t read_fail;		/* the part whose read failed */
 };
 
-static void *reader_main(void *arg)
+static long pipe_read(void *ctx, unsigned slot, uint64_t k)
 {
-	struct pipe *p = arg;
-	long got = 1;
+	struct pipe *p = ctx;
+	long got;
 
-	for (unsigned k = 0; got > 0; k ^= 1) {
-		bool stop;
-
-		pthread_mutex_lock(&p->mu);
-		while (p->full[k] && !p->stop)
-			pthread_cond_wait(&p->cv, &p->mu);
-		stop = p->stop;
-		pthread_mutex_unlock(&p->mu);
-		if (stop)
-			break;
-		p->b[k].rows = 0;
-		got = wfw_reader_read(p->r, &p->b[k]);
-		pthread_mutex_lock(&p->mu);
-		p->got[k] = got;
-		p->gen[k] = wfw_reader_schema_gen(p->r);
-		p->full[k] = true;
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-	}
-	return NULL;
+	p->b[slot].rows = 0;
+	got = wfw_reader_read(p->r, &p->b[slot]);
+	p->gen[slot] = wfw_reader_schema_gen(p->r);
+	if (got < 0)
+		p->read_fail = k;
+	return got;
 }
 
-/* The batches in order into w; 0, -ESTALE, or an error said. */
-static int drink(struct pipe *p, struct wfw_writer *w, struct wfw_select *sel)
+static int pipe_write(void *ctx, unsigned slot, uint64_t k)
 {
-	uint64_t gen = wfw_reader_schema_gen(p->r);
-	int ret = 0;
+	struct pipe *p = ctx;
+	int ret;
 
-	for (unsigned k = 0; !ret; k ^= 1) {
-		pthread_mutex_lock(&p->mu);
-		while (!p->full[k])
-			pthread_cond_wait(&p->cv, &p->mu);
-		pthread_mutex_unlock(&p->mu);
-		if (p->got[k] <= 0) {
-			if (p->got[k] < 0)
-				fprintf(stderr, "wultfw convert: %s\n", wfw_reader_error(p->r));
-			return (int)p->got[k];
-		}
-		if (p->gen[k] != gen)
-			return -ESTALE;
-		wfw_select_batch(sel, &p->b[k]);
-		ret = wfw_writer_write(w, &p->b[k]);
-		if (ret)
-			fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(w));
-		pthread_mutex_lock(&p->mu);
-		p->full[k] = false;
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-	}
+	if (p->gen[slot] != p->gen0)
+		return -ESTALE;
+	wfw_select_batch(p->sel, &p->b[slot]);
+	ret = wfw_writer_write(p->w, &p->b[slot]);
+	if (ret)
+		fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(p->w));
 	return ret;
 }
+
+static const struct wfw_par_ops pipe_ops = { .take = pipe_read, .emit = pipe_write };
 
 int convert_pipelined(struct wfw_reader *r, struct wfw_writer *w,
 		      struct wfw_select *sel, size_t rows)
 {
-	struct pipe p = { .r = r };
+	struct pipe p = { .r = r, .w = w, .sel = sel, .read_fail = UINT64_MAX,
+			  .gen0 = wfw_reader_schema_gen(r) };
+	struct wfw_par par = { .ops = &pipe_ops, .ctx = &p, .nparts = UINT64_MAX,
+			       .threads = 2, .failed = UINT64_MAX };
 	size_t ncols = wfw_reader_schema(r)->ncols;
-	pthread_t th;
 	int ret = -ENOMEM;
 
-	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.cv, NULL);
-	if (!wfw_batch_alloc(&p.b[0], ncols, rows) && !wfw_batch_alloc(&p.b[1], ncols, rows) &&
-	    !pthread_create(&th, NULL, reader_main, &p)) {
-		ret = drink(&p, w, sel);
-		pthread_mutex_lock(&p.mu);
-		p.stop = true;
-		pthread_cond_broadcast(&p.cv);
-		pthread_mutex_unlock(&p.mu);
-		pthread_join(th, NULL);
-	} else {
+	if (!wfw_batch_alloc(&p.b[0], ncols, rows) && !wfw_batch_alloc(&p.b[1], ncols, rows))
+		ret = wfw_par_run(&par);
+	if (ret == -ENOMEM && par.failed == UINT64_MAX)
 		fprintf(stderr, "wultfw convert: out of memory\n");
-	}
+	else if (ret < 0 && par.failed == p.read_fail)
+		fprintf(stderr, "wultfw convert: %s\n", wfw_reader_error(r));
 	wfw_batch_free(&p.b[0]);
 	wfw_batch_free(&p.b[1]);
-	pthread_mutex_destroy(&p.mu);
-	pthread_cond_destroy(&p.cv);
 	return ret;
 }

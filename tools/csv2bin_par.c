@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wultfw convert, a CSV file to binary on several cores. The file is cut
- * into chunks at row boundaries (reader parts, as csv_par.c); each thread
- * parses the next chunk whole into a slot of its own, and the main thread
- * hands the slots' rows to the one binary writer in file order, so the
- * blocks are staged and encoded as one reader's rows would be: the same
- * file, byte for byte. Memory: two chunks' cells per thread.
+ * wultfw convert, a CSV file to binary on several cores (lib/par). The
+ * file is cut into chunks at row boundaries (reader parts, as csv_par.c);
+ * each thread parses the next chunk whole into a slot, and the slots'
+ * rows go to the one binary writer in file order, so the blocks are
+ * staged and encoded as one reader's rows would be: the same file, byte
+ * for byte. Memory: two slots of a chunk's cells per thread.
  *
  * Each chunk's reader learns its column types on its own. The file equals
  * one reader's when every chunk with rows has the writer's types (those a
@@ -18,15 +18,14 @@
 #include "config.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "convert.h"
 #include "datafmt/enumtab.h"
+#include "par/par.h"
 
 /*
  * Input bytes per chunk: each chunk's reader learns its types from its
@@ -44,12 +43,8 @@ struct csv2bin_names {
 	struct wfw_enum_tab *tabs;	/* per column: text names, file order */
 };
 
-enum slot_state { SLOT_FREE, SLOT_BUSY, SLOT_FULL };
-
-/* One chunk's rows between its reader thread and the writer. */
+/* One chunk's rows between its reader and the writer. */
 struct slot {
-	enum slot_state state;
-	unsigned k;			/* the chunk it holds */
 	int ret;			/* how reading it went */
 	struct wfw_reader *rd;		/* open until written: its enum names */
 	struct wultfw_batch *b;		/* batches, kept for the next chunk */
@@ -60,12 +55,9 @@ struct c2b {
 	const char *path;
 	struct wfw_writer *w;
 	size_t ncols;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	unsigned nchunks, next;		/* next chunk to take (mu) */
-	bool stop;			/* the writer is done or failed (mu) */
+	unsigned nchunks;
 	const volatile sig_atomic_t *sig;	/* set: write no more chunks */
-	struct slot *slots;		/* chunk k goes into slot k % nslots */
+	struct slot *slots;
 	unsigned nslots;
 	struct csv2bin_names *names;
 	struct enum_map *maps;		/* per column */
@@ -97,21 +89,16 @@ static struct wultfw_batch *slot_batch(struct c2b *p, struct slot *s)
 	return b;
 }
 
-/* Chunk s->k whole into s; -EAGAIN when one reader must read the file. */
-static int chunk_read(struct c2b *p, struct slot *s)
+/* Chunk k whole into s; -EAGAIN when one reader must read the file. */
+static int chunk_read(struct c2b *p, struct slot *s, unsigned k)
 {
-	struct wfw_reader_opts o = { .one_pass = true, .part = s->k,
+	struct wfw_reader_opts o = { .one_pass = true, .part = k,
 				     .nparts = p->nchunks };
 	struct wultfw_batch *b;
-	char err[256];
 	long n = 1;
 
 	s->used = 0;
-	if (wfw_reader_open_opts(&s->rd, p->path, &o, err, sizeof(err))) {
-		s->rd = NULL;
-		return -EAGAIN;
-	}
-	if (wfw_reader_schema(s->rd)->ncols != p->ncols)
+	if (csv_chunk_open(&s->rd, p->path, &o, p->ncols))
 		return -EAGAIN;
 	while (n > 0) {
 		b = slot_batch(p, s);
@@ -122,35 +109,13 @@ static int chunk_read(struct c2b *p, struct slot *s)
 	return n < 0 || wfw_reader_schema_gen(s->rd) ? -EAGAIN : 0;
 }
 
-static void *worker_main(void *arg)
+/* Chunk k parsed into slot `slot`; how it went is said in its turn. */
+static int chunk_work(void *ctx, unsigned slot, uint64_t k)
 {
-	struct c2b *p = arg;
+	struct c2b *p = ctx;
 
-	for (;;) {
-		struct slot *s;
-		unsigned k;
-		int ret;
-
-		pthread_mutex_lock(&p->mu);
-		k = p->next++;
-		s = &p->slots[k % p->nslots];
-		while (k < p->nchunks && !p->stop && s->state != SLOT_FREE)
-			pthread_cond_wait(&p->cv, &p->mu);
-		if (k >= p->nchunks || p->stop) {
-			pthread_mutex_unlock(&p->mu);
-			break;
-		}
-		s->state = SLOT_BUSY;
-		s->k = k;
-		pthread_mutex_unlock(&p->mu);
-		ret = chunk_read(p, s);
-		pthread_mutex_lock(&p->mu);
-		s->ret = ret;
-		s->state = SLOT_FULL;
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-	}
-	return NULL;
+	p->slots[slot].ret = chunk_read(p, &p->slots[slot], (unsigned)k);
+	return 0;
 }
 
 /* Does the chunk have the writer's types (the file's at open)? */
@@ -230,59 +195,23 @@ static int chunk_write(struct c2b *p, struct slot *s)
 	return ret;
 }
 
-/* The chunks in file order into the writer; 0 or a negative errno. */
-static int write_chunks(struct c2b *p)
+/* Chunk k's rows into the writer, in file order. */
+static int chunk_put(void *ctx, unsigned slot, uint64_t k)
 {
-	int ret = 0;
+	struct c2b *p = ctx;
+	struct slot *s = &p->slots[slot];
+	int ret;
 
-	for (unsigned k = 0; k < p->nchunks && !ret; k++) {
-		struct slot *s = &p->slots[k % p->nslots];
-
-		if (p->sig && *p->sig)	/* Ctrl-C: the chunks so far, whole */
-			break;
-		pthread_mutex_lock(&p->mu);
-		while (s->state != SLOT_FULL || s->k != k)
-			pthread_cond_wait(&p->cv, &p->mu);
-		pthread_mutex_unlock(&p->mu);
-		ret = s->ret ? s->ret : chunk_write(p, s);
-		if (s->rd)
-			wfw_reader_close(s->rd);
-		s->rd = NULL;
-		pthread_mutex_lock(&p->mu);
-		s->state = SLOT_FREE;
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-	}
-	pthread_mutex_lock(&p->mu);
-	p->stop = true;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
+	if (p->sig && *p->sig)	/* Ctrl-C: the chunks so far, whole */
+		return WFW_PAR_CUT;
+	ret = s->ret ? s->ret : chunk_write(p, s);
+	if (s->rd)
+		wfw_reader_close(s->rd);
+	s->rd = NULL;
 	return ret;
 }
 
-/* Start the threads, write, wait for them. */
-static int run_threads(struct c2b *p, unsigned jobs)
-{
-	pthread_t *th = calloc(jobs, sizeof(*th));
-	unsigned started = 0;
-	int ret = -ENOMEM;
-
-	while (th && started < jobs &&
-	       !pthread_create(&th[started], NULL, worker_main, p))
-		started++;
-	if (started == jobs) {
-		ret = write_chunks(p);
-	} else {
-		pthread_mutex_lock(&p->mu);
-		p->stop = true;
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-	}
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	free(th);
-	return ret;
-}
+static const struct wfw_par_ops chunk_ops = { .work = chunk_work, .emit = chunk_put };
 
 static void slots_free(struct c2b *p)
 {
@@ -336,21 +265,20 @@ int csv2bin_parallel(const char *path, struct wfw_writer *w, unsigned jobs,
 	struct wfw_bin_writer *bw = &w->impl.bin;
 	struct c2b p = { .path = path, .w = w, .ncols = bw->ncols,
 			 .nslots = 2 * jobs, .sig = stop };
+	struct wfw_par par = { .ops = &chunk_ops, .ctx = &p, .threads = jobs,
+			       .slots = p.nslots, .stop = stop };
 	int ret = -ENOMEM;
 
 	*names = NULL;
 	if (bw->staged || bw->rows || !bw->grows)	/* fresh, header rewritten */
 		return -EAGAIN;
-	p.nchunks = csv_par_nchunks(path, jobs, C2B_CHUNK_BYTES);
+	p.nchunks = wfw_par_file_parts(path, jobs, C2B_CHUNK_BYTES);
+	par.nparts = p.nchunks;
 	p.slots = calloc(p.nslots, sizeof(*p.slots));
 	p.names = names_new(p.ncols);
 	p.maps = calloc(p.ncols, sizeof(*p.maps));
-	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.cv, NULL);
 	if (p.slots && p.names && p.maps)
-		ret = run_threads(&p, jobs);
-	pthread_mutex_destroy(&p.mu);
-	pthread_cond_destroy(&p.cv);
+		ret = wfw_par_run(&par);
 	slots_free(&p);
 	if (!ret) {
 		names_use(p.names, bw);
@@ -361,28 +289,6 @@ int csv2bin_parallel(const char *path, struct wfw_writer *w, unsigned jobs,
 	if (ret == -ENOMEM)
 		fprintf(stderr, "wultfw convert: out of memory\n");
 	return ret;
-}
-
-int csv2bin_restart(struct wfw_writer *w)
-{
-	struct wfw_bin_writer *bw = &w->impl.bin;
-	struct wfw_out *o = &bw->out;
-
-	if (o->err)
-		return o->err;
-	o->len = 0;
-	if (ftruncate(o->fd, (off_t)bw->data_off) ||
-	    lseek(o->fd, (off_t)bw->data_off, SEEK_SET) < 0) {
-		o->err = -errno;
-		snprintf(o->msg, sizeof(o->msg), "%s: cannot cut back to its header: %s",
-			 o->path, strerror(errno));
-		return o->err;
-	}
-	o->good_off = bw->data_off;
-	bw->staged = 0;
-	bw->rows = 0;
-	w->rows = 0;
-	return 0;
 }
 
 void csv2bin_free(struct csv2bin_names *n)

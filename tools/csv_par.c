@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wultfw filter over a CSV file on several cores. The file is cut into
- * chunks that start at row boundaries (reader parts); each thread takes the
- * next chunk, reads, selects and formats it into its own buffer, then
- * appends the text when every earlier chunk is out, so the output is in
- * file order. Memory: a batch and a chunk's text per thread. Without a
- * selection or --metrics, rows the reader says print as they are
+ * wultfw filter over a CSV file on several cores (lib/par). The file is
+ * cut into chunks that start at row boundaries (reader parts); each thread
+ * takes the next chunk, reads, selects and formats it into its slot's
+ * buffer, and the text goes out in file order. Memory: a batch and a
+ * chunk's text per slot, a slot per thread. Without a selection or
+ * --metrics, rows the reader says print as they are
  * (wfw_reader_row_texts()) are copied from the input, not formatted.
  *
  * Each chunk's reader learns its column types on its own. The text equals
@@ -18,15 +18,14 @@
 #include "config.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "convert.h"
+#include "par/par.h"
 
 /* Input bytes per chunk: several per thread, so the threads end together. */
 #define CHUNK_BYTES	(2u << 20)
@@ -35,11 +34,8 @@
 
 struct fpar {
 	struct csv_par_args *a;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	unsigned nchunks, next, turn;	/* next chunk to take, to write */
-	int fail;			/* first failure: everybody stops */
-	bool cut;			/* reading stopped: later chunks stay out */
+	unsigned nchunks;
+	struct worker *ws;		/* per slot */
 	bool have_ref;
 	int *ref_type;			/* the first chunk's column types */
 	uint32_t *ref_div;
@@ -47,10 +43,10 @@ struct fpar {
 	size_t ncols;
 };
 
-/* One thread's state; the reader and its helpers are per chunk. */
+/* One slot's state; the reader and its helpers are per chunk. */
 struct worker {
 	struct fpar *p;
-	pthread_t th;
+	int ret;			/* how reading its chunk went */
 	struct wfw_reader *rd;
 	struct wfw_select sel;
 	bool have_sel, have_fmt;
@@ -94,8 +90,7 @@ static int chunk_open(struct worker *w, unsigned k)
 				     .nparts = w->p->nchunks, .stop = a->stop };
 	char err[1024];
 
-	if (wfw_reader_open_opts(&w->rd, a->path, &o, err, sizeof(err)) ||
-	    wfw_reader_schema(w->rd)->ncols != w->p->ncols)
+	if (csv_chunk_open(&w->rd, a->path, &o, w->p->ncols))
 		return -EAGAIN;
 	if (wfw_select_init(&w->sel, a->include, a->exclude,
 			    wfw_reader_schema(w->rd), err, sizeof(err)))
@@ -201,69 +196,42 @@ static bool stop_set(const struct csv_par_args *a)
 	return a->stop && *a->stop;
 }
 
-/* Chunk k's text out, in its turn; ret: how reading it went. */
-static void chunk_write(struct worker *w, unsigned k, int ret)
+/* Chunk k read into slot `slot`; how it went is said in its turn. */
+static int chunk_work(void *ctx, unsigned slot, uint64_t k)
 {
-	struct fpar *p = w->p;
-	struct csv_par_args *a = p->a;
-	bool skip, cut = false;
+	struct worker *w = &((struct fpar *)ctx)->ws[slot];
 
-	pthread_mutex_lock(&p->mu);
-	while (p->turn != k && !p->fail)
-		pthread_cond_wait(&p->cv, &p->mu);
-	skip = p->fail || p->cut;	/* after a cut: not part of the rows */
-	pthread_mutex_unlock(&p->mu);
-	/* Only the thread whose turn it is gets here while nothing failed. */
-	if (!skip && !ret && !chunk_agrees(w))
+	w->ret = chunk_read(w, (unsigned)k);
+	return 0;
+}
+
+/* Chunk k's text out, in its turn. */
+static int chunk_write(void *ctx, unsigned slot, uint64_t k)
+{
+	struct worker *w = &((struct fpar *)ctx)->ws[slot];
+	struct csv_par_args *a = w->p->a;
+	int ret = w->ret;
+
+	if (!ret && !chunk_agrees(w))
 		ret = -EAGAIN;
-	if (!skip && ret && stop_set(a)) {
+	if (ret && stop_set(a)) {
 		/* Stopping: the rows end before this chunk, not start again. */
-		skip = cut = true;
-		ret = 0;
-	}
-	if (!skip && !ret) {
+		a->stopped = true;
+		ret = WFW_PAR_CUT;
+	} else if (!ret) {
 		ret = wfw_out_write(&a->w->out, w->text, w->len);
 		a->kept += w->sel.kept;
 		a->dropped += w->sel.dropped;
-		cut = wfw_reader_stopped(w->rd);
-	}
-	pthread_mutex_lock(&p->mu);
-	if (ret && !p->fail)
-		p->fail = ret;
-	if (cut)
-		p->cut = a->stopped = true;
-	p->turn++;
-	pthread_cond_broadcast(&p->cv);
-	pthread_mutex_unlock(&p->mu);
-}
-
-static void *worker_main(void *arg)
-{
-	struct worker *w = arg;
-	struct fpar *p = w->p;
-
-	for (;;) {
-		unsigned k;
-		int ret;
-
-		pthread_mutex_lock(&p->mu);
-		/* The chunks taken stay 0..k: each is written or cut in turn. */
-		if (stop_set(p->a) && p->next < p->nchunks) {
-			p->a->stopped = true;
-			k = p->nchunks;
-		} else {
-			k = p->next++;
+		if (!ret && wfw_reader_stopped(w->rd)) {	/* the rows end here */
+			a->stopped = true;
+			ret = WFW_PAR_CUT;
 		}
-		ret = p->fail;
-		pthread_mutex_unlock(&p->mu);
-		if (k >= p->nchunks || ret)
-			break;
-		ret = chunk_read(w, k);
-		chunk_write(w, k, ret);
-		chunk_end(w);
 	}
-	return NULL;
+	chunk_end(w);
+	return ret;
 }
+
+static const struct wfw_par_ops chunk_ops = { .work = chunk_work, .emit = chunk_write };
 
 static int worker_init(struct worker *w, struct fpar *p)
 {
@@ -288,78 +256,42 @@ static void worker_free(struct worker *w)
 	free(w->text);
 }
 
-/* Chunks for the file: CHUNK_BYTES each, a few per thread at least. */
-static unsigned chunks_for(const struct csv_par_args *a)
-{
-	struct stat st;
-	uint64_t n = 0;
-
-	if (!stat(a->path, &st))
-		n = (uint64_t)st.st_size / CHUNK_BYTES;
-	if (n < 4ull * a->jobs)
-		n = 4ull * a->jobs;
-	return n > 1u << 20 ? 1u << 20 : (unsigned)n;
-}
-
-/* Start the threads, wait for them; p->fail says how it went. */
-static int run_workers(struct fpar *p, struct worker *ws, unsigned n)
-{
-	unsigned started = 0;
-	int ret = 0;
-
-	for (unsigned i = 0; i < n && !ret; i++) {
-		ret = worker_init(&ws[i], p);
-		if (!ret && pthread_create(&ws[i].th, NULL, worker_main, &ws[i]))
-			ret = -ENOMEM;
-		if (!ret)
-			started++;
-	}
-	if (ret) {	/* stop the started ones at their next chunk */
-		pthread_mutex_lock(&p->mu);
-		p->fail = p->fail ? p->fail : ret;
-		pthread_cond_broadcast(&p->cv);
-		pthread_mutex_unlock(&p->mu);
-	}
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(ws[i].th, NULL);
-	for (unsigned i = 0; i < n; i++)
-		worker_free(&ws[i]);
-	return p->fail;
-}
-
 int csv_parallel(struct csv_par_args *a, size_t ncols)
 {
 	struct fpar p = { .a = a, .ncols = ncols };
-	struct worker *ws = calloc(a->jobs, sizeof(*ws));
+	struct wfw_par par = { .ops = &chunk_ops, .ctx = &p, .threads = a->jobs,
+			       .stop = a->stop };
+	unsigned n = 0;
 	int ret = -ENOMEM;
 
 	a->kept = a->dropped = 0;
 	a->stopped = false;
-	p.nchunks = chunks_for(a);
+	p.nchunks = wfw_par_file_parts(a->path, a->jobs, CHUNK_BYTES);
+	par.nparts = p.nchunks;
+	p.ws = calloc(a->jobs, sizeof(*p.ws));
 	p.ref_type = calloc(ncols, sizeof(*p.ref_type));
 	p.ref_div = calloc(ncols, sizeof(*p.ref_div));
 	p.ref_bare = calloc(ncols, sizeof(*p.ref_bare));
-	pthread_mutex_init(&p.mu, NULL);
-	pthread_cond_init(&p.cv, NULL);
-	if (ws && p.ref_type && p.ref_div && p.ref_bare)
-		ret = run_workers(&p, ws, a->jobs);
-	pthread_mutex_destroy(&p.mu);
-	pthread_cond_destroy(&p.cv);
+	while (p.ws && n < a->jobs && !worker_init(&p.ws[n], &p))
+		n++;
+	if (n == a->jobs && p.ref_type && p.ref_div && p.ref_bare)
+		ret = wfw_par_run(&par);
+	a->stopped |= par.stopped;
+	for (unsigned i = 0; p.ws && i < a->jobs && i <= n; i++)
+		worker_free(&p.ws[i]);
+	free(p.ws);
 	free(p.ref_type);
 	free(p.ref_div);
 	free(p.ref_bare);
-	free(ws);
 	if (ret && ret != -EAGAIN)
 		fprintf(stderr, "wultfw %s: %s\n", a->cmd,
 			ret == -ENOMEM ? "out of memory" : a->w->out.msg);
 	return ret;
 }
 
-int csv_restart(struct wfw_csv_writer *w)
+/* The output file cut back to `at` bytes (its header), to be written again. */
+static int cut_back(struct wfw_out *o, uint64_t at)
 {
-	struct wfw_out *o = &w->out;
-	uint64_t at = w->fmt.header_len;
-
 	if (o->err)
 		return o->err;
 	o->len = 0;
@@ -370,18 +302,39 @@ int csv_restart(struct wfw_csv_writer *w)
 		return o->err;
 	}
 	o->good_off = at;
-	w->rows = 0;
 	return 0;
 }
 
-unsigned csv_par_nchunks(const char *path, unsigned jobs, uint64_t bytes)
+int csv_restart(struct wfw_csv_writer *w)
 {
-	struct stat st;
-	uint64_t n = 0;
+	int ret = cut_back(&w->out, w->fmt.header_len);
 
-	if (!stat(path, &st))
-		n = (uint64_t)st.st_size / bytes;
-	if (n < 4ull * jobs)
-		n = 4ull * jobs;
-	return n > 1u << 20 ? 1u << 20 : (unsigned)n;
+	if (!ret)
+		w->rows = 0;
+	return ret;
+}
+
+int csv2bin_restart(struct wfw_writer *w)
+{
+	struct wfw_bin_writer *bw = &w->impl.bin;
+	int ret = cut_back(&bw->out, bw->data_off);
+
+	if (!ret) {
+		bw->staged = 0;
+		bw->rows = 0;
+		w->rows = 0;
+	}
+	return ret;
+}
+
+int csv_chunk_open(struct wfw_reader **rd, const char *path,
+		   const struct wfw_reader_opts *o, size_t ncols)
+{
+	char err[256];
+
+	if (wfw_reader_open_opts(rd, path, o, err, sizeof(err))) {
+		*rd = NULL;
+		return -EAGAIN;
+	}
+	return wfw_reader_schema(*rd)->ncols == ncols ? 0 : -EAGAIN;
 }

@@ -13,6 +13,6 @@ tools_libwfw_tools_la_SOURCES += tools/report_load.h tools/report_keep.c \
 	tools/report_prep.h
 tools_libwfw_tools_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 tools_libwfw_tools_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
-tools_libwfw_tools_la_LIBADD = lib/report/libwfw_report.la lib/expr/libwfw_expr.la \
+tools_libwfw_tools_la_LIBADD = lib/par/libwfw_par.la lib/report/libwfw_report.la lib/expr/libwfw_expr.la \
 	lib/stats/libwfw_stats.la lib/datafmt/libwfw_datafmt.la core/libwfw_core.la \
 	$(CSV_LIBS) -lm

@@ -1,22 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One file read by several threads, each over a part of it that starts
- * and ends at row boundaries (as calc reads it): per part its statistics,
- * sample and tails, merged at the end (statistics by group name, samples
- * in proportion to the parts' rows, tails by value).
+ * One file read by several threads (lib/par), each over a part of it that
+ * starts and ends at row boundaries (as calc reads it): per part its
+ * statistics, sample and tails, merged in part order (statistics by group
+ * name, samples in proportion to the parts' rows, tails by value).
  */
 #include "config.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "par/par.h"
 #include "report_load.h"
-
-/* Below this, a second thread costs more than it saves (calc's limit). */
-#define PART_MIN_BYTES (8u << 20)
 
 struct rep_part {
 	const struct rep_cli *c;
@@ -27,8 +23,15 @@ struct rep_part {
 	/* A binary file over the cap: its rows, this part's first row. */
 	bool planned;
 	uint64_t total, first;
-	int ret;
-	pthread_t th;
+};
+
+/* The parts, and what merging them so far gathered into part 0. */
+struct rep_parts {
+	struct rep_part *p;
+	unsigned n;
+	uint64_t rng;		/* the samples' merging draws */
+	uint64_t total;		/* rows selected */
+	bool sampled;		/* a part sampled its rows */
 };
 
 /* The part's reader (before the threads: the parts' rows are counted). */
@@ -86,7 +89,7 @@ static int part_open(struct rep_part *p, int *scol)
  * A part past its share of the cap shrinks its sample: memory as with one
  * reader, and the same report every time (a shared count would depend on
  * the threads' timing). Should the whole turn out under the cap, the file
- * is read again by one reader (merge_parts()).
+ * is read again by one reader (rep_load_parts()).
  */
 static uint64_t part_share(const struct rep_part *p)
 {
@@ -115,31 +118,32 @@ static int part_rows(struct rep_part *p, int scol, struct rep_keep *k)
 	return ret ? ret : n < 0 ? (int)n : 0;
 }
 
-static void *part_main(void *arg)
+/* Part k read into its own statistics, sample and tails. */
+static int part_read(void *ctx, unsigned slot, uint64_t part)
 {
-	struct rep_part *p = arg;
+	struct rep_part *p = &((struct rep_parts *)ctx)->p[part];
 	struct wfw_rep_result *r = &p->res;
 	struct rep_keep k = { 0 };
 	const struct wultfw_schema *s;
 	int scol = -1;
+	int ret = part_open(p, &scol);
 
-	p->ret = part_open(p, &scol);
-	if (p->ret)
-		return NULL;
+	if (ret)
+		return ret;
 	s = wfw_reader_schema(p->rd);
-	p->ret = rep_keep_init(r, &k, WFW_REPORT_SEED + p->k);
-	if (!p->ret && p->planned)
+	ret = rep_keep_init(r, &k, WFW_REPORT_SEED + p->k);
+	if (!ret && p->planned)
 		rep_keep_plan(r, &k, p->total, p->first, wfw_reader_rows(p->rd));
-	if (!p->ret && wfw_reader_native_cols(p->rd))
-		p->ret = rep_read_cols(r, p->rd, scol, &k, part_share(p));
-	else if (!p->ret)
-		p->ret = part_rows(p, scol, &k);
+	if (!ret && wfw_reader_native_cols(p->rd))
+		ret = rep_read_cols(r, p->rd, scol, &k, part_share(p));
+	else if (!ret)
+		ret = part_rows(p, scol, &k);
 	if (scol >= 0) {
 		r->state_names = s->cols[scol].enum_names;
 		r->nstates = s->cols[scol].n_enum;
 	}
 	rep_keep_free(&k);
-	return NULL;
+	return ret;
 }
 
 /* src's state numbers to dst's (by name; names dst lacks are added). */
@@ -243,46 +247,52 @@ static void merge_tails(struct wfw_rep_result *dst, const struct wfw_rep_result 
 	}
 }
 
-/* Parts 1.. into part 0. */
-static int merge_parts(struct rep_part *p, unsigned n)
+/* Room in part 0's merged names for those of a part with n names. */
+static int names_room(struct wfw_rep_result *dst, size_t n)
 {
-	struct wfw_rep_result *dst = &p[0].res;
-	size_t names = 0;
-	uint64_t rng = WFW_REPORT_SEED, total = 0;
-	bool sampled = false;
-	int ret = 0;
+	const char **m = realloc(dst->merged_names,
+				 (dst->nstates + n + 1) * sizeof(*m));
 
-	for (unsigned k = 0; k < n; k++) {
-		names += p[k].res.nstates;
-		total += p[k].res.nsel;
-		sampled |= p[k].res.sampled;
-	}
-	if (sampled && total <= WFW_REPORT_KEEP_ROWS)
-		return -EAGAIN;	/* a part sampled what one reader keeps whole */
-	dst->merged_names = calloc(names + 1, sizeof(*dst->merged_names));
-	if (!dst->merged_names)
+	if (!m)
 		return -ENOMEM;
-	for (size_t i = 0; i < dst->nstates; i++)
-		dst->merged_names[i] = dst->state_names[i];
-	for (unsigned k = 1; k < n && !ret; k++) {
-		struct wfw_rep_result *src = &p[k].res;
-		int32_t *map = calloc(src->nstates + 1, sizeof(*map));
+	dst->merged_names = m;
+	return 0;
+}
 
-		ret = map ? map_states(dst, src, map) : -ENOMEM;
-		if (!ret)
-			ret = wfw_statset_merge(&dst->set, &src->set);
-		if (!ret)
-			ret = p[0].planned ? append_sample(dst, src, map) :
-					     merge_sample(dst, src, map, &rng);
-		if (!ret)
-			merge_tails(dst, src, map);
-		dst->rows_read += src->rows_read;
-		free(map);
-		rep_free_kept(src);
+/* Part k into part 0, in order (part 0: its names start the merged ones). */
+static int part_merge(void *ctx, unsigned slot, uint64_t part)
+{
+	struct rep_parts *ps = ctx;
+	struct wfw_rep_result *dst = &ps->p[0].res, *src = &ps->p[part].res;
+	int32_t *map;
+	int ret;
+
+	ps->total += src->nsel;
+	ps->sampled |= src->sampled;
+	if (!part) {
+		ret = names_room(dst, 0);
+		for (size_t i = 0; !ret && i < dst->nstates; i++)
+			dst->merged_names[i] = dst->state_names[i];
+		return ret;
 	}
-	dst->state_names = dst->merged_names;
+	map = calloc(src->nstates + 1, sizeof(*map));
+	ret = map ? names_room(dst, src->nstates) : -ENOMEM;
+	if (!ret)
+		ret = map_states(dst, src, map);
+	if (!ret)
+		ret = wfw_statset_merge(&dst->set, &src->set);
+	if (!ret)
+		ret = ps->p[0].planned ? append_sample(dst, src, map) :
+					 merge_sample(dst, src, map, &ps->rng);
+	if (!ret)
+		merge_tails(dst, src, map);
+	dst->rows_read += src->rows_read;
+	free(map);
+	rep_free_kept(src);
 	return ret;
 }
+
+static const struct wfw_par_ops part_ops = { .work = part_read, .emit = part_merge };
 
 /* What part 0 gathered becomes r's; r keeps the parts' readers. */
 static void take_parts(struct wfw_rep_result *r, struct rep_part *p, unsigned n)
@@ -313,10 +323,11 @@ static void take_parts(struct wfw_rep_result *r, struct rep_part *p, unsigned n)
 
 /* 0, or anything else: read the file with one reader instead. */
 int rep_load_parts(const struct rep_cli *c, struct wfw_rep_result *r,
-		      const struct rep_names *nm, unsigned n)
+		   const struct rep_names *nm, unsigned n)
 {
 	struct rep_part p[WFW_REPORT_MAX_PARTS] = { 0 };
-	unsigned started = 0;
+	struct rep_parts ps = { .p = p, .n = n, .rng = WFW_REPORT_SEED };
+	struct wfw_par par = { .ops = &part_ops, .ctx = &ps, .nparts = n, .threads = n };
 	int ret = 0;
 
 	for (unsigned k = 0; k < n && !ret; k++) {
@@ -326,20 +337,13 @@ int rep_load_parts(const struct rep_cli *c, struct wfw_rep_result *r,
 	}
 	if (!ret)
 		plan_parts(p, n);
-	for (unsigned k = 0; k < n && !ret; k++) {
-		if (pthread_create(&p[k].th, NULL, part_main, &p[k]))
-			break;
-		started++;
-	}
-	for (unsigned k = 0; k < started; k++) {
-		pthread_join(p[k].th, NULL);
-		ret = ret ? ret : p[k].ret;
-	}
-	if (!ret && started < n)
-		ret = -EAGAIN;
 	if (!ret)
-		ret = merge_parts(p, n);
+		ret = wfw_par_run(&par);
+	/* a part sampled what one reader keeps whole */
+	if (!ret && ps.sampled && ps.total <= WFW_REPORT_KEEP_ROWS)
+		ret = -EAGAIN;
 	if (!ret) {
+		p[0].res.state_names = p[0].res.merged_names;
 		take_parts(r, p, n);
 		return 0;
 	}
@@ -355,11 +359,10 @@ int rep_load_parts(const struct rep_cli *c, struct wfw_rep_result *r,
 /* Threads for r: -j; one for small files, to select rows, or a timeline. */
 unsigned rep_jobs_for(const struct rep_cli *c, const struct wfw_rep_result *r)
 {
-	struct stat st;
 	unsigned n = c->jobs < WFW_REPORT_MAX_PARTS ? c->jobs : WFW_REPORT_MAX_PARTS;
 
-	if (n < 2 || c->include || c->exclude || r->collectors || stat(r->path, &st))
+	if (c->include || c->exclude || r->collectors)
 		return 1;
-	return c->jobs_given || st.st_size >= PART_MIN_BYTES ? n : 1;
+	return wfw_par_file_threads(r->path, n, c->jobs_given);
 }
 

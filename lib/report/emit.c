@@ -5,11 +5,11 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "datafmt/metricdoc.h"
+#include "par/par.h"
 #include "report/jsnum.h"
 #include "report/reduce.h"
 #include "report/report.h"
@@ -564,76 +564,67 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 	return ret;
 }
 
-/* One metric's data, written by a thread into memory. */
-struct metric_out {
+/* The metrics' data, each written by a thread into memory (lib/par). */
+struct metrics_par {
 	const struct wfw_report *rep;
-	const char *name;
-	char *buf;
-	size_t len;
-	int ret;
-	pthread_t th;
+	FILE *f;
+	struct metric_out {
+		char *buf;
+		size_t len;
+	} *o;			/* per slot */
 };
 
-static void *metric_thread(void *arg)
-{
-	struct metric_out *o = arg;
-	FILE *f = open_memstream(&o->buf, &o->len);
-
-	o->ret = f ? metric(o->rep, o->name, f) : -ENOMEM;
-	if (f && fclose(f) && !o->ret)
-		o->ret = -ENOMEM;
-	return NULL;
-}
-
 /*
- * Metrics [m0, m0 + n) at once, a thread each (each reads its own
- * statistics, tails and the kept rows, which no one changes), written in
- * order; one that gets no thread is written here.
+ * Metric m into slot `slot`'s memory (each reads its own statistics,
+ * tails and the kept rows, which no one changes).
  */
-static int metrics_at_once(const struct wfw_report *rep, size_t m0, size_t n,
-			   FILE *f)
+static int metric_work(void *ctx, unsigned slot, uint64_t m)
 {
-	struct metric_out o[WFW_REPORT_MAX_PARTS] = { 0 };
-	size_t started = 0;
-	int ret = 0;
+	struct metrics_par *mp = ctx;
+	struct metric_out *o = &mp->o[slot];
+	FILE *f = open_memstream(&o->buf, &o->len);
+	int ret = f ? metric(mp->rep, mp->rep->metrics[m], f) : -ENOMEM;
 
-	for (size_t i = 0; i < n; i++) {
-		o[i] = (struct metric_out){ .rep = rep, .name = rep->metrics[m0 + i] };
-		if (pthread_create(&o[i].th, NULL, metric_thread, &o[i]))
-			break;
-		started++;
-	}
-	for (size_t i = 0; i < started; i++) {
-		pthread_join(o[i].th, NULL);
-		ret = ret ? ret : o[i].ret;
-		fputs(m0 + i ? ", " : "", f);
-		if (!ret)
-			fwrite(o[i].buf, 1, o[i].len, f);
-		free(o[i].buf);
-	}
-	for (size_t i = started; i < n && !ret; i++) {
-		fputs(m0 + i ? ", " : "", f);
-		ret = metric(rep, rep->metrics[m0 + i], f);
-	}
+	if (f && fclose(f) && !ret)
+		ret = -ENOMEM;
 	return ret;
 }
 
-/* The metrics, rep->jobs at a time. */
+/* Metric m's data out, in order. */
+static int metric_put(void *ctx, unsigned slot, uint64_t m)
+{
+	struct metrics_par *mp = ctx;
+	struct metric_out *o = &mp->o[slot];
+
+	fputs(m ? ", " : "", mp->f);
+	fwrite(o->buf, 1, o->len, mp->f);
+	free(o->buf);
+	o->buf = NULL;
+	return 0;
+}
+
+static const struct wfw_par_ops metric_ops = { .work = metric_work, .emit = metric_put };
+
+/* The metrics, on rep->jobs threads (at most WFW_REPORT_MAX_PARTS). */
 static int metrics(const struct wfw_report *rep, FILE *f)
 {
-	size_t per = rep->jobs < WFW_REPORT_MAX_PARTS ? rep->jobs : WFW_REPORT_MAX_PARTS;
+	unsigned n = rep->jobs < WFW_REPORT_MAX_PARTS ? rep->jobs : WFW_REPORT_MAX_PARTS;
+	struct metric_out o[WFW_REPORT_MAX_PARTS] = { 0 };
+	struct metrics_par mp = { .rep = rep, .f = f, .o = o };
+	struct wfw_par par = { .ops = &metric_ops, .ctx = &mp,
+			       .nparts = rep->nmetrics, .threads = n };
 	int ret = 0;
 
-	for (size_t m = 0; m < rep->nmetrics && !ret; m += per ? per : 1) {
-		size_t n = rep->nmetrics - m < per ? rep->nmetrics - m : per;
-
-		if (n > 1) {
-			ret = metrics_at_once(rep, m, n, f);
-			continue;
+	if (n < 2) {	/* one thread: straight into f, not through memory */
+		for (size_t m = 0; m < rep->nmetrics && !ret; m++) {
+			fputs(m ? ", " : "", f);
+			ret = metric(rep, rep->metrics[m], f);
 		}
-		fputs(m ? ", " : "", f);
-		ret = metric(rep, rep->metrics[m], f);
+		return ret;
 	}
+	ret = wfw_par_run(&par);
+	for (unsigned i = 0; i < WFW_REPORT_MAX_PARTS; i++)
+		free(o[i].buf);
 	return ret;
 }
 
