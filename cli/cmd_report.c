@@ -23,6 +23,7 @@
 #include "datafmt/runstate.h"
 #include "datafmt/reader.h"
 #include "datafmt/metricdoc.h"
+#include "units/wultunits.h"
 #include "expr/expr.h"
 #include "report/report.h"
 #include "report/assets.h"

@@ -29,6 +29,22 @@ tests_unit_test_calc_SOURCES = tests/unit/test_calc.c cli/cmd_calc.c cli/toolopt
 tests_unit_test_calc_CPPFLAGS = $(CLI_TEST_CPPFLAGS)
 tests_unit_test_calc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_calc_LDADD = tools/libwfw_tools.la core/libwfw_core.la $(CUNIT_LIBS) -lm
+# The csv and binary sinks and convert (cmd_convert.c), driven through their
+# descriptors and entry point; the binary format's blocks, checksums, damage
+# and version 1 files.
+check_PROGRAMS += tests/unit/test_sinks tests/unit/test_binfmt
+TESTS += tests/unit/test_sinks tests/unit/test_binfmt
+tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
+	sinks/binary/binary.c cli/cmd_convert.c cli/toolopts.c
+tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core -iquote $(top_srcdir)
+tests_unit_test_sinks_LDADD = tools/libwfw_tools.la lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
+	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
+tests_unit_test_binfmt_SOURCES = tests/unit/test_binfmt.c cli/cmd_convert.c cli/toolopts.c
+tests_unit_test_binfmt_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
+tests_unit_test_binfmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core -iquote $(top_srcdir)
+# wfw_min_max_sum(), what the decoder's sums are checked against
+tests_unit_test_binfmt_LDADD = tools/libwfw_tools.la lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
+	core/libwfw_core.la lib/stats/libwfw_stats.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif
 
 # The build wultfw --version names: configure's --with-build-id (debian/rules:

@@ -22,7 +22,7 @@
 #include <suggest/suggest.h>
 
 #include "collect.h"
-#include "units.h"
+#include <units/duration.h>
 
 extern const char *wfw_cfg_main_file;
 

@@ -24,13 +24,12 @@ core_libwfw_core_la_SOURCES = \
 	core/resultdir.c core/resultdir.h \
 	core/sched.c core/sched.h \
 	core/signals.c core/signals.h \
-	core/sysinfo.c core/sysinfo.h \
-	core/units.c core/units.h
+	core/sysinfo.c core/sysinfo.h
 # An experiment's include/exclude against the columns its source declares.
 core_libwfw_core_la_SOURCES += core/datasel_check.c
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
-core_libwfw_core_la_LIBADD = lib/expr/libwfw_expr.la lib/cpuidle/libwfw_cpuidle.la lib/suggest/libwfw_suggest.la lib/atomic/libwfw_atomic.la \
+core_libwfw_core_la_LIBADD = lib/expr/libwfw_expr.la lib/units/libwfw_units.la lib/cpuidle/libwfw_cpuidle.la lib/suggest/libwfw_suggest.la lib/atomic/libwfw_atomic.la \
 	lib/pcidisc/libwfw_pcidisc.la lib/datafmt/libwfw_datafmt.la -lpthread \
 	$(LIBCONFIG_LIBS) $(LTDL_LIBS)
 

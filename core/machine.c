@@ -20,7 +20,7 @@
 #include "machine.h"
 #include "resultdir.h"
 #include "sinkcols.h"
-#include "units.h"
+#include <units/duration.h>
 
 int wfw_fit_ldist(const struct wfw_experiment *e,
 		  const struct wultfw_source_info *si, uint64_t *from,

@@ -31,7 +31,7 @@
 #include "restore.h"
 #include "resultdir.h"
 #include "signals.h"
-#include "units.h"
+#include <units/duration.h>
 
 #define READ_TIMEOUT_NS 100000000ULL	/* how often the loop looks at limits */
 #define INFO_RESERVE 8192		/* info.yml room kept for a full disk */

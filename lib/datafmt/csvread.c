@@ -20,7 +20,7 @@
 #include "datafmt/enumtab.h"
 #include "datafmt/le.h"
 #include "datafmt/reader_impl.h"
-#include "datafmt/wultunits.h"
+#include "units/wultunits.h"
 
 #define rfail wfw_reader_fail
 

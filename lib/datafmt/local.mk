@@ -19,12 +19,11 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/csvnum.c lib/datafmt/csvnum.h \
 	lib/datafmt/enumtab.c lib/datafmt/enumtab.h \
 	lib/datafmt/locate.c lib/datafmt/locate.h \
-	lib/datafmt/wultunits.c lib/datafmt/wultunits.h \
 	lib/datafmt/metricdoc.c lib/datafmt/metricdoc.h \
 	lib/datafmt/infoyml.c lib/datafmt/infoyml.h \
 	lib/datafmt/runstate.c lib/datafmt/runstate.h \
 	lib/datafmt/likeness.c lib/datafmt/likeness.h
-lib_datafmt_libwfw_datafmt_la_LIBADD = lib/atomic/libwfw_atomic.la $(CSV_LIBS)
+lib_datafmt_libwfw_datafmt_la_LIBADD = lib/atomic/libwfw_atomic.la lib/units/libwfw_units.la $(CSV_LIBS)
 # The sinks' check of their file options (header only).
 lib_datafmt_libwfw_datafmt_la_SOURCES += lib/datafmt/resultfile.h
 
@@ -39,27 +38,12 @@ TESTS += tests/unit/test_metricdoc
 tests_unit_test_metricdoc_SOURCES = tests/unit/test_metricdoc.c
 tests_unit_test_metricdoc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_metricdoc_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CUNIT_LIBS)
-check_PROGRAMS += tests/unit/test_datafmt tests/unit/test_sinks tests/unit/test_binfmt
-TESTS += tests/unit/test_datafmt tests/unit/test_sinks tests/unit/test_binfmt
+check_PROGRAMS += tests/unit/test_datafmt
+TESTS += tests/unit/test_datafmt
 tests_unit_test_datafmt_SOURCES = tests/unit/test_datafmt.c
 tests_unit_test_datafmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
-# The sinks' and convert's sources are linked in and driven through their
-# descriptors / entry point.
-tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
-	sinks/binary/binary.c cli/cmd_convert.c cli/toolopts.c
-tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core -iquote $(top_srcdir)
-tests_unit_test_sinks_LDADD = tools/libwfw_tools.la lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
-	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif
-# The binary format: blocks, checksums, damage, version 1 files.
-tests_unit_test_binfmt_SOURCES = tests/unit/test_binfmt.c cli/cmd_convert.c cli/toolopts.c
-tests_unit_test_binfmt_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
-tests_unit_test_binfmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core -iquote $(top_srcdir)
-tests_unit_test_binfmt_LDADD = tools/libwfw_tools.la lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
-	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
-# wfw_min_max_sum(), what the decoder's sums are checked against
-tests_unit_test_binfmt_LDADD += lib/stats/libwfw_stats.la
 EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoints.csv \
 	tests/integration/test_binary.sh
 TESTS += tests/integration/test_binary.sh

@@ -10,7 +10,7 @@
 #include "expr/expr.h"
 #include "expr/parser.h"
 #include <suggest/suggest.h>
-#include "units.h"
+#include "units/duration.h"
 
 void wfw_unknown_column(const struct wultfw_schema *s, const char *name,
 			char *buf, size_t len)
