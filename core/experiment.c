@@ -3,7 +3,7 @@
 
 #include "experiment.h"
 
-#include <cpuidle/cpuidle.h>
+#include <sysstate/cpuidle.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "collect.h"
-#include "cpus.h"
+#include <sysstate/cpus.h>
 #include "filehint.h"
 #include "outfiles.h"
 #include "overrides.h"
@@ -247,7 +247,7 @@ static void parse_source(struct wfw_experiment *e, const config_setting_t *src,
 	int n;
 
 	/* The CPU first: the plugin's own checks may depend on it. */
-	e->cpu = wfw_default_cpu();
+	e->cpu = wfw_default_cpu(NULL);
 	s = config_setting_type(src) == CONFIG_TYPE_GROUP ?
 		config_setting_get_member(src, "cpu") : NULL;
 	snprintf(k, sizeof(k), "%s.cpu", key);

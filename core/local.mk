@@ -7,7 +7,6 @@ core_libwfw_core_la_SOURCES = \
 	core/buildtree.c core/buildtree.h core/overrides.c core/overrides.h \
 	core/cpulock.c core/cpulock.h core/exitstatus.h \
 	core/collect.c core/collect.h \
-	core/cpus.c core/cpus.h \
 	core/cstates.c core/cstates.h \
 	core/datasel.c core/datasel.h \
 	core/default_experiment.c \
@@ -15,6 +14,7 @@ core_libwfw_core_la_SOURCES = \
 	core/log.c core/log.h \
 	core/machine.c core/machine.h \
 	core/options.c core/options.h \
+	core/pin.c core/pin.h \
 	core/plugins.c core/plugins.h \
 	core/progress.c core/progress.h \
 	core/resolved.c core/resolved.h \
@@ -23,13 +23,12 @@ core_libwfw_core_la_SOURCES = \
 	core/restore_leftover.c core/restore_plugin.c \
 	core/resultdir.c core/resultdir.h \
 	core/sched.c core/sched.h \
-	core/signals.c core/signals.h \
-	core/sysinfo.c core/sysinfo.h
+	core/signals.c core/signals.h
 # An experiment's include/exclude against the columns its source declares.
 core_libwfw_core_la_SOURCES += core/datasel_check.c
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
-core_libwfw_core_la_LIBADD = lib/expr/libwfw_expr.la lib/units/libwfw_units.la lib/cpuidle/libwfw_cpuidle.la lib/suggest/libwfw_suggest.la lib/atomic/libwfw_atomic.la \
+core_libwfw_core_la_LIBADD = lib/expr/libwfw_expr.la lib/units/libwfw_units.la lib/sysstate/libwfw_sysstate.la lib/suggest/libwfw_suggest.la lib/atomic/libwfw_atomic.la \
 	lib/pcidisc/libwfw_pcidisc.la lib/datafmt/libwfw_datafmt.la -lpthread \
 	$(LIBCONFIG_LIBS) $(LTDL_LIBS)
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <cpuidle/cpuidle.h>
+#include <sysstate/cpuidle.h>
 
 #include "log.h"
 #include "machine.h"

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include <atomic/atomic.h>
-#include <datafmt/runstate.h>
+#include <sysstate/proc.h>
 
 #include "restore_file.h"
 

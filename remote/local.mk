@@ -6,4 +6,4 @@ remote_libwfw_remote_la_SOURCES = remote/remote.h remote/remote_ctl.c \
 	remote/remote_run.c remote/remote_ssh.c
 remote_libwfw_remote_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 remote_libwfw_remote_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
-remote_libwfw_remote_la_LIBADD = core/libwfw_core.la -lpthread
+remote_libwfw_remote_la_LIBADD = core/libwfw_core.la lib/sysstate/libwfw_sysstate.la -lpthread

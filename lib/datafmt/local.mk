@@ -23,7 +23,7 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/infoyml.c lib/datafmt/infoyml.h \
 	lib/datafmt/runstate.c lib/datafmt/runstate.h \
 	lib/datafmt/likeness.c lib/datafmt/likeness.h
-lib_datafmt_libwfw_datafmt_la_LIBADD = lib/atomic/libwfw_atomic.la lib/units/libwfw_units.la $(CSV_LIBS)
+lib_datafmt_libwfw_datafmt_la_LIBADD = lib/atomic/libwfw_atomic.la lib/units/libwfw_units.la lib/sysstate/libwfw_sysstate.la $(CSV_LIBS)
 # The sinks' check of their file options (header only).
 lib_datafmt_libwfw_datafmt_la_SOURCES += lib/datafmt/resultfile.h
 
