@@ -12,7 +12,7 @@
 #include "build_id.h"
 #include "commands.h"
 #include "collect.h"
-#include "experiment.h"
+#include "plan.h"
 #include "log.h"
 #include "machine.h"
 #include "overrides.h"

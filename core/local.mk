@@ -3,18 +3,21 @@
 # convenience library that the binary (cli/) and the unit tests link alike.
 noinst_LTLIBRARIES += core/libwfw_core.la
 core_libwfw_core_la_SOURCES = \
+	core/bind.c core/bind.h \
 	core/cfgerr.c core/cfgerr.h core/filehint.c core/filehint.h \
 	core/buildtree.c core/buildtree.h core/overrides.c core/overrides.h \
 	core/cpulock.c core/cpulock.h core/exitstatus.h \
 	core/collect.c core/collect.h \
 	core/cstates.c core/cstates.h \
 	core/datasel.c core/datasel.h \
-	core/default_experiment.c \
+	core/default_experiment.c core/default_experiment.h \
 	core/experiment.c core/experiment.h \
 	core/log.c core/log.h \
 	core/machine.c core/machine.h \
 	core/options.c core/options.h \
 	core/pin.c core/pin.h \
+	core/plan.c core/plan.h \
+	core/pluginst.c core/pluginst.h \
 	core/plugins.c core/plugins.h \
 	core/progress.c core/progress.h \
 	core/resolved.c core/resolved.h \

@@ -198,7 +198,7 @@ static void check_cstates(const struct wfw_experiment *e,
 static void check_collector(struct wfw_experiment *e, size_t i,
 			    const char *sysfs_root, struct wfw_cfgerr *warns)
 {
-	struct wfw_plugin_inst *pi = &e->collect[i];
+	struct wfw_plugin_inst *pi = &e->collect.pi[i];
 	struct probe_notes pn = { pi, "collector", warns };
 	struct wultfw_source_info si;
 	struct wfw_source_cpu sc;
@@ -216,7 +216,7 @@ static void check_collector(struct wfw_experiment *e, size_t i,
 		snprintf(pi->ctx.err, sizeof(pi->ctx.err), "%s", strerror(-ret));
 	wfw_plugin_where(pi, where, sizeof(where));
 	wfw_cfgerr_add(warns, "", 0, NULL, "%s: collector '%s' cannot run on this machine: %s (a run would go on without its %s)",
-		       where, pi->h.desc->name, pi->ctx.err, e->collect_files[i]);
+		       where, pi->h.desc->name, pi->ctx.err, e->collect.files[i]);
 }
 
 /* Collectors run off the measured CPU: is there another one? */
@@ -225,19 +225,19 @@ static void check_collectors(struct wfw_experiment *e, const char *sysfs_root,
 {
 	cpu_set_t cpus;
 
-	if (!e->ncollect)
+	if (!e->collect.n)
 		return;
 	if (!sched_getaffinity(0, sizeof(cpus), &cpus)) {
 		CPU_CLR(e->cpu, &cpus);
 		if (!CPU_COUNT(&cpus)) {
-			wfw_cfgerr_add(warns, e->collect[0].loc.file, e->collect[0].loc.line,
-				       e->collect[0].key,
+			wfw_cfgerr_add(warns, e->collect.pi[0].loc.file, e->collect.pi[0].loc.line,
+				       e->collect.pi[0].key,
 				       "collectors run off the measured CPU %d, and wultfw may run on no other one here (taskset?)",
 				       e->cpu);
 			return;
 		}
 	}
-	for (size_t i = 0; i < e->ncollect; i++)
+	for (size_t i = 0; i < e->collect.n; i++)
 		check_collector(e, i, sysfs_root, warns);
 }
 

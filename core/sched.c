@@ -739,7 +739,8 @@ static int pump(struct wfw_run *run)
 	if (ret)
 		return ret;
 	/* collectors run before, during and after the main source */
-	run->collectors = wfw_collect_start(e, run->dir, run->sysfs, &run->info);
+	run->collectors = wfw_collect_start(&e->collect, e->cpu, run->dir, run->sysfs,
+					   &run->info);
 	run->start = now_ns();
 	ret = src->start(&e->source.ctx, &run->params);
 	if (ret < 0) {

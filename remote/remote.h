@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "experiment.h"
+#include "plan.h"
 
 #define WFW_SUT_DIR_DEFAULT "/var/tmp/wultfw-sut"
 
