@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "restore.h"
+#include "restore_file.h"
 
 static void usage(void)
 {

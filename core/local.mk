@@ -23,7 +23,7 @@ core_libwfw_core_la_SOURCES = \
 	core/resolved.c core/resolved.h \
 	core/restore.c core/restore.h \
 	core/restore_file.c core/restore_file.h \
-	core/restore_leftover.c core/restore_plugin.c \
+	core/restore_leftover.c core/restore_plugin.c core/restore_plugin.h \
 	core/resultdir.c core/resultdir.h \
 	core/sched.c core/sched.h \
 	core/signals.c core/signals.h

@@ -19,6 +19,7 @@
 #include <sysstate/proc.h>
 
 #include "restore_file.h"
+#include "restore_plugin.h"
 
 static char *slurp(const char *path)
 {
