@@ -18,18 +18,6 @@
 #include "sched.h"
 #include "signals.h"
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-
-void wfw_remote_lock(void)
-{
-	pthread_mutex_lock(&lock);
-}
-
-void wfw_remote_unlock(void)
-{
-	pthread_mutex_unlock(&lock);
-}
-
 struct pool {
 	struct wfw_sut_job *jobs;
 	size_t n, next;
