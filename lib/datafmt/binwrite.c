@@ -17,7 +17,7 @@
 #include "datafmt/binblock.h"
 #include "datafmt/binfmt.h"
 #include "datafmt/le.h"
-#include "datafmt/writer.h"
+#include "datafmt/binwrite.h"
 
 /* Whole blocks in p[0..n): the buffer always starts on a block. */
 static size_t bin_whole(void *arg, const char *p, size_t n)
@@ -40,7 +40,7 @@ static int write_header(struct wfw_bin_writer *w, const char *path,
 			int flags)
 {
 	size_t bound = wfw_blk_bound(s->ncols, w->block_rows) + WFW_BLK_SLACK;
-	size_t hlen, bufsize = WFW_WRITER_BUF > 2 * bound ? WFW_WRITER_BUF : 2 * bound;
+	size_t hlen, bufsize = WFW_OUT_BUF > 2 * bound ? WFW_OUT_BUF : 2 * bound;
 	size_t min_len = 0;
 	char err[256];
 	void *hdr;
@@ -206,7 +206,7 @@ int wfw_binw_write(struct wfw_bin_writer *w, const struct wultfw_batch *b)
 	size_t r = 0;
 
 	if (b->ncols != w->ncols)
-		return wfw_writer_bad_batch(&w->out, b->ncols, w->ncols);
+		return wfw_out_bad_batch(&w->out, b->ncols, w->ncols);
 	if (w->out.err)
 		return w->out.err;
 	while (r < b->rows) {

@@ -9,7 +9,8 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/csvfmt_fixed.c lib/datafmt/csvfmt_fixed.h \
 	lib/datafmt/binfmt.c lib/datafmt/binfmt.h \
 	lib/datafmt/binblock.c lib/datafmt/binblock.h \
-	lib/datafmt/binwrite.c lib/datafmt/crc32c.c lib/datafmt/crc32c.h \
+	lib/datafmt/binwrite.c lib/datafmt/binwrite.h lib/datafmt/crc32c.c lib/datafmt/crc32c.h \
+	lib/datafmt/csvwrite.c lib/datafmt/csvwrite.h \
 	lib/datafmt/le.h lib/datafmt/decimal.h \
 	lib/datafmt/writer.c lib/datafmt/writer.h \
 	lib/datafmt/filesink.c lib/datafmt/filesink.h \
