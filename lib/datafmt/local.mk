@@ -5,7 +5,7 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/out.c lib/datafmt/out.h \
 	lib/datafmt/csvfmt.c lib/datafmt/csvfmt.h \
 	lib/datafmt/csvfmt_blk.c lib/datafmt/csvfmt_blk.h \
-	lib/datafmt/csvfmt_cols.c lib/datafmt/csvfmt_src.h \
+	lib/datafmt/csvfmt_cols.c lib/datafmt/csvfmt_src.c lib/datafmt/csvfmt_src.h \
 	lib/datafmt/csvfmt_fixed.c lib/datafmt/csvfmt_fixed.h \
 	lib/datafmt/binfmt.c lib/datafmt/binfmt.h \
 	lib/datafmt/binblock.c lib/datafmt/binblock.h \
