@@ -5,8 +5,9 @@ noinst_LTLIBRARIES += lib/expr/libwfw_expr.la
 lib_expr_libwfw_expr_la_SOURCES = \
 	lib/expr/expr.h lib/expr/ast.h \
 	lib/expr/lexer.c lib/expr/lexer.h \
-	lib/expr/parser.c lib/expr/parser.h \
-	lib/expr/resolve.c \
+	lib/expr/compile.c lib/expr/compile.h \
+	lib/expr/parser.c \
+	lib/expr/resolve.c lib/expr/resolve.h \
 	lib/expr/eval.c
 lib_expr_libwfw_expr_la_LIBADD = lib/units/libwfw_units.la lib/suggest/libwfw_suggest.la
 

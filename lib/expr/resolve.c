@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "expr/expr.h"
-#include "expr/parser.h"
+#include "expr/resolve.h"
 #include <suggest/suggest.h>
 #include "units/duration.h"
 
