@@ -1,5 +1,5 @@
 # skid source: PMC sampling skid with perf_event_open (a sampler).
-SKID_SOURCES = plugins/skid/skid.c plugins/skid/skid_priv.h \
+SKID_SOURCES = plugins/skid/skid.c plugins/skid/skid_state.h \
 	plugins/skid/skid_parts.c plugins/skid/skid_code.c \
 	plugins/skid/skid_code.h plugins/skid/skid_layout.c \
 	plugins/skid/skid_layout.h plugins/skid/skid_events.c \
