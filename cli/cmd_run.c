@@ -18,7 +18,7 @@
 #include "overrides.h"
 #include "plugins.h"
 #include "remote/remote.h"
-#include "sched.h"
+#include "run.h"
 #include "signals.h"
 #include <suggest/suggest.h>
 

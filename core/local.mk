@@ -25,7 +25,7 @@ core_libwfw_core_la_SOURCES = \
 	core/restore_file.c core/restore_file.h \
 	core/restore_leftover.c core/restore_plugin.c core/restore_plugin.h \
 	core/resultdir.c core/resultdir.h \
-	core/sched.c core/sched.h \
+	core/run.c core/run.h \
 	core/signals.c core/signals.h
 # An experiment's include/exclude against the columns its source declares.
 core_libwfw_core_la_SOURCES += core/datasel_check.c

@@ -15,7 +15,7 @@
 
 #include "log.h"
 #include "remote.h"
-#include "sched.h"
+#include "run.h"
 #include "signals.h"
 
 struct pool {

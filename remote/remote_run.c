@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "remote.h"
-#include "sched.h"
+#include "run.h"
 #include "signals.h"
 
 /* Consecutive failed polls before the connection counts as lost. */

@@ -17,7 +17,7 @@ check_PROGRAMS += tests/unit/test_timer
 TESTS += tests/unit/test_timer
 tests_unit_test_timer_SOURCES = tests/unit/test_timer.c $(TIMER_SOURCES)
 tests_unit_test_timer_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBCONFIG_CFLAGS)
-# -iquote: core/sched.h must not hide <sched.h>.
+# -iquote: a core header must not hide a system one.
 tests_unit_test_timer_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/timer \
 	-iquote $(top_srcdir)/core
 # The core's option parser checks the table's bounds.

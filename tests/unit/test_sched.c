@@ -16,7 +16,7 @@
 #include "cstates.h"
 #include "plan.h"
 #include "plugins.h"
-#include "sched.h"
+#include "run.h"
 #include "signals.h"
 #include "testutil.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
-#include "sched.h"
+#include "run.h"
 
 #include <errno.h>
 #include <fcntl.h>
