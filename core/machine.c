@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include <sysstate/cpuidle.h>
+#include <sysstate/sysfile.h>
 
 #include "log.h"
 #include "machine.h"
@@ -117,7 +118,7 @@ static int probe_with(const struct wultfw_plugin *desc,
 	ctx->plugin = desc;
 	ctx->opts = opts->vals;
 	ctx->cfg = opts->cfg;
-	ctx->sysfs_root = sysfs_root ? sysfs_root : "/sys";
+	ctx->sysfs_root = wfw_sysfs(sysfs_root);
 	ctx->cpu = cpu;
 	ctx->bad_opt = -1;
 	ctx->host = pn ? &noting_host : &quiet_host;

@@ -16,8 +16,8 @@
 #include <sysstate/cpuidle.h>
 #include <sysstate/cpus.h>
 #include <sysstate/facts.h>
-
 #include <sysstate/proc.h>
+#include <sysstate/sysfile.h>
 
 #include "collect.h"
 #include "sinkcols.h"
@@ -881,7 +881,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 {
 	struct wfw_run run = {
 		.e = e, .o = o, .r = r, .dirfd = -1,
-		.sysfs = o->sysfs_root ? o->sysfs_root : "/sys",
+		.sysfs = wfw_sysfs(o->sysfs_root),
 	};
 	int ret, lock;
 
