@@ -18,38 +18,56 @@
 #include "commands.h"
 #include "tools/convert.h"
 #include "tools/replace.h"
+#include "tools/retype.h"
+#include "cliopts.h"
 #include "signals.h"
-#include "toolopts.h"
 
 #define CONVERT_BATCH 8192
 /* A CSV file smaller than this is parsed by one thread unless -j says. */
 #define PAR_MIN_BYTES	(8u << 20)
 
-static void convert_usage(FILE *f)
-{
-	fputs("Usage: wultfw convert FILE -o OUT [--to csv|binary] [--force]\n"
-	      "                      [--include EXPR] [--exclude EXPR] [--salvage] [-j N]\n"
-	      "\n"
-	      "Convert a result file between CSV (datapoints.csv, also as written by\n"
-	      "wult) and wultfw's binary format (doc/binary-format.md). The input\n"
-	      "format is recognized by content; the output format by OUT's extension\n"
-	      "(.csv, .wfb) or by --to.\n"
-	      "\n"
-	      "  -o, --output OUT   file to write (never overwritten without --force)\n"
-	      "  -t, --to FORMAT    csv or binary\n"
-	      "  -f, --force        replace OUT if it exists, once the new file is whole\n"
-	      "      --include=EXPR only rows where EXPR holds\n"
-	      "      --exclude=EXPR leave out rows where EXPR holds\n"
-	      "                     (expressions: wultfw(1), SELECTING DATAPOINTS)\n"
-	      "      --salvage      binary FILE with damaged blocks (checksum mismatch):\n"
-	      "                     copy every intact block, skip the damaged ones\n"
-	      "  -j, --jobs N       threads reading a binary FILE and writing it as CSV\n"
-	      "                     or binary, or parsing a CSV FILE in chunks for a\n"
-	      "                     binary OUT (default: the online CPUs, one parser for\n"
-	      "                     a CSV FILE under 8 MiB; 1: no threads); a version 2\n"
-	      "                     FILE to binary is a copy of its blocks\n"
-	      "  -h, --help         this help\n", f);
-}
+struct convert_args {
+	const char *in, *out;		/* out: where it is written now */
+	struct wfw_replace rep;		/* out as the user named it */
+	const struct wfw_format *fmt;	/* of the output */
+	const char *include, *exclude;	/* row selection, or NULL */
+	int to;				/* --to: index in formats[], -1: not given */
+	int flags;			/* WFW_OUT_EXCL unless --force */
+	bool force;			/* --force */
+	bool salvage;			/* skip damaged blocks of a binary input */
+	bool one_pass;			/* CSV types from the first rows */
+	unsigned jobs;			/* -j: formatting threads */
+	bool jobs_given;		/* -j on the command line */
+};
+
+static const char *const formats[] = { "csv", "binary", NULL };
+
+static const struct wfw_cli_opt convert_opts[] = {
+	{ "output", 'o', WFW_CLI_STRING, "OUT", "file to write (never overwritten without --force)",
+	  .off = offsetof(struct convert_args, out), .required = true },
+	{ "to", 't', WFW_CLI_CHOICE, "FORMAT", "the output's format, else OUT's extension says it",
+	  .choices = formats, .off = offsetof(struct convert_args, to) },
+	{ "force", 'f', WFW_CLI_FLAG, NULL, "replace OUT if it exists, once the new file is whole",
+	  .off = offsetof(struct convert_args, force) },
+	WFW_CLI_SELECT(struct convert_args, include, exclude),
+	{ "salvage", 0, WFW_CLI_FLAG, NULL, "binary FILE with damaged blocks (checksum mismatch): copy every intact block, skip the damaged ones",
+	  .off = offsetof(struct convert_args, salvage) },
+	WFW_CLI_JOBS(struct convert_args, jobs, "threads reading a binary FILE and writing it as CSV or binary, or parsing a CSV FILE in chunks for a binary OUT; by default the online CPUs, one parser for a CSV FILE under 8 MiB; 1: no threads. A version 2 FILE to binary is a copy of its blocks"),
+	WFW_CLI_END
+};
+
+static const struct wfw_cli convert_cli = {
+	.name = "convert",
+	.usage = "Usage: wultfw convert FILE -o OUT [--to csv|binary] [--force]\n"
+		 "                      [--include EXPR] [--exclude EXPR] [--salvage] [-j N]\n"
+		 "\n"
+		 "Convert a result file between CSV (datapoints.csv, also as written by\n"
+		 "wult) and wultfw's binary format (doc/binary-format.md). The input\n"
+		 "format is recognized by content; the output format by OUT's extension\n"
+		 "(.csv, .wfb) or by --to.\n",
+	.opts = convert_opts,
+	.operand = "input FILE", .min_operands = 1, .max_operands = 1,
+};
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -57,18 +75,6 @@ static int ends_with(const char *s, const char *suffix)
 
 	return n >= m && !strcasecmp(s + n - m, suffix);
 }
-
-struct convert_args {
-	const char *in, *out, *to;	/* out: where it is written now */
-	struct wfw_replace rep;		/* out as the user named it */
-	const struct wfw_format *fmt;	/* of the output */
-	const char *include, *exclude;	/* row selection, or NULL */
-	int flags;			/* WFW_OUT_EXCL unless --force */
-	bool salvage;			/* skip damaged blocks of a binary input */
-	bool one_pass;			/* CSV types from the first rows */
-	unsigned jobs;			/* -j: formatting threads */
-	bool jobs_given;		/* -j on the command line */
-};
 
 /* The format OUT's extension names, or NULL. */
 static const struct wfw_format *named_format(const char *out)
@@ -81,20 +87,16 @@ static const struct wfw_format *named_format(const char *out)
 }
 
 /* The output format from --to, else from OUT's extension; NULL: said why. */
-static const struct wfw_format *output_format(const struct wfw_tool *t,
-					      const char *to, const char *out)
+static const struct wfw_format *output_format(int to, const char *out)
 {
 	const struct wfw_format *named = named_format(out);
+	const struct wfw_format *fmt = to == 0 ? &wfw_format_csv : &wfw_format_binary;
 
-	if (to) {
-		int f = wfw_tool_format(t, to);
-		const struct wfw_format *fmt = f == WFW_FMT_CSV ? &wfw_format_csv :
-			f == WFW_FMT_BINARY ? &wfw_format_binary : NULL;
-
-		if (fmt && named && fmt != named)
+	if (to >= 0) {
+		if (named && fmt != named)
 			fprintf(stderr, "wultfw convert: warning: writing %s into %s, whose name says %s (--to %s)\n",
 				fmt == &wfw_format_csv ? "CSV" : "binary", out,
-				named == &wfw_format_csv ? "CSV" : "binary", to);
+				named == &wfw_format_csv ? "CSV" : "binary", formats[to]);
 		return fmt;
 	}
 	if (named)
@@ -104,66 +106,21 @@ static const struct wfw_format *output_format(const struct wfw_tool *t,
 	return NULL;
 }
 
-/* -j N: 1 to 64 threads. */
-static int parse_jobs(struct convert_args *a, const char *arg)
-{
-	char *end;
-	unsigned long n = strtoul(arg, &end, 10);
-
-	if (*arg < '1' || *arg > '9' || *end || n > 64) {
-		fprintf(stderr, "wultfw convert: --jobs %s: use 1 to 64 threads\n", arg);
-		return 2;
-	}
-	a->jobs = (unsigned)n;
-	a->jobs_given = true;
-	return 0;
-}
-
-static int convert_option(void *ctx, int opt, const char *arg)
-{
-	struct convert_args *a = ctx;
-
-	switch (opt) {
-	case 'o': a->out = arg; break;
-	case 't': a->to = arg; break;
-	case 'f': a->flags = 0; break;
-	case 'I': a->include = arg; break;
-	case 'X': a->exclude = arg; break;
-	case 'S': a->salvage = true; break;
-	case 'j': return parse_jobs(a, arg);
-	}
-	return 0;
-}
-
 /* Returns -1 to go on, else the exit status. */
 static int convert_parse_args(int argc, char **argv, struct convert_args *a)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "to", required_argument, NULL, 't' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "include", required_argument, NULL, 'I' },
-		{ "exclude", required_argument, NULL, 'X' },
-		{ "salvage", no_argument, NULL, 'S' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct wfw_tool t = {
-		.name = "convert", .shortopts = "o:t:fj:h", .longopts = longopts,
-		.usage = convert_usage, .option = convert_option, .ctx = a,
-	};
-	int ret;
+	enum wfw_cli_next next;
 
-	a->flags = WFW_OUT_EXCL;
-	a->jobs = convert_online_cpus();
-	ret = wfw_tool_parse(&t, argc, argv);
-	if (ret == WFW_TOOL_GO)
-		ret = wfw_tool_one_input(&t, argc, argv, "input FILE", a->out, "-o OUT");
-	if (ret != WFW_TOOL_GO)
-		return ret;
+	a->to = -1;
+	next = wfw_cli_parse(&convert_cli, a, argc, argv);
+	if (next != WFW_CLI_NEXT)
+		return wfw_cli_status(next);
+	a->flags = a->force ? 0 : WFW_OUT_EXCL;
+	a->jobs_given = a->jobs != 0;
+	if (!a->jobs)
+		a->jobs = convert_online_cpus();
 	a->in = argv[optind];
-	a->fmt = output_format(&t, a->to, a->out);
+	a->fmt = output_format(a->to, a->out);
 	return a->fmt ? -1 : 2;
 }
 
@@ -356,51 +313,6 @@ static int open_input(struct convert_args *a, struct wfw_reader **r,
 	return 0;
 }
 
-/* The columns' types as they are now (names not kept); NULL: no memory. */
-static struct wultfw_column *copy_columns(const struct wultfw_schema *s)
-{
-	struct wultfw_column *c = malloc((s->ncols ? s->ncols : 1) * sizeof(*c));
-
-	if (c)
-		memcpy(c, s->cols, s->ncols * sizeof(*c));
-	return c;
-}
-
-static const char *type_words(const struct wultfw_column *c, char *buf, size_t len)
-{
-	unsigned dec = 0;
-
-	if (c->type == WULTFW_COL_FLOAT)
-		return "numbers";
-	if (c->type == WULTFW_COL_ENUM)
-		return c->n_enum ? "names" : "empty cells";
-	for (uint32_t d = c->divisor; d >= 10; d /= 10)
-		dec++;
-	if (!dec)
-		return "integers";
-	snprintf(buf, len, "numbers with %u decimals", dec);
-	return buf;
-}
-
-/* "CC6%: numbers with 3 decimals, then numbers; " for each change. */
-static void type_changes(const struct wultfw_column *first,
-			 const struct wultfw_schema *s, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t c = 0; first && c < s->ncols && n < len; c++) {
-		char a[32], b[32];
-
-		if (first[c].type == s->cols[c].type &&
-		    first[c].divisor == s->cols[c].divisor)
-			continue;
-		n += (size_t)snprintf(buf + n, len - n, "%s: %s, then %s; ", s->cols[c].name,
-				      type_words(&first[c], a, sizeof(a)),
-				      type_words(&s->cols[c], b, sizeof(b)));
-	}
-}
-
 /*
  * CSV is read in one pass, its column types learned from the first rows.
  * A CSV output follows a type that changes later; a binary one cannot (its
@@ -420,7 +332,7 @@ static int run(struct convert_args *a, struct wfw_reader **r,
 		fprintf(stderr, "wultfw convert: warning: %s: ignored the last %llu bytes: a partial block or record (file cut short)\n",
 			a->in, (unsigned long long)wfw_reader_ignored_bytes(*r));
 	if (!ret)
-		first = copy_columns(wfw_reader_schema(*r));
+		first = wfw_retype_keep(wfw_reader_schema(*r));
 	if (!ret)
 		ret = convert(*r, a, sel, rows);
 	if (ret != -ESTALE && ret != -EOVERFLOW) {
@@ -428,11 +340,9 @@ static int run(struct convert_args *a, struct wfw_reader **r,
 		return ret;
 	}
 	what[0] = '\0';
-	if (ret == -ESTALE)
-		type_changes(first, wfw_reader_schema(*r), what, sizeof(what));
+	if (ret == -ESTALE)	/* "A: integers, then numbers" */
+		wfw_retype_words(first, wfw_reader_schema(*r), what, sizeof(what));
 	free(first);
-	if (*what)	/* "A: integers, then numbers; " */
-		what[strlen(what) - 2] = '\0';
 	fprintf(stderr, "wultfw convert: %s: %s after the first rows%s%s%s: converting again with the types of every row\n",
 		a->in, ret == -ESTALE ? "column types changed" : "more names",
 		*what ? " (" : "", what, *what ? ")" : "");

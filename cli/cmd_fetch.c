@@ -6,35 +6,44 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cliopts.h"
 #include "commands.h"
 #include "log.h"
-#include "remote/remote.h"
+#include "remoteopts.h"
 
-enum { OPT_FORCE = 300 };
+struct fetch_args {
+	struct wfw_remote_opts ro;
+	const char *outdir;
+	bool force;
+};
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: wultfw fetch -H HOST[,HOST...] [OPTIONS] [NAME...]\n"
-		"\n"
-		"Copy the results of finished runs on the SUTs back to OUTDIR/HOST/NAME/\n"
-		"(OUTDIR as the run was started with, unless -o), then remove them on the\n"
-		"SUT; list the runs that are still going on. NAME limits it to those\n"
-		"experiments.\n"
-		"\n"
-		WFW_REMOTE_HELP
-		"  -o, --outdir DIR    put the results in DIR/HOST/NAME/\n"
-		"      --force         replace result directories that exist already\n"
-		"  -h, --help          this help\n"
-		"\n"
-		"Exit status: 0 every finished run collected (some may still run), 1 a SUT\n"
-		"could not be reached or a copy failed, 2 bad command line.\n");
-}
+static const struct wfw_cli_opt fetch_opts[] = {
+	WFW_CLI_REMOTE(struct fetch_args, ro),
+	{ "outdir", 'o', WFW_CLI_STRING, "DIR", "put the results in DIR/HOST/NAME/",
+	  .off = offsetof(struct fetch_args, outdir) },
+	{ "force", 0, WFW_CLI_FLAG, NULL, "replace result directories that exist already",
+	  .off = offsetof(struct fetch_args, force) },
+	WFW_CLI_END
+};
+
+static const struct wfw_cli fetch_cli = {
+	.name = "fetch",
+	.usage = "Usage: wultfw fetch -H HOST[,HOST...] [OPTIONS] [NAME...]\n"
+		 "\n"
+		 "Copy the results of finished runs on the SUTs back to OUTDIR/HOST/NAME/\n"
+		 "(OUTDIR as the run was started with, unless -o), then remove them on the\n"
+		 "SUT; list the runs that are still going on. NAME limits it to those\n"
+		 "experiments.\n",
+	.epilog = "Exit status: 0 every finished run collected (some may still run), 1 a SUT\n"
+		  "could not be reached or a copy failed, 2 bad command line.\n",
+	.opts = fetch_opts,
+	.operand = "NAME", .min_operands = 0, .max_operands = -1,
+};
 
 static int fetch_host(struct wfw_sut *s, const char *outdir, char **names,
 		      size_t n, bool force)
@@ -87,56 +96,33 @@ static int fetch_host(struct wfw_sut *s, const char *outdir, char **names,
 
 int wfw_cmd_fetch(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		WFW_REMOTE_LONGOPTS,
-		{ "outdir", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct wfw_remote_opts ro = { 0 };
-	const char *outdir = NULL;
-	bool force = false;
-	int c, r, status = 0;
+	struct fetch_args a = { 0 };
+	struct wfw_remote_opts *ro = &a.ro;
+	enum wfw_cli_next next = wfw_cli_parse(&fetch_cli, &a, argc, argv);
+	int status = 0;
 	size_t i;
 
-	while ((c = getopt_long(argc, argv, "o:h" WFW_REMOTE_SHORTOPTS, longopts, NULL)) != -1) {
-		r = wfw_remote_getopt(&ro, c, optarg);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		switch (c) {
-		case 'o':
-			outdir = optarg;
-			break;
-		case OPT_FORCE:
-			force = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			fprintf(stderr, "Try 'wultfw fetch --help'.\n");
-			return 2;
-		}
+	if (next != WFW_CLI_NEXT) {
+		wfw_hosts_free(&ro->hosts);
+		return wfw_cli_status(next);
 	}
-	if (!ro.hosts.n) {
-		wfw_err("fetch: which SUT? give -H HOST[,HOST...]");
+	if (!ro->hosts.n) {
+		wfw_cli_error(&fetch_cli, "no host given: add -H HOST[,HOST...]");
 		return 2;
 	}
-	if (wfw_ssh_opts_init(&ro.ssh)) {
+	if (wfw_ssh_opts_init(&ro->ssh)) {
 		wfw_err("cannot create a private directory for ssh control sockets in /tmp");
+		wfw_hosts_free(&ro->hosts);
 		return 1;
 	}
-	for (i = 0; i < ro.hosts.n; i++) {
+	for (i = 0; i < ro->hosts.n; i++) {
 		struct wfw_sut s;
 
-		wfw_sut_init(&s, ro.hosts.v[i], (int)i, &ro.ssh);
-		if (fetch_host(&s, outdir, argv + optind, (size_t)(argc - optind), force))
+		wfw_sut_init(&s, ro->hosts.v[i], (int)i, &ro->ssh);
+		if (fetch_host(&s, a.outdir, argv + optind, (size_t)(argc - optind), a.force))
 			status = 1;
 	}
-	wfw_ssh_opts_cleanup(&ro.ssh);
-	wfw_hosts_free(&ro.hosts);
+	wfw_ssh_opts_cleanup(&ro->ssh);
+	wfw_hosts_free(&ro->hosts);
 	return status;
 }

@@ -17,21 +17,21 @@
 #include <sys/stat.h>
 
 #include "commands.h"
-#include "datafmt/infoyml.h"
 #include "datafmt/locate.h"
 #include "tools/convert.h"
+#include "tools/filter.h"
 #include "tools/replace.h"
+#include "cliopts.h"
 #include "resultdir.h"
 #include "signals.h"
-#include "toolopts.h"
-#include <suggest/suggest.h>
 
 #define FILTER_BATCH 8192
 /* A CSV file below this is read by one thread unless -j says otherwise. */
 #define PAR_MIN_BYTES	(8u << 20)
 
 struct filter {
-	const char *in, *include, *exclude, *metrics, *to;
+	const char *in, *include, *exclude, *metrics;
+	int to;				/* --to: index in formats[], -1: not given */
 	const char *out;		/* the directory written now */
 	struct wfw_replace rep;		/* NEWRESULT as the user named it */
 	int outfmt;			/* WFW_FMT_CSV or WFW_FMT_BINARY; 0: the input's */
@@ -51,71 +51,47 @@ struct filter {
 	bool stopped;			/* a signal cut the rows short */
 };
 
-static void usage(FILE *f)
-{
-	fputs("Usage: wultfw filter RESULT -o NEWRESULT [OPTION]...\n"
-	      "\n"
-	      "Write a new result directory with the datapoints of RESULT (a result\n"
-	      "directory, ours or wult's, or a data file) that an expression selects.\n"
-	      "NEWRESULT gets the rows in RESULT's format (datapoints.csv, or\n"
-	      "datapoints.wfb for a binary RESULT) and an info.yml saying what was\n"
-	      "selected.\n"
-	      "\n"
-	      "  -o, --output DIR      the new result directory\n"
-	      "  -t, --to FORMAT       write csv or binary instead\n"
-	      "      --include=EXPR    keep rows where EXPR holds, e.g.\n"
-	      "                        'ReqCState == \"C6\" && WakeLatency > 0.1ms'\n"
-	      "      --exclude=EXPR    drop rows where EXPR holds\n"
-	      "  -m, --metrics=LIST    keep only these columns, in the file's order:\n"
-	      "                        names or fnmatch(3) patterns, comma-separated,\n"
-	      "                        e.g. -m 'WakeLatency,CC*%' (each must match)\n"
-	      "  -f, --force           replace NEWRESULT if it is a result directory,\n"
-	      "                        once the new one is whole\n"
-	      "  -j, --jobs N          threads (default: the online CPUs; 1: no threads)\n"
-	      "  -h, --help            this help\n"
-	      "\n"
-	      "Expressions: see wultfw(1), SELECTING DATAPOINTS.\n"
-	      "Ctrl-C (SIGINT, SIGTERM): NEWRESULT keeps the rows read so far, its\n"
-	      "info.yml says filter_status: 'interrupted'; exit status 130 (143).\n", f);
-}
+static const char *const formats[] = { "csv", "binary", NULL };
 
-/* Mark the columns --metrics selects in want[]; -errno after saying why. */
-static int want_columns(const struct wultfw_schema *s, const char *list, bool *want)
-{
-	const char *names[s->ncols ? s->ncols : 1];
-	char why[2048];
-	int ret;
+static const struct wfw_cli_opt filter_opts[] = {
+	{ "output", 'o', WFW_CLI_STRING, "NEWRESULT", "the new result directory",
+	  .off = offsetof(struct filter, out), .required = true },
+	{ "to", 't', WFW_CLI_CHOICE, "FORMAT", "write this format instead",
+	  .choices = formats, .off = offsetof(struct filter, to) },
+	WFW_CLI_SELECT(struct filter, include, exclude),
+	{ "metrics", 'm', WFW_CLI_STRING, "LIST", "keep only these columns, in the file's order: names or fnmatch(3) patterns, comma-separated, e.g. 'WakeLatency,CC*%' (each must match)",
+	  .off = offsetof(struct filter, metrics) },
+	{ "force", 'f', WFW_CLI_FLAG, NULL, "replace NEWRESULT if it is a result directory, once the new one is whole",
+	  .off = offsetof(struct filter, force) },
+	WFW_CLI_JOBS(struct filter, jobs, "threads; by default the online CPUs; 1: no threads"),
+	WFW_CLI_END
+};
 
-	for (size_t i = 0; i < s->ncols; i++)
-		names[i] = s->cols[i].name;
-	ret = wfw_names_select(list, names, s->ncols, want, why, sizeof(why));
-	if (ret)
-		fprintf(stderr, "wultfw filter: --metrics: %s\n", why);
-	return ret;
-}
+static const struct wfw_cli filter_cli = {
+	.name = "filter",
+	.usage = "Usage: wultfw filter RESULT -o NEWRESULT [OPTION]...\n"
+		 "\n"
+		 "Write a new result directory with the datapoints of RESULT (a result\n"
+		 "directory, ours or wult's, or a data file) that an expression selects.\n"
+		 "NEWRESULT gets the rows in RESULT's format (datapoints.csv, or\n"
+		 "datapoints.wfb for a binary RESULT) and an info.yml saying what was\n"
+		 "selected.\n",
+	.epilog = "Expressions: see wultfw(1), SELECTING DATAPOINTS.\n"
+		  "Ctrl-C (SIGINT, SIGTERM): NEWRESULT keeps the rows read so far, its\n"
+		  "info.yml says filter_status: 'interrupted'; exit status 130 (143).\n",
+	.opts = filter_opts,
+	.operand = "RESULT", .min_operands = 1, .max_operands = 1,
+};
 
 /* The output columns: all, or those of --metrics in the file's order. */
 static int pick_columns(struct filter *f)
 {
 	const struct wultfw_schema *s = wfw_reader_schema(f->rd);
-	bool *want = calloc(s->ncols + 1, sizeof(*want));
-	int ret = 0;
+	int ret = filter_pick_columns(s, f->metrics, &f->cols, &f->map,
+				      &f->schema.ncols);
 
-	f->cols = calloc(s->ncols + 1, sizeof(*f->cols));
-	f->map = calloc(s->ncols + 1, sizeof(*f->map));
-	if (!want || !f->cols || !f->map)
-		ret = -ENOMEM;
-	else if (f->metrics)
-		ret = want_columns(s, f->metrics, want);
-	for (size_t i = 0; i < s->ncols && !ret; i++) {
-		if (f->metrics && !want[i])
-			continue;
-		f->map[f->schema.ncols] = i;
-		f->cols[f->schema.ncols++] = s->cols[i];
-	}
 	f->schema.cols = f->cols;
 	f->all_cols = f->schema.ncols == s->ncols;
-	free(want);
 	return ret;
 }
 
@@ -283,114 +259,32 @@ static int write_rows(struct filter *f)
 	return copy_rows(f);
 }
 
-/* Keys of the old info.yml about its data file, not the new one's. */
-static bool old_file_key(const char *key)
-{
-	return !strcmp(key, wfw_format_csv.kept_key) ||
-	       !strcmp(key, wfw_format_binary.kept_key);
-}
-
 static int write_info(struct filter *f)
 {
-	struct wfw_info info = { 0 };
-	struct wfw_infoyml old;
-	int ret;
+	struct filter_note n = {
+		.from = f->path, .include = f->include, .exclude = f->exclude,
+		.metrics = f->metrics, .kept = f->sel.kept,
+		.dropped = f->sel.dropped, .stopped = f->stopped,
+	};
 
-	/* The old keys first, so the ones set below replace them in place. */
-	ret = wfw_infoyml_read(&old, f->path);
-	for (size_t i = 0; i < old.n; i++)
-		if (!old_file_key(old.keys[i]))
-			wfw_info_raw(&info, old.keys[i], old.vals[i]);
-	wfw_infoyml_free(&old);
-	if (ret) {
-		fprintf(stderr, "wultfw filter: out of memory\n");
-		wfw_info_free(&info);
-		return ret;
-	}
-	wfw_info_fmt(&info, "datapoints", "%llu",
-		     (unsigned long long)f->sel.kept);
-	wfw_info_str(&info, "filtered_from", f->path);
-	if (f->include)
-		wfw_info_str(&info, "filter_include", f->include);
-	if (f->exclude)
-		wfw_info_str(&info, "filter_exclude", f->exclude);
-	if (f->metrics)
-		wfw_info_str(&info, "filter_metrics", f->metrics);
-	wfw_info_fmt(&info, "filter_rows_read", "%llu",
-		     (unsigned long long)(f->sel.kept + f->sel.dropped));
-	wfw_info_fmt(&info, "filter_rows_kept", "%llu",
-		     (unsigned long long)f->sel.kept);
-	/* As a run stopped by a signal says, and which step it was. */
-	wfw_info_str(&info, "filter_status", f->stopped ? "interrupted" : "complete");
-	if (f->stopped)
-		wfw_info_str(&info, "status", "interrupted");
-	ret = wfw_info_write(&info, f->out, 0);
-	if (ret)
-		fprintf(stderr, "wultfw filter: cannot write %s/info.yml: %s\n",
-			f->out, strerror(-ret));
-	wfw_info_free(&info);
-	return ret;
+	return filter_write_info(f->out, &n);
 }
 
-/* -j N: 1 to 64 threads. */
-static int parse_jobs(struct filter *f, const char *arg)
-{
-	char *end;
-	unsigned long n = strtoul(arg, &end, 10);
-
-	if (*arg < '1' || *arg > '9' || *end || n > 64) {
-		fprintf(stderr, "wultfw filter: --jobs %s: use 1 to 64 threads\n", arg);
-		return 2;
-	}
-	f->jobs = (unsigned)n;
-	f->jobs_given = true;
-	return 0;
-}
-
-static int filter_option(void *ctx, int opt, const char *arg)
-{
-	struct filter *f = ctx;
-
-	switch (opt) {
-	case 'o': f->out = arg; break;
-	case 't': f->to = arg; break;
-	case 'I': f->include = arg; break;
-	case 'X': f->exclude = arg; break;
-	case 'm': f->metrics = arg; break;
-	case 'f': f->force = true; break;
-	case 'j': return parse_jobs(f, arg);
-	}
-	return 0;
-}
-
+/* Returns -1 to go on, else the exit status. */
 static int parse_args(struct filter *f, int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "to", required_argument, NULL, 't' },
-		{ "include", required_argument, NULL, 'I' },
-		{ "exclude", required_argument, NULL, 'X' },
-		{ "metrics", required_argument, NULL, 'm' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct wfw_tool t = {
-		.name = "filter", .shortopts = "o:t:m:fj:h", .longopts = lopts,
-		.usage = usage, .option = filter_option, .ctx = f,
-	};
-	int ret;
+	enum wfw_cli_next next;
 
-	f->jobs = convert_online_cpus();
-	ret = wfw_tool_parse(&t, argc, argv);
-	if (ret == WFW_TOOL_GO)
-		ret = wfw_tool_one_input(&t, argc, argv, "RESULT", f->out, "-o NEWRESULT");
-	if (ret == WFW_TOOL_GO)
-		f->in = argv[optind];
-	if (ret == WFW_TOOL_GO && f->to && !(f->outfmt = wfw_tool_format(&t, f->to)))
-		ret = 2;
-	return ret;
+	f->to = -1;
+	next = wfw_cli_parse(&filter_cli, f, argc, argv);
+	if (next != WFW_CLI_NEXT)
+		return wfw_cli_status(next);
+	f->in = argv[optind];
+	f->outfmt = f->to < 0 ? 0 : f->to ? WFW_FMT_BINARY : WFW_FMT_CSV;
+	f->jobs_given = f->jobs != 0;
+	if (!f->jobs)
+		f->jobs = convert_online_cpus();
+	return -1;
 }
 
 /*

@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cliopts.h"
 #include "commands.h"
 #include "log.h"
 #include "options.h"
@@ -44,22 +46,25 @@ static void list_broken(char **names, size_t n)
 	}
 }
 
+static const struct wfw_cli_opt no_opts[] = { WFW_CLI_END };
+
+static const struct wfw_cli list_cli = {
+	.name = "list-plugins",
+	.usage = "Usage: wultfw list-plugins\n\n"
+		 "List the source and sink plugins found in $WULTFW_PLUGIN_PATH and\n"
+		 PLUGINDIR ", with a one-line summary each.\n",
+	.opts = no_opts,
+	.stray = "; 'wultfw help PLUGIN' shows one plugin",
+};
+
 int wfw_cmd_list_plugins(int argc, char **argv)
 {
+	enum wfw_cli_next next = wfw_cli_parse(&list_cli, NULL, argc, argv);
 	size_t n;
 	char **names;
 
-	if (argc > 1 && strcmp(argv[1], "-h") && strcmp(argv[1], "--help")) {
-		wfw_err("list-plugins takes no argument ('%s'); 'wultfw help PLUGIN' shows one plugin",
-			argv[1]);
-		return 2;
-	}
-	if (argc > 1) {
-		printf("Usage: wultfw list-plugins\n\n"
-		       "List the source and sink plugins found in $WULTFW_PLUGIN_PATH and\n"
-		       "%s, with a one-line summary each.\n", PLUGINDIR);
-		return 0;
-	}
+	if (next != WFW_CLI_NEXT)
+		return wfw_cli_status(next);
 	names = wfw_plugin_names(&n);
 	list_kind(names, n, WULTFW_KIND_SOURCE);
 	list_kind(names, n, WULTFW_KIND_SINK);
@@ -69,24 +74,19 @@ int wfw_cmd_list_plugins(int argc, char **argv)
 	return 0;
 }
 
-static void print_commands(void)
-{
-	printf("Usage: wultfw help PLUGIN | wultfw COMMAND --help\n\n"
-	       "Commands:\n"
-	       "  (none)        run experiments: wultfw [-c FILE] (wultfw --help)\n"
-	       "  list-plugins  the sources and sinks there are\n"
-	       "  help PLUGIN   a plugin's options\n"
-	       "  calc RESULT.. statistics of result directories, CSV or binary files\n"
-	       "  convert FILE  CSV to binary and back: wultfw convert FILE -o OUT\n"
-	       "  report RESULT.. an HTML report, several results as a diff:\n"
-	       "                wultfw report -o DIR RESULT...\n"
-	       "  filter RESULT the datapoints an expression selects, as a new result:\n"
-	       "                wultfw filter RESULT -o NEW --include EXPR\n"
-	       "  scan          which sources can measure on this machine, and why not\n"
-	       "  restore       put back the settings a killed wultfw left changed\n"
-	       "  deploy        build and install the kernel modules for this kernel\n"
-	       "  fetch -H HOST copy finished runs' results back from the SUTs\n");
-}
+/* Its help is the list of commands: no line for itself. */
+static const struct wfw_cli_opt help_opts[] = {
+	{ "help", 'h', WFW_CLI_HELP, NULL, "this help", .hidden = true },
+	WFW_CLI_END
+};
+
+static const struct wfw_cli help_cli = {
+	.name = "help",
+	.usage = "Usage: wultfw help PLUGIN | wultfw COMMAND --help\n",
+	.more = wfw_commands_print,
+	.opts = help_opts,
+	.operand = "PLUGIN", .min_operands = 0, .max_operands = 1,
+};
 
 static const char *const ldist_meaning[] = {
 	[WULTFW_LDIST_LAUNCH] = "launch distance (delay of the timed event)",
@@ -153,13 +153,17 @@ int wfw_cmd_help(int argc, char **argv)
 	char err[1024];
 	int ret;
 
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		print_commands();
+	enum wfw_cli_next next = wfw_cli_parse(&help_cli, NULL, argc, argv);
+
+	if (next != WFW_CLI_NEXT)
+		return wfw_cli_status(next);
+	if (optind == argc) {
+		wfw_cli_help(&help_cli, stdout);
 		return 0;
 	}
-	ret = wfw_plugin_load(argv[1], 0, &h, err, sizeof(err));
+	ret = wfw_plugin_load(argv[optind], 0, &h, err, sizeof(err));
 	if (ret) {
-		unknown_plugin(argv[1], ret, err);
+		unknown_plugin(argv[optind], ret, err);
 		return 2;
 	}
 	printf("%s (%s): %s\nfile: %s\n\n", h.desc->name,

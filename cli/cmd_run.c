@@ -2,7 +2,6 @@
 /* wultfw [-c FILE]: check the experiment file, then run each experiment. */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "build_id.h"
+#include "cliopts.h"
 #include "commands.h"
 #include "collect.h"
 #include "plan.h"
@@ -17,58 +17,9 @@
 #include "machine.h"
 #include "overrides.h"
 #include "plugins.h"
-#include "remote/remote.h"
+#include "remoteopts.h"
 #include "run.h"
 #include "signals.h"
-#include <suggest/suggest.h>
-
-enum { OPT_FORCE = 256, OPT_CHECK, OPT_ONLY, OPT_NO_PROGRESS, OPT_SYSFS, OPT_LOCAL,
-       OPT_CPU, OPT_LDIST, OPT_DATAPOINTS, OPT_TIME };
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: wultfw [OPTIONS] [-c FILE]\n"
-		"       wultfw COMMAND [ARGS]   (wultfw help for the commands)\n"
-		"\n"
-		"Run every experiment of an experiment file, in order. Without -c, run\n"
-		"the embedded default: the timer source on the highest-numbered CPU, 10000\n"
-		"datapoints into wultfw-results/timer-DATE/datapoints.csv.\n"
-		"\n"
-		"  -c, --config FILE   experiment file (see wultfw.cfg(5))\n"
-		"      --only NAME     run only the experiment called NAME\n"
-		"      --check         validate the file and every plugin option (include/\n"
-		"                      exclude against the columns a source declares), and\n"
-		"                      say what this machine cannot run; measure nothing\n"
-		"  -o, --outdir DIR    put result directories in DIR (overrides 'outdir')\n"
-		"      --force         replace result directories that exist already\n"
-		"      --no-progress   no progress line even on a terminal\n"
-		"  -q, --quiet         errors only\n"
-		"  -v, --verbose       more detail (twice: plugin debug output)\n"
-		"  -h, --help          this help\n"
-		"  -V, --version       the version\n"
-		"\n"
-		"Settings of every experiment, over the file's (checked as the file's are):\n"
-		"      --cpu N         the measured CPU (source.cpu)\n"
-		"      --ldist D[,D]   launch distance, one or a range: 100us, 50us,4ms\n"
-		"                      (source.ldist)\n"
-		"      --datapoints N  stop after N datapoints (limits.datapoints)\n"
-		"      --time D        stop after D, e.g. 30s, 10m (limits.time)\n"
-		"\n"
-		"Remote SUTs (results come back to OUTDIR/HOST/NAME/; see 'wultfw fetch'):\n"
-		WFW_REMOTE_HELP
-		"      --local         run here even if the file names hosts\n"
-		"\n"
-		"Exit status: 0 done, 1 an experiment failed, 2 bad command line or\n"
-		"experiment file, 3 (--check) the file is valid but this machine cannot\n"
-		"run every experiment (warnings say why), 4 an experiment ended without\n"
-		"a datapoint (a warning says why), 5 measured but a collector's data is\n"
-		"missing (info.yml says why), 128+N stopped by signal N\n"
-		"(results so far are saved).\n"
-		"Plugins are searched in $WULTFW_PLUGIN_PATH (if unset, and this wultfw\n"
-		"is the one of a build tree: the plugins built with it), then %s.\n",
-		PLUGINDIR);
-}
 
 static char *join_args(int argc, char **argv)
 {
@@ -136,7 +87,7 @@ struct run_args {
 	struct wfw_plan_overrides ov;
 	struct wfw_run_opts ro;
 	const char *file;
-	bool check, progress, local;
+	bool check, no_progress, local;
 };
 
 static bool is_dir(const char *path)
@@ -146,125 +97,98 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-/* One option that is not a remote one; -1 to go on, else the exit status. */
-static int parse_one(struct run_args *a, int c)
+static enum wfw_cli_next set_sysfs_root(void *args, const char *dir)
 {
-	switch (c) {
-	case 'c':
-		a->file = optarg;
-		break;
-	case 'o':
-		a->ov.outdir = optarg;
-		break;
-	case OPT_ONLY:
-		a->ov.only = optarg;
-		break;
-	case OPT_CPU:
-		a->ov.cpu = optarg;
-		break;
-	case OPT_LDIST:
-		a->ov.ldist = optarg;
-		break;
-	case OPT_DATAPOINTS:
-		a->ov.datapoints = optarg;
-		break;
-	case OPT_TIME:
-		a->ov.time = optarg;
-		break;
-	case OPT_CHECK:
-		a->check = true;
-		break;
-	case OPT_LOCAL:
-		a->local = true;
-		break;
-	case OPT_FORCE:
-		a->ro.force = true;
-		break;
-	case OPT_NO_PROGRESS:
-		a->progress = false;
-		break;
-	case OPT_SYSFS:
-		if (!is_dir(optarg)) {
-			wfw_err("--sysfs-root '%s' is no directory (it stands for /sys, in tests)", optarg);
-			return 2;
-		}
-		a->ov.sysfs_root = optarg;
-		a->ro.sysfs_root = optarg;
-		break;
-	case 'q':
-		wfw_verbosity = 0;
-		break;
-	case 'v':
-		wfw_verbosity++;
-		break;
-	case 'h':
-		usage(stdout);
-		return 0;
-	case 'V':
-		/* The version first, as remote runs compare it; then the build. */
-		if (WFW_BUILD_ID[0])
-			printf("%s (%s)\n", PACKAGE_STRING, WFW_BUILD_ID);
-		else
-			printf("%s\n", PACKAGE_STRING);
-		return 0;
-	default:	/* said by parse_args() */
-		return 2;
+	struct run_args *a = args;
+
+	if (!is_dir(dir)) {
+		wfw_err("--sysfs-root '%s' is no directory (it stands for /sys, in tests)", dir);
+		return WFW_CLI_USAGE;
 	}
-	return -1;
+	a->ov.sysfs_root = dir;
+	a->ro.sysfs_root = dir;
+	return WFW_CLI_NEXT;
 }
 
-/* Returns -1 to go on, else the exit status. */
-static int parse_args(int argc, char **argv, struct run_args *a)
+static enum wfw_cli_next set_quiet(void *unused, const char *none)
 {
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "only", required_argument, NULL, OPT_ONLY },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "ldist", required_argument, NULL, OPT_LDIST },
-		{ "datapoints", required_argument, NULL, OPT_DATAPOINTS },
-		{ "time", required_argument, NULL, OPT_TIME },
-		{ "check", no_argument, NULL, OPT_CHECK },
-		{ "outdir", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-		{ "sysfs-root", required_argument, NULL, OPT_SYSFS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "local", no_argument, NULL, OPT_LOCAL },
-		WFW_REMOTE_LONGOPTS,
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *shortopts = "c:o:qvhV" WFW_REMOTE_SHORTOPTS;
-	int c, ret;
-
-	opterr = 0;	/* said in one line, with a did-you-mean */
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			wfw_suggest_bad_option("", shortopts, longopts, argv);
-			return 2;
-		}
-		ret = wfw_remote_getopt(&a->rem, c, optarg);
-		if (ret < 0)
-			return 2;
-		if (ret)
-			continue;
-		ret = parse_one(a, c);
-		if (ret >= 0)
-			return ret;
-	}
-	if (optind < argc) {
-		wfw_err("unexpected argument '%s' (is it a command? 'wultfw help' lists them)",
-			argv[optind]);
-		return 2;
-	}
-	return -1;
+	(void)unused;
+	(void)none;
+	wfw_verbosity = 0;
+	return WFW_CLI_NEXT;
 }
+
+static enum wfw_cli_next set_verbose(void *unused, const char *none)
+{
+	(void)unused;
+	(void)none;
+	wfw_verbosity++;
+	return WFW_CLI_NEXT;
+}
+
+static enum wfw_cli_next print_version(void *unused, const char *none)
+{
+	(void)unused;
+	(void)none;
+	/* The version first, as remote runs compare it; then the build. */
+	if (WFW_BUILD_ID[0])
+		printf("%s (%s)\n", PACKAGE_STRING, WFW_BUILD_ID);
+	else
+		printf("%s\n", PACKAGE_STRING);
+	return WFW_CLI_DONE;
+}
+
+#define AT(field) .off = offsetof(struct run_args, field)
+static const struct wfw_cli_opt run_opts[] = {
+	{ "config", 'c', WFW_CLI_STRING, "FILE", "experiment file (see wultfw.cfg(5))", AT(file) },
+	{ "only", 0, WFW_CLI_STRING, "NAME", "run only the experiment called NAME", AT(ov.only) },
+	{ "check", 0, WFW_CLI_FLAG, NULL, "validate the file and every plugin option (include/exclude against the columns a source declares), and say what this machine cannot run; measure nothing",
+	  AT(check) },
+	{ "outdir", 'o', WFW_CLI_STRING, "DIR", "put result directories in DIR (overrides 'outdir')", AT(ov.outdir) },
+	{ "force", 0, WFW_CLI_FLAG, NULL, "replace result directories that exist already", AT(ro.force) },
+	{ "no-progress", 0, WFW_CLI_FLAG, NULL, "no progress line even on a terminal", AT(no_progress) },
+	{ "quiet", 'q', WFW_CLI_CALL, NULL, "errors only", .set = set_quiet },
+	{ "verbose", 'v', WFW_CLI_CALL, NULL, "more detail (twice: plugin debug output)", .set = set_verbose },
+	{ "help", 'h', WFW_CLI_HELP, NULL, "this help", .def = NULL },
+	{ "version", 'V', WFW_CLI_CALL, NULL, "the version", .set = print_version },
+	{ "sysfs-root", 0, WFW_CLI_CALL, "DIR", "a directory standing for /sys (tests)",
+	  .set = set_sysfs_root, .hidden = true },
+	WFW_CLI_SECTION("Settings of every experiment, over the file's (checked as the file's are):"),
+	{ "cpu", 0, WFW_CLI_STRING, "N", "the measured CPU (source.cpu)", AT(ov.cpu) },
+	{ "ldist", 0, WFW_CLI_STRING, "D[,D]", "launch distance, one or a range: 100us, 50us,4ms (source.ldist)",
+	  AT(ov.ldist) },
+	{ "datapoints", 0, WFW_CLI_STRING, "N", "stop after N datapoints (limits.datapoints)",
+	  AT(ov.datapoints) },
+	{ "time", 0, WFW_CLI_STRING, "D", "stop after D, e.g. 30s, 10m (limits.time)", AT(ov.time) },
+	WFW_CLI_SECTION("Remote SUTs (results come back to OUTDIR/HOST/NAME/; see 'wultfw fetch'):"),
+	WFW_CLI_REMOTE(struct run_args, rem),
+	{ "local", 0, WFW_CLI_FLAG, NULL, "run here even if the file names hosts", AT(local) },
+	WFW_CLI_END
+};
+
+static const struct wfw_cli run_cli = {
+	.name = "",
+	.usage = "Usage: wultfw [OPTIONS] [-c FILE]\n"
+		 "       wultfw COMMAND [ARGS]   (wultfw help for the commands)\n"
+		 "\n"
+		 "Run every experiment of an experiment file, in order. Without -c, run\n"
+		 "the embedded default: the timer source on the highest-numbered CPU, 10000\n"
+		 "datapoints into wultfw-results/timer-DATE/datapoints.csv.\n",
+	.epilog = "Exit status: 0 done, 1 an experiment failed, 2 bad command line or\n"
+		  "experiment file, 3 (--check) the file is valid but this machine cannot\n"
+		  "run every experiment (warnings say why), 4 an experiment ended without\n"
+		  "a datapoint (a warning says why), 5 measured but a collector's data is\n"
+		  "missing (info.yml says why), 128+N stopped by signal N\n"
+		  "(results so far are saved).\n"
+		  "Plugins are searched in $WULTFW_PLUGIN_PATH (if unset, and this wultfw\n"
+		  "is the one of a build tree: the plugins built with it), then " PLUGINDIR ".\n",
+	.opts = run_opts,
+	.stray = " (is it a command? 'wultfw help' lists them)",
+};
 
 static bool show_progress(const struct run_args *a)
 {
-	return a->progress && wfw_verbosity > 0 && isatty(STDERR_FILENO);
+	return !a->no_progress && wfw_verbosity > 0 && isatty(STDERR_FILENO);
 }
 
 /* The experiments run on the SUTs the file or -H names. */
@@ -320,13 +244,14 @@ static int run_local(struct run_args *a, struct wfw_plan *plan, int argc, char *
 
 int wfw_cmd_run(int argc, char **argv)
 {
-	struct run_args a = { .progress = true };
+	struct run_args a = { 0 };
 	struct wfw_cfgerr errs = { 0 };
 	struct wfw_plan plan;
-	int status = parse_args(argc, argv, &a), remote = 0;
+	enum wfw_cli_next next = wfw_cli_parse(&run_cli, &a, argc, argv);
+	int status, remote = 0;
 
-	if (status >= 0)
-		return status;
+	if (next != WFW_CLI_NEXT)
+		return wfw_cli_status(next);
 	if (wfw_plan_load(&plan, a.file, &a.ov, &errs) ||
 	    (remote = a.local ? 0 : wfw_remote_setup(&a.rem, &plan, &errs)) < 0) {
 		wfw_cfgerr_print(&errs);

@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +13,7 @@
 #include <pcidisc/pcidisc.h>
 
 #include "commands.h"
+#include "remoteopts.h"
 #include "restore.h"
 #include <sysstate/cpus.h>
 #include "log.h"
@@ -94,42 +94,41 @@ static void scan_cpuidle(int cpu)
 	wfw_cpuidle_close(&ci);
 }
 
+struct scan_args {
+	const char *dump;	/* --pci-dump */
+};
+
+static const struct wfw_cli_opt scan_opts[] = {
+	{ "pci-dump", 0, WFW_CLI_STRING, "FILE", "read PCI devices from an 'lspci -xxx' dump instead of this machine (NICs only; sources are skipped)",
+	  .off = offsetof(struct scan_args, dump) },
+	WFW_CLI_ON_SUTS("scan these SUTs over ssh instead"),
+	WFW_CLI_END
+};
+
+static const struct wfw_cli scan_cli = {
+	.name = "scan",
+	.usage = "Usage: wultfw scan [--pci-dump FILE]\n\n"
+		 "Ask every source plugin whether it can measure on this machine\n"
+		 "(with its default options) and print why not where it cannot;\n"
+		 "then list the Intel I210/I211 NICs the NIC methods can use, with\n"
+		 "driver, interface and PCIe ASPM state. Nothing is measured and\n"
+		 "nothing on the system is changed, except that settings a killed\n"
+		 "wultfw left changed are put back first (see 'wultfw restore').\n",
+	.opts = scan_opts,
+};
+
 int wfw_cmd_scan(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "pci-dump", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *dump = NULL;
+	struct scan_args a = { 0 };
+	enum wfw_cli_next next = wfw_cli_parse(&scan_cli, &a, argc, argv);
 	size_t n, i;
 	char **names;
-	int c, usable = 0, ret;
+	int usable = 0, ret;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'p') {
-			dump = optarg;
-			continue;
-		}
-		if (c == 'h') {
-			printf("Usage: wultfw scan [--pci-dump FILE]\n\n"
-			       "Ask every source plugin whether it can measure on this machine\n"
-			       "(with its default options) and print why not where it cannot;\n"
-			       "then list the Intel I210/I211 NICs the NIC methods can use, with\n"
-			       "driver, interface and PCIe ASPM state. Nothing is measured and\n"
-			       "nothing on the system is changed, except that settings a killed\n"
-			       "wultfw left changed are put back first (see 'wultfw restore').\n\n"
-			       "  --pci-dump FILE  read PCI devices from an 'lspci -xxx' dump instead\n"
-			       "                   of this machine (NICs only; sources are skipped)\n"
-			       "  -H HOST[,HOST...] scan these SUTs over ssh instead (with -U, -K,\n"
-			       "                   --ssh-config, --sut-wultfw as for 'wultfw -H')\n");
-			return 0;
-		}
-		fprintf(stderr, "Try 'wultfw scan --help'.\n");
-		return 2;
-	}
-	if (dump) {
-		ret = wfw_scan_nics(stdout, dump);
+	if (next != WFW_CLI_NEXT)
+		return wfw_cli_status(next);
+	if (a.dump) {
+		ret = wfw_scan_nics(stdout, a.dump);
 		return ret < 0 ? 1 : 0;
 	}
 	/* A killed run's leftovers would make the scan describe its changes. */

@@ -16,6 +16,7 @@
 #include <datafmt/writer.h>
 
 #include "log.h"
+#include "pace.h"
 #include "signals.h"
 
 /* Keys of a collector group the core reads; the rest are the plugin's. */
@@ -125,6 +126,7 @@ struct wfw_collector {
 	pthread_mutex_t lock;
 	pthread_cond_t asked_cond;
 	uint64_t asked, served;
+	struct wfw_pace pace;	/* a sampler with a period: read on its grid */
 	char error[640];	/* why it stopped early; "" when it did not */
 };
 
@@ -170,6 +172,7 @@ static bool coll_stopping(struct wultfw_ctx *ctx)
 }
 
 static const struct wultfw_host coll_host = {
+	.size = sizeof(struct wultfw_host),
 	.log = coll_log, .info = coll_info, .stopping = coll_stopping,
 };
 
@@ -198,14 +201,22 @@ static int coll_write(struct wfw_collector *c)
 
 /*
  * How long the next read() may wait: a self-paced sampler gets a slice so
- * the thread notices quit; an on_demand one first waits for a request
- * (false: quit before one came) and is then read without waiting.
+ * the thread notices quit; one with a period waits here for its deadline,
+ * and an on_demand one for a request (false: quit first), and is then
+ * read without waiting.
  */
 static bool coll_wait_turn(struct wfw_collector *c, uint64_t *timeout)
 {
 	bool go;
 
 	*timeout = COLLECT_READ_NS;
+	if (c->pace.period) {
+		*timeout = 0;
+		while (!wfw_pace_wait(&c->pace, COLLECT_READ_NS))
+			if (atomic_load(&c->quit))
+				return false;
+		return !atomic_load(&c->quit);
+	}
 	if (!c->si.on_demand)
 		return true;
 	*timeout = 0;
@@ -227,6 +238,8 @@ static void *coll_thread(void *arg)
 
 	while (!atomic_load(&c->quit) && !ret && coll_wait_turn(c, &timeout)) {
 		ret = src->read(&c->pi->ctx, &c->b, timeout);
+		if (c->pace.period)
+			wfw_pace_next(&c->pace);
 		if (ret < 0) {
 			int wret = coll_write(c);	/* rows before the error count */
 
@@ -240,9 +253,9 @@ static void *coll_thread(void *arg)
 		}
 	}
 	src->stop(&c->pi->ctx);
-	/* Drain what a self-paced source still holds; an on_demand one holds
-	 * nothing and would sample on every read. */
-	if (ret >= 0 && !c->si.on_demand) {
+	/* Drain what a self-paced source still holds; one the core paces or
+	 * asks holds nothing and would sample on every read. */
+	if (ret >= 0 && !c->si.on_demand && !c->pace.period) {
 		while (src->read(&c->pi->ctx, &c->b, 0) >= 0 && c->b.rows)
 			if (coll_write(c))
 				break;
@@ -257,11 +270,16 @@ static int coll_open(struct wfw_collector *c, int cpu, const char *dir,
 	char path[PATH_MAX];
 	int ret;
 
-	memset(&pi->ctx, 0, sizeof(pi->ctx));
-	pi->ctx = (struct wultfw_ctx){ .plugin = pi->h.desc, .opts = pi->opts.vals,
-		.cfg = pi->opts.cfg, .host = &coll_host, .host_data = c,
-		.verbosity = wfw_verbosity, .cpu = cpu, .sysfs_root = sysfs,
-		.bad_opt = -1, .no_cstates = "a collector" };
+	wfw_plugin_ctx_init(&pi->ctx, &pi->h);
+	pi->ctx.opts = pi->opts.vals;
+	pi->ctx.cfg = pi->opts.cfg;
+	pi->ctx.host = &coll_host;
+	pi->ctx.host_data = c;
+	pi->ctx.verbosity = wfw_verbosity;
+	pi->ctx.cpu = cpu;
+	pi->ctx.sysfs_root = sysfs;
+	pi->ctx.no_cstates = "a collector";
+	c->si.size = sizeof(c->si);
 	ret = pi->h.desc->source->open(&pi->ctx, &c->si);
 	if (ret < 0) {
 		coll_fail(c, "cannot run here", ret);
@@ -277,7 +295,11 @@ static int coll_open(struct wfw_collector *c, int cpu, const char *dir,
 			ret = -ENOMEM;
 		else
 			ret = pi->h.desc->source->start(&pi->ctx,
-				&(struct wultfw_source_params){ .cpu = cpu });
+				&(struct wultfw_source_params){
+					.size = sizeof(struct wultfw_source_params),
+					.cpu = cpu });
+		if (!ret && !c->si.on_demand)
+			wfw_pace_start(&c->pace, c->si.period_ns, c->si.period_aligned);
 		if (ret < 0)
 			wfw_csvw_close(&c->w);
 	} else {

@@ -15,6 +15,7 @@ core_libwfw_core_la_SOURCES = \
 	core/log.c core/log.h \
 	core/machine.c core/machine.h \
 	core/options.c core/options.h \
+	core/pace.c core/pace.h \
 	core/pin.c core/pin.h \
 	core/plan.c core/plan.h \
 	core/pluginst.c core/pluginst.h \
@@ -26,7 +27,8 @@ core_libwfw_core_la_SOURCES = \
 	core/restore_leftover.c core/restore_plugin.c core/restore_plugin.h \
 	core/resultdir.c core/resultdir.h \
 	core/run.c core/run.h \
-	core/signals.c core/signals.h
+	core/signals.c core/signals.h \
+	core/sinkfile.c core/sinkfile.h
 # An experiment's include/exclude against the columns its source declares.
 core_libwfw_core_la_SOURCES += core/datasel_check.c
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)

@@ -59,7 +59,9 @@ static void quiet_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 		wfw_debug("%s: %s", ctx->plugin->name, msg);
 }
 
-static const struct wultfw_host quiet_host = { .log = quiet_log };
+static const struct wultfw_host quiet_host = {
+	.size = sizeof(struct wultfw_host), .log = quiet_log,
+};
 
 /* --check: what open() warns of about an option, at the setting's line. */
 struct probe_notes {
@@ -83,7 +85,9 @@ static void noting_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 		       pn->pi->h.desc->name, msg);
 }
 
-static const struct wultfw_host noting_host = { .log = noting_log };
+static const struct wultfw_host noting_host = {
+	.size = sizeof(struct wultfw_host), .log = noting_log,
+};
 
 void wfw_source_cpu_open(struct wfw_source_cpu *sc, int cpu,
 			 const char *sysfs_root, struct wultfw_ctx *ctx)
@@ -115,6 +119,8 @@ static int probe_with(const struct wultfw_plugin *desc,
 {
 	memset(ctx, 0, sizeof(*ctx));
 	memset(si, 0, sizeof(*si));
+	ctx->size = sizeof(*ctx);
+	si->size = sizeof(*si);
 	ctx->plugin = desc;
 	ctx->opts = opts->vals;
 	ctx->cfg = opts->cfg;

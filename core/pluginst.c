@@ -65,13 +65,11 @@ void wfw_plugin_validate(struct wfw_plugin_inst *pi, int cpu,
 
 	if (!pi->parsed || !d->validate)
 		return;
-	memset(&pi->ctx, 0, sizeof(pi->ctx));
-	pi->ctx.plugin = d;
+	wfw_plugin_ctx_init(&pi->ctx, &pi->h);
 	pi->ctx.opts = pi->opts.vals;
 	pi->ctx.cfg = pi->opts.cfg;
 	pi->ctx.sysfs_root = wfw_sysfs(sysfs_root);
 	pi->ctx.cpu = cpu;
-	pi->ctx.bad_opt = -1;
 	ret = d->validate(&pi->ctx);
 	if (ret >= 0)
 		return;

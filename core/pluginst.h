@@ -13,6 +13,7 @@
 #include "cfgerr.h"
 #include "options.h"
 #include "plugins.h"
+#include "sinkfile.h"
 
 struct wfw_plugin_inst {
 	struct wfw_plugin_handle h;
@@ -21,6 +22,7 @@ struct wfw_plugin_inst {
 	struct wfw_loc loc;		/* of the group */
 	bool parsed;			/* loaded, its options parsed */
 	struct wultfw_ctx ctx;
+	struct wfw_sinkfiles files;	/* sinks: the files they write */
 };
 
 /*

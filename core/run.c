@@ -26,6 +26,7 @@
 #include "cstates.h"
 #include "datasel.h"
 #include "log.h"
+#include "pace.h"
 #include "progress.h"
 #include "resolved.h"
 #include "machine.h"
@@ -64,6 +65,7 @@ struct wfw_run {
 	struct wfw_plugin_inst *failed_sink;	/* said why; not flushed again */
 	struct wfw_collectors *collectors;	/* running next to the source */
 	struct wfw_datasel sel;			/* include/exclude while measuring */
+	struct wfw_pace pace;		/* a sampler with a period: when to read */
 	bool source_open, cstates_set, info_written, started;
 	uint64_t start;
 };
@@ -79,10 +81,10 @@ static uint64_t now_ns(void)
 /* ---- services for plugins ---- */
 
 /* The source or sink whose ctx this is. */
-static const struct wfw_plugin_inst *ctx_inst(const struct wultfw_ctx *ctx)
+static struct wfw_plugin_inst *ctx_inst(const struct wultfw_ctx *ctx)
 {
 	const struct wfw_run *run = ctx->host_data;
-	const struct wfw_experiment *e = run->e;
+	struct wfw_experiment *e = run->e;
 
 	for (size_t i = 0; i < e->nsinks; i++)
 		if (ctx == &e->sinks[i].ctx)
@@ -166,7 +168,20 @@ static void host_forget(struct wultfw_ctx *ctx, int id)
 	wfw_restore_forget(id);
 }
 
+/* A sink's file in the result directory (core/sinkfile.c). */
+static int host_file_open(struct wultfw_ctx *ctx,
+			  const struct wultfw_file_spec *spec,
+			  struct wultfw_file **f)
+{
+	struct wfw_plugin_inst *pi = ctx_inst(ctx);
+
+	if (pi->h.desc->kind != WULTFW_KIND_SINK)
+		return wultfw_fail(ctx, -EPERM, "only sinks write files in the result directory");
+	return wfw_sinkfile_open(&pi->files, ctx, spec, f);
+}
+
 static const struct wultfw_host host = {
+	.size = sizeof(struct wultfw_host),
 	.log = host_log,
 	.info = host_info,
 	.stopping = host_stopping,
@@ -174,14 +189,18 @@ static const struct wultfw_host host = {
 	.undo = host_undo,
 	.forget = host_forget,
 	.remember_plugin = host_remember_plugin,
+	.file_open = host_file_open,
+	.file_reserve = wfw_sinkfile_reserve,
+	.file_commit = wfw_sinkfile_commit,
+	.file_write = wfw_sinkfile_write,
+	.file_flush = wfw_sinkfile_flush,
+	.file_close = wfw_sinkfile_close,
 };
 
 static void init_ctx(struct wfw_plugin_inst *pi, struct wfw_run *run, int cpu)
 {
-	memset(&pi->ctx, 0, sizeof(pi->ctx));
+	wfw_plugin_ctx_init(&pi->ctx, &pi->h);
 	pi->ctx.cpu = cpu;
-	pi->ctx.bad_opt = -1;
-	pi->ctx.plugin = pi->h.desc;
 	pi->ctx.opts = pi->opts.vals;
 	pi->ctx.cfg = pi->opts.cfg;
 	pi->ctx.sysfs_root = run->sysfs;
@@ -275,6 +294,7 @@ static int probe(struct wfw_run *run)
 	ret = probe_cpu(run);
 	if (ret)
 		return ret;
+	run->si.size = sizeof(run->si);
 	ret = e->source.h.desc->source->open(&e->source.ctx, &run->si);
 	if (ret < 0) {
 		source_error(run, ret, "cannot run here");
@@ -541,7 +561,7 @@ static int open_sinks(struct wfw_run *run)
 {
 	struct wfw_experiment *e = run->e;
 	struct wultfw_run_info ri = {
-		.experiment = e->name, .outdir = run->dir, .cpu = e->cpu,
+		.size = sizeof(ri), .experiment = e->name, .outdir = run->dir, .cpu = e->cpu,
 		.source = &run->si, .schema = run->si.schema,
 	};
 	int ret;
@@ -550,6 +570,7 @@ static int open_sinks(struct wfw_run *run)
 		struct wfw_plugin_inst *pi = &e->sinks[run->nsinks_open];
 
 		init_ctx(pi, run, -1);
+		wfw_sinkfiles_init(&pi->files, run->dirfd, run->dir);
 		ret = pi->h.desc->sink->open(&pi->ctx, &ri);
 		if (ret < 0) {
 			plugin_error(pi, ret, NULL);
@@ -559,7 +580,10 @@ static int open_sinks(struct wfw_run *run)
 	return 0;
 }
 
-/* The one way batches reach the sinks; the first failure stops the run. */
+/*
+ * The one way batches reach the sinks, and their files the kernel and the
+ * disk on their schedule; the first failure stops the run.
+ */
 static int write_sinks(struct wfw_run *run, const struct wultfw_batch *b)
 {
 	size_t i;
@@ -569,6 +593,8 @@ static int write_sinks(struct wfw_run *run, const struct wultfw_batch *b)
 		struct wfw_plugin_inst *pi = &run->e->sinks[i];
 
 		ret = pi->h.desc->sink->write(&pi->ctx, b);
+		if (ret >= 0)
+			ret = wfw_sinkfiles_wrote(&pi->files, &pi->ctx, b->rows);
 		if (ret < 0) {
 			plugin_error(pi, ret, NULL);
 			run->failed_sink = pi;
@@ -593,6 +619,8 @@ static int flush_sinks(struct wfw_run *run)
 		struct wfw_plugin_inst *pi = &run->e->sinks[i];
 
 		ret = pi->h.desc->sink->flush(&pi->ctx);
+		if (ret >= 0)
+			ret = wfw_sinkfiles_sync(&pi->files, &pi->ctx);
 		if (ret < 0) {
 			plugin_error(pi, ret, NULL);
 			run->failed_sink = pi;
@@ -608,7 +636,7 @@ static int close_sinks(struct wfw_run *run, int ret)
 {
 	const struct wfw_run_result *r = run->r;
 	struct wultfw_run_summary sum = {
-		.datapoints = r->datapoints, .discarded = r->discarded,
+		.size = sizeof(sum), .datapoints = r->datapoints, .discarded = r->discarded,
 		.duration_s = r->duration_s, .interrupted = r->stop_signal != 0,
 		.failed = ret < 0,
 	};
@@ -621,10 +649,13 @@ static int close_sinks(struct wfw_run *run, int ret)
 		int fret = failed ? 0 : ops->flush(&pi->ctx);
 		int cret;
 
+		if (fret >= 0 && !failed)
+			fret = wfw_sinkfiles_sync(&pi->files, &pi->ctx);
 		if (fret < 0)
 			wfw_err("sink '%s' (%s): flush: %s", pi->h.desc->name, pi->key,
 				reason(pi, fret));
 		cret = ops->close(&pi->ctx, &sum);
+		wfw_sinkfiles_close_all(&pi->files, &pi->ctx);
 		if (cret < 0 && fret >= 0 && !failed)
 			plugin_error(pi, cret, NULL);
 		if ((fret < 0 || cret < 0) && !ret)
@@ -634,6 +665,24 @@ static int close_sinks(struct wfw_run *run, int ret)
 }
 
 /* ---- pump: source to sinks ---- */
+
+/*
+ * The source's read(), or for a sampler with a period the wait for its
+ * next deadline within the timeout and the read then (zero rows before).
+ */
+static int read_source(struct wfw_run *run, uint64_t timeout)
+{
+	struct wfw_plugin_inst *src = &run->e->source;
+	int ret;
+
+	if (!run->pace.period)
+		return src->h.desc->source->read(&src->ctx, &run->batch, timeout);
+	if (!wfw_pace_wait(&run->pace, timeout))
+		return WULTFW_READ_OK;
+	ret = src->h.desc->source->read(&src->ctx, &run->batch, 0);
+	wfw_pace_next(&run->pace);
+	return ret;
+}
 
 /*
  * One read from the source, its rows (clipped to the datapoint limit)
@@ -648,7 +697,7 @@ static int pump_once(struct wfw_run *run, uint64_t timeout, bool *sink_failed)
 
 	b->rows = 0;
 	b->discarded = 0;
-	ret = e->source.h.desc->source->read(&e->source.ctx, b, timeout);
+	ret = read_source(run, timeout);
 	/* Rows read before a failure are real: keep them. */
 	r->discarded += b->discarded;
 	run->made += b->rows;
@@ -709,12 +758,17 @@ static int measure(struct wfw_run *run)
 	}
 }
 
-/* After stop(): what the source still holds, within the limit. */
+/*
+ * After stop(): what the source still holds, within the limit. A sampler
+ * the core paces holds nothing: a read would be a new sample.
+ */
 static int drain(struct wfw_run *run)
 {
 	bool sink_failed;
 	int ret;
 
+	if (run->pace.period)
+		return 0;
 	do {
 		if (limit_reached(run))
 			return 0;
@@ -733,6 +787,7 @@ static int pump(struct wfw_run *run)
 	const struct wultfw_source_ops *src = e->source.h.desc->source;
 	int ret, sret;
 
+	run->params.size = sizeof(run->params);
 	run->params.cpu = e->cpu;
 	run->params.seed = e->seed;
 	ret = wfw_datasel_open(&run->sel, run->dir, run->si.schema);
@@ -750,6 +805,8 @@ static int pump(struct wfw_run *run)
 		return ret;
 	}
 	run->started = true;
+	if (!run->si.on_demand)
+		wfw_pace_start(&run->pace, run->si.period_ns, run->si.period_aligned);
 	wfw_progress_begin(&run->pg, e->name, e->max_datapoints, e->max_time_ns,
 			   run->o->progress);
 	ret = measure(run);

@@ -105,30 +105,16 @@ struct wfw_remote_opts {
 	bool check;			/* validate only: contact no SUT */
 };
 
-/* Long options every remote-capable command shares (see remote_opts.c). */
+/* The remote options' codes for wfw_remote_getopt() (besides 'H', 'U', 'K'). */
 enum { WFW_OPT_SSH_CONFIG = 400, WFW_OPT_JOBS, WFW_OPT_SUT_WULTFW,
        WFW_OPT_SUT_DIR };
-#define WFW_REMOTE_LONGOPTS \
-	{ "host", required_argument, NULL, 'H' }, \
-	{ "user", required_argument, NULL, 'U' }, \
-	{ "key", required_argument, NULL, 'K' }, \
-	{ "ssh-config", required_argument, NULL, WFW_OPT_SSH_CONFIG }, \
-	{ "jobs", required_argument, NULL, WFW_OPT_JOBS }, \
-	{ "sut-wultfw", required_argument, NULL, WFW_OPT_SUT_WULTFW }, \
-	{ "sut-dir", required_argument, NULL, WFW_OPT_SUT_DIR }
-#define WFW_REMOTE_SHORTOPTS "H:U:K:"
-#define WFW_REMOTE_HELP \
-	"  -H, --host HOST[,HOST...]  run on these SUTs over ssh (overrides 'hosts')\n" \
-	"  -U, --user USER     ssh user on the SUTs\n" \
-	"  -K, --key KEYFILE   ssh private key (ssh -i)\n" \
-	"      --ssh-config FILE  ssh configuration file (ssh -F)\n" \
-	"      --jobs N        at most N SUTs at a time (default: all)\n" \
-	"      --sut-wultfw PATH  the wultfw command on the SUTs (default: wultfw)\n" \
-	"      --sut-dir DIR   where runs live on the SUTs (default " WFW_SUT_DIR_DEFAULT ")\n"
+/* --jobs: at most this many SUTs at a time. */
+#define WFW_REMOTE_JOBS_MAX 4096
 
 /*
- * Handle one of the options above: 1 if it was one, 0 if not, -1 (message
- * printed) if its value is bad.
+ * Handle one remote option (-H, -U, -K or a code above) of `wultfw -H`,
+ * fetch (cli/remoteopts.h) or scan/deploy -H (remote_passthru.c): 1 if it
+ * was one, 0 if not, -1 (message printed) if its value is bad.
  */
 int wfw_remote_getopt(struct wfw_remote_opts *ro, int c, const char *arg);
 

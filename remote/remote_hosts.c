@@ -149,8 +149,9 @@ int wfw_remote_getopt(struct wfw_remote_opts *ro, int c, const char *arg)
 		return 1;
 	case WFW_OPT_JOBS:
 		n = strtoul(arg, &end, 10);
-		if (*end || !n || n > 4096) {
-			fprintf(stderr, "wultfw: error: --jobs '%s': give a number of SUTs from 1 up\n", arg);
+		if (*arg < '1' || *arg > '9' || *end || n > WFW_REMOTE_JOBS_MAX) {
+			fprintf(stderr, "wultfw: --jobs %s: use 1 to %d SUTs\n", arg,
+				WFW_REMOTE_JOBS_MAX);
 			return -1;
 		}
 		ro->jobs = (unsigned)n;

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "datafmt/reader.h"
 #include "expr/expr.h"
@@ -57,6 +58,14 @@ struct calc {
 	struct calc_result *res;
 	size_t nres;
 };
+
+/*
+ * -f LIST (calc_funcs.c): the functions into c->funcs and the percentiles
+ * into c->pct. 0, -ENOMEM, or -EINVAL after one line on stderr.
+ */
+int calc_parse_funcs(struct calc *c, const char *list);
+/* --list-funcs: the function names, ours and wult's. */
+void calc_list_funcs(FILE *f);
 
 /* Read result r (its arg set) into r->set; messages on stderr. */
 int calc_load(struct calc *c, struct calc_result *r);

@@ -49,6 +49,15 @@ struct wfw_bin_writer {
 int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 		  const struct wultfw_schema *s, const char *const *meta,
 		  int flags);
+/* The same into a sink's file (out.h: struct wfw_out_fwd); no GROWS. */
+int wfw_binw_open_fwd(struct wfw_bin_writer *w, const char *name,
+		      const struct wultfw_schema *s, const char *const *meta,
+		      const struct wfw_out_fwd *fwd, void *arg);
+/*
+ * The longest prefix of p[0..n) made of whole blocks (p starts on one),
+ * and in *rows the rows they hold.
+ */
+size_t wfw_bin_whole(const char *p, size_t n, uint64_t *rows);
 int wfw_binw_write(struct wfw_bin_writer *w, const struct wultfw_batch *b);
 /*
  * Before the first row: FLOAT column c's integral values are shown as

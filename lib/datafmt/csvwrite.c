@@ -9,24 +9,36 @@
 #include "datafmt/csvwrite.h"
 #include "datafmt/reader.h"
 
-/* Whole CSV rows in p[0..n): up to the last newline outside quotes. */
-static size_t csv_whole(void *arg, const char *p, size_t n)
+size_t wfw_csv_whole(const char *p, size_t n, uint64_t *rows)
 {
 	size_t keep = 0;
+	uint64_t lines = 0;
 	int quoted = 0;
 
-	(void)arg;
 	for (size_t i = 0; i < n; i++) {
-		if (p[i] == '"')
+		if (p[i] == '"') {
 			quoted = !quoted;	/* "" inside quotes toggles twice */
-		else if (p[i] == '\n' && !quoted)
+		} else if (p[i] == '\n' && !quoted) {
 			keep = i + 1;
+			lines++;
+		}
 	}
+	*rows = lines;
 	return keep;
 }
 
-int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
-		  const struct wultfw_schema *s, int flags)
+/* Whole CSV rows in p[0..n): up to the last newline outside quotes. */
+static size_t csv_whole(void *arg, const char *p, size_t n)
+{
+	uint64_t rows;
+
+	(void)arg;
+	return wfw_csv_whole(p, n, &rows);
+}
+
+/* The formats of the schema's columns, before the output opens. */
+static int csvw_begin(struct wfw_csv_writer *w, const char *path,
+		      const struct wultfw_schema *s)
 {
 	char err[256];
 	int ret;
@@ -36,10 +48,13 @@ int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
 	if (ret) {
 		snprintf(w->out.msg, sizeof(w->out.msg), "%s: %s", path, err);
 		w->out.fd = -1;
-		return ret;
 	}
-	ret = wfw_out_open(&w->out, path, WFW_OUT_BUF > 4 * w->fmt.row_max
-				? WFW_OUT_BUF : 4 * w->fmt.row_max, flags);
+	return ret;
+}
+
+/* The output (ret: how opening it went) gets the header. */
+static int csvw_start(struct wfw_csv_writer *w, int ret)
+{
 	/* The header goes out at once: from now on the file is a valid CSV. */
 	if (!ret)
 		ret = wfw_out_write(&w->out, w->fmt.header, w->fmt.header_len);
@@ -52,6 +67,29 @@ int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
 		return ret;
 	}
 	return 0;
+}
+
+int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
+		  const struct wultfw_schema *s, int flags)
+{
+	int ret = csvw_begin(w, path, s);
+
+	if (ret)
+		return ret;
+	return csvw_start(w, wfw_out_open(&w->out, path, WFW_OUT_BUF > 4 * w->fmt.row_max
+					  ? WFW_OUT_BUF : 4 * w->fmt.row_max, flags));
+}
+
+int wfw_csvw_open_fwd(struct wfw_csv_writer *w, const char *name,
+		      const struct wultfw_schema *s,
+		      const struct wfw_out_fwd *fwd, void *arg)
+{
+	int ret = csvw_begin(w, name, s);
+
+	if (ret)
+		return ret;
+	return csvw_start(w, wfw_out_open_fwd(&w->out, name, WFW_OUT_BUF > 4 * w->fmt.row_max
+					      ? WFW_OUT_BUF : 4 * w->fmt.row_max, fwd, arg));
 }
 
 /* The schema changed under us (a one-pass reader): follow it. */
@@ -118,8 +156,10 @@ int wfw_csvw_write_text(struct wfw_csv_writer *w, const struct wultfw_batch *b,
 
 		if (!p)
 			return w->out.err;
-		wfw_out_commit(&w->out, wfw_csv_rows_text(&w->fmt, p, wultfw_crow(b, r), n,
-							  text ? text + r : NULL));
+		ret = wfw_out_commit_rows(&w->out, wfw_csv_rows_text(&w->fmt, p, wultfw_crow(b, r), n,
+								     text ? text + r : NULL), n);
+		if (ret)
+			return ret;
 		r += n;
 	}
 	w->rows += b->rows;

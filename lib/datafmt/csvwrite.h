@@ -23,6 +23,15 @@ struct wfw_csv_writer {
 /* flags: WFW_OUT_EXCL to refuse an existing file. Writes the header. */
 int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
 		  const struct wultfw_schema *s, int flags);
+/* The same into a sink's file (out.h: struct wfw_out_fwd); name in messages. */
+int wfw_csvw_open_fwd(struct wfw_csv_writer *w, const char *name,
+		      const struct wultfw_schema *s,
+		      const struct wfw_out_fwd *fwd, void *arg);
+/*
+ * The longest prefix of p[0..n) made of whole CSV lines (the last newline
+ * outside quotes), and in *rows how many.
+ */
+size_t wfw_csv_whole(const char *p, size_t n, uint64_t *rows);
 int wfw_csvw_write(struct wfw_csv_writer *w, const struct wultfw_batch *b);
 /*
  * The same, row i printed as text[i] where text[i].n is set (reader.h:

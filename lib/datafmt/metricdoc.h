@@ -11,6 +11,9 @@
 #ifndef WFW_METRICDOC_H
 #define WFW_METRICDOC_H
 
+/* A metric's unit: wfw_metric_unit(). */
+#include "units/wultunits.h"
+
 /*
  * What metric `name` is when `source` measured it (info.yml's `source:`:
  * timer, hrt, tdt, i210, ...; NULL or "" for wult's own results and files

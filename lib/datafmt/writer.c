@@ -17,6 +17,15 @@ static int csv_open_impl(void *impl, const char *path,
 	return wfw_csvw_open(impl, path, s, flags);
 }
 
+static int csv_open_fwd_impl(void *impl, const char *name,
+			     const struct wultfw_schema *s,
+			     const char *const *meta,
+			     const struct wfw_out_fwd *fwd, void *arg)
+{
+	(void)meta;
+	return wfw_csvw_open_fwd(impl, name, s, fwd, arg);
+}
+
 static int csv_write_impl(void *impl, const struct wultfw_batch *b)
 {
 	return wfw_csvw_write(impl, b);
@@ -50,6 +59,8 @@ const struct wfw_format wfw_format_csv = {
 	.rows_word = "rows",
 	.kept_key = "csv_rows_in_file",
 	.open = csv_open_impl,
+	.open_fwd = csv_open_fwd_impl,
+	.whole = wfw_csv_whole,
 	.write = csv_write_impl,
 	.flush = csv_flush_impl,
 	.close = csv_close_impl,
@@ -62,6 +73,14 @@ static int bin_open_impl(void *impl, const char *path,
 			 int flags)
 {
 	return wfw_binw_open(impl, path, s, meta, flags);
+}
+
+static int bin_open_fwd_impl(void *impl, const char *name,
+			     const struct wultfw_schema *s,
+			     const char *const *meta,
+			     const struct wfw_out_fwd *fwd, void *arg)
+{
+	return wfw_binw_open_fwd(impl, name, s, meta, fwd, arg);
 }
 
 static int bin_write_impl(void *impl, const struct wultfw_batch *b)
@@ -94,6 +113,8 @@ const struct wfw_format wfw_format_binary = {
 	.rows_word = "records",
 	.kept_key = "binary_records_in_file",
 	.open = bin_open_impl,
+	.open_fwd = bin_open_fwd_impl,
+	.whole = wfw_bin_whole,
 	.write = bin_write_impl,
 	.flush = bin_flush_impl,
 	.close = bin_close_impl,
@@ -108,6 +129,16 @@ int wfw_writer_open(struct wfw_writer *w, const struct wfw_format *fmt,
 	memset(w, 0, sizeof(*w));
 	w->fmt = fmt;
 	return fmt->open(&w->impl, path, s, meta, flags);
+}
+
+int wfw_writer_open_fwd(struct wfw_writer *w, const struct wfw_format *fmt,
+			const char *name, const struct wultfw_schema *s,
+			const char *const *meta, const struct wfw_out_fwd *fwd,
+			void *arg)
+{
+	memset(w, 0, sizeof(*w));
+	w->fmt = fmt;
+	return fmt->open_fwd(&w->impl, name, s, meta, fwd, arg);
 }
 
 int wfw_writer_set_bare(struct wfw_writer *w, size_t c, bool bare)

@@ -27,6 +27,11 @@ struct wfw_format {
 	const char *kept_key;		/* info.yml key after a failed write */
 	int (*open)(void *impl, const char *path, const struct wultfw_schema *s,
 		    const char *const *meta, int flags);
+	/* Into a sink's file, which then counts whole rows with `whole`. */
+	int (*open_fwd)(void *impl, const char *name,
+			const struct wultfw_schema *s, const char *const *meta,
+			const struct wfw_out_fwd *fwd, void *arg);
+	size_t (*whole)(const char *p, size_t n, uint64_t *rows);
 	int (*write)(void *impl, const struct wultfw_batch *b);
 	/* Everything written so far handed to the kernel. */
 	int (*flush)(void *impl);
@@ -51,6 +56,11 @@ struct wfw_writer {
 int wfw_writer_open(struct wfw_writer *w, const struct wfw_format *fmt,
 		    const char *path, const struct wultfw_schema *s,
 		    const char *const *meta, int flags);
+/* The same into a sink's file the core opened (out.h: struct wfw_out_fwd). */
+int wfw_writer_open_fwd(struct wfw_writer *w, const struct wfw_format *fmt,
+			const char *name, const struct wultfw_schema *s,
+			const char *const *meta, const struct wfw_out_fwd *fwd,
+			void *arg);
 /*
  * Before the first row: column c prints integral FLOAT values as integers
  * ("5", not "5.0"), as the CSV read wrote them (wfw_reader_bare_ints());

@@ -212,13 +212,13 @@ void hrt_pmu_close(struct hrt_pmu *pmu)
 	pmu->cpu = -1;
 }
 
-void hrt_pmu_kside_cfg(const struct hrt_pmu *pmu, struct wfw_kside_cfg *kc)
+void hrt_pmu_kside_cfg(const struct hrt_pmu *pmu, struct wultfw_kside_cfg *kc)
 {
 	static const unsigned int bit[] = {
-		[HRT_PMU_TSC] = WFW_KSIDE_HAS_TSC,
-		[HRT_PMU_APERF] = WFW_KSIDE_HAS_APERF,
-		[HRT_PMU_MPERF] = WFW_KSIDE_HAS_MPERF,
-		[HRT_PMU_SMI] = WFW_KSIDE_HAS_SMI,
+		[HRT_PMU_TSC] = WULTFW_KSIDE_HAS_TSC,
+		[HRT_PMU_APERF] = WULTFW_KSIDE_HAS_APERF,
+		[HRT_PMU_MPERF] = WULTFW_KSIDE_HAS_MPERF,
+		[HRT_PMU_SMI] = WULTFW_KSIDE_HAS_SMI,
 		[HRT_PMU_RES] = 0,
 	};
 	size_t i;
@@ -226,13 +226,13 @@ void hrt_pmu_kside_cfg(const struct hrt_pmu *pmu, struct wfw_kside_cfg *kc)
 	kc->nres = 0;
 	for (i = 0; i < pmu->n; i++) {
 		kc->counters |= bit[pmu->c[i].kind];
-		if (pmu->c[i].kind == HRT_PMU_RES && kc->nres < WFW_KSIDE_MAX_RES)
+		if (pmu->c[i].kind == HRT_PMU_RES && kc->nres < WULTFW_KSIDE_MAX_RES)
 			kc->res_names[kc->nres++] = pmu->c[i].res_name;
 	}
 }
 
 void hrt_pmu_fill_dp(const struct hrt_pmu *pmu, const uint64_t *deltas,
-		     struct wfw_kside_dp *dp)
+		     struct wultfw_kside_dp *dp)
 {
 	size_t i, r = 0;
 
@@ -251,7 +251,7 @@ void hrt_pmu_fill_dp(const struct hrt_pmu *pmu, const uint64_t *deltas,
 			dp->smi = deltas[i];
 			break;
 		case HRT_PMU_RES:
-			if (r < WFW_KSIDE_MAX_RES)
+			if (r < WULTFW_KSIDE_MAX_RES)
 				dp->res[r++] = deltas[i];
 			break;
 		}

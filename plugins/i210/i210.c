@@ -334,6 +334,7 @@ static const struct wultfw_source_ops i210_ops = {
 
 WULTFW_PLUGIN(i210) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "i210",
 	.summary = "wake latency from an Intel I210/I211 NIC's target-time "

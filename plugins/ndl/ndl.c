@@ -699,6 +699,7 @@ static const struct wultfw_source_ops ndl_ops = {
 
 WULTFW_PLUGIN(ndl) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "ndl",
 	.summary = "Intel I210 longest DMA read round-trip delay (RTD) after "

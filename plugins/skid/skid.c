@@ -373,6 +373,7 @@ static const struct wultfw_source_ops skid_ops = {
 
 WULTFW_PLUGIN(skid) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "skid",
 	.summary = "PMC sampling skid: where a sampled event's IP lands after "

@@ -130,6 +130,7 @@ static const struct wultfw_source_ops tdt_ops = {
 
 WULTFW_PLUGIN(tdt) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "tdt",
 	.summary = "wake latency from the wultfw kernel modules: TSC-deadline "

@@ -34,6 +34,7 @@ struct timer_cfg {
 	const char *mode;	/* "ldist" or "grid"; NULL: "ldist" */
 	int64_t priority;
 	bool mlock;		/* only when given: see timer_parse_opts() */
+	bool mlock_set;		/* given (it has no default) */
 	uint64_t timerslack;
 	bool reqcstate;
 	bool raw;

@@ -10,7 +10,7 @@
  *
  * The sinks' options go through the core's parser as in a run, so their
  * durable flushing is on with its defaults (flush_rows, flush_interval:
- * README, "Kill -9, power cuts and crashes"); -o adds options, e.g.
+ * doc/durability.md); -o adds options, e.g.
  * 'flush_rows = 1000000000; flush_interval = "1h";' to compare without.
  * -x discards the data instead of calling write(2): the sink's own cost,
  * without the kernel's copy into the page cache (no targets then).
