@@ -12,7 +12,7 @@
 #include "log.h"
 #include "options.h"
 #include "plugins.h"
-#include "units.h"
+#include <units/duration.h>
 #include <suggest/suggest.h>
 
 static void list_kind(char **names, size_t n, int kind)

@@ -9,6 +9,7 @@
 #include "cliopts.h"
 #include "commands.h"
 #include "restore.h"
+#include "restore_file.h"
 
 struct restore_args {
 	bool dry;

@@ -12,13 +12,13 @@
 #include "cliopts.h"
 #include "commands.h"
 #include "collect.h"
-#include "experiment.h"
+#include "plan.h"
 #include "log.h"
 #include "machine.h"
 #include "overrides.h"
 #include "plugins.h"
 #include "remoteopts.h"
-#include "sched.h"
+#include "run.h"
 #include "signals.h"
 
 static char *join_args(int argc, char **argv)

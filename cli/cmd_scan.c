@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <cpuidle/cpuidle.h>
+#include <sysstate/cpuidle.h>
 #include <pcidisc/pcidisc.h>
 
 #include "commands.h"
 #include "remoteopts.h"
 #include "restore.h"
-#include "cpus.h"
+#include <sysstate/cpus.h>
 #include "log.h"
 #include "machine.h"
 #include "options.h"
@@ -45,7 +45,7 @@ int wfw_scan_probe(const char *name, char *line, size_t len)
 			 errs.n ? errs.msgs[0] : "?");
 		goto out;
 	}
-	ret = wfw_source_probe(h.desc, &opts, wfw_default_cpu(), NULL, &sc, &ctx, &si);
+	ret = wfw_source_probe(h.desc, &opts, wfw_default_cpu(NULL), NULL, &sc, &ctx, &si);
 	if (ret < 0) {
 		snprintf(line, len, "no:  %s", ctx.err[0] ? ctx.err : strerror(-ret));
 	} else {
@@ -134,7 +134,7 @@ int wfw_cmd_scan(int argc, char **argv)
 	/* A killed run's leftovers would make the scan describe its changes. */
 	if (wfw_restore_leftovers("scan", true) < 0)
 		fprintf(stderr, "wultfw scan: what follows may show settings a killed run changed\n");
-	scan_cpuidle(wfw_default_cpu());
+	scan_cpuidle(wfw_default_cpu(NULL));
 	printf("sources on this machine:\n");
 	names = wfw_plugin_names(&n);
 	for (i = 0; i < n; i++)

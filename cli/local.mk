@@ -38,6 +38,22 @@ tests_unit_test_cliopts_SOURCES = tests/unit/test_cliopts.c cli/cliopts.c cli/cl
 tests_unit_test_cliopts_CPPFLAGS = $(CLI_TEST_CPPFLAGS)
 tests_unit_test_cliopts_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_cliopts_LDADD = lib/suggest/libwfw_suggest.la lib/par/libwfw_par.la tests/unit/libtestutil.la $(CUNIT_LIBS)
+# The csv and binary sinks and convert (cmd_convert.c), driven through their
+# descriptors and entry point; the binary format's blocks, checksums, damage
+# and version 1 files.
+check_PROGRAMS += tests/unit/test_sinks tests/unit/test_binfmt
+TESTS += tests/unit/test_sinks tests/unit/test_binfmt
+tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
+	sinks/binary/binary.c cli/cmd_convert.c cli/cliopts.c cli/clihelp.c
+tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBCONFIG_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core -iquote $(top_srcdir)
+tests_unit_test_sinks_LDADD = tools/libwfw_tools.la lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
+	tests/unit/libtestopts.la core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
+tests_unit_test_binfmt_SOURCES = tests/unit/test_binfmt.c cli/cmd_convert.c cli/cliopts.c cli/clihelp.c
+tests_unit_test_binfmt_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
+tests_unit_test_binfmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core -iquote $(top_srcdir)
+# wfw_min_max_sum(), what the decoder's sums are checked against
+tests_unit_test_binfmt_LDADD = tools/libwfw_tools.la lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
+	core/libwfw_core.la lib/stats/libwfw_stats.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif
 
 # The build wultfw --version names: configure's --with-build-id (debian/rules:

@@ -3,36 +3,37 @@
 # convenience library that the binary (cli/) and the unit tests link alike.
 noinst_LTLIBRARIES += core/libwfw_core.la
 core_libwfw_core_la_SOURCES = \
+	core/bind.c core/bind.h \
 	core/cfgerr.c core/cfgerr.h core/filehint.c core/filehint.h \
 	core/buildtree.c core/buildtree.h core/overrides.c core/overrides.h \
 	core/cpulock.c core/cpulock.h core/exitstatus.h \
 	core/collect.c core/collect.h \
-	core/cpus.c core/cpus.h \
 	core/cstates.c core/cstates.h \
 	core/datasel.c core/datasel.h \
-	core/default_experiment.c \
+	core/default_experiment.c core/default_experiment.h \
 	core/experiment.c core/experiment.h \
 	core/log.c core/log.h \
 	core/machine.c core/machine.h \
 	core/options.c core/options.h \
 	core/pace.c core/pace.h \
+	core/pin.c core/pin.h \
+	core/plan.c core/plan.h \
+	core/pluginst.c core/pluginst.h \
 	core/plugins.c core/plugins.h \
 	core/progress.c core/progress.h \
 	core/resolved.c core/resolved.h \
 	core/restore.c core/restore.h \
 	core/restore_file.c core/restore_file.h \
-	core/restore_leftover.c core/restore_plugin.c \
+	core/restore_leftover.c core/restore_plugin.c core/restore_plugin.h \
 	core/resultdir.c core/resultdir.h \
-	core/sched.c core/sched.h \
+	core/run.c core/run.h \
 	core/signals.c core/signals.h \
-	core/sinkfile.c core/sinkfile.h \
-	core/sysinfo.c core/sysinfo.h \
-	core/units.c core/units.h
+	core/sinkfile.c core/sinkfile.h
 # An experiment's include/exclude against the columns its source declares.
 core_libwfw_core_la_SOURCES += core/datasel_check.c
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
-core_libwfw_core_la_LIBADD = lib/expr/libwfw_expr.la lib/cpuidle/libwfw_cpuidle.la lib/suggest/libwfw_suggest.la lib/atomic/libwfw_atomic.la \
+core_libwfw_core_la_LIBADD = lib/expr/libwfw_expr.la lib/units/libwfw_units.la lib/sysstate/libwfw_sysstate.la lib/suggest/libwfw_suggest.la lib/atomic/libwfw_atomic.la \
 	lib/pcidisc/libwfw_pcidisc.la lib/datafmt/libwfw_datafmt.la -lpthread \
 	$(LIBCONFIG_LIBS) $(LTDL_LIBS)
 

@@ -3,7 +3,7 @@
 
 #include "options.h"
 #include <suggest/suggest.h>
-#include "units.h"
+#include <units/duration.h>
 
 #include <errno.h>
 #include <inttypes.h>

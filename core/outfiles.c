@@ -137,12 +137,12 @@ static void gather(const struct wfw_experiment *e, struct outfiles *of)
 
 	for (size_t i = 0; i < e->nsinks; i++)
 		add_sink(of, &e->sinks[i]);
-	for (size_t i = 0; i < e->ncollect; i++) {
-		const struct wfw_plugin_inst *pi = &e->collect[i];
+	for (size_t i = 0; i < e->collect.n; i++) {
+		const struct wfw_plugin_inst *pi = &e->collect.pi[i];
 
-		if (!e->collect_files[i])
+		if (!e->collect.files[i])
 			continue;
-		f = add(of, e->collect_files[i]);
+		f = add(of, e->collect.files[i]);
 		if (!f)
 			continue;
 		f->dflt = false;

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiment.h"
-
 /*
  * A new `name` of `type` in group (an old one replaced), its hook the
  * option that set it: errors about it name the option (cfgerr.c).

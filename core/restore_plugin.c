@@ -8,7 +8,7 @@
  */
 #include "config.h"
 
-#include "restore.h"
+#include "restore_plugin.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -17,7 +17,6 @@
 
 #include "log.h"
 #include "plugins.h"
-#include "restore_file.h"
 
 typedef int (*restore_op)(struct wultfw_ctx *ctx, const char *data);
 

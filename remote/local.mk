@@ -7,7 +7,7 @@ remote_libwfw_remote_la_SOURCES = remote/remote.h remote/remote_ctl.c \
 	remote/remote_run.c remote/remote_ssh.c remote/remote_deploy.c remote/deploy.h
 remote_libwfw_remote_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 remote_libwfw_remote_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
-remote_libwfw_remote_la_LIBADD = core/libwfw_core.la -lpthread
+remote_libwfw_remote_la_LIBADD = core/libwfw_core.la lib/sysstate/libwfw_sysstate.la -lpthread
 # Through a variable, so automake still writes the object's own rule.
 remote_deploy_lo = remote/libwfw_remote_la-remote_deploy.lo
 $(remote_deploy_lo): kmod_table.h

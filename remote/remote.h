@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "experiment.h"
+#include "plan.h"
 
 #define WFW_SUT_DIR_DEFAULT "/var/tmp/wultfw-sut"
 
@@ -152,7 +152,7 @@ struct wfw_sut_job {
 };
 
 void wfw_sut_job_run(struct wfw_sut_job *j);
-/* Serialises job updates against the progress display. */
+/* Serialises job updates against the progress display (remote_ctl.c). */
 void wfw_remote_lock(void);
 void wfw_remote_unlock(void);
 

@@ -15,20 +15,8 @@
 
 #include "log.h"
 #include "remote.h"
-#include "sched.h"
+#include "run.h"
 #include "signals.h"
-
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-
-void wfw_remote_lock(void)
-{
-	pthread_mutex_lock(&lock);
-}
-
-void wfw_remote_unlock(void)
-{
-	pthread_mutex_unlock(&lock);
-}
 
 struct pool {
 	struct wfw_sut_job *jobs;

@@ -18,6 +18,8 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <sysstate/sysfile.h>
+
 #include "remote.h"
 #include "resultdir.h"
 
@@ -37,21 +39,6 @@ static char *tar_cmd(const char *rundir, char **names, size_t n)
 	for (i = 0; i < n; i++)
 		cmd = wfw_shq_append(cmd, names[i]);
 	return cmd;
-}
-
-/* The first line of a file (tar's first complaint), for an error message. */
-static void first_line(const char *path, char *buf, size_t len)
-{
-	char line[512];
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	while (!buf[0] && fgets(line, sizeof(line), f))
-		if (line[0] != '\n')
-			snprintf(buf, len, "%.*s", (int)strcspn(line, "\n"), line);
-	fclose(f);
 }
 
 /*
@@ -87,7 +74,7 @@ static int copy_to(struct wfw_sut *s, const char *cmd, const char *tmp,
 	close(fds[1]);
 	ssh_st = wfw_spawn_wait(ssh_pid);
 	tar_st = wfw_spawn_wait(tar_pid);
-	first_line(err_path, tar_err, sizeof(tar_err));
+	wfw_read_text_line(err_path, tar_err, sizeof(tar_err));	/* tar's first complaint */
 	if (tar_st != 0) {
 		snprintf(why, len, "copying the results into %s failed%s (%s)",
 			 dest, nearly_full(dest) ? ": No space left on device" : "",
@@ -95,7 +82,7 @@ static int copy_to(struct wfw_sut *s, const char *cmd, const char *tmp,
 		return -1;
 	}
 	if (ssh_st != 0) {
-		first_line(s->err_path, tar_err, sizeof(tar_err));
+		wfw_read_text_line(s->err_path, tar_err, sizeof(tar_err));
 		snprintf(why, len, "copying the results from the SUT failed (%s)",
 			 tar_err[0] ? tar_err : "ssh or tar failed on the SUT");
 		return -1;

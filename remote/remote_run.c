@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +18,24 @@
 #include <unistd.h>
 
 #include "remote.h"
-#include "sched.h"
+#include "run.h"
 #include "signals.h"
 
 /* Consecutive failed polls before the connection counts as lost. */
 #define LOST_AFTER 5
+
+/* One lock over every job's state: the controller's display reads them. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+void wfw_remote_lock(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+void wfw_remote_unlock(void)
+{
+	pthread_mutex_unlock(&lock);
+}
 
 static void set_state(struct wfw_sut_job *j, enum wfw_sut_state st,
 		      const char *fmt, ...)

@@ -56,26 +56,17 @@ tests_unit_libtestopts_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 CORE_TEST_LIBS = tests/unit/libtestopts.la remote/libwfw_remote.la core/libwfw_core.la \
 	tests/unit/libtestutil.la $(CUNIT_LIBS)
 
-check_PROGRAMS += tests/unit/test_units
-TESTS += tests/unit/test_units
-tests_unit_test_units_SOURCES = tests/unit/test_units.c
-tests_unit_test_units_CFLAGS = $(CORE_TEST_CFLAGS)
-tests_unit_test_units_LDADD = $(CORE_TEST_LIBS)
-
 check_PROGRAMS += tests/unit/test_datasel
 TESTS += tests/unit/test_datasel
 tests_unit_test_datasel_SOURCES = tests/unit/test_datasel.c
 tests_unit_test_datasel_CFLAGS = $(CORE_TEST_CFLAGS)
 tests_unit_test_datasel_LDADD = $(CORE_TEST_LIBS)
 
-check_PROGRAMS += tests/unit/test_sysinfo tests/unit/test_cpulock
-TESTS += tests/unit/test_sysinfo tests/unit/test_cpulock
+check_PROGRAMS += tests/unit/test_cpulock
+TESTS += tests/unit/test_cpulock
 tests_unit_test_cpulock_SOURCES = tests/unit/test_cpulock.c
 tests_unit_test_cpulock_CFLAGS = $(CORE_TEST_CFLAGS)
 tests_unit_test_cpulock_LDADD = $(CORE_TEST_LIBS)
-tests_unit_test_sysinfo_SOURCES = tests/unit/test_sysinfo.c
-tests_unit_test_sysinfo_CFLAGS = $(CORE_TEST_CFLAGS)
-tests_unit_test_sysinfo_LDADD = $(CORE_TEST_LIBS)
 
 check_PROGRAMS += tests/unit/test_remote
 TESTS += tests/unit/test_remote

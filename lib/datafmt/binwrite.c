@@ -17,7 +17,7 @@
 #include "datafmt/binblock.h"
 #include "datafmt/binfmt.h"
 #include "datafmt/le.h"
-#include "datafmt/writer.h"
+#include "datafmt/binwrite.h"
 
 size_t wfw_bin_whole(const char *p, size_t n, uint64_t *rows)
 {
@@ -57,7 +57,7 @@ static int write_header(struct wfw_bin_writer *w, const struct bin_dest *to,
 {
 	const char *path = to->path;
 	size_t bound = wfw_blk_bound(s->ncols, w->block_rows) + WFW_BLK_SLACK;
-	size_t hlen, bufsize = WFW_WRITER_BUF > 2 * bound ? WFW_WRITER_BUF : 2 * bound;
+	size_t hlen, bufsize = WFW_OUT_BUF > 2 * bound ? WFW_OUT_BUF : 2 * bound;
 	size_t min_len = 0;
 	char err[256];
 	void *hdr;
@@ -247,7 +247,7 @@ int wfw_binw_write(struct wfw_bin_writer *w, const struct wultfw_batch *b)
 	size_t r = 0;
 
 	if (b->ncols != w->ncols)
-		return wfw_writer_bad_batch(&w->out, b->ncols, w->ncols);
+		return wfw_out_bad_batch(&w->out, b->ncols, w->ncols);
 	if (w->out.err)
 		return w->out.err;
 	while (r < b->rows) {

@@ -190,6 +190,13 @@ int wfw_out_close(struct wfw_out *o)
 	return ret ? ret : o->err;
 }
 
+int wfw_out_bad_batch(struct wfw_out *o, size_t got, size_t want)
+{
+	snprintf(o->msg, sizeof(o->msg),
+		 "%s: batch has %zu columns, the schema %zu", o->path, got, want);
+	return -EINVAL;
+}
+
 long long wfw_out_count_kept(const struct wfw_out *o, char c)
 {
 	char buf[65536];

@@ -51,6 +51,9 @@ struct wfw_out {
 	char msg[512];		/* why err happened, naming the file */
 };
 
+/* The usual buffer of a writer (csvwrite.c, binwrite.c). */
+#define WFW_OUT_BUF (1u << 20)
+
 /* Flags for wfw_out_open(). */
 #define WFW_OUT_EXCL	1	/* fail with -EEXIST instead of truncating */
 
@@ -98,6 +101,9 @@ int wfw_out_flush(struct wfw_out *o);
 
 /* Flush, fsync-free close, free. Returns the first error seen. */
 int wfw_out_close(struct wfw_out *o);
+
+/* A batch whose width is not the schema's: -EINVAL, o->msg says so. */
+int wfw_out_bad_batch(struct wfw_out *o, size_t got, size_t want);
 
 /* Test hook: write(2) replacement, NULL for the real one. */
 extern long (*wfw_out_write_hook)(int fd, const void *p, size_t n);

@@ -38,7 +38,7 @@
 
 #include <wultfw/plugin.h>
 
-#include "cpuidle/cpuidle.h"
+#include "sysstate/cpuidle.h"
 #include <wultfw/kside.h>
 #include "hrt_event.h"
 #include "hrt_health.h"

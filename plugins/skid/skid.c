@@ -22,7 +22,7 @@
 
 #include "skid_cache.h"
 #include "skid_events.h"
-#include "skid_priv.h"
+#include "skid_state.h"
 
 #define CFG(field) .off = offsetof(struct skid_cfg, field)
 
@@ -290,14 +290,6 @@ static int skid_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	describe(ctx, p, info);
 	note_one_level(ctx, p);
 	return 0;
-}
-
-uint64_t skid_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static int skid_start(struct wultfw_ctx *ctx,

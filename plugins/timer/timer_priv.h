@@ -14,7 +14,7 @@
 
 #include <wultfw/plugin.h>
 
-#include "cpuidle/cpuidle.h"
+#include "sysstate/cpuidle.h"
 #include "timer_ring.h"
 
 /* Option indexes: must follow the order of timer_options[] in timer.c. */

@@ -12,7 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "experiment.h"
+#include "default_experiment.h"
+#include "plan.h"
 #include "overrides.h"
 #include "remote/remote.h"
 #include "plugins.h"

@@ -6,17 +6,23 @@
  * as wultfw's sinks write them), so CSV results -- ours and wult's -- get
  * units by name.
  */
-#ifndef WFW_WULTUNITS_H
-#define WFW_WULTUNITS_H
+#ifndef WFW_UNITS_WULTUNITS_H
+#define WFW_UNITS_WULTUNITS_H
 
 #include <stdbool.h>
 
 /*
  * The unit ("us", "MHz", "%", "ns", "cycles") of wult metric `name`, or of
  * a raw one as wultfw writes it, or "" if none known. What a metric is:
- * metricdoc.h.
+ * datafmt/metricdoc.h.
  */
 const char *wfw_wult_unit(const char *name);
+
+/*
+ * The unit of metric `name`: the file's (`schema_unit`, NULL or "" for
+ * none) first, then the known one (wfw_wult_unit()), else "".
+ */
+const char *wfw_metric_unit(const char *name, const char *schema_unit);
 
 /*
  * wult's columns of names (ReqCState): a CSV without rows still knows

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Linux cpuidle sysfs for one CPU: state names, usage and time counters,
- * and the per-state disable flags. Shared by the core (C-state
- * restriction) and the sources (naming ReqCState).
+ * Linux cpuidle in sysfs: the driver and governor of the system, and per
+ * CPU the state names, usage and time counters, and the per-state disable
+ * flags. Shared by the core (C-state restriction, info.yml) and the
+ * sources (naming ReqCState).
  */
-#ifndef WFW_CPUIDLE_H
-#define WFW_CPUIDLE_H
+#ifndef WFW_SYSSTATE_CPUIDLE_H
+#define WFW_SYSSTATE_CPUIDLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -55,6 +56,20 @@ void wfw_cpuidle_close(struct wfw_cpuidle *ci);
 void wfw_cpuidle_why_none(int cpu, const char *sysfs_root, char *buf,
 			  size_t len);
 
+/* "ROOT/devices/system/cpu/cpuidle/FILE" (current_governor, ...). */
+void wfw_cpuidle_path(const char *sysfs_root, const char *file, char *buf,
+		      size_t len);
+/* The cpuidle driver ("intel_idle", "haltpoll"), or "none" without one. */
+void wfw_cpuidle_driver(const char *sysfs_root, char *buf, size_t len);
+/* The cpuidle governor in force, or "none". */
+void wfw_cpuidle_governor(const char *sysfs_root, char *buf, size_t len);
+/* The governors to choose from ("menu teo haltpoll"), or "". */
+void wfw_cpuidle_governors(const char *sysfs_root, char *buf, size_t len);
+
+/* "ROOT/devices/system/cpu/cpuN/cpuidle/stateS/FILE" of ci's CPU. */
+void wfw_cpuidle_state_path(const struct wfw_cpuidle *ci, int state,
+			    const char *file, char *buf, size_t len);
+
 /* Index of the state called `name`, or -1. */
 int wfw_cpuidle_find(const struct wfw_cpuidle *ci, const char *name);
 
@@ -77,5 +92,9 @@ int wfw_cpuidle_get_disable(const struct wfw_cpuidle *ci, int state,
 			    bool *disabled);
 int wfw_cpuidle_set_disable(const struct wfw_cpuidle *ci, int state,
 			    bool disabled);
+
+/* What is in force on `cpu` ("POLL on, C1 off"), or "no cpuidle states". */
+void wfw_cpuidle_describe(int cpu, const char *sysfs_root, char *buf,
+			  size_t len);
 
 #endif

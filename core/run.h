@@ -4,8 +4,8 @@
  * datapoints from one to the others until a limit or a signal, and leave
  * a complete result directory behind whatever happens.
  */
-#ifndef WFW_SCHED_H
-#define WFW_SCHED_H
+#ifndef WFW_RUN_H
+#define WFW_RUN_H
 
 #include <stdbool.h>
 #include <stdint.h>

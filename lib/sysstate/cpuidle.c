@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
-#include "cpuidle.h"
+#include "sysstate/cpuidle.h"
+#include "sysstate/sysfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,54 +11,17 @@
 #include <string.h>
 #include <unistd.h>
 
-static void state_path(const struct wfw_cpuidle *ci, int state,
-		       const char *file, char *buf, size_t len)
+void wfw_cpuidle_state_path(const struct wfw_cpuidle *ci, int state,
+			    const char *file, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/devices/system/cpu/cpu%d/cpuidle/state%d/%s",
 		 ci->root, ci->cpu, state, file);
-}
-
-/* Read a small sysfs file into buf, without the trailing newline. */
-static int read_text(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
-	close(fd);
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
 }
 
 /* The environment hides this machine's states, not a fake tree's. */
 static bool cpuidle_hidden(const char *root)
 {
 	return getenv(WFW_CPUIDLE_HIDE_ENV) && !strcmp(root, "/sys");
-}
-
-static int read_u64_fd(int fd, uint64_t *val)
-{
-	char buf[32];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-	char *end;
-
-	if (n <= 0)
-		return n < 0 ? -errno : -EIO;
-	buf[n] = '\0';
-	errno = 0;
-	*val = strtoull(buf, &end, 10);
-	if (errno || end == buf)
-		return -EIO;
-	return 0;
 }
 
 int wfw_cpuidle_open(struct wfw_cpuidle *ci, int cpu, const char *sysfs_root)
@@ -67,7 +31,7 @@ int wfw_cpuidle_open(struct wfw_cpuidle *ci, int cpu, const char *sysfs_root)
 
 	memset(ci, 0, sizeof(*ci));
 	ci->cpu = cpu;
-	snprintf(ci->root, sizeof(ci->root), "%s", sysfs_root ? sysfs_root : "/sys");
+	snprintf(ci->root, sizeof(ci->root), "%s", wfw_sysfs(sysfs_root));
 	for (i = 0; i < WFW_CPUIDLE_MAX_STATES; i++) {
 		ci->usage_fd[i] = -1;
 		ci->time_fd[i] = -1;
@@ -75,8 +39,10 @@ int wfw_cpuidle_open(struct wfw_cpuidle *ci, int cpu, const char *sysfs_root)
 	if (cpuidle_hidden(ci->root))
 		return -ENOENT;
 	for (i = 0; i < WFW_CPUIDLE_MAX_STATES; i++) {
-		state_path(ci, i, "name", path, sizeof(path));
-		ret = read_text(path, ci->names[i], sizeof(ci->names[i]));
+		wfw_cpuidle_state_path(ci, i, "name", path, sizeof(path));
+		ret = wfw_read_line(path, ci->names[i], sizeof(ci->names[i]));
+		if (ret == -ENODATA)
+			ret = 0;	/* a state without a name */
 		if (ret == -ENOENT)
 			break;
 		if (ret)
@@ -87,20 +53,50 @@ int wfw_cpuidle_open(struct wfw_cpuidle *ci, int cpu, const char *sysfs_root)
 	return i ? 0 : -ENOENT;
 }
 
+void wfw_cpuidle_path(const char *sysfs_root, const char *file, char *buf,
+		      size_t len)
+{
+	snprintf(buf, len, "%s/devices/system/cpu/cpuidle/%s",
+		 wfw_sysfs(sysfs_root), file);
+}
+
+/* A file of the cpuidle directory, or `none` when it cannot be read. */
+static void cpuidle_text(const char *sysfs_root, const char *file,
+			 const char *none, char *buf, size_t len)
+{
+	char path[512];
+
+	wfw_cpuidle_path(sysfs_root, file, path, sizeof(path));
+	if (wfw_read_line(path, buf, len) && len)
+		snprintf(buf, len, "%s", none);
+}
+
+void wfw_cpuidle_driver(const char *sysfs_root, char *buf, size_t len)
+{
+	cpuidle_text(sysfs_root, "current_driver", "none", buf, len);
+}
+
+void wfw_cpuidle_governor(const char *sysfs_root, char *buf, size_t len)
+{
+	cpuidle_text(sysfs_root, "current_governor", "none", buf, len);
+}
+
+void wfw_cpuidle_governors(const char *sysfs_root, char *buf, size_t len)
+{
+	cpuidle_text(sysfs_root, "available_governors", "", buf, len);
+}
+
 void wfw_cpuidle_why_none(int cpu, const char *sysfs_root, char *buf,
 			  size_t len)
 {
-	char path[512], drv[64];
+	char drv[64];
 
-	if (cpuidle_hidden(sysfs_root ? sysfs_root : "/sys")) {
+	if (cpuidle_hidden(wfw_sysfs(sysfs_root))) {
 		snprintf(buf, len, "CPU %d has no cpuidle states (hidden by %s)",
 			 cpu, WFW_CPUIDLE_HIDE_ENV);
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpuidle/current_driver",
-		 sysfs_root ? sysfs_root : "/sys");
-	if (read_text(path, drv, sizeof(drv)))
-		snprintf(drv, sizeof(drv), "none");
+	wfw_cpuidle_driver(sysfs_root, drv, sizeof(drv));
 	snprintf(buf, len, "CPU %d has no cpuidle states (cpuidle driver: %s)",
 		 cpu, drv);
 }
@@ -136,12 +132,12 @@ static int read_counters(struct wfw_cpuidle *ci, int *fds, const char *file,
 
 	for (i = 0; i < ci->nstates; i++) {
 		if (fds[i] < 0) {
-			state_path(ci, i, file, path, sizeof(path));
+			wfw_cpuidle_state_path(ci, i, file, path, sizeof(path));
 			fds[i] = open(path, O_RDONLY | O_CLOEXEC);
 			if (fds[i] < 0)
 				return -errno;
 		}
-		ret = read_u64_fd(fds[i], &vals[i]);
+		ret = wfw_pread_u64(fds[i], &vals[i]);
 		if (ret)
 			return ret;
 	}
@@ -181,9 +177,9 @@ int wfw_cpuidle_get_disable(const struct wfw_cpuidle *ci, int state,
 
 	if (state < 0 || state >= ci->nstates)
 		return -EINVAL;
-	state_path(ci, state, "disable", path, sizeof(path));
-	ret = read_text(path, buf, sizeof(buf));
-	if (ret)
+	wfw_cpuidle_state_path(ci, state, "disable", path, sizeof(path));
+	ret = wfw_read_line(path, buf, sizeof(buf));
+	if (ret && ret != -ENODATA)
 		return ret;
 	*disabled = buf[0] == '1';
 	return 0;
@@ -197,7 +193,7 @@ int wfw_cpuidle_set_disable(const struct wfw_cpuidle *ci, int state,
 
 	if (state < 0 || state >= ci->nstates)
 		return -EINVAL;
-	state_path(ci, state, "disable", path, sizeof(path));
+	wfw_cpuidle_state_path(ci, state, "disable", path, sizeof(path));
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -206,4 +202,27 @@ int wfw_cpuidle_set_disable(const struct wfw_cpuidle *ci, int state,
 	if (close(fd) && !ret)
 		ret = -errno;
 	return ret;
+}
+
+void wfw_cpuidle_describe(int cpu, const char *sysfs_root, char *buf,
+			  size_t len)
+{
+	struct wfw_cpuidle ci;
+	size_t used = 0;
+	bool dis;
+	int i;
+
+	buf[0] = '\0';
+	if (wfw_cpuidle_open(&ci, cpu, sysfs_root)) {
+		snprintf(buf, len, "no cpuidle states");
+		return;
+	}
+	for (i = 0; i < ci.nstates && used < len; i++) {
+		if (wfw_cpuidle_get_disable(&ci, i, &dis))
+			dis = false;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %s",
+					 i ? ", " : "", ci.names[i],
+					 dis ? "off" : "on");
+	}
+	wfw_cpuidle_close(&ci);
 }

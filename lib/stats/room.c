@@ -1,10 +1,79 @@
 /* SPDX-License-Identifier: MIT */
-/* Room for kept values shared by accumulators: see struct wfw_acc_pool. */
+/*
+ * Room for an accumulator's kept values, its own and the room a metric's
+ * groups share: see room.h and struct wfw_acc_pool.
+ */
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 
-#include "stats/stats.h"
+#include "stats/hist.h"
+#include "stats/room.h"
+
+int wfw_acc_set_cap(struct wfw_acc *a, size_t cap)
+{
+	double *nv = cap ? realloc(a->vals, cap * sizeof(*nv)) : NULL;
+
+	if (cap && !nv)
+		return -ENOMEM;
+	if (!cap)
+		free(a->vals);
+	if (a->pool)
+		a->pool->held = a->pool->held - a->cap + cap;
+	a->vals = nv;
+	a->cap = cap;
+	return 0;
+}
+
+/* Leave exact mode: move the kept values into a new histogram. */
+static int to_hist(struct wfw_acc *a)
+{
+	a->hist = malloc(sizeof(*a->hist));
+	if (!a->hist)
+		return -ENOMEM;
+	wfw_hist_init(a->hist);
+	if (wfw_hist_add_many(a->hist, a->vals, a->nvals))
+		return -ENOMEM;
+	wfw_acc_set_cap(a, 0);
+	a->nvals = 0;
+	return 0;
+}
+
+int wfw_acc_leave_exact(struct wfw_acc *a)
+{
+	return a->hist ? 0 : to_hist(a);
+}
+
+int wfw_acc_grow(struct wfw_acc *a, size_t need, uint64_t count)
+{
+	size_t cap = a->cap ? a->cap : 1024;
+
+	if (!a->cap && a->pool && a->pool->nacc) {
+		/* Many groups: start within an even part of the room. */
+		size_t even = a->pool->budget / a->pool->nacc;
+
+		cap = even >= cap ? cap : even > 16 ? even : 16;
+	}
+	while (cap < need)
+		cap *= 2;
+	cap = cap < a->exact_limit ? cap : a->exact_limit;
+	if (a->pool) {
+		struct wfw_acc_pool *p = a->pool;
+		size_t others;
+
+		if (p->held - a->cap + need > p->budget &&
+		    wfw_acc_pool_room(p, a, need, count))
+			return -ENOMEM;
+		if (a->hist)
+			return 0;
+		others = p->held - a->cap;
+		if (others + need > p->budget)	/* cannot happen: room made */
+			return wfw_acc_leave_exact(a);
+		cap = cap < p->budget - others ? cap : p->budget - others;
+	}
+	return wfw_acc_set_cap(a, cap);
+}
 
 void wfw_acc_pool_init(struct wfw_acc_pool *p, size_t budget, size_t limit,
 		       struct wfw_acc *acc, size_t nacc)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Values with units: durations ("10us", "1.5s") in nanoseconds. */
-#ifndef WFW_UNITS_H
-#define WFW_UNITS_H
+#ifndef WFW_UNITS_DURATION_H
+#define WFW_UNITS_DURATION_H
 
 #include <stddef.h>
 #include <stdint.h>

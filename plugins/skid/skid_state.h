@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The skid source's state, shared by skid.c and skid_parts.c. */
-#ifndef SKID_PRIV_H
-#define SKID_PRIV_H
+/* The skid source's state, shared by skid.c and skid_parts.c (neither owns it). */
+#ifndef SKID_STATE_H
+#define SKID_STATE_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <wultfw/plugin.h>
 
@@ -68,7 +69,13 @@ struct skid_priv {
  */
 #define SKID_SILENT_NS (10 * 1000000000ull)
 
-uint64_t skid_mono_ns(void);
+static inline uint64_t skid_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* skid_parts.c: one part per precise level, in turn. */
 int skid_part_begin(struct wultfw_ctx *ctx, struct skid_priv *p);

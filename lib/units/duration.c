@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
-#include "units.h"
+#include "units/duration.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
-#include "sysinfo.h"
+#include "sysstate/cpuidle.h"
+#include "sysstate/facts.h"
+#include "sysstate/sysfile.h"
 
 #include <stdbool.h>
-
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -13,7 +14,7 @@
 static int cpuinfo(const char *key, char *buf, size_t len)
 {
 	char line[512];
-	FILE *f = fopen("/proc/cpuinfo", "r");
+	FILE *f = fopen("/proc/cpuinfo", "re");
 	int ret = -1;
 
 	if (!f)
@@ -25,42 +26,6 @@ static int cpuinfo(const char *key, char *buf, size_t len)
 		    strspn(line + strlen(key), " \t") != (size_t)(colon - line) - strlen(key))
 			continue;
 		snprintf(buf, len, "%s", colon + 1 + strspn(colon + 1, " \t"));
-		buf[strcspn(buf, "\n")] = '\0';
-		ret = 0;
-	}
-	fclose(f);
-	return ret;
-}
-
-static void cpuidle_driver(struct wfw_info *info, const char *sysfs_root)
-{
-	char path[512], drv[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpuidle/current_driver",
-		 sysfs_root ? sysfs_root : "/sys");
-	f = fopen(path, "r");
-	if (!f) {
-		/* no cpuidle framework or driver at all */
-		wfw_info_str(info, "cpuidle_driver", "none");
-		return;
-	}
-	if (fgets(drv, sizeof(drv), f)) {
-		drv[strcspn(drv, "\n")] = '\0';
-		wfw_info_str(info, "cpuidle_driver", drv);
-	}
-	fclose(f);
-}
-
-/* The first line of a file, without its newline: 0, or -1 unreadable. */
-static int first_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	int ret = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(buf, (int)len, f)) {
 		buf[strcspn(buf, "\n")] = '\0';
 		ret = 0;
 	}
@@ -101,7 +66,7 @@ static const char *chosen(char *buf)
 	return open + 1;
 }
 
-static void add_facts(struct wfw_info *info, const char *sysfs_root, int cpu)
+static void file_facts(const char *root, int cpu, wfw_fact_fn fn, void *arg)
 {
 	char path[512], buf[2048], num[16];
 
@@ -109,25 +74,27 @@ static void add_facts(struct wfw_info *info, const char *sysfs_root, int cpu)
 	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
 		const struct fact *f = &facts[i];
 
-		snprintf(path, sizeof(path), "%s/%s%s%s", f->proc ? "/proc" : sysfs_root,
+		snprintf(path, sizeof(path), "%s/%s%s%s", f->proc ? "/proc" : root,
 			 f->before, f->per_cpu ? num : "", f->after);
-		if (!first_line(path, buf, sizeof(buf)))
-			wfw_info_str(info, facts[i].key, chosen(buf));
+		if (!wfw_read_line(path, buf, sizeof(buf)))
+			fn(arg, f->key, chosen(buf));
 	}
 }
 
-void wfw_info_machine(struct wfw_info *info, const char *sysfs_root, int cpu)
+void wfw_machine_facts(const char *sysfs_root, int cpu, wfw_fact_fn fn,
+		       void *arg)
 {
 	struct utsname u;
 	char buf[512];
 
 	if (!uname(&u)) {
-		wfw_info_str(info, "hostname", u.nodename);
+		fn(arg, "hostname", u.nodename);
 		snprintf(buf, sizeof(buf), "%s %s", u.release, u.version);
-		wfw_info_str(info, "kernel", buf);
+		fn(arg, "kernel", buf);
 	}
 	if (!cpuinfo("model name", buf, sizeof(buf)))
-		wfw_info_str(info, "cpumodel", buf);
-	cpuidle_driver(info, sysfs_root);
-	add_facts(info, sysfs_root ? sysfs_root : "/sys", cpu);
+		fn(arg, "cpumodel", buf);
+	wfw_cpuidle_driver(sysfs_root, buf, sizeof(buf));
+	fn(arg, "cpuidle_driver", buf);
+	file_facts(wfw_sysfs(sysfs_root), cpu, fn, arg);
 }

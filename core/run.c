@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
-#include "sched.h"
-#include "sysinfo.h"
+#include "run.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,14 +13,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cpuidle/cpuidle.h>
-
-#include <datafmt/runstate.h>
+#include <sysstate/cpuidle.h>
+#include <sysstate/cpus.h>
+#include <sysstate/facts.h>
+#include <sysstate/proc.h>
+#include <sysstate/sysfile.h>
 
 #include "collect.h"
 #include "sinkcols.h"
 #include "cpulock.h"
-#include "cpus.h"
+#include "pin.h"
 #include "cstates.h"
 #include "datasel.h"
 #include "log.h"
@@ -32,7 +33,7 @@
 #include "restore.h"
 #include "resultdir.h"
 #include "signals.h"
-#include "units.h"
+#include <units/duration.h>
 
 #define READ_TIMEOUT_NS 100000000ULL	/* how often the loop looks at limits */
 #define INFO_RESERVE 8192		/* info.yml room kept for a full disk */
@@ -252,12 +253,10 @@ static void source_error(struct wfw_run *run, int ret, const char *what)
 /* The measured CPU is online, and its cpuidle state names or why none. */
 static int probe_cpu(struct wfw_run *run)
 {
-	static bool online[WFW_MAX_CPUS];
 	struct wultfw_ctx *ctx = &run->e->source.ctx;
-	int cpu = run->e->cpu, n;
+	int cpu = run->e->cpu;
 
-	n = wfw_online_cpus(online, WFW_MAX_CPUS, run->sysfs);
-	if (n > 0 && (cpu < 0 || cpu >= WFW_MAX_CPUS || !online[cpu])) {
+	if (!wfw_cpu_online(cpu, run->sysfs)) {
 		wfw_err("experiment '%s': CPU %d is not online (see %s/devices/system/cpu/online)",
 			run->e->name, cpu, run->sysfs);
 		return -ENODEV;
@@ -322,7 +321,7 @@ static int probe(struct wfw_run *run)
 			wfw_warn("%s:%d: %s: %s: shorten ldist or lengthen limits.time",
 				 e->ldist_loc.file, e->ldist_loc.line, e->ldist_loc.key, err);
 	}
-	ret = wfw_cstates_apply(e, run->o->sysfs_root, run->note, sizeof(run->note),
+	ret = wfw_cstates_apply(e, run->sysfs, run->note, sizeof(run->note),
 				err, sizeof(err));
 	if (ret) {
 		wfw_err("experiment '%s': %s", e->name, err);
@@ -454,6 +453,23 @@ static void rename_experiment(struct wfw_run *run)
 	run->e->name = name;
 }
 
+static void add_fact(void *info, const char *key, const char *value)
+{
+	wfw_info_str(info, key, value);
+}
+
+/* The C-states in force, the governor and the machine's facts. */
+static void machine_info(struct wfw_run *run)
+{
+	char buf[1024];
+
+	wfw_cpuidle_describe(run->e->cpu, run->sysfs, buf, sizeof(buf));
+	wfw_info_str(&run->info, "cstates", buf);
+	wfw_cpuidle_governor(run->sysfs, buf, sizeof(buf));
+	wfw_info_str(&run->info, "cpuidle_governor", buf);
+	wfw_machine_facts(run->sysfs, run->e->cpu, add_fact, &run->info);
+}
+
 /*
  * The directory, then info.yml (status running, our pid), then logs/:
  * a directory with logs/ always says who writes to it, so --force of
@@ -472,11 +488,7 @@ static int make_resultdir(struct wfw_run *run)
 	}
 	rename_experiment(run);
 	fill_info(run);
-	wfw_cstates_describe(run->e->cpu, run->o->sysfs_root, err, sizeof(err));
-	wfw_info_str(&run->info, "cstates", err);
-	wfw_cstates_governor(run->o->sysfs_root, err, sizeof(err));
-	wfw_info_str(&run->info, "cpuidle_governor", err);
-	wfw_info_machine(&run->info, run->o->sysfs_root, run->e->cpu);
+	machine_info(run);
 	/*
 	 * info.yml first, with room for its final version, before logs/ and
 	 * any sink take the space: a full disk or a kill -9 still leaves one
@@ -782,7 +794,8 @@ static int pump(struct wfw_run *run)
 	if (ret)
 		return ret;
 	/* collectors run before, during and after the main source */
-	run->collectors = wfw_collect_start(e, run->dir, run->sysfs, &run->info);
+	run->collectors = wfw_collect_start(&e->collect, e->cpu, run->dir, run->sysfs,
+					   &run->info);
 	run->start = now_ns();
 	ret = src->start(&e->source.ctx, &run->params);
 	if (ret < 0) {
@@ -925,7 +938,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 {
 	struct wfw_run run = {
 		.e = e, .o = o, .r = r, .dirfd = -1,
-		.sysfs = o->sysfs_root ? o->sysfs_root : "/sys",
+		.sysfs = wfw_sysfs(o->sysfs_root),
 	};
 	int ret, lock;
 

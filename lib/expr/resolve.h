@@ -1,23 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Parser state shared by parser.c and resolve.c, internal to lib/expr. */
-#ifndef WFW_EXPR_PARSER_H
-#define WFW_EXPR_PARSER_H
+/* Meaning of a comparison's operands (resolve.c), internal to lib/expr. */
+#ifndef WFW_EXPR_RESOLVE_H
+#define WFW_EXPR_RESOLVE_H
 
 #include "expr/ast.h"
-
-struct parser {
-	const char *text;
-	size_t pos;
-	struct tok tok;		/* the current token */
-	const struct wultfw_schema *schema;
-	char *err;
-	size_t errlen;
-	int failed;
-};
-
-/* Record the first error: the message, the expression, a caret at pos. */
-void expr_error(struct parser *p, size_t pos, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#include "expr/compile.h"
 
 /*
  * Give a comparison's operands meaning: columns looked up, the column put

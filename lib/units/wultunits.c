@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
-#include "datafmt/wultunits.h"
+#include "units/wultunits.h"
 
 #include <string.h>
 
@@ -41,4 +41,9 @@ const char *wfw_wult_unit(const char *name)
 bool wfw_wult_is_text(const char *name)
 {
 	return !strcmp(name, "ReqCState");
+}
+
+const char *wfw_metric_unit(const char *name, const char *schema_unit)
+{
+	return schema_unit && *schema_unit ? schema_unit : wfw_wult_unit(name);
 }
