@@ -1,6 +1,6 @@
 # timer source: user-space clock_nanosleep() wake latency (cyclictest style).
 TIMER_SOURCES = plugins/timer/timer.c plugins/timer/timer_loop.c \
-	plugins/timer/timer_ring.c plugins/timer/timer_priv.h \
+	plugins/timer/timer_ring.c plugins/timer/timer_state.h \
 	plugins/timer/timer_ring.h plugins/timer/timer_run.c \
 	plugins/timer/timer_health.c plugins/timer/timer_health.h \
 	plugins/timer/timer_deadline.c

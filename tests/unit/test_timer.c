@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "timer_health.h"
-#include "timer_priv.h"
+#include "timer_state.h"
 #include "testopts.h"
 #include "testutil.h"
 

@@ -3,8 +3,8 @@
  * State shared by the timer source's ops (timer.c) and its measuring
  * thread (timer_loop.c). Private to the plugin and its unit test.
  */
-#ifndef TIMER_PRIV_H
-#define TIMER_PRIV_H
+#ifndef TIMER_STATE_H
+#define TIMER_STATE_H
 
 #include <pthread.h>
 #include <time.h>
