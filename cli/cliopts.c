@@ -235,6 +235,22 @@ static enum wfw_cli_next set_choice(const struct wfw_cli *cli,
 			     near ? "'?)" : "");
 }
 
+static enum wfw_cli_next set_names(const struct wfw_cli *cli,
+				   const struct wfw_cli_opt *o,
+				   struct wfw_names *field, const char *value)
+{
+	int ret = wfw_names_split(field, value);
+
+	if (ret == -E2BIG)
+		return wfw_cli_error(cli, "--%s: at most %d names", o->name,
+				     WFW_NAMES_MAX);
+	if (ret) {
+		fprintf(stderr, "wultfw%s%s: out of memory\n", sp(cli), cli->name);
+		return WFW_CLI_FAILED;
+	}
+	return WFW_CLI_NEXT;
+}
+
 /* One option's value (or a default) into args. */
 static enum wfw_cli_next set_value(const struct wfw_cli *cli,
 				   const struct wfw_cli_opt *o, void *args,
@@ -254,6 +270,8 @@ static enum wfw_cli_next set_value(const struct wfw_cli *cli,
 		return set_count(cli, o, field, value);
 	case WFW_CLI_CHOICE:
 		return set_choice(cli, o, field, value);
+	case WFW_CLI_NAMES:
+		return set_names(cli, o, field, value);
 	case WFW_CLI_CALL:
 		return o->set(field, value);
 	case WFW_CLI_HELP:

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <suggest/suggest.h>	/* struct wfw_names */
+
 /* What comes after the options (also what an option's callback says). */
 enum wfw_cli_next {
 	WFW_CLI_NEXT,		/* go on: the command does its work */
@@ -27,6 +29,7 @@ enum wfw_cli_type {
 	WFW_CLI_UINT,		/* unsigned at off, within min..max */
 	WFW_CLI_SIZE,		/* size_t at off, within min..max */
 	WFW_CLI_CHOICE,		/* int at off: the value's index in choices */
+	WFW_CLI_NAMES,		/* struct wfw_names at off: a comma-separated list */
 	WFW_CLI_CALL,		/* set(args + off, value); value NULL without arg */
 	WFW_CLI_HELP,		/* this help on stdout, then WFW_CLI_DONE */
 };

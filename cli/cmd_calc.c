@@ -45,27 +45,6 @@ static enum wfw_cli_next set_funcs(void *c, const char *list)
 	return said(calc_parse_funcs(c, list));
 }
 
-static enum wfw_cli_next set_metrics(void *field, const char *list)
-{
-	struct calc *c = field;
-	char *save = NULL, *tok;
-
-	free(c->metric_buf);
-	c->metric_buf = strdup(list);
-	c->nmetrics = 0;
-	if (!c->metric_buf)
-		return said(-ENOMEM);
-	for (tok = strtok_r(c->metric_buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (c->nmetrics == 64) {
-			fprintf(stderr, "wultfw calc: -m: at most 64 names\n");
-			return WFW_CLI_USAGE;
-		}
-		c->metrics[c->nmetrics++] = tok;
-	}
-	return WFW_CLI_NEXT;
-}
-
 static enum wfw_cli_next set_per_cstate(void *field, const char *unused)
 {
 	struct calc *c = field;
@@ -107,8 +86,8 @@ static const char *const formats[] = { "table", "markdown", "csv", "json", NULL 
 static const struct wfw_cli_opt calc_opts[] = {
 	{ "funcs", 'f', WFW_CLI_CALL, "LIST", "functions, comma-separated: count (N), min, max, mean (avg), std (stddev), median (med), pNN or NN%: the percentile NN, 0 to 100",
 	  .def = CALC_DEF_FUNCS, .off = CALC, .set = set_funcs },
-	{ "metrics", 'm', WFW_CLI_CALL, "LIST", "metrics (column names or glob patterns such as '*Latency'), comma-separated; default all numeric",
-	  .off = CALC, .set = set_metrics },
+	{ "metrics", 'm', WFW_CLI_NAMES, "LIST", "metrics (column names or glob patterns such as '*Latency'), comma-separated; default all numeric",
+	  .off = CALC + offsetof(struct calc, metrics) },
 	{ "per-cstate", 'c', WFW_CLI_CALL, NULL, "also per requested C-state (ReqCState column)",
 	  .off = CALC, .set = set_per_cstate },
 	{ "group-by", 'g', WFW_CLI_CALL, "COL", "also per value of another text column: Precise (skid per precise level), Where (skid: hits vs skids)",
@@ -158,7 +137,7 @@ static void calc_free(struct calc *c)
 	for (size_t i = 0; c->res && i < c->nres; i++)
 		calc_result_free(&c->res[i]);
 	free(c->res);
-	free(c->metric_buf);
+	wfw_names_free(&c->metrics);
 }
 
 /* Differences between results measured with other settings: say which. */

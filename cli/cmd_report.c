@@ -26,38 +26,19 @@
 #include "tools/report_prep.h"
 
 
-/* Split a comma-separated list into l->v[] (pointers into l->buf). */
-static enum wfw_cli_next split(void *field, const char *list)
-{
-	struct rep_list *l = field;
-	char *save = NULL, *tok;
-
-	free(l->buf);
-	l->buf = strdup(list);
-	l->n = 0;
-	if (!l->buf) {
-		fprintf(stderr, "wultfw report: out of memory\n");
-		return WFW_CLI_FAILED;
-	}
-	for (tok = strtok_r(l->buf, ",", &save); tok && l->n < REP_MAX;
-	     tok = strtok_r(NULL, ",", &save))
-		l->v[l->n++] = tok;
-	return WFW_CLI_NEXT;
-}
-
 #define AT(field) .off = offsetof(struct rep_cli, field)
 static const struct wfw_cli_opt report_opts[] = {
 	{ "outdir", 'o', WFW_CLI_STRING, "DIR", "where to write", .def = "wultfw-report", AT(out) },
-	{ "reportids", 0, WFW_CLI_CALL, "LIST", "names of the results, comma-separated",
-	  AT(ids), .set = split },
+	{ "reportids", 0, WFW_CLI_NAMES, "LIST", "names of the results, comma-separated",
+	  AT(ids) },
 	{ "title", 0, WFW_CLI_STRING, "TEXT", "the report's title", AT(title) },
 	{ "descr", 0, WFW_CLI_STRING, "TEXT", "a description shown under the title", AT(descr) },
-	{ "metrics", 'm', WFW_CLI_CALL, "LIST", "metrics, comma-separated names or patterns; by default the latency metrics",
-	  AT(metrics), .set = split },
-	{ "xaxes", 0, WFW_CLI_CALL, "LIST", "x axes of the scatter plots, names or patterns; by default LDist,SilentTime",
-	  AT(xaxes), .set = split },
-	{ "yaxes", 0, WFW_CLI_CALL, "LIST", "metrics that get scatter plots; by default every metric shown; named ones get a tab too",
-	  AT(yaxes), .set = split },
+	{ "metrics", 'm', WFW_CLI_NAMES, "LIST", "metrics, comma-separated names or patterns; by default the latency metrics",
+	  AT(metrics) },
+	{ "xaxes", 0, WFW_CLI_NAMES, "LIST", "x axes of the scatter plots, names or patterns; by default LDist,SilentTime",
+	  AT(xaxes) },
+	{ "yaxes", 0, WFW_CLI_NAMES, "LIST", "metrics that get scatter plots; by default every metric shown; named ones get a tab too",
+	  AT(yaxes) },
 	{ "group-by", 'g', WFW_CLI_STRING, "COL", "a name column giving the groups of the tables, colours and histograms; by default ReqCState, or Precise for skid results",
 	  AT(group_by) },
 	{ "list-metrics", 0, WFW_CLI_FLAG, NULL, "list the metrics of the results, their units and what each is as the result's source measured it, and exit",
@@ -324,9 +305,9 @@ done:
 	free_results(res, rd, owned, nres);
 	ret = ret ? 1 : 0;
 out:
-	free(c.ids.buf);
-	free(c.metrics.buf);
-	free(c.xaxes.buf);
-	free(c.yaxes.buf);
+	wfw_names_free(&c.ids);
+	wfw_names_free(&c.metrics);
+	wfw_names_free(&c.xaxes);
+	wfw_names_free(&c.yaxes);
 	return ret;
 }

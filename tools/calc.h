@@ -14,6 +14,7 @@
 #include "datafmt/reader.h"
 #include "expr/expr.h"
 #include "stats/statset.h"
+#include "suggest/suggest.h"
 
 #define CALC_MAX_FUNCS 40
 /* Kept values for exact percentiles: per metric (and group), and in all per thread. */
@@ -47,9 +48,7 @@ struct calc {
 	size_t nfuncs;
 	double pct[WFW_SUMMARY_MAX_PCT];
 	size_t npct;
-	char *metric_buf;
-	const char *metrics[64];
-	size_t nmetrics;
+	struct wfw_names metrics;	/* -m: names or patterns; none: all */
 	const char *include, *exclude;	/* selection expressions */
 	bool per_cstate, estimated;	/* per_cstate: per value of group_by */
 	const char *group_by;	/* an ENUM column: ReqCState (-c) or -g's */

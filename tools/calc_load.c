@@ -80,17 +80,17 @@ static void unmatched_metrics(const struct calc *c, const struct calc_result *r,
 
 	for (size_t k = 0; k < s->ncols; k++)
 		names[k] = s->cols[k].name;
-	for (size_t i = 0; i < c->nmetrics; i++) {
+	for (size_t i = 0; i < c->metrics.n; i++) {
 		const char *near;
 		size_t k = 0;
 
-		while (k < s->ncols && fnmatch(c->metrics[i], names[k], 0))
+		while (k < s->ncols && fnmatch(c->metrics.v[i], names[k], 0))
 			k++;
 		if (k < s->ncols)
 			continue;
-		near = wfw_suggest(c->metrics[i], names, s->ncols);
+		near = wfw_suggest(c->metrics.v[i], names, s->ncols);
 		fprintf(stderr, "wultfw calc: warning: %s: -m %s matches no column%s%s%s\n",
-			r->path, c->metrics[i], near ? " (did you mean '" : "",
+			r->path, c->metrics.v[i], near ? " (did you mean '" : "",
 			near ? near : "", near ? "'?)" : "");
 	}
 }
@@ -105,8 +105,8 @@ static int open_result(struct calc *c, struct calc_result *r, unsigned part,
 	struct wfw_statset_cfg cfg = {
 		.exact_limit = c->exact_limit, .exact_memory = c->exact_memory,
 		.group_by = c->per_cstate ? c->group_by : NULL,
-		.metrics = c->nmetrics ? c->metrics : NULL,
-		.nmetrics = c->nmetrics, .pending_text = true,
+		.metrics = c->metrics.n ? c->metrics.v : NULL,
+		.nmetrics = c->metrics.n, .pending_text = true,
 	};
 	size_t at;
 	int ret = wfw_reader_open_opts(&r->rd, r->path, &o, err, len);

@@ -13,19 +13,14 @@
 
 #include "datafmt/reader.h"
 #include "report/report.h"
+#include "suggest/suggest.h"
 
-#define REP_MAX 64
-
-/* A comma-separated option: its copy and the names in it. */
-struct rep_list {
-	char *buf;
-	const char *v[REP_MAX];
-	size_t n;
-};
+/* Results in one report, names in one list option. */
+#define REP_MAX WFW_NAMES_MAX
 
 struct rep_cli {
 	const char *out, *title, *descr, *include, *exclude, *group_by;
-	struct rep_list ids, metrics, xaxes, yaxes;
+	struct wfw_names ids, metrics, xaxes, yaxes;
 	bool list, force, jobs_given;
 	unsigned jobs;
 };

@@ -32,7 +32,7 @@ static bool default_metric(const char *name)
 	       (n > 7 && !strcmp(name + n - 7, "Latency"));
 }
 
-static bool in_list(const struct rep_list *l, const char *name)
+static bool in_list(const struct wfw_names *l, const char *name)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (!fnmatch(l->v[i], name, 0))
@@ -58,7 +58,7 @@ static void add_name(const char **list, size_t *n, const char *name)
 }
 
 /* Every pattern of an option must match a column of some result. */
-static int check_list(const struct rep_list *l, const char *opt,
+static int check_list(const struct wfw_names *l, const char *opt,
 		      struct wfw_rep_result *res, size_t nres,
 		      struct wfw_reader **rd)
 {
@@ -151,7 +151,7 @@ static bool keep_matching(const void *pattern, const char *name)
 }
 
 /* Columns matching l's patterns, in the order the patterns are given. */
-static void pick_names(const struct rep_list *l, struct wfw_reader **rd,
+static void pick_names(const struct wfw_names *l, struct wfw_reader **rd,
 		       size_t nres, const char **out, size_t *n)
 {
 	for (size_t i = 0; i < l->n; i++)

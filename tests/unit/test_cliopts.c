@@ -26,6 +26,7 @@ struct targs {
 	size_t limit;
 	int to;
 	int calls;
+	struct wfw_names names;
 };
 
 static const char *const formats[] = { "csv", "binary", NULL };
@@ -57,6 +58,7 @@ static const struct wfw_cli_opt topts[] = {
 	{ "count", 'c', WFW_CLI_CALL, NULL, "count the calls", AT(calls), .set = count_call },
 	{ "list", 0, WFW_CLI_CALL, NULL, "list and stop", .set = stop_call },
 	{ "secret", 0, WFW_CLI_STRING, "X", "for tests", AT(expr), .hidden = true },
+	{ "names", 0, WFW_CLI_NAMES, "LIST", "names, comma-separated", AT(names) },
 	WFW_CLI_END
 };
 
@@ -152,6 +154,30 @@ static void test_bounds(void)
 	CU_ASSERT_EQUAL(wfw_cli_status(WFW_CLI_USAGE), 2);
 	CU_ASSERT_EQUAL(wfw_cli_status(WFW_CLI_FAILED), 1);
 	CU_ASSERT_EQUAL(wfw_cli_status(WFW_CLI_DONE), 0);
+}
+
+/* "a,b": the last --names given, empty items skipped, at most 64. */
+static void test_names(void)
+{
+	char many[65 * 4 + 1] = "";
+	struct targs a;
+
+	CU_ASSERT_EQUAL(PARSE(&a, "-o", "x", "in", "--names", "a,,b", "--names", ",c,d,"),
+			WFW_CLI_NEXT);
+	CU_ASSERT_EQUAL(a.names.n, 2);
+	CU_ASSERT_STRING_EQUAL(a.names.v[0], "c");
+	CU_ASSERT_STRING_EQUAL(a.names.v[1], "d");
+	wfw_names_free(&a.names);
+	for (int i = 0; i < 64; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), "%s%d", i ? "," : "", i);
+	CU_ASSERT_EQUAL(PARSE(&a, "-o", "x", "in", "--names", many), WFW_CLI_NEXT);
+	CU_ASSERT_EQUAL(a.names.n, 64);
+	CU_ASSERT_STRING_EQUAL(a.names.v[63], "63");
+	wfw_names_free(&a.names);
+	strcat(many, ",64");
+	CU_ASSERT_EQUAL(PARSE(&a, "-o", "x", "in", "--names", many), WFW_CLI_USAGE);
+	CU_ASSERT_STRING_EQUAL(err, "wultfw t: --names: at most 64 names\n");
+	wfw_names_free(&a.names);
 }
 
 static void test_choices(void)
@@ -306,6 +332,7 @@ int main(void)
 	s = CU_add_suite("cliopts", NULL, NULL);
 	CU_add_test(s, "values land where the table says", test_values);
 	CU_add_test(s, "bounds: one error naming the range", test_bounds);
+	CU_add_test(s, "comma-separated names", test_names);
 	CU_add_test(s, "choices, with a did-you-mean", test_choices);
 	CU_add_test(s, "unknown options, with a did-you-mean", test_unknown);
 	CU_add_test(s, "operands and required options", test_operands);
