@@ -35,15 +35,16 @@ long syscall(long nr, ...)
 {
 	static syscall_fn real;
 	struct perf_event_attr dummy;
-	long arg[5];
+	long arg[6];
 	va_list ap;
 
 	/*
-	 * Five arguments are forwarded: every syscall() of wultfw and the
-	 * libraries it loads takes at most five (perf_event_open: five).
+	 * Six arguments, the most a Linux system call takes on x86-64, are
+	 * forwarded whatever nr is: a preloaded shim sees every process's
+	 * syscall() (Chromium's futex() calls take six), not only wultfw's.
 	 */
 	va_start(ap, nr);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		arg[i] = va_arg(ap, long);
 	va_end(ap);
 	if (!real)
@@ -58,5 +59,5 @@ long syscall(long nr, ...)
 		dummy.bp_len = 0;
 		arg[0] = (long)&dummy;
 	}
-	return real(nr, arg[0], arg[1], arg[2], arg[3], arg[4]);
+	return real(nr, arg[0], arg[1], arg[2], arg[3], arg[4], arg[5]);
 }
