@@ -62,6 +62,12 @@ static double cpu_s(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static void free_batches(struct wultfw_batch *b)
+{
+	for (int k = 0; k < NBATCH; k++)
+		free(b[k].cells);
+}
+
 int main(int argc, char **argv)
 {
 	const struct wultfw_plugin *p = &stats_LTX_wultfw_plugin;
@@ -74,7 +80,7 @@ int main(int argc, char **argv)
 		"  json = true; table = true; };";
 	struct tu_sink sk;
 	struct wultfw_run_summary sum = { .size = sizeof(sum) };
-	struct wultfw_batch b[NBATCH];
+	struct wultfw_batch b[NBATCH] = { 0 };
 	uint64_t seed = 1, done = 0;
 	struct rusage ru;
 	double t0, t1, c0, c1;
@@ -82,6 +88,10 @@ int main(int argc, char **argv)
 
 	for (int k = 0; k < NBATCH; k++) {
 		b[k].cells = malloc(BATCH * NCOLS * sizeof(union wultfw_cell));
+		if (!b[k].cells) {
+			fprintf(stderr, "out of memory\n");
+			return free_batches(b), 1;
+		}
 		b[k].ncols = NCOLS;
 		b[k].rows = b[k].capacity = BATCH;
 		for (size_t r = 0; r < BATCH; r++) {
@@ -108,7 +118,7 @@ int main(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "open: %s\n", sk.ctx.plugin ? sk.ctx.err
 			: "the options do not parse or OUTDIR cannot be opened");
-		return 1;
+		return free_batches(b), 1;
 	}
 	sk.ctx.verbosity = 1;	/* the table at close(), as `wultfw run` prints it */
 	t0 = now();
@@ -120,7 +130,7 @@ int main(int argc, char **argv)
 		if (tu_sink_write(&sk, bb)) {
 			fprintf(stderr, "write: %s\n", sk.ctx.err);
 			tu_sink_close(&sk, NULL);
-			return 1;
+			return free_batches(b), 1;
 		}
 		done += bb->rows;
 	}
@@ -129,6 +139,7 @@ int main(int argc, char **argv)
 	sum.datapoints = done;
 	sum.duration_s = t1 - t0;
 	ret = tu_sink_close(&sk, &sum);
+	free_batches(b);
 	fputs(sk.log, stderr);	/* what it logged, as a run's log shows */
 	if (ret) {
 		fprintf(stderr, "close: %s\n", sk.ctx.err);
