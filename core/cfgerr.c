@@ -22,7 +22,8 @@ const char *wfw_setting_file(const config_setting_t *s)
 	return f ? f : wfw_cfg_main_file;
 }
 
-static void vadd(struct wfw_cfgerr *e, const char *file, int line,
+static __attribute__((format(printf, 5, 0)))
+void vadd(struct wfw_cfgerr *e, const char *file, int line,
 		 const char *key, const char *fmt, va_list ap)
 {
 	char msg[768], full[1024];

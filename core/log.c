@@ -38,7 +38,8 @@ void wfw_log_keep(void)
 	early.on = 1;
 }
 
-static void keep(const char *prefix, const char *fmt, va_list ap)
+static __attribute__((format(printf, 2, 0)))
+void keep(const char *prefix, const char *fmt, va_list ap)
 {
 	char line[1024];
 	int n = snprintf(line, sizeof(line), "%s", prefix);
@@ -83,7 +84,8 @@ void wfw_log_clear_progress(void)
 		fputs("\r\033[K", stderr);
 }
 
-static void emit(int min_verbosity, const char *prefix, const char *fmt,
+static __attribute__((format(printf, 3, 0)))
+void emit(int min_verbosity, const char *prefix, const char *fmt,
 		 va_list ap)
 {
 	va_list copy;

@@ -225,7 +225,10 @@ static int parse_experiments(struct wfw_plan *plan,
 		const config_setting_t *exp = list ? config_setting_get_elem(list, (unsigned)i) : NULL;
 		char path[64];
 
-		snprintf(path, sizeof(path), list ? "experiments[%d]" : "", i);
+		if (list)
+			snprintf(path, sizeof(path), "experiments[%d]", i);
+		else
+			*path = '\0';
 		if (exp && config_setting_type(exp) != CONFIG_TYPE_GROUP)
 			wfw_cfgerr_at(errs, exp, path, "expected a group { name = \"...\"; ... }");
 		else

@@ -37,7 +37,8 @@ void wfw_remote_unlock(void)
 	pthread_mutex_unlock(&lock);
 }
 
-static void set_state(struct wfw_sut_job *j, enum wfw_sut_state st,
+static __attribute__((format(printf, 3, 4)))
+void set_state(struct wfw_sut_job *j, enum wfw_sut_state st,
 		      const char *fmt, ...)
 {
 	va_list ap;

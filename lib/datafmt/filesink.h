@@ -25,7 +25,7 @@ struct wfw_filesink_cfg {
 /* The option table of a file sink whose default file name is `def`. */
 #define WFW_FILESINK_OPTIONS(def) \
 	WULTFW_FILE_OPTIONS(struct wfw_filesink_cfg, f, def), \
-	{ NULL }
+	{ .name = NULL }
 
 /*
  * Open the file the config names (option 0) in `fmt`. meta: key, value,

@@ -61,7 +61,7 @@ static const struct wultfw_option i210_options[] = {
 	[I210_OPT_RAW] = { "raw", WULTFW_OPT_BOOL, "false",
 		"also write the raw columns (LTime, TBI, TAI, TIntr, ...)",
 		F(raw) },
-	{ NULL },
+	{ .name = NULL },
 };
 
 /* src first: the shared wfw_kmod_source_op_* take ctx->priv as one. */

@@ -97,7 +97,7 @@ static const struct wultfw_option ndl_options[] = {
 		F(pci_dump) },
 	[NDL_OPT_DEVICE] = { "device", WULTFW_OPT_STRING, "/dev/" WULTFW_NDL_DEVNAME,
 		"the wultfw_ndl module's device (tests)", F(device) },
-	{ NULL },
+	{ .name = NULL },
 };
 
 #define NDL_RTD_GRAN_NS		16

@@ -48,7 +48,7 @@ static const struct wultfw_option tdt_options[] = {
 	[TDT_OPT_RAW] = { "raw", WULTFW_OPT_BOOL, "false",
 		"also write the raw columns (LTime, TBI, TAI, TIntr, TotCyc, ...)",
 		.off = offsetof(struct tdt_cfg, raw) },
-	{ NULL },
+	{ .name = NULL },
 };
 
 /* Launch distance used to let the module check the device in open(). */

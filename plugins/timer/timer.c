@@ -81,7 +81,7 @@ static const struct wultfw_option timer_options[] = {
 		"datapoints are lost and logged as overruns.",
 		.min = "64", .max = "16777216", .unit = "datapoints",
 		CFG(ring_size) },
-	[TIMER_OPT_COUNT] = { NULL, 0, NULL, NULL },
+	[TIMER_OPT_COUNT] = { .name = NULL },
 };
 
 /* ---- open(): options, schema ---- */
@@ -239,7 +239,7 @@ static const struct wultfw_column timer_columns[] = {
 	{ "LTime", "ns", WULTFW_COL_INT, 1, NULL, 0 },		/* raw: 3 */
 	{ "TBI", "ns", WULTFW_COL_INT, 1, NULL, 0 },
 	{ "TAI", "ns", WULTFW_COL_INT, 1, NULL, 0 },
-	{ NULL },
+	{ .name = NULL },
 };
 
 enum { TIMER_COL_REQCSTATE = 3, TIMER_COL_RAW = 4 };

@@ -114,7 +114,7 @@ static const struct wultfw_option stats_options[] = {
 		"how often stats.json is rewritten while the run goes on "
 		"(a killed run keeps the last one)", .min = "10ms", .max = "1h",
 		F(flush_interval) },
-	{ NULL },
+	{ .name = NULL },
 };
 
 struct stats_sink {
