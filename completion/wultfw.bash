@@ -42,7 +42,9 @@ _wultfw()
     for ((i = 1; i < cword; i++)); do
         if [[ ${words[i]} != -* ]]; then
             case ${words[i - 1]} in
-                -c | --config | -o | --outdir | --only | --sysfs-root | --cpu | --ldist | --datapoints | --time) continue ;;
+                # the run's options that take a value (wultfw --help)
+                -c | --config | -o | --outdir | --only | --sysfs-root | --cpu | --ldist | --datapoints | --time | \
+                    -H | --host | -U | --user | -K | --key | --ssh-config | --jobs | --sut-wultfw | --sut-dir) continue ;;
             esac
             sub=${words[i]}
             break

@@ -4,10 +4,13 @@
 #include "cfgerr.h"
 #include "log.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <suggest/suggest.h>
 
 /* Name of the file the outermost config came from; set by the parser. */
 const char *wfw_cfg_main_file = "-";
@@ -19,7 +22,8 @@ const char *wfw_setting_file(const config_setting_t *s)
 	return f ? f : wfw_cfg_main_file;
 }
 
-static void vadd(struct wfw_cfgerr *e, const char *file, int line,
+static __attribute__((format(printf, 5, 0)))
+void vadd(struct wfw_cfgerr *e, const char *file, int line,
 		 const char *key, const char *fmt, va_list ap)
 {
 	char msg[768], full[1024];
@@ -81,6 +85,71 @@ void wfw_cfgerr_at(struct wfw_cfgerr *e, const config_setting_t *s,
 		vadd(e, wfw_setting_file(s), s ? config_setting_source_line(s) : 0,
 		     key, fmt, ap);
 	va_end(ap);
+}
+
+void wfw_loc_set(struct wfw_loc *loc, const config_setting_t *s,
+		 const char *key)
+{
+	snprintf(loc->file, sizeof(loc->file), "%s", wfw_setting_file(s));
+	loc->line = s ? config_setting_source_line(s) : 0;
+	snprintf(loc->key, sizeof(loc->key), "%s", key);
+}
+
+int wfw_cfgerr_type(struct wfw_cfgerr *e, const config_setting_t *s,
+		    const char *key, int type, const char *what)
+{
+	if (config_setting_type(s) == type)
+		return 0;
+	wfw_cfgerr_at(e, s, key, "expected %s", what);
+	return -EINVAL;
+}
+
+/* known[] as "a, b, c" in buf. */
+static const char *join_names(const char *const *known, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t j = 0; known[j] && used < len; j++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 j ? ", " : "", known[j]);
+	return buf;
+}
+
+static size_t count(const char *const *list)
+{
+	size_t n = 0;
+
+	while (list[n])
+		n++;
+	return n;
+}
+
+void wfw_cfgerr_keys(struct wfw_cfgerr *e, const config_setting_t *group,
+		     const char *path, const char *const *known)
+{
+	char key[256], list[512];
+	int i;
+
+	for (i = 0; i < config_setting_length(group); i++) {
+		const config_setting_t *s = config_setting_get_elem(group, (unsigned)i);
+		const char *name = config_setting_name(s);
+		const char *hint;
+		size_t j;
+
+		for (j = 0; known[j]; j++)
+			if (!strcmp(known[j], name))
+				break;
+		if (known[j])
+			continue;
+		snprintf(key, sizeof(key), "%s%s%s", path, *path ? "." : "", name);
+		hint = wfw_suggest(name, known, count(known));
+		if (hint)
+			wfw_cfgerr_at(e, s, key, "unknown key (did you mean '%s'?)", hint);
+		else
+			wfw_cfgerr_at(e, s, key, "unknown key (known here: %s; see wultfw.cfg(5))",
+				      join_names(known, list, sizeof(list)));
+	}
 }
 
 void wfw_cfgerr_print(const struct wfw_cfgerr *e)

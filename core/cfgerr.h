@@ -14,6 +14,17 @@ struct wfw_cfgerr {
 	size_t n;
 };
 
+/* Where a setting was written, for errors found after parsing. */
+struct wfw_loc {
+	char file[256];
+	int line;
+	char key[128];
+};
+
+/* loc of setting s (NULL: the main file, line 0), called key. */
+void wfw_loc_set(struct wfw_loc *loc, const config_setting_t *s,
+		 const char *key);
+
 void wfw_cfgerr_add(struct wfw_cfgerr *e, const char *file, int line,
 		    const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
@@ -21,6 +32,16 @@ void wfw_cfgerr_add(struct wfw_cfgerr *e, const char *file, int line,
 void wfw_cfgerr_at(struct wfw_cfgerr *e, const config_setting_t *s,
 		   const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* 0 when s has `type`, else -EINVAL with "expected WHAT" at s. */
+int wfw_cfgerr_type(struct wfw_cfgerr *e, const config_setting_t *s,
+		    const char *key, int type, const char *what);
+/*
+ * Every key of `group` (at `path`) not among `known`: unknown, with a
+ * "did you mean" or the known ones.
+ */
+void wfw_cfgerr_keys(struct wfw_cfgerr *e, const config_setting_t *group,
+		     const char *path, const char *const *known);
+
 void wfw_cfgerr_print(const struct wfw_cfgerr *e);
 void wfw_cfgerr_free(struct wfw_cfgerr *e);
 

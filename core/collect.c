@@ -16,6 +16,7 @@
 #include <datafmt/writer.h>
 
 #include "log.h"
+#include "pace.h"
 #include "signals.h"
 
 /* Keys of a collector group the core reads; the rest are the plugin's. */
@@ -27,14 +28,14 @@ static const char *const collect_core_keys[] = { "plugin", "file", NULL };
 /* ---- parsing ---- */
 
 /* "telemetry.csv", or "telemetry-2.csv" for the second of that plugin. */
-static char *default_file(const struct wfw_experiment *e, size_t i)
+static char *default_file(const struct wfw_collect_list *cl, size_t i)
 {
-	const char *name = e->collect[i].h.desc->name;
+	const char *name = cl->pi[i].h.desc->name;
 	size_t k, same = 0;
 	char buf[128];
 
 	for (k = 0; k < i; k++)
-		same += !strcmp(e->collect[k].h.desc->name, name);
+		same += !strcmp(cl->pi[k].h.desc->name, name);
 	if (same)
 		snprintf(buf, sizeof(buf), "%s-%zu.csv", name, same + 1);
 	else
@@ -42,13 +43,13 @@ static char *default_file(const struct wfw_experiment *e, size_t i)
 	return strdup(buf);
 }
 
-static void parse_one(struct wfw_experiment *e, const config_setting_t *g,
+static void parse_one(struct wfw_collect_list *cl, const config_setting_t *g,
 		      const char *key, struct wfw_cfgerr *errs)
 {
-	struct wfw_plugin_inst *pi = &e->collect[e->ncollect];
+	struct wfw_plugin_inst *pi = &cl->pi[cl->n];
 	const config_setting_t *f;
 
-	if (wfw_load_plugin(pi, g, key, WULTFW_KIND_SOURCE, collect_core_keys, e->cpu, errs))
+	if (wfw_load_plugin(pi, g, key, WULTFW_KIND_SOURCE, collect_core_keys, errs))
 		goto drop;	/* the plugin and its options may be half there */
 	if (pi->h.desc->ldist.use != WULTFW_LDIST_NONE) {
 		wfw_cfgerr_at(errs, g, key,
@@ -56,7 +57,7 @@ static void parse_one(struct wfw_experiment *e, const config_setting_t *g,
 			      pi->h.desc->name);
 		goto drop;
 	}
-	e->ncollect++;
+	cl->n++;
 	f = config_setting_get_member(g, "file");
 	if (f && (config_setting_type(f) != CONFIG_TYPE_STRING ||
 		  strchr(config_setting_get_string(f), '/') ||
@@ -64,16 +65,15 @@ static void parse_one(struct wfw_experiment *e, const config_setting_t *g,
 		wfw_cfgerr_at(errs, f, key, "file: expected a file name such as \"irqs.csv\" (no '/')");
 		return;
 	}
-	e->collect_files[e->ncollect - 1] = f ? strdup(config_setting_get_string(f))
-					      : default_file(e, e->ncollect - 1);
+	cl->files[cl->n - 1] = f ? strdup(config_setting_get_string(f))
+				 : default_file(cl, cl->n - 1);
 	return;
 drop:
-	wfw_options_free(&pi->opts);
-	wfw_plugin_unload(&pi->h);
+	wfw_plugin_inst_free(pi);
 	memset(pi, 0, sizeof(*pi));
 }
 
-void wfw_collect_parse(struct wfw_experiment *e, const config_setting_t *list,
+void wfw_collect_parse(struct wfw_collect_list *cl, const config_setting_t *list,
 		       const char *key, struct wfw_cfgerr *errs)
 {
 	char ekey[192];
@@ -85,29 +85,28 @@ void wfw_collect_parse(struct wfw_experiment *e, const config_setting_t *list,
 		return;
 	}
 	n = config_setting_length(list);
-	e->collect = calloc((size_t)n + 1, sizeof(*e->collect));
-	e->collect_files = calloc((size_t)n + 1, sizeof(char *));
-	if (!e->collect || !e->collect_files)
+	cl->pi = calloc((size_t)n + 1, sizeof(*cl->pi));
+	cl->files = calloc((size_t)n + 1, sizeof(char *));
+	if (!cl->pi || !cl->files)
 		return;
 	for (i = 0; i < n; i++) {
 		snprintf(ekey, sizeof(ekey), "%s[%d]", key, i);
-		parse_one(e, config_setting_get_elem(list, (unsigned)i), ekey, errs);
+		parse_one(cl, config_setting_get_elem(list, (unsigned)i), ekey, errs);
 	}
 	/* two writing one file: wfw_outfiles_check() */
 }
 
-void wfw_collect_free(struct wfw_experiment *e)
+void wfw_collect_free(struct wfw_collect_list *cl)
 {
-	for (size_t i = 0; i < e->ncollect; i++) {
-		wfw_options_free(&e->collect[i].opts);
-		wfw_plugin_unload(&e->collect[i].h);
-		free(e->collect_files[i]);
+	for (size_t i = 0; i < cl->n; i++) {
+		wfw_plugin_inst_free(&cl->pi[i]);
+		free(cl->files[i]);
 	}
-	free(e->collect);
-	free(e->collect_files);
-	e->collect = NULL;
-	e->collect_files = NULL;
-	e->ncollect = 0;
+	free(cl->pi);
+	free(cl->files);
+	cl->pi = NULL;
+	cl->files = NULL;
+	cl->n = 0;
 }
 
 /* ---- running ---- */
@@ -127,6 +126,7 @@ struct wfw_collector {
 	pthread_mutex_t lock;
 	pthread_cond_t asked_cond;
 	uint64_t asked, served;
+	struct wfw_pace pace;	/* a sampler with a period: read on its grid */
 	char error[640];	/* why it stopped early; "" when it did not */
 };
 
@@ -172,6 +172,7 @@ static bool coll_stopping(struct wultfw_ctx *ctx)
 }
 
 static const struct wultfw_host coll_host = {
+	.size = sizeof(struct wultfw_host),
 	.log = coll_log, .info = coll_info, .stopping = coll_stopping,
 };
 
@@ -200,14 +201,22 @@ static int coll_write(struct wfw_collector *c)
 
 /*
  * How long the next read() may wait: a self-paced sampler gets a slice so
- * the thread notices quit; an on_demand one first waits for a request
- * (false: quit before one came) and is then read without waiting.
+ * the thread notices quit; one with a period waits here for its deadline,
+ * and an on_demand one for a request (false: quit first), and is then
+ * read without waiting.
  */
 static bool coll_wait_turn(struct wfw_collector *c, uint64_t *timeout)
 {
 	bool go;
 
 	*timeout = COLLECT_READ_NS;
+	if (c->pace.period) {
+		*timeout = 0;
+		while (!wfw_pace_wait(&c->pace, COLLECT_READ_NS))
+			if (atomic_load(&c->quit))
+				return false;
+		return !atomic_load(&c->quit);
+	}
 	if (!c->si.on_demand)
 		return true;
 	*timeout = 0;
@@ -229,6 +238,8 @@ static void *coll_thread(void *arg)
 
 	while (!atomic_load(&c->quit) && !ret && coll_wait_turn(c, &timeout)) {
 		ret = src->read(&c->pi->ctx, &c->b, timeout);
+		if (c->pace.period)
+			wfw_pace_next(&c->pace);
 		if (ret < 0) {
 			int wret = coll_write(c);	/* rows before the error count */
 
@@ -242,9 +253,9 @@ static void *coll_thread(void *arg)
 		}
 	}
 	src->stop(&c->pi->ctx);
-	/* Drain what a self-paced source still holds; an on_demand one holds
-	 * nothing and would sample on every read. */
-	if (ret >= 0 && !c->si.on_demand) {
+	/* Drain what a self-paced source still holds; one the core paces or
+	 * asks holds nothing and would sample on every read. */
+	if (ret >= 0 && !c->si.on_demand && !c->pace.period) {
 		while (src->read(&c->pi->ctx, &c->b, 0) >= 0 && c->b.rows)
 			if (coll_write(c))
 				break;
@@ -259,11 +270,16 @@ static int coll_open(struct wfw_collector *c, int cpu, const char *dir,
 	char path[PATH_MAX];
 	int ret;
 
-	memset(&pi->ctx, 0, sizeof(pi->ctx));
-	pi->ctx = (struct wultfw_ctx){ .plugin = pi->h.desc, .opts = pi->opts.vals,
-		.cfg = pi->opts.cfg, .host = &coll_host, .host_data = c,
-		.verbosity = wfw_verbosity, .cpu = cpu, .sysfs_root = sysfs,
-		.bad_opt = -1, .no_cstates = "a collector" };
+	wfw_plugin_ctx_init(&pi->ctx, &pi->h);
+	pi->ctx.opts = pi->opts.vals;
+	pi->ctx.cfg = pi->opts.cfg;
+	pi->ctx.host = &coll_host;
+	pi->ctx.host_data = c;
+	pi->ctx.verbosity = wfw_verbosity;
+	pi->ctx.cpu = cpu;
+	pi->ctx.sysfs_root = sysfs;
+	pi->ctx.no_cstates = "a collector";
+	c->si.size = sizeof(c->si);
 	ret = pi->h.desc->source->open(&pi->ctx, &c->si);
 	if (ret < 0) {
 		coll_fail(c, "cannot run here", ret);
@@ -279,7 +295,11 @@ static int coll_open(struct wfw_collector *c, int cpu, const char *dir,
 			ret = -ENOMEM;
 		else
 			ret = pi->h.desc->source->start(&pi->ctx,
-				&(struct wultfw_source_params){ .cpu = cpu });
+				&(struct wultfw_source_params){
+					.size = sizeof(struct wultfw_source_params),
+					.cpu = cpu });
+		if (!ret && !c->si.on_demand)
+			wfw_pace_start(&c->pace, c->si.period_ns, c->si.period_aligned);
 		if (ret < 0)
 			wfw_csvw_close(&c->w);
 	} else {
@@ -318,39 +338,39 @@ static void coll_launch(struct wfw_collectors *cs, struct wfw_collector *c,
 	c->running = true;
 }
 
-struct wfw_collectors *wfw_collect_start(struct wfw_experiment *e,
+struct wfw_collectors *wfw_collect_start(struct wfw_collect_list *cl, int cpu,
 					 const char *dir, const char *sysfs,
 					 struct wfw_info *info)
 {
 	struct wfw_collectors *cs;
 	size_t i;
 
-	if (!e->ncollect)
+	if (!cl->n)
 		return NULL;
 	cs = calloc(1, sizeof(*cs));
 	if (cs)
-		cs->c = calloc(e->ncollect, sizeof(*cs->c));
+		cs->c = calloc(cl->n, sizeof(*cs->c));
 	if (!cs || !cs->c) {
 		wfw_err("collectors: out of memory; the measurement goes on without them");
 		free(cs);
 		return NULL;
 	}
-	cs->n = e->ncollect;
+	cs->n = cl->n;
 	sched_getaffinity(0, sizeof(cs->cpus), &cs->cpus);
-	CPU_CLR(e->cpu, &cs->cpus);
+	CPU_CLR(cpu, &cs->cpus);
 	for (i = 0; i < cs->n; i++) {
 		struct wfw_collector *c = &cs->c[i];
 
-		*c = (struct wfw_collector){ .pi = &e->collect[i], .file = e->collect_files[i],
+		*c = (struct wfw_collector){ .pi = &cl->pi[i], .file = cl->files[i],
 					     .index = i, .info = info };
 		if (!CPU_COUNT(&cs->cpus)) {
 			snprintf(c->error, sizeof(c->error),
-				 "no CPU but the measured CPU %d to run on", e->cpu);
+				 "no CPU but the measured CPU %d to run on", cpu);
 			wfw_err("collector %s (%s): %s; the measurement goes on without it",
 				c->pi->h.desc->name, c->file, c->error);
 			continue;
 		}
-		coll_launch(cs, c, e->cpu, dir, sysfs);
+		coll_launch(cs, c, cpu, dir, sysfs);
 	}
 	return cs;
 }

@@ -13,22 +13,29 @@
 #include <libconfig.h>
 
 #include "cfgerr.h"
-#include "experiment.h"
+#include "pluginst.h"
 #include "resultdir.h"
 
-/* Parse the `collect` list at `list` (key: its path) into e->collect. */
-void wfw_collect_parse(struct wfw_experiment *e, const config_setting_t *list,
+/* An experiment's collectors, as its file lists them. */
+struct wfw_collect_list {
+	struct wfw_plugin_inst *pi;	/* loaded, options parsed */
+	char **files;			/* each one's file in the result dir */
+	size_t n;
+};
+
+/* Parse the `collect` list at `list` (key: its path) into cl. */
+void wfw_collect_parse(struct wfw_collect_list *cl, const config_setting_t *list,
 		       const char *key, struct wfw_cfgerr *errs);
-void wfw_collect_free(struct wfw_experiment *e);
+void wfw_collect_free(struct wfw_collect_list *cl);
 
 struct wfw_collectors;
 
 /*
- * Open and start every collector of `e` writing below `dir`; those that
- * cannot run are reported and left out. Returns the running set (NULL
- * when there is none).
+ * Open and start every collector of cl writing below `dir`, off the
+ * measured `cpu`; those that cannot run are reported and left out.
+ * Returns the running set (NULL when there is none).
  */
-struct wfw_collectors *wfw_collect_start(struct wfw_experiment *e,
+struct wfw_collectors *wfw_collect_start(struct wfw_collect_list *cl, int cpu,
 					 const char *dir, const char *sysfs,
 					 struct wfw_info *info);
 /*

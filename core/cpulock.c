@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "restore.h"
+#include "restore_file.h"
 
 /* The pid the holder wrote into fd's file, or 0. */
 static pid_t holder(int fd)

@@ -3,7 +3,7 @@
 
 #include "cstates.h"
 
-#include <cpuidle/cpuidle.h>
+#include <sysstate/cpuidle.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -63,20 +63,6 @@ static bool listed(const struct wfw_experiment *e, const char *name)
 	return false;
 }
 
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	int ret = 0;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		ret = -EIO;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return ret;
-}
-
 /*
  * The haltpoll governor (KVM guests) never looks at the disable flags, so
  * a restriction would silently do nothing. Switch to a governor that
@@ -90,12 +76,11 @@ static int fix_governor(const char *root, char *note, size_t notelen,
 	size_t i;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpuidle/current_governor", root);
-	if (read_line(path, cur, sizeof(cur)) || strcmp(cur, "haltpoll"))
+	wfw_cpuidle_governor(root, cur, sizeof(cur));
+	if (strcmp(cur, "haltpoll"))
 		return 0;
-	snprintf(avail, sizeof(avail), "%s/devices/system/cpu/cpuidle/available_governors", root);
-	if (read_line(avail, avail, sizeof(avail)))
-		avail[0] = '\0';
+	wfw_cpuidle_path(root, "current_governor", path, sizeof(path));
+	wfw_cpuidle_governors(root, avail, sizeof(avail));
 	strncat(avail, " ", sizeof(avail) - strlen(avail) - 1);
 	for (i = 0; i < sizeof(honest) / sizeof(honest[0]); i++) {
 		char word[16];
@@ -130,8 +115,7 @@ static int set_flag(const struct wfw_cpuidle *ci, int cpu, int state,
 	char path[320], what[192], why[512];
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cpuidle/state%d/disable",
-		 ci->root, cpu, state);
+	wfw_cpuidle_state_path(ci, state, "disable", path, sizeof(path));
 	snprintf(what, sizeof(what), "C-state %s of CPU %d %s", ci->names[state],
 		 cpu, disable ? "disabled" : "enabled");
 	ret = change(path, disable ? "0" : "1", disable ? "1" : "0", what,
@@ -188,37 +172,4 @@ int wfw_cstates_apply(const struct wfw_experiment *e, const char *sysfs_root,
 	}
 	wfw_cpuidle_close(&ci);
 	return 0;
-}
-
-void wfw_cstates_describe(int cpu, const char *sysfs_root, char *buf,
-			  size_t len)
-{
-	struct wfw_cpuidle ci;
-	size_t used = 0;
-	bool dis;
-	int i;
-
-	buf[0] = '\0';
-	if (wfw_cpuidle_open(&ci, cpu, sysfs_root)) {
-		snprintf(buf, len, "no cpuidle states");
-		return;
-	}
-	for (i = 0; i < ci.nstates && used < len; i++) {
-		if (wfw_cpuidle_get_disable(&ci, i, &dis))
-			dis = false;
-		used += (size_t)snprintf(buf + used, len - used, "%s%s %s",
-					 i ? ", " : "", ci.names[i],
-					 dis ? "off" : "on");
-	}
-	wfw_cpuidle_close(&ci);
-}
-
-void wfw_cstates_governor(const char *sysfs_root, char *buf, size_t len)
-{
-	char path[320];
-
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpuidle/current_governor",
-		 sysfs_root ? sysfs_root : "/sys");
-	if (read_line(path, buf, len))
-		snprintf(buf, len, "none");
 }

@@ -27,11 +27,4 @@ int wfw_cstates_apply(const struct wfw_experiment *e, const char *sysfs_root,
  */
 void wfw_cstates_restore(void);
 
-/* Describe what is in force now ("POLL on, C1 off"), for logs. */
-void wfw_cstates_describe(int cpu, const char *sysfs_root, char *buf,
-			  size_t len);
-
-/* The cpuidle governor in force, or "none". */
-void wfw_cstates_governor(const char *sysfs_root, char *buf, size_t len);
-
 #endif

@@ -5,7 +5,7 @@
  */
 #include "config.h"
 
-#include "experiment.h"
+#include "default_experiment.h"
 
 const char wfw_default_experiment[] =
 	"# The embedded default experiment ('wultfw' without -c).\n"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The experiment file (libconfig) turned into a list of experiments, each
- * with its source and sinks loaded and their options validated. Nothing
- * here touches the system: that is the scheduler's job.
+ * One experiment of the experiment file (libconfig): its source and sinks
+ * loaded and their options parsed, its limits, C-state request and
+ * collectors. Parsing reads nothing of the system: what the experiment
+ * asks of the machine is bound to it afterwards (bind.c).
  */
 #ifndef WFW_EXPERIMENT_H
 #define WFW_EXPERIMENT_H
@@ -12,24 +13,10 @@
 #include <stdint.h>
 
 #include "cfgerr.h"
+#include "collect.h"
 #include "datasel.h"
-#include "options.h"
-#include "plugins.h"
-
-/* Where a setting was written, for errors found after parsing. */
-struct wfw_loc {
-	char file[256];
-	int line;
-	char key[128];
-};
-
-struct wfw_plugin_inst {
-	struct wfw_plugin_handle h;
-	struct wfw_optvals opts;
-	char key[96];			/* "experiments[0].sinks[1]" */
-	struct wfw_loc loc;		/* of the group */
-	struct wultfw_ctx ctx;
-};
+#include "overrides.h"
+#include "pluginst.h"
 
 enum wfw_cstate_mode {
 	WFW_CSTATES_ANY,		/* leave cpuidle alone */
@@ -37,10 +24,28 @@ enum wfw_cstate_mode {
 	WFW_CSTATES_DISABLE,		/* disable these */
 };
 
+/*
+ * What the file asks of the machine, as written: the measured CPU's
+ * setting and the `cstates` group, checked against this machine's CPUs
+ * and C-states when the experiment is bound (bind.c). The settings live
+ * as long as the plan's config.
+ */
+struct wfw_machine_req {
+	const config_setting_t *cpu;	/* NULL: the default CPU */
+	char cpu_key[160];
+	const config_setting_t *cstates;	/* only or disable, or NULL */
+	const config_setting_t *cstates_at;	/* where errors point */
+	const config_setting_t *deep;	/* disable_deepest */
+	bool want_deep;
+	char cstates_group[160];	/* "cstates", errors of disable_deepest */
+	char cstates_key[160];		/* "cstates.only" */
+	bool cstates_named;		/* every one listed a name in quotes */
+};
+
 struct wfw_experiment {
 	char *name;
 	char *outdir;			/* parent of the result directory */
-	int cpu;
+	int cpu;			/* set when bound */
 	enum wultfw_ldist_use ldist_use;	/* NONE: a sampler, no range */
 	uint64_t ldist_from_ns, ldist_to_ns;
 	struct wfw_loc ldist_loc;
@@ -51,54 +56,23 @@ struct wfw_experiment {
 	struct wfw_plugin_inst *sinks;
 	size_t nsinks;
 	enum wfw_cstate_mode cstate_mode;
-	char **cstates;
+	char **cstates;			/* the CPU's names (when bound) */
 	size_t ncstates;
 	struct wfw_loc cstates_loc;
-	struct wfw_plugin_inst *collect;	/* samplers run alongside (collect.h) */
-	char **collect_files;		/* each one's file in the result dir */
-	size_t ncollect;
+	struct wfw_collect_list collect;	/* samplers run alongside */
 	struct wfw_datasel_cfg select;	/* include/exclude/keep_filtered */
-};
-
-struct wfw_plan {
-	config_t cfg;
-	char file[256];			/* "-" style name for the embedded one */
-	bool embedded;
-	struct wfw_experiment *exps;
-	size_t n;
-};
-
-struct wfw_plan_overrides {
-	const char *outdir;		/* -o */
-	const char *only;		/* --only NAME */
-	const char *sysfs_root;		/* tests: fake /sys; NULL: /sys */
-	/* Settings of every experiment, as given (overrides.c checks them). */
-	const char *cpu, *ldist, *datapoints, *time;
+	struct wfw_machine_req req;
 };
 
 /*
- * Parse `file` (NULL: the embedded default experiment). Returns 0, or
- * -EINVAL with every problem found in errs.
+ * Parse experiment group `exp` (NULL: the top level is the one
+ * experiment), inheriting from the top level `top`; `path` names it in
+ * errors ("experiments[2]"). Every problem goes to errs.
  */
-int wfw_plan_load(struct wfw_plan *plan, const char *file,
-		  const struct wfw_plan_overrides *ov, struct wfw_cfgerr *errs);
-void wfw_plan_free(struct wfw_plan *plan);
-
-/*
- * "FILE:LINE: KEY" of the option the plugin blamed in its last failure
- * (ctx.bad_opt), or of the plugin's group when it blamed none.
- */
-void wfw_plugin_where(const struct wfw_plugin_inst *pi, char *buf, size_t len);
-
-/*
- * Load the plugin a group names and check its options (sources, sinks,
- * collectors): errors at file:line in errs. `reserved`: the core's keys.
- */
-int wfw_load_plugin(struct wfw_plugin_inst *pi, const config_setting_t *group,
-		    const char *key, int kind, const char *const *reserved,
-		    int cpu, struct wfw_cfgerr *errs);
-
-/* Text of the embedded default experiment. */
-extern const char wfw_default_experiment[];
+void wfw_experiment_parse(struct wfw_experiment *e, const config_setting_t *exp,
+			  const config_setting_t *top, const char *path,
+			  const struct wfw_plan_overrides *ov,
+			  struct wfw_cfgerr *errs);
+void wfw_experiment_free(struct wfw_experiment *e);
 
 #endif

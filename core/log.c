@@ -17,7 +17,7 @@ static struct {
 	size_t len;
 	unsigned long dropped;
 	int on;
-} kept;
+} early;
 static char first_error[512];
 static int progress_active;
 
@@ -33,12 +33,13 @@ const char *wfw_log_first_error(void)
 
 void wfw_log_keep(void)
 {
-	free(kept.text);
-	memset(&kept, 0, sizeof(kept));
-	kept.on = 1;
+	free(early.text);
+	memset(&early, 0, sizeof(early));
+	early.on = 1;
 }
 
-static void keep(const char *prefix, const char *fmt, va_list ap)
+static __attribute__((format(printf, 2, 0)))
+void keep(const char *prefix, const char *fmt, va_list ap)
 {
 	char line[1024];
 	int n = snprintf(line, sizeof(line), "%s", prefix);
@@ -47,15 +48,15 @@ static void keep(const char *prefix, const char *fmt, va_list ap)
 
 	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
 	len = strlen(line);
-	t = kept.len + len + 2 <= KEEP_MAX ? realloc(kept.text, kept.len + len + 2) : NULL;
+	t = early.len + len + 2 <= KEEP_MAX ? realloc(early.text, early.len + len + 2) : NULL;
 	if (!t) {
-		kept.dropped++;
+		early.dropped++;
 		return;
 	}
-	kept.text = t;
-	memcpy(t + kept.len, line, len);
-	kept.len += len;
-	t[kept.len++] = '\n';
+	early.text = t;
+	memcpy(t + early.len, line, len);
+	early.len += len;
+	t[early.len++] = '\n';
 }
 
 void wfw_log_tee(FILE *f)
@@ -63,13 +64,13 @@ void wfw_log_tee(FILE *f)
 	tee = f;
 	if (!f)
 		return;
-	if (kept.len)
-		fwrite(kept.text, 1, kept.len, f);
-	if (kept.dropped)
-		fprintf(f, "wultfw: (%lu more messages before this log existed: not kept)\n",
-			kept.dropped);
-	free(kept.text);
-	memset(&kept, 0, sizeof(kept));
+	if (early.len)
+		fwrite(early.text, 1, early.len, f);
+	if (early.dropped)
+		fprintf(f, "wultfw: (%lu more messages before this log existed: not early)\n",
+			early.dropped);
+	free(early.text);
+	memset(&early, 0, sizeof(early));
 }
 
 void wfw_log_set_progress_active(int active)
@@ -83,7 +84,8 @@ void wfw_log_clear_progress(void)
 		fputs("\r\033[K", stderr);
 }
 
-static void emit(int min_verbosity, const char *prefix, const char *fmt,
+static __attribute__((format(printf, 3, 0)))
+void emit(int min_verbosity, const char *prefix, const char *fmt,
 		 va_list ap)
 {
 	va_list copy;
@@ -94,7 +96,7 @@ static void emit(int min_verbosity, const char *prefix, const char *fmt,
 		vfprintf(tee, fmt, copy);
 		fputc('\n', tee);
 		va_end(copy);
-	} else if (kept.on) {
+	} else if (early.on) {
 		va_copy(copy, ap);
 		keep(prefix, fmt, copy);
 		va_end(copy);

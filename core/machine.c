@@ -14,13 +14,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <cpuidle/cpuidle.h>
+#include <sysstate/cpuidle.h>
+#include <sysstate/sysfile.h>
 
 #include "log.h"
 #include "machine.h"
 #include "resultdir.h"
 #include "sinkcols.h"
-#include "units.h"
+#include <units/duration.h>
 
 int wfw_fit_ldist(const struct wfw_experiment *e,
 		  const struct wultfw_source_info *si, uint64_t *from,
@@ -58,7 +59,9 @@ static void quiet_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 		wfw_debug("%s: %s", ctx->plugin->name, msg);
 }
 
-static const struct wultfw_host quiet_host = { .log = quiet_log };
+static const struct wultfw_host quiet_host = {
+	.size = sizeof(struct wultfw_host), .log = quiet_log,
+};
 
 /* --check: what open() warns of about an option, at the setting's line. */
 struct probe_notes {
@@ -82,7 +85,9 @@ static void noting_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 		       pn->pi->h.desc->name, msg);
 }
 
-static const struct wultfw_host noting_host = { .log = noting_log };
+static const struct wultfw_host noting_host = {
+	.size = sizeof(struct wultfw_host), .log = noting_log,
+};
 
 void wfw_source_cpu_open(struct wfw_source_cpu *sc, int cpu,
 			 const char *sysfs_root, struct wultfw_ctx *ctx)
@@ -114,10 +119,12 @@ static int probe_with(const struct wultfw_plugin *desc,
 {
 	memset(ctx, 0, sizeof(*ctx));
 	memset(si, 0, sizeof(*si));
+	ctx->size = sizeof(*ctx);
+	si->size = sizeof(*si);
 	ctx->plugin = desc;
 	ctx->opts = opts->vals;
 	ctx->cfg = opts->cfg;
-	ctx->sysfs_root = sysfs_root ? sysfs_root : "/sys";
+	ctx->sysfs_root = wfw_sysfs(sysfs_root);
 	ctx->cpu = cpu;
 	ctx->bad_opt = -1;
 	ctx->host = pn ? &noting_host : &quiet_host;
@@ -198,7 +205,7 @@ static void check_cstates(const struct wfw_experiment *e,
 static void check_collector(struct wfw_experiment *e, size_t i,
 			    const char *sysfs_root, struct wfw_cfgerr *warns)
 {
-	struct wfw_plugin_inst *pi = &e->collect[i];
+	struct wfw_plugin_inst *pi = &e->collect.pi[i];
 	struct probe_notes pn = { pi, "collector", warns };
 	struct wultfw_source_info si;
 	struct wfw_source_cpu sc;
@@ -216,7 +223,7 @@ static void check_collector(struct wfw_experiment *e, size_t i,
 		snprintf(pi->ctx.err, sizeof(pi->ctx.err), "%s", strerror(-ret));
 	wfw_plugin_where(pi, where, sizeof(where));
 	wfw_cfgerr_add(warns, "", 0, NULL, "%s: collector '%s' cannot run on this machine: %s (a run would go on without its %s)",
-		       where, pi->h.desc->name, pi->ctx.err, e->collect_files[i]);
+		       where, pi->h.desc->name, pi->ctx.err, e->collect.files[i]);
 }
 
 /* Collectors run off the measured CPU: is there another one? */
@@ -225,19 +232,19 @@ static void check_collectors(struct wfw_experiment *e, const char *sysfs_root,
 {
 	cpu_set_t cpus;
 
-	if (!e->ncollect)
+	if (!e->collect.n)
 		return;
 	if (!sched_getaffinity(0, sizeof(cpus), &cpus)) {
 		CPU_CLR(e->cpu, &cpus);
 		if (!CPU_COUNT(&cpus)) {
-			wfw_cfgerr_add(warns, e->collect[0].loc.file, e->collect[0].loc.line,
-				       e->collect[0].key,
+			wfw_cfgerr_add(warns, e->collect.pi[0].loc.file, e->collect.pi[0].loc.line,
+				       e->collect.pi[0].key,
 				       "collectors run off the measured CPU %d, and wultfw may run on no other one here (taskset?)",
 				       e->cpu);
 			return;
 		}
 	}
-	for (size_t i = 0; i < e->ncollect; i++)
+	for (size_t i = 0; i < e->collect.n; i++)
 		check_collector(e, i, sysfs_root, warns);
 }
 

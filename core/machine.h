@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <cpuidle/cpuidle.h>
+#include <sysstate/cpuidle.h>
 
 #include "cfgerr.h"
 #include "experiment.h"

@@ -3,7 +3,7 @@
 
 #include "options.h"
 #include <suggest/suggest.h>
-#include "units.h"
+#include <units/duration.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -458,7 +458,10 @@ static void unknown_key(const struct wultfw_option *table,
 			      plugin, plugin);
 }
 
-/* Every value at its .off in a fresh config struct (ctx->cfg). */
+/*
+ * Every value at its .off in a fresh config struct (ctx->cfg), and at
+ * .set_off whether it has one.
+ */
 static int fill_cfg(struct wfw_optvals *out, size_t cfg_size)
 {
 	size_t i;
@@ -469,6 +472,10 @@ static int fill_cfg(struct wfw_optvals *out, size_t cfg_size)
 	for (i = 0; i < out->n; i++) {
 		const struct wultfw_value *v = &out->vals[i];
 		char *field = (char *)out->cfg + out->table[i].off;
+
+		if (out->table[i].set_off)
+			memcpy((char *)out->cfg + out->table[i].set_off - 1, &v->set,
+			       sizeof(v->set));
 
 		switch (out->table[i].type) {
 		case WULTFW_OPT_BOOL:

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Which file a sink writes is the plugin's business; the core knows it by
- * convention: a STRING option called "file" (csv, binary and every
- * datafmt file sink) or one whose unit is "file" (the stats sink's
- * histograms). Collectors write the file the core gives them, and
- * keep_filtered the core's filtered.csv.
+ * Which file a sink writes the core knows by convention: a STRING option
+ * called "file" (csv, binary, WULTFW_FILE_OPTIONS) or one whose unit is
+ * "file" (the stats sink's histograms). Each must stay inside the result
+ * directory (the sink opens it through the core, which checks again).
+ * Collectors write the file the core gives them, and keep_filtered the
+ * core's filtered.csv.
  */
 #include "config.h"
 
@@ -13,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <datafmt/resultfile.h>
 
 #include "datasel.h"
 
@@ -81,18 +84,65 @@ static void add_sink(struct outfiles *of, const struct wfw_plugin_inst *pi)
 	}
 }
 
+/* A name such as the user meant, inside the directory: its last part. */
+static const char *inside_name(const char *name, const char *def)
+{
+	const char *base = strrchr(name, '/');
+
+	base = base ? base + 1 : name;
+	if (!*base || !strcmp(base, ".."))
+		base = def ? def : "results.txt";
+	return base;
+}
+
+/*
+ * A file option names a file inside the result directory: not empty (an
+ * option without a default may be "": no file), no leading '/', no '..'.
+ */
+static void check_name(const struct wfw_plugin_inst *pi, size_t i,
+		       struct wfw_cfgerr *errs)
+{
+	const struct wultfw_option *o = &pi->opts.table[i];
+	const struct wultfw_value *v = &pi->opts.vals[i];
+	struct outfile f;
+
+	if (!v->set || !v->s || (!*v->s && !o->def) ||
+	    (*v->s && wfw_resultfile_inside(v->s)))
+		return;
+	option_where(pi, i, &f);
+	if (!*v->s)
+		wfw_cfgerr_add(errs, "", 0, NULL, "%s: %s: empty: give a file name such as \"%s\"",
+			       f.at, f.key, o->def);
+	else
+		wfw_cfgerr_add(errs, "", 0, NULL, "%s: %s: \"%s\" is outside the result directory: give a name inside it, such as \"%s\" (no leading '/', no '..')",
+			       f.at, f.key, v->s, inside_name(v->s, o->def));
+}
+
+static void check_names(const struct wfw_experiment *e, struct wfw_cfgerr *errs)
+{
+	for (size_t s = 0; s < e->nsinks; s++) {
+		const struct wfw_plugin_inst *pi = &e->sinks[s];
+
+		if (!pi->h.desc || !pi->opts.vals)
+			continue;
+		for (size_t i = 0; i < pi->opts.n; i++)
+			if (names_file(&pi->opts.table[i]))
+				check_name(pi, i, errs);
+	}
+}
+
 static void gather(const struct wfw_experiment *e, struct outfiles *of)
 {
 	struct outfile *f;
 
 	for (size_t i = 0; i < e->nsinks; i++)
 		add_sink(of, &e->sinks[i]);
-	for (size_t i = 0; i < e->ncollect; i++) {
-		const struct wfw_plugin_inst *pi = &e->collect[i];
+	for (size_t i = 0; i < e->collect.n; i++) {
+		const struct wfw_plugin_inst *pi = &e->collect.pi[i];
 
-		if (!e->collect_files[i])
+		if (!e->collect.files[i])
 			continue;
-		f = add(of, e->collect_files[i]);
+		f = add(of, e->collect.files[i]);
 		if (!f)
 			continue;
 		f->dflt = false;
@@ -126,6 +176,7 @@ void wfw_outfiles_check(const struct wfw_experiment *e, struct wfw_cfgerr *errs)
 {
 	struct outfiles of = { 0 };
 
+	check_names(e, errs);
 	gather(e, &of);
 	for (size_t i = 0; i < of.n; i++)
 		for (size_t j = 0; j < i; j++)

@@ -11,9 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiment.h"
-#include "remote/remote.h"
-
 /*
  * A new `name` of `type` in group (an old one replaced), its hook the
  * option that set it: errors about it name the option (cfgerr.c).
@@ -145,31 +142,4 @@ int wfw_overrides_apply(config_t *cfg, const struct wfw_plan_overrides *ov,
 	if (ret)
 		wfw_cfgerr_add(errs, "", 0, NULL, "out of memory applying the command line's settings");
 	return ret ? -EINVAL : 0;
-}
-
-/* buf + " --OPT 'VALUE'" */
-static char *add_arg(char *buf, const char *opt, const char *value)
-{
-	char *q, *out;
-
-	if (!value)
-		return buf;
-	q = wfw_shq(value);
-	if (asprintf(&out, "%s --%s %s", buf, opt, q) < 0)
-		abort();
-	free(q);
-	free(buf);
-	return out;
-}
-
-char *wfw_overrides_args(const struct wfw_plan_overrides *ov)
-{
-	char *s = strdup("");
-
-	if (!s)
-		abort();
-	s = add_arg(s, "cpu", ov->cpu);
-	s = add_arg(s, "ldist", ov->ldist);
-	s = add_arg(s, "datapoints", ov->datapoints);
-	return add_arg(s, "time", ov->time);
 }

@@ -11,13 +11,17 @@
 
 #include "cfgerr.h"
 
-struct wfw_plan_overrides;
+/* What the command line says over the file (and where sysfs is). */
+struct wfw_plan_overrides {
+	const char *outdir;		/* -o */
+	const char *only;		/* --only NAME */
+	const char *sysfs_root;		/* tests: fake /sys; NULL: /sys */
+	/* Settings of every experiment, as given (overrides.c checks them). */
+	const char *cpu, *ldist, *datapoints, *time;
+};
 
 /* Every experiment of cfg gets ov's settings; 0 or -EINVAL (errs says). */
 int wfw_overrides_apply(config_t *cfg, const struct wfw_plan_overrides *ov,
 			struct wfw_cfgerr *errs);
-
-/* " --cpu '3' --ldist '50us,4ms' ..." for a SUT's command line, or "". */
-char *wfw_overrides_args(const struct wfw_plan_overrides *ov);
 
 #endif

@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
-#include <link.h>
 #include <ltdl.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -202,7 +201,13 @@ static bool has_all_ops(const struct wultfw_plugin *d)
 	return false;
 }
 
-/* Every option's field inside cfg_size; a sane ldist declaration. */
+/* A field of `size` bytes at table offset `at` fits inside cfg_size. */
+static bool fits(size_t at, size_t size, size_t cfg_size)
+{
+	return at <= cfg_size && size <= cfg_size - at;
+}
+
+/* Every option's fields inside cfg_size; a sane ldist declaration. */
 static bool options_fit(const struct wultfw_plugin *d)
 {
 	const struct wultfw_option *o;
@@ -210,32 +215,98 @@ static bool options_fit(const struct wultfw_plugin *d)
 	if (d->ldist.use > WULTFW_LDIST_DELAY ||
 	    (d->ldist.max_ns && d->ldist.min_ns > d->ldist.max_ns))
 		return false;
-	for (o = d->options; d->cfg_size && o && o->name; o++)
-		if (o->off + value_size(o->type) > d->cfg_size)
+	for (o = d->options; o && o->name; o++) {
+		if (d->cfg_size && !fits(o->off, value_size(o->type), d->cfg_size))
+			return false;
+		if (o->set_off && !fits(o->set_off - 1, sizeof(bool), d->cfg_size))
+			return false;
+	}
+	return true;
+}
+
+/* Bytes past what this wultfw knows, all zero: nothing it would miss. */
+static bool tail_is_zero(const struct wultfw_plugin *d)
+{
+	const unsigned char *p = (const unsigned char *)d;
+
+	for (size_t i = sizeof(*d); i < d->size; i++)
+		if (p[i])
 			return false;
 	return true;
+}
+
+/*
+ * The major version, then the size: a descriptor too small for ABI 3, or
+ * one built against newer headers that sets what this wultfw lacks, is
+ * refused in one line naming the file and the versions.
+ */
+static int check_version(const char *name, const struct wultfw_plugin *d,
+			 const char *file, char *err, size_t errlen)
+{
+	unsigned int want = WULTFW_PLUGIN_ABI_VERSION;
+
+	if (d->abi_version != want) {
+		snprintf(err, errlen,
+			 "plugin '%s' (%s) has plugin ABI version %u but this wultfw needs %u: %s",
+			 name, file, d->abi_version, want,
+			 d->abi_version < want ?
+			 "rebuild it against this wultfw's plugin.h (wultfw-plugin(7): moving a plugin to ABI 3)" :
+			 "it was built for a newer wultfw; upgrade wultfw, or build the plugin against this one's plugin.h");
+		return -ENOEXEC;
+	}
+	if (d->size < WULTFW_PLUGIN_SIZE_VER0) {
+		snprintf(err, errlen,
+			 "plugin '%s' (%s) has a %u-byte descriptor, less than ABI %u's smallest (%zu bytes): set .size = sizeof(struct wultfw_plugin) and rebuild it",
+			 name, file, d->size, want, (size_t)WULTFW_PLUGIN_SIZE_VER0);
+		return -ENOEXEC;
+	}
+	if (d->size > sizeof(*d) && !tail_is_zero(d)) {
+		snprintf(err, errlen,
+			 "plugin '%s' (%s) was built against newer ABI %u headers (a %u-byte descriptor, this wultfw knows %zu bytes) and uses what this wultfw lacks: upgrade wultfw, or rebuild the plugin against this one's plugin.h",
+			 name, file, want, d->size, sizeof(*d));
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+/*
+ * The core's copy of a descriptor: as big as both sides know, zero past
+ * the plugin's size, so a field a plugin was built without reads as 0.
+ */
+static struct wultfw_plugin *copy_descriptor(const struct wultfw_plugin *d)
+{
+	size_t len = d->size > sizeof(*d) ? d->size : sizeof(*d);
+	struct wultfw_plugin *c = calloc(1, len);
+
+	if (c)
+		memcpy(c, d, d->size);
+	return c;
 }
 
 static int check_descriptor(const char *name, int want_kind,
 			    struct wfw_plugin_handle *h, char *err,
 			    size_t errlen)
 {
-	const struct wultfw_plugin *d;
+	const struct wultfw_plugin *sym;
+	struct wultfw_plugin *d;
+	int ret;
 
-	d = lt_dlsym((lt_dlhandle)h->dl, WULTFW_PLUGIN_SYMBOL);
-	if (!d) {
+	sym = lt_dlsym((lt_dlhandle)h->dl, WULTFW_PLUGIN_SYMBOL);
+	if (!sym) {
 		snprintf(err, errlen,
 			 "plugin '%s' (%s) has no descriptor: it does not export %s_LTX_%s, so it is not a wultfw plugin",
 			 name, h->file, name, WULTFW_PLUGIN_SYMBOL);
 		return -ENOEXEC;
 	}
-	if (d->abi_version != WULTFW_PLUGIN_ABI_VERSION) {
-		snprintf(err, errlen,
-			 "plugin '%s' (%s) has plugin ABI version %u but this wultfw needs %u: rebuild it against this wultfw's plugin.h (doc/ARCHITECTURE.md: moving a plugin to ABI v2)",
-			 name, h->file, d->abi_version,
-			 WULTFW_PLUGIN_ABI_VERSION);
-		return -ENOEXEC;
+	ret = check_version(name, sym, h->file, err, errlen);
+	if (ret)
+		return ret;
+	d = copy_descriptor(sym);
+	if (!d) {
+		snprintf(err, errlen, "plugin '%s' (%s): out of memory", name, h->file);
+		return -ENOMEM;
 	}
+	h->desc = d;
 	if (!options_fit(d)) {
 		snprintf(err, errlen,
 			 "plugin '%s' (%s) is broken: an option lands outside its %zu-byte config struct, or its ldist declaration is invalid",
@@ -261,7 +332,6 @@ static int check_descriptor(const char *name, int want_kind,
 			 wfw_kind_name(want_kind));
 		return -EINVAL;
 	}
-	h->desc = d;
 	return 0;
 }
 
@@ -283,7 +353,10 @@ int wfw_plugin_load(const char *name, int want_kind,
 		if (!strcmp(preloaded[i].name, name)) {
 			h->dl = preloaded[i].dl;
 			snprintf(h->file, sizeof(h->file), "(built in)");
-			return check_descriptor(name, want_kind, h, err, errlen);
+			ret = check_descriptor(name, want_kind, h, err, errlen);
+			if (ret)
+				wfw_plugin_unload(h);
+			return ret;
 		}
 	}
 	ndirs = search_dirs(dirs, MAX_DIRS);
@@ -314,6 +387,8 @@ void wfw_plugin_unload(struct wfw_plugin_handle *h)
 {
 	int i;
 
+	free((void *)h->desc);
+	h->desc = NULL;
 	if (!h->dl)
 		return;
 	for (i = 0; i < npreloaded; i++)
@@ -394,23 +469,19 @@ void wfw_plugin_names_free(char **names, size_t n)
 	free(names);
 }
 
-bool wfw_plugin_has_field(const struct wfw_plugin_handle *h, size_t end)
-{
-	const ElfW(Sym) *sym = NULL;
-	Dl_info info;
-
-	return !strcmp(h->file, "(built in)") ||
-	       (dladdr1(h->desc, &info, (void **)&sym, RTLD_DL_SYMENT) && sym &&
-		sym->st_size >= end);
-}
-
 const struct wultfw_column *wfw_plugin_columns(const struct wfw_plugin_handle *h)
 {
-	size_t end = offsetof(struct wultfw_plugin, columns) +
-		     sizeof(h->desc->columns);
-
-	if (!h->desc || h->desc->kind != WULTFW_KIND_SOURCE ||
-	    !wfw_plugin_has_field(h, end))
+	if (!h->desc || h->desc->kind != WULTFW_KIND_SOURCE)
 		return NULL;
 	return h->desc->columns;
+}
+
+void wfw_plugin_ctx_init(struct wultfw_ctx *ctx, const struct wfw_plugin_handle *h)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->size = sizeof(*ctx);
+	ctx->plugin = h->desc;
+	ctx->cpu = -1;
+	ctx->sysfs_root = "/sys";
+	ctx->bad_opt = -1;
 }

@@ -15,6 +15,7 @@
 
 struct wfw_plugin_handle {
 	void *dl;				/* lt_dlhandle */
+	/* The core's copy: zero past the size the plugin was built with. */
 	const struct wultfw_plugin *desc;
 	char file[PATH_MAX];			/* or "(built in)" */
 };
@@ -31,15 +32,14 @@ int wfw_plugin_load(const char *name, int want_kind,
 		    struct wfw_plugin_handle *h, char *err, size_t errlen);
 void wfw_plugin_unload(struct wfw_plugin_handle *h);
 
-/*
- * Does h's descriptor reach `end` bytes (offsetof + sizeof of a field
- * added within the ABI version)? A plugin file's symbol size says;
- * plugins built into this binary are as new as it.
- */
-bool wfw_plugin_has_field(const struct wfw_plugin_handle *h, size_t end);
-
 /* The source's declared columns (wultfw_plugin.columns), or NULL. */
 const struct wultfw_column *wfw_plugin_columns(const struct wfw_plugin_handle *h);
+
+/*
+ * A fresh context for one of h's ops: its size, h's descriptor, no CPU
+ * (-1), sysfs at "/sys", no option blamed; the caller adds the rest.
+ */
+void wfw_plugin_ctx_init(struct wultfw_ctx *ctx, const struct wfw_plugin_handle *h);
 
 /*
  * Names of every plugin that can be found (first one of a name wins),

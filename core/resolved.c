@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "units.h"
+#include <units/duration.h>
 
 static void put_options(FILE *f, const struct wfw_plugin_inst *pi)
 {

@@ -21,21 +21,15 @@
 #include <unistd.h>
 
 #include <atomic/atomic.h>
-#include <datafmt/runstate.h>
+#include <sysstate/proc.h>
 
 #include "restore_file.h"
+#include "restore_plugin.h"
 
 static struct wfw_change changes[WFW_RESTORE_MAX_CHANGES];
 static volatile int nchanges;	/* slots used; a slot stays (dead) once undone */
 static char state_path[PATH_MAX];
 static pid_t owner;	/* whose changes these are: a forked child's are not */
-
-const char *wfw_restore_dir(void)
-{
-	const char *d = getenv("WULTFW_STATE_DIR");
-
-	return d && *d ? d : WFW_RESTORE_DEFAULT_DIR;
-}
 
 static void hold_signals(sigset_t *old)
 {

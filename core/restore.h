@@ -12,7 +12,7 @@
  * changes anything).
  *
  * STATE_DIR is $WULTFW_STATE_DIR, else /run/wultfw (gone at reboot, as the
- * changes are).
+ * changes are): wfw_restore_dir(), restore_file.h.
  */
 #ifndef WFW_RESTORE_H
 #define WFW_RESTORE_H
@@ -21,11 +21,6 @@
 #include <stddef.h>
 
 #include <wultfw/plugin.h>
-
-#define WFW_RESTORE_DEFAULT_DIR "/run/wultfw"
-
-/* Where state files live. */
-const char *wfw_restore_dir(void);
 
 /*
  * Before changing a setting: remember `what` ("C-state C1 of CPU 1
@@ -57,15 +52,6 @@ void wfw_restore_forget(int id);
 void wfw_restore_all(void);
 /* The same at exit (atexit): the state file keeps only what is left. */
 void wfw_restore_exit(void);
-
-struct wfw_change;
-/*
- * Call the restore op of the change's plugin (loaded by name) with its
- * data. tool: "restore", "scan", "run" for the messages of a leftover, or
- * NULL in the process that made the change (reasons go to the log).
- * 0 when put back, or -errno, said on stderr.
- */
-int wfw_restore_plugin_change(const struct wfw_change *c, const char *tool);
 
 /*
  * State files of other wultfw processes: say what each left changed (on

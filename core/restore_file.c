@@ -262,3 +262,10 @@ int wfw_state_parse(const char *text, struct wfw_state *st, char *err,
 	}
 	return 0;
 }
+
+const char *wfw_restore_dir(void)
+{
+	const char *d = getenv("WULTFW_STATE_DIR");
+
+	return d && *d ? d : WFW_RESTORE_DEFAULT_DIR;
+}

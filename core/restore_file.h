@@ -26,6 +26,11 @@
 
 #include <wultfw/plugin.h>
 
+#define WFW_RESTORE_DEFAULT_DIR "/run/wultfw"
+
+/* Where state files live: $WULTFW_STATE_DIR, else the default. */
+const char *wfw_restore_dir(void);
+
 #define WFW_RESTORE_MAX_CHANGES 64
 #define WFW_RESTORE_MAX_STEPS 4
 

@@ -16,9 +16,10 @@
 #include <unistd.h>
 
 #include <atomic/atomic.h>
-#include <datafmt/runstate.h>
+#include <sysstate/proc.h>
 
 #include "restore_file.h"
+#include "restore_plugin.h"
 
 static char *slurp(const char *path)
 {

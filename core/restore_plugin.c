@@ -8,7 +8,7 @@
  */
 #include "config.h"
 
-#include "restore.h"
+#include "restore_plugin.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -17,7 +17,6 @@
 
 #include "log.h"
 #include "plugins.h"
-#include "restore_file.h"
 
 typedef int (*restore_op)(struct wultfw_ctx *ctx, const char *data);
 
@@ -40,25 +39,16 @@ static void op_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 		wfw_debug("%s: %s", ctx->plugin->name, msg);
 }
 
-static const struct wultfw_host op_host = { .log = op_log };
-
-/*
- * The descriptor's restore op, if it has one. Descriptors built before
- * the field existed end before it: a plugin file's symbol size says how
- * big its descriptor is (plugins built into this binary are as new as it).
- */
-static restore_op find_op(const struct wfw_plugin_handle *h)
-{
-	size_t end = offsetof(struct wultfw_plugin, restore) + sizeof(restore_op);
-
-	return wfw_plugin_has_field(h, end) ? h->desc->restore : NULL;
-}
+static const struct wultfw_host op_host = {
+	.size = sizeof(struct wultfw_host), .log = op_log,
+};
 
 static int call_op(const struct wfw_plugin_handle *h,
 		   const struct wfw_change *c, const char *tool,
 		   char *err, size_t errlen)
 {
-	restore_op op = find_op(h);
+	/* NULL as well in a descriptor whose size ends before it */
+	restore_op op = h->desc->restore;
 	struct wultfw_ctx ctx;
 	int ret;
 
@@ -67,14 +57,10 @@ static int call_op(const struct wfw_plugin_handle *h,
 			 c->plugin, h->file);
 		return -ENOSYS;
 	}
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.plugin = h->desc;
+	wfw_plugin_ctx_init(&ctx, h);
 	ctx.host = &op_host;
 	ctx.host_data = (void *)tool;
 	ctx.verbosity = 1;
-	ctx.cpu = -1;
-	ctx.bad_opt = -1;
-	ctx.sysfs_root = "/sys";
 	ret = op(&ctx, c->data);
 	if (ret)
 		snprintf(err, errlen, "%s", ctx.err[0] ? ctx.err : strerror(-ret));

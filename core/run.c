@@ -1,347 +1,976 @@
 /* SPDX-License-Identifier: MIT */
-/* wultfw [-c FILE]: check the experiment file, then run each experiment. */
 #include "config.h"
 
-#include <getopt.h>
-#include <stdio.h>
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "build_id.h"
-#include "commands.h"
+#include <sysstate/cpuidle.h>
+#include <sysstate/cpus.h>
+#include <sysstate/facts.h>
+#include <sysstate/proc.h>
+#include <sysstate/sysfile.h>
+
 #include "collect.h"
-#include "experiment.h"
+#include "sinkcols.h"
+#include "cpulock.h"
+#include "pin.h"
+#include "cstates.h"
+#include "datasel.h"
 #include "log.h"
+#include "pace.h"
+#include "progress.h"
+#include "resolved.h"
 #include "machine.h"
-#include "overrides.h"
-#include "plugins.h"
-#include "remote/remote.h"
-#include "sched.h"
+#include "restore.h"
+#include "resultdir.h"
 #include "signals.h"
-#include <suggest/suggest.h>
+#include <units/duration.h>
 
-enum { OPT_FORCE = 256, OPT_CHECK, OPT_ONLY, OPT_NO_PROGRESS, OPT_SYSFS, OPT_LOCAL,
-       OPT_CPU, OPT_LDIST, OPT_DATAPOINTS, OPT_TIME };
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: wultfw [OPTIONS] [-c FILE]\n"
-		"       wultfw COMMAND [ARGS]   (wultfw help for the commands)\n"
-		"\n"
-		"Run every experiment of an experiment file, in order. Without -c, run\n"
-		"the embedded default: the timer source on the highest-numbered CPU, 10000\n"
-		"datapoints into wultfw-results/timer-DATE/datapoints.csv.\n"
-		"\n"
-		"  -c, --config FILE   experiment file (see wultfw.cfg(5))\n"
-		"      --only NAME     run only the experiment called NAME\n"
-		"      --check         validate the file and every plugin option (include/\n"
-		"                      exclude against the columns a source declares), and\n"
-		"                      say what this machine cannot run; measure nothing\n"
-		"  -o, --outdir DIR    put result directories in DIR (overrides 'outdir')\n"
-		"      --force         replace result directories that exist already\n"
-		"      --no-progress   no progress line even on a terminal\n"
-		"  -q, --quiet         errors only\n"
-		"  -v, --verbose       more detail (twice: plugin debug output)\n"
-		"  -h, --help          this help\n"
-		"  -V, --version       the version\n"
-		"\n"
-		"Settings of every experiment, over the file's (checked as the file's are):\n"
-		"      --cpu N         the measured CPU (source.cpu)\n"
-		"      --ldist D[,D]   launch distance, one or a range: 100us, 50us,4ms\n"
-		"                      (source.ldist)\n"
-		"      --datapoints N  stop after N datapoints (limits.datapoints)\n"
-		"      --time D        stop after D, e.g. 30s, 10m (limits.time)\n"
-		"\n"
-		"Remote SUTs (results come back to OUTDIR/HOST/NAME/; see 'wultfw fetch'):\n"
-		WFW_REMOTE_HELP
-		"      --local         run here even if the file names hosts\n"
-		"\n"
-		"Exit status: 0 done, 1 an experiment failed, 2 bad command line or\n"
-		"experiment file, 3 (--check) the file is valid but this machine cannot\n"
-		"run every experiment (warnings say why), 4 an experiment ended without\n"
-		"a datapoint (a warning says why), 5 measured but a collector's data is\n"
-		"missing (info.yml says why), 128+N stopped by signal N\n"
-		"(results so far are saved).\n"
-		"Plugins are searched in $WULTFW_PLUGIN_PATH (if unset, and this wultfw\n"
-		"is the one of a build tree: the plugins built with it), then %s.\n",
-		PLUGINDIR);
-}
-
-static char *join_args(int argc, char **argv)
-{
-	size_t len = 1;
-	char *s;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	s[0] = '\0';
-	for (i = 0; i < argc; i++) {
-		strcat(s, argv[i]);
-		if (i + 1 < argc)
-			strcat(s, " ");
-	}
-	return s;
-}
+#define READ_TIMEOUT_NS 100000000ULL	/* how often the loop looks at limits */
+#define INFO_RESERVE 8192		/* info.yml room kept for a full disk */
 
 /*
- * Whose columns include/exclude were checked against, where the source
- * declares none: those it gave when it opened here.
+ * One experiment's run: everything set up along the way, so teardown
+ * undoes exactly that in the mirrored order. The parsed plan stays as it
+ * was parsed.
  */
-static const char *unchecked_columns(const struct wfw_experiment *e)
-{
-	if (!wfw_datasel_wanted(&e->select) || wfw_plugin_columns(&e->source.h))
-		return "";
-	return " (include/exclude: against the columns the source gave on this machine; it declares none, another machine may give others)";
-}
-
-/*
- * --check: the file is valid; now say what this machine cannot run.
- * Returns 0, or WFW_EXIT_MACHINE when some experiment would refuse here.
- */
-static int check_plan(struct wfw_plan *plan, const char *sysfs_root, bool force)
-{
-	struct wfw_cfgerr warns = { 0 };
-	size_t i, j, bad = 0;
-
-	for (i = 0; i < plan->n; i++) {
-		struct wfw_experiment *e = &plan->exps[i];
-		size_t first = warns.n;
-
-		if (wfw_machine_check(e, sysfs_root, force, &warns)) {
-			bad++;
-			for (j = first; j < warns.n; j++)
-				wfw_warn("%s", warns.msgs[j]);
-			printf("%s: experiment '%s': valid, but cannot run here as it is (see the warning%s above)\n",
-			       plan->file, e->name, warns.n - first == 1 ? "" : "s");
-			continue;
-		}
-		printf("%s: experiment '%s': source %s on CPU %d, %zu sink%s: OK%s\n",
-		       plan->file, e->name, e->source.h.desc->name, e->cpu,
-		       e->nsinks, e->nsinks == 1 ? "" : "s", unchecked_columns(e));
-	}
-	wfw_cfgerr_free(&warns);
-	return bad ? WFW_EXIT_MACHINE : 0;
-}
-
-/* What the command line asked for. */
-struct run_args {
-	struct wfw_remote_opts rem;
-	struct wfw_plan_overrides ov;
-	struct wfw_run_opts ro;
-	const char *file;
-	bool check, progress, local;
+struct wfw_run {
+	struct wfw_experiment *e;
+	const struct wfw_run_opts *o;
+	struct wfw_run_result *r;
+	const char *sysfs;		/* "/sys" or the tests' fake tree */
+	struct wfw_source_cpu cpu;	/* the measured CPU's C-states */
+	struct wultfw_source_info si;
+	struct wultfw_source_params params;
+	struct wfw_info info;		/* info.yml; plugins add keys */
+	struct wultfw_batch batch;
+	struct wfw_progress pg;
+	char dir[PATH_MAX];
+	int dirfd;			/* dir, held open: its files go there */
+	char note[256];			/* what applying C-states noticed */
+	FILE *logf;
+	size_t nsinks_open;
+	uint64_t flushed_rows;		/* datapoints when the sinks last flushed */
+	uint64_t made;			/* rows the source gave, before selection */
+	char why_empty[256];		/* a run without a datapoint: why */
+	struct wfw_plugin_inst *failed_sink;	/* said why; not flushed again */
+	struct wfw_collectors *collectors;	/* running next to the source */
+	struct wfw_datasel sel;			/* include/exclude while measuring */
+	struct wfw_pace pace;		/* a sampler with a period: when to read */
+	bool source_open, cstates_set, info_written, started;
+	uint64_t start;
 };
 
-static bool is_dir(const char *path)
+static uint64_t now_ns(void)
 {
-	struct stat st;
+	struct timespec ts;
 
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* One option that is not a remote one; -1 to go on, else the exit status. */
-static int parse_one(struct run_args *a, int c)
+/* ---- services for plugins ---- */
+
+/* The source or sink whose ctx this is. */
+static struct wfw_plugin_inst *ctx_inst(const struct wultfw_ctx *ctx)
 {
-	switch (c) {
-	case 'c':
-		a->file = optarg;
+	const struct wfw_run *run = ctx->host_data;
+	struct wfw_experiment *e = run->e;
+
+	for (size_t i = 0; i < e->nsinks; i++)
+		if (ctx == &e->sinks[i].ctx)
+			return &e->sinks[i];
+	return &e->source;
+}
+
+static void host_log(struct wultfw_ctx *ctx, enum wultfw_log_level level,
+		     const char *msg)
+{
+	const char *name = ctx->plugin ? ctx->plugin->name : "plugin";
+
+	switch (level) {
+	case WULTFW_LOG_ERROR:
+		wfw_err("%s: %s", name, msg);
 		break;
-	case 'o':
-		a->ov.outdir = optarg;
-		break;
-	case OPT_ONLY:
-		a->ov.only = optarg;
-		break;
-	case OPT_CPU:
-		a->ov.cpu = optarg;
-		break;
-	case OPT_LDIST:
-		a->ov.ldist = optarg;
-		break;
-	case OPT_DATAPOINTS:
-		a->ov.datapoints = optarg;
-		break;
-	case OPT_TIME:
-		a->ov.time = optarg;
-		break;
-	case OPT_CHECK:
-		a->check = true;
-		break;
-	case OPT_LOCAL:
-		a->local = true;
-		break;
-	case OPT_FORCE:
-		a->ro.force = true;
-		break;
-	case OPT_NO_PROGRESS:
-		a->progress = false;
-		break;
-	case OPT_SYSFS:
-		if (!is_dir(optarg)) {
-			wfw_err("--sysfs-root '%s' is no directory (it stands for /sys, in tests)", optarg);
-			return 2;
+	case WULTFW_LOG_WARN:
+		if (ctx->bad_opt >= 0) {	/* about a setting: at its line */
+			char where[512];
+
+			wfw_plugin_where(ctx_inst(ctx), where, sizeof(where));
+			wfw_warn("%s: %s: %s", where, name, msg);
+		} else {
+			wfw_warn("%s: %s", name, msg);
 		}
-		a->ov.sysfs_root = optarg;
-		a->ro.sysfs_root = optarg;
 		break;
-	case 'q':
-		wfw_verbosity = 0;
+	case WULTFW_LOG_INFO:
+		wfw_info("%s: %s", name, msg);
 		break;
-	case 'v':
-		wfw_verbosity++;
+	default:
+		wfw_debug("%s: %s", name, msg);
 		break;
-	case 'h':
-		usage(stdout);
-		return 0;
-	case 'V':
-		/* The version first, as remote runs compare it; then the build. */
-		if (WFW_BUILD_ID[0])
-			printf("%s (%s)\n", PACKAGE_STRING, WFW_BUILD_ID);
-		else
-			printf("%s\n", PACKAGE_STRING);
-		return 0;
-	default:	/* said by parse_args() */
-		return 2;
 	}
-	return -1;
 }
 
-/* Returns -1 to go on, else the exit status. */
-static int parse_args(int argc, char **argv, struct run_args *a)
+static void host_info(struct wultfw_ctx *ctx, const char *key,
+		      const char *value)
 {
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "only", required_argument, NULL, OPT_ONLY },
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "ldist", required_argument, NULL, OPT_LDIST },
-		{ "datapoints", required_argument, NULL, OPT_DATAPOINTS },
-		{ "time", required_argument, NULL, OPT_TIME },
-		{ "check", no_argument, NULL, OPT_CHECK },
-		{ "outdir", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-		{ "sysfs-root", required_argument, NULL, OPT_SYSFS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "local", no_argument, NULL, OPT_LOCAL },
-		WFW_REMOTE_LONGOPTS,
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *shortopts = "c:o:qvhV" WFW_REMOTE_SHORTOPTS;
-	int c, ret;
+	struct wfw_run *run = ctx->host_data;
 
-	opterr = 0;	/* said in one line, with a did-you-mean */
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			wfw_suggest_bad_option("", shortopts, longopts, argv);
-			return 2;
-		}
-		ret = wfw_remote_getopt(&a->rem, c, optarg);
-		if (ret < 0)
-			return 2;
-		if (ret)
-			continue;
-		ret = parse_one(a, c);
-		if (ret >= 0)
+	wfw_info_str(&run->info, key, value);
+}
+
+static bool host_stopping(struct wultfw_ctx *ctx)
+{
+	return wfw_stop_signal != 0;
+}
+
+/* A plugin's change to a system setting: the same state file as C-states. */
+static int host_remember(struct wultfw_ctx *ctx, const char *what,
+			 const struct wultfw_restore_step *steps, size_t n)
+{
+	char msg[256];
+	int id;
+
+	snprintf(msg, sizeof(msg), "%s: %s", ctx->plugin ? ctx->plugin->name : "plugin", what);
+	id = wfw_restore_remember(msg, steps, n, ctx->err, sizeof(ctx->err));
+	return id;
+}
+
+/* One only the plugin's restore op undoes, given data. */
+static int host_remember_plugin(struct wultfw_ctx *ctx, const char *what,
+				const char *data)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "%s: %s", ctx->plugin->name, what);
+	return wfw_restore_remember_plugin(ctx->plugin->name, msg, data,
+					   ctx->err, sizeof(ctx->err));
+}
+
+static int host_undo(struct wultfw_ctx *ctx, int id)
+{
+	(void)ctx;
+	return wfw_restore_undo(id);
+}
+
+static void host_forget(struct wultfw_ctx *ctx, int id)
+{
+	(void)ctx;
+	wfw_restore_forget(id);
+}
+
+/* A sink's file in the result directory (core/sinkfile.c). */
+static int host_file_open(struct wultfw_ctx *ctx,
+			  const struct wultfw_file_spec *spec,
+			  struct wultfw_file **f)
+{
+	struct wfw_plugin_inst *pi = ctx_inst(ctx);
+
+	if (pi->h.desc->kind != WULTFW_KIND_SINK)
+		return wultfw_fail(ctx, -EPERM, "only sinks write files in the result directory");
+	return wfw_sinkfile_open(&pi->files, ctx, spec, f);
+}
+
+static const struct wultfw_host host = {
+	.size = sizeof(struct wultfw_host),
+	.log = host_log,
+	.info = host_info,
+	.stopping = host_stopping,
+	.remember = host_remember,
+	.undo = host_undo,
+	.forget = host_forget,
+	.remember_plugin = host_remember_plugin,
+	.file_open = host_file_open,
+	.file_reserve = wfw_sinkfile_reserve,
+	.file_commit = wfw_sinkfile_commit,
+	.file_write = wfw_sinkfile_write,
+	.file_flush = wfw_sinkfile_flush,
+	.file_close = wfw_sinkfile_close,
+};
+
+static void init_ctx(struct wfw_plugin_inst *pi, struct wfw_run *run, int cpu)
+{
+	wfw_plugin_ctx_init(&pi->ctx, &pi->h);
+	pi->ctx.cpu = cpu;
+	pi->ctx.opts = pi->opts.vals;
+	pi->ctx.cfg = pi->opts.cfg;
+	pi->ctx.sysfs_root = run->sysfs;
+	pi->ctx.host = &host;
+	pi->ctx.host_data = run;
+	pi->ctx.verbosity = wfw_verbosity;
+}
+
+/* The plugin's reason, or the errno text when it gave none. */
+static const char *reason(struct wfw_plugin_inst *pi, int ret)
+{
+	if (!pi->ctx.err[0])
+		snprintf(pi->ctx.err, sizeof(pi->ctx.err), "%s", strerror(-ret));
+	return pi->ctx.err;
+}
+
+/*
+ * Report a plugin's failure: at the experiment file's line when it blamed
+ * one of its options, else as "WHAT: reason" (WHAT NULL: "sink 'csv'
+ * (sinks[0])").
+ */
+static void plugin_error(struct wfw_plugin_inst *pi, int ret, const char *what)
+{
+	char where[512], sink[192];
+
+	if (!what) {
+		snprintf(sink, sizeof(sink), "sink '%s' (%s)", pi->h.desc->name, pi->key);
+		what = sink;
+	}
+
+	if (pi->ctx.bad_opt >= 0) {
+		wfw_plugin_where(pi, where, sizeof(where));
+		wfw_err("%s: %s", where, reason(pi, ret));
+	} else {
+		wfw_err("%s: %s", what, reason(pi, ret));
+	}
+}
+
+static void source_error(struct wfw_run *run, int ret, const char *what)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "source '%s'%s%s",
+		 run->e->source.h.desc->name, what ? " " : "", what ? what : "");
+	plugin_error(&run->e->source, ret, msg);
+}
+
+/* ---- probe: the source, its CPU and C-states ---- */
+
+/* The measured CPU is online, and its cpuidle state names or why none. */
+static int probe_cpu(struct wfw_run *run)
+{
+	struct wultfw_ctx *ctx = &run->e->source.ctx;
+	int cpu = run->e->cpu;
+
+	if (!wfw_cpu_online(cpu, run->sysfs)) {
+		wfw_err("experiment '%s': CPU %d is not online (see %s/devices/system/cpu/online)",
+			run->e->name, cpu, run->sysfs);
+		return -ENODEV;
+	}
+	wfw_source_cpu_open(&run->cpu, cpu, run->sysfs, ctx);
+	return 0;
+}
+
+/*
+ * A source with a launch distance makes its first datapoint after the
+ * shortest one at the earliest: one not below the time limit makes none.
+ */
+static bool ldist_beyond_limit(const struct wfw_run *run, char *why, size_t len)
+{
+	const struct wfw_experiment *e = run->e;
+	char ld[32], lim[32];
+
+	if (e->ldist_use == WULTFW_LDIST_NONE || !e->max_time_ns ||
+	    run->params.ldist_from_ns < e->max_time_ns)
+		return false;
+	wfw_format_duration(run->params.ldist_from_ns, ld, sizeof(ld));
+	wfw_format_duration(e->max_time_ns, lim, sizeof(lim));
+	snprintf(why, len, "the shortest launch distance (%s) is not below the time limit (%s): no datapoint can arrive in time",
+		 ld, lim);
+	return true;
+}
+
+static int probe(struct wfw_run *run)
+{
+	struct wfw_experiment *e = run->e;
+	char err[1024];
+	int ret;
+
+	init_ctx(&e->source, run, e->cpu);
+	ret = probe_cpu(run);
+	if (ret)
+		return ret;
+	run->si.size = sizeof(run->si);
+	ret = e->source.h.desc->source->open(&e->source.ctx, &run->si);
+	if (ret < 0) {
+		source_error(run, ret, "cannot run here");
+		return ret;
+	}
+	run->source_open = true;
+	if (!run->si.schema || !run->si.schema->ncols) {
+		wfw_err("source '%s' declared no columns: a plugin bug", e->source.h.desc->name);
+		return -EINVAL;
+	}
+	ret = wfw_datasel_compile(&run->sel, &e->select, run->si.schema);
+	if (!ret)	/* a sink's column typo: no failed result directory */
+		ret = wfw_sinkcols_refuse(e, run->si.schema);
+	if (ret)
+		return ret;
+	if (e->ldist_use != WULTFW_LDIST_NONE) {
+		ret = wfw_fit_ldist(e, &run->si, &run->params.ldist_from_ns,
+				    &run->params.ldist_to_ns, err, sizeof(err));
+		if (ret) {
+			wfw_err("%s", err);
 			return ret;
+		}
+		if (ldist_beyond_limit(run, err, sizeof(err)))
+			wfw_warn("%s:%d: %s: %s: shorten ldist or lengthen limits.time",
+				 e->ldist_loc.file, e->ldist_loc.line, e->ldist_loc.key, err);
 	}
-	if (optind < argc) {
-		wfw_err("unexpected argument '%s' (is it a command? 'wultfw help' lists them)",
-			argv[optind]);
-		return 2;
+	ret = wfw_cstates_apply(e, run->sysfs, run->note, sizeof(run->note),
+				err, sizeof(err));
+	if (ret) {
+		wfw_err("experiment '%s': %s", e->name, err);
+		return ret;
 	}
-	return -1;
+	run->cstates_set = true;
+	return 0;
 }
 
-static bool show_progress(const struct run_args *a)
+static void unprobe(struct wfw_run *run)
 {
-	return a->progress && wfw_verbosity > 0 && isatty(STDERR_FILENO);
+	if (run->cstates_set)
+		wfw_cstates_restore();
+	if (run->source_open)
+		run->e->source.h.desc->source->close(&run->e->source.ctx);
+	wfw_source_cpu_close(&run->cpu);
+	wfw_datasel_free(&run->sel);
 }
 
-/* The experiments run on the SUTs the file or -H names. */
-static int run_remote(struct run_args *a, struct wfw_plan *plan)
-{
-	int status;
+/* ---- prepare the result directory ---- */
 
-	a->rem.config_file = a->file;
-	a->rem.only = a->ov.only;
-	a->rem.settings = wfw_overrides_args(&a->ov);
-	a->rem.force = a->ro.force;
-	a->rem.check = a->check;
-	a->rem.progress = show_progress(a);
-	if (!a->check)
-		wfw_signals_install();
-	status = wfw_remote_main(plan, &a->rem);
-	wfw_hosts_free(&a->rem.hosts);
-	free((char *)a->rem.settings);
-	return status;
+static void fill_info(struct wfw_run *run)
+{
+	const struct wultfw_source_info *si = &run->si;
+	struct wfw_experiment *e = run->e;
+	struct wfw_info *info = &run->info;
+	char date[64], buf[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	/* wult's report tools read results only under their own toolname. */
+	wfw_info_str(info, "toolname", si->report_tool ? si->report_tool : "wult");
+	/*
+	 * wult (1.12.x) takes format 1.3 without a warning, shows the
+	 * collecting tool as "Wult version <toolver>" and compares toolver
+	 * only for equality: so toolver names wultfw.
+	 */
+	wfw_info_str(info, "toolver", "wultfw " PACKAGE_VERSION);
+	wfw_info_str(info, "collector", "wultfw " PACKAGE_VERSION);
+	wfw_info_str(info, "format_version", "1.3");
+	wfw_info_str(info, "reportid", e->name);
+	wfw_info_identity(info, e->name);
+	localtime_r(&now, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", &tm);
+	wfw_info_str(info, "date", date);
+	wfw_info_fmt(info, "cpunum", "%d", e->cpu);
+	wfw_info_fmt(info, "cpu", "%d", e->cpu);
+	wfw_info_str(info, "devid", si->devid ? si->devid : e->source.h.desc->name);
+	wfw_info_str(info, "devdescr", si->devdescr ? si->devdescr : "");
+	wfw_info_fmt(info, "resolution", "%" PRIu64, si->resolution_ns);
+	if (e->ldist_use != WULTFW_LDIST_NONE) {
+		wfw_format_duration(e->ldist_from_ns, buf, sizeof(buf));
+		wfw_info_str(info, "ldist_from", buf);
+		wfw_format_duration(e->ldist_to_ns, buf, sizeof(buf));
+		wfw_info_str(info, "ldist_to", buf);
+	}
+	wfw_info_fmt(info, "seed", "%" PRIu64, e->seed);
+	wfw_info_str(info, "source", e->source.h.desc->name);
+	wfw_info_str(info, "experiment_file", run->o->config_file ? run->o->config_file : "(embedded default)");
+	wfw_info_raw(info, "duration", "0");
+	wfw_info_raw(info, "datapoints", "0");
+	wfw_info_raw(info, "discarded", "0");
+	wfw_info_str(info, "status", "running");
+	/* Who is running it, so a killed run is told from a going one. */
+	wfw_info_fmt(info, "pid", "%d", (int)getpid());
+	wfw_info_fmt(info, "pid_start", "%llu", wfw_proc_start(getpid()));
+	wfw_boot_id(buf, sizeof(buf));
+	wfw_info_str(info, "boot_id", buf);
 }
 
-/* Every experiment here, in order, until one is stopped by a signal. */
-static int run_local(struct run_args *a, struct wfw_plan *plan, int argc, char **argv)
+static void write_logs(const struct wfw_run *run)
 {
-	int status = 0;
+	const struct wfw_run_opts *o = run->o;
+	char *text;
+	int ret;
+
+	if (o->cmdline) {
+		char *line = malloc(strlen(o->cmdline) + 2);
+
+		if (line) {
+			sprintf(line, "%s\n", o->cmdline);
+			wfw_write_text_at(run->dirfd, "logs/cmdline", line);
+			free(line);
+		}
+	}
+	text = wfw_resolved_config(run->e, o->config_file);
+	if (text) {
+		ret = wfw_write_text_at(run->dirfd, "logs/config", text);
+		if (ret)
+			wfw_warn("cannot write %s/logs/config: %s", run->dir, strerror(-ret));
+		free(text);
+	}
+}
+
+/*
+ * logs/wultfw.log gets the messages kept since the run began and a copy
+ * of every message from here on, each in the file once it is said (line
+ * buffered: a kill -9 loses none).
+ */
+static void open_log(struct wfw_run *run)
+{
+	int fd = openat(run->dirfd, "logs/wultfw.log",
+			O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	run->logf = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!run->logf) {
+		wfw_warn("cannot write %s/logs/wultfw.log: %s", run->dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	setvbuf(run->logf, NULL, _IOLBF, 0);
+	wfw_log_tee(run->logf);
+}
+
+/* A generated name taken already got a number: the experiment has it too. */
+static void rename_experiment(struct wfw_run *run)
+{
+	const char *base = strrchr(run->dir, '/');
+	char *name;
+
+	base = base ? base + 1 : run->dir;
+	if (!strcmp(base, run->e->name))
+		return;
+	name = strdup(base);
+	if (!name)
+		return;
+	free(run->e->name);
+	run->e->name = name;
+}
+
+static void add_fact(void *info, const char *key, const char *value)
+{
+	wfw_info_str(info, key, value);
+}
+
+/* The C-states in force, the governor and the machine's facts. */
+static void machine_info(struct wfw_run *run)
+{
+	char buf[1024];
+
+	wfw_cpuidle_describe(run->e->cpu, run->sysfs, buf, sizeof(buf));
+	wfw_info_str(&run->info, "cstates", buf);
+	wfw_cpuidle_governor(run->sysfs, buf, sizeof(buf));
+	wfw_info_str(&run->info, "cpuidle_governor", buf);
+	wfw_machine_facts(run->sysfs, run->e->cpu, add_fact, &run->info);
+}
+
+/*
+ * The directory, then info.yml (status running, our pid), then logs/:
+ * a directory with logs/ always says who writes to it, so --force of
+ * another run leaves it alone (wfw_resultdir_replaceable).
+ */
+static int make_resultdir(struct wfw_run *run)
+{
+	char err[1024];
+	int ret;
+
+	run->dirfd = wfw_resultdir_make(run->dir, sizeof(run->dir), run->o->force,
+					run->o->numbered, err, sizeof(err));
+	if (run->dirfd < 0) {
+		wfw_err("%s", err);
+		return run->dirfd;
+	}
+	rename_experiment(run);
+	fill_info(run);
+	machine_info(run);
+	/*
+	 * info.yml first, with room for its final version, before logs/ and
+	 * any sink take the space: a full disk or a kill -9 still leaves one
+	 * saying what happened.
+	 */
+	ret = wfw_info_write_at(&run->info, run->dirfd, INFO_RESERVE);
+	if (ret) {
+		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
+		return ret;
+	}
+	run->info_written = true;
+	if (mkdirat(run->dirfd, "logs", 0755)) {
+		ret = -errno;
+		wfw_err("cannot create %s/logs: %s", run->dir, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+static int prepare_resultdir(struct wfw_run *run)
+{
+	struct wfw_experiment *e = run->e;
+	int ret = make_resultdir(run);
+	bool widened;
+
+	if (ret)
+		return ret;
+	open_log(run);
+	write_logs(run);
+	wfw_info("experiment '%s': source %s on CPU %d, results in %s",
+		 e->name, e->source.h.desc->name, e->cpu, run->dir);
+	if (run->note[0])
+		wfw_warn("experiment '%s': %s", e->name, run->note);
+	/* Keep our own work off the measured CPU. */
+	if (wfw_pin_away_from(e->cpu, &widened))
+		wfw_debug("could not move wultfw's main thread off CPU %d", e->cpu);
+	else if (widened)
+		wfw_warn("experiment '%s': wultfw was started on CPU %d only (taskset?): its reading thread runs on the other CPUs, off the measured one",
+			 e->name, e->cpu);
+	if (wfw_may_run_on(e->cpu))
+		wfw_warn("experiment '%s': wultfw's reading thread could not be moved off the measured CPU %d: it will disturb the measurement",
+			 e->name, e->cpu);
+	run->batch.ncols = run->si.schema->ncols;
+	run->batch.capacity = WFW_BATCH_ROWS;
+	run->batch.cells = calloc(run->batch.capacity * run->batch.ncols,
+				  sizeof(*run->batch.cells));
+	if (!run->batch.cells) {
+		wfw_err("out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void report(struct wfw_run *run, int ret);
+
+static void unprepare_resultdir(struct wfw_run *run, int ret)
+{
+	free(run->batch.cells);
+	run->batch.cells = NULL;
+	report(run, ret);
+	wfw_log_tee(NULL);
+	if (run->logf)
+		fclose(run->logf);
+	run->logf = NULL;
+}
+
+/* ---- sinks ---- */
+
+static int open_sinks(struct wfw_run *run)
+{
+	struct wfw_experiment *e = run->e;
+	struct wultfw_run_info ri = {
+		.size = sizeof(ri), .experiment = e->name, .outdir = run->dir, .cpu = e->cpu,
+		.source = &run->si, .schema = run->si.schema,
+	};
+	int ret;
+
+	for (; run->nsinks_open < e->nsinks; run->nsinks_open++) {
+		struct wfw_plugin_inst *pi = &e->sinks[run->nsinks_open];
+
+		init_ctx(pi, run, -1);
+		wfw_sinkfiles_init(&pi->files, run->dirfd, run->dir);
+		ret = pi->h.desc->sink->open(&pi->ctx, &ri);
+		if (ret < 0) {
+			plugin_error(pi, ret, NULL);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The one way batches reach the sinks, and their files the kernel and the
+ * disk on their schedule; the first failure stops the run.
+ */
+static int write_sinks(struct wfw_run *run, const struct wultfw_batch *b)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < run->e->nsinks; i++) {
+		struct wfw_plugin_inst *pi = &run->e->sinks[i];
+
+		ret = pi->h.desc->sink->write(&pi->ctx, b);
+		if (ret >= 0)
+			ret = wfw_sinkfiles_wrote(&pi->files, &pi->ctx, b->rows);
+		if (ret < 0) {
+			plugin_error(pi, ret, NULL);
+			run->failed_sink = pi;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The source went quiet: whatever the sinks still hold goes to the disk
+ * now rather than at their next write (which may never come).
+ */
+static int flush_sinks(struct wfw_run *run)
+{
+	size_t i;
+	int ret;
+
+	if (run->r->datapoints == run->flushed_rows)
+		return 0;
+	for (i = 0; i < run->nsinks_open; i++) {
+		struct wfw_plugin_inst *pi = &run->e->sinks[i];
+
+		ret = pi->h.desc->sink->flush(&pi->ctx);
+		if (ret >= 0)
+			ret = wfw_sinkfiles_sync(&pi->files, &pi->ctx);
+		if (ret < 0) {
+			plugin_error(pi, ret, NULL);
+			run->failed_sink = pi;
+			return ret;
+		}
+	}
+	run->flushed_rows = run->r->datapoints;
+	return 0;
+}
+
+/* Flush and close every opened sink; the first failure fails the run. */
+static int close_sinks(struct wfw_run *run, int ret)
+{
+	const struct wfw_run_result *r = run->r;
+	struct wultfw_run_summary sum = {
+		.size = sizeof(sum), .datapoints = r->datapoints, .discarded = r->discarded,
+		.duration_s = r->duration_s, .interrupted = r->stop_signal != 0,
+		.failed = ret < 0,
+	};
 	size_t i;
 
-	wfw_signals_install();
-	a->ro.progress = show_progress(a);
-	a->ro.config_file = a->file;
-	a->ro.numbered = plan->embedded;	/* dated names, not the user's */
-	a->ro.cmdline = join_args(argc, argv);
-	for (i = 0; i < plan->n; i++) {
-		struct wfw_run_result r;
+	for (i = 0; i < run->nsinks_open; i++) {
+		struct wfw_plugin_inst *pi = &run->e->sinks[i];
+		const struct wultfw_sink_ops *ops = pi->h.desc->sink;
+		bool failed = pi == run->failed_sink;
+		int fret = failed ? 0 : ops->flush(&pi->ctx);
+		int cret;
 
-		if (wfw_run_experiment(&plan->exps[i], &a->ro, &r))
-			status = 1;
-		else if (r.empty && !status)
-			status = WFW_EXIT_EMPTY;
-		else if (r.collectors_failed && !status)
-			status = WFW_EXIT_COLLECT;
-		if (r.stop_signal) {
-			if (i + 1 < plan->n)
-				wfw_info("not running the %zu remaining experiment%s",
-					 plan->n - i - 1, plan->n - i - 1 == 1 ? "" : "s");
-			status = 128 + r.stop_signal;
-			break;
-		}
+		if (fret >= 0 && !failed)
+			fret = wfw_sinkfiles_sync(&pi->files, &pi->ctx);
+		if (fret < 0)
+			wfw_err("sink '%s' (%s): flush: %s", pi->h.desc->name, pi->key,
+				reason(pi, fret));
+		cret = ops->close(&pi->ctx, &sum);
+		wfw_sinkfiles_close_all(&pi->files, &pi->ctx);
+		if (cret < 0 && fret >= 0 && !failed)
+			plugin_error(pi, cret, NULL);
+		if ((fret < 0 || cret < 0) && !ret)
+			ret = fret < 0 ? fret : cret;
 	}
-	free((char *)a->ro.cmdline);
-	return status;
+	return ret;
 }
 
-int wfw_cmd_run(int argc, char **argv)
-{
-	struct run_args a = { .progress = true };
-	struct wfw_cfgerr errs = { 0 };
-	struct wfw_plan plan;
-	int status = parse_args(argc, argv, &a), remote = 0;
+/* ---- pump: source to sinks ---- */
 
-	if (status >= 0)
-		return status;
-	if (wfw_plan_load(&plan, a.file, &a.ov, &errs) ||
-	    (remote = a.local ? 0 : wfw_remote_setup(&a.rem, &plan, &errs)) < 0) {
-		wfw_cfgerr_print(&errs);
-		wfw_err("%zu problem%s in %s: nothing was measured",
-			errs.n, errs.n == 1 ? "" : "s", plan.file);
-		wfw_cfgerr_free(&errs);
-		wfw_plan_free(&plan);
-		return 2;
+/*
+ * The source's read(), or for a sampler with a period the wait for its
+ * next deadline within the timeout and the read then (zero rows before).
+ */
+static int read_source(struct wfw_run *run, uint64_t timeout)
+{
+	struct wfw_plugin_inst *src = &run->e->source;
+	int ret;
+
+	if (!run->pace.period)
+		return src->h.desc->source->read(&src->ctx, &run->batch, timeout);
+	if (!wfw_pace_wait(&run->pace, timeout))
+		return WULTFW_READ_OK;
+	ret = src->h.desc->source->read(&src->ctx, &run->batch, 0);
+	wfw_pace_next(&run->pace);
+	return ret;
+}
+
+/*
+ * One read from the source, its rows (clipped to the datapoint limit)
+ * handed to the sinks. Returns the read's status or a sink's error.
+ */
+static int pump_once(struct wfw_run *run, uint64_t timeout, bool *sink_failed)
+{
+	struct wfw_experiment *e = run->e;
+	struct wultfw_batch *b = &run->batch;
+	struct wfw_run_result *r = run->r;
+	int ret, wret;
+
+	b->rows = 0;
+	b->discarded = 0;
+	ret = read_source(run, timeout);
+	/* Rows read before a failure are real: keep them. */
+	r->discarded += b->discarded;
+	run->made += b->rows;
+	/* The selected rows only, clipped to the datapoint limit. */
+	wret = wfw_datasel_batch(&run->sel, b, e->max_datapoints ?
+				 e->max_datapoints - r->datapoints : UINT64_MAX);
+	*sink_failed = wret != 0;
+	if (wret)
+		return wret;
+	if (!b->rows) {		/* a quiet source: a chance to flush */
+		wret = flush_sinks(run);
+		*sink_failed = wret < 0;
+		return wret < 0 ? wret : ret;
 	}
-	if (remote)
-		status = run_remote(&a, &plan);
-	else if (a.check)
-		status = check_plan(&plan, a.ov.sysfs_root, a.ro.force);
+	wret = write_sinks(run, b);
+	if (wret) {
+		*sink_failed = true;
+		return wret;
+	}
+	r->datapoints += b->rows;
+	wfw_collect_tick(run->collectors);
+	return ret;
+}
+
+static bool limit_reached(const struct wfw_run *run)
+{
+	return run->e->max_datapoints &&
+	       run->r->datapoints >= run->e->max_datapoints;
+}
+
+/* The measuring loop: until a limit, a signal, the source's end or an error. */
+static int measure(struct wfw_run *run)
+{
+	uint64_t max_time = run->e->max_time_ns;
+	uint64_t deadline = max_time ? run->start + max_time : 0;
+	bool sink_failed;
+	int ret;
+
+	for (;;) {
+		uint64_t timeout = READ_TIMEOUT_NS, now = now_ns();
+
+		if (wfw_stop_signal || (deadline && now >= deadline))
+			return 0;
+		if (deadline && deadline - now < timeout)
+			timeout = deadline - now;
+		ret = pump_once(run, timeout, &sink_failed);
+		if (sink_failed)
+			return ret;
+		if (ret == -EINTR && wfw_stop_signal)
+			return 0;
+		if (ret < 0) {
+			source_error(run, ret, NULL);
+			return ret;
+		}
+		wfw_progress_update(&run->pg, run->r->datapoints, run->r->discarded);
+		if (ret == WULTFW_READ_END || limit_reached(run))
+			return 0;
+	}
+}
+
+/*
+ * After stop(): what the source still holds, within the limit. A sampler
+ * the core paces holds nothing: a read would be a new sample.
+ */
+static int drain(struct wfw_run *run)
+{
+	bool sink_failed;
+	int ret;
+
+	if (run->pace.period)
+		return 0;
+	do {
+		if (limit_reached(run))
+			return 0;
+		ret = pump_once(run, 0, &sink_failed);
+		if (sink_failed)
+			return ret;
+		if (ret < 0)
+			return 0;	/* nothing more to be had */
+	} while (run->batch.rows == run->batch.capacity);
+	return 0;
+}
+
+static int pump(struct wfw_run *run)
+{
+	struct wfw_experiment *e = run->e;
+	const struct wultfw_source_ops *src = e->source.h.desc->source;
+	int ret, sret;
+
+	run->params.size = sizeof(run->params);
+	run->params.cpu = e->cpu;
+	run->params.seed = e->seed;
+	ret = wfw_datasel_open(&run->sel, run->dir, run->si.schema);
+	if (ret)
+		return ret;
+	/* collectors run before, during and after the main source */
+	run->collectors = wfw_collect_start(&e->collect, e->cpu, run->dir, run->sysfs,
+					   &run->info);
+	run->start = now_ns();
+	ret = src->start(&e->source.ctx, &run->params);
+	if (ret < 0) {
+		source_error(run, ret, "cannot start");
+		run->r->collectors_failed = wfw_collect_stop(run->collectors, &run->info,
+			run->r->collectors_lost, sizeof(run->r->collectors_lost));
+		return ret;
+	}
+	run->started = true;
+	if (!run->si.on_demand)
+		wfw_pace_start(&run->pace, run->si.period_ns, run->si.period_aligned);
+	wfw_progress_begin(&run->pg, e->name, e->max_datapoints, e->max_time_ns,
+			   run->o->progress);
+	ret = measure(run);
+	wfw_progress_end(&run->pg);
+	sret = src->stop(&e->source.ctx);
+	if (sret < 0)
+		wfw_warn("source '%s' did not stop cleanly: %s",
+			 e->source.h.desc->name, reason(&e->source, sret));
+	if (!ret)
+		ret = drain(run);
+	run->r->collectors_failed = wfw_collect_stop(run->collectors, &run->info,
+		run->r->collectors_lost, sizeof(run->r->collectors_lost));
+	return ret;
+}
+
+/* ---- finish ---- */
+
+static void finish_info(struct wfw_run *run)
+{
+	const struct wfw_run_result *r = run->r;
+	struct wfw_info *info = &run->info;
+	int ret;
+
+	wfw_info_fmt(info, "duration", "%.3f", r->duration_s);
+	wfw_info_fmt(info, "datapoints", "%" PRIu64, r->datapoints);
+	wfw_info_fmt(info, "discarded", "%" PRIu64, r->discarded);
+	wfw_info_str(info, "status",
+		     r->failed ? "failed" :
+		     r->stop_signal ? "interrupted" :
+		     r->empty ? "empty" : "complete");
+	if (r->failed && wfw_log_first_error()[0])
+		wfw_info_str(info, "error", wfw_log_first_error());
+	if (r->empty)
+		wfw_info_str(info, "empty_reason", run->why_empty);
+	ret = wfw_info_write_at(info, run->dirfd, 0);
+	if (ret)
+		wfw_err("cannot write %s/info.yml: %s", run->dir, strerror(-ret));
+}
+
+/* A run that ended without a datapoint: the likeliest reason first. */
+static void why_empty(struct wfw_run *run)
+{
+	const struct wfw_run_result *r = run->r;
+	char *why = run->why_empty;
+	size_t len = sizeof(run->why_empty);
+
+	if (ldist_beyond_limit(run, why, len))
+		return;
+	if (run->made)
+		snprintf(why, len, "the include/exclude selection kept none of the %" PRIu64 " datapoints the source made",
+			 run->made);
+	else if (r->discarded)
+		snprintf(why, len, "the source discarded all %" PRIu64 " datapoints it made as inconsistent (its drop reasons are in info.yml)",
+			 r->discarded);
 	else
-		status = run_local(&a, &plan, argc, argv);
-	wfw_plan_free(&plan);
-	return status;
+		snprintf(why, len, "the source delivered none in %.1fs", r->duration_s);
+}
+
+/* Sinks closed with the final counts, then info.yml's final state. */
+static int finish(struct wfw_run *run, int ret)
+{
+	struct wfw_run_result *r = run->r;
+
+	r->duration_s = run->start ? (double)(now_ns() - run->start) / 1e9 : 0;
+	r->stop_signal = wfw_stop_signal;
+	ret = close_sinks(run, ret);
+	if (wfw_datasel_close(&run->sel) && !ret)
+		ret = -EIO;
+	wfw_datasel_info(&run->sel, &run->info);
+	r->failed = ret < 0;
+	r->empty = !r->failed && !r->stop_signal && !r->datapoints && run->started;
+	if (r->empty)
+		why_empty(run);
+	if (run->info_written)
+		finish_info(run);
+	return ret;
+}
+
+/* The closing lines: discarded datapoints, and where the results are. */
+static void report(struct wfw_run *run, int ret)
+{
+	const struct wfw_run_result *r = run->r;
+	const char *name = run->e->name;
+
+	if (r->discarded > r->datapoints)
+		wfw_warn("experiment '%s': %" PRIu64 " datapoints discarded as inconsistent, more than the %" PRIu64
+			 " kept: a launch distance too short for the source? its drop reasons are in info.yml",
+			 name, r->discarded, r->datapoints);
+	else if (r->discarded)
+		wfw_info("experiment '%s': %" PRIu64 " datapoint%s discarded as inconsistent by the source",
+			 name, r->discarded, r->discarded == 1 ? "" : "s");
+	if (ret < 0 || !run->started)
+		return;
+	if (r->stop_signal)
+		wfw_info("experiment '%s' interrupted by signal %d after %" PRIu64 " datapoints in %.1fs; results saved in %s",
+			 name, r->stop_signal, r->datapoints, r->duration_s, run->dir);
+	else if (r->empty)
+		wfw_warn("experiment '%s': no datapoint in %.1fs: %s (info.yml in %s says status: 'empty')",
+			 name, r->duration_s, run->why_empty, run->dir);
+	else if (r->collectors_failed)
+		wfw_warn("experiment '%s': %" PRIu64 " datapoints in %.1fs, results in %s, without the data of collector %s (info.yml says why)",
+			 name, r->datapoints, r->duration_s, run->dir, r->collectors_lost);
+	else
+		wfw_info("experiment '%s': %" PRIu64 " datapoints in %.1fs, results in %s (statistics: wultfw calc %s)",
+			 name, r->datapoints, r->duration_s, run->dir, run->dir);
+}
+
+/*
+ * probe -> result directory -> sinks -> pump -> finish; each phase that
+ * got set up is torn down in the mirrored order, whatever failed.
+ */
+/* The measured CPU's lock (cpulock.h): its fd, or < 0 (busy: said). */
+static int lock_cpu(const struct wfw_experiment *e)
+{
+	pid_t other;
+	int fd = wfw_cpulock_take(e->cpu, &other);
+	char who[32] = "pid unknown";
+
+	if (other)
+		snprintf(who, sizeof(who), "pid %d", (int)other);
+	if (fd == -EBUSY)
+		wfw_warn("experiment '%s': another wultfw (%s) is measuring CPU %d too: each disturbs the other's wake-ups",
+			 e->name, who, e->cpu);
+	return fd;
+}
+
+int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
+		       struct wfw_run_result *r)
+{
+	struct wfw_run run = {
+		.e = e, .o = o, .r = r, .dirfd = -1,
+		.sysfs = wfw_sysfs(o->sysfs_root),
+	};
+	int ret, lock;
+
+	memset(r, 0, sizeof(*r));
+	wfw_log_reset_first_error();
+	wfw_log_keep();		/* for logs/wultfw.log, once it exists */
+	snprintf(run.dir, sizeof(run.dir), "%s/%s", e->outdir, e->name);
+	/* What a killed run left changed goes back before we change anything. */
+	if (wfw_restore_leftovers("run", true) < 0)
+		wfw_warn("settings a killed wultfw changed could not all be restored (above): this experiment may measure with them");
+
+	lock = lock_cpu(e);
+	ret = probe(&run);
+	if (!ret) {
+		ret = prepare_resultdir(&run);
+		if (!ret) {
+			ret = open_sinks(&run);
+			if (!ret)
+				ret = pump(&run);
+		}
+		/* Whatever got opened is closed, and info.yml says how it ended. */
+		ret = finish(&run, ret);
+		unprepare_resultdir(&run, ret);
+	} else {
+		report(&run, ret);
+	}
+	unprobe(&run);
+	wfw_cpulock_release(lock);
+	if (run.dirfd >= 0)
+		close(run.dirfd);
+	wfw_info_free(&run.info);
+	if (ret < 0)
+		r->failed = true;
+	return ret < 0 ? ret : 0;
 }

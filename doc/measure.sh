@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Reproduce the README's measurement section on this machine, as root from
+# Reproduce doc/measurements.md's first tables on this machine, as root from
 # a built tree:  sh doc/measure.sh [CPU] [DATAPOINTS]   (default 1, 5000)
 # Prints markdown: the machine, timer vs cyclictest at equal settings, hrt
 # per requested C-state, and a launch-distance sweep of hrt and timer at

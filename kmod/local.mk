@@ -43,7 +43,6 @@ kmod/dkms.conf: $(srcdir)/kmod/modules.list $(srcdir)/kmod/modules.sh config.sta
 kmod_table.h: $(srcdir)/kmod/modules.list $(srcdir)/kmod/modules.sh
 	$(AM_V_GEN)$(KMOD_LIST) c >$@.tmp && mv $@.tmp $@
 BUILT_SOURCES += kmod_table.h
-core/tools/core_libwfw_core_la-cmd_deploy.lo: kmod_table.h
 CLEANFILES += kmod/dkms.conf kmod_table.h
 
 modules:

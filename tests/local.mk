@@ -32,7 +32,9 @@ TEST_BOUND = 1200
 SLOW_TEST_BOUND = 3600
 LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/run-bounded.sh $(TEST_BOUND)
 SH_LOG_COMPILER = $(LOG_COMPILER)
-EXTRA_DIST += tests/run-bounded.sh
+# Test programs (CUnit): each case they skip is a SKIP result of its own.
+LOG_DRIVER = $(SHELL) $(top_srcdir)/tests/case-driver.sh $(top_srcdir)/build-aux/test-driver
+EXTRA_DIST += tests/run-bounded.sh tests/case-driver.sh
 
 # Plugin directories of this build tree, for tests that run the binary.
 wfw_empty :=
@@ -44,20 +46,15 @@ noinst_LTLIBRARIES += tests/unit/libtestutil.la
 tests_unit_libtestutil_la_SOURCES = tests/unit/testutil.c tests/unit/testutil.h
 tests_unit_libtestutil_la_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 
-CORE_TEST_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBCONFIG_CFLAGS) -I$(top_srcdir)/core
+CORE_TEST_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(LIBCONFIG_CFLAGS) -I$(top_srcdir)/core -iquote $(top_srcdir)
 # Option-table tests run the core's parser (tests/unit/testopts.c).
 noinst_LTLIBRARIES += tests/unit/libtestopts.la
-tests_unit_libtestopts_la_SOURCES = tests/unit/testopts.c tests/unit/testopts.h
+tests_unit_libtestopts_la_SOURCES = tests/unit/testopts.c tests/unit/testopts.h \
+	tests/unit/sinkhost.c tests/unit/sinkhost.h
 tests_unit_libtestopts_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
 tests_unit_libtestopts_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
-CORE_TEST_LIBS = tests/unit/libtestopts.la core/libwfw_core.la \
+CORE_TEST_LIBS = tests/unit/libtestopts.la remote/libwfw_remote.la core/libwfw_core.la \
 	tests/unit/libtestutil.la $(CUNIT_LIBS)
-
-check_PROGRAMS += tests/unit/test_units
-TESTS += tests/unit/test_units
-tests_unit_test_units_SOURCES = tests/unit/test_units.c
-tests_unit_test_units_CFLAGS = $(CORE_TEST_CFLAGS)
-tests_unit_test_units_LDADD = $(CORE_TEST_LIBS)
 
 check_PROGRAMS += tests/unit/test_datasel
 TESTS += tests/unit/test_datasel
@@ -65,14 +62,11 @@ tests_unit_test_datasel_SOURCES = tests/unit/test_datasel.c
 tests_unit_test_datasel_CFLAGS = $(CORE_TEST_CFLAGS)
 tests_unit_test_datasel_LDADD = $(CORE_TEST_LIBS)
 
-check_PROGRAMS += tests/unit/test_sysinfo tests/unit/test_cpulock
-TESTS += tests/unit/test_sysinfo tests/unit/test_cpulock
+check_PROGRAMS += tests/unit/test_cpulock
+TESTS += tests/unit/test_cpulock
 tests_unit_test_cpulock_SOURCES = tests/unit/test_cpulock.c
 tests_unit_test_cpulock_CFLAGS = $(CORE_TEST_CFLAGS)
 tests_unit_test_cpulock_LDADD = $(CORE_TEST_LIBS)
-tests_unit_test_sysinfo_SOURCES = tests/unit/test_sysinfo.c
-tests_unit_test_sysinfo_CFLAGS = $(CORE_TEST_CFLAGS)
-tests_unit_test_sysinfo_LDADD = $(CORE_TEST_LIBS)
 
 check_PROGRAMS += tests/unit/test_remote
 TESTS += tests/unit/test_remote
@@ -112,7 +106,8 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/test_wult_compat.sh tests/integration/test_select.sh \
 	tests/integration/test_select_onepass.sh \
 	examples/plugins/loadavg/loadavg.c examples/plugins/loadavg/Makefile \
-	examples/plugins/loadavg/loadavg.cfg
+	examples/plugins/loadavg/loadavg.cfg examples/plugins/jsonl/jsonl.c \
+	examples/plugins/jsonl/Makefile examples/plugins/jsonl/jsonl.cfg
 # Builds the whole tree again: only from check-all.
 SLOW_TESTS += tests/integration/static_build.sh
 if HAVE_CUNIT

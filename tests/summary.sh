@@ -1,36 +1,52 @@
 #!/bin/sh
 # Print one closing line for all automake test results under a build tree:
 # "tests: N passed, N failed, N skipped", after one line per skipped test
-# naming what this machine lacks (the test's own "SKIP: reason" line) and
-# one per test stopped at the bound per test (tests/run-bounded.sh). A
-# skip that gives no reason counts as a failure: it would hide a lack.
+# naming what this machine lacks (the test's own "SKIP: reason" line), one
+# per case a test program skipped while passing its others (its .trs has
+# "SKIP case 'NAME': reason" beside its PASS, tests/case-driver.sh; each
+# counts as a skip) and one per test stopped at the bound per test
+# (tests/run-bounded.sh). A skip that gives no reason counts as a failure:
+# it would hide a lack.
 # The optional 2nd argument is a file of results of checks run outside
 # automake, one "PASS: name", "FAIL: name" or "SKIP: name: reason" a line.
 # Exit 1 when any failed.
 dir=${1:-.}
 results=${2:-}
 pass=0 fail=0 skip=0
+noreason="(no reason given: the test must print 'SKIP: what is missing')"
 for trs in $(find "$dir" -name '*.trs' -not -path '*/_build/*' | sort); do
-	case "$(sed -n 's/^:test-result: //p' "$trs")" in
-	PASS|XFAIL) pass=$((pass + 1)) ;;
-	SKIP)
-		skip=$((skip + 1))
-		name=${trs%.trs}
-		why=$(grep -h 'SKIP: ' "$name.log" 2>/dev/null | tail -1 | sed 's/.*SKIP: //')
-		if [ -z "$why" ]; then
-			why="(no reason given: the test must print 'SKIP: what is missing')"
+	name=${trs%.trs}
+	while IFS= read -r res; do
+		case $res in
+		PASS|XFAIL) pass=$((pass + 1)) ;;
+		"SKIP case "*)
+			skip=$((skip + 1))
+			why=${res#SKIP case }
+			case $why in
+			*": "?*) ;;
+			*) why="$why $noreason"; fail=$((fail + 1)) ;;
+			esac
+			echo "SKIP ${name#"$dir"/}: case $why"
+			;;
+		SKIP)
+			skip=$((skip + 1))
+			why=$(grep -h 'SKIP: ' "$name.log" 2>/dev/null | tail -1 | sed 's/.*SKIP: //')
+			if [ -z "$why" ]; then
+				why=$noreason
+				fail=$((fail + 1))
+			fi
+			echo "SKIP ${name#"$dir"/}: $why"
+			;;
+		*)
 			fail=$((fail + 1))
-		fi
-		echo "SKIP ${name#"$dir"/}: $why"
-		;;
-	*)
-		fail=$((fail + 1))
-		# A hang stopped by tests/run-bounded.sh: say so here too.
-		name=${trs%.trs}
-		hang=$(grep -h 'the bound per test' "$name.log" 2>/dev/null | head -1 | sed 's/^FAIL: [^:]*: //')
-		[ -z "$hang" ] || echo "FAIL ${name#"$dir"/}: $hang"
-		;;
-	esac
+			# A hang stopped by tests/run-bounded.sh: say so here too.
+			hang=$(grep -h 'the bound per test' "$name.log" 2>/dev/null | head -1 | sed 's/^FAIL: [^:]*: //')
+			[ -z "$hang" ] || echo "FAIL ${name#"$dir"/}: $hang"
+			;;
+		esac
+	done <<EOT
+$(sed -n 's/^:test-result: //p' "$trs")
+EOT
 done
 if [ -n "$results" ]; then
 	while IFS= read -r line; do

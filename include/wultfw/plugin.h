@@ -30,24 +30,42 @@ extern "C" {
 #endif
 
 /*
- * Bump on any incompatible change to the structures below.
+ * The major version: bumped on any change a plugin built before it would
+ * misread. The core refuses a plugin of another major version in one line
+ * naming its file and both versions.
  *
- * Version 2 (from 1):
- * - an option declares its bounds (min, max), allowed values (choices),
- *   unit and where its value lands in the plugin's own config struct
- *   (off, with cfg_size in the descriptor); the core enforces bounds and
- *   choices and hands the filled struct in ctx->cfg, so a plugin reads
- *   cfg->priority and restates no default and no range;
- * - a source declares the run parameters it takes (the `ldist`
- *   descriptor field): a launch distance with fixed limits, a packet
- *   launch delay, or nothing (a sampler);
- * - the list value types have names (struct wultfw_strs, wultfw_floats).
- * Moving a v1 plugin: give every option a field of the type below in a
- * config struct, set .off = offsetof(...) and .cfg_size, move range checks
- * into .min/.max/.choices, declare .ldist for a delayed-event source, and
- * read ctx->cfg instead of ctx->opts.
+ * Within a major version structures only grow at their end, and each one
+ * that can grow says how big it is: the descriptor (struct wultfw_plugin)
+ * its `size` as the plugin was built, the structures the core hands a
+ * plugin (struct wultfw_host, wultfw_ctx, wultfw_source_info,
+ * wultfw_source_params, wultfw_run_info, wultfw_run_summary) their `size`
+ * as the core was built (the openat2/clone3 way). The core reads a field a
+ * descriptor ends before as zero; a plugin asks WULTFW_HAS(ptr, field)
+ * before it uses a field added after its major version began. Arrays
+ * (options, columns, batches) change only with the major version.
+ *
+ * Version 3 (from 2):
+ * - explicit sizes as above (v2 read the descriptor symbol's ELF size);
+ * - an option may declare where the core says whether it was given
+ *   (.set_off), so a plugin needs ctx->opts for nothing;
+ * - sinks write their files through the core (wultfw_file_open(): the name
+ *   confined to the result directory, exclusive create, buffering,
+ *   full-disk handling, whole-row counting, durability, atomic replace);
+ * - a sampler declares its period (wultfw_source_info.period_ns) and the
+ *   core calls read() on that schedule;
+ * - <wultfw/kside.h> names begin with wultfw_ like the rest.
+ * Version 2 (from 1): option bounds, choices, units and config structs
+ * (ctx->cfg); the run parameters a source takes (.ldist).
+ * Moving a plugin: wultfw-plugin(7), "Moving a plugin to ABI 3".
  */
-#define WULTFW_PLUGIN_ABI_VERSION 2U
+#define WULTFW_PLUGIN_ABI_VERSION 3U
+
+/*
+ * Does the structure at p -- one with a `size` field, made by the other
+ * side -- hold field f? Only fields added after ABI 3 began need asking.
+ */
+#define WULTFW_HAS(p, f) \
+	((p)->size >= offsetof(__typeof__(*(p)), f) + sizeof((p)->f))
 
 enum wultfw_kind {
 	WULTFW_KIND_SOURCE = 1,
@@ -112,7 +130,17 @@ struct wultfw_option {
 	 * struct wultfw_strs, struct wultfw_floats.
 	 */
 	size_t off;
+	/*
+	 * For an option whose absence means something (no default: "not
+	 * given" is a case of its own): WULTFW_SET_FLAG(struct your_cfg,
+	 * field) names a bool in the config struct the core sets when the
+	 * option has a value (given in the file, or by a default). 0: none.
+	 */
+	size_t set_off;
 };
+
+/* .set_off of an option: the bool `field` of config struct `type`. */
+#define WULTFW_SET_FLAG(type, field) (offsetof(type, field) + 1)
 
 struct wultfw_value {
 	bool set;		/* given in the file or by a default */
@@ -202,8 +230,12 @@ struct wultfw_restore_step {
 	const char *value;
 };
 
+struct wultfw_file;
+struct wultfw_file_spec;
+
 /* Services the core offers to plugins, so plugins never link against it. */
 struct wultfw_host {
+	uint32_t size;		/* sizeof(struct wultfw_host) of the core */
 	void (*log)(struct wultfw_ctx *ctx, enum wultfw_log_level level,
 		    const char *msg);
 	/* Adds "key: value" to the experiment's info.yml. */
@@ -211,26 +243,36 @@ struct wultfw_host {
 		     const char *value);
 	/* True once the user asked to stop (SIGINT/SIGTERM). */
 	bool (*stopping)(struct wultfw_ctx *ctx);
-	/*
-	 * Added within ABI v2 (a core older than these fields does not have
-	 * them: plugins using them need this core or a newer one; plugins
-	 * that do not are unaffected). See wultfw_remember().
-	 */
+	/* See wultfw_remember(). */
 	int (*remember)(struct wultfw_ctx *ctx, const char *what,
 			const struct wultfw_restore_step *steps, size_t n);
 	int (*undo)(struct wultfw_ctx *ctx, int id);
 	void (*forget)(struct wultfw_ctx *ctx, int id);
-	/*
-	 * Added within ABI v2 after forget (the same rule as above). See
-	 * wultfw_remember_plugin().
-	 */
+	/* See wultfw_remember_plugin(). */
 	int (*remember_plugin)(struct wultfw_ctx *ctx, const char *what,
 			       const char *data);
+	/* Sinks' files: see wultfw_file_open() and the calls after it. */
+	int (*file_open)(struct wultfw_ctx *ctx,
+			 const struct wultfw_file_spec *spec,
+			 struct wultfw_file **f);
+	int (*file_reserve)(struct wultfw_ctx *ctx, struct wultfw_file *f,
+			    size_t n, void **p);
+	int (*file_commit)(struct wultfw_ctx *ctx, struct wultfw_file *f,
+			   size_t n, uint64_t rows);
+	int (*file_write)(struct wultfw_ctx *ctx, struct wultfw_file *f,
+			  const void *p, size_t n, uint64_t rows);
+	int (*file_flush)(struct wultfw_ctx *ctx, struct wultfw_file *f,
+			  bool sync);
+	int (*file_close)(struct wultfw_ctx *ctx, struct wultfw_file *f,
+			  bool commit);
 };
 
 struct wultfw_ctx {
-	const struct wultfw_plugin *plugin;
-	const struct wultfw_value *opts;	/* one per option, table order */
+	uint32_t size;		/* sizeof(struct wultfw_ctx) of the core */
+	const struct wultfw_plugin *plugin;	/* the descriptor, as the core
+						   read it (zero past its size) */
+	/* One per option, table order (plugins read ctx->cfg instead). */
+	const struct wultfw_value *opts;
 	const void *cfg;	/* the plugin's config struct (cfg_size bytes),
 				   every option at its .off; NULL without one */
 	void *priv;				/* the plugin's own state */
@@ -381,6 +423,7 @@ static inline void wultfw_forget(struct wultfw_ctx *ctx, int id)
 
 /* Filled by a source's open(): what it is and what it can do here. */
 struct wultfw_source_info {
+	uint32_t size;			/* sizeof of the core's; it zeroes it */
 	const char *devid;		/* info.yml devid: "timer", "tdt" */
 	const char *devdescr;		/* info.yml devdescr */
 	uint64_t resolution_ns;		/* timestamp resolution */
@@ -398,14 +441,28 @@ struct wultfw_source_info {
 	 * A sampler that takes one sample per read(), at the moment it is
 	 * called, sets this in open(). As a collector the core then asks it
 	 * once per batch of the main source instead of reading in a loop.
-	 * (Added within ABI v2: the core zeroes the struct, so sources built
-	 * before it read as pacing themselves.)
 	 */
 	bool on_demand;
+	/*
+	 * A sampler that takes one sample per read() every period sets the
+	 * period here in open(): the core calls read() once per period_ns
+	 * (the first one period after start(), then on a fixed grid; a
+	 * deadline it missed is skipped, not made up), never in between,
+	 * and not after stop(). read() then takes its sample at once and
+	 * never sleeps. 0: the source paces itself (read() waits up to its
+	 * timeout for what is due). Ignored with on_demand.
+	 */
+	uint64_t period_ns;
+	/*
+	 * With period_ns: the grid's deadlines are multiples of the period
+	 * on CLOCK_MONOTONIC, so samplers of one period sample together.
+	 */
+	bool period_aligned;
 };
 
 /* Handed to start(): checked by the core against wultfw_source_info. */
 struct wultfw_source_params {
+	uint32_t size;			/* sizeof of the core's */
 	int cpu;			/* measured CPU */
 	uint64_t ldist_from_ns;		/* launch distance range, inclusive */
 	uint64_t ldist_to_ns;
@@ -441,6 +498,7 @@ struct wultfw_source_ops {
 /* ---- sinks ---- */
 
 struct wultfw_run_info {
+	uint32_t size;			/* sizeof of the core's */
 	const char *experiment;		/* experiment name */
 	const char *outdir;		/* this experiment's result directory */
 	int cpu;
@@ -449,6 +507,7 @@ struct wultfw_run_info {
 };
 
 struct wultfw_run_summary {
+	uint32_t size;			/* sizeof of the core's */
 	uint64_t datapoints;
 	uint64_t discarded;
 	double duration_s;
@@ -459,11 +518,149 @@ struct wultfw_run_summary {
 struct wultfw_sink_ops {
 	int (*open)(struct wultfw_ctx *ctx, const struct wultfw_run_info *run);
 	int (*write)(struct wultfw_ctx *ctx, const struct wultfw_batch *b);
+	/*
+	 * The source went quiet, or the run ends: what the sink holds goes
+	 * out now. The core then puts its files' data on the disk.
+	 */
 	int (*flush)(struct wultfw_ctx *ctx);
 	/* Always called once after a successful open, even after errors. */
 	int (*close)(struct wultfw_ctx *ctx,
 		     const struct wultfw_run_summary *summary);
 };
+
+/* ---- sinks: the files they write, opened by the core ---- */
+
+/*
+ * A sink does not open its output files itself: it asks the core, which
+ * gives every sink -- in the tree or not -- the same guarantees. The name
+ * stays inside the run's result directory (the core refuses a "file" option
+ * with a leading '/' or a '..' at the file's line when it loads the
+ * experiment, `wultfw --check` included); the file is created, never
+ * opened over an existing one, with mode 0644 (less the umask); writes are
+ * buffered; a failed write (a full disk) cuts the file back to its last
+ * whole row and the error says how many rows the sink received and the
+ * file keeps; the rows reach the kernel every handoff_rows rows (what kill
+ * -9 can lose) and the disk every sync_ns (what a power cut can lose).
+ * WULTFW_FILE_REPLACE is for a file written whole, perhaps again and again
+ * (stats.json): it goes to a temporary file that replaces the name only at
+ * wultfw_file_close(ctx, f, true), so readers see an old or a new file,
+ * never a part.
+ */
+#define WULTFW_FILE_REPLACE	1u
+
+struct wultfw_file_spec {
+	uint32_t size;		/* sizeof(struct wultfw_file_spec) */
+	uint32_t flags;		/* WULTFW_FILE_* */
+	const char *name;	/* relative to the result directory */
+	int opt;		/* the option that named it (blamed), or -1 */
+	/* In messages: "rows" (NULL) or what a row is called ("records"). */
+	const char *rows_word;
+	/* info.yml key for the whole rows the file keeps after a failed
+	 * write ("csv_rows_in_file"); NULL: none. */
+	const char *kept_key;
+	uint64_t sync_ns;	/* longest wait for the disk; 0: 1 s */
+	uint64_t handoff_rows;	/* most rows held back; 0: 100000 */
+	/*
+	 * Optional: the length of the longest prefix of p[0..n) made of
+	 * whole rows, and in *rows how many, so a write that fails half-way
+	 * keeps the rows that reached the disk. NULL: what one commit or
+	 * write handed over is kept or cut as a whole.
+	 */
+	size_t (*whole)(const char *p, size_t n, uint64_t *rows);
+	/*
+	 * Optional, for a sink that holds rows back (the binary sink packs
+	 * them in blocks): write them to f now. The core calls it before it
+	 * hands f's rows to the kernel or the disk.
+	 */
+	int (*seal)(struct wultfw_ctx *ctx, struct wultfw_file *f);
+};
+
+/*
+ * Open spec->name for writing; *f is the handle for the calls below. On
+ * failure, and on any failure of those calls, a negative errno with
+ * ctx->err saying why (and ctx->bad_opt spec->opt when the name is at
+ * fault); a write that failed fails every later one the same way.
+ */
+static inline int wultfw_file_open(struct wultfw_ctx *ctx,
+				   const struct wultfw_file_spec *spec,
+				   struct wultfw_file **f)
+{
+	if (!ctx->host || !ctx->host->file_open)
+		return wultfw_fail(ctx, -ENOSYS, "this wultfw does not open files for sinks");
+	return ctx->host->file_open(ctx, spec, f);
+}
+
+/*
+ * Room for n bytes in f's buffer at *p (it grows for a big n): write into
+ * it, then wultfw_file_commit(). A negative errno after a failure.
+ */
+static inline int wultfw_file_reserve(struct wultfw_ctx *ctx,
+				      struct wultfw_file *f, size_t n, void **p)
+{
+	return ctx->host->file_reserve(ctx, f, n, p);
+}
+
+/* The first n reserved bytes are written: `rows` whole rows (0: a header). */
+static inline int wultfw_file_commit(struct wultfw_ctx *ctx,
+				     struct wultfw_file *f, size_t n,
+				     uint64_t rows)
+{
+	return ctx->host->file_commit(ctx, f, n, rows);
+}
+
+/* n bytes holding `rows` whole rows (0: a header), copied. */
+static inline int wultfw_file_write(struct wultfw_ctx *ctx,
+				    struct wultfw_file *f, const void *p,
+				    size_t n, uint64_t rows)
+{
+	return ctx->host->file_write(ctx, f, p, n, rows);
+}
+
+/*
+ * What is buffered to the kernel now; with `sync`, to the disk too. The
+ * core does this on the spec's schedule and after the sink's flush().
+ */
+static inline int wultfw_file_flush(struct wultfw_ctx *ctx,
+				    struct wultfw_file *f, bool sync)
+{
+	return ctx->host->file_flush(ctx, f, sync);
+}
+
+/*
+ * Everything to the disk, then closed; f is gone. A REPLACE file takes its
+ * name with `commit`, and is dropped without (the old one stays). After a
+ * failed write, spec->kept_key goes to info.yml. Files a sink leaves open
+ * the core closes after the sink's close().
+ */
+static inline int wultfw_file_close(struct wultfw_ctx *ctx,
+				    struct wultfw_file *f, bool commit)
+{
+	return ctx->host->file_close(ctx, f, commit);
+}
+
+/*
+ * The options of a sink writing one file, as csv and binary have them:
+ * a struct wultfw_file_cfg member `m` in config struct `type`, and
+ * WULTFW_FILE_OPTIONS(type, m, "datapoints.csv") in the option table.
+ */
+struct wultfw_file_cfg {
+	const char *file;
+	uint64_t flush_interval;	/* ns: spec.sync_ns */
+	int64_t flush_rows;		/* spec.handoff_rows */
+};
+
+#define WULTFW_FILE_OPTIONS(type, m, def) \
+	{ "file", WULTFW_OPT_STRING, def, \
+	  "output file name, relative to the experiment's result directory", \
+	  .off = offsetof(type, m.file) }, \
+	{ "flush_interval", WULTFW_OPT_DURATION, "1s", \
+	  "longest time written datapoints wait before they are on the disk " \
+	  "(fdatasync: what a power cut can lose)", \
+	  .min = "1ms", .max = "1h", .off = offsetof(type, m.flush_interval) }, \
+	{ "flush_rows", WULTFW_OPT_INT, "100000", \
+	  "most datapoints wultfw holds before handing them to the kernel " \
+	  "(what kill -9 can lose)", \
+	  .min = "1", .unit = "datapoints", .off = offsetof(type, m.flush_rows) }
 
 /* ---- run parameters a source takes ---- */
 
@@ -489,6 +686,7 @@ struct wultfw_ldist_decl {
 
 struct wultfw_plugin {
 	uint32_t abi_version;		/* WULTFW_PLUGIN_ABI_VERSION */
+	uint32_t size;			/* sizeof(struct wultfw_plugin) */
 	uint32_t kind;			/* enum wultfw_kind */
 	const char *name;
 	const char *summary;		/* one line for list-plugins */
@@ -508,7 +706,7 @@ struct wultfw_plugin {
 	/* Sources: the launch distance it takes; zeroed: none (a sampler). */
 	struct wultfw_ldist_decl ldist;
 	/*
-	 * Optional (added within ABI v2): put back a change this plugin
+	 * Optional: put back a change this plugin
 	 * remembered with wultfw_remember_plugin(), from its `data` alone --
 	 * in this process (wultfw_undo) or in a later wultfw after this one
 	 * was killed, where nothing but the data survived. ctx has no cfg,
@@ -517,13 +715,11 @@ struct wultfw_plugin {
 	 * return 0 when the change is put back or nothing of it is left (the
 	 * device went away, it was put back already), a negative errno with
 	 * wultfw_fail() when it could not be put back (then it is kept for
-	 * another try). The core reads this field only in descriptors built
-	 * with it (it checks the descriptor's size), so older plugins load
-	 * as before.
+	 * another try).
 	 */
 	int (*restore)(struct wultfw_ctx *ctx, const char *data);
 	/*
-	 * Optional (added within ABI v2 after restore), sources: every column
+	 * Optional, sources: every column
 	 * open() may give, under any option, ending with { NULL }: the name
 	 * (or an fnmatch(3) pattern for a family the machine decides, such as
 	 * "CC*%"), type, unit and divisor as open() gives them; enum names
@@ -532,11 +728,18 @@ struct wultfw_plugin {
 	 * unknown column (with a did-you-mean), a string compared with a
 	 * number column or a unit the column cannot take at the file's line.
 	 * NULL: the columns are known only at open(), where the same checks
-	 * run before anything is measured. Read only from descriptors built
-	 * with the field, as restore.
+	 * run before anything is measured.
 	 */
 	const struct wultfw_column *columns;
+	/* Later fields of ABI 3 go here; the core reads them as 0 from
+	 * descriptors built before them. */
 };
+
+/*
+ * The smallest descriptor of ABI 3: everything from restore on may be
+ * missing (read as 0). A descriptor says its size in .size.
+ */
+#define WULTFW_PLUGIN_SIZE_VER0 offsetof(struct wultfw_plugin, restore)
 
 /*
  * A change that file writes cannot undo (qdiscs set over rtnetlink, a

@@ -10,8 +10,7 @@
 
 #include "atomic/atomic.h"
 
-/* DIR/.NAME.tmp for DIR/NAME: hidden, and on the same file system. */
-static void temp_name(const char *path, char *tmp, size_t len)
+void wfw_atomic_temp_name(const char *path, char *tmp, size_t len)
 {
 	const char *slash = strrchr(path, '/');
 
@@ -22,8 +21,7 @@ static void temp_name(const char *path, char *tmp, size_t len)
 		snprintf(tmp, len, ".%s.tmp", path);
 }
 
-/* The rename itself survives a power cut once the directory is synced. */
-static void sync_dir(const char *path)
+void wfw_sync_dir_at(int dirfd, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char dir[PATH_MAX];
@@ -31,7 +29,7 @@ static void sync_dir(const char *path)
 
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) : 1,
 		 slash ? (slash == path ? "/" : path) : ".");
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(dirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		(void)fsync(fd);	/* best effort: the file's data is synced */
 		close(fd);
@@ -45,7 +43,7 @@ int wfw_atomic_write(const char *path, int (*emit)(FILE *f, void *arg),
 	FILE *f;
 	int ret;
 
-	temp_name(path, tmp, sizeof(tmp));
+	wfw_atomic_temp_name(path, tmp, sizeof(tmp));
 	f = fopen(tmp, "we");
 	if (!f)
 		return -errno;
@@ -59,7 +57,7 @@ int wfw_atomic_write(const char *path, int (*emit)(FILE *f, void *arg),
 	if (ret)
 		unlink(tmp);
 	else
-		sync_dir(path);
+		wfw_sync_dir_at(AT_FDCWD, path);
 	return ret;
 }
 

@@ -17,30 +17,47 @@
 #include "datafmt/binblock.h"
 #include "datafmt/binfmt.h"
 #include "datafmt/le.h"
-#include "datafmt/writer.h"
+#include "datafmt/binwrite.h"
 
-/* Whole blocks in p[0..n): the buffer always starts on a block. */
-static size_t bin_whole(void *arg, const char *p, size_t n)
+size_t wfw_bin_whole(const char *p, size_t n, uint64_t *rows)
 {
 	size_t off = 0;
 
-	(void)arg;
+	*rows = 0;
 	while (n - off >= WFW_BLK_HDR_LEN) {
 		uint32_t len = wfw_get32((const unsigned char *)p + off + 4);
 
 		if (n - off - WFW_BLK_HDR_LEN < len)
 			break;
+		*rows += wfw_get32((const unsigned char *)p + off);
 		off += WFW_BLK_HDR_LEN + len;
 	}
 	return off;
 }
 
-static int write_header(struct wfw_bin_writer *w, const char *path,
-			const struct wultfw_schema *s, const char *const *meta,
-			int flags)
+/* Whole blocks in p[0..n): the buffer always starts on a block. */
+static size_t bin_whole(void *arg, const char *p, size_t n)
 {
+	uint64_t rows;
+
+	(void)arg;
+	return wfw_bin_whole(p, n, &rows);
+}
+
+/* Where the blocks go: a file of the writer's own, or a sink's (fwd). */
+struct bin_dest {
+	const char *path;
+	int flags;
+	const struct wfw_out_fwd *fwd;
+	void *arg;
+};
+
+static int write_header(struct wfw_bin_writer *w, const struct bin_dest *to,
+			const struct wultfw_schema *s, const char *const *meta)
+{
+	const char *path = to->path;
 	size_t bound = wfw_blk_bound(s->ncols, w->block_rows) + WFW_BLK_SLACK;
-	size_t hlen, bufsize = WFW_WRITER_BUF > 2 * bound ? WFW_WRITER_BUF : 2 * bound;
+	size_t hlen, bufsize = WFW_OUT_BUF > 2 * bound ? WFW_OUT_BUF : 2 * bound;
 	size_t min_len = 0;
 	char err[256];
 	void *hdr;
@@ -57,7 +74,10 @@ static int write_header(struct wfw_bin_writer *w, const char *path,
 		return -EINVAL;
 	}
 	w->header_len = hlen;
-	ret = wfw_out_open(&w->out, path, bufsize, flags & ~WFW_BINW_GROWS);
+	if (to->fwd)
+		ret = wfw_out_open_fwd(&w->out, path, bufsize, to->fwd, to->arg);
+	else
+		ret = wfw_out_open(&w->out, path, bufsize, to->flags & ~WFW_BINW_GROWS);
 	if (!ret)
 		ret = wfw_out_write(&w->out, hdr, hlen);
 	if (!ret)
@@ -83,7 +103,11 @@ static int rewrite_header(struct wfw_bin_writer *w)
 		snprintf(w->out.msg, sizeof(w->out.msg), "%s: %s", w->out.path, err);
 		return -EINVAL;
 	}
-	if (hlen != w->header_len) {
+	if (w->out.fd < 0) {	/* a sink's file: written once, in order */
+		snprintf(w->out.msg, sizeof(w->out.msg), "%s: the header cannot be written again here",
+			 w->out.path);
+		ret = -ENOTSUP;
+	} else if (hlen != w->header_len) {
 		snprintf(w->out.msg, sizeof(w->out.msg), "%s: the names of the text columns outgrew the room kept in the header",
 			 w->out.path);
 		ret = -EOVERFLOW;
@@ -130,10 +154,10 @@ int wfw_binw_set_bare(struct wfw_bin_writer *w, size_t c, bool bare)
 	return w->out.err;
 }
 
-int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
-		  const struct wultfw_schema *s, const char *const *meta,
-		  int flags)
+static int binw_open(struct wfw_bin_writer *w, const struct bin_dest *to,
+		     const struct wultfw_schema *s, const char *const *meta)
 {
+	const char *path = to->path;
 	bool oom = false;
 	int ret;
 
@@ -142,7 +166,7 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 	w->schema = s;
 	w->ncols = s->ncols;
 	w->block_rows = wfw_blk_rows_for(s->ncols);
-	w->grows = (flags & WFW_BINW_GROWS) && !meta;
+	w->grows = (to->flags & WFW_BINW_GROWS) && !meta;
 	/* Blocks are encoded by the types as they were at open. */
 	w->types = malloc((s->ncols + 1) * sizeof(*w->types));
 	if (w->types) {
@@ -151,7 +175,7 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 	}
 	w->colflags = calloc(s->ncols + 1, sizeof(*w->colflags));
 	w->meta = copy_meta(meta, &oom);
-	ret = w->types && w->colflags && !oom ? write_header(w, path, s, meta, flags) : -ENOMEM;
+	ret = w->types && w->colflags && !oom ? write_header(w, to, s, meta) : -ENOMEM;
 	if (ret == -ENOMEM)
 		snprintf(w->out.msg, sizeof(w->out.msg), "%s: out of memory", path);
 	w->data_off = w->out.good_off;
@@ -177,6 +201,24 @@ int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
 	return ret;
 }
 
+int wfw_binw_open(struct wfw_bin_writer *w, const char *path,
+		  const struct wultfw_schema *s, const char *const *meta,
+		  int flags)
+{
+	struct bin_dest to = { .path = path, .flags = flags };
+
+	return binw_open(w, &to, s, meta);
+}
+
+int wfw_binw_open_fwd(struct wfw_bin_writer *w, const char *name,
+		      const struct wultfw_schema *s, const char *const *meta,
+		      const struct wfw_out_fwd *fwd, void *arg)
+{
+	struct bin_dest to = { .path = name, .fwd = fwd, .arg = arg };
+
+	return binw_open(w, &to, s, meta);
+}
+
 /* The staged rows as one block into the output buffer. */
 static int emit(struct wfw_bin_writer *w)
 {
@@ -187,9 +229,8 @@ static int emit(struct wfw_bin_writer *w)
 	w->staged = 0;
 	if (!p)
 		return w->out.err;
-	wfw_out_commit(&w->out, wfw_blk_encode(&w->enc, w->stage, w->block_rows,
-					       rows, p));
-	return 0;
+	return wfw_out_commit_rows(&w->out, wfw_blk_encode(&w->enc, w->stage, w->block_rows,
+							   rows, p), rows);
 }
 
 /* Rows into the stage, transposed: the stage holds a block column by column. */
@@ -206,7 +247,7 @@ int wfw_binw_write(struct wfw_bin_writer *w, const struct wultfw_batch *b)
 	size_t r = 0;
 
 	if (b->ncols != w->ncols)
-		return wfw_writer_bad_batch(&w->out, b->ncols, w->ncols);
+		return wfw_out_bad_batch(&w->out, b->ncols, w->ncols);
 	if (w->out.err)
 		return w->out.err;
 	while (r < b->rows) {
@@ -233,7 +274,7 @@ int wfw_binw_flush(struct wfw_bin_writer *w)
 
 int wfw_binw_close(struct wfw_bin_writer *w)
 {
-	int ret = w->out.fd >= 0 ? wfw_binw_flush(w) : 0;
+	int ret = wfw_out_is_open(&w->out) ? wfw_binw_flush(w) : 0;
 	int cret;
 
 	if (!ret && w->grows && w->out.fd >= 0)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Rows of a binary block as CSV text (csvfmt_blk.h). How each column's
- * chunk is read is settled once per block (src_setup()); the rows are
+ * chunk is read is settled once per block (csvfmt_src.c); the rows are
  * then formatted a column at a time (csvfmt_cols.c), or, when an enum
  * name is longer than a slot there, row by row here reading each
  * column's packed integers directly.
@@ -22,14 +22,8 @@
 
 #include "datafmt/csvfmt_blk.h"
 #include "datafmt/csvfmt_fixed.h"
-#include "datafmt/decimal.h"
 #include "datafmt/csvfmt_src.h"
 #include "datafmt/le.h"
-
-static const uint64_t pow10_small[10] = {
-	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-	10000000ULL, 100000000ULL, 1000000000ULL,
-};
 
 int wfw_csvfmt_blk_init(struct wfw_csvfmt_blk *b, struct wfw_csvfmt *f)
 {
@@ -57,44 +51,6 @@ void wfw_csvfmt_blk_free(struct wfw_csvfmt_blk *b)
 	b->src = NULL;
 	b->slots = NULL;
 	b->codes = NULL;
-}
-
-/* How output column fc reads chunk c. */
-static void src_setup(struct wfw_csvfmt_blk_src *s, const struct wfw_blk_col *c,
-		      struct wfw_csvfmt_col *fc)
-{
-	*s = (struct wfw_csvfmt_blk_src){
-		.data = c->data, .base = c->base, .w = c->width, .fc = fc,
-		.mask = c->width >= 8 ? ~0ULL : (1ULL << (8 * c->width)) - 1,
-		.minus = c->enc == WFW_ENC_FOR_EMPTY, .kind = SRC_CELL,
-		.p10 = c->enc == WFW_ENC_DEC ? wfw_pow10_exact[c->scale] : 0,
-	};
-	if (fc->type == WULTFW_COL_ENUM && c->enc != WFW_ENC_DEC)
-		s->kind = SRC_ENUM;
-	if (!WFW_FIXED_OK)
-		return;
-	if (fc->type == WULTFW_COL_INT && c->enc != WFW_ENC_DEC &&
-	    fc->decimals <= WFW_FIXED_MAX_SCALE) {
-		s->s = fc->decimals;
-		s->kind = s->s == 3 ? SRC_INT3 : SRC_INT;
-	} else if (fc->type == WULTFW_COL_FLOAT && c->enc == WFW_ENC_DEC &&
-		   c->scale <= WFW_FIXED_MAX_SCALE && !fc->bare) {
-		s->s = c->scale;
-		s->kind = s->s == 3 ? SRC_DEC3 : SRC_DEC;
-		s->dec_lo = c->scale > 4 ? pow10_small[c->scale - 4] : 1;
-	}
-}
-
-/* The cell as wfw_blk_decode() gives it, formatted by csvfmt.c. */
-char *wfw_csvfmt_src_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u)
-{
-	union wultfw_cell v = { .i = (int64_t)(s->base + u) };
-
-	if (s->p10)	/* a DEC chunk */
-		v.f = (double)v.i / s->p10;
-	else if (s->minus)	/* FOR_EMPTY */
-		v.i = u ? (int64_t)(s->base + u - 1) : WULTFW_CELL_EMPTY;
-	return wfw_csvfmt_cell(s->fc, p, v);
 }
 
 /* sc: s->s, as a constant where the caller knows it */
@@ -145,7 +101,7 @@ static size_t blk_format(struct wfw_csvfmt_blk *b, const struct wfw_blk_col *col
 	bool tiles = true;
 
 	for (size_t j = 0; j < ncols; j++) {
-		src_setup(&b->src[j], &cols[map ? map[j] : j], &b->f->col[j]);
+		wfw_csvfmt_src_setup(&b->src[j], &cols[map ? map[j] : j], &b->f->col[j]);
 		if (b->f->col[j].type == WULTFW_COL_ENUM && b->f->col[j].max > WFW_CSVFMT_NAME_MAX)
 			tiles = false;	/* a name and its comma longer than a slot */
 	}

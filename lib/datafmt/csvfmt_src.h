@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * How the block formatter (csvfmt_blk.c, csvfmt_cols.c) reads one output
- * column from its chunk: private to those two files.
+ * column from its chunk (csvfmt_src.c): private to those files.
  */
 #ifndef WFW_CSVFMT_SRC_H
 #define WFW_CSVFMT_SRC_H
@@ -33,6 +33,12 @@ struct wfw_csvfmt_blk_src {
 	bool small;		/* csvfmt_cols.c: every cell short, not negative */
 	struct wfw_csvfmt_col *fc;
 };
+
+struct wfw_blk_col;
+
+/* How output column fc reads chunk c, settled once per block. */
+void wfw_csvfmt_src_setup(struct wfw_csvfmt_blk_src *s, const struct wfw_blk_col *c,
+			  struct wfw_csvfmt_col *fc);
 
 /* Code u of s's chunk formatted as csvfmt.c does, at p; the text's end. */
 char *wfw_csvfmt_src_cell(const struct wfw_csvfmt_blk_src *s, char *p, uint64_t u);

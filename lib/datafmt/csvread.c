@@ -20,7 +20,7 @@
 #include "datafmt/enumtab.h"
 #include "datafmt/le.h"
 #include "datafmt/reader_impl.h"
-#include "datafmt/wultunits.h"
+#include "units/wultunits.h"
 
 #define rfail wfw_reader_fail
 
@@ -630,8 +630,8 @@ static bool csv_bare_ints(const struct wfw_reader *base, size_t c)
 	       r->cs[c].saw_frac;
 }
 
-const struct wfw_row_text *wfw_csv_row_texts(struct wfw_reader *base,
-					     size_t capacity)
+static const struct wfw_row_text *csv_row_texts(struct wfw_reader *base,
+						size_t capacity)
 {
 	struct csv_reader *r = to_csv(base);
 
@@ -854,5 +854,6 @@ const struct wfw_reader_ops wfw_csv_reader_ops = {
 	.open = csv_open,
 	.read = csv_read,
 	.bare_ints = csv_bare_ints,
+	.row_texts = csv_row_texts,
 	.free = csv_free,
 };

@@ -1,136 +1,120 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One result file per sink, in a format behind the writer interface, made
- * durable on the schedule of durable.h.
+ * One result file per sink: a format's writer whose output is the file
+ * the core opened for the sink.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "atomic/durable.h"
 #include "datafmt/filesink.h"
-#include "datafmt/resultfile.h"
 
 struct filesink {
-	struct wfw_writer w;		/* first: the writer is the sink */
-	struct wfw_durable d;
+	struct wfw_writer w;
+	struct wultfw_ctx *ctx;
+	struct wultfw_file *f;
 };
 
-/* The flush policy from ctx->cfg, or the table's defaults without one. */
-static void policy_init(struct wultfw_ctx *ctx, struct wfw_durable *d)
+/* The file's failure, as the writer's: it reports it naming the file. */
+static int fwd_failed(struct wfw_out *o, int ret)
 {
-	const struct wfw_filesink_cfg *cfg = ctx->cfg;
-	uint64_t ns = 1000000000ULL, rows = strtoull(WFW_FILESINK_FLUSH_ROWS, NULL, 10);
+	struct filesink *fs = o->fwd_arg;
 
-	if (cfg && ctx->plugin->cfg_size >= sizeof(*cfg)) {
-		ns = cfg->flush_interval;
-		rows = cfg->flush_rows > 0 ? (uint64_t)cfg->flush_rows : rows;
-	}
-	wfw_durable_init(d, ns, rows);
+	o->err = ret;
+	snprintf(o->msg, sizeof(o->msg), "%s", fs->ctx->err);
+	return ret;
 }
 
-/* The new file's name in its directory survives a power cut too. */
-static void sync_dir_of(const char *path)
+static char *fwd_reserve(struct wfw_out *o, size_t n)
 {
-	char *copy = strdup(path);
-	int fd = copy ? open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	struct filesink *fs = o->fwd_arg;
+	void *p;
+	int ret = wultfw_file_reserve(fs->ctx, fs->f, n, &p);
 
-	if (fd >= 0) {
-		(void)fsync(fd);	/* best effort: the data syncs still hold */
-		close(fd);
-	}
-	free(copy);
+	if (ret)
+		fwd_failed(o, ret);
+	return ret ? NULL : p;
+}
+
+static int fwd_commit(struct wfw_out *o, size_t n, uint64_t rows)
+{
+	struct filesink *fs = o->fwd_arg;
+	int ret = wultfw_file_commit(fs->ctx, fs->f, n, rows);
+
+	return ret ? fwd_failed(o, ret) : 0;
+}
+
+static int fwd_write(struct wfw_out *o, const void *p, size_t n)
+{
+	struct filesink *fs = o->fwd_arg;
+	int ret = wultfw_file_write(fs->ctx, fs->f, p, n, 0);
+
+	return ret ? fwd_failed(o, ret) : 0;
+}
+
+static int fwd_flush(struct wfw_out *o)
+{
+	struct filesink *fs = o->fwd_arg;
+	int ret = wultfw_file_flush(fs->ctx, fs->f, false);
+
+	return ret ? fwd_failed(o, ret) : 0;
+}
+
+static const struct wfw_out_fwd fwd_ops = {
+	.reserve = fwd_reserve,
+	.commit = fwd_commit,
+	.write = fwd_write,
+	.flush = fwd_flush,
+};
+
+/* The core asks before a flush: the rows a format holds back go out. */
+static int filesink_seal(struct wultfw_ctx *ctx, struct wultfw_file *f)
+{
+	struct filesink *fs = ctx->priv;
+	int ret;
+
+	(void)f;
+	ret = wfw_writer_flush(&fs->w);
+	return ret ? wultfw_fail(ctx, ret, "%s", wfw_writer_msg(&fs->w)) : 0;
 }
 
 int wfw_filesink_open(struct wultfw_ctx *ctx, const struct wfw_format *fmt,
-		      const char *file, int opt_file,
 		      const struct wultfw_run_info *run,
 		      const char *const *meta)
 {
-	const char *def = ctx->plugin->options[opt_file].def;
-	struct filesink *fs;
-	char path[4096];
+	const struct wfw_filesink_cfg *cfg = ctx->cfg;
+	struct wultfw_file_spec spec = {
+		.size = sizeof(spec), .name = cfg->f.file, .opt = 0,
+		.rows_word = fmt->rows_word, .kept_key = fmt->kept_key,
+		.sync_ns = cfg->f.flush_interval,
+		.handoff_rows = cfg->f.flush_rows > 0 ? (uint64_t)cfg->f.flush_rows : 0,
+		.whole = fmt->whole, .seal = filesink_seal,
+	};
+	struct filesink *fs = calloc(1, sizeof(*fs));
 	int ret;
 
-	/* Drivers that skip the core's defaults get the table's. */
-	if (!ctx->opts[opt_file].set)
-		file = def;
-	if (!file || !*file)
-		return wultfw_fail_opt(ctx, opt_file, -EINVAL,
-				       "empty: give a file name such as \"%s\"", def);
-	if (!wfw_resultfile_inside(file))	/* validate() said it at its line */
-		return wultfw_fail_opt(ctx, opt_file, -EINVAL,
-				       "\"%s\" is outside the result directory", file);
-	if (!run->outdir)
-		snprintf(path, sizeof(path), "%s", file);
-	else
-		snprintf(path, sizeof(path), "%s/%s", run->outdir, file);
-	fs = calloc(1, sizeof(*fs));
 	if (!fs)
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");
-	ret = wfw_writer_open(&fs->w, fmt, path, run->schema, meta, WFW_OUT_EXCL);
-	if (ret) {
-		wultfw_fail(ctx, ret, "%s", wfw_writer_msg(&fs->w));
-		free(fs);
-		return ret;
-	}
-	sync_dir_of(path);
-	policy_init(ctx, &fs->d);
+	fs->ctx = ctx;
 	ctx->priv = fs;
-	return 0;
-}
-
-int wfw_filesink_validate(struct wultfw_ctx *ctx, int opt_file)
-{
-	const struct wultfw_value *v = &ctx->opts[opt_file];
-
-	if (v->set && (!v->s || !*v->s))
-		return wultfw_fail_opt(ctx, opt_file, -EINVAL,
-				       "empty: give a file name such as \"%s\"",
-				       ctx->plugin->options[opt_file].def);
-	return wfw_resultfile_check(ctx, opt_file);
-}
-
-static int filesink_fail(struct wultfw_ctx *ctx, struct wfw_writer *w, int ret)
-{
-	const char *what = w->fmt->rows_word;
-
-	return wultfw_fail(ctx, ret, "%s (%llu %s received, the file keeps the whole %s that reached the disk; free space and run again)",
-			   wfw_writer_msg(w), (unsigned long long)w->rows, what,
-			   what);
-}
-
-/*
- * The buffered rows to the kernel (safe from kill -9); `sync`: also wait
- * for the disk (safe from a power cut), else only start the writeback.
- */
-static int filesink_sync(struct wultfw_ctx *ctx, struct filesink *fs, bool sync)
-{
-	struct wfw_out *o = fs->w.fmt->out(&fs->w.impl);
-	int ret = wfw_writer_flush(&fs->w);
-
-	if (ret)
-		return filesink_fail(ctx, &fs->w, ret);
-	if (!sync) {
-		/* Best effort: the fdatasync at the interval still follows. */
-		(void)sync_file_range(o->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
-		wfw_durable_handed_off(&fs->d);
-		return 0;
+	ret = wultfw_file_open(ctx, &spec, &fs->f);
+	if (!ret) {
+		ret = wfw_writer_open_fwd(&fs->w, fmt, cfg->f.file, run->schema,
+					  meta, &fwd_ops, fs);
+		if (ret) {
+			wultfw_fail(ctx, ret, "%s", wfw_writer_msg(&fs->w));
+			wultfw_file_close(ctx, fs->f, false);
+		}
 	}
-	if (fdatasync(o->fd) && errno != EINVAL && errno != EROFS) {
-		ret = -errno;
-		return wultfw_fail(ctx, ret, "%s: fdatasync: %s (the data may not be on the disk)",
-				   o->path, strerror(-ret));
+	if (ret) {
+		free(fs);
+		ctx->priv = NULL;
 	}
-	wfw_durable_synced(&fs->d);
-	return 0;
+	return ret;
 }
 
 int wfw_filesink_write(struct wultfw_ctx *ctx, const struct wultfw_batch *b)
@@ -138,49 +122,28 @@ int wfw_filesink_write(struct wultfw_ctx *ctx, const struct wultfw_batch *b)
 	struct filesink *fs = ctx->priv;
 	int ret = wfw_writer_write(&fs->w, b);
 
-	if (ret)
-		return filesink_fail(ctx, &fs->w, ret);
-	switch (wfw_durable_due(&fs->d, b->rows)) {
-	case WFW_DURABLE_SYNC:
-		return filesink_sync(ctx, fs, true);
-	case WFW_DURABLE_HANDOFF:
-		return filesink_sync(ctx, fs, false);
-	default:
-		return 0;
-	}
+	return ret ? wultfw_fail(ctx, ret, "%s", wfw_writer_msg(&fs->w)) : 0;
 }
 
 int wfw_filesink_flush(struct wultfw_ctx *ctx)
 {
-	struct filesink *fs = ctx->priv;
-
-	if (!fs->d.unsynced && !fs->w.fmt->out(&fs->w.impl)->len)
-		return 0;	/* nothing new since the last sync */
-	return filesink_sync(ctx, fs, true);
+	return filesink_seal(ctx, NULL);
 }
 
 int wfw_filesink_close(struct wultfw_ctx *ctx,
 		       const struct wultfw_run_summary *summary)
 {
 	struct filesink *fs = ctx->priv;
-	struct wfw_writer *w = fs ? &fs->w : NULL;
-	long long kept;
-	char v[32];
-	int ret;
+	int ret, cret;
 
 	(void)summary;
-	if (!w)
+	if (!fs)
 		return 0;
-	/* After a failed write, say in info.yml what the file holds. */
-	kept = wfw_writer_kept(w);
-	if (kept >= 0) {
-		snprintf(v, sizeof(v), "%lld", kept);
-		wultfw_info(ctx, w->fmt->kept_key, v);
-	}
-	ret = wfw_writer_close(w);
+	ret = wfw_writer_close(&fs->w);
 	if (ret)
-		filesink_fail(ctx, w, ret);
+		wultfw_fail(ctx, ret, "%s", wfw_writer_msg(&fs->w));
+	cret = wultfw_file_close(ctx, fs->f, true);
 	free(fs);
 	ctx->priv = NULL;
-	return ret;
+	return ret ? ret : cret;
 }

@@ -5,26 +5,27 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/out.c lib/datafmt/out.h \
 	lib/datafmt/csvfmt.c lib/datafmt/csvfmt.h \
 	lib/datafmt/csvfmt_blk.c lib/datafmt/csvfmt_blk.h \
-	lib/datafmt/csvfmt_cols.c lib/datafmt/csvfmt_src.h \
+	lib/datafmt/csvfmt_cols.c lib/datafmt/csvfmt_src.c lib/datafmt/csvfmt_src.h \
 	lib/datafmt/csvfmt_fixed.c lib/datafmt/csvfmt_fixed.h \
 	lib/datafmt/binfmt.c lib/datafmt/binfmt.h \
 	lib/datafmt/binblock.c lib/datafmt/binblock.h \
-	lib/datafmt/binwrite.c lib/datafmt/crc32c.c lib/datafmt/crc32c.h \
+	lib/datafmt/binwrite.c lib/datafmt/binwrite.h lib/datafmt/crc32c.c lib/datafmt/crc32c.h \
+	lib/datafmt/csvwrite.c lib/datafmt/csvwrite.h \
 	lib/datafmt/le.h lib/datafmt/decimal.h \
 	lib/datafmt/writer.c lib/datafmt/writer.h \
 	lib/datafmt/filesink.c lib/datafmt/filesink.h \
 	lib/datafmt/reader.c lib/datafmt/reader.h lib/datafmt/reader_impl.h \
+	lib/datafmt/readopen.c \
 	lib/datafmt/csvread.c lib/datafmt/binread.c \
 	lib/datafmt/csvtok.c lib/datafmt/csvtok.h \
 	lib/datafmt/csvnum.c lib/datafmt/csvnum.h \
 	lib/datafmt/enumtab.c lib/datafmt/enumtab.h \
 	lib/datafmt/locate.c lib/datafmt/locate.h \
-	lib/datafmt/wultunits.c lib/datafmt/wultunits.h \
 	lib/datafmt/metricdoc.c lib/datafmt/metricdoc.h \
 	lib/datafmt/infoyml.c lib/datafmt/infoyml.h \
 	lib/datafmt/runstate.c lib/datafmt/runstate.h \
 	lib/datafmt/likeness.c lib/datafmt/likeness.h
-lib_datafmt_libwfw_datafmt_la_LIBADD = lib/atomic/libwfw_atomic.la $(CSV_LIBS)
+lib_datafmt_libwfw_datafmt_la_LIBADD = lib/atomic/libwfw_atomic.la lib/units/libwfw_units.la lib/sysstate/libwfw_sysstate.la $(CSV_LIBS)
 # The sinks' check of their file options (header only).
 lib_datafmt_libwfw_datafmt_la_SOURCES += lib/datafmt/resultfile.h
 
@@ -39,37 +40,16 @@ TESTS += tests/unit/test_metricdoc
 tests_unit_test_metricdoc_SOURCES = tests/unit/test_metricdoc.c
 tests_unit_test_metricdoc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_metricdoc_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CUNIT_LIBS)
-check_PROGRAMS += tests/unit/test_datafmt tests/unit/test_sinks tests/unit/test_binfmt
-TESTS += tests/unit/test_datafmt tests/unit/test_sinks tests/unit/test_binfmt
+check_PROGRAMS += tests/unit/test_datafmt
+TESTS += tests/unit/test_datafmt
 tests_unit_test_datafmt_SOURCES = tests/unit/test_datafmt.c
 tests_unit_test_datafmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
-# The sinks' and convert's sources are linked in and driven through their
-# descriptors / entry point.
-tests_unit_test_sinks_SOURCES = tests/unit/test_sinks.c sinks/csv/csv.c \
-	sinks/binary/binary.c core/tools/cmd_convert.c core/tools/replace.c core/tools/convert_par.c core/tools/csv_par.c core/tools/toolopts.c
-tests_unit_test_sinks_SOURCES += core/tools/convert_raw.c
-tests_unit_test_sinks_SOURCES += core/tools/filter_blk.c
-tests_unit_test_sinks_SOURCES += core/tools/csv2bin_par.c
-tests_unit_test_sinks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core
-tests_unit_test_sinks_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
-	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif
-# The binary format: blocks, checksums, damage, version 1 files.
-tests_unit_test_binfmt_SOURCES = tests/unit/test_binfmt.c core/tools/cmd_convert.c core/tools/replace.c core/tools/convert_par.c core/tools/csv_par.c core/tools/toolopts.c
-tests_unit_test_binfmt_SOURCES += core/tools/convert_raw.c
-tests_unit_test_binfmt_SOURCES += core/tools/filter_blk.c
-tests_unit_test_binfmt_SOURCES += core/tools/csv2bin_par.c
-tests_unit_test_binfmt_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
-tests_unit_test_binfmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit -iquote $(top_srcdir)/core
-tests_unit_test_binfmt_LDADD = lib/expr/libwfw_expr.la lib/datafmt/libwfw_datafmt.la \
-	core/libwfw_core.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
-# wfw_min_max_sum(), what the decoder's sums are checked against
-tests_unit_test_binfmt_LDADD += lib/stats/libwfw_stats.la
 EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoints.csv \
 	tests/integration/test_binary.sh
 TESTS += tests/integration/test_binary.sh
-# convert's copy of whole blocks (core/tools/convert_raw.c).
+# convert's copy of whole blocks (tools/convert_raw.c).
 EXTRA_DIST += tests/integration/test_convert_raw.sh
 TESTS += tests/integration/test_convert_raw.sh
 EXTRA_DIST += tests/integration/test_convert_replace.sh

@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include "datafmt/metricdoc.h"
-#include "datafmt/wultunits.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -105,9 +104,4 @@ const char *wfw_metric_descr(const char *name, const char *source)
 			return docs[i].descr;
 	}
 	return wult ? wult : pattern_descr(name);
-}
-
-const char *wfw_metric_unit(const char *name, const char *schema_unit)
-{
-	return schema_unit && *schema_unit ? schema_unit : wfw_wult_unit(name);
 }

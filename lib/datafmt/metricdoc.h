@@ -5,10 +5,14 @@
  * `wultfw report --list-metrics` prints and the report page shows. A
  * source measures some metrics differently from wult (timer takes TBI and
  * TAI in user space around clock_nanosleep(), hrt in eBPF, tdt and i210
- * in the kernel module); where it does not, wult's text is used.
+ * in the kernel module); where it does not, wult's text is used. Its unit:
+ * units/wultunits.h.
  */
 #ifndef WFW_METRICDOC_H
 #define WFW_METRICDOC_H
+
+/* A metric's unit: wfw_metric_unit(). */
+#include "units/wultunits.h"
 
 /*
  * What metric `name` is when `source` measured it (info.yml's `source:`:
@@ -16,11 +20,5 @@
  * without one): that source's text where it differs, else wult's, else "".
  */
 const char *wfw_metric_descr(const char *name, const char *source);
-
-/*
- * The unit of metric `name`: the file's (`schema_unit`, NULL or "" for
- * none) first, then the known one (wfw_wult_unit()), else "".
- */
-const char *wfw_metric_unit(const char *name, const char *schema_unit);
 
 #endif

@@ -20,11 +20,9 @@ static void out_fail(struct wfw_out *o, int err, const char *what)
 		 strerror(-err));
 }
 
-int wfw_out_open(struct wfw_out *o, const char *path, size_t bufsize,
-		 int flags)
+/* o's name and buffer, no file yet. */
+static int out_init(struct wfw_out *o, const char *path, size_t bufsize)
 {
-	int oflags = O_WRONLY | O_CREAT | O_CLOEXEC;
-
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	o->path = strdup(path);
@@ -33,8 +31,17 @@ int wfw_out_open(struct wfw_out *o, const char *path, size_t bufsize,
 	if (!o->path || !o->buf) {
 		snprintf(o->msg, sizeof(o->msg), "%s: out of memory", path);
 		o->err = -ENOMEM;
-		return o->err;
 	}
+	return o->err;
+}
+
+int wfw_out_open(struct wfw_out *o, const char *path, size_t bufsize,
+		 int flags)
+{
+	int oflags = O_WRONLY | O_CREAT | O_CLOEXEC;
+
+	if (out_init(o, path, bufsize))
+		return o->err;
 	oflags |= (flags & WFW_OUT_EXCL) ? O_EXCL : O_TRUNC;
 	o->fd = open(path, oflags, 0644);
 	if (o->fd < 0) {
@@ -44,6 +51,31 @@ int wfw_out_open(struct wfw_out *o, const char *path, size_t bufsize,
 		return o->err;
 	}
 	return 0;
+}
+
+int wfw_out_attach(struct wfw_out *o, int fd, const char *path,
+		   size_t bufsize)
+{
+	int ret = out_init(o, path, bufsize);
+
+	o->fd = fd;
+	return ret;
+}
+
+int wfw_out_open_fwd(struct wfw_out *o, const char *name, size_t cap,
+		     const struct wfw_out_fwd *fwd, void *arg)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->cap = cap;
+	o->fwd = fwd;
+	o->fwd_arg = arg;
+	o->path = strdup(name);
+	if (!o->path) {
+		snprintf(o->msg, sizeof(o->msg), "%s: out of memory", name);
+		o->err = -ENOMEM;
+	}
+	return o->err;
 }
 
 /*
@@ -85,6 +117,8 @@ int wfw_out_flush(struct wfw_out *o)
 
 	if (o->err)
 		return o->err;
+	if (o->fwd)
+		return o->fwd->flush(o);
 	if (!o->len)
 		return 0;
 	ret = out_put(o, o->buf, o->len);
@@ -96,9 +130,19 @@ char *wfw_out_reserve(struct wfw_out *o, size_t n)
 {
 	if (o->err)
 		return NULL;
+	if (o->fwd)
+		return o->fwd->reserve(o, n);
 	if (o->cap - o->len < n && wfw_out_flush(o))
 		return NULL;
 	return o->buf + o->len;
+}
+
+int wfw_out_commit_rows(struct wfw_out *o, size_t n, uint64_t rows)
+{
+	if (o->fwd)
+		return o->err ? o->err : o->fwd->commit(o, n, rows);
+	wfw_out_commit(o, n);
+	return 0;
 }
 
 int wfw_out_write(struct wfw_out *o, const void *p, size_t n)
@@ -107,6 +151,8 @@ int wfw_out_write(struct wfw_out *o, const void *p, size_t n)
 		return o->err;
 	if (!n)		/* p may be NULL: a chunk that kept no row */
 		return 0;
+	if (o->fwd)
+		return o->fwd->write(o, p, n);
 	if (o->cap - o->len >= n) {
 		memcpy(o->buf + o->len, p, n);
 		o->len += n;
@@ -125,6 +171,10 @@ int wfw_out_close(struct wfw_out *o)
 {
 	int ret = 0;
 
+	if (o->fwd) {	/* the file is its owner's to close */
+		ret = wfw_out_flush(o);
+		o->fwd = NULL;
+	}
 	if (o->fd >= 0) {
 		ret = wfw_out_flush(o);
 		if (close(o->fd) && !ret) {
@@ -138,6 +188,13 @@ int wfw_out_close(struct wfw_out *o)
 	free(o->path);
 	o->path = NULL;
 	return ret ? ret : o->err;
+}
+
+int wfw_out_bad_batch(struct wfw_out *o, size_t got, size_t want)
+{
+	snprintf(o->msg, sizeof(o->msg),
+		 "%s: batch has %zu columns, the schema %zu", o->path, got, want);
+	return -EINVAL;
 }
 
 long long wfw_out_count_kept(const struct wfw_out *o, char c)

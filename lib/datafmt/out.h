@@ -12,8 +12,24 @@
 #ifndef WFW_OUT_H
 #define WFW_OUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct wfw_out;
+
+/*
+ * Where an out's bytes go instead of a file of its own: a sink's file the
+ * core opened (wultfw_file_open()), which buffers, keeps whole rows and
+ * counts them. Each op returns what the file's op did; on failure it sets
+ * o->err and o->msg.
+ */
+struct wfw_out_fwd {
+	char *(*reserve)(struct wfw_out *o, size_t n);
+	int (*commit)(struct wfw_out *o, size_t n, uint64_t rows);
+	int (*write)(struct wfw_out *o, const void *p, size_t n);	/* no rows */
+	int (*flush)(struct wfw_out *o);	/* to the kernel */
+};
 
 struct wfw_out {
 	int fd;
@@ -30,8 +46,13 @@ struct wfw_out {
 	 */
 	size_t (*whole)(void *arg, const char *p, size_t n);
 	void *whole_arg;
+	const struct wfw_out_fwd *fwd;	/* NULL: fd is the file */
+	void *fwd_arg;
 	char msg[512];		/* why err happened, naming the file */
 };
+
+/* The usual buffer of a writer (csvwrite.c, binwrite.c). */
+#define WFW_OUT_BUF (1u << 20)
 
 /* Flags for wfw_out_open(). */
 #define WFW_OUT_EXCL	1	/* fail with -EEXIST instead of truncating */
@@ -39,6 +60,23 @@ struct wfw_out {
 /* Create `path` (mode 0644). On failure msg says why. */
 int wfw_out_open(struct wfw_out *o, const char *path, size_t bufsize,
 		 int flags);
+/*
+ * Write to fd (open for writing, at its end; o owns it from here on, even
+ * on failure); path names it in messages.
+ */
+int wfw_out_attach(struct wfw_out *o, int fd, const char *path,
+		   size_t bufsize);
+/*
+ * Hand everything to fwd (see above) instead of a file; name in messages,
+ * cap the size writers plan their chunks by (there is no buffer here).
+ */
+int wfw_out_open_fwd(struct wfw_out *o, const char *name, size_t cap,
+		     const struct wfw_out_fwd *fwd, void *arg);
+/* Open by either of the two, not closed yet. */
+static inline bool wfw_out_is_open(const struct wfw_out *o)
+{
+	return o->fd >= 0 || o->fwd;
+}
 
 /*
  * Space for a record of up to n bytes (n <= cap), flushing first when the
@@ -52,6 +90,9 @@ static inline void wfw_out_commit(struct wfw_out *o, size_t n)
 	o->len += n;
 }
 
+/* The same, saying they hold `rows` whole rows (a forwarding out needs it). */
+int wfw_out_commit_rows(struct wfw_out *o, size_t n, uint64_t rows);
+
 /* Append n bytes of whole records; large blocks bypass the buffer. */
 int wfw_out_write(struct wfw_out *o, const void *p, size_t n);
 
@@ -60,6 +101,9 @@ int wfw_out_flush(struct wfw_out *o);
 
 /* Flush, fsync-free close, free. Returns the first error seen. */
 int wfw_out_close(struct wfw_out *o);
+
+/* A batch whose width is not the schema's: -EINVAL, o->msg says so. */
+int wfw_out_bad_batch(struct wfw_out *o, size_t got, size_t want);
 
 /* Test hook: write(2) replacement, NULL for the real one. */
 extern long (*wfw_out_write_hook)(int fd, const void *p, size_t n);

@@ -49,7 +49,7 @@
  * WULTFW_CELL_EMPTY in INT columns, the WULTFW_FLOAT_EMPTY_BITS NaN in
  * FLOAT columns; both are written back as empty fields.
  * Units are not stored in CSV files: a column named as a wult metric gets
- * wult's unit for it (datafmt/wultunits.h), any other has unit "".
+ * wult's unit for it (units/wultunits.h), any other has unit "".
  * Errors: an empty file, a header without columns, a row with a different
  * number of fields than the header, a non-numeric value in a numeric
  * column, a number in a text column, a NUL byte in a text field, a quote

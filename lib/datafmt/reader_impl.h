@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What a format's reader implements behind reader.h. reader.c opens the
- * file, picks the format by content and calls its ops; a format embeds
- * struct wfw_reader as the first member of its own state.
+ * What a format's reader implements behind reader.h. readopen.c opens the
+ * file and picks the format by content, reader.c calls its ops; a format
+ * embeds struct wfw_reader as the first member of its own state.
  */
 #ifndef WFW_READER_IMPL_H
 #define WFW_READER_IMPL_H
@@ -60,13 +60,15 @@ struct wfw_reader_ops {
 	const char *(*meta)(const struct wfw_reader *r, const char *key);
 	/* Optional: wfw_reader_bare_ints() for column c < ncols. */
 	bool (*bare_ints)(const struct wfw_reader *r, size_t c);
+	/* Optional: wfw_reader_row_texts() (CSV). */
+	const struct wfw_row_text *(*row_texts)(struct wfw_reader *r,
+						size_t capacity);
 	/* Free the format's state and r itself (fd and path are reader.c's). */
 	void (*free)(struct wfw_reader *r);
 };
 
+/* The formats, for readopen.c to pick from. */
 extern const struct wfw_reader_ops wfw_csv_reader_ops;
-/* wfw_reader_row_texts() of a CSV reader. */
-const struct wfw_row_text *wfw_csv_row_texts(struct wfw_reader *r, size_t capacity);
 extern const struct wfw_reader_ops wfw_bin_reader_ops;
 
 /* Set r->err from fmt and return ret. */

@@ -1,24 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Whether a result's run finished, and whether a process that left
- * something behind (a result directory, a settings state file) still
- * runs. info.yml says `status: running` until the run ends, with the
- * run's pid, its start time (pid_start, so a reused pid is not taken for
- * it) and the boot it ran in (boot_id, so a power cut is recognised).
+ * Whether a result's run finished. info.yml says `status: running` until
+ * the run ends, with the run's pid, its start time (pid_start, so a
+ * reused pid is not taken for it) and the boot it ran in (boot_id, so a
+ * power cut is recognised): sysstate/proc.h.
  */
 #ifndef WFW_RUNSTATE_H
 #define WFW_RUNSTATE_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <sys/types.h>
-
-/* Start time of process pid (clock ticks since boot), or 0 if none. */
-unsigned long long wfw_proc_start(pid_t pid);
-/* This boot's id (/proc/sys/kernel/random/boot_id), or "" if unknown. */
-void wfw_boot_id(char *buf, size_t len);
-/* Does process pid, started at `start` in boot `boot`, still run? */
-bool wfw_proc_alive(pid_t pid, unsigned long long start, const char *boot);
 
 enum wfw_run_end {
 	WFW_RUN_ENDED,		/* complete, interrupted or failed: final */

@@ -1,153 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* CSV and binary writers on top of the whole-record output file. */
+/*
+ * The CSV and binary writers (csvwrite.c, binwrite.c) behind one
+ * interface: a small ops table per format.
+ */
 #include "config.h"
 
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "datafmt/reader.h"
 #include "datafmt/writer.h"
-
-/* Whole CSV rows in p[0..n): up to the last newline outside quotes. */
-static size_t csv_whole(void *arg, const char *p, size_t n)
-{
-	size_t keep = 0;
-	int quoted = 0;
-
-	(void)arg;
-	for (size_t i = 0; i < n; i++) {
-		if (p[i] == '"')
-			quoted = !quoted;	/* "" inside quotes toggles twice */
-		else if (p[i] == '\n' && !quoted)
-			keep = i + 1;
-	}
-	return keep;
-}
-
-int wfw_writer_bad_batch(struct wfw_out *o, size_t got, size_t want)
-{
-	snprintf(o->msg, sizeof(o->msg),
-		 "%s: batch has %zu columns, the schema %zu", o->path, got, want);
-	return -EINVAL;
-}
-
-int wfw_csvw_open(struct wfw_csv_writer *w, const char *path,
-		  const struct wultfw_schema *s, int flags)
-{
-	char err[256];
-	int ret;
-
-	memset(w, 0, sizeof(*w));
-	ret = wfw_csvfmt_init(&w->fmt, s, err, sizeof(err));
-	if (ret) {
-		snprintf(w->out.msg, sizeof(w->out.msg), "%s: %s", path, err);
-		w->out.fd = -1;
-		return ret;
-	}
-	ret = wfw_out_open(&w->out, path, WFW_WRITER_BUF > 4 * w->fmt.row_max
-				? WFW_WRITER_BUF : 4 * w->fmt.row_max, flags);
-	/* The header goes out at once: from now on the file is a valid CSV. */
-	if (!ret)
-		ret = wfw_out_write(&w->out, w->fmt.header, w->fmt.header_len);
-	if (!ret)
-		ret = wfw_out_flush(&w->out);
-	w->out.whole = csv_whole;
-	if (ret) {
-		wfw_out_close(&w->out);	/* keeps out.msg */
-		wfw_csvfmt_free(&w->fmt);
-		return ret;
-	}
-	return 0;
-}
-
-/* The schema changed under us (a one-pass reader): follow it. */
-static int csvw_sync(struct wfw_csv_writer *w)
-{
-	char err[256];
-	int ret = wfw_csvfmt_sync(&w->fmt, err, sizeof(err));
-
-	if (!ret && w->fmt.row_max > w->out.cap)
-		ret = -E2BIG;
-	if (ret)
-		snprintf(w->out.msg, sizeof(w->out.msg), "%s: %s", w->out.path,
-			 ret == -E2BIG ? "a row longer than the output buffer" : err);
-	return ret;
-}
-
-size_t wfw_csv_rows_text(const struct wfw_csvfmt *f, char *buf,
-			 const union wultfw_cell *cells, size_t rows,
-			 const struct wfw_row_text *text)
-{
-	size_t ncols = f->schema->ncols, r = 0;
-	char *p = buf;
-
-	if (!text)
-		return wfw_csvfmt_rows(f, buf, cells, rows);
-	while (r < rows) {
-		const char *s = text[r].s;
-		size_t n = 0;
-
-		/* A run of lines that follow each other: one copy. */
-		for (; r < rows && text[r].n && text[r].s == s + n; r++)
-			n += text[r].n;
-		memcpy(p, s, n);
-		p += n;
-		for (; r < rows && !text[r].n; r++)
-			p += wfw_csvfmt_row(f, p, cells + r * ncols);
-	}
-	return (size_t)(p - buf);
-}
-
-int wfw_csvw_write(struct wfw_csv_writer *w, const struct wultfw_batch *b)
-{
-	return wfw_csvw_write_text(w, b, NULL);
-}
-
-int wfw_csvw_write_text(struct wfw_csv_writer *w, const struct wultfw_batch *b,
-			const struct wfw_row_text *text)
-{
-	size_t ncols = w->fmt.schema->ncols, row_max, chunk, r = 0;
-	int ret;
-
-	if (b->ncols != ncols)
-		return wfw_writer_bad_batch(&w->out, b->ncols, ncols);
-	ret = csvw_sync(w);
-	if (ret)
-		return ret;
-	/* Rows in chunks of about half the buffer: one reserve per chunk. */
-	row_max = w->fmt.row_max;
-	chunk = w->out.cap / 2 / row_max;
-	chunk = chunk ? chunk : 1;
-	while (r < b->rows) {
-		size_t n = b->rows - r < chunk ? b->rows - r : chunk;
-		char *p = wfw_out_reserve(&w->out, n * row_max);
-
-		if (!p)
-			return w->out.err;
-		wfw_out_commit(&w->out, wfw_csv_rows_text(&w->fmt, p, wultfw_crow(b, r), n,
-							  text ? text + r : NULL));
-		r += n;
-	}
-	w->rows += b->rows;
-	return 0;
-}
-
-int wfw_csvw_flush(struct wfw_csv_writer *w)
-{
-	return wfw_out_flush(&w->out);
-}
-
-int wfw_csvw_close(struct wfw_csv_writer *w)
-{
-	int ret = wfw_out_close(&w->out);
-
-	wfw_csvfmt_free(&w->fmt);
-	return ret;
-}
-
-/* ---- the formats behind one interface ---- */
 
 static int csv_open_impl(void *impl, const char *path,
 			 const struct wultfw_schema *s, const char *const *meta,
@@ -155,6 +15,15 @@ static int csv_open_impl(void *impl, const char *path,
 {
 	(void)meta;	/* a CSV file has no place for it */
 	return wfw_csvw_open(impl, path, s, flags);
+}
+
+static int csv_open_fwd_impl(void *impl, const char *name,
+			     const struct wultfw_schema *s,
+			     const char *const *meta,
+			     const struct wfw_out_fwd *fwd, void *arg)
+{
+	(void)meta;
+	return wfw_csvw_open_fwd(impl, name, s, fwd, arg);
 }
 
 static int csv_write_impl(void *impl, const struct wultfw_batch *b)
@@ -190,6 +59,8 @@ const struct wfw_format wfw_format_csv = {
 	.rows_word = "rows",
 	.kept_key = "csv_rows_in_file",
 	.open = csv_open_impl,
+	.open_fwd = csv_open_fwd_impl,
+	.whole = wfw_csv_whole,
 	.write = csv_write_impl,
 	.flush = csv_flush_impl,
 	.close = csv_close_impl,
@@ -202,6 +73,14 @@ static int bin_open_impl(void *impl, const char *path,
 			 int flags)
 {
 	return wfw_binw_open(impl, path, s, meta, flags);
+}
+
+static int bin_open_fwd_impl(void *impl, const char *name,
+			     const struct wultfw_schema *s,
+			     const char *const *meta,
+			     const struct wfw_out_fwd *fwd, void *arg)
+{
+	return wfw_binw_open_fwd(impl, name, s, meta, fwd, arg);
 }
 
 static int bin_write_impl(void *impl, const struct wultfw_batch *b)
@@ -234,6 +113,8 @@ const struct wfw_format wfw_format_binary = {
 	.rows_word = "records",
 	.kept_key = "binary_records_in_file",
 	.open = bin_open_impl,
+	.open_fwd = bin_open_fwd_impl,
+	.whole = wfw_bin_whole,
 	.write = bin_write_impl,
 	.flush = bin_flush_impl,
 	.close = bin_close_impl,
@@ -248,6 +129,16 @@ int wfw_writer_open(struct wfw_writer *w, const struct wfw_format *fmt,
 	memset(w, 0, sizeof(*w));
 	w->fmt = fmt;
 	return fmt->open(&w->impl, path, s, meta, flags);
+}
+
+int wfw_writer_open_fwd(struct wfw_writer *w, const struct wfw_format *fmt,
+			const char *name, const struct wultfw_schema *s,
+			const char *const *meta, const struct wfw_out_fwd *fwd,
+			void *arg)
+{
+	memset(w, 0, sizeof(*w));
+	w->fmt = fmt;
+	return fmt->open_fwd(&w->impl, name, s, meta, fwd, arg);
 }
 
 int wfw_writer_set_bare(struct wfw_writer *w, size_t c, bool bare)

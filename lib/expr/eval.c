@@ -11,7 +11,7 @@
 #include "datafmt/reader.h"
 #include "expr/ast.h"
 #include "expr/expr.h"
-#include "expr/parser.h"
+#include "expr/resolve.h"
 
 static double value(const struct operand *o, const union wultfw_cell *row)
 {

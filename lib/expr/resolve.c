@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "expr/expr.h"
-#include "expr/parser.h"
+#include "expr/resolve.h"
 #include <suggest/suggest.h>
-#include "units.h"
+#include "units/duration.h"
 
 void wfw_unknown_column(const struct wultfw_schema *s, const char *name,
 			char *buf, size_t len)

@@ -205,21 +205,21 @@ int wfw_kmod_tsc_calibrate(struct wfw_kmod_tsc *t, uint64_t span_ns)
 #endif
 }
 
-void wfw_kmod_kside_cfg(struct wfw_kmod *km, struct wfw_kside_cfg *kc)
+void wfw_kmod_kside_cfg(struct wfw_kmod *km, struct wultfw_kside_cfg *kc)
 {
 	static const struct { int ctr; unsigned int bit; } simple[] = {
-		{ WULTFW_CTR_TSC, WFW_KSIDE_HAS_TSC },
-		{ WULTFW_CTR_APERF, WFW_KSIDE_HAS_APERF },
-		{ WULTFW_CTR_MPERF, WFW_KSIDE_HAS_MPERF },
-		{ WULTFW_CTR_SMI, WFW_KSIDE_HAS_SMI },
-		{ WULTFW_CTR_NMI, WFW_KSIDE_HAS_NMI },
+		{ WULTFW_CTR_TSC, WULTFW_KSIDE_HAS_TSC },
+		{ WULTFW_CTR_APERF, WULTFW_KSIDE_HAS_APERF },
+		{ WULTFW_CTR_MPERF, WULTFW_KSIDE_HAS_MPERF },
+		{ WULTFW_CTR_SMI, WULTFW_KSIDE_HAS_SMI },
+		{ WULTFW_CTR_NMI, WULTFW_KSIDE_HAS_NMI },
 	};
 	uint32_t present = km->cfg.ctr_present;
 	size_t i;
 	int c;
 
 	/* The module measures its own timestamping cost (kmod/README.md). */
-	kc->counters = WFW_KSIDE_HAS_OVERHEADS;
+	kc->counters = WULTFW_KSIDE_HAS_OVERHEADS;
 	for (i = 0; i < sizeof(simple) / sizeof(simple[0]); i++)
 		if (present & (1u << simple[i].ctr))
 			kc->counters |= simple[i].bit;
@@ -227,7 +227,7 @@ void wfw_kmod_kside_cfg(struct wfw_kmod *km, struct wfw_kside_cfg *kc)
 	km->nres = 0;
 	for (c = WULTFW_CTR_CC1; c < WULTFW_NR_CTRS; c++) {
 		if (!(present & (1u << c)) || !(present & (1u << WULTFW_CTR_TSC)) ||
-		    km->nres >= WFW_KSIDE_MAX_RES)
+		    km->nres >= WULTFW_KSIDE_MAX_RES)
 			continue;
 		km->res_ctr[km->nres] = c;
 		km->res_names[km->nres] = wfw_kmod_ctr_names[c];
@@ -276,7 +276,7 @@ static uint64_t wfw_kmod_ns(const struct wfw_kmod *km, uint32_t tunit,
 }
 
 void wfw_kmod_to_dp(const struct wfw_kmod *km, const struct wultfw_record *r,
-		    struct wfw_kside_dp *dp)
+		    struct wultfw_kside_dp *dp)
 {
 	size_t i;
 

@@ -30,8 +30,8 @@ struct wfw_kmod {
 	struct wfw_kmod_tsc tsc;
 	/* Present residency counters, in the order given to lib/kside. */
 	size_t nres;
-	int res_ctr[WFW_KSIDE_MAX_RES];	/* enum wultfw_ctr of each */
-	const char *res_names[WFW_KSIDE_MAX_RES];
+	int res_ctr[WULTFW_KSIDE_MAX_RES];	/* enum wultfw_ctr of each */
+	const char *res_names[WULTFW_KSIDE_MAX_RES];
 	/* Device-specific columns (cfg.dev_data_names), after the kside ones. */
 	size_t ndev;
 	int dev_idx[WULTFW_DEV_DATA];	/* record.dev_data index of each */
@@ -79,11 +79,11 @@ void wfw_kmod_ctr_list(uint32_t present, char *buf, size_t len);
  * the device's own values (cfg.dev_data_names) become kc->extra columns
  * (microseconds), filled by wfw_kmod_fill_dev().
  */
-void wfw_kmod_kside_cfg(struct wfw_kmod *km, struct wfw_kside_cfg *kc);
+void wfw_kmod_kside_cfg(struct wfw_kmod *km, struct wultfw_kside_cfg *kc);
 
 /* Record -> kside datapoint in nanoseconds on one clock. */
 void wfw_kmod_to_dp(const struct wfw_kmod *km, const struct wultfw_record *r,
-		    struct wfw_kside_dp *dp);
+		    struct wultfw_kside_dp *dp);
 /* The device columns of a row: row + first (kside's first_extra) on. */
 void wfw_kmod_fill_dev(const struct wfw_kmod *km, const struct wultfw_record *r,
 		       union wultfw_cell *row, size_t first);

@@ -49,7 +49,7 @@ int wfw_kmod_source_read(struct wfw_kmod_source *s, struct wultfw_ctx *ctx,
 {
 	size_t room = b->capacity - b->rows, i;
 	struct wultfw_stats st;
-	enum wfw_kside_bad bad;
+	enum wultfw_kside_bad bad;
 	long n;
 	int err;
 
@@ -66,17 +66,17 @@ int wfw_kmod_source_read(struct wfw_kmod_source *s, struct wultfw_ctx *ctx,
 		return wultfw_fail(ctx, (int)n, "reading %s: %s",
 				   WFW_KMOD_DEVPATH, strerror((int)-n));
 	for (i = 0; i < (size_t)n; i++) {
-		struct wfw_kside_dp dp;
+		struct wultfw_kside_dp dp;
 
 		wfw_kmod_to_dp(&s->km, &s->recs[i], &dp);
-		bad = wfw_kside_check(&s->ks, &dp);
-		if (bad != WFW_KSIDE_OK) {
+		bad = wultfw_kside_check(&s->ks, &dp);
+		if (bad != WULTFW_KSIDE_OK) {
 			b->discarded++;	/* e.g. a stray TSC value */
-			if (bad == WFW_KSIDE_BAD_OVERHEAD)
+			if (bad == WULTFW_KSIDE_BAD_OVERHEAD)
 				s->dropped_overhead++;
 			continue;
 		}
-		wfw_kside_fill(&s->ks, &dp, wultfw_row(b, b->rows));
+		wultfw_kside_fill(&s->ks, &dp, wultfw_row(b, b->rows));
 		wfw_kmod_fill_dev(&s->km, &s->recs[i], wultfw_row(b, b->rows),
 				  s->ks.first_extra);
 		b->rows++;
@@ -127,14 +127,14 @@ int wfw_kmod_source_stop(struct wfw_kmod_source *s, struct wultfw_ctx *ctx)
 int wfw_kmod_source_schema(struct wfw_kmod_source *s,
 			   const struct wultfw_ctx *ctx, bool raw)
 {
-	struct wfw_kside_cfg kc = { 0 };
+	struct wultfw_kside_cfg kc = { 0 };
 
 	s->probe_present = s->km.cfg.ctr_present;
 	wfw_kmod_kside_cfg(&s->km, &kc);
 	kc.cstate_names = ctx->cstate_names;
 	kc.n_cstates = (size_t)ctx->n_cstates;
 	kc.raw = raw;
-	return wfw_kside_init(&s->ks, &kc);
+	return wultfw_kside_init(&s->ks, &kc);
 }
 
 void wfw_kmod_source_info(const struct wfw_kmod_source *s,

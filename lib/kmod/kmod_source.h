@@ -22,14 +22,14 @@
 
 struct wfw_kmod_source {
 	struct wfw_kmod km;
-	struct wfw_kside ks;
+	struct wultfw_kside ks;
 	const char *device;		/* module device: "tdt", "hrt", "i210" */
 	const char *stop_hint;		/* why a run may stop by itself */
 	uint32_t probe_present;		/* counters the schema was built for */
 	int probe_cpu;			/* CPU open() configured to build it */
 	int cpu;
 	bool warned_same_cpu;
-	uint64_t dropped_overhead;	/* by wfw_kside_check() */
+	uint64_t dropped_overhead;	/* by wultfw_kside_check() */
 	struct wultfw_record recs[WFW_KMOD_SOURCE_RECS];
 };
 

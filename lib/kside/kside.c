@@ -12,12 +12,12 @@
 static const char *const kside_bool_names[] = { "False", "True" };
 
 /* Append one column; -1 when the schema is full. */
-static int add_col(struct wfw_kside *ks, const char *name, const char *unit,
+static int add_col(struct wultfw_kside *ks, const char *name, const char *unit,
 		   enum wultfw_col_type type, uint32_t divisor)
 {
 	size_t i = ks->schema.ncols;
 
-	if (i >= WFW_KSIDE_MAX_COLS)
+	if (i >= WULTFW_KSIDE_MAX_COLS)
 		return -1;
 	ks->cols[i] = (struct wultfw_column){
 		.name = name, .unit = unit, .type = type, .divisor = divisor,
@@ -31,7 +31,7 @@ static int add_col(struct wfw_kside *ks, const char *name, const char *unit,
 #define PERCENT(name) add_col(ks, name, "%", WULTFW_COL_FLOAT, 0)
 
 /* wult's first columns: latencies, IntrOff, LDist, ReqCState. 0 or -EINVAL. */
-static int add_wult_cols(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
+static int add_wult_cols(struct wultfw_kside *ks, const struct wultfw_kside_cfg *cfg)
 {
 	ks->c_wake = NS_AS_US("WakeLatency");
 	ks->c_silent = NS_AS_US("SilentTime");
@@ -53,18 +53,18 @@ static int add_wult_cols(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 }
 
 /* The residency percentages and counters the machine has. 0 or -EINVAL. */
-static int add_counter_cols(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
+static int add_counter_cols(struct wultfw_kside *ks, const struct wultfw_kside_cfg *cfg)
 {
 	unsigned int has = cfg->counters;
 
-	if (has & WFW_KSIDE_HAS_MPERF) {
+	if (has & WULTFW_KSIDE_HAS_MPERF) {
 		ks->c_cc0 = PERCENT("CC0%");
 		ks->c_cc1d = PERCENT("CC1Derived%");
 	}
 	for (size_t i = 0; i < cfg->nres; i++) {
 		const char *n = cfg->res_names[i];
 
-		if (!n || !*n || strlen(n) > WFW_KSIDE_RES_NAME_LEN)
+		if (!n || !*n || strlen(n) > WULTFW_KSIDE_RES_NAME_LEN)
 			return -EINVAL;
 		snprintf(ks->res_col_names[i], sizeof(ks->res_col_names[i]),
 			 "%s%%", n);
@@ -73,22 +73,22 @@ static int add_counter_cols(struct wfw_kside *ks, const struct wfw_kside_cfg *cf
 		if (i == 0)
 			ks->c_res0 = (int)ks->schema.ncols - 1;
 	}
-	if ((has & WFW_KSIDE_HAS_APERF) && (has & WFW_KSIDE_HAS_MPERF))
+	if ((has & WULTFW_KSIDE_HAS_APERF) && (has & WULTFW_KSIDE_HAS_MPERF))
 		ks->c_cpufreq = add_col(ks, "CPUFreq", "MHz", WULTFW_COL_FLOAT, 0);
-	if (has & WFW_KSIDE_HAS_SMI)
+	if (has & WULTFW_KSIDE_HAS_SMI)
 		ks->c_smi = add_col(ks, "SMICnt", "", WULTFW_COL_INT, 1);
-	if (has & WFW_KSIDE_HAS_NMI)
+	if (has & WULTFW_KSIDE_HAS_NMI)
 		ks->c_nmi = add_col(ks, "NMICnt", "", WULTFW_COL_INT, 1);
 	return 0;
 }
 
 /* wult's names for the unadjusted latencies and the raw times and cycles. */
-static void add_raw_cols(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
+static void add_raw_cols(struct wultfw_kside *ks, const struct wultfw_kside_cfg *cfg)
 {
 	unsigned int has = cfg->counters;
 
 	/* Unmeasured overheads would be columns of zeros and copies. */
-	if (has & WFW_KSIDE_HAS_OVERHEADS) {
+	if (has & WULTFW_KSIDE_HAS_OVERHEADS) {
 		ks->c_wake_raw = NS_AS_US("WakeLatencyRaw");
 		NS_AS_US("IntrLatencyRaw");
 		NS_AS_US("AIOverhead");
@@ -98,11 +98,11 @@ static void add_raw_cols(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 	RAW_NS("TBI");
 	RAW_NS("TAI");
 	RAW_NS("TIntr");
-	if (has & WFW_KSIDE_HAS_TSC)
+	if (has & WULTFW_KSIDE_HAS_TSC)
 		add_col(ks, "TotCyc", "cycles", WULTFW_COL_INT, 1);
-	if (has & WFW_KSIDE_HAS_MPERF)
+	if (has & WULTFW_KSIDE_HAS_MPERF)
 		add_col(ks, "CC0Cyc", "cycles", WULTFW_COL_INT, 1);
-	if (has & WFW_KSIDE_HAS_APERF)
+	if (has & WULTFW_KSIDE_HAS_APERF)
 		add_col(ks, "APERF", "cycles", WULTFW_COL_INT, 1);
 	for (size_t i = 0; i < cfg->nres; i++) {
 		snprintf(ks->res_raw_names[i], sizeof(ks->res_raw_names[i]),
@@ -111,10 +111,10 @@ static void add_raw_cols(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 	}
 }
 
-int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
+int wultfw_kside_init(struct wultfw_kside *ks, const struct wultfw_kside_cfg *cfg)
 {
 	unsigned int has = cfg->counters;
-	bool tsc = has & WFW_KSIDE_HAS_TSC;
+	bool tsc = has & WULTFW_KSIDE_HAS_TSC;
 
 	memset(ks, 0, sizeof(*ks));
 	ks->cfg = *cfg;
@@ -123,8 +123,8 @@ int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 	ks->c_smi = ks->c_nmi = ks->c_raw0 = ks->c_wake_raw = -1;
 
 	/* Percentages are cycles / TotCyc: meaningless without the TSC. */
-	if (cfg->nres > WFW_KSIDE_MAX_RES || (cfg->nres && !tsc) ||
-	    ((has & (WFW_KSIDE_HAS_APERF | WFW_KSIDE_HAS_MPERF)) && !tsc))
+	if (cfg->nres > WULTFW_KSIDE_MAX_RES || (cfg->nres && !tsc) ||
+	    ((has & (WULTFW_KSIDE_HAS_APERF | WULTFW_KSIDE_HAS_MPERF)) && !tsc))
 		return -EINVAL;
 	/* wult's column order. */
 	if (add_wult_cols(ks, cfg) || add_counter_cols(ks, cfg))
@@ -133,7 +133,7 @@ int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
 		add_raw_cols(ks, cfg);
 	ks->first_extra = ks->schema.ncols;
 	for (size_t i = 0; i < cfg->nextra; i++) {
-		if (ks->schema.ncols >= WFW_KSIDE_MAX_COLS)
+		if (ks->schema.ncols >= WULTFW_KSIDE_MAX_COLS)
 			return -EINVAL;
 		ks->cols[ks->schema.ncols++] = cfg->extra[i];
 	}
@@ -148,10 +148,10 @@ int wfw_kside_init(struct wfw_kside *ks, const struct wfw_kside_cfg *cfg)
  * below zero, or the event that waited for the other (the handler with
  * interrupts off in idle, the idle exit with them on) now before it.
  */
-static int kside_adjust(const struct wfw_kside_dp *dp, int64_t *wake,
+static int kside_adjust(const struct wultfw_kside_dp *dp, int64_t *wake,
 			int64_t *intr)
 {
-	int off = wfw_kside_intr_off(dp);
+	int off = wultfw_kside_intr_off(dp);
 
 	*wake = (int64_t)(dp->tai - dp->ltime) - (int64_t)dp->tai_pre -
 		(off ? 0 : (int64_t)dp->intr_overhead);
@@ -162,27 +162,27 @@ static int kside_adjust(const struct wfw_kside_dp *dp, int64_t *wake,
 	return off ? *intr < *wake : *wake < *intr;
 }
 
-enum wfw_kside_bad wfw_kside_check(const struct wfw_kside *ks,
-				   const struct wfw_kside_dp *dp)
+enum wultfw_kside_bad wultfw_kside_check(const struct wultfw_kside *ks,
+				   const struct wultfw_kside_dp *dp)
 {
 	int64_t wake, intr;
 
 	if (!dp->tbi || !dp->ltime || !dp->tai || !dp->tintr)
-		return WFW_KSIDE_BAD_ZERO;
+		return WULTFW_KSIDE_BAD_ZERO;
 	if (dp->tbi >= dp->ltime)
-		return WFW_KSIDE_BAD_TBI;
+		return WULTFW_KSIDE_BAD_TBI;
 	if (dp->tai <= dp->ltime)
-		return WFW_KSIDE_BAD_TAI;
+		return WULTFW_KSIDE_BAD_TAI;
 	if (dp->tintr < dp->ltime)
-		return WFW_KSIDE_BAD_TINTR;
-	if ((ks->cfg.counters & WFW_KSIDE_HAS_TSC) && !dp->tsc)
-		return WFW_KSIDE_BAD_TOTCYC;
+		return WULTFW_KSIDE_BAD_TINTR;
+	if ((ks->cfg.counters & WULTFW_KSIDE_HAS_TSC) && !dp->tsc)
+		return WULTFW_KSIDE_BAD_TOTCYC;
 	if (kside_adjust(dp, &wake, &intr))
-		return WFW_KSIDE_BAD_OVERHEAD;
-	return WFW_KSIDE_OK;
+		return WULTFW_KSIDE_BAD_OVERHEAD;
+	return WULTFW_KSIDE_OK;
 }
 
-int wfw_kside_intr_off(const struct wfw_kside_dp *dp)
+int wultfw_kside_intr_off(const struct wultfw_kside_dp *dp)
 {
 	if (dp->intr_off >= 0)
 		return dp->intr_off ? 1 : 0;
@@ -190,22 +190,22 @@ int wfw_kside_intr_off(const struct wfw_kside_dp *dp)
 	return dp->tai <= dp->tintr ? 1 : 0;
 }
 
-const char *wfw_kside_bad_str(enum wfw_kside_bad why)
+const char *wultfw_kside_bad_str(enum wultfw_kside_bad why)
 {
 	switch (why) {
-	case WFW_KSIDE_OK:
+	case WULTFW_KSIDE_OK:
 		return "consistent";
-	case WFW_KSIDE_BAD_TBI:
+	case WULTFW_KSIDE_BAD_TBI:
 		return "idle entered after the launch time (TBI >= LTime)";
-	case WFW_KSIDE_BAD_TAI:
+	case WULTFW_KSIDE_BAD_TAI:
 		return "idle exit before the launch time (TAI <= LTime)";
-	case WFW_KSIDE_BAD_TINTR:
+	case WULTFW_KSIDE_BAD_TINTR:
 		return "handler ran before the launch time (TIntr < LTime)";
-	case WFW_KSIDE_BAD_ZERO:
+	case WULTFW_KSIDE_BAD_ZERO:
 		return "a timestamp is missing";
-	case WFW_KSIDE_BAD_TOTCYC:
+	case WULTFW_KSIDE_BAD_TOTCYC:
 		return "TSC did not advance (TotCyc = 0)";
-	case WFW_KSIDE_BAD_OVERHEAD:
+	case WULTFW_KSIDE_BAD_OVERHEAD:
 		return "measured overheads exceed the latency they are part of";
 	}
 	return "unknown";
@@ -222,10 +222,10 @@ static bool is_core_res(const char *name)
 	return name[0] == 'C' && name[1] == 'C';
 }
 
-void wfw_kside_fill(const struct wfw_kside *ks, const struct wfw_kside_dp *dp,
+void wultfw_kside_fill(const struct wultfw_kside *ks, const struct wultfw_kside_dp *dp,
 		    union wultfw_cell *row)
 {
-	const struct wfw_kside_cfg *cfg = &ks->cfg;
+	const struct wultfw_kside_cfg *cfg = &ks->cfg;
 	int64_t wake_raw = (int64_t)(dp->tai - dp->ltime);
 	int64_t intr_raw = (int64_t)(dp->tintr - dp->ltime);
 	int64_t wake, intr;
@@ -236,7 +236,7 @@ void wfw_kside_fill(const struct wfw_kside *ks, const struct wfw_kside_dp *dp,
 	row[ks->c_wake].i = wake;
 	row[ks->c_silent].i = (int64_t)(dp->ltime - dp->tbi);
 	row[ks->c_intr].i = intr;
-	row[ks->c_introff].i = wfw_kside_intr_off(dp);
+	row[ks->c_introff].i = wultfw_kside_intr_off(dp);
 	row[ks->c_ldist].i = (int64_t)dp->ldist;
 	if (ks->c_reqcs >= 0)
 		row[ks->c_reqcs].i = dp->req_state >= 0 &&
@@ -287,11 +287,11 @@ void wfw_kside_fill(const struct wfw_kside *ks, const struct wfw_kside_dp *dp,
 		row[c++].i = (int64_t)dp->tbi;
 		row[c++].i = (int64_t)dp->tai;
 		row[c++].i = (int64_t)dp->tintr;
-		if (cfg->counters & WFW_KSIDE_HAS_TSC)
+		if (cfg->counters & WULTFW_KSIDE_HAS_TSC)
 			row[c++].i = (int64_t)dp->tsc;
-		if (cfg->counters & WFW_KSIDE_HAS_MPERF)
+		if (cfg->counters & WULTFW_KSIDE_HAS_MPERF)
 			row[c++].i = (int64_t)dp->mperf;
-		if (cfg->counters & WFW_KSIDE_HAS_APERF)
+		if (cfg->counters & WULTFW_KSIDE_HAS_APERF)
 			row[c++].i = (int64_t)dp->aperf;
 		for (i = 0; i < cfg->nres; i++)
 			row[c++].i = (int64_t)dp->res[i];

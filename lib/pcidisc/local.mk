@@ -1,5 +1,7 @@
 # I210/I211 discovery through libpci (live or from an lspci -xxx dump),
-# used by `wultfw scan` (wfw_scan_nics) and the i210/ndl sources.
+# used by `wultfw scan` (wfw_scan_nics) and the i210/ndl sources. Its users
+# link lib/sysstate too: a plugin takes each convenience library whole,
+# so one listed inside another would be there twice.
 noinst_LTLIBRARIES += lib/pcidisc/libwfw_pcidisc.la
 lib_pcidisc_libwfw_pcidisc_la_SOURCES = lib/pcidisc/pcidisc.c lib/pcidisc/pcidisc.h
 lib_pcidisc_libwfw_pcidisc_la_CFLAGS = $(AM_CFLAGS) $(LIBPCI_CFLAGS)
@@ -13,6 +15,6 @@ check_PROGRAMS += tests/unit/test_pcidisc
 tests_unit_test_pcidisc_SOURCES = tests/unit/test_pcidisc.c
 tests_unit_test_pcidisc_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
 tests_unit_test_pcidisc_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_pcidisc_LDADD = lib/pcidisc/libwfw_pcidisc.la tests/unit/libtestutil.la $(CUNIT_LIBS)
+tests_unit_test_pcidisc_LDADD = lib/pcidisc/libwfw_pcidisc.la lib/sysstate/libwfw_sysstate.la tests/unit/libtestutil.la $(CUNIT_LIBS)
 TESTS += tests/unit/test_pcidisc
 endif

@@ -15,6 +15,7 @@
 #include <pci/pci.h>
 
 #include "pcidisc/pcidisc.h"
+#include "sysstate/sysfile.h"
 
 static const struct {
 	uint16_t id;
@@ -119,25 +120,6 @@ static void wfw_pcidisc_fmt_addr(struct pci_dev *d, char *buf, size_t len)
 		 d->bus, d->dev, d->func);
 }
 
-/* Read a one-line sysfs file; 0 or -errno. */
-static int wfw_pcidisc_readline(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	char *nl;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = '\0';
-	return 0;
-}
-
 /* NUMA node, driver, netdev and its state from sysfs. */
 static void wfw_pcidisc_sysfs(const char *root, struct wfw_nic *nic)
 {
@@ -148,7 +130,7 @@ static void wfw_pcidisc_sysfs(const char *root, struct wfw_nic *nic)
 
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/numa_node", root,
 		 nic->addr);
-	if (!wfw_pcidisc_readline(path, buf, sizeof(buf)))
+	if (!wfw_read_line(path, buf, sizeof(buf)))
 		nic->numa_node = atoi(buf);
 
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/driver", root,
@@ -179,7 +161,7 @@ static void wfw_pcidisc_sysfs(const char *root, struct wfw_nic *nic)
 		return;
 	/* IFF_UP (0x1) in flags: administratively up. */
 	snprintf(path, sizeof(path), "%s/class/net/%s/flags", root, nic->netdev);
-	if (!wfw_pcidisc_readline(path, buf, sizeof(buf)))
+	if (!wfw_read_line(path, buf, sizeof(buf)))
 		nic->if_up = (strtoul(buf, NULL, 0) & 0x1) ? 1 : 0;
 }
 
@@ -207,7 +189,7 @@ static void wfw_pcidisc_fill(const struct wfw_pcidisc_opts *o,
 		nic->up_aspm = WFW_ASPM_NO_PORT;
 	}
 	if (!nic->from_dump)
-		wfw_pcidisc_sysfs(o->sysfs ? o->sysfs : "/sys", nic);
+		wfw_pcidisc_sysfs(wfw_sysfs(o->sysfs), nic);
 }
 
 typedef int (*wfw_pcidisc_visit)(const struct wfw_pcidisc_opts *o,

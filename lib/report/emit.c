@@ -5,144 +5,15 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "datafmt/metricdoc.h"
+#include "par/par.h"
 #include "report/jsnum.h"
 #include "report/reduce.h"
 #include "report/report.h"
 #include "stats/report.h"
-
-static const double pcts[] = { 50, 90, 99, 99.9, 99.99, 99.999 };
-#define NPCTS (sizeof(pcts) / sizeof(pcts[0]))
-
-int wfw_rep_col(const struct wfw_rep_result *r, const char *name)
-{
-	for (size_t c = 0; c < r->ncols; c++)
-		if (r->vals[c] && !strcmp(r->colnames[c], name))
-			return (int)c;
-	return -1;
-}
-
-static void num(FILE *f, double v)
-{
-	char b[WFW_JS_NUM_MAX];
-
-	fwrite(b, 1, wfw_js_g7(b, v), f);
-}
-
-void wfw_rep_num(FILE *f, double v)
-{
-	num(f, v);
-}
-
-static size_t find_metric(const struct wfw_statset *s, const char *name)
-{
-	for (size_t m = 0; m < s->nmetrics; m++)
-		if (!strcmp(wfw_statset_metric(s, m)->name, name))
-			return m;
-	return SIZE_MAX;
-}
-
-/* The statistics' group of state g (-1: rows without one), or SIZE_MAX. */
-static size_t stat_group(const struct wfw_rep_result *r, long g)
-{
-	const char *name = g < 0 ? "-" : r->state_names[g];
-
-	for (size_t i = 0; r->set.gcol >= 0 && i < r->set.ngroups; i++)
-		if (!strcmp(wfw_statset_group_name(&r->set, i), name))
-			return i;
-	return SIZE_MAX;
-}
-
-static bool column_summary(struct wfw_rep_result *r, int c, long g,
-			   struct wfw_summary *s)
-{
-	size_t m = find_metric(&r->set, r->colnames[c]);
-	size_t sg = g == LONG_MIN ? SIZE_MAX : stat_group(r, g);
-
-	if (m == SIZE_MAX || (g != LONG_MIN && sg == SIZE_MAX))
-		return false;
-	return !wfw_statset_summary(&r->set, m, sg, NULL, 0, s);
-}
-
-uint64_t wfw_rep_rows(struct wfw_rep_result *r, int c, long g)
-{
-	struct wfw_summary s;
-
-	return column_summary(r, c, g, &s) ? s.count : 0;
-}
-
-void wfw_rep_bins(const struct wfw_summary *all, struct wfw_rep_bins *rb)
-{
-	double p = NAN;
-
-	for (size_t i = 0; i < all->npct && i < NPCTS; i++)
-		if (pcts[i] == WFW_REPORT_BINS_PCT)
-			p = all->pct[i];
-	rb->pct = WFW_REPORT_BINS_PCT;
-	rb->rows = all->count;
-	rb->max = all->count ? (float)all->max : 0;
-	if (!all->count) {
-		wfw_reduce_bins(0, 0, 0, WFW_REPORT_BINS_SPAN, WFW_REPORT_BINS, &rb->b);
-		return;
-	}
-	/* As the kept floats are: the bins of a whole result are theirs. */
-	wfw_reduce_bins((float)all->min, (float)p, rb->max,
-			WFW_REPORT_BINS_SPAN, WFW_REPORT_BINS, &rb->b);
-}
-
-static void counts_json(FILE *f, const uint64_t *c, size_t n)
-{
-	fputs("[", f);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)c[i]);
-	fputs("]", f);
-}
-
-void wfw_rep_hist_json(FILE *f, const struct wfw_rep_bins *rb,
-		       const uint64_t *counts, uint64_t over, bool over_exact)
-{
-	fputs("\"hist\": {\"lo\": ", f);
-	num(f, rb->b.lo);
-	fputs(", \"width\": ", f);
-	num(f, rb->b.width);
-	fputs(", \"hi\": ", f);
-	num(f, rb->b.hi);
-	fputs(", \"max\": ", f);
-	num(f, rb->max);
-	fprintf(f, ", \"edge_pct\": %g, \"edge_span\": %g, \"over\": %llu, \"over_exact\": %s, \"counts\": ",
-		rb->pct, WFW_REPORT_BINS_SPAN, (unsigned long long)over,
-		over_exact ? "true" : "false");
-	counts_json(f, counts, rb->b.nbins);
-}
-
-void wfw_rep_group_hist_json(FILE *f, const char *name, size_t nbins,
-			     const uint64_t *counts, uint64_t over)
-{
-	fputs("{\"name\": ", f);
-	wfw_json_string(f, name);
-	fputs(", \"counts\": ", f);
-	counts_json(f, counts, nbins);
-	fprintf(f, ", \"over\": %llu}", (unsigned long long)over);
-}
-
-void wfw_rep_ccdf_json(FILE *f, const float *x, const double *p, size_t k)
-{
-	struct wfw_jsout o;
-
-	fputs("{\"x\": [", f);
-	wfw_jsout_init(&o, f);
-	for (size_t i = 0; i < k; i++)
-		wfw_jsout_g7(&o, i ? ',' : 0, x[i]);
-	wfw_jsout_flush(&o);
-	fputs("], \"p\": [", f);
-	for (size_t i = 0; i < k; i++)
-		fprintf(f, "%s%.6g", i ? "," : "", p[i]);
-	fputs("]}", f);
-}
 
 /* One summary row: {"group":..,"share":..,"exact":..,"v":[count, ...]} */
 static void summary_row(const struct wfw_rep_result *r,
@@ -150,23 +21,23 @@ static void summary_row(const struct wfw_rep_result *r,
 {
 	struct wfw_summary shown = *s;	/* s's percentiles stay for the bins */
 
-	wfw_summary_shown(&shown, pcts);	/* too few values to say: null, "-" */
+	wfw_summary_shown(&shown, wfw_rep_pcts);	/* too few values to say: null, "-" */
 	s = &shown;
 	fputs("{\"group\": ", f);
 	wfw_json_string(f, name);
 	fprintf(f, ", \"share\": ");
-	num(f, r->nsel ? (double)s->count / (double)r->nsel : 0);
+	wfw_rep_num(f, r->nsel ? (double)s->count / (double)r->nsel : 0);
 	fprintf(f, ", \"exact\": %s, \"v\": [%llu, ", s->exact ? "true" : "false",
 		(unsigned long long)s->count);
-	num(f, s->min); fputs(", ", f);
-	num(f, s->mean); fputs(", ", f);
-	num(f, s->stddev);
-	for (size_t p = 0; p < NPCTS; p++) {
+	wfw_rep_num(f, s->min); fputs(", ", f);
+	wfw_rep_num(f, s->mean); fputs(", ", f);
+	wfw_rep_num(f, s->stddev);
+	for (size_t p = 0; p < WFW_REP_NPCTS; p++) {
 		fputs(", ", f);
-		num(f, s->pct[p]);
+		wfw_rep_num(f, s->pct[p]);
 	}
 	fputs(", ", f);
-	num(f, s->max);
+	wfw_rep_num(f, s->max);
 	fputs("]}", f);
 }
 
@@ -179,7 +50,7 @@ static void summary_row(const struct wfw_rep_result *r,
 static int summary(struct wfw_rep_result *r, const char *metric,
 		   struct wfw_summary *all, FILE *f)
 {
-	size_t m = find_metric(&r->set, metric);
+	size_t m = wfw_rep_metric(&r->set, metric);
 	struct wfw_summary s;
 	int ret;
 
@@ -189,13 +60,13 @@ static int summary(struct wfw_rep_result *r, const char *metric,
 		fputs("]", f);
 		return 0;
 	}
-	ret = wfw_statset_summary(&r->set, m, SIZE_MAX, pcts, NPCTS, all);
+	ret = wfw_statset_summary(&r->set, m, SIZE_MAX, wfw_rep_pcts, WFW_REP_NPCTS, all);
 	if (!ret)
 		summary_row(r, all, "all", f);
 	for (size_t i = 0; r->set.gcol >= 0 && i < r->set.ngroups && !ret; i++) {
 		size_t g = wfw_statset_group_at(&r->set, i);	/* by depth, as calc */
 
-		ret = wfw_statset_summary(&r->set, m, g, pcts, NPCTS, &s);
+		ret = wfw_statset_summary(&r->set, m, g, wfw_rep_pcts, WFW_REP_NPCTS, &s);
 		if (ret || !s.count)
 			continue;
 		fputs(", ", f);
@@ -232,40 +103,6 @@ static float *state_rows(const struct wfw_rep_result *r, int c, long g,
 	return v;
 }
 
-static void float_array(FILE *f, const char *key, const struct wfw_wpoint *p,
-			size_t n, int which)
-{
-	struct wfw_jsout o;
-
-	fprintf(f, "\"%s\": [", key);
-	wfw_jsout_init(&o, f);
-	for (size_t i = 0; i < n; i++) {
-		if (which == 2)
-			wfw_jsout_u64(&o, i ? ',' : 0, p[i].weight);
-		else
-			wfw_jsout_g7(&o, i ? ',' : 0, which ? p[i].y : p[i].x);
-	}
-	wfw_jsout_flush(&o);
-	fputs("]", f);
-}
-
-/* The percentile above which a scatter shows every datapoint itself. */
-static double tail_pct(size_t nrows)
-{
-	double keep = (double)WFW_REPORT_TAIL_POINTS / (double)(nrows ? nrows : 1);
-
-	return keep < 0.01 ? 100.0 * (1.0 - keep) : 99.0;
-}
-
-void wfw_rep_wpoints(FILE *f, const struct wfw_wpoint *p, size_t n)
-{
-	float_array(f, "x", p, n, 0);
-	fputs(", ", f);
-	float_array(f, "y", p, n, 1);
-	fputs(", ", f);
-	float_array(f, "w", p, n, 2);
-}
-
 /* A trace of a sampled result: the tail as itself, density from the sample. */
 static int sampled_group(struct wfw_rep_result *r, int xc, int yc, long g,
 			 const char *name, FILE *f)
@@ -280,8 +117,8 @@ static int sampled_group(struct wfw_rep_result *r, int xc, int yc, long g,
 	fputs("{\"name\": ", f);
 	wfw_json_string(f, name);
 	fprintf(f, ", \"rows\": %llu, \"reduced\": true, \"tail_pct\": %.6g, \"above\": ",
-		(unsigned long long)rows, tail_pct(r->nsel));
-	num(f, wfw_topk_min(&r->tails[yc]));
+		(unsigned long long)rows, wfw_rep_tail_pct(r->nsel));
+	wfw_rep_num(f, wfw_topk_min(&r->tails[yc]));
 	fputs(", ", f);
 	wfw_rep_wpoints(f, p, n);
 	fputs("}", f);
@@ -313,7 +150,7 @@ static int scatter_group(struct wfw_rep_result *r, int xc, int yc,
 	fputs("{\"name\": ", f);
 	wfw_json_string(f, name);
 	fprintf(f, ", \"rows\": %zu, \"reduced\": %s, \"tail_pct\": %.6g, ", nx,
-		n < nx ? "true" : "false", tail_pct(r->nrows));
+		n < nx ? "true" : "false", wfw_rep_tail_pct(r->nrows));
 	wfw_rep_wpoints(f, p, n);
 	fputs("}", f);
 out:
@@ -323,22 +160,11 @@ out:
 	return ret;
 }
 
-double wfw_rep_ytail(struct wfw_rep_result *r, const char *metric)
-{
-	size_t m = find_metric(&r->set, metric);
-	double pct = tail_pct(r->nrows);
-	struct wfw_summary s;
-
-	if (m == SIZE_MAX || wfw_statset_summary(&r->set, m, SIZE_MAX, &pct, 1, &s))
-		return INFINITY;
-	return s.pct[0];
-}
-
 static int scatter(struct wfw_rep_result *r, const char *metric,
 		   const char *xaxis, FILE *f)
 {
 	int xc = wfw_rep_col(r, xaxis), yc = wfw_rep_col(r, metric);
-	size_t m = find_metric(&r->set, metric);
+	size_t m = wfw_rep_metric(&r->set, metric);
 	double ytail;
 	int ret = 0;
 
@@ -564,76 +390,67 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 	return ret;
 }
 
-/* One metric's data, written by a thread into memory. */
-struct metric_out {
+/* The metrics' data, each written by a thread into memory (lib/par). */
+struct metrics_par {
 	const struct wfw_report *rep;
-	const char *name;
-	char *buf;
-	size_t len;
-	int ret;
-	pthread_t th;
+	FILE *f;
+	struct metric_out {
+		char *buf;
+		size_t len;
+	} *o;			/* per slot */
 };
 
-static void *metric_thread(void *arg)
-{
-	struct metric_out *o = arg;
-	FILE *f = open_memstream(&o->buf, &o->len);
-
-	o->ret = f ? metric(o->rep, o->name, f) : -ENOMEM;
-	if (f && fclose(f) && !o->ret)
-		o->ret = -ENOMEM;
-	return NULL;
-}
-
 /*
- * Metrics [m0, m0 + n) at once, a thread each (each reads its own
- * statistics, tails and the kept rows, which no one changes), written in
- * order; one that gets no thread is written here.
+ * Metric m into slot `slot`'s memory (each reads its own statistics,
+ * tails and the kept rows, which no one changes).
  */
-static int metrics_at_once(const struct wfw_report *rep, size_t m0, size_t n,
-			   FILE *f)
+static int metric_work(void *ctx, unsigned slot, uint64_t m)
 {
-	struct metric_out o[WFW_REPORT_MAX_PARTS] = { 0 };
-	size_t started = 0;
-	int ret = 0;
+	struct metrics_par *mp = ctx;
+	struct metric_out *o = &mp->o[slot];
+	FILE *f = open_memstream(&o->buf, &o->len);
+	int ret = f ? metric(mp->rep, mp->rep->metrics[m], f) : -ENOMEM;
 
-	for (size_t i = 0; i < n; i++) {
-		o[i] = (struct metric_out){ .rep = rep, .name = rep->metrics[m0 + i] };
-		if (pthread_create(&o[i].th, NULL, metric_thread, &o[i]))
-			break;
-		started++;
-	}
-	for (size_t i = 0; i < started; i++) {
-		pthread_join(o[i].th, NULL);
-		ret = ret ? ret : o[i].ret;
-		fputs(m0 + i ? ", " : "", f);
-		if (!ret)
-			fwrite(o[i].buf, 1, o[i].len, f);
-		free(o[i].buf);
-	}
-	for (size_t i = started; i < n && !ret; i++) {
-		fputs(m0 + i ? ", " : "", f);
-		ret = metric(rep, rep->metrics[m0 + i], f);
-	}
+	if (f && fclose(f) && !ret)
+		ret = -ENOMEM;
 	return ret;
 }
 
-/* The metrics, rep->jobs at a time. */
+/* Metric m's data out, in order. */
+static int metric_put(void *ctx, unsigned slot, uint64_t m)
+{
+	struct metrics_par *mp = ctx;
+	struct metric_out *o = &mp->o[slot];
+
+	fputs(m ? ", " : "", mp->f);
+	fwrite(o->buf, 1, o->len, mp->f);
+	free(o->buf);
+	o->buf = NULL;
+	return 0;
+}
+
+static const struct wfw_par_ops metric_ops = { .work = metric_work, .emit = metric_put };
+
+/* The metrics, on rep->jobs threads (at most WFW_REPORT_MAX_PARTS). */
 static int metrics(const struct wfw_report *rep, FILE *f)
 {
-	size_t per = rep->jobs < WFW_REPORT_MAX_PARTS ? rep->jobs : WFW_REPORT_MAX_PARTS;
+	unsigned n = rep->jobs < WFW_REPORT_MAX_PARTS ? rep->jobs : WFW_REPORT_MAX_PARTS;
+	struct metric_out o[WFW_REPORT_MAX_PARTS] = { 0 };
+	struct metrics_par mp = { .rep = rep, .f = f, .o = o };
+	struct wfw_par par = { .ops = &metric_ops, .ctx = &mp,
+			       .nparts = rep->nmetrics, .threads = n };
 	int ret = 0;
 
-	for (size_t m = 0; m < rep->nmetrics && !ret; m += per ? per : 1) {
-		size_t n = rep->nmetrics - m < per ? rep->nmetrics - m : per;
-
-		if (n > 1) {
-			ret = metrics_at_once(rep, m, n, f);
-			continue;
+	if (n < 2) {	/* one thread: straight into f, not through memory */
+		for (size_t m = 0; m < rep->nmetrics && !ret; m++) {
+			fputs(m ? ", " : "", f);
+			ret = metric(rep, rep->metrics[m], f);
 		}
-		fputs(m ? ", " : "", f);
-		ret = metric(rep, rep->metrics[m], f);
+		return ret;
 	}
+	ret = wfw_par_run(&par);
+	for (unsigned i = 0; i < WFW_REPORT_MAX_PARTS; i++)
+		free(o[i].buf);
 	return ret;
 }
 

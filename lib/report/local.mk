@@ -4,7 +4,7 @@ lib_report_libwfw_report_la_SOURCES = \
 	lib/report/reduce.c lib/report/reduce.h \
 	lib/report/sample.c lib/report/sample.h \
 	lib/report/jsnum.c lib/report/jsnum.h lib/report/seqsample.c
-lib_report_libwfw_report_la_LIBADD = -lm
+lib_report_libwfw_report_la_LIBADD = lib/par/libwfw_par.la -lm
 
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_reduce
@@ -24,7 +24,7 @@ tests_unit_test_jsnum_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/test
 tests_unit_test_jsnum_LDADD = lib/report/libwfw_report.la tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
 endif
 lib_report_libwfw_report_la_SOURCES += \
-	lib/report/report.h lib/report/emit.c lib/report/timeline.c \
+	lib/report/report.h lib/report/emit.c lib/report/pieces.c lib/report/timeline.c \
 	lib/report/sampled.c \
 	lib/report/assets.c lib/report/assets.h
 lib_report_libwfw_report_la_CPPFLAGS = $(AM_CPPFLAGS) \

@@ -132,6 +132,8 @@ struct wfw_report {
 
 struct wfw_wpoint;
 
+/* ---- sampled.c: the plots of a sampled result ---- */
+
 /*
  * Reduced points of a sampled result (r->sampled) for y column yc (one of
  * the tails) against x column xc, x drawn as (x + xoff) / xdiv: every
@@ -149,6 +151,15 @@ int wfw_rep_sampled_points(const struct wfw_rep_result *r, int xc, int yc,
  */
 int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c,
 			 const struct wfw_summary *all, FILE *f);
+
+/* ---- pieces.c: what every part of data.js is made of ---- */
+
+/* The percentiles of a summary row, and of a metric's histogram bins. */
+#define WFW_REP_NPCTS 6
+extern const double wfw_rep_pcts[WFW_REP_NPCTS];
+
+/* The index of metric `name` in s, or SIZE_MAX. */
+size_t wfw_rep_metric(const struct wfw_statset *s, const char *name);
 
 /*
  * From the statistics of column c's metric: its values (NaNs and empty
@@ -191,14 +202,17 @@ void wfw_rep_ccdf_json(FILE *f, const float *x, const double *p, size_t k);
 int wfw_rep_col(const struct wfw_rep_result *r, const char *name);
 
 /*
- * The value of `metric` above which a scatter shows each datapoint itself:
- * its 99th percentile, or a higher one leaving WFW_REPORT_TAIL_POINTS.
+ * The percentile above which a scatter of nrows shows each datapoint
+ * itself: 99, or a higher one leaving WFW_REPORT_TAIL_POINTS.
  */
+double wfw_rep_tail_pct(size_t nrows);
+/* The value of `metric` at that percentile. */
 double wfw_rep_ytail(struct wfw_rep_result *r, const char *metric);
 
 /* "x": [..], "y": [..], "w": [..] of reduced points, for data.js. */
-struct wfw_wpoint;
 void wfw_rep_wpoints(FILE *f, const struct wfw_wpoint *p, size_t n);
+
+/* ---- timeline.c: the collectors' counters over time ---- */
 
 /*
  * Read the collector files `collectors` (info.yml's comma-separated list)
@@ -210,6 +224,8 @@ int wfw_timeline_load(struct wfw_rep_timeline *t, const char *dir,
 /* r's timeline for data.js, with `metric` on the same time axis. */
 int wfw_timeline_emit(struct wfw_rep_result *r, const char *metric, FILE *f);
 void wfw_timeline_free(struct wfw_rep_timeline *t);
+
+/* ---- emit.c ---- */
 
 /* Write data.js (window.WFW_REPORT = {...};). 0 or -ENOMEM. */
 int wfw_report_write_data(const struct wfw_report *rep, FILE *f);

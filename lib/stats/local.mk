@@ -5,7 +5,7 @@ lib_stats_libwfw_stats_la_SOURCES = \
 	lib/stats/cstate.c lib/stats/cstate.h \
 	lib/stats/hist.c lib/stats/hist.h \
 	lib/stats/moments.c lib/stats/moments.h \
-	lib/stats/pool.c \
+	lib/stats/acc.h lib/stats/room.c lib/stats/room.h \
 	lib/stats/stats.c lib/stats/stats.h \
 	lib/stats/statset.c lib/stats/statset.h \
 	lib/stats/table.c lib/stats/table.h \

@@ -34,21 +34,6 @@ void wfw_acc_free(struct wfw_acc *a)
 	a->pool = pool;
 }
 
-int wfw_acc_set_cap(struct wfw_acc *a, size_t cap)
-{
-	double *nv = cap ? realloc(a->vals, cap * sizeof(*nv)) : NULL;
-
-	if (cap && !nv)
-		return -ENOMEM;
-	if (!cap)
-		free(a->vals);
-	if (a->pool)
-		a->pool->held = a->pool->held - a->cap + cap;
-	a->vals = nv;
-	a->cap = cap;
-	return 0;
-}
-
 /* s += x, the lost low part kept in *c (Neumaier's compensated sum). */
 static void add_compensated(double *s, double *c, double x)
 {
@@ -79,59 +64,6 @@ static void merge_moments(struct wfw_acc *a, uint64_t nb, double sumb,
 	a->mean = (a->sum + a->sumc) / (double)a->n;
 }
 
-/* Leave exact mode: move the kept values into a new histogram. */
-static int to_hist(struct wfw_acc *a)
-{
-	a->hist = malloc(sizeof(*a->hist));
-	if (!a->hist)
-		return -ENOMEM;
-	wfw_hist_init(a->hist);
-	if (wfw_hist_add_many(a->hist, a->vals, a->nvals))
-		return -ENOMEM;
-	wfw_acc_set_cap(a, 0);
-	a->nvals = 0;
-	return 0;
-}
-
-int wfw_acc_leave_exact(struct wfw_acc *a)
-{
-	return a->hist ? 0 : to_hist(a);
-}
-
-/*
- * Room for `need` kept values: doubling, within exact_limit and the
- * pool's room; the pool may take a out of exact mode instead.
- */
-static int grow(struct wfw_acc *a, size_t need, uint64_t count)
-{
-	size_t cap = a->cap ? a->cap : 1024;
-
-	if (!a->cap && a->pool && a->pool->nacc) {
-		/* Many groups: start within an even part of the room. */
-		size_t even = a->pool->budget / a->pool->nacc;
-
-		cap = even >= cap ? cap : even > 16 ? even : 16;
-	}
-	while (cap < need)
-		cap *= 2;
-	cap = cap < a->exact_limit ? cap : a->exact_limit;
-	if (a->pool) {
-		struct wfw_acc_pool *p = a->pool;
-		size_t others;
-
-		if (p->held - a->cap + need > p->budget &&
-		    wfw_acc_pool_room(p, a, need, count))
-			return -ENOMEM;
-		if (a->hist)
-			return 0;
-		others = p->held - a->cap;
-		if (others + need > p->budget)	/* cannot happen: room made */
-			return to_hist(a);
-		cap = cap < p->budget - others ? cap : p->budget - others;
-	}
-	return wfw_acc_set_cap(a, cap);
-}
-
 /* Kept values between looks at the pool's fair share. */
 #define POOL_CHECK 4096
 
@@ -143,14 +75,14 @@ static int grow(struct wfw_acc *a, size_t need, uint64_t count)
 static int store(struct wfw_acc *a, const double *v, size_t n, double lo,
 		 double hi, double sum, struct wfw_hist_sq *sq)
 {
-	if (!a->hist && a->nvals + n > a->exact_limit && to_hist(a))
+	if (!a->hist && a->nvals + n > a->exact_limit && wfw_acc_leave_exact(a))
 		return -ENOMEM;
 	/* Past the fair share: leave now, not when the room runs out. */
 	if (!a->hist && a->pool && (a->nvals + n) / POOL_CHECK != a->nvals / POOL_CHECK &&
 	    wfw_acc_pool_check(a->pool, a, a->n + a->nstage + n))
 		return -ENOMEM;
 	if (!a->hist && a->nvals + n > a->cap &&
-	    grow(a, a->nvals + n, a->n + a->nstage + n))
+	    wfw_acc_grow(a, a->nvals + n, a->n + a->nstage + n))
 		return -ENOMEM;
 	if (a->hist)
 		return wfw_hist_add_range(a->hist, v, n, lo, hi, sum, a->integers, sq);
@@ -244,7 +176,7 @@ int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src)
 	if (!src->hist) {
 		if (store(dst, src->vals, src->nvals, src->min, src->max, NAN, NULL))
 			return -ENOMEM;
-	} else if ((!dst->hist && to_hist(dst)) || wfw_hist_merge(dst->hist, src->hist)) {
+	} else if ((!dst->hist && wfw_acc_leave_exact(dst)) || wfw_hist_merge(dst->hist, src->hist)) {
 		return -ENOMEM;
 	}
 	merge_moments(dst, src->n, src->sum, src->sumc, src->m2);

@@ -23,8 +23,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats/acc.h"
 #include "stats/hist.h"
 #include "stats/moments.h"
+#include "stats/room.h"
 
 /*
  * Values gathered but not yet added (see wfw_acc_stage()): added a block
@@ -32,68 +34,6 @@
  */
 #define WFW_ACC_STAGE 1024
 #define WFW_ACC_STAGE_ROOM 256	/* free room wfw_acc_stage() returns */
-
-struct wfw_acc_pool;
-
-struct wfw_acc {
-	uint64_t n;
-	double min, max;
-	double mean, m2;	/* m2: sum of squared deviations from mean */
-	double sum, sumc;	/* the values' sum, compensated: mean = sum / n */
-	/* exact mode: every value (unsorted until asked) */
-	double *vals;
-	size_t nvals, cap;
-	bool sorted;
-	/* histogram mode, once more than exact_limit values were seen */
-	struct wfw_hist *hist;
-	double *stage;		/* values not yet added (WFW_ACC_STAGE) */
-	size_t nstage;
-	size_t exact_limit;
-	bool integers;		/* values are whole numbers (INT columns) */
-	struct wfw_acc_pool *pool;	/* shares its room for kept values; NULL */
-};
-
-/*
- * Room for kept values shared by accumulators (one metric's groups): they
- * hold at most `budget` values' room together. A member short of room
- * makes some: the members over the fair share leave exact mode (their
- * percentiles come from the histogram), the others give back spare room.
- *
- * The fair share is the largest t <= min(limit, budget) with
- * sum(min(count, t)) <= budget over the members. It only shrinks as
- * counts grow, so a member that left exact mode would have left it at the
- * end too: after wfw_acc_pool_settle() a member is exact exactly when its
- * count is at most the share of the final counts, whatever order the
- * values came in (a CSV file and its binary twin agree), and a small
- * group stays exact however many names the group column has.
- */
-struct wfw_acc_pool {
-	size_t budget;		/* values */
-	size_t held;		/* the members' room (their cap) */
-	size_t limit;		/* a member's own exact_limit */
-	struct wfw_acc *acc;	/* the members, nacc of them */
-	size_t nacc;
-};
-
-/* Make acc[0..nacc) members (again, after the array moved). */
-void wfw_acc_pool_init(struct wfw_acc_pool *p, size_t budget, size_t limit,
-		       struct wfw_acc *acc, size_t nacc);
-/* The fair share of the members' counts (staged values included). */
-size_t wfw_acc_pool_share(const struct wfw_acc_pool *p);
-/* Members over the share leave exact mode: the end of the values. */
-int wfw_acc_pool_settle(struct wfw_acc_pool *p);
-/*
- * Members over the fair share leave exact mode, member a counting `count`
- * values (so that a member past it does not wait for the room to run out).
- */
-int wfw_acc_pool_check(struct wfw_acc_pool *p, struct wfw_acc *a, uint64_t count);
-/* Room for `need` kept values of member a (count values by then). */
-int wfw_acc_pool_room(struct wfw_acc_pool *p, struct wfw_acc *a, size_t need,
-		      uint64_t count);
-/* Leave exact mode now (the kept values into the histogram). */
-int wfw_acc_leave_exact(struct wfw_acc *a);
-/* Room for cap >= nvals kept values (realloc), told to the pool. */
-int wfw_acc_set_cap(struct wfw_acc *a, size_t cap);
 
 void wfw_acc_init(struct wfw_acc *a, size_t exact_limit, bool integers);
 void wfw_acc_free(struct wfw_acc *a);

@@ -87,6 +87,31 @@ void wfw_names_unmatched(const char *item, const char *const *names, size_t n,
 				       i ? ", " : "; the columns are: ", names[i]);
 }
 
+int wfw_names_split(struct wfw_names *l, const char *list)
+{
+	char *save = NULL, *item;
+
+	free(l->buf);
+	l->n = 0;
+	l->buf = strdup(list);
+	if (!l->buf)
+		return -ENOMEM;
+	for (item = strtok_r(l->buf, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		if (l->n == WFW_NAMES_MAX)
+			return -E2BIG;
+		l->v[l->n++] = item;
+	}
+	return 0;
+}
+
+void wfw_names_free(struct wfw_names *l)
+{
+	free(l->buf);
+	l->buf = NULL;
+	l->n = 0;
+}
+
 int wfw_names_select(const char *list, const char *const *names, size_t n,
 		     bool *want, char *err, size_t len)
 {

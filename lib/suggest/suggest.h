@@ -27,6 +27,21 @@ void wfw_names_unmatched(const char *item, const char *const *names, size_t n,
 /* Has the item fnmatch(3)'s '*', '?' or '['? */
 bool wfw_names_is_pattern(const char *item);
 
+/* A comma-separated list of names (-m, --reportids, ...), split. */
+#define WFW_NAMES_MAX 64
+struct wfw_names {
+	char *buf;			/* the list's copy the names point into */
+	const char *v[WFW_NAMES_MAX];
+	size_t n;
+};
+/*
+ * Split `list` into *l, replacing what it held (empty items are skipped).
+ * 0; -E2BIG for more than WFW_NAMES_MAX names; -ENOMEM. wfw_names_free()
+ * frees the copy.
+ */
+int wfw_names_split(struct wfw_names *l, const char *list);
+void wfw_names_free(struct wfw_names *l);
+
 /*
  * After getopt_long() (with opterr = 0) returned '?' or ':': one line on
  * stderr, "wultfw CMD: unknown option '--formt' (did you mean '--format'?):

@@ -38,7 +38,7 @@
 
 #include <wultfw/plugin.h>
 
-#include "cpuidle/cpuidle.h"
+#include "sysstate/cpuidle.h"
 #include <wultfw/kside.h>
 #include "hrt_event.h"
 #include "hrt_health.h"
@@ -63,10 +63,11 @@ static const struct wultfw_column hrt_extra_cols[] = {
 };
 
 struct hrt_priv {
-	struct hrt_cfg cfg;
+	const struct hrt_optvals *o;	/* ctx->cfg, checked by validate() */
+	bool counters;			/* reading them: given, or found worth it */
 	struct hrt_bpf *skel;
 	struct ring_buffer *rb;
-	struct wfw_kside ks;
+	struct wultfw_kside ks;
 	struct wfw_cpuidle ci;
 	bool have_ci;
 	struct hrt_pmu pmu;		/* counters, opened on pmu.cpu */
@@ -82,7 +83,7 @@ struct hrt_priv {
 	uint64_t drop_cpu;		/* timer callback ran on another CPU */
 	uint64_t drop_ctr;		/* a counter did not count all along */
 	uint64_t ctr_slow;		/* counter reads > HRT_SLOW_READ_NS */
-	uint64_t drop_ts[WFW_KSIDE_BAD_OVERHEAD + 1];	/* by wfw_kside_check() */
+	uint64_t drop_ts[WULTFW_KSIDE_BAD_OVERHEAD + 1];	/* by wultfw_kside_check() */
 	uint64_t rb_full_seen;		/* stats.rb_full already reported */
 	uint64_t kept;			/* rows handed to the core */
 	uint64_t t_start_ns;		/* CLOCK_MONOTONIC at start() */
@@ -282,7 +283,7 @@ static int hrt_load(struct wultfw_ctx *ctx, struct hrt_priv *p)
 		return wultfw_fail(ctx, -errno, "cannot open the hrt eBPF "
 				   "object: %s", strerror(errno));
 	err = bpf_map__set_max_entries(p->skel->maps.hrt_rb,
-				       (__u32)p->cfg.ring_bytes);
+				       (__u32)(p->o->ring_kib * 1024));
 	if (err)
 		return wultfw_fail(ctx, err, "ring_kib: cannot size the ring "
 				   "buffer: %s", strerror(-err));
@@ -308,14 +309,14 @@ static bool hrt_counters_auto_off(struct wultfw_ctx *ctx, struct hrt_priv *p)
 {
 	char v[256];
 
-	if (!p->cfg.counters_auto || hrt_pmu_beyond_tsc(&p->pmu))
+	if (p->o->counters_set || hrt_pmu_beyond_tsc(&p->pmu))
 		return false;
 	hrt_pmu_present_str(&p->pmu, v, sizeof(v));
 	wultfw_log(ctx, WULTFW_LOG_INFO, "counters: this machine has %s and no counter beyond it, which alone gives only TotCyc (a raw column) for a slower idle entry: not reading counters; counters = true reads it anyway",
 		   v);
 	hrt_pmu_close(&p->pmu);
 	p->pmu.n = 0;
-	p->cfg.counters = false;
+	p->counters = false;
 	p->counters_auto_off = true;
 	return true;
 }
@@ -332,7 +333,7 @@ static int hrt_pmu_setup(struct wultfw_ctx *ctx, struct hrt_priv *p, int cpu)
 	__u32 i;
 	int err;
 
-	if (!p->cfg.counters) {
+	if (!p->counters) {
 		p->pmu.cpu = cpu;	/* none opened, none wanted */
 		return 0;
 	}
@@ -367,7 +368,7 @@ static int hrt_ringbuf_cb(void *data, void *sample, size_t len);
 
 static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
-	struct wfw_kside_cfg kc = { 0 };
+	struct wultfw_kside_cfg kc = { 0 };
 	struct hrt_priv *p;
 	int err;
 
@@ -378,9 +379,9 @@ static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p->cpu = -1;
 	ctx->priv = p;
 
-	err = hrt_parse_opts(ctx, &p->cfg);
-	if (!err)
-		err = hrt_check_kernel(ctx);
+	p->o = ctx->cfg;
+	p->counters = !p->o->counters_set || p->o->counters;
+	err = hrt_check_kernel(ctx);
 	if (!err)
 		err = hrt_lock(ctx, p);
 	if (!err)
@@ -398,14 +399,14 @@ static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	 */
 	p->have_ci = wfw_cpuidle_open(&p->ci, ctx->cpu >= 0 ? ctx->cpu : 0,
 				      ctx->sysfs_root) == 0;
-	kc.counters = WFW_KSIDE_HAS_NMI;
+	kc.counters = WULTFW_KSIDE_HAS_NMI;
 	hrt_pmu_kside_cfg(&p->pmu, &kc);
 	kc.cstate_names = p->have_ci ? p->ci.name_ptrs : NULL;
 	kc.n_cstates = p->have_ci ? (size_t)p->ci.nstates : 0;
-	kc.raw = p->cfg.raw;
+	kc.raw = p->o->raw;
 	kc.extra = hrt_extra_cols;
 	kc.nextra = sizeof(hrt_extra_cols) / sizeof(hrt_extra_cols[0]);
-	err = wfw_kside_init(&p->ks, &kc);
+	err = wultfw_kside_init(&p->ks, &kc);
 	if (err) {
 		hrt_close(ctx);
 		return wultfw_fail(ctx, err, "internal: bad kside schema");
@@ -455,7 +456,7 @@ static void hrt_counters_info(struct wultfw_ctx *ctx, struct hrt_priv *p)
 		wultfw_info(ctx, "hrt_counters", "none (counters not given and only msr/tsc here; counters = true reads it)");
 		return;
 	}
-	if (!p->cfg.counters) {
+	if (!p->counters) {
 		wultfw_info(ctx, "hrt_counters", "none (counters = false)");
 		return;
 	}
@@ -492,12 +493,12 @@ static void hrt_health_drops(const struct hrt_priv *p,
 		{ st->rb_full, "ring buffer full", "a larger ring_kib" },
 		{ p->drop_cpu, "timer ran on another CPU", NULL },
 		{ p->drop_ctr, "a counter stopped counting", NULL },
-		{ p->drop_ts[WFW_KSIDE_BAD_TBI], "idle entered after the launch time", longer },
-		{ p->drop_ts[WFW_KSIDE_BAD_TAI], "idle exit before the launch time", NULL },
-		{ p->drop_ts[WFW_KSIDE_BAD_TINTR], "handler before the launch time", NULL },
-		{ p->drop_ts[WFW_KSIDE_BAD_ZERO], "a timestamp missing", NULL },
-		{ p->drop_ts[WFW_KSIDE_BAD_TOTCYC], "TotCyc 0", NULL },
-		{ p->drop_ts[WFW_KSIDE_BAD_OVERHEAD], "overheads above the latency", NULL },
+		{ p->drop_ts[WULTFW_KSIDE_BAD_TBI], "idle entered after the launch time", longer },
+		{ p->drop_ts[WULTFW_KSIDE_BAD_TAI], "idle exit before the launch time", NULL },
+		{ p->drop_ts[WULTFW_KSIDE_BAD_TINTR], "handler before the launch time", NULL },
+		{ p->drop_ts[WULTFW_KSIDE_BAD_ZERO], "a timestamp missing", NULL },
+		{ p->drop_ts[WULTFW_KSIDE_BAD_TOTCYC], "TotCyc 0", NULL },
+		{ p->drop_ts[WULTFW_KSIDE_BAD_OVERHEAD], "overheads above the latency", NULL },
 	};
 	size_t i;
 
@@ -602,8 +603,8 @@ static uint64_t hrt_ctr_window(const struct hrt_event *e)
 static void hrt_add(struct hrt_priv *p, struct wultfw_batch *b,
 		    const struct hrt_event *e)
 {
-	struct wfw_kside_dp dp = { 0 };
-	enum wfw_kside_bad why;
+	struct wultfw_kside_dp dp = { 0 };
+	enum wultfw_kside_bad why;
 	union wultfw_cell *row;
 	size_t x = p->ks.first_extra;
 
@@ -639,15 +640,15 @@ static void hrt_add(struct hrt_priv *p, struct wultfw_batch *b,
 		    e->ctr_span_tai > HRT_SLOW_READ_NS)
 			p->ctr_slow++;
 	}
-	why = wfw_kside_check(&p->ks, &dp);
-	if (why != WFW_KSIDE_OK) {
+	why = wultfw_kside_check(&p->ks, &dp);
+	if (why != WULTFW_KSIDE_OK) {
 		p->drop_ts[why]++;
 		b->discarded++;
 		return;
 	}
 	row = wultfw_row(b, b->rows++);
 	p->kept++;
-	wfw_kside_fill(&p->ks, &dp, row);
+	wultfw_kside_fill(&p->ks, &dp, row);
 	row[x].i = e->softirq;
 	row[x + 1].i = e->softirq || e->nmi;
 }
@@ -716,8 +717,8 @@ static int hrt_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 			break;
 		/* Poll instead of being woken: no IPI to the measured CPU. */
 		ts.tv_sec = 0;
-		ts.tv_nsec = (long)(p->cfg.poll_ns < timeout_ns - waited ?
-				    p->cfg.poll_ns : timeout_ns - waited);
+		ts.tv_nsec = (long)(p->o->poll < timeout_ns - waited ?
+				    p->o->poll : timeout_ns - waited);
 		nanosleep(&ts, NULL);
 		waited += (uint64_t)ts.tv_nsec;
 	}
@@ -749,11 +750,11 @@ static int hrt_stop(struct wultfw_ctx *ctx)
 	HRT_INFO("hrt_early_wakeups", st->early_exits);
 	HRT_INFO("hrt_dropped_ringbuf_full", st->rb_full);
 	HRT_INFO("hrt_dropped_other_cpu", p->drop_cpu);
-	HRT_INFO("hrt_dropped_tbi_after_ltime", p->drop_ts[WFW_KSIDE_BAD_TBI]);
-	HRT_INFO("hrt_dropped_tai_before_ltime", p->drop_ts[WFW_KSIDE_BAD_TAI]);
-	HRT_INFO("hrt_dropped_tintr_before_ltime", p->drop_ts[WFW_KSIDE_BAD_TINTR]);
-	HRT_INFO("hrt_dropped_missing_timestamp", p->drop_ts[WFW_KSIDE_BAD_ZERO]);
-	HRT_INFO("hrt_dropped_totcyc_zero", p->drop_ts[WFW_KSIDE_BAD_TOTCYC]);
+	HRT_INFO("hrt_dropped_tbi_after_ltime", p->drop_ts[WULTFW_KSIDE_BAD_TBI]);
+	HRT_INFO("hrt_dropped_tai_before_ltime", p->drop_ts[WULTFW_KSIDE_BAD_TAI]);
+	HRT_INFO("hrt_dropped_tintr_before_ltime", p->drop_ts[WULTFW_KSIDE_BAD_TINTR]);
+	HRT_INFO("hrt_dropped_missing_timestamp", p->drop_ts[WULTFW_KSIDE_BAD_ZERO]);
+	HRT_INFO("hrt_dropped_totcyc_zero", p->drop_ts[WULTFW_KSIDE_BAD_TOTCYC]);
 	HRT_INFO("hrt_dropped_counter_not_counting", p->drop_ctr);
 	if (p->pmu.n)
 		HRT_INFO("hrt_counter_reads_slow", p->ctr_slow);
@@ -806,13 +807,12 @@ static const struct wultfw_source_ops hrt_ops = {
 /* Option values alone, before anything runs (wultfw --check). */
 static int hrt_validate(struct wultfw_ctx *ctx)
 {
-	struct hrt_cfg cfg;
-
-	return hrt_parse_opts(ctx, &cfg);
+	return hrt_check_opts(ctx);
 }
 
 WULTFW_PLUGIN(hrt) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "hrt",
 	.summary = "hrtimer wake latency measured with eBPF (tp_btf + "

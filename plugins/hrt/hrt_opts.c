@@ -21,7 +21,7 @@ const struct wultfw_option hrt_options[] = {
 		"buffer; the program never wakes the reader, so the measured "
 		"CPU gets no extra interrupt",
 		.min = "50us", .max = "100ms", F(poll) },
-	/* No default: "not given" is its own case, see hrt_parse_opts(). */
+	/* No default: "not given" is its own case (counters_set). */
 	[HRT_OPT_COUNTERS] = { "counters", WULTFW_OPT_BOOL, NULL,
 		"read the msr (tsc, aperf, mperf, smi) and cstate_core/_module/"
 		"_pkg residency perf events this CPU has at every idle entry "
@@ -29,23 +29,19 @@ const struct wultfw_option hrt_options[] = {
 		"given: read them when a counter beyond msr/tsc exists (the "
 		"TSC alone gives only TotCyc, a raw column, for a slower idle "
 		"entry); true: always; false: never, a shorter probe",
-		F(counters) },
+		F(counters),
+		.set_off = WULTFW_SET_FLAG(struct hrt_optvals, counters_set) },
 	{ NULL },
 };
 
-int hrt_parse_opts(struct wultfw_ctx *ctx, struct hrt_cfg *cfg)
+int hrt_check_opts(struct wultfw_ctx *ctx)
 {
 	const struct hrt_optvals *o = ctx->cfg;
 
-	cfg->raw = o->raw;
-	cfg->poll_ns = o->poll;
-	cfg->counters_auto = !ctx->opts[HRT_OPT_COUNTERS].set;
-	cfg->counters = cfg->counters_auto || o->counters;
 	/* The kernel wants a power-of-two multiple of the page size. */
 	if (o->ring_kib & (o->ring_kib - 1))
 		return wultfw_fail_opt(ctx, HRT_OPT_RING_KIB, -EINVAL,
 			"ring_kib = %lld: use a power of two from 16 to 262144",
 			(long long)o->ring_kib);
-	cfg->ring_bytes = (uint64_t)o->ring_kib * 1024;
 	return 0;
 }

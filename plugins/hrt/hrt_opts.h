@@ -17,29 +17,22 @@ enum {
 	HRT_NOPTS
 };
 
-/* Where the core puts the option values (ABI v2: ctx->cfg). */
+/* Where the core puts the option values (ctx->cfg), bounds checked. */
 struct hrt_optvals {
-	bool raw;
-	int64_t ring_kib;
-	uint64_t poll;
-	bool counters;
-};
-
-struct hrt_cfg {
 	bool raw;		/* add LTime/TBI/TAI/TIntr columns */
-	uint64_t ring_bytes;	/* BPF ring buffer size */
-	uint64_t poll_ns;	/* how often read() looks at the ring buffer */
+	int64_t ring_kib;	/* BPF ring buffer size, a power of two */
+	uint64_t poll;		/* ns: how often read() looks at the ring */
 	bool counters;		/* read the msr / cstate_* perf events */
-	/* counters not given: on only if a counter beyond the TSC exists */
-	bool counters_auto;
+	/* counters given: false means on only if a counter beyond the TSC exists */
+	bool counters_set;
 };
 
 extern const struct wultfw_option hrt_options[];
 
 /*
- * Fill *cfg from ctx->cfg (bounds already checked by the core); what the
- * table cannot say (a power of two) fails with a message naming the key.
+ * validate(): what the table cannot say (ring_kib a power of two), with a
+ * message naming the key.
  */
-int hrt_parse_opts(struct wultfw_ctx *ctx, struct hrt_cfg *cfg);
+int hrt_check_opts(struct wultfw_ctx *ctx);
 
 #endif

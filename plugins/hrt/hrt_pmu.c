@@ -12,6 +12,8 @@
 
 #include <linux/perf_event.h>
 
+#include <sysstate/sysfile.h>
+
 #include "hrt_pmu.h"
 
 /*
@@ -42,22 +44,6 @@ static const struct {
 	{ "cstate_pkg", "c10-residency", HRT_PMU_RES, "PC10" },
 };
 
-/* Read a short sysfs file without its newline; 0, -ENOENT or -EIO. */
-static int hrt_pmu_read_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	int ok;
-
-	if (!f)
-		return errno == ENOENT ? -ENOENT : -EIO;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -EIO;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 /* format/TERM: "config:LO-HI" or "config:BIT" -> lo, width. */
 static int hrt_pmu_parse_format(const char *fmtdir, const char *term,
 				unsigned int *lo, unsigned int *width)
@@ -66,7 +52,7 @@ static int hrt_pmu_parse_format(const char *fmtdir, const char *term,
 	unsigned long a, b;
 
 	if (snprintf(path, sizeof(path), "%s/%s", fmtdir, term) >=
-	    (int)sizeof(path) || hrt_pmu_read_file(path, buf, sizeof(buf)))
+	    (int)sizeof(path) || wfw_read_line(path, buf, sizeof(buf)))
 		return -EINVAL;
 	/* Only perf_event_attr.config, one bit range: all these PMUs use. */
 	if (strncmp(buf, "config:", 7))
@@ -137,7 +123,7 @@ int hrt_pmu_discover(struct hrt_pmu *pmu, const char *root, char *err,
 		int r;
 
 		snprintf(path, sizeof(path), "%s/%s/events/%s", root, p, e);
-		r = hrt_pmu_read_file(path, buf, sizeof(buf));
+		r = wfw_read_line(path, buf, sizeof(buf));
 		/* Without the TSC there is no TotCyc to divide by. */
 		if (r == -ENOENT || (i > 0 && (!pmu->n ||
 					       pmu->c[0].kind != HRT_PMU_TSC))) {
@@ -156,7 +142,7 @@ int hrt_pmu_discover(struct hrt_pmu *pmu, const char *root, char *err,
 			return -EINVAL;
 		}
 		snprintf(path, sizeof(path), "%s/%s/type", root, p);
-		if (hrt_pmu_read_file(path, buf, sizeof(buf))) {
+		if (wfw_read_line(path, buf, sizeof(buf))) {
 			snprintf(err, errlen, "cannot read %s", path);
 			return -EIO;
 		}
@@ -226,13 +212,13 @@ void hrt_pmu_close(struct hrt_pmu *pmu)
 	pmu->cpu = -1;
 }
 
-void hrt_pmu_kside_cfg(const struct hrt_pmu *pmu, struct wfw_kside_cfg *kc)
+void hrt_pmu_kside_cfg(const struct hrt_pmu *pmu, struct wultfw_kside_cfg *kc)
 {
 	static const unsigned int bit[] = {
-		[HRT_PMU_TSC] = WFW_KSIDE_HAS_TSC,
-		[HRT_PMU_APERF] = WFW_KSIDE_HAS_APERF,
-		[HRT_PMU_MPERF] = WFW_KSIDE_HAS_MPERF,
-		[HRT_PMU_SMI] = WFW_KSIDE_HAS_SMI,
+		[HRT_PMU_TSC] = WULTFW_KSIDE_HAS_TSC,
+		[HRT_PMU_APERF] = WULTFW_KSIDE_HAS_APERF,
+		[HRT_PMU_MPERF] = WULTFW_KSIDE_HAS_MPERF,
+		[HRT_PMU_SMI] = WULTFW_KSIDE_HAS_SMI,
 		[HRT_PMU_RES] = 0,
 	};
 	size_t i;
@@ -240,13 +226,13 @@ void hrt_pmu_kside_cfg(const struct hrt_pmu *pmu, struct wfw_kside_cfg *kc)
 	kc->nres = 0;
 	for (i = 0; i < pmu->n; i++) {
 		kc->counters |= bit[pmu->c[i].kind];
-		if (pmu->c[i].kind == HRT_PMU_RES && kc->nres < WFW_KSIDE_MAX_RES)
+		if (pmu->c[i].kind == HRT_PMU_RES && kc->nres < WULTFW_KSIDE_MAX_RES)
 			kc->res_names[kc->nres++] = pmu->c[i].res_name;
 	}
 }
 
 void hrt_pmu_fill_dp(const struct hrt_pmu *pmu, const uint64_t *deltas,
-		     struct wfw_kside_dp *dp)
+		     struct wultfw_kside_dp *dp)
 {
 	size_t i, r = 0;
 
@@ -265,7 +251,7 @@ void hrt_pmu_fill_dp(const struct hrt_pmu *pmu, const uint64_t *deltas,
 			dp->smi = deltas[i];
 			break;
 		case HRT_PMU_RES:
-			if (r < WFW_KSIDE_MAX_RES)
+			if (r < WULTFW_KSIDE_MAX_RES)
 				dp->res[r++] = deltas[i];
 			break;
 		}

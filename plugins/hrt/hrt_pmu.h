@@ -62,14 +62,14 @@ int hrt_pmu_open(struct hrt_pmu *pmu, int cpu, char *err, size_t errlen);
 void hrt_pmu_close(struct hrt_pmu *pmu);
 
 /* Counter flags and residency names for lib/kside (names live in pmu). */
-void hrt_pmu_kside_cfg(const struct hrt_pmu *pmu, struct wfw_kside_cfg *kc);
+void hrt_pmu_kside_cfg(const struct hrt_pmu *pmu, struct wultfw_kside_cfg *kc);
 
 /*
  * Put counter deltas (deltas[i] for pmu->c[i]) into a kside datapoint.
  * dp->cyc_ns is left alone: the caller knows what the deltas cover.
  */
 void hrt_pmu_fill_dp(const struct hrt_pmu *pmu, const uint64_t *deltas,
-		     struct wfw_kside_dp *dp);
+		     struct wultfw_kside_dp *dp);
 
 /*
  * True if a counter besides the TSC is present: only those give columns

@@ -13,7 +13,7 @@ plugins_hrt_hrt_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/plugins/hrt \
 	-I$(top_srcdir)/plugins/hrt $(LIBBPF_CFLAGS)
 plugins_hrt_hrt_la_LDFLAGS = $(PLUGIN_MODULE_FLAGS)
 plugins_hrt_hrt_la_LIBADD = lib/kside/libwfw_kside.la \
-	lib/cpuidle/libwfw_cpuidle.la $(LIBBPF_LIBS)
+	lib/sysstate/libwfw_sysstate.la $(LIBBPF_LIBS)
 
 # vmlinux.h from the build machine's BTF, then the BPF object, then the
 # skeleton that embeds it (CO-RE: relocated to the running kernel at load).
@@ -71,6 +71,6 @@ TESTS += tests/unit/test_hrt_pmu
 tests_unit_test_hrt_pmu_SOURCES = tests/unit/test_hrt_pmu.c plugins/hrt/hrt_pmu.c
 tests_unit_test_hrt_pmu_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/hrt
 tests_unit_test_hrt_pmu_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_hrt_pmu_LDADD = lib/kside/libwfw_kside.la \
+tests_unit_test_hrt_pmu_LDADD = lib/kside/libwfw_kside.la lib/sysstate/libwfw_sysstate.la \
 	tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif

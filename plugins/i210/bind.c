@@ -10,12 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sysstate/sysfile.h>
+
 #include "bind.h"
 
 void i210_bind_init(struct i210_bind *b, const char *sysfs, const char *addr)
 {
 	memset(b, 0, sizeof(*b));
-	b->sysfs = sysfs ? sysfs : "/sys";
+	b->sysfs = wfw_sysfs(sysfs);
 	snprintf(b->addr, sizeof(b->addr), "%s", addr);
 }
 
@@ -133,18 +135,10 @@ int i210_bind_take(struct i210_bind *b, const char *ours, char *why, size_t len)
 static void i210_bind_override(const struct i210_bind *b, char *val, size_t len)
 {
 	char path[PATH_MAX];
-	FILE *f;
 
-	val[0] = '\0';
 	snprintf(path, sizeof(path), "%s/bus/pci/devices/%s/driver_override",
 		 b->sysfs, b->addr);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (!fgets(val, (int)len, f))
-		val[0] = '\0';
-	val[strcspn(val, "\n")] = '\0';
-	fclose(f);
+	wfw_read_line(path, val, len);
 }
 
 /* Is the device (still) there? */

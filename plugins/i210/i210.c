@@ -61,7 +61,7 @@ static const struct wultfw_option i210_options[] = {
 	[I210_OPT_RAW] = { "raw", WULTFW_OPT_BOOL, "false",
 		"also write the raw columns (LTime, TBI, TAI, TIntr, ...)",
 		F(raw) },
-	{ NULL },
+	{ .name = NULL },
 };
 
 /* src first: the shared wfw_kmod_source_op_* take ctx->priv as one. */
@@ -334,6 +334,7 @@ static const struct wultfw_source_ops i210_ops = {
 
 WULTFW_PLUGIN(i210) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "i210",
 	.summary = "wake latency from an Intel I210/I211 NIC's target-time "

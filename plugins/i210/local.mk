@@ -7,7 +7,7 @@ plugins_i210_i210_la_SOURCES = plugins/i210/i210.c plugins/i210/bind.c \
 plugins_i210_i210_la_CPPFLAGS = $(AM_CPPFLAGS)
 plugins_i210_i210_la_LDFLAGS = $(PLUGIN_MODULE_FLAGS)
 plugins_i210_i210_la_LIBADD = lib/kmod/libwfw_kmod.la lib/kside/libwfw_kside.la \
-	lib/cpuidle/libwfw_cpuidle.la lib/pcidisc/libwfw_pcidisc.la
+	lib/sysstate/libwfw_sysstate.la lib/pcidisc/libwfw_pcidisc.la
 
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_i210_plugin
@@ -17,7 +17,7 @@ tests_unit_test_i210_plugin_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/plugins/i210 -DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
 tests_unit_test_i210_plugin_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_i210_plugin_LDADD = lib/kmod/libwfw_kmod.la lib/kside/libwfw_kside.la \
-	lib/cpuidle/libwfw_cpuidle.la lib/pcidisc/libwfw_pcidisc.la \
+	lib/sysstate/libwfw_sysstate.la lib/pcidisc/libwfw_pcidisc.la \
 	tests/unit/libtestutil.la $(CUNIT_LIBS)
 TESTS += tests/unit/test_i210_plugin
 endif

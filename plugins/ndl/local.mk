@@ -9,7 +9,7 @@ PRELOAD_PLUGINS += -dlpreopen plugins/ndl/ndl.la
 plugins_ndl_ndl_la_SOURCES = $(NDL_SOURCES)
 plugins_ndl_ndl_la_CPPFLAGS = $(AM_CPPFLAGS)
 plugins_ndl_ndl_la_LDFLAGS = $(PLUGIN_MODULE_FLAGS)
-plugins_ndl_ndl_la_LIBADD = lib/pcidisc/libwfw_pcidisc.la
+plugins_ndl_ndl_la_LIBADD = lib/pcidisc/libwfw_pcidisc.la lib/sysstate/libwfw_sysstate.la
 
 # Needs root and a kernel with etf/mqprio for the full run (tests/vm runs
 # it statically under Debian's kernel); skips (77) the rest otherwise.

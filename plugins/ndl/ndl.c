@@ -97,7 +97,7 @@ static const struct wultfw_option ndl_options[] = {
 		F(pci_dump) },
 	[NDL_OPT_DEVICE] = { "device", WULTFW_OPT_STRING, "/dev/" WULTFW_NDL_DEVNAME,
 		"the wultfw_ndl module's device (tests)", F(device) },
-	{ NULL },
+	{ .name = NULL },
 };
 
 #define NDL_RTD_GRAN_NS		16
@@ -699,6 +699,7 @@ static const struct wultfw_source_ops ndl_ops = {
 
 WULTFW_PLUGIN(ndl) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "ndl",
 	.summary = "Intel I210 longest DMA read round-trip delay (RTD) after "

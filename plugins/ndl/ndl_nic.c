@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sysstate/sysfile.h>
+
 #include "ndl_nic.h"
 
 /* Is it usable for ndl? 0, or why not. */
@@ -154,16 +156,12 @@ int ndl_parse_mac(const char *s, unsigned char mac[6])
 
 int ndl_nic_mac(const char *sysfs, const char *ifname, unsigned char mac[6])
 {
-	char path[PATH_MAX], buf[32] = "";
-	FILE *f;
+	char path[PATH_MAX], buf[32];
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/class/net/%s/address", sysfs, ifname);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
+	ret = wfw_read_line(path, buf, sizeof(buf));
+	if (ret && ret != -ENODATA)
+		return ret;
 	return ndl_parse_mac(buf, mac);
 }

@@ -1,5 +1,5 @@
 # skid source: PMC sampling skid with perf_event_open (a sampler).
-SKID_SOURCES = plugins/skid/skid.c plugins/skid/skid_priv.h \
+SKID_SOURCES = plugins/skid/skid.c plugins/skid/skid_state.h \
 	plugins/skid/skid_parts.c plugins/skid/skid_code.c \
 	plugins/skid/skid_code.h plugins/skid/skid_layout.c \
 	plugins/skid/skid_layout.h plugins/skid/skid_events.c \
@@ -12,7 +12,7 @@ SKID_SOURCES = plugins/skid/skid.c plugins/skid/skid_priv.h \
 pkglib_LTLIBRARIES += plugins/skid/skid.la
 plugins_skid_skid_la_SOURCES = $(SKID_SOURCES)
 plugins_skid_skid_la_LDFLAGS = $(PLUGIN_MODULE_FLAGS)
-plugins_skid_skid_la_LIBADD = lib/suggest/libwfw_suggest.la -lm
+plugins_skid_skid_la_LIBADD = lib/suggest/libwfw_suggest.la lib/sysstate/libwfw_sysstate.la -lm
 PRELOAD_PLUGINS += -dlpreopen plugins/skid/skid.la
 
 if HAVE_CUNIT
@@ -31,7 +31,7 @@ tests_unit_test_skid_cache_SOURCES = tests/unit/test_skid_cache.c \
 	plugins/skid/skid_cache.c
 tests_unit_test_skid_cache_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_skid_cache_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/skid
-tests_unit_test_skid_cache_LDADD = tests/unit/libtestutil.la $(CUNIT_LIBS)
+tests_unit_test_skid_cache_LDADD = lib/sysstate/libwfw_sysstate.la tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif
 
 

@@ -22,7 +22,7 @@
 
 #include "skid_cache.h"
 #include "skid_events.h"
-#include "skid_priv.h"
+#include "skid_state.h"
 
 #define CFG(field) .off = offsetof(struct skid_cfg, field)
 
@@ -292,14 +292,6 @@ static int skid_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	return 0;
 }
 
-uint64_t skid_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int skid_start(struct wultfw_ctx *ctx,
 		      const struct wultfw_source_params *params)
 {
@@ -381,6 +373,7 @@ static const struct wultfw_source_ops skid_ops = {
 
 WULTFW_PLUGIN(skid) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "skid",
 	.summary = "PMC sampling skid: where a sampled event's IP lands after "

@@ -11,6 +11,8 @@
 #include <cpuid.h>
 #endif
 
+#include <sysstate/sysfile.h>
+
 #include "skid_cache.h"
 
 /* "32768K", "512K", "2M" as sysfs cache/indexN/size writes them. */
@@ -34,17 +36,11 @@ static uint64_t from_sysfs(const char *sysfs_root, int cpu)
 	char path[512], line[64];
 
 	for (int i = 0; i < 16; i++) {
-		FILE *f;
-
 		snprintf(path, sizeof(path),
 			 "%s/devices/system/cpu/cpu%d/cache/index%d/size",
 			 sysfs_root, cpu, i);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(line, sizeof(line), f) && parse_size(line) > best)
+		if (!wfw_read_line(path, line, sizeof(line)) && parse_size(line) > best)
 			best = parse_size(line);
-		fclose(f);
 	}
 	return best;
 }

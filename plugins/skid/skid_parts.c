@@ -13,7 +13,7 @@
 
 #include "skid_events.h"
 #include "skid_layout.h"
-#include "skid_priv.h"
+#include "skid_state.h"
 
 static int on_sample(void *arg, uint64_t ip, uint64_t time)
 {

@@ -5,4 +5,4 @@ plugins_tdt_tdt_la_SOURCES = plugins/tdt/tdt.c
 plugins_tdt_tdt_la_CPPFLAGS = $(AM_CPPFLAGS)
 plugins_tdt_tdt_la_LDFLAGS = $(PLUGIN_MODULE_FLAGS)
 plugins_tdt_tdt_la_LIBADD = lib/kmod/libwfw_kmod.la lib/kside/libwfw_kside.la \
-	lib/cpuidle/libwfw_cpuidle.la
+	lib/sysstate/libwfw_sysstate.la

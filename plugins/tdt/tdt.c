@@ -48,7 +48,7 @@ static const struct wultfw_option tdt_options[] = {
 	[TDT_OPT_RAW] = { "raw", WULTFW_OPT_BOOL, "false",
 		"also write the raw columns (LTime, TBI, TAI, TIntr, TotCyc, ...)",
 		.off = offsetof(struct tdt_cfg, raw) },
-	{ NULL },
+	{ .name = NULL },
 };
 
 /* Launch distance used to let the module check the device in open(). */
@@ -130,6 +130,7 @@ static const struct wultfw_source_ops tdt_ops = {
 
 WULTFW_PLUGIN(tdt) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "tdt",
 	.summary = "wake latency from the wultfw kernel modules: TSC-deadline "

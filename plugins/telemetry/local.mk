@@ -11,7 +11,7 @@ TELEMETRY_SOURCES = plugins/telemetry/telemetry.c plugins/telemetry/tele_run.c \
 	plugins/telemetry/tele_rtnl.c plugins/telemetry/tele_ethtool.c \
 	plugins/telemetry/tele_aer.c plugins/telemetry/tele_perf.c \
 	plugins/telemetry/tele_thermal.c
-TELEMETRY_LIBS = lib/cpuidle/libwfw_cpuidle.la lib/suggest/libwfw_suggest.la -lpthread
+TELEMETRY_LIBS = lib/sysstate/libwfw_sysstate.la lib/suggest/libwfw_suggest.la -lpthread
 
 pkglib_LTLIBRARIES += plugins/telemetry/telemetry.la
 plugins_telemetry_telemetry_la_SOURCES = $(TELEMETRY_SOURCES)

@@ -7,7 +7,7 @@
 
 #include "tele_cpus.h"
 
-#include <cpuidle/cpuidle.h>
+#include <sysstate/cpuidle.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,7 +41,7 @@ static int tele_cpuidle_list(const struct tele_env *env, tele_add_fn add,
 	return -ENOENT;
 }
 
-/* Does the CPU have that state? Asked through lib/cpuidle, so a machine
+/* Does the CPU have that state? Asked through lib/sysstate, so a machine
  * without a cpuidle driver (or WULTFW_HIDE_CPUIDLE) says so by name. */
 static int tele_cpuidle_has(const struct tele_env *env, int cpu, int state,
 			    char *why, size_t len)

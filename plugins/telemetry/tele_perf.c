@@ -19,6 +19,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <sysstate/sysfile.h>
+
 struct tele_sw_event {
 	const char *name;
 	uint64_t config;
@@ -72,20 +74,6 @@ static int tele_perf_list(const struct tele_env *env, tele_add_fn add,
 	return 0;
 }
 
-/* One line of a small sysfs file, without its newline. */
-static int tele_perf_text(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 /*
  * config from "event=0x02,umask=0x1": each term's value shifted to the
  * first bit its format file ("config:0-7") gives. Only `config` terms.
@@ -104,7 +92,7 @@ static int tele_perf_config(const struct tele_env *env, const char *pmu,
 			return -EINVAL;
 		*eq = '\0';
 		snprintf(path, sizeof(path), TELE_PMU_DIR "/format/%s", env->sys, pmu, t);
-		if (tele_perf_text(path, fmt, sizeof(fmt)) ||
+		if (wfw_read_line(path, fmt, sizeof(fmt)) ||
 		    sscanf(fmt, "config:%u", &lo) != 1 || lo > 63)
 			return -EINVAL;
 		*config |= strtoull(eq + 1, NULL, 0) << lo;
@@ -118,7 +106,7 @@ static int tele_perf_cpu(const struct tele_env *env, const char *pmu)
 	int cpu = 0;
 
 	snprintf(path, sizeof(path), TELE_PMU_DIR "/cpumask", env->sys, pmu);
-	if (!tele_perf_text(path, mask, sizeof(mask)))
+	if (!wfw_read_line(path, mask, sizeof(mask)))
 		sscanf(mask, "%d", &cpu);
 	return cpu;
 }
@@ -134,10 +122,10 @@ static const char *tele_perf_unit(const struct tele_env *env, const char *pmu,
 	char path[PATH_MAX], unit[24], scale[36];
 
 	snprintf(path, sizeof(path), TELE_PMU_DIR "/events/%s.unit", env->sys, pmu, ev);
-	if (tele_perf_text(path, unit, sizeof(unit)) || !unit[0])
+	if (wfw_read_line(path, unit, sizeof(unit)) || !unit[0])
 		return "count";
 	snprintf(path, sizeof(path), TELE_PMU_DIR "/events/%s.scale", env->sys, pmu, ev);
-	if (tele_perf_text(path, scale, sizeof(scale)) || !scale[0])
+	if (wfw_read_line(path, scale, sizeof(scale)) || !scale[0])
 		snprintf(buf, len, "%s", unit);
 	else
 		snprintf(buf, len, "%s %s", scale, unit);
@@ -167,12 +155,12 @@ static int tele_perf_attr(const struct tele_env *env, const char *pmu,
 		return -ENOENT;
 	}
 	snprintf(path, sizeof(path), TELE_PMU_DIR "/type", env->sys, pmu);
-	if (tele_perf_text(path, text, sizeof(text)) || sscanf(text, "%u", &a->type) != 1) {
+	if (wfw_read_line(path, text, sizeof(text)) || sscanf(text, "%u", &a->type) != 1) {
 		snprintf(why, len, "no perf PMU '%s' (no %s)", pmu, path);
 		return -ENOENT;
 	}
 	snprintf(path, sizeof(path), TELE_PMU_DIR "/events/%s", env->sys, pmu, ev);
-	if (tele_perf_text(path, text, sizeof(text))) {
+	if (wfw_read_line(path, text, sizeof(text))) {
 		snprintf(why, len, "PMU '%s' has no event '%s' (no %s)", pmu, ev, path);
 		return -ENOENT;
 	}

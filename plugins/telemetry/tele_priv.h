@@ -47,7 +47,7 @@ struct tele_priv {
 
 	/* sampling */
 	bool stopped;		/* stop() was called: read() takes no more */
-	uint64_t next_ns;	/* the next sample's deadline */
+	uint64_t next_ns;	/* repetitive: the next sample's deadline */
 	uint64_t taken;		/* samples taken */
 	uint64_t first_ns, last_ns;
 	struct wultfw_ctx *ctx;	/* for the sampling thread's log lines */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * telemetry source: taking samples. single: read() sleeps to each period's
- * deadline and ends after max_samples; on_demand: one sample per read();
- * repetitive: a thread samples every period into a ring of max_samples
- * rows that read() drains, the oldest overwritten (and counted) when the
- * consumer falls behind.
+ * telemetry source: taking samples. single: the core calls read() every
+ * period (wultfw_source_info.period_ns), which samples at once and ends
+ * after max_samples; on_demand: one sample per read(); repetitive: a
+ * thread samples every period into a ring of max_samples rows that read()
+ * drains, the oldest overwritten (and counted) when the consumer falls
+ * behind.
  */
 #include "config.h"
 
@@ -92,8 +93,8 @@ static uint64_t tele_median(uint64_t *v, size_t n)
 
 /*
  * A few samples read back to back, and a few short sleeps to absolute
- * deadlines as read() sleeps (the shortest period allowed): the medians,
- * so one preempted try does not decide.
+ * deadlines as the core and the ring thread sleep (the shortest period
+ * allowed): the medians, so one preempted try does not decide.
  */
 void tele_run_probe(struct tele_priv *p)
 {
@@ -176,12 +177,12 @@ int tele_run_start(struct wultfw_ctx *ctx, struct tele_priv *p)
 	if (ret)
 		return wultfw_fail(ctx, ret, "%s", why);
 	tele_start_info(ctx, p);
+	if (p->mode != TELE_REPETITIVE)
+		return 0;	/* single: the core keeps the schedule */
 	now = tele_now_ns();
 	/* sync_start: on a period boundary, so samplers of one period agree. */
 	p->next_ns = p->sync ? (now / p->period_ns + 1) * p->period_ns
 			     : now + p->period_ns;
-	if (p->mode != TELE_REPETITIVE)
-		return 0;
 	p->ring = calloc(p->max_samples * p->schema.ncols, sizeof(*p->ring));
 	if (!p->ring)
 		return wultfw_fail(ctx, -ENOMEM, "no memory for a ring of %" PRIu64 " samples",
@@ -237,8 +238,6 @@ static void tele_take_row(struct tele_priv *p, struct wultfw_batch *b)
 int tele_run_read(struct wultfw_ctx *ctx, struct tele_priv *p,
 		  struct wultfw_batch *b, uint64_t timeout_ns)
 {
-	uint64_t now = tele_now_ns();
-
 	(void)ctx;
 	if (p->mode == TELE_REPETITIVE)
 		return tele_read_ring(p, b, timeout_ns);
@@ -247,17 +246,8 @@ int tele_run_read(struct wultfw_ctx *ctx, struct tele_priv *p,
 		return WULTFW_READ_END;
 	if (b->rows >= b->capacity)
 		return WULTFW_READ_OK;
-	if (p->mode == TELE_ON_DEMAND) {
-		tele_take_row(p, b);
-		return WULTFW_READ_OK;
-	}
-	if (p->next_ns > now + timeout_ns) {
-		tele_sleep_until(now + timeout_ns);
-		return WULTFW_READ_OK;
-	}
-	tele_sleep_until(p->next_ns);
+	/* single: the core calls when the period's deadline came */
 	tele_take_row(p, b);
-	tele_advance(p, tele_now_ns());
 	return p->max_samples && p->taken >= p->max_samples ? WULTFW_READ_END
 							    : WULTFW_READ_OK;
 }

@@ -277,13 +277,21 @@ static int tele_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	else
 		tele_describe_offer(&env, p->descr, sizeof(p->descr));
 	ctx->priv = p;
-	*info = (struct wultfw_source_info){
-		.devid = "telemetry",
-		.devdescr = p->descr,
-		.resolution_ns = 1,
-		.schema = &p->schema,
-		.on_demand = p->mode == TELE_ON_DEMAND,
-	};
+	info->devid = "telemetry";
+	info->devdescr = p->descr;
+	info->resolution_ns = 1;
+	info->schema = &p->schema;
+	/*
+	 * single: the core calls read() every period (aligned with
+	 * sync_start) and read() samples at once; repetitive keeps its own
+	 * thread, which samples on time however late the consumer reads;
+	 * on_demand samples when the consumer asks.
+	 */
+	info->on_demand = p->mode == TELE_ON_DEMAND;
+	if (p->mode == TELE_SINGLE) {
+		info->period_ns = p->period_ns;
+		info->period_aligned = p->sync;
+	}
 	return 0;
 }
 
@@ -323,6 +331,7 @@ static const struct wultfw_source_ops tele_ops = {
 
 WULTFW_PLUGIN(telemetry) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "telemetry",
 	.summary = "counter sampler: interrupts, softirqs, cpuidle, cpufreq, /proc/stat, net, PCIe AER, perf, thermal",

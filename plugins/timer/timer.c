@@ -10,7 +10,7 @@
  */
 #include "config.h"
 
-#include "timer_priv.h"
+#include "timer_state.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -54,7 +54,8 @@ static const struct wultfw_option timer_options[] = {
 		"Lock all process memory with mlockall() while measuring so no "
 		"page fault lands in a measurement. Not given: lock when "
 		"permitted, warn otherwise. true: fail when not permitted. "
-		"false: do not lock.", CFG(mlock) },
+		"false: do not lock.", CFG(mlock),
+		.set_off = WULTFW_SET_FLAG(struct timer_cfg, mlock_set) },
 	/* PR_SET_TIMERSLACK takes 0 as "back to the default 50 us": min 1ns. */
 	[TIMER_OPT_TIMERSLACK] = { "timerslack", WULTFW_OPT_DURATION, "1ns",
 		"Timer slack of the measuring thread (PR_SET_TIMERSLACK): the "
@@ -80,7 +81,7 @@ static const struct wultfw_option timer_options[] = {
 		"datapoints are lost and logged as overruns.",
 		.min = "64", .max = "16777216", .unit = "datapoints",
 		CFG(ring_size) },
-	[TIMER_OPT_COUNT] = { NULL, 0, NULL, NULL },
+	[TIMER_OPT_COUNT] = { .name = NULL },
 };
 
 /* ---- open(): options, schema ---- */
@@ -94,7 +95,7 @@ static void timer_parse_opts(struct wultfw_ctx *ctx, struct timer_priv *p)
 							     TIMER_MODE_LDIST;
 	p->priority = (int)cfg->priority;
 	/* mlock has no default: "not given" means "try". */
-	if (!ctx->opts[TIMER_OPT_MLOCK].set)
+	if (!cfg->mlock_set)
 		p->mlock = TIMER_MLOCK_TRY;
 	else
 		p->mlock = cfg->mlock ? TIMER_MLOCK_MUST : TIMER_MLOCK_OFF;
@@ -238,7 +239,7 @@ static const struct wultfw_column timer_columns[] = {
 	{ "LTime", "ns", WULTFW_COL_INT, 1, NULL, 0 },		/* raw: 3 */
 	{ "TBI", "ns", WULTFW_COL_INT, 1, NULL, 0 },
 	{ "TAI", "ns", WULTFW_COL_INT, 1, NULL, 0 },
-	{ NULL },
+	{ .name = NULL },
 };
 
 enum { TIMER_COL_REQCSTATE = 3, TIMER_COL_RAW = 4 };
@@ -693,6 +694,7 @@ static const struct wultfw_source_ops timer_ops = {
 
 WULTFW_PLUGIN(timer) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "timer",
 	.summary = "wake latency of a user-space clock_nanosleep() (cyclictest style), needs no root",

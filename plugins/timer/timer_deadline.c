@@ -7,7 +7,7 @@
  */
 #include "config.h"
 
-#include "timer_priv.h"
+#include "timer_state.h"
 
 void timer_deadline_init(struct timer_deadline *d, enum timer_mode mode,
 			 const struct wultfw_source_params *params)

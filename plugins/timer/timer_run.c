@@ -9,7 +9,7 @@
 #include "config.h"
 
 #include "timer_health.h"
-#include "timer_priv.h"
+#include "timer_state.h"
 
 #include <inttypes.h>
 #include <stdio.h>

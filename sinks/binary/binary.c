@@ -17,17 +17,10 @@
 
 #include "datafmt/filesink.h"
 
-enum { OPT_FILE };
-
+/* The core checks the file name at its line (inside the result directory). */
 static const struct wultfw_option binary_options[] = {
 	WFW_FILESINK_OPTIONS("datapoints.wfb")
 };
-
-/* Option values alone, before anything runs (wultfw --check). */
-static int binary_validate(struct wultfw_ctx *ctx)
-{
-	return wfw_filesink_validate(ctx, OPT_FILE);
-}
 
 static int binary_open(struct wultfw_ctx *ctx,
 		       const struct wultfw_run_info *run)
@@ -59,8 +52,7 @@ static int binary_open(struct wultfw_ctx *ctx,
 		meta[nm++] = res;
 	}
 	meta[nm] = NULL;
-	return wfw_filesink_open(ctx, &wfw_format_binary, ctx->opts[OPT_FILE].s,
-				 OPT_FILE, run, meta);
+	return wfw_filesink_open(ctx, &wfw_format_binary, run, meta);
 }
 
 static const struct wultfw_sink_ops binary_ops = {
@@ -72,11 +64,11 @@ static const struct wultfw_sink_ops binary_ops = {
 
 WULTFW_PLUGIN(binary) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SINK,
 	.name = "binary",
 	.summary = "compact lossless self-describing datapoints file (doc/binary-format.md)",
 	.options = binary_options,
 	.sink = &binary_ops,
-	.validate = binary_validate,
 	.cfg_size = sizeof(struct wfw_filesink_cfg),
 };

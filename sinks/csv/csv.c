@@ -16,22 +16,14 @@
 
 #include "datafmt/filesink.h"
 
-enum { OPT_FILE };
-
+/* The core checks the file name at its line (inside the result directory). */
 static const struct wultfw_option csv_options[] = {
 	WFW_FILESINK_OPTIONS("datapoints.csv")
 };
 
-/* Option values alone, before anything runs (wultfw --check). */
-static int csv_validate(struct wultfw_ctx *ctx)
-{
-	return wfw_filesink_validate(ctx, OPT_FILE);
-}
-
 static int csv_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run)
 {
-	return wfw_filesink_open(ctx, &wfw_format_csv, ctx->opts[OPT_FILE].s,
-				 OPT_FILE, run, NULL);
+	return wfw_filesink_open(ctx, &wfw_format_csv, run, NULL);
 }
 
 static const struct wultfw_sink_ops csv_ops = {
@@ -43,11 +35,11 @@ static const struct wultfw_sink_ops csv_ops = {
 
 WULTFW_PLUGIN(csv) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SINK,
 	.name = "csv",
 	.summary = "datapoints.csv as wult writes it (latencies in microseconds)",
 	.options = csv_options,
 	.sink = &csv_ops,
-	.validate = csv_validate,
 	.cfg_size = sizeof(struct wfw_filesink_cfg),
 };

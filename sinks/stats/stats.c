@@ -4,8 +4,9 @@
  * per ReqCState, in bounded memory (lib/stats). At close it prints a table
  * (verbosity > 0), writes stats.json into the result directory and,
  * optionally, a cyclictest-format histogram file. While the run goes on,
- * stats.json is rewritten (atomically) every flush_interval, so a killed
- * run still leaves one ("final": false in it).
+ * stats.json is rewritten (atomically: the core's WULTFW_FILE_REPLACE)
+ * every flush_interval, so a killed run still leaves one ("final": false
+ * in it).
  */
 #include "config.h"
 
@@ -13,15 +14,14 @@
 #include <stddef.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <wultfw/plugin.h>
 
-#include "atomic/atomic.h"
 #include "atomic/durable.h"
-#include "datafmt/resultfile.h"
 
 #include "stats/report.h"
 #include "stats/statset.h"
@@ -45,7 +45,7 @@ enum {
 	OPT_FLUSH_INTERVAL,
 };
 
-/* Where the core puts the option values (ABI v2: ctx->cfg). */
+/* Where the core puts the option values (ctx->cfg). */
 struct stats_cfg {
 	struct wultfw_floats percentiles;
 	int64_t exact_limit, exact_memory;
@@ -114,7 +114,7 @@ static const struct wultfw_option stats_options[] = {
 		"how often stats.json is rewritten while the run goes on "
 		"(a killed run keeps the last one)", .min = "10ms", .max = "1h",
 		F(flush_interval) },
-	{ NULL },
+	{ .name = NULL },
 };
 
 struct stats_sink {
@@ -129,7 +129,10 @@ struct stats_sink {
 	struct wfw_durable interim;	/* when stats.json is rewritten */
 };
 
-/* What the table cannot say (bounds are the core's), before anything runs. */
+/*
+ * What the table cannot say (bounds are the core's, and so is the check
+ * that the histogram files stay in the result directory).
+ */
 static int stats_validate(struct wultfw_ctx *ctx)
 {
 	const struct stats_cfg *cfg = ctx->cfg;
@@ -138,9 +141,7 @@ static int stats_validate(struct wultfw_ctx *ctx)
 		return wultfw_fail_opt(ctx, OPT_PERCENTILES, -EINVAL,
 				       "at most %d values, got %zu",
 				       WFW_SUMMARY_MAX_PCT - 1, cfg->percentiles.n);
-	if (wfw_resultfile_check(ctx, OPT_HISTOGRAM))
-		return -EINVAL;
-	return wfw_resultfile_check(ctx, OPT_TEXT_HIST);
+	return 0;
 }
 
 /* group_by names a column the schema lacks: a typo, unless the default. */
@@ -264,37 +265,48 @@ static int stats_flush(struct wultfw_ctx *ctx)
 	return write_interim(ctx);
 }
 
-struct emit_args {
-	struct stats_sink *st;
-	const struct wultfw_run_summary *sum;
-	int (*emit)(struct stats_sink *st, const struct wultfw_run_summary *sum,
-		    FILE *f);
-};
-
-static int emit_file(FILE *f, void *arg)
+/* `text` as the whole file `name`, put in place at once. */
+static int replace_file(struct wultfw_ctx *ctx, const char *name, int opt,
+			const char *text, size_t len)
 {
-	const struct emit_args *a = arg;
+	struct wultfw_file_spec spec = {
+		.size = sizeof(spec), .flags = WULTFW_FILE_REPLACE,
+		.name = name, .opt = opt,
+	};
+	struct wultfw_file *f;
+	int ret = wultfw_file_open(ctx, &spec, &f), cret;
 
-	return a->emit(a->st, a->sum, f);
+	if (ret)
+		return ret;
+	ret = wultfw_file_write(ctx, f, text, len, 0);
+	cret = wultfw_file_close(ctx, f, !ret);
+	return ret ? ret : cret;
 }
 
-/* Atomically (lib/atomic), so a failed run never leaves half a file. */
-static int write_file(struct wultfw_ctx *ctx, const char *name,
+/*
+ * What emit() prints, as a whole new file (a failed run never leaves half
+ * a file). opt: the option that named it, or -1.
+ */
+static int write_file(struct wultfw_ctx *ctx, const char *name, int opt,
 		      int (*emit)(struct stats_sink *st,
 				  const struct wultfw_run_summary *sum, FILE *f),
 		      const struct wultfw_run_summary *sum)
 {
 	struct stats_sink *st = ctx->priv;
-	struct emit_args a = { st, sum, emit };
-	char path[4096];
-	int ret;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int ret = m ? emit(st, sum, m) : -ENOMEM;
 
-	snprintf(path, sizeof(path), "%s/%s", st->outdir, name);
-	ret = wfw_atomic_write(path, emit_file, &a);
+	if (m && fclose(m) && !ret)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = replace_file(ctx, name, opt, text, len);
+	free(text);
 	if (ret)
-		return wultfw_fail(ctx, ret, "cannot write %s: %s (free some "
+		return wultfw_fail(ctx, ret, "cannot write %s/%s: %s (free some "
 				   "space or choose another result directory)",
-				   path, strerror(-ret));
+				   st->outdir, name, strerror(-ret));
 	return 0;
 }
 
@@ -328,7 +340,7 @@ static int emit_json(struct stats_sink *st,
 static int write_interim(struct wultfw_ctx *ctx)
 {
 	struct stats_sink *st = ctx->priv;
-	int ret = write_file(ctx, "stats.json", emit_json, NULL);
+	int ret = write_file(ctx, "stats.json", -1, emit_json, NULL);
 
 	wfw_durable_synced(&st->interim);
 	return ret;
@@ -366,15 +378,17 @@ static int stats_close(struct wultfw_ctx *ctx,
 		fflush(stdout);
 	}
 	if (((const struct stats_cfg *)ctx->cfg)->json) {
-		r = write_file(ctx, "stats.json", emit_json, sum);
+		r = write_file(ctx, "stats.json", -1, emit_json, sum);
 		ret = ret ? ret : r;
 	}
 	if (st->hist_on) {
-		r = write_file(ctx, ((const struct stats_cfg *)ctx->cfg)->histogram, emit_hist, sum);
+		r = write_file(ctx, ((const struct stats_cfg *)ctx->cfg)->histogram,
+			       OPT_HISTOGRAM, emit_hist, sum);
 		ret = ret ? ret : r;
 	}
 	if (st->bins_on) {
-		r = write_file(ctx, ((const struct stats_cfg *)ctx->cfg)->text_histogram, emit_bins, sum);
+		r = write_file(ctx, ((const struct stats_cfg *)ctx->cfg)->text_histogram,
+			       OPT_TEXT_HIST, emit_bins, sum);
 		ret = ret ? ret : r;
 	}
 	stats_free(ctx);
@@ -405,6 +419,7 @@ static const struct wultfw_sink_ops stats_ops = {
 
 WULTFW_PLUGIN(stats) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SINK,
 	.name = "stats",
 	.summary = "statistics per metric and C-state: percentiles in bounded "

@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Sink and reader throughput: synthetic batches at full speed through the
- * csv and binary sinks (driven through their plugin descriptors, as the
- * core does), then the files read back with lib/datafmt's reader.
+ * csv and binary sinks (driven through their plugin descriptors with the
+ * core's file handling and flush schedule, tests/unit/sinkhost.c, as in a
+ * run), then the files read back with lib/datafmt's reader.
  * Prints datapoints per second and issue 14's targets (csv >= 2 M/s,
- * binary >= 20 M/s, by wall time). Not part of `make check`: `make bench`.
+ * binary >= 20 M/s, by wall time). `make bench` runs it; `make check` only
+ * runs it on a few datapoints (test_bench_build.sh), so it keeps building.
  *
  *   bench_sinks [-n DATAPOINTS] [-d DIR] [-c CPU] [-o OPTIONS] [-x]
  *
  * The sinks' options go through the core's parser as in a run, so their
- * durable flushing is on with its defaults (flush_rows, flush_interval:
- * README, "Kill -9, power cuts and crashes"); -o adds options, e.g.
+ * files' durable flushing is on with its defaults (flush_rows,
+ * flush_interval: doc/durability.md); -o adds options, e.g.
  * 'flush_rows = 1000000000; flush_interval = "1h";' to compare without.
- * -x discards the data instead of calling write(2): the sink's own cost,
- * without the kernel's copy into the page cache (no targets then).
+ * -x discards the data instead of calling write(2): the sink's and the core
+ * file's own cost, without the kernel's copy into the page cache (no
+ * targets then).
  *
  * Batches are generated before the clock starts and cycled, so the time
  * measured is the sink's (formatting, copying, write(2) into the page cache).
@@ -38,7 +41,7 @@
 #include "datafmt/filesink.h"
 #include "datafmt/out.h"
 #include "datafmt/reader.h"
-#include "options.h"
+#include "sinkhost.h"
 #include "testopts.h"
 
 extern const struct wultfw_plugin csv_LTX_wultfw_plugin;
@@ -138,62 +141,66 @@ static void make_batches(struct wultfw_batch *b, const struct wultfw_schema *s)
 	}
 }
 
-/* The sink's options as the core hands them in a run: defaults, then -o. */
-static int sink_opts(const struct wultfw_plugin *p, const char *file,
-		     struct wfw_optvals *v)
+/* The sink's options as a run's configuration gives them: file, then -o. */
+static void opts_text(char *text, size_t len, const char *file)
 {
-	char text[2048];
-
-	snprintf(text, sizeof(text), "source = { file = \"%s\"; %s };", file,
-		 extra_opts);
-	if (to_option_values(p, text, v)) {
-		fprintf(stderr, "bench_sinks: %s: -o '%s' does not parse\n",
-			p->name, extra_opts);
-		return 1;
-	}
-	return 0;
+	snprintf(text, len, "source = { file = \"%s\"; %s };", file, extra_opts);
 }
 
-/* n datapoints through the sink; the rate by wall time, or < 0. */
+/* The sink opened as the core does; 0, or it said why. */
+static int open_sink(struct tu_sink *sk, const struct wultfw_plugin *p,
+		     const char *dir, const char *file,
+		     const struct wultfw_source_info *src)
+{
+	char text[2048];
+	int ret;
+
+	opts_text(text, sizeof(text), file);
+	ret = tu_sink_open(sk, p, text, dir, src, src->schema);
+	if (ret && sk->ctx.plugin)	/* the sink's open() failed */
+		fprintf(stderr, "%s: %s\n", p->name, sk->ctx.err);
+	else if (ret)
+		fprintf(stderr, "bench_sinks: %s: -o '%s' does not parse or %s cannot be opened: %s\n",
+			p->name, extra_opts, dir, strerror(-ret));
+	return ret;
+}
+
+/* n datapoints through the sink as the core drives it; the rate by wall time, or < 0. */
 static double write_all(const struct wultfw_plugin *p, const char *dir,
 			const struct wultfw_schema *s, uint64_t n,
 			const char *label, const char *file, uint64_t *done)
 {
 	struct wultfw_batch b[NBATCHES];
-	struct wfw_optvals v = { 0 };
-	struct wultfw_ctx ctx = { .plugin = p };
-	struct wultfw_source_info src = { .devid = "bench", .schema = s };
-	struct wultfw_run_info run = { .experiment = "bench", .outdir = dir,
-				       .source = &src, .schema = s };
-	struct wultfw_run_summary sum = { 0 };
+	struct wultfw_source_info src = { .size = sizeof(src), .devid = "bench",
+					  .schema = s };
+	struct tu_sink sk;
 	double t0, c0, t, c;
-	int ret;
+	int ret, cret;
 
-	if (sink_opts(p, file, &v))
-		return -1;
-	ctx.opts = v.vals;
-	ctx.cfg = v.cfg;
 	make_batches(b, s);
-	ret = p->sink->open(&ctx, &run);
+	ret = open_sink(&sk, p, dir, file, &src);
 	t0 = now();
 	c0 = cpu_now();
 	for (int k = 0; *done < n && !ret; k = (k + 1) % NBATCHES) {
-		ret = p->sink->write(&ctx, &b[k]);
+		ret = tu_sink_write(&sk, &b[k]);
 		*done += BATCH_ROWS;
 	}
 	if (!ret)
-		ret = p->sink->flush(&ctx);
-	if (!ret)
-		ret = p->sink->close(&ctx, &sum);
+		ret = tu_sink_flush(&sk);
+	if (ret && sk.dirfd >= 0)	/* opened: say why before closing */
+		fprintf(stderr, "%s: %s\n", p->name, sk.ctx.err);
+	if (sk.dirfd >= 0) {
+		cret = tu_sink_close(&sk, NULL);
+		if (cret && !ret)
+			fprintf(stderr, "%s: %s\n", p->name, sk.ctx.err);
+		ret = ret ? ret : cret;
+	}
 	t = now() - t0;
 	c = cpu_now() - c0;
 	for (int k = 0; k < NBATCHES; k++)
 		wfw_batch_free(&b[k]);
-	wfw_options_free(&v);
-	if (ret) {
-		fprintf(stderr, "%s: %s\n", p->name, ctx.err);
+	if (ret)
 		return -1;
-	}
 	printf("  %-7s sink, %-32s %6.2f M datapoints/s  (%llu in %.2f s wall, %.2f s CPU: %.2f M/s)\n",
 	       p->name, label, *done / t / 1e6, (unsigned long long)*done, t, c,
 	       *done / c / 1e6);
@@ -263,22 +270,27 @@ static int bench_sink(const struct wultfw_plugin *p, const char *dir,
 	return ret;
 }
 
-/* What the durable flushing is, and where it goes. */
-static void say_policy(const char *dir)
+/* What the durable flushing is, and where it goes; 2 for a bad -o. */
+static int say_policy(const char *dir)
 {
 	struct wfw_optvals v = { 0 };
 	const struct wfw_filesink_cfg *cfg;
 	struct statfs fs;
+	char text[2048];
 
-	if (sink_opts(&csv_LTX_wultfw_plugin, "x.csv", &v))
-		exit(2);
+	opts_text(text, sizeof(text), "x.csv");
+	if (to_option_values(&csv_LTX_wultfw_plugin, text, &v)) {
+		fprintf(stderr, "bench_sinks: -o '%s' does not parse\n", extra_opts);
+		return 2;
+	}
 	cfg = v.cfg;
 	printf("durable flushing: flush_rows = %lld, flush_interval = %.3f s (%s)\n",
-	       (long long)cfg->flush_rows, cfg->flush_interval / 1e9,
+	       (long long)cfg->f.flush_rows, cfg->f.flush_interval / 1e9,
 	       *extra_opts ? "with -o" : "the sinks' defaults");
 	if (!discard && !statfs(dir, &fs) && fs.f_type == TMPFS_MAGIC)
 		printf("note: %s is tmpfs: fdatasync costs nothing there\n", dir);
 	wfw_options_free(&v);
+	return 0;
 }
 
 /* Options into the globals; the CPU to pin to (-1: none) in *cpu. */
@@ -337,7 +349,11 @@ int main(int argc, char **argv)
 	printf("bench_sinks: %llu datapoints per run, batches of %d rows, %s %s\n",
 	       (unsigned long long)n, BATCH_ROWS,
 	       discard ? "writes discarded (-x), no files; dir" : "files in", dir);
-	say_policy(dir);
+	if (say_policy(dir)) {
+		if (dir == dirbuf)
+			rmdir(dir);
+		return 2;
+	}
 	fails += bench_sink(csv, dir, "bench.csv", &int_schema, n,
 			    "7 cols (6 INT, 1 ENUM)", 2);
 	fails += bench_sink(csv, dir, "bench.csv", &wult_schema, n,

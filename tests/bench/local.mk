@@ -1,6 +1,14 @@
-# Benchmarks: `make bench` (not part of `make check`; they take minutes).
+# Benchmarks: `make bench` (they take minutes). `make check` builds the
+# programs and runs each on a few datapoints (test_bench_build.sh), so a
+# change of the API they drive cannot leave them broken unnoticed.
 EXTRA_PROGRAMS = tests/bench/bench_stats_sink \
 	tests/bench/gen_datapoints tests/bench/bench_sinks
+if HAVE_CUNIT
+check_PROGRAMS += tests/bench/bench_stats_sink \
+	tests/bench/gen_datapoints tests/bench/bench_sinks
+TESTS += tests/bench/test_bench_build.sh
+endif
+EXTRA_DIST += tests/bench/test_bench_build.sh
 tests_bench_bench_stats_sink_SOURCES = tests/bench/bench_stats_sink.c \
 	sinks/stats/stats.c sinks/stats/cychist.c sinks/stats/binhist.c
 tests_bench_bench_stats_sink_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS) \
@@ -12,7 +20,7 @@ tests_bench_gen_datapoints_SOURCES = tests/bench/gen_datapoints.c
 tests_bench_gen_datapoints_LDADD = lib/datafmt/libwfw_datafmt.la
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
-	tests/bench/bench_binary.sh tests/bench/bench_stream.sh
+	tests/bench/bench_binary.sh tests/bench/bench_stream.sh tests/bench/bench_par.sh
 
 # Every benchmark's files go to the page cache of ${TMPDIR:-/tmp}, a disk
 # here: the sinks' durable flushing (fdatasync) then costs what it costs in
@@ -61,3 +69,11 @@ bench-sinks: tests/bench/bench_sinks$(EXEEXT)
 	@dir=$$(mktemp -d $${TMPDIR:-/tmp}/wfw-bench-XXXXXX) && \
 	./tests/bench/bench_sinks$(EXEEXT) -c 0 -d $$dir && \
 	./tests/bench/bench_sinks$(EXEEXT) -c 0 -d $$dir -x; rc=$$?; rmdir $$dir; exit $$rc
+
+# Two builds side by side on the tools that read files in parallel parts:
+# WULTFW_A (an older wultfw binary) against this tree's, runs taken in turn.
+.PHONY: bench-par
+bench-par: tests/bench/gen_datapoints$(EXEEXT) wultfw$(EXEEXT)
+	@test -n "$(WULTFW_A)" || { echo "usage: make bench-par WULTFW_A=/path/to/another/wultfw [BENCH_ROWS=N]"; exit 2; }
+	$(SHELL) $(srcdir)/tests/bench/bench_par.sh $(WULTFW_A) $(abs_builddir)/wultfw \
+		$(abs_builddir) $(BENCH_ROWS)

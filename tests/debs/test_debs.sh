@@ -1,9 +1,10 @@
 #!/bin/sh
 # The Debian packages as a lab user meets them: build them from a clean copy
 # of the source ('make deb'), lintian, 'apt-get install ./*.deb', measure with
-# /usr/bin/wultfw, build an out-of-tree plugin against wultfw-dev with
-# pkg-config and load it, check DKMS built the modules, purge, and check
-# nothing of ours is left. Needs root and the Debian packaging tools.
+# /usr/bin/wultfw, build the out-of-tree example source and sink wultfw-dev
+# ships against it with pkg-config and load them, check DKMS built the
+# modules, purge, and check nothing of ours is left. Needs root and the
+# Debian packaging tools.
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "installing packages needs root"
 
@@ -42,7 +43,7 @@ dpkg -s $pkgs >/dev/null 2>&1 &&
 # Another apt or dpkg at work is waited for (e.g. unattended-upgrades).
 apt="apt-get -o DPkg::Lock::Timeout=300"
 # DKMS makes its signing key for the first module it signs and keeps it for
-# every DKMS module (README, "Debian packages"): one this test made, with no
+# every DKMS module (doc/building.md, "Debian packages"): one this test made, with no
 # other DKMS module beside it, goes with the test.
 key_before=$([ -e /var/lib/dkms/mok.key ] && echo yes)
 dkms_dir_before=$([ -d /var/lib/dkms ] && echo yes)
@@ -123,25 +124,40 @@ rows=$(($(wc -l <"$res/datapoints.csv" 2>/dev/null || echo 1) - 1))
 	fail "default experiment: $rows datapoints in $res/datapoints.csv"
 expect_in "$res/info.yml" "toolver: 'wultfw $ver'" "info.yml records version $ver (toolver 'wultfw $ver', as wult shows it)"
 
-step "out-of-tree plugin against wultfw-dev"
-# The example an out-of-tree author copies, built with its own Makefile
-# (pkg-config finds wultfw-dev's wultfw.pc in the default path).
-cp -r "$srcdir/examples/plugins/loadavg" "$work/loadavg"
-chmod -R go-w "$work/loadavg"
-if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$work/loadavg" \
-	CFLAGS="-O2 -Wall -Wextra -Werror" >"$work/cc.log" 2>&1; then
-	ok "examples/plugins/loadavg built with its Makefile against wultfw-dev"
-	(cd "$work/run" && WULTFW_PLUGIN_PATH="$work/loadavg" /usr/bin/wultfw \
-		--no-progress -c "$work/loadavg/loadavg.cfg") >"$work/plugin.log" 2>&1
-	expect_status 0 $? "experiment with the out-of-tree loadavg sampler"
-	csv=$work/run/results/loadavg/datapoints.csv
-	rows=$(($(wc -l <"$csv" 2>/dev/null || echo 1) - 1))
-	[ "$rows" -eq 10 ] && ok "loadavg: 10 datapoints, as limited" ||
-		{ fail "loadavg: $rows datapoints in $csv, want 10"; cat "$work/plugin.log"; }
-	expect_in "$csv" "Load1" "the CSV has the sampler's columns"
-else
-	fail "building examples/plugins/loadavg against wultfw-dev:"; cat "$work/cc.log"
-fi
+step "out-of-tree plugins against wultfw-dev"
+# The examples wultfw-dev ships for authors to copy (wultfw-plugin(7) says
+# where), each built with its own Makefile (pkg-config finds wultfw-dev's
+# wultfw.pc in the default path): the loadavg sampler and the jsonl sink.
+exdir=$(pkg-config --variable=examplesdir wultfw)
+[ "$exdir" = /usr/share/wultfw/examples/plugins ] && ok "pkg-config names the examples: $exdir" ||
+	fail "pkg-config --variable=examplesdir wultfw says '$exdir'"
+grep -q "/usr/share/man/man7/wultfw-plugin.7" "$work/files" && ok "wultfw-plugin(7) packaged" ||
+	fail "no wultfw-plugin.7 in the packages"
+for ex in loadavg jsonl; do
+	cp -r "$exdir/$ex" "$work/$ex"
+	chmod -R go-w "$work/$ex"
+	if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$work/$ex" \
+		CFLAGS="-O2 -Wall -Wextra -Werror" >"$work/cc-$ex.log" 2>&1; then
+		ok "the $ex example built with its Makefile against wultfw-dev"
+	else
+		fail "building the $ex example against wultfw-dev:"; cat "$work/cc-$ex.log"
+	fi
+done
+(cd "$work/run" && WULTFW_PLUGIN_PATH="$work/loadavg" /usr/bin/wultfw \
+	--no-progress -c "$work/loadavg/loadavg.cfg") >"$work/plugin.log" 2>&1
+expect_status 0 $? "experiment with the out-of-tree loadavg sampler"
+csv=$work/run/results/loadavg/datapoints.csv
+rows=$(($(wc -l <"$csv" 2>/dev/null || echo 1) - 1))
+[ "$rows" -eq 10 ] && ok "loadavg: 10 datapoints, as limited" ||
+	{ fail "loadavg: $rows datapoints in $csv, want 10"; cat "$work/plugin.log"; }
+expect_in "$csv" "Load1" "the CSV has the sampler's columns"
+(cd "$work/run" && WULTFW_PLUGIN_PATH="$work/jsonl" /usr/bin/wultfw \
+	--no-progress --time 1m -c "$work/jsonl/jsonl.cfg") >"$work/sink.log" 2>&1
+expect_status 0 $? "experiment with the out-of-tree jsonl sink"
+jl=$work/run/results/jsonl/datapoints.jsonl
+rows=$(grep -c '^{"WakeLatency":' "$jl" 2>/dev/null)
+[ "$rows" = 100 ] && ok "jsonl: 100 JSON lines, as limited" ||
+	{ fail "jsonl: '$rows' lines in $jl, want 100"; cat "$work/sink.log"; }
 
 step "dkms"
 # What the package says about the running kernel (debian/wultfw-dkms.postinst).
@@ -158,7 +174,7 @@ fi
 kver=$(ls -v /lib/modules 2>/dev/null | while read -r k; do
 	[ -e "/lib/modules/$k/build" ] && echo "$k"; done | tail -1)
 if [ -z "$kver" ]; then
-	echo "note: no kernel headers installed (Debian package linux-headers-amd64): DKMS had nothing to build"
+	skip_part "the DKMS build: no kernel headers installed (Debian package linux-headers-amd64)"
 else
 	dkms status "wultfw/$ver" -k "$kver" >"$work/dkms.log" 2>&1
 	expect_in "$work/dkms.log" "installed" "dkms built wultfw $ver for kernel $kver"

@@ -1,4 +1,4 @@
-# libFuzzer targets (README, "Fuzzing"): built only in the separate
+# libFuzzer targets (doc/testing.md, "Sanitizers and fuzzing"): built only in the separate
 # --enable-fuzzing tree that 'make fuzz' configures, never in the normal build.
 EXTRA_DIST += tests/fuzz/fuzz_read.c tests/fuzz/fuzz_read.h tests/fuzz/fuzz_csv.c \
 	tests/fuzz/fuzz_binary.c tests/fuzz/fuzz_expr.c tests/fuzz/fuzz_experiment.c \

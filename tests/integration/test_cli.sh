@@ -59,6 +59,32 @@ for t in calc convert filter report; do
 	expect_in "$work/opt.out" "wultfw $t: unknown option '--hepl' (did you mean '--help'?): 'wultfw $t --help' lists the options" "$t: says which and what it may be"
 	[ "$(wc -l <"$work/opt.out")" = 1 ] && ok "$t: in one line" || fail "$t: $(wc -l <"$work/opt.out") lines"
 done
+# One -j for every tool: the same range, the same error, the same help.
+for t in calc convert filter report; do
+	for j in 0 257 x; do
+		"$WULTFW" $t -j $j in -o out >"$work/opt.out" 2>&1
+		expect_status 2 $? "$t -j $j exits 2"
+		expect_in "$work/opt.out" "wultfw $t: --jobs $j: use 1 to 256 threads" "$t -j $j: the range said"
+	done
+	"$WULTFW" $t --help >"$work/opt.out" 2>&1
+	expect_in "$work/opt.out" "  -j, --jobs N" "$t --help: -j"
+	expect_in "$work/opt.out" "(1 to 256)" "$t --help: its range"
+done
+"$WULTFW" --jobs 0 >"$work/opt.out" 2>&1
+expect_status 2 $? "wultfw --jobs 0 (SUTs at a time) exits 2"
+expect_in "$work/opt.out" "wultfw: --jobs 0: use 1 to 4096 SUTs" "and says the range"
+"$WULTFW" calc -F htlm x >"$work/opt.out" 2>&1
+expect_in "$work/opt.out" "wultfw calc: --format htlm: use table, markdown, csv or json" "a choice refused with the choices"
+"$WULTFW" fetch >"$work/opt.out" 2>&1
+expect_status 2 $? "fetch without -H exits 2"
+expect_in "$work/opt.out" "wultfw fetch: no host given: add -H HOST[,HOST...]" "and says what to add"
+for c in "" calc convert filter report scan deploy fetch restore list-plugins; do
+	"$WULTFW" $c --help >"$work/opt.out" 2>&1
+	expect_status 0 $? "wultfw $c --help exits 0"
+	expect_in "$work/opt.out" "  -h, --help" "wultfw $c --help lists itself"
+	"$WULTFW" $c --nosuchoption >"$work/opt.out" 2>&1
+	expect_status 2 $? "wultfw $c --nosuchoption exits 2"
+done
 "$WULTFW" --chek >"$work/opt.out" 2>&1
 expect_status 2 $? "wultfw --chek exits 2"
 expect_in "$work/opt.out" "wultfw: unknown option '--chek' (did you mean '--check'?): 'wultfw --help' lists the options" "wultfw's own options too"

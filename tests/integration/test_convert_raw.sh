@@ -1,6 +1,6 @@
 #!/bin/sh
 # convert of a version 2 binary file to binary copies its blocks as they
-# are (core/tools/convert_raw.c): the copy holds the same blocks and reads
+# are (tools/convert_raw.c): the copy holds the same blocks and reads
 # back equal (calc, and back to CSV byte for byte); damage is still found
 # and named as the reader names it, --salvage and a file cut short work as
 # before; version 1 files are still encoded afresh.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # convert never writes over its own input, and --force replaces OUT only
-# once the new file is whole (core/tools/replace.c): a failure half way
+# once the new file is whole (tools/replace.c): a failure half way
 # keeps the old OUT and leaves no partial file beside it. An OUT whose
 # name says the other format than --to is written, with a warning.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"

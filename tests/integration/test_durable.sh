@@ -218,10 +218,10 @@ expect_in restore.out "testsrc: $work/ownknob is 'mine' again" "the plugin's res
 ls "$WULTFW_STATE_DIR"/*.state >/dev/null 2>&1 && fail "a state file is left" || ok "no state file left"
 
 # A state file naming a plugin built before descriptors had a restore op
-# (tests/plugins/oldv2.c: what follows its descriptor looks like one): the
-# core must not read past the descriptor, only say what to do.
+# (tests/plugins/shortdesc.c: its .size ends before one that is there):
+# the core must not read past the descriptor's size, only say what to do.
 dead=$(sh -c 'echo $$')
-printf 'pid %s\npid_start 1\nboot_id -\nchange oldv2: something changed\nplugin oldv2\tv1 data\n' "$dead" \
+printf 'pid %s\npid_start 1\nboot_id -\nchange shortdesc: something changed\nplugin shortdesc\tv1 data\n' "$dead" \
 	>"$WULTFW_STATE_DIR/$dead.state"
 "$WULTFW" restore >restore.out 2>&1
 expect_status 1 $? "wultfw restore fails on a plugin without a restore op"

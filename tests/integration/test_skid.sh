@@ -171,7 +171,7 @@ CFG
 	[ "$(wc -l <hw.out)" = 1 ] && ok "one line" || { fail "more than one line:"; cat hw.out; }
 	[ ! -e hw ] && ok "no result directory" || fail "a result directory was left behind"
 else
-	echo "note: this machine has a hardware PMU: the refusal is not tested here"
+	skip_part "the no-hardware-PMU refusal: this machine has a hardware PMU"
 fi
 
 # No sysfs cpuN/cache/ (a fake tree with only the online CPUs): the buffer
@@ -197,9 +197,9 @@ esac
 shim="$top/tests/shims/.libs/deadbp.so"
 skidso="$top/plugins/skid/.libs/skid.so"
 if [ ! -f "$shim" ] || ! nm -D "$skidso" 2>/dev/null | grep -q ' U syscall@'; then
-	echo "note: no shim or skid.so does not import syscall(): dead breakpoints not simulated"
+	skip_part "dead breakpoints: no shim, or skid.so does not import syscall() to shim"
 elif ! LD_PRELOAD="$shim" "$WULTFW" --version >shim.out 2>&1; then
-	echo "note: this build does not take a preloaded shim ($(head -1 shim.out)): dead breakpoints not simulated"
+	skip_part "dead breakpoints: this build does not take a preloaded shim ($(head -1 shim.out))"
 else
 	dead="event breakpoint: breakpoint events open but never count on this machine: 0 of 512 reads of a watched byte counted (a hypervisor that does not deliver debug exceptions?); offered here: cpu-clock"
 	sed 's/name = "probe"/name = "dead"/; s/time = "1m"/time = "10m"/' probe.cfg >dead.cfg
@@ -235,6 +235,6 @@ else
 fi
 
 if [ -n "$bp_dead" ] && [ "$failures" = 0 ]; then
-	echo "SKIP: $bp_dead (cpu-clock, refusals and scan passed)"; exit 77
+	echo "SKIP: $bp_dead${skipped:+; $skipped} (cpu-clock, refusals and scan passed)"; exit 77
 fi
 finish

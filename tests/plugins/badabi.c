@@ -3,7 +3,8 @@
 #include <wultfw/plugin.h>
 
 WULTFW_PLUGIN(badabi) = {
-	.abi_version = WULTFW_PLUGIN_ABI_VERSION + 998,
+	.abi_version = 1000,	/* a newer major version than any */
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SINK,
 	.name = "badabi",
 	.summary = "wrong ABI version",

@@ -88,6 +88,7 @@ static const struct wultfw_source_ops ops = {
 
 WULTFW_PLUGIN(testsampler) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "testsampler",
 	.summary = "deterministic samples, no launch distance",

@@ -109,6 +109,7 @@ static const struct wultfw_sink_ops ops = {
 
 WULTFW_PLUGIN(testsink) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SINK,
 	.name = "testsink",
 	.summary = "checks row order and reports what it saw, for tests",

@@ -354,6 +354,7 @@ static const struct wultfw_source_ops ops = {
 
 WULTFW_PLUGIN(testsrc) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "testsrc",
 	.summary = "deterministic rows for testing the core",

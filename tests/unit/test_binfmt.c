@@ -18,7 +18,7 @@
 
 #include <wultfw/plugin.h>
 
-#include "../../core/commands.h"
+#include "../../cli/commands.h"
 #include "datafmt/binblock.h"
 #include "datafmt/binfmt.h"
 #include "datafmt/crc32c.h"

@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,44 +15,31 @@
 #include <CUnit/Basic.h>
 
 #include "commands.h"
+#include "testutil.h"
 
 static char dir[] = "/tmp/test_calc.XXXXXX";
 static char out[8192 * 8], err[4096];
 
+struct calc_call {
+	int argc;
+	char *argv[32];
+};
+
+static int calc_fn(void *arg)
+{
+	struct calc_call *c = arg;
+
+	return wfw_cmd_calc(c->argc, c->argv);
+}
+
 /* Run wfw_cmd_calc with args, capturing stdout and stderr. */
 static int calc(const char *const *args, size_t n)
 {
-	char *argv[32];
-	char po[600], pe[600];
-	int so = dup(1), se = dup(2), fo, fe, ret;
-	ssize_t k;
+	struct calc_call c = { (int)n + 1, { "calc" } };
 
-	snprintf(po, sizeof(po), "%s/stdout", dir);
-	snprintf(pe, sizeof(pe), "%s/stderr", dir);
-	fflush(stdout);
-	fflush(stderr);
-	fo = open(po, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	fe = open(pe, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	argv[0] = "calc";
 	for (size_t i = 0; i < n; i++)
-		argv[i + 1] = (char *)args[i];
-	argv[n + 1] = NULL;
-	ret = wfw_cmd_calc((int)n + 1, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	k = pread(fo, out, sizeof(out) - 1, 0);
-	out[k > 0 ? k : 0] = '\0';
-	k = pread(fe, err, sizeof(err) - 1, 0);
-	err[k > 0 ? k : 0] = '\0';
-	close(fo);
-	close(fe);
-	return ret;
+		c.argv[i + 1] = (char *)args[i];
+	return tu_capture(calc_fn, &c, out, sizeof(out), err, sizeof(err));
 }
 
 #define CALC(...) calc((const char *const[]){ __VA_ARGS__ }, \

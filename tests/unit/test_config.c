@@ -12,8 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "experiment.h"
+#include "default_experiment.h"
+#include "plan.h"
 #include "overrides.h"
+#include "remote/remote.h"
 #include "plugins.h"
 #include "testutil.h"
 
@@ -335,7 +337,7 @@ static void test_plugin_errors(void)
 	TU_ASSERT_CONTAINS(e, "exp.cfg:3: experiments[1].sinks[0].plugin: plugin 'testsrc' (");
 	TU_ASSERT_CONTAINS(e, "is a source, but a sink is expected here");
 	TU_ASSERT_CONTAINS(e, "exp.cfg:4: experiments[2].sinks[0].plugin: plugin 'badabi' (");
-	TU_ASSERT_CONTAINS(e, "badabi.la) has plugin ABI version 1000 but this wultfw needs 2");
+	TU_ASSERT_CONTAINS(e, "badabi.la) has plugin ABI version 1000 but this wultfw needs 3: it was built for a newer wultfw");
 	TU_ASSERT_CONTAINS(e, "exp.cfg:5: experiments[3].sinks[0].plugin: plugin 'nodesc' (");
 	TU_ASSERT_CONTAINS(e, "nodesc.la) has no descriptor");
 	TU_ASSERT_CONTAINS(e, "exp.cfg:6: experiments[4].source.plugin: '../x' is not a plugin name");
@@ -412,8 +414,33 @@ static void test_v1_plugin_refused(void)
 		"sinks = ( { plugin = \"v1plugin\"; } );\n");
 
 	TU_ASSERT_CONTAINS(e, "exp.cfg:3: sinks[0].plugin: plugin 'v1plugin' (");
-	TU_ASSERT_CONTAINS(e, "v1plugin.la) has plugin ABI version 1 but this wultfw needs 2");
+	TU_ASSERT_CONTAINS(e, "v1plugin.la) has plugin ABI version 1 but this wultfw needs 3: rebuild it");
 	free(e);
+}
+
+/*
+ * The descriptor's size: one built against newer headers that sets what
+ * this core lacks is refused in one line; one that leaves it zero loads;
+ * one that ends early reads as zero past its end.
+ */
+static void test_descriptor_sizes(void)
+{
+	struct wfw_plugin_handle h;
+	char err[1024];
+
+	CU_ASSERT_EQUAL(wfw_plugin_load("newtail", 0, &h, err, sizeof(err)), -ENOEXEC);
+	TU_ASSERT_CONTAINS(err, "plugin 'newtail' (");
+	TU_ASSERT_CONTAINS(err, "newtail.la) was built against newer ABI 3 headers (a ");
+	TU_ASSERT_CONTAINS(err, "-byte descriptor, this wultfw knows ");
+	TU_ASSERT_CONTAINS(err, "upgrade wultfw, or rebuild the plugin");
+	CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+	CU_ASSERT_EQUAL(wfw_plugin_load("newzero", WULTFW_KIND_SINK, &h, err, sizeof(err)), 0);
+	CU_ASSERT_STRING_EQUAL(h.desc->name, "newzero");
+	wfw_plugin_unload(&h);
+	CU_ASSERT_EQUAL_FATAL(wfw_plugin_load("shortdesc", 0, &h, err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NULL(h.desc->restore);
+	CU_ASSERT_PTR_NULL(h.desc->columns);
+	wfw_plugin_unload(&h);
 }
 
 /* A sampler takes no launch distance; a delayed-event source has limits. */
@@ -508,10 +535,10 @@ static void test_writable_plugin_refused_as_root(void)
 	struct wfw_plugin_handle h;
 	int ret;
 
-	if (geteuid() != 0 || !path) {
-		fprintf(stderr, "(skipped: needs root) ");
-		return;
-	}
+	if (!path)
+		TU_SKIP("no WULTFW_PLUGIN_PATH (run it through make check)");
+	if (geteuid() != 0)
+		TU_SKIP("needs root (the refusal applies to root only)");
 	/* A copy of the good plugin in a world-writable directory. */
 	src = strdup(path);
 	src[strcspn(src, ":")] = '\0';
@@ -555,6 +582,7 @@ int main(void)
 	CU_add_test(s, "option bounds and choices", test_option_bounds_and_choices);
 	CU_add_test(s, "options fill the plugin's config struct", test_options_fill_config_struct);
 	CU_add_test(s, "v1 plugin refused", test_v1_plugin_refused);
+	CU_add_test(s, "descriptor sizes", test_descriptor_sizes);
 	CU_add_test(s, "ldist by source kind", test_ldist_by_source_kind);
 	CU_add_test(s, "embedded default", test_embedded_default_parses);
 	s = CU_add_suite("plugin loading", setup, teardown);

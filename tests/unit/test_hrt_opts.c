@@ -11,7 +11,7 @@
 #include "options.h"
 
 static struct wultfw_ctx ctx;
-static struct hrt_cfg cfg;
+#define O (*(const struct hrt_optvals *)ctx.cfg)
 static char errs_text[4096];
 
 /*
@@ -63,31 +63,30 @@ static void test_table(void)
 static void test_defaults(void)
 {
 	CU_ASSERT_EQUAL_FATAL(parse("source = { };"), 0);
-	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
-	CU_ASSERT_FALSE(cfg.raw);
-	CU_ASSERT_EQUAL(cfg.ring_bytes, 1024 * 1024);
-	CU_ASSERT_EQUAL(cfg.poll_ns, 1000000);
+	CU_ASSERT_EQUAL(hrt_check_opts(&ctx), 0);
+	CU_ASSERT_FALSE(O.raw);
+	CU_ASSERT_EQUAL(O.ring_kib, 1024);
+	CU_ASSERT_EQUAL(O.poll, 1000000);
 	/* Not given: decided when the counters are known (hrt_pmu_setup()). */
-	CU_ASSERT_TRUE(cfg.counters);
-	CU_ASSERT_TRUE(cfg.counters_auto);
+	CU_ASSERT_FALSE(O.counters_set);
 	CU_ASSERT_EQUAL_FATAL(parse("source = { counters = false; };"), 0);
-	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
-	CU_ASSERT_FALSE(cfg.counters);
-	CU_ASSERT_FALSE(cfg.counters_auto);
+	CU_ASSERT_EQUAL(hrt_check_opts(&ctx), 0);
+	CU_ASSERT_FALSE(O.counters);
+	CU_ASSERT_TRUE(O.counters_set);
 	CU_ASSERT_EQUAL_FATAL(parse("source = { counters = true; };"), 0);
-	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
-	CU_ASSERT_TRUE(cfg.counters);
-	CU_ASSERT_FALSE(cfg.counters_auto);
+	CU_ASSERT_EQUAL(hrt_check_opts(&ctx), 0);
+	CU_ASSERT_TRUE(O.counters);
+	CU_ASSERT_TRUE(O.counters_set);
 }
 
 static void test_ring(void)
 {
 	CU_ASSERT_EQUAL_FATAL(parse("source = { ring_kib = 4096; };"), 0);
-	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
-	CU_ASSERT_EQUAL(cfg.ring_bytes, 4096 * 1024);
+	CU_ASSERT_EQUAL(hrt_check_opts(&ctx), 0);
+	CU_ASSERT_EQUAL(O.ring_kib, 4096);
 	/* not a power of two: the plugin's own check */
 	CU_ASSERT_EQUAL_FATAL(parse("source = { ring_kib = 1000; };"), 0);
-	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), -EINVAL);
+	CU_ASSERT_EQUAL(hrt_check_opts(&ctx), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(ctx.err, "ring_kib = 1000"));
 	/* out of the declared bounds: the core refuses them */
 	CU_ASSERT_EQUAL(parse("source = { ring_kib = 8; };"), -EINVAL);
@@ -99,9 +98,9 @@ static void test_ring(void)
 static void test_poll_and_raw(void)
 {
 	CU_ASSERT_EQUAL_FATAL(parse("source = { raw = true; poll = \"50us\"; };"), 0);
-	CU_ASSERT_EQUAL(hrt_parse_opts(&ctx, &cfg), 0);
-	CU_ASSERT_TRUE(cfg.raw);
-	CU_ASSERT_EQUAL(cfg.poll_ns, 50000);
+	CU_ASSERT_EQUAL(hrt_check_opts(&ctx), 0);
+	CU_ASSERT_TRUE(O.raw);
+	CU_ASSERT_EQUAL(O.poll, 50000);
 	CU_ASSERT_EQUAL(parse("source = { poll = \"49999ns\"; };"), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(errs_text, "source.poll: \"49999ns\" is out of range: allowed 50us to 100ms"));
 	CU_ASSERT_EQUAL(parse("source = { poll = \"100000001ns\"; };"), -EINVAL);

@@ -9,7 +9,7 @@
 #include <CUnit/Basic.h>
 
 static struct hrt_priv p;
-static union wultfw_cell cells[4 * WFW_KSIDE_MAX_COLS];
+static union wultfw_cell cells[4 * WULTFW_KSIDE_MAX_COLS];
 static struct wultfw_batch b;
 
 static const char *const names[] = { "POLL", "C1" };
@@ -27,14 +27,14 @@ static int col(const char *name)
 
 static void setup(size_t capacity)
 {
-	struct wfw_kside_cfg kc = {
-		.counters = WFW_KSIDE_HAS_NMI, .cstate_names = names,
+	struct wultfw_kside_cfg kc = {
+		.counters = WULTFW_KSIDE_HAS_NMI, .cstate_names = names,
 		.n_cstates = 2, .raw = true, .extra = hrt_extra_cols, .nextra = 2,
 	};
 
 	memset(&p, 0, sizeof(p));
 	p.cpu = 1;
-	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&p.ks, &kc), 0);
+	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&p.ks, &kc), 0);
 	memset(&b, 0, sizeof(b));
 	b.cells = cells;
 	b.ncols = p.ks.schema.ncols;
@@ -96,8 +96,8 @@ static void test_drops(void)
 	CU_ASSERT_EQUAL(b.rows, 0);
 	CU_ASSERT_EQUAL(b.discarded, 3);
 	CU_ASSERT_EQUAL(p.drop_cpu, 1);
-	CU_ASSERT_EQUAL(p.drop_ts[WFW_KSIDE_BAD_TBI], 1);
-	CU_ASSERT_EQUAL(p.drop_ts[WFW_KSIDE_BAD_TAI], 1);
+	CU_ASSERT_EQUAL(p.drop_ts[WULTFW_KSIDE_BAD_TBI], 1);
+	CU_ASSERT_EQUAL(p.drop_ts[WULTFW_KSIDE_BAD_TAI], 1);
 	/* A short record (older program) is ignored, not read past its end. */
 	CU_ASSERT_EQUAL(hrt_ringbuf_cb(&p, &e, sizeof(e) - 8), 0);
 	CU_ASSERT_EQUAL(b.rows + b.discarded, 3);
@@ -124,8 +124,8 @@ static void test_full_batch_keeps_record(void)
  */
 static void test_counters(void)
 {
-	struct wfw_kside_cfg kc = {
-		.counters = WFW_KSIDE_HAS_NMI, .cstate_names = names,
+	struct wultfw_kside_cfg kc = {
+		.counters = WULTFW_KSIDE_HAS_NMI, .cstate_names = names,
 		.n_cstates = 2, .raw = true, .extra = hrt_extra_cols, .nextra = 2,
 	};
 	struct hrt_event e = good();
@@ -137,7 +137,7 @@ static void test_counters(void)
 	p.pmu.c[1].kind = HRT_PMU_APERF;
 	p.pmu.c[2].kind = HRT_PMU_MPERF;
 	hrt_pmu_kside_cfg(&p.pmu, &kc);
-	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&p.ks, &kc), 0);
+	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&p.ks, &kc), 0);
 	b.ncols = p.ks.schema.ncols;
 
 	/* TAI - TBI = 1900 ns; the exit read took 200 ns longer: 2000 ns. */
@@ -172,7 +172,7 @@ static void test_counters(void)
 	e.ctr_span_tbi = 0;
 	hrt_ringbuf_cb(&p, &e, sizeof(e));
 	CU_ASSERT_EQUAL(b.rows, 2);
-	CU_ASSERT_EQUAL(p.drop_ts[WFW_KSIDE_BAD_TOTCYC], 1);
+	CU_ASSERT_EQUAL(p.drop_ts[WULTFW_KSIDE_BAD_TOTCYC], 1);
 }
 
 int main(void)

@@ -40,9 +40,9 @@ static struct wultfw_record make_rec(uint32_t tunit, uint32_t present)
 static void test_tsc_to_ns(void)
 {
 	struct wfw_kmod km;
-	struct wfw_kside_cfg kc = { 0 };
+	struct wultfw_kside_cfg kc = { 0 };
 	struct wultfw_record r;
-	struct wfw_kside_dp dp;
+	struct wultfw_kside_dp dp;
 
 	memset(&km, 0, sizeof(km));
 	km.cfg.ctr_present = BIT32(WULTFW_CTR_TSC) | BIT32(WULTFW_CTR_NMI);
@@ -74,7 +74,7 @@ static void test_ns_identity(void)
 {
 	struct wfw_kmod km;
 	struct wultfw_record r;
-	struct wfw_kside_dp dp;
+	struct wultfw_kside_dp dp;
 
 	memset(&km, 0, sizeof(km));
 	km.tsc.tsc0 = 4000;	/* must not be applied to ns records */
@@ -91,10 +91,10 @@ static void test_ns_identity(void)
 static void test_residency_mapping(void)
 {
 	struct wfw_kmod km;
-	struct wfw_kside_cfg kc = { 0 };
+	struct wultfw_kside_cfg kc = { 0 };
 	struct wultfw_record r;
-	struct wfw_kside_dp dp;
-	struct wfw_kside ks;
+	struct wultfw_kside_dp dp;
+	struct wultfw_kside ks;
 
 	memset(&km, 0, sizeof(km));
 	km.cfg.ctr_present = BIT32(WULTFW_CTR_TSC) | BIT32(WULTFW_CTR_MPERF) |
@@ -102,12 +102,12 @@ static void test_residency_mapping(void)
 			     BIT32(WULTFW_CTR_SMI);
 	wfw_kmod_kside_cfg(&km, &kc);
 	/* The module measures its timestamping cost: raw keeps the overheads. */
-	CU_ASSERT_EQUAL(kc.counters, WFW_KSIDE_HAS_TSC | WFW_KSIDE_HAS_MPERF |
-			WFW_KSIDE_HAS_SMI | WFW_KSIDE_HAS_OVERHEADS);
+	CU_ASSERT_EQUAL(kc.counters, WULTFW_KSIDE_HAS_TSC | WULTFW_KSIDE_HAS_MPERF |
+			WULTFW_KSIDE_HAS_SMI | WULTFW_KSIDE_HAS_OVERHEADS);
 	CU_ASSERT_EQUAL_FATAL(kc.nres, 2);
 	CU_ASSERT_STRING_EQUAL(kc.res_names[0], "CC6");
 	CU_ASSERT_STRING_EQUAL(kc.res_names[1], "PC6");
-	CU_ASSERT_EQUAL(wfw_kside_init(&ks, &kc), 0);
+	CU_ASSERT_EQUAL(wultfw_kside_init(&ks, &kc), 0);
 
 	r = make_rec(WULTFW_TUNIT_NS, km.cfg.ctr_present);
 	wfw_kmod_to_dp(&km, &r, &dp);
@@ -120,18 +120,18 @@ static void test_residency_mapping(void)
 	km.cfg.ctr_present &= ~BIT32(WULTFW_CTR_TSC);
 	wfw_kmod_kside_cfg(&km, &kc);
 	CU_ASSERT_EQUAL(kc.nres, 0);
-	CU_ASSERT_EQUAL(kc.counters & WFW_KSIDE_HAS_TSC, 0);
+	CU_ASSERT_EQUAL(kc.counters & WULTFW_KSIDE_HAS_TSC, 0);
 }
 
 /* Overheads come through in ns even for TSC records; device columns. */
 static void test_overheads_and_dev_data(void)
 {
 	struct wfw_kmod km;
-	struct wfw_kside_cfg kc = { 0 };
+	struct wultfw_kside_cfg kc = { 0 };
 	struct wultfw_record r;
-	struct wfw_kside_dp dp;
-	struct wfw_kside ks;
-	union wultfw_cell row[WFW_KSIDE_MAX_COLS];
+	struct wultfw_kside_dp dp;
+	struct wultfw_kside ks;
+	union wultfw_cell row[WULTFW_KSIDE_MAX_COLS];
 
 	memset(&km, 0, sizeof(km));
 	km.cfg.ctr_present = BIT32(WULTFW_CTR_TSC);
@@ -142,7 +142,7 @@ static void test_overheads_and_dev_data(void)
 	CU_ASSERT_STRING_EQUAL(kc.extra[0].name, "WarmupDelay");
 	CU_ASSERT_STRING_EQUAL(kc.extra[1].name, "LatchDelay");
 	CU_ASSERT_EQUAL(kc.extra[1].divisor, 1000);	/* shown in us */
-	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &kc), 0);
+	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&ks, &kc), 0);
 
 	km.tsc.tsc0 = 1000;
 	km.tsc.ns_per_cyc = 0.5;
@@ -159,8 +159,8 @@ static void test_overheads_and_dev_data(void)
 	CU_ASSERT_EQUAL(dp.tintr_pre, 12);
 	CU_ASSERT_EQUAL(dp.ai_overhead, 130);
 	CU_ASSERT_EQUAL(dp.intr_overhead, 140);
-	CU_ASSERT_EQUAL_FATAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_OK);
-	wfw_kside_fill(&ks, &dp, row);
+	CU_ASSERT_EQUAL_FATAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_OK);
+	wultfw_kside_fill(&ks, &dp, row);
 	wfw_kmod_fill_dev(&km, &r, row, ks.first_extra);
 	/* TAI 3000 ns, TIntr 2500 ns, LTime 2000 ns: interrupts on in idle. */
 	CU_ASSERT_EQUAL(row[0].i, 1000 - 11 - 140);
@@ -172,7 +172,7 @@ static void test_overheads_and_dev_data(void)
 	strcpy(km.cfg.dev_data_names[1], "Other");
 	wfw_kmod_kside_cfg(&km, &kc);
 	CU_ASSERT_EQUAL_FATAL(kc.nextra, 1);
-	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &kc), 0);
+	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&ks, &kc), 0);
 	wfw_kmod_fill_dev(&km, &r, row, ks.first_extra);
 	CU_ASSERT_EQUAL(row[ks.first_extra].i, 800);
 }

@@ -11,7 +11,7 @@
 
 static const char *const names[] = { "POLL", "C1", "C6" };
 
-static int col(const struct wfw_kside *ks, const char *name)
+static int col(const struct wultfw_kside *ks, const char *name)
 {
 	size_t i;
 
@@ -22,9 +22,9 @@ static int col(const struct wfw_kside *ks, const char *name)
 }
 
 /* TBI 1000, LTime 5000, TIntr 5300, TAI 5200: a C-state with irqs off. */
-static struct wfw_kside_dp base_dp(void)
+static struct wultfw_kside_dp base_dp(void)
 {
-	struct wfw_kside_dp dp = {
+	struct wultfw_kside_dp dp = {
 		.tbi = 1000, .ltime = 5000, .tai = 5200, .tintr = 5300,
 		.ldist = 4500, .req_state = 2, .intr_off = -1,
 	};
@@ -33,12 +33,12 @@ static struct wfw_kside_dp base_dp(void)
 
 static void test_latencies_no_counters(void)
 {
-	struct wfw_kside_cfg cfg = { .cstate_names = names, .n_cstates = 3 };
-	struct wfw_kside ks;
-	struct wfw_kside_dp dp = base_dp();
-	union wultfw_cell row[WFW_KSIDE_MAX_COLS];
+	struct wultfw_kside_cfg cfg = { .cstate_names = names, .n_cstates = 3 };
+	struct wultfw_kside ks;
+	struct wultfw_kside_dp dp = base_dp();
+	union wultfw_cell row[WULTFW_KSIDE_MAX_COLS];
 
-	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &cfg), 0);
+	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&ks, &cfg), 0);
 	/* Absent counters mean absent columns, not zeros. */
 	CU_ASSERT_EQUAL(ks.schema.ncols, 6);
 	CU_ASSERT_EQUAL(col(&ks, "CC0%"), -1);
@@ -47,8 +47,8 @@ static void test_latencies_no_counters(void)
 	CU_ASSERT_STRING_EQUAL(ks.schema.cols[0].name, "WakeLatency");
 	CU_ASSERT_EQUAL(ks.schema.cols[0].divisor, 1000);
 
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_OK);
-	wfw_kside_fill(&ks, &dp, row);
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_OK);
+	wultfw_kside_fill(&ks, &dp, row);
 	CU_ASSERT_EQUAL(row[col(&ks, "WakeLatency")].i, 200);
 	CU_ASSERT_EQUAL(row[col(&ks, "IntrLatency")].i, 300);
 	CU_ASSERT_EQUAL(row[col(&ks, "SilentTime")].i, 4000);
@@ -58,30 +58,30 @@ static void test_latencies_no_counters(void)
 	CU_ASSERT_EQUAL(row[col(&ks, "IntrOff")].i, 1);
 
 	dp.tintr = 5100;	/* handler first: interrupts were on */
-	wfw_kside_fill(&ks, &dp, row);
+	wultfw_kside_fill(&ks, &dp, row);
 	CU_ASSERT_EQUAL(row[col(&ks, "IntrOff")].i, 0);
 	dp.intr_off = 1;	/* the source knows better than the order */
-	wfw_kside_fill(&ks, &dp, row);
+	wultfw_kside_fill(&ks, &dp, row);
 	CU_ASSERT_EQUAL(row[col(&ks, "IntrOff")].i, 1);
 
 	dp.req_state = 7;	/* unknown to cpuidle: empty, not out of range */
-	wfw_kside_fill(&ks, &dp, row);
+	wultfw_kside_fill(&ks, &dp, row);
 	CU_ASSERT_EQUAL(row[col(&ks, "ReqCState")].i, -1);
 }
 
 /* A machine without cpuidle states: no ReqCState column at all. */
 static void test_no_cstates(void)
 {
-	struct wfw_kside_cfg cfg = { .cstate_names = NULL, .n_cstates = 0 };
-	union wultfw_cell row[WFW_KSIDE_MAX_COLS];
-	struct wfw_kside_dp dp = base_dp();
-	struct wfw_kside ks;
+	struct wultfw_kside_cfg cfg = { .cstate_names = NULL, .n_cstates = 0 };
+	union wultfw_cell row[WULTFW_KSIDE_MAX_COLS];
+	struct wultfw_kside_dp dp = base_dp();
+	struct wultfw_kside ks;
 
-	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &cfg), 0);
+	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&ks, &cfg), 0);
 	CU_ASSERT_EQUAL(ks.schema.ncols, 5);
 	CU_ASSERT_EQUAL(col(&ks, "ReqCState"), -1);
 	memset(row, 0x5a, sizeof(row));
-	wfw_kside_fill(&ks, &dp, row);
+	wultfw_kside_fill(&ks, &dp, row);
 	CU_ASSERT_EQUAL(row[col(&ks, "LDist")].i, 4500);
 	CU_ASSERT_EQUAL(row[col(&ks, "WakeLatency")].i, 200);
 	/* Nothing written past the schema's columns. */
@@ -90,42 +90,42 @@ static void test_no_cstates(void)
 
 static void test_check(void)
 {
-	struct wfw_kside_cfg cfg = { .counters = WFW_KSIDE_HAS_TSC };
-	struct wfw_kside ks;
-	struct wfw_kside_dp dp;
+	struct wultfw_kside_cfg cfg = { .counters = WULTFW_KSIDE_HAS_TSC };
+	struct wultfw_kside ks;
+	struct wultfw_kside_dp dp;
 
-	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &cfg), 0);
+	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&ks, &cfg), 0);
 	dp = base_dp(); dp.tsc = 10;
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_OK);
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_OK);
 	dp.tbi = 5000;
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_BAD_TBI);
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_BAD_TBI);
 	dp = base_dp(); dp.tsc = 10; dp.tai = 5000;
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_BAD_TAI);
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_BAD_TAI);
 	dp = base_dp(); dp.tsc = 10; dp.tintr = 4999;
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_BAD_TINTR);
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_BAD_TINTR);
 	dp = base_dp(); dp.tsc = 10; dp.tintr = 5000;	/* LTime <= TIntr ok */
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_OK);
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_OK);
 	dp = base_dp(); dp.tsc = 10; dp.tbi = 0;
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_BAD_ZERO);
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_BAD_ZERO);
 	dp = base_dp(); dp.tsc = 0;
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_BAD_TOTCYC);
-	CU_ASSERT_PTR_NOT_NULL(strstr(wfw_kside_bad_str(WFW_KSIDE_BAD_TAI), "TAI"));
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_BAD_TOTCYC);
+	CU_ASSERT_PTR_NOT_NULL(strstr(wultfw_kside_bad_str(WULTFW_KSIDE_BAD_TAI), "TAI"));
 }
 
 static void test_percentages(void)
 {
-	struct wfw_kside_cfg cfg = {
-		.counters = WFW_KSIDE_HAS_TSC | WFW_KSIDE_HAS_APERF |
-			    WFW_KSIDE_HAS_MPERF | WFW_KSIDE_HAS_SMI |
-			    WFW_KSIDE_HAS_NMI,
+	struct wultfw_kside_cfg cfg = {
+		.counters = WULTFW_KSIDE_HAS_TSC | WULTFW_KSIDE_HAS_APERF |
+			    WULTFW_KSIDE_HAS_MPERF | WULTFW_KSIDE_HAS_SMI |
+			    WULTFW_KSIDE_HAS_NMI,
 		.nres = 3, .res_names = { "CC1", "CC6", "PC6" },
 		.cstate_names = names, .n_cstates = 3,
 	};
-	struct wfw_kside ks;
-	struct wfw_kside_dp dp = base_dp();
-	union wultfw_cell row[WFW_KSIDE_MAX_COLS];
+	struct wultfw_kside ks;
+	struct wultfw_kside_dp dp = base_dp();
+	union wultfw_cell row[WULTFW_KSIDE_MAX_COLS];
 
-	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &cfg), 0);
+	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&ks, &cfg), 0);
 	CU_ASSERT_TRUE(col(&ks, "CC0%") >= 0);
 	CU_ASSERT_TRUE(col(&ks, "CC1Derived%") >= 0);
 	CU_ASSERT_TRUE(col(&ks, "CC6%") >= 0);
@@ -136,7 +136,7 @@ static void test_percentages(void)
 	dp.res[0] = 50; dp.res[1] = 600; dp.res[2] = 400;
 	dp.smi = 1; dp.nmi = 2;
 	dp.cyc_ns = 500;	/* 1000 cycles in 500 ns: a 2 GHz TSC */
-	wfw_kside_fill(&ks, &dp, row);
+	wultfw_kside_fill(&ks, &dp, row);
 	CU_ASSERT_DOUBLE_EQUAL(row[col(&ks, "CC0%")].f, 10.0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(row[col(&ks, "CC1%")].f, 5.0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(row[col(&ks, "CC6%")].f, 60.0, 1e-9);
@@ -149,11 +149,11 @@ static void test_percentages(void)
 	CU_ASSERT_EQUAL(row[col(&ks, "NMICnt")].i, 2);
 
 	dp.cyc_ns = 0;		/* falls back to TAI - TBI = 4200 ns */
-	wfw_kside_fill(&ks, &dp, row);
+	wultfw_kside_fill(&ks, &dp, row);
 	CU_ASSERT_DOUBLE_EQUAL(row[col(&ks, "CPUFreq")].f,
 			       1000.0 / 4200.0 * 1000.0 * 1.5, 1e-6);
 	dp.tsc = 0;		/* no cycles: NaN, never a made-up 0 */
-	wfw_kside_fill(&ks, &dp, row);
+	wultfw_kside_fill(&ks, &dp, row);
 	CU_ASSERT_TRUE(isnan(row[col(&ks, "CC6%")].f));
 }
 
@@ -168,12 +168,12 @@ static void test_raw_without_overheads(void)
 		"WakeLatency", "SilentTime", "IntrLatency", "IntrOff", "LDist",
 		"LTime", "TBI", "TAI", "TIntr", "TotCyc",
 	};
-	struct wfw_kside_cfg cfg = { .counters = WFW_KSIDE_HAS_TSC,
+	struct wultfw_kside_cfg cfg = { .counters = WULTFW_KSIDE_HAS_TSC,
 				     .raw = true };
-	struct wfw_kside ks;
+	struct wultfw_kside ks;
 	size_t i;
 
-	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &cfg), 0);
+	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&ks, &cfg), 0);
 	CU_ASSERT_EQUAL(col(&ks, "WakeLatencyRaw"), -1);
 	CU_ASSERT_EQUAL(col(&ks, "IntrLatencyRaw"), -1);
 	CU_ASSERT_EQUAL(col(&ks, "AIOverhead"), -1);
@@ -182,8 +182,8 @@ static void test_raw_without_overheads(void)
 	for (i = 0; i < ks.schema.ncols; i++)
 		CU_ASSERT_STRING_EQUAL(ks.schema.cols[i].name, want[i]);
 	/* With the bit they come before LTime, as wult writes them. */
-	cfg.counters |= WFW_KSIDE_HAS_OVERHEADS;
-	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &cfg), 0);
+	cfg.counters |= WULTFW_KSIDE_HAS_OVERHEADS;
+	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&ks, &cfg), 0);
 	CU_ASSERT_EQUAL(col(&ks, "WakeLatencyRaw"), 5);
 	CU_ASSERT_EQUAL(col(&ks, "IntrOverhead"), 8);
 	CU_ASSERT_EQUAL(col(&ks, "LTime"), 9);
@@ -194,21 +194,21 @@ static void test_raw_and_extra(void)
 	static const struct wultfw_column extra[] = {
 		{ .name = "SoftIRQCnt", .type = WULTFW_COL_INT },
 	};
-	struct wfw_kside_cfg cfg = {
-		.counters = WFW_KSIDE_HAS_TSC | WFW_KSIDE_HAS_MPERF,
+	struct wultfw_kside_cfg cfg = {
+		.counters = WULTFW_KSIDE_HAS_TSC | WULTFW_KSIDE_HAS_MPERF,
 		.nres = 1, .res_names = { "CC6" },
 		.raw = true, .extra = extra, .nextra = 1,
 	};
-	struct wfw_kside ks;
-	struct wfw_kside_dp dp = base_dp();
-	union wultfw_cell row[WFW_KSIDE_MAX_COLS];
+	struct wultfw_kside ks;
+	struct wultfw_kside_dp dp = base_dp();
+	union wultfw_cell row[WULTFW_KSIDE_MAX_COLS];
 
-	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &cfg), 0);
+	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&ks, &cfg), 0);
 	CU_ASSERT_EQUAL(ks.first_extra, ks.schema.ncols - 1);
 	CU_ASSERT_STRING_EQUAL(ks.schema.cols[ks.first_extra].name, "SoftIRQCnt");
 	dp.tsc = 77; dp.mperf = 7; dp.res[0] = 33;
 	row[ks.first_extra].i = -5;
-	wfw_kside_fill(&ks, &dp, row);
+	wultfw_kside_fill(&ks, &dp, row);
 	CU_ASSERT_EQUAL(row[col(&ks, "LTime")].i, 5000);
 	CU_ASSERT_EQUAL(row[col(&ks, "TBI")].i, 1000);
 	CU_ASSERT_EQUAL(row[col(&ks, "TAI")].i, 5200);
@@ -227,19 +227,19 @@ static void test_raw_and_extra(void)
  */
 static void test_overheads(void)
 {
-	struct wfw_kside_cfg cfg = { .counters = WFW_KSIDE_HAS_OVERHEADS,
+	struct wultfw_kside_cfg cfg = { .counters = WULTFW_KSIDE_HAS_OVERHEADS,
 				     .raw = true };
-	struct wfw_kside ks;
-	struct wfw_kside_dp dp = base_dp();
-	union wultfw_cell row[WFW_KSIDE_MAX_COLS];
+	struct wultfw_kside ks;
+	struct wultfw_kside_dp dp = base_dp();
+	union wultfw_cell row[WULTFW_KSIDE_MAX_COLS];
 
-	CU_ASSERT_EQUAL_FATAL(wfw_kside_init(&ks, &cfg), 0);
+	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&ks, &cfg), 0);
 	dp.tai_pre = 10;
 	dp.tintr_pre = 7;
 	dp.ai_overhead = 40;
 	dp.intr_overhead = 55;
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_OK);
-	wfw_kside_fill(&ks, &dp, row);
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_OK);
+	wultfw_kside_fill(&ks, &dp, row);
 	CU_ASSERT_EQUAL(row[col(&ks, "IntrOff")].i, 1);
 	CU_ASSERT_EQUAL(row[col(&ks, "WakeLatency")].i, 200 - 10);
 	CU_ASSERT_EQUAL(row[col(&ks, "IntrLatency")].i, 300 - 7 - 40);
@@ -254,42 +254,42 @@ static void test_overheads(void)
 
 	dp.tintr = 5100;
 	dp.tai = 5400;
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_OK);
-	wfw_kside_fill(&ks, &dp, row);
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_OK);
+	wultfw_kside_fill(&ks, &dp, row);
 	CU_ASSERT_EQUAL(row[col(&ks, "IntrOff")].i, 0);
 	CU_ASSERT_EQUAL(row[col(&ks, "WakeLatency")].i, 400 - 10 - 55);
 	CU_ASSERT_EQUAL(row[col(&ks, "IntrLatency")].i, 100 - 7);
 
 	/* Overheads larger than the latency they are in: dropped. */
 	dp.intr_overhead = 395;
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_BAD_OVERHEAD);
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_BAD_OVERHEAD);
 	/* Adjusted idle exit before the handler it waited for: dropped. */
 	dp.intr_overhead = 300;	/* wake 90 < intr 93 */
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_BAD_OVERHEAD);
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_BAD_OVERHEAD);
 	dp = base_dp();
 	dp.ai_overhead = 150;	/* intr 150 < wake 200 with irqs off */
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_BAD_OVERHEAD);
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_BAD_OVERHEAD);
 	dp.ai_overhead = 100;	/* intr 200 == wake 200: still in order */
-	CU_ASSERT_EQUAL(wfw_kside_check(&ks, &dp), WFW_KSIDE_OK);
-	CU_ASSERT_PTR_NOT_NULL(strstr(wfw_kside_bad_str(WFW_KSIDE_BAD_OVERHEAD),
+	CU_ASSERT_EQUAL(wultfw_kside_check(&ks, &dp), WULTFW_KSIDE_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(wultfw_kside_bad_str(WULTFW_KSIDE_BAD_OVERHEAD),
 				      "overhead"));
 }
 
 static void test_bad_cfg(void)
 {
-	struct wfw_kside ks;
-	struct wfw_kside_cfg cfg = { .nres = 1, .res_names = { "CC6" } };
+	struct wultfw_kside ks;
+	struct wultfw_kside_cfg cfg = { .nres = 1, .res_names = { "CC6" } };
 
 	/* A residency percentage without the TSC has no denominator. */
-	CU_ASSERT_EQUAL(wfw_kside_init(&ks, &cfg), -EINVAL);
-	cfg.counters = WFW_KSIDE_HAS_TSC;
+	CU_ASSERT_EQUAL(wultfw_kside_init(&ks, &cfg), -EINVAL);
+	cfg.counters = WULTFW_KSIDE_HAS_TSC;
 	cfg.res_names[0] = "WAYTOOLONGNAME";
-	CU_ASSERT_EQUAL(wfw_kside_init(&ks, &cfg), -EINVAL);
-	cfg.nres = WFW_KSIDE_MAX_RES + 1;
-	CU_ASSERT_EQUAL(wfw_kside_init(&ks, &cfg), -EINVAL);
+	CU_ASSERT_EQUAL(wultfw_kside_init(&ks, &cfg), -EINVAL);
+	cfg.nres = WULTFW_KSIDE_MAX_RES + 1;
+	CU_ASSERT_EQUAL(wultfw_kside_init(&ks, &cfg), -EINVAL);
 	cfg.nres = 0;
-	cfg.counters = WFW_KSIDE_HAS_MPERF;
-	CU_ASSERT_EQUAL(wfw_kside_init(&ks, &cfg), -EINVAL);
+	cfg.counters = WULTFW_KSIDE_HAS_MPERF;
+	CU_ASSERT_EQUAL(wultfw_kside_init(&ks, &cfg), -EINVAL);
 }
 
 int main(void)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* What a metric is, by the source that measured it; and its unit. */
+/* What a metric is, by the source that measured it. */
 #include "config.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "datafmt/metricdoc.h"
-#include "datafmt/wultunits.h"
 #include "testutil.h"
 
 static bool says(const char *text, const char *what)
@@ -55,23 +55,6 @@ static void test_kernel_sources(void)
 	CU_ASSERT(says(wfw_metric_descr("PC6Cyc", NULL), "cycles"));
 }
 
-/* The file's unit first, then the known one. */
-static void test_units(void)
-{
-	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("LTime", NULL), "ns");
-	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("TBI", ""), "ns");
-	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("TAI", ""), "ns");
-	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("TIntr", ""), "ns");
-	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("AIOverhead", ""), "us");
-	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("TotCyc", ""), "cycles");
-	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("CC6Cyc", ""), "cycles");
-	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("CC6%", ""), "%");
-	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("LTime", "s"), "s");
-	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("Cyc", ""), "");
-	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("SMICnt", ""), "");
-	CU_ASSERT_STRING_EQUAL(wfw_wult_unit("WakeLatency"), "us");
-}
-
 int main(void)
 {
 	CU_pSuite s;
@@ -81,6 +64,5 @@ int main(void)
 	s = CU_add_suite("metricdoc", NULL, NULL);
 	CU_add_test(s, "timer's metrics", test_timer);
 	CU_add_test(s, "hrt's, tdt's and i210's", test_kernel_sources);
-	CU_add_test(s, "units", test_units);
 	return tu_run();
 }

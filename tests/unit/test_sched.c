@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 
 #include "cstates.h"
-#include "experiment.h"
+#include "plan.h"
 #include "plugins.h"
-#include "sched.h"
+#include "run.h"
 #include "signals.h"
 #include "testutil.h"
 
@@ -465,6 +465,50 @@ static void test_cstate_names_checked(void)
 	free(path);
 }
 
+/*
+ * Parsing reads nothing of the machine; binding reads the sysfs root it
+ * is given: the default CPU, its C-states, and validate() gets the root.
+ */
+static void test_bound_to_sysfs_root(void)
+{
+	static const char text[] =
+		"name = \"x\";\nsource = { plugin = \"testsrc\"; };\n" SINK
+		"cstates = { only = [ \"C9\" ]; };\n";
+	char *other = tu_tmpdir(), *keep = sysfs, *path;
+	struct wfw_plan_overrides ov = { 0 };
+	struct wfw_cfgerr errs = { 0 };
+	struct wfw_experiment e = { 0 };
+	struct wfw_plan plan;
+	config_t cfg;
+
+	sysfs = other;
+	mkfile("devices/system/cpu/online", "0-5\n");
+	mkfile("devices/system/cpu/cpu5/cpuidle/state0/name", "POLL\n");
+	mkfile("devices/system/cpu/cpu5/cpuidle/state1/name", "C9\n");
+	sysfs = keep;
+	config_init(&cfg);
+	CU_ASSERT_FATAL(config_read_string(&cfg, text) == CONFIG_TRUE);
+	wfw_experiment_parse(&e, NULL, config_root_setting(&cfg), "", NULL, &errs);
+	CU_ASSERT_EQUAL(errs.n, 0);
+	CU_ASSERT_EQUAL(e.cpu, -1);
+	CU_ASSERT_PTR_NULL(e.cstates);
+	wfw_experiment_free(&e);
+	config_destroy(&cfg);
+
+	path = tu_write(dir, "bound.cfg", text);
+	ov.sysfs_root = other;
+	CU_ASSERT_EQUAL_FATAL(wfw_plan_load(&plan, path, &ov, &errs), 0);
+	CU_ASSERT_EQUAL(plan.exps[0].cpu, 5);
+	CU_ASSERT_EQUAL_FATAL(plan.exps[0].ncstates, 1);
+	CU_ASSERT_STRING_EQUAL(plan.exps[0].cstates[0], "C9");
+	CU_ASSERT_STRING_EQUAL(plan.exps[0].source.ctx.sysfs_root, other);
+	wfw_plan_free(&plan);
+	wfw_cfgerr_free(&errs);
+	tu_rmtree(other);
+	free(other);
+	free(path);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -491,5 +535,6 @@ int main(void)
 	CU_add_test(s, "all but the deepest C-state", test_disable_deepest);
 	CU_add_test(s, "C-state names checked", test_cstate_names_checked);
 	CU_add_test(s, "C-states cannot all be turned off", test_cstates_not_all_off);
+	CU_add_test(s, "bound to the sysfs root given", test_bound_to_sysfs_root);
 	return tu_run();
 }

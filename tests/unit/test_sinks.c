@@ -18,7 +18,8 @@
 
 #include <wultfw/plugin.h>
 
-#include "../../core/commands.h"
+#include "../../cli/commands.h"
+#include "sinkhost.h"
 #include "datafmt/binfmt.h"
 #include "datafmt/out.h"
 #include "datafmt/reader.h"
@@ -106,48 +107,43 @@ static void fill(struct wultfw_batch *b, size_t rows, uint64_t seed)
 
 /* ---- driving a sink through its descriptor ---- */
 
-struct sink_run {
-	struct wultfw_ctx ctx;
-	struct wultfw_value opts[2];
-	struct wultfw_source_info src;
-	struct wultfw_run_info run;
+static const struct wultfw_source_info timer_src = {
+	.size = sizeof(timer_src), .devid = "timer",
+	.devdescr = "clock_nanosleep, user space", .resolution_ns = 1,
+	.schema = &all_schema,
 };
 
-static int sink_open(struct sink_run *s, const struct wultfw_plugin *p,
-		     const char *file)
+/* The sink with file = FILE (NULL: its default), as the core runs it. */
+static int sink_open_schema(struct tu_sink *s, const struct wultfw_plugin *p,
+			    const char *file, const struct wultfw_schema *sch)
 {
-	memset(s, 0, sizeof(*s));
+	char text[512];
+
 	CU_ASSERT_EQUAL(p->abi_version, WULTFW_PLUGIN_ABI_VERSION);
+	CU_ASSERT_EQUAL(p->size, sizeof(struct wultfw_plugin));
 	CU_ASSERT_EQUAL(p->kind, WULTFW_KIND_SINK);
 	CU_ASSERT_STRING_EQUAL(p->options[0].name, "file");
-	s->opts[0].set = file != NULL;
-	s->opts[0].s = file;
-	s->ctx.plugin = p;
-	s->ctx.opts = s->opts;
-	s->src.devid = "timer";
-	s->src.devdescr = "clock_nanosleep, user space";
-	s->src.resolution_ns = 1;
-	s->src.schema = &all_schema;
-	s->run.experiment = "unit-test";
-	s->run.outdir = tmpdir;
-	s->run.cpu = 1;
-	s->run.source = &s->src;
-	s->run.schema = &all_schema;
-	return p->sink->open(&s->ctx, &s->run);
+	snprintf(text, sizeof(text), "source = { %s%s%s };", file ? "file = \"" : "",
+		 file ? file : "", file ? "\";" : "");
+	return tu_sink_open(s, p, text, tmpdir, &timer_src, sch);
 }
 
-static int sink_close(struct sink_run *s)
+static int sink_open(struct tu_sink *s, const struct wultfw_plugin *p,
+		     const char *file)
 {
-	struct wultfw_run_summary sum = { 0 };
+	return sink_open_schema(s, p, file, &all_schema);
+}
 
-	return s->ctx.plugin->sink->close(&s->ctx, &sum);
+static int sink_close(struct tu_sink *s)
+{
+	return tu_sink_close(s, NULL);
 }
 
 /* The same batches into a csv and a binary sink. */
 static void run_both(const char *csv, const char *bin, size_t batches,
 		     size_t rows)
 {
-	struct sink_run c, b;
+	struct tu_sink c, b;
 	struct wultfw_batch batch;
 
 	CU_ASSERT_FATAL(wfw_batch_alloc(&batch, 7, rows) == 0);
@@ -155,11 +151,11 @@ static void run_both(const char *csv, const char *bin, size_t batches,
 	CU_ASSERT_FATAL(sink_open(&b, &binary_LTX_wultfw_plugin, bin) == 0);
 	for (size_t i = 0; i < batches; i++) {
 		fill(&batch, rows - i % 3, i);	/* uneven batch sizes */
-		CU_ASSERT(c.ctx.plugin->sink->write(&c.ctx, &batch) == 0);
-		CU_ASSERT(b.ctx.plugin->sink->write(&b.ctx, &batch) == 0);
+		CU_ASSERT(tu_sink_write(&c, &batch) == 0);
+		CU_ASSERT(tu_sink_write(&b, &batch) == 0);
 		if (i == batches / 2) {
-			CU_ASSERT(c.ctx.plugin->sink->flush(&c.ctx) == 0);
-			CU_ASSERT(b.ctx.plugin->sink->flush(&b.ctx) == 0);
+			CU_ASSERT(tu_sink_flush(&c) == 0);
+			CU_ASSERT(tu_sink_flush(&b) == 0);
 		}
 	}
 	CU_ASSERT(sink_close(&c) == 0);
@@ -176,7 +172,7 @@ static void test_csv_sink_text(void)
 		{ "CC0%", "%", WULTFW_COL_FLOAT, 0, NULL, 0 },
 	};
 	static const struct wultfw_schema sch = { 3, cols };
-	struct sink_run s;
+	struct tu_sink s;
 	struct wultfw_batch b;
 	union wultfw_cell cells[6] = {
 		{ .i = 4180 }, { .i = 0 }, { .f = 0.33 },
@@ -185,15 +181,10 @@ static void test_csv_sink_text(void)
 	char *text;
 	size_t len;
 
-	memset(&s, 0, sizeof(s));
-	s.ctx.plugin = &csv_LTX_wultfw_plugin;
-	s.ctx.opts = s.opts;
-	s.run.outdir = tmpdir;
-	s.run.schema = &sch;
 	/* Option unset: the default name. */
-	CU_ASSERT_FATAL(csv_LTX_wultfw_plugin.sink->open(&s.ctx, &s.run) == 0);
+	CU_ASSERT_FATAL(sink_open_schema(&s, &csv_LTX_wultfw_plugin, NULL, &sch) == 0);
 	b = (struct wultfw_batch){ cells, 3, 2, 2, 0 };
-	CU_ASSERT(csv_LTX_wultfw_plugin.sink->write(&s.ctx, &b) == 0);
+	CU_ASSERT(tu_sink_write(&s, &b) == 0);
 	CU_ASSERT(sink_close(&s) == 0);
 	text = read_all(tpath("datapoints.csv"), &len);
 	CU_ASSERT_FATAL(text != NULL);
@@ -201,14 +192,14 @@ static void test_csv_sink_text(void)
 	free(text);
 
 	/* Never overwrites an existing file; the error names it. */
-	CU_ASSERT(csv_LTX_wultfw_plugin.sink->open(&s.ctx, &s.run) == -EEXIST);
+	CU_ASSERT(sink_open_schema(&s, &csv_LTX_wultfw_plugin, NULL, &sch) == -EEXIST);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s.ctx.err, tpath("datapoints.csv")));
 	/* A batch of the wrong width is refused, not misread. */
 	{
-		struct sink_run s2;
+		struct tu_sink s2;
 
 		CU_ASSERT_FATAL(sink_open(&s2, &csv_LTX_wultfw_plugin, "w.csv") == 0);
-		CU_ASSERT(csv_LTX_wultfw_plugin.sink->write(&s2.ctx, &b) == -EINVAL);
+		CU_ASSERT(tu_sink_write(&s2, &b) == -EINVAL);
 		sink_close(&s2);
 	}
 }
@@ -229,7 +220,7 @@ static long failing_write(int fd, const void *p, size_t n)
 /* EIO in the middle: write() fails with a message, files hold whole records. */
 static void test_sinks_eio(void)
 {
-	struct sink_run c, b;
+	struct tu_sink c, b;
 	struct wultfw_batch batch;
 	int rc = 0, rb = 0;
 
@@ -241,9 +232,9 @@ static void test_sinks_eio(void)
 	for (int i = 0; i < 200 && !(rc && rb); i++) {
 		fill(&batch, 5000, (uint64_t)i);
 		if (!rc)
-			rc = c.ctx.plugin->sink->write(&c.ctx, &batch);
+			rc = tu_sink_write(&c, &batch);
 		if (!rb)
-			rb = b.ctx.plugin->sink->write(&b.ctx, &batch);
+			rb = tu_sink_write(&b, &batch);
 		if (!fail_after_hook_budget)
 			fail_after_hook_budget = 0;
 	}

@@ -16,6 +16,7 @@
 #include <wultfw/plugin.h>
 
 #include "options.h"
+#include "sinkhost.h"
 #include "testopts.h"
 #include "testutil.h"
 
@@ -51,6 +52,7 @@ static double cc0_of(size_t r)
 static char dir[] = "/tmp/test_stats_sink.XXXXXX";
 
 static struct wfw_optvals vals;
+static char opts_text[1024];
 
 /*
  * Options as the core hands them (its parser, defaults included), with
@@ -59,10 +61,10 @@ static struct wfw_optvals vals;
 static void set_opts_with(const char *histogram, int64_t buckets,
 			  const char *extra)
 {
-	char text[1024];
+	char *text = opts_text;
 
 	wfw_options_free(&vals);
-	snprintf(text, sizeof(text),
+	snprintf(opts_text, sizeof(opts_text),
 		 "source = { percentiles = ( 50, 99.9 ); table = false;\n"
 		 "  histogram_buckets = %lld; %s%s%s %s };",
 		 (long long)buckets, histogram ? "histogram = \"" : "",
@@ -77,21 +79,13 @@ static void set_opts(const char *histogram, int64_t buckets)
 
 static int run_sink(void)
 {
-	const struct wultfw_plugin *p = &stats_LTX_wultfw_plugin;
-	struct wultfw_ctx ctx = { 0 };
-	struct wultfw_run_info run = { 0 };
-	struct wultfw_run_summary sum = { 0 };
+	struct wultfw_run_summary sum = { .size = sizeof(sum) };
 	union wultfw_cell *cells = calloc(1000 * 3, sizeof(*cells));
 	struct wultfw_batch b = { cells, 3, 0, 1000, 0 };
+	struct tu_sink s;
 	int ret;
 
-	ctx.plugin = p;
-	ctx.opts = vals.vals;
-	ctx.cfg = vals.cfg;
-	run.experiment = "unit";
-	run.outdir = dir;
-	run.schema = &schema;
-	ret = p->sink->open(&ctx, &run);
+	ret = tu_sink_open(&s, &stats_LTX_wultfw_plugin, opts_text, dir, NULL, &schema);
 	if (ret) {
 		free(cells);
 		return ret;
@@ -104,12 +98,12 @@ static int run_sink(void)
 		row[2].f = cc0_of(r);
 		/* odd batch sizes; a one-group batch now and then */
 		if (b.rows == 997 || r == ROWS - 1 || (r > 3000 && r < 3002)) {
-			CU_ASSERT_EQUAL(p->sink->write(&ctx, &b), 0);
+			CU_ASSERT_EQUAL(tu_sink_write(&s, &b), 0);
 			b.rows = 0;
 		}
 	}
 	sum.datapoints = ROWS;
-	ret = p->sink->close(&ctx, &sum);
+	ret = tu_sink_close(&s, &sum);
 	free(cells);
 	return ret;
 }

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "pace.h"
 #include "tele_priv.h"
 #include "testopts.h"
 #include "testutil.h"
@@ -335,27 +336,36 @@ static void test_missing_left_out(void)
  * The unit text, through an event that opens: the fake PMU takes the real
  * msr PMU's type, so its event 0 is the TSC, labelled as RAPL labels energy.
  */
-static void test_perf_fake_unit(const struct tele_env *env)
+static void test_perf_fake_unit(void)
 {
 	const char *energy[] = { "perf:power/energy-pkg" };
+	struct tele_env env;
 	struct tele_set set;
-	char why[512], type[32];
+	char why[512], type[32] = "";
 	FILE *f = fopen("/sys/bus/event_source/devices/msr/type", "r");
 
-	if (!f || !fgets(type, sizeof(type), f) || geteuid()) {
-		printf("\n  perf unit text not tried: no msr PMU here, or not root\n");
-		if (f)
-			fclose(f);
-		return;
+	if (f) {
+		if (!fgets(type, sizeof(type), f))
+			type[0] = '\0';
+		fclose(f);
 	}
-	fclose(f);
+	if (!type[0])
+		TU_SKIP("no msr perf PMU here (/sys/bus/event_source/devices/msr/type)");
+	if (geteuid())
+		TU_SKIP("needs root to open an event of the msr perf PMU");
+	fake_setup();
+	env = fake_env();
 	put("sys/bus/event_source/devices/power/type", type);
 	put("sys/bus/event_source/devices/power/cpumask", "0\n");
 	put("sys/bus/event_source/devices/power/format/event", "config:0-63\n");
 	put("sys/bus/event_source/devices/power/events/energy-pkg", "event=0x00\n");
-	CU_ASSERT_EQUAL_FATAL(tele_set_open(&set, env, energy, 1, false, why, sizeof(why)), 0);
+	put("sys/bus/event_source/devices/power/events/energy-pkg.unit", "Joules\n");
+	put("sys/bus/event_source/devices/power/events/energy-pkg.scale",
+	    "2.3283064365386962890625e-10\n");
+	CU_ASSERT_EQUAL_FATAL(tele_set_open(&set, &env, energy, 1, false, why, sizeof(why)), 0);
 	CU_ASSERT_STRING_EQUAL(set.slots[0].c.unit, "2.3283064365386962890625e-10 Joules");
 	tele_set_close(&set);
+	tu_rmtree(root);
 }
 
 /*
@@ -388,17 +398,15 @@ static void test_perf_fake_pmu(void)
 	TU_ASSERT_CONTAINS(why, "PMU 'power' has no event 'energy-gpu'");
 	CU_ASSERT_NOT_EQUAL(tele_set_open(&set, &env, nopmu, 1, false, why, sizeof(why)), 0);
 	TU_ASSERT_CONTAINS(why, "no perf PMU 'nosuch'");
-	test_perf_fake_unit(&env);
 	tu_rmtree(root);
 }
 
 /* ---- the real machine ---- */
 
-static void test_real_procfs_and_perf(void)
+static void test_real_procfs(void)
 {
 	struct tele_env env = { "/sys", "/proc" };
 	const char *names[] = { "interrupts:LOC:cpu0", "stat:cpu:idle", "stat:ctxt" };
-	const char *tsc[] = { "perf:msr/tsc" };
 	struct tele_set set;
 	int64_t v[3];
 	char why[512];
@@ -410,10 +418,20 @@ static void test_real_procfs_and_perf(void)
 	CU_ASSERT(v[2] > 0);	/* this process alone switched context */
 	CU_ASSERT(v[0] >= 0 && v[1] >= 0);
 	tele_set_close(&set);
-	if (access("/sys/bus/event_source/devices/msr/events/tsc", F_OK) || geteuid()) {
-		printf("\n  perf:msr/tsc not tried: no msr PMU with a tsc event, or not root\n");
-		return;
-	}
+}
+
+static void test_real_perf_tsc(void)
+{
+	struct tele_env env = { "/sys", "/proc" };
+	const char *tsc[] = { "perf:msr/tsc" };
+	struct tele_set set;
+	int64_t v[1];
+	char why[512];
+
+	if (access("/sys/bus/event_source/devices/msr/events/tsc", F_OK))
+		TU_SKIP("no msr perf PMU with a tsc event here (/sys/bus/event_source/devices/msr/events/tsc)");
+	if (geteuid())
+		TU_SKIP("needs root to open perf:msr/tsc");
 	CU_ASSERT_EQUAL_FATAL(tele_set_open(&set, &env, tsc, 1, false, why, sizeof(why)), 0);
 	CU_ASSERT_EQUAL(tele_set_baseline(&set, why, sizeof(why)), 0);
 	usleep(10000);
@@ -532,15 +550,27 @@ static void test_single_stops_at_max(void)
 	h_close(&h);
 }
 
-/* The achieved period is measured and recorded. */
+/*
+ * single mode declares its period, and read() as the core calls it on
+ * that schedule: the achieved period is measured and recorded.
+ */
 static void test_achieved_period(void)
 {
+	struct wfw_pace pace;
 	struct harness h;
 	const char *p;
+	int ret;
 
 	CU_ASSERT_EQUAL_FATAL(h_open(&h, "counters = [ \"stat:ctxt\" ]; period = \"20ms\"; max_samples = 10;", "/sys"), 0);
-	while (pl->source->read(&h.ctx, &h.b, 100000000) == WULTFW_READ_OK)
-		;
+	CU_ASSERT_EQUAL(h.info.period_ns, 20000000);
+	CU_ASSERT_TRUE(h.info.period_aligned);	/* sync_start */
+	wfw_pace_start(&pace, h.info.period_ns, h.info.period_aligned);
+	do {
+		while (!wfw_pace_wait(&pace, 100000000))
+			;
+		ret = pl->source->read(&h.ctx, &h.b, 0);
+		wfw_pace_next(&pace);
+	} while (ret == WULTFW_READ_OK);
 	pl->source->stop(&h.ctx);
 	p = strstr(h.info_yml, "telemetry_period_achieved_ns: ");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -802,10 +832,8 @@ static void test_lo_packets(void)
 	ssize_t n;
 	pid_t pid;
 
-	if (geteuid()) {
-		printf("\n  loopback packet count not tried: needs root (a network namespace)\n");
-		return;
-	}
+	if (geteuid())
+		TU_SKIP("needs root (a network namespace of its own)");
 	CU_ASSERT_EQUAL_FATAL(pipe(pipefd), 0);
 	pid = fork();
 	if (!pid) {
@@ -822,7 +850,7 @@ static void test_lo_packets(void)
 	waitpid(pid, &status, 0);
 	printf("\n  loopback: %s\n", msg);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 77)
-		return;
+		TU_SKIP("%s", msg);
 	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
@@ -840,7 +868,9 @@ int main(void)
 	CU_add_test(s, "missing counters left out, strict refuses", test_missing_left_out);
 	CU_add_test(s, "clear: deltas add up to the running total", test_clear_sums_to_total);
 	CU_add_test(s, "perf names through a fake PMU tree (RAPL)", test_perf_fake_pmu);
-	CU_add_test(s, "real procfs and perf", test_real_procfs_and_perf);
+	CU_add_test(s, "perf unit text through the msr PMU's type", test_perf_fake_unit);
+	CU_add_test(s, "real procfs", test_real_procfs);
+	CU_add_test(s, "real perf:msr/tsc", test_real_perf_tsc);
 	CU_add_test(s, "options and schema", test_options);
 	CU_add_test(s, "single stops at max_samples", test_single_stops_at_max);
 	CU_add_test(s, "achieved period", test_achieved_period);

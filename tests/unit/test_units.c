@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Durations, "did you mean", CPU lists. */
+/* Units: durations ("10us") and wult's metric units. */
 #include "config.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 
-#include "cpus.h"
-#include <suggest/suggest.h>
 #include "testutil.h"
-#include "units.h"
+#include "units/duration.h"
+#include "units/wultunits.h"
 
 static void test_duration_units(void)
 {
@@ -71,51 +70,21 @@ static void test_duration_format_roundtrip(void)
 	CU_ASSERT_STRING_EQUAL(buf, "90s");
 }
 
-static void test_suggest(void)
+/* The file's unit first, then the known one. */
+static void test_metric_units(void)
 {
-	static const char *const keys[] = { "datapoints", "time", "plugin", "ldist" };
-
-	CU_ASSERT_STRING_EQUAL(wfw_suggest("datapoint", keys, 4), "datapoints");
-	CU_ASSERT_STRING_EQUAL(wfw_suggest("tiem", keys, 4), "time");
-	CU_ASSERT_STRING_EQUAL(wfw_suggest("Plugin", keys, 4), "plugin");
-	CU_ASSERT_PTR_NULL(wfw_suggest("outdir", keys, 4));
-	/* A swap of neighbours is one edit: nearer than two deletions. */
-	static const char *const funcs[] = { "mean", "median", "max" };
-
-	CU_ASSERT_STRING_EQUAL(wfw_suggest("medain", funcs, 3), "median");
-	CU_ASSERT_STRING_EQUAL(wfw_suggest("mena", funcs, 3), "mean");
-	CU_ASSERT_STRING_EQUAL(wfw_suggest("maen", funcs, 3), "mean");
-}
-
-/* -m lists: names and fnmatch(3) patterns, each of which must match. */
-static void test_names_select(void)
-{
-	static const char *const cols[] = { "WakeLatency", "CC0%", "CC1%", "IntrLatency", "CC6%" };
-	bool want[5] = { false };
-	char err[512];
-
-	CU_ASSERT_EQUAL(wfw_names_select("CC*%", cols, 5, want, err, sizeof(err)), 0);
-	CU_ASSERT(!want[0] && want[1] && want[2] && !want[3] && want[4]);
-	memset(want, 0, sizeof(want));
-	CU_ASSERT_EQUAL(wfw_names_select("IntrLatency,*Latency", cols, 5, want, err, sizeof(err)), 0);
-	CU_ASSERT(want[0] && !want[1] && want[3]);
-	CU_ASSERT_EQUAL(wfw_names_select("CC1%,Wke*", cols, 5, want, err, sizeof(err)), -ENOENT);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no column matches 'Wke*' (did you mean 'Wake*'?)"));
-	CU_ASSERT_EQUAL(wfw_names_select("IntrLatncy", cols, 5, want, err, sizeof(err)), -ENOENT);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown column 'IntrLatncy' (did you mean 'IntrLatency'?)"));
-}
-
-static void test_cpulist(void)
-{
-	bool online[16];
-
-	CU_ASSERT_EQUAL(wfw_parse_cpulist("0-3,8,10-11\n", online, 16), 7);
-	CU_ASSERT(online[0] && online[3] && online[8] && online[11]);
-	CU_ASSERT(!online[4] && !online[9] && !online[12]);
-	CU_ASSERT_EQUAL(wfw_parse_cpulist("0", online, 16), 1);
-	CU_ASSERT_EQUAL(wfw_parse_cpulist("3-1", online, 16), -EINVAL);
-	CU_ASSERT_EQUAL(wfw_parse_cpulist("0-99", online, 16), -EINVAL);
-	CU_ASSERT_EQUAL(wfw_parse_cpulist("a", online, 16), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("LTime", NULL), "ns");
+	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("TBI", ""), "ns");
+	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("TAI", ""), "ns");
+	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("TIntr", ""), "ns");
+	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("AIOverhead", ""), "us");
+	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("TotCyc", ""), "cycles");
+	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("CC6Cyc", ""), "cycles");
+	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("CC6%", ""), "%");
+	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("LTime", "s"), "s");
+	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("Cyc", ""), "");
+	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("SMICnt", ""), "");
+	CU_ASSERT_STRING_EQUAL(wfw_wult_unit("WakeLatency"), "us");
 }
 
 int main(void)
@@ -128,8 +97,6 @@ int main(void)
 	CU_add_test(s, "duration units", test_duration_units);
 	CU_add_test(s, "duration errors", test_duration_bad);
 	CU_add_test(s, "duration format round trip", test_duration_format_roundtrip);
-	CU_add_test(s, "did you mean", test_suggest);
-	CU_add_test(s, "-m lists: names and patterns", test_names_select);
-	CU_add_test(s, "cpu lists", test_cpulist);
+	CU_add_test(s, "metric units", test_metric_units);
 	return tu_run();
 }

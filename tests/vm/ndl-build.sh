@@ -29,6 +29,7 @@ if [ -e "$kbdir/config.h" ]; then
 		"$srcdir/tests/ndl/veth.c" \
 		"$srcdir/core/restore.c" "$srcdir/core/restore_file.c" \
 		"$srcdir/lib/atomic/atomic.c" "$srcdir/lib/datafmt/runstate.c" \
-		"$srcdir/lib/datafmt/infoyml.c" "$srcdir/plugins/ndl/ndl_qdisc.c" \
+		"$srcdir/lib/datafmt/infoyml.c" "$srcdir/lib/sysstate/proc.c" \
+		"$srcdir/lib/sysstate/sysfile.c" "$srcdir/plugins/ndl/ndl_qdisc.c" \
 		"$srcdir/plugins/ndl/ndl_keep.c" || die "vmtest_ndl_kill build failed"
 fi

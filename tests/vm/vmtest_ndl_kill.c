@@ -30,6 +30,7 @@
 #include "ndl_keep.h"
 #include "ndl_qdisc.h"
 #include "restore.h"
+#include "restore_plugin.h"
 #include "veth.h"
 
 static struct ndl_qdiscs saved;

@@ -4,7 +4,8 @@
  * `period` it reads /proc/loadavg and emits one datapoint: the 1-minute
  * load average and the number of runnable tasks. It takes no launch
  * distance (the descriptor's .ldist stays zero), so the core refuses
- * `ldist` for it and writes no LDist column.
+ * `ldist` for it and writes no LDist column. It declares its period and
+ * the core calls read() on that schedule, so read() never sleeps.
  *
  * Build against an installed wultfw:   make
  * Run:  WULTFW_PLUGIN_PATH=$PWD wultfw -c loadavg.cfg
@@ -44,7 +45,7 @@ static const struct wultfw_column loadavg_cols[NCOLS] = {
 static const struct wultfw_schema loadavg_schema = { NCOLS, loadavg_cols };
 
 struct loadavg_priv {
-	uint64_t start, next;	/* CLOCK_MONOTONIC ns */
+	uint64_t start;		/* CLOCK_MONOTONIC ns */
 };
 
 static uint64_t now_ns(void)
@@ -75,6 +76,7 @@ static int loadavg_sample(struct wultfw_ctx *ctx, double *load1, long *runnable)
 
 static int loadavg_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
+	const struct loadavg_cfg *cfg = ctx->cfg;
 	double load1;
 	long runnable;
 	int ret = loadavg_sample(ctx, &load1, &runnable);
@@ -88,6 +90,7 @@ static int loadavg_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	info->devdescr = "the kernel's load average, sampled";
 	info->resolution_ns = 1;
 	info->schema = &loadavg_schema;
+	info->period_ns = cfg->period;	/* the core calls read() this often */
 	return 0;
 }
 
@@ -97,31 +100,21 @@ static int loadavg_start(struct wultfw_ctx *ctx,
 	struct loadavg_priv *p = ctx->priv;
 
 	(void)params;	/* a sampler: only cpu and seed are set */
-	p->start = p->next = now_ns();
+	p->start = now_ns();
 	return 0;
 }
 
-/* One sample when its time has come; else wait for it within the timeout. */
+/* The period came (the core keeps time): one sample, now. */
 static int loadavg_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 			uint64_t timeout_ns)
 {
-	const struct loadavg_cfg *cfg = ctx->cfg;
 	struct loadavg_priv *p = ctx->priv;
-	uint64_t now = now_ns(), wait;
 	union wultfw_cell *row;
 	double load1;
 	long runnable;
 	int ret;
 
-	if (now < p->next) {
-		wait = p->next - now < timeout_ns ? p->next - now : timeout_ns;
-		struct timespec ts = { (time_t)(wait / 1000000000ULL),
-				       (long)(wait % 1000000000ULL) };
-
-		nanosleep(&ts, NULL);
-		if (now_ns() < p->next)
-			return WULTFW_READ_OK;	/* zero rows: the core asks again */
-	}
+	(void)timeout_ns;	/* 0: the core waited already */
 	ret = loadavg_sample(ctx, &load1, &runnable);
 	if (ret)
 		return ret;
@@ -129,15 +122,12 @@ static int loadavg_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 	row[COL_TIME].i = (int64_t)(now_ns() - p->start);
 	row[COL_LOAD1].f = load1;
 	row[COL_RUNNABLE].i = runnable;
-	p->next += cfg->period;
 	return WULTFW_READ_OK;
 }
 
 static int loadavg_stop(struct wultfw_ctx *ctx)
 {
-	struct loadavg_priv *p = ctx->priv;
-
-	p->next = UINT64_MAX;	/* the core's drain read gets nothing */
+	(void)ctx;	/* nothing runs between reads */
 	return 0;
 }
 
@@ -157,6 +147,7 @@ static const struct wultfw_source_ops loadavg_ops = {
 
 WULTFW_PLUGIN(loadavg) = {
 	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
 	.kind = WULTFW_KIND_SOURCE,
 	.name = "loadavg",
 	.summary = "example sampler: the kernel's load average every period",

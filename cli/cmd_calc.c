@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wultfw calc: statistics of result directories, datapoints.csv files
+ * (ours or wult's) and binary files, side by side in one table or as JSON.
+ * The statistics are those of the stats sink (lib/stats), computed while
+ * the file streams through (tools/calc_load.c), so memory stays bounded
+ * whatever its size.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tools/calc.h"
+#include "cliopts.h"
+#include "commands.h"
+#include "stats/hist.h"
+
+#include "datafmt/likeness.h"
+
+/* -M's default, in the MiB it is given in. */
+#define EXACT_MIB 16
+_Static_assert(CALC_DEF_EXACT_MEMORY == (size_t)EXACT_MIB << 20,
+	       "-M's default is CALC_DEF_EXACT_MEMORY");
+_Static_assert(sizeof(((struct calc *)0)->format) == sizeof(int),
+	       "--format lands in an int");
+
+struct calc_args {
+	struct calc c;
+	size_t exact_mib;	/* -M */
+};
+
+static enum wfw_cli_next said(int ret)
+{
+	if (ret == -ENOMEM)
+		fprintf(stderr, "wultfw calc: out of memory\n");
+	return !ret ? WFW_CLI_NEXT : ret == -ENOMEM ? WFW_CLI_FAILED : WFW_CLI_USAGE;
+}
+
+static enum wfw_cli_next set_funcs(void *c, const char *list)
+{
+	return said(calc_parse_funcs(c, list));
+}
+
+static enum wfw_cli_next set_per_cstate(void *field, const char *unused)
+{
+	struct calc *c = field;
+
+	(void)unused;
+	c->per_cstate = true;
+	c->group_by = "ReqCState";
+	return WFW_CLI_NEXT;
+}
+
+static enum wfw_cli_next set_group_by(void *field, const char *col)
+{
+	struct calc *c = field;
+
+	c->per_cstate = true;
+	c->group_by = col;
+	return WFW_CLI_NEXT;
+}
+
+static enum wfw_cli_next set_json(void *format, const char *unused)
+{
+	(void)unused;
+	*(int *)format = CALC_JSON;
+	return WFW_CLI_NEXT;
+}
+
+static enum wfw_cli_next list_funcs(void *unused, const char *none)
+{
+	(void)unused;
+	(void)none;
+	calc_list_funcs(stdout);
+	return WFW_CLI_DONE;
+}
+
+/* In the order of struct calc's format values. */
+static const char *const formats[] = { "table", "markdown", "csv", "json", NULL };
+
+#define CALC offsetof(struct calc_args, c)
+static const struct wfw_cli_opt calc_opts[] = {
+	{ "funcs", 'f', WFW_CLI_CALL, "LIST", "functions, comma-separated: count (N), min, max, mean (avg), std (stddev), median (med), pNN or NN%: the percentile NN, 0 to 100",
+	  .def = CALC_DEF_FUNCS, .off = CALC, .set = set_funcs },
+	{ "metrics", 'm', WFW_CLI_NAMES, "LIST", "metrics (column names or glob patterns such as '*Latency'), comma-separated; default all numeric",
+	  .off = CALC + offsetof(struct calc, metrics) },
+	{ "per-cstate", 'c', WFW_CLI_CALL, NULL, "also per requested C-state (ReqCState column)",
+	  .off = CALC, .set = set_per_cstate },
+	{ "group-by", 'g', WFW_CLI_CALL, "COL", "also per value of another text column: Precise (skid per precise level), Where (skid: hits vs skids)",
+	  .off = CALC, .set = set_group_by },
+	{ "format", 'F', WFW_CLI_CHOICE, "FMT", "the output's form; table is aligned text",
+	  .def = "table", .choices = formats, .off = offsetof(struct calc_args, c.format) },
+	{ "json", 0, WFW_CLI_CALL, NULL, "same as --format json",
+	  .off = offsetof(struct calc_args, c.format), .set = set_json },
+	WFW_CLI_JOBS(struct calc_args, c.jobs, "threads reading one file; by default the online CPUs, one for files under 8 MiB"),
+	{ "list-funcs", 0, WFW_CLI_CALL, NULL, "list the functions, with wult's names for them",
+	  .set = list_funcs },
+	WFW_CLI_SELECT(struct calc_args, c.include, c.exclude),
+	{ "exact-limit", 'e', WFW_CLI_SIZE, "N", "values per metric and C-state kept for exact percentiles, within -M",
+	  .def = WFW_CLI_TEXT(CALC_DEF_EXACT_LIMIT), .min = "0", .unit = "values",
+	  .off = offsetof(struct calc_args, c.exact_limit) },
+	{ "exact-memory", 'M', WFW_CLI_SIZE, "MiB", "cap on the values kept, per thread",
+	  .def = WFW_CLI_TEXT(EXACT_MIB), .min = "1", .max = "1048576", .unit = "MiB",
+	  .off = offsetof(struct calc_args, exact_mib) },
+	WFW_CLI_END
+};
+
+/* Beyond -e, the histogram's error: a number, not text of the table's. */
+static void calc_more(FILE *f)
+{
+	fprintf(f, "\nBeyond --exact-limit, percentiles come from a histogram within %.3f%%\n"
+		"relative error; the output states the switch point.\n",
+		WFW_HIST_REL_ERROR * 100);
+}
+
+static const struct wfw_cli calc_cli = {
+	.name = "calc",
+	.usage = "Usage: wultfw calc [OPTION]... RESULT...\n"
+		 "Statistics of measured datapoints. A RESULT is a result directory (its\n"
+		 "datapoints.csv, or else datapoints.wfb), a CSV file (written by wultfw or\n"
+		 "by wult) or a binary file. Several results are shown side by side.\n",
+	.epilog = "Values are in the column's unit (latencies in microseconds). Percentiles\n"
+		  "interpolate linearly between ranks (like numpy and pandas); std is the\n"
+		  "sample standard deviation. Empty cells and NaN are left out (and counted\n"
+		  "on stderr).\n",
+	.more = calc_more,
+	.opts = calc_opts,
+	.operand = "RESULT", .min_operands = 1, .max_operands = -1,
+};
+
+static void calc_free(struct calc *c)
+{
+	for (size_t i = 0; c->res && i < c->nres; i++)
+		calc_result_free(&c->res[i]);
+	free(c->res);
+	wfw_names_free(&c->metrics);
+}
+
+/* Differences between results measured with other settings: say which. */
+static void warn_unlike(const struct calc *c)
+{
+	const char **files = calloc(c->nres, sizeof(*files)), **args = calloc(c->nres, sizeof(*args));
+
+	for (size_t i = 0; files && args && i < c->nres; i++) {
+		files[i] = c->res[i].path;
+		args[i] = c->res[i].arg;
+	}
+	if (files && args)
+		wfw_likeness_warn(stderr, "calc", files, args, c->nres);
+	free(files);
+	free(args);
+}
+
+int wfw_cmd_calc(int argc, char **argv)
+{
+	struct calc_args a = { 0 };
+	struct calc *c = &a.c;
+	enum wfw_cli_next next = wfw_cli_parse(&calc_cli, &a, argc, argv);
+	int ret;
+
+	if (next != WFW_CLI_NEXT) {
+		calc_free(c);
+		return wfw_cli_status(next);
+	}
+	c->exact_memory = a.exact_mib << 20;
+	c->jobs_given = c->jobs != 0;
+	if (!c->jobs)
+		c->jobs = wfw_cli_online_cpus();
+	c->nres = (size_t)(argc - optind);
+	c->res = calloc(c->nres, sizeof(*c->res));
+	ret = c->res ? 0 : -ENOMEM;
+	for (size_t i = 0; i < c->nres && !ret; i++) {
+		c->res[i].arg = argv[optind + (int)i];
+		ret = calc_load(c, &c->res[i]);
+	}
+	if (!ret)
+		warn_unlike(c);
+	if (!ret)
+		ret = c->format == CALC_JSON ? calc_print_json(c) : calc_print_table(c);
+	if (!ret && (fflush(stdout) || ferror(stdout))) {
+		fprintf(stderr, "wultfw calc: writing the output: %s\n", strerror(errno));
+		ret = -EIO;
+	}
+	calc_free(c);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* The remote options' values that need more than a table (remoteopts.h). */
+#include "config.h"
+
+#include "remoteopts.h"
+
+#include <stdio.h>
+
+enum wfw_cli_next wfw_cli_hosts(void *ro, const char *list)
+{
+	return wfw_remote_getopt(ro, 'H', list) < 0 ? WFW_CLI_USAGE : WFW_CLI_NEXT;
+}
+
+enum wfw_cli_next wfw_cli_sut_dir(void *ro, const char *dir)
+{
+	return wfw_remote_getopt(ro, WFW_OPT_SUT_DIR, dir) < 0 ?
+	       WFW_CLI_USAGE : WFW_CLI_NEXT;
+}
+
+enum wfw_cli_next wfw_cli_on_suts(void *unused, const char *hosts)
+{
+	(void)unused;
+	fprintf(stderr, "wultfw: --host %s: write -H HOST or --host HOST in full to run on the SUTs\n",
+		hosts);
+	return WFW_CLI_USAGE;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Running one experiment: open the source and the sinks, move batches of
+ * datapoints from one to the others until a limit or a signal, and leave
+ * a complete result directory behind whatever happens.
+ */
+#ifndef WFW_RUN_H
+#define WFW_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "experiment.h"
+
+struct wfw_run_opts {
+	bool force;			/* reuse an existing result directory */
+	bool numbered;			/* generated names: a taken one gets -2, -3... */
+	bool progress;			/* draw the progress line */
+	const char *sysfs_root;		/* tests: fake /sys; NULL: /sys */
+	const char *cmdline;		/* for logs/cmdline */
+	const char *config_file;	/* for logs/ and info.yml */
+};
+
+struct wfw_run_result {
+	uint64_t datapoints;
+	uint64_t discarded;
+	double duration_s;
+	int stop_signal;		/* the signal that stopped it, or 0 */
+	bool failed;
+	bool empty;			/* ended without one datapoint: status 'empty' */
+	size_t collectors_failed;	/* could not run or stopped early */
+	char collectors_lost[256];	/* which: "telemetry (net.csv)" */
+};
+
+#include "exitstatus.h"
+
+/* Returns 0, or a negative errno when the experiment failed. */
+int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
+		       struct wfw_run_result *r);
+
+#define WFW_BATCH_ROWS 4096
+
+#endif

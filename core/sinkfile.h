@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The files sinks write, opened and kept by the core (the host's file_*
+ * ops, plugin.h: wultfw_file_open()): the name confined to the result
+ * directory, exclusive create, mode 0644, buffered (lib/datafmt/out.c),
+ * cut back to whole rows when a write fails, made durable on the sink's
+ * schedule (lib/atomic/durable.c), REPLACE files renamed into place.
+ */
+#ifndef WFW_SINKFILE_H
+#define WFW_SINKFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <wultfw/plugin.h>
+
+/* One sink's open files, and the rows it took (for the schedule). */
+struct wfw_sinkfiles {
+	int dirfd;		/* the result directory, held open */
+	const char *dir;	/* its path, for messages */
+	uint64_t rows;		/* rows the sink's write() took */
+	struct wultfw_file *head;
+};
+
+void wfw_sinkfiles_init(struct wfw_sinkfiles *fs, int dirfd, const char *dir);
+
+/* The host's ops; file_open's needs the sink's set, the rest find it. */
+int wfw_sinkfile_open(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx,
+		      const struct wultfw_file_spec *spec,
+		      struct wultfw_file **f);
+int wfw_sinkfile_reserve(struct wultfw_ctx *ctx, struct wultfw_file *f,
+			 size_t n, void **p);
+int wfw_sinkfile_commit(struct wultfw_ctx *ctx, struct wultfw_file *f,
+			size_t n, uint64_t rows);
+int wfw_sinkfile_write(struct wultfw_ctx *ctx, struct wultfw_file *f,
+		       const void *p, size_t n, uint64_t rows);
+int wfw_sinkfile_flush(struct wultfw_ctx *ctx, struct wultfw_file *f,
+		       bool sync);
+int wfw_sinkfile_close(struct wultfw_ctx *ctx, struct wultfw_file *f,
+		       bool commit);
+
+/*
+ * The sink's write() took `rows`: each of its files to the kernel or the
+ * disk when its schedule says so. 0, or the first failure (ctx->err).
+ */
+int wfw_sinkfiles_wrote(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx,
+			uint64_t rows);
+/* After the sink's flush(): whatever is new in its files to the disk. */
+int wfw_sinkfiles_sync(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx);
+/* After the sink's close(): the files it left open, closed (and said). */
+void wfw_sinkfiles_close_all(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx);
+
+#endif

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copy finished result directories from the SUT (RUNDIR/out/NAME) to the
+ * controller (DEST/NAME) through `ssh HOST tar c | tar x`. They land in a
+ * temporary directory first and are renamed into place only when the whole
+ * copy succeeded, so a full disk leaves no half result behind, and the SUT
+ * keeps its copy until the caller removes it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <sysstate/sysfile.h>
+
+#include "remote.h"
+#include "resultdir.h"
+
+/* "cd RUNDIR/out && tar cf - -- 'a' 'b'" */
+static char *tar_cmd(const char *rundir, char **names, size_t n)
+{
+	char *out_dir, *q, *cmd;
+	size_t i;
+
+	if (asprintf(&out_dir, "%s/out", rundir) < 0)
+		abort();
+	q = wfw_shq(out_dir);
+	free(out_dir);
+	if (asprintf(&cmd, "cd %s && tar cf - --", q) < 0)
+		abort();
+	free(q);
+	for (i = 0; i < n; i++)
+		cmd = wfw_shq_append(cmd, names[i]);
+	return cmd;
+}
+
+/*
+ * tar reports a full disk as a short write ("Wrote only N of M bytes"), so
+ * ask the file system itself: less than 64 KiB left counts as full.
+ */
+static bool nearly_full(const char *dir)
+{
+	struct statvfs sv;
+
+	return !statvfs(dir, &sv) && (uint64_t)sv.f_bavail * sv.f_frsize < 65536;
+}
+
+/* ssh HOST 'tar c' | tar x -C tmp; returns 0 or fills why. */
+static int copy_to(struct wfw_sut *s, const char *cmd, const char *tmp,
+		   const char *dest, char *why, size_t len)
+{
+	const char *tar[] = { "tar", "xf", "-", "-C", tmp, NULL };
+	char err_path[160], tar_err[512];
+	int fds[2], ssh_pid, tar_pid, err_fd, ssh_st, tar_st;
+
+	snprintf(err_path, sizeof(err_path), "%s.tar", s->err_path);
+	err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (pipe2(fds, O_CLOEXEC) || err_fd < 0) {
+		snprintf(why, len, "cannot copy results back: %s", strerror(errno));
+		return -1;
+	}
+	tar_pid = wfw_spawn(tar, fds[0], -1, err_fd);
+	close(fds[0]);
+	close(err_fd);
+	if (wfw_ssh_spawn(s, cmd, -1, fds[1], &ssh_pid))
+		ssh_pid = -1;
+	close(fds[1]);
+	ssh_st = wfw_spawn_wait(ssh_pid);
+	tar_st = wfw_spawn_wait(tar_pid);
+	wfw_read_text_line(err_path, tar_err, sizeof(tar_err));	/* tar's first complaint */
+	if (tar_st != 0) {
+		snprintf(why, len, "copying the results into %s failed%s (%s)",
+			 dest, nearly_full(dest) ? ": No space left on device" : "",
+			 tar_err[0] ? tar_err : "tar failed");
+		return -1;
+	}
+	if (ssh_st != 0) {
+		wfw_read_text_line(s->err_path, tar_err, sizeof(tar_err));
+		snprintf(why, len, "copying the results from the SUT failed (%s)",
+			 tar_err[0] ? tar_err : "ssh or tar failed on the SUT");
+		return -1;
+	}
+	return 0;
+}
+
+/* tmp/NAME -> dest/NAME for every name, replacing old ones with force. */
+static int move_into_place(const char *tmp, const char *dest, char **names,
+			   size_t n, bool force, char *why, size_t len)
+{
+	char from[4096], to[4096];
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(from, sizeof(from), "%s/%s", tmp, names[i]);
+		snprintf(to, sizeof(to), "%s/%s", dest, names[i]);
+		if (!stat(to, &st)) {
+			if (!force) {
+				snprintf(why, len, "%s exists already: move it away or use --force", to);
+				return -1;
+			}
+			wfw_remove_tree(to);
+		}
+		if (rename(from, to)) {
+			snprintf(why, len, "cannot move %s to %s: %s", from, to,
+				 strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int wfw_remote_fetch(struct wfw_sut *s, const char *rundir,
+		     const char *dest, char **names, size_t n, bool force,
+		     char *why, size_t len)
+{
+	char tmp[4096], reason[2048];
+	char *cmd;
+	int ret;
+
+	if (!n)
+		return 0;
+	ret = wfw_mkdir_p(dest);
+	snprintf(tmp, sizeof(tmp), "%s/.fetch-XXXXXX", dest);
+	if (ret || !mkdtemp(tmp)) {
+		snprintf(reason, sizeof(reason), "cannot create %s: %s", dest,
+			 strerror(ret ? -ret : errno));
+		ret = -1;
+	} else {
+		cmd = tar_cmd(rundir, names, n);
+		ret = copy_to(s, cmd, tmp, dest, reason, sizeof(reason));
+		free(cmd);
+		if (!ret)
+			ret = move_into_place(tmp, dest, names, n, force, reason,
+					      sizeof(reason));
+		/* What did not arrive whole is not kept: the SUT has it. */
+		wfw_remove_tree(tmp);
+	}
+	if (ret)
+		snprintf(why, len,
+			 "%s; the SUT keeps them in %s: fix that, then run 'wultfw fetch -H %s'",
+			 reason, rundir, s->host);
+	return ret;
+}
+
+void wfw_host_dir(const char *host, char *buf, size_t len)
+{
+	char *p;
+
+	snprintf(buf, len, "%s", host);
+	for (p = buf; *p; p++)
+		if (*p == '/')
+			*p = '_';
+}
+
+/* Is name in the list (an empty list holds every name)? */
+static bool wanted(const char *name, char **only, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(only[i], name))
+			return true;
+	return !n;
+}
+
+/* The controller's outdir recorded for name in RUNDIR/dest ("NAME\tDIR"). */
+static const char *recorded_outdir(char *dest, const char *name)
+{
+	size_t nl = strlen(name);
+	char *line;
+
+	for (line = dest; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+		if (!strncmp(line, name, nl) && line[nl] == '\t')
+			return line + nl + 1;
+	return ".";
+}
+
+/* Remove what arrived from the SUT, and the whole run when nothing is left. */
+static void remove_on_sut(struct wfw_sut *s, const char *rundir, char **names,
+			  size_t n)
+{
+	char *qdir = wfw_shq(rundir), *cmd, *next;
+	size_t i;
+
+	if (asprintf(&cmd, "cd %s && { [ ! -d out ] || (cd out && rm -rf --", qdir) < 0)
+		abort();
+	for (i = 0; i < n; i++)
+		cmd = wfw_shq_append(cmd, names[i]);
+	if (asprintf(&next, "%s); } && { rmdir out 2>/dev/null; [ ! -d out ]; } && cd / && rm -rf -- %s",
+		     cmd, qdir) < 0)
+		abort();
+	wfw_ssh_run(s, next, -1, -1);
+	free(next);
+	free(cmd);
+	free(qdir);
+}
+
+/*
+ * What RUNDIR holds on the SUT: *text is its "dest" file, then *names the
+ * entries of out/, one a line (both inside one allocation, *text's).
+ */
+static int list_results(struct wfw_sut *s, const char *rundir, char **text,
+			char **names, char *why, size_t len)
+{
+	char *q = wfw_shq(rundir), *cmd;
+	int ret;
+
+	*text = NULL;
+	if (asprintf(&cmd, "cd %s && cat dest 2>/dev/null; echo '\001'; ls out 2>/dev/null; true", q) < 0)
+		abort();
+	free(q);
+	ret = wfw_ssh_capture(s, cmd, text);
+	free(cmd);
+	if (ret) {
+		snprintf(why, len, "cannot list the results on the SUT (%s)", s->err);
+		goto fail;
+	}
+	*names = strchr(*text, '\001');
+	if (!*names) {
+		snprintf(why, len, "unexpected answer from the SUT");
+		goto fail;
+	}
+	*(*names)++ = '\0';
+	return 0;
+fail:
+	free(*text);
+	*text = NULL;
+	return -1;
+}
+
+/* OUTDIR/HOST: --outdir, or the controller's outdir recorded for name. */
+static void local_dest(char *dest, size_t size, const char *outdir,
+		       char *recorded, const char *name, const char *host_dir)
+{
+	/* recorded_outdir() returns the rest of the line */
+	const char *dir = outdir ? outdir : recorded_outdir(recorded, name);
+
+	snprintf(dest, size, "%.*s/%s", (int)strcspn(dir, "\n"), dir, host_dir);
+}
+
+int wfw_remote_collect(struct wfw_sut *s, const char *rundir,
+		       const char *outdir, char **only, size_t nonly,
+		       bool force, char *got, size_t gotlen, char *why,
+		       size_t len)
+{
+	char *text, *names, *name, *save;
+	char dest[4096], host_dir[256], *done[256];
+	size_t ndone = 0, used = 0;
+	int ret = 0;
+
+	got[0] = '\0';
+	wfw_host_dir(s->host, host_dir, sizeof(host_dir));
+	if (list_results(s, rundir, &text, &names, why, len))
+		return -1;
+	for (name = strtok_r(names, "\n", &save); name && !ret;
+	     name = strtok_r(NULL, "\n", &save)) {
+		if (name[0] == '.' || !wanted(name, only, nonly) || ndone == 256)
+			continue;
+		local_dest(dest, sizeof(dest), outdir, text, name, host_dir);
+		ret = wfw_remote_fetch(s, rundir, dest, &name, 1, force, why, len);
+		if (!ret) {
+			done[ndone++] = name;
+			used += (size_t)snprintf(got + used, used < gotlen ? gotlen - used : 0,
+						 "%s%s/%s", used ? ", " : "", dest, name);
+		}
+	}
+	if (!ret && (ndone || !nonly))
+		remove_on_sut(s, rundir, done, ndone);
+	free(text);
+	return ret;
+}
+
+/* One line per run: "done|running|lost RUNDIR". */
+char *wfw_remote_list_runs(struct wfw_sut *s, int *st)
+{
+	char *q = wfw_shq(wfw_sut_dir(s->o)), *cmd, *out = NULL, host_dir[256];
+	char *qhost;
+
+	wfw_host_dir(s->host, host_dir, sizeof(host_dir));
+	qhost = wfw_shq(host_dir);
+	if (asprintf(&cmd,
+		     "cd %s 2>/dev/null || exit 0; for d in run-*-%s; do [ -d \"$d\" ] || continue; "
+		     "if [ -f \"$d/rc\" ]; then s=done; elif kill -0 \"$(cat \"$d/pid\" 2>/dev/null)\" 2>/dev/null; then s=running; else s=lost; fi; "
+		     "echo \"$s $PWD/$d $(ls \"$d/out\" 2>/dev/null | tr '\\n' ' ')\"; done", q, qhost) < 0)
+		abort();
+	*st = wfw_ssh_capture(s, cmd, &out);
+	free(qhost);
+	free(cmd);
+	free(q);
+	return out;
+}

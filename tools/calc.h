@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wultfw calc's parts: the command line (cmd_calc.c), reading results into
+ * statistics (calc_load.c, on several threads) and printing them
+ * (calc_print.c).
+ */
+#ifndef WFW_CALC_H
+#define WFW_CALC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "datafmt/reader.h"
+#include "expr/expr.h"
+#include "stats/statset.h"
+#include "suggest/suggest.h"
+
+#define CALC_MAX_FUNCS 40
+/* Kept values for exact percentiles: per metric (and group), and in all per thread. */
+#define CALC_DEF_EXACT_LIMIT 1000000
+#define CALC_DEF_EXACT_MEMORY ((size_t)16 << 20)
+#define CALC_DEF_FUNCS "count,min,mean,std,median,p90,p99,p99.9,p99.99,p99.999,max"
+
+enum calc_fn { FN_COUNT, FN_MIN, FN_MAX, FN_MEAN, FN_STD, FN_PCT };
+
+struct calc_func {
+	enum calc_fn fn;
+	double p;		/* FN_PCT */
+	size_t pidx;		/* index into the percentile list */
+	char label[24];
+};
+
+struct calc_result {
+	const char *arg;	/* as given on the command line */
+	char path[4096];	/* the file read */
+	struct wfw_reader *rd;
+	struct wfw_statset set;
+	struct wfw_select sel;
+	bool have_set;
+	bool no_states;		/* ReqCState empty in every row */
+};
+
+struct calc {
+	unsigned jobs;		/* threads per CSV file (-j) */
+	bool jobs_given;	/* -j given: also for small files */
+	struct calc_func funcs[CALC_MAX_FUNCS];
+	size_t nfuncs;
+	double pct[WFW_SUMMARY_MAX_PCT];
+	size_t npct;
+	struct wfw_names metrics;	/* -m: names or patterns; none: all */
+	const char *include, *exclude;	/* selection expressions */
+	bool per_cstate, estimated;	/* per_cstate: per value of group_by */
+	const char *group_by;	/* an ENUM column: ReqCState (-c) or -g's */
+	enum { CALC_TABLE, CALC_MARKDOWN, CALC_CSV, CALC_JSON } format;
+	size_t exact_limit, exact_memory;
+	struct calc_result *res;
+	size_t nres;
+};
+
+/*
+ * -f LIST (calc_funcs.c): the functions into c->funcs and the percentiles
+ * into c->pct. 0, -ENOMEM, or -EINVAL after one line on stderr.
+ */
+int calc_parse_funcs(struct calc *c, const char *list);
+/* --list-funcs: the function names, ours and wult's. */
+void calc_list_funcs(FILE *f);
+
+/* Read result r (its arg set) into r->set; messages on stderr. */
+int calc_load(struct calc *c, struct calc_result *r);
+void calc_result_free(struct calc_result *r);
+
+int calc_print_table(struct calc *c);
+int calc_print_json(struct calc *c);
+
+#endif

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* A filtered result's columns and info.yml (filter.h). */
+#include "config.h"
+
+#include "filter.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datafmt/infoyml.h"
+#include "datafmt/writer.h"
+#include "resultdir.h"
+#include <suggest/suggest.h>
+
+/* Mark the columns `list` selects in want[]; -errno after saying why. */
+static int want_columns(const struct wultfw_schema *s, const char *list, bool *want)
+{
+	const char *names[s->ncols ? s->ncols : 1];
+	char why[2048];
+	int ret;
+
+	for (size_t i = 0; i < s->ncols; i++)
+		names[i] = s->cols[i].name;
+	ret = wfw_names_select(list, names, s->ncols, want, why, sizeof(why));
+	if (ret)
+		fprintf(stderr, "wultfw filter: --metrics: %s\n", why);
+	return ret;
+}
+
+int filter_pick_columns(const struct wultfw_schema *s, const char *metrics,
+			struct wultfw_column **cols, size_t **map, size_t *n)
+{
+	bool *want = calloc(s->ncols + 1, sizeof(*want));
+	int ret = 0;
+
+	*n = 0;
+	*cols = calloc(s->ncols + 1, sizeof(**cols));
+	*map = calloc(s->ncols + 1, sizeof(**map));
+	if (!want || !*cols || !*map)
+		ret = -ENOMEM;
+	else if (metrics)
+		ret = want_columns(s, metrics, want);
+	for (size_t i = 0; i < s->ncols && !ret; i++) {
+		if (metrics && !want[i])
+			continue;
+		(*map)[*n] = i;
+		(*cols)[(*n)++] = s->cols[i];
+	}
+	free(want);
+	return ret;
+}
+
+/* Keys of the old info.yml about its data file, not the new one's. */
+static bool old_file_key(const char *key)
+{
+	return !strcmp(key, wfw_format_csv.kept_key) ||
+	       !strcmp(key, wfw_format_binary.kept_key);
+}
+
+/* What was selected from where, and how many rows were kept. */
+static void add_selection(struct wfw_info *info, const struct filter_note *n)
+{
+	wfw_info_fmt(info, "datapoints", "%llu", (unsigned long long)n->kept);
+	wfw_info_str(info, "filtered_from", n->from);
+	if (n->include)
+		wfw_info_str(info, "filter_include", n->include);
+	if (n->exclude)
+		wfw_info_str(info, "filter_exclude", n->exclude);
+	if (n->metrics)
+		wfw_info_str(info, "filter_metrics", n->metrics);
+	wfw_info_fmt(info, "filter_rows_read", "%llu",
+		     (unsigned long long)(n->kept + n->dropped));
+	wfw_info_fmt(info, "filter_rows_kept", "%llu", (unsigned long long)n->kept);
+	/* As a run stopped by a signal says, and which step it was. */
+	wfw_info_str(info, "filter_status", n->stopped ? "interrupted" : "complete");
+	if (n->stopped)
+		wfw_info_str(info, "status", "interrupted");
+}
+
+int filter_write_info(const char *dir, const struct filter_note *n)
+{
+	struct wfw_info info = { 0 };
+	struct wfw_infoyml old;
+	int ret;
+
+	/* The old keys first, so the ones set below replace them in place. */
+	ret = wfw_infoyml_read(&old, n->from);
+	for (size_t i = 0; i < old.n; i++)
+		if (!old_file_key(old.keys[i]))
+			wfw_info_raw(&info, old.keys[i], old.vals[i]);
+	wfw_infoyml_free(&old);
+	if (ret) {
+		fprintf(stderr, "wultfw filter: out of memory\n");
+		wfw_info_free(&info);
+		return ret;
+	}
+	add_selection(&info, n);
+	ret = wfw_info_write(&info, dir, 0);
+	if (ret)
+		fprintf(stderr, "wultfw filter: cannot write %s/info.yml: %s\n",
+			dir, strerror(-ret));
+	wfw_info_free(&info);
+	return ret;
+}

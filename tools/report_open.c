@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A report's results opened (located, read's first rows, info.yml, names
+ * told apart) and the report directory written (report_prep.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datafmt/likeness.h"
+#include "datafmt/locate.h"
+#include "datafmt/runstate.h"
+#include "report/assets.h"
+#include "report_load.h"
+#include "report_prep.h"
+
+/* The last part of a path, "dir/" included. */
+static const char *path_base(const char *arg)
+{
+	const char *slash = strrchr(arg, '/');
+
+	while (slash && !slash[1] && slash > arg) {	/* "dir/" */
+		const char *p = slash - 1;
+
+		while (p > arg && *p != '/')
+			p--;
+		return *p == '/' ? p + 1 : p;
+	}
+	return slash ? slash + 1 : arg;
+}
+
+/* The report id: --reportids, info.yml's reportid, or the argument. */
+static const char *result_id(const struct rep_cli *c, struct wfw_rep_result *r,
+			     size_t i, const char *arg, char **owned)
+{
+	if (c->ids.n)
+		return c->ids.v[i];
+	*owned = wfw_infoyml_get(&r->info, "reportid");
+	return *owned ? *owned : path_base(arg);
+}
+
+/*
+ * Two results with one reportid (a filtered result keeps its original's)
+ * would be told apart by nothing: the later one is named by its path.
+ */
+static void unique_id(struct wfw_rep_result *res, size_t i, const char *arg)
+{
+	for (size_t k = 0; k < i; k++) {
+		if (strcmp(res[k].id, res[i].id))
+			continue;
+		fprintf(stderr, "wultfw report: note: %s has the reportid '%s' of %s: shown as '%s' (--reportids names them)\n",
+			res[i].path, res[i].id, res[k].path, path_base(arg));
+		res[i].id = path_base(arg);
+		return;
+	}
+}
+
+/* A line per latency setting in which a result differs from the first. */
+static void warn_unlike(const struct wfw_rep_result *res, size_t n)
+{
+	const char **files = calloc(n, sizeof(*files)), **names = calloc(n, sizeof(*names));
+
+	for (size_t i = 0; files && names && i < n; i++) {
+		files[i] = res[i].path;
+		names[i] = res[i].id;
+	}
+	if (files && names)
+		wfw_likeness_warn(stderr, "report", files, names, n);
+	free(files);
+	free(names);
+}
+
+int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
+		 struct wfw_rep_result *res, struct wfw_reader **rd, char **owned)
+{
+	/* One pass: the selection follows the types learned as rows come. */
+	struct wfw_reader_opts o = { .one_pass = true };
+	char err[1024];
+	int ret;
+
+	for (size_t i = 0; i < nres; i++) {
+		struct wfw_rep_result *r = &res[i];
+
+		ret = wfw_result_locate(args[i], r->path, sizeof(r->path), err,
+					sizeof(err));
+		if (!ret) {
+			wfw_run_end_warn("report", r->path);
+			ret = wfw_reader_open_opts(&rd[i], r->path, &o, err, sizeof(err));
+		}
+		if (!ret)
+			ret = wfw_infoyml_read(&r->info, r->path);
+		if (ret) {
+			fprintf(stderr, "wultfw report: %s\n", err);
+			return ret;
+		}
+		r->id = result_id(c, r, i, args[i], &owned[i]);
+		unique_id(res, i, args[i]);
+		r->collectors = wfw_infoyml_get(&r->info, "collectors");
+		r->source = wfw_infoyml_get(&r->info, "source");
+	}
+	warn_unlike(res, nres);
+	return 0;
+}
+
+int rep_write(const struct rep_cli *c, const struct wfw_report *rep)
+{
+	char err[1024], path[PATH_MAX];
+	FILE *f;
+	int ret = wfw_report_prepare_dir(c->out, c->force, err, sizeof(err));
+
+	if (!ret)
+		ret = wfw_report_copy_assets(c->out, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "wultfw report: %s\n", err);
+		return ret;
+	}
+	snprintf(path, sizeof(path), "%s/data.js", c->out);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "wultfw report: %s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	ret = wfw_report_write_data(rep, f);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		fprintf(stderr, "wultfw report: writing %s: %s\n", path,
+			strerror(-ret));
+	return ret;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wultfw report before and after reading the rows: what it shows
+ * (report_names.c), the results opened and the report written
+ * (report_open.c). cli/cmd_report.c parses the command line; reading the
+ * rows is report_load.h's.
+ */
+#ifndef WFW_TOOLS_REPORT_PREP_H
+#define WFW_TOOLS_REPORT_PREP_H
+
+#include <stddef.h>
+
+#include "report_load.h"
+
+/*
+ * Open every result (args[i] into res[i], rd[i]; owned[i]: a reportid to
+ * free), warn where they were measured unlike the first. 0 or an error
+ * said on stderr.
+ */
+int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
+		 struct wfw_rep_result *res, struct wfw_reader **rd, char **owned);
+/* --list-metrics: every result's columns, units and what each is. */
+void rep_list_metrics(const struct wfw_rep_result *res, size_t nres,
+		      struct wfw_reader **rd);
+/*
+ * The tabs, x axes and metrics with scatter plots, from -m, --xaxes and
+ * --yaxes (each pattern must match a column) or the defaults. 0 or an
+ * error said on stderr.
+ */
+int rep_choose_names(const struct rep_cli *c, struct wfw_rep_result *res,
+		     size_t nres, struct wfw_reader **rd, struct rep_names *nm);
+/* The report directory c->out: the page, its assets and data.js. */
+int rep_write(const struct rep_cli *c, const struct wfw_report *rep);
+
+#endif
