@@ -32,17 +32,33 @@
 enum kind { ABOVE, PLUGIN_DIR, PLUGIN_FILE };
 
 /*
- * Whose files may be loaded: root's, the effective user's, and those of
- * the running binary's owner, who decides what this process runs anyway
- * (a build tree's ./wultfw run with sudo loads the plugins built with it).
+ * Whether uid owns the running binary or a directory above it: then it
+ * could have replaced the binary, so it decides what runs here anyway (a
+ * build tree a user checked out or built, run by root with sudo).
  */
+static bool owns_binary(uid_t uid)
+{
+	char path[PATH_MAX], *slash;
+	struct stat st;
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	if (n <= 0)
+		return false;
+	path[n] = '\0';
+	for (;;) {
+		if (!stat(path, &st) && st.st_uid == uid)
+			return true;
+		slash = strrchr(path, '/');
+		if (!slash || !path[1])
+			return false;			/* "/" was the last */
+		slash[slash == path] = '\0';	/* "/a/b" -> "/a", "/a" -> "/" */
+	}
+}
+
+/* Whose files may be loaded: root's, the effective user's, the binary's. */
 static bool trusted_uid(uid_t uid)
 {
-	struct stat st;
-
-	if (uid == 0 || uid == geteuid())
-		return true;
-	return !stat("/proc/self/exe", &st) && st.st_uid == uid;
+	return uid == 0 || uid == geteuid() || owns_binary(uid);
 }
 
 /* Writable by others, or by a group other than root's. */

@@ -163,6 +163,19 @@ EVIL_MARKER="$work/marker-sticky" WULTFW_PLUGIN_PATH=$d "$WULTFW" help evil >"$w
 [ -e "$work/marker-sticky" ] && ok "a root-owned plugin directory inside a sticky one is accepted" ||
 	{ fail "a plugin directory inside a sticky one was refused:"; cat "$work/sticky.out"; }
 
+# A wultfw binary that a user owns (a build tree of theirs, run by root
+# with sudo) loads that user's plugins: the user decides what runs anyway.
+mkdir -p "$work/userbuild/plug"
+cp "$WULTFW" "$work/userbuild/wultfw"
+cp "$work/evil.so" "$work/userbuild/plug/evil.so"
+chown -R "$nobody" "$work/userbuild"
+EVIL_MARKER="$work/marker-user" WULTFW_PLUGIN_PATH="$work/userbuild/plug" \
+	"$work/userbuild/wultfw" help evil >"$work/user.out" 2>&1
+[ -e "$work/marker-user" ] && ok "a binary owned by nobody opens nobody's plugin" ||
+	{ fail "a binary owned by nobody refused nobody's plugin:"; cat "$work/user.out"; }
+refused "$work/userbuild/plug" "nobody's plugin, for a binary root owns" \
+	"plugin 'evil': refusing $cwork/userbuild (directory owned by "
+
 # The build tree's own plugins still load.
 WULTFW_PLUGIN_PATH=$WULTFW_BUILD_PLUGIN_PATH "$WULTFW" help csv >"$work/csv" 2>&1
 expect_status 0 $? "the build tree's csv plugin loads"
