@@ -160,7 +160,7 @@ int wfw_remote_setup(struct wfw_remote_opts *ro, struct wfw_plan *plan,
 		ret = -1;
 	else if (!ro->ssh.sut_wultfw)
 		ro->ssh.sut_wultfw = sut_wultfw;
-	if (!ro->hosts.n) {
+	if (!ro->hosts.n && !ret) {
 		ro->hosts = from_file;
 		from_file.n = 0;
 		from_file.v = NULL;
