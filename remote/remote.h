@@ -71,6 +71,9 @@ int wfw_sut_check_version(struct wfw_sut *s, char *why, size_t len);
  */
 int wfw_untar(const char *archive, const char *dir, char **names, size_t n,
 	      const char *err_path, char *why, size_t len);
+/* One line of `tar -tvP --quoting-style=c`: 0, or -1 with why naming it. */
+int wfw_untar_check_line(const char *line, char **names, size_t n,
+			 char *why, size_t len);
 
 /* remote_fetch.c: copy finished results back */
 int wfw_remote_fetch(struct wfw_sut *s, const char *rundir,

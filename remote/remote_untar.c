@@ -128,9 +128,8 @@ static const char *problem(char type, const char *mode, const char *name,
 	return NULL;
 }
 
-/* One line of the listing: 0, or -1 with why naming the member. */
-static int check_line(const char *line, char **names, size_t n, char *why,
-		      size_t len)
+int wfw_untar_check_line(const char *line, char **names, size_t n,
+			 char *why, size_t len)
 {
 	const char *q = strchr(line, '"'), *bad;
 	char name[4096];
@@ -175,7 +174,7 @@ static int check_members(const char *archive, const char *err_path,
 	f = fdopen(fds[0], "r");
 	while (f && !ret && (got = getline(&line, &cap, f)) > 0) {
 		line[strcspn(line, "\n")] = '\0';
-		ret = check_line(line, names, n, why, len);
+		ret = wfw_untar_check_line(line, names, n, why, len);
 	}
 	/* Stop reading at the first bad member: tar ends on a closed pipe. */
 	if (f)

@@ -132,6 +132,53 @@ static void test_host_names(void)
 	CU_ASSERT_STRING_EQUAL(dest, "sut1");
 }
 
+/* Lines of tar's listing of a SUT's archive: the member and what is wrong. */
+static void test_untar_lines(void)
+{
+	static const char *const lines[][2] = {
+		{ "drwxr-xr-x 0/0 0 2025-01-01 00:00 \"res/\"", NULL },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 \"res\"", NULL },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 \"res/a \\\"b\\\"\\n\"", NULL },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 \"res/\\303\\251\"", NULL },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 \"res/..x/x..\"", NULL },
+		{ "-rw-r--r-- 1000/1000 1 2025-01-01 00:00 \"b/logs/x\"", NULL },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 \"res/../x\"", "is a path through '..'" },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 \"res/..\"", "is a path through '..'" },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 \"/res/x\"", "is an absolute path" },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 \"resx/a\"", "is outside the result directories" },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 \"./res/a\"", "is outside the result directories" },
+		{ "-rwsr-xr-x 0/0 1 2025-01-01 00:00 \"res/s\"", "is set-user-ID or set-group-ID" },
+		{ "-rw-r-Sr-- 0/0 1 2025-01-01 00:00 \"res/s\"", "is set-user-ID or set-group-ID" },
+		{ "lrwxrwxrwx 0/0 0 2025-01-01 00:00 \"res/l\" -> \"/etc\"",
+		  "member \"res/l\" -> \"/etc\" is a symbolic link" },
+		{ "hrw-r--r-- 0/0 0 2025-01-01 00:00 \"res/h\" link to \"/etc/passwd\"", "is a hard link" },
+		{ "crw-r--r-- 0/0 1,3 2025-01-01 00:00 \"res/c\"", "is a device file" },
+		{ "brw-r--r-- 0/0 8,0 2025-01-01 00:00 \"res/b\"", "is a device file" },
+		{ "prw-r--r-- 0/0 0 2025-01-01 00:00 \"res/p\"", "is a FIFO" },
+		{ "V--------- 0/0 0 2025-01-01 00:00 \"res\"--Volume Header--", "neither a plain file" },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 \"res/a/b/c/d/e/f/g/h/i\"", "nested deeper" },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 \"res/open", "cannot read" },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 \"res/\\000\"", "cannot read" },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 \"res/\\q\"", "cannot read" },
+		{ "-rw-r--r-- 0/0 1 2025-01-01 00:00 res/a", "cannot read" },
+		{ "-rw", "cannot read" },
+		{ NULL, NULL },
+	};
+	char *names[] = { "res", "b" }, why[1024];
+	size_t i;
+
+	for (i = 0; lines[i][0]; i++) {
+		why[0] = '\0';
+		CU_ASSERT_EQUAL(wfw_untar_check_line(lines[i][0], names, 2, why, sizeof(why)),
+				lines[i][1] ? -1 : 0);
+		if (lines[i][1]) {
+			TU_ASSERT_CONTAINS(why, lines[i][1]);
+		} else if (why[0]) {
+			fprintf(stderr, "%s: %s\n", lines[i][0], why);
+		}
+	}
+}
+
 static int plan_hosts(const char *text, struct wfw_hosts *h,
 		      const char **sut_wultfw, struct wfw_cfgerr *errs)
 {
@@ -191,6 +238,7 @@ int main(void)
 	CU_add_test(s, "shell quoting round trip through /bin/sh", test_shq);
 	CU_add_test(s, "-H host lists", test_hosts_cli);
 	CU_add_test(s, "host names", test_host_names);
+	CU_add_test(s, "tar's listing of a SUT's archive", test_untar_lines);
 	CU_add_test(s, "hosts and sut_wultfw in the file", test_hosts_file);
 	return tu_run();
 }
