@@ -259,6 +259,7 @@ int wfw_cmd_run(int argc, char **argv)
 			errs.n, errs.n == 1 ? "" : "s", plan.file);
 		wfw_cfgerr_free(&errs);
 		wfw_plan_free(&plan);
+		wfw_hosts_free(&a.rem.hosts);
 		return 2;
 	}
 	if (remote)
@@ -268,5 +269,6 @@ int wfw_cmd_run(int argc, char **argv)
 	else
 		status = run_local(&a, &plan, argc, argv);
 	wfw_plan_free(&plan);
+	wfw_hosts_free(&a.rem.hosts);	/* -H with --local */
 	return status;
 }

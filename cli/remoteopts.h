@@ -22,7 +22,7 @@ enum wfw_cli_next wfw_cli_on_suts(void *unused, const char *hosts);
 
 /* The remote options, in the struct wfw_remote_opts at `type`'s `m`. */
 #define WFW_CLI_REMOTE(type, m) \
-	{ "host", 'H', WFW_CLI_CALL, "HOST[,HOST...]", "run on these SUTs over ssh (overrides 'hosts')", \
+	{ "host", 'H', WFW_CLI_CALL, "HOST[,HOST...]", "run on these SUTs over ssh (overrides 'hosts'): host names, IP addresses, user@host or ssh aliases of letters, digits, '.', '_', '-' (not first); IPv6 as ::1 or [::1]", \
 	  .off = offsetof(type, m), .set = wfw_cli_hosts }, \
 	{ "user", 'U', WFW_CLI_STRING, "USER", "ssh user on the SUTs", \
 	  .off = offsetof(type, m.ssh.user) }, \

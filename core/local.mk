@@ -19,7 +19,7 @@ core_libwfw_core_la_SOURCES = \
 	core/pin.c core/pin.h \
 	core/plan.c core/plan.h \
 	core/pluginst.c core/pluginst.h \
-	core/plugins.c core/plugins.h \
+	core/plugins.c core/plugins.h core/plugintrust.c core/plugintrust.h \
 	core/progress.c core/progress.h \
 	core/resolved.c core/resolved.h \
 	core/restore.c core/restore.h \
@@ -49,3 +49,8 @@ endif
 core_libwfw_core_la_SOURCES += core/outfiles.c core/outfiles.h
 # Sink options naming columns, checked against the source's at load time.
 core_libwfw_core_la_SOURCES += core/sinkcols.c core/sinkcols.h
+# A plugin another user could have written is never opened (core/plugintrust.c).
+EXTRA_DIST += tests/integration/test_plugin_trust.sh
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_plugin_trust.sh
+endif

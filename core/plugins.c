@@ -3,6 +3,7 @@
 
 #include "plugins.h"
 #include "buildtree.h"
+#include "plugintrust.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* Directories searched: WULTFW_PLUGIN_PATH's, a build tree's, PLUGINDIR. */
@@ -96,68 +96,6 @@ static size_t search_dirs(char dirs[][PATH_MAX], size_t max)
 	if (n < max)
 		snprintf(dirs[n++], PATH_MAX, "%s", PLUGINDIR);
 	return n;
-}
-
-/*
- * Running as root, loading code that another user could have replaced
- * would hand them root: refuse group- or world-writable files and dirs.
- */
-static int check_owner_only(const char *path, char *err, size_t errlen)
-{
-	struct stat st;
-
-	if (geteuid() != 0)
-		return 0;
-	if (stat(path, &st))
-		return 0;	/* absent: nothing to load from it */
-	if ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid)) {
-		snprintf(err, errlen,
-			 "refusing %s: it is writable by other users and wultfw runs as root (fix with: chmod go-w %s)",
-			 path, path);
-		return -EPERM;
-	}
-	return 0;
-}
-
-static int check_paths(const char *dir, const char *name, char *err,
-		       size_t errlen)
-{
-	char path[PATH_MAX + 64];
-	int ret;
-
-	ret = check_owner_only(dir, err, errlen);
-	if (!ret) {
-		snprintf(path, sizeof(path), "%s/%s.la", dir, name);
-		ret = check_owner_only(path, err, errlen);
-	}
-	if (!ret) {
-		snprintf(path, sizeof(path), "%s/.libs", dir);
-		ret = check_owner_only(path, err, errlen);
-	}
-	if (!ret) {
-		snprintf(path, sizeof(path), "%s/.libs/%s.so", dir, name);
-		ret = check_owner_only(path, err, errlen);
-	}
-	if (!ret) {
-		snprintf(path, sizeof(path), "%s/%s.so", dir, name);
-		ret = check_owner_only(path, err, errlen);
-	}
-	return ret;
-}
-
-/* The file for `name` in `dir`: name.la preferred, else name.so. */
-static bool find_in_dir(const char *dir, const char *name, char *file,
-			size_t len)
-{
-	static const char *const exts[] = { ".la", ".so" };
-	size_t i;
-
-	for (i = 0; i < 2; i++) {
-		snprintf(file, len, "%s/%s%s", dir, name, exts[i]);
-		if (access(file, R_OK) == 0)
-			return true;
-	}
-	return false;
 }
 
 static bool valid_name(const char *name)
@@ -361,9 +299,11 @@ int wfw_plugin_load(const char *name, int want_kind,
 	}
 	ndirs = search_dirs(dirs, MAX_DIRS);
 	for (i = 0; i < ndirs; i++) {
-		if (!find_in_dir(dirs[i], name, h->file, sizeof(h->file)))
+		/* Vetted before it is opened: opening runs its constructors. */
+		ret = wfw_plugin_locate(dirs[i], name, h->file, sizeof(h->file),
+					err, errlen);
+		if (ret == -ENOENT)
 			continue;
-		ret = check_paths(dirs[i], name, err, errlen);
 		if (ret)
 			return ret;
 		h->dl = lt_dlopen(h->file);

@@ -3,11 +3,16 @@
 # up (deploy: the kernel modules built and installed).
 noinst_LTLIBRARIES += remote/libwfw_remote.la
 remote_libwfw_remote_la_SOURCES = remote/remote.h remote/remote_ctl.c \
-	remote/remote_fetch.c remote/remote_hosts.c remote/remote_passthru.c \
-	remote/remote_run.c remote/remote_ssh.c remote/remote_deploy.c remote/deploy.h
+	remote/remote_fetch.c remote/remote_hosts.c remote/remote_hostname.c remote/remote_passthru.c \
+	remote/remote_run.c remote/remote_ssh.c remote/remote_untar.c remote/remote_deploy.c remote/deploy.h
 remote_libwfw_remote_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 remote_libwfw_remote_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
 remote_libwfw_remote_la_LIBADD = core/libwfw_core.la lib/sysstate/libwfw_sysstate.la -lpthread
 # Through a variable, so automake still writes the object's own rule.
 remote_deploy_lo = remote/libwfw_remote_la-remote_deploy.lo
 $(remote_deploy_lo): kmod_table.h
+# A hostile SUT's archive and bad host names, through a stand-in for ssh.
+EXTRA_DIST += tests/integration/test_fetch_hostile.sh
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_fetch_hostile.sh
+endif

@@ -25,9 +25,14 @@ struct wfw_ssh_opts {
 	char ctl_dir[64];		/* private directory for control sockets */
 };
 
+/* A SUT's name, as -H or hosts = [...] give it: at most this long. */
+#define WFW_HOST_MAX 128
+#define WFW_HOST_MAX_TEXT "128"
+
 /* One SUT's connection. */
 struct wfw_sut {
 	const char *host;		/* as the user wrote it */
+	char dest[WFW_HOST_MAX + 1];	/* ssh's destination: wfw_host_ssh_dest() */
 	const struct wfw_ssh_opts *o;
 	char ctl_path[128];
 	char ctl_opt[160];		/* "ControlPath=..." for ssh -o */
@@ -56,6 +61,20 @@ const char *wfw_sut_wultfw(const struct wfw_ssh_opts *o);
 const char *wfw_sut_dir(const struct wfw_ssh_opts *o);
 int wfw_sut_check_version(struct wfw_sut *s, char *why, size_t len);
 
+/* remote_untar.c */
+/*
+ * Unpack archive (from the SUT) into the private directory dir, after
+ * tar's own listing of it showed only plain files and directories inside
+ * names[], without '..' or set-id bits (else nothing is unpacked and why
+ * names the member); files end 0644 and directories 0755, owned by this
+ * user. err_path takes tar's messages. 0, or -1 with why.
+ */
+int wfw_untar(const char *archive, const char *dir, char **names, size_t n,
+	      const char *err_path, char *why, size_t len);
+/* One line of `tar -tvP --quoting-style=c`: 0, or -1 with why naming it. */
+int wfw_untar_check_line(const char *line, char **names, size_t n,
+			 char *why, size_t len);
+
 /* remote_fetch.c: copy finished results back */
 int wfw_remote_fetch(struct wfw_sut *s, const char *rundir,
 		     const char *dest_root, char **names, size_t n,
@@ -79,6 +98,16 @@ int wfw_remote_collect(struct wfw_sut *s, const char *rundir,
 char *wfw_remote_list_runs(struct wfw_sut *s, int *st);
 /* The host as a directory name: '/' would make it a path. */
 void wfw_host_dir(const char *host, char *buf, size_t len);
+
+/* remote_hostname.c */
+/*
+ * 0 when host is a host name, IP address (IPv6 bare or in brackets),
+ * user@host or ssh alias of the allowed characters (letters, digits, '.',
+ * '_', '-', not first); else -1 and why: "'HOST': what is wrong".
+ */
+int wfw_host_check(const char *host, char *why, size_t len);
+/* host as ssh takes it: an IPv6 address without its brackets. */
+void wfw_host_ssh_dest(const char *host, char *buf, size_t len);
 
 /* Hosts from -H "a,b,c" or the file's hosts = [ ... ]. */
 struct wfw_hosts {

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Copy finished result directories from the SUT (RUNDIR/out/NAME) to the
- * controller (DEST/NAME) through `ssh HOST tar c | tar x`. They land in a
- * temporary directory first and are renamed into place only when the whole
- * copy succeeded, so a full disk leaves no half result behind, and the SUT
- * keeps its copy until the caller removes it.
+ * controller (DEST/NAME): `ssh HOST tar c` saved into a private temporary
+ * directory, checked member by member and unpacked there (remote_untar.c:
+ * nothing a hostile SUT sends lands outside it), then renamed into place
+ * only when the whole copy succeeded, so a full disk leaves no half result
+ * behind, and the SUT keeps its copy until the caller removes it.
  */
 #include "config.h"
 
@@ -52,42 +53,88 @@ static bool nearly_full(const char *dir)
 	return !statvfs(dir, &sv) && (uint64_t)sv.f_bavail * sv.f_frsize < 65536;
 }
 
-/* ssh HOST 'tar c' | tar x -C tmp; returns 0 or fills why. */
-static int copy_to(struct wfw_sut *s, const char *cmd, const char *tmp,
-		   const char *dest, char *why, size_t len)
+/* Everything from `from` into `to`: 0, or -errno of the first failure. */
+static int drain(int from, int to)
 {
-	const char *tar[] = { "tar", "xf", "-", "-C", tmp, NULL };
-	char err_path[160], tar_err[512];
-	int fds[2], ssh_pid, tar_pid, err_fd, ssh_st, tar_st;
+	char buf[65536];
+	ssize_t r, w;
 
-	snprintf(err_path, sizeof(err_path), "%s.tar", s->err_path);
-	err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (pipe2(fds, O_CLOEXEC) || err_fd < 0) {
+	while ((r = read(from, buf, sizeof(buf))) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		for (char *p = buf; r > 0; p += w, r -= w) {
+			w = write(to, p, (size_t)r);
+			if (w < 0 && errno == EINTR)
+				w = 0;
+			else if (w < 0)
+				return -errno;
+		}
+	}
+	return 0;
+}
+
+/*
+ * ssh HOST 'tar c' into the file archive (a write that fails stops the
+ * copy, and ssh with it: its pipe closes); 0 or fills why.
+ */
+static int save_archive(struct wfw_sut *s, const char *cmd,
+			const char *archive, const char *dest, char *why,
+			size_t len)
+{
+	char ssh_err[512];
+	int fds[2], fd, pid = -1, st, ret;
+
+	fd = open(archive, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || pipe2(fds, O_CLOEXEC)) {
 		snprintf(why, len, "cannot copy results back: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
-	tar_pid = wfw_spawn(tar, fds[0], -1, err_fd);
-	close(fds[0]);
-	close(err_fd);
-	if (wfw_ssh_spawn(s, cmd, -1, fds[1], &ssh_pid))
-		ssh_pid = -1;
+	wfw_ssh_spawn(s, cmd, -1, fds[1], &pid);
 	close(fds[1]);
-	ssh_st = wfw_spawn_wait(ssh_pid);
-	tar_st = wfw_spawn_wait(tar_pid);
-	wfw_read_text_line(err_path, tar_err, sizeof(tar_err));	/* tar's first complaint */
-	if (tar_st != 0) {
-		snprintf(why, len, "copying the results into %s failed%s (%s)",
-			 dest, nearly_full(dest) ? ": No space left on device" : "",
-			 tar_err[0] ? tar_err : "tar failed");
+	ret = drain(fds[0], fd);
+	close(fds[0]);
+	st = wfw_spawn_wait(pid);
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (ret) {
+		snprintf(why, len, "copying the results into %s failed: %s", dest,
+			 strerror(-ret));
 		return -1;
 	}
-	if (ssh_st != 0) {
-		wfw_read_text_line(s->err_path, tar_err, sizeof(tar_err));
+	if (st != 0) {
+		wfw_read_text_line(s->err_path, ssh_err, sizeof(ssh_err));
 		snprintf(why, len, "copying the results from the SUT failed (%s)",
-			 tar_err[0] ? tar_err : "ssh or tar failed on the SUT");
+			 ssh_err[0] ? ssh_err : "ssh or tar failed on the SUT");
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The SUT's archive of names[] saved in tmp, checked and unpacked there
+ * (remote_untar.c); 0 or fills why.
+ */
+static int copy_to(struct wfw_sut *s, const char *cmd, const char *tmp,
+		   const char *dest, char **names, size_t n, char *why,
+		   size_t len)
+{
+	char archive[4200], err_path[160], reason[1536];
+
+	/* Not a result's name: those never start with '.'. */
+	snprintf(archive, sizeof(archive), "%s/.sut.tar", tmp);
+	snprintf(err_path, sizeof(err_path), "%s.tar", s->err_path);
+	if (save_archive(s, cmd, archive, dest, why, len))
+		return -1;
+	if (!wfw_untar(archive, tmp, names, n, err_path, reason, sizeof(reason)))
+		return 0;
+	snprintf(why, len, "%s%s", reason,
+		 nearly_full(dest) && !strstr(reason, "No space left") ?
+		 ": No space left on device" : "");
+	return -1;
 }
 
 /* tmp/NAME -> dest/NAME for every name, replacing old ones with force. */
@@ -135,7 +182,8 @@ int wfw_remote_fetch(struct wfw_sut *s, const char *rundir,
 		ret = -1;
 	} else {
 		cmd = tar_cmd(rundir, names, n);
-		ret = copy_to(s, cmd, tmp, dest, reason, sizeof(reason));
+		ret = copy_to(s, cmd, tmp, dest, names, n, reason,
+			      sizeof(reason));
 		free(cmd);
 		if (!ret)
 			ret = move_into_place(tmp, dest, names, n, force, reason,
@@ -181,6 +229,31 @@ static const char *recorded_outdir(char *dest, const char *name)
 		if (!strncmp(line, name, nl) && line[nl] == '\t')
 			return line + nl + 1;
 	return ".";
+}
+
+/*
+ * A result name as the SUT lists it: what an experiment name can be
+ * (letters, digits and . _ - +), or it would lead out of OUTDIR/HOST.
+ */
+static bool result_name(const char *name)
+{
+	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("._-+", *p)))
+			return false;
+	return true;
+}
+
+/* name for a message: anything but printable ASCII as '?'. */
+static void printable(const char *name, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < len; i++)
+		buf[i] = name[i] > ' ' && name[i] < 0x7f ? name[i] : '?';
+	buf[i] = '\0';
 }
 
 /* Remove what arrived from the SUT, and the whole run when nothing is left. */
@@ -264,6 +337,16 @@ int wfw_remote_collect(struct wfw_sut *s, const char *rundir,
 	     name = strtok_r(NULL, "\n", &save)) {
 		if (name[0] == '.' || !wanted(name, only, nonly) || ndone == 256)
 			continue;
+		if (!result_name(name)) {
+			char shown[256];
+
+			printable(name, shown, sizeof(shown));
+			snprintf(why, len,
+				 "the SUT lists a result named '%s' in %s/out, which no experiment can be called (letters, digits and . _ - +): refusing to fetch it",
+				 shown, rundir);
+			ret = -1;
+			break;
+		}
 		local_dest(dest, sizeof(dest), outdir, text, name, host_dir);
 		ret = wfw_remote_fetch(s, rundir, dest, &name, 1, force, why, len);
 		if (!ret) {

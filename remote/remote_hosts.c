@@ -8,21 +8,6 @@
 
 #include "remote.h"
 
-/* NULL when host is usable as ssh's destination, else why not. */
-static const char *bad_host(const char *host)
-{
-	const char *p;
-
-	if (!*host)
-		return "an empty host name";
-	if (*host == '-')
-		return "a host name cannot start with '-'";
-	for (p = host; *p; p++)
-		if ((unsigned char)*p <= ' ' || *p == '\'' || *p == '"')
-			return "a host name cannot contain spaces, quotes or control characters";
-	return NULL;
-}
-
 static int add(struct wfw_hosts *h, const char *host)
 {
 	char **v = realloc(h->v, (h->n + 1) * sizeof(*v));
@@ -37,15 +22,22 @@ static int add(struct wfw_hosts *h, const char *host)
 int wfw_hosts_parse(struct wfw_hosts *h, const char *list, char *why,
 		    size_t len)
 {
-	char *copy = strdup(list), *tok, *save;
-	const char *bad;
+	char *copy = strdup(list), *tok, *next, bad[512];
 	size_t i;
 
 	if (!copy)
 		abort();
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if ((bad = bad_host(tok))) {
-			snprintf(why, len, "-H: '%s': %s", tok, bad);
+	/* Not strtok: "a,,b" is a mistake to say, not a list of two. */
+	for (tok = copy; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		if (wfw_host_check(tok, bad, sizeof(bad))) {
+			if (*tok)
+				snprintf(why, len, "-H: %s", bad);
+			else
+				snprintf(why, len, "-H '%s': an empty host name (two commas in a row, or one at an end)",
+					 list);
 			free(copy);
 			return -1;
 		}
@@ -56,10 +48,6 @@ int wfw_hosts_parse(struct wfw_hosts *h, const char *list, char *why,
 			add(h, tok);
 	}
 	free(copy);
-	if (!h->n) {
-		snprintf(why, len, "-H: no host given (-H HOST[,HOST...])");
-		return -1;
-	}
 	return 0;
 }
 
@@ -68,7 +56,7 @@ int wfw_hosts_from_plan(struct wfw_hosts *h, struct wfw_plan *plan,
 {
 	const config_setting_t *root = config_root_setting(&plan->cfg);
 	const config_setting_t *s, *e;
-	const char *bad;
+	char bad[512];
 	int i, n, bad_n = 0;
 
 	s = config_setting_get_member(root, "sut_wultfw");
@@ -94,7 +82,8 @@ int wfw_hosts_from_plan(struct wfw_hosts *h, struct wfw_plan *plan,
 		if (config_setting_type(e) != CONFIG_TYPE_STRING) {
 			wfw_cfgerr_at(errs, e, key, "expected a host name in quotes");
 			bad_n++;
-		} else if ((bad = bad_host(config_setting_get_string(e)))) {
+		} else if (wfw_host_check(config_setting_get_string(e), bad,
+					  sizeof(bad))) {
 			wfw_cfgerr_at(errs, e, key, "%s", bad);
 			bad_n++;
 		} else {
@@ -171,7 +160,7 @@ int wfw_remote_setup(struct wfw_remote_opts *ro, struct wfw_plan *plan,
 		ret = -1;
 	else if (!ro->ssh.sut_wultfw)
 		ro->ssh.sut_wultfw = sut_wultfw;
-	if (!ro->hosts.n) {
+	if (!ro->hosts.n && !ret) {
 		ro->hosts = from_file;
 		from_file.n = 0;
 		from_file.v = NULL;

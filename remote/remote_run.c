@@ -343,7 +343,7 @@ void wfw_sut_job_run(struct wfw_sut_job *j)
 	char why[1024];
 	int rc;
 
-	char host_dir[128];
+	char host_dir[WFW_HOST_MAX + 1];
 
 	j->t0 = (long)time(NULL);
 	/* The host in the name: several "SUTs" may share one machine. */

@@ -52,6 +52,7 @@ void wfw_sut_init(struct wfw_sut *s, const char *host, int idx,
 {
 	memset(s, 0, sizeof(*s));
 	s->host = host;
+	wfw_host_ssh_dest(host, s->dest, sizeof(s->dest));
 	s->o = o;
 	snprintf(s->ctl_path, sizeof(s->ctl_path), "%s/%d", o->ctl_dir, idx);
 	snprintf(s->ctl_opt, sizeof(s->ctl_opt), "ControlPath=%s", s->ctl_path);
@@ -183,7 +184,7 @@ static void ssh_argv(const struct wfw_sut *s, const char **argv,
 		argv[n++] = "exit";
 	}
 	argv[n++] = "--";
-	argv[n++] = s->host;
+	argv[n++] = s->dest;
 	if (cmd)
 		argv[n++] = cmd;
 	argv[n] = NULL;
