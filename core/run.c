@@ -141,7 +141,10 @@ static int host_remember(struct wultfw_ctx *ctx, const char *what,
 	int id;
 
 	snprintf(msg, sizeof(msg), "%s: %s", ctx->plugin ? ctx->plugin->name : "plugin", what);
-	id = wfw_restore_remember(msg, steps, n, ctx->err, sizeof(ctx->err));
+	/* What a later wultfw would refuse to write back is not changed. */
+	id = wfw_restore_check_steps(ctx->sysfs_root, steps, n, ctx->err, sizeof(ctx->err));
+	if (!id)
+		id = wfw_restore_remember(msg, steps, n, ctx->err, sizeof(ctx->err));
 	return id;
 }
 
@@ -947,7 +950,7 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	wfw_log_keep();		/* for logs/wultfw.log, once it exists */
 	snprintf(run.dir, sizeof(run.dir), "%s/%s", e->outdir, e->name);
 	/* What a killed run left changed goes back before we change anything. */
-	if (wfw_restore_leftovers("run", true) < 0)
+	if (wfw_restore_leftovers("run", o->sysfs_root, true) < 0)
 		wfw_warn("settings a killed wultfw changed could not all be restored (above): this experiment may measure with them");
 
 	lock = lock_cpu(e);
