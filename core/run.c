@@ -921,18 +921,23 @@ static void report(struct wfw_run *run, int ret)
  * probe -> result directory -> sinks -> pump -> finish; each phase that
  * got set up is torn down in the mirrored order, whatever failed.
  */
-/* The measured CPU's lock (cpulock.h): its fd, or < 0 (busy: said). */
+/*
+ * The measured CPU's lock (cpulock.h): its fd, or < 0 (busy: said;
+ * -EPERM: the file or directory refused, said: the run stops).
+ */
 static int lock_cpu(const struct wfw_experiment *e)
 {
 	pid_t other;
-	int fd = wfw_cpulock_take(e->cpu, &other);
-	char who[32] = "pid unknown";
+	char err[1024], who[32] = "pid unknown";
+	int fd = wfw_cpulock_take(e->cpu, &other, err, sizeof(err));
 
 	if (other)
 		snprintf(who, sizeof(who), "pid %d", (int)other);
 	if (fd == -EBUSY)
 		wfw_warn("experiment '%s': another wultfw (%s) is measuring CPU %d too: each disturbs the other's wake-ups",
 			 e->name, who, e->cpu);
+	else if (fd == -EPERM)
+		wfw_err("experiment '%s': CPU %d's lock: %s", e->name, e->cpu, err);
 	return fd;
 }
 
@@ -954,6 +959,10 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		wfw_warn("settings a killed wultfw changed could not all be restored (above): this experiment may measure with them");
 
 	lock = lock_cpu(e);
+	if (lock == -EPERM) {
+		r->failed = true;
+		return lock;
+	}
 	ret = probe(&run);
 	if (!ret) {
 		ret = prepare_resultdir(&run);
