@@ -2,7 +2,8 @@
 # Root's state directory as another user would plant it (issue 29): a
 # state directory or file of nobody's, one others can write, symbolic
 # links, writes outside the sysfs root (absolute, "..", through a link),
-# a cpuN.lock pointing at a victim. `wultfw restore` and runs refuse
+# a cpuN.lock pointing at a victim; files WULTFW_PLOTLY_JS and
+# WULTFW_REPORT_ASSETS name for report. restore, runs and report refuse
 # each in one line naming the file, and the victim outside the state
 # directory keeps its contents and its mtime.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
