@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <par/par.h>
@@ -19,6 +20,17 @@
 
 /* Long options without a letter: getopt_long() returns this plus the index. */
 #define LONG_ONLY 256
+
+enum wfw_cli_next wfw_cli_check_sysfs_root(const struct wfw_cli *cli,
+					   const char *dir)
+{
+	struct stat st;
+
+	if (!dir || (!stat(dir, &st) && S_ISDIR(st.st_mode)))
+		return WFW_CLI_NEXT;
+	return wfw_cli_error(cli, "--sysfs-root '%s' is no directory (it stands for /sys, in tests)",
+			     dir);
+}
 
 static const char *sp(const struct wfw_cli *cli)
 {

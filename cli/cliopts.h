@@ -23,6 +23,12 @@ int wfw_cli_status(enum wfw_cli_next next);
 /* "wultfw NAME: MESSAGE" on stderr; returns WFW_CLI_USAGE. */
 enum wfw_cli_next wfw_cli_error(const struct wfw_cli *cli, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * A hidden --sysfs-root DIR (tests: a fake /sys) must name a directory:
+ * WFW_CLI_NEXT, or the error said (WFW_CLI_USAGE). NULL is fine.
+ */
+enum wfw_cli_next wfw_cli_check_sysfs_root(const struct wfw_cli *cli,
+					   const char *dir);
 /* The default of -j: the online CPUs, 1 to WFW_CLI_JOBS_MAX. */
 unsigned wfw_cli_online_cpus(void);
 

@@ -14,6 +14,7 @@
 struct restore_args {
 	bool dry;
 	const char *state_dir;
+	const char *sysfs_root;
 };
 
 static const struct wfw_cli_opt restore_opts[] = {
@@ -21,6 +22,8 @@ static const struct wfw_cli_opt restore_opts[] = {
 	  .off = offsetof(struct restore_args, dry) },
 	{ "state-dir", 0, WFW_CLI_STRING, "DIR", "where the state files are; by default $WULTFW_STATE_DIR, else " WFW_RESTORE_DEFAULT_DIR,
 	  .off = offsetof(struct restore_args, state_dir) },
+	{ "sysfs-root", 0, WFW_CLI_STRING, "DIR", "a directory standing for /sys (tests): the only place files are written back",
+	  .off = offsetof(struct restore_args, sysfs_root), .hidden = true },
 	WFW_CLI_END
 };
 
@@ -36,7 +39,11 @@ static const struct wfw_cli restore_cli = {
 		 "after restoring; this command, 'wultfw scan' and every new run find\n"
 		 "the files of runs that no longer run, say what they left changed, and\n"
 		 "restore it. Runs still going are listed and left alone. What cannot\n"
-		 "be put back stays in its file, alone, for another try.\n",
+		 "be put back stays in its file, alone, for another try.\n\n"
+		 "State files are trusted only when they and their directory belong to\n"
+		 "root (or you), nobody else can write them and neither is a symbolic\n"
+		 "link; a file that would write anything outside /sys is refused, and\n"
+		 "so is its every change: check it and remove it.\n",
 	.epilog = "Exit status: 0 when nothing was left or everything was put back,\n"
 		  "1 when a setting could not be put back (the state file is kept),\n"
 		  "2 on bad usage.\n",
@@ -51,9 +58,12 @@ int wfw_cmd_restore(int argc, char **argv)
 
 	if (next != WFW_CLI_NEXT)
 		return wfw_cli_status(next);
+	next = wfw_cli_check_sysfs_root(&restore_cli, a.sysfs_root);
+	if (next != WFW_CLI_NEXT)
+		return wfw_cli_status(next);
 	if (a.state_dir)
 		setenv("WULTFW_STATE_DIR", a.state_dir, 1);
-	found = wfw_restore_leftovers("restore", !a.dry);
+	found = wfw_restore_leftovers("restore", a.sysfs_root, !a.dry);
 	if (found < 0)
 		return 1;
 	if (!found)

@@ -75,14 +75,14 @@ static int probe(const char *name)
 }
 
 /* C-states: what ReqCState and 'cstates' restrictions can use here. */
-static void scan_cpuidle(int cpu)
+static void scan_cpuidle(int cpu, const char *root)
 {
 	struct wfw_cpuidle ci;
 	char why[160];
 	int i;
 
-	if (wfw_cpuidle_open(&ci, cpu, NULL)) {
-		wfw_cpuidle_why_none(cpu, NULL, why, sizeof(why));
+	if (wfw_cpuidle_open(&ci, cpu, root)) {
+		wfw_cpuidle_why_none(cpu, root, why, sizeof(why));
 		printf("C-states: %s: experiments with 'cstates' cannot run here and results have no ReqCState\n\n",
 		       why);
 		return;
@@ -96,12 +96,15 @@ static void scan_cpuidle(int cpu)
 
 struct scan_args {
 	const char *dump;	/* --pci-dump */
+	const char *sysfs_root;	/* tests: a fake /sys for C-states and leftovers */
 };
 
 static const struct wfw_cli_opt scan_opts[] = {
 	{ "pci-dump", 0, WFW_CLI_STRING, "FILE", "read PCI devices from an 'lspci -xxx' dump instead of this machine (NICs only; sources are skipped)",
 	  .off = offsetof(struct scan_args, dump) },
 	WFW_CLI_ON_SUTS("scan these SUTs over ssh instead"),
+	{ "sysfs-root", 0, WFW_CLI_STRING, "DIR", "a directory standing for /sys (tests): C-states and the settings killed runs left",
+	  .off = offsetof(struct scan_args, sysfs_root), .hidden = true },
 	WFW_CLI_END
 };
 
@@ -125,6 +128,8 @@ int wfw_cmd_scan(int argc, char **argv)
 	char **names;
 	int usable = 0, ret;
 
+	if (next == WFW_CLI_NEXT)
+		next = wfw_cli_check_sysfs_root(&scan_cli, a.sysfs_root);
 	if (next != WFW_CLI_NEXT)
 		return wfw_cli_status(next);
 	if (a.dump) {
@@ -132,9 +137,9 @@ int wfw_cmd_scan(int argc, char **argv)
 		return ret < 0 ? 1 : 0;
 	}
 	/* A killed run's leftovers would make the scan describe its changes. */
-	if (wfw_restore_leftovers("scan", true) < 0)
+	if (wfw_restore_leftovers("scan", a.sysfs_root, true) < 0)
 		fprintf(stderr, "wultfw scan: what follows may show settings a killed run changed\n");
-	scan_cpuidle(wfw_default_cpu(NULL));
+	scan_cpuidle(wfw_default_cpu(a.sysfs_root), a.sysfs_root);
 	printf("sources on this machine:\n");
 	names = wfw_plugin_names(&n);
 	for (i = 0; i < n; i++)

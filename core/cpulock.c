@@ -8,10 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "restore_file.h"
+#include "statedir.h"
 
 /* The pid the holder wrote into fd's file, or 0. */
 static pid_t holder(int fd)
@@ -25,23 +24,27 @@ static pid_t holder(int fd)
 	return (pid_t)strtol(buf, NULL, 10);
 }
 
-int wfw_cpulock_take(int cpu, pid_t *other)
+int wfw_cpulock_take(int cpu, pid_t *other, char *err, size_t errlen)
 {
-	char path[4096], pid[32];
-	int fd, len;
+	char name[32], pid[32];
+	int dirfd, fd, len;
 
 	*other = 0;
-	mkdir(wfw_restore_dir(), 0755);	/* as the restore files' */
-	snprintf(path, sizeof(path), "%s/cpu%d.lock", wfw_restore_dir(), cpu);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	dirfd = wfw_statedir_open(true, err, errlen);
+	if (dirfd < 0)
+		return dirfd;
+	snprintf(name, sizeof(name), "cpu%d.lock", cpu);
+	/* Not truncated on open: a file not ours is refused untouched. */
+	fd = wfw_statedir_file(dirfd, name, O_RDWR | O_CREAT, err, errlen);
+	close(dirfd);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		int err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		int e = errno == EWOULDBLOCK ? -EBUSY : -errno;
 
 		*other = holder(fd);
 		close(fd);
-		return err;
+		return e;
 	}
 	len = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
 	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)len, 0) != len) {

@@ -8,14 +8,18 @@
 #ifndef WFW_CPULOCK_H
 #define WFW_CPULOCK_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 /*
- * Take CPU cpu's lock: its fd (>= 0) to hand to wfw_cpulock_release(), or
- * -EBUSY with *other the pid measuring it (0 if it did not say), or
+ * Take CPU cpu's lock, STATE_DIR/cpuN.lock: its fd (>= 0) to hand to
+ * wfw_cpulock_release(), or -EBUSY with *other the pid measuring it (0 if
+ * it did not say), or -EPERM with err saying why the directory or file is
+ * refused (statedir.h: not trusted, a symbolic link, a hard link), or
  * another -errno when there is no lock to take (no state directory).
+ * Nothing is written to the file before it is checked and locked.
  */
-int wfw_cpulock_take(int cpu, pid_t *other);
+int wfw_cpulock_take(int cpu, pid_t *other, char *err, size_t errlen);
 void wfw_cpulock_release(int fd);
 
 #endif

@@ -28,13 +28,14 @@ core_libwfw_core_la_SOURCES = \
 	core/resultdir.c core/resultdir.h \
 	core/run.c core/run.h \
 	core/signals.c core/signals.h \
-	core/sinkfile.c core/sinkfile.h
+	core/sinkfile.c core/sinkfile.h \
+	core/statedir.c core/statedir.h
 # An experiment's include/exclude against the columns its source declares.
 core_libwfw_core_la_SOURCES += core/datasel_check.c
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 core_libwfw_core_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
 core_libwfw_core_la_LIBADD = lib/expr/libwfw_expr.la lib/units/libwfw_units.la lib/sysstate/libwfw_sysstate.la lib/suggest/libwfw_suggest.la lib/atomic/libwfw_atomic.la \
-	lib/pcidisc/libwfw_pcidisc.la lib/datafmt/libwfw_datafmt.la -lpthread \
+	lib/trust/libwfw_trust.la lib/pcidisc/libwfw_pcidisc.la lib/datafmt/libwfw_datafmt.la -lpthread \
 	$(LIBCONFIG_LIBS) $(LTDL_LIBS)
 
 # Settings restored after a crash (core/restore*.c).

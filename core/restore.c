@@ -2,7 +2,7 @@
 /*
  * This process's changes to system settings, kept in its state file
  * before they are made (restore.h). Restoring needs only open, write,
- * close and unlink on strings prepared in advance, so signal handlers can
+ * close and unlinkat on strings prepared in advance, so signal handlers can
  * do it; everything that builds or rewrites the state file runs with the
  * stop signals held.
  */
@@ -17,18 +17,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic/atomic.h>
+#include <sysstate/beneath.h>
 #include <sysstate/proc.h>
+#include <sysstate/sysfile.h>
 
 #include "restore_file.h"
 #include "restore_plugin.h"
+#include "statedir.h"
 
 static struct wfw_change changes[WFW_RESTORE_MAX_CHANGES];
 static volatile int nchanges;	/* slots used; a slot stays (dead) once undone */
-static char state_path[PATH_MAX];
+static int state_dirfd = -1;	/* the state directory, checked */
+static char state_name[32];	/* PID.state in it */
+static char state_path[PATH_MAX];	/* both, for messages */
 static pid_t owner;	/* whose changes these are: a forked child's are not */
 
 static void hold_signals(sigset_t *old)
@@ -54,35 +58,37 @@ static int save(void)
 	st.changes = changes;
 	st.nchanges = (size_t)nchanges;
 	if (!wfw_state_live(&st)) {
-		if (unlink(state_path) && errno != ENOENT)
+		if (state_dirfd >= 0 && unlinkat(state_dirfd, state_name, 0) &&
+		    errno != ENOENT)
 			return -errno;
 		return 0;
 	}
 	text = wfw_state_format(&st);
 	if (!text)
 		return -ENOMEM;
-	ret = wfw_atomic_write_text(state_path, text, strlen(text));
+	ret = wfw_atomic_write_text_at(state_dirfd, state_name, text,
+				       strlen(text), 0644);
 	free(text);
 	return ret;
 }
 
+/* The checked state directory (statedir.h), kept open for the process. */
 static int open_state_dir(char *err, size_t errlen)
 {
-	const char *dir = wfw_restore_dir();
-
-	if (state_path[0] && owner == getpid())
+	if (state_dirfd >= 0 && owner == getpid())
 		return 0;
 	if (owner && owner != getpid())
 		nchanges = 0;	/* a forked child: the parent's are not ours */
-	if (mkdir(dir, 0700) && errno != EEXIST) {
-		int e = errno;
+	if (state_dirfd < 0) {
+		int fd = wfw_statedir_open(true, err, errlen);
 
-		snprintf(err, errlen, "cannot create %s to remember the settings to restore: %s (run as root, or set WULTFW_STATE_DIR)",
-			 dir, strerror(e));
-		return -e;
+		if (fd < 0)
+			return fd;
+		state_dirfd = fd;
 	}
 	owner = getpid();
-	snprintf(state_path, sizeof(state_path), "%s/%d.state", dir, (int)owner);
+	snprintf(state_name, sizeof(state_name), "%d.state", (int)owner);
+	snprintf(state_path, sizeof(state_path), "%s/%s", wfw_restore_dir(), state_name);
 	return 0;
 }
 
@@ -134,6 +140,31 @@ int wfw_restore_remember(const char *what,
 		return -EINVAL;
 	}
 	return add_change(&c, err, errlen);
+}
+
+int wfw_restore_check_steps(const char *sysfs_root,
+			    const struct wultfw_restore_step *steps, size_t n,
+			    char *err, size_t errlen)
+{
+	const char *root = wfw_sysfs(sysfs_root);
+
+	for (size_t i = 0; i < n; i++) {
+		int fd = steps[i].path ? wfw_open_beneath(root, steps[i].path, O_PATH) : -ENOENT;
+
+		if (fd == -EXDEV) {
+			snprintf(err, errlen, "cannot remember a write to %s: it is not below the sysfs root %s, and a later wultfw writes back nothing elsewhere",
+				 steps[i].path, root);
+			return -EXDEV;
+		}
+		if (fd == -EINVAL) {
+			snprintf(err, errlen, "cannot remember a write to %s: it is no regular file, and a later wultfw writes back nothing else",
+				 steps[i].path);
+			return -EXDEV;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	return 0;
 }
 
 int wfw_restore_remember_plugin(const char *plugin, const char *what,
@@ -229,8 +260,8 @@ void wfw_restore_all(void)
 	 * stay in the file for `wultfw restore` and the next run.
 	 */
 	if (!put_back_writes()) {
-		if (state_path[0])
-			unlink(state_path);
+		if (state_dirfd >= 0)
+			unlinkat(state_dirfd, state_name, 0);
 	} else {
 		say("wultfw: settings only a plugin can put back are left changed: 'wultfw restore' puts them back (");
 		say(state_path);
@@ -253,8 +284,8 @@ void wfw_restore_exit(void)
 		for (int i = 0; i < nchanges; i++)
 			if (changes[i].live)
 				fprintf(stderr, "wultfw:   %s\n", changes[i].what);
-	} else if (state_path[0]) {
-		unlink(state_path);
+	} else if (state_dirfd >= 0) {
+		unlinkat(state_dirfd, state_name, 0);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }

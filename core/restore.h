@@ -12,7 +12,9 @@
  * changes anything).
  *
  * STATE_DIR is $WULTFW_STATE_DIR, else /run/wultfw (gone at reboot, as the
- * changes are): wfw_restore_dir(), restore_file.h.
+ * changes are): wfw_restore_dir(), restore_file.h; it and its files are
+ * used only when root (or we) own them and no one else can write them
+ * (statedir.h).
  */
 #ifndef WFW_RESTORE_H
 #define WFW_RESTORE_H
@@ -56,10 +58,22 @@ void wfw_restore_exit(void);
 /*
  * State files of other wultfw processes: say what each left changed (on
  * stderr, `tool` prefixing) and, when `restore`, put back what killed
- * runs left. Files of runs still going are only mentioned. Returns the
- * number of killed runs' files found (restored or not), or -1 when a
- * restore failed.
+ * runs left. Files of runs still going are only mentioned. A state
+ * directory or file that is not trusted (statedir.h), or that writes a
+ * file outside `sysfs_root` (NULL: /sys), is refused, said in one line.
+ * Returns the number of killed runs' files found (restored or not), or -1
+ * when one was refused or a restore failed.
  */
-int wfw_restore_leftovers(const char *tool, bool restore);
+int wfw_restore_leftovers(const char *tool, const char *sysfs_root,
+			  bool restore);
+
+/*
+ * Do the writes of a plugin's wultfw_remember() lie below sysfs_root, the
+ * only place a later wultfw writes back? 0, or -EXDEV with err saying
+ * which is not.
+ */
+int wfw_restore_check_steps(const char *sysfs_root,
+			    const struct wultfw_restore_step *steps, size_t n,
+			    char *err, size_t errlen);
 
 #endif /* WFW_RESTORE_H */

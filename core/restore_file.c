@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sysstate/beneath.h>
+
 /* Copy src into dst (len bytes); false if it does not fit. */
 static bool fits(char *dst, size_t len, const char *src)
 {
@@ -67,7 +69,8 @@ int wfw_change_set_plugin(struct wfw_change *c, const char *what,
 	return 0;
 }
 
-int wfw_change_put_back(const struct wfw_change *c)
+/* Write each step's value; with root, another process's: only below it. */
+static int put_back_with(const struct wfw_change *c, const char *root)
 {
 	int ret = 0;
 
@@ -76,12 +79,15 @@ int wfw_change_put_back(const struct wfw_change *c)
 
 	for (size_t i = 0; i < c->nsteps; i++) {
 		const char *v = c->steps[i].value;
-		int fd = open(c->steps[i].path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		int fd = root ? wfw_open_beneath(root, c->steps[i].path, O_WRONLY | O_TRUNC) :
+			 open(c->steps[i].path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 		size_t len = strlen(v);
 
 		if (fd < 0) {
-			if (errno != ENOENT && !ret)
-				ret = -errno;
+			int e = root ? -fd : errno;
+
+			if (e != ENOENT && !ret)
+				ret = -e;
 			continue;
 		}
 		/* ENODEV: a driver's unbind of a device it no longer has. */
@@ -90,6 +96,52 @@ int wfw_change_put_back(const struct wfw_change *c)
 		close(fd);
 	}
 	return ret;
+}
+
+int wfw_change_put_back(const struct wfw_change *c)
+{
+	return put_back_with(c, NULL);
+}
+
+int wfw_change_put_back_beneath(const struct wfw_change *c, const char *root)
+{
+	return put_back_with(c, root);
+}
+
+/* One write's path below root? 0, or -EXDEV with err saying why. */
+static int step_confined(const struct wfw_change *c, size_t k,
+			 const char *root, char *err, size_t errlen)
+{
+	int fd = wfw_open_beneath(root, c->steps[k].path, O_PATH);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (fd != -EXDEV && fd != -EINVAL)
+		return 0;	/* gone, or unreadable: put back says */
+	if (fd == -EXDEV)
+		snprintf(err, errlen, "line %d: the write to %s (change '%s') leads outside the sysfs root %s, the only place wultfw writes back",
+			 c->steps[k].line, c->steps[k].path, c->what, root);
+	else
+		snprintf(err, errlen, "line %d: the write to %s (change '%s') is to no regular file, the only kind wultfw writes back",
+			 c->steps[k].line, c->steps[k].path, c->what);
+	return -EXDEV;
+}
+
+int wfw_state_confined(const struct wfw_state *st, const char *root,
+		       char *err, size_t errlen)
+{
+	for (size_t i = 0; i < st->nchanges; i++) {
+		const struct wfw_change *c = &st->changes[i];
+
+		if (!c->live || c->kind != WFW_CHANGE_WRITES)
+			continue;
+		for (size_t k = 0; k < c->nsteps; k++)
+			if (step_confined(c, k, root, err, errlen))
+				return -EXDEV;
+	}
+	return 0;
 }
 
 bool wfw_state_live(const struct wfw_state *st)
@@ -173,7 +225,7 @@ static bool get_escaped(char *dst, size_t len, const char *s, const char *end)
 	return true;
 }
 
-static int parse_write(struct wfw_change *c, const char *arg)
+static int parse_write(struct wfw_change *c, const char *arg, int lineno)
 {
 	const char *tab = strchr(arg, '\t');
 
@@ -184,7 +236,7 @@ static int parse_write(struct wfw_change *c, const char *arg)
 	    !get_escaped(c->steps[c->nsteps].value, sizeof(c->steps[0].value),
 			 tab + 1, tab + 1 + strlen(tab + 1)))
 		return -EINVAL;
-	c->nsteps++;
+	c->steps[c->nsteps++].line = lineno;
 	return 0;
 }
 
@@ -204,7 +256,7 @@ static int parse_plugin(struct wfw_change *c, const char *arg)
 }
 
 /* One line; *cur is the change `write` and `plugin` lines belong to. */
-static int parse_line(struct wfw_state *st, const char *line,
+static int parse_line(struct wfw_state *st, const char *line, int lineno,
 		      struct wfw_change **cur)
 {
 	if (!*line || *line == '#')
@@ -221,7 +273,7 @@ static int parse_line(struct wfw_state *st, const char *line,
 		return 0;
 	}
 	if (!strncmp(line, "write ", 6))
-		return parse_write(*cur, line + 6);
+		return parse_write(*cur, line + 6, lineno);
 	if (!strncmp(line, "plugin ", 7))
 		return parse_plugin(*cur, line + 7);
 	if (strncmp(line, "change ", 7) || st->nchanges >= WFW_RESTORE_MAX_CHANGES)
@@ -229,7 +281,23 @@ static int parse_line(struct wfw_state *st, const char *line,
 	*cur = &st->changes[st->nchanges++];
 	memset(*cur, 0, sizeof(**cur));
 	(*cur)->live = true;
+	(*cur)->line = lineno;
 	copy_cut((*cur)->what, sizeof((*cur)->what), line + 7);
+	return 0;
+}
+
+/* Every change says how to undo it: writes, or its plugin. */
+static int check_undoable(const struct wfw_state *st, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < st->nchanges; i++) {
+		const struct wfw_change *c = &st->changes[i];
+
+		if (c->kind == WFW_CHANGE_WRITES && !c->nsteps) {
+			snprintf(err, errlen, "line %d: change '%s' has no 'write' or 'plugin' line after it: no way to put it back (delete the file if you restored it by hand)",
+				 c->line, c->what);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -249,7 +317,7 @@ int wfw_state_parse(const char *text, struct wfw_state *st, char *err,
 
 		lineno++;
 		snprintf(line, sizeof(line), "%.*s", (int)n, text);
-		if (n >= sizeof(line) || parse_line(st, line, &cur)) {
+		if (n >= sizeof(line) || parse_line(st, line, lineno, &cur)) {
 			snprintf(err, errlen, "line %d: not a wultfw state line (delete the file if you restored its settings by hand)",
 				 lineno);
 			return -EINVAL;
@@ -260,7 +328,7 @@ int wfw_state_parse(const char *text, struct wfw_state *st, char *err,
 		snprintf(err, errlen, "no 'pid' line");
 		return -EINVAL;
 	}
-	return 0;
+	return check_undoable(st, err, errlen);
 }
 
 const char *wfw_restore_dir(void)

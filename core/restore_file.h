@@ -16,6 +16,10 @@
  * its one `plugin` line: that plugin's restore op gets the data after the
  * tab (wultfw_remember_plugin()). Changes are undone newest first. In
  * values, paths and data, \n, \t and \\ are escaped.
+ *
+ * Another process's file is checked before anything in it is done: a
+ * change has writes or a plugin, and every write's path lies below the
+ * sysfs root in force (wfw_state_confined()); otherwise none is made.
  */
 #ifndef WFW_RESTORE_FILE_H
 #define WFW_RESTORE_FILE_H
@@ -42,11 +46,13 @@ enum wfw_change_kind {
 struct wfw_change {
 	bool live;		/* still to be undone */
 	enum wfw_change_kind kind;
+	int line;		/* of its `change` line, in a parsed file */
 	char what[200];
 	size_t nsteps;
 	struct {
 		char path[320];
 		char value[96];
+		int line;	/* of its `write` line, in a parsed file */
 	} steps[WFW_RESTORE_MAX_STEPS];
 	char plugin[64];
 	char data[WULTFW_RESTORE_DATA_MAX];
@@ -73,13 +79,27 @@ int wfw_change_set_plugin(struct wfw_change *c, const char *what,
  * async-signal-safe.
  */
 int wfw_change_put_back(const struct wfw_change *c);
+/*
+ * The same for another process's change, each file opened only below
+ * `root` (lib/sysstate/beneath.h): a path that leads elsewhere is not
+ * written (-EXDEV). Not async-signal-safe.
+ */
+int wfw_change_put_back_beneath(const struct wfw_change *c, const char *root);
+/*
+ * Every write of st's live changes below `root`? 0, or -EXDEV with err
+ * saying "line N: ..." for the first that is not (a missing file is
+ * fine: there is nothing to write back).
+ */
+int wfw_state_confined(const struct wfw_state *st, const char *root,
+		       char *err, size_t errlen);
 /* Any change still to undo? */
 bool wfw_state_live(const struct wfw_state *st);
 /* The live changes as the file's text (malloc'ed), or NULL. */
 char *wfw_state_format(const struct wfw_state *st);
 /*
  * Parse a state file's text; st->changes is malloc'ed (free it). On a
- * malformed line: -EINVAL, err names the line.
+ * malformed line, or a change with no write or plugin line: -EINVAL, err
+ * names the line.
  */
 int wfw_state_parse(const char *text, struct wfw_state *st, char *err,
 		    size_t errlen);

@@ -141,7 +141,10 @@ static int host_remember(struct wultfw_ctx *ctx, const char *what,
 	int id;
 
 	snprintf(msg, sizeof(msg), "%s: %s", ctx->plugin ? ctx->plugin->name : "plugin", what);
-	id = wfw_restore_remember(msg, steps, n, ctx->err, sizeof(ctx->err));
+	/* What a later wultfw would refuse to write back is not changed. */
+	id = wfw_restore_check_steps(ctx->sysfs_root, steps, n, ctx->err, sizeof(ctx->err));
+	if (!id)
+		id = wfw_restore_remember(msg, steps, n, ctx->err, sizeof(ctx->err));
 	return id;
 }
 
@@ -918,18 +921,23 @@ static void report(struct wfw_run *run, int ret)
  * probe -> result directory -> sinks -> pump -> finish; each phase that
  * got set up is torn down in the mirrored order, whatever failed.
  */
-/* The measured CPU's lock (cpulock.h): its fd, or < 0 (busy: said). */
+/*
+ * The measured CPU's lock (cpulock.h): its fd, or < 0 (busy: said;
+ * -EPERM: the file or directory refused, said: the run stops).
+ */
 static int lock_cpu(const struct wfw_experiment *e)
 {
 	pid_t other;
-	int fd = wfw_cpulock_take(e->cpu, &other);
-	char who[32] = "pid unknown";
+	char err[1024], who[32] = "pid unknown";
+	int fd = wfw_cpulock_take(e->cpu, &other, err, sizeof(err));
 
 	if (other)
 		snprintf(who, sizeof(who), "pid %d", (int)other);
 	if (fd == -EBUSY)
 		wfw_warn("experiment '%s': another wultfw (%s) is measuring CPU %d too: each disturbs the other's wake-ups",
 			 e->name, who, e->cpu);
+	else if (fd == -EPERM)
+		wfw_err("experiment '%s': CPU %d's lock: %s", e->name, e->cpu, err);
 	return fd;
 }
 
@@ -947,10 +955,14 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	wfw_log_keep();		/* for logs/wultfw.log, once it exists */
 	snprintf(run.dir, sizeof(run.dir), "%s/%s", e->outdir, e->name);
 	/* What a killed run left changed goes back before we change anything. */
-	if (wfw_restore_leftovers("run", true) < 0)
+	if (wfw_restore_leftovers("run", o->sysfs_root, true) < 0)
 		wfw_warn("settings a killed wultfw changed could not all be restored (above): this experiment may measure with them");
 
 	lock = lock_cpu(e);
+	if (lock == -EPERM) {
+		r->failed = true;
+		return lock;
+	}
 	ret = probe(&run);
 	if (!ret) {
 		ret = prepare_resultdir(&run);

@@ -221,6 +221,16 @@ if !STATIC_PLUGINS
 TESTS += tests/integration/test_runsafe.sh
 endif
 endif
+
+# State directories, state files and CPU locks another user planted, writes
+# outside the sysfs root: refused, nothing outside the state directory
+# changes (issue 29).
+EXTRA_DIST += tests/integration/test_hostile_state.sh
+if HAVE_CUNIT
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_hostile_state.sh
+endif
+endif
 EXTRA_DIST += tests/integration/test_check_files.sh
 TESTS += tests/integration/test_check_files.sh
 EXTRA_DIST += tests/integration/test_check_machine.sh

@@ -394,8 +394,10 @@ static inline bool wultfw_stopping(struct wultfw_ctx *ctx)
  * instead of igb"). The core keeps it in a state file on disk (fsynced),
  * puts it back if wultfw dies (a fatal signal, exit), and a later wultfw
  * restores it after kill -9 or a power cut; the same mechanism the core
- * uses for C-states and the cpuidle governor. Returns an id >= 0, or a
- * negative errno (then do not make the change; ctx->err says why).
+ * uses for C-states and the cpuidle governor. The files must be regular
+ * files below ctx->sysfs_root: a later wultfw writes back nowhere else,
+ * and the core refuses any other. Returns an id >= 0, or a negative errno
+ * (then do not make the change; ctx->err says why).
  * Undo with wultfw_undo(ctx, id) (the core writes the steps) or, after
  * putting it back yourself, wultfw_forget(ctx, id).
  */

@@ -79,3 +79,38 @@ int wfw_atomic_write_text(const char *path, const char *text, size_t len)
 
 	return wfw_atomic_write(path, emit_text, &t);
 }
+
+int wfw_atomic_write_text_at(int dirfd, const char *name, const char *text,
+			     size_t len, mode_t mode)
+{
+	char tmp[PATH_MAX + 8];
+	int fd, ret = 0;
+
+	wfw_atomic_temp_name(name, tmp, sizeof(tmp));
+	if (unlinkat(dirfd, tmp, 0) && errno != ENOENT)
+		return -errno;
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -errno;
+	while (len && !ret) {
+		ssize_t n = write(fd, text, len);
+
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+		} else {
+			text += n;
+			len -= (size_t)n;
+		}
+	}
+	if (!ret && fsync(fd))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -(errno ? errno : EIO);
+	if (!ret && renameat(dirfd, tmp, dirfd, name))
+		ret = -errno;
+	if (ret)
+		unlinkat(dirfd, tmp, 0);
+	else
+		(void)fsync(dirfd);	/* best effort, as wfw_sync_dir_at() */
+	return ret;
+}

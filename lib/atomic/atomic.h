@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /*
  * Write `path` with what `emit` prints to f (it returns 0 or a negative
@@ -22,6 +23,14 @@ int wfw_atomic_write(const char *path, int (*emit)(FILE *f, void *arg),
 
 /* The same for `len` bytes of text. */
 int wfw_atomic_write_text(const char *path, const char *text, size_t len);
+
+/*
+ * The same for NAME in the directory dirfd, made with `mode` (not the
+ * umask's): the temporary file is created afresh (O_EXCL, O_NOFOLLOW), so
+ * nothing already there is written through.
+ */
+int wfw_atomic_write_text_at(int dirfd, const char *name, const char *text,
+			     size_t len, mode_t mode);
 
 /* DIR/.NAME.tmp for DIR/NAME: hidden, and on the same file system. */
 void wfw_atomic_temp_name(const char *path, char *tmp, size_t len);

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <trust/trust.h>
+
 static int mkdir_p(char *path)
 {
 	for (char *p = path + 1; *p; p++) {
@@ -55,18 +57,50 @@ int wfw_report_prepare_dir(const char *dir, bool force, char *err,
 	return ret;
 }
 
-static int copy_file(const char *from, const char *dir, const char *name,
-		     char *err, size_t errlen)
+/*
+ * As root, a file the environment variable `var` named is another user's
+ * choice until checked: it must be a regular file root (or we) own that
+ * nobody else can write, and one anybody may read (a report is).
+ */
+static int trusted_input(int fd, const char *from, const char *var,
+			 char *err, size_t errlen)
+{
+	char why[160];
+	struct stat st;
+
+	if (!var || geteuid() != 0)
+		return 0;
+	if (fstat(fd, &st)) {
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+	} else if (!wfw_trust_stat(&st, S_IFREG, why, sizeof(why))) {
+		if (st.st_mode & S_IROTH)
+			return 0;
+		snprintf(why, sizeof(why), "not readable by others (mode %04o): the report would publish it",
+			 (unsigned)(st.st_mode & 07777));
+	}
+	snprintf(err, errlen, "%s (from %s): %s: refused; point %s at files root owns that only root can write and anybody may read",
+		 from, var, why, var);
+	return -EPERM;
+}
+
+/* from into dir/name; var: the environment variable that named from. */
+static int copy_file(const char *from, const char *var, const char *dir,
+		     const char *name, char *err, size_t errlen)
 {
 	char to[PATH_MAX], buf[65536];
 	int in, out, ret = 0;
 	ssize_t n;
 
 	snprintf(to, sizeof(to), "%s/%s", dir, name);
-	in = open(from, O_RDONLY | O_CLOEXEC);
+	in = open(from, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (in < 0) {
 		snprintf(err, errlen, "%s: %s", from, strerror(errno));
 		return -errno;
+	}
+	ret = trusted_input(in, from, var, err, errlen);
+	if (ret) {
+		close(in);
+		return ret;
 	}
 	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out < 0) {
@@ -88,16 +122,22 @@ static int copy_file(const char *from, const char *dir, const char *name,
 	return ret;
 }
 
-/* The page's files: the environment, the installed copy, the sources. */
-static const char *assets_dir(void)
+/*
+ * The page's files: the environment (*var set to its name), the installed
+ * copy, the sources.
+ */
+static const char *assets_dir(const char **var)
 {
 	static const char *const dirs[] = { WFW_REPORT_ASSETS_DIR,
 					    WFW_SRC_REPORT_ASSETS_DIR };
 	const char *env = getenv("WULTFW_REPORT_ASSETS");
 	char probe[PATH_MAX];
 
-	if (env && *env)
+	*var = NULL;
+	if (env && *env) {
+		*var = "WULTFW_REPORT_ASSETS";
 		return env;
+	}
 	for (size_t i = 0; i < 2; i++) {
 		snprintf(probe, sizeof(probe), "%s/report.js", dirs[i]);
 		if (!access(probe, R_OK))
@@ -110,12 +150,14 @@ int wfw_report_copy_assets(const char *dir, char *err, size_t errlen)
 {
 	static const char *const files[] = { "index.html", "report.js",
 					     "report.css" };
-	const char *plotly = getenv("WULTFW_PLOTLY_JS");
-	const char *adir = assets_dir();
+	const char *plotly = getenv("WULTFW_PLOTLY_JS"), *avar, *pvar = NULL;
+	const char *adir = assets_dir(&avar);
 	char from[PATH_MAX];
 	int ret = 0;
 
-	if (!plotly || !*plotly)
+	if (plotly && *plotly)
+		pvar = "WULTFW_PLOTLY_JS";
+	else
 		plotly = WFW_PLOTLY_JS;
 	if (!*plotly || access(plotly, R_OK)) {
 		snprintf(err, errlen, "plotly.min.js %s%s: install it with 'npm install -g plotly.js-gl2d-dist-min@3' and re-run configure, or set WULTFW_PLOTLY_JS=PATH",
@@ -125,9 +167,9 @@ int wfw_report_copy_assets(const char *dir, char *err, size_t errlen)
 	}
 	for (size_t i = 0; i < 3 && !ret; i++) {
 		snprintf(from, sizeof(from), "%s/%s", adir, files[i]);
-		ret = copy_file(from, dir, files[i], err, errlen);
+		ret = copy_file(from, avar, dir, files[i], err, errlen);
 	}
 	if (!ret)
-		ret = copy_file(plotly, dir, "plotly.min.js", err, errlen);
+		ret = copy_file(plotly, pvar, dir, "plotly.min.js", err, errlen);
 	return ret;
 }

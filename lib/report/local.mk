@@ -4,7 +4,7 @@ lib_report_libwfw_report_la_SOURCES = \
 	lib/report/reduce.c lib/report/reduce.h \
 	lib/report/sample.c lib/report/sample.h \
 	lib/report/jsnum.c lib/report/jsnum.h lib/report/seqsample.c
-lib_report_libwfw_report_la_LIBADD = lib/par/libwfw_par.la -lm
+lib_report_libwfw_report_la_LIBADD = lib/par/libwfw_par.la lib/trust/libwfw_trust.la -lm
 
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_reduce

@@ -3,10 +3,11 @@
 EXTRA_DIST += tests/fuzz/fuzz_read.c tests/fuzz/fuzz_read.h tests/fuzz/fuzz_csv.c \
 	tests/fuzz/fuzz_binary.c tests/fuzz/fuzz_expr.c tests/fuzz/fuzz_experiment.c \
 	tests/fuzz/run.sh tests/fuzz/gen_binary_seeds.py tests/fuzz/seed-expr tests/fuzz/seed-csv \
-	tests/fuzz/seed-binary tests/fuzz/seed-experiment tests/fuzz/README.md
+	tests/fuzz/seed-binary tests/fuzz/seed-experiment tests/fuzz/README.md \
+	tests/fuzz/fuzz_state.c tests/fuzz/seed-state
 
 FUZZ_TARGETS = tests/fuzz/fuzz_csv tests/fuzz/fuzz_binary tests/fuzz/fuzz_expr \
-	tests/fuzz/fuzz_experiment
+	tests/fuzz/fuzz_experiment tests/fuzz/fuzz_state
 EXTRA_PROGRAMS += $(FUZZ_TARGETS)
 CLEANFILES += $(FUZZ_TARGETS)
 # libtool passes -fsanitize=fuzzer to the compiler driver only with -Xcompiler.
@@ -34,6 +35,11 @@ tests_fuzz_fuzz_experiment_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core \
 tests_fuzz_fuzz_experiment_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 tests_fuzz_fuzz_experiment_LDFLAGS = $(FUZZ_LINK)
 tests_fuzz_fuzz_experiment_LDADD = core/libwfw_core.la
+
+tests_fuzz_fuzz_state_SOURCES = tests/fuzz/fuzz_state.c
+tests_fuzz_fuzz_state_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/core
+tests_fuzz_fuzz_state_LDFLAGS = $(FUZZ_LINK)
+tests_fuzz_fuzz_state_LDADD = core/libwfw_core.la
 
 if FUZZING
 # The targets and the plugins the experiment target loads. One after the

@@ -4,13 +4,13 @@
 # expressions: tests/fuzz/seed-expr only), then fuzz. Any crash, leak outside libconfig
 # (tests/fuzz/lsan.supp) or input slower than 10 s fails; the input that
 # did it is kept as BUILDDIR/fuzz-out/crash-TARGET-*.
-# Usage: run.sh BUILDDIR SRCDIR SECONDS [TARGET...] (default: all four)
+# Usage: run.sh BUILDDIR SRCDIR SECONDS [TARGET...] (default: all of them)
 set -u
 build=${1:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 src=${2:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 secs=${3:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 shift 3
-targets=${*:-fuzz_csv fuzz_binary fuzz_expr fuzz_experiment}
+targets=${*:-fuzz_csv fuzz_binary fuzz_expr fuzz_experiment fuzz_state}
 out=$build/fuzz-out
 export LSAN_OPTIONS="suppressions=$src/tests/fuzz/lsan.supp"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -22,6 +22,7 @@ seed() {
 	fuzz_binary) find "$src/examples" "$src/tests/data" "$src/tests/fuzz/seed-binary" -name '*.wfb' ;;
 	fuzz_expr) find "$src/tests/fuzz/seed-expr" -type f ;;
 	fuzz_experiment) find "$src/examples" "$src/tests/data" "$src/tests/fuzz/seed-experiment" -name '*.cfg' ;;
+	fuzz_state) find "$src/tests/fuzz/seed-state" -type f ;;
 	esac
 }
 

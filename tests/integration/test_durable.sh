@@ -12,7 +12,7 @@ export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}:$top/tests/plugins"
 export WULTFW_STATE_DIR="$work/state"
 cd "$work" || exit 1
 # Whatever happens, nothing stays changed and nothing stays mounted.
-trap '"$WULTFW" restore >/dev/null 2>&1; umount "$work/full" 2>/dev/null; rm -rf "$work"' EXIT
+trap '"$WULTFW" restore --sysfs-root "$work/sysfs" >/dev/null 2>&1; "$WULTFW" restore >/dev/null 2>&1; umount "$work/full" 2>/dev/null; rm -rf "$work"' EXIT
 
 sysfs="$work/sysfs"
 cpu="$sysfs/devices/system/cpu"
@@ -29,12 +29,14 @@ mkfake devices/system/cpu/cpu1/cpuidle/state2/disable 1
 mkfake devices/system/cpu/cpuidle/current_governor haltpoll
 mkfake devices/system/cpu/cpuidle/available_governors "ladder menu haltpoll"
 # Settings the test source changes through the plugin API: one put back
-# by file writes (wultfw_remember), one by the plugin's own restore op
+# by file writes (wultfw_remember; below the sysfs root, the only place a
+# later wultfw writes back), one by the plugin's own restore op
 # (wultfw_remember_plugin: what ndl's qdiscs and i210's binding use).
-printf 'orig' >knob
+knob="$sysfs/knob"
+printf 'orig' >"$knob"
 printf 'mine' >ownknob
 settings() {
-	echo "$(cat "$cpu/cpu1/cpuidle/state1/disable")$(cat "$cpu/cpu1/cpuidle/state2/disable") $(cat "$cpu/cpuidle/current_governor") $(cat knob) $(cat ownknob 2>/dev/null)"
+	echo "$(cat "$cpu/cpu1/cpuidle/state1/disable")$(cat "$cpu/cpu1/cpuidle/state2/disable") $(cat "$cpu/cpuidle/current_governor") $(cat "$knob") $(cat ownknob 2>/dev/null)"
 }
 original=$(settings)	# "01 haltpoll orig mine"; during a run "11 menu changed changed"
 
@@ -45,7 +47,7 @@ BATCH=7
 cat >kill.cfg <<CFG
 name = "k";
 source = { plugin = "testsrc"; cpu = 1; rows_per_read = $BATCH; delay = "2ms";
-           progress = "made"; setting = "$work/knob"; own_setting = "$work/ownknob"; };
+           progress = "made"; setting = "$knob"; own_setting = "$work/ownknob"; };
 limits = { time = "10m"; };
 cstates = { only = [ "POLL" ]; };
 sinks = ( { plugin = "csv"; flush_interval = "1h"; flush_rows = $FLUSH_ROWS; },
@@ -154,7 +156,7 @@ for delay in 0.01 0.03 0.06 0.1 0.15 0.2 0.25 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0 1.
 	fi
 	# Every third time `wultfw restore`, once `scan`; else the next run restores.
 	if [ $((i % 3)) = 0 ] && [ "$now" != "$original" ]; then
-		"$WULTFW" restore >restore.out 2>&1
+		"$WULTFW" restore --sysfs-root "$sysfs" >restore.out 2>&1
 		expect_status 0 $? "kill $i: wultfw restore"
 		says_killed restore.out $pid $unrestored &&
 			ok "kill $i: restore says what the killed run left" ||
@@ -162,7 +164,7 @@ for delay in 0.01 0.03 0.06 0.1 0.15 0.2 0.25 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0 1.
 		[ "$(settings)" = "$original" ] && ok "kill $i: restore put the settings back" ||
 			fail "kill $i: after restore: $(settings), expected $original"
 	elif [ $i = 10 ] && [ "$now" != "$original" ]; then
-		"$WULTFW" scan >scan.out 2>&1
+		"$WULTFW" scan --sysfs-root "$sysfs" >scan.out 2>&1
 		says_killed scan.out $pid $unrestored &&
 			ok "kill $i: scan says what the killed run left" ||
 			fail "kill $i: scan names none of the killed runs ($pid$unrestored)"
@@ -200,18 +202,18 @@ kill -INT $pid
 wait_bounded $pid 60
 expect_in stuck.err "cannot put back 'testsrc: test setting changed, only testsrc puts it back'" "a plugin change that cannot be put back is reported"
 expect_in stuck.err "left changed, for 'wultfw restore' or the next run" "the run says what it leaves changed"
-[ "$(cat "$cpu/cpu1/cpuidle/state1/disable") $(cat knob)" = "0 orig" ] &&
+[ "$(cat "$cpu/cpu1/cpuidle/state1/disable") $(cat "$knob")" = "0 orig" ] &&
 	ok "the file-write changes were put back" || fail "file-write changes not put back: $(settings)"
 st=$(ls "$WULTFW_STATE_DIR"/*.state 2>/dev/null)
 [ -n "$st" ] && grep -q "^plugin testsrc" $st && ! grep -q "^write " $st &&
 	ok "the state file keeps the plugin's change alone" || fail "state file: $(cat $st 2>/dev/null)"
-"$WULTFW" restore >restore.out 2>&1
+"$WULTFW" restore --sysfs-root "$sysfs" >restore.out 2>&1
 expect_status 1 $? "wultfw restore fails while the plugin cannot put it back"
 expect_in restore.out "cannot put back" "restore says why"
 [ -n "$(ls "$WULTFW_STATE_DIR"/*.state 2>/dev/null)" ] && ok "the state file is kept for another try" ||
 	fail "the state file is gone though nothing was put back"
 rmdir ownknob && printf 'changed' >ownknob
-"$WULTFW" restore >restore.out 2>&1
+"$WULTFW" restore --sysfs-root "$sysfs" >restore.out 2>&1
 expect_status 0 $? "wultfw restore once the plugin can put it back"
 expect_in restore.out "testsrc: $work/ownknob is 'mine' again" "the plugin's restore op said what it did"
 [ "$(settings)" = "$original" ] && ok "everything is back: $original" || fail "after restore: $(settings)"

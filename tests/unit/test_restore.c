@@ -2,7 +2,8 @@
 /*
  * The settings state file (core/restore*.c): remembered before a change,
  * written back by undo, by restore_all, and by another process after this
- * one died -- against files in a temporary directory.
+ * one died -- against files in a temporary directory, which stands for
+ * the sysfs root. Hostile state files: refused, and nothing written.
  */
 #include "config.h"
 
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -169,7 +171,7 @@ static void test_plugin_leftover_missing(void)
 	CU_ASSERT_FATAL(pid > 0);
 	waitpid(pid, NULL, 0);
 	free(tu_write(dir, "pk", "changed"));
-	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", true), -1);
+	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", dir, true), -1);
 	v = tu_read(a);
 	TU_ASSERT_CONTAINS(v, "orig");
 	free(v);
@@ -183,7 +185,7 @@ static void test_plugin_leftover_missing(void)
 	CU_ASSERT_STRING_EQUAL(st.changes[0].data, "v1 data");
 	free(st.changes);
 	free(text);
-	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", true), -1);
+	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", dir, true), -1);
 	CU_ASSERT_EQUAL(state_files(), 1);
 	unlink(path);
 	free(a);
@@ -240,13 +242,13 @@ static void test_leftover_of_killed_process(void)
 	TU_ASSERT_CONTAINS(v, "changed");
 	free(v);
 	CU_ASSERT_EQUAL(state_files(), 1);
-	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", false), 1);	/* only says */
+	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", dir, false), 1);	/* only says */
 	CU_ASSERT_EQUAL(state_files(), 1);
-	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", true), 1);
+	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", dir, true), 1);
 	v = tu_read(a);
 	TU_ASSERT_CONTAINS(v, "orig");
 	CU_ASSERT_EQUAL(state_files(), 0);
-	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", true), 0);
+	CU_ASSERT_EQUAL(wfw_restore_leftovers("test", dir, true), 0);
 	free(v);
 	free(a);
 }
@@ -265,6 +267,195 @@ static void test_refusals(void)
 	CU_ASSERT_EQUAL(state_files(), 0);
 }
 
+/* A pid no process has: a child that has exited. */
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	return pid;
+}
+
+/* src with @R the root (dir) and @O the victim's directory, into dst. */
+static void subst(char *dst, size_t len, const char *src, const char *o)
+{
+	size_t j = 0;
+
+	for (; *src && j + 1 < len; src++) {
+		const char *w = src[0] == '@' && src[1] == 'R' ? dir :
+				src[0] == '@' && src[1] == 'O' ? o : NULL;
+
+		if (w) {
+			j += (size_t)snprintf(dst + j, len - j, "%s", w);
+			src++;
+		} else {
+			dst[j++] = *src;
+		}
+	}
+	dst[j < len ? j : len - 1] = '\0';
+}
+
+/* STATE_DIR/NAME: a dead process's change "hostile" and `body`. */
+static char *plant(const char *name, const char *body, const char *o)
+{
+	char text[4096], rel[256];
+	int n;
+
+	snprintf(rel, sizeof(rel), "%s/state", dir);
+	mkdir(rel, 0755);
+	n = snprintf(text, sizeof(text), "pid %d\nchange hostile\n", (int)dead_pid());
+	subst(text + n, sizeof(text) - (size_t)n, body, o);
+	snprintf(rel, sizeof(rel), "state/%s", name);
+	return tu_write(dir, rel, text);
+}
+
+static int leftovers_restore(void *unused)
+{
+	(void)unused;
+	return wfw_restore_leftovers("test", dir, true);
+}
+
+/* A restore refuses, saying `a` and `b`; the victim and knob stay. */
+static void expect_refused(const char *o, const char *a, const char *b)
+{
+	char out[1024], err[4096], path[1200], *v;
+
+	CU_ASSERT_EQUAL(tu_capture(leftovers_restore, NULL, out, sizeof(out), err, sizeof(err)), -1);
+	TU_ASSERT_CONTAINS(err, a);
+	TU_ASSERT_CONTAINS(err, b);
+	snprintf(path, sizeof(path), "%s/victim", o);
+	v = tu_read(path);
+	CU_ASSERT_STRING_EQUAL(v, "safe");
+	free(v);
+	snprintf(path, sizeof(path), "%s/inknob", dir);
+	v = tu_read(path);
+	CU_ASSERT_STRING_EQUAL(v, "safe");
+	free(v);
+}
+
+/*
+ * Writes that do not stay below the root, however spelled, and changes
+ * with no way back: the whole file is refused at its line, nothing is
+ * written, the file is kept for a look.
+ */
+static void test_hostile_writes(void)
+{
+	static const struct {
+		const char *body, *says;
+	} cases[] = {
+		{ "write @O/victim\tPWNED\n", "line 3: the write to " },
+		{ "write @R/../@O/victim\tPWNED\n", "leads outside the sysfs root" },
+		{ "write @R/out/victim\tPWNED\n", "leads outside the sysfs root" },
+		{ "write @R/outlink\tPWNED\n", "leads outside the sysfs root" },
+		/* the first change inside, the second not: neither is made */
+		{ "write @R/inknob\tPWNED\nchange two\nwrite @O/victim\tPWNED\n", "line 5" },
+		{ "write @R/fifo\tPWNED\n", "is to no regular file" },
+		{ "change more\n", "line 2: change 'hostile' has no 'write' or 'plugin' line" },
+	};
+	char *o = tu_tmpdir(), path[1200], *p;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	free(tu_write(o, "victim", "safe"));
+	free(tu_write(dir, "inknob", "safe"));
+	snprintf(path, sizeof(path), "%s/out", dir);
+	CU_ASSERT_EQUAL(symlink(o, path), 0);
+	snprintf(path, sizeof(path), "%s/outlink", dir);
+	snprintf(path + 600, 600, "%s/victim", o);
+	CU_ASSERT_EQUAL(symlink(path + 600, path), 0);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	CU_ASSERT_EQUAL(mkfifo(path, 0600), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p = plant("1.state", cases[i].body, o);
+		expect_refused(o, "state/1.state: ", cases[i].says);
+		CU_ASSERT_EQUAL(access(p, F_OK), 0);
+		unlink(p);
+		free(p);
+	}
+	tu_rmtree(o);
+	free(o);
+}
+
+/*
+ * State files and directories someone else could have put there: a
+ * symbolic link, writable by others, a hard link, another user's.
+ */
+static void test_untrusted_files(void)
+{
+	char *o = tu_tmpdir(), path[1200], sdir[1200], *p, *q;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	free(tu_write(o, "victim", "safe"));
+	free(tu_write(dir, "inknob", "safe"));
+	snprintf(sdir, sizeof(sdir), "%s/state", dir);
+	/* Writable by the group, by others. */
+	p = plant("2.state", "write @R/inknob\tPWNED\n", o);
+	chmod(p, 0664);
+	expect_refused(o, "state/2.state: writable by its group (mode 0664): refused", "remove it");
+	chmod(p, 0646);
+	expect_refused(o, "state/2.state: writable by others", "refused");
+	unlink(p);
+	free(p);
+	/* A symbolic link to a file elsewhere, and a hard link. */
+	q = tu_write(o, "evil.state", "pid 1\n");
+	snprintf(path, sizeof(path), "%s/3.state", sdir);
+	CU_ASSERT_EQUAL(symlink(q, path), 0);
+	expect_refused(o, "state/3.state: a symbolic link: refused", "remove it");
+	unlink(path);
+	p = plant("4.state", "write @R/inknob\tPWNED\n", o);
+	snprintf(path, sizeof(path), "%s/5.lnk", sdir);
+	CU_ASSERT_EQUAL(link(p, path), 0);
+	expect_refused(o, "state/4.state: it has 2 hard links", "refused");
+	unlink(path);
+	/* The directory itself writable by others: nothing in it is read. */
+	chmod(sdir, 0777);
+	expect_refused(o, "state directory ", "writable by others (mode 0777): refused");
+	chmod(sdir, 0755);
+	/* Another user's file. */
+	if (geteuid() == 0) {
+		CU_ASSERT_EQUAL(chown(p, 65534, 65534), 0);
+		expect_refused(o, "state/4.state: owned by uid 65534, not by root", "refused");
+	}
+	unlink(p);
+	free(p);
+	free(q);
+	tu_rmtree(o);
+	free(o);
+	if (geteuid() != 0)
+		TU_SKIP("a file of another user needs root to make");
+}
+
+/* The state file is 0644 whatever the umask: a later run must trust it. */
+static void test_state_file_mode(void)
+{
+	char *a = knob("m", "changed"), err[256], path[1200];
+	struct wultfw_restore_step s = { a, "orig" };
+	mode_t old = umask(0);
+	struct stat st;
+	int id = wfw_restore_remember("m changed", &s, 1, err, sizeof(err));
+
+	umask(old);
+	CU_ASSERT_FATAL(id >= 0);
+	snprintf(path, sizeof(path), "%s/state/%d.state", dir, (int)getpid());
+	CU_ASSERT_EQUAL(stat(path, &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0644);
+	wfw_restore_forget(id);
+	free(a);
+}
+
+/* A plugin's write outside the sysfs root is refused before any change. */
+static void test_check_steps(void)
+{
+	struct wultfw_restore_step in = { "/sys/devices/system/cpu/online", "0-1" };
+	struct wultfw_restore_step out = { "/tmp/x", "1" };
+	char err[512];
+
+	CU_ASSERT_EQUAL(wfw_restore_check_steps(NULL, &in, 1, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(wfw_restore_check_steps(NULL, &out, 1, err, sizeof(err)), -EXDEV);
+	TU_ASSERT_CONTAINS(err, "cannot remember a write to /tmp/x: it is not below the sysfs root /sys,");
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -279,5 +470,9 @@ int main(void)
 	CU_add_test(s, "a plugin's change: text round trip", test_plugin_format_parse);
 	CU_add_test(s, "a plugin's change: refusals", test_plugin_refusals);
 	CU_add_test(s, "a plugin's change left by a killed process", test_plugin_leftover_missing);
+	CU_add_test(s, "hostile writes refused", test_hostile_writes);
+	CU_add_test(s, "untrusted state files refused", test_untrusted_files);
+	CU_add_test(s, "the state file's mode", test_state_file_mode);
+	CU_add_test(s, "a plugin's writes below the sysfs root", test_check_steps);
 	return tu_run();
 }
