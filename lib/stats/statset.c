@@ -893,8 +893,10 @@ int wfw_statset_merge(struct wfw_statset *dst, struct wfw_statset *src)
 	for (size_t ms = 0; ms < src->nmetrics && !ret; ms++) {
 		size_t md = metric_of_column(dst, src->mcol[ms]);
 
+		if (md == SIZE_MAX && wfw_statset_pending(src, ms))
+			continue;	/* text in dst's part, nothing yet here */
 		if (md == SIZE_MAX)	/* text in dst's part, numbers here */
-			return wfw_statset_pending(src, ms) ? 0 : -EAGAIN;
+			return -EAGAIN;
 		ret = merge_metric(dst, md, src, ms);
 	}
 	dst->rows += src->rows;
