@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int fail(struct wfw_infoyml *y, int ret, const char *fmt, ...)
+static int __attribute__((format(printf, 3, 4)))
+fail(struct wfw_infoyml *y, int ret, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -1,16 +1,17 @@
 #!/bin/sh
 # Run each libFuzzer target of a 'make fuzz' build for SECONDS: seed its
 # corpus from examples/, tests/data and tests/fuzz/seed-* (the
-# expressions: tests/fuzz/seed-expr only), then fuzz. Any crash, leak outside libconfig
+# expressions: tests/fuzz/seed-expr only; info.yml: tests/data's and
+# tests/fuzz/seed-infoyml), then fuzz. Any crash, leak outside libconfig
 # (tests/fuzz/lsan.supp) or input slower than 10 s fails; the input that
 # did it is kept as BUILDDIR/fuzz-out/crash-TARGET-*.
-# Usage: run.sh BUILDDIR SRCDIR SECONDS [TARGET...] (default: all four)
+# Usage: run.sh BUILDDIR SRCDIR SECONDS [TARGET...] (default: all six)
 set -u
 build=${1:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 src=${2:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 secs=${3:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 shift 3
-targets=${*:-fuzz_csv fuzz_binary fuzz_expr fuzz_experiment}
+targets=${*:-fuzz_csv fuzz_binary fuzz_expr fuzz_experiment fuzz_values fuzz_infoyml}
 out=$build/fuzz-out
 export LSAN_OPTIONS="suppressions=$src/tests/fuzz/lsan.supp"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -22,6 +23,8 @@ seed() {
 	fuzz_binary) find "$src/examples" "$src/tests/data" "$src/tests/fuzz/seed-binary" -name '*.wfb' ;;
 	fuzz_expr) find "$src/tests/fuzz/seed-expr" -type f ;;
 	fuzz_experiment) find "$src/examples" "$src/tests/data" "$src/tests/fuzz/seed-experiment" -name '*.cfg' ;;
+	fuzz_values) find "$src/tests/data" "$src/tests/fuzz/seed-csv" "$src/tests/fuzz/seed-values" -name '*.csv' ;;
+	fuzz_infoyml) find "$src/tests/data" -name info.yml; find "$src/tests/fuzz/seed-infoyml" -type f ;;
 	esac
 }
 
