@@ -99,6 +99,17 @@ js_ok r1 "its report"
 ended "report -j 2 on the binary twin" $?
 js_ok r2 "the binary twin's report"
 
+# A collector's counters out of range: left out of the timeline, said.
+mkdir tl
+printf 'WakeLatency,LTime\n1.5,1000000000\n2.5,2000000000\n' >tl/datapoints.csv
+printf "collectors: 'telemetry.csv'\n" >tl/info.yml
+printf 'Time,irq:total,cpu:x\n1000000000,5,inf\n2000000000,-inf,1\ninf,3,2\n3000000000,1e300,nan\n' >tl/telemetry.csv
+"$WULTFW" report -o r3 tl >out 2>err
+ended "report with a timeline of infinities" $?
+expect_in err "telemetry.csv: 4 values out of range (infinite, or beyond 3.4e38 in magnitude) left out" \
+	"the timeline says what it left out"
+js_ok r3 "the timeline's report"
+
 # filter and convert carry every value as read.
 "$WULTFW" filter --include 'WakeLatency > 1000' "$odd" -o f1 >out 2>err
 ended "filter on infinities" $?
