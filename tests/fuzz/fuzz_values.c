@@ -56,7 +56,7 @@ struct cols {
 	uint64_t ok[MAX_COLS];		/* values in range, counted here */
 	float *kept[MAX_COLS];		/* wfw_rep_float() of each value */
 	float *raw[MAX_COLS];		/* the same, infinities and NaN kept */
-	size_t n;			/* rows in kept/raw */
+	size_t n, cap;			/* rows in kept/raw, room for */
 };
 
 /* The double as a float without a cast out of a float's range. */
@@ -67,9 +67,29 @@ static float raw_float(double v)
 	return wfw_rep_float(v);
 }
 
+/* Room for n more rows in kept/raw (up to MAX_ROWS); doubling. */
+static void room(struct cols *c, size_t n)
+{
+	size_t cap = c->cap ? c->cap : 256;
+
+	while (cap < c->n + n && cap < MAX_ROWS)
+		cap *= 2;
+	cap = cap < MAX_ROWS ? cap : MAX_ROWS;
+	if (cap == c->cap)
+		return;
+	for (size_t k = 0; k < c->ncols; k++) {
+		c->kept[k] = realloc(c->kept[k], cap * sizeof(float));
+		c->raw[k] = realloc(c->raw[k], cap * sizeof(float));
+		if (!c->kept[k] || !c->raw[k])
+			abort();
+	}
+	c->cap = cap;
+}
+
 static void take_batch(struct cols *c, const struct wultfw_schema *s,
 		       const struct wultfw_batch *b)
 {
+	room(c, b->rows);
 	for (size_t r = 0; r < b->rows; r++) {
 		const union wultfw_cell *row = wultfw_crow(b, r);
 
@@ -494,12 +514,8 @@ static void fuzz_values(const char *path, size_t size)
 	if (wfw_reader_open_opts(&rd, path, &o, err, sizeof(err)))
 		return;
 	s = wfw_reader_schema(rd);
-	for (size_t k = 0; k < s->ncols && c.ncols < MAX_COLS; k++) {
-		c.col[c.ncols] = (int)k;
-		c.kept[c.ncols] = malloc(MAX_ROWS * sizeof(float));
-		c.raw[c.ncols] = malloc(MAX_ROWS * sizeof(float));
-		c.ncols++;
-	}
+	for (size_t k = 0; k < s->ncols && c.ncols < MAX_COLS; k++)
+		c.col[c.ncols++] = (int)k;
 	if (wfw_batch_alloc(&b, s->ncols, 64))
 		abort();
 	while ((n = wfw_reader_read(rd, &b)) > 0) {
