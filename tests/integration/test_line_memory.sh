@@ -52,7 +52,7 @@ mkdir res
 printf 'WakeLatency,LDist\n1,2\n' >res/datapoints.csv
 { printf 'reportid: '; hundred_mb x; printf '\n'; } >res/info.yml
 big="info.yml: larger than 1048576 bytes, the limit"
-"$WULTFW" calc res >out 2>err
+timeout 120 "$WULTFW" calc res >out 2>err
 expect_status 0 $? "calc with a 100 MB info.yml"
 peak "calc's warning" "$big" "$WULTFW" calc -F json res
 peak "filter" "$big" "$WULTFW" filter res -o f-res
