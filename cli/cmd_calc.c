@@ -125,8 +125,9 @@ static const struct wfw_cli calc_cli = {
 		 "by wult) or a binary file. Several results are shown side by side.\n",
 	.epilog = "Values are in the column's unit (latencies in microseconds). Percentiles\n"
 		  "interpolate linearly between ranks (like numpy and pandas); std is the\n"
-		  "sample standard deviation. Empty cells and NaN are left out (and counted\n"
-		  "on stderr).\n",
+		  "sample standard deviation. Empty cells, NaN and values out of range\n"
+		  "(infinite, or beyond 3.4e38 in magnitude) are left out and counted on\n"
+		  "stderr.\n",
 	.more = calc_more,
 	.opts = calc_opts,
 	.operand = "RESULT", .min_operands = 1, .max_operands = -1,

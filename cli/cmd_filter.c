@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "datafmt/infoyml.h"
 #include "datafmt/locate.h"
 #include "par/par.h"
 #include "tools/convert.h"
@@ -289,8 +290,14 @@ static int parse_args(struct filter *f, int argc, char **argv)
 static int open_input(struct filter *f, char *err, size_t errlen)
 {
 	struct wfw_reader_opts o = { .one_pass = true, .stop = &wfw_stop_signal };
+	struct wfw_infoyml y;
 	int ret = wfw_result_locate(f->in, f->path, sizeof(f->path), err, errlen);
 
+	/* Its info.yml goes on to the new result: refuse a bad one now. */
+	if (!ret && (ret = wfw_infoyml_read(&y, f->path)))
+		snprintf(err, errlen, "%s", ret == -ENOMEM ? "out of memory" : y.err);
+	else if (!ret)
+		wfw_infoyml_free(&y);
 	if (!ret)
 		ret = wfw_reader_open_opts(&f->rd, f->path, &o, err, errlen);
 	if (ret)

@@ -22,6 +22,7 @@
 #include "datafmt/reader.h"
 #include "expr/expr.h"
 #include "report/report.h"
+#include "stats/report.h"
 #include "tools/report_load.h"
 #include "tools/report_prep.h"
 
@@ -287,8 +288,12 @@ int wfw_cmd_report(int argc, char **argv)
 	}
 	if (!ret)
 		ret = rep_choose_names(&c, res, nres, rd, &nm);
-	for (size_t i = 0; i < nres && !ret; i++)
+	for (size_t i = 0; i < nres && !ret; i++) {
 		ret = load(&c, &res[i], rd[i], &nm);
+		/* Empty, NaN and out-of-range cells are in no number, no plot. */
+		if (!ret)
+			wfw_report_skipped(stderr, "report", res[i].path, &res[i].set);
+	}
 	if (!ret) {
 		rep = (struct wfw_report){ .title = c.title, .descr = c.descr,
 			.metrics = nm.metrics, .nmetrics = nm.nmetrics,

@@ -133,8 +133,12 @@ TESTS += tests/integration/test_wult_compat.sh tests/integration/test_select.sh
 TESTS += tests/integration/test_select_onepass.sh
 TESTS += tests/integration/test_report_bins.sh
 TESTS += tests/integration/test_report_metricdoc.sh
+# NaN, infinities, 1e308, subnormals, INT64 extremes through every tool
+# (issue 29); every reader's memory bounded by the line limit.
+TESTS += tests/integration/test_values.sh tests/integration/test_line_memory.sh
 endif
 endif
+EXTRA_DIST += tests/integration/test_values.sh tests/integration/test_line_memory.sh
 EXTRA_DIST += tests/integration/test_report_bins.sh
 EXTRA_DIST += tests/integration/test_report_metricdoc.sh
 

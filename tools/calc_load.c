@@ -22,6 +22,7 @@
 #include "datafmt/locate.h"
 #include "datafmt/runstate.h"
 #include "par/par.h"
+#include "stats/report.h"
 
 /*
  * Rows per batch read. 1024 rows of 14 cells (115 KB) stay in the L2 cache
@@ -282,21 +283,6 @@ static int load_parts(struct calc *c, struct calc_result *r, unsigned n)
 
 /* ---- one result ---- */
 
-/* Empty and NaN cells are left out of a metric's statistics: say so. */
-static void note_skipped(const struct calc_result *r)
-{
-	const struct wfw_statset *s = &r->set;
-
-	for (size_t m = 0; m < s->nmetrics; m++) {
-		if (!s->empties[m] && !s->nans[m])
-			continue;
-		fprintf(stderr, "wultfw calc: %s: %s: skipped %llu empty and %llu NaN cells\n",
-			r->path, wfw_statset_metric(s, m)->name,
-			(unsigned long long)s->empties[m],
-			(unsigned long long)s->nans[m]);
-	}
-}
-
 /* -e asked for more kept values than -M holds: say what it got. */
 static void note_limit(const struct calc *c, const struct calc_result *r)
 {
@@ -310,7 +296,8 @@ static void note_limit(const struct calc *c, const struct calc_result *r)
 static void notes(struct calc *c, struct calc_result *r)
 {
 	note_no_states(c, r);
-	note_skipped(r);
+	/* Empty, NaN and out-of-range cells are left out: say so. */
+	wfw_report_skipped(stderr, "calc", r->path, &r->set);
 	note_limit(c, r);
 	if (wfw_select_active(&r->sel))
 		fprintf(stderr, "wultfw calc: %s: %llu of %llu rows selected\n",

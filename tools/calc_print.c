@@ -64,6 +64,7 @@ static void fmt_diff(char *buf, size_t len, const struct calc_func *f,
 {
 	double v = func_value(f, s), b = func_value(f, base), d = v - b;
 	double pct = round(1000 * d / fabs(b)) / 10;	/* as %.1f shows it */
+	bool rel = b != 0 && fabs(pct) < 1e15;	/* no NaN, no 300 digits */
 	char num[40];
 
 	if (isnan(d)) {	/* either has too few values to say */
@@ -75,8 +76,8 @@ static void fmt_diff(char *buf, size_t len, const struct calc_func *f,
 	if (strspn(num, "0.") == strlen(num))
 		d = 0;
 	if (form == DIFF_PCT)
-		snprintf(buf, len, b != 0 && isfinite(b) ? "%+.1f" : "-", pct == 0 ? 0.0 : pct);
-	else if (form == DIFF_BOTH && b != 0 && isfinite(b))
+		snprintf(buf, len, rel ? "%+.1f" : "-", pct == 0 ? 0.0 : pct);
+	else if (form == DIFF_BOTH && rel)
 		snprintf(buf, len, "%s%s (%+.1f%%)", d < 0 ? "-" : "+", num,
 			 pct == 0 ? 0.0 : pct);
 	else

@@ -87,15 +87,14 @@ int filter_write_info(const char *dir, const struct filter_note *n)
 
 	/* The old keys first, so the ones set below replace them in place. */
 	ret = wfw_infoyml_read(&old, n->from);
+	if (ret) {
+		fprintf(stderr, "wultfw filter: %s\n", ret == -ENOMEM ? "out of memory" : old.err);
+		return ret;
+	}
 	for (size_t i = 0; i < old.n; i++)
 		if (!old_file_key(old.keys[i]))
 			wfw_info_raw(&info, old.keys[i], old.vals[i]);
 	wfw_infoyml_free(&old);
-	if (ret) {
-		fprintf(stderr, "wultfw filter: out of memory\n");
-		wfw_info_free(&info);
-		return ret;
-	}
 	add_selection(&info, n);
 	ret = wfw_info_write(&info, dir, 0);
 	if (ret)

@@ -39,7 +39,7 @@ static inline float col_value(const struct wfw_rep_result *r,
 	if (!k->src[c])
 		return NAN;
 	v = k->src[c][i] / k->div[c];
-	return (float)(v - col_origin(r, c));
+	return wfw_rep_float(v - col_origin(r, c));
 }
 
 /* This batch's arrays of the kept columns; the time origin from row 0. */
@@ -53,7 +53,7 @@ static void view_batch(struct wfw_rep_result *r, const struct wultfw_schema *s,
 		k->div[c] = i >= 0 && s->cols[i].type == WULTFW_COL_INT &&
 			    s->cols[i].divisor ? s->cols[i].divisor : 1;
 		if (r->colnames[c] == rep_timeline_col && k->src[c] && b->rows &&
-		    !r->nsel && !r->time0_ns)
+		    !r->nsel && !r->time0_ns && wfw_value_ok(k->src[c][0]))
 			r->time0_ns = k->src[c][0] / k->div[c];
 	}
 }
@@ -74,7 +74,7 @@ static void col_row(const struct wfw_rep_result *r, struct rep_keep *k, size_t i
 static void put_col(float *d, const double *v, double div, double off, size_t n)
 {
 	for (size_t j = 0; j < n; j++)
-		d[j] = (float)(v[j] / div - off);
+		d[j] = wfw_rep_float(v[j] / div - off);
 }
 
 /* Rows [i, i + n) into slots from `slot` on, column after column. */

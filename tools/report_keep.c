@@ -25,10 +25,10 @@ static float kept_value(struct wfw_rep_result *r, size_t c,
 	double v = wfw_cell_value(col, cell);
 
 	if (r->colnames[c] != rep_timeline_col)
-		return (float)v;
-	if (!r->nsel && !r->time0_ns)
+		return wfw_rep_float(v);
+	if (!r->nsel && !r->time0_ns && wfw_value_ok(v))
 		r->time0_ns = v;
-	return (float)(v - r->time0_ns);
+	return wfw_rep_float(v - r->time0_ns);
 }
 
 
@@ -92,7 +92,7 @@ static inline float cell_float(const struct wultfw_column *col,
 			       union wultfw_cell c)
 {
 	if (col->type == WULTFW_COL_FLOAT)
-		return (float)c.f;
+		return wfw_rep_float(c.f);
 	if (col->type != WULTFW_COL_INT)
 		return (float)c.i;
 	if (c.i == WULTFW_CELL_EMPTY)

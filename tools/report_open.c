@@ -91,8 +91,11 @@ int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
 			wfw_run_end_warn("report", r->path);
 			ret = wfw_reader_open_opts(&rd[i], r->path, &o, err, sizeof(err));
 		}
-		if (!ret)
-			ret = wfw_infoyml_read(&r->info, r->path);
+		/* A bad info.yml is ignored: wfw_run_end_warn() said so. */
+		if (!ret && wfw_infoyml_read(&r->info, r->path) == -ENOMEM) {
+			snprintf(err, sizeof(err), "out of memory");
+			ret = -ENOMEM;
+		}
 		if (ret) {
 			fprintf(stderr, "wultfw report: %s\n", err);
 			return ret;

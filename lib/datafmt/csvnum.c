@@ -65,6 +65,12 @@ static int slow_double(const char *s, size_t n, double *out)
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	*out = strtod(buf, &end);
+	/*
+	 * Any NaN is the plain one: "nan(0xe4b7e)" would otherwise be the
+	 * NaN whose bits mean an empty cell (WULTFW_FLOAT_EMPTY_BITS).
+	 */
+	if (isnan(*out))
+		*out = NAN;
 	ret = end == buf + n ? 0 : -1;
 	if (buf != small)
 		free(buf);

@@ -724,35 +724,50 @@ static int read_header(struct csv_reader *r)
 	return 0;
 }
 
-/* Rows of part k of n start after the first newline at or after its share. */
-static size_t part_start(const struct csv_reader *r, unsigned k, unsigned n)
+/*
+ * Rows of part k of n start after the first newline at or after its
+ * share, found within a line's limit: past it the line is too long
+ * anyway, so a part never touches more of a 100 MB line than the whole
+ * reader would (which then says where it is). -E2BIG: no such newline.
+ */
+static int part_start(const struct csv_reader *r, unsigned k, unsigned n,
+		      size_t *start)
 {
 	size_t data = r->tok.pos, len = r->tok.size - data;
 	size_t at = data + (size_t)((unsigned __int128)len * k / n);
+	size_t room = r->tok.size - (at - 1), look = WFW_CSV_MAX_LINE + 2;
 	const char *nl;
 
+	*start = data;
 	if (!k)
-		return data;
-	nl = memchr(r->tok.map + at - 1, '\n', r->tok.size - (at - 1));
-	return nl ? (size_t)(nl - r->tok.map) + 1 : r->tok.size;
+		return 0;
+	nl = memchr(r->tok.map + at - 1, '\n', room < look ? room : look);
+	if (nl)
+		*start = (size_t)(nl - r->tok.map) + 1;
+	else if (room <= look)
+		*start = r->tok.size;
+	else
+		return -E2BIG;
+	return 0;
 }
 
-static void pick_part(struct csv_reader *r)
+static int pick_part(struct csv_reader *r)
 {
 	unsigned k = r->base.opts.part, n = r->base.opts.nparts;
-
 	size_t start;
 
 	r->stop = r->tok.size;
 	if (n < 2)
-		return;
-	start = part_start(r, k, n);
-	if (k + 1 < n)
-		r->stop = part_start(r, k + 1, n);
+		return 0;
+	if (part_start(r, k, n, &start) ||
+	    (k + 1 < n && part_start(r, k + 1, n, &r->stop)))
+		return rfail(&r->base, -E2BIG, "%s: part %u of %u: no line end within %u bytes: a line longer than the limit",
+			     r->base.path, k + 1, n, WFW_CSV_MAX_LINE);
 	r->tok.pos = start;
 	/* A part after the first cannot tell a quoted newline from a row end. */
 	r->tok.no_quotes = k > 0;
 	r->tok.line = 0;	/* unknown: errors name the byte offset */
+	return 0;
 }
 
 /*
@@ -769,9 +784,12 @@ static void cut_tail(struct csv_reader *r)
 
 	if (end <= r->tok.pos || m[end - 1] == '\n')
 		return;
+	/* Within a line's limit: a longer last line is the parser's error. */
+	if (end - from > WFW_CSV_MAX_LINE + 1)
+		from = end - WFW_CSV_MAX_LINE - 1;
 	nl = memrchr(m + from, '\n', end - from);
 	if (!nl)
-		return;	/* the header line is the last */
+		return;	/* the header line is the last, or too long a line */
 	start = (size_t)(nl - m) + 1;
 	for (size_t i = start; i < end; i++) {
 		if (m[i] == '"')
@@ -821,7 +839,9 @@ static int csv_open(struct wfw_reader *base, uint64_t size)
 		return ret;
 	cut_tail(r);
 	win_ends(r, r->tok.size);
-	pick_part(r);
+	ret = pick_part(r);
+	if (ret)
+		return ret;
 	return learn(r, base->opts.one_pass ? LEARN_ROWS : UINT64_MAX);
 }
 

@@ -169,12 +169,22 @@ static int grow_fields(struct wfw_csvtok *t)
 long wfw_csvtok_record(struct wfw_csvtok *t, struct wfw_reader *base)
 {
 	const char *p = t->map + t->pos, *end = t->map + t->size;
+	struct wfw_csv_field spare;
 	size_t nf = 0;
 
 	for (;;) {
-		if (nf == t->fcap && grow_fields(t))
-			return rfail(base, -ENOMEM, "%s: out of memory", base->path);
-		p = wfw_csvtok_field(t, base, p, &t->f[nf]);
+		struct wfw_csv_field *f = &spare;
+
+		/*
+		 * Fields past the most a header may have are counted, not
+		 * kept: a megabyte of commas needs no 16 MB of them.
+		 */
+		if (nf <= WFW_CSV_MAX_COLS) {
+			if (nf == t->fcap && grow_fields(t))
+				return rfail(base, -ENOMEM, "%s: out of memory", base->path);
+			f = &t->f[nf];
+		}
+		p = wfw_csvtok_field(t, base, p, f);
 		if (!p)
 			return t->err;
 		nf++;

@@ -70,7 +70,10 @@ static inline bool wfw_csvtok_next_row(struct wfw_csvtok *t, size_t stop)
 	return false;
 }
 
-/* Split the record at t->pos into t->f; its field count, or -errno. */
+/*
+ * Split the record at t->pos into t->f; its field count, or -errno. Only
+ * the first WFW_CSV_MAX_COLS + 1 fields are kept in t->f.
+ */
 long wfw_csvtok_record(struct wfw_csvtok *t, struct wfw_reader *base);
 /* The same for the header line, with the header's own checks. */
 long wfw_csvtok_header(struct wfw_csvtok *t, struct wfw_reader *base);

@@ -2,6 +2,8 @@
 /* Did a run end? */
 #include "config.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +21,17 @@ static enum wfw_run_end judge_running(const struct wfw_infoyml *y, char *why,
 	char *boot = wfw_infoyml_get(y, "boot_id"), *host = wfw_infoyml_get(y, "sut_hostname");
 	enum wfw_run_end end = WFW_RUN_KILLED;
 	struct utsname u;
+	char *e = NULL;
+	long p = pid ? strtol(pid, &e, 10) : 0;
 
 	if (!pid || (host && (uname(&u) || strcmp(host, u.nodename)))) {
 		snprintf(why, len, "incomplete: the run did not finish (info.yml still says status: running%s%s)",
 			 host ? ", measured on " : "", host ? host : "");
 		end = WFW_RUN_UNFINISHED;
-	} else if (wfw_proc_alive((pid_t)atoi(pid), start ? strtoull(start, NULL, 10) : 0, boot)) {
+	} else if (*e || p <= 0 || p > INT_MAX) {
+		snprintf(why, len, "incomplete: the run did not finish (info.yml still says status: running, with no valid pid)");
+		end = WFW_RUN_UNFINISHED;
+	} else if (wfw_proc_alive((pid_t)p, start ? strtoull(start, NULL, 10) : 0, boot)) {
 		snprintf(why, len, "incomplete: the run is still going (pid %s)", pid);
 		end = WFW_RUN_GOING;
 	} else {
@@ -45,8 +52,15 @@ enum wfw_run_end wfw_run_end(const char *datafile, char *why, size_t len)
 	char *status;
 
 	why[0] = '\0';
-	if (wfw_infoyml_read(&y, datafile))
-		return WFW_RUN_ENDED;
+	switch (wfw_infoyml_read(&y, datafile)) {
+	case 0:
+		break;
+	case -ENOMEM:
+		return WFW_RUN_ENDED;	/* nothing to say it did not */
+	default:
+		snprintf(why, len, "%s: ignored", y.err);
+		return WFW_RUN_UNKNOWN;
+	}
 	status = wfw_infoyml_get(&y, "status");
 	if (status && !strcmp(status, "running"))
 		end = judge_running(&y, why, len);
@@ -57,8 +71,15 @@ enum wfw_run_end wfw_run_end(const char *datafile, char *why, size_t len)
 
 void wfw_run_end_warn(const char *tool, const char *datafile)
 {
-	char why[256];
+	char why[700];
 
-	if (wfw_run_end(datafile, why, sizeof(why)) != WFW_RUN_ENDED)
+	switch (wfw_run_end(datafile, why, sizeof(why))) {
+	case WFW_RUN_ENDED:
+		break;
+	case WFW_RUN_UNKNOWN:
+		fprintf(stderr, "wultfw %s: warning: %s\n", tool, why);
+		break;
+	default:
 		fprintf(stderr, "wultfw %s: %s: %s\n", tool, datafile, why);
+	}
 }

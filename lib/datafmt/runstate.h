@@ -15,18 +15,21 @@ enum wfw_run_end {
 	WFW_RUN_GOING,		/* status running and its process runs */
 	WFW_RUN_KILLED,		/* status running, its process is gone */
 	WFW_RUN_UNFINISHED,	/* status running, from another machine */
+	WFW_RUN_UNKNOWN,	/* its info.yml cannot be read (why says why) */
 };
 
 /*
  * Read the info.yml beside `datafile` and say how the run ended; for
- * anything but ENDED, `why` gets a sentence starting with "incomplete:".
+ * anything but ENDED, `why` gets a sentence starting with "incomplete:"
+ * (UNKNOWN: why the info.yml cannot be read, and that it is ignored).
  * No info.yml (a bare data file, wult's results) counts as ENDED.
  */
 enum wfw_run_end wfw_run_end(const char *datafile, char *why, size_t len);
 
 /*
  * For calc and report: print "TOOL: FILE: incomplete: ..." on stderr when
- * the run did not end; the readers still use every whole row.
+ * the run did not end, or a warning that its info.yml cannot be read and
+ * is ignored; the readers still use every whole row.
  */
 void wfw_run_end_warn(const char *tool, const char *datafile);
 

@@ -304,7 +304,7 @@ static void result_info(const struct wfw_rep_result *r, FILE *f)
 		fprintf(f, "\"sample\": %zu, ", r->nrows);
 	fputs("\"info\": {", f);
 	for (size_t i = 0; i < r->info.n; i++) {
-		char *v = wfw_infoyml_get(&r->info, r->info.keys[i]);
+		char *v = wfw_infoyml_value(&r->info, i);
 
 		fputs(i ? ", " : "", f);
 		wfw_json_string(f, r->info.keys[i]);

@@ -4,6 +4,7 @@
 #include "report/reduce.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -15,13 +16,20 @@ struct cell {
 	uint32_t n;
 };
 
-static void range(const float *v, const float *y, size_t n, double ytail,
-		  double *lo, double *hi)
+/* A point a plot can place: no NaN, no infinity. */
+static inline bool plottable(float x, float y)
+{
+	return isfinite(x) && isfinite(y);
+}
+
+/* The extremes of v over the plottable points at or below ytail. */
+static void range(const float *v, const float *x, const float *y, size_t n,
+		  double ytail, double *lo, double *hi)
 {
 	*lo = INFINITY;
 	*hi = -INFINITY;
 	for (size_t i = 0; i < n; i++) {
-		if (y[i] > ytail || isnan(v[i]) || isnan(y[i]))
+		if (!plottable(x[i], y[i]) || y[i] > ytail)
 			continue;
 		if (v[i] < *lo)
 			*lo = v[i];
@@ -30,17 +38,20 @@ static void range(const float *v, const float *y, size_t n, double ytail,
 	}
 }
 
+/* v's cell of grid over [lo, hi]: t clamped before it becomes an index. */
 static size_t cell_of(double v, double lo, double hi, size_t grid)
 {
-	size_t k = hi > lo ? (size_t)((v - lo) / (hi - lo) * (double)grid) : 0;
+	double t = hi > lo ? (v - lo) / (hi - lo) * (double)grid : 0;
 
-	return k >= grid ? grid - 1 : k;
+	if (!(t > 0))
+		return 0;
+	return t < (double)grid ? (size_t)t : grid - 1;
 }
 
 /*
- * The points below ytail into the grid x grid cells (none when cells is
- * NULL: then there are none below); returns how many plotted points
- * there will be: the tail points and the non-empty cells.
+ * The plottable points at or below ytail into the grid x grid cells;
+ * returns how many plotted points there will be: the tail points and the
+ * non-empty cells.
  */
 static size_t fill_cells(const float *x, const float *y, size_t n, double ytail,
 			 size_t grid, struct cell *cells)
@@ -48,12 +59,12 @@ static size_t fill_cells(const float *x, const float *y, size_t n, double ytail,
 	double xlo, xhi, ylo, yhi;
 	size_t k = 0;
 
-	range(x, y, n, ytail, &xlo, &xhi);
-	range(y, y, n, ytail, &ylo, &yhi);
+	range(x, x, y, n, ytail, &xlo, &xhi);
+	range(y, x, y, n, ytail, &ylo, &yhi);
 	for (size_t i = 0; i < n; i++) {
 		struct cell *c;
 
-		if (isnan(x[i]) || isnan(y[i]))
+		if (!plottable(x[i], y[i]))
 			continue;
 		if (y[i] > ytail) {
 			k++;
@@ -65,7 +76,7 @@ static size_t fill_cells(const float *x, const float *y, size_t n, double ytail,
 		c->sy += y[i];
 		c->n++;
 	}
-	for (size_t c = 0; cells && c < grid * grid; c++)
+	for (size_t c = 0; c < grid * grid; c++)
 		k += cells[c].n > 0;
 	return k;
 }
@@ -78,7 +89,7 @@ static size_t put_points(const float *x, const float *y, size_t n, double ytail,
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (y[i] > ytail && !isnan(x[i]))
+		if (plottable(x[i], y[i]) && y[i] > ytail)
 			out[k++] = (struct wfw_wpoint){ x[i], y[i], 1 };
 	for (size_t c = 0; c < ncells; c++)
 		if (cells[c].n)
@@ -92,17 +103,21 @@ int wfw_reduce_scatter(const float *x, const float *y, size_t n,
 		       size_t max_points, double ytail, size_t grid,
 		       struct wfw_wpoint **out, size_t *nout)
 {
-	bool dense = n > max_points;
+	bool dense = n > max_points && grid;
 	struct cell *cells = dense ? calloc(grid * grid, sizeof(*cells)) : NULL;
-	size_t k;
+	size_t k = 0;
 
 	*out = NULL;
 	*nout = 0;
 	if (dense && !cells)
 		return -ENOMEM;
-	if (!dense)
+	if (dense) {
+		k = fill_cells(x, y, n, ytail, grid, cells);
+	} else {
 		ytail = -INFINITY;	/* every point is a "tail" point */
-	k = fill_cells(x, y, n, ytail, grid, cells);
+		for (size_t i = 0; i < n; i++)
+			k += plottable(x[i], y[i]);
+	}
 	*out = malloc((k ? k : 1) * sizeof(**out));
 	if (*out)
 		*nout = put_points(x, y, n, ytail, cells, dense ? grid * grid : 0, *out);
@@ -113,7 +128,9 @@ int wfw_reduce_scatter(const float *x, const float *y, size_t n,
 void wfw_reduce_bins(double min, double p, double max, double span,
 		     size_t nbins, struct wfw_bins *b)
 {
-	double hi = (float)(min + span * (p - min));
+	double e = min + span * (p - min);
+	/* As a float, for the floats binned; none beyond a float's range. */
+	double hi = e >= -FLT_MAX && e <= FLT_MAX ? (float)e : max;
 
 	if (!(p > min) || !(hi < max))
 		hi = max;

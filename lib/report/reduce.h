@@ -3,7 +3,8 @@
  * Making millions of datapoints plottable without losing what matters:
  * the bulk becomes density (grid cells or histogram bins with counts),
  * the tail stays point by point. Every function preserves counts: the
- * weights of what it returns add up to the number of values given.
+ * weights of what it returns add up to the number of values given that a
+ * plot can place (NaNs and infinities it cannot: they are left out).
  */
 #ifndef WFW_REPORT_REDUCE_H
 #define WFW_REPORT_REDUCE_H
@@ -21,8 +22,9 @@ struct wfw_wpoint {
  * Scatter of (x[i], y[i]): when n <= max_points, every point with weight
  * 1. Otherwise every point with y > ytail individually, and the rest in a
  * grid x grid raster over their range, one point per non-empty cell at the
- * mean position of its datapoints, weighted by their number. *out is
- * malloc'ed. Returns 0 or -ENOMEM.
+ * mean position of its datapoints, weighted by their number. Points with
+ * a NaN or infinite coordinate are left out. *out is malloc'ed. Returns 0
+ * or -ENOMEM.
  */
 int wfw_reduce_scatter(const float *x, const float *y, size_t n,
 		       size_t max_points, double ytail, size_t grid,

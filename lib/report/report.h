@@ -7,6 +7,7 @@
 #ifndef WFW_REPORT_REPORT_H
 #define WFW_REPORT_REPORT_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -79,7 +80,19 @@ struct wfw_rep_timeline {
 	struct wfw_rep_series *series;
 	size_t nseries;
 	char notes[1024];		/* files that could not be read, and why */
+	uint64_t left_out;		/* the file being read: values out of range */
 };
+
+/*
+ * A value as a report keeps it for its plots, a float: NaN (no value,
+ * never plotted) for what the statistics leave out (wfw_value_ok(): NaN,
+ * the infinities, beyond FLT_MAX), so that the plots and the numbers
+ * count the same values and no infinity reaches a plot.
+ */
+static inline float wfw_rep_float(double v)
+{
+	return wfw_value_ok(v) ? (float)v : NAN;
+}
 
 struct wfw_rep_result {
 	const char *id;			/* report id */

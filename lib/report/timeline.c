@@ -33,6 +33,16 @@ static void note(struct wfw_rep_timeline *t, const char *why, const char *more)
 		 why, more);
 }
 
+/* A file's values out of range (infinite, beyond FLT_MAX): not plotted. */
+static void out_of_range(struct wfw_rep_timeline *t, const char *file)
+{
+	char why[256];
+
+	snprintf(why, sizeof(why), "%s: %llu values out of range (infinite, or beyond %s in magnitude) left out",
+		 file, (unsigned long long)t->left_out, WFW_VALUE_MAX_TEXT);
+	note(t, why, "");
+}
+
 /* One series per numeric column but Time; NULL cells skipped later. */
 static int add_series(struct wfw_rep_timeline *t, const char *file,
 		      const struct wultfw_schema *s, int tcol, size_t *first)
@@ -92,15 +102,18 @@ static int add_rows(struct wfw_rep_timeline *t, const struct wultfw_schema *s,
 		double when = wfw_cell_value(&s->cols[tcol], row[tcol]) *
 			      (strcmp(s->cols[tcol].unit, "s") ? 1 : 1e9);
 
-		if (isnan(when))
+		if (!wfw_value_ok(when)) {
+			t->left_out += !isnan(when);
 			continue;
+		}
 		if (when < t->t0_ns)
 			t->t0_ns = when;
 		for (size_t i = first; i < t->nseries; i++) {
 			struct wfw_rep_series *v = &t->series[i];
 			double y = wfw_cell_value(&s->cols[v->col], row[v->col]);
 
-			if (!isnan(y) && push(v, when, y))
+			t->left_out += !wfw_value_ok(y) && !isnan(y);
+			if (wfw_value_ok(y) && push(v, when, y))
 				return -ENOMEM;
 		}
 	}
@@ -132,12 +145,15 @@ static int load_file(struct wfw_rep_timeline *t, const char *dir, const char *fi
 	ret = add_series(t, file, s, tcol, &first);
 	if (!ret)
 		ret = wfw_batch_alloc(&b, s->ncols, 4096);
+	t->left_out = 0;
 	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
 		ret = add_rows(t, s, tcol, first, &b);
 		b.rows = 0;
 	}
 	if (!ret && n < 0)
 		note(t, wfw_reader_error(rd), "");
+	if (!ret && t->left_out)
+		out_of_range(t, file);
 	wfw_batch_free(&b);
 	wfw_reader_close(rd);
 	return ret;

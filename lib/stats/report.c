@@ -282,9 +282,11 @@ int wfw_report_json(struct wfw_statset *s, const double *p, size_t np,
 		wfw_json_string(f, col->name);
 		fprintf(f, ": {\n%*s\"unit\": ", ind + 6, "");
 		wfw_json_string(f, col->unit ? col->unit : "");
-		fprintf(f, ",\n%*s\"empty_cells\": %llu,\n%*s\"nan_cells\": %llu",
+		fprintf(f, ",\n%*s\"empty_cells\": %llu,\n%*s\"nan_cells\": %llu,"
+			"\n%*s\"out_of_range_cells\": %llu",
 			ind + 6, "", (unsigned long long)s->empties[m],
-			ind + 6, "", (unsigned long long)s->nans[m]);
+			ind + 6, "", (unsigned long long)s->nans[m],
+			ind + 6, "", (unsigned long long)s->outs[m]);
 		fprintf(f, ",\n%*s\"all\": ", ind + 6, "");
 		ret = json_summary(s, m, SIZE_MAX, p, np, ind + 6, f);
 		if (gname && !ret) {
@@ -312,4 +314,22 @@ int wfw_report_json(struct wfw_statset *s, const double *p, size_t np,
 	}
 	fprintf(f, "\n%*s}\n%*s}", ind + 2, "", ind, "");
 	return ret;
+}
+
+void wfw_report_skipped(FILE *f, const char *tool, const char *path,
+			const struct wfw_statset *s)
+{
+	for (size_t m = 0; m < s->nmetrics; m++) {
+		unsigned long long e = s->empties[m], n = s->nans[m], o = s->outs[m];
+
+		if (!e && !n && !o)
+			continue;
+		fprintf(f, "wultfw %s: %s: %s: skipped %llu empty%s %llu NaN", tool,
+			path, wfw_statset_metric(s, m)->name, e, o ? "," : " and", n);
+		if (o)
+			fprintf(f, " and %llu out-of-range cells (infinite, or beyond %s in magnitude)\n",
+				o, WFW_VALUE_MAX_TEXT);
+		else
+			fputs(" cells\n", f);
+	}
 }

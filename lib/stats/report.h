@@ -30,6 +30,13 @@ int wfw_report_table(struct wfw_statset *s, const double *p, size_t np,
 int wfw_report_json(struct wfw_statset *s, const double *p, size_t np,
 		    int indent, FILE *f);
 
+/*
+ * Cells left out of the statistics (empty, NaN, out of range), one line
+ * per metric that has any: "wultfw TOOL: PATH: METRIC: skipped ...".
+ */
+void wfw_report_skipped(FILE *f, const char *tool, const char *path,
+			const struct wfw_statset *s);
+
 /* Write a JSON string literal with escapes. */
 void wfw_json_string(FILE *f, const char *s);
 

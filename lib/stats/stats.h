@@ -29,6 +29,22 @@
 #include "stats/room.h"
 
 /*
+ * The values statistics take: finite, of magnitude at most FLT_MAX
+ * (3.4e38; INT64 extremes, 9.2e18, are inside), so that no sum, mean or
+ * variance of up to 2^64 of them overflows a double, and a report's
+ * floats hold every value its numbers count. The statistics of a column
+ * (statset.h) leave out the others -- NaN, the infinities, 1e300 -- and
+ * count them; the accumulators below take only values in range.
+ */
+#define WFW_VALUE_MAX 3.4028234663852886e38	/* FLT_MAX */
+#define WFW_VALUE_MAX_TEXT "3.4e38"	/* as messages say it */
+
+static inline bool wfw_value_ok(double v)
+{
+	return v >= -WFW_VALUE_MAX && v <= WFW_VALUE_MAX;	/* NaN: false */
+}
+
+/*
  * Values gathered but not yet added (see wfw_acc_stage()): added a block
  * at a time, so that per-group pieces of a batch cost little each.
  */
@@ -38,7 +54,7 @@
 void wfw_acc_init(struct wfw_acc *a, size_t exact_limit, bool integers);
 void wfw_acc_free(struct wfw_acc *a);
 
-/* Add values; none may be NaN. Return 0 or -ENOMEM. */
+/* Add values, each wfw_value_ok(). Return 0 or -ENOMEM. */
 int wfw_acc_add(struct wfw_acc *a, double v);
 int wfw_acc_add_many(struct wfw_acc *a, const double *v, size_t n);
 /* The same with s: wfw_min_max_sum() of v from INFINITY, -INFINITY, found already. */

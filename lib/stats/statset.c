@@ -66,12 +66,13 @@ static int alloc_metrics(struct wfw_statset *s)
 	s->acc = calloc(nacc, sizeof(*s->acc));
 	s->nans = calloc(s->nmetrics, sizeof(*s->nans));
 	s->empties = calloc(s->nmetrics, sizeof(*s->empties));
+	s->outs = calloc(s->nmetrics, sizeof(*s->outs));
 	s->mtype = calloc(s->nmetrics, sizeof(*s->mtype));
 	s->mdiv = calloc(s->nmetrics, sizeof(*s->mdiv));
 	s->gcount = calloc(s->ngroups, sizeof(*s->gcount));
 	s->pool = calloc(s->nmetrics, sizeof(*s->pool));
 	s->settled = calloc(s->nmetrics, sizeof(*s->settled));
-	if (!s->acc || !s->nans || !s->empties || !s->mtype || !s->mdiv ||
+	if (!s->acc || !s->nans || !s->empties || !s->outs || !s->mtype || !s->mdiv ||
 	    !s->gcount || !s->pool || !s->settled)
 		return -ENOMEM;
 	for (size_t m = 0; m < s->nmetrics; m++) {
@@ -189,6 +190,7 @@ void wfw_statset_free(struct wfw_statset *s)
 	free(s->mcol);
 	free(s->nans);
 	free(s->empties);
+	free(s->outs);
 	free(s->mtype);
 	free(s->mdiv);
 	free(s->order);
@@ -270,14 +272,18 @@ static size_t gather_int(double *t, const union wultfw_cell *col, size_t st,
 
 /*
  * Numbers of a column of their own, no order (the common chunk of
- * wfw_statset_add_nums()): a copy into t, NaNs noted on the way; with t
- * NULL only the look for NaNs (inlined, so each use gets its own loop).
+ * wfw_statset_add_nums()): a copy into t, values statistics leave out
+ * (wfw_value_ok(): NaN, the infinities, beyond FLT_MAX) noted on the
+ * way; with t NULL only the look for them (inlined, so each use gets its
+ * own loop).
  */
 static inline bool copy_nums(double *t, const union wultfw_cell *col, size_t n)
 {
 	size_t i = 0;
-	bool nan = false;
+	bool bad = false;
 #ifdef __SSE2__
+	const __m128d mag = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+	const __m128d lim = _mm_set1_pd(WFW_VALUE_MAX);
 	__m128d any = _mm_setzero_pd();
 
 	for (; i + 2 <= n; i += 2) {
@@ -285,57 +291,79 @@ static inline bool copy_nums(double *t, const union wultfw_cell *col, size_t n)
 
 		if (t)
 			_mm_storeu_pd(t + i, v);
-		any = _mm_or_pd(any, _mm_cmpunord_pd(v, v));
+		/* |v| > lim, or unordered (NaN) */
+		any = _mm_or_pd(any, _mm_cmpnle_pd(_mm_and_pd(v, mag), lim));
 	}
-	nan = _mm_movemask_pd(any) != 0;
+	bad = _mm_movemask_pd(any) != 0;
 #endif
 	for (; i < n; i++) {
 		if (t)
 			t[i] = col[i].f;
-		nan |= col[i].f != col[i].f;
+		bad |= !wfw_value_ok(col[i].f);
 	}
-	return nan;
+	return bad;
 }
 
-/* FLOAT cells, NaNs (empty cells among them) left out. */
+/*
+ * FLOAT cells, those statistics leave out (wfw_value_ok(): NaN, the
+ * empty cells among them, the infinities, beyond FLT_MAX) dropped.
+ */
 static size_t gather_float(double *t, const union wultfw_cell *col, size_t st,
 			   const uint32_t *order, size_t n)
 {
-	bool nan = false;
+	bool bad = false;
 	size_t k = 0;
 
 	if (order) {
 		for (size_t i = 0; i < n; i++) {
 			t[i] = col[order[i]].f;
-			nan |= t[i] != t[i];
+			bad |= !wfw_value_ok(t[i]);
 		}
 	} else if (st == 1) {
-		nan = copy_nums(t, col, n);
+		bad = copy_nums(t, col, n);
 	} else {
 		for (size_t i = 0; i < n; i++) {
 			t[i] = col[i * st].f;
-			nan |= t[i] != t[i];
+			bad |= !wfw_value_ok(t[i]);
 		}
 	}
-	if (!nan)
+	if (!bad)
 		return n;
-	for (size_t i = 0; i < n; i++) {	/* rare: drop the NaNs */
+	for (size_t i = 0; i < n; i++) {	/* rare: drop them */
 		t[k] = t[i];
-		k += t[i] == t[i];
+		k += wfw_value_ok(t[i]);
 	}
 	return k;
 }
 
+/* Why each of cells [0, n) was left out: empty, NaN or out of range. */
+static void count_left_out(struct wfw_statset *s, size_t m,
+			   const union wultfw_cell *col, size_t st,
+			   const uint32_t *order, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		union wultfw_cell c = col[order ? order[i] : i * st];
+
+		if (c.i == WULTFW_FLOAT_EMPTY_BITS)
+			s->empties[m]++;
+		else if (isnan(c.f))
+			s->nans[m]++;
+		else if (!wfw_value_ok(c.f))
+			s->outs[m]++;
+	}
+}
+
 /*
  * Copy cells [0, n) of metric m's column `col` (stride `st` cells), or
- * those at the cell offsets in `order`, into t as doubles, dropping empty cells and
- * NaNs (counted). Returns how many were kept.
+ * those at the cell offsets in `order`, into t as doubles, dropping empty
+ * cells, NaNs and values out of range (counted). Returns how many were
+ * kept.
  */
 static size_t gather(struct wfw_statset *s, size_t m, double *t,
 		     const union wultfw_cell *col, size_t st,
 		     const uint32_t *order, size_t n)
 {
-	size_t k, empty = 0;
+	size_t k;
 
 	if (s->nums && s->may_nan && !s->may_nan[s->mcol[m]] && order) {
 		for (size_t i = 0; i < n; i++)	/* nothing to drop: a copy */
@@ -349,13 +377,8 @@ static size_t gather(struct wfw_statset *s, size_t m, double *t,
 		return k;
 	}
 	k = gather_float(t, col, st, order, n);
-	if (k == n)
-		return k;
-	/* Rare: tell the empty cells from other NaNs. */
-	for (size_t i = 0; i < n; i++)
-		empty += col[order ? order[i] : i * st].i == WULTFW_FLOAT_EMPTY_BITS;
-	s->empties[m] += empty;
-	s->nans[m] += n - k - empty;
+	if (k != n)	/* rare */
+		count_left_out(s, m, col, st, order, n);
 	return k;
 }
 
@@ -529,7 +552,8 @@ bool wfw_statset_reads(const struct wfw_statset *s, size_t c)
 	return false;
 }
 
-static bool any_nan(const union wultfw_cell *col, size_t n)
+/* Any value statistics leave out (wfw_value_ok())? */
+static bool any_bad(const union wultfw_cell *col, size_t n)
 {
 	return copy_nums(NULL, col, n);
 }
@@ -547,7 +571,7 @@ static int add_column(struct wfw_statset *s, size_t m,
 	struct wfw_acc *a = &s->acc[m];
 	size_t n;
 
-	if (a->nstage || (may_nan && any_nan(col, rows))) {
+	if (a->nstage || (may_nan && any_bad(col, rows))) {
 		for (size_t r0 = 0; r0 < rows; r0 += n) {
 			n = rows - r0 < CHUNK_ROWS ? rows - r0 : CHUNK_ROWS;
 			if (add_metric(s, m, col + r0, 1, n, true, 0))
@@ -825,6 +849,7 @@ static int merge_metric(struct wfw_statset *dst, size_t md,
 
 	dst->nans[md] += src->nans[ms];
 	dst->empties[md] += src->empties[ms];
+	dst->outs[md] += src->outs[ms];
 	/* A part without values has no say in the type. */
 	if (!metric_count(src, ms))
 		return 0;
@@ -868,8 +893,10 @@ int wfw_statset_merge(struct wfw_statset *dst, struct wfw_statset *src)
 	for (size_t ms = 0; ms < src->nmetrics && !ret; ms++) {
 		size_t md = metric_of_column(dst, src->mcol[ms]);
 
+		if (md == SIZE_MAX && wfw_statset_pending(src, ms))
+			continue;	/* text in dst's part, nothing yet here */
 		if (md == SIZE_MAX)	/* text in dst's part, numbers here */
-			return wfw_statset_pending(src, ms) ? 0 : -EAGAIN;
+			return -EAGAIN;
 		ret = merge_metric(dst, md, src, ms);
 	}
 	dst->rows += src->rows;

@@ -51,6 +51,8 @@ struct wfw_statset {
 	struct wfw_acc *acc;	/* [metric * ngroups + group] */
 	uint64_t *nans;		/* per metric: NaN cells skipped */
 	uint64_t *empties;	/* per metric: empty cells skipped */
+	uint64_t *outs;		/* per metric: cells out of range skipped
+				 * (infinite, beyond WFW_VALUE_MAX) */
 	int *mtype;		/* per metric: the column type accumulated */
 	uint32_t *mdiv;		/* per metric: the divisor accumulated */
 	uint64_t rows;
@@ -65,7 +67,7 @@ struct wfw_statset {
 	size_t ncolp;
 	uint32_t *gcount;
 	bool nums;		/* adding numbers (wfw_statset_add_nums()) */
-	const bool *may_nan;	/* its may_nan (false: no NaN in the column) */
+	const bool *may_nan;	/* its may_nan (false: every value in range) */
 	char **gmerged;		/* names of groups only a merged part had */
 	size_t *gorder;		/* the groups in listing order (wfw_cstate_cmp()) */
 };
@@ -110,8 +112,8 @@ int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *
  * The same for one array per column (stride 1) whose INT cells are
  * numbers already, as a wfw_col_batch with `numbers` holds them: cell.f =
  * (double)cell.i, an empty cell the empty NaN. Saves converting them here.
- * may_nan[c] false: column c has no NaN, so none is looked for (NULL:
- * look in every column).
+ * may_nan[c] false: column c has no NaN and no value out of range
+ * (wfw_value_ok()), so none is looked for (NULL: look in every column).
  */
 int wfw_statset_add_nums(struct wfw_statset *s, const union wultfw_cell *const *col,
 			 const bool *may_nan, size_t rows);

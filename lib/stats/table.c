@@ -137,6 +137,14 @@ void wfw_fmt_value(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "-");
 		return;
 	}
+	/*
+	 * Beyond 2^53 a double no longer holds every integer: printed in
+	 * full, its last digits would be made up (INT64_MAX shows as ...808).
+	 */
+	if (fabs(v) > 0x1p53) {
+		snprintf(buf, len, "%.15g", v);
+		return;
+	}
 	snprintf(buf, len, "%.*f", decimals, v);
 	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
 		memmove(buf, buf + 1, strlen(buf));	/* -0.000: 0.000 */

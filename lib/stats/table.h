@@ -40,7 +40,10 @@ void wfw_table_print_csv(const struct wfw_table *t, FILE *f);
  */
 int wfw_fmt_decimals(int dec, const double *v, size_t n);
 
-/* A value with `decimals` after the point ("-": NaN; no "-0.000"). */
+/*
+ * A value with `decimals` after the point ("-": NaN; no "-0.000"); above
+ * 2^53 in magnitude, its 15 significant digits ("%.15g").
+ */
 void wfw_fmt_value(char *buf, size_t len, double v, int decimals);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "binhist.h"
+#include "stats/stats.h"
 
 static int find_col(const struct wultfw_schema *s, const char *name,
 		    int want_enum)
@@ -44,10 +45,15 @@ int stats_binhist_init(struct stats_binhist *h, const struct wultfw_schema *s,
 
 static int count(struct stats_binhist_group *g, double v, double width)
 {
+	double at;
 	size_t bin;
 
 	if (isnan(v)) {
 		g->nan++;
+		return 0;
+	}
+	if (!wfw_value_ok(v)) {
+		g->out++;
 		return 0;
 	}
 	if (v < 0) {
@@ -58,9 +64,16 @@ static int count(struct stats_binhist_group *g, double v, double width)
 		g->zero++;
 	else
 		g->above++;
-	bin = (size_t)(v / width);
+	at = v / width;
+	if (!(at < STATS_BINHIST_MAX_BINS)) {
+		g->beyond++;
+		return 0;
+	}
+	bin = (size_t)at;
 	if (bin >= g->nbins) {
 		size_t n = bin + 1 > 2 * g->nbins ? bin + 1 : 2 * g->nbins;
+
+		n = n < STATS_BINHIST_MAX_BINS ? n : STATS_BINHIST_MAX_BINS;
 		uint64_t *c = realloc(g->counts, n * sizeof(*c));
 
 		if (!c)
@@ -88,8 +101,12 @@ int stats_binhist_add(struct stats_binhist *h, const struct wultfw_batch *b)
 			/* "-" (no value) is the last group. */
 			g = e >= 0 && (size_t)e < h->ngroups - 1 ? (size_t)e : h->ngroups - 1;
 		}
-		v = col->type == WULTFW_COL_FLOAT ? row[h->col].f :
-		    (double)row[h->col].i / h->div;
+		if (col->type == WULTFW_COL_FLOAT)
+			v = row[h->col].f;
+		else if (row[h->col].i == WULTFW_CELL_EMPTY)
+			v = NAN;	/* an empty cell: no number */
+		else
+			v = (double)row[h->col].i / h->div;
 		if (count(&h->g[g], v, h->width))
 			return -ENOMEM;
 	}
@@ -115,15 +132,22 @@ int stats_binhist_write(const struct stats_binhist *h, FILE *f)
 		const struct stats_binhist_group *gr = &h->g[g];
 		size_t last = gr->nbins;
 
-		if (!gr->zero && !gr->above && !gr->below && !gr->nan)
+		if (!gr->zero && !gr->above && !gr->below && !gr->nan && !gr->out)
 			continue;
 		while (last && !gr->counts[last - 1])
 			last--;
-		fprintf(f, "# %s%s%s: %llu at 0, %llu above 0, %llu below 0, %llu not a number\n",
+		fprintf(f, "# %s%s%s: %llu at 0, %llu above 0, %llu below 0, %llu not a number",
 			h->gcol < 0 ? "" : h->schema->cols[h->gcol].name,
 			h->gcol < 0 ? "" : " ", group_name(h, g),
 			(unsigned long long)gr->zero, (unsigned long long)gr->above,
 			(unsigned long long)gr->below, (unsigned long long)gr->nan);
+		if (gr->out)
+			fprintf(f, ", %llu out of range (infinite, or beyond %s in magnitude)",
+				(unsigned long long)gr->out, WFW_VALUE_MAX_TEXT);
+		if (gr->beyond)
+			fprintf(f, ", %llu above the last bin (%g)", (unsigned long long)gr->beyond,
+				STATS_BINHIST_MAX_BINS * h->width);
+		fputc('\n', f);
 		for (size_t i = 0; i < last; i++)
 			fprintf(f, "%g %llu\n", (double)i * h->width,
 				(unsigned long long)gr->counts[i]);

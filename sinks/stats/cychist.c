@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,15 @@ void stats_cychist_free(struct stats_cychist *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/*
+ * What the format can show: a number whose whole part a long holds (it
+ * prints "%05ld"); NaN, the infinities and the rest are left out.
+ */
+static bool in_range(double v)
+{
+	return v > -0x1p63 && v < 0x1p63;
+}
+
 void stats_cychist_add(struct stats_cychist *h, const struct wultfw_batch *b)
 {
 	for (size_t i = 0; i < h->ncols; i++) {
@@ -66,8 +76,12 @@ void stats_cychist_add(struct stats_cychist *h, const struct wultfw_batch *b)
 				&b->cells[r * b->ncols + c->col];
 			double v = c->is_float ? cell->f : (double)cell->i / c->div;
 
-			if (isnan(v))
+			if (!c->is_float && cell->i == WULTFW_CELL_EMPTY)
+				continue;	/* an empty cell: no number */
+			if (!in_range(v)) {
+				c->out += !isnan(v);
 				continue;
+			}
 			c->total++;
 			c->sum += v;
 			c->min = v < c->min ? v : c->min;
@@ -86,10 +100,12 @@ void stats_cychist_add(struct stats_cychist *h, const struct wultfw_batch *b)
 	h->rows += b->rows;
 }
 
-/* Whole display units, as cyclictest prints them (truncated). */
+/* Whole display units, as cyclictest prints them (truncated, within long). */
 static long whole(double v)
 {
-	return isfinite(v) ? (long)v : 0;
+	if (!isfinite(v))
+		return 0;
+	return v >= 0x1p63 ? LONG_MAX : v <= -0x1p63 ? LONG_MIN : (long)v;
 }
 
 int stats_cychist_write(const struct stats_cychist *h, FILE *f)
@@ -134,5 +150,9 @@ int stats_cychist_write(const struct stats_cychist *h, FILE *f)
 				(unsigned long long)(c->overflows - n));
 		fputc('\n', f);
 	}
+	for (size_t i = 0; i < h->ncols; i++)
+		if (h->cols[i].out)
+			fprintf(f, "# Thread %zu: %llu values out of range (infinite, or beyond 9.2e18 in magnitude) left out\n",
+				i, (unsigned long long)h->cols[i].out);
 	return ferror(f) ? -EIO : 0;
 }

@@ -6,6 +6,9 @@
  * each column), then "# Total:", "# Min/Avg/Max Latencies:",
  * "# Histogram Overflows:" and the overflow datapoint numbers per column.
  * cyclictest has a column per measured thread; we have one per metric.
+ * Values out of range (infinite, or whole parts a long cannot hold) are
+ * left out of every line, and counted on one more comment line when
+ * there are any.
  */
 #ifndef STATS_CYCHIST_H
 #define STATS_CYCHIST_H
@@ -24,6 +27,7 @@ struct stats_cychist_col {
 	bool is_float;
 	uint64_t *counts;		/* [nbuckets] */
 	uint64_t total, overflows;
+	uint64_t out;			/* left out: infinite, beyond a long */
 	double min, max, sum;		/* display units */
 	uint64_t ovf_at[STATS_CYCHIST_MAX_OVERFLOWS];
 };

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run each libFuzzer target of a 'make fuzz' build for SECONDS: seed its
 # corpus from examples/, tests/data and tests/fuzz/seed-* (the
-# expressions: tests/fuzz/seed-expr only), then fuzz. Any crash, leak outside libconfig
+# expressions: tests/fuzz/seed-expr only; info.yml: tests/data's and
+# tests/fuzz/seed-infoyml), then fuzz. Any crash, leak outside libconfig
 # (tests/fuzz/lsan.supp) or input slower than 10 s fails; the input that
 # did it is kept as BUILDDIR/fuzz-out/crash-TARGET-*.
 # Usage: run.sh BUILDDIR SRCDIR SECONDS [TARGET...] (default: all of them)
@@ -10,7 +11,7 @@ build=${1:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 src=${2:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 secs=${3:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 shift 3
-targets=${*:-fuzz_csv fuzz_binary fuzz_expr fuzz_experiment fuzz_state}
+targets=${*:-fuzz_csv fuzz_binary fuzz_expr fuzz_experiment fuzz_state fuzz_values fuzz_infoyml}
 out=$build/fuzz-out
 export LSAN_OPTIONS="suppressions=$src/tests/fuzz/lsan.supp"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -23,6 +24,8 @@ seed() {
 	fuzz_expr) find "$src/tests/fuzz/seed-expr" -type f ;;
 	fuzz_experiment) find "$src/examples" "$src/tests/data" "$src/tests/fuzz/seed-experiment" -name '*.cfg' ;;
 	fuzz_state) find "$src/tests/fuzz/seed-state" -type f ;;
+	fuzz_values) find "$src/tests/data" "$src/tests/fuzz/seed-csv" "$src/tests/fuzz/seed-values" -name '*.csv' ;;
+	fuzz_infoyml) find "$src/tests/data" -name info.yml; find "$src/tests/fuzz/seed-infoyml" -type f ;;
 	esac
 }
 

@@ -73,6 +73,34 @@ static void test_scatter_keeps_tail_and_counts(void)
 	free(p);
 }
 
+/*
+ * Issue 29: a y of -inf with every point a "tail" point (-inf is not
+ * above -inf) wrote through the NULL grid; NaN and infinities cast to a
+ * cell index. Points a plot cannot place are left out, dense or not.
+ */
+static void test_scatter_non_finite(void)
+{
+	const float x[] = { 1, 2, NAN, 4, INFINITY, 6, 7, 8 };
+	const float y[] = { -INFINITY, 2, 3, INFINITY, 5, NAN, 7, -8 };
+	struct wfw_wpoint *p;
+	uint64_t sum = 0;
+	size_t n;
+
+	for (size_t budget = 0; budget <= 8; budget += 8) {
+		CU_ASSERT_EQUAL_FATAL(wfw_reduce_scatter(x, y, 8, budget, 0, 4, &p, &n), 0);
+		for (size_t i = 0; i < n; i++) {
+			CU_ASSERT(isfinite(p[i].x) && isfinite(p[i].y));
+			sum += p[i].weight;
+		}
+		CU_ASSERT_EQUAL(sum, 3);	/* (2, 2), (7, 7), (8, -8) */
+		sum = 0;
+		free(p);
+	}
+	CU_ASSERT_EQUAL_FATAL(wfw_reduce_scatter(x, y, 1, 5, -INFINITY, 4, &p, &n), 0);
+	CU_ASSERT_EQUAL(n, 0);
+	free(p);
+}
+
 static void test_histogram_counts(void)
 {
 	uint64_t counts[65], sum = 0;
@@ -254,6 +282,7 @@ int main(void)
 	s = CU_add_suite("reduce", NULL, NULL);
 	CU_add_test(s, "small scatter kept whole", test_scatter_small_is_exact);
 	CU_add_test(s, "scatter: tail kept, counts preserved", test_scatter_keeps_tail_and_counts);
+	CU_add_test(s, "scatter: NaN and infinities left out", test_scatter_non_finite);
 	CU_add_test(s, "histogram counts", test_histogram_counts);
 	CU_add_test(s, "histogram: far outliers over the bins", test_histogram_over);
 	CU_add_test(s, "histograms of parts", test_histogram_parts);

@@ -284,6 +284,78 @@ static void test_text_histogram(void)
 	stats_binhist_free(&h);
 }
 
+/*
+ * Values no statistic can take (issue 29): infinities, 1e308, NaN and
+ * empty cells are left out and counted; INT64 extremes, subnormals and
+ * negative values are values. No file says inf or nan, no bin array
+ * grows with a value.
+ */
+static const double odd_cc0[] = { -INFINITY, INFINITY, NAN, 1e308, -1e300,
+				  4.9e-324, -5, 3.0e38, 2.5 };
+#define NODD (sizeof(odd_cc0) / sizeof(odd_cc0[0]))
+
+static int run_odd_values(void)
+{
+	struct wultfw_run_summary sum = { .size = sizeof(sum), .datapoints = NODD };
+	union wultfw_cell cells[NODD * 3];
+	struct wultfw_batch b = { cells, 3, NODD, NODD, 0 };
+	struct tu_sink s;
+	int ret;
+
+	for (size_t r = 0; r < NODD; r++) {
+		int64_t w[] = { INT64_MAX, INT64_MIN + 1, WULTFW_CELL_EMPTY, 5000 };
+
+		cells[3 * r].i = w[r % 4];
+		cells[3 * r + 1].i = (int64_t)(r % 2);
+		cells[3 * r + 2].f = odd_cc0[r];
+	}
+	ret = tu_sink_open(&s, &stats_LTX_wultfw_plugin, opts_text, dir, NULL, &schema);
+	if (ret)
+		return ret;
+	CU_ASSERT_EQUAL(tu_sink_write(&s, &b), 0);
+	return tu_sink_close(&s, &sum);
+}
+
+static void test_odd_values(void)
+{
+	char *js, *h, *t;
+
+	set_opts_with("odd-hist.txt", 100,
+		      "histogram_metrics = [ \"WakeLatency\", \"CC0%\" ];"
+		      " text_histogram = \"odd-text.txt\"; text_histogram_metric = \"CC0%\";"
+		      " text_histogram_bin = 1; group_by = \"\";");
+	CU_ASSERT_EQUAL_FATAL(run_odd_values(), 0);
+	js = slurp("stats.json");
+	h = slurp("odd-hist.txt");
+	t = slurp("odd-text.txt");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(js);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+	CU_ASSERT_EQUAL(J(js, "CC0%", "out_of_range_cells"), 4);
+	CU_ASSERT_EQUAL(J(js, "CC0%", "nan_cells"), 1);
+	CU_ASSERT_EQUAL(J(js, "CC0%", "all", "count"), 4);
+	CU_ASSERT_EQUAL(J(js, "CC0%", "all", "min"), -5);
+	CU_ASSERT_EQUAL(J(js, "CC0%", "all", "max"), 3.0e38);
+	CU_ASSERT_DOUBLE_EQUAL(J(js, "CC0%", "all", "mean"), 7.5e37, 1e24);
+	CU_ASSERT_EQUAL(J(js, "WakeLatency", "empty_cells"), 2);
+	CU_ASSERT_EQUAL(J(js, "WakeLatency", "all", "count"), NODD - 2);
+	CU_ASSERT_EQUAL(J(js, "WakeLatency", "all", "max"), (double)INT64_MAX / 1000);
+	CU_ASSERT_EQUAL(J(js, "WakeLatency", "all", "min"), (double)(INT64_MIN + 1) / 1000);
+	/* Neither JSON nor the histograms print a non-number. */
+	CU_ASSERT_PTR_NULL(strstr(js, "inf"));
+	CU_ASSERT_PTR_NULL(strstr(js, "nan,"));
+	CU_ASSERT_PTR_NULL(strstr(h, "inf "));
+	TU_ASSERT_CONTAINS(h, "# Thread 1: 5 values out of range (infinite, or beyond 9.2e18 in magnitude) left out\n");
+	TU_ASSERT_CONTAINS(h, "\n# Min Latencies: -9223372036854776 -0005\n");
+	TU_ASSERT_CONTAINS(h, "\n# Max Latencies: 9223372036854776 00002\n");
+	TU_ASSERT_CONTAINS(t, "# CC0% histogram, bins of 1 %\n");
+	TU_ASSERT_CONTAINS(t, "# all: 0 at 0, 3 above 0, 1 below 0, 1 not a number, 4 out of range (infinite, or beyond 3.4e38 in magnitude), 1 above the last bin (100000)\n");
+	TU_ASSERT_CONTAINS(t, "\n0 1\n1 0\n2 1\n");
+	free(js);
+	free(h);
+	free(t);
+}
+
 static void test_bad_options(void)
 {
 	char *e = to_option_errors(&stats_LTX_wultfw_plugin,
@@ -313,6 +385,7 @@ int main(void)
 	CU_add_test(s, "stats.json per ReqCState", test_json);
 	CU_add_test(s, "cyclictest histogram file", test_histogram_file);
 	CU_add_test(s, "text histogram per group", test_text_histogram);
+	CU_add_test(s, "values out of range", test_odd_values);
 	CU_add_test(s, "bad options", test_bad_options);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
