@@ -869,12 +869,14 @@ static void why_empty(struct wfw_run *run)
 static int finish(struct wfw_run *run, int ret)
 {
 	struct wfw_run_result *r = run->r;
+	int dret;
 
 	r->duration_s = run->start ? (double)(now_ns() - run->start) / 1e9 : 0;
 	r->stop_signal = wfw_stop_signal;
 	ret = close_sinks(run, ret);
-	if (wfw_datasel_close(&run->sel) && !ret)
-		ret = -EIO;
+	dret = wfw_datasel_close(&run->sel, ret);
+	if (dret < 0 && !ret)
+		ret = dret;
 	wfw_datasel_info(&run->sel, &run->info);
 	r->failed = ret < 0;
 	r->empty = !r->failed && !r->stop_signal && !r->datapoints && run->started;
