@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <datafmt/writer.h>
 
@@ -288,6 +289,7 @@ static int coll_open(struct wfw_collector *c, int cpu, const char *dir,
 	snprintf(path, sizeof(path), "%s/%s", dir, c->file);
 	ret = wfw_csvw_open(&c->w, path, c->si.schema, 0);
 	if (!ret) {
+		(void)fdatasync(c->w.out.fd);	/* its header on the disk */
 		c->b.ncols = c->si.schema->ncols;
 		c->b.capacity = COLLECT_ROWS;
 		c->b.cells = calloc(c->b.capacity * c->b.ncols, sizeof(*c->b.cells));
@@ -427,8 +429,11 @@ size_t wfw_collect_stop(struct wfw_collectors *cs, struct wfw_info *info,
 		struct wfw_collector *c = &cs->c[i];
 
 		if (c->running) {
+			/* Its last rows on the disk, and what the file holds. */
+			if (wfw_csvw_flush(&c->w) && !c->error[0])
+				snprintf(c->error, sizeof(c->error), "cannot write: %s", c->w.out.msg);
 			snprintf(k, sizeof(k), "collect%zu_rows", i);
-			wfw_info_fmt(info, k, "%" PRIu64, c->w.rows);
+			wfw_info_fmt(info, k, "%" PRIu64, wfw_csvw_in_file(&c->w));
 			if (c->si.on_demand) {	/* requests met while it sampled merge */
 				snprintf(k, sizeof(k), "collect%zu_requests", i);
 				wfw_info_fmt(info, k, "%" PRIu64, c->asked);

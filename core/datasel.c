@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "resultdir.h"
@@ -113,6 +114,8 @@ int wfw_datasel_open(struct wfw_datasel *d, const char *dir,
 		wfw_err("%s", d->filtered.out.msg);
 		return ret;
 	}
+	/* Its header on the disk before anything is measured. */
+	(void)fdatasync(d->filtered.out.fd);
 	d->filtered_open = true;
 	d->rest.ncols = s->ncols;
 	return 0;
@@ -181,13 +184,20 @@ int wfw_datasel_batch(struct wfw_datasel *d, struct wultfw_batch *b,
 	return ret;
 }
 
-int wfw_datasel_close(struct wfw_datasel *d)
+int wfw_datasel_close(struct wfw_datasel *d, int failed)
 {
 	int ret = 0;
 
 	if (d->filtered_open) {
+		bool said = d->filtered.out.err != 0;	/* when it failed */
+
+		(void)wfw_csvw_flush(&d->filtered);
+		d->filtered_failed = d->filtered.out.err != 0;
+		d->in_file = wfw_csvw_in_file(&d->filtered);
 		ret = wfw_csvw_close(&d->filtered);
-		if (ret)
+		if (ret && !said && ret == failed)	/* the run's own failure */
+			wfw_info("%s", d->filtered.out.msg);
+		else if (ret && !said)
 			wfw_err("%s", d->filtered.out.msg);
 		d->filtered_open = false;
 	}
@@ -208,11 +218,13 @@ void wfw_datasel_info(const struct wfw_datasel *d, struct wfw_info *info)
 	wfw_info_fmt(info, "select_left_out", "%" PRIu64, d->sel.dropped);
 	if (c->keep_filtered)
 		wfw_info_str(info, "select_left_out_file", WFW_DATASEL_FILE);
+	if (d->filtered_failed)	/* what a full disk left of it */
+		wfw_info_fmt(info, "filtered_rows_in_file", "%" PRIu64, d->in_file);
 }
 
 void wfw_datasel_free(struct wfw_datasel *d)
 {
-	wfw_datasel_close(d);
+	wfw_datasel_close(d, 0);
 	wfw_select_free(&d->sel);
 	free(d->rest.cells);
 	d->rest.cells = NULL;

@@ -44,6 +44,8 @@ struct wfw_datasel {
 	struct wfw_select sel;
 	struct wfw_csv_writer filtered;
 	bool filtered_open;
+	bool filtered_failed;		/* a write failed: in_file is what it kept */
+	uint64_t in_file;		/* rows filtered.csv holds, once closed */
 	struct wultfw_batch rest;	/* a batch's rows that were not selected */
 };
 
@@ -96,9 +98,15 @@ int wfw_datasel_open(struct wfw_datasel *d, const char *dir,
  */
 int wfw_datasel_batch(struct wfw_datasel *d, struct wultfw_batch *b,
 		      uint64_t room);
-/* Close filtered.csv: 0 or -errno (printed). */
-int wfw_datasel_close(struct wfw_datasel *d);
-/* info.yml: select_include/_exclude, select_kept, select_left_out(_file). */
+/*
+ * Close filtered.csv: 0 or -errno, printed unless said when a write
+ * failed, or only noted when it is the run's own failure `failed` (a full
+ * disk fails every file there; the first error says it). What it holds
+ * then goes to info.yml.
+ */
+int wfw_datasel_close(struct wfw_datasel *d, int failed);
+/* info.yml: select_include/_exclude, select_kept, select_left_out(_file),
+ * filtered_rows_in_file after a failed write. */
 struct wfw_info;
 void wfw_datasel_info(const struct wfw_datasel *d, struct wfw_info *info);
 void wfw_datasel_free(struct wfw_datasel *d);

@@ -577,6 +577,16 @@ static int open_sinks(struct wfw_run *run)
 		ret = pi->h.desc->sink->open(&pi->ctx, &ri);
 		if (ret < 0) {
 			plugin_error(pi, ret, NULL);
+			/* What it opened and left: not a file of the result. */
+			wfw_sinkfiles_close_all(&pi->files, &pi->ctx, false);
+			return ret;
+		}
+		/* Its header on the disk before its file takes its name. */
+		ret = wfw_sinkfiles_opened(&pi->files, &pi->ctx);
+		if (ret < 0) {
+			plugin_error(pi, ret, NULL);
+			run->failed_sink = pi;
+			run->nsinks_open++;	/* opened: close() is its due */
 			return ret;
 		}
 	}
@@ -634,6 +644,23 @@ static int flush_sinks(struct wfw_run *run)
 	return 0;
 }
 
+/*
+ * A sink's failure at the end: an error, unless the run failed already
+ * for the same reason (a full disk fails every sink writing there): the
+ * first says it, info.yml counts what each file holds.
+ */
+static void close_error(struct wfw_plugin_inst *pi, int ret, int failed,
+			const char *what)
+{
+	char sink[192];
+
+	snprintf(sink, sizeof(sink), "sink '%s' (%s)%s", pi->h.desc->name, pi->key, what);
+	if (ret == failed)
+		wfw_info("%s: %s", sink, reason(pi, ret));
+	else
+		plugin_error(pi, ret, sink);
+}
+
 /* Flush and close every opened sink; the first failure fails the run. */
 static int close_sinks(struct wfw_run *run, int ret)
 {
@@ -655,12 +682,11 @@ static int close_sinks(struct wfw_run *run, int ret)
 		if (fret >= 0 && !failed)
 			fret = wfw_sinkfiles_sync(&pi->files, &pi->ctx);
 		if (fret < 0)
-			wfw_err("sink '%s' (%s): flush: %s", pi->h.desc->name, pi->key,
-				reason(pi, fret));
+			close_error(pi, fret, ret, ": flush");
 		cret = ops->close(&pi->ctx, &sum);
-		wfw_sinkfiles_close_all(&pi->files, &pi->ctx);
+		wfw_sinkfiles_close_all(&pi->files, &pi->ctx, true);
 		if (cret < 0 && fret >= 0 && !failed)
-			plugin_error(pi, cret, NULL);
+			close_error(pi, cret, ret, "");
 		if ((fret < 0 || cret < 0) && !ret)
 			ret = fret < 0 ? fret : cret;
 	}
@@ -827,6 +853,67 @@ static int pump(struct wfw_run *run)
 
 /* ---- finish ---- */
 
+/* The fewest rows any sink's file holds, and whether one holds other than `got`. */
+static uint64_t least_in_files(const struct wfw_experiment *e, uint64_t got,
+			       bool *differ)
+{
+	uint64_t least = got;
+
+	*differ = false;
+	for (size_t i = 0; i < e->nsinks; i++) {
+		const struct wfw_sinkfiles *fs = &e->sinks[i].files;
+
+		for (size_t k = 0; k < fs->ncounts; k++) {
+			*differ |= fs->counts[k].rows != got;
+			if (fs->counts[k].rows < least)
+				least = fs->counts[k].rows;
+		}
+	}
+	return least;
+}
+
+/* "KEY", or "KEY_2", "KEY_3"... for a second file with the same key. */
+static void file_key(const struct wfw_info *info, const char *key, char *buf,
+		     size_t len)
+{
+	int n = 1;
+
+	snprintf(buf, len, "%s", key);
+	for (size_t i = 0; i < info->n; i++) {
+		if (strcmp(info->keys[i], buf))
+			continue;
+		snprintf(buf, len, "%s_%d", key, ++n);
+		i = (size_t)-1;		/* look again from the first key */
+	}
+}
+
+/*
+ * datapoints: what every file of the result holds (doc/durability.md).
+ * Once a file holds other than the sinks received (a failed write, a
+ * stats.json not rewritten), each file's count and what was received.
+ */
+static void count_datapoints(struct wfw_run *run)
+{
+	struct wfw_experiment *e = run->e;
+	uint64_t got = run->r->datapoints;
+	bool differ;
+	uint64_t least = least_in_files(e, got, &differ);
+	char key[160];
+
+	wfw_info_fmt(&run->info, "datapoints", "%" PRIu64, least);
+	if (!differ)
+		return;
+	wfw_info_fmt(&run->info, "datapoints_received", "%" PRIu64, got);
+	for (size_t i = 0; i < e->nsinks; i++) {
+		const struct wfw_sinkfiles *fs = &e->sinks[i].files;
+
+		for (size_t k = 0; k < fs->ncounts; k++) {
+			file_key(&run->info, fs->counts[k].key, key, sizeof(key));
+			wfw_info_fmt(&run->info, key, "%" PRIu64, fs->counts[k].rows);
+		}
+	}
+}
+
 static void finish_info(struct wfw_run *run)
 {
 	const struct wfw_run_result *r = run->r;
@@ -834,7 +921,7 @@ static void finish_info(struct wfw_run *run)
 	int ret;
 
 	wfw_info_fmt(info, "duration", "%.3f", r->duration_s);
-	wfw_info_fmt(info, "datapoints", "%" PRIu64, r->datapoints);
+	count_datapoints(run);
 	wfw_info_fmt(info, "discarded", "%" PRIu64, r->discarded);
 	wfw_info_str(info, "status",
 		     r->failed ? "failed" :
@@ -872,12 +959,14 @@ static void why_empty(struct wfw_run *run)
 static int finish(struct wfw_run *run, int ret)
 {
 	struct wfw_run_result *r = run->r;
+	int dret;
 
 	r->duration_s = run->start ? (double)(now_ns() - run->start) / 1e9 : 0;
 	r->stop_signal = wfw_stop_signal;
 	ret = close_sinks(run, ret);
-	if (wfw_datasel_close(&run->sel) && !ret)
-		ret = -EIO;
+	dret = wfw_datasel_close(&run->sel, ret);
+	if (dret < 0 && !ret)
+		ret = dret;
 	wfw_datasel_info(&run->sel, &run->info);
 	r->failed = ret < 0;
 	r->empty = !r->failed && !r->stop_signal && !r->datapoints && run->started;
@@ -885,6 +974,8 @@ static int finish(struct wfw_run *run, int ret)
 		why_empty(run);
 	if (run->info_written)
 		finish_info(run);
+	for (size_t i = 0; i < run->e->nsinks; i++)
+		wfw_sinkfiles_free(&run->e->sinks[i].files);
 	return ret;
 }
 

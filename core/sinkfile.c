@@ -5,6 +5,12 @@
  * whole rows; when the kernel takes only part of the buffer, the file is
  * cut back to the last whole row (the groups, then the sink's own `whole`
  * inside the group that broke), and those rows are what it keeps.
+ *
+ * The file is created as .NAME.tmp and takes its name once its first bytes
+ * (the header the sink wrote at open) are on the disk, so a file that
+ * exists under its name always starts with them, even after a kill -9 or
+ * a power cut; a header the disk has no room for fails the sink's open
+ * and leaves no file.
  */
 #include "config.h"
 
@@ -15,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic/atomic.h>
@@ -47,6 +54,8 @@ struct wultfw_file {
 	uint64_t direct_rows;		/* of a write too big for the buffer */
 	uint64_t on_disk;		/* rows the kernel took */
 	uint64_t kept;			/* after a failed write: rows in the file */
+	bool cut;			/* a write failed: kept is what it holds */
+	bool published;			/* under its name (not REPLACE) */
 };
 
 void wfw_sinkfiles_init(struct wfw_sinkfiles *fs, int dirfd, const char *dir)
@@ -54,6 +63,56 @@ void wfw_sinkfiles_init(struct wfw_sinkfiles *fs, int dirfd, const char *dir)
 	memset(fs, 0, sizeof(*fs));
 	fs->dirfd = dirfd;
 	fs->dir = dir;
+}
+
+void wfw_sinkfiles_free(struct wfw_sinkfiles *fs)
+{
+	for (size_t i = 0; i < fs->ncounts; i++) {
+		free(fs->counts[i].name);
+		free(fs->counts[i].key);
+	}
+	free(fs->counts);
+	fs->counts = NULL;
+	fs->ncounts = 0;
+}
+
+/* ---- what each file holds, for info.yml ---- */
+
+/* f's entry among the counts, made with 0 rows when new; NULL: none. */
+static struct wfw_filecount *count_of(struct wultfw_file *f)
+{
+	struct wfw_sinkfiles *fs = f->fs;
+	struct wfw_filecount *c;
+
+	if (!f->spec.kept_key)
+		return NULL;
+	for (size_t i = 0; i < fs->ncounts; i++)
+		if (!strcmp(fs->counts[i].name, f->name))
+			return &fs->counts[i];
+	c = realloc(fs->counts, (fs->ncounts + 1) * sizeof(*c));
+	if (!c)
+		return NULL;
+	fs->counts = c;
+	c += fs->ncounts;
+	c->name = strdup(f->name);
+	c->key = strdup(f->spec.kept_key);
+	c->rows = 0;
+	if (!c->name || !c->key) {
+		free(c->name);
+		free(c->key);
+		return NULL;
+	}
+	fs->ncounts++;
+	return c;
+}
+
+/* The rows the file under f's name holds now: f's, or none (no file). */
+static void count_rows(struct wultfw_file *f, bool in_place)
+{
+	struct wfw_filecount *c = count_of(f);
+
+	if (c && in_place)
+		c->rows = f->cut ? f->kept : f->on_disk;
 }
 
 /* ---- whole rows ---- */
@@ -83,6 +142,7 @@ static size_t file_whole(void *arg, const char *p, size_t done)
 	if (p != f->o.buf) {	/* a write that bypassed the buffer */
 		keep = group_part(f, p, done, f->direct_rows, &part);
 		f->kept = f->on_disk + part;
+		f->cut = true;
 		return keep;
 	}
 	for (i = 0; i < f->ngrp && f->grp[i].end <= done; i++) {
@@ -95,6 +155,7 @@ static size_t file_whole(void *arg, const char *p, size_t done)
 	else
 		part = 0;
 	f->kept = f->on_disk + rows + part;
+	f->cut = true;
 	return keep;
 }
 
@@ -125,13 +186,18 @@ static int write_failed(struct wultfw_ctx *ctx, struct wultfw_file *f, int ret)
 {
 	const char *what = rows_word(f);
 
-	return wultfw_fail(ctx, ret, "%s (%" PRIu64 " %s received, the file keeps the whole %s that reached the disk; free space and run again)",
-			   f->o.msg, f->fs->rows, what, what);
+	if (!f->cut)	/* not a write of rows (publishing it, say) */
+		return wultfw_fail(ctx, ret, "%s", f->o.msg);
+	if (!f->published && !f->o.good_off)	/* its first bytes: the sink's open */
+		return wultfw_fail(ctx, ret, "%s: cannot write its header: %s (no file left; free space and run again)",
+				   f->o.path, strerror(-ret));
+	return wultfw_fail(ctx, ret, "%s (%" PRIu64 " %s received, the file keeps %" PRIu64 "; free space and run again)",
+			   f->o.msg, f->fs->rows, what, f->kept);
 }
 
 /* ---- opening ---- */
 
-/* REPLACE's temporary name beside the file (lib/atomic's). */
+/* The temporary name beside the file (lib/atomic's). */
 static char *temp_name(const char *name)
 {
 	size_t len = strlen(name) + 6;
@@ -169,7 +235,18 @@ static int copy_spec(struct wultfw_ctx *ctx, const struct wultfw_file_spec *in,
 	return 0;
 }
 
-/* Create the file (or REPLACE's temporary one); its fd into f->o. */
+/* Is there anything (a link too) at `name` in dirfd? */
+static bool taken(int dirfd, const char *name)
+{
+	struct stat st;
+
+	return !fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW);
+}
+
+/*
+ * The temporary file, its fd into f->o: REPLACE's anew each time, a
+ * streaming file's only while its name is free (it never replaces one).
+ */
 static int create(struct wultfw_ctx *ctx, struct wfw_sinkfiles *fs,
 		  struct wultfw_file *f)
 {
@@ -179,21 +256,57 @@ static int create(struct wultfw_ctx *ctx, struct wfw_sinkfiles *fs,
 	int fd, ret;
 
 	snprintf(path, sizeof(path), "%s/%s", fs->dir, f->name);
-	fd = openat(fs->dirfd, replace ? f->tmp : f->name,
-		    flags | (replace ? O_TRUNC : O_EXCL), 0644);
+	if (!replace && taken(fs->dirfd, f->name))
+		return wultfw_fail(ctx, -EEXIST, "%s: already exists, not overwriting it", path);
+	fd = openat(fs->dirfd, f->tmp, flags | (replace ? O_TRUNC : O_EXCL), 0644);
 	if (fd < 0) {
 		ret = -errno;
-		if (ret == -EEXIST)
-			return wultfw_fail(ctx, ret, "%s: already exists, not overwriting it", path);
-		return wultfw_fail(ctx, ret, "%s: cannot create: %s", path, strerror(-ret));
+		return wultfw_fail(ctx, ret, "%s: cannot create %s/%s: %s", path, fs->dir,
+				   f->tmp, strerror(-ret));
 	}
 	ret = wfw_out_attach(&f->o, fd, path, 0);
 	if (ret)
 		return wultfw_fail(ctx, ret, "%s", f->o.msg);
 	f->o.whole = file_whole;
 	f->o.whole_arg = f;
-	if (!replace)
-		wfw_sync_dir_at(fs->dirfd, f->name);
+	return 0;
+}
+
+/* from renamed to `to` in dirfd, never over something there. */
+static int rename_new(int dirfd, const char *from, const char *to)
+{
+	if (!renameat2(dirfd, from, dirfd, to, RENAME_NOREPLACE))
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	/* A file system without RENAME_NOREPLACE: the directory is the run's. */
+	if (taken(dirfd, to))
+		return -EEXIST;
+	return renameat(dirfd, from, dirfd, to) ? -errno : 0;
+}
+
+/*
+ * A streaming file under its name: what it holds on the disk first, so
+ * the name never shows less. On failure its bytes stay in the temporary
+ * file, and every later write fails the same way.
+ */
+static int publish(struct wultfw_ctx *ctx, struct wultfw_file *f)
+{
+	int dirfd = f->fs->dirfd, ret = 0;
+
+	if (fdatasync(f->o.fd) && errno != EINVAL && errno != EROFS)
+		ret = -errno;
+	if (!ret)
+		ret = rename_new(dirfd, f->tmp, f->name);
+	if (ret) {
+		f->o.err = ret;
+		snprintf(f->o.msg, sizeof(f->o.msg), "%s: cannot put it in place: %s (what it holds is in %s/%s)",
+			 f->o.path, strerror(-ret), f->fs->dir, f->tmp);
+		return wultfw_fail(ctx, ret, "%s", f->o.msg);
+	}
+	f->published = true;
+	wfw_durable_synced(&f->d);
+	wfw_sync_dir_at(dirfd, f->name);
 	return 0;
 }
 
@@ -223,18 +336,19 @@ int wfw_sinkfile_open(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx,
 		ret = check_name(ctx, &f->spec);
 	if (!ret) {
 		f->name = strdup(f->spec.name);
-		f->tmp = f->spec.flags & WULTFW_FILE_REPLACE ? temp_name(f->name) : NULL;
-		if (!f->name || (f->spec.flags & WULTFW_FILE_REPLACE && !f->tmp))
+		f->tmp = f->name ? temp_name(f->name) : NULL;
+		if (!f->tmp)
 			ret = wultfw_fail(ctx, -ENOMEM, "out of memory");
 	}
+	/* The schedule first: publishing it is a sync. */
+	wfw_durable_init(&f->d, f->spec.sync_ns ? f->spec.sync_ns : DEFAULT_SYNC_NS,
+			 f->spec.handoff_rows ? f->spec.handoff_rows : DEFAULT_HANDOFF_ROWS);
 	if (!ret)
 		ret = create(ctx, fs, f);
 	if (ret) {
 		file_free(f);
 		return ret;
 	}
-	wfw_durable_init(&f->d, f->spec.sync_ns ? f->spec.sync_ns : DEFAULT_SYNC_NS,
-			 f->spec.handoff_rows ? f->spec.handoff_rows : DEFAULT_HANDOFF_ROWS);
 	f->next = fs->head;
 	fs->head = f;
 	*fp = f;
@@ -243,7 +357,12 @@ int wfw_sinkfile_open(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx,
 
 /* ---- writing ---- */
 
-/* The buffer to the kernel; its rows are in the file from then on. */
+static bool streaming(const struct wultfw_file *f);
+
+/*
+ * The buffer to the kernel; its rows are in the file from then on, and a
+ * streaming file is under its name.
+ */
 static int put(struct wultfw_ctx *ctx, struct wultfw_file *f)
 {
 	int ret = wfw_out_flush(&f->o);
@@ -253,7 +372,7 @@ static int put(struct wultfw_ctx *ctx, struct wultfw_file *f)
 	for (size_t i = 0; i < f->ngrp; i++)
 		f->on_disk += f->grp[i].rows;
 	f->ngrp = 0;
-	return 0;
+	return streaming(f) && !f->published ? publish(ctx, f) : 0;
 }
 
 /* Room for n more bytes in the buffer, grown for a big n. */
@@ -345,6 +464,16 @@ int wfw_sinkfile_flush(struct wultfw_ctx *ctx, struct wultfw_file *f,
 
 /* ---- the schedule ---- */
 
+int wfw_sinkfiles_opened(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx)
+{
+	int ret = 0;
+
+	for (struct wultfw_file *f = fs->head; f && !ret; f = f->next)
+		if (streaming(f) && !f->published)
+			ret = put(ctx, f);
+	return ret;
+}
+
 /* A file written as it goes (not REPLACE), not failed. */
 static bool streaming(const struct wultfw_file *f)
 {
@@ -406,10 +535,9 @@ static void unlink_file(struct wultfw_file *f)
 }
 
 /* REPLACE: on the disk, then in place of the old file (or dropped). */
-static int replace(struct wultfw_ctx *ctx, struct wultfw_file *f, bool commit,
-		   int ret)
+static int replace(struct wultfw_ctx *ctx, struct wultfw_file *f, bool commit)
 {
-	int dirfd = f->fs->dirfd;
+	int dirfd = f->fs->dirfd, ret = put(ctx, f);
 
 	if (commit && !ret && fsync(f->o.fd))
 		ret = wultfw_fail(ctx, -errno, "%s: fsync: %s", f->o.path, strerror(errno));
@@ -420,36 +548,57 @@ static int replace(struct wultfw_ctx *ctx, struct wultfw_file *f, bool commit,
 		wfw_sync_dir_at(dirfd, f->name);
 	else
 		unlinkat(dirfd, f->tmp, 0);
+	/* The old file, if any, stays with its count. */
+	count_rows(f, commit && !ret);
+	return ret;
+}
+
+/*
+ * A streaming file: the rest to the kernel, under its name if it is not
+ * yet and holds whole rows; without `commit`, one not yet under its name
+ * is dropped. A file that could not take its name keeps its rows in the
+ * temporary one, as the error said.
+ */
+static int close_streaming(struct wultfw_ctx *ctx, struct wultfw_file *f,
+			   bool commit)
+{
+	int ret = 0;
+
+	if (commit || f->published)
+		ret = put(ctx, f);
+	if (commit && !f->published && f->cut && f->o.good_off)
+		publish(ctx, f);
+	if (!f->published && (!commit || (f->cut && !f->o.good_off)))
+		unlinkat(f->fs->dirfd, f->tmp, 0);
+	count_rows(f, f->published);
 	return ret;
 }
 
 int wfw_sinkfile_close(struct wultfw_ctx *ctx, struct wultfw_file *f,
 		       bool commit)
 {
-	char v[32];
-	int ret, cret;
+	int ret, cret, failed = f->o.err;
 
 	unlink_file(f);
-	ret = put(ctx, f);
-	if (f->o.err && f->spec.kept_key) {	/* info.yml: what the file holds */
-		snprintf(v, sizeof(v), "%" PRIu64, f->kept);
-		wultfw_info(ctx, f->spec.kept_key, v);
-	}
 	if (f->spec.flags & WULTFW_FILE_REPLACE)
-		ret = replace(ctx, f, commit, ret);
+		ret = replace(ctx, f, commit);
+	else
+		ret = close_streaming(ctx, f, commit);
 	cret = wfw_out_close(&f->o);
-	if (cret && !ret)
+	if (cret && !ret && !failed)	/* not the failure said already */
 		ret = wultfw_fail(ctx, cret, "%s", f->o.msg);
 	file_free(f);
 	return ret;
 }
 
-void wfw_sinkfiles_close_all(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx)
+void wfw_sinkfiles_close_all(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx,
+			     bool keep)
 {
 	while (fs->head) {
 		struct wultfw_file *f = fs->head;
 
-		wfw_debug("%s: %s was left open: closed", ctx->plugin->name, f->name);
-		wfw_sinkfile_close(ctx, f, !(f->spec.flags & WULTFW_FILE_REPLACE));
+		wfw_debug("%s: %s was left open: %s", ctx->plugin->name, f->name,
+			  keep ? "closed" : "dropped");
+		wfw_sinkfile_close(ctx, f, keep && !(f->spec.flags & WULTFW_FILE_REPLACE));
 	}
 }

@@ -129,6 +129,9 @@ EXTRA_DIST += tests/integration/test_calc_twins.sh
 TESTS += tests/integration/test_calc_format.sh
 EXTRA_DIST += tests/integration/test_calc_format.sh
 TESTS += tests/integration/test_durable.sh
+# A full disk: what each file holds is what info.yml says; one mode for all.
+TESTS += tests/integration/test_fulldisk.sh
+EXTRA_DIST += tests/integration/test_fulldisk.sh
 TESTS += tests/integration/test_wult_compat.sh tests/integration/test_select.sh
 TESTS += tests/integration/test_select_onepass.sh
 TESTS += tests/integration/test_report_bins.sh

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "datafmt/infoyml.h"
-#include "datafmt/writer.h"
 #include "resultdir.h"
 #include <suggest/suggest.h>
 
@@ -52,11 +51,17 @@ int filter_pick_columns(const struct wultfw_schema *s, const char *metrics,
 	return ret;
 }
 
-/* Keys of the old info.yml about its data file, not the new one's. */
+/*
+ * Keys of the old info.yml about its files after a failed run (what each
+ * held: csv_rows_in_file, stats_rows_in_file_2, datapoints_received), not
+ * the new one's.
+ */
 static bool old_file_key(const char *key)
 {
-	return !strcmp(key, wfw_format_csv.kept_key) ||
-	       !strcmp(key, wfw_format_binary.kept_key);
+	const char *in = strstr(key, "_in_file");
+
+	return !strcmp(key, "datapoints_received") ||
+	       (in && (!in[8] || (in[8] == '_' && strspn(in + 9, "0123456789") == strlen(in + 9))));
 }
 
 /* What was selected from where, and how many rows were kept. */

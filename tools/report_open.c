@@ -6,10 +6,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "datafmt/likeness.h"
 #include "datafmt/locate.h"
@@ -112,8 +114,8 @@ int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
 int rep_write(const struct rep_cli *c, const struct wfw_report *rep)
 {
 	char err[1024], path[PATH_MAX];
-	FILE *f;
-	int ret = wfw_report_prepare_dir(c->out, c->force, err, sizeof(err));
+	FILE *f = NULL;
+	int ret = wfw_report_prepare_dir(c->out, c->force, err, sizeof(err)), fd;
 
 	if (!ret)
 		ret = wfw_report_copy_assets(c->out, err, sizeof(err));
@@ -122,7 +124,10 @@ int rep_write(const struct rep_cli *c, const struct wfw_report *rep)
 		return ret;
 	}
 	snprintf(path, sizeof(path), "%s/data.js", c->out);
-	f = fopen(path, "w");
+	/* 0644 less the umask, as the page beside it and every result file. */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0 && !(f = fdopen(fd, "w")))
+		close(fd);
 	if (!f) {
 		fprintf(stderr, "wultfw report: %s: %s\n", path, strerror(errno));
 		return -errno;

@@ -538,11 +538,14 @@ struct wultfw_sink_ops {
  * stays inside the run's result directory (the core refuses a "file" option
  * with a leading '/' or a '..' at the file's line when it loads the
  * experiment, `wultfw --check` included); the file is created, never
- * opened over an existing one, with mode 0644 (less the umask); writes are
- * buffered; a failed write (a full disk) cuts the file back to its last
- * whole row and the error says how many rows the sink received and the
- * file keeps; the rows reach the kernel every handoff_rows rows (what kill
- * -9 can lose) and the disk every sync_ns (what a power cut can lose).
+ * opened over an existing one, with mode 0644 (less the umask), and takes
+ * its name only once what the sink wrote in open() (a header) is on the
+ * disk: a header the disk has no room for fails the sink's open and leaves
+ * no file. Writes are buffered; a failed write (a full disk) cuts the file
+ * back to its last whole row and the error says how many rows the sink
+ * received and the file keeps; the rows reach the kernel every
+ * handoff_rows rows (what kill -9 can lose) and the disk every sync_ns
+ * (what a power cut can lose).
  * WULTFW_FILE_REPLACE is for a file written whole, perhaps again and again
  * (stats.json): it goes to a temporary file that replaces the name only at
  * wultfw_file_close(ctx, f, true), so readers see an old or a new file,
@@ -557,8 +560,10 @@ struct wultfw_file_spec {
 	int opt;		/* the option that named it (blamed), or -1 */
 	/* In messages: "rows" (NULL) or what a row is called ("records"). */
 	const char *rows_word;
-	/* info.yml key for the whole rows the file keeps after a failed
-	 * write ("csv_rows_in_file"); NULL: none. */
+	/* info.yml key for the rows the file holds, written when a file of
+	 * the run holds other than the sinks received (a failed write):
+	 * "csv_rows_in_file"; NULL: none. A REPLACE file counts the rows of
+	 * its last version in place (the rows of its write). */
 	const char *kept_key;
 	uint64_t sync_ns;	/* longest wait for the disk; 0: 1 s */
 	uint64_t handoff_rows;	/* most rows held back; 0: 100000 */
@@ -630,9 +635,10 @@ static inline int wultfw_file_flush(struct wultfw_ctx *ctx,
 
 /*
  * Everything to the disk, then closed; f is gone. A REPLACE file takes its
- * name with `commit`, and is dropped without (the old one stays). After a
- * failed write, spec->kept_key goes to info.yml. Files a sink leaves open
- * the core closes after the sink's close().
+ * name with `commit`, and is dropped without (the old one stays); a
+ * streaming file not yet under its name is dropped without `commit`. The
+ * rows the file holds then count for spec->kept_key. Files a sink leaves
+ * open the core closes after the sink's close().
  */
 static inline int wultfw_file_close(struct wultfw_ctx *ctx,
 				    struct wultfw_file *f, bool commit)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "datafmt/csvwrite.h"
 #include "datafmt/reader.h"
@@ -52,9 +53,15 @@ static int csvw_begin(struct wfw_csv_writer *w, const char *path,
 	return ret;
 }
 
-/* The output (ret: how opening it went) gets the header. */
+/*
+ * The output (ret: how opening it went) gets the header. A file of our
+ * own whose header found no room goes again: a CSV that exists always
+ * has its header.
+ */
 static int csvw_start(struct wfw_csv_writer *w, int ret)
 {
+	bool created = !ret && w->out.fd >= 0;
+
 	/* The header goes out at once: from now on the file is a valid CSV. */
 	if (!ret)
 		ret = wfw_out_write(&w->out, w->fmt.header, w->fmt.header_len);
@@ -62,6 +69,11 @@ static int csvw_start(struct wfw_csv_writer *w, int ret)
 		ret = wfw_out_flush(&w->out);
 	w->out.whole = csv_whole;
 	if (ret) {
+		if (created) {
+			snprintf(w->out.msg, sizeof(w->out.msg), "%s: cannot write its header: %s (no file left)",
+				 w->out.path, strerror(-ret));
+			unlink(w->out.path);
+		}
 		wfw_out_close(&w->out);	/* keeps out.msg */
 		wfw_csvfmt_free(&w->fmt);
 		return ret;
@@ -169,6 +181,16 @@ int wfw_csvw_write_text(struct wfw_csv_writer *w, const struct wultfw_batch *b,
 int wfw_csvw_flush(struct wfw_csv_writer *w)
 {
 	return wfw_out_flush(&w->out);
+}
+
+uint64_t wfw_csvw_in_file(const struct wfw_csv_writer *w)
+{
+	long long lines;
+
+	if (!w->out.err)
+		return w->rows;
+	lines = wfw_out_count_kept(&w->out, '\n');
+	return lines > 0 ? (uint64_t)lines - 1 : 0;	/* less the header */
 }
 
 int wfw_csvw_close(struct wfw_csv_writer *w)

@@ -44,6 +44,11 @@ size_t wfw_csv_rows_text(const struct wfw_csvfmt *f, char *buf,
 			 const union wultfw_cell *cells, size_t rows,
 			 const struct wfw_row_text *text);
 int wfw_csvw_flush(struct wfw_csv_writer *w);
+/*
+ * The rows the file holds (a file of its own, before close): every row
+ * written, or after a failed write the whole ones it kept, read back.
+ */
+uint64_t wfw_csvw_in_file(const struct wfw_csv_writer *w);
 int wfw_csvw_close(struct wfw_csv_writer *w);
 
 #endif

@@ -265,20 +265,26 @@ static int stats_flush(struct wultfw_ctx *ctx)
 	return write_interim(ctx);
 }
 
-/* `text` as the whole file `name`, put in place at once. */
+/*
+ * `text` as the whole file `name`, put in place at once; stats.json says
+ * how many rows its statistics are of, so info.yml can count them.
+ */
 static int replace_file(struct wultfw_ctx *ctx, const char *name, int opt,
 			const char *text, size_t len)
 {
+	const struct stats_sink *st = ctx->priv;
+	bool json = opt < 0;	/* stats.json, named by no option */
 	struct wultfw_file_spec spec = {
 		.size = sizeof(spec), .flags = WULTFW_FILE_REPLACE,
 		.name = name, .opt = opt,
+		.kept_key = json ? "stats_rows_in_file" : NULL,
 	};
 	struct wultfw_file *f;
 	int ret = wultfw_file_open(ctx, &spec, &f), cret;
 
 	if (ret)
 		return ret;
-	ret = wultfw_file_write(ctx, f, text, len, 0);
+	ret = wultfw_file_write(ctx, f, text, len, json ? st->set.rows : 0);
 	cret = wultfw_file_close(ctx, f, !ret);
 	return ret ? ret : cret;
 }
@@ -318,7 +324,7 @@ static int emit_json(struct stats_sink *st,
 	fprintf(f, ",\n  \"run\": {\"datapoints\": %llu, \"discarded\": %llu, "
 		"\"duration_s\": %.3f, \"interrupted\": %s, \"failed\": %s, "
 		"\"final\": %s},\n",
-		(unsigned long long)(sum ? sum->datapoints : st->set.rows),
+		(unsigned long long)st->set.rows,	/* what the statistics are of */
 		(unsigned long long)(sum ? sum->discarded : 0),
 		sum ? sum->duration_s : 0.0,
 		sum && sum->interrupted ? "true" : "false",

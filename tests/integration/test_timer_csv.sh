@@ -105,8 +105,10 @@ rows=$(($(wc -l <full/full/datapoints.csv) - 1))
 tail -c 1 full/full/datapoints.csv | od -c | grep -q '\\n' && ok "CSV ends with a newline" || fail "CSV ends mid-row"
 expect_in full/full/info.yml "status: 'failed'" "info.yml on the full disk records the failure"
 expect_in full/full/info.yml "error: 'sink ''csv'' (sinks[0]): " "info.yml says what failed"
-kept=$(sed -n "s/^csv_rows_in_file: '\([0-9]*\)'/\1/p" full/full/info.yml)
+kept=$(sed -n "s/^csv_rows_in_file: '*\([0-9]*\)'*\$/\1/p" full/full/info.yml)
 [ "$kept" = "$rows" ] && ok "info.yml counts the $rows rows the CSV kept" ||
 	fail "info.yml says the CSV kept '$kept' rows, the file has $rows"
+grep -q "^datapoints: $rows\$" full/full/info.yml && ok "datapoints counts them too" ||
+	fail "info.yml's datapoints is not the $rows rows the file holds: $(grep '^datapoints' full/full/info.yml)"
 umount full
 finish

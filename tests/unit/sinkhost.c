@@ -72,8 +72,19 @@ int tu_sink_open(struct tu_sink *s, const struct wultfw_plugin *p,
 		.experiment = "unit-test", .outdir = dir, .cpu = 1,
 		.source = src, .schema = schema };
 	ret = p->sink->open(&s->ctx, &s->run);
+	if (ret)
+		wfw_sinkfiles_close_all(&s->files, &s->ctx, false);
+	/* As the core does: the header on the disk, the file in place. */
+	if (!ret && (ret = wfw_sinkfiles_opened(&s->files, &s->ctx)) < 0) {
+		char why[sizeof(s->ctx.err)];
+
+		memcpy(why, s->ctx.err, sizeof(why));
+		p->sink->close(&s->ctx, &(struct wultfw_run_summary){ .size = sizeof(struct wultfw_run_summary) });
+		wfw_sinkfiles_close_all(&s->files, &s->ctx, true);
+		memcpy(s->ctx.err, why, sizeof(why));
+	}
 	if (ret) {
-		wfw_sinkfiles_close_all(&s->files, &s->ctx);
+		wfw_sinkfiles_free(&s->files);
 		wfw_options_free(&s->vals);
 		close(s->dirfd);
 		s->dirfd = -1;
@@ -100,7 +111,15 @@ int tu_sink_close(struct tu_sink *s, const struct wultfw_run_summary *sum)
 	struct wultfw_run_summary zero = { .size = sizeof(zero) };
 	int ret = s->ctx.plugin->sink->close(&s->ctx, sum ? sum : &zero);
 
-	wfw_sinkfiles_close_all(&s->files, &s->ctx);
+	wfw_sinkfiles_close_all(&s->files, &s->ctx, true);
+	for (size_t i = 0; i < s->files.ncounts; i++) {	/* as info.yml would */
+		size_t len = strlen(s->info);
+
+		snprintf(s->info + len, sizeof(s->info) - len, "%s: %llu\n",
+			 s->files.counts[i].key,
+			 (unsigned long long)s->files.counts[i].rows);
+	}
+	wfw_sinkfiles_free(&s->files);
 	wfw_options_free(&s->vals);
 	if (s->dirfd >= 0)
 		close(s->dirfd);

@@ -19,7 +19,9 @@ struct tu_sink {
 	struct wfw_sinkfiles files;
 	struct wultfw_run_info run;
 	int dirfd;
-	char info[2048];	/* "key: value\n" the sink said for info.yml */
+	/* "key: value\n" the sink said for info.yml, then at close the
+	 * rows each of its counted files holds ("csv_rows_in_file: N") */
+	char info[2048];
 	char log[2048];		/* what it logged, a line each */
 };
 

@@ -161,7 +161,7 @@ static void test_batch(void)
 	}
 	CU_ASSERT_EQUAL(d.sel.kept, 4);
 	CU_ASSERT_EQUAL(d.sel.dropped, left);
-	CU_ASSERT_EQUAL(wfw_datasel_close(&d), 0);
+	CU_ASSERT_EQUAL(wfw_datasel_close(&d, 0), 0);
 
 	/* filtered.csv: the rows left out before the last one kept. */
 	snprintf(path, sizeof(path), "%s/%s", dir, WFW_DATASEL_FILE);

@@ -217,6 +217,35 @@ static long failing_write(int fd, const void *p, size_t n)
 	return write(fd, p, n);
 }
 
+/* Every row of the file at path, read through; -1 when it cannot be read. */
+static long long file_rows(const char *path)
+{
+	struct wfw_reader *r;
+	struct wultfw_batch b;
+	char err[512];
+	long long n = -1;
+
+	if (wfw_reader_open(&r, path, err, sizeof(err)))
+		return -1;
+	if (!wfw_batch_alloc(&b, wfw_reader_schema(r)->ncols, 4096)) {
+		do
+			b.rows = 0;
+		while (wfw_reader_read(r, &b) > 0);
+		n = (long long)wfw_reader_rows(r);
+		wfw_batch_free(&b);
+	}
+	wfw_reader_close(r);
+	return n;
+}
+
+/* The count the core gave for info.yml under key (the test host's), or -1. */
+static long long info_count(const struct tu_sink *s, const char *key)
+{
+	const char *at = strstr(s->info, key);
+
+	return at && at[strlen(key)] == ':' ? atoll(at + strlen(key) + 1) : -1;
+}
+
 /* EIO in the middle: write() fails with a message, files hold whole records. */
 static void test_sinks_eio(void)
 {
@@ -246,6 +275,10 @@ static void test_sinks_eio(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(b.ctx.err, "eio.wfb"));
 	sink_close(&c);
 	sink_close(&b);
+	/* What the core counts for info.yml is what each file holds. */
+	CU_ASSERT(file_rows(tpath("eio.csv")) > 0);
+	CU_ASSERT_EQUAL(info_count(&c, "csv_rows_in_file"), file_rows(tpath("eio.csv")));
+	CU_ASSERT_EQUAL(info_count(&b, "binary_records_in_file"), file_rows(tpath("eio.wfb")));
 	{
 		struct wfw_reader *r;
 		char err[512];
@@ -455,6 +488,55 @@ static void test_convert_equality(void)
 	CU_ASSERT(access(tpath("x.wfb"), F_OK) != 0);
 }
 
+/*
+ * A header the disk takes no byte of: the sink's open fails saying so, and
+ * no file is left under its name or the temporary one.
+ */
+static void test_header_no_room(void)
+{
+	const struct wultfw_plugin *p[] = { &csv_LTX_wultfw_plugin, &binary_LTX_wultfw_plugin };
+	const char *name[] = { "nohdr.csv", "nohdr.wfb" };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct tu_sink s;
+
+		fail_after_hook_budget = 0;
+		wfw_out_write_hook = failing_write;
+		CU_ASSERT_EQUAL(sink_open(&s, p[i], name[i]), -EIO);
+		wfw_out_write_hook = NULL;
+		CU_ASSERT_PTR_NOT_NULL(strstr(s.ctx.err, name[i]));
+		CU_ASSERT_PTR_NOT_NULL(strstr(s.ctx.err, "cannot write its header"));
+		CU_ASSERT(access(tpath(name[i]), F_OK) != 0);
+		CU_ASSERT(access(tpath(i ? ".nohdr.wfb.tmp" : ".nohdr.csv.tmp"), F_OK) != 0);
+	}
+}
+
+/* A file takes its name with its header, before any row; an empty run too. */
+static void test_header_first(void)
+{
+	static const char *const names[] = { "C6" };
+	static const struct wultfw_column cols[] = {
+		{ "WakeLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+		{ "ReqCState", "", WULTFW_COL_ENUM, 0, names, 1 },
+	};
+	static const struct wultfw_schema sch = { 2, cols };
+	struct tu_sink s;
+	char *text;
+	size_t len;
+
+	CU_ASSERT_FATAL(sink_open_schema(&s, &csv_LTX_wultfw_plugin, "hdr.csv", &sch) == 0);
+	text = read_all(tpath("hdr.csv"), &len);
+	CU_ASSERT_PTR_NOT_NULL(text);
+	if (text)
+		CU_ASSERT_STRING_EQUAL(text, "WakeLatency,ReqCState\n");
+	free(text);
+	CU_ASSERT(access(tpath(".hdr.csv.tmp"), F_OK) != 0);
+	CU_ASSERT(sink_close(&s) == 0);
+	CU_ASSERT_EQUAL(file_rows(tpath("hdr.csv")), 0);
+	/* No row went anywhere: no count differs, the core says 0. */
+	CU_ASSERT_EQUAL(info_count(&s, "csv_rows_in_file"), 0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -469,6 +551,8 @@ int main(void)
 	s = CU_add_suite("sinks", NULL, NULL);
 	CU_add_test(s, "csv sink output and refusals", test_csv_sink_text);
 	CU_add_test(s, "EIO mid-run: whole records only", test_sinks_eio);
+	CU_add_test(s, "no room for the header: no file", test_header_no_room);
+	CU_add_test(s, "the header before the name", test_header_first);
 	CU_add_test(s, "binary round trip, every column type", test_binary_roundtrip);
 	CU_add_test(s, "binary damaged headers and foreign files", test_binary_corrupt);
 	CU_add_test(s, "convert byte equality with the csv sink", test_convert_equality);

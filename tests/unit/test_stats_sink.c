@@ -104,6 +104,9 @@ static int run_sink(void)
 	}
 	sum.datapoints = ROWS;
 	ret = tu_sink_close(&s, &sum);
+	/* The core counts stats.json as the rows its statistics are of. */
+	if (!ret)
+		CU_ASSERT_PTR_NOT_NULL(strstr(s.info, "stats_rows_in_file: 10000\n"));
 	free(cells);
 	return ret;
 }
