@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <datafmt/writer.h>
@@ -25,6 +26,8 @@ static const char *const collect_core_keys[] = { "plugin", "file", NULL };
 
 #define COLLECT_READ_NS 100000000ULL	/* how often a thread looks at quit */
 #define COLLECT_ROWS 256
+/* How long a self-paced collector may hand over what it holds after stop(). */
+#define COLLECT_DRAIN_NS 2000000000ull
 
 /* ---- parsing ---- */
 
@@ -230,6 +233,34 @@ static bool coll_wait_turn(struct wfw_collector *c, uint64_t *timeout)
 	return go;
 }
 
+static uint64_t coll_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * What a self-paced source still holds after stop(): full batches until a
+ * read comes back short, for at most COLLECT_DRAIN_NS, so that a source
+ * that goes on producing cannot hold the run open.
+ */
+static void coll_drain(struct wfw_collector *c)
+{
+	const struct wultfw_source_ops *src = c->pi->h.desc->source;
+	uint64_t end = coll_mono_ns() + COLLECT_DRAIN_NS;
+	bool full;
+
+	do {
+		if (src->read(&c->pi->ctx, &c->b, 0) < 0 || !c->b.rows)
+			return;
+		full = c->b.rows == c->b.capacity;
+		if (coll_write(c))
+			return;
+	} while (full && coll_mono_ns() < end);
+}
+
 static void *coll_thread(void *arg)
 {
 	struct wfw_collector *c = arg;
@@ -254,13 +285,10 @@ static void *coll_thread(void *arg)
 		}
 	}
 	src->stop(&c->pi->ctx);
-	/* Drain what a self-paced source still holds; one the core paces or
-	 * asks holds nothing and would sample on every read. */
-	if (ret >= 0 && !c->si.on_demand && !c->pace.period) {
-		while (src->read(&c->pi->ctx, &c->b, 0) >= 0 && c->b.rows)
-			if (coll_write(c))
-				break;
-	}
+	/* One the core paces or asks holds nothing and would sample on
+	 * every read. */
+	if (ret >= 0 && !c->si.on_demand && !c->pace.period)
+		coll_drain(c);
 	return NULL;
 }
 

@@ -129,6 +129,24 @@ rows=$(($(wc -l <od/od/telemetry.csv) - 1))
 rows=$(($(wc -l <od/od/three.csv) - 1))
 [ "$rows" = 3 ] && ok "on_demand with max_samples = 3 took 3" || fail "three.csv has $rows samples"
 
+# A self-paced collector that always has more (testsampler: 10 rows a read,
+# forever) must not hold the run open at its end: the drain after stop()
+# ends at a short read (it once went on until the disk was full).
+cat >endless.cfg <<'CFG'
+name = "endless";
+source = { plugin = "timer"; cpu = 1; ldist = "100us"; };
+limits = { datapoints = 200; time = "20s"; };
+sinks = ( { plugin = "csv"; } );
+collect = ( { plugin = "testsampler"; } );
+CFG
+WULTFW_PLUGIN_PATH="$top/tests/plugins:${WULTFW_BUILD_PLUGIN_PATH:?}" \
+	timeout -s KILL 120 "$WULTFW" -q -c endless.cfg -o endless >endless.out 2>&1
+expect_status 0 $? "a collector that never runs dry ends with the run"
+rows=$(($(wc -l <endless/endless/testsampler.csv) - 1))
+[ "$rows" -gt 0 ] && [ "$(stat -c %s endless/endless/testsampler.csv)" -lt 10000000 ] &&
+	ok "its file has $rows rows, not an endless drain" ||
+	fail "testsampler.csv: $rows rows, $(stat -c %s endless/endless/testsampler.csv) bytes"
+
 # Only samplers can be collectors; mistakes at file:line before anything runs.
 cat >bad.cfg <<'CFG'
 name = "bad";
