@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "plugintrust.h"
+#include "trust/trust.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,43 +31,6 @@
 
 /* What is vetted; the rules differ a little. */
 enum kind { ABOVE, PLUGIN_DIR, PLUGIN_FILE };
-
-/*
- * Whether uid owns the running binary or a directory above it: then it
- * could have replaced the binary, so it decides what runs here anyway (a
- * build tree a user checked out or built, run by root with sudo).
- */
-static bool owns_binary(uid_t uid)
-{
-	char path[PATH_MAX], *slash;
-	struct stat st;
-	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-
-	if (n <= 0)
-		return false;
-	path[n] = '\0';
-	for (;;) {
-		if (!stat(path, &st) && st.st_uid == uid)
-			return true;
-		slash = strrchr(path, '/');
-		if (!slash || !path[1])
-			return false;			/* "/" was the last */
-		slash[slash == path] = '\0';	/* "/a/b" -> "/a", "/a" -> "/" */
-	}
-}
-
-/* Whose files may be loaded: root's, the effective user's, the binary's. */
-static bool trusted_uid(uid_t uid)
-{
-	return uid == 0 || uid == geteuid() || owns_binary(uid);
-}
-
-/* Writable by others, or by a group other than root's. */
-static bool others_can_write(const struct stat *st)
-{
-	return (st->st_mode & S_IWOTH) ||
-	       ((st->st_mode & S_IWGRP) && st->st_gid != 0);
-}
 
 static void user_name(uid_t uid, char *buf, size_t len)
 {
@@ -154,13 +118,20 @@ static int refuse_mode(const char *plugin, const char *path,
 static int vet(const char *plugin, const char *path, const struct stat *st,
 	       enum kind k, char *err, size_t errlen)
 {
-	if (k == PLUGIN_FILE ? !S_ISREG(st->st_mode) : !S_ISDIR(st->st_mode))
+	unsigned int flags = WFW_TRUST_ROOT_GROUP | WFW_TRUST_BINARY_OWNER |
+			     (k == ABOVE ? WFW_TRUST_STICKY : 0);
+
+	switch (wfw_trust_check(st, k == PLUGIN_FILE ? S_IFREG : S_IFDIR, flags)) {
+	case WFW_TRUST_OK:
+		return 0;
+	case WFW_TRUST_BAD_TYPE:
 		return refuse_type(plugin, path, st, k, err, errlen);
-	if (!trusted_uid(st->st_uid))
+	case WFW_TRUST_BAD_OWNER:
 		return refuse_owner(plugin, path, st, k, err, errlen);
-	if (others_can_write(st) && !(k == ABOVE && (st->st_mode & S_ISVTX)))
-		return refuse_mode(plugin, path, st, k, err, errlen);
-	return 0;
+	case WFW_TRUST_BAD_WRITERS:
+		break;
+	}
+	return refuse_mode(plugin, path, st, k, err, errlen);
 }
 
 /* dir/entry into path (dir "/" gives "/entry"). */
