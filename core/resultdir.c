@@ -47,7 +47,23 @@ int wfw_remove_tree(const char *path)
 	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -errno : 0;
 }
 
-/* "DIR/info.yml" says a run that still goes made DIR: its pid, else 0. */
+/* A pid as info.yml spells it, or -1 when it is none. */
+static long pid_of(const char *text)
+{
+	char *end;
+	long pid;
+
+	errno = 0;
+	pid = strtol(text, &end, 10);
+	if (errno || end == text || *end || pid <= 0 || pid > INT_MAX)
+		return -1;
+	return pid;
+}
+
+/*
+ * "DIR/info.yml" says a run that still goes made DIR: its pid (-1 when
+ * info.yml gives none that is valid), else 0.
+ */
 static long going_pid(const char *path)
 {
 	char info[PATH_MAX + 16], why[256], *pid;
@@ -60,7 +76,7 @@ static long going_pid(const char *path)
 	if (wfw_infoyml_read(&y, info))
 		return -1;
 	pid = wfw_infoyml_get(&y, "pid");
-	ret = pid ? atol(pid) : -1;
+	ret = pid ? pid_of(pid) : -1;
 	free(pid);
 	wfw_infoyml_free(&y);
 	return ret;
@@ -72,9 +88,14 @@ int wfw_resultdir_replaceable(const char *path, char *err, size_t errlen)
 	long pid = going_pid(path);
 
 	if (pid) {
-		snprintf(err, errlen,
-			 "%s is the result directory of a run that is still going (pid %ld): wait for it to end or stop it (kill %ld), or choose another name (-o)",
-			 path, pid, pid);
+		if (pid < 0)
+			snprintf(err, errlen,
+				 "%s is the result directory of a run that is still going (its info.yml names no valid pid): wait for it to end, or choose another name (-o)",
+				 path);
+		else
+			snprintf(err, errlen,
+				 "%s is the result directory of a run that is still going (pid %ld): wait for it to end or stop it (kill %ld), or choose another name (-o)",
+				 path, pid, pid);
 		return -EBUSY;
 	}
 	snprintf(probe, sizeof(probe), "%s/logs", path);

@@ -125,12 +125,14 @@ int rep_write(const struct rep_cli *c, const struct wfw_report *rep)
 	}
 	snprintf(path, sizeof(path), "%s/data.js", c->out);
 	/* 0644 less the umask, as the page beside it and every result file. */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd >= 0 && !(f = fdopen(fd, "w")))
+	fd = wfw_report_create(c->out, "data.js", err, sizeof(err));
+	if (fd >= 0 && !(f = fdopen(fd, "w"))) {
+		snprintf(err, sizeof(err), "%s: %s", path, strerror(errno));
 		close(fd);
+	}
 	if (!f) {
-		fprintf(stderr, "wultfw report: %s: %s\n", path, strerror(errno));
-		return -errno;
+		fprintf(stderr, "wultfw report: %s\n", err);
+		return -EIO;
 	}
 	ret = wfw_report_write_data(rep, f);
 	if (fclose(f) && !ret)

@@ -41,12 +41,22 @@ int wfw_atomic_write(const char *path, int (*emit)(FILE *f, void *arg),
 {
 	char tmp[PATH_MAX + 8];
 	FILE *f;
-	int ret;
+	int fd, ret;
 
 	wfw_atomic_temp_name(path, tmp, sizeof(tmp));
-	f = fopen(tmp, "we");
-	if (!f)
+	/* A fresh file: never one planted at the temporary name, nor a link's target. */
+	if (unlink(tmp) && errno != ENOENT)
 		return -errno;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		unlink(tmp);
+		return ret;
+	}
 	ret = emit(f, arg);
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		ret = ret ? ret : -(errno ? errno : EIO);

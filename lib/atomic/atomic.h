@@ -16,7 +16,8 @@
 /*
  * Write `path` with what `emit` prints to f (it returns 0 or a negative
  * errno). Returns 0 or a negative errno; the temporary file is removed on
- * failure.
+ * failure. The file is created 0644 less the umask, never through a
+ * symbolic link.
  */
 int wfw_atomic_write(const char *path, int (*emit)(FILE *f, void *arg),
 		     void *arg);

@@ -83,6 +83,24 @@ static int trusted_input(int fd, const char *from, const char *var,
 	return -EPERM;
 }
 
+int wfw_report_create(const char *dir, const char *name, char *err,
+		      size_t errlen)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		return fd;
+	if (errno == ELOOP)
+		snprintf(err, errlen, "%s is a symbolic link: refusing to write through it; remove it, or choose another -o DIR",
+			 path);
+	else
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	return -errno;
+}
+
 /* from into dir/name; var: the environment variable that named from. */
 static int copy_file(const char *from, const char *var, const char *dir,
 		     const char *name, char *err, size_t errlen)
@@ -91,7 +109,7 @@ static int copy_file(const char *from, const char *var, const char *dir,
 	int in, out, ret = 0;
 	ssize_t n;
 
-	snprintf(to, sizeof(to), "%s/%s", dir, name);
+	snprintf(to, sizeof(to), "%s/%s", dir, name);	/* for messages */
 	in = open(from, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (in < 0) {
 		snprintf(err, errlen, "%s: %s", from, strerror(errno));
@@ -102,12 +120,10 @@ static int copy_file(const char *from, const char *var, const char *dir,
 		close(in);
 		return ret;
 	}
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	out = wfw_report_create(dir, name, err, errlen);
 	if (out < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", to, strerror(errno));
 		close(in);
-		return ret;
+		return out;
 	}
 	while ((n = read(in, buf, sizeof(buf))) > 0 && !ret)
 		if (write(out, buf, (size_t)n) != n)

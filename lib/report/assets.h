@@ -20,4 +20,12 @@ int wfw_report_prepare_dir(const char *dir, bool force, char *err,
  */
 int wfw_report_copy_assets(const char *dir, char *err, size_t errlen);
 
+/*
+ * Create (or, under --force, replace) dir/name for writing, 0644 less the
+ * umask, never through a symbolic link planted there: its fd, or a
+ * negative errno with err filled.
+ */
+int wfw_report_create(const char *dir, const char *name, char *err,
+		      size_t errlen);
+
 #endif

@@ -3,7 +3,8 @@
 # state directory or file of nobody's, one others can write, symbolic
 # links, writes outside the sysfs root (absolute, "..", through a link),
 # a cpuN.lock pointing at a victim; files WULTFW_PLOTLY_JS and
-# WULTFW_REPORT_ASSETS name for report. restore, runs and report refuse
+# WULTFW_REPORT_ASSETS name for report; links where report --force writes.
+# restore, runs and report refuse
 # each in one line naming the file, and the victim outside the state
 # directory keeps its contents and its mtime.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
@@ -201,5 +202,19 @@ expect_status 1 $? "report with a private file behind WULTFW_REPORT_ASSETS: refu
 expect_in rep2.out "$nob/assets/index.html (from WULTFW_REPORT_ASSETS): not readable by others (mode 0600): the report would publish it: refused" \
 	"report says it would publish a private file"
 grep -rqs SECRET rep1 rep2 && fail "the private file went into a report" || ok "the private file stayed private"
+# 8. report --force over a report whose files became links to a victim:
+# the links are refused, never followed.
+WULTFW_REPORT_ASSETS="$srcdir/lib/report/assets" WULTFW_PLOTLY_JS="$work/plotly.min.js" \
+	timeout 60 "$WULTFW" report -m LDist -o rep3 r7/t >rep3.out 2>&1
+expect_status 0 $? "a report to replace"
+for f in data.js index.html; do
+	rm -f "rep3/$f" && ln -s "$victim" "rep3/$f"
+	WULTFW_REPORT_ASSETS="$srcdir/lib/report/assets" WULTFW_PLOTLY_JS="$work/plotly.min.js" \
+		timeout 60 "$WULTFW" report --force -m LDist -o rep3 r7/t >rep3.out 2>&1
+	expect_status 1 $? "report --force with $f a link to the victim: refused"
+	expect_in rep3.out "rep3/$f is a symbolic link: refusing to write through it" "report says $f is a link"
+	untouched "report --force over a link at $f"
+	rm -f "rep3/$f" && : >"rep3/$f"
+done
 untouched "after everything"
 finish
