@@ -20,7 +20,8 @@ tests_bench_gen_datapoints_SOURCES = tests/bench/gen_datapoints.c
 tests_bench_gen_datapoints_LDADD = lib/datafmt/libwfw_datafmt.la
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
-	tests/bench/bench_binary.sh tests/bench/bench_stream.sh tests/bench/bench_par.sh
+	tests/bench/bench_binary.sh tests/bench/bench_stream.sh tests/bench/bench_par.sh \
+	tests/bench/bench_kill9.py
 
 # Every benchmark's files go to the page cache of ${TMPDIR:-/tmp}, a disk
 # here: the sinks' durable flushing (fdatasync) then costs what it costs in
@@ -38,6 +39,7 @@ bench: bench-sinks tests/bench/bench_stats_sink$(EXEEXT) \
 	$(SHELL) $(srcdir)/tests/bench/bench_calc.sh $(abs_builddir)
 	@$(MAKE) $(AM_MAKEFLAGS) bench-binary
 	@$(MAKE) $(AM_MAKEFLAGS) bench-stream
+	@$(MAKE) $(AM_MAKEFLAGS) bench-kill9
 
 # The binary format end to end: sizes, cat, calc, convert both ways, pandas.
 .PHONY: bench-binary
@@ -77,3 +79,9 @@ bench-par: tests/bench/gen_datapoints$(EXEEXT) wultfw$(EXEEXT)
 	@test -n "$(WULTFW_A)" || { echo "usage: make bench-par WULTFW_A=/path/to/another/wultfw [BENCH_ROWS=N]"; exit 2; }
 	$(SHELL) $(srcdir)/tests/bench/bench_par.sh $(WULTFW_A) $(abs_builddir)/wultfw \
 		$(abs_builddir) $(BENCH_ROWS)
+
+# kill -9 of a real timer run at random times: the datapoints it loses.
+.PHONY: bench-kill9
+bench-kill9: wultfw$(EXEEXT)
+	@echo "== kill -9 of the default timer run, 12 times =="
+	python3 $(srcdir)/tests/bench/bench_kill9.py $(abs_builddir)/wultfw 12
