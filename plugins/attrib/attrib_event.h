@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the attribution eBPF program (attrib.bpf.c) hands to user space
+ * (attrib_trace.c) and what the accounting (attrib_account.c) reads: one
+ * record per context change on the measured CPU. Included by both sides,
+ * so only fixed-width types (doc/attribution.md).
+ */
+#ifndef ATTRIB_EVENT_H
+#define ATTRIB_EVENT_H
+
+#ifndef __KERNEL__
+#include <linux/types.h>
+#endif
+
+#define ATTRIB_COMM_LEN 16
+
+enum attrib_kind {
+	ATTRIB_IRQ_ENTRY = 1,	/* id: IRQ number (irq_handler_entry) */
+	ATTRIB_IRQ_EXIT,	/* id: IRQ number */
+	ATTRIB_VEC_ENTRY,	/* id: enum attrib_vec (x86 system vectors) */
+	ATTRIB_VEC_EXIT,	/* id: enum attrib_vec */
+	ATTRIB_SOFTIRQ_ENTRY,	/* id: softirq vector (0 HI .. 9 RCU) */
+	ATTRIB_SOFTIRQ_EXIT,	/* id: softirq vector */
+	ATTRIB_NMI,		/* ts: the handler's end; dur: its length */
+	ATTRIB_SWITCH,		/* id: next pid (0: idle); comm: next's */
+};
+
+/* x86 system vectors, as /proc/interrupts abbreviates them. */
+enum attrib_vec {
+	ATTRIB_VEC_LOC,		/* local timer */
+	ATTRIB_VEC_CAL,		/* function call (single and many) */
+	ATTRIB_VEC_RES,		/* reschedule */
+	ATTRIB_VEC_IWI,		/* irq_work */
+	ATTRIB_NVEC,
+};
+
+struct attrib_event {
+	__u64 ts;		/* CLOCK_MONOTONIC ns (bpf_ktime_get_ns) */
+	__u64 dur;		/* ATTRIB_NMI only: ns */
+	__u32 kind;		/* enum attrib_kind */
+	__u32 id;
+	char comm[ATTRIB_COMM_LEN];	/* ATTRIB_SWITCH only */
+};
+
+#endif
