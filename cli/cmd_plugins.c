@@ -19,12 +19,13 @@ static void list_kind(char **names, size_t n, int kind)
 {
 	struct wfw_plugin_handle h;
 	char err[1024];
-	size_t i;
+	size_t i, shown = 0;
 
-	printf("%ss:\n", wfw_kind_name(kind));
 	for (i = 0; i < n; i++) {
 		if (wfw_plugin_load(names[i], kind, &h, err, sizeof(err)))
 			continue;
+		if (!shown++)	/* a kind with no plugin here: not listed */
+			printf("%ss:\n", wfw_kind_name(kind));
 		printf("  %-10s %s\n", h.desc->name, h.desc->summary ? h.desc->summary : "");
 		wfw_plugin_unload(&h);
 	}
@@ -68,6 +69,7 @@ int wfw_cmd_list_plugins(int argc, char **argv)
 	names = wfw_plugin_names(&n);
 	list_kind(names, n, WULTFW_KIND_SOURCE);
 	list_kind(names, n, WULTFW_KIND_SINK);
+	list_kind(names, n, WULTFW_KIND_ANNOTATOR);
 	list_broken(names, n);
 	wfw_plugin_names_free(names, n);
 	printf("'wultfw help PLUGIN' shows a plugin's options.\n");

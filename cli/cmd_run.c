@@ -47,7 +47,7 @@ static char *join_args(int argc, char **argv)
  */
 static const char *unchecked_columns(const struct wfw_experiment *e)
 {
-	if (!wfw_datasel_wanted(&e->select) || wfw_plugin_columns(&e->source.h))
+	if (!wfw_datasel_wanted(&e->select) || e->columns)
 		return "";
 	return " (include/exclude: against the columns the source gave on this machine; it declares none, another machine may give others)";
 }

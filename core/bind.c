@@ -129,4 +129,6 @@ void wfw_bind_experiment(struct wfw_experiment *e, const char *sysfs_root,
 	bind_cstates(e, sysfs_root, errs);
 	for (size_t i = 0; i < e->collect.n; i++)
 		wfw_plugin_validate(&e->collect.pi[i], e->cpu, sysfs_root, errs);
+	for (size_t i = 0; i < e->annotate.n; i++)
+		wfw_plugin_validate(&e->annotate.pi[i], e->cpu, sysfs_root, errs);
 }

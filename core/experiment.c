@@ -16,7 +16,7 @@
 
 static const char *const exp_keys[] = {
 	"name", "outdir", "source", "limits", "sinks", "cstates", "seed",
-	"collect", "include", "exclude", "keep_filtered", NULL
+	"collect", "annotate", "include", "exclude", "keep_filtered", NULL
 };
 static const char *const limit_keys[] = { "datapoints", "time", NULL };
 static const char *const cstate_keys[] = { "only", "disable", "disable_deepest", NULL };
@@ -399,8 +399,52 @@ static void parse_select(struct wfw_experiment *e, const config_setting_t *exp,
 	}
 	wfw_datasel_check(&e->select, errs);
 	if (e->source.h.desc)
-		wfw_datasel_check_columns(&e->select, wfw_plugin_columns(&e->source.h),
+		wfw_datasel_check_columns(&e->select, e->columns,
 					  e->source.h.desc->name, errs);
+}
+
+/* How many columns a declared list holds. */
+static size_t count_columns(const struct wultfw_column *c)
+{
+	size_t n = 0;
+
+	while (c && c[n].name)
+		n++;
+	return n;
+}
+
+/*
+ * Every column the experiment's datapoints may have: the source's
+ * declared ones, then each annotator's; NULL when one declares none
+ * (known only at open: checked then).
+ */
+static void declared_columns(struct wfw_experiment *e)
+{
+	const struct wultfw_column *src = wfw_plugin_columns(&e->source.h);
+	size_t n = count_columns(src), at;
+
+	if (!src || !e->annotate.n) {
+		e->columns = src;
+		return;
+	}
+	for (size_t i = 0; i < e->annotate.n; i++) {
+		if (!e->annotate.pi[i].h.desc->columns)
+			return;
+		n += count_columns(e->annotate.pi[i].h.desc->columns);
+	}
+	e->own_columns = calloc(n + 1, sizeof(*e->own_columns));
+	if (!e->own_columns)
+		return;
+	at = count_columns(src);
+	memcpy(e->own_columns, src, at * sizeof(*src));
+	for (size_t i = 0; i < e->annotate.n; i++) {
+		const struct wultfw_column *c = e->annotate.pi[i].h.desc->columns;
+		size_t k = count_columns(c);
+
+		memcpy(&e->own_columns[at], c, k * sizeof(*c));
+		at += k;
+	}
+	e->columns = e->own_columns;
 }
 
 void wfw_experiment_parse(struct wfw_experiment *e, const config_setting_t *exp,
@@ -435,6 +479,10 @@ void wfw_experiment_parse(struct wfw_experiment *e, const config_setting_t *exp,
 	s = group_of(exp, top, path, "collect", NULL, key, sizeof(key), errs);
 	if (s)
 		wfw_collect_parse(&e->collect, s, key, errs);
+	s = group_of(exp, top, path, "annotate", NULL, key, sizeof(key), errs);
+	if (s)
+		wfw_annot_parse(&e->annotate, s, key, errs);
+	declared_columns(e);
 	parse_select(e, exp, top, path, errs);
 }
 
@@ -446,6 +494,10 @@ void wfw_experiment_free(struct wfw_experiment *e)
 		wfw_plugin_inst_free(&e->sinks[i]);
 	free(e->sinks);
 	wfw_collect_free(&e->collect);
+	wfw_annot_free(&e->annotate);
+	free(e->own_columns);
+	e->own_columns = NULL;
+	e->columns = NULL;
 	wfw_datasel_cfg_free(&e->select);
 	wfw_plugin_inst_free(&e->source);
 	for (i = 0; i < e->ncstates; i++)

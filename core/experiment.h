@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "cfgerr.h"
+#include "annotate.h"
 #include "collect.h"
 #include "datasel.h"
 #include "overrides.h"
@@ -60,6 +61,13 @@ struct wfw_experiment {
 	size_t ncstates;
 	struct wfw_loc cstates_loc;
 	struct wfw_collect_list collect;	/* samplers run alongside */
+	struct wfw_annot_list annotate;		/* columns added to each datapoint */
+	/*
+	 * The columns its datapoints may have, as the plugins declare them:
+	 * the source's, then the annotators'; NULL when one declares none.
+	 */
+	const struct wultfw_column *columns;
+	struct wultfw_column *own_columns;	/* columns, when merged */
 	struct wfw_datasel_cfg select;	/* include/exclude/keep_filtered */
 	struct wfw_machine_req req;
 };

@@ -19,7 +19,7 @@ core_libwfw_core_la_SOURCES = \
 	core/pin.c core/pin.h \
 	core/plan.c core/plan.h \
 	core/pluginst.c core/pluginst.h \
-	core/plugins.c core/plugins.h core/plugintrust.c core/plugintrust.h \
+	core/annotate.c core/annotate.h core/plugins.c core/plugins.h core/plugintrust.c core/plugintrust.h \
 	core/progress.c core/progress.h \
 	core/resolved.c core/resolved.h \
 	core/restore.c core/restore.h \

@@ -28,7 +28,7 @@
 extern const char *wfw_cfg_main_file;
 
 static const char *const top_keys[] = {
-	"outdir", "source", "limits", "sinks", "cstates", "seed", "collect",
+	"outdir", "source", "limits", "sinks", "cstates", "seed", "collect", "annotate",
 	"experiments", "name", "hosts", "sut_wultfw",
 	"include", "exclude", "keep_filtered", NULL	/* core/datasel.c */
 };

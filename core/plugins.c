@@ -39,6 +39,8 @@ const char *wfw_kind_name(int kind)
 		return "source";
 	case WULTFW_KIND_SINK:
 		return "sink";
+	case WULTFW_KIND_ANNOTATOR:
+		return "annotator";
 	default:
 		return "unknown kind";
 	}
@@ -130,12 +132,16 @@ static bool has_all_ops(const struct wultfw_plugin *d)
 {
 	const struct wultfw_source_ops *so = d->source;
 	const struct wultfw_sink_ops *si = d->sink;
+	const struct wultfw_annotator_ops *an = d->annotator;
 
 	if (d->kind == WULTFW_KIND_SOURCE)
 		return so && so->open && so->start && so->read && so->stop &&
 		       so->close;
 	if (d->kind == WULTFW_KIND_SINK)
 		return si && si->open && si->write && si->flush && si->close;
+	if (d->kind == WULTFW_KIND_ANNOTATOR)
+		return an && an->open && an->start && an->annotate && an->stop &&
+		       an->close;
 	return false;
 }
 
@@ -221,6 +227,12 @@ static struct wultfw_plugin *copy_descriptor(const struct wultfw_plugin *d)
 	return c;
 }
 
+/* "a" or "an" before a kind's name. */
+static const char *article(const char *word)
+{
+	return strchr("aeiou", word[0]) ? "an" : "a";
+}
+
 static int check_descriptor(const char *name, int want_kind,
 			    struct wfw_plugin_handle *h, char *err,
 			    size_t errlen)
@@ -265,8 +277,9 @@ static int check_descriptor(const char *name, int want_kind,
 	}
 	if (want_kind && (int)d->kind != want_kind) {
 		snprintf(err, errlen,
-			 "plugin '%s' (%s) is a %s, but a %s is expected here",
-			 name, h->file, wfw_kind_name((int)d->kind),
+			 "plugin '%s' (%s) is %s %s, but %s %s is expected here",
+			 name, h->file, article(wfw_kind_name((int)d->kind)),
+			 wfw_kind_name((int)d->kind), article(wfw_kind_name(want_kind)),
 			 wfw_kind_name(want_kind));
 		return -EINVAL;
 	}

@@ -10,6 +10,8 @@
 #include <sysstate/sysfile.h>
 #include <suggest/suggest.h>
 
+#include "log.h"
+
 int wfw_load_plugin(struct wfw_plugin_inst *pi, const config_setting_t *group,
 		    const char *key, int kind, const char *const *reserved,
 		    struct wfw_cfgerr *errs)
@@ -23,7 +25,8 @@ int wfw_load_plugin(struct wfw_plugin_inst *pi, const config_setting_t *group,
 	if (config_setting_type(group) != CONFIG_TYPE_GROUP) {
 		wfw_cfgerr_at(errs, group, key,
 			      "expected a group such as { plugin = \"%s\"; }",
-			      kind == WULTFW_KIND_SOURCE ? "timer" : "csv");
+			      kind == WULTFW_KIND_SOURCE ? "timer" :
+			      kind == WULTFW_KIND_ANNOTATOR ? "attrib" : "csv");
 		return -EINVAL;
 	}
 	snprintf(pkey, sizeof(pkey), "%s.plugin", key);
@@ -92,6 +95,29 @@ void wfw_plugin_where(const struct wfw_plugin_inst *pi, char *buf, size_t len)
 			 pi->key, pi->opts.table[opt].name);
 	else
 		snprintf(buf, len, "%s:%d: %s", pi->loc.file, pi->loc.line, pi->key);
+}
+
+const char *wfw_plugin_reason(struct wfw_plugin_inst *pi, int ret)
+{
+	if (!pi->ctx.err[0])
+		snprintf(pi->ctx.err, sizeof(pi->ctx.err), "%s", strerror(-ret));
+	return pi->ctx.err;
+}
+
+void wfw_plugin_error(struct wfw_plugin_inst *pi, int ret, const char *what)
+{
+	char where[512], sink[192];
+
+	if (!what) {
+		snprintf(sink, sizeof(sink), "sink '%s' (%s)", pi->h.desc->name, pi->key);
+		what = sink;
+	}
+	if (pi->ctx.bad_opt >= 0) {
+		wfw_plugin_where(pi, where, sizeof(where));
+		wfw_err("%s: %s", where, wfw_plugin_reason(pi, ret));
+	} else {
+		wfw_err("%s: %s", what, wfw_plugin_reason(pi, ret));
+	}
 }
 
 void wfw_plugin_inst_free(struct wfw_plugin_inst *pi)

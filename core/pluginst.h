@@ -47,6 +47,16 @@ void wfw_plugin_validate(struct wfw_plugin_inst *pi, int cpu,
  */
 void wfw_plugin_where(const struct wfw_plugin_inst *pi, char *buf, size_t len);
 
+/* The plugin's reason for ret, or the errno text when it gave none. */
+const char *wfw_plugin_reason(struct wfw_plugin_inst *pi, int ret);
+
+/*
+ * Report a plugin's failure: at the experiment file's line when it blamed
+ * one of its options, else as "WHAT: reason" (WHAT NULL: "sink 'csv'
+ * (sinks[0])").
+ */
+void wfw_plugin_error(struct wfw_plugin_inst *pi, int ret, const char *what);
+
 /* Its options freed, the plugin unloaded. */
 void wfw_plugin_inst_free(struct wfw_plugin_inst *pi);
 

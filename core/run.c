@@ -64,6 +64,8 @@ struct wfw_run {
 	char why_empty[256];		/* a run without a datapoint: why */
 	struct wfw_plugin_inst *failed_sink;	/* said why; not flushed again */
 	struct wfw_collectors *collectors;	/* running next to the source */
+	struct wfw_annotators annot;		/* columns added to each datapoint */
+	const struct wultfw_schema *schema;	/* what sinks get: annot's or the source's */
 	struct wfw_datasel sel;			/* include/exclude while measuring */
 	struct wfw_pace pace;		/* a sampler with a period: when to read */
 	bool source_open, cstates_set, info_written, started;
@@ -89,6 +91,9 @@ static struct wfw_plugin_inst *ctx_inst(const struct wultfw_ctx *ctx)
 	for (size_t i = 0; i < e->nsinks; i++)
 		if (ctx == &e->sinks[i].ctx)
 			return &e->sinks[i];
+	for (size_t i = 0; i < e->annotate.n; i++)
+		if (ctx == &e->annotate.pi[i].ctx)
+			return &e->annotate.pi[i];
 	return &e->source;
 }
 
@@ -178,8 +183,9 @@ static int host_file_open(struct wultfw_ctx *ctx,
 {
 	struct wfw_plugin_inst *pi = ctx_inst(ctx);
 
-	if (pi->h.desc->kind != WULTFW_KIND_SINK)
-		return wultfw_fail(ctx, -EPERM, "only sinks write files in the result directory");
+	if (pi->h.desc->kind != WULTFW_KIND_SINK &&
+	    pi->h.desc->kind != WULTFW_KIND_ANNOTATOR)
+		return wultfw_fail(ctx, -EPERM, "only sinks and annotators write files in the result directory");
 	return wfw_sinkfile_open(&pi->files, ctx, spec, f);
 }
 
@@ -212,43 +218,13 @@ static void init_ctx(struct wfw_plugin_inst *pi, struct wfw_run *run, int cpu)
 	pi->ctx.verbosity = wfw_verbosity;
 }
 
-/* The plugin's reason, or the errno text when it gave none. */
-static const char *reason(struct wfw_plugin_inst *pi, int ret)
-{
-	if (!pi->ctx.err[0])
-		snprintf(pi->ctx.err, sizeof(pi->ctx.err), "%s", strerror(-ret));
-	return pi->ctx.err;
-}
-
-/*
- * Report a plugin's failure: at the experiment file's line when it blamed
- * one of its options, else as "WHAT: reason" (WHAT NULL: "sink 'csv'
- * (sinks[0])").
- */
-static void plugin_error(struct wfw_plugin_inst *pi, int ret, const char *what)
-{
-	char where[512], sink[192];
-
-	if (!what) {
-		snprintf(sink, sizeof(sink), "sink '%s' (%s)", pi->h.desc->name, pi->key);
-		what = sink;
-	}
-
-	if (pi->ctx.bad_opt >= 0) {
-		wfw_plugin_where(pi, where, sizeof(where));
-		wfw_err("%s: %s", where, reason(pi, ret));
-	} else {
-		wfw_err("%s: %s", what, reason(pi, ret));
-	}
-}
-
 static void source_error(struct wfw_run *run, int ret, const char *what)
 {
 	char msg[256];
 
 	snprintf(msg, sizeof(msg), "source '%s'%s%s",
 		 run->e->source.h.desc->name, what ? " " : "", what ? what : "");
-	plugin_error(&run->e->source, ret, msg);
+	wfw_plugin_error(&run->e->source, ret, msg);
 }
 
 /* ---- probe: the source, its CPU and C-states ---- */
@@ -287,6 +263,27 @@ static bool ldist_beyond_limit(const struct wfw_run *run, char *why, size_t len)
 	return true;
 }
 
+/* The annotators, after the source: the schema sinks get is theirs. */
+static int open_annotators(struct wfw_run *run)
+{
+	struct wfw_experiment *e = run->e;
+	struct wultfw_run_info ri = {
+		.size = sizeof(ri), .experiment = e->name, .cpu = e->cpu,
+		.source = &run->si, .schema = run->si.schema,
+	};
+	int ret;
+
+	run->schema = run->si.schema;
+	if (!e->annotate.n)
+		return 0;
+	for (size_t i = 0; i < e->annotate.n; i++)
+		init_ctx(&e->annotate.pi[i], run, e->cpu);
+	ret = wfw_annot_open(&run->annot, &e->annotate, &ri, WFW_BATCH_ROWS);
+	if (!ret)
+		run->schema = &run->annot.schema;
+	return ret;
+}
+
 static int probe(struct wfw_run *run)
 {
 	struct wfw_experiment *e = run->e;
@@ -308,9 +305,11 @@ static int probe(struct wfw_run *run)
 		wfw_err("source '%s' declared no columns: a plugin bug", e->source.h.desc->name);
 		return -EINVAL;
 	}
-	ret = wfw_datasel_compile(&run->sel, &e->select, run->si.schema);
+	ret = open_annotators(run);
+	if (!ret)
+		ret = wfw_datasel_compile(&run->sel, &e->select, run->schema);
 	if (!ret)	/* a sink's column typo: no failed result directory */
-		ret = wfw_sinkcols_refuse(e, run->si.schema);
+		ret = wfw_sinkcols_refuse(e, run->schema);
 	if (ret)
 		return ret;
 	if (e->ldist_use != WULTFW_LDIST_NONE) {
@@ -334,10 +333,24 @@ static int probe(struct wfw_run *run)
 	return 0;
 }
 
+/* Closed, and the files they left open closed and kept. */
+static void close_annotators(struct wfw_run *run)
+{
+	struct wfw_annot_list *al = &run->e->annotate;
+	size_t n = run->annot.nopen;
+
+	wfw_annot_close(&run->annot);
+	for (size_t i = 0; i < n && i < al->n; i++) {
+		wfw_sinkfiles_close_all(&al->pi[i].files, &al->pi[i].ctx, true);
+		wfw_sinkfiles_free(&al->pi[i].files);
+	}
+}
+
 static void unprobe(struct wfw_run *run)
 {
 	if (run->cstates_set)
 		wfw_cstates_restore();
+	close_annotators(run);		/* opened after the source */
 	if (run->source_open)
 		run->e->source.h.desc->source->close(&run->e->source.ctx);
 	wfw_source_cpu_close(&run->cpu);
@@ -565,7 +578,7 @@ static int open_sinks(struct wfw_run *run)
 	struct wfw_experiment *e = run->e;
 	struct wultfw_run_info ri = {
 		.size = sizeof(ri), .experiment = e->name, .outdir = run->dir, .cpu = e->cpu,
-		.source = &run->si, .schema = run->si.schema,
+		.source = &run->si, .schema = run->schema,
 	};
 	int ret;
 
@@ -576,7 +589,7 @@ static int open_sinks(struct wfw_run *run)
 		wfw_sinkfiles_init(&pi->files, run->dirfd, run->dir);
 		ret = pi->h.desc->sink->open(&pi->ctx, &ri);
 		if (ret < 0) {
-			plugin_error(pi, ret, NULL);
+			wfw_plugin_error(pi, ret, NULL);
 			/* What it opened and left: not a file of the result. */
 			wfw_sinkfiles_close_all(&pi->files, &pi->ctx, false);
 			return ret;
@@ -584,7 +597,7 @@ static int open_sinks(struct wfw_run *run)
 		/* Its header on the disk before its file takes its name. */
 		ret = wfw_sinkfiles_opened(&pi->files, &pi->ctx);
 		if (ret < 0) {
-			plugin_error(pi, ret, NULL);
+			wfw_plugin_error(pi, ret, NULL);
 			run->failed_sink = pi;
 			run->nsinks_open++;	/* opened: close() is its due */
 			return ret;
@@ -609,7 +622,7 @@ static int write_sinks(struct wfw_run *run, const struct wultfw_batch *b)
 		if (ret >= 0)
 			ret = wfw_sinkfiles_wrote(&pi->files, &pi->ctx, b->rows);
 		if (ret < 0) {
-			plugin_error(pi, ret, NULL);
+			wfw_plugin_error(pi, ret, NULL);
 			run->failed_sink = pi;
 			return ret;
 		}
@@ -635,7 +648,7 @@ static int flush_sinks(struct wfw_run *run)
 		if (ret >= 0)
 			ret = wfw_sinkfiles_sync(&pi->files, &pi->ctx);
 		if (ret < 0) {
-			plugin_error(pi, ret, NULL);
+			wfw_plugin_error(pi, ret, NULL);
 			run->failed_sink = pi;
 			return ret;
 		}
@@ -656,9 +669,9 @@ static void close_error(struct wfw_plugin_inst *pi, int ret, int failed,
 
 	snprintf(sink, sizeof(sink), "sink '%s' (%s)%s", pi->h.desc->name, pi->key, what);
 	if (ret == failed)
-		wfw_info("%s: %s", sink, reason(pi, ret));
+		wfw_info("%s: %s", sink, wfw_plugin_reason(pi, ret));
 	else
-		plugin_error(pi, ret, sink);
+		wfw_plugin_error(pi, ret, sink);
 }
 
 /* Flush and close every opened sink; the first failure fails the run. */
@@ -730,6 +743,13 @@ static int pump_once(struct wfw_run *run, uint64_t timeout, bool *sink_failed)
 	/* Rows read before a failure are real: keep them. */
 	r->discarded += b->discarded;
 	run->made += b->rows;
+	if (e->annotate.n) {
+		b = wfw_annot_batch(&run->annot, b);
+		if (!b) {
+			*sink_failed = true;	/* said why; ends the run as a sink would */
+			return -EIO;
+		}
+	}
 	/* The selected rows only, clipped to the datapoint limit. */
 	wret = wfw_datasel_batch(&run->sel, b, e->max_datapoints ?
 				 e->max_datapoints - r->datapoints : UINT64_MAX);
@@ -810,6 +830,16 @@ static int drain(struct wfw_run *run)
 	return 0;
 }
 
+/* Annotators start before the source; their files go to the result. */
+static int start_annotators(struct wfw_run *run)
+{
+	struct wfw_annot_list *al = &run->e->annotate;
+
+	for (size_t i = 0; i < al->n; i++)
+		wfw_sinkfiles_init(&al->pi[i].files, run->dirfd, run->dir);
+	return wfw_annot_start(&run->annot);
+}
+
 static int pump(struct wfw_run *run)
 {
 	struct wfw_experiment *e = run->e;
@@ -819,7 +849,10 @@ static int pump(struct wfw_run *run)
 	run->params.size = sizeof(run->params);
 	run->params.cpu = e->cpu;
 	run->params.seed = e->seed;
-	ret = wfw_datasel_open(&run->sel, run->dir, run->si.schema);
+	ret = wfw_datasel_open(&run->sel, run->dir, run->schema);
+	if (ret)
+		return ret;
+	ret = start_annotators(run);
 	if (ret)
 		return ret;
 	/* collectors run before, during and after the main source */
@@ -843,9 +876,12 @@ static int pump(struct wfw_run *run)
 	sret = src->stop(&e->source.ctx);
 	if (sret < 0)
 		wfw_warn("source '%s' did not stop cleanly: %s",
-			 e->source.h.desc->name, reason(&e->source, sret));
+			 e->source.h.desc->name, wfw_plugin_reason(&e->source, sret));
 	if (!ret)
 		ret = drain(run);
+	sret = wfw_annot_stop(&run->annot);
+	if (!ret)
+		ret = sret;
 	run->r->collectors_failed = wfw_collect_stop(run->collectors, &run->info,
 		run->r->collectors_lost, sizeof(run->r->collectors_lost));
 	return ret;

@@ -178,7 +178,7 @@ void wfw_sinkcols_check(const struct wfw_experiment *e, struct wfw_cfgerr *errs)
 
 	if (!e->source.h.desc)
 		return;
-	d = wfw_plugin_columns(&e->source.h);
+	d = e->columns;
 	if (!d)
 		return;
 	cs.v = d;

@@ -102,7 +102,7 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/test_cli.sh \
 	tests/integration/test_report.sh tests/integration/test_remote.sh \
 	tests/integration/test_calc_input.sh tests/integration/test_calc_diff.sh \
 	tests/integration/test_calc_diff.py tests/data/hostile \
-	tests/integration/test_durable.sh \
+	tests/integration/test_durable.sh tests/integration/test_annotate.sh \
 	tests/integration/test_wult_compat.sh tests/integration/test_select.sh \
 	tests/integration/test_select_onepass.sh \
 	examples/plugins/loadavg/loadavg.c examples/plugins/loadavg/Makefile \
@@ -128,7 +128,7 @@ TESTS += tests/integration/test_calc_twins.sh
 EXTRA_DIST += tests/integration/test_calc_twins.sh
 TESTS += tests/integration/test_calc_format.sh
 EXTRA_DIST += tests/integration/test_calc_format.sh
-TESTS += tests/integration/test_durable.sh
+TESTS += tests/integration/test_durable.sh tests/integration/test_annotate.sh
 # A full disk: what each file holds is what info.yml says; one mode for all.
 TESTS += tests/integration/test_fulldisk.sh
 EXTRA_DIST += tests/integration/test_fulldisk.sh

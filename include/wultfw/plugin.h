@@ -70,6 +70,7 @@ extern "C" {
 enum wultfw_kind {
 	WULTFW_KIND_SOURCE = 1,
 	WULTFW_KIND_SINK = 2,
+	WULTFW_KIND_ANNOTATOR = 3,	/* adds columns to each datapoint */
 };
 
 /* ---- options: declared by the plugin, parsed and validated by the core ---- */
@@ -460,6 +461,16 @@ struct wultfw_source_info {
 	 * on CLOCK_MONOTONIC, so samplers of one period sample together.
 	 */
 	bool period_aligned;
+	/*
+	 * A source that measures a CPU names the columns of each
+	 * datapoint's interval, so annotators (doc/attribution.md) can say
+	 * what happened in it: an INT column of CLOCK_MONOTONIC ns when the
+	 * timed event was due ("LTime"), and the INT ns column of the latency
+	 * that ends the interval ("WakeLatency", "IntrLatency"). Both in
+	 * every row, or NULL: no annotator can join this source.
+	 */
+	const char *interval_start;
+	const char *interval_latency;
 };
 
 /* Handed to start(): checked by the core against wultfw_source_info. */
@@ -528,6 +539,52 @@ struct wultfw_sink_ops {
 	/* Always called once after a successful open, even after errors. */
 	int (*close)(struct wultfw_ctx *ctx,
 		     const struct wultfw_run_summary *summary);
+};
+
+/* ---- annotators ---- */
+
+/*
+ * An annotator adds columns to every datapoint of a source that names its
+ * interval (wultfw_source_info.interval_*), from what it observed
+ * meanwhile: the latency attribution (plugins/attrib) is one. It is
+ * declared in an experiment as `annotate = ( { plugin = "NAME"; } );` and
+ * runs in the core's reading thread, after each read() of the source.
+ */
+struct wultfw_annotator_info {
+	uint32_t size;			/* sizeof of the core's; it zeroes it */
+	/* The columns it adds after the source's, in this order. */
+	const struct wultfw_schema *schema;
+};
+
+/* The datapoints of one batch as intervals, ns; WULTFW_CELL_EMPTY: none. */
+struct wultfw_intervals {
+	size_t n;
+	const int64_t *start;		/* CLOCK_MONOTONIC */
+	const int64_t *latency;
+};
+
+struct wultfw_annotator_ops {
+	/*
+	 * Check it can run here for run->cpu and run->source (whose
+	 * interval_* the core has checked), and fill *info; fail as a
+	 * source does. run->outdir is not made yet: files come later.
+	 */
+	int (*open)(struct wultfw_ctx *ctx, const struct wultfw_run_info *run,
+		    struct wultfw_annotator_info *info);
+	/* Before the source starts; the result directory exists. */
+	int (*start)(struct wultfw_ctx *ctx);
+	/*
+	 * Row i of out (out->ncols its columns, out->rows == iv->n) for
+	 * interval i. Intervals come in the source's order, each after it
+	 * ended. A cell it cannot know is empty (WULTFW_CELL_EMPTY, the
+	 * float's empty bits, -1 for an enum), never a guess. An error
+	 * stops the run as a sink's does.
+	 */
+	int (*annotate)(struct wultfw_ctx *ctx, const struct wultfw_intervals *iv,
+			struct wultfw_batch *out);
+	/* After the source stopped and what it held was annotated. */
+	int (*stop)(struct wultfw_ctx *ctx);
+	void (*close)(struct wultfw_ctx *ctx);
 };
 
 /* ---- sinks: the files they write, opened by the core ---- */
@@ -739,6 +796,8 @@ struct wultfw_plugin {
 	 * run before anything is measured.
 	 */
 	const struct wultfw_column *columns;
+	/* kind == ANNOTATOR; later than ABI 3's first descriptors. */
+	const struct wultfw_annotator_ops *annotator;
 	/* Later fields of ABI 3 go here; the core reads them as 0 from
 	 * descriptors built before them. */
 };

@@ -34,6 +34,7 @@ struct testsrc_cfg {
 	const char *progress;
 	const char *setting;
 	const char *own_setting;
+	bool interval;
 };
 
 #define F(field) .off = offsetof(struct testsrc_cfg, field)
@@ -61,6 +62,7 @@ static const struct wultfw_option options[] = {
 	{ "progress", WULTFW_OPT_STRING, NULL, "after every read, write how many rows were made so far to this file (what a kill -9 test compares the sinks' files with)", F(progress) },
 	{ "setting", WULTFW_OPT_STRING, NULL, "a 'system setting' to change: open() writes 'changed' to this file after wultfw_remember(), close() undoes it", F(setting) },
 	{ "own_setting", WULTFW_OPT_STRING, NULL, "the same through wultfw_remember_plugin(): the plugin's restore op puts it back, in this process (close() calls wultfw_undo()) or in a later wultfw", F(own_setting) },
+	{ "interval", WULTFW_OPT_BOOL, "false", "add LTime and WakeLatency and name them as the interval, for annotators", F(interval) },
 	{ NULL }
 };
 
@@ -70,10 +72,14 @@ static const struct wultfw_column columns[] = {
 	{ "Seq", "", WULTFW_COL_INT, 1, NULL, 0 },
 	{ "LDist", "us", WULTFW_COL_INT, 1000, NULL, 0 },
 	{ "ReqCState", "", WULTFW_COL_ENUM, 0, cstate_names, 2 },
-	{ NULL },	/* the schema has 3; the descriptor's `columns` ends here */
+	/* interval = true: each datapoint's interval, for annotators */
+	{ "LTime", "ns", WULTFW_COL_INT, 1, NULL, 0 },
+	{ "WakeLatency", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	{ NULL },
 };
 
 static const struct wultfw_schema schema = { 3, columns };
+static const struct wultfw_schema schema_interval = { 5, columns };
 
 struct testsrc {
 	int64_t next;
@@ -131,7 +137,11 @@ static int testsrc_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	info->ldist_min_ns = cfg->min;
 	info->ldist_max_ns = cfg->max;
 	info->ldist_gran_ns = cfg->gran;
-	info->schema = &schema;
+	info->schema = cfg->interval ? &schema_interval : &schema;
+	if (cfg->interval) {
+		info->interval_start = "LTime";
+		info->interval_latency = "WakeLatency";
+	}
 	return 0;
 }
 
@@ -306,6 +316,10 @@ static int testsrc_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 		row[1].i = (int64_t)wultfw_pick_ldist(&t->rng, t->p.ldist_from_ns,
 						      t->p.ldist_to_ns, 1);
 		row[2].i = t->next % 3 == 2 ? -1 : t->next % 3;
+		if (cfg->interval) {	/* 1 ms apart, 1 to 3.25 us late */
+			row[3].i = 1000000000 + (t->next - 1) * 1000000;
+			row[4].i = 1000 + (t->next - 1) % 10 * 250;
+		}
 	}
 	note_progress(cfg->progress, t->next);
 	return 0;
