@@ -126,7 +126,18 @@ struct wultfw_kside {
 	int c_raw0;			/* first raw column */
 	int c_wake_raw;			/* WakeLatencyRaw, IntrLatencyRaw,
 					   AIOverhead, IntrOverhead follow */
+	int c_ltime;			/* LTime: in every row (raw or not) */
 };
+
+/*
+ * The interval annotators join to (wultfw_source_info.interval_*): from
+ * LTime to the handler, IntrLatency (doc/attribution.md).
+ */
+static inline void wultfw_kside_interval(struct wultfw_source_info *info)
+{
+	info->interval_start = "LTime";
+	info->interval_latency = "IntrLatency";
+}
 
 /*
  * Build the schema from cfg (copied; the strings it points to must outlive

@@ -120,7 +120,7 @@ int wultfw_kside_init(struct wultfw_kside *ks, const struct wultfw_kside_cfg *cf
 	ks->cfg = *cfg;
 	ks->schema.cols = ks->cols;
 	ks->c_cc0 = ks->c_cc1d = ks->c_res0 = ks->c_cpufreq = -1;
-	ks->c_smi = ks->c_nmi = ks->c_raw0 = ks->c_wake_raw = -1;
+	ks->c_smi = ks->c_nmi = ks->c_raw0 = ks->c_wake_raw = ks->c_ltime = -1;
 
 	/* Percentages are cycles / TotCyc: meaningless without the TSC. */
 	if (cfg->nres > WULTFW_KSIDE_MAX_RES || (cfg->nres && !tsc) ||
@@ -131,6 +131,8 @@ int wultfw_kside_init(struct wultfw_kside *ks, const struct wultfw_kside_cfg *cf
 		return -EINVAL;
 	if (cfg->raw)
 		add_raw_cols(ks, cfg);
+	/* When the timer was due: in every row, for annotators. */
+	ks->c_ltime = cfg->raw ? ks->c_raw0 : RAW_NS("LTime");
 	ks->first_extra = ks->schema.ncols;
 	for (size_t i = 0; i < cfg->nextra; i++) {
 		if (ks->schema.ncols >= WULTFW_KSIDE_MAX_COLS)
@@ -138,7 +140,7 @@ int wultfw_kside_init(struct wultfw_kside *ks, const struct wultfw_kside_cfg *cf
 		ks->cols[ks->schema.ncols++] = cfg->extra[i];
 	}
 	/* add_col() returns -1 once full: the last fixed column tells. */
-	if (ks->c_ldist < 0 || (cfg->raw && ks->c_raw0 < 0))
+	if (ks->c_ldist < 0 || ks->c_ltime < 0 || (cfg->raw && ks->c_raw0 < 0))
 		return -EINVAL;
 	return 0;
 }
@@ -280,6 +282,7 @@ void wultfw_kside_fill(const struct wultfw_kside *ks, const struct wultfw_kside_
 		row[c++].i = (int64_t)dp->ai_overhead;
 		row[c++].i = (int64_t)dp->intr_overhead;
 	}
+	row[ks->c_ltime].i = (int64_t)dp->ltime;
 	if (ks->c_raw0 >= 0) {
 		int c = ks->c_raw0;
 

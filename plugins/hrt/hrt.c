@@ -420,6 +420,7 @@ static int hrt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	info->ldist_max_ns = 1000000000;
 	info->ldist_gran_ns = 1;
 	info->schema = &p->ks.schema;
+	wultfw_kside_interval(info);	/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	return 0;
 }
 

@@ -106,6 +106,10 @@ static int tdt_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	info->devid = p->src.device;
 	info->devdescr = p->devdescr;
 	wfw_kmod_source_info(&p->src, info);
+	/* Only the hrt device times on CLOCK_MONOTONIC (ktime_get_ns()), the
+	 * clock annotators join on; tdt's times come from the TSC. */
+	if (!strcmp(p->src.device, "hrt"))
+		wultfw_kside_interval(info);
 	return 0;
 }
 

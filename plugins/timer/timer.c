@@ -72,8 +72,9 @@ static const struct wultfw_option timer_options[] = {
 		"once per wake-up, after TAI (about 1.5 us per state here); "
 		"false drops the column and the reads.", CFG(reqcstate) },
 	[TIMER_OPT_RAW] = { "raw", WULTFW_OPT_BOOL, "false",
-		"Add the raw CLOCK_MONOTONIC timestamps LTime, TBI (just before "
-		"the sleep call) and TAI (just after it returned), in ns.",
+		"Add the raw CLOCK_MONOTONIC timestamps TBI (just before the "
+		"sleep call) and TAI (just after it returned), in ns, beside "
+		"LTime (when the timer was due), which every row has.",
 		CFG(raw) },
 	[TIMER_OPT_RING_SIZE] = { "ring_size", WULTFW_OPT_INT, "65536",
 		"Datapoints buffered between the measuring thread and the "
@@ -236,13 +237,15 @@ static const struct wultfw_column timer_columns[] = {
 	/* LTime - when the timer was armed; in mode grid less than ldist. */
 	{ "LDist", "us", WULTFW_COL_INT, 1000, NULL, 0 },
 	{ "ReqCState", "", WULTFW_COL_ENUM, 1, NULL, 0 },	/* reqcstate */
-	{ "LTime", "ns", WULTFW_COL_INT, 1, NULL, 0 },		/* raw: 3 */
-	{ "TBI", "ns", WULTFW_COL_INT, 1, NULL, 0 },
+	/* When the timer was due, CLOCK_MONOTONIC: always, so annotators and
+	 * collectors line up with each datapoint. */
+	{ "LTime", "ns", WULTFW_COL_INT, 1, NULL, 0 },
+	{ "TBI", "ns", WULTFW_COL_INT, 1, NULL, 0 },		/* raw: 2 */
 	{ "TAI", "ns", WULTFW_COL_INT, 1, NULL, 0 },
 	{ .name = NULL },
 };
 
-enum { TIMER_COL_REQCSTATE = 3, TIMER_COL_RAW = 4 };
+enum { TIMER_COL_REQCSTATE = 3, TIMER_COL_RAW = 5 };
 
 static void timer_build_schema(struct timer_priv *p)
 {
@@ -303,6 +306,9 @@ static int timer_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	info->ldist_max_ns = (uint64_t)60 * 1000000000;
 	info->ldist_gran_ns = 1;
 	info->schema = &p->schema;
+	/* What annotators join to: LTime to TAI, the return to user space. */
+	info->interval_start = "LTime";
+	info->interval_latency = "WakeLatency";
 	ctx->priv = p;
 	return 0;
 }
@@ -543,8 +549,8 @@ static void timer_fill_row(const struct timer_priv *p, union wultfw_cell *row,
 	row[c++].i = dp->ldist;
 	if (p->reqcstate)
 		row[c++].i = dp->cstate;
+	row[c++].i = dp->ltime;
 	if (p->raw) {
-		row[c++].i = dp->ltime;
 		row[c++].i = dp->tbi;
 		row[c++].i = dp->tai;
 	}

@@ -30,9 +30,9 @@ expect_status 0 $? "timer + csv run"
 csv=out/t3000/datapoints.csv
 # ReqCState only where CPU 1 has cpuidle states to name.
 if [ -z "${WULTFW_HIDE_CPUIDLE:-}" ] && [ -r /sys/devices/system/cpu/cpu1/cpuidle/state0/name ]; then
-	hdr="WakeLatency,SilentTime,LDist,ReqCState" ncol=4
+	hdr="WakeLatency,SilentTime,LDist,ReqCState,LTime" ncol=5
 else
-	hdr="WakeLatency,SilentTime,LDist" ncol=3
+	hdr="WakeLatency,SilentTime,LDist,LTime" ncol=4
 fi
 [ "$(head -1 "$csv")" = "$hdr" ] && ok "wult column names in the header: $hdr" ||
 	fail "header '$(head -1 "$csv")', expected '$hdr'"
