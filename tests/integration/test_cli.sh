@@ -143,7 +143,7 @@ experiments = (
 CFG
 "$WULTFW" -c "$work/sel.cfg" --check >"$work/sel.out" 2>&1
 expect_status 2 $? "--check refuses a selection of columns the source does not have"
-expect_in "$work/sel.out" "sel.cfg:4: experiments[0].include: unknown column 'Sq' (did you mean 'Seq'?); the columns are: Seq, LDist, ReqCState (checked against the columns source 'testsrc' declares)" "a misspelt column at file:line, key, with a did-you-mean"
+expect_in "$work/sel.out" "sel.cfg:4: experiments[0].include: unknown column 'Sq' (did you mean 'Seq'?); the columns are: Seq, LDist, ReqCState, LTime, WakeLatency (checked against the columns source 'testsrc' declares)" "a misspelt column at file:line, key, with a did-you-mean"
 expect_in "$work/sel.out" "  LDist > 5us && Sq < 100
                  ^" "and a caret under it"
 expect_in "$work/sel.out" "sel.cfg:6: experiments[1].exclude: column 'Seq' holds numbers: compare it with a number, not a string" "a string against a number column"

@@ -310,8 +310,9 @@ expect_in r-col/data.js '"name": "stat:ctxt"' "the counters over time"
 open_report timeline r-col 2
 sed 's/"timer"; cpu = 1; ldist = \[ "100us", "1ms" \]; raw = true;/"timer"; cpu = 1; ldist = [ "100us", "1ms" ];/; s/name = "col"/name = "col2"/' col.cfg >col2.cfg
 "$WULTFW" -q -c col2.cfg && "$WULTFW" report -o r-col3 out/col2 2>/dev/null
-expect_status 0 $? "report of a collector result without LTime"
-expect_in r-col3/data.js '"main": null' "no main metric without LTime"
+expect_status 0 $? "report of a collector result of a timer run without raw"
+expect_in r-col3/data.js '"timelines": [{"metric": "WakeLatency", "notes": "", "main": {"x": [' \
+	"the main metric on the time axis without raw too (LTime is in every row)"
 
 # Options and errors.
 "$WULTFW" report --list-metrics "$srcdir/tests/data/wult-1.3" >lm.out 2>&1

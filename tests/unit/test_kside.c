@@ -39,8 +39,8 @@ static void test_latencies_no_counters(void)
 	union wultfw_cell row[WULTFW_KSIDE_MAX_COLS];
 
 	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&ks, &cfg), 0);
-	/* Absent counters mean absent columns, not zeros. */
-	CU_ASSERT_EQUAL(ks.schema.ncols, 6);
+	/* Absent counters mean absent columns, not zeros; LTime is always. */
+	CU_ASSERT_EQUAL(ks.schema.ncols, 7);
 	CU_ASSERT_EQUAL(col(&ks, "CC0%"), -1);
 	CU_ASSERT_EQUAL(col(&ks, "NMICnt"), -1);
 	CU_ASSERT_EQUAL(col(&ks, "CPUFreq"), -1);
@@ -54,6 +54,7 @@ static void test_latencies_no_counters(void)
 	CU_ASSERT_EQUAL(row[col(&ks, "SilentTime")].i, 4000);
 	CU_ASSERT_EQUAL(row[col(&ks, "LDist")].i, 4500);
 	CU_ASSERT_EQUAL(row[col(&ks, "ReqCState")].i, 2);
+	CU_ASSERT_EQUAL(row[col(&ks, "LTime")].i, 5000);
 	/* TAI before TIntr: the handler waited for the idle exit. */
 	CU_ASSERT_EQUAL(row[col(&ks, "IntrOff")].i, 1);
 
@@ -78,14 +79,14 @@ static void test_no_cstates(void)
 	struct wultfw_kside ks;
 
 	CU_ASSERT_EQUAL_FATAL(wultfw_kside_init(&ks, &cfg), 0);
-	CU_ASSERT_EQUAL(ks.schema.ncols, 5);
+	CU_ASSERT_EQUAL(ks.schema.ncols, 6);
 	CU_ASSERT_EQUAL(col(&ks, "ReqCState"), -1);
 	memset(row, 0x5a, sizeof(row));
 	wultfw_kside_fill(&ks, &dp, row);
 	CU_ASSERT_EQUAL(row[col(&ks, "LDist")].i, 4500);
 	CU_ASSERT_EQUAL(row[col(&ks, "WakeLatency")].i, 200);
 	/* Nothing written past the schema's columns. */
-	CU_ASSERT_EQUAL(row[5].i, (int64_t)0x5a5a5a5a5a5a5a5aLL);
+	CU_ASSERT_EQUAL(row[6].i, (int64_t)0x5a5a5a5a5a5a5a5aLL);
 }
 
 static void test_check(void)

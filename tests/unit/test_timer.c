@@ -290,7 +290,10 @@ static void test_schema(void)
 	CU_ASSERT_EQUAL_FATAL(h_open(&h), 0);
 	s = h.info.schema;
 	CU_ASSERT_STRING_EQUAL(h.info.devid, "timer");
-	CU_ASSERT_EQUAL(s->ncols, 4);
+	CU_ASSERT_EQUAL(s->ncols, 5);	/* LTime in every row */
+	CU_ASSERT_STRING_EQUAL(s->cols[4].name, "LTime");
+	CU_ASSERT_STRING_EQUAL(h.info.interval_start, "LTime");
+	CU_ASSERT_STRING_EQUAL(h.info.interval_latency, "WakeLatency");
 	CU_ASSERT_STRING_EQUAL(s->cols[0].name, "WakeLatency");
 	CU_ASSERT_EQUAL(s->cols[0].divisor, 1000);
 	CU_ASSERT_STRING_EQUAL(s->cols[0].unit, "us");
@@ -803,7 +806,7 @@ static void test_no_cpuidle(void)
 	/* No states to name: no ReqCState column rather than empty cells. */
 	CU_ASSERT_PTR_NOT_NULL(strstr(h.log, "no ReqCState column"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(h.log, "cpuidle driver: none"));
-	CU_ASSERT_EQUAL_FATAL(h.info.schema->ncols, 3);
+	CU_ASSERT_EQUAL_FATAL(h.info.schema->ncols, 4);
 	for (r = 0; r < h.info.schema->ncols; r++)
 		CU_ASSERT_STRING_NOT_EQUAL(h.info.schema->cols[r].name, "ReqCState");
 	CU_ASSERT_EQUAL_FATAL(pl->source->start(&h.ctx, &pa), 0);
