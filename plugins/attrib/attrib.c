@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * attrib: the latency attribution annotator (doc/attribution.md). The
+ * eBPF side (attrib_trace) records every context change of the measured
+ * CPU; after each read of the source the core hands the datapoints'
+ * intervals here, the records drained so far go to the accounting, and
+ * each interval gets its breakdown, or empty cells where records are
+ * missing. attrib-threads.csv names the threads CausePID holds.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <wultfw/plugin.h>
+
+#include "attrib_account.h"
+#include "attrib_cause.h"
+#include "attrib_irqs.h"
+#include "attrib_smi.h"
+#include "attrib_trace.h"
+
+struct attrib_cfg {
+	int64_t ring_events;
+	bool cost;
+};
+
+enum { O_RING, O_COST };
+
+#define F(field) .off = offsetof(struct attrib_cfg, field)
+
+static const struct wultfw_option attrib_options[] = {
+	[O_RING] = { "ring_events", WULTFW_OPT_INT, "65536",
+		"records the ring between the eBPF programs and wultfw holds (a power of two); a burst longer than it loses records and empties the rows it covers",
+		.min = "64", .max = "16777216", .unit = "records", F(ring_events) },
+	[O_COST] = { "cost", WULTFW_OPT_BOOL, "false",
+		"time every eBPF program run on the measured CPU and write the mean to info.yml (attrib_cost_ns); adds two clock reads to each",
+		F(cost) },
+	{ .name = NULL },
+};
+
+/* Columns in the order attrib_fill() writes them. */
+enum {
+	C_IRQ, C_SOFTIRQ, C_NMI, C_THREAD, C_EXIT,
+	C_IRQCNT, C_SWIRQCNT, C_NMICNT, C_CAUSE, C_CAUSEPID, NCOLS
+};
+
+static const struct wultfw_column attrib_columns[] = {
+	[C_IRQ] = { "IRQTime", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	[C_SOFTIRQ] = { "SoftIRQTime", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	[C_NMI] = { "NMITime", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	[C_THREAD] = { "ThreadTime", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	[C_EXIT] = { "ExitTime", "us", WULTFW_COL_INT, 1000, NULL, 0 },
+	[C_IRQCNT] = { "IRQCnt", "", WULTFW_COL_INT, 1, NULL, 0 },
+	[C_SWIRQCNT] = { "SWIRQCnt", "", WULTFW_COL_INT, 1, NULL, 0 },
+	[C_NMICNT] = { "NMICnt", "", WULTFW_COL_INT, 1, NULL, 0 },
+	[C_CAUSE] = { "Cause", "", WULTFW_COL_ENUM, 1, NULL, 0 },
+	[C_CAUSEPID] = { "CausePID", "", WULTFW_COL_INT, 1, NULL, 0 },
+	{ .name = NULL },
+};
+
+struct attrib {
+	int cpu;
+	struct attrib_trace *trace;
+	struct attrib_acct *acct;
+	struct attrib_irqtab irqs;
+	struct attrib_causes causes;
+	struct wultfw_column cols[NCOLS];
+	struct wultfw_schema schema;
+	struct wultfw_file *threads;
+	bool attached;
+	bool kick;		/* records were lost: make the CPU switch */
+	uint64_t rows, unknown, gone;
+	char why[ATTRIB_WHY_LEN];
+};
+
+/* ---- open ---- */
+
+/* Whether SMIs can be counted here, for info.yml (never a made-up 0). */
+static void note_smi(struct wultfw_ctx *ctx, int cpu)
+{
+	struct attrib_smi smi;
+	char why[256], line[320];
+
+	if (attrib_smi_open(&smi, cpu, "", why, sizeof(why))) {
+		snprintf(line, sizeof(line), "not available: %s", why);
+		wultfw_info(ctx, "attrib_smi", line);
+		return;
+	}
+	/* Per datapoint it needs a read at both ends of each interval,
+	 * which only the source could make: not a column yet. */
+	snprintf(line, sizeof(line), "%s readable, not per datapoint yet", smi.how);
+	wultfw_info(ctx, "attrib_smi", line);
+	attrib_smi_close(&smi);
+}
+
+static int attrib_build_schema(struct wultfw_ctx *ctx, struct attrib *a)
+{
+	int ret = attrib_irqtab_read(&a->irqs, NULL, a->why, sizeof(a->why));
+
+	if (ret)
+		return wultfw_fail(ctx, ret, "reading the IRQ names: %s", a->why);
+	if (attrib_causes_build(&a->causes, &a->irqs))
+		return wultfw_fail(ctx, -ENOMEM, "out of memory");
+	memcpy(a->cols, attrib_columns, sizeof(a->cols));
+	a->cols[C_CAUSE].enum_names = (const char *const *)a->causes.names;
+	a->cols[C_CAUSE].n_enum = a->causes.n;
+	a->schema.cols = a->cols;
+	a->schema.ncols = NCOLS;
+	return 0;
+}
+
+static void attrib_close(struct wultfw_ctx *ctx);
+
+static int attrib_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run,
+		       struct wultfw_annotator_info *info)
+{
+	const struct attrib_cfg *cfg = ctx->cfg;
+	struct attrib_trace_opts o = {
+		.cpu = run->cpu, .ring_events = (unsigned)cfg->ring_events,
+		.cost = cfg->cost,
+	};
+	struct attrib *a;
+	int ret;
+
+	if (cfg->ring_events & (cfg->ring_events - 1))
+		return wultfw_fail_opt(ctx, O_RING, -EINVAL,
+				       "%" PRId64 " is not a power of two (65536, 262144, ...)",
+				       cfg->ring_events);
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	ctx->priv = a;
+	a->cpu = run->cpu;
+	ret = attrib_trace_check(a->why, sizeof(a->why));
+	if (!ret)
+		ret = attrib_trace_open(&a->trace, &o, a->why, sizeof(a->why));
+	if (ret) {
+		wultfw_fail(ctx, ret, "%s", a->why);
+		attrib_close(ctx);
+		return ret;
+	}
+	if (attrib_trace_missing(a->trace)[0])
+		wultfw_log(ctx, WULTFW_LOG_WARN,
+			   "this kernel lacks the tracepoints %s: their time counts as ExitTime",
+			   attrib_trace_missing(a->trace));
+	a->acct = attrib_acct_new(0);
+	ret = a->acct ? attrib_build_schema(ctx, a) : -ENOMEM;
+	if (ret) {
+		attrib_close(ctx);
+		return ret;
+	}
+	note_smi(ctx, run->cpu);
+	wultfw_info(ctx, "attrib", "on");
+	wultfw_info(ctx, "attrib_latency", run->source->interval_latency);
+	wultfw_info(ctx, "attrib_start", run->source->interval_start);
+	info->schema = &a->schema;
+	return 0;
+}
+
+/* ---- start: attach, and make the CPU switch once ---- */
+
+static void *kick_thread(void *arg)
+{
+	struct timespec ts = { 0, 200000 };
+
+	(void)arg;
+	nanosleep(&ts, NULL);
+	return NULL;
+}
+
+/*
+ * Which task runs is known only from a switch record: a short sleep of a
+ * thread pinned to the measured CPU makes two. Once at the start and after
+ * records were lost; each costs the CPU about two context switches.
+ */
+static void kick_cpu(int cpu)
+{
+	pthread_attr_t at;
+	pthread_t t;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (pthread_attr_init(&at))
+		return;
+	if (!pthread_attr_setaffinity_np(&at, sizeof(set), &set) &&
+	    !pthread_create(&t, &at, kick_thread, NULL))
+		pthread_join(t, NULL);
+	pthread_attr_destroy(&at);
+}
+
+static int attrib_start(struct wultfw_ctx *ctx)
+{
+	struct attrib *a = ctx->priv;
+	struct wultfw_file_spec spec = {
+		.size = sizeof(spec), .name = "attrib-threads.csv",
+	};
+	int ret = wultfw_file_open(ctx, &spec, &a->threads);
+
+	if (ret)
+		return ret;
+	ret = attrib_trace_attach(a->trace, a->why, sizeof(a->why));
+	if (ret)
+		return wultfw_fail(ctx, ret, "%s", a->why);
+	a->attached = true;
+	kick_cpu(a->cpu);
+	return 0;
+}
+
+/* ---- annotate ---- */
+
+/* Records from the ring into the accounting; a loss marks a window. */
+static int take_records(void *arg, const struct attrib_event *ev, size_t n)
+{
+	struct attrib *a = arg;
+	size_t from = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (ev[i].kind != ATTRIB_LOST)
+			continue;
+		if (i > from && attrib_acct_add(a->acct, &ev[from], i - from))
+			return -ENOMEM;
+		attrib_acct_lost(a->acct, ev[i].ts - ev[i].dur, ev[i].ts);
+		a->kick = true;
+		from = i + 1;
+	}
+	if (n > from && attrib_acct_add(a->acct, &ev[from], n - from))
+		return -ENOMEM;
+	return 0;
+}
+
+static int drain(struct wultfw_ctx *ctx, struct attrib *a)
+{
+	ssize_t got;
+
+	do {
+		got = attrib_trace_poll(a->trace, take_records, a, a->why, sizeof(a->why));
+	} while (got > 0);
+	if (got < 0)
+		return wultfw_fail(ctx, (int)got, "reading the attribution's records: %s",
+				   got == -ENOMEM ? "out of memory" : a->why);
+	return 0;
+}
+
+static void fill(const struct attrib *a, const struct attrib_row *r,
+		 union wultfw_cell *row)
+{
+	row[C_IRQ].i = (int64_t)r->irq_ns;
+	row[C_SOFTIRQ].i = (int64_t)r->softirq_ns;
+	row[C_NMI].i = (int64_t)r->nmi_ns;
+	row[C_THREAD].i = (int64_t)r->thread_ns;
+	row[C_EXIT].i = (int64_t)r->exit_ns;
+	row[C_IRQCNT].i = r->irq_cnt;
+	row[C_SWIRQCNT].i = r->softirq_cnt;
+	row[C_NMICNT].i = r->nmi_cnt;
+	row[C_CAUSE].i = (int64_t)attrib_causes_index(&a->causes, r);
+	if (r->cause_pid >= 0)
+		row[C_CAUSEPID].i = r->cause_pid;
+}
+
+static int attrib_annotate(struct wultfw_ctx *ctx, const struct wultfw_intervals *iv,
+			   struct wultfw_batch *out)
+{
+	struct attrib *a = ctx->priv;
+	uint64_t end = 0;
+	struct attrib_row r;
+	int ret = drain(ctx, a);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < iv->n; i++) {
+		if (iv->start[i] == WULTFW_CELL_EMPTY || iv->latency[i] == WULTFW_CELL_EMPTY ||
+		    iv->start[i] < 0 || iv->latency[i] < 0)
+			continue;
+		if ((uint64_t)(iv->start[i] + iv->latency[i]) > end)
+			end = (uint64_t)(iv->start[i] + iv->latency[i]);
+	}
+	/* Every interval ended before the source gave it, so before the drain. */
+	attrib_acct_complete(a->acct, end);
+	for (size_t i = 0; i < iv->n; i++) {
+		enum attrib_status st;
+
+		if (iv->start[i] == WULTFW_CELL_EMPTY || iv->latency[i] == WULTFW_CELL_EMPTY ||
+		    iv->start[i] < 0 || iv->latency[i] < 0)
+			continue;	/* left empty */
+		a->rows++;
+		st = attrib_acct_explain(a->acct, (uint64_t)iv->start[i], iv->latency[i], &r);
+		if (st == ATTRIB_OK)
+			fill(a, &r, wultfw_row(out, i));
+		else if (st == ATTRIB_GONE)
+			a->gone++;
+		else
+			a->unknown++;
+	}
+	/* Intervals come in order: none will start before this batch's last. */
+	if (iv->n && iv->start[iv->n - 1] > 0)
+		attrib_acct_release(a->acct, (uint64_t)iv->start[iv->n - 1]);
+	if (a->kick) {
+		a->kick = false;
+		kick_cpu(a->cpu);
+	}
+	return 0;
+}
+
+/* ---- stop ---- */
+
+static int write_threads(struct wultfw_ctx *ctx, struct attrib *a)
+{
+	size_t n = 0;
+	const struct attrib_thread *t = attrib_acct_threads(a->acct, &n);
+	char line[64];
+	int ret = wultfw_file_write(ctx, a->threads, "PID,Comm\n", 9, 0);
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		char comm[ATTRIB_COMM_LEN + 1];
+		size_t k;
+
+		/* A comm is the measured system's: printable, no CSV quoting needed. */
+		for (k = 0; k < ATTRIB_COMM_LEN && t[i].comm[k]; k++)
+			comm[k] = t[i].comm[k] >= 0x20 && t[i].comm[k] < 0x7f &&
+				  t[i].comm[k] != ',' && t[i].comm[k] != '"' ? t[i].comm[k] : '_';
+		comm[k] = '\0';
+		k = (size_t)snprintf(line, sizeof(line), "%u,%s\n", t[i].pid, comm);
+		ret = wultfw_file_write(ctx, a->threads, line, k, 1);
+	}
+	if (wultfw_file_close(ctx, a->threads, ret >= 0) < 0 && ret >= 0)
+		ret = -EIO;
+	a->threads = NULL;
+	return ret;
+}
+
+static void info_u64(struct wultfw_ctx *ctx, const char *key, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	wultfw_info(ctx, key, buf);
+}
+
+static void note_stats(struct wultfw_ctx *ctx, struct attrib *a)
+{
+	struct attrib_trace_stats st;
+
+	attrib_trace_stats(a->trace, &st);
+	info_u64(ctx, "attrib_events", st.seen);
+	info_u64(ctx, "attrib_lost", st.lost + st.late);
+	info_u64(ctx, "attrib_rows_unknown", a->unknown + a->gone);
+	if (st.cost_cnt)
+		info_u64(ctx, "attrib_cost_ns", st.cost_ns / st.cost_cnt);
+	if (a->unknown + a->gone)
+		wultfw_log(ctx, WULTFW_LOG_WARN,
+			   "%" PRIu64 " of %" PRIu64 " datapoints have no breakdown: records of their intervals were lost (%" PRIu64 " of %" PRIu64 " lost; a larger ring_events keeps more)",
+			   a->unknown + a->gone, a->rows, st.lost + st.late, st.seen);
+}
+
+static int attrib_stop(struct wultfw_ctx *ctx)
+{
+	struct attrib *a = ctx->priv;
+	int ret;
+
+	if (a->attached)
+		attrib_trace_detach(a->trace);
+	a->attached = false;
+	ret = drain(ctx, a);
+	attrib_acct_release(a->acct, UINT64_MAX);
+	note_stats(ctx, a);
+	if (a->threads) {
+		int wret = write_threads(ctx, a);
+
+		if (!ret)
+			ret = wret;
+	}
+	return ret;
+}
+
+static void attrib_close(struct wultfw_ctx *ctx)
+{
+	struct attrib *a = ctx->priv;
+
+	if (!a)
+		return;
+	attrib_trace_close(a->trace);
+	attrib_acct_free(a->acct);
+	attrib_causes_free(&a->causes);
+	attrib_irqtab_free(&a->irqs);
+	free(a);
+	ctx->priv = NULL;
+}
+
+static const struct wultfw_annotator_ops attrib_ops = {
+	.open = attrib_open,
+	.start = attrib_start,
+	.annotate = attrib_annotate,
+	.stop = attrib_stop,
+	.close = attrib_close,
+};
+
+extern const struct wultfw_plugin attrib_LTX_wultfw_plugin;
+const struct wultfw_plugin attrib_LTX_wultfw_plugin = {
+	.abi_version = WULTFW_PLUGIN_ABI_VERSION,
+	.size = sizeof(struct wultfw_plugin),
+	.kind = WULTFW_KIND_ANNOTATOR,
+	.name = "attrib",
+	.summary = "latency attribution: each datapoint's latency split into IRQ, softirq, NMI, thread and idle-exit time, by eBPF on the measured CPU",
+	.options = attrib_options,
+	.cfg_size = sizeof(struct attrib_cfg),
+	.columns = attrib_columns,
+	.annotator = &attrib_ops,
+};
