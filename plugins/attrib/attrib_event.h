@@ -8,7 +8,7 @@
 #ifndef ATTRIB_EVENT_H
 #define ATTRIB_EVENT_H
 
-#ifndef __KERNEL__
+#if !defined(__KERNEL__) && !defined(__bpf__)	/* BPF: vmlinux.h has them */
 #include <linux/types.h>
 #endif
 
