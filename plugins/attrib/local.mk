@@ -1,0 +1,37 @@
+# ==== Latency attribution, the measuring side (issue 30, doc/attribution.md):
+# ==== the eBPF program, its loader, IRQ names, SMI counts, their tests.
+# libattrib_trace.la: attrib_trace.h (attrib_trace.c where configure found
+# clang, bpftool, libbpf and BTF, as for hrt; else attrib_trace_none.c,
+# which says so), attrib_irqs.h (/proc/interrupts), attrib_smi.h.
+noinst_LTLIBRARIES += plugins/attrib/libattrib_trace.la
+plugins_attrib_libattrib_trace_la_SOURCES = plugins/attrib/attrib_trace.h \
+	plugins/attrib/attrib_event.h plugins/attrib/attrib_bpf.h \
+	plugins/attrib/attrib_irqs.c plugins/attrib/attrib_irqs.h \
+	plugins/attrib/attrib_smi.c plugins/attrib/attrib_smi.h
+plugins_attrib_libattrib_trace_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_builddir)/plugins/attrib -I$(top_srcdir)/plugins/attrib
+plugins_attrib_libattrib_trace_la_LIBADD = lib/sysstate/libwfw_sysstate.la
+EXTRA_DIST += plugins/attrib/attrib.bpf.c
+if HAVE_HRT
+plugins_attrib_libattrib_trace_la_SOURCES += plugins/attrib/attrib_trace.c
+nodist_plugins_attrib_libattrib_trace_la_SOURCES = plugins/attrib/attrib.skel.h
+plugins_attrib_libattrib_trace_la_CPPFLAGS += $(LIBBPF_CFLAGS)
+plugins_attrib_libattrib_trace_la_LIBADD += $(LIBBPF_LIBS)
+
+# vmlinux.h is hrt's (plugins/hrt/local.mk). -mcpu=v3: the programs use
+# atomic exchange (Linux >= 5.12), for the lost-event bookkeeping.
+plugins/attrib/attrib.bpf.o: plugins/attrib/attrib.bpf.c plugins/attrib/attrib_bpf.h \
+	plugins/attrib/attrib_event.h plugins/hrt/vmlinux.h
+	$(AM_V_GEN)$(MKDIR_P) plugins/attrib && \
+	$(CLANG) -g -O2 -Wall -Werror -target bpf -mcpu=v3 \
+	-D__TARGET_ARCH_$(BPF_ARCH) -I$(top_builddir)/plugins/hrt \
+	-I$(top_srcdir)/plugins/attrib $(LIBBPF_CFLAGS) \
+	-c $(top_srcdir)/plugins/attrib/attrib.bpf.c -o $@
+plugins/attrib/attrib.skel.h: plugins/attrib/attrib.bpf.o
+	$(AM_V_GEN)$(BPFTOOL) gen skeleton $< name attrib_bpf > $@.tmp && mv $@.tmp $@
+$(plugins_attrib_libattrib_trace_la_OBJECTS): plugins/attrib/attrib.skel.h
+CLEANFILES += plugins/attrib/attrib.bpf.o plugins/attrib/attrib.skel.h
+else
+plugins_attrib_libattrib_trace_la_SOURCES += plugins/attrib/attrib_trace_none.c
+endif
+# ==== end of the measuring side
