@@ -34,4 +34,16 @@ CLEANFILES += plugins/attrib/attrib.bpf.o plugins/attrib/attrib.skel.h
 else
 plugins_attrib_libattrib_trace_la_SOURCES += plugins/attrib/attrib_trace_none.c
 endif
+# /proc/interrupts copies and fake SMI trees; needs no BPF.
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_attrib_irqs
+TESTS += tests/unit/test_attrib_irqs
+tests_unit_test_attrib_irqs_SOURCES = tests/unit/test_attrib_irqs.c
+tests_unit_test_attrib_irqs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/attrib \
+	-I$(top_srcdir)/tests/unit -DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
+tests_unit_test_attrib_irqs_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_attrib_irqs_LDADD = plugins/attrib/libattrib_trace.la \
+	tests/unit/libtestutil.la $(CUNIT_LIBS)
+endif
+EXTRA_DIST += tests/data/interrupts
 # ==== end of the measuring side
