@@ -11,7 +11,8 @@ plugins_attrib_libattrib_trace_la_SOURCES = plugins/attrib/attrib_trace.h \
 plugins_attrib_libattrib_trace_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_builddir)/plugins/attrib -I$(top_srcdir)/plugins/attrib
 plugins_attrib_libattrib_trace_la_LIBADD = lib/sysstate/libwfw_sysstate.la
-EXTRA_DIST += plugins/attrib/attrib.bpf.c
+EXTRA_DIST += plugins/attrib/attrib.bpf.c tests/attrib/attrib-trace-test.c \
+	tests/integration/test_attrib_trace.sh
 if HAVE_HRT
 plugins_attrib_libattrib_trace_la_SOURCES += plugins/attrib/attrib_trace.c
 nodist_plugins_attrib_libattrib_trace_la_SOURCES = plugins/attrib/attrib.skel.h
@@ -31,9 +32,18 @@ plugins/attrib/attrib.skel.h: plugins/attrib/attrib.bpf.o
 	$(AM_V_GEN)$(BPFTOOL) gen skeleton $< name attrib_bpf > $@.tmp && mv $@.tmp $@
 $(plugins_attrib_libattrib_trace_la_OBJECTS): plugins/attrib/attrib.skel.h
 CLEANFILES += plugins/attrib/attrib.bpf.o plugins/attrib/attrib.skel.h
+
+# Loads it on a CPU while making noise there (test_attrib_trace.sh).
+check_PROGRAMS += tests/attrib/attrib-trace-test
+tests_attrib_attrib_trace_test_SOURCES = tests/attrib/attrib-trace-test.c
+tests_attrib_attrib_trace_test_CPPFLAGS = $(plugins_attrib_libattrib_trace_la_CPPFLAGS)
+tests_attrib_attrib_trace_test_LDADD = plugins/attrib/libattrib_trace.la
 else
 plugins_attrib_libattrib_trace_la_SOURCES += plugins/attrib/attrib_trace_none.c
 endif
+# Root and BTF, else SKIP naming what is missing (the eBPF part unbuilt too).
+TESTS += tests/integration/test_attrib_trace.sh
+
 # /proc/interrupts copies and fake SMI trees; needs no BPF.
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_attrib_irqs
