@@ -229,22 +229,61 @@ static int attrib_check_opts(const struct attrib_trace_opts *o, char *why,
 	return 0;
 }
 
+/* Open the object, leave out what the kernel lacks, set it up, load. */
+static int attrib_load(struct attrib_trace *t, char *why, size_t len)
+{
+	struct btf *btf;
+	int err;
+
+	attrib_log_last[0] = '\0';
+	t->skel = attrib_bpf__open();
+	if (!t->skel) {
+		err = -errno;
+		why_set(why, len, "cannot open the attribution's eBPF object: "
+			"%s", strerror(errno));
+		return err;
+	}
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		err = -errno;
+		why_set(why, len, "cannot parse %s: %s", ATTRIB_BTF_FILE,
+			strerror(errno));
+		return err;
+	}
+	attrib_select(t->skel->obj, btf, t->missing, sizeof(t->missing));
+	btf__free(btf);
+	t->skel->rodata->target_cpu = (__u32)t->cpu;
+	t->skel->rodata->cost_on = t->cost;
+	t->skel->rodata->ring_mask = (__u32)(t->nslots - 1);
+	err = bpf_map__set_max_entries(t->skel->maps.attrib_ring,
+				       (__u32)t->nslots);
+	if (err) {
+		why_set(why, len, "cannot size the ring to %llu events: %s",
+			(unsigned long long)t->nslots, strerror(-err));
+		return err;
+	}
+	err = attrib_bpf__load(t->skel);
+	if (err)
+		why_set(why, len, "the kernel rejected the attribution's eBPF "
+			"programs (%s): %s; they need Linux >= 5.12 (BPF "
+			"atomics)", strerror(-err), attrib_log_last[0] ?
+			attrib_log_last : "no verifier message");
+	return err;
+}
+
 int attrib_trace_open(struct attrib_trace **tp,
 		      const struct attrib_trace_opts *o, char *why,
 		      size_t len)
 {
 	libbpf_print_fn_t old;
 	struct attrib_trace *t;
-	struct btf *btf;
-	unsigned nslots = o->ring_events ? o->ring_events : ATTRIB_RING_EVENTS;
 	void *ring;
 	int err;
 
 	*tp = NULL;
 	err = attrib_trace_check(why, len);
-	if (err)
-		return err;
-	err = attrib_check_opts(o, why, len);
+	if (!err)
+		err = attrib_check_opts(o, why, len);
 	if (err)
 		return err;
 	t = calloc(1, sizeof(*t));
@@ -252,58 +291,27 @@ int attrib_trace_open(struct attrib_trace **tp,
 		return -ENOMEM;
 	t->cpu = o->cpu;
 	t->cost = o->cost;
-	t->nslots = nslots;
-	/* A pass reads at most the ring's worth: it stops at the first uncommitted slot. */
-	t->max = 2 * (size_t)nslots;
+	t->nslots = o->ring_events ? o->ring_events : ATTRIB_RING_EVENTS;
+	/* A pass while tracing: the ring's worth and what came meanwhile. */
+	t->max = 2 * (size_t)t->nslots;
 	old = libbpf_set_print(attrib_libbpf_print);
-	attrib_log_last[0] = '\0';
-	t->skel = attrib_bpf__open();
-	if (!t->skel) {
-		err = -errno;
-		why_set(why, len, "cannot open the attribution's eBPF object: "
-			"%s", strerror(errno));
+	err = attrib_load(t, why, len);
+	libbpf_set_print(old);
+	if (err)
 		goto fail;
-	}
-	btf = btf__load_vmlinux_btf();
-	if (!btf) {
-		err = -errno;
-		why_set(why, len, "cannot parse %s: %s", ATTRIB_BTF_FILE,
-			strerror(errno));
-		goto fail;
-	}
-	attrib_select(t->skel->obj, btf, t->missing, sizeof(t->missing));
-	btf__free(btf);
-	t->skel->rodata->target_cpu = (__u32)o->cpu;
-	t->skel->rodata->cost_on = o->cost;
-	t->skel->rodata->ring_mask = nslots - 1;
-	err = bpf_map__set_max_entries(t->skel->maps.attrib_ring, nslots);
-	if (err) {
-		why_set(why, len, "cannot size the ring to %u events: %s",
-			nslots, strerror(-err));
-		goto fail;
-	}
-	err = attrib_bpf__load(t->skel);
-	if (err) {
-		why_set(why, len, "the kernel rejected the attribution's eBPF "
-			"programs (%s): %s; they need Linux >= 5.12 (BPF "
-			"atomics)", strerror(-err), attrib_log_last[0] ?
-			attrib_log_last : "no verifier message");
-		goto fail;
-	}
-	ring = mmap(NULL, nslots * sizeof(*t->ring), PROT_READ, MAP_SHARED,
+	ring = mmap(NULL, t->nslots * sizeof(*t->ring), PROT_READ, MAP_SHARED,
 		    bpf_map__fd(t->skel->maps.attrib_ring), 0);
 	if (ring == MAP_FAILED) {
 		err = -errno;
-		why_set(why, len, "cannot map the attribution's ring (%u "
-			"events): %s", nslots, strerror(errno));
+		why_set(why, len, "cannot map the attribution's ring (%llu "
+			"events): %s", (unsigned long long)t->nslots,
+			strerror(errno));
 		goto fail;
 	}
 	t->ring = ring;
-	libbpf_set_print(old);
 	*tp = t;
 	return 0;
 fail:
-	libbpf_set_print(old);
 	attrib_trace_close(t);
 	return err;
 }
