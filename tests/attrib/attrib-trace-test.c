@@ -13,7 +13,8 @@
  *
  * Noise (--noise), all started after the attach and joined before the
  * detach, each thread pinned to the measured CPU:
- *   wfw-spin  SCHED_FIFO 50: SPIN_RUNS times, sleep 5 ms then spin SPIN_US
+ *   wfw-spin  SCHED_FIFO 50: SPIN_RUNS times, sleep 5 ms then spin SPIN_US,
+ *             noting when by CLOCK_MONOTONIC (spin_window lines)
  *   wfw-udp   UDP_PKTS datagrams to a socket on 127.0.0.1 (NET_RX runs
  *             in its context: the loopback has no RPS here)
  *   wfw-busy  spins while wfw-kick, on another CPU, sends it KICKS times a
@@ -54,6 +55,8 @@
 #define KICKS		200
 
 static int cpu = 1, other_cpu = 0;
+/* When wfw-spin spun, by its own clock: the trace must show it running. */
+static uint64_t spin_win[SPIN_RUNS][2];
 static atomic_int spin_tid, udp_tid, busy_tid, busy_stop, signals;
 static FILE *out;
 
@@ -102,8 +105,9 @@ static void *spin_main(void *arg)
 		uint64_t end;
 
 		nanosleep(&nap, NULL);
-		end = now_ns() + SPIN_US * 1000ULL;
-		while (now_ns() < end)
+		spin_win[i][0] = now_ns();
+		end = spin_win[i][0] + SPIN_US * 1000ULL;
+		while ((spin_win[i][1] = now_ns()) < end)
 			;
 	}
 	return NULL;
@@ -447,6 +451,10 @@ int main(int argc, char **argv)
 		printf("cost_ns %.1f\ncost_events %llu\n", st.cost_cnt ?
 		       (double)st.cost_ns / (double)st.cost_cnt : 0.0,
 		       (unsigned long long)st.cost_cnt);
+	for (c = 0; noise && c < SPIN_RUNS; c++)
+		printf("spin_window %llu %llu\n",
+		       (unsigned long long)spin_win[c][0],
+		       (unsigned long long)spin_win[c][1]);
 	if (noise)
 		printf("spin_tid %d\nspin_runs %d\nspin_us %d\nudp_tid %d\n"
 		       "udp_pkts %d\nbusy_tid %d\nkicks %d\nsignals %d\n",
