@@ -28,6 +28,7 @@
 
 #include "sysstate/cpus.h"
 #include "attrib_bpf.h"
+#include "attrib_order.h"
 #include "attrib_trace.h"
 #include "attrib.skel.h"
 
@@ -400,23 +401,6 @@ static int attrib_consume(struct attrib_trace *t)
 	return err;
 }
 
-/* Sort ev[head..n) by ts; equal ones keep their order. */
-static void attrib_sort(struct attrib_trace *t)
-{
-	struct attrib_event *ev = t->ev, x;
-	size_t i, j;
-
-	for (i = t->head + 1; i < t->n; i++) {
-		if (ev[i - 1].ts <= ev[i].ts)
-			continue;
-		x = ev[i];
-		for (j = i; j > t->head && ev[j - 1].ts > x.ts; j--)
-			ev[j] = ev[j - 1];
-		ev[j] = x;
-		t->st.reordered++;
-	}
-}
-
 /* Consume what the ring holds into ev[] and sort it. */
 static int attrib_fill(struct attrib_trace *t, char *why, size_t len)
 {
@@ -430,7 +414,7 @@ static int attrib_fill(struct attrib_trace *t, char *why, size_t len)
 			strerror(-err));
 		return err;
 	}
-	attrib_sort(t);
+	t->st.reordered += attrib_order_sort(t->ev + t->head, t->n - t->head);
 	return 0;
 }
 
@@ -440,21 +424,9 @@ static int attrib_fill(struct attrib_trace *t, char *why, size_t len)
  */
 static size_t attrib_next(struct attrib_trace *t, size_t max)
 {
-	size_t i, k = t->n - t->head < max ? t->n - t->head : max;
+	size_t k = t->n - t->head < max ? t->n - t->head : max;
 
-	for (i = t->head; i < t->head + k; i++) {
-		struct attrib_event *e = &t->ev[i];
-
-		if (e->ts < t->last_ts) {
-			e->dur = t->last_ts - e->ts;
-			e->ts = t->last_ts;
-			e->kind = ATTRIB_LOST;
-			e->id = 1;
-			memset(e->comm, 0, sizeof(e->comm));
-			t->st.late++;
-		}
-		t->last_ts = e->ts;
-	}
+	t->st.late += attrib_order_late(t->ev + t->head, k, &t->last_ts);
 	return k;
 }
 

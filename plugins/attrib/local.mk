@@ -7,7 +7,8 @@ noinst_LTLIBRARIES += plugins/attrib/libattrib_trace.la
 plugins_attrib_libattrib_trace_la_SOURCES = plugins/attrib/attrib_trace.h \
 	plugins/attrib/attrib_event.h plugins/attrib/attrib_bpf.h \
 	plugins/attrib/attrib_irqs.c plugins/attrib/attrib_irqs.h \
-	plugins/attrib/attrib_smi.c plugins/attrib/attrib_smi.h
+	plugins/attrib/attrib_smi.c plugins/attrib/attrib_smi.h \
+	plugins/attrib/attrib_order.c plugins/attrib/attrib_order.h
 plugins_attrib_libattrib_trace_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_builddir)/plugins/attrib -I$(top_srcdir)/plugins/attrib
 plugins_attrib_libattrib_trace_la_LIBADD = lib/sysstate/libwfw_sysstate.la
@@ -44,15 +45,16 @@ endif
 # Root and BTF, else SKIP naming what is missing (the eBPF part unbuilt too).
 TESTS += tests/integration/test_attrib_trace.sh
 
-# /proc/interrupts copies and fake SMI trees; needs no BPF.
+# /proc/interrupts copies, fake SMI trees, made-up records out of order;
+# needs no BPF.
 if HAVE_CUNIT
-check_PROGRAMS += tests/unit/test_attrib_irqs
-TESTS += tests/unit/test_attrib_irqs
-tests_unit_test_attrib_irqs_SOURCES = tests/unit/test_attrib_irqs.c
-tests_unit_test_attrib_irqs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/attrib \
+check_PROGRAMS += tests/unit/test_attrib_meas
+TESTS += tests/unit/test_attrib_meas
+tests_unit_test_attrib_meas_SOURCES = tests/unit/test_attrib_meas.c
+tests_unit_test_attrib_meas_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/attrib \
 	-I$(top_srcdir)/tests/unit -DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
-tests_unit_test_attrib_irqs_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_attrib_irqs_LDADD = plugins/attrib/libattrib_trace.la \
+tests_unit_test_attrib_meas_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_attrib_meas_LDADD = plugins/attrib/libattrib_trace.la \
 	tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif
 EXTRA_DIST += tests/data/interrupts

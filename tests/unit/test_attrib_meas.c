@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * plugins/attrib: IRQ names from /proc/interrupts copies (tests/data/
- * interrupts/: one recorded here, others written in the kernel's format,
- * odd and hostile ones) and the SMI count's availability on fake trees.
- * Any file gives a table or a one-line error, never a crash (random
- * bytes included; the sanitized build runs this too).
+ * plugins/attrib, the measuring side's parts that need no BPF: IRQ names
+ * from /proc/interrupts copies (tests/data/interrupts/: one recorded
+ * here, others written in the kernel's format, odd and hostile ones), the
+ * SMI count's availability on fake trees, and time order on made-up
+ * records as the ring gives them. Any file gives a table or a one-line
+ * error, never a crash (random bytes included; the sanitized build runs
+ * this too).
  */
 #include "config.h"
 
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "attrib_irqs.h"
+#include "attrib_order.h"
 #include "attrib_smi.h"
 #include "testutil.h"
 
@@ -271,6 +274,91 @@ static void test_smi_intel(void)
 	free(dir);
 }
 
+/* ---- time order ---- */
+
+static struct attrib_event ev_at(uint64_t ts, unsigned int kind, unsigned int id)
+{
+	struct attrib_event e = { .ts = ts, .kind = kind, .id = id };
+
+	return e;
+}
+
+/* An IRQ's pair inside a softirq program's claim, and equal stamps. */
+static void test_order_sort(void)
+{
+	struct attrib_event ev[] = {
+		ev_at(100, ATTRIB_SWITCH, 7),
+		ev_at(130, ATTRIB_IRQ_ENTRY, 24),	/* nested: before ... */
+		ev_at(140, ATTRIB_IRQ_EXIT, 24),
+		ev_at(120, ATTRIB_SOFTIRQ_ENTRY, 3),	/* ... the claim's own */
+		ev_at(150, ATTRIB_SOFTIRQ_EXIT, 3),
+		ev_at(150, ATTRIB_VEC_ENTRY, 0),	/* same ts: stays after */
+	};
+	size_t n = sizeof(ev) / sizeof(ev[0]);
+
+	CU_ASSERT_EQUAL(attrib_order_sort(ev, n), 1);
+	CU_ASSERT_EQUAL(ev[1].kind, ATTRIB_SOFTIRQ_ENTRY);
+	CU_ASSERT_EQUAL(ev[2].kind, ATTRIB_IRQ_ENTRY);
+	CU_ASSERT_EQUAL(ev[3].kind, ATTRIB_IRQ_EXIT);
+	CU_ASSERT_EQUAL(ev[4].kind, ATTRIB_SOFTIRQ_EXIT);
+	CU_ASSERT_EQUAL(ev[5].kind, ATTRIB_VEC_ENTRY);
+	CU_ASSERT_EQUAL(attrib_order_sort(ev, n), 0);
+	CU_ASSERT_EQUAL(attrib_order_sort(ev, 0), 0);
+}
+
+/* Random shuffles of nearby records: sorted, stable, nothing lost. */
+static void test_order_random(void)
+{
+	struct attrib_event ev[300];
+	unsigned int seed = 30, round;
+	size_t i;
+
+	for (round = 0; round < 200; round++) {
+		uint64_t sum = 0, sum2 = 0;
+
+		for (i = 0; i < 300; i++) {
+			ev[i] = ev_at(i * 10 + rand_r(&seed) % 50, ATTRIB_SWITCH,
+				      (unsigned int)i);
+			sum += ev[i].id;
+		}
+		attrib_order_sort(ev, 300);
+		for (i = 0; i < 300; i++) {
+			sum2 += ev[i].id;
+			if (i)
+				CU_ASSERT(ev[i - 1].ts < ev[i].ts ||
+					  (ev[i - 1].ts == ev[i].ts &&
+					   ev[i - 1].id < ev[i].id));
+		}
+		CU_ASSERT_EQUAL(sum, sum2);
+	}
+}
+
+static void test_order_late(void)
+{
+	struct attrib_event ev[] = {
+		ev_at(90, ATTRIB_IRQ_EXIT, 24),		/* older than 100 */
+		ev_at(95, ATTRIB_SWITCH, 7),
+		ev_at(100, ATTRIB_SWITCH, 8),		/* equal: not late */
+		ev_at(120, ATTRIB_SWITCH, 9),
+	};
+	uint64_t last = 100;
+
+	memcpy(ev[1].comm, "noise", 6);
+	CU_ASSERT_EQUAL(attrib_order_late(ev, 4, &last), 2);
+	CU_ASSERT_EQUAL(ev[0].kind, ATTRIB_LOST);
+	CU_ASSERT_EQUAL(ev[0].ts, 100);
+	CU_ASSERT_EQUAL(ev[0].dur, 10);
+	CU_ASSERT_EQUAL(ev[0].id, 1);
+	CU_ASSERT_EQUAL(ev[1].kind, ATTRIB_LOST);
+	CU_ASSERT_EQUAL(ev[1].dur, 5);
+	CU_ASSERT_EQUAL(ev[1].comm[0], '\0');
+	CU_ASSERT_EQUAL(ev[2].kind, ATTRIB_SWITCH);
+	CU_ASSERT_EQUAL(ev[3].ts, 120);
+	CU_ASSERT_EQUAL(last, 120);
+	CU_ASSERT_EQUAL(attrib_order_late(ev, 0, &last), 0);
+	CU_ASSERT_EQUAL(last, 120);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -290,5 +378,9 @@ int main(void)
 	s = CU_add_suite("attrib_smi", NULL, NULL);
 	CU_add_test(s, "not Intel", test_smi_amd);
 	CU_add_test(s, "Intel: msr device, missing, short", test_smi_intel);
+	s = CU_add_suite("attrib_order", NULL, NULL);
+	CU_add_test(s, "nested records sorted", test_order_sort);
+	CU_add_test(s, "random near order", test_order_random);
+	CU_add_test(s, "older than handed on: lost", test_order_late);
 	return tu_run();
 }
