@@ -8,7 +8,7 @@
 #ifndef ATTRIB_EVENT_H
 #define ATTRIB_EVENT_H
 
-#ifndef __KERNEL__
+#if !defined(__KERNEL__) && !defined(__bpf__)	/* BPF: vmlinux.h has them */
 #include <linux/types.h>
 #endif
 
@@ -21,8 +21,21 @@ enum attrib_kind {
 	ATTRIB_VEC_EXIT,	/* id: enum attrib_vec */
 	ATTRIB_SOFTIRQ_ENTRY,	/* id: softirq vector (0 HI .. 9 RCU) */
 	ATTRIB_SOFTIRQ_EXIT,	/* id: softirq vector */
-	ATTRIB_NMI,		/* ts: the handler's end; dur: its length */
+	/*
+	 * ts: the handler's end; dur: its length. One per handler the NMI
+	 * ran (nmi_handler): an NMI that runs several gives several records
+	 * back to back, to be counted as one NMI.
+	 */
+	ATTRIB_NMI,
 	ATTRIB_SWITCH,		/* id: next pid (0: idle); comm: next's */
+	/*
+	 * Not a context change: events were lost (ring buffer full, or one
+	 * arrived after later ones had been handed on). Any event in
+	 * [ts - dur, ts] may be missing, and with it which context ran
+	 * there and after, until the next switch record; id: how many were
+	 * lost, 0 if unknown.
+	 */
+	ATTRIB_LOST,
 };
 
 /* x86 system vectors, as /proc/interrupts abbreviates them. */
@@ -34,6 +47,10 @@ enum attrib_vec {
 	ATTRIB_NVEC,
 };
 
+/*
+ * User space (attrib_trace.h) hands these on in time order: ts never
+ * decreases; records of equal ts keep the order the CPU made them in.
+ */
 struct attrib_event {
 	__u64 ts;		/* CLOCK_MONOTONIC ns (bpf_ktime_get_ns) */
 	__u64 dur;		/* ATTRIB_NMI only: ns */
