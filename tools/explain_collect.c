@@ -119,8 +119,9 @@ static int64_t from(const struct xgroup *g)
 	       g->rank.state == XR_KEEP ? g->rank.lo : INT64_MAX;
 }
 
-static int p3_batch(struct xres *x, struct p3 *p)
+static int p3_batch(struct xres *x, void *arg)
 {
+	struct p3 *p = arg;
 	const struct xbatch *b = &p->rd->b;
 	int64_t least = INT64_MAX;
 	bool nomem = false;
@@ -149,15 +150,9 @@ static int p3_batch(struct xres *x, struct p3 *p)
 static int p3_work(void *ctx, unsigned slot, uint64_t k)
 {
 	struct p3ctx *c = ctx;
-	struct p3 *p = &c->p[k];
-	long n;
-	int ret;
 
 	(void)slot;
-	ret = xread_open(c->x, p->rd, (unsigned)k, true);
-	while (!ret && (n = xread_next(c->x, p->rd)) != 0)
-		ret = n < 0 ? (int)n : p3_batch(c->x, p);
-	return ret;
+	return xread_part(c->x, c->p[k].rd, (unsigned)k, true, p3_batch, &c->p[k]);
 }
 
 static void p3_free(struct xres *x, struct p3 *p)

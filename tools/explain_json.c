@@ -33,21 +33,47 @@ static void key(int ind, const char *k)
 	printf("%*s\"%s\": ", ind, "", k);
 }
 
+/* A member holding a string (NULL: null), then ",\n". */
+static void text(int ind, const char *k, const char *v)
+{
+	key(ind, k);
+	str(v);
+	printf(",\n");
+}
+
+/* A member holding a count, then ",\n". */
+static void count(int ind, const char *k, uint64_t v)
+{
+	key(ind, k);
+	printf("%llu,\n", (unsigned long long)v);
+}
+
+/* A member holding thousandths of the unit (NAN: null), then ",\n". */
+static void value(int ind, const char *k, double milli)
+{
+	key(ind, k);
+	num(milli);
+	printf(",\n");
+}
+
+/* ", "pid": 88, "comm": "kworker/1:2"" (null for what is unknown). */
+static void thread(const struct xres *x, int64_t pid)
+{
+	printf(", \"pid\": ");
+	if (pid < 0)
+		fputs("null", stdout);
+	else
+		printf("%lld", (long long)pid);
+	printf(", \"comm\": ");
+	str(pid >= 0 ? xthreads_comm(&x->th, pid) : NULL);
+}
+
 static void cause(const struct xres *x, struct xcause *c, bool first)
 {
-	int64_t pid = xkey_pid(c->key);
-
 	printf("%s\n                { \"cause\": ", first ? "" : ",");
 	str(c->key & XKEY_THREAD ? "thread" : x->names[c->key - 1]);
-	if (c->key & XKEY_THREAD) {
-		printf(", \"pid\": ");
-		if (pid < 0)
-			fputs("null", stdout);
-		else
-			printf("%lld", (long long)pid);
-		printf(", \"comm\": ");
-		str(pid >= 0 ? xthreads_comm(&x->th, pid) : NULL);
-	}
+	if (c->key & XKEY_THREAD)
+		thread(x, xkey_pid(c->key));
 	printf(", \"datapoints\": %llu", (unsigned long long)c->n);
 	if (c->cat < XC_N && c->acc.n) {
 		printf(", \"median\": ");
@@ -102,23 +128,13 @@ static int tail(const struct xres *x, struct xtail *t)
 	bool any = false;
 
 	printf("{\n");
-	key(12, "datapoints");
-	printf("%llu,\n", (unsigned long long)t->n);
-	key(12, "min");
-	num(t->n ? (double)t->min : NAN);
-	printf(",\n");
-	key(12, "max");
-	num(t->n ? (double)t->max : NAN);
-	printf(",\n");
-	key(12, "without_breakdown");
-	printf("%llu,\n", (unsigned long long)t->none);
-	key(12, "identity_broken");
-	printf("%llu,\n", (unsigned long long)t->broken);
-	key(12, "without_cause");
-	printf("%llu,\n", (unsigned long long)t->nocause);
-	key(12, "latency_sum");
-	num(t->sum_lat);
-	printf(",\n");
+	count(12, "datapoints", t->n);
+	value(12, "min", t->n ? (double)t->min : NAN);
+	value(12, "max", t->n ? (double)t->max : NAN);
+	count(12, "without_breakdown", t->none);
+	count(12, "identity_broken", t->broken);
+	count(12, "without_cause", t->nocause);
+	value(12, "latency_sum", t->sum_lat);
 	counts(x, t);
 	printf(",\n");
 	key(12, "categories");
@@ -138,7 +154,6 @@ static int tail(const struct xres *x, struct xtail *t)
 static void max_row(const struct xres *x, const struct xmax *m)
 {
 	static const char *const kind[] = { "ok", "none", "broken" };
-	int64_t pid = m->r.pid;
 
 	if (!m->have) {
 		fputs("null", stdout);
@@ -162,29 +177,17 @@ static void max_row(const struct xres *x, const struct xmax *m)
 	}
 	printf(", \"cause\": ");
 	str(m->cause);
-	if (m->cause && xcat_of(m->cause) == XC_THREAD) {
-		printf(", \"pid\": ");
-		if (pid < 0)
-			fputs("null", stdout);
-		else
-			printf("%lld", (long long)pid);
-		printf(", \"comm\": ");
-		str(pid >= 0 ? xthreads_comm(&x->th, pid) : NULL);
-	}
+	if (m->cause && xcat_of(m->cause) == XC_THREAD)
+		thread(x, m->r.pid);
 	printf(" }");
 }
 
 static int group(const struct xres *x, struct xgroup *g, bool first)
 {
 	printf("%s\n        {\n", first ? "" : ",");
-	key(10, "group");
-	str(g->name);
-	printf(",\n");
-	key(10, "datapoints");
-	printf("%llu,\n", (unsigned long long)g->n);
-	key(10, "percentile_value");
-	num(g->n ? xr_value(&g->rank, g->tail.min) : NAN);
-	printf(",\n");
+	text(10, "group", g->name);
+	count(10, "datapoints", g->n);
+	value(10, "percentile_value", g->n ? xr_value(&g->rank, g->tail.min) : NAN);
 	key(10, "tail");
 	if (tail(x, &g->tail))
 		return -ENOMEM;
@@ -198,16 +201,11 @@ static int group(const struct xres *x, struct xgroup *g, bool first)
 /* Counts over the whole file. */
 static void file_counts(const struct xres *x)
 {
-	key(6, "rows");
-	printf("%llu,\n", (unsigned long long)x->rows);
-	key(6, "selected");
-	printf("%llu,\n", (unsigned long long)x->kept);
-	key(6, "without_latency");
-	printf("%llu,\n", (unsigned long long)x->nolat);
-	key(6, "without_breakdown");
-	printf("%llu,\n", (unsigned long long)x->none);
-	key(6, "identity_broken");
-	printf("%llu,\n", (unsigned long long)x->broken);
+	count(6, "rows", x->rows);
+	count(6, "selected", x->kept);
+	count(6, "without_latency", x->nolat);
+	count(6, "without_breakdown", x->none);
+	count(6, "identity_broken", x->broken);
 	key(6, "first_broken_row");
 	if (x->broken)
 		printf("%llu,\n", (unsigned long long)x->first_broken);
@@ -223,24 +221,14 @@ int xprint_json(struct xres *x, bool first)
 	if (first)
 		printf("{\n  \"percentile_method\": \"linear\",\n  \"explain\": [");
 	printf("%s\n    {\n", first ? "" : ",");
-	key(6, "result");
-	str(x->r->arg);
-	printf(",\n");
-	key(6, "file");
-	str(x->r->path);
-	printf(",\n");
-	key(6, "latency");
-	str(x->latname);
-	printf(",\n");
-	key(6, "unit");
-	str(x->unit);
-	printf(",\n");
+	text(6, "result", x->r->arg);
+	text(6, "file", x->r->path);
+	text(6, "latency", x->latname);
+	text(6, "unit", x->unit);
 	key(6, "percentile");
 	wfw_json_num(stdout, x->c->explain_pct);
 	printf(",\n");
-	key(6, "group_by");
-	str(x->gcol >= 0 ? x->scolname : NULL);
-	printf(",\n");
+	text(6, "group_by", x->gcol >= 0 ? x->scolname : NULL);
 	file_counts(x);
 	key(6, "groups");
 	printf("[");

@@ -41,6 +41,17 @@ static size_t find_group(const struct xres *x, const char *name)
 	return SIZE_MAX;
 }
 
+int xread_part(struct xres *x, struct xreader *rd, unsigned k, bool all,
+	       int (*batch)(struct xres *x, void *arg), void *arg)
+{
+	int ret = xread_open(x, rd, k, all);
+	long n;
+
+	while (!ret && (n = xread_next(x, rd)) != 0)
+		ret = n < 0 ? (int)n : batch(x, arg);
+	return ret;
+}
+
 /* Room for n entries of size sz in *v (cap *cap), zeroed. */
 int xgrow(void *v, size_t *cap, size_t n, size_t sz)
 {

@@ -72,8 +72,9 @@ static enum xkind kind_of(const struct xbatch *b, size_t i)
 	return xrow_kind(&r);
 }
 
-static int p1_batch(struct xres *x, struct p1 *p)
+static int p1_batch(struct xres *x, void *arg)
 {
+	struct p1 *p = arg;
 	const struct xbatch *b = &p->rd->b;
 
 	for (size_t i = 0; i < b->n; i++) {
@@ -98,15 +99,9 @@ static int p1_batch(struct xres *x, struct p1 *p)
 static int p1_work(void *ctx, unsigned slot, uint64_t k)
 {
 	struct p1ctx *c = ctx;
-	struct p1 *p = &c->p[k];
-	long n;
-	int ret;
 
 	(void)slot;
-	ret = xread_open(c->x, p->rd, (unsigned)k, false);
-	while (!ret && (n = xread_next(c->x, p->rd)) != 0)
-		ret = n < 0 ? (int)n : p1_batch(c->x, p);
-	return ret;
+	return xread_part(c->x, c->p[k].rd, (unsigned)k, false, p1_batch, &c->p[k]);
 }
 
 static void p1_free(struct p1 *p)
@@ -213,32 +208,32 @@ static int p2_add(struct xres *x, struct p2 *p, size_t gi, int64_t lat)
 	return 0;
 }
 
+static int p2_batch(struct xres *x, void *arg)
+{
+	struct p2 *p = arg;
+	const struct xbatch *b = &p->rd->b;
+	bool nomem = false;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < b->n; i++) {
+		if (b->lat[i] == XEMPTY || b->lat[i] == XBAD)
+			continue;
+		ret = p2_add(x, p, 0, b->lat[i]);
+		if (!ret && x->gcol >= 0)
+			ret = p2_add(x, p, xpart_map(x, p->rd, &p->map, &p->nmap,
+						     xpart_group(x, b, i), &nomem),
+				     b->lat[i]);
+		ret = nomem ? -ENOMEM : ret;
+	}
+	return ret;
+}
+
 static int p2_work(void *ctx, unsigned slot, uint64_t k)
 {
 	struct p2ctx *c = ctx;
-	struct xres *x = c->x;
-	struct p2 *p = &c->p[k];
-	const struct xbatch *b = &p->rd->b;
-	bool nomem = false;
-	long n;
-	int ret;
 
 	(void)slot;
-	ret = xread_open(x, p->rd, (unsigned)k, false);
-	while (!ret && (n = xread_next(x, p->rd)) != 0) {
-		ret = n < 0 ? (int)n : 0;
-		for (size_t i = 0; !ret && i < b->n; i++) {
-			if (b->lat[i] == XEMPTY || b->lat[i] == XBAD)
-				continue;
-			ret = p2_add(x, p, 0, b->lat[i]);
-			if (!ret && x->gcol >= 0)
-				ret = p2_add(x, p, xpart_map(x, p->rd, &p->map, &p->nmap,
-							     xpart_group(x, b, i), &nomem),
-					     b->lat[i]);
-			ret = nomem ? -ENOMEM : ret;
-		}
-	}
-	return ret;
+	return xread_part(c->x, c->p[k].rd, (unsigned)k, false, p2_batch, &c->p[k]);
 }
 
 static void p2_free(struct xres *x, struct p2 *p)

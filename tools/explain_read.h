@@ -63,6 +63,12 @@ const char *xpart_group_name(const struct xres *x, const struct xreader *p, size
  */
 size_t xpart_map(struct xres *x, struct xreader *rd, size_t **map, size_t *nmap,
 		 size_t lg, bool *nomem);
+/*
+ * Part k read (every column the analysis shows, or not: xread_open()),
+ * each batch of rows handed to batch(x, arg); 0, or the first error.
+ */
+int xread_part(struct xres *x, struct xreader *rd, unsigned k, bool all,
+	       int (*batch)(struct xres *x, void *arg), void *arg);
 /* A reader per part, and their end. */
 struct xreader **xreaders(struct xres *x);
 void xreaders_free(struct xres *x, struct xreader **rd);

@@ -3,7 +3,8 @@
  * Write a synthetic result with the latency attribution's columns (random,
  * not measured: for benchmarks of calc --explain only, doc/attribution.md):
  * OUTDIR/datapoints.csv, its binary twin OUTDIR/datapoints.wfb, info.yml
- * and attrib-threads.csv. Every row's parts add up to its WakeLatency.
+ * and attrib-threads.csv (gen_write.c). Every row's parts add up to its
+ * WakeLatency.
  * Usage: gen_attrib ROWS OUTDIR
  */
 #include "config.h"
@@ -13,7 +14,7 @@
 
 #include <wultfw/plugin.h>
 
-#include "datafmt/writer.h"
+#include "gen_write.h"
 
 static const char *const cstates[] = { "POLL", "C1", "C6" };
 static const char *const causes[] = {
@@ -92,45 +93,12 @@ static int write_text(const char *dir, const char *name, const char *text)
 
 int main(int argc, char **argv)
 {
-	struct wfw_csv_writer cw;
-	struct wfw_bin_writer bw;
-	struct wultfw_batch b = { 0 };
-	uint64_t rows, seed = 30;
-	char path[4096];
-
 	if (argc != 3) {
 		fprintf(stderr, "usage: gen_attrib ROWS OUTDIR\n");
 		return 2;
 	}
-	rows = strtoull(argv[1], NULL, 10);
-	b.ncols = NCOLS;
-	b.capacity = 8192;
-	b.cells = calloc(b.capacity * NCOLS, sizeof(*b.cells));
-	snprintf(path, sizeof(path), "%s/datapoints.csv", argv[2]);
-	if (!b.cells || wfw_csvw_open(&cw, path, &schema, 0)) {
-		fprintf(stderr, "%s\n", b.cells ? cw.out.msg : "out of memory");
-		return 1;
-	}
-	snprintf(path, sizeof(path), "%s/datapoints.wfb", argv[2]);
-	if (wfw_binw_open(&bw, path, &schema, NULL, 0)) {
-		fprintf(stderr, "%s\n", bw.out.msg);
-		return 1;
-	}
-	for (uint64_t done = 0; done < rows; done += b.rows) {
-		b.rows = rows - done < b.capacity ? rows - done : b.capacity;
-		for (size_t r = 0; r < b.rows; r++)
-			row(wultfw_row(&b, r), &seed);
-		if (wfw_csvw_write(&cw, &b) || wfw_binw_write(&bw, &b)) {
-			fprintf(stderr, "%s%s\n", cw.out.msg, bw.out.msg);
-			return 1;
-		}
-	}
-	if (wfw_csvw_close(&cw) || wfw_binw_close(&bw)) {
-		fprintf(stderr, "%s%s\n", cw.out.msg, bw.out.msg);
-		return 1;
-	}
-	free(b.cells);
-	return write_text(argv[2], "info.yml", "attrib: 'on'\nattrib_latency: WakeLatency\n"
+	return gen_write(strtoull(argv[1], NULL, 10), argv[2], &schema, row, 30) ||
+	       write_text(argv[2], "info.yml", "attrib: 'on'\nattrib_latency: WakeLatency\n"
 			  "attrib_smi: 'synthetic data: no SMI count'\n") ||
 	       write_text(argv[2], "attrib-threads.csv", "PID,Comm\n100,kworker/1:0\n"
 			  "101,kworker/1:1\n102,kworker/1:2\n103,ksoftirqd/1\n104,rcu_preempt\n"

@@ -16,10 +16,12 @@ tests_bench_bench_stats_sink_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS) \
 # Options come from the core's parser (ctx->cfg), as in a run.
 tests_bench_bench_stats_sink_LDADD = lib/stats/libwfw_stats.la lib/atomic/libwfw_atomic.la \
 	$(CORE_TEST_LIBS) -lm
-tests_bench_gen_datapoints_SOURCES = tests/bench/gen_datapoints.c
+tests_bench_gen_datapoints_SOURCES = tests/bench/gen_datapoints.c tests/bench/gen_write.c \
+	tests/bench/gen_write.h
 tests_bench_gen_datapoints_LDADD = lib/datafmt/libwfw_datafmt.la
 # calc --explain's input: a result with the attribution's columns
-tests_bench_gen_attrib_SOURCES = tests/bench/gen_attrib.c
+tests_bench_gen_attrib_SOURCES = tests/bench/gen_attrib.c tests/bench/gen_write.c \
+	tests/bench/gen_write.h
 tests_bench_gen_attrib_LDADD = lib/datafmt/libwfw_datafmt.la
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
