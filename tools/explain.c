@@ -137,9 +137,6 @@ static int find_parts(struct xres *x, const struct wultfw_schema *s)
 	if (missing)
 		return fail(x, -ENOENT, "%s lacks the attribution columns %s (see doc/attribution.md)",
 			    x->r->path, list);
-	if (s->cols[x->cause].type != WULTFW_COL_ENUM)
-		return fail(x, -EINVAL, "%s: Cause holds numbers where the attribution writes "
-			    "names (see doc/attribution.md)", x->r->path);
 	return 0;
 }
 
@@ -163,7 +160,7 @@ static int find_latency(struct xres *x, const struct wultfw_schema *s,
 	if (x->lat < 0)
 		ret = fail(x, -ENOENT, "%s: no column %s (%s) to explain", x->r->path, name,
 			   m->n ? "-m" : "info.yml attrib_latency");
-	else if (s->cols[x->lat].type == WULTFW_COL_ENUM)
+	else if (s->cols[x->lat].type == WULTFW_COL_ENUM && s->cols[x->lat].n_enum)
 		ret = fail(x, -EINVAL, "%s: %s holds text, not a latency", x->r->path, name);
 	else
 		snprintf(x->latname, sizeof(x->latname), "%s", s->cols[x->lat].name);
@@ -194,6 +191,18 @@ static int find_groups(struct xres *x, const struct wultfw_schema *s)
 	return 0;
 }
 
+/* s (malloc'ed or NULL) as xthreads_escape() shows it, in place of s. */
+static char *escaped(char *s)
+{
+	size_t len = s ? 4 * strlen(s) + 1 : 0;
+	char *e = s ? malloc(len) : NULL;
+
+	if (e)
+		xthreads_escape(e, len, s);
+	free(s);
+	return e;
+}
+
 /* The columns, from a first look at the file and its info.yml. */
 static int find_columns(struct xres *x)
 {
@@ -221,8 +230,8 @@ static int find_columns(struct xres *x)
 		xthreads_escape(x->unit, sizeof(x->unit), col->unit ? col->unit : "");
 		x->decimals = wfw_report_decimals(col);
 		if (x->cnt[XN_SMI] < 0)
-			x->smi_why = wfw_infoyml_get(&y, "attrib_smi");
-		x->lost = wfw_infoyml_get(&y, "attrib_lost");
+			x->smi_why = escaped(wfw_infoyml_get(&y, "attrib_smi"));
+		x->lost = escaped(wfw_infoyml_get(&y, "attrib_lost"));
 	}
 	wfw_infoyml_free(&y);
 	wfw_reader_close(rd);

@@ -135,8 +135,8 @@ struct xres {
 	char lattxt[1024];	/* the same for a terminal (escaped) */
 	char unit[64];		/* the latency's, escaped */
 	int decimals;		/* of a value shown in plain words */
-	char *smi_why;		/* info.yml attrib_smi, when SMICnt is absent */
-	char *lost;		/* info.yml attrib_lost */
+	char *smi_why;		/* info.yml attrib_smi, when SMICnt is absent (escaped) */
+	char *lost;		/* info.yml attrib_lost (escaped) */
 	struct xthreads th;
 	bool one_pass;		/* CSV read in one pass (no selection) */
 	unsigned nparts, threads;

@@ -165,9 +165,9 @@ static void print_tail_notes(const struct xres *x, const struct xtail *t)
 		} else if (x->cnt[k] >= 0) {
 			printf("%s %s -", k ? "," : "", cnt_word[k][1]);
 		} else {
-			esc(v, sizeof(v), x->smi_why);
 			printf("%s %s not available%s%s%s", k ? "," : "", cnt_word[k][1],
-			       x->smi_why ? " (" : "", x->smi_why ? v : "", x->smi_why ? ")" : "");
+			       x->smi_why ? " (" : "", x->smi_why ? x->smi_why : "",
+			       x->smi_why ? ")" : "");
 		}
 	}
 	putchar('\n');
@@ -361,6 +361,11 @@ static void pid_notes(const struct xres *x)
 	free(pid);
 }
 
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 void xnotes(struct xres *x)
 {
 	const char *p = x->r->path;
@@ -369,17 +374,17 @@ void xnotes(struct xres *x)
 		fprintf(stderr, "wultfw calc: %s: %llu of %llu rows selected\n", p,
 			(unsigned long long)x->kept, (unsigned long long)x->rows);
 	if (x->nolat)
-		fprintf(stderr, "wultfw calc: %s: %llu rows without a %s value, left out\n", p,
-			(unsigned long long)x->nolat, x->lattxt);
+		fprintf(stderr, "wultfw calc: %s: %llu row%s without a %s value, left out\n", p,
+			(unsigned long long)x->nolat, plural(x->nolat), x->lattxt);
 	if (x->none)
-		fprintf(stderr, "wultfw calc: %s: %llu rows without a breakdown (events lost%s%s): "
-			"counted, not explained\n", p, (unsigned long long)x->none,
+		fprintf(stderr, "wultfw calc: %s: %llu row%s without a breakdown (events lost%s%s): "
+			"counted, not explained\n", p, (unsigned long long)x->none, plural(x->none),
 			x->lost ? "; info.yml attrib_lost: " : "", x->lost ? x->lost : "");
 	if (x->broken)
-		fprintf(stderr, "wultfw calc: %s: %llu rows break IRQTime + SoftIRQTime + NMITime + "
+		fprintf(stderr, "wultfw calc: %s: %llu row%s break%s IRQTime + SoftIRQTime + NMITime + "
 			"ThreadTime + ExitTime == %s (the first: row %llu): counted, not explained\n",
-			p, (unsigned long long)x->broken, x->lattxt,
-			(unsigned long long)x->first_broken);
+			p, (unsigned long long)x->broken, plural(x->broken),
+			x->broken == 1 ? "s" : "", x->lattxt, (unsigned long long)x->first_broken);
 	if (x->th.err[0])
 		fprintf(stderr, "wultfw calc: %s\n", x->th.err);
 	pid_notes(x);

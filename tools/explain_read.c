@@ -100,8 +100,10 @@ static size_t conv_col(const struct wultfw_column *col, enum conv cv,
 		union wultfw_cell v = in[keep ? keep[i] : i];
 		int64_t o;
 
-		if (cv == CV_ENUM) {
-			o = !is_enum ? XTEXT : v.i < -1 || v.i >= (int64_t)col->n_enum ? XBAD : v.i;
+		if (cv == CV_ENUM && !is_enum) {	/* numbers: only empty cells fit */
+			o = number(col, v, 1) == XEMPTY ? -1 : XTEXT;
+		} else if (cv == CV_ENUM) {
+			o = v.i < -1 || v.i >= (int64_t)col->n_enum ? XBAD : v.i;
 		} else {
 			o = number(col, v, cv == CV_MILLI ? 1000 : 1);
 			if (cv == CV_PID)

@@ -170,6 +170,9 @@ static int settle(struct xthreads *t)
 }
 
 static void say(struct xthreads *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(struct xthreads *t, const char *fmt, ...)
 {
 	size_t at = (size_t)snprintf(t->err, sizeof(t->err), "%s", t->path);
 	va_list ap;

@@ -216,6 +216,17 @@ explain --explain nocause.csv >v.out 2>&1
 expect_status 1 $? "a missing attribution column"
 expect_in v.out "nocause.csv lacks the attribution columns Cause" "a missing column: named"
 
+mkdir empty
+head -n 1 r/datapoints.csv >empty/datapoints.csv
+cp r/info.yml empty/
+explain --explain -c empty >v.out 2>&1
+expect_status 0 $? "a result without rows"
+expect_in v.out "WakeLatency: no datapoints" "a result without rows: said"
+head -n 3 r/datapoints.csv | sed 's/,idle-exit,/,7,/' >empty/datapoints.csv
+explain --explain empty >v.out 2>&1
+expect_status 1 $? "numbers in Cause"
+expect_in v.out "Cause holds numbers where names belong" "numbers in Cause: said"
+
 # Empty breakdowns (events lost): rows 5, 6, 7 and the tail's 5000.
 none="5 6 7 5000" gen e
 explain --explain 99 e >v.out 2>v.err
