@@ -108,6 +108,12 @@ struct xmax {
 	char *state;		/* its C-state (or group column's value), NULL */
 };
 
+/*
+ * Groups at most (-c, -g): each holds a histogram of 30 KB per part while
+ * its percentile is found, and a block of output.
+ */
+#define XMAX_GROUPS 1024
+
 /* "all", or one value of the group column: its percentile and its tail. */
 struct xgroup {
 	char *name;

@@ -53,6 +53,15 @@ static int lg_add(struct p1 *p, size_t lg, int64_t lat, uint64_t row)
 	return 0;
 }
 
+/* A group column of more values than XMAX_GROUPS: said in the part's err. */
+static int too_many(const struct xres *x, struct p1 *p)
+{
+	snprintf(p->rd->err, sizeof(p->rd->err), "%s: %s has more than %d values: -c and -g "
+		 "group --explain by a column of few, such as the C-state", x->r->path,
+		 x->scolname, XMAX_GROUPS);
+	return -E2BIG;
+}
+
 /*
  * xrow_kind() of row i, for every row of the file: parts of 0 to 2^60
  * cannot overflow their sum, so one test of their bits says most rows
@@ -89,6 +98,8 @@ static int p1_batch(struct xres *x, void *arg)
 		p->none += k == XROW_NONE;
 		if (k == XROW_BROKEN && !p->broken++)
 			p->first_broken = b->row[i];
+		if (xpart_group(x, b, i) > XMAX_GROUPS + 1)
+			return too_many(x, p);
 		if (lg_add(p, 0, lat, b->row[i]) ||
 		    (x->gcol >= 0 && lg_add(p, xpart_group(x, b, i), lat, b->row[i])))
 			return -ENOMEM;
@@ -140,6 +151,10 @@ static int p1_emit(void *ctx, unsigned slot, uint64_t k)
 		gi = xres_group(x, xpart_group_name(x, p->rd, lg));
 		if (gi == SIZE_MAX) {
 			ret = -ENOMEM;
+			break;
+		}
+		if (x->ng > XMAX_GROUPS + 1) {
+			ret = too_many(x, p);
 			break;
 		}
 		g = &x->g[gi];

@@ -134,6 +134,14 @@ explain --explain 99 -g Nope r >v.out 2>&1
 expect_status 1 $? "-g with a column the result lacks"
 expect_in v.out "no text column 'Nope' to group by; it has: ReqCState, Cause" "-g: the columns it could group by"
 
+# A group column of many values: refused, not 30 KB per value and part.
+awk -F, -v OFS=, 'NR == 1 { print $0, "Tag"; next } { print $0, "t" NR }' r/datapoints.csv >tags.csv
+printf "attrib_latency: WakeLatency\n" >info.yml
+explain --explain -g Tag tags.csv >v.out 2>&1
+expect_status 1 $? "-g with 10000 values"
+expect_in v.out "tags.csv: Tag has more than 1024 values" "-g with 10000 values: said"
+rm info.yml
+
 # ---- a selection: rows keep their numbers in the file ----
 explain --explain 99 --include 'ReqCState == "C6"' r >outs 2>errs
 expect_status 0 $? "--include"
