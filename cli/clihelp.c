@@ -39,12 +39,13 @@ void wfw_cli_range(const struct wfw_cli_opt *o, char *buf, size_t len)
 	}
 }
 
-/* "-j, --jobs N" or "    --only NAME" */
+/* "-j, --jobs N", "    --only NAME" or "    --explain [PCT]" */
 static int spec(const struct wfw_cli_opt *o, char *buf, size_t len)
 {
-	return snprintf(buf, len, "%c%c%c --%s%s%s", o->letter ? '-' : ' ',
+	return snprintf(buf, len, "%c%c%c --%s%s%s%s%s", o->letter ? '-' : ' ',
 			o->letter ? o->letter : ' ', o->letter ? ',' : ' ', o->name,
-			o->arg ? " " : "", o->arg ? o->arg : "");
+			o->arg ? " " : "", o->optional ? "[" : "", o->arg ? o->arg : "",
+			o->optional ? "]" : "");
 }
 
 static const struct wfw_cli_opt implicit_help = {

@@ -100,6 +100,8 @@ static bool bad_entry(const struct wfw_cli *cli, const struct wfw_cli_opt *o)
 		return bad_table(cli, o, "no choices");
 	if (o->type == WFW_CLI_CALL && !o->set)
 		return bad_table(cli, o, "no function to call");
+	if (o->optional && (o->type != WFW_CLI_CALL || !o->arg))
+		return bad_table(cli, o, "only a called option's value can be optional");
 	if (o->required && o->type != WFW_CLI_STRING)
 		return bad_table(cli, o, "only a string can be required");
 	if ((o->min && parse_count(o->min, &n)) || (o->max && parse_count(o->max, &n)))
@@ -161,12 +163,15 @@ static int getopt_tables(const struct wfw_cli *cli, struct option **lo, char **s
 
 		if (!o->name)
 			continue;
-		l[k++] = (struct option){ o->name, o->arg ? required_argument : no_argument,
+		l[k++] = (struct option){ o->name, !o->arg ? no_argument :
+					  o->optional ? optional_argument : required_argument,
 					  NULL, o->letter ? o->letter : LONG_ONLY + (int)i };
 		if (!o->letter)
 			continue;
 		*p++ = (char)o->letter;
 		if (o->arg)
+			*p++ = ':';
+		if (o->optional)
 			*p++ = ':';
 	}
 	if (!has_help(cli)) {
@@ -335,6 +340,9 @@ static enum wfw_cli_next read_options(const struct wfw_cli *cli, void *args,
 			wfw_cli_help(cli, stdout);
 			next = WFW_CLI_DONE;
 		} else {
+			/* a value left out may be the next word */
+			if (o->optional && !optarg && optind < argc && o->optional(argv[optind]))
+				optarg = argv[optind++];
 			next = set_value(cli, o, args, optarg);
 		}
 	}

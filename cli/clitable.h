@@ -49,6 +49,12 @@ struct wfw_cli_opt {
 	size_t off;			/* offsetof(struct ARGS, field) */
 	/* CALL: WFW_CLI_NEXT, or what to do instead after saying why. */
 	enum wfw_cli_next (*set)(void *field, const char *value);
+	/*
+	 * CALL with an arg: the value may be left out (set() gets NULL): it
+	 * is --NAME=VALUE, or the next word when optional(word) takes it for
+	 * one (calc --explain 99.9 RESULT, calc --explain RESULT).
+	 */
+	bool (*optional)(const char *word);
 	bool required;			/* "no NAME given: add -L ARG" without it */
 	bool hidden;			/* not in --help (tests only) */
 	const char *section;		/* with name NULL: a heading in --help */

@@ -40,9 +40,47 @@ static enum wfw_cli_next said(int ret)
 	return !ret ? WFW_CLI_NEXT : ret == -ENOMEM ? WFW_CLI_FAILED : WFW_CLI_USAGE;
 }
 
-static enum wfw_cli_next set_funcs(void *c, const char *list)
+/* -f's default, told apart from the same list given. */
+static const char def_funcs[] = CALC_DEF_FUNCS;
+
+static enum wfw_cli_next set_funcs(void *field, const char *list)
 {
+	struct calc *c = field;
+
+	c->funcs_given |= list != def_funcs;
 	return said(calc_parse_funcs(c, list));
+}
+
+/* A plain number ("99.9"): --explain's value, not a RESULT ("./99" is one). */
+static bool explain_number(const char *word, double *p)
+{
+	char *end;
+
+	if (!word || *word < '0' || *word > '9')
+		return false;
+	errno = 0;
+	*p = strtod(word, &end);
+	return !errno && !*end;
+}
+
+static bool explain_word(const char *word)
+{
+	double p;
+
+	return explain_number(word, &p);
+}
+
+static enum wfw_cli_next set_explain(void *field, const char *pct)
+{
+	struct calc *c = field;
+
+	c->explain = true;
+	c->explain_pct = 99.9;
+	if (!pct || (explain_number(pct, &c->explain_pct) && c->explain_pct <= 100))
+		return WFW_CLI_NEXT;
+	fprintf(stderr, "wultfw calc: --explain %s: give a percentile from 0 to 100, such as 99.9\n",
+		pct);
+	return WFW_CLI_USAGE;
 }
 
 static enum wfw_cli_next set_per_cstate(void *field, const char *unused)
@@ -85,7 +123,7 @@ static const char *const formats[] = { "table", "markdown", "csv", "json", NULL 
 #define CALC offsetof(struct calc_args, c)
 static const struct wfw_cli_opt calc_opts[] = {
 	{ "funcs", 'f', WFW_CLI_CALL, "LIST", "functions, comma-separated: count (N), min, max, mean (avg), std (stddev), median (med), pNN or NN%: the percentile NN, 0 to 100",
-	  .def = CALC_DEF_FUNCS, .off = CALC, .set = set_funcs },
+	  .def = def_funcs, .off = CALC, .set = set_funcs },
 	{ "metrics", 'm', WFW_CLI_NAMES, "LIST", "metrics (column names or glob patterns such as '*Latency'), comma-separated; default all numeric",
 	  .off = CALC + offsetof(struct calc, metrics) },
 	{ "per-cstate", 'c', WFW_CLI_CALL, NULL, "also per requested C-state (ReqCState column)",
@@ -96,6 +134,8 @@ static const struct wfw_cli_opt calc_opts[] = {
 	  .def = "table", .choices = formats, .off = offsetof(struct calc_args, c.format) },
 	{ "json", 0, WFW_CLI_CALL, NULL, "same as --format json",
 	  .off = offsetof(struct calc_args, c.format), .set = set_json },
+	{ "explain", 0, WFW_CLI_CALL, "PCT", "explain the latency of the datapoints at or above percentile PCT (default 99.9) and of the largest; -m names the latency column (default: info.yml's attrib_latency), -c and -g group it; text or --json",
+	  .off = CALC, .set = set_explain, .optional = explain_word },
 	WFW_CLI_JOBS(struct calc_args, c.jobs, "threads reading one file; by default the online CPUs, one for files under 8 MiB"),
 	{ "list-funcs", 0, WFW_CLI_CALL, NULL, "list the functions, with wult's names for them",
 	  .set = list_funcs },
@@ -120,9 +160,13 @@ static void calc_more(FILE *f)
 static const struct wfw_cli calc_cli = {
 	.name = "calc",
 	.usage = "Usage: wultfw calc [OPTION]... RESULT...\n"
+		 "       wultfw calc --explain [PCT] [OPTION]... RESULT...\n"
 		 "Statistics of measured datapoints. A RESULT is a result directory (its\n"
 		 "datapoints.csv, or else datapoints.wfb), a CSV file (written by wultfw or\n"
-		 "by wult) or a binary file. Several results are shown side by side.\n",
+		 "by wult) or a binary file. Several results are shown side by side.\n"
+		 "With --explain, where the latency of the datapoints at or above percentile\n"
+		 "PCT and of the largest went instead, by cause, from the columns the\n"
+		 "latency attribution adds to a result (doc/attribution.md).\n",
 	.epilog = "Values are in the column's unit (latencies in microseconds). Percentiles\n"
 		  "interpolate linearly between ranks (like numpy and pandas); std is the\n"
 		  "sample standard deviation. Empty cells, NaN and values out of range\n"
@@ -156,6 +200,43 @@ static void warn_unlike(const struct calc *c)
 	free(args);
 }
 
+/* The statistics of every result, side by side. */
+static int stats_all(struct calc *c)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < c->nres && !ret; i++)
+		ret = calc_load(c, &c->res[i]);
+	if (!ret)
+		warn_unlike(c);
+	if (!ret)
+		ret = c->format == CALC_JSON ? calc_print_json(c) : calc_print_table(c);
+	return ret;
+}
+
+/* --explain: what of calc's other options it takes. */
+static enum wfw_cli_next explain_opts(const struct calc *c)
+{
+	if (c->format == CALC_MARKDOWN || c->format == CALC_CSV)
+		return wfw_cli_error(&calc_cli, "--explain prints plain words or JSON: "
+				     "--format table (the default) or json");
+	if (c->funcs_given)
+		return wfw_cli_error(&calc_cli, "--explain prints its own numbers: leave -f out");
+	return WFW_CLI_NEXT;
+}
+
+/* Each result explained in turn; the first failure ends it. */
+static int explain_all(struct calc *c)
+{
+	bool opened = false;
+	int ret = 0;
+
+	for (size_t i = 0; i < c->nres && !ret; i++)
+		ret = calc_explain(c, &c->res[i], &opened);
+	calc_explain_end(c, opened);
+	return ret;
+}
+
 int wfw_cmd_calc(int argc, char **argv)
 {
 	struct calc_args a = { 0 };
@@ -163,6 +244,8 @@ int wfw_cmd_calc(int argc, char **argv)
 	enum wfw_cli_next next = wfw_cli_parse(&calc_cli, &a, argc, argv);
 	int ret;
 
+	if (next == WFW_CLI_NEXT && c->explain)
+		next = explain_opts(c);
 	if (next != WFW_CLI_NEXT) {
 		calc_free(c);
 		return wfw_cli_status(next);
@@ -174,14 +257,10 @@ int wfw_cmd_calc(int argc, char **argv)
 	c->nres = (size_t)(argc - optind);
 	c->res = calloc(c->nres, sizeof(*c->res));
 	ret = c->res ? 0 : -ENOMEM;
-	for (size_t i = 0; i < c->nres && !ret; i++) {
+	for (size_t i = 0; i < c->nres && c->res; i++)
 		c->res[i].arg = argv[optind + (int)i];
-		ret = calc_load(c, &c->res[i]);
-	}
 	if (!ret)
-		warn_unlike(c);
-	if (!ret)
-		ret = c->format == CALC_JSON ? calc_print_json(c) : calc_print_table(c);
+		ret = c->explain ? explain_all(c) : stats_all(c);
 	if (!ret && (fflush(stdout) || ferror(stdout))) {
 		fprintf(stderr, "wultfw calc: writing the output: %s\n", strerror(errno));
 		ret = -EIO;

@@ -128,6 +128,9 @@ TESTS += tests/integration/test_calc_twins.sh
 EXTRA_DIST += tests/integration/test_calc_twins.sh
 TESTS += tests/integration/test_calc_format.sh
 EXTRA_DIST += tests/integration/test_calc_format.sh
+# calc --explain: a result with known causes, its binary twin, bad input.
+TESTS += tests/integration/test_calc_explain.sh
+EXTRA_DIST += tests/integration/test_calc_explain.sh
 TESTS += tests/integration/test_durable.sh tests/integration/test_annotate.sh
 # A full disk: what each file holds is what info.yml says; one mode for all.
 TESTS += tests/integration/test_fulldisk.sh

@@ -54,6 +54,9 @@ struct calc {
 	const char *group_by;	/* an ENUM column: ReqCState (-c) or -g's */
 	enum { CALC_TABLE, CALC_MARKDOWN, CALC_CSV, CALC_JSON } format;
 	size_t exact_limit, exact_memory;
+	bool explain;		/* --explain: where the tail's time went */
+	bool funcs_given;	/* -f on the command line */
+	double explain_pct;	/* its percentile */
 	struct calc_result *res;
 	size_t nres;
 };
@@ -72,5 +75,20 @@ void calc_result_free(struct calc_result *r);
 
 int calc_print_table(struct calc *c);
 int calc_print_json(struct calc *c);
+
+/* Things calc_load.c says of a result, for --explain too. */
+int calc_killed_before_data(const char *path);
+void calc_no_cstates_note(const char *path);
+int calc_no_group_column(const char *path, const char *name,
+			 const struct wultfw_schema *s, char *err, size_t len);
+
+/*
+ * --explain (explain.c, doc/attribution.md): result r's latency explained,
+ * printed as text, or as an element of the JSON array the first one
+ * printed opens (*opened) and calc_explain_end() closes. 0, or an error
+ * said on stderr.
+ */
+int calc_explain(struct calc *c, struct calc_result *r, bool *opened);
+void calc_explain_end(struct calc *c, bool opened);
 
 #endif

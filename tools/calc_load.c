@@ -57,7 +57,7 @@ static void note_no_states(struct calc *c, struct calc_result *r)
 }
 
 /* -g names a column the result lacks: say which ones it has. */
-static int no_group_column(const char *path, const char *name,
+int calc_no_group_column(const char *path, const char *name,
 			   const struct wultfw_schema *s, char *err, size_t len)
 {
 	size_t n = 0, at;
@@ -122,7 +122,7 @@ static int open_result(struct calc *c, struct calc_result *r, unsigned part,
 		return ret;
 	r->have_set = true;
 	if (c->per_cstate && r->set.gcol < 0 && strcmp(c->group_by, "ReqCState"))
-		return no_group_column(r->path, c->group_by, wfw_reader_schema(r->rd),
+		return calc_no_group_column(r->path, c->group_by, wfw_reader_schema(r->rd),
 				       err, len);
 	return wfw_select_init(&r->sel, c->include, c->exclude,
 			       wfw_reader_schema(r->rd), err + at, len - at);
@@ -310,7 +310,7 @@ static void notes(struct calc *c, struct calc_result *r)
 }
 
 /* A killed run's file the kill left empty: say that, not "empty file". */
-static int killed_before_data(const char *path)
+int calc_killed_before_data(const char *path)
 {
 	struct stat st;
 	char why[256];
@@ -324,7 +324,7 @@ static int killed_before_data(const char *path)
 }
 
 /* -c on a result without C-states: say so, and why when info.yml knows. */
-static void no_cstates_note(const char *path)
+void calc_no_cstates_note(const char *path)
 {
 	struct wfw_infoyml y;
 	char *drv = NULL, *cs = NULL, why[512] = "";
@@ -357,7 +357,7 @@ int calc_load(struct calc *c, struct calc_result *r)
 		return ret;
 	}
 	wfw_run_end_warn("calc", r->path);
-	if (killed_before_data(r->path))
+	if (calc_killed_before_data(r->path))
 		return -ENODATA;
 	/* Each part selects rows under the names and types its reader learns. */
 	n = wfw_par_file_threads(r->path, c->jobs, c->jobs_given);
@@ -371,7 +371,7 @@ int calc_load(struct calc *c, struct calc_result *r)
 		return ret;
 	}
 	if (c->per_cstate && r->set.gcol < 0)
-		no_cstates_note(r->path);
+		calc_no_cstates_note(r->path);
 	notes(c, r);
 	return 0;
 }

@@ -202,8 +202,7 @@ void wfw_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* The shortest form that reads back as v: min and max stay exact. */
-static void json_num(FILE *f, double v)
+void wfw_json_num(FILE *f, double v)
 {
 	char buf[40];
 
@@ -233,25 +232,25 @@ static int json_summary(struct wfw_statset *s, size_t m, size_t g,
 	fprintf(f, "{\n%*s\"count\": %llu,\n", ind + 2, "",
 		(unsigned long long)sum.count);
 	fprintf(f, "%*s\"min\": ", ind + 2, "");
-	json_num(f, sum.min);
+	wfw_json_num(f, sum.min);
 	fprintf(f, ",\n%*s\"max\": ", ind + 2, "");
-	json_num(f, sum.max);
+	wfw_json_num(f, sum.max);
 	fprintf(f, ",\n%*s\"mean\": ", ind + 2, "");
-	json_num(f, sum.mean);
+	wfw_json_num(f, sum.mean);
 	fprintf(f, ",\n%*s\"stddev\": ", ind + 2, "");
-	json_num(f, sum.stddev);
+	wfw_json_num(f, sum.stddev);
 	fprintf(f, ",\n%*s\"median\": ", ind + 2, "");
-	json_num(f, sum.pct[npp - 1]);
+	wfw_json_num(f, sum.pct[npp - 1]);
 	fprintf(f, ",\n%*s\"percentiles\": {", ind + 2, "");
 	for (size_t i = 0; i + 1 < npp; i++) {
 		wfw_report_pct_label(lab, sizeof(lab), pp[i]);
 		fprintf(f, "%s\"%s\": ", i ? ", " : "", lab);
-		json_num(f, sum.pct[i]);
+		wfw_json_num(f, sum.pct[i]);
 	}
 	fprintf(f, "},\n%*s\"exact\": %s,\n", ind + 2, "",
 		sum.exact ? "true" : "false");
 	fprintf(f, "%*s\"relative_error_bound\": ", ind + 2, "");
-	json_num(f, sum.exact ? 0.0 : WFW_HIST_REL_ERROR);
+	wfw_json_num(f, sum.exact ? 0.0 : WFW_HIST_REL_ERROR);
 	fprintf(f, "\n%*s}", ind, "");
 	return 0;
 }

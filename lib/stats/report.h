@@ -37,6 +37,12 @@ int wfw_report_json(struct wfw_statset *s, const double *p, size_t np,
 void wfw_report_skipped(FILE *f, const char *tool, const char *path,
 			const struct wfw_statset *s);
 
+/*
+ * A JSON number, the shortest form that reads back as v (min and max stay
+ * exact); null for NaN and the infinities.
+ */
+void wfw_json_num(FILE *f, double v);
+
 /* Write a JSON string literal with escapes. */
 void wfw_json_string(FILE *f, const char *s);
 

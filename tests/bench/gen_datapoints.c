@@ -3,7 +3,7 @@
  * Write synthetic wult-like datapoints (random, not measured: for
  * benchmarks only) as OUTDIR/datapoints.csv and its binary twin
  * OUTDIR/datapoints.wfb, through the same writers as the csv and binary
- * sinks. Usage: gen_datapoints ROWS OUTDIR
+ * sinks (gen_write.c). Usage: gen_datapoints ROWS OUTDIR
  */
 #include "config.h"
 
@@ -12,7 +12,7 @@
 
 #include <wultfw/plugin.h>
 
-#include "datafmt/writer.h"
+#include "gen_write.h"
 
 static const char *const cstates[] = { "POLL", "C1", "C1E", "C6" };
 /* wult's 14 columns: latencies in us with 3 decimals, residencies in %. */
@@ -35,68 +35,37 @@ static const struct wultfw_column cols[] = {
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 static const struct wultfw_schema schema = { NCOLS, cols };
 
+/* One wult-like row. */
+static void row(union wultfw_cell *c, uint64_t *seed)
+{
+	uint64_t x = wultfw_rand64(seed);
+	int64_t ldist = 10000 + (int64_t)(x % 4000000);
+	int64_t wake = 2000 + (int64_t)((x >> 24) % 30000) +
+		((x & 0xfff) == 7 ? 5000000 : 0);
+	uint64_t y = wultfw_rand64(seed);
+
+	c[0].i = wake;
+	c[1].i = ldist - wake / 2;
+	c[2].i = wake + 500 + (int64_t)(x >> 50);
+	c[3].i = (int64_t)((x >> 62) & 1);
+	c[4].i = ldist;
+	c[5].i = (int64_t)((x >> 40) % 4);
+	/* residencies: k / 1000, written like Python's repr */
+	c[6].f = (double)(y % 100000) / 1000.0;
+	c[7].f = (double)((y >> 17) % 100000) / 1000.0;
+	c[8].f = (double)((y >> 34) % 100000) / 1000.0;
+	c[9].f = (double)((x >> 8) % 100000) / 1000.0;
+	c[10].f = (double)((x >> 32) % 10000) / 1000.0;
+	c[11].f = (double)((y >> 47) % 10000) / 1000.0;
+	c[12].i = (int64_t)((x >> 60) == 0);
+	c[13].i = (int64_t)((y >> 60) == 0);
+}
+
 int main(int argc, char **argv)
 {
-	struct wfw_csv_writer cw;
-	struct wfw_bin_writer bw;
-	struct wultfw_batch b = { 0 };
-	uint64_t rows, seed = 42;
-	char path[4096];
-
 	if (argc != 3) {
 		fprintf(stderr, "usage: gen_datapoints ROWS OUTDIR\n");
 		return 2;
 	}
-	rows = strtoull(argv[1], NULL, 10);
-	b.ncols = NCOLS;
-	b.capacity = 8192;
-	b.cells = calloc(b.capacity * NCOLS, sizeof(*b.cells));
-	snprintf(path, sizeof(path), "%s/datapoints.csv", argv[2]);
-	if (wfw_csvw_open(&cw, path, &schema, 0)) {
-		fprintf(stderr, "%s\n", cw.out.msg);
-		return 1;
-	}
-	snprintf(path, sizeof(path), "%s/datapoints.wfb", argv[2]);
-	if (wfw_binw_open(&bw, path, &schema, NULL, 0)) {
-		fprintf(stderr, "%s\n", bw.out.msg);
-		return 1;
-	}
-	for (uint64_t done = 0; done < rows; done += b.rows) {
-		b.rows = rows - done < b.capacity ? rows - done : b.capacity;
-		for (size_t r = 0; r < b.rows; r++) {
-			union wultfw_cell *c = wultfw_row(&b, r);
-			uint64_t x = wultfw_rand64(&seed);
-			int64_t ldist = 10000 + (int64_t)(x % 4000000);
-			int64_t wake = 2000 + (int64_t)((x >> 24) % 30000) +
-				((x & 0xfff) == 7 ? 5000000 : 0);
-
-			uint64_t y = wultfw_rand64(&seed);
-
-			c[0].i = wake;
-			c[1].i = ldist - wake / 2;
-			c[2].i = wake + 500 + (int64_t)(x >> 50);
-			c[3].i = (int64_t)((x >> 62) & 1);
-			c[4].i = ldist;
-			c[5].i = (int64_t)((x >> 40) % 4);
-			/* residencies: k / 1000, written like Python's repr */
-			c[6].f = (double)(y % 100000) / 1000.0;
-			c[7].f = (double)((y >> 17) % 100000) / 1000.0;
-			c[8].f = (double)((y >> 34) % 100000) / 1000.0;
-			c[9].f = (double)((x >> 8) % 100000) / 1000.0;
-			c[10].f = (double)((x >> 32) % 10000) / 1000.0;
-			c[11].f = (double)((y >> 47) % 10000) / 1000.0;
-			c[12].i = (int64_t)((x >> 60) == 0);
-			c[13].i = (int64_t)((y >> 60) == 0);
-		}
-		if (wfw_csvw_write(&cw, &b) || wfw_binw_write(&bw, &b)) {
-			fprintf(stderr, "%s%s\n", cw.out.msg, bw.out.msg);
-			return 1;
-		}
-	}
-	if (wfw_csvw_close(&cw) || wfw_binw_close(&bw)) {
-		fprintf(stderr, "%s%s\n", cw.out.msg, bw.out.msg);
-		return 1;
-	}
-	free(b.cells);
-	return 0;
+	return gen_write(strtoull(argv[1], NULL, 10), argv[2], &schema, row, 42);
 }

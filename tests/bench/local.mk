@@ -2,10 +2,10 @@
 # programs and runs each on a few datapoints (test_bench_build.sh), so a
 # change of the API they drive cannot leave them broken unnoticed.
 EXTRA_PROGRAMS = tests/bench/bench_stats_sink \
-	tests/bench/gen_datapoints tests/bench/bench_sinks
+	tests/bench/gen_datapoints tests/bench/bench_sinks tests/bench/gen_attrib
 if HAVE_CUNIT
 check_PROGRAMS += tests/bench/bench_stats_sink \
-	tests/bench/gen_datapoints tests/bench/bench_sinks
+	tests/bench/gen_datapoints tests/bench/bench_sinks tests/bench/gen_attrib
 TESTS += tests/bench/test_bench_build.sh
 endif
 EXTRA_DIST += tests/bench/test_bench_build.sh
@@ -16,11 +16,17 @@ tests_bench_bench_stats_sink_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS) \
 # Options come from the core's parser (ctx->cfg), as in a run.
 tests_bench_bench_stats_sink_LDADD = lib/stats/libwfw_stats.la lib/atomic/libwfw_atomic.la \
 	$(CORE_TEST_LIBS) -lm
-tests_bench_gen_datapoints_SOURCES = tests/bench/gen_datapoints.c
+tests_bench_gen_datapoints_SOURCES = tests/bench/gen_datapoints.c tests/bench/gen_write.c \
+	tests/bench/gen_write.h
 tests_bench_gen_datapoints_LDADD = lib/datafmt/libwfw_datafmt.la
+# calc --explain's input: a result with the attribution's columns
+tests_bench_gen_attrib_SOURCES = tests/bench/gen_attrib.c tests/bench/gen_write.c \
+	tests/bench/gen_write.h
+tests_bench_gen_attrib_LDADD = lib/datafmt/libwfw_datafmt.la
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
 	tests/bench/bench_binary.sh tests/bench/bench_stream.sh tests/bench/bench_par.sh \
+	tests/bench/bench_explain.sh \
 	tests/bench/bench_kill9.py
 
 # Every benchmark's files go to the page cache of ${TMPDIR:-/tmp}, a disk
@@ -39,6 +45,7 @@ bench: bench-sinks tests/bench/bench_stats_sink$(EXEEXT) \
 	$(SHELL) $(srcdir)/tests/bench/bench_calc.sh $(abs_builddir)
 	@$(MAKE) $(AM_MAKEFLAGS) bench-binary
 	@$(MAKE) $(AM_MAKEFLAGS) bench-stream
+	@$(MAKE) $(AM_MAKEFLAGS) bench-explain
 	@$(MAKE) $(AM_MAKEFLAGS) bench-kill9
 
 # The binary format end to end: sizes, cat, calc, convert both ways, pandas.
@@ -46,6 +53,12 @@ bench: bench-sinks tests/bench/bench_stats_sink$(EXEEXT) \
 bench-binary: tests/bench/gen_datapoints$(EXEEXT) wultfw$(EXEEXT)
 	@echo "== binary format: size, calc, convert, 10 million rows =="
 	$(SHELL) $(srcdir)/tests/bench/bench_binary.sh $(abs_builddir)
+
+# calc --explain on 10 million rows with the attribution's columns.
+.PHONY: bench-explain
+bench-explain: tests/bench/gen_attrib$(EXEEXT) wultfw$(EXEEXT)
+	@echo "== calc --explain, 10 million rows =="
+	$(SHELL) $(srcdir)/tests/bench/bench_explain.sh $(abs_builddir)
 
 # Streaming: peak RSS at 10 M and 100 M rows (11 GB of files in
 # ${TMPDIR:-/tmp}, deleted after), a file read from the disk, a cgroup.

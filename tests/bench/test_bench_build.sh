@@ -28,4 +28,13 @@ mkdir gen
 expect_status 0 $? "gen_datapoints: 1000 rows"
 [ "$(wc -l <gen/datapoints.csv)" = 1001 ] && ok "gen_datapoints: 1000 rows and a header" ||
 	fail "gen_datapoints: $(wc -l <gen/datapoints.csv) lines in datapoints.csv"
+mkdir attrib
+"$B/gen_attrib" 1000 "$work/attrib" >attrib.out 2>&1
+expect_status 0 $? "gen_attrib: 1000 rows"
+"$WULTFW" calc --explain 99 attrib >attrib.out 2>&1
+expect_status 0 $? "gen_attrib: calc --explain reads what it wrote"
+[ "$(wc -l <attrib/datapoints.csv)" = 1001 ] && ok "gen_attrib: 1000 rows and a header" ||
+	fail "gen_attrib: $(wc -l <attrib/datapoints.csv) lines in datapoints.csv"
+if grep -q "break" attrib.out; then fail "gen_attrib: rows break the identity:"; cat attrib.out; else
+	ok "gen_attrib: every row's parts add up"; fi
 finish

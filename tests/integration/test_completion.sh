@@ -53,6 +53,9 @@ expect_completion "wultfw convert -t b" "binary "
 expect_completion "wultfw deploy --dr" "--dry-run "
 expect_completion "wultfw calc res" "res-a res-b "
 expect_completion "wultfw calc res-a/" "res-a/datapoints.csv "
+# --explain [PCT]: the option, then results as for calc
+expect_completion "wultfw calc --expl" "--explain "
+expect_completion "wultfw calc --explain res" "res-a res-b "
 got=$(WULTFW_SYSFS_ROOT="$work" complete_line "wultfw --cstates ")
 if [ "$got" = "C1E POLL " ]; then ok "C-state names of the highest CPU with cpuidle"; else
 	fail "C-state names from $work/sys: got '$got', expected 'C1E POLL '"

@@ -27,6 +27,8 @@ struct targs {
 	int to;
 	int calls;
 	struct wfw_names names;
+	bool level_set;		/* --level given, its value or not */
+	const char *level;
 };
 
 static const char *const formats[] = { "csv", "binary", NULL };
@@ -45,6 +47,21 @@ static enum wfw_cli_next stop_call(void *field, const char *value)
 	return WFW_CLI_DONE;
 }
 
+/* --level [N]: a value left out may be the next word, when it is digits. */
+static enum wfw_cli_next level_call(void *field, const char *value)
+{
+	struct targs *a = field;
+
+	a->level_set = true;
+	a->level = value;
+	return WFW_CLI_NEXT;
+}
+
+static bool digits(const char *word)
+{
+	return *word && strspn(word, "0123456789") == strlen(word);
+}
+
 #define AT(f) .off = offsetof(struct targs, f)
 static const struct wfw_cli_opt topts[] = {
 	{ "output", 'o', WFW_CLI_STRING, "OUT", "file to write", AT(out), .required = true },
@@ -59,6 +76,8 @@ static const struct wfw_cli_opt topts[] = {
 	{ "list", 0, WFW_CLI_CALL, NULL, "list and stop", .set = stop_call },
 	{ "secret", 0, WFW_CLI_STRING, "X", "for tests", AT(expr), .hidden = true },
 	{ "names", 0, WFW_CLI_NAMES, "LIST", "names, comma-separated", AT(names) },
+	{ "level", 'l', WFW_CLI_CALL, "N", "a level, or the default", .off = 0,
+	  .set = level_call, .optional = digits },
 	WFW_CLI_END
 };
 
@@ -294,6 +313,35 @@ static void test_help(void)
 	CU_ASSERT(lines(out) > 12);
 }
 
+static void test_optional(void)
+{
+	struct targs a;
+
+	CU_ASSERT_EQUAL(PARSE(&a, "-o", "x", "--level", "5", "in"), WFW_CLI_NEXT);
+	CU_ASSERT(a.level_set);
+	CU_ASSERT_STRING_EQUAL(a.level, "5");
+	CU_ASSERT_EQUAL(optind, 5);
+	CU_ASSERT_EQUAL(PARSE(&a, "-o", "x", "--level", "in"), WFW_CLI_NEXT);
+	CU_ASSERT(a.level_set && !a.level);
+	CU_ASSERT_EQUAL(optind, 4);	/* "in" stays an operand */
+	/* after the operand: the next word is still its value */
+	CU_ASSERT_EQUAL(PARSE(&a, "in", "--level", "7", "-o", "x"), WFW_CLI_NEXT);
+	CU_ASSERT_STRING_EQUAL(a.level, "7");
+	CU_ASSERT_EQUAL(optind, 5);
+	CU_ASSERT_EQUAL(PARSE(&a, "-o", "x", "--level", "-c", "in"), WFW_CLI_NEXT);
+	CU_ASSERT(a.level_set && !a.level);
+	CU_ASSERT_EQUAL(a.calls, 1);
+	CU_ASSERT_EQUAL(PARSE(&a, "-o", "x", "--level=high", "in"), WFW_CLI_NEXT);
+	CU_ASSERT_STRING_EQUAL(a.level, "high");	/* given with '=': the option's own to judge */
+	CU_ASSERT_EQUAL(PARSE(&a, "-o", "x", "-l3", "in"), WFW_CLI_NEXT);
+	CU_ASSERT_STRING_EQUAL(a.level, "3");
+	CU_ASSERT_EQUAL(PARSE(&a, "-o", "x", "-l", "4", "in"), WFW_CLI_NEXT);
+	CU_ASSERT_STRING_EQUAL(a.level, "4");
+	CU_ASSERT_EQUAL(PARSE(&a, "-o", "x", "--", "--level", "in"), WFW_CLI_USAGE);
+	PARSE(&a, "--help");
+	TU_ASSERT_CONTAINS(out, "  -l, --level [N] ");
+}
+
 static void test_table_bugs(void)
 {
 	static const struct wfw_cli_opt twice[] = {
@@ -309,6 +357,10 @@ static void test_table_bugs(void)
 		{ "n", 'n', WFW_CLI_UINT, "N", "n", .def = "0", .min = "1" },
 		WFW_CLI_END
 	};
+	static const struct wfw_cli_opt opt_flag[] = {
+		{ "f", 'f', WFW_CLI_FLAG, NULL, "f", .optional = digits },
+		WFW_CLI_END
+	};
 	struct wfw_cli c = tcli;
 	struct targs a;
 
@@ -321,6 +373,9 @@ static void test_table_bugs(void)
 	c.opts = nodef;
 	CU_ASSERT_EQUAL(parse_in(&c, &a, (const char *const[]){ "in" }, 1), WFW_CLI_FAILED);
 	TU_ASSERT_CONTAINS(err, "--n: its default is refused (a bug: report it)");
+	c.opts = opt_flag;
+	CU_ASSERT_EQUAL(parse_in(&c, &a, (const char *const[]){ "in" }, 1), WFW_CLI_FAILED);
+	TU_ASSERT_CONTAINS(err, "--f: only a called option's value can be optional");
 }
 
 int main(void)
@@ -338,6 +393,7 @@ int main(void)
 	CU_add_test(s, "operands and required options", test_operands);
 	CU_add_test(s, "--help and listings stop the parse", test_stops);
 	CU_add_test(s, "--help lists every option of the table", test_help);
+	CU_add_test(s, "a value that may be left out", test_optional);
 	CU_add_test(s, "a table's own mistakes", test_table_bugs);
 	return tu_run();
 }
