@@ -89,14 +89,14 @@ static void note_smi(struct wultfw_ctx *ctx, int cpu)
 	struct attrib_smi smi;
 	char why[256], line[320];
 
+	/* Why SMICnt is absent: the CPU has no count, or (a read at both ends
+	 * of each interval being the source's to make) not per datapoint. */
 	if (attrib_smi_open(&smi, cpu, "", why, sizeof(why))) {
-		snprintf(line, sizeof(line), "not available: %s", why);
-		wultfw_info(ctx, "attrib_smi", line);
+		wultfw_info(ctx, "attrib_smi", why);
 		return;
 	}
-	/* Per datapoint it needs a read at both ends of each interval,
-	 * which only the source could make: not a column yet. */
-	snprintf(line, sizeof(line), "%s readable, not per datapoint yet", smi.how);
+	snprintf(line, sizeof(line), "%s is readable, but not read at each datapoint's ends yet",
+		 smi.how);
 	wultfw_info(ctx, "attrib_smi", line);
 	attrib_smi_close(&smi);
 }
@@ -217,6 +217,38 @@ static int attrib_start(struct wultfw_ctx *ctx)
 
 /* ---- annotate ---- */
 
+/*
+ * An NMI that ran several handlers comes as one record per handler, back
+ * to back: one NMI for NMICnt, so a record starting within this of the
+ * last one's end is merged into it.
+ */
+#define NMI_SAME_NS 1000
+
+/* Add n records, merging an NMI's handler records. 0 or -ENOMEM. */
+static int add_records(struct attrib *a, const struct attrib_event *ev, size_t n)
+{
+	struct attrib_event buf[256];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct attrib_event *last = k ? &buf[k - 1] : NULL;
+
+		if (last && last->kind == ATTRIB_NMI && ev[i].kind == ATTRIB_NMI &&
+		    ev[i].ts >= last->ts && ev[i].ts - ev[i].dur <= last->ts + NMI_SAME_NS) {
+			last->dur = ev[i].ts - (last->ts - last->dur);
+			last->ts = ev[i].ts;
+			continue;
+		}
+		if (k == sizeof(buf) / sizeof(buf[0])) {
+			if (attrib_acct_add(a->acct, buf, k))
+				return -ENOMEM;
+			k = 0;
+		}
+		buf[k++] = ev[i];
+	}
+	return k && attrib_acct_add(a->acct, buf, k) ? -ENOMEM : 0;
+}
+
 /* Records from the ring into the accounting; a loss marks a window. */
 static int take_records(void *arg, const struct attrib_event *ev, size_t n)
 {
@@ -226,13 +258,13 @@ static int take_records(void *arg, const struct attrib_event *ev, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (ev[i].kind != ATTRIB_LOST)
 			continue;
-		if (i > from && attrib_acct_add(a->acct, &ev[from], i - from))
+		if (i > from && add_records(a, &ev[from], i - from))
 			return -ENOMEM;
 		attrib_acct_lost(a->acct, ev[i].ts - ev[i].dur, ev[i].ts);
 		a->kick = true;
 		from = i + 1;
 	}
-	if (n > from && attrib_acct_add(a->acct, &ev[from], n - from))
+	if (n > from && add_records(a, &ev[from], n - from))
 		return -ENOMEM;
 	return 0;
 }
@@ -312,24 +344,42 @@ static int attrib_annotate(struct wultfw_ctx *ctx, const struct wultfw_intervals
 
 /* ---- stop ---- */
 
+/*
+ * A comm as a CSV field: the measured system's bytes, control ones shown as
+ * '?', quoted (quotes doubled) when it holds a comma or a quote (RFC 4180).
+ */
+static void comm_field(const char *comm, char *out, size_t len)
+{
+	size_t n = strnlen(comm, ATTRIB_COMM_LEN), c = 0;
+	bool quote = memchr(comm, ',', n) || memchr(comm, '"', n);
+
+	if (quote)
+		out[c++] = '"';
+	for (size_t k = 0; k < n && c + 3 < len; k++) {
+		unsigned char ch = (unsigned char)comm[k];
+
+		if (ch == '"')
+			out[c++] = '"';
+		out[c++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+	}
+	if (quote)
+		out[c++] = '"';
+	out[c] = '\0';
+}
+
 static int write_threads(struct wultfw_ctx *ctx, struct attrib *a)
 {
 	size_t n = 0;
 	const struct attrib_thread *t = attrib_acct_threads(a->acct, &n);
-	char line[64];
+	char line[96], comm[2 * ATTRIB_COMM_LEN + 4];
 	int ret = wultfw_file_write(ctx, a->threads, "PID,Comm\n", 9, 0);
 
 	for (size_t i = 0; !ret && i < n; i++) {
-		char comm[ATTRIB_COMM_LEN + 1];
-		size_t k;
+		int k;
 
-		/* A comm is the measured system's: printable, no CSV quoting needed. */
-		for (k = 0; k < ATTRIB_COMM_LEN && t[i].comm[k]; k++)
-			comm[k] = t[i].comm[k] >= 0x20 && t[i].comm[k] < 0x7f &&
-				  t[i].comm[k] != ',' && t[i].comm[k] != '"' ? t[i].comm[k] : '_';
-		comm[k] = '\0';
-		k = (size_t)snprintf(line, sizeof(line), "%u,%s\n", t[i].pid, comm);
-		ret = wultfw_file_write(ctx, a->threads, line, k, 1);
+		comm_field(t[i].comm, comm, sizeof(comm));
+		k = snprintf(line, sizeof(line), "%u,%s\n", t[i].pid, comm);
+		ret = wultfw_file_write(ctx, a->threads, line, (size_t)k, 1);
 	}
 	if (wultfw_file_close(ctx, a->threads, ret >= 0) < 0 && ret >= 0)
 		ret = -EIO;
