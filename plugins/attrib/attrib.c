@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,7 @@ static const struct wultfw_option attrib_options[] = {
 /* Columns in the order attrib_fill() writes them. */
 enum {
 	C_IRQ, C_SOFTIRQ, C_NMI, C_THREAD, C_EXIT,
-	C_IRQCNT, C_SWIRQCNT, C_NMICNT, C_CAUSE, C_CAUSEPID, NCOLS
+	C_IRQCNT, C_SWIRQCNT, C_NMICNT, C_CAUSE, C_CAUSETIME, C_CAUSEPID, NCOLS
 };
 
 static const struct wultfw_column attrib_columns[] = {
@@ -62,6 +63,8 @@ static const struct wultfw_column attrib_columns[] = {
 	[C_SWIRQCNT] = { "SWIRQCnt", "", WULTFW_COL_INT, 1, NULL, 0 },
 	[C_NMICNT] = { "NMICnt", "", WULTFW_COL_INT, 1, NULL, 0 },
 	[C_CAUSE] = { "Cause", "", WULTFW_COL_ENUM, 1, NULL, 0 },
+	/* The dominant contributor's own time: one IRQ, one thread, ... */
+	[C_CAUSETIME] = { "CauseTime", "us", WULTFW_COL_INT, 1000, NULL, 0 },
 	[C_CAUSEPID] = { "CausePID", "", WULTFW_COL_INT, 1, NULL, 0 },
 	{ .name = NULL },
 };
@@ -73,6 +76,7 @@ struct attrib {
 	struct attrib_irqtab irqs;
 	struct attrib_causes causes;
 	struct wultfw_column cols[NCOLS];
+	int at[NCOLS];		/* each column's place in cols, -1: the source's */
 	struct wultfw_schema schema;
 	struct wultfw_file *threads;
 	bool attached;
@@ -101,19 +105,44 @@ static void note_smi(struct wultfw_ctx *ctx, int cpu)
 	attrib_smi_close(&smi);
 }
 
-static int attrib_build_schema(struct wultfw_ctx *ctx, struct attrib *a)
+static bool has_column(const struct wultfw_schema *s, const char *name)
+{
+	for (size_t i = 0; i < s->ncols; i++)
+		if (!strcmp(s->cols[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * Its columns, but for those the source has already (hrt's NMICnt, counted
+ * by hrt over LTime..TAI): the source's are kept.
+ */
+static int attrib_build_schema(struct wultfw_ctx *ctx, struct attrib *a,
+			       const struct wultfw_schema *src)
 {
 	int ret = attrib_irqtab_read(&a->irqs, NULL, a->why, sizeof(a->why));
+	size_t n = 0;
 
 	if (ret)
 		return wultfw_fail(ctx, ret, "reading the IRQ names: %s", a->why);
 	if (attrib_causes_build(&a->causes, &a->irqs))
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");
-	memcpy(a->cols, attrib_columns, sizeof(a->cols));
-	a->cols[C_CAUSE].enum_names = (const char *const *)a->causes.names;
-	a->cols[C_CAUSE].n_enum = a->causes.n;
+	for (int c = 0; c < NCOLS; c++) {
+		a->at[c] = -1;
+		if (has_column(src, attrib_columns[c].name)) {
+			wultfw_log(ctx, WULTFW_LOG_DEBUG, "the source's %s kept",
+				   attrib_columns[c].name);
+			continue;
+		}
+		a->at[c] = (int)n;
+		a->cols[n++] = attrib_columns[c];
+	}
+	if (a->at[C_CAUSE] < 0 || a->at[C_EXIT] < 0)
+		return wultfw_fail(ctx, -EINVAL, "the source has columns Cause or ExitTime of its own: attribution cannot add its own");
+	a->cols[a->at[C_CAUSE]].enum_names = (const char *const *)a->causes.names;
+	a->cols[a->at[C_CAUSE]].n_enum = a->causes.n;
 	a->schema.cols = a->cols;
-	a->schema.ncols = NCOLS;
+	a->schema.ncols = n;
 	return 0;
 }
 
@@ -152,7 +181,7 @@ static int attrib_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run
 			   "this kernel lacks the tracepoints %s: their time counts as ExitTime",
 			   attrib_trace_missing(a->trace));
 	a->acct = attrib_acct_new(0);
-	ret = a->acct ? attrib_build_schema(ctx, a) : -ENOMEM;
+	ret = a->acct ? attrib_build_schema(ctx, a, run->schema) : -ENOMEM;
 	if (ret) {
 		attrib_close(ctx);
 		return ret;
@@ -282,20 +311,28 @@ static int drain(struct wultfw_ctx *ctx, struct attrib *a)
 	return 0;
 }
 
+/* Column c of the row, unless the source has its own. */
+static void put(const struct attrib *a, union wultfw_cell *row, int c, int64_t v)
+{
+	if (a->at[c] >= 0)
+		row[a->at[c]].i = v;
+}
+
 static void fill(const struct attrib *a, const struct attrib_row *r,
 		 union wultfw_cell *row)
 {
-	row[C_IRQ].i = (int64_t)r->irq_ns;
-	row[C_SOFTIRQ].i = (int64_t)r->softirq_ns;
-	row[C_NMI].i = (int64_t)r->nmi_ns;
-	row[C_THREAD].i = (int64_t)r->thread_ns;
-	row[C_EXIT].i = (int64_t)r->exit_ns;
-	row[C_IRQCNT].i = r->irq_cnt;
-	row[C_SWIRQCNT].i = r->softirq_cnt;
-	row[C_NMICNT].i = r->nmi_cnt;
-	row[C_CAUSE].i = (int64_t)attrib_causes_index(&a->causes, r);
+	put(a, row, C_IRQ, (int64_t)r->irq_ns);
+	put(a, row, C_SOFTIRQ, (int64_t)r->softirq_ns);
+	put(a, row, C_NMI, (int64_t)r->nmi_ns);
+	put(a, row, C_THREAD, (int64_t)r->thread_ns);
+	put(a, row, C_EXIT, (int64_t)r->exit_ns);
+	put(a, row, C_IRQCNT, r->irq_cnt);
+	put(a, row, C_SWIRQCNT, r->softirq_cnt);
+	put(a, row, C_NMICNT, r->nmi_cnt);
+	put(a, row, C_CAUSE, (int64_t)attrib_causes_index(&a->causes, r));
+	put(a, row, C_CAUSETIME, (int64_t)r->cause_ns);
 	if (r->cause_pid >= 0)
-		row[C_CAUSEPID].i = r->cause_pid;
+		put(a, row, C_CAUSEPID, r->cause_pid);
 }
 
 static int attrib_annotate(struct wultfw_ctx *ctx, const struct wultfw_intervals *iv,

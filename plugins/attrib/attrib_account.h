@@ -45,6 +45,7 @@ struct attrib_row {
 	enum attrib_cause cause;
 	uint32_t cause_id;
 	int64_t cause_pid;	/* the pid when cause is THREAD, else -1 */
+	uint64_t cause_ns;	/* the dominant contributor's own time */
 };
 
 /* What attrib_acct_explain() could say; only ATTRIB_OK fills the row. */

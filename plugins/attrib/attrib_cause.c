@@ -16,7 +16,7 @@ static const char *const softirq_names[] = {
 };
 #define NSOFTIRQ (sizeof(softirq_names) / sizeof(softirq_names[0]))
 
-/* Fixed positions after the numbered IRQs. */
+/* Positions after the numbered IRQs: the vectors, irq:other, then softirqs. */
 enum { AFTER_VEC = ATTRIB_NVEC, AFTER_OTHER = ATTRIB_NVEC + 1 };
 
 static int add(struct attrib_causes *c, const char *name)
@@ -91,7 +91,7 @@ static size_t irq_index(const struct attrib_causes *c, unsigned int irq)
 size_t attrib_causes_index(const struct attrib_causes *c,
 			   const struct attrib_row *row)
 {
-	size_t vec0 = c->first_irq + c->nirq, soft0 = vec0 + AFTER_OTHER + 1;
+	size_t vec0 = c->first_irq + c->nirq, soft0 = vec0 + AFTER_OTHER;
 
 	switch (row->cause) {
 	case ATTRIB_CAUSE_IRQ:

@@ -93,6 +93,7 @@ int attrib_sums_row(struct attrib_sums *s, uint32_t measuring_pid,
 	row->nmi_cnt = s->nmi_cnt;
 	row->cause = (enum attrib_cause)(best >> 32);
 	row->cause_id = (uint32_t)best;
+	row->cause_ns = best_ns;
 	row->cause_pid = row->cause == ATTRIB_CAUSE_THREAD ? (int64_t)row->cause_id : -1;
 	*comm = NULL;
 	if (row->cause == ATTRIB_CAUSE_THREAD)

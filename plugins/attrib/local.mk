@@ -92,3 +92,19 @@ plugins_attrib_attrib_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/attri
 plugins_attrib_attrib_la_LDFLAGS = $(PLUGIN_MODULE_FLAGS)
 plugins_attrib_attrib_la_LIBADD = plugins/attrib/libattrib_trace.la \
 	plugins/attrib/libattrib_account.la -lpthread
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_attrib_cause
+TESTS += tests/unit/test_attrib_cause
+tests_unit_test_attrib_cause_SOURCES = tests/unit/test_attrib_cause.c \
+	plugins/attrib/attrib_cause.c
+tests_unit_test_attrib_cause_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/attrib \
+	-I$(top_srcdir)/tests/unit
+tests_unit_test_attrib_cause_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_attrib_cause_LDADD = plugins/attrib/libattrib_trace.la \
+	tests/unit/libtestutil.la $(CUNIT_LIBS)
+endif
+# Noise made on purpose on the measured CPU (test_attrib.sh).
+check_PROGRAMS += tests/attrib/wfw-noise
+tests_attrib_wfw_noise_SOURCES = tests/attrib/wfw-noise.c
+TESTS += tests/integration/test_attrib.sh
+EXTRA_DIST += tests/integration/test_attrib.sh tests/integration/test_attrib_check.py

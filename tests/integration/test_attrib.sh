@@ -1,0 +1,109 @@
+#!/bin/sh
+# Latency attribution against noise we make ourselves (issue 30), through
+# the real binary with the attrib annotator on CPU 1: a quiet timer run and
+# a quiet hrt run (the identity on every row, most of the time idle exit),
+# a SCHED_FIFO thread wfw-spin spinning known times (named, and its time
+# measured within 10% or 5 us), UDP sent on lo from CPU 1 (NET_RX named).
+# Needs root and BTF; skips naming what is missing.
+. "${abs_top_srcdir:?}/tests/integration/lib.sh"
+export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
+cd "$work" || exit 1
+check="python3 $srcdir/tests/integration/test_attrib_check.py"
+noise="$top/tests/attrib/wfw-noise"
+lock=/tmp/wultfw-attrib-tests.lock	# one attribution loaded at a time
+
+# cfg NAME SOURCE-GROUP SECONDS
+cfg() {
+	cat >"$1.cfg" <<CFG
+name = "$1";
+source = $2;
+limits = { time = "$3s"; };
+annotate = ( { plugin = "attrib"; } );
+sinks = ( { plugin = "csv"; } );
+CFG
+}
+
+# run NAME: the experiment, bounded; its output in NAME.out.
+run() {
+	flock -w 120 "$lock" timeout 120 "$WULTFW" -q -c "$1.cfg" -o r >"$1.out" 2>&1
+}
+
+cfg quiet '{ plugin = "timer"; cpu = 1; priority = 90; }' 3
+run quiet
+st=$?
+if [ $st != 0 ] && grep -q "annotator 'attrib' (annotate\[0\]) cannot run here" quiet.out; then
+	echo "SKIP: $(sed -n "s/.*cannot run here: //p" quiet.out | head -1)"
+	exit 77
+fi
+expect_status 0 $st "a quiet timer run with attribution"
+
+# quiet_check DIR LATCOL WHAT
+quiet_check() {
+	set -- "$1" "$2" "$3" $($check identity "$1" "$2") x x x x x x x x
+	[ "$4" = rows ] || { fail "$3: the check could not read $1"; return; }
+	# $4 rows $5 N $6 empty $7 E $8 bad $9 B ${10} exit_share_median ${11} S
+	[ "$5" -gt 0 ] && [ "$9" = 0 ] && ok "$3: the identity holds on every row with a breakdown ($5 rows)" ||
+		fail "$3: $9 of $5 rows break IRQTime+SoftIRQTime+NMITime+ThreadTime+ExitTime = $2"
+	[ "$7" -le $(($5 / 100 + 1)) ] && ok "$3: $7 of $5 rows without a breakdown" ||
+		fail "$3: $7 of $5 rows without a breakdown (records lost: $(grep attrib_lost "$1/info.yml"))"
+	awk -v s="${11}" 'BEGIN { exit !(s >= 0.5) }' && ok "$3: most of a wake-up is idle exit (median share ${11})" ||
+		fail "$3: median idle-exit share ${11}"
+}
+quiet_check r/quiet WakeLatency "timer"
+expect_in r/quiet/info.yml "attrib_latency: 'WakeLatency'" "info.yml names the latency explained"
+expect_in r/quiet/attrib-threads.csv "PID,Comm" "attrib-threads.csv is there"
+timeout 60 "$WULTFW" calc --explain r/quiet >explain.out 2>&1
+expect_status 0 $? "calc --explain on it"
+expect_in explain.out "idle exit" "calc --explain names idle exit"
+
+# hrt, where it can run (its own checks say why not).
+cfg hrt '{ plugin = "hrt"; cpu = 1; }' 3
+if [ -e "$top/plugins/hrt/.libs/hrt.so" ] || [ -e "$top/plugins/hrt/hrt.la" ]; then
+	run hrt
+	st=$?
+	if [ $st = 0 ] && has_rows r/hrt/datapoints.csv 1; then
+		quiet_check r/hrt IntrLatency "hrt"
+	elif [ $st = 0 ]; then
+		skip_part "hrt: $(hrt_busy r/hrt || echo 'no datapoint')"
+	else
+		skip_part "hrt: $(grep -m1 error hrt.out)"
+	fi
+else
+	skip_part "hrt: not built here"
+fi
+
+# A SCHED_FIFO thread spinning 300 us every 7 ms on CPU 1, beside timer.
+cfg spin '{ plugin = "timer"; cpu = 1; }' 4
+timeout 30 "$noise" spin 1 300 7000 450 >spins.txt 2>spin.err &
+npid=$!
+run spin
+expect_status 0 $? "a timer run beside wfw-spin"
+wait_bounded $npid 30
+set -- $($check spin r/spin spins.txt) x x x x x x
+# rows N named M within W
+if [ "$1" != rows ]; then
+	fail "spin: the check could not read r/spin or spins.txt ($(head -c 300 spin.err))"
+elif [ "$2" -lt 5 ]; then
+	skip_part "spin: only $2 datapoints overlapped wfw-spin by more than 20 us and half their latency in this run"
+else
+	[ $(($4 * 10)) -ge $(($2 * 9)) ] && ok "spin: $4 of $2 rows named wfw-spin the dominant cause" ||
+		fail "spin: $4 of $2 rows named wfw-spin ($($check causes r/spin | head -5 | tr '\n' ' '))"
+	[ $(($6 * 10)) -ge $(($4 * 9)) ] && ok "spin: its CauseTime is the spin, within 10% or 5 us (less handlers and the timer's own interrupt), in $6 of those $4 rows" ||
+		fail "spin: its CauseTime is the spin in only $6 of those $4 rows"
+fi
+
+# UDP on lo sent from CPU 1: its NET_RX softirq runs there.
+cfg udp '{ plugin = "timer"; cpu = 1; }' 3
+timeout 30 "$noise" udp 1 4 2>udp.err &
+npid=$!
+run udp
+expect_status 0 $? "a timer run beside UDP sent from CPU 1"
+wait_bounded $npid 30
+if $check causes r/udp | grep -q "^softirq:NET_RX "; then
+	ok "udp: NET_RX named the dominant cause ($($check causes r/udp | grep '^softirq:NET_RX'))"
+elif awk -F, 'NR > 1 && $0 ~ /softirq:NET_RX/ { f = 1 } END { exit !f }' r/udp/datapoints.csv; then
+	ok "udp: NET_RX seen"
+else
+	skip_part "udp: no datapoint's interval overlapped a NET_RX softirq in this run ($($check causes r/udp | head -3 | tr '\n' ' '))"
+fi
+finish
