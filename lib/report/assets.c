@@ -165,7 +165,7 @@ static const char *assets_dir(const char **var)
 int wfw_report_copy_assets(const char *dir, char *err, size_t errlen)
 {
 	static const char *const files[] = { "index.html", "report.js",
-					     "report.css" };
+					     "explain.js", "report.css" };
 	const char *plotly = getenv("WULTFW_PLOTLY_JS"), *avar, *pvar = NULL;
 	const char *adir = assets_dir(&avar);
 	char from[PATH_MAX];
@@ -181,7 +181,7 @@ int wfw_report_copy_assets(const char *dir, char *err, size_t errlen)
 			 plotly);
 		return -ENOENT;
 	}
-	for (size_t i = 0; i < 3 && !ret; i++) {
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && !ret; i++) {
 		snprintf(from, sizeof(from), "%s/%s", adir, files[i]);
 		ret = copy_file(from, avar, dir, files[i], err, errlen);
 	}
