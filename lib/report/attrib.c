@@ -76,9 +76,11 @@ double wfw_attrib_bin_lo(size_t i)
 
 uint64_t wfw_attrib_milli(double v)
 {
-	double m = fmin(fmax(v * 1000, -9e15), 9e15);
+	double m = v * 1000;
 
-	return (uint64_t)llround(m);
+	if (!(m > -9e15 && m < 9e15))	/* NaN too: never for a kept value */
+		m = m > 0 ? 9e15 : -9e15;
+	return (uint64_t)(int64_t)(m + (m >= 0 ? 0.5 : -0.5));
 }
 
 /* Row a before row b when the largest come first (ties: the earlier row). */
@@ -205,8 +207,10 @@ static void bin_row(struct wfw_attrib *a, const struct wfw_attrib_row *r)
 
 	b->n++;
 	b->lat += wfw_attrib_milli(r->x.lat);
-	b->min = fmin(b->min, r->x.lat);
-	b->max = fmax(b->max, r->x.lat);
+	if (r->x.lat < b->min)
+		b->min = r->x.lat;
+	if (r->x.lat > b->max)
+		b->max = r->x.lat;
 	for (int c = 0; c < WFW_XP_NCAT; c++) {
 		uint64_t m = wfw_attrib_milli(r->x.t[c]);
 
@@ -217,24 +221,26 @@ static void bin_row(struct wfw_attrib *a, const struct wfw_attrib_row *r)
 	a->mismatched += (uint64_t)llabs((long long)(sum - wfw_attrib_milli(r->x.lat))) > 3;
 }
 
-static void add_row(struct wfw_attrib *a, const struct at *at)
+/*
+ * A row whose latency and parts (NaN: empty) are read: binned, and kept
+ * whole if among the largest (the rest of it read from at then).
+ */
+static void add_row(struct wfw_attrib *a, const struct at *at, double lat,
+		    const double *t)
 {
 	struct wfw_attrib_row r;
 
-	r.x.lat = num(at, a->lat);
-	if (!wfw_value_ok(r.x.lat)) {
+	if (!wfw_value_ok(lat)) {
 		a->seen++;
 		return;
 	}
 	a->values++;
-	for (int c = 0; c < WFW_XP_NCAT; c++) {
-		double v = num(at, a->t[c]);
-
-		r.x.t[c] = wfw_value_ok(v) ? v : NAN;
-	}
+	r.x.lat = lat;
+	for (int c = 0; c < WFW_XP_NCAT; c++)
+		r.x.t[c] = wfw_value_ok(t[c]) ? t[c] : NAN;
 	if (wfw_xp_explained(&r.x))
 		bin_row(a, &r);
-	if (wanted(a, r.x.lat)) {
+	if (wanted(a, lat)) {
 		whole_row(a, at, &r);
 		keep(a, &r);
 	}
@@ -282,22 +288,66 @@ void wfw_attrib_rows(struct wfw_attrib *a, const struct wultfw_schema *s,
 		     const struct wultfw_batch *b)
 {
 	struct at at = { .s = s };
+	double t[WFW_XP_NCAT];
 
 	map(a, s);
 	for (size_t i = 0; i < b->rows; i++) {
 		at.row = wultfw_crow(b, i);
-		add_row(a, &at);
+		for (int c = 0; c < WFW_XP_NCAT; c++)
+			t[c] = num(&at, a->t[c]);
+		add_row(a, &at, num(&at, a->lat), t);
 	}
+}
+
+/* A column of a column batch as numbers: raw cells and their divisor. */
+struct numcol {
+	const union wultfw_cell *v;	/* NULL: NaN (none, or names) */
+	double div;
+};
+
+static struct numcol numcol(const struct wultfw_schema *s,
+			    const struct wfw_col_batch *b, int c)
+{
+	const struct wultfw_column *col = c >= 0 ? &s->cols[c] : NULL;
+	struct numcol n = { .div = 1 };
+
+	if (!col || col->type == WULTFW_COL_ENUM || !b->col[c])
+		return n;
+	n.v = b->col[c];
+	if (col->type == WULTFW_COL_INT && col->divisor)
+		n.div = (double)col->divisor;
+	return n;
+}
+
+static inline double numcol_at(const struct numcol *n, size_t i)
+{
+	return n->v ? n->v[i].f / n->div : NAN;
 }
 
 void wfw_attrib_cols(struct wfw_attrib *a, const struct wultfw_schema *s,
 		     const struct wfw_col_batch *b)
 {
 	struct at at = { .s = s, .cb = b };
+	struct numcol lat, t[WFW_XP_NCAT];
+	double v[WFW_XP_NCAT];
 
 	map(a, s);
-	for (at.i = 0; at.i < b->rows; at.i++)
-		add_row(a, &at);
+	if (!b->numbers) {	/* cells as stored: read through num() */
+		for (at.i = 0; at.i < b->rows; at.i++) {
+			for (int c = 0; c < WFW_XP_NCAT; c++)
+				v[c] = num(&at, a->t[c]);
+			add_row(a, &at, num(&at, a->lat), v);
+		}
+		return;
+	}
+	lat = numcol(s, b, a->lat);
+	for (int c = 0; c < WFW_XP_NCAT; c++)
+		t[c] = numcol(s, b, a->t[c]);
+	for (at.i = 0; at.i < b->rows; at.i++) {
+		for (int c = 0; c < WFW_XP_NCAT; c++)
+			v[c] = numcol_at(&t[c], at.i);
+		add_row(a, &at, numcol_at(&lat, at.i), v);
+	}
 }
 
 void wfw_attrib_merge(struct wfw_attrib *dst, const struct wfw_attrib *src)

@@ -33,7 +33,10 @@ struct band {
 	double min, max;
 };
 
-/* The rows at or above the summary's p99.9: how many, all kept or not. */
+/*
+ * The rows at or above the summary table's p99.9 (`all`, the statistics of
+ * every datapoint): how many, all kept or not.
+ */
 struct tail {
 	double lo;		/* p99.9 */
 	uint64_t ntail;		/* 0: too few datapoints */
@@ -41,20 +44,22 @@ struct tail {
 	bool whole;		/* n == ntail */
 };
 
-static void tail_of(struct wfw_rep_result *r, const char *metric, struct tail *t)
+static void tail_of(const struct wfw_rep_result *r, const struct wfw_summary *all,
+		    struct tail *t)
 {
 	const struct wfw_attrib *a = r->attrib;
-	size_t m = wfw_rep_metric(&r->set, metric);
-	double p = TAIL_PCT;
-	struct wfw_summary s;
+	struct wfw_summary s = *all;
+	size_t k = 0;
 
 	memset(t, 0, sizeof(*t));
-	if (m == SIZE_MAX || wfw_statset_summary(&r->set, m, SIZE_MAX, &p, 1, &s))
+	while (k < WFW_REP_NPCTS && wfw_rep_pcts[k] != TAIL_PCT)
+		k++;
+	if (!s.count || k == WFW_REP_NPCTS || k >= s.npct)
 		return;
-	wfw_summary_shown(&s, &p);
-	if (isnan(s.pct[0]))
+	wfw_summary_shown(&s, wfw_rep_pcts);
+	if (isnan(s.pct[k]))
 		return;
-	t->lo = s.pct[0];
+	t->lo = s.pct[k];
 	while (t->n < a->ntop && a->top[t->n].x.lat >= t->lo)
 		t->n++;
 	t->whole = t->n < a->ntop || a->ntop == a->values;
@@ -351,7 +356,8 @@ static void top_json(FILE *f, const struct wfw_report *rep,
 }
 
 int wfw_attrib_emit(const struct wfw_report *rep, struct wfw_rep_result *r,
-		    const char *metric, const char *unit, FILE *f)
+		    const char *metric, const char *unit,
+		    const struct wfw_summary *all, FILE *f)
 {
 	const struct wfw_attrib *a = r->attrib;
 	struct tail t;
@@ -361,7 +367,7 @@ int wfw_attrib_emit(const struct wfw_report *rep, struct wfw_rep_result *r,
 		fputs("null", f);
 		return 0;
 	}
-	tail_of(r, metric, &t);
+	tail_of(r, all, &t);
 	fputs("{\"latency\": ", f);
 	wfw_json_string(f, metric);
 	fprintf(f, ", \"values\": %llu, \"explained\": %llu, \"mismatched\": %llu, \"smi\": %s, \"tail_whole\": %s, \"kept\": %zu, \"notes\": ",

@@ -388,7 +388,7 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 	fputs("], \"explain\": [", f);
 	for (size_t i = 0; i < rep->nres && !ret; i++) {
 		fputs(i ? ", " : "", f);
-		ret = wfw_attrib_emit(rep, &rep->res[i], name, unit, f);
+		ret = wfw_attrib_emit(rep, &rep->res[i], name, unit, &all[i], f);
 	}
 	fputs("]}", f);
 	free(all);

@@ -264,11 +264,13 @@ double wfw_timeline_t0(const struct wfw_rep_result *r);
 #define WFW_REPORT_EXPLAIN_MARKS 100
 
 /*
- * r's explanation of `metric` (in `unit`) for data.js ({...}), or null
- * when r has no attribution of it. 0 or -ENOMEM.
+ * r's explanation of `metric` (in `unit`; `all`: its summary of every
+ * datapoint, with wfw_rep_pcts) for data.js ({...}), or null when r has
+ * no attribution of it. 0 or -ENOMEM.
  */
 int wfw_attrib_emit(const struct wfw_report *rep, struct wfw_rep_result *r,
-		    const char *metric, const char *unit, FILE *f);
+		    const char *metric, const char *unit,
+		    const struct wfw_summary *all, FILE *f);
 void wfw_timeline_free(struct wfw_rep_timeline *t);
 
 /* ---- emit.c ---- */
