@@ -61,6 +61,10 @@ static const struct wfw_cli report_cli = {
 		 "(all datapoints and per requested C-state), scatter plots against\n"
 		 "LDist and SilentTime, a histogram and a percentile (CCDF) plot. With\n"
 		 "several results every table and plot compares them with the first.\n"
+		 "A result with latency attribution also gets, in the tab of the latency\n"
+		 "it explains, where the time went: its composition by percentile band,\n"
+		 "the tail's causes in words (as calc --explain) and its largest\n"
+		 "datapoints; a result with collectors, a Timeline tab.\n"
 		 "The directory opens from file:// without network: open index.html.\n",
 	.opts = report_opts,
 	.operand = "RESULT", .min_operands = 1, .max_operands = REP_MAX,
