@@ -18,7 +18,7 @@
 
 /*
  * Bins of the latency: a positive float's bits >> 16 (its exponent and 7
- * bits of mantissa), 2^(1/128) wide (0.54%), from 2^-10 to 2^30 of the
+ * bits of mantissa): 128 an octave, 0.4-0.8% wide, from 2^-10 to 2^30 of the
  * unit (about 1 ns to 18 minutes in us); below and above: the end bins.
  */
 #define WFW_ATTRIB_BIN_BASE (117u << 7)		/* 2^-10 */

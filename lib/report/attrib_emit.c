@@ -108,7 +108,7 @@ static void take_tail(struct wfw_attrib_bin *bins, const struct wfw_attrib *a,
 
 /*
  * The bands from the bins: a bin goes to the band its first datapoint's
- * share of all of them falls in (the bins are 0.54% wide). The tail's
+ * share of all of them falls in (the bins are 0.4-0.8% wide). The tail's
  * band is its rows themselves when they were all kept.
  */
 static int make_bands(const struct wfw_attrib *a, const struct tail *t,

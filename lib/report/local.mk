@@ -23,6 +23,12 @@ TESTS += tests/unit/test_jsnum
 tests_unit_test_jsnum_SOURCES = tests/unit/test_jsnum.c
 tests_unit_test_jsnum_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_jsnum_LDADD = lib/report/libwfw_report.la tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
+check_PROGRAMS += tests/unit/test_attrib
+TESTS += tests/unit/test_attrib
+tests_unit_test_attrib_SOURCES = tests/unit/test_attrib.c
+tests_unit_test_attrib_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_attrib_LDADD = lib/report/libwfw_report.la lib/datafmt/libwfw_datafmt.la \
+	tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
 endif
 lib_report_libwfw_report_la_SOURCES += \
 	lib/report/report.h lib/report/emit.c lib/report/pieces.c lib/report/timeline.c \
@@ -34,6 +40,7 @@ lib_report_libwfw_report_la_CPPFLAGS = $(AM_CPPFLAGS) \
 tests_unit_test_reduce_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_test_sample_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_test_jsnum_CPPFLAGS = $(AM_CPPFLAGS)
+tests_unit_test_attrib_CPPFLAGS = $(AM_CPPFLAGS)
 
 # The report's page: installed, copied into every report.
 reportassetsdir = $(pkgdatadir)/report

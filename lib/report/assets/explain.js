@@ -173,7 +173,7 @@ function xpSection(rep, m, x, ri, panel) {
 	}
 	sec.appendChild(xpBandTable(x, m.unit));
 	sec.appendChild(el("p", { class: "note" },
-		"Bands: the datapoints with a breakdown from the least to p50, p50 to p90, ... (split at bins 0.54% wide), " +
+		"Bands: the datapoints with a breakdown from the least to p50, p50 to p90, ... (split at bins 0.4-0.8% wide), " +
 		"p99.9 and above (the datapoints of the words above), and the largest; each category's mean time per datapoint " +
 		"and its share of the band's summed latency."));
 	if (x.top.n) {
