@@ -130,7 +130,14 @@ int wfw_xp_print(FILE *f, const struct wfw_xp_in *in);
 void wfw_xp_print_analysis(FILE *f, const struct wfw_xp_in *in,
 			   const struct wfw_xp_analysis *a);
 
-/* A name from the measured system as text: bytes < 0x20 and 0x7f as \xNN. */
+/*
+ * A name from the measured system as text: bytes < 0x20 and 0x7f as \xNN,
+ * at most WFW_XP_NAME_MAX bytes of it (then "..."): a hostile file's
+ * megabyte of a name stays out of the words.
+ */
+#define WFW_XP_NAME_MAX 200
 void wfw_xp_put_name(FILE *f, const char *s);
+/* The bytes of s shown: all, or WFW_XP_NAME_MAX less a cut character's. */
+size_t wfw_xp_name_len(const char *s);
 
 #endif

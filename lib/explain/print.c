@@ -9,12 +9,28 @@
 
 void wfw_xp_put_name(FILE *f, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+	size_t n = wfw_xp_name_len(s);
+
+	for (const unsigned char *p = (const unsigned char *)s; p && n; p++, n--) {
 		if (*p < 0x20 || *p == 0x7f)
 			fprintf(f, "\\x%02x", *p);
 		else
 			fputc(*p, f);
 	}
+	if (s && s[wfw_xp_name_len(s)])
+		fputs("...", f);
+}
+
+size_t wfw_xp_name_len(const char *s)
+{
+	size_t n = s ? strnlen(s, WFW_XP_NAME_MAX + 1) : 0;
+
+	if (n <= WFW_XP_NAME_MAX)
+		return n;
+	n = WFW_XP_NAME_MAX;
+	while (n && ((unsigned char)s[n] & 0xc0) == 0x80)	/* not inside a character */
+		n--;
+	return n;
 }
 
 /* " us", or nothing for a unitless metric. */

@@ -280,13 +280,23 @@ static size_t shown_counters(const struct wfw_rep_result *r)
 	return n < WFW_REPORT_EXPLAIN_COUNTERS ? n : WFW_REPORT_EXPLAIN_COUNTERS;
 }
 
-/* A name (Cause, ReqCState, a comm) or null. */
+/* A name (Cause, ReqCState, a comm) or null; as long as the words show it. */
 static void name_json(FILE *f, const char *s)
 {
-	if (s)
-		wfw_json_string(f, s);
-	else
+	char cut[WFW_XP_NAME_MAX + 4];
+	size_t n = wfw_xp_name_len(s);
+
+	if (!s) {
 		fputs("null", f);
+		return;
+	}
+	if (!s[n]) {
+		wfw_json_string(f, s);
+		return;
+	}
+	memcpy(cut, s, n);
+	memcpy(cut + n, "...", 4);
+	wfw_json_string(f, cut);
 }
 
 static void top_row_json(FILE *f, const struct wfw_rep_result *r,

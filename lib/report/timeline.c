@@ -282,7 +282,7 @@ static void marks(const struct wfw_rep_result *r, size_t n, double t0, FILE *f)
 	for (size_t i = 0; a && i < a->ntop && k < n; i++) {
 		const struct wfw_attrib_row *row = &a->top[i];
 
-		if (isnan(row->ltime_ns))
+		if (!isfinite(row->ltime_ns))
 			continue;
 		fprintf(f, "%s{\"rank\": %zu, \"t\": ", k++ ? ", " : "", i + 1);
 		wfw_rep_num(f, (row->ltime_ns - t0) / 1e9);

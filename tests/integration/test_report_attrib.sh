@@ -275,6 +275,22 @@ expect_in r-nonames.err "1 datapoint whose parts do not add up to WakeLatency" "
 report r-badnames badnames
 expect_in r-badnames.err "badnames/attrib-threads.csv:3: PID is not a number" "a bad names file: its line"
 
+# Causes of 100 KB each (a hostile file): the page stays small, each name
+# cut to its first 200 bytes in the words and the table.
+mkdir bignames
+awk 'BEGIN { x = "x"; while (length(x) < 100000) x = x x;
+	print "WakeLatency,IRQTime,SoftIRQTime,NMITime,ThreadTime,ExitTime,Cause,CausePID";
+	for (i = 0; i < 60; i++)
+		printf "%d.000,%d.000,0,0,0,10.000,irq:%d %s,\n", 10 + i, i, i, x }' >bignames/datapoints.csv
+printf "attrib_latency: 'WakeLatency'\n" >bignames/info.yml
+report r-bignames bignames
+expect_status 0 $? "a result with causes of 100 KB"
+size=$(stat -c %s r-bignames/data.js)
+[ "$size" -lt 60000 ] && ok "its data.js stays small ($size bytes for 6 MB of names)" || fail "data.js of $size bytes"
+explain r-bignames/data.js >bignames.json
+expect_in bignames.json 'dominant irq:59 xxxxxxxx' "the words name the max's cause"
+expect_in bignames.json 'xxx...' "cut short"
+
 # None of it without the columns; the timeline says in one line when the
 # datapoints lack LTime.
 mkdir plain

@@ -106,6 +106,26 @@ static void test_hostile_and_few(void)
 	free(s);
 }
 
+/* A name of a megabyte: its first 200 bytes, not cutting a character. */
+static void test_long_name(void)
+{
+	char *name = malloc(1 << 20), *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_FATAL(name && f);
+	memset(name, 'a', (1 << 20) - 1);
+	name[(1 << 20) - 1] = '\0';
+	memcpy(name + 199, "\xc3\xa9", 2);	/* e-acute across byte 200 */
+	wfw_xp_put_name(f, name);
+	fclose(f);
+	CU_ASSERT_EQUAL(len, 199 + 3);
+	CU_ASSERT_STRING_EQUAL(buf + 199, "...");
+	CU_ASSERT_EQUAL(wfw_xp_name_len("short"), 5);
+	free(buf);
+	free(name);
+}
+
 static void test_cause_cat(void)
 {
 	CU_ASSERT_EQUAL(wfw_xp_cause_cat("irq:LOC"), WFW_XP_IRQ);
@@ -181,6 +201,7 @@ int main(void)
 	CU_add_test(s, "more_causes", test_more_causes);
 	CU_add_test(s, "hostile_and_few", test_hostile_and_few);
 	CU_add_test(s, "cause_cat", test_cause_cat);
+	CU_add_test(s, "long_name", test_long_name);
 	CU_add_test(s, "threads", test_threads);
 	CU_add_test(s, "threads_bad", test_threads_bad);
 	return tu_run();
