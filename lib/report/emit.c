@@ -479,7 +479,11 @@ int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
 	fputs("], \"timelines\": [", f);
 	for (size_t i = 0; i < rep->nres && !ret; i++) {
 		fputs(i ? ", " : "", f);
-		ret = wfw_timeline_emit(&rep->res[i], rep->metrics[0],
+		const struct wfw_rep_result *r = &rep->res[i];
+
+		/* the latency explained, if any: its datapoints are marked */
+		ret = wfw_timeline_emit(&rep->res[i], r->attrib ? r->attrib->latency :
+					rep->metrics[0],
 					rep->explain_top < WFW_REPORT_EXPLAIN_MARKS ?
 					rep->explain_top : WFW_REPORT_EXPLAIN_MARKS, f);
 	}
