@@ -78,13 +78,13 @@ void rep_attrib_free(struct wfw_rep_result *r)
 /* The thread names: attrib-threads.csv in the directory of r's file. */
 static void load_threads(struct wfw_rep_result *r)
 {
-	char path[sizeof(r->path) + 32], err[1024], *slash;
+	const char *slash = strrchr(r->path, '/');
+	int dirlen = slash ? (int)(slash - r->path) : 1;
+	char path[sizeof(r->path) + 32], err[1024];
 	int ret;
 
-	snprintf(path, sizeof(path), "%s", r->path);
-	slash = strrchr(path, '/');
-	snprintf(slash ? slash + 1 : path, sizeof(path) - (size_t)(slash ? slash + 1 - path : 0),
-		 "attrib-threads.csv");
+	snprintf(path, sizeof(path), "%.*s/attrib-threads.csv", dirlen,
+		 slash ? r->path : ".");
 	ret = wfw_xp_threads_load(&r->threads, path, err, sizeof(err));
 	if (ret == -ENOENT) {
 		note(r, "no attrib-threads.csv beside the datapoints: threads named by pid");
