@@ -45,6 +45,8 @@ static const struct wfw_cli_opt report_opts[] = {
 	{ "list-metrics", 0, WFW_CLI_FLAG, NULL, "list the metrics of the results, their units and what each is as the result's source measured it, and exit",
 	  AT(list) },
 	WFW_CLI_SELECT(struct rep_cli, include, exclude),
+	{ "explain-top", 0, WFW_CLI_UINT, "N", "datapoints the explanation section of a latency with attribution lists, largest first, with their breakdown, C-state and the collectors' counters around them",
+	  .def = "20", .min = "0", .max = "1000", .unit = "datapoints", AT(explain_top) },
 	WFW_CLI_JOBS(struct rep_cli, jobs, "threads reading one file (by default the online CPUs, at most 8; one for files under 8 MiB), and writing the metrics' plots"),
 	{ "force", 'f', WFW_CLI_FLAG, NULL, "replace DIR if it holds a report", AT(force) },
 	WFW_CLI_END
@@ -59,6 +61,10 @@ static const struct wfw_cli report_cli = {
 		 "(all datapoints and per requested C-state), scatter plots against\n"
 		 "LDist and SilentTime, a histogram and a percentile (CCDF) plot. With\n"
 		 "several results every table and plot compares them with the first.\n"
+		 "A result with latency attribution also gets, in the tab of the latency\n"
+		 "it explains, where the time went: its composition by percentile band,\n"
+		 "the tail's causes in words (as calc --explain) and its largest\n"
+		 "datapoints; a result with collectors, a Timeline tab.\n"
 		 "The directory opens from file:// without network: open index.html.\n",
 	.opts = report_opts,
 	.operand = "RESULT", .min_operands = 1, .max_operands = REP_MAX,
@@ -210,6 +216,7 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 				       .exact_memory = (size_t)256 << 20 };
 	struct wfw_select sel;
 	int scol = rep_group_col(c, s);
+	bool attrib = rep_attrib_wanted(r, s, nm, true);
 	char err[2048];
 	int ret;
 
@@ -223,8 +230,11 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 	cfg.nmetrics = nm->nmetrics;
 	if (scol >= 0)
 		r->group_by = s->cols[scol].name;
-	if (rep_jobs_for(c, r) > 1 && !rep_load_parts(c, r, nm, rep_jobs_for(c, r)))
+	if (rep_jobs_for(c, r) > 1 &&
+	    !rep_load_parts(c, r, nm, rep_jobs_for(c, r), attrib)) {
+		rep_attrib_finish(r);
 		return 0;
+	}
 	ret = wfw_select_init(&sel, c->include, c->exclude, s, err, sizeof(err));
 	if (!ret)
 		ret = wfw_statset_init(&r->set, s, &cfg, err, sizeof(err));
@@ -235,6 +245,8 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 	}
 	r->have_set = true;
 	ret = rep_keep_columns(r, s, nm, r->collectors != NULL);
+	if (!ret && attrib)
+		ret = rep_attrib_init(r, r->attrib_latency);
 	if (ret)
 		fprintf(stderr, "wultfw report: %s: out of memory\n", r->path);
 	else
@@ -244,6 +256,8 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 	wfw_select_free(&sel);
 	if (!ret && r->collectors)
 		ret = load_timeline(r);
+	if (!ret)
+		rep_attrib_finish(r);
 	return ret;
 }
 
@@ -259,8 +273,10 @@ static void free_results(struct wfw_rep_result *res, struct wfw_reader **rd,
 		free(r->merged_names);
 		wfw_infoyml_free(&r->info);
 		wfw_timeline_free(&r->timeline);
+		rep_attrib_free(r);
 		free(r->collectors);
 		free(r->source);
+		free(r->attrib_latency);
 		if (rd[i])
 			wfw_reader_close(rd[i]);
 		free(owned[i]);
@@ -299,7 +315,8 @@ int wfw_cmd_report(int argc, char **argv)
 			.metrics = nm.metrics, .nmetrics = nm.nmetrics,
 			.xaxes = nm.xaxes, .nxaxes = nm.nxaxes,
 			.yaxes = nm.yaxes, .nyaxes = nm.nyaxes,
-			.res = res, .nres = nres, .jobs = c.jobs };
+			.res = res, .nres = nres, .jobs = c.jobs,
+			.explain_top = c.explain_top };
 		ret = rep_write(&c, &rep);
 	}
 	if (!ret)

@@ -139,6 +139,8 @@ TESTS += tests/integration/test_wult_compat.sh tests/integration/test_select.sh
 TESTS += tests/integration/test_select_onepass.sh
 TESTS += tests/integration/test_report_bins.sh
 TESTS += tests/integration/test_report_metricdoc.sh
+# The explanation section of a result with latency attribution (issue 30).
+TESTS += tests/integration/test_report_attrib.sh
 # NaN, infinities, 1e308, subnormals, INT64 extremes through every tool
 # (issue 29); every reader's memory bounded by the line limit.
 TESTS += tests/integration/test_values.sh tests/integration/test_line_memory.sh
@@ -147,11 +149,12 @@ endif
 EXTRA_DIST += tests/integration/test_values.sh tests/integration/test_line_memory.sh
 EXTRA_DIST += tests/integration/test_report_bins.sh
 EXTRA_DIST += tests/integration/test_report_metricdoc.sh
+EXTRA_DIST += tests/integration/test_report_attrib.sh
 
-# Screenshots of the report test (tests/integration/test_report.sh).
+# Screenshots of the report tests (tests/integration/test_report*.sh).
 clean-local: clean-report-shots
 clean-report-shots:
-	rm -rf tests/integration/test_report-shots
+	rm -rf tests/integration/test_report-shots tests/integration/test_report_attrib-shots
 .PHONY: clean-report-shots
 
 # Hostile inputs that once crashed a reader, through the real binary.

@@ -14,7 +14,7 @@ tools_libwfw_tools_la_SOURCES += tools/convert.h tools/convert_par.c tools/conve
 	tools/retype.c tools/retype.h tools/filter.h tools/filter_res.c
 # report: results read into columns for lib/report
 tools_libwfw_tools_la_SOURCES += tools/report_load.h tools/report_keep.c \
-	tools/report_par.c tools/report_cols.c tools/report_names.c tools/report_open.c \
+	tools/report_par.c tools/report_cols.c tools/report_names.c tools/report_open.c tools/report_attrib.c \
 	tools/report_prep.h
 tools_libwfw_tools_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 tools_libwfw_tools_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core

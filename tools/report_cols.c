@@ -230,6 +230,8 @@ static int keep_cols(struct wfw_rep_result *r, const struct wultfw_schema *s,
 	for (size_t m = 0; m < r->ntails; m++)
 		if (k->src[m])
 			tail_rows(r, k, b, scol, m);
+	if (r->attrib)
+		wfw_attrib_cols(r->attrib, s, b);
 	r->nsel += b->rows;
 	return 0;
 }
@@ -249,6 +251,8 @@ static int alloc_batch(struct wfw_rep_result *r, const struct wultfw_schema *s,
 	for (size_t c = 0; c < r->ncols; c++)
 		if (k->kcol[c] >= 0)
 			want[k->kcol[c]] = true;
+	if (r->attrib)
+		wfw_attrib_want(r->attrib, s, want);
 	ret = wfw_col_batch_alloc(b, s->ncols, COLS_BATCH_ROWS, want);
 	free(want);
 	if (ret)

@@ -216,6 +216,8 @@ int rep_keep_rows(struct wfw_rep_result *r, const struct wultfw_schema *s,
 	for (size_t m = 0; m < r->ntails && !ret; m++)
 		if (k->kcol[m] >= 0)
 			batch_tail(r, s, k, scol, b, m);
+	if (r->attrib && !ret)
+		wfw_attrib_rows(r->attrib, s, b);
 	r->nsel += b->rows;
 	return ret;
 }

@@ -23,6 +23,7 @@ struct rep_cli {
 	struct wfw_names ids, metrics, xaxes, yaxes;
 	bool list, force, jobs_given;
 	unsigned jobs;
+	unsigned explain_top;	/* datapoints an explanation lists */
 };
 
 /* What the report shows: tabs, scatter x axes, metrics with scatters. */
@@ -108,13 +109,26 @@ static inline int32_t rep_mapped(const int32_t *map, int32_t st)
 int rep_read_cols(struct wfw_rep_result *r, struct wfw_reader *rd, int scol,
 		  struct rep_keep *k, uint64_t share);
 
+/*
+ * Latency attribution (report_attrib.c): is it kept for r (its file has
+ * the columns and explains a metric shown; warn: say why not, where the
+ * columns are there)? Its accumulator (r->attrib), freed with the thread
+ * names; finished after the last row (sorted, thread names read).
+ */
+bool rep_attrib_wanted(struct wfw_rep_result *r, const struct wultfw_schema *s,
+		       const struct rep_names *nm, bool warn);
+int rep_attrib_init(struct wfw_rep_result *r, const char *latency);
+void rep_attrib_free(struct wfw_rep_result *r);
+void rep_attrib_finish(struct wfw_rep_result *r);
+
 /* Threads to read r's file with: -j; one for small files, to select rows, or a timeline. */
 unsigned rep_jobs_for(const struct rep_cli *c, const struct wfw_rep_result *r);
 /*
- * Read r's file in n parts at once, merged into r. 0, or anything else:
+ * Read r's file in n parts at once, merged into r (with its attribution:
+ * rep_attrib_wanted()). 0, or anything else:
  * read it with one reader instead (that one says what is wrong).
  */
 int rep_load_parts(const struct rep_cli *c, struct wfw_rep_result *r,
-		   const struct rep_names *nm, unsigned n);
+		   const struct rep_names *nm, unsigned n, bool attrib);
 
 #endif

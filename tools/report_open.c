@@ -106,6 +106,7 @@ int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
 		unique_id(res, i, args[i]);
 		r->collectors = wfw_infoyml_get(&r->info, "collectors");
 		r->source = wfw_infoyml_get(&r->info, "source");
+		r->attrib_latency = wfw_infoyml_get(&r->info, "attrib_latency");
 	}
 	warn_unlike(res, nres);
 	return 0;

@@ -22,6 +22,7 @@ struct rep_part {
 	unsigned k, n;
 	/* A binary file over the cap: its rows, this part's first row. */
 	bool planned;
+	bool attrib;		/* keep the attribution of r->attrib_latency */
 	uint64_t total, first;
 };
 
@@ -82,6 +83,8 @@ static int part_open(struct rep_part *p, int *scol)
 		return -EAGAIN;
 	p->res.have_set = true;
 	p->res.group_by = cfg.group_by;
+	if (p->attrib && rep_attrib_init(&p->res, p->res.attrib_latency))
+		return -ENOMEM;
 	return rep_keep_columns(&p->res, s, p->nm, false);
 }
 
@@ -286,9 +289,12 @@ static int part_merge(void *ctx, unsigned slot, uint64_t part)
 					 merge_sample(dst, src, map, &ps->rng);
 	if (!ret)
 		merge_tails(dst, src, map);
+	if (!ret && dst->attrib)
+		wfw_attrib_merge(dst->attrib, src->attrib);
 	dst->rows_read += src->rows_read;
 	free(map);
 	rep_free_kept(src);
+	rep_attrib_free(src);
 	return ret;
 }
 
@@ -316,6 +322,7 @@ static void take_parts(struct wfw_rep_result *r, struct rep_part *p, unsigned n)
 	r->state_names = m->state_names;
 	r->nstates = m->nstates;
 	r->merged_names = m->merged_names;
+	r->attrib = m->attrib;
 	for (unsigned k = 0; k < n; k++)
 		r->part_rd[k] = p[k].rd;
 	r->nparts = n;
@@ -323,7 +330,7 @@ static void take_parts(struct wfw_rep_result *r, struct rep_part *p, unsigned n)
 
 /* 0, or anything else: read the file with one reader instead. */
 int rep_load_parts(const struct rep_cli *c, struct wfw_rep_result *r,
-		   const struct rep_names *nm, unsigned n)
+		   const struct rep_names *nm, unsigned n, bool attrib)
 {
 	struct rep_part p[WFW_REPORT_MAX_PARTS] = { 0 };
 	struct rep_parts ps = { .p = p, .n = n, .rng = WFW_REPORT_SEED };
@@ -331,8 +338,9 @@ int rep_load_parts(const struct rep_cli *c, struct wfw_rep_result *r,
 	int ret = 0;
 
 	for (unsigned k = 0; k < n && !ret; k++) {
-		p[k] = (struct rep_part){ .c = c, .nm = nm, .k = k, .n = n };
+		p[k] = (struct rep_part){ .c = c, .nm = nm, .k = k, .n = n, .attrib = attrib };
 		memcpy(p[k].res.path, r->path, sizeof(r->path));
+		p[k].res.attrib_latency = r->attrib_latency;
 		ret = part_reader(&p[k]);
 	}
 	if (!ret)
@@ -349,6 +357,7 @@ int rep_load_parts(const struct rep_cli *c, struct wfw_rep_result *r,
 	}
 	for (unsigned k = 0; k < n; k++) {
 		rep_free_kept(&p[k].res);
+		rep_attrib_free(&p[k].res);
 		if (p[k].rd)
 			wfw_reader_close(p[k].rd);
 	}

@@ -4,6 +4,7 @@
 #include "report/assets.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -138,34 +139,71 @@ static int copy_file(const char *from, const char *var, const char *dir,
 	return ret;
 }
 
+/* The page's files, copied into every report. */
+static const char *const page_files[] = { "index.html", "report.js",
+					  "explain.js", "report.css" };
+#define NPAGE_FILES (sizeof(page_files) / sizeof(page_files[0]))
+
+/* Does dir hold every one of them? (A partial or older install may not.) */
+static bool whole_page(const char *dir)
+{
+	char probe[PATH_MAX];
+
+	for (size_t i = 0; i < NPAGE_FILES; i++) {
+		snprintf(probe, sizeof(probe), "%s/%s", dir, page_files[i]);
+		if (access(probe, R_OK))
+			return false;
+	}
+	return true;
+}
+
 /*
- * The page's files: the environment (*var set to its name), the installed
- * copy, the sources.
+ * Is this the wultfw of a build tree (config.status beside it)? Then its
+ * own sources' page comes before an installed one, which may be older
+ * (as core/buildtree.c has it for plugins).
+ */
+static bool in_build_tree(void)
+{
+	char path[PATH_MAX], *slash;
+	ssize_t len = readlink("/proc/self/exe", path, sizeof(path) - 16);
+
+	if (len <= 0)
+		return false;
+	path[len] = '\0';
+	slash = strrchr(path, '/');
+	if (!slash)
+		return false;
+	strcpy(slash + 1, "config.status");
+	return !access(path, F_OK);
+}
+
+/*
+ * The page's files: the environment (*var set to its name), else the
+ * first whole copy of the installed one and the sources' (the sources'
+ * first for a build tree's wultfw).
  */
 static const char *assets_dir(const char **var)
 {
-	static const char *const dirs[] = { WFW_REPORT_ASSETS_DIR,
-					    WFW_SRC_REPORT_ASSETS_DIR };
+	const char *dirs[] = { WFW_REPORT_ASSETS_DIR, WFW_SRC_REPORT_ASSETS_DIR };
 	const char *env = getenv("WULTFW_REPORT_ASSETS");
-	char probe[PATH_MAX];
 
 	*var = NULL;
 	if (env && *env) {
 		*var = "WULTFW_REPORT_ASSETS";
 		return env;
 	}
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(probe, sizeof(probe), "%s/report.js", dirs[i]);
-		if (!access(probe, R_OK))
-			return dirs[i];
+	if (in_build_tree()) {
+		dirs[0] = WFW_SRC_REPORT_ASSETS_DIR;
+		dirs[1] = WFW_REPORT_ASSETS_DIR;
 	}
+	for (size_t i = 0; i < 2; i++)
+		if (whole_page(dirs[i]))
+			return dirs[i];
 	return WFW_REPORT_ASSETS_DIR;
 }
 
 int wfw_report_copy_assets(const char *dir, char *err, size_t errlen)
 {
-	static const char *const files[] = { "index.html", "report.js",
-					     "report.css" };
 	const char *plotly = getenv("WULTFW_PLOTLY_JS"), *avar, *pvar = NULL;
 	const char *adir = assets_dir(&avar);
 	char from[PATH_MAX];
@@ -181,9 +219,9 @@ int wfw_report_copy_assets(const char *dir, char *err, size_t errlen)
 			 plotly);
 		return -ENOENT;
 	}
-	for (size_t i = 0; i < 3 && !ret; i++) {
-		snprintf(from, sizeof(from), "%s/%s", adir, files[i]);
-		ret = copy_file(from, avar, dir, files[i], err, errlen);
+	for (size_t i = 0; i < NPAGE_FILES && !ret; i++) {
+		snprintf(from, sizeof(from), "%s/%s", adir, page_files[i]);
+		ret = copy_file(from, avar, dir, page_files[i], err, errlen);
 	}
 	if (!ret)
 		ret = copy_file(plotly, pvar, dir, "plotly.min.js", err, errlen);

@@ -385,6 +385,11 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 		fputs(i ? ", " : "", f);
 		ret = distribution(&rep->res[i], name, &all[i], f);
 	}
+	fputs("], \"explain\": [", f);
+	for (size_t i = 0; i < rep->nres && !ret; i++) {
+		fputs(i ? ", " : "", f);
+		ret = wfw_attrib_emit(rep, &rep->res[i], name, unit, &all[i], f);
+	}
 	fputs("]}", f);
 	free(all);
 	return ret;
@@ -474,7 +479,13 @@ int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
 	fputs("], \"timelines\": [", f);
 	for (size_t i = 0; i < rep->nres && !ret; i++) {
 		fputs(i ? ", " : "", f);
-		ret = wfw_timeline_emit(&rep->res[i], rep->metrics[0], f);
+		const struct wfw_rep_result *r = &rep->res[i];
+
+		/* the latency explained, if any: its datapoints are marked */
+		ret = wfw_timeline_emit(&rep->res[i], r->attrib ? r->attrib->latency :
+					rep->metrics[0],
+					rep->explain_top < WFW_REPORT_EXPLAIN_MARKS ?
+					rep->explain_top : WFW_REPORT_EXPLAIN_MARKS, f);
 	}
 	fputs("], \"axis_units\": {", f);
 	for (size_t a = 0; a < rep->nxaxes; a++) {

@@ -4,7 +4,8 @@ lib_report_libwfw_report_la_SOURCES = \
 	lib/report/reduce.c lib/report/reduce.h \
 	lib/report/sample.c lib/report/sample.h \
 	lib/report/jsnum.c lib/report/jsnum.h lib/report/seqsample.c
-lib_report_libwfw_report_la_LIBADD = lib/par/libwfw_par.la lib/trust/libwfw_trust.la -lm
+lib_report_libwfw_report_la_LIBADD = lib/par/libwfw_par.la lib/trust/libwfw_trust.la \
+	lib/explain/libwfw_explain.la -lm
 
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_reduce
@@ -22,10 +23,16 @@ TESTS += tests/unit/test_jsnum
 tests_unit_test_jsnum_SOURCES = tests/unit/test_jsnum.c
 tests_unit_test_jsnum_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_jsnum_LDADD = lib/report/libwfw_report.la tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
+check_PROGRAMS += tests/unit/test_attrib
+TESTS += tests/unit/test_attrib
+tests_unit_test_attrib_SOURCES = tests/unit/test_attrib.c
+tests_unit_test_attrib_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_attrib_LDADD = lib/report/libwfw_report.la lib/datafmt/libwfw_datafmt.la \
+	tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
 endif
 lib_report_libwfw_report_la_SOURCES += \
 	lib/report/report.h lib/report/emit.c lib/report/pieces.c lib/report/timeline.c \
-	lib/report/sampled.c \
+	lib/report/sampled.c lib/report/attrib.c lib/report/attrib.h lib/report/attrib_emit.c \
 	lib/report/assets.c lib/report/assets.h
 lib_report_libwfw_report_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DWFW_REPORT_ASSETS_DIR='"$(pkgdatadir)/report"' \
@@ -33,11 +40,13 @@ lib_report_libwfw_report_la_CPPFLAGS = $(AM_CPPFLAGS) \
 tests_unit_test_reduce_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_test_sample_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_test_jsnum_CPPFLAGS = $(AM_CPPFLAGS)
+tests_unit_test_attrib_CPPFLAGS = $(AM_CPPFLAGS)
 
 # The report's page: installed, copied into every report.
 reportassetsdir = $(pkgdatadir)/report
 dist_reportassets_DATA = lib/report/assets/index.html \
-	lib/report/assets/report.js lib/report/assets/report.css
+	lib/report/assets/report.js lib/report/assets/explain.js \
+	lib/report/assets/report.css
 # wult's own result layouts (synthetic data), opened by the report test.
 EXTRA_DIST += tests/data/README-wult.md \
 	tests/data/wult-1.2/info.yml tests/data/wult-1.2/datapoints.csv \

@@ -13,6 +13,8 @@
 #include <stdio.h>
 
 #include "datafmt/infoyml.h"
+#include "explain/explain.h"
+#include "report/attrib.h"
 #include "report/reduce.h"
 #include "report/sample.h"
 #include "stats/statset.h"
@@ -128,6 +130,15 @@ struct wfw_rep_result {
 	char *collectors;		/* info.yml's collector files, or NULL */
 	char *source;			/* info.yml's source (timer, hrt...), or NULL */
 	struct wfw_rep_timeline timeline;
+	/*
+	 * Latency attribution (doc/attribution.md): info.yml's
+	 * attrib_latency, and when the file has the columns, what was kept
+	 * of them and the names of attrib-threads.csv; else NULL.
+	 */
+	char *attrib_latency;
+	struct wfw_attrib *attrib;
+	struct wfw_xp_threads threads;
+	char attrib_notes[1024];	/* what the section cannot show, and why */
 };
 
 struct wfw_report {
@@ -141,6 +152,7 @@ struct wfw_report {
 	struct wfw_rep_result *res;
 	size_t nres;
 	unsigned jobs;			/* metrics written at once (threads) */
+	size_t explain_top;		/* datapoints an explanation lists */
 };
 
 struct wfw_wpoint;
@@ -234,8 +246,31 @@ void wfw_rep_wpoints(FILE *f, const struct wfw_wpoint *p, size_t n);
  */
 int wfw_timeline_load(struct wfw_rep_timeline *t, const char *dir,
 		      const char *collectors);
-/* r's timeline for data.js, with `metric` on the same time axis. */
-int wfw_timeline_emit(struct wfw_rep_result *r, const char *metric, FILE *f);
+/*
+ * r's timeline for data.js, with `metric` on the same time axis, and the
+ * first `marks` of the datapoints its explanation lists marked.
+ */
+int wfw_timeline_emit(struct wfw_rep_result *r, const char *metric,
+		      size_t marks, FILE *f);
+/* Where the timeline's time axis starts: CLOCK_MONOTONIC ns. */
+double wfw_timeline_t0(const struct wfw_rep_result *r);
+
+/* ---- attrib_emit.c: the explanation of a latency metric ---- */
+
+/* Collector counters shown beside each listed datapoint, at most. */
+#define WFW_REPORT_EXPLAIN_COUNTERS 16
+/* --explain-top's bound; the timeline marks at most this many. */
+#define WFW_REPORT_EXPLAIN_TOP_MAX 1000
+#define WFW_REPORT_EXPLAIN_MARKS 100
+
+/*
+ * r's explanation of `metric` (in `unit`; `all`: its summary of every
+ * datapoint, with wfw_rep_pcts) for data.js ({...}), or null when r has
+ * no attribution of it. 0 or -ENOMEM.
+ */
+int wfw_attrib_emit(const struct wfw_report *rep, struct wfw_rep_result *r,
+		    const char *metric, const char *unit,
+		    const struct wfw_summary *all, FILE *f);
 void wfw_timeline_free(struct wfw_rep_timeline *t);
 
 /* ---- emit.c ---- */

@@ -260,18 +260,50 @@ static int emit_main(struct wfw_rep_result *r, const char *metric,
 	return 0;
 }
 
-int wfw_timeline_emit(struct wfw_rep_result *r, const char *metric, FILE *f)
+double wfw_timeline_t0(const struct wfw_rep_result *r)
+{
+	double t0 = r->timeline.t0_ns;
+
+	if (wfw_rep_col(r, "LTime") >= 0 && r->nrows && r->time0_ns < t0)
+		t0 = r->time0_ns;
+	return t0;
+}
+
+/*
+ * The explanation's largest datapoints (attrib_emit.c), the first n of
+ * them with an LTime: where they are on the time axis.
+ */
+static void marks(const struct wfw_rep_result *r, size_t n, double t0, FILE *f)
+{
+	const struct wfw_attrib *a = r->attrib;
+	size_t k = 0;
+
+	fputs(", \"marks\": [", f);
+	for (size_t i = 0; a && i < a->ntop && k < n; i++) {
+		const struct wfw_attrib_row *row = &a->top[i];
+
+		if (!isfinite(row->ltime_ns))
+			continue;
+		fprintf(f, "%s{\"rank\": %zu, \"t\": ", k++ ? ", " : "", i + 1);
+		wfw_rep_num(f, (row->ltime_ns - t0) / 1e9);
+		fputs(", \"lat\": ", f);
+		wfw_rep_num(f, row->x.lat);
+		fputs("}", f);
+	}
+	fputs("], \"marks_metric\": ", f);
+	wfw_json_string(f, a ? a->latency : "");
+}
+
+int wfw_timeline_emit(struct wfw_rep_result *r, const char *metric,
+		      size_t nmarks, FILE *f)
 {
 	const struct wfw_rep_timeline *t = &r->timeline;
-	int tc = wfw_rep_col(r, "LTime");
-	double t0 = t->t0_ns;
+	double t0 = wfw_timeline_t0(r);
 
 	if (!t->loaded) {
 		fputs("null", f);
 		return 0;
 	}
-	if (tc >= 0 && r->nrows && r->time0_ns < t0)
-		t0 = r->time0_ns;
 	fputs("{\"metric\": ", f);
 	wfw_json_string(f, metric);
 	fputs(", \"notes\": ", f);
@@ -279,6 +311,7 @@ int wfw_timeline_emit(struct wfw_rep_result *r, const char *metric, FILE *f)
 	fputs(", \"main\": ", f);
 	if (emit_main(r, metric, t0, f))
 		return -ENOMEM;
+	marks(r, nmarks, t0, f);
 	fputs(", \"series\": [", f);
 	for (size_t i = 0; i < t->nseries; i++) {
 		const struct wfw_rep_series *v = &t->series[i];

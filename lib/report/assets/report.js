@@ -310,6 +310,7 @@ function metricPanel(rep, m, panel) {
 	panel.appendChild(el("h2", {}, m.name + (m.unit ? " (" + m.unit + ")" : "")));
 	metricDescr(rep, m, panel);
 	panel.appendChild(summaryTable(rep, m));
+	var xp = explainSections(rep, m, panel);	// explain.js
 	panel.appendChild(plots);
 	var reduced = false, tails = [];
 	Object.keys(m.scatter).forEach(function (axis) {
@@ -383,7 +384,7 @@ function metricPanel(rep, m, panel) {
 	var sampled = sampleNotes(rep, m);
 	if (sampled.length)
 		panel.appendChild(el("p", { class: "note sampled" }, sampled.join(" ")));
-	return { plots: n + 2, empty: empty };
+	return { plots: n + 2 + xp.plots, empty: empty.concat(xp.empty) };
 }
 
 // The collectors' counters of each result over time, stacked on one time
@@ -397,6 +398,11 @@ function timelinePanel(rep, panel) {
 		var id = rep.results[ri].id, rows = t.series.length + (t.main ? 1 : 0);
 		var d = el("div", { class: "plot timeline", "data-kind": "timeline" });
 		d.style.height = (160 + 140 * rows) + "px";
+		// Said first: without LTime nothing lines the counters up with the datapoints.
+		if (!t.main)
+			panel.appendChild(el("p", { class: "note missing", "data-kind": "no-ltime" },
+				id + ": " + t.metric + " is not on this time axis: its datapoints have no LTime (their CLOCK_MONOTONIC " +
+				"launch time, which older wultfw wrote only with raw = true); the counters are shown alone."));
 		panel.appendChild(d);
 		var traces = [], lay = { title: { text: id + ": counters over time" + (t.main ? ", with " + t.metric : "") },
 					 xaxis: axisTitle("time since the first sample", "s"), showlegend: false };
@@ -422,12 +428,14 @@ function timelinePanel(rep, panel) {
 			      hovertemplate: "%{x} s<br>" + v.name + " %{y}<extra>" + v.file + "</extra>" },
 			    v.name + (v.unit ? " (" + v.unit + ")" : ""));
 		});
+		var marked = timelineMarks(t, lay, traces, unit);
 		if (!plot(d, traces, lay))
 			empty.push(id + " timeline");
 		n++;
 		var notes = [];
-		if (!t.main)
-			notes.push(id + ": " + t.metric + " is not on the time axis: the result has no LTime column (measure with raw = true)");
+		if (marked)
+			notes.push(id + ": dotted lines: the " + marked + " largest " + t.marks_metric +
+				   " datapoints, as its tab's explanation lists them");
 		if (t.main && t.main.sampled)
 			notes.push(id + ": " + t.metric + " drawn as density from a uniform sample of " + rep.results[ri].sample +
 				   " of " + rep.results[ri].rows + " datapoints, its largest values as themselves");
@@ -441,6 +449,25 @@ function timelinePanel(rep, panel) {
 			panel.appendChild(el("p", { class: "note" }, notes.join(". ") + "."));
 	});
 	return { plots: n, empty: empty };
+}
+
+// The explanation's largest datapoints across every row of the timeline
+// (dotted lines), and on the main metric's plot when it is theirs.
+function timelineMarks(t, lay, traces, unit) {
+	var m = t.marks || [];
+	if (!m.length)
+		return 0;
+	lay.shapes = m.map(function (k) {
+		return { type: "line", xref: "x", yref: "paper", x0: k.t, x1: k.t, y0: 0, y1: 1,
+			 line: { color: "#d62728", width: 1, dash: "dot" } };
+	});
+	if (t.main && t.marks_metric === t.metric)
+		traces.push({ type: "scatter", mode: "markers", yaxis: "y", x: m.map(function (k) { return k.t; }),
+			      y: m.map(function (k) { return k.lat; }),
+			      marker: { symbol: "circle-open", size: 11, color: "#d62728", line: { width: 2 } },
+			      text: m.map(function (k) { return "#" + k.rank; }),
+			      hovertemplate: "%{text}: %{x} s<br>" + t.metric + " %{y}" + (unit ? " " + unit : "") + "<extra></extra>" });
+	return m.length;
 }
 
 function hasTimeline(rep) {

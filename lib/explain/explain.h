@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where the time of a latency's tail went, in plain words: the shared
+ * words of `wultfw calc --explain` and the report's explanation section
+ * (doc/attribution.md). The caller finds the tail's rows (those at or
+ * above a percentile of the explained latency) and the largest one; this
+ * turns them into the category shares and dominant causes, and prints
+ * them. Names (Cause, a thread's comm) come from the measured system:
+ * printed with control bytes escaped, so a terminal shows them as text.
+ */
+#ifndef WFW_EXPLAIN_H
+#define WFW_EXPLAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The categories of the time columns, in the order the words give them. */
+enum wfw_xp_cat {
+	WFW_XP_IRQ,
+	WFW_XP_SOFTIRQ,
+	WFW_XP_THREAD,
+	WFW_XP_NMI,
+	WFW_XP_EXIT,
+	WFW_XP_NCAT
+};
+
+/* Their columns (IRQTime, ...) and words (IRQ, softirq, ...). */
+extern const char *const wfw_xp_time_cols[WFW_XP_NCAT];
+extern const char *const wfw_xp_labels[WFW_XP_NCAT];
+
+/* The count columns, SMICnt last (absent where the CPU has none). */
+#define WFW_XP_NCNT 4
+extern const char *const wfw_xp_count_cols[WFW_XP_NCNT];
+
+/* The category a Cause name (irq:..., softirq:..., nmi, thread, idle-exit) is of, or -1. */
+int wfw_xp_cause_cat(const char *cause);
+
+/* One datapoint. */
+struct wfw_xp_row {
+	double lat;			/* the explained latency */
+	double t[WFW_XP_NCAT];		/* its parts; NaN: no breakdown (events lost) */
+	const char *cause;		/* Cause, NULL: empty */
+	int64_t pid;			/* CausePID, -1: empty */
+	const char *cstate;		/* ReqCState, NULL: none */
+	uint64_t row;			/* the row's index in its file, from 0 */
+};
+
+static inline bool wfw_xp_explained(const struct wfw_xp_row *r)
+{
+	for (int c = 0; c < WFW_XP_NCAT; c++)
+		if (r->t[c] != r->t[c])
+			return false;
+	return true;
+}
+
+/* Thread names by pid: attrib-threads.csv (threads.c). */
+struct wfw_xp_threads {
+	int64_t *pid;			/* sorted */
+	char **comm;
+	size_t n, cap;
+};
+
+/*
+ * Read PATH (PID,Comm; Comm quoted as CSV quotes text). 0; -ENOENT when
+ * there is no such file (t empty); or another -errno with err saying
+ * "PATH:LINE: why" (t empty then too). At most 1 MiB and 65536 threads.
+ */
+int wfw_xp_threads_load(struct wfw_xp_threads *t, const char *path,
+			char *err, size_t errlen);
+/* pid's comm, or NULL. */
+const char *wfw_xp_comm(const struct wfw_xp_threads *t, int64_t pid);
+void wfw_xp_threads_free(struct wfw_xp_threads *t);
+
+/* What to explain: the tail of a latency at or above percentile pct. */
+struct wfw_xp_in {
+	const char *metric, *unit;	/* WakeLatency, us */
+	double pct;			/* 99.9 */
+	uint64_t nvalues;		/* datapoints with the latency, in all */
+	/*
+	 * The tail's rows (any order), or its `n` largest when ntail > n.
+	 * ntail 0: too few datapoints for pct (it needs 100 / (100 - pct)).
+	 */
+	const struct wfw_xp_row *rows;
+	size_t n;
+	uint64_t ntail;
+	const struct wfw_xp_row *max;	/* the largest, or NULL */
+	const struct wfw_xp_threads *threads;	/* or NULL */
+};
+
+/* Up to this many causes are named per category; the rest are counted. */
+#define WFW_XP_CAUSES 3
+
+struct wfw_xp_cause {
+	const char *name;		/* Cause */
+	int64_t pid;			/* thread: its pid */
+	uint64_t rows;			/* rows it is dominant in */
+	double median;			/* the median of its category's time there */
+};
+
+struct wfw_xp_catsum {
+	double time;			/* summed over the explained tail rows */
+	double share;			/* of their summed latency, 0..1 */
+	uint64_t dominant;		/* rows whose Cause is of this category */
+	struct wfw_xp_cause cause[WFW_XP_CAUSES];
+	size_t ncauses;
+	uint64_t more_causes, more_rows;	/* beyond those named */
+};
+
+struct wfw_xp_analysis {
+	uint64_t rows, unexplained;	/* tail rows analysed; without a breakdown */
+	double lo, hi;			/* their least and greatest latency */
+	struct wfw_xp_catsum cat[WFW_XP_NCAT];
+};
+
+/* The tail's numbers. 0 or -ENOMEM. */
+int wfw_xp_analyse(const struct wfw_xp_in *in, struct wfw_xp_analysis *a);
+
+/*
+ * The words, a line at a time (each ends with '\n'):
+ *   WakeLatency p99.9 and above: 12 datapoints, 400.0 to 900.0 us
+ *     IRQ        44%  dominant in 7: irq:24 virtio1-input.0 in 7 (its IRQTime median 380.0 us)
+ *     ...
+ *   max: 900.0 us, row 500, C-state C6: thread 880.0 us, idle exit 20.0 us; dominant thread sshd (pid 42)
+ * 0 or -ENOMEM.
+ */
+int wfw_xp_print(FILE *f, const struct wfw_xp_in *in);
+/* The same from an analysis already made. */
+void wfw_xp_print_analysis(FILE *f, const struct wfw_xp_in *in,
+			   const struct wfw_xp_analysis *a);
+
+/*
+ * A name from the measured system as text: bytes < 0x20 and 0x7f as \xNN,
+ * at most WFW_XP_NAME_MAX bytes of it (then "..."): a hostile file's
+ * megabyte of a name stays out of the words.
+ */
+#define WFW_XP_NAME_MAX 200
+void wfw_xp_put_name(FILE *f, const char *s);
+/* The bytes of s shown: all, or WFW_XP_NAME_MAX less a cut character's. */
+size_t wfw_xp_name_len(const char *s);
+
+#endif

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/* A latency's tail in plain words (explain.h shows them). */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "explain/explain.h"
+
+void wfw_xp_put_name(FILE *f, const char *s)
+{
+	size_t n = wfw_xp_name_len(s);
+
+	for (const unsigned char *p = (const unsigned char *)s; p && n; p++, n--) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+	if (s && s[wfw_xp_name_len(s)])
+		fputs("...", f);
+}
+
+size_t wfw_xp_name_len(const char *s)
+{
+	size_t n = s ? strnlen(s, WFW_XP_NAME_MAX + 1) : 0;
+
+	if (n <= WFW_XP_NAME_MAX)
+		return n;
+	n = WFW_XP_NAME_MAX;
+	while (n && ((unsigned char)s[n] & 0xc0) == 0x80)	/* not inside a character */
+		n--;
+	return n;
+}
+
+/* " us", or nothing for a unitless metric. */
+static void put_unit(FILE *f, const char *unit)
+{
+	if (unit && *unit)
+		fprintf(f, " %s", unit);
+}
+
+/* A thread by its name where attrib-threads.csv has it: "sshd (pid 42)". */
+static void put_thread(FILE *f, const struct wfw_xp_in *in, int64_t pid)
+{
+	const char *comm = in->threads ? wfw_xp_comm(in->threads, pid) : NULL;
+
+	if (comm) {
+		wfw_xp_put_name(f, comm);
+		fprintf(f, " (pid %lld)", (long long)pid);
+	} else {
+		fprintf(f, "pid %lld", (long long)pid);
+	}
+}
+
+static void put_cause(FILE *f, const struct wfw_xp_in *in, const char *cause,
+		      int64_t pid)
+{
+	if (wfw_xp_cause_cat(cause) == WFW_XP_THREAD && pid >= 0)
+		put_thread(f, in, pid);
+	else
+		wfw_xp_put_name(f, cause);
+}
+
+/* "  IRQ        61%  dominant in 803: irq:24 ... in 790 (its IRQTime median 41.2 us), ..." */
+static void put_category(FILE *f, const struct wfw_xp_in *in,
+			 const struct wfw_xp_catsum *cs, int cat)
+{
+	fprintf(f, "  %-10s%3.0f%%", wfw_xp_labels[cat], 100 * cs->share);
+	if (cs->dominant)
+		fprintf(f, "  dominant in %llu", (unsigned long long)cs->dominant);
+	/* NMIs and the idle exit are one cause each: nothing to name */
+	for (size_t i = 0; cat != WFW_XP_NMI && cat != WFW_XP_EXIT && i < cs->ncauses; i++) {
+		const struct wfw_xp_cause *c = &cs->cause[i];
+
+		fputs(i ? ", " : ": ", f);
+		put_cause(f, in, c->name, c->pid);
+		fprintf(f, " in %llu", (unsigned long long)c->rows);
+		if (i)
+			continue;
+		fprintf(f, " (its %s median %.1f", wfw_xp_time_cols[cat], c->median);
+		put_unit(f, in->unit);
+		fputs(")", f);
+	}
+	if (cs->more_causes && cat != WFW_XP_NMI && cat != WFW_XP_EXIT)
+		fprintf(f, ", %llu more in %llu", (unsigned long long)cs->more_causes,
+			(unsigned long long)cs->more_rows);
+	fputs("\n", f);
+}
+
+/* The first line: which datapoints, how many, from what to what. */
+static void put_head(FILE *f, const struct wfw_xp_in *in,
+		     const struct wfw_xp_analysis *a)
+{
+	fprintf(f, "%s p%g and above: ", in->metric, in->pct);
+	if (!in->ntail) {
+		fprintf(f, "too few datapoints (%llu; p%g needs %.0f)\n",
+			(unsigned long long)in->nvalues, in->pct,
+			ceil(100 / (100 - in->pct) - 1e-9));
+		return;
+	}
+	fprintf(f, "%llu datapoints", (unsigned long long)in->ntail);
+	if (in->ntail > in->n)
+		fprintf(f, " (the %zu largest analysed)", in->n);
+	if (a->rows + a->unexplained) {
+		fprintf(f, ", %.1f to %.1f", a->lo, a->hi);
+		put_unit(f, in->unit);
+	}
+	if (a->unexplained)
+		fprintf(f, ", %llu without a breakdown (events lost)",
+			(unsigned long long)a->unexplained);
+	fputs("\n", f);
+}
+
+/* "max: 1904.2 us, row 81231, C-state C6: IRQ 1711.0 us, ...; dominant ..." */
+static void put_max(FILE *f, const struct wfw_xp_in *in, const struct wfw_xp_row *m)
+{
+	bool done[WFW_XP_NCAT] = { false };
+	int shown = 0;
+
+	fprintf(f, "max: %.1f", m->lat);
+	put_unit(f, in->unit);
+	fprintf(f, ", row %llu", (unsigned long long)m->row);
+	if (m->cstate) {
+		fputs(", C-state ", f);
+		wfw_xp_put_name(f, m->cstate);
+	}
+	fputs(": ", f);
+	if (!wfw_xp_explained(m))
+		fputs("no breakdown (events lost)", f);
+	for (int k = 0; k < WFW_XP_NCAT && wfw_xp_explained(m); k++) {
+		int big = -1;	/* the largest part not shown yet */
+
+		for (int c = 0; c < WFW_XP_NCAT; c++)
+			if (!done[c] && (big < 0 || m->t[c] > m->t[big]))
+				big = c;
+		done[big] = true;
+		if (!(m->t[big] > 0))
+			break;
+		fprintf(f, "%s%s %.1f", shown++ ? ", " : "", wfw_xp_labels[big], m->t[big]);
+		put_unit(f, in->unit);
+	}
+	if (m->cause) {
+		fputs("; dominant ", f);
+		if (wfw_xp_cause_cat(m->cause) == WFW_XP_THREAD && m->pid >= 0)
+			fputs("thread ", f);
+		put_cause(f, in, m->cause, m->pid);
+	}
+	fputs("\n", f);
+}
+
+void wfw_xp_print_analysis(FILE *f, const struct wfw_xp_in *in,
+			   const struct wfw_xp_analysis *a)
+{
+	put_head(f, in, a);
+	for (int c = 0; in->ntail && c < WFW_XP_NCAT; c++)
+		put_category(f, in, &a->cat[c], c);
+	if (in->max)
+		put_max(f, in, in->max);
+}
+
+int wfw_xp_print(FILE *f, const struct wfw_xp_in *in)
+{
+	struct wfw_xp_analysis a;
+	int ret = wfw_xp_analyse(in, &a);
+
+	if (!ret)
+		wfw_xp_print_analysis(f, in, &a);
+	return ret;
+}
