@@ -381,6 +381,9 @@ static int attrib_annotate(struct wultfw_ctx *ctx, const struct wultfw_intervals
 
 /* ---- stop ---- */
 
+/* Records per datapoint beyond which its cost shows in the latencies. */
+#define ATTRIB_BUSY_EVENTS 20
+
 /*
  * A comm as a CSV field: the measured system's bytes, control ones shown as
  * '?', quoted (quotes doubled) when it holds a comma or a quote (RFC 4180).
@@ -442,6 +445,11 @@ static void note_stats(struct wultfw_ctx *ctx, struct attrib *a)
 	info_u64(ctx, "attrib_rows_unknown", a->unknown + a->gone);
 	if (st.cost_cnt)
 		info_u64(ctx, "attrib_cost_ns", st.cost_ns / st.cost_cnt);
+	/* Its own cost lands in the latencies it explains: say when it is big. */
+	if (a->rows && st.seen / a->rows >= ATTRIB_BUSY_EVENTS)
+		wultfw_log(ctx, WULTFW_LOG_WARN,
+			   "CPU %d changed context %" PRIu64 " times per datapoint: at 100-300 ns each (doc/attribution.md) the attribution's own work adds microseconds to each latency here; compare with a run without it",
+			   a->cpu, st.seen / a->rows);
 	if (a->unknown + a->gone)
 		wultfw_log(ctx, WULTFW_LOG_WARN,
 			   "%" PRIu64 " of %" PRIu64 " datapoints have no breakdown: records of their intervals were lost (%" PRIu64 " of %" PRIu64 " lost; a larger ring_events keeps more)",
