@@ -1,9 +1,12 @@
 # attrib: latency attribution (doc/attribution.md).
+# The two convenience libraries are built in plugins/attrib/internal/, so
+# the build tree's plugin directory holds only the plugin (list-plugins
+# would take their .la files for plugins).
 
 # --- The accounting: events -> columns, no BPF (attrib_account.h) ---
 # A convenience library the plugin and the tests link alike.
-noinst_LTLIBRARIES += plugins/attrib/libattrib_account.la
-plugins_attrib_libattrib_account_la_SOURCES = plugins/attrib/attrib_account.c \
+noinst_LTLIBRARIES += plugins/attrib/internal/libattrib_account.la
+plugins_attrib_internal_libattrib_account_la_SOURCES = plugins/attrib/attrib_account.c \
 	plugins/attrib/attrib_account.h plugins/attrib/attrib_ctx.c \
 	plugins/attrib/attrib_ctx.h plugins/attrib/attrib_sums.c \
 	plugins/attrib/attrib_sums.h plugins/attrib/attrib_map.c \
@@ -15,7 +18,7 @@ TESTS += tests/unit/test_attrib_account
 tests_unit_test_attrib_account_SOURCES = tests/unit/test_attrib_account.c
 tests_unit_test_attrib_account_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/attrib
 tests_unit_test_attrib_account_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_attrib_account_LDADD = plugins/attrib/libattrib_account.la \
+tests_unit_test_attrib_account_LDADD = plugins/attrib/internal/libattrib_account.la \
 	tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif
 # --- end of the accounting ---
@@ -25,22 +28,22 @@ endif
 # libattrib_trace.la: attrib_trace.h (attrib_trace.c where configure found
 # clang, bpftool, libbpf and BTF, as for hrt; else attrib_trace_none.c,
 # which says so), attrib_irqs.h (/proc/interrupts), attrib_smi.h.
-noinst_LTLIBRARIES += plugins/attrib/libattrib_trace.la
-plugins_attrib_libattrib_trace_la_SOURCES = plugins/attrib/attrib_trace.h \
+noinst_LTLIBRARIES += plugins/attrib/internal/libattrib_trace.la
+plugins_attrib_internal_libattrib_trace_la_SOURCES = plugins/attrib/attrib_trace.h \
 	plugins/attrib/attrib_event.h plugins/attrib/attrib_bpf.h \
 	plugins/attrib/attrib_irqs.c plugins/attrib/attrib_irqs.h \
 	plugins/attrib/attrib_smi.c plugins/attrib/attrib_smi.h \
 	plugins/attrib/attrib_order.c plugins/attrib/attrib_order.h
-plugins_attrib_libattrib_trace_la_CPPFLAGS = $(AM_CPPFLAGS) \
+plugins_attrib_internal_libattrib_trace_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_builddir)/plugins/attrib -I$(top_srcdir)/plugins/attrib
-plugins_attrib_libattrib_trace_la_LIBADD = lib/sysstate/libwfw_sysstate.la
+plugins_attrib_internal_libattrib_trace_la_LIBADD = lib/sysstate/libwfw_sysstate.la
 EXTRA_DIST += plugins/attrib/attrib.bpf.c tests/attrib/attrib-trace-test.c \
 	tests/integration/test_attrib_trace.sh
 if HAVE_HRT
-plugins_attrib_libattrib_trace_la_SOURCES += plugins/attrib/attrib_trace.c
-nodist_plugins_attrib_libattrib_trace_la_SOURCES = plugins/attrib/attrib.skel.h
-plugins_attrib_libattrib_trace_la_CPPFLAGS += $(LIBBPF_CFLAGS)
-plugins_attrib_libattrib_trace_la_LIBADD += $(LIBBPF_LIBS)
+plugins_attrib_internal_libattrib_trace_la_SOURCES += plugins/attrib/attrib_trace.c
+nodist_plugins_attrib_internal_libattrib_trace_la_SOURCES = plugins/attrib/attrib.skel.h
+plugins_attrib_internal_libattrib_trace_la_CPPFLAGS += $(LIBBPF_CFLAGS)
+plugins_attrib_internal_libattrib_trace_la_LIBADD += $(LIBBPF_LIBS)
 
 # vmlinux.h is hrt's (plugins/hrt/local.mk). -mcpu=v3: the programs use
 # atomic exchange (Linux >= 5.12), for the lost-event bookkeeping.
@@ -53,16 +56,16 @@ plugins/attrib/attrib.bpf.o: plugins/attrib/attrib.bpf.c plugins/attrib/attrib_b
 	-c $(top_srcdir)/plugins/attrib/attrib.bpf.c -o $@
 plugins/attrib/attrib.skel.h: plugins/attrib/attrib.bpf.o
 	$(AM_V_GEN)$(BPFTOOL) gen skeleton $< name attrib_bpf > $@.tmp && mv $@.tmp $@
-$(plugins_attrib_libattrib_trace_la_OBJECTS): plugins/attrib/attrib.skel.h
+$(plugins_attrib_internal_libattrib_trace_la_OBJECTS): plugins/attrib/attrib.skel.h
 CLEANFILES += plugins/attrib/attrib.bpf.o plugins/attrib/attrib.skel.h
 
 # Loads it on a CPU while making noise there (test_attrib_trace.sh).
 check_PROGRAMS += tests/attrib/attrib-trace-test
 tests_attrib_attrib_trace_test_SOURCES = tests/attrib/attrib-trace-test.c
-tests_attrib_attrib_trace_test_CPPFLAGS = $(plugins_attrib_libattrib_trace_la_CPPFLAGS)
-tests_attrib_attrib_trace_test_LDADD = plugins/attrib/libattrib_trace.la
+tests_attrib_attrib_trace_test_CPPFLAGS = $(plugins_attrib_internal_libattrib_trace_la_CPPFLAGS)
+tests_attrib_attrib_trace_test_LDADD = plugins/attrib/internal/libattrib_trace.la
 else
-plugins_attrib_libattrib_trace_la_SOURCES += plugins/attrib/attrib_trace_none.c
+plugins_attrib_internal_libattrib_trace_la_SOURCES += plugins/attrib/attrib_trace_none.c
 endif
 # Root and BTF, else SKIP naming what is missing (the eBPF part unbuilt too).
 TESTS += tests/integration/test_attrib_trace.sh
@@ -76,7 +79,7 @@ tests_unit_test_attrib_meas_SOURCES = tests/unit/test_attrib_meas.c
 tests_unit_test_attrib_meas_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/attrib \
 	-I$(top_srcdir)/tests/unit -DTEST_DATA='"$(abs_top_srcdir)/tests/data"'
 tests_unit_test_attrib_meas_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_attrib_meas_LDADD = plugins/attrib/libattrib_trace.la \
+tests_unit_test_attrib_meas_LDADD = plugins/attrib/internal/libattrib_trace.la \
 	tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif
 EXTRA_DIST += tests/data/interrupts
@@ -90,8 +93,8 @@ plugins_attrib_attrib_la_SOURCES = plugins/attrib/attrib.c \
 	plugins/attrib/attrib_cause.c plugins/attrib/attrib_cause.h
 plugins_attrib_attrib_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/attrib
 plugins_attrib_attrib_la_LDFLAGS = $(PLUGIN_MODULE_FLAGS)
-plugins_attrib_attrib_la_LIBADD = plugins/attrib/libattrib_trace.la \
-	plugins/attrib/libattrib_account.la -lpthread
+plugins_attrib_attrib_la_LIBADD = plugins/attrib/internal/libattrib_trace.la \
+	plugins/attrib/internal/libattrib_account.la -lpthread
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_attrib_cause
 TESTS += tests/unit/test_attrib_cause
@@ -100,7 +103,7 @@ tests_unit_test_attrib_cause_SOURCES = tests/unit/test_attrib_cause.c \
 tests_unit_test_attrib_cause_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/attrib \
 	-I$(top_srcdir)/tests/unit
 tests_unit_test_attrib_cause_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_attrib_cause_LDADD = plugins/attrib/libattrib_trace.la \
+tests_unit_test_attrib_cause_LDADD = plugins/attrib/internal/libattrib_trace.la \
 	tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif
 # Noise made on purpose on the measured CPU (test_attrib.sh).
