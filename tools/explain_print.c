@@ -345,7 +345,8 @@ static void pid_notes(const struct xres *x)
 				break;
 			pid[n++] = p;
 		}
-	qsort(pid, n, sizeof(*pid), cmp_pid);
+	if (n)	/* qsort() takes no NULL, even for nothing */
+		qsort(pid, n, sizeof(*pid), cmp_pid);
 	for (size_t i = 0; i < n; i++)
 		if (!k || pid[k - 1] != pid[i])
 			pid[k++] = pid[i];

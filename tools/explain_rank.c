@@ -134,7 +134,8 @@ int xr_pick(struct xr *r, int64_t *vals, size_t n)
 
 	if (r->state != XR_KEEP || n != r->inside)
 		return -EINVAL;
-	qsort(vals, n, sizeof(*vals), cmp_i64);
+	if (n > 1)	/* qsort() takes no NULL, even for nothing */
+		qsort(vals, n, sizeof(*vals), cmp_i64);
 	i = (size_t)(r->k - r->below);
 	r->vk = vals[i];
 	while (i < n && vals[i] == r->vk)

@@ -247,7 +247,8 @@ size_t xtail_sorted(const struct xtail *t, char *const *names, int cat,
 		if (c->cat == cat)
 			s[n++] = (struct sorted){ c, c->key & XKEY_THREAD ? NULL : names[c->key - 1] };
 	}
-	qsort(s, n, sizeof(*s), cmp_cause);
+	if (n > 1)	/* qsort() takes no NULL, even for nothing */
+		qsort(s, n, sizeof(*s), cmp_cause);
 	for (size_t i = 0; i < n; i++)
 		(*out)[i] = s[i].c;
 	free(s);

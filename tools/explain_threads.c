@@ -153,7 +153,8 @@ static int settle(struct xthreads *t)
 	}
 	for (size_t i = 0; i < t->n; i++)
 		e[i] = (struct ent){ t->pid[i], i };
-	qsort(e, t->n, sizeof(*e), cmp_ent);
+	if (t->n > 1)	/* qsort() takes no NULL, even for nothing */
+		qsort(e, t->n, sizeof(*e), cmp_ent);
 	for (size_t i = 0; i < t->n; i++) {
 		if (k && t->pid[k - 1] == e[i].pid) {
 			free(t->comm[e[i].i]);

@@ -71,7 +71,8 @@ static double cause_median(const struct keyed *k, size_t n, int cat, double *tmp
 {
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = k[i].r->t[cat];
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	if (n > 1)	/* qsort() takes no NULL, even for nothing */
+		qsort(tmp, n, sizeof(*tmp), cmp_double);
 	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
 }
 
@@ -109,7 +110,8 @@ static void add_causes(struct wfw_xp_analysis *a, struct keyed *k, size_t n,
 {
 	size_t i = 0;
 
-	qsort(k, n, sizeof(*k), cmp_keyed);
+	if (n > 1)	/* qsort() takes no NULL, even for nothing */
+		qsort(k, n, sizeof(*k), cmp_keyed);
 	while (i < n) {
 		size_t j = i + 1;
 

@@ -197,7 +197,8 @@ static int attrib_table(struct attrib_irqtab *t, const char *path,
 {
 	size_t i;
 
-	qsort(v, n, sizeof(*v), attrib_cmp);
+	if (n)	/* qsort() takes no NULL, even for nothing */
+		qsort(v, n, sizeof(*v), attrib_cmp);
 	t->irq = calloc(n ? n : 1, sizeof(*t->irq));
 	if (!t->irq)
 		return -ENOMEM;
