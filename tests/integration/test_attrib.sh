@@ -69,7 +69,8 @@ if [ -e "$top/plugins/hrt/.libs/hrt.so" ] || [ -e "$top/plugins/hrt/hrt.la" ]; t
 	if [ $st = 0 ] && has_rows r/hrt/datapoints.csv 1; then
 		quiet_check r/hrt IntrLatency "hrt"
 	elif [ $st = 0 ]; then
-		skip_part "hrt: $(hrt_busy r/hrt || echo 'no datapoint')"
+		why=$(hrt_busy r/hrt)
+		skip_part "hrt: ${why:-no datapoint in 3 s ($(grep -m1 -E '^hrt_(timers_armed|busy)' r/hrt/info.yml))}"
 	else
 		skip_part "hrt: $(grep -m1 error hrt.out)"
 	fi
