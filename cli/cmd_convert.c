@@ -118,6 +118,11 @@ static int convert_parse_args(int argc, char **argv, struct convert_args *a)
 	if (!a->jobs)
 		a->jobs = convert_online_cpus();
 	a->in = argv[optind];
+	/* Not standard output: the file is replaced only once whole. */
+	if (!strcmp(a->out, "-")) {
+		fprintf(stderr, "wultfw convert: -o -: convert writes a file, not standard output; name one (e.g. -o datapoints.csv, then cat it)\n");
+		return 2;
+	}
 	a->fmt = output_format(a->to, a->out);
 	return a->fmt ? -1 : 2;
 }

@@ -2,7 +2,8 @@
 # convert never writes over its own input, and --force replaces OUT only
 # once the new file is whole (tools/replace.c): a failure half way
 # keeps the old OUT and leaves no partial file beside it. An OUT whose
-# name says the other format than --to is written, with a warning.
+# name says the other format than --to is written, with a warning; -o - is
+# refused, not a file named '-'.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 cd "$work" || exit 1
 
@@ -55,4 +56,9 @@ ls | grep -q partial && fail "a partial file left after success" || ok "nothing 
 "$WULTFW" convert d.csv -o x.wfb --to csv 2>err; expect_status 0 $? "--to csv into x.wfb"
 expect_in err "warning: writing CSV into x.wfb, whose name says binary" "warns of the name"
 cmp -s x.wfb d.csv && ok "it is CSV" || fail "x.wfb is not the CSV"
+
+# -o - is no file called '-' (it was, silently).
+timeout 60 "$WULTFW" convert d.wfb -o - --to csv >out 2>err; expect_status 2 $? "-o -: refused"
+expect_in err "convert writes a file, not standard output" "-o -: says what to do"
+[ ! -e ./- ] && ok "-o -: no file named '-'" || fail "-o - made a file named '-'"
 finish
