@@ -85,8 +85,11 @@ static void advance(const struct attrib_acct *a, struct attrib_ctx *c, uint64_t 
 		/* A window opening with this record's ts may hide what came before it. */
 		for (; w < a->nwin && a->win[w].from <= ev->ts; w++)
 			attrib_ctx_taint(c, a->win[w].to);
-		c->smi_ok = ev->flags & ATTRIB_F_SMI;
-		c->smi = ev->smi;
+		/* An older reading stays a lower bound: kept over a late one. */
+		if ((ev->flags & (ATTRIB_F_SMI | ATTRIB_F_SMI_LATE)) == ATTRIB_F_SMI) {
+			c->smi_ok = true;
+			c->smi = ev->smi;
+		}
 		if (ev->kind != ATTRIB_NMI)
 			attrib_ctx_step(c, ev, false, st);
 	}
@@ -332,9 +335,10 @@ static int thread_put(struct attrib_acct *a, uint32_t pid, const char *comm)
 }
 
 /*
- * SMIs from a count read before the interval (ok: there was one) to the
- * first record at or after its end: more than in the interval only if
- * one came between those reads but outside it, never fewer.
+ * SMIs from the last count surely read before the interval (ok: there was
+ * one; not ATTRIB_F_SMI_LATE) to the first read at or after its end: more
+ * than in the interval only if one came between those reads but outside
+ * it, never fewer.
  */
 static int64_t smi_between(struct attrib_acct *a, bool ok, uint64_t before,
 			   const struct attrib_event *after)
@@ -369,7 +373,7 @@ static enum attrib_status walk(struct attrib_acct *a, struct attrib_ctx *c,
 		const struct attrib_event *ev = rec(a, i);
 		bool own;
 
-		if (ev->ts >= e && !after)
+		if (ev->ts >= e && !after && (ev->flags & ATTRIB_F_SMI))
 			after = ev;
 		if (ev->kind == ATTRIB_NMI) {
 			nmi(sm, c, ev, s, e, &t);
@@ -390,6 +394,10 @@ static enum attrib_status walk(struct attrib_acct *a, struct attrib_ctx *c,
 		}
 	}
 	charge(sm, c, t, e);
+	/* Any later reading bounds the end from above. */
+	for (; !after && i < a->end; i++)
+		if (rec(a, i)->ts >= e && (rec(a, i)->flags & ATTRIB_F_SMI))
+			after = rec(a, i);
 	/* The measuring task: current at the interval's last ns. */
 	if (attrib_sums_row(sm, c->pid, row, &comm))
 		return ATTRIB_UNKNOWN;

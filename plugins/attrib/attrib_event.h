@@ -38,8 +38,13 @@ enum attrib_kind {
 	ATTRIB_LOST,
 };
 
-/* flags: smi holds the SMI count read with ts (attrib.c's smi option). */
+/* flags: smi holds the SMI count read just after ts (smi_event option). */
 #define ATTRIB_F_SMI	1u
+/*
+ * Another program ran nested between this one's start and its read: the
+ * count may have been read well after ts, so it bounds only from above.
+ */
+#define ATTRIB_F_SMI_LATE	2u
 
 /* x86 system vectors, as /proc/interrupts abbreviates them. */
 enum attrib_vec {

@@ -117,8 +117,10 @@ static void test_missing(void)
 	};
 	struct attrib_acct *a = feed(e, NEV(e), 5000);
 
-	CU_ASSERT_EQUAL(smicnt(a, 1050, 50), -1);	/* 1000 before it: none */
-	CU_ASSERT_EQUAL(smicnt(a, 1950, 100), -1);	/* 2100 after it: none */
+	/* The nearest readings around it: 100's 5 to 1100's 6. */
+	CU_ASSERT_EQUAL(smicnt(a, 1050, 50), 1);
+	/* 1100's 6 to 3000's 7: 2100 has none. */
+	CU_ASSERT_EQUAL(smicnt(a, 1950, 100), 1);
 	CU_ASSERT_EQUAL(smicnt(a, 3050, 50), 1);	/* 3000 to 3100 */
 	/* Nothing held at or after the end (complete vouched for it). */
 	CU_ASSERT_FALSE(attrib_acct_seen(a, 3200));
@@ -126,8 +128,26 @@ static void test_missing(void)
 	CU_ASSERT_EQUAL(smicnt(a, 3150, 100), -1);
 	attrib_acct_free(a);
 	/* A stream without counts at all (no smi_event): never a 0. */
+	a = feed(e, 1, 5000);
+	CU_ASSERT_EQUAL(smicnt(a, 150, 50), -1);	/* none after the end */
+	attrib_acct_free(a);
 	a = feed(plain, NEV(plain), 2000);
 	CU_ASSERT_EQUAL(smicnt(a, 950, 100), -1);
+	attrib_acct_free(a);
+}
+
+/* A count read late (a program nested before it read) bounds only the end. */
+static void test_late(void)
+{
+	struct attrib_event e[] = {
+		SW(100, 0, 10), LOC_IN(1000, 20), LOC_OUT(1100, 21),
+	};
+	struct attrib_acct *a;
+
+	e[1].flags |= ATTRIB_F_SMI_LATE;	/* read after 1100's own */
+	a = feed(e, NEV(e), 2000);
+	CU_ASSERT_EQUAL(smicnt(a, 900, 90), 10);	/* 100's 10 to 1000's 20 */
+	CU_ASSERT_EQUAL(smicnt(a, 1050, 40), 11);	/* still 100's 10 to 1100's 21 */
 	attrib_acct_free(a);
 }
 
@@ -159,6 +179,7 @@ int main(void)
 	CU_add_test(s, "a count that does not move", test_still);
 	CU_add_test(s, "going back refused", test_backwards);
 	CU_add_test(s, "missing counts: empty, not 0", test_missing);
+	CU_add_test(s, "a count read late", test_late);
 	CU_add_test(s, "NMI record, release", test_nmi_and_release);
 	return tu_run();
 }
