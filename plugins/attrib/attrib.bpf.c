@@ -36,6 +36,7 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u32 target_cpu;
 const volatile __u32 ring_mask;	/* slots - 1, a power of two - 1 */
 const volatile __u8 cost_on;	/* time each program into stats.cost_* */
+const volatile __u8 smi_on;	/* read attrib_smi into each record */
 
 /*
  * 1 while tracing: set after every program is attached and cleared
@@ -47,6 +48,8 @@ volatile __u32 run;
 volatile __u64 head;		/* records claimed */
 volatile __u64 tail;		/* records the reader is done with */
 struct attrib_bpf_stats stats;
+/* Programs started: one that changed meanwhile had another nested in it. */
+__u64 started;
 /* Lost events not yet marked in the stream: how many, since when. */
 __u64 lost_pending, lost_from;
 
@@ -57,6 +60,18 @@ struct {
 	__type(key, __u32);
 	__type(value, struct attrib_slot);
 } attrib_ring SEC(".maps");
+
+/*
+ * The SMI count of the measured CPU: the msr PMU's smi event (a stand-in
+ * event of that PMU in tests), opened for target_cpu by the loader. Only
+ * read on that CPU, so slot 0 and no BPF_F_CURRENT_CPU.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+	__uint(max_entries, 1);
+} attrib_smi SEC(".maps");
 
 /* Claim the next slot: its record number, or -1 if the ring is full. */
 static __always_inline __s64 claim(void)
@@ -88,6 +103,23 @@ static __always_inline void commit(struct attrib_slot *s, __s64 n)
 	__sync_lock_test_and_set(&s->seq, (__u64)n + 1);
 }
 
+/*
+ * The SMI count right after the timestamp; flags say if it is there, and
+ * if a nested program (started after n0) may have delayed the read.
+ */
+static __always_inline void read_smi(struct attrib_event *ev, __u64 n0)
+{
+	struct bpf_perf_event_value v;
+
+	ev->flags = 0;
+	ev->smi = 0;
+	ev->pad = 0;
+	if (!smi_on || bpf_perf_event_read_value(&attrib_smi, 0, &v, sizeof(v)))
+		return;
+	ev->smi = v.counter;
+	ev->flags = ATTRIB_F_SMI | (started != n0 ? ATTRIB_F_SMI_LATE : 0);
+}
+
 static __always_inline void lost(void)
 {
 	__u64 now = bpf_ktime_get_ns();
@@ -102,7 +134,7 @@ static __always_inline void lost(void)
 static __noinline int mark_lost(void)
 {
 	struct attrib_slot *s;
-	__u64 from, cnt;
+	__u64 from, cnt, n0 = __sync_add_and_fetch(&started, 1);
 	__s64 n;
 
 	from = __sync_lock_test_and_set(&lost_from, 0);
@@ -121,6 +153,7 @@ static __noinline int mark_lost(void)
 	s->ev.kind = ATTRIB_LOST;
 	s->ev.id = cnt > 0xffffffffULL ? 0 : (__u32)cnt;
 	__builtin_memset(s->ev.comm, 0, sizeof(s->ev.comm));
+	read_smi(&s->ev, n0);
 	commit(s, n);
 	__sync_fetch_and_add(&stats.markers, 1);
 	return 0;
@@ -130,11 +163,13 @@ static __always_inline void emit(__u32 kind, __u32 id, __u64 dur,
 				 struct task_struct *next)
 {
 	struct attrib_slot *s;
-	__u64 t0 = 0;
+	__u64 t0 = 0, n0 = 0;
 	__s64 n;
 
 	if (cost_on)
 		t0 = bpf_ktime_get_ns();
+	if (smi_on)
+		n0 = __sync_add_and_fetch(&started, 1);
 	if (lost_pending)
 		mark_lost();
 	n = claim();
@@ -146,6 +181,7 @@ static __always_inline void emit(__u32 kind, __u32 id, __u64 dur,
 	if (!s)
 		return;	/* cannot happen: the index is masked */
 	s->ev.ts = bpf_ktime_get_ns();
+	read_smi(&s->ev, n0);
 	s->ev.dur = dur;
 	s->ev.kind = kind;
 	s->ev.id = id;

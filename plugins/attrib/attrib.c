@@ -31,9 +31,10 @@
 struct attrib_cfg {
 	int64_t ring_events;
 	bool cost;
+	const char *smi_event;
 };
 
-enum { O_RING, O_COST };
+enum { O_RING, O_COST, O_SMI };
 
 #define F(field) .off = offsetof(struct attrib_cfg, field)
 
@@ -44,13 +45,17 @@ static const struct wultfw_option attrib_options[] = {
 	[O_COST] = { "cost", WULTFW_OPT_BOOL, "false",
 		"time every eBPF program run on the measured CPU and write the mean to info.yml (attrib_cost_ns); adds two clock reads to each",
 		F(cost) },
+	[O_SMI] = { "smi_event", WULTFW_OPT_STRING, "smi",
+		"the msr PMU event read at every record for SMICnt: smi (MSR_SMI_COUNT, Intel), \"\" for no SMICnt; any other (tsc) is a stand-in for tests only, its counts are not SMIs",
+		F(smi_event) },
 	{ .name = NULL },
 };
 
 /* Columns in the order attrib_fill() writes them. */
 enum {
 	C_IRQ, C_SOFTIRQ, C_NMI, C_THREAD, C_EXIT,
-	C_IRQCNT, C_SWIRQCNT, C_NMICNT, C_CAUSE, C_CAUSETIME, C_CAUSEPID, NCOLS
+	C_IRQCNT, C_SWIRQCNT, C_NMICNT, C_SMICNT, C_CAUSE, C_CAUSETIME, C_CAUSEPID,
+	NCOLS
 };
 
 static const struct wultfw_column attrib_columns[] = {
@@ -62,6 +67,8 @@ static const struct wultfw_column attrib_columns[] = {
 	[C_IRQCNT] = { "IRQCnt", "", WULTFW_COL_INT, 1, NULL, 0 },
 	[C_SWIRQCNT] = { "SWIRQCnt", "", WULTFW_COL_INT, 1, NULL, 0 },
 	[C_NMICNT] = { "NMICnt", "", WULTFW_COL_INT, 1, NULL, 0 },
+	/* Only where the SMI count is read (attrib_smi.h). */
+	[C_SMICNT] = { "SMICnt", "", WULTFW_COL_INT, 1, NULL, 0 },
 	[C_CAUSE] = { "Cause", "", WULTFW_COL_ENUM, 1, NULL, 0 },
 	/* The dominant contributor's own time: one IRQ, one thread, ... */
 	[C_CAUSETIME] = { "CauseTime", "us", WULTFW_COL_INT, 1000, NULL, 0 },
@@ -79,30 +86,39 @@ struct attrib {
 	int at[NCOLS];		/* each column's place in cols, -1: the source's */
 	struct wultfw_schema schema;
 	struct wultfw_file *threads;
+	struct attrib_smi smi;	/* fd -1: no SMICnt */
 	bool attached;
 	bool kick;		/* records were lost: make the CPU switch */
-	uint64_t rows, unknown, gone;
+	uint64_t rows, unknown, gone, smi_unknown;
 	char why[ATTRIB_WHY_LEN];
 };
 
 /* ---- open ---- */
 
-/* Whether SMIs can be counted here, for info.yml (never a made-up 0). */
-static void note_smi(struct wultfw_ctx *ctx, int cpu)
+/*
+ * The SMI count for the eBPF programs, and for info.yml how it is read
+ * or why there is no SMICnt (never a made-up 0).
+ */
+static void open_smi(struct wultfw_ctx *ctx, struct attrib *a, const char *event)
 {
-	struct attrib_smi smi;
-	char why[256], line[320];
+	char why[320], line[400];
 
-	/* Why SMICnt is absent: the CPU has no count, or (a read at both ends
-	 * of each interval being the source's to make) not per datapoint. */
-	if (attrib_smi_open(&smi, cpu, "", why, sizeof(why))) {
+	a->smi.fd = -1;
+	if (!event || !event[0]) {
+		wultfw_info(ctx, "attrib_smi", "not counted: smi_event is \"\"");
+		return;
+	}
+	if (attrib_smi_open(&a->smi, a->cpu, "", event, why, sizeof(why))) {
 		wultfw_info(ctx, "attrib_smi", why);
 		return;
 	}
-	snprintf(line, sizeof(line), "%s is readable, but not read at each datapoint's ends yet",
-		 smi.how);
+	snprintf(line, sizeof(line), "SMICnt from %s, read at every record",
+		 a->smi.how);
 	wultfw_info(ctx, "attrib_smi", line);
-	attrib_smi_close(&smi);
+	if (a->smi.stand_in)
+		wultfw_log(ctx, WULTFW_LOG_WARN,
+			   "SMICnt counts msr/%s, a stand-in for tests: its values are not SMIs",
+			   event);
 }
 
 static bool has_column(const struct wultfw_schema *s, const char *name)
@@ -129,6 +145,8 @@ static int attrib_build_schema(struct wultfw_ctx *ctx, struct attrib *a,
 		return wultfw_fail(ctx, -ENOMEM, "out of memory");
 	for (int c = 0; c < NCOLS; c++) {
 		a->at[c] = -1;
+		if (c == C_SMICNT && a->smi.fd < 0)
+			continue;
 		if (has_column(src, attrib_columns[c].name)) {
 			wultfw_log(ctx, WULTFW_LOG_DEBUG, "the source's %s kept",
 				   attrib_columns[c].name);
@@ -166,11 +184,16 @@ static int attrib_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return -ENOMEM;
+	a->smi.fd = -1;
 	ctx->priv = a;
 	a->cpu = run->cpu;
 	ret = attrib_trace_check(a->why, sizeof(a->why));
-	if (!ret)
+	if (!ret) {
+		open_smi(ctx, a, cfg->smi_event);
+		o.smi = a->smi.fd >= 0;
+		o.smi_fd = a->smi.fd;
 		ret = attrib_trace_open(&a->trace, &o, a->why, sizeof(a->why));
+	}
 	if (ret) {
 		wultfw_fail(ctx, ret, "%s", a->why);
 		attrib_close(ctx);
@@ -186,7 +209,6 @@ static int attrib_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run
 		attrib_close(ctx);
 		return ret;
 	}
-	note_smi(ctx, run->cpu);
 	wultfw_info(ctx, "attrib", "on");
 	wultfw_info(ctx, "attrib_latency", run->source->interval_latency);
 	wultfw_info(ctx, "attrib_start", run->source->interval_start);
@@ -266,6 +288,8 @@ static int add_records(struct attrib *a, const struct attrib_event *ev, size_t n
 		    ev[i].ts >= last->ts && ev[i].ts - ev[i].dur <= last->ts + NMI_SAME_NS) {
 			last->dur = ev[i].ts - (last->ts - last->dur);
 			last->ts = ev[i].ts;
+			last->smi = ev[i].smi;
+			last->flags = ev[i].flags;
 			continue;
 		}
 		if (k == sizeof(buf) / sizeof(buf[0])) {
@@ -333,6 +357,28 @@ static void fill(const struct attrib *a, const struct attrib_row *r,
 	put(a, row, C_CAUSETIME, (int64_t)r->cause_ns);
 	if (r->cause_pid >= 0)
 		put(a, row, C_CAUSEPID, r->cause_pid);
+	if (r->smi_cnt >= 0)
+		put(a, row, C_SMICNT, r->smi_cnt);
+}
+
+/* At most this long per batch for a record after the last interval. */
+#define SMI_WAIT_MS 50
+
+/*
+ * SMICnt needs a record at or after an interval's end, which may come
+ * just after the source gave the datapoint (the next switch, the timer
+ * interrupt's exit): wait for it a little, off the measured CPU.
+ */
+static int wait_after(struct wultfw_ctx *ctx, struct attrib *a, uint64_t end)
+{
+	struct timespec ms = { 0, 1000000 };
+	int ret = 0;
+
+	for (int i = 0; !ret && i < SMI_WAIT_MS && !attrib_acct_seen(a->acct, end); i++) {
+		nanosleep(&ms, NULL);
+		ret = drain(ctx, a);
+	}
+	return ret;
 }
 
 static int attrib_annotate(struct wultfw_ctx *ctx, const struct wultfw_intervals *iv,
@@ -354,6 +400,8 @@ static int attrib_annotate(struct wultfw_ctx *ctx, const struct wultfw_intervals
 	}
 	/* Every interval ended before the source gave it, so before the drain. */
 	attrib_acct_complete(a->acct, end);
+	if (a->at[C_SMICNT] >= 0 && end && (ret = wait_after(ctx, a, end)))
+		return ret;
 	for (size_t i = 0; i < iv->n; i++) {
 		enum attrib_status st;
 
@@ -362,12 +410,14 @@ static int attrib_annotate(struct wultfw_ctx *ctx, const struct wultfw_intervals
 			continue;	/* left empty */
 		a->rows++;
 		st = attrib_acct_explain(a->acct, (uint64_t)iv->start[i], iv->latency[i], &r);
-		if (st == ATTRIB_OK)
+		if (st == ATTRIB_OK) {
 			fill(a, &r, wultfw_row(out, i));
-		else if (st == ATTRIB_GONE)
+			a->smi_unknown += r.smi_cnt < 0;
+		} else if (st == ATTRIB_GONE) {
 			a->gone++;
-		else
+		} else {
 			a->unknown++;
+		}
 	}
 	/* Intervals come in order: none will start before this batch's last. */
 	if (iv->n && iv->start[iv->n - 1] > 0)
@@ -443,6 +493,8 @@ static void note_stats(struct wultfw_ctx *ctx, struct attrib *a)
 	info_u64(ctx, "attrib_events", st.seen);
 	info_u64(ctx, "attrib_lost", st.lost + st.late);
 	info_u64(ctx, "attrib_rows_unknown", a->unknown + a->gone);
+	if (a->at[C_SMICNT] >= 0)
+		info_u64(ctx, "attrib_smi_rows_unknown", a->smi_unknown);
 	if (st.cost_cnt)
 		info_u64(ctx, "attrib_cost_ns", st.cost_ns / st.cost_cnt);
 	/* Its own cost lands in the latencies it explains: say when it is big. */
@@ -483,6 +535,7 @@ static void attrib_close(struct wultfw_ctx *ctx)
 	if (!a)
 		return;
 	attrib_trace_close(a->trace);
+	attrib_smi_close(&a->smi);
 	attrib_acct_free(a->acct);
 	attrib_causes_free(&a->causes);
 	attrib_irqtab_free(&a->irqs);

@@ -85,6 +85,11 @@ static void advance(const struct attrib_acct *a, struct attrib_ctx *c, uint64_t 
 		/* A window opening with this record's ts may hide what came before it. */
 		for (; w < a->nwin && a->win[w].from <= ev->ts; w++)
 			attrib_ctx_taint(c, a->win[w].to);
+		/* An older reading stays a lower bound: kept over a late one. */
+		if ((ev->flags & (ATTRIB_F_SMI | ATTRIB_F_SMI_LATE)) == ATTRIB_F_SMI) {
+			c->smi_ok = true;
+			c->smi = ev->smi;
+		}
 		if (ev->kind != ATTRIB_NMI)
 			attrib_ctx_step(c, ev, false, st);
 	}
@@ -329,6 +334,25 @@ static int thread_put(struct attrib_acct *a, uint32_t pid, const char *comm)
 	return 0;
 }
 
+/*
+ * SMIs from the last count surely read before the interval (ok: there was
+ * one; not ATTRIB_F_SMI_LATE) to the first read at or after its end: more
+ * than in the interval only if one came between those reads but outside
+ * it, never fewer.
+ */
+static int64_t smi_between(struct attrib_acct *a, bool ok, uint64_t before,
+			   const struct attrib_event *after)
+{
+	if (!ok || !after || !(after->flags & ATTRIB_F_SMI))
+		return -1;
+	/* The PMU's count is 64 bits and never wraps: back is a reset. */
+	if (after->smi < before || after->smi - before > INT64_MAX) {
+		a->st.smi_backwards++;
+		return -1;
+	}
+	return (int64_t)(after->smi - before);
+}
+
 /* [s, e) from c, the context at s, over the held records. */
 static enum attrib_status walk(struct attrib_acct *a, struct attrib_ctx *c,
 			       uint64_t s, uint64_t e, struct attrib_row *row)
@@ -337,14 +361,20 @@ static enum attrib_status walk(struct attrib_acct *a, struct attrib_ctx *c,
 	uint64_t t = s;
 	bool own_seen = false;
 	const char *comm;
+	const struct attrib_event *after = NULL;
+	bool smi_ok = c->smi_ok;
+	uint64_t smi = c->smi;
+	size_t i;
 
 	if (c->tainted || window_in(a, s, e))
 		return ATTRIB_UNKNOWN;
 	attrib_sums_reset(sm);
-	for (size_t i = c->next; i < a->end; i++) {
+	for (i = c->next; i < a->end; i++) {
 		const struct attrib_event *ev = rec(a, i);
 		bool own;
 
+		if (ev->ts >= e && !after && (ev->flags & ATTRIB_F_SMI))
+			after = ev;
 		if (ev->kind == ATTRIB_NMI) {
 			nmi(sm, c, ev, s, e, &t);
 			continue;
@@ -364,9 +394,14 @@ static enum attrib_status walk(struct attrib_acct *a, struct attrib_ctx *c,
 		}
 	}
 	charge(sm, c, t, e);
+	/* Any later reading bounds the end from above. */
+	for (; !after && i < a->end; i++)
+		if (rec(a, i)->ts >= e && (rec(a, i)->flags & ATTRIB_F_SMI))
+			after = rec(a, i);
 	/* The measuring task: current at the interval's last ns. */
 	if (attrib_sums_row(sm, c->pid, row, &comm))
 		return ATTRIB_UNKNOWN;
+	row->smi_cnt = smi_between(a, smi_ok, smi, after);
 	if (comm && thread_put(a, row->cause_id, comm))
 		return ATTRIB_UNKNOWN;
 	return ATTRIB_OK;
@@ -390,6 +425,11 @@ enum attrib_status attrib_acct_explain(struct attrib_acct *a, uint64_t start,
 	advance(a, &a->cur, start, NULL);
 	c = a->cur;
 	return walk(a, &c, start, e, row);
+}
+
+bool attrib_acct_seen(const struct attrib_acct *a, uint64_t t)
+{
+	return a->end > a->first && rec(a, a->end - 1)->ts >= t;
 }
 
 const struct attrib_acct_stats *attrib_acct_stats(const struct attrib_acct *a)

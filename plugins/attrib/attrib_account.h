@@ -17,7 +17,7 @@
  *	attrib_acct_free(a);
  *
  * One thread calls it (no locking). Memory: the records from the oldest
- * interval still to come to the newest, 40 bytes each, at most max_events.
+ * interval still to come to the newest, 56 bytes each, at most max_events.
  */
 #ifndef ATTRIB_ACCOUNT_H
 #define ATTRIB_ACCOUNT_H
@@ -46,6 +46,12 @@ struct attrib_row {
 	uint32_t cause_id;
 	int64_t cause_pid;	/* the pid when cause is THREAD, else -1 */
 	uint64_t cause_ns;	/* the dominant contributor's own time */
+	/*
+	 * SMIs between the last record before the interval and the first
+	 * at or after its end (both carrying a count, ATTRIB_F_SMI); -1 when
+	 * either is missing or the count went back.
+	 */
+	int64_t smi_cnt;
 };
 
 /* What attrib_acct_explain() could say; only ATTRIB_OK fills the row. */
@@ -72,6 +78,7 @@ struct attrib_acct_stats {
 	uint64_t too_deep;	/* entries beyond ATTRIB_MAX_DEPTH: ignored */
 	uint64_t forced_releases;	/* the memory cap released records */
 	uint64_t loss_windows;	/* attrib_acct_lost() calls, and failed adds */
+	uint64_t smi_backwards;	/* rows whose SMI count went back: no SMICnt */
 };
 
 /* A thread named by CausePID, with the comm it had then. */
@@ -84,7 +91,7 @@ struct attrib_thread {
 #define ATTRIB_NSOFTIRQ 10
 /* Deeper than softirq + hard IRQ + nested hard IRQ on any real kernel. */
 #define ATTRIB_MAX_DEPTH 8
-/* Records held at most by default (40 bytes each). */
+/* Records held at most by default (56 bytes each). */
 #define ATTRIB_DEFAULT_MAX_EVENTS (1u << 20)
 
 struct attrib_acct;
@@ -126,6 +133,12 @@ enum attrib_status attrib_acct_explain(struct attrib_acct *a, uint64_t start,
 				       int64_t latency, struct attrib_row *row);
 
 const struct attrib_acct_stats *attrib_acct_stats(const struct attrib_acct *a);
+
+/*
+ * Whether a record at or after t is held: an interval ending at t can
+ * have its SMI count (attrib_row.smi_cnt) once one is.
+ */
+bool attrib_acct_seen(const struct attrib_acct *a, uint64_t t);
 
 /*
  * Every pid a row's CausePID held so far, with the comm of the switch

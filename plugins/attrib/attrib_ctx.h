@@ -33,6 +33,9 @@ struct attrib_ctx {
 	struct attrib_frame stack[ATTRIB_MAX_DEPTH];
 	uint32_t pid;		/* the current task */
 	char comm[ATTRIB_COMM_LEN];
+	/* The SMI count of the last record applied, if it had one. */
+	bool smi_ok;
+	uint64_t smi;
 };
 
 /* The stream's start: nothing known before the first task switch. */

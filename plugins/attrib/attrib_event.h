@@ -38,6 +38,14 @@ enum attrib_kind {
 	ATTRIB_LOST,
 };
 
+/* flags: smi holds the SMI count read just after ts (smi_event option). */
+#define ATTRIB_F_SMI	1u
+/*
+ * Another program ran nested between this one's start and its read: the
+ * count may have been read well after ts, so it bounds only from above.
+ */
+#define ATTRIB_F_SMI_LATE	2u
+
 /* x86 system vectors, as /proc/interrupts abbreviates them. */
 enum attrib_vec {
 	ATTRIB_VEC_LOC,		/* local timer */
@@ -57,6 +65,13 @@ struct attrib_event {
 	__u32 kind;		/* enum attrib_kind */
 	__u32 id;
 	char comm[ATTRIB_COMM_LEN];	/* ATTRIB_SWITCH only */
+	/*
+	 * The measured CPU's SMI count (the msr PMU's smi event, 64 bits,
+	 * never wrapping) right after ts, when flags has ATTRIB_F_SMI.
+	 */
+	__u64 smi;
+	__u32 flags;
+	__u32 pad;
 };
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* MSR_SMI_COUNT of one CPU, or why it cannot be read (attrib_smi.h). */
+/* MSR_SMI_COUNT of one CPU as a perf event, or why not (attrib_smi.h). */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -58,81 +59,131 @@ static void attrib_vendor(const char *root, char *buf, size_t len)
 	fclose(f);
 }
 
-/* The msr PMU's smi event on cpu: an fd, or -errno. */
-static int attrib_smi_perf(const char *root, int cpu)
+#define MSR_PMU "/sys/bus/event_source/devices/msr"
+
+/* The msr PMU's events below root, ", "-separated, into buf. */
+static void attrib_msr_events(const char *root, char *buf, size_t len)
+{
+	char path[512];
+	struct dirent *d;
+	size_t n = 0;
+	DIR *dir;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s" MSR_PMU "/events", root);
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir)) && n + 1 < len) {
+		/* tsc, smi, ...; not tsc.unit, tsc.scale or . and .. */
+		if (strchr(d->d_name, '.'))
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "",
+				      d->d_name);
+	}
+	closedir(dir);
+	if (n >= len)
+		buf[len - 1] = '\0';
+}
+
+/* The msr PMU's event on cpu: an fd, or -errno and why not. */
+static int attrib_smi_perf(const char *root, int cpu, const char *event,
+			   char *why, size_t len)
 {
 	struct perf_event_attr a;
-	char buf[64], *end;
+	char buf[64], rel[256], evs[128], *end;
 	unsigned long type;
-	unsigned long long cfg;
+	unsigned long long cfg = 0;
 	int fd;
 
-	if (attrib_first_line(root, "/sys/bus/event_source/devices/msr/type",
-			      buf, sizeof(buf)))
+	if (attrib_first_line(root, MSR_PMU "/type", buf, sizeof(buf))) {
+		snprintf(why, len, "the kernel has no msr PMU (%s)", MSR_PMU);
 		return -ENOENT;
+	}
 	type = strtoul(buf, &end, 10);
-	if (end == buf || *end || type > UINT32_MAX)
+	snprintf(rel, sizeof(rel), MSR_PMU "/events/%s", event);
+	if (end == buf || *end || type > UINT32_MAX ||
+	    (!attrib_first_line(root, rel, buf, sizeof(buf)) &&
+	     sscanf(buf, "event=%llx", &cfg) != 1)) {
+		snprintf(why, len, "%s%s: not a PMU type or event this reads",
+			 root, rel);
 		return -EINVAL;
-	if (attrib_first_line(root, "/sys/bus/event_source/devices/msr/events/smi",
-			      buf, sizeof(buf)))
+	}
+	if (attrib_first_line(root, rel, buf, sizeof(buf))) {
+		attrib_msr_events(root, evs, sizeof(evs));
+		snprintf(why, len, "the msr PMU has no %s event (it has: %s)",
+			 event, evs[0] ? evs : "none");
 		return -ENOENT;
-	if (sscanf(buf, "event=%llx", &cfg) != 1)
-		return -EINVAL;
-	if (*root)
-		return -ENODEV;	/* a fake tree has no PMU to open */
+	}
+	if (*root) {
+		snprintf(why, len, "a fake tree has no PMU to open");
+		return -ENODEV;
+	}
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = (uint32_t)type;
 	a.config = cfg;
 	fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1,
 			  PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	if (fd < 0) {
+		fd = -errno;
+		snprintf(why, len, "perf_event_open of msr/%s on CPU %d: %s",
+			 event, cpu, strerror(-fd));
+	}
+	return fd;
+}
+
+/* Whether /dev/cpu/N/msr gives MSR_SMI_COUNT (the eBPF programs cannot). */
+static int attrib_msr_dev(const char *root, int cpu)
+{
+	char path[512];
+	uint64_t v;
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "%s/dev/cpu/%d/msr", root, cpu);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ok = pread(fd, &v, sizeof(v), ATTRIB_MSR_SMI_COUNT) == (ssize_t)sizeof(v);
+	close(fd);
+	return ok;
 }
 
 int attrib_smi_open(struct attrib_smi *s, int cpu, const char *root,
-		    char *why, size_t len)
+		    const char *event, char *why, size_t len)
 {
-	char vendor[64], path[512];
-	uint64_t v;
-	int err, perr;
+	char vendor[64], perr[256], dev[128] = "";
+	int fd;
 
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	s->cpu = cpu;
+	if (!event)
+		event = "smi";
+	s->stand_in = strcmp(event, "smi") != 0;
 	attrib_vendor(root, vendor, sizeof(vendor));
-	if (strcmp(vendor, "GenuineIntel")) {
+	if (!s->stand_in && strcmp(vendor, "GenuineIntel")) {
 		snprintf(why, len, "MSR_SMI_COUNT is Intel's and this CPU is "
 			 "%s: SMIs are not counted here",
 			 vendor[0] ? vendor : "not x86 (no vendor_id in /proc/cpuinfo)");
 		return -EOPNOTSUPP;
 	}
-	snprintf(path, sizeof(path), "%s/dev/cpu/%d/msr", root, cpu);
-	s->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (s->fd >= 0) {
-		snprintf(s->how, sizeof(s->how), "MSR_SMI_COUNT (/dev/cpu/%d/msr)",
-			 cpu);
-		err = attrib_smi_read(s, &v);
-		if (!err)
-			return 0;
-		snprintf(why, len, "reading MSR_SMI_COUNT (0x%x) from %s "
-			 "failed: %s (the CPU or its hypervisor does not "
-			 "offer it)", ATTRIB_MSR_SMI_COUNT, path, strerror(-err));
-		attrib_smi_close(s);
-		return err;
-	}
-	err = -errno;
-	perr = attrib_smi_perf(root, cpu);
-	if (perr >= 0) {
-		s->fd = perr;
-		s->perf = 1;
-		snprintf(s->how, sizeof(s->how), "MSR_SMI_COUNT (perf msr/smi)");
+	fd = attrib_smi_perf(root, cpu, event, perr, sizeof(perr));
+	if (fd >= 0) {
+		s->fd = fd;
+		if (s->stand_in)
+			snprintf(s->how, sizeof(s->how), "msr/%s, a stand-in for tests: not SMIs",
+				 event);
+		else
+			snprintf(s->how, sizeof(s->how), "MSR_SMI_COUNT (perf msr/smi)");
 		return 0;
 	}
-	snprintf(why, len, "cannot read MSR_SMI_COUNT of CPU %d: %s: %s "
-		 "(the msr driver, CONFIG_X86_MSR; modprobe msr), and the msr "
-		 "PMU's smi event %s", cpu, path, strerror(-err),
-		 perr == -ENOENT ? "does not exist" : strerror(-perr));
-	return err;
+	if (!s->stand_in && attrib_msr_dev(root, cpu))
+		snprintf(dev, sizeof(dev), "; /dev/cpu/%d/msr has it, but the "
+			 "eBPF programs read it only through the msr PMU", cpu);
+	snprintf(why, len, "cannot count %s on CPU %d: %s%s", s->stand_in ?
+		 event : "MSR_SMI_COUNT", cpu, perr, dev);
+	return fd;
 }
 
 int attrib_smi_read(struct attrib_smi *s, uint64_t *count)
@@ -142,15 +193,12 @@ int attrib_smi_read(struct attrib_smi *s, uint64_t *count)
 
 	if (s->fd < 0)
 		return -EBADF;
-	if (s->perf)
-		n = read(s->fd, &v, sizeof(v));
-	else
-		n = pread(s->fd, &v, sizeof(v), ATTRIB_MSR_SMI_COUNT);
+	n = read(s->fd, &v, sizeof(v));
 	if (n < 0)
 		return -errno;
 	if (n != (ssize_t)sizeof(v))
 		return -EIO;
-	*count = s->perf ? v : (v & 0xffffffffULL);
+	*count = v;
 	return 0;
 }
 

@@ -40,7 +40,7 @@ struct attrib_trace {
 	struct attrib_bpf *skel;
 	const struct attrib_slot *ring;	/* the map, mmap'ed read-only */
 	uint64_t nslots, next;		/* next: the record to read next */
-	int cpu;
+	int cpu, smi_fd;
 	bool attached, was_attached, cost;
 	char missing[512];
 	/* Records consumed, not yet handed on: ev[head..n), sorted. */
@@ -230,6 +230,21 @@ static int attrib_check_opts(const struct attrib_trace_opts *o, char *why,
 	return 0;
 }
 
+/* The SMI counter into the programs' perf event array. */
+static int attrib_put_smi(struct attrib_trace *t, char *why, size_t len)
+{
+	__u32 key = 0, fd = (__u32)t->smi_fd;
+	int err;
+
+	if (bpf_map_update_elem(bpf_map__fd(t->skel->maps.attrib_smi), &key,
+				&fd, BPF_ANY) == 0)
+		return 0;
+	err = -errno;
+	why_set(why, len, "the kernel refused the SMI counter's perf event "
+		"in the eBPF programs' map: %s", strerror(-err));
+	return err;
+}
+
 /* Open the object, leave out what the kernel lacks, set it up, load. */
 static int attrib_load(struct attrib_trace *t, char *why, size_t len)
 {
@@ -255,6 +270,7 @@ static int attrib_load(struct attrib_trace *t, char *why, size_t len)
 	btf__free(btf);
 	t->skel->rodata->target_cpu = (__u32)t->cpu;
 	t->skel->rodata->cost_on = t->cost;
+	t->skel->rodata->smi_on = t->smi_fd >= 0;
 	t->skel->rodata->ring_mask = (__u32)(t->nslots - 1);
 	err = bpf_map__set_max_entries(t->skel->maps.attrib_ring,
 				       (__u32)t->nslots);
@@ -264,12 +280,14 @@ static int attrib_load(struct attrib_trace *t, char *why, size_t len)
 		return err;
 	}
 	err = attrib_bpf__load(t->skel);
-	if (err)
+	if (err) {
 		why_set(why, len, "the kernel rejected the attribution's eBPF "
 			"programs (%s): %s; they need Linux >= 5.12 (BPF "
 			"atomics)", strerror(-err), attrib_log_last[0] ?
 			attrib_log_last : "no verifier message");
-	return err;
+		return err;
+	}
+	return t->smi_fd >= 0 ? attrib_put_smi(t, why, len) : 0;
 }
 
 int attrib_trace_open(struct attrib_trace **tp,
@@ -292,6 +310,7 @@ int attrib_trace_open(struct attrib_trace **tp,
 		return -ENOMEM;
 	t->cpu = o->cpu;
 	t->cost = o->cost;
+	t->smi_fd = o->smi ? o->smi_fd : -1;
 	t->nslots = o->ring_events ? o->ring_events : ATTRIB_RING_EVENTS;
 	/* A pass while tracing: the ring's worth and what came meanwhile. */
 	t->max = 2 * (size_t)t->nslots;

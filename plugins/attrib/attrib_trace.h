@@ -38,6 +38,13 @@ struct attrib_trace_opts {
 	 * reads to each event (doc/attribution.md has the numbers).
 	 */
 	bool cost;
+	/*
+	 * With smi: smi_fd, a perf event counting on cpu (attrib_smi_open()),
+	 * is read into every record (ATTRIB_F_SMI). The caller keeps it open
+	 * while tracing.
+	 */
+	bool smi;
+	int smi_fd;
 };
 
 struct attrib_trace_stats {

@@ -20,6 +20,14 @@ tests_unit_test_attrib_account_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins
 tests_unit_test_attrib_account_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_attrib_account_LDADD = plugins/attrib/internal/libattrib_account.la \
 	tests/unit/libtestutil.la $(CUNIT_LIBS)
+# SMICnt from records carrying SMI counts (doc/attribution.md).
+check_PROGRAMS += tests/unit/test_attrib_smicnt
+TESTS += tests/unit/test_attrib_smicnt
+tests_unit_test_attrib_smicnt_SOURCES = tests/unit/test_attrib_smicnt.c
+tests_unit_test_attrib_smicnt_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/attrib
+tests_unit_test_attrib_smicnt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_attrib_smicnt_LDADD = plugins/attrib/internal/libattrib_account.la \
+	tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif
 # --- end of the accounting ---
 
@@ -111,3 +119,6 @@ check_PROGRAMS += tests/attrib/wfw-noise
 tests_attrib_wfw_noise_SOURCES = tests/attrib/wfw-noise.c
 TESTS += tests/integration/test_attrib.sh
 EXTRA_DIST += tests/integration/test_attrib.sh tests/integration/test_attrib_check.py
+# SMICnt: as the CPU gives it, and msr/tsc standing in for it (root, BTF).
+TESTS += tests/integration/test_attrib_smi.sh
+EXTRA_DIST += tests/integration/test_attrib_smi.sh

@@ -278,15 +278,17 @@ static const char *kind_name(unsigned int k)
 	return k < sizeof(names) / sizeof(names[0]) && names[k] ? names[k] : "?";
 }
 
-static unsigned long long markers;
+static unsigned long long markers, smi_records;
 
 static int write_events(void *arg, const struct attrib_event *ev, size_t n)
 {
 	size_t i, j;
 
 	(void)arg;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		markers += ev[i].kind == ATTRIB_LOST;
+		smi_records += !!(ev[i].flags & ATTRIB_F_SMI);
+	}
 	for (i = 0; out && i < n; i++) {
 		char comm[ATTRIB_COMM_LEN + 1];
 
@@ -318,7 +320,7 @@ static void print_machine(void)
 		printf(", odd lines %u\n", tab.odd);
 		attrib_irqtab_free(&tab);
 	}
-	if (attrib_smi_open(&smi, cpu, "", why, sizeof(why)))
+	if (attrib_smi_open(&smi, cpu, "", NULL, why, sizeof(why)))
 		printf("smi not available: %s\n", why);
 	else
 		printf("smi %s\n", smi.how);
@@ -328,7 +330,7 @@ static void print_machine(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: attrib-trace-test [-c CPU] [-t SECONDS] [-r RING_EVENTS] "
-		"[-o EVENTS] [--noise] [--cost] [--bpf-stats] [--bench]\n");
+		"[-o EVENTS] [--noise] [--cost] [--bpf-stats] [--bench] [--smi EVENT]\n");
 	exit(2);
 }
 
@@ -339,6 +341,7 @@ int main(int argc, char **argv)
 		{ "cost", no_argument, NULL, 'C' },
 		{ "bpf-stats", no_argument, NULL, 'S' },
 		{ "bench", no_argument, NULL, 'B' },
+		{ "smi", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct attrib_trace_opts o = { 0 };
@@ -353,6 +356,8 @@ int main(int argc, char **argv)
 	double base = 0;
 	pthread_t bench_th;
 	int stats_fd = -1;	/* --bpf-stats: 0, then the fd */
+	const char *smi_event = NULL;	/* --smi: read into every record */
+	struct attrib_smi smi = { .fd = -1 };
 	uint64_t run_ns, run_cnt;
 	ssize_t got;
 	int c, err;
@@ -371,6 +376,7 @@ int main(int argc, char **argv)
 		case 'C': o.cost = true; break;
 		case 'S': stats_fd = 0; break;
 		case 'B': bench = true; break;
+		case 's': smi_event = optarg; break;
 		default: usage();
 		}
 	}
@@ -386,6 +392,14 @@ int main(int argc, char **argv)
 	}
 	print_machine();
 	o.cpu = cpu;
+	if (smi_event) {
+		if (attrib_smi_open(&smi, cpu, "", smi_event, why, sizeof(why))) {
+			printf("SKIP: %s\n", why);
+			return 77;
+		}
+		o.smi = true;
+		o.smi_fd = smi.fd;
+	}
 	err = attrib_trace_open(&t, &o, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "attrib-trace-test: %s\n", why);
@@ -439,6 +453,8 @@ int main(int argc, char **argv)
 	}
 	attrib_trace_stats(t, &st);
 	printf("markers %llu\n", (unsigned long long)markers);
+	if (smi_event)
+		printf("smi_records %llu\n", smi_records);
 	printf("seconds %.3f\nseen %llu\nlost %llu\ndelivered %llu\nlate %llu\n"
 	       "reordered %llu\nper_second %.0f\n", (t1 - t0) / 1e9,
 	       (unsigned long long)st.seen, (unsigned long long)st.lost,
@@ -462,6 +478,7 @@ int main(int argc, char **argv)
 		       atomic_load(&udp_tid), UDP_PKTS, atomic_load(&busy_tid),
 		       KICKS, atomic_load(&signals));
 	attrib_trace_close(t);
+	attrib_smi_close(&smi);
 	if (out && fclose(out))
 		die("writing the events", errno);
 	return 0;

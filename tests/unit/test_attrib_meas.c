@@ -221,20 +221,31 @@ static char *mktree(const char *vendor)
 	return dir;
 }
 
+static void mkd(const char *dir, const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	mkdir(path, 0755);
+}
+
 static void test_smi_amd(void)
 {
 	char *dir = mktree("AuthenticAMD");
 	struct attrib_smi s;
 
-	CU_ASSERT_EQUAL(attrib_smi_open(&s, 1, dir, why, sizeof(why)), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(attrib_smi_open(&s, 1, dir, NULL, why, sizeof(why)), -EOPNOTSUPP);
 	TU_ASSERT_CONTAINS(why, "MSR_SMI_COUNT is Intel's and this CPU is AuthenticAMD");
 	CU_ASSERT_EQUAL(s.fd, -1);
 	attrib_smi_close(&s);
 	tu_rmtree(dir);
 	free(dir);
 	dir = mktree(NULL);
-	CU_ASSERT_EQUAL(attrib_smi_open(&s, 1, dir, why, sizeof(why)), -EOPNOTSUPP);
+	CU_ASSERT_EQUAL(attrib_smi_open(&s, 1, dir, NULL, why, sizeof(why)), -EOPNOTSUPP);
 	TU_ASSERT_CONTAINS(why, "not x86");
+	/* A stand-in event (tests) is not vendor-bound: it fails on the PMU. */
+	CU_ASSERT_EQUAL(attrib_smi_open(&s, 1, dir, "tsc", why, sizeof(why)), -ENOENT);
+	TU_ASSERT_CONTAINS(why, "cannot count tsc on CPU 1: the kernel has no msr PMU");
 	tu_rmtree(dir);
 	free(dir);
 }
@@ -247,29 +258,38 @@ static void test_smi_intel(void)
 	uint64_t n = 0;
 	FILE *f;
 
-	/* No msr device, no msr PMU: why, naming both. */
-	CU_ASSERT_EQUAL(attrib_smi_open(&s, 1, dir, why, sizeof(why)), -ENOENT);
-	TU_ASSERT_CONTAINS(why, "/dev/cpu/1/msr");
-	TU_ASSERT_CONTAINS(why, "smi event does not exist");
-	/* An msr device file: MSR 0x34 at offset 0x34, the high half ignored. */
+	/* No msr PMU: why, naming it. */
+	CU_ASSERT_EQUAL(attrib_smi_open(&s, 1, dir, NULL, why, sizeof(why)), -ENOENT);
+	TU_ASSERT_CONTAINS(why, "no msr PMU");
+	CU_ASSERT_EQUAL(s.fd, -1);
+	/* An msr PMU without smi: its events named, and the msr device's. */
+	mkd(dir, "sys");
+	mkd(dir, "sys/bus");
+	mkd(dir, "sys/bus/event_source");
+	mkd(dir, "sys/bus/event_source/devices");
+	mkd(dir, "sys/bus/event_source/devices/msr");
+	mkd(dir, "sys/bus/event_source/devices/msr/events");
+	free(tu_write(dir, "sys/bus/event_source/devices/msr/type", "11\n"));
+	free(tu_write(dir, "sys/bus/event_source/devices/msr/events/tsc", "event=0x00\n"));
+	free(tu_write(dir, "sys/bus/event_source/devices/msr/events/tsc.unit", "x\n"));
 	msr[0x34] = 7;
-	msr[0x38] = 1;
 	snprintf(path, sizeof(path), "%s/dev/cpu/1/msr", dir);
 	f = fopen(path, "w");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fwrite(msr, 1, sizeof(msr), f);
 	fclose(f);
-	CU_ASSERT_EQUAL_FATAL(attrib_smi_open(&s, 1, dir, why, sizeof(why)), 0);
-	CU_ASSERT_EQUAL(attrib_smi_read(&s, &n), 0);
-	CU_ASSERT_EQUAL(n, 7);
-	TU_ASSERT_CONTAINS(s.how, "MSR_SMI_COUNT");
+	CU_ASSERT_EQUAL(attrib_smi_open(&s, 1, dir, NULL, why, sizeof(why)), -ENOENT);
+	TU_ASSERT_CONTAINS(why, "the msr PMU has no smi event (it has: tsc)");
+	TU_ASSERT_CONTAINS(why, "/dev/cpu/1/msr has it, but");
+	/* The events there: only a real PMU opens, a fake tree says so. */
+	free(tu_write(dir, "sys/bus/event_source/devices/msr/events/smi", "event=0x04\n"));
+	CU_ASSERT_EQUAL(attrib_smi_open(&s, 1, dir, NULL, why, sizeof(why)), -ENODEV);
+	TU_ASSERT_CONTAINS(why, "fake tree");
+	free(tu_write(dir, "sys/bus/event_source/devices/msr/events/smi", "umask=4\n"));
+	CU_ASSERT_EQUAL(attrib_smi_open(&s, 1, dir, NULL, why, sizeof(why)), -EINVAL);
+	TU_ASSERT_CONTAINS(why, "msr/events/smi: not a PMU type or event");
+	CU_ASSERT_EQUAL(attrib_smi_read(&s, &n), -EBADF);
 	attrib_smi_close(&s);
-	/* A device that cannot give 8 bytes there: why, not a zero. */
-	f = fopen(path, "w");
-	fclose(f);
-	CU_ASSERT(attrib_smi_open(&s, 1, dir, why, sizeof(why)) < 0);
-	TU_ASSERT_CONTAINS(why, "reading MSR_SMI_COUNT (0x34)");
-	CU_ASSERT_EQUAL(s.fd, -1);
 	tu_rmtree(dir);
 	free(dir);
 }
@@ -377,7 +397,7 @@ int main(void)
 	CU_add_test(s, "vector names", test_vec_names);
 	s = CU_add_suite("attrib_smi", NULL, NULL);
 	CU_add_test(s, "not Intel", test_smi_amd);
-	CU_add_test(s, "Intel: msr device, missing, short", test_smi_intel);
+	CU_add_test(s, "Intel: no msr PMU, no smi event, fake PMU", test_smi_intel);
 	s = CU_add_suite("attrib_order", NULL, NULL);
 	CU_add_test(s, "nested records sorted", test_order_sort);
 	CU_add_test(s, "random near order", test_order_random);
