@@ -91,7 +91,7 @@ static void xres_reset(struct xres *x)
 static void xres_free(struct xres *x)
 {
 	xres_reset(x);
-	xthreads_free(&x->th);
+	wfw_xp_threads_free(&x->th.t);
 	free(x->smi_why);
 	free(x->lost);
 }
@@ -114,14 +114,17 @@ static int fail(struct xres *x, int err, const char *fmt, ...)
 /* The attribution's columns; what lacks them said as the contract asks. */
 static int find_parts(struct xres *x, const struct wultfw_schema *s)
 {
-	const char *need[XC_N + 2];
+	const char *need[WFW_XP_NCAT + 2];
 	char list[512] = "";
 	size_t n = 0, missing = 0, at = 0;
 
-	for (int k = 0; k < XC_N; k++)
-		x->t[k] = wfw_schema_find(s, need[n++] = xcat_col[k]);
-	for (int k = 0; k < XN_N; k++)
-		x->cnt[k] = wfw_schema_find(s, xcnt_col[k]);
+	for (int i = 0; i < WFW_XP_NCAT; i++) {
+		int k = wfw_xp_col_order[i];
+
+		x->t[k] = wfw_schema_find(s, need[n++] = wfw_xp_time_cols[k]);
+	}
+	for (int k = 0; k < WFW_XP_NCNT; k++)
+		x->cnt[k] = wfw_schema_find(s, wfw_xp_count_cols[k]);
 	x->cause = wfw_schema_find(s, need[n++] = "Cause");
 	x->pid = wfw_schema_find(s, need[n++] = "CausePID");
 	for (size_t i = 0; i < n; i++) {
@@ -164,7 +167,7 @@ static int find_latency(struct xres *x, const struct wultfw_schema *s,
 		ret = fail(x, -EINVAL, "%s: %s holds text, not a latency", x->r->path, name);
 	else
 		snprintf(x->latname, sizeof(x->latname), "%s", s->cols[x->lat].name);
-	xthreads_escape(x->lattxt, sizeof(x->lattxt), x->latname);
+	wfw_xp_escape(x->lattxt, sizeof(x->lattxt), x->latname);
 	free(name);
 	return ret;
 }
@@ -191,14 +194,14 @@ static int find_groups(struct xres *x, const struct wultfw_schema *s)
 	return 0;
 }
 
-/* s (malloc'ed or NULL) as xthreads_escape() shows it, in place of s. */
+/* s (malloc'ed or NULL) as wfw_xp_escape() shows it, in place of s. */
 static char *escaped(char *s)
 {
 	size_t len = s ? 4 * strlen(s) + 1 : 0;
 	char *e = s ? malloc(len) : NULL;
 
 	if (e)
-		xthreads_escape(e, len, s);
+		wfw_xp_escape(e, len, s);
 	free(s);
 	return e;
 }
@@ -227,9 +230,9 @@ static int find_columns(struct xres *x)
 	if (!ret) {
 		const struct wultfw_column *col = &s->cols[x->lat];
 
-		xthreads_escape(x->unit, sizeof(x->unit), col->unit ? col->unit : "");
+		wfw_xp_escape(x->unit, sizeof(x->unit), col->unit ? col->unit : "");
 		x->decimals = wfw_report_decimals(col);
-		if (x->cnt[XN_SMI] < 0)
+		if (x->cnt[WFW_XP_CNT_SMI] < 0)
 			x->smi_why = escaped(wfw_infoyml_get(&y, "attrib_smi"));
 		x->lost = escaped(wfw_infoyml_get(&y, "attrib_lost"));
 	}
@@ -252,11 +255,11 @@ static bool any_hist(const struct xres *x)
 static void row_key(const struct xres *x, const struct xrow *r, uint64_t *key, int *cat)
 {
 	*key = XKEY_NONE;
-	*cat = XC_OTHER;
+	*cat = WFW_XP_OTHER;
 	if (r->cause < 0)
 		return;
-	*cat = xcat_of(x->names[r->cause]);
-	*key = *cat != XC_THREAD ? (uint64_t)r->cause + 1 :
+	*cat = wfw_xp_cause_cat(x->names[r->cause]);
+	*key = *cat != WFW_XP_THREAD ? (uint64_t)r->cause + 1 :
 	       XKEY_THREAD | (r->pid >= 0 ? (uint64_t)r->pid : XKEY_NOPID);
 }
 
@@ -343,7 +346,9 @@ static int explain(struct xres *x, bool *opened)
 		return -ENODATA;
 	ret = find_columns(x);
 	if (!ret)
-		ret = xthreads_load(&x->th, x->r->path);
+		ret = wfw_xp_threads_beside(&x->th.t, x->r->path, x->th.path,
+					    sizeof(x->th.path), &x->th.found,
+					    x->th.err, sizeof(x->th.err));
 	if (ret == -ENOMEM)
 		return fail(x, ret, "out of memory");
 	x->one_pass = !c->include && !c->exclude;

@@ -40,7 +40,7 @@ static int part_key(struct p3 *p, const struct xres *x, const struct xrow *r,
 	size_t i = (size_t)r->cause, old = p->ncat;
 
 	*key = XKEY_NONE;
-	*cat = XC_OTHER;
+	*cat = WFW_XP_OTHER;
 	if (r->cause < 0)
 		return 0;
 	if (xgrow(&p->cat, &p->ncat, i + 1, 1))
@@ -48,10 +48,10 @@ static int part_key(struct p3 *p, const struct xres *x, const struct xrow *r,
 	memset(p->cat + old, -1, p->ncat - old);
 	if (p->cat[i] < 0) {
 		col = &wfw_reader_schema(p->rd->rd)->cols[x->cause];
-		p->cat[i] = (signed char)xcat_of(col->enum_names[i]);
+		p->cat[i] = (signed char)wfw_xp_cause_cat(col->enum_names[i]);
 	}
 	*cat = p->cat[i];
-	*key = *cat != XC_THREAD ? (uint64_t)r->cause + 1 :
+	*key = *cat != WFW_XP_THREAD ? (uint64_t)r->cause + 1 :
 	       XKEY_THREAD | (r->pid >= 0 ? (uint64_t)r->pid : XKEY_NOPID);
 	return 0;
 }

@@ -14,22 +14,14 @@
 
 #include "calc.h"
 #include "explain_rank.h"
-#include "explain_threads.h"
+#include "explain/explain.h"
 #include "stats/stats.h"
 
-/* The latency's parts, in the identity's order (columns: xcat_col). */
-enum xcat { XC_IRQ, XC_SOFTIRQ, XC_NMI, XC_THREAD, XC_EXIT, XC_N };
-#define XC_OTHER XC_N	/* a Cause that names no known cause */
-/* The counts beside them; SMICnt may be absent. */
-enum xcnt { XN_IRQ, XN_SWIRQ, XN_NMI, XN_SMI, XN_N };
-
-extern const char *const xcat_col[XC_N];	/* "IRQTime", ... */
-extern const char *const xcat_label[XC_N + 1];	/* "IRQ", ..., "idle exit", "other" */
-extern const char *const xcat_json[XC_N + 1];	/* "irq", ..., "idle-exit", "other" */
-extern const char *const xcnt_col[XN_N];	/* "IRQCnt", ... */
-
-/* The category of a Cause name: XC_OTHER for a name of no known form. */
-int xcat_of(const char *cause);
+/*
+ * The latency's parts and counts are lib/explain's (WFW_XP_IRQ, ...,
+ * WFW_XP_OTHER for a Cause that names no known cause; WFW_XP_CNT_IRQ, ...,
+ * SMICnt maybe absent), listed in the identity's order (wfw_xp_col_order).
+ */
 
 /* A cell without a value, and one out of range (times: breaks the identity). */
 #define XEMPTY INT64_MIN
@@ -49,8 +41,8 @@ enum xkind { XROW_OK, XROW_NONE, XROW_BROKEN };
 /* One datapoint as the analysis takes it. */
 struct xrow {
 	int64_t lat;		/* thousandths of the latency column's unit */
-	int64_t t[XC_N];	/* the same; XEMPTY */
-	int64_t cnt[XN_N];	/* as counted; XEMPTY */
+	int64_t t[WFW_XP_NCAT];	/* the same; XEMPTY */
+	int64_t cnt[WFW_XP_NCNT];	/* as counted; XEMPTY */
 	int64_t pid;		/* CausePID; -1: none */
 	int64_t cause;		/* Cause: the part's enum index; -1: none */
 	int64_t state;		/* the C-state column's enum index; -1 */
@@ -65,7 +57,7 @@ enum xkind xrow_kind(const struct xrow *r);
 struct xcause {
 	uint64_t key;
 	uint64_t n;
-	int cat;		/* its category, XC_OTHER */
+	int cat;		/* its category, WFW_XP_OTHER */
 	struct wfw_acc acc;	/* its category's time in those rows */
 };
 
@@ -76,9 +68,9 @@ struct xtail {
 	uint64_t broken;	/* of them breaking the identity */
 	uint64_t nb;		/* of them with a breakdown that holds */
 	int64_t min, max;	/* latency */
-	double sum_lat, sum_t[XC_N];	/* the nb rows' */
-	double sum_cnt[XN_N];
-	uint64_t n_cnt[XN_N];	/* rows holding each count */
+	double sum_lat, sum_t[WFW_XP_NCAT];	/* the nb rows' */
+	double sum_cnt[WFW_XP_NCNT];
+	uint64_t n_cnt[WFW_XP_NCNT];	/* rows holding each count */
 	uint64_t nocause;	/* nb rows without a Cause */
 	struct xcause *causes;
 	size_t ncauses, cap;
@@ -128,12 +120,20 @@ struct xgroup {
 	struct xmax max;
 };
 
+/* attrib-threads.csv beside the result, read by lib/explain. */
+struct xthreads {
+	struct wfw_xp_threads t;
+	bool found;		/* the file was there */
+	char path[4096];
+	char err[700];		/* what of the file could not be used, or "" */
+};
+
 /* One result's analysis. */
 struct xres {
 	struct calc *c;
 	struct calc_result *r;	/* its path and argument */
 	/* columns: schema indexes, -1 absent */
-	int lat, t[XC_N], cnt[XN_N], cause, pid;
+	int lat, t[WFW_XP_NCAT], cnt[WFW_XP_NCNT], cause, pid;
 	int gcol;		/* grouped by (-c, -g), -1 */
 	int scol;		/* shown with the max: gcol, else ReqCState */
 	char scolname[256];
@@ -184,7 +184,7 @@ int xpass_tail(struct xres *x);
 size_t xtail_sorted(const struct xtail *t, char *const *names, int cat,
 		    struct xcause ***out);
 /* The categories to show, biggest share first, the idle exit last. */
-void xtail_order(const struct xtail *t, int order[XC_N]);
+void xtail_order(const struct xtail *t, int order[WFW_XP_NCAT]);
 /* A thread cause's pid (-1: none), from its key. */
 int64_t xkey_pid(uint64_t key);
 

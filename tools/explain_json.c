@@ -65,7 +65,7 @@ static void thread(const struct xres *x, int64_t pid)
 	else
 		printf("%lld", (long long)pid);
 	printf(", \"comm\": ");
-	str(pid >= 0 ? xthreads_comm(&x->th, pid) : NULL);
+	str(pid >= 0 ? wfw_xp_comm(&x->th.t, pid) : NULL);
 }
 
 static void cause(const struct xres *x, struct xcause *c, bool first)
@@ -75,7 +75,7 @@ static void cause(const struct xres *x, struct xcause *c, bool first)
 	if (c->key & XKEY_THREAD)
 		thread(x, xkey_pid(c->key));
 	printf(", \"datapoints\": %llu", (unsigned long long)c->n);
-	if (c->cat < XC_N && c->acc.n) {
+	if (c->cat < WFW_XP_NCAT && c->acc.n) {
 		printf(", \"median\": ");
 		num(wfw_acc_percentile(&c->acc, 50));
 		printf(", \"median_exact\": %s", wfw_acc_exact(&c->acc) ? "true" : "false");
@@ -93,9 +93,9 @@ static int category(const struct xres *x, struct xtail *t, int cat, bool first)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		dom += cs[i]->n;
-	printf("%s\n              { \"category\": \"%s\"", first ? "" : ",", xcat_json[cat]);
-	if (cat < XC_N) {
-		printf(", \"column\": \"%s\", \"sum\": ", xcat_col[cat]);
+	printf("%s\n              { \"category\": \"%s\"", first ? "" : ",", wfw_xp_json[cat]);
+	if (cat < WFW_XP_NCAT) {
+		printf(", \"column\": \"%s\", \"sum\": ", wfw_xp_time_cols[cat]);
 		num(t->sum_t[cat]);
 		printf(", \"share\": ");
 		wfw_json_num(stdout, t->sum_lat > 0 ? t->sum_t[cat] / t->sum_lat : NAN);
@@ -112,8 +112,8 @@ static void counts(const struct xres *x, const struct xtail *t)
 {
 	key(12, "counts");
 	printf("{");
-	for (int k = 0; k < XN_N; k++) {
-		printf("%s\"%s\": ", k ? ", " : " ", xcnt_col[k]);
+	for (int k = 0; k < WFW_XP_NCNT; k++) {
+		printf("%s\"%s\": ", k ? ", " : " ", wfw_xp_count_cols[k]);
 		if (x->cnt[k] >= 0 && t->n_cnt[k])
 			wfw_json_num(stdout, t->sum_cnt[k]);
 		else
@@ -124,7 +124,7 @@ static void counts(const struct xres *x, const struct xtail *t)
 
 static int tail(const struct xres *x, struct xtail *t)
 {
-	int order[XC_N], ret = 0;
+	int order[WFW_XP_NCAT], ret = 0;
 	bool any = false;
 
 	printf("{\n");
@@ -140,11 +140,11 @@ static int tail(const struct xres *x, struct xtail *t)
 	key(12, "categories");
 	printf("[");
 	xtail_order(t, order);
-	for (int k = 0; k < XC_N && !ret; k++, any = true)
+	for (int k = 0; k < WFW_XP_NCAT && !ret; k++, any = true)
 		ret = category(x, t, order[k], !any);
 	for (size_t i = 0; !ret && i < t->ncauses; i++)
-		if (t->causes[i].cat == XC_OTHER) {
-			ret = category(x, t, XC_OTHER, false);
+		if (t->causes[i].cat == WFW_XP_OTHER) {
+			ret = category(x, t, WFW_XP_OTHER, false);
 			break;
 		}
 	printf("\n            ]\n          }");
@@ -164,12 +164,14 @@ static void max_row(const struct xres *x, const struct xmax *m)
 	printf(", \"state\": ");
 	str(x->scol >= 0 ? (m->state ? m->state : "-") : NULL);
 	printf(", \"breakdown\": \"%s\"", kind[m->r.kind]);
-	for (int k = 0; k < XC_N; k++) {
-		printf(", \"%s\": ", xcat_col[k]);
+	for (int i = 0; i < WFW_XP_NCAT; i++) {
+		int k = wfw_xp_col_order[i];
+
+		printf(", \"%s\": ", wfw_xp_time_cols[k]);
 		num(m->r.t[k] < 0 ? NAN : (double)m->r.t[k]);
 	}
-	for (int k = 0; k < XN_N; k++) {
-		printf(", \"%s\": ", xcnt_col[k]);
+	for (int k = 0; k < WFW_XP_NCNT; k++) {
+		printf(", \"%s\": ", wfw_xp_count_cols[k]);
 		if (m->r.cnt[k] >= 0)
 			printf("%lld", (long long)m->r.cnt[k]);
 		else
@@ -177,7 +179,7 @@ static void max_row(const struct xres *x, const struct xmax *m)
 	}
 	printf(", \"cause\": ");
 	str(m->cause);
-	if (m->cause && xcat_of(m->cause) == XC_THREAD)
+	if (m->cause && wfw_xp_cause_cat(m->cause) == WFW_XP_THREAD)
 		thread(x, m->r.pid);
 	printf(" }");
 }

@@ -76,7 +76,7 @@ static enum xkind kind_of(const struct xbatch *b, size_t i)
 	if (!((uint64_t)(t0 | t1 | t2 | t3 | t4) >> 60))
 		return t0 + t1 + t2 + t3 + t4 == b->lat[i] ? XROW_OK : XROW_BROKEN;
 	r.lat = b->lat[i];
-	for (int k = 0; k < XC_N; k++)
+	for (int k = 0; k < WFW_XP_NCAT; k++)
 		r.t[k] = b->t[k][i];
 	return xrow_kind(&r);
 }

@@ -22,14 +22,9 @@
 /* Causes named on a category's line; the rest are counted. */
 #define SHOWN_CAUSES 3
 
-/* Each count column as its category's line names it: singular, plural. */
-static const char *const cnt_word[XN_N][2] = {
-	{ "IRQ", "IRQs" }, { "softirq", "softirqs" }, { "NMI", "NMIs" }, { "SMI", "SMIs" },
-};
-
 static void esc(char *buf, size_t len, const char *s)
 {
-	xthreads_escape(buf, len, s ? s : "-");
+	wfw_xp_escape(buf, len, s ? s : "-");
 }
 
 /*
@@ -66,20 +61,9 @@ static void share(char *buf, size_t len, double part, double whole)
 /* A cause as the text shows it: its name, a thread by comm and pid. */
 static void cause_label(const struct xres *x, uint64_t key, char *buf, size_t len)
 {
-	int64_t pid = xkey_pid(key);
-	const char *comm = pid >= 0 ? xthreads_comm(&x->th, pid) : NULL;
-	char e[300];
+	const char *name = key & XKEY_THREAD ? "thread" : x->names[key - 1];
 
-	if (!(key & XKEY_THREAD)) {
-		esc(buf, len, x->names[key - 1]);
-	} else if (pid < 0) {
-		snprintf(buf, len, "a thread (no CausePID)");
-	} else if (!comm) {
-		snprintf(buf, len, "pid %lld (not in %s)", (long long)pid, XTHREADS_FILE);
-	} else {
-		esc(e, sizeof(e), comm);
-		snprintf(buf, len, "%s (pid %lld)", e, (long long)pid);
-	}
+	wfw_xp_cause_label(buf, len, WFW_XP_TERMINAL, &x->th.t, name, xkey_pid(key));
 }
 
 /* " (median 41.2 us)", "~" when the median is estimated. */
@@ -87,7 +71,7 @@ static void print_median(const struct xres *x, struct xcause *c)
 {
 	char v[40];
 
-	if (c->cat >= XC_N || !c->acc.n)
+	if (c->cat >= WFW_XP_NCAT || !c->acc.n)
 		return;
 	val(x, v, sizeof(v), wfw_acc_percentile(&c->acc, 50));
 	printf(" (median %s%s%s%s)", wfw_acc_exact(&c->acc) ? "" : "~", v, sp_unit(x), x->unit);
@@ -105,7 +89,7 @@ static void print_causes(const struct xres *x, struct xcause **cs, size_t n, int
 		return;
 	printf("  dominant in %llu", (unsigned long long)dom);
 	/* one cause of the category's one name: nothing to tell apart */
-	if (n == 1 && (cat == XC_EXIT || cat == XC_NMI)) {
+	if (n == 1 && (cat == WFW_XP_EXIT || cat == WFW_XP_NMI)) {
 		print_median(x, cs[0]);
 		return;
 	}
@@ -128,13 +112,13 @@ static int print_category(struct xres *x, struct xtail *t, int cat)
 
 	if (!cs)
 		return -ENOMEM;
-	if (cat == XC_OTHER && !n) {
+	if (cat == WFW_XP_OTHER && !n) {
 		free(cs);
 		return 0;
 	}
-	if (cat < XC_N)
+	if (cat < WFW_XP_NCAT)
 		share(s, sizeof(s), t->sum_t[cat], t->sum_lat);
-	printf("  %-9s %4s", xcat_label[cat], s);
+	printf("  %-9s %4s", wfw_xp_labels[cat], s);
 	print_causes(x, cs, n, cat);
 	putchar('\n');
 	free(cs);
@@ -158,14 +142,14 @@ static void print_tail_notes(const struct xres *x, const struct xtail *t)
 	if (!t->nb)
 		return;
 	printf("  counted in them:");
-	for (int k = 0; k < XN_N; k++) {
+	for (int k = 0; k < WFW_XP_NCNT; k++) {
 		if (x->cnt[k] >= 0 && t->n_cnt[k]) {
 			wfw_fmt_value(v, sizeof(v), t->sum_cnt[k], 0);
-			printf("%s %s %s", k ? "," : "", cnt_word[k][1], v);
+			printf("%s %s %s", k ? "," : "", wfw_xp_count_words[k][1], v);
 		} else if (x->cnt[k] >= 0) {
-			printf("%s %s -", k ? "," : "", cnt_word[k][1]);
+			printf("%s %s -", k ? "," : "", wfw_xp_count_words[k][1]);
 		} else {
-			printf("%s %s not available%s%s%s", k ? "," : "", cnt_word[k][1],
+			printf("%s %s not available%s%s%s", k ? "," : "", wfw_xp_count_words[k][1],
 			       x->smi_why ? " (" : "", x->smi_why ? x->smi_why : "",
 			       x->smi_why ? ")" : "");
 		}
@@ -176,13 +160,16 @@ static void print_tail_notes(const struct xres *x, const struct xtail *t)
 /* "IRQ 1711.0 us (2 IRQs), idle exit 150.1 us": the parts, largest first. */
 static void print_parts(const struct xres *x, const struct xrow *r)
 {
-	static const int cnt_of[XC_N] = { XN_IRQ, XN_SWIRQ, XN_NMI, -1, -1 };
-	int order[XC_N], n = 0;
+	static const int cnt_of[WFW_XP_NCAT] = {
+		[WFW_XP_IRQ] = WFW_XP_CNT_IRQ, [WFW_XP_SOFTIRQ] = WFW_XP_CNT_SWIRQ,
+		[WFW_XP_NMI] = WFW_XP_CNT_NMI, [WFW_XP_THREAD] = -1, [WFW_XP_EXIT] = -1,
+	};
+	int order[WFW_XP_NCAT], n = 0;
 	char v[40];
 
-	for (int k = 0; k < XC_N; k++)
-		if (r->t[k] > 0)
-			order[n++] = k;
+	for (int i = 0; i < WFW_XP_NCAT; i++)
+		if (r->t[wfw_xp_col_order[i]] > 0)
+			order[n++] = wfw_xp_col_order[i];
 	for (int i = 1; i < n; i++)
 		for (int j = i; j && r->t[order[j]] > r->t[order[j - 1]]; j--) {
 			int s = order[j];
@@ -194,21 +181,22 @@ static void print_parts(const struct xres *x, const struct xrow *r)
 		int k = order[i], c = cnt_of[k];
 
 		val(x, v, sizeof(v), (double)r->t[k]);
-		printf("%s%s %s%s%s", i ? ", " : " ", xcat_label[k], v, sp_unit(x), x->unit);
+		printf("%s%s %s%s%s", i ? ", " : " ", wfw_xp_labels[k], v, sp_unit(x), x->unit);
 		if (c >= 0 && r->cnt[c] >= 0)
-			printf(" (%lld %s)", (long long)r->cnt[c], cnt_word[c][r->cnt[c] != 1]);
+			printf(" (%lld %s)", (long long)r->cnt[c], wfw_xp_count_words[c][r->cnt[c] != 1]);
 	}
 	if (!n)
 		printf(" nothing");
-	if (r->cnt[XN_SMI] > 0)
-		printf(", %lld %s (their time is in the idle exit)", (long long)r->cnt[XN_SMI],
-		       cnt_word[XN_SMI][r->cnt[XN_SMI] != 1]);
+	if (r->cnt[WFW_XP_CNT_SMI] > 0)
+		printf(", %lld %s (their time is in the idle exit)", (long long)r->cnt[WFW_XP_CNT_SMI],
+		       wfw_xp_count_words[WFW_XP_CNT_SMI][r->cnt[WFW_XP_CNT_SMI] != 1]);
 }
 
 static void print_max(const struct xres *x, const struct xgroup *g)
 {
 	const struct xmax *m = &g->max;
 	char v[40], s[300], c[300];
+	uint64_t key;
 
 	if (!m->have)
 		return;
@@ -233,13 +221,9 @@ static void print_max(const struct xres *x, const struct xgroup *g)
 		printf("; no Cause\n");
 		return;
 	}
-	if (xcat_of(m->cause) == XC_THREAD) {
-		uint64_t key = XKEY_THREAD | (m->r.pid >= 0 ? (uint64_t)m->r.pid : XKEY_NOPID);
-
-		cause_label(x, key, c, sizeof(c));
-	} else {
-		esc(c, sizeof(c), m->cause);
-	}
+	/* the pid as a thread cause's key holds it */
+	key = XKEY_THREAD | (m->r.pid >= 0 ? (uint64_t)m->r.pid : XKEY_NOPID);
+	wfw_xp_cause_label(c, sizeof(c), WFW_XP_TERMINAL, &x->th.t, m->cause, xkey_pid(key));
 	printf("; dominant %s\n", c);
 }
 
@@ -267,16 +251,16 @@ static void print_header(const struct xres *x, const struct xgroup *g, bool all)
 
 static int print_group(struct xres *x, struct xgroup *g, bool all)
 {
-	int order[XC_N], ret = 0;
+	int order[WFW_XP_NCAT], ret = 0;
 
 	print_header(x, g, all);
 	if (!g->tail.n)
 		return 0;
 	xtail_order(&g->tail, order);
-	for (int k = 0; k < XC_N && !ret && g->tail.nb; k++)
+	for (int k = 0; k < WFW_XP_NCAT && !ret && g->tail.nb; k++)
 		ret = print_category(x, &g->tail, order[k]);
 	if (!ret && g->tail.nb)
-		ret = print_category(x, &g->tail, XC_OTHER);
+		ret = print_category(x, &g->tail, WFW_XP_OTHER);
 	print_tail_notes(x, &g->tail);
 	print_max(x, g);
 	return ret;
@@ -339,7 +323,7 @@ static void pid_notes(const struct xres *x)
 			const struct xcause *c = &x->g[g].tail.causes[i];
 			int64_t p = xkey_pid(c->key);
 
-			if (c->cat != XC_THREAD || p < 0 || xthreads_comm(&x->th, p))
+			if (c->cat != WFW_XP_THREAD || p < 0 || wfw_xp_comm(&x->th.t, p))
 				continue;
 			if (xgrow(&pid, &cap, n + 1, sizeof(*pid)))
 				break;
@@ -352,7 +336,7 @@ static void pid_notes(const struct xres *x)
 			pid[k++] = pid[i];
 	if (k && !x->th.found)
 		fprintf(stderr, "wultfw calc: %s: no %s beside it: threads are shown by pid\n",
-			x->r->path, XTHREADS_FILE);
+			x->r->path, WFW_XP_THREADS_FILE);
 	else if (k == 1 && !x->th.err[0])
 		fprintf(stderr, "wultfw calc: %s: no line for CausePID %lld: shown by pid\n",
 			x->th.path, (long long)pid[0]);

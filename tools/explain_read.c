@@ -159,11 +159,11 @@ static void wanted(const struct xres *x, const struct xreader *p, bool *want)
 	int more[] = { x->cause, x->pid, x->scol };
 
 	want[x->lat] = true;
-	for (int k = 0; k < XC_N; k++)
+	for (int k = 0; k < WFW_XP_NCAT; k++)
 		want[x->t[k]] = true;
 	if (x->gcol >= 0)
 		want[x->gcol] = true;
-	for (int k = 0; p->all && k < XN_N; k++)
+	for (int k = 0; p->all && k < WFW_XP_NCNT; k++)
 		if (x->cnt[k] >= 0)
 			want[x->cnt[k]] = true;
 	for (size_t k = 0; p->all && k < sizeof(more) / sizeof(more[0]); k++)
@@ -233,11 +233,11 @@ long xread_next(struct xres *x, struct xreader *p)
 	p->rows += (uint64_t)n;
 	if (!ret)
 		ret = conv(x, p, x->lat, CV_MILLI, p->b.lat);
-	for (int k = 0; k < XC_N && !ret; k++)
+	for (int k = 0; k < WFW_XP_NCAT && !ret; k++)
 		ret = conv(x, p, x->t[k], CV_MILLI, p->b.t[k]);
 	if (!ret)
 		ret = conv(x, p, x->gcol, CV_ENUM, p->b.grp);
-	for (int k = 0; k < XN_N && !ret && p->all; k++)
+	for (int k = 0; k < WFW_XP_NCNT && !ret && p->all; k++)
 		ret = conv(x, p, x->cnt[k], CV_COUNT, p->b.cnt[k]);
 	if (!ret && p->all)
 		ret = conv(x, p, x->cause, CV_ENUM, p->b.cause);
@@ -262,9 +262,9 @@ void xread_close(struct xreader *p)
 void xbatch_row(const struct xbatch *b, size_t i, struct xrow *r)
 {
 	r->lat = b->lat[i];
-	for (int k = 0; k < XC_N; k++)
+	for (int k = 0; k < WFW_XP_NCAT; k++)
 		r->t[k] = b->t[k][i];
-	for (int k = 0; k < XN_N; k++)
+	for (int k = 0; k < WFW_XP_NCNT; k++)
 		r->cnt[k] = b->cnt[k][i];
 	r->pid = b->pid[i];
 	r->cause = b->cause[i];

@@ -18,8 +18,8 @@ struct xbatch {
 	size_t n;
 	uint64_t row[XB_ROWS];		/* in the part, from 0 */
 	int64_t lat[XB_ROWS];		/* thousandths of the unit; XEMPTY, XBAD */
-	int64_t t[XC_N][XB_ROWS];
-	int64_t cnt[XN_N][XB_ROWS];
+	int64_t t[WFW_XP_NCAT][XB_ROWS];
+	int64_t cnt[WFW_XP_NCNT][XB_ROWS];
 	int64_t pid[XB_ROWS];		/* -1: none */
 	int64_t cause[XB_ROWS];		/* enum indexes, -1: none */
 	int64_t state[XB_ROWS];

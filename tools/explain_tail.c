@@ -11,41 +11,15 @@
 
 #include "explain_impl.h"
 
-const char *const xcat_col[XC_N] = {
-	"IRQTime", "SoftIRQTime", "NMITime", "ThreadTime", "ExitTime",
-};
-const char *const xcat_label[XC_N + 1] = {
-	"IRQ", "softirq", "NMI", "thread", "idle exit", "other",
-};
-const char *const xcat_json[XC_N + 1] = {
-	"irq", "softirq", "nmi", "thread", "idle-exit", "other",
-};
-const char *const xcnt_col[XN_N] = { "IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt" };
-
-int xcat_of(const char *cause)
-{
-	if (!strncmp(cause, "irq:", 4) && cause[4])
-		return XC_IRQ;
-	if (!strncmp(cause, "softirq:", 8) && cause[8])
-		return XC_SOFTIRQ;
-	if (!strcmp(cause, "nmi"))
-		return XC_NMI;
-	if (!strcmp(cause, "thread"))
-		return XC_THREAD;
-	if (!strcmp(cause, "idle-exit"))
-		return XC_EXIT;
-	return XC_OTHER;
-}
-
 enum xkind xrow_kind(const struct xrow *r)
 {
 	int64_t sum = 0;
 	bool broken = false;
 
-	for (int c = 0; c < XC_N; c++)
+	for (int c = 0; c < WFW_XP_NCAT; c++)
 		if (r->t[c] == XEMPTY)
 			return XROW_NONE;
-	for (int c = 0; c < XC_N; c++)
+	for (int c = 0; c < WFW_XP_NCAT; c++)
 		broken |= r->t[c] < 0 || __builtin_add_overflow(sum, r->t[c], &sum);
 	return broken || sum != r->lat ? XROW_BROKEN : XROW_OK;
 }
@@ -150,9 +124,9 @@ int xtail_add(struct xtail *t, const struct xrow *r, uint64_t key, int cat)
 	}
 	t->nb++;
 	t->sum_lat += (double)r->lat;
-	for (int k = 0; k < XC_N; k++)
+	for (int k = 0; k < WFW_XP_NCAT; k++)
 		t->sum_t[k] += (double)r->t[k];
-	for (int k = 0; k < XN_N; k++) {
+	for (int k = 0; k < WFW_XP_NCNT; k++) {
 		if (r->cnt[k] == XEMPTY || r->cnt[k] == XBAD)
 			continue;
 		t->sum_cnt[k] += (double)r->cnt[k];
@@ -166,7 +140,7 @@ int xtail_add(struct xtail *t, const struct xrow *r, uint64_t key, int cat)
 	if (!c)
 		return -ENOMEM;
 	c->n++;
-	return cat < XC_N ? wfw_acc_add(&c->acc, (double)r->t[cat]) : 0;
+	return cat < WFW_XP_NCAT ? wfw_acc_add(&c->acc, (double)r->t[cat]) : 0;
 }
 
 int xtail_merge(struct xtail *dst, const struct xtail *src, const size_t *map,
@@ -180,9 +154,9 @@ int xtail_merge(struct xtail *dst, const struct xtail *src, const size_t *map,
 	dst->min = src->min < dst->min ? src->min : dst->min;
 	dst->max = src->max > dst->max ? src->max : dst->max;
 	dst->sum_lat += src->sum_lat;
-	for (int k = 0; k < XC_N; k++)
+	for (int k = 0; k < WFW_XP_NCAT; k++)
 		dst->sum_t[k] += src->sum_t[k];
-	for (int k = 0; k < XN_N; k++) {
+	for (int k = 0; k < WFW_XP_NCNT; k++) {
 		dst->sum_cnt[k] += src->sum_cnt[k];
 		dst->n_cnt[k] += src->n_cnt[k];
 	}
@@ -255,13 +229,13 @@ size_t xtail_sorted(const struct xtail *t, char *const *names, int cat,
 	return n;
 }
 
-void xtail_order(const struct xtail *t, int order[XC_N])
+void xtail_order(const struct xtail *t, int order[WFW_XP_NCAT])
 {
 	int n = 0;
 
-	for (int k = 0; k < XC_N; k++)
-		if (k != XC_EXIT)
-			order[n++] = k;
+	for (int i = 0; i < WFW_XP_NCAT; i++)
+		if (wfw_xp_col_order[i] != WFW_XP_EXIT)
+			order[n++] = wfw_xp_col_order[i];
 	/* insertion sort of four: stable, so ties keep the identity's order */
 	for (int i = 1; i < n; i++)
 		for (int j = i; j && t->sum_t[order[j]] > t->sum_t[order[j - 1]]; j--) {
@@ -270,5 +244,5 @@ void xtail_order(const struct xtail *t, int order[XC_N])
 			order[j] = order[j - 1];
 			order[j - 1] = s;
 		}
-	order[n] = XC_EXIT;
+	order[n] = WFW_XP_EXIT;
 }

@@ -12,20 +12,29 @@
 const char *const wfw_xp_time_cols[WFW_XP_NCAT] = {
 	"IRQTime", "SoftIRQTime", "ThreadTime", "NMITime", "ExitTime",
 };
-const char *const wfw_xp_labels[WFW_XP_NCAT] = {
-	"IRQ", "softirq", "thread", "NMI", "idle exit",
+const char *const wfw_xp_labels[WFW_XP_NCAT + 1] = {
+	"IRQ", "softirq", "thread", "NMI", "idle exit", "other",
+};
+const char *const wfw_xp_json[WFW_XP_NCAT + 1] = {
+	"irq", "softirq", "thread", "nmi", "idle-exit", "other",
+};
+const int wfw_xp_col_order[WFW_XP_NCAT] = {
+	WFW_XP_IRQ, WFW_XP_SOFTIRQ, WFW_XP_NMI, WFW_XP_THREAD, WFW_XP_EXIT,
 };
 const char *const wfw_xp_count_cols[WFW_XP_NCNT] = {
 	"IRQCnt", "SWIRQCnt", "NMICnt", "SMICnt",
+};
+const char *const wfw_xp_count_words[WFW_XP_NCNT][2] = {
+	{ "IRQ", "IRQs" }, { "softirq", "softirqs" }, { "NMI", "NMIs" }, { "SMI", "SMIs" },
 };
 
 int wfw_xp_cause_cat(const char *cause)
 {
 	if (!cause)
-		return -1;
-	if (!strncmp(cause, "irq:", 4))
+		return WFW_XP_OTHER;
+	if (!strncmp(cause, "irq:", 4) && cause[4])
 		return WFW_XP_IRQ;
-	if (!strncmp(cause, "softirq:", 8))
+	if (!strncmp(cause, "softirq:", 8) && cause[8])
 		return WFW_XP_SOFTIRQ;
 	if (!strcmp(cause, "thread"))
 		return WFW_XP_THREAD;
@@ -33,7 +42,7 @@ int wfw_xp_cause_cat(const char *cause)
 		return WFW_XP_NMI;
 	if (!strcmp(cause, "idle-exit"))
 		return WFW_XP_EXIT;
-	return -1;
+	return WFW_XP_OTHER;
 }
 
 /* One explained tail row with a known cause: its category, for sorting. */
@@ -145,7 +154,7 @@ static double sum_rows(const struct wfw_xp_in *in, struct wfw_xp_analysis *a,
 		total += r->lat;
 		for (int c = 0; c < WFW_XP_NCAT; c++)
 			a->cat[c].time += r->t[c];
-		if (cat >= 0)
+		if (cat != WFW_XP_OTHER)
 			k[(*nk)++] = (struct keyed){ .r = r, .cat = cat };
 	}
 	return total;

@@ -16,25 +16,44 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* The categories of the time columns, in the order the words give them. */
+#include "explain/threads.h"
+
+/*
+ * The categories of the time columns, in the order the report's words
+ * give them; WFW_XP_OTHER: a Cause of no known form.
+ */
 enum wfw_xp_cat {
 	WFW_XP_IRQ,
 	WFW_XP_SOFTIRQ,
 	WFW_XP_THREAD,
 	WFW_XP_NMI,
 	WFW_XP_EXIT,
-	WFW_XP_NCAT
+	WFW_XP_NCAT,
+	WFW_XP_OTHER = WFW_XP_NCAT
 };
 
-/* Their columns (IRQTime, ...) and words (IRQ, softirq, ...). */
+/* Their columns (IRQTime, ...), words (IRQ, ..., other), JSON names (irq, ...). */
 extern const char *const wfw_xp_time_cols[WFW_XP_NCAT];
-extern const char *const wfw_xp_labels[WFW_XP_NCAT];
+extern const char *const wfw_xp_labels[WFW_XP_NCAT + 1];
+extern const char *const wfw_xp_json[WFW_XP_NCAT + 1];
+/*
+ * The identity's order, IRQTime + SoftIRQTime + NMITime + ThreadTime +
+ * ExitTime (the columns' in a result): calc's words list and break ties
+ * in it.
+ */
+extern const int wfw_xp_col_order[WFW_XP_NCAT];
 
 /* The count columns, SMICnt last (absent where the CPU has none). */
+enum wfw_xp_cnt { WFW_XP_CNT_IRQ, WFW_XP_CNT_SWIRQ, WFW_XP_CNT_NMI, WFW_XP_CNT_SMI };
 #define WFW_XP_NCNT 4
 extern const char *const wfw_xp_count_cols[WFW_XP_NCNT];
+/* What they count: singular, plural ("IRQ", "IRQs"). */
+extern const char *const wfw_xp_count_words[WFW_XP_NCNT][2];
 
-/* The category a Cause name (irq:..., softirq:..., nmi, thread, idle-exit) is of, or -1. */
+/*
+ * The category a Cause name is of: irq:NAME, softirq:NAME, nmi, thread,
+ * idle-exit; WFW_XP_OTHER for NULL or any other form.
+ */
 int wfw_xp_cause_cat(const char *cause);
 
 /* One datapoint. */
@@ -54,24 +73,6 @@ static inline bool wfw_xp_explained(const struct wfw_xp_row *r)
 			return false;
 	return true;
 }
-
-/* Thread names by pid: attrib-threads.csv (threads.c). */
-struct wfw_xp_threads {
-	int64_t *pid;			/* sorted */
-	char **comm;
-	size_t n, cap;
-};
-
-/*
- * Read PATH (PID,Comm; Comm quoted as CSV quotes text). 0; -ENOENT when
- * there is no such file (t empty); or another -errno with err saying
- * "PATH:LINE: why" (t empty then too). At most 1 MiB and 65536 threads.
- */
-int wfw_xp_threads_load(struct wfw_xp_threads *t, const char *path,
-			char *err, size_t errlen);
-/* pid's comm, or NULL. */
-const char *wfw_xp_comm(const struct wfw_xp_threads *t, int64_t pid);
-void wfw_xp_threads_free(struct wfw_xp_threads *t);
 
 /* What to explain: the tail of a latency at or above percentile pct. */
 struct wfw_xp_in {
@@ -139,5 +140,28 @@ void wfw_xp_print_analysis(FILE *f, const struct wfw_xp_in *in,
 void wfw_xp_put_name(FILE *f, const char *s);
 /* The bytes of s shown: all, or WFW_XP_NAME_MAX less a cut character's. */
 size_t wfw_xp_name_len(const char *s);
+
+/*
+ * s for a terminal (calc): printable ASCII as it is, a backslash doubled,
+ * any other byte as \xNN. Cut to fit len (NUL included), never inside an
+ * escape.
+ */
+void wfw_xp_escape(char *buf, size_t len, const char *s);
+
+/* Where the words go: the report's page, or calc's terminal. */
+enum wfw_xp_style { WFW_XP_PAGE, WFW_XP_TERMINAL };
+/* Room for any label of the page. */
+#define WFW_XP_LABEL_MAX 1024
+
+/*
+ * A cause as the words name it, into buf (cut to fit len): its Cause
+ * name; a thread by comm and pid, "sshd (pid 42)". One the threads (t,
+ * or NULL) lack: "pid 42" on the page, "pid 42 (not in
+ * attrib-threads.csv)" on a terminal, which also says "a thread (no
+ * CausePID)" where the page gives the Cause. Names are shown as
+ * wfw_xp_put_name() (page) or wfw_xp_escape() (terminal) shows them.
+ */
+void wfw_xp_cause_label(char *buf, size_t len, enum wfw_xp_style st,
+			const struct wfw_xp_threads *t, const char *cause, int64_t pid);
 
 #endif

@@ -7,32 +7,6 @@
 
 #include "explain/explain.h"
 
-void wfw_xp_put_name(FILE *f, const char *s)
-{
-	size_t n = wfw_xp_name_len(s);
-
-	for (const unsigned char *p = (const unsigned char *)s; p && n; p++, n--) {
-		if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
-	if (s && s[wfw_xp_name_len(s)])
-		fputs("...", f);
-}
-
-size_t wfw_xp_name_len(const char *s)
-{
-	size_t n = s ? strnlen(s, WFW_XP_NAME_MAX + 1) : 0;
-
-	if (n <= WFW_XP_NAME_MAX)
-		return n;
-	n = WFW_XP_NAME_MAX;
-	while (n && ((unsigned char)s[n] & 0xc0) == 0x80)	/* not inside a character */
-		n--;
-	return n;
-}
-
 /* " us", or nothing for a unitless metric. */
 static void put_unit(FILE *f, const char *unit)
 {
@@ -40,26 +14,13 @@ static void put_unit(FILE *f, const char *unit)
 		fprintf(f, " %s", unit);
 }
 
-/* A thread by its name where attrib-threads.csv has it: "sshd (pid 42)". */
-static void put_thread(FILE *f, const struct wfw_xp_in *in, int64_t pid)
-{
-	const char *comm = in->threads ? wfw_xp_comm(in->threads, pid) : NULL;
-
-	if (comm) {
-		wfw_xp_put_name(f, comm);
-		fprintf(f, " (pid %lld)", (long long)pid);
-	} else {
-		fprintf(f, "pid %lld", (long long)pid);
-	}
-}
-
 static void put_cause(FILE *f, const struct wfw_xp_in *in, const char *cause,
 		      int64_t pid)
 {
-	if (wfw_xp_cause_cat(cause) == WFW_XP_THREAD && pid >= 0)
-		put_thread(f, in, pid);
-	else
-		wfw_xp_put_name(f, cause);
+	char label[WFW_XP_LABEL_MAX];
+
+	wfw_xp_cause_label(label, sizeof(label), WFW_XP_PAGE, in->threads, cause, pid);
+	fputs(label, f);
 }
 
 /* "  IRQ        61%  dominant in 803: irq:24 ... in 790 (its IRQTime median 41.2 us), ..." */

@@ -1,255 +1,217 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * attrib-threads.csv: the names of the threads CausePID holds (PID,Comm).
- * A comm is whatever the measured system's threads called themselves
- * (commas, quotes, line breaks, markup): read as CSV quotes it, bounded,
- * and a bad file is refused whole with the line that is wrong.
+ * attrib-threads.csv's lines into thread names (threads.h): each line
+ * checked, the good ones kept by pid, a bad one refusing the file or
+ * counted as the mode says.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "explain/explain.h"
+#include "explain/threads.h"
+#include "explain/threads_csv.h"
 
-#define THREADS_MAX_BYTES ((size_t)1 << 20)
-#define THREADS_MAX 65536
-#define COMM_MAX 255
+#define REFUSE_MAX_THREADS 65536
 
-struct cursor {
-	const char *p, *end, *path;
-	unsigned long line;
-	char *err;
-	size_t errlen;
+/*
+ * What is wrong, as each mode says it: the report's and calc's words
+ * (both known to their users and tests); a long field's bound is added.
+ */
+static const char *const words[XP_NWHY][2] = {
+	[XP_NUL] = { "a NUL byte", "a NUL byte" },
+	[XP_LONG] = { "a field longer than", "a field longer than" },
+	[XP_UNCLOSED] = { "a quote never closed", "a quote never closed" },
+	[XP_AFTER_QUOTE] = { "text after a closing quote", "text after a closing quote" },
+	[XP_MORE_FIELDS] = { "more than two fields (PID,Comm)", "more than 2 fields" },
+	[XP_ONE_FIELD] = { "one field where PID,Comm are two", "one field, not PID,Comm" },
+	[XP_PID] = { "PID is not a number from 0 to 2147483647",
+		     "a pid that is no whole number from 0 to 2147483647" },
+	[XP_MANY] = { "more than 65536 threads", "more than 65536 threads" },
+	[XP_HEADER] = { "the header is not PID,Comm",
+			"not the header PID,Comm: threads are shown by pid" },
 };
 
-static int bad(struct cursor *c, const char *why)
+static void say(char *err, size_t errlen, const char *path, unsigned long line,
+		enum xp_why w, enum wfw_xp_threads_mode mode, size_t max_field)
 {
-	snprintf(c->err, c->errlen, "%s:%lu: %s", c->path, c->line, why);
-	return -EINVAL;
+	snprintf(err, errlen, "%s:%lu: %s", path, line, words[w][mode]);
+	if (w == XP_LONG)
+		snprintf(err + strlen(err), errlen - strlen(err), " %zu bytes", max_field);
 }
 
-/* One field into out (COMM_MAX + 1 bytes), quoted or not; at its end. */
-static int field(struct cursor *c, char *out)
+/* A pid: decimal digits, 0 to INT32_MAX. */
+static bool pid_of(const char *s, int64_t *pid)
 {
-	size_t n = 0;
-	bool quoted = c->p < c->end && *c->p == '"';
+	int64_t v = 0;
 
-	c->p += quoted;
-	while (c->p < c->end) {
-		char ch = *c->p;
-
-		if (quoted && ch == '"' && (c->p + 1 == c->end || c->p[1] != '"')) {
-			c->p++;
-			quoted = false;
-			break;
-		}
-		if (!quoted && (ch == ',' || ch == '\n' || ch == '\r'))
-			break;
-		if (!ch)
-			return bad(c, "a NUL byte");
-		c->line += ch == '\n';
-		c->p += 1 + (quoted && ch == '"');	/* "" is one quote */
-		if (n == COMM_MAX)
-			return bad(c, "a field longer than 255 bytes");
-		out[n++] = ch;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		v = v * 10 + (*s - '0');
+		if (v > INT32_MAX)
+			return false;
 	}
-	out[n] = '\0';
-	if (quoted)
-		return bad(c, "a quote never closed");
-	if (c->p < c->end && *c->p != ',' && *c->p != '\n' && *c->p != '\r')
-		return bad(c, "text after a closing quote");
-	return 0;
+	*pid = v;
+	return true;
 }
 
-/* The end of a row: CRLF or LF (or the file's end). */
-static int row_end(struct cursor *c)
+static int add(struct wfw_xp_threads *t, int64_t pid, const char *comm)
 {
-	if (c->p < c->end && *c->p == '\r')
-		c->p++;
-	if (c->p < c->end && *c->p != '\n')
-		return bad(c, "more than two fields (PID,Comm)");
-	c->p += c->p < c->end;
-	c->line++;
-	return 0;
-}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		int64_t *p = realloc(t->pid, cap * sizeof(*p));
+		char **c = p ? realloc(t->comm, cap * sizeof(*c)) : NULL;
 
-/* "PID,Comm" fields into pid, comm. */
-static int row(struct cursor *c, char *pid, char *comm)
-{
-	int ret = field(c, pid);
-
-	if (ret)
-		return ret;
-	if (c->p == c->end || *c->p != ',')
-		return bad(c, "one field where PID,Comm are two");
-	c->p++;
-	ret = field(c, comm);
-	return ret ? ret : row_end(c);
-}
-
-/* Room for one more thread. */
-static int grow(struct wfw_xp_threads *t)
-{
-	size_t cap = t->cap ? t->cap * 2 : 64;
-	int64_t *pid;
-	char **comm;
-
-	if (t->n < t->cap)
-		return 0;
-	pid = realloc(t->pid, cap * sizeof(*pid));
-	if (pid)
-		t->pid = pid;
-	comm = pid ? realloc(t->comm, cap * sizeof(*comm)) : NULL;
-	if (!comm)
-		return -ENOMEM;
-	t->comm = comm;
-	t->cap = cap;
-	return 0;
-}
-
-static int add(struct wfw_xp_threads *t, struct cursor *c, const char *pid,
-	       const char *comm)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(pid, &end, 10);
-	if (!*pid || *end || errno || v < 0 || v > INT32_MAX)
-		return bad(c, "PID is not a number from 0 to 2147483647");
-	if (t->n == THREADS_MAX)
-		return bad(c, "more than 65536 threads");
-	if (grow(t))
-		return -ENOMEM;
+		if (p)
+			t->pid = p;
+		if (!c)
+			return -ENOMEM;
+		t->comm = c;
+		t->cap = cap;
+	}
 	t->comm[t->n] = strdup(comm);
 	if (!t->comm[t->n])
 		return -ENOMEM;
-	t->pid[t->n++] = v;
+	t->pid[t->n++] = pid;
 	return 0;
 }
 
-/* The rows of buf[0..n) after its header. */
-static int parse(struct wfw_xp_threads *t, struct cursor *c)
+struct ent {
+	int64_t pid;
+	size_t i;	/* its line's place in the file */
+};
+
+/* By pid, then in file order: the first line of a pid is the one kept. */
+static int cmp_ent(const void *a, const void *b)
 {
-	char pid[COMM_MAX + 1], comm[COMM_MAX + 1];
-	int ret = row(c, pid, comm);
+	const struct ent *x = a, *y = b;
 
-	if (!ret && (strcmp(pid, "PID") || strcmp(comm, "Comm"))) {
-		c->line--;
-		return bad(c, "the header is not PID,Comm");
-	}
-	while (!ret && c->p < c->end) {
-		unsigned long first = c->line, next;
-
-		ret = row(c, pid, comm);
-		if (ret)
-			break;
-		next = c->line;
-		c->line = first;	/* a bad PID: the row's first line */
-		ret = add(t, c, pid, comm);
-		c->line = next;
-	}
-	return ret;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
 }
 
-/* By pid, then as listed: the first line of a pid is kept. */
-static int cmp_at(const void *a, const void *b, void *arg)
+/* Sorted by pid, each pid once. */
+static int settle(struct wfw_xp_threads *t)
 {
-	const int64_t *pid = arg;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	size_t m = t->n ? t->n : 1, k = 0;
+	struct ent *e = malloc(m * sizeof(*e));
+	char **comm = malloc(m * sizeof(*comm));
 
-	if (pid[i] != pid[j])
-		return pid[i] < pid[j] ? -1 : 1;
-	return i < j ? -1 : i > j;
-}
-
-static int sort_threads(struct wfw_xp_threads *t)
-{
-	size_t *at = malloc((t->n ? t->n : 1) * sizeof(*at)), k = 0;
-	int64_t *pid = malloc((t->n ? t->n : 1) * sizeof(*pid));
-	char **comm = malloc((t->n ? t->n : 1) * sizeof(*comm));
-
-	if (!at || !pid || !comm) {
-		free(at); free(pid); free(comm);
+	if (!e || !comm) {
+		free(e);
+		free(comm);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < t->n; i++)
-		at[i] = i;
-	qsort_r(at, t->n, sizeof(*at), cmp_at, t->pid);
+		e[i] = (struct ent){ t->pid[i], i };
+	if (t->n > 1)	/* qsort() takes no NULL, even for nothing */
+		qsort(e, t->n, sizeof(*e), cmp_ent);
 	for (size_t i = 0; i < t->n; i++) {
-		if (k && pid[k - 1] == t->pid[at[i]]) {
-			free(t->comm[at[i]]);
+		if (k && t->pid[k - 1] == e[i].pid) {
+			free(t->comm[e[i].i]);
 			continue;
 		}
-		pid[k] = t->pid[at[i]];
-		comm[k++] = t->comm[at[i]];
+		t->pid[k] = e[i].pid;	/* k <= i, and e holds the pids */
+		comm[k++] = t->comm[e[i].i];
 	}
-	free(at);
-	free(t->pid);
+	free(e);
 	free(t->comm);
-	t->pid = pid;
 	t->comm = comm;
-	t->n = k;
-	t->cap = t->n;
+	t->n = t->cap = k;
 	return 0;
 }
 
-/* The whole file (a regular one, at most THREADS_MAX_BYTES) into *buf. */
-static int slurp(const char *path, char **buf, size_t *n, char *err, size_t errlen)
+/* A line's pid checked and the thread kept; what is wrong into r->why. */
+static int take(struct wfw_xp_threads *t, struct xp_rec *r,
+		enum wfw_xp_threads_mode mode)
 {
-	int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	ssize_t got = 0;
+	int64_t pid;
 
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
+	if (!r->why && !pid_of(r->f[0], &pid))
+		r->why = XP_PID;
+	if (!r->why && mode == WFW_XP_THREADS_REFUSE && t->n == REFUSE_MAX_THREADS)
+		r->why = XP_MANY;
+	if (r->why == XP_PID || r->why == XP_MANY)
+		r->why_line = r->line;
+	return r->why ? 0 : add(t, pid, r->f[1]);
+}
+
+/* The header: 0, or what is wrong with it (r->why, r->why_line). */
+static bool header_ok(struct xp_rec *r)
+{
+	if (!r->why && (strcmp(r->f[0], "PID") || strcmp(r->f[1], "Comm"))) {
+		r->why = XP_HEADER;
+		r->why_line = 1;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    (size_t)st.st_size > THREADS_MAX_BYTES) {
-		snprintf(err, errlen, "%s: not a regular file of at most 1 MiB", path);
-		close(fd);
-		return -EINVAL;
+	return !r->why;
+}
+
+/* The lines after the header; a bad one stops REFUSE, SKIP counts them. */
+static int lines(struct wfw_xp_threads *t, struct xp_csv *c,
+		 enum wfw_xp_threads_mode mode, const char *path, char *err, size_t errlen)
+{
+	unsigned long bad = 0, first = 0;
+	enum xp_why why = XP_OK;
+	struct xp_rec r;
+
+	while (c->at < c->len) {
+		xp_csv_record(c, &r);
+		if (mode == WFW_XP_THREADS_SKIP && r.empty)
+			continue;
+		if (take(t, &r, mode))
+			return -ENOMEM;
+		if (r.why && mode == WFW_XP_THREADS_REFUSE) {
+			say(err, errlen, path, r.why_line, r.why, mode, c->max_field);
+			return -EINVAL;
+		}
+		if (r.why && !bad++) {
+			first = r.line;
+			why = r.why;
+		}
 	}
-	*buf = malloc((size_t)st.st_size + 1);
-	if (*buf)
-		got = read(fd, *buf, (size_t)st.st_size);
-	close(fd);
-	if (!*buf || got < 0) {
-		snprintf(err, errlen, "%s: %s", path, *buf ? strerror(errno) : "out of memory");
-		return *buf ? -EIO : -ENOMEM;
+	if (bad) {
+		say(err, errlen, path, first, why, mode, c->max_field);
+		snprintf(err + strlen(err), errlen - strlen(err),
+			 "; %lu such line%s left out, %s threads shown by pid",
+			 bad, bad == 1 ? "" : "s", bad == 1 ? "its" : "their");
 	}
-	*n = (size_t)got;
 	return 0;
 }
 
-int wfw_xp_threads_load(struct wfw_xp_threads *t, const char *path,
-			char *err, size_t errlen)
+int wfw_xp_threads_parse(struct wfw_xp_threads *t, const char *text, size_t len,
+			 enum wfw_xp_threads_mode mode, const char *path,
+			 char *err, size_t errlen)
 {
-	struct cursor c = { .path = path, .line = 1, .err = err, .errlen = errlen };
-	char *buf = NULL;
-	size_t n = 0;
+	struct xp_csv c = { .s = text, .len = len, .line = 1,
+			    .max_field = mode == WFW_XP_THREADS_SKIP ? 64 : XP_FIELD_MAX };
+	struct xp_rec r;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	ret = slurp(path, &buf, &n, err, errlen);
-	if (ret)
-		return ret;
-	c.p = buf;
-	c.end = buf + n;
-	ret = parse(t, &c);
+	*err = '\0';
+	xp_csv_record(&c, &r);
+	if (!header_ok(&r)) {
+		/* calc: the whole file by pid, whatever is wrong with its header */
+		if (mode == WFW_XP_THREADS_SKIP) {
+			r.why = XP_HEADER;
+			r.why_line = 1;
+		}
+		say(err, errlen, path, r.why_line, r.why, mode, c.max_field);
+		return mode == WFW_XP_THREADS_SKIP ? 0 : -EINVAL;
+	}
+	ret = lines(t, &c, mode, path, err, errlen);
 	if (!ret)
-		ret = sort_threads(t);
-	if (ret == -ENOMEM)
-		snprintf(err, errlen, "%s: out of memory", path);
+		ret = settle(t);
 	if (ret)
 		wfw_xp_threads_free(t);
-	free(buf);
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "%s: out of memory", path);
 	return ret;
 }
 

@@ -105,7 +105,7 @@ expect_in out999 "  IRQ        89%  dominant in 10: irq:24 virtio1-input.0 in 10
 
 # ---- the binary twin, and parts ----
 mkdir b
-"$WULTFW" convert r/datapoints.csv -o b/datapoints.wfb >/dev/null 2>&1 || fail "convert to binary"
+timeout 120 "$WULTFW" convert r/datapoints.csv -o b/datapoints.wfb >/dev/null 2>&1 || fail "convert to binary"
 cp r/info.yml r/attrib-threads.csv b/
 for v in "b" "-j 2 b" "-j 2 r" "-j 1 r"; do
 	# shellcheck disable=SC2086
@@ -253,7 +253,7 @@ expect_status 0 $? "broken identity"
 expect_in v.err "i/datapoints.csv: 2 rows break IRQTime + SoftIRQTime + NMITime + ThreadTime + ExitTime == WakeLatency (the first: row 17)" \
 	"broken identity: count and first row"
 expect_in v.out "  1 whose parts do not add up to WakeLatency, left out of the shares" "broken identity: the tail's"
-"$WULTFW" convert i/datapoints.csv -o i/datapoints.wfb >/dev/null 2>&1
+timeout 120 "$WULTFW" convert i/datapoints.csv -o i/datapoints.wfb >/dev/null 2>&1
 explain --explain 99 i/datapoints.wfb 2>&1 >/dev/null | grep -F 'the first: row 17' >/dev/null &&
 	ok "broken identity: the binary twin too" || fail "broken identity: binary"
 
@@ -348,7 +348,7 @@ explain r --explain=99 >v.out 2>&1
 same want99 v.out "--explain=99 after the result"
 explain --explain -j 1 r >v.out 2>&1
 same out999 v.out "--explain without a value before another option: 99.9"
-"$WULTFW" calc --help >v.out 2>&1
+timeout 60 "$WULTFW" calc --help >v.out 2>&1
 expect_in v.out "--explain [PCT]" "--help shows --explain [PCT]"
 
 # ---- an exact percentile when one log bucket holds 300000 rows ----

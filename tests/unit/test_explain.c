@@ -195,8 +195,8 @@ static void test_pct_edges(void)
 static void parse(struct xthreads *t, const char *text, size_t len)
 {
 	memset(t, 0, sizeof(*t));
-	snprintf(t->path, sizeof(t->path), "d/attrib-threads.csv");
-	CU_ASSERT_EQUAL(xthreads_parse(t, text, len), 0);
+	CU_ASSERT_EQUAL(wfw_xp_threads_parse(&t->t, text, len, WFW_XP_THREADS_SKIP,
+					     "d/attrib-threads.csv", t->err, sizeof(t->err)), 0);
 }
 
 static void test_threads_good(void)
@@ -207,14 +207,14 @@ static void test_threads_good(void)
 
 	parse(&t, f, sizeof(f) - 1);
 	CU_ASSERT_STRING_EQUAL(t.err, "");
-	CU_ASSERT_EQUAL(t.n, 5);
-	CU_ASSERT_STRING_EQUAL(xthreads_comm(&t, 88), "kworker/1:2");	/* the first line */
-	CU_ASSERT_STRING_EQUAL(xthreads_comm(&t, 7), "a,b");
-	CU_ASSERT_STRING_EQUAL(xthreads_comm(&t, 9), "say \"hi\"");
-	CU_ASSERT_STRING_EQUAL(xthreads_comm(&t, 10), "two\nlines");
-	CU_ASSERT_STRING_EQUAL(xthreads_comm(&t, 0), "swapper/1");
-	CU_ASSERT_PTR_NULL(xthreads_comm(&t, 8));
-	xthreads_free(&t);
+	CU_ASSERT_EQUAL(t.t.n, 5);
+	CU_ASSERT_STRING_EQUAL(wfw_xp_comm(&t.t, 88), "kworker/1:2");	/* the first line */
+	CU_ASSERT_STRING_EQUAL(wfw_xp_comm(&t.t, 7), "a,b");
+	CU_ASSERT_STRING_EQUAL(wfw_xp_comm(&t.t, 9), "say \"hi\"");
+	CU_ASSERT_STRING_EQUAL(wfw_xp_comm(&t.t, 10), "two\nlines");
+	CU_ASSERT_STRING_EQUAL(wfw_xp_comm(&t.t, 0), "swapper/1");
+	CU_ASSERT_PTR_NULL(wfw_xp_comm(&t.t, 8));
+	wfw_xp_threads_free(&t.t);
 }
 
 static void test_threads_hostile(void)
@@ -226,27 +226,27 @@ static void test_threads_hostile(void)
 
 	parse(&t, f, sizeof(f) - 1);
 	/* 1, bad lines, a quote closed only in line 11 ("q"), then 8 */
-	CU_ASSERT_EQUAL(t.n, 2);
+	CU_ASSERT_EQUAL(t.t.n, 2);
 	TU_ASSERT_CONTAINS(t.err, "4 such lines left out");
-	CU_ASSERT_STRING_EQUAL(xthreads_comm(&t, 8), "\x1b[31mred");
+	CU_ASSERT_STRING_EQUAL(wfw_xp_comm(&t.t, 8), "\x1b[31mred");
 	TU_ASSERT_CONTAINS(t.err, "d/attrib-threads.csv:3: a pid that is no whole number");
-	CU_ASSERT_STRING_EQUAL(xthreads_comm(&t, 1), "one");
-	CU_ASSERT_PTR_NULL(xthreads_comm(&t, 2));
-	xthreads_free(&t);
+	CU_ASSERT_STRING_EQUAL(wfw_xp_comm(&t.t, 1), "one");
+	CU_ASSERT_PTR_NULL(wfw_xp_comm(&t.t, 2));
+	wfw_xp_threads_free(&t.t);
 
 	parse(&t, "PID,Comm\n2,t\0wo\n3,x\n", sizeof("PID,Comm\n2,t\0wo\n3,x\n") - 1);
 	TU_ASSERT_CONTAINS(t.err, ":2: a NUL byte; 1 such line left out");
-	CU_ASSERT_STRING_EQUAL(xthreads_comm(&t, 3), "x");
-	xthreads_free(&t);
+	CU_ASSERT_STRING_EQUAL(wfw_xp_comm(&t.t, 3), "x");
+	wfw_xp_threads_free(&t.t);
 
 	parse(&t, "Comm,PID\n1,x\n", 13);
 	TU_ASSERT_CONTAINS(t.err, ":1: not the header PID,Comm");
-	CU_ASSERT_EQUAL(t.n, 0);
-	xthreads_free(&t);
+	CU_ASSERT_EQUAL(t.t.n, 0);
+	wfw_xp_threads_free(&t.t);
 
 	parse(&t, "", 0);
 	TU_ASSERT_CONTAINS(t.err, "not the header");
-	xthreads_free(&t);
+	wfw_xp_threads_free(&t.t);
 }
 
 static void test_threads_lines(void)
@@ -258,17 +258,23 @@ static void test_threads_lines(void)
 
 	parse(&t, f, sizeof(f) - 1);
 	TU_ASSERT_CONTAINS(t.err, ":2: a field longer than 64 bytes; 4 such lines left out");
-	CU_ASSERT_EQUAL(t.n, 2);
-	CU_ASSERT_STRING_EQUAL(xthreads_comm(&t, 9), "ok");
-	xthreads_escape(e, sizeof(e), xthreads_comm(&t, 8));
+	CU_ASSERT_EQUAL(t.t.n, 2);
+	CU_ASSERT_STRING_EQUAL(wfw_xp_comm(&t.t, 9), "ok");
+	wfw_xp_escape(e, sizeof(e), wfw_xp_comm(&t.t, 8));
 	CU_ASSERT_STRING_EQUAL(e, "\\x1b[31mred");
-	xthreads_escape(e, sizeof(e), "a\\b\x7f\xc3\xa9");
+	wfw_xp_escape(e, sizeof(e), "a\\b\x7f\xc3\xa9");
 	CU_ASSERT_STRING_EQUAL(e, "a\\\\b\\x7f\\xc3\\xa9");
-	xthreads_escape(e, 6, "abcdefgh");
+	wfw_xp_escape(e, 6, "abcdefgh");
 	CU_ASSERT_STRING_EQUAL(e, "abcde");
-	xthreads_escape(e, 6, "abc\x01");	/* an escape is never cut in half */
+	wfw_xp_escape(e, 6, "abc\x01");	/* an escape is never cut in half */
 	CU_ASSERT_STRING_EQUAL(e, "abc");
-	xthreads_free(&t);
+	wfw_xp_threads_free(&t.t);
+}
+
+static int load_beside(struct xthreads *t, const char *data)
+{
+	return wfw_xp_threads_beside(&t->t, data, t->path, sizeof(t->path), &t->found,
+				     t->err, sizeof(t->err));
 }
 
 static void test_threads_files(void)
@@ -277,49 +283,38 @@ static void test_threads_files(void)
 	struct xthreads t;
 	FILE *f;
 
-	CU_ASSERT_EQUAL(xthreads_load(&t, data), 0);
+	CU_ASSERT_EQUAL(load_beside(&t, data), 0);
 	CU_ASSERT(!t.found);
 	CU_ASSERT_STRING_EQUAL(t.err, "");
 	snprintf(path, sizeof(path), "%s/attrib-threads.csv", dir);
 	CU_ASSERT_EQUAL(mkfifo(path, 0600), 0);
-	CU_ASSERT_EQUAL(xthreads_load(&t, data), 0);	/* never blocks */
+	CU_ASSERT_EQUAL(load_beside(&t, data), 0);	/* never blocks */
 	TU_ASSERT_CONTAINS(t.err, "attrib-threads.csv: not a regular file");
 	unlink(path);
 	f = fopen(path, "w");
-	CU_ASSERT_EQUAL(fseek(f, (long)XTHREADS_MAX_BYTES + 1, SEEK_SET), 0);
+	CU_ASSERT_EQUAL(fseek(f, (16L << 20) + 1, SEEK_SET), 0);
 	fputc('\n', f);
 	fclose(f);
-	CU_ASSERT_EQUAL(xthreads_load(&t, data), 0);
+	CU_ASSERT_EQUAL(load_beside(&t, data), 0);
 	TU_ASSERT_CONTAINS(t.err, "larger than 16 MiB");
-	CU_ASSERT_EQUAL(t.n, 0);
+	CU_ASSERT_EQUAL(t.t.n, 0);
 	free(tu_write(dir, "attrib-threads.csv", "PID,Comm\n4,four\n"));
-	CU_ASSERT_EQUAL(xthreads_load(&t, data), 0);
-	CU_ASSERT_STRING_EQUAL(xthreads_comm(&t, 4), "four");
-	xthreads_free(&t);
+	CU_ASSERT_EQUAL(load_beside(&t, data), 0);
+	CU_ASSERT_STRING_EQUAL(wfw_xp_comm(&t.t, 4), "four");
+	wfw_xp_threads_free(&t.t);
 	tu_rmtree(dir);
 	free(dir);
 	free(data);
 }
 
-/* ---- causes, rows, tails ---- */
-
-static void test_causes(void)
-{
-	CU_ASSERT_EQUAL(xcat_of("irq:24 virtio1-input.0"), XC_IRQ);
-	CU_ASSERT_EQUAL(xcat_of("irq:LOC"), XC_IRQ);
-	CU_ASSERT_EQUAL(xcat_of("softirq:NET_RX"), XC_SOFTIRQ);
-	CU_ASSERT_EQUAL(xcat_of("nmi"), XC_NMI);
-	CU_ASSERT_EQUAL(xcat_of("thread"), XC_THREAD);
-	CU_ASSERT_EQUAL(xcat_of("idle-exit"), XC_EXIT);
-	CU_ASSERT_EQUAL(xcat_of("irq:"), XC_OTHER);
-	CU_ASSERT_EQUAL(xcat_of("IRQ:24"), XC_OTHER);
-	CU_ASSERT_EQUAL(xcat_of(""), XC_OTHER);
-}
+/* ---- rows, tails (causes' categories: test_xp_words) ---- */
 
 static struct xrow row(int64_t lat, int64_t irq, int64_t sirq, int64_t nmi, int64_t thr,
 		       int64_t ex)
 {
-	struct xrow r = { .lat = lat, .t = { irq, sirq, nmi, thr, ex }, .pid = -1,
+	struct xrow r = { .lat = lat, .t = { [WFW_XP_IRQ] = irq, [WFW_XP_SOFTIRQ] = sirq,
+					     [WFW_XP_NMI] = nmi, [WFW_XP_THREAD] = thr,
+					     [WFW_XP_EXIT] = ex }, .pid = -1,
 			  .cnt = { 1, XEMPTY, 0, XEMPTY } };
 
 	r.kind = xrow_kind(&r);
@@ -349,20 +344,20 @@ static void test_tail(void)
 	xtail_init(&a, 1000);
 	xtail_init(&b, 1000);
 	r = row(100, 60, 0, 0, 0, 40);
-	CU_ASSERT_EQUAL(xtail_add(&a, &r, 1, XC_IRQ), 0);
+	CU_ASSERT_EQUAL(xtail_add(&a, &r, 1, WFW_XP_IRQ), 0);
 	r = row(300, 250, 0, 0, 0, 50);
-	CU_ASSERT_EQUAL(xtail_add(&a, &r, 1, XC_IRQ), 0);
+	CU_ASSERT_EQUAL(xtail_add(&a, &r, 1, WFW_XP_IRQ), 0);
 	r = row(90, 0, 0, 0, 80, 10);
-	CU_ASSERT_EQUAL(xtail_add(&a, &r, XKEY_THREAD | 88, XC_THREAD), 0);
+	CU_ASSERT_EQUAL(xtail_add(&a, &r, XKEY_THREAD | 88, WFW_XP_THREAD), 0);
 	r = row(50, 0, 0, 0, 0, XEMPTY);
-	CU_ASSERT_EQUAL(xtail_add(&a, &r, XKEY_NONE, XC_OTHER), 0);
+	CU_ASSERT_EQUAL(xtail_add(&a, &r, XKEY_NONE, WFW_XP_OTHER), 0);
 	/* b: irq:24 x is its name 1 (map[1] = 0), idle-exit its name 0 */
 	r = row(200, 120, 0, 0, 0, 80);
-	CU_ASSERT_EQUAL(xtail_add(&b, &r, 2, XC_IRQ), 0);
+	CU_ASSERT_EQUAL(xtail_add(&b, &r, 2, WFW_XP_IRQ), 0);
 	r = row(60, 0, 0, 0, 0, 60);
-	CU_ASSERT_EQUAL(xtail_add(&b, &r, 1, XC_EXIT), 0);
+	CU_ASSERT_EQUAL(xtail_add(&b, &r, 1, WFW_XP_EXIT), 0);
 	r = row(70, 0, 0, 0, 0, 69);
-	CU_ASSERT_EQUAL(xtail_add(&b, &r, XKEY_NONE, XC_OTHER), 0);
+	CU_ASSERT_EQUAL(xtail_add(&b, &r, XKEY_NONE, WFW_XP_OTHER), 0);
 	CU_ASSERT_EQUAL(xtail_merge(&a, &b, map, 3), 0);
 	CU_ASSERT_EQUAL(a.n, 7);
 	CU_ASSERT_EQUAL(a.none, 1);
@@ -371,21 +366,21 @@ static void test_tail(void)
 	CU_ASSERT_EQUAL(a.min, 50);
 	CU_ASSERT_EQUAL(a.max, 300);
 	CU_ASSERT_DOUBLE_EQUAL(a.sum_lat, 750, 0);
-	CU_ASSERT_DOUBLE_EQUAL(a.sum_t[XC_IRQ], 430, 0);
-	CU_ASSERT_DOUBLE_EQUAL(a.sum_t[XC_EXIT], 240, 0);
-	CU_ASSERT_DOUBLE_EQUAL(a.sum_cnt[XN_IRQ], 5, 0);
-	CU_ASSERT_EQUAL(a.n_cnt[XN_SWIRQ], 0);
-	n = xtail_sorted(&a, names, XC_IRQ, &cs);
+	CU_ASSERT_DOUBLE_EQUAL(a.sum_t[WFW_XP_IRQ], 430, 0);
+	CU_ASSERT_DOUBLE_EQUAL(a.sum_t[WFW_XP_EXIT], 240, 0);
+	CU_ASSERT_DOUBLE_EQUAL(a.sum_cnt[WFW_XP_CNT_IRQ], 5, 0);
+	CU_ASSERT_EQUAL(a.n_cnt[WFW_XP_CNT_SWIRQ], 0);
+	n = xtail_sorted(&a, names, WFW_XP_IRQ, &cs);
 	CU_ASSERT_EQUAL_FATAL(n, 1);
 	CU_ASSERT_EQUAL(cs[0]->key, 1);
 	CU_ASSERT_EQUAL(cs[0]->n, 3);
 	CU_ASSERT_DOUBLE_EQUAL(wfw_acc_percentile(&cs[0]->acc, 50), 120, 0);
 	free(cs);
-	n = xtail_sorted(&a, names, XC_THREAD, &cs);
+	n = xtail_sorted(&a, names, WFW_XP_THREAD, &cs);
 	CU_ASSERT_EQUAL_FATAL(n, 1);
 	CU_ASSERT_EQUAL(xkey_pid(cs[0]->key), 88);
 	free(cs);
-	n = xtail_sorted(&a, names, XC_EXIT, &cs);
+	n = xtail_sorted(&a, names, WFW_XP_EXIT, &cs);
 	CU_ASSERT_EQUAL_FATAL(n, 1);
 	CU_ASSERT_EQUAL(cs[0]->key, 2);
 	free(cs);
@@ -401,26 +396,26 @@ static void test_order(void)
 	struct xrow r = row(100, 50, 30, 0, 10, 10);
 	char *names[] = { "irq:b", "irq:a" };
 	struct xcause **cs;
-	int order[XC_N];
+	int order[WFW_XP_NCAT];
 
 	xtail_init(&t, 10);
 	for (int i = 0; i < 300; i++)	/* more causes than the first table holds */
-		CU_ASSERT_EQUAL(xtail_add(&t, &r, XKEY_THREAD | (uint64_t)(1000 - i), XC_THREAD), 0);
-	CU_ASSERT_EQUAL(xtail_add(&t, &r, 1, XC_IRQ), 0);
-	CU_ASSERT_EQUAL(xtail_add(&t, &r, 2, XC_IRQ), 0);
-	CU_ASSERT_EQUAL(xtail_sorted(&t, names, XC_IRQ, &cs), 2);
+		CU_ASSERT_EQUAL(xtail_add(&t, &r, XKEY_THREAD | (uint64_t)(1000 - i), WFW_XP_THREAD), 0);
+	CU_ASSERT_EQUAL(xtail_add(&t, &r, 1, WFW_XP_IRQ), 0);
+	CU_ASSERT_EQUAL(xtail_add(&t, &r, 2, WFW_XP_IRQ), 0);
+	CU_ASSERT_EQUAL(xtail_sorted(&t, names, WFW_XP_IRQ, &cs), 2);
 	CU_ASSERT_EQUAL(cs[0]->key, 2);	/* irq:a before irq:b */
 	free(cs);
-	CU_ASSERT_EQUAL(xtail_sorted(&t, names, XC_THREAD, &cs), 300);
+	CU_ASSERT_EQUAL(xtail_sorted(&t, names, WFW_XP_THREAD, &cs), 300);
 	CU_ASSERT_EQUAL(xkey_pid(cs[0]->key), 701);
 	CU_ASSERT_EQUAL(xkey_pid(cs[299]->key), 1000);
 	free(cs);
 	xtail_order(&t, order);
-	CU_ASSERT_EQUAL(order[0], XC_IRQ);
-	CU_ASSERT_EQUAL(order[1], XC_SOFTIRQ);
-	CU_ASSERT_EQUAL(order[2], XC_THREAD);
-	CU_ASSERT_EQUAL(order[3], XC_NMI);
-	CU_ASSERT_EQUAL(order[4], XC_EXIT);
+	CU_ASSERT_EQUAL(order[0], WFW_XP_IRQ);
+	CU_ASSERT_EQUAL(order[1], WFW_XP_SOFTIRQ);
+	CU_ASSERT_EQUAL(order[2], WFW_XP_THREAD);
+	CU_ASSERT_EQUAL(order[3], WFW_XP_NMI);
+	CU_ASSERT_EQUAL(order[4], WFW_XP_EXIT);
 	xtail_free(&t);
 }
 
@@ -439,7 +434,6 @@ int main(void)
 	CU_add_test(s, "attrib-threads.csv: hostile lines", test_threads_hostile);
 	CU_add_test(s, "attrib-threads.csv: bad lines counted, comms escaped", test_threads_lines);
 	CU_add_test(s, "attrib-threads.csv: missing, FIFO, too large", test_threads_files);
-	CU_add_test(s, "cause categories", test_causes);
 	CU_add_test(s, "a row's identity", test_identity);
 	CU_add_test(s, "a tail's sums, causes and merge", test_tail);
 	CU_add_test(s, "causes and categories in order", test_order);

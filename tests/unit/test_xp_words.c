@@ -133,8 +133,13 @@ static void test_cause_cat(void)
 	CU_ASSERT_EQUAL(wfw_xp_cause_cat("thread"), WFW_XP_THREAD);
 	CU_ASSERT_EQUAL(wfw_xp_cause_cat("nmi"), WFW_XP_NMI);
 	CU_ASSERT_EQUAL(wfw_xp_cause_cat("idle-exit"), WFW_XP_EXIT);
-	CU_ASSERT_EQUAL(wfw_xp_cause_cat("smi"), -1);
-	CU_ASSERT_EQUAL(wfw_xp_cause_cat(NULL), -1);
+	CU_ASSERT_EQUAL(wfw_xp_cause_cat("irq:24 virtio1-input.0"), WFW_XP_IRQ);
+	CU_ASSERT_EQUAL(wfw_xp_cause_cat("smi"), WFW_XP_OTHER);
+	CU_ASSERT_EQUAL(wfw_xp_cause_cat("irq:"), WFW_XP_OTHER);	/* no name */
+	CU_ASSERT_EQUAL(wfw_xp_cause_cat("softirq:"), WFW_XP_OTHER);
+	CU_ASSERT_EQUAL(wfw_xp_cause_cat("IRQ:24"), WFW_XP_OTHER);
+	CU_ASSERT_EQUAL(wfw_xp_cause_cat(""), WFW_XP_OTHER);
+	CU_ASSERT_EQUAL(wfw_xp_cause_cat(NULL), WFW_XP_OTHER);
 }
 
 /* Load text as attrib-threads.csv; the error's text into err. */
