@@ -273,6 +273,18 @@ int wfw_attrib_emit(const struct wfw_report *rep, struct wfw_rep_result *r,
 		    const struct wfw_summary *all, FILE *f);
 void wfw_timeline_free(struct wfw_rep_timeline *t);
 
+/* ---- attrib_bands.c: bands and words of a set of rows ---- */
+
+/*
+ * `, "values": .., "explained": .., "mismatched": .., "tail_whole": ..,
+ * "kept": .., "bands": [..], "text": [..]` of the rows in `set`, whose
+ * statistics `s` has (with wfw_rep_pcts): the tail at its p99.9. `words`
+ * has the metric, unit, threads and group; the rest is filled here.
+ * 0 or -ENOMEM.
+ */
+int wfw_attrib_set_json(FILE *f, const struct wfw_attrib_set *set,
+			const struct wfw_summary *s, struct wfw_xp_in *words);
+
 /* ---- emit.c ---- */
 
 /* Write data.js (window.WFW_REPORT = {...};). 0 or -ENOMEM. */

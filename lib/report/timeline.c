@@ -279,8 +279,8 @@ static void marks(const struct wfw_rep_result *r, size_t n, double t0, FILE *f)
 	size_t k = 0;
 
 	fputs(", \"marks\": [", f);
-	for (size_t i = 0; a && i < a->ntop && k < n; i++) {
-		const struct wfw_attrib_row *row = &a->top[i];
+	for (size_t i = 0; a && i < a->all.ntop && k < n; i++) {
+		const struct wfw_attrib_row *row = &a->all.top[i];
 
 		if (!isfinite(row->ltime_ns))
 			continue;
