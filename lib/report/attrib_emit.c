@@ -126,6 +126,8 @@ static void top_row_json(FILE *f, const struct wfw_rep_result *r,
 	fputs("]}", f);
 }
 
+static const char *const kind_names[] = { "unknown", "total", "increase", "level" };
+
 /* The largest datapoints, each with the collectors' samples around it. */
 static void top_json(FILE *f, const struct wfw_report *rep,
 		     const struct wfw_rep_result *r)
@@ -143,7 +145,9 @@ static void top_json(FILE *f, const struct wfw_report *rep,
 		wfw_json_string(f, v->file);
 		fputs(", \"name\": ", f);
 		wfw_json_string(f, v->name);
-		fputs("}", f);
+		fputs(", \"unit\": ", f);
+		wfw_json_string(f, v->unit);
+		fprintf(f, ", \"kind\": \"%s\"}", kind_names[v->kind]);
 	}
 	fprintf(f, "], \"more_counters\": %zu, \"rows\": [",
 		r->timeline.loaded ? r->timeline.nseries - nc : 0);
