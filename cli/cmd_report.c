@@ -114,6 +114,8 @@ static int load_timeline(struct wfw_rep_result *r)
 	else
 		snprintf(dir, sizeof(dir), ".");
 	ret = wfw_timeline_load(&r->timeline, dir, r->collectors);
+	if (!ret)
+		wfw_timeline_kinds(&r->timeline, &r->info);
 	if (ret == -ENOMEM)
 		fprintf(stderr, "wultfw report: %s: out of memory\n", r->path);
 	else if (r->timeline.notes[0])

@@ -101,12 +101,12 @@ void rep_attrib_finish(struct wfw_rep_result *r)
 		return;
 	wfw_attrib_finish(r->attrib);
 	load_threads(r);
-	if (r->attrib->values > r->attrib->explained)
+	if (r->attrib->all.values > r->attrib->all.explained)
 		fprintf(stderr, "wultfw report: note: %s: %llu of %llu datapoints have no breakdown (events lost): left out of the explanation's shares\n",
-			r->path, (unsigned long long)(r->attrib->values - r->attrib->explained),
-			(unsigned long long)r->attrib->values);
-	if (r->attrib->mismatched)
+			r->path, (unsigned long long)(r->attrib->all.values - r->attrib->all.explained),
+			(unsigned long long)r->attrib->all.values);
+	if (r->attrib->all.mismatched)
 		fprintf(stderr, "wultfw report: warning: %s: %llu datapoint%s whose parts do not add up to %s\n",
-			r->path, (unsigned long long)r->attrib->mismatched,
-			r->attrib->mismatched > 1 ? "s" : "", r->attrib->latency);
+			r->path, (unsigned long long)r->attrib->all.mismatched,
+			r->attrib->all.mismatched > 1 ? "s" : "", r->attrib->latency);
 }

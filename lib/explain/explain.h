@@ -88,6 +88,8 @@ struct wfw_xp_in {
 	uint64_t ntail;
 	const struct wfw_xp_row *max;	/* the largest, or NULL */
 	const struct wfw_xp_threads *threads;	/* or NULL */
+	/* The rows of one group ("in ReqCState C6"), or NULL: all rows. */
+	const char *group_col, *group;
 };
 
 /* Up to this many causes are named per category; the rest are counted. */

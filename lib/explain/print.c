@@ -53,7 +53,12 @@ static void put_category(FILE *f, const struct wfw_xp_in *in,
 static void put_head(FILE *f, const struct wfw_xp_in *in,
 		     const struct wfw_xp_analysis *a)
 {
-	fprintf(f, "%s p%g and above: ", in->metric, in->pct);
+	fprintf(f, "%s p%g and above", in->metric, in->pct);
+	if (in->group) {
+		fprintf(f, " in %s ", in->group_col ? in->group_col : "group");
+		wfw_xp_put_name(f, in->group);
+	}
+	fputs(": ", f);
 	if (!in->ntail) {
 		fprintf(f, "too few datapoints (%llu; p%g needs %.0f)\n",
 			(unsigned long long)in->nvalues, in->pct,

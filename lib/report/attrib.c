@@ -23,29 +23,50 @@ bool wfw_attrib_columns(const struct wultfw_schema *s, const char *latency)
 	return true;
 }
 
+static int set_init(struct wfw_attrib_set *set, size_t keep)
+{
+	memset(set, 0, sizeof(*set));
+	set->keep = keep;
+	set->bins = calloc(WFW_ATTRIB_NBINS, sizeof(*set->bins));
+	set->top = calloc(keep, sizeof(*set->top));
+	if (!set->bins || !set->top)
+		return -ENOMEM;
+	for (size_t i = 0; i < WFW_ATTRIB_NBINS; i++) {
+		set->bins[i].min = INFINITY;
+		set->bins[i].max = -INFINITY;
+	}
+	return 0;
+}
+
+static void set_free(struct wfw_attrib_set *set)
+{
+	free(set->bins);
+	free(set->top);
+	set->bins = NULL;
+	set->top = NULL;
+}
+
 int wfw_attrib_init(struct wfw_attrib *a, const char *latency)
 {
 	memset(a, 0, sizeof(*a));
 	a->latency = latency;
-	a->bins = calloc(WFW_ATTRIB_NBINS, sizeof(*a->bins));
-	a->top = calloc(WFW_ATTRIB_KEEP, sizeof(*a->top));
-	if (!a->bins || !a->top) {
+	if (set_init(&a->all, WFW_ATTRIB_KEEP)) {
 		wfw_attrib_free(a);
 		return -ENOMEM;
-	}
-	for (size_t i = 0; i < WFW_ATTRIB_NBINS; i++) {
-		a->bins[i].min = INFINITY;
-		a->bins[i].max = -INFINITY;
 	}
 	return 0;
 }
 
 void wfw_attrib_free(struct wfw_attrib *a)
 {
-	free(a->bins);
-	free(a->top);
-	a->bins = NULL;
-	a->top = NULL;
+	set_free(&a->all);
+	for (size_t g = 0; g < a->ngroups; g++)
+		set_free(&a->groups[g].set);
+	free(a->groups);
+	free(a->gmap);
+	a->groups = NULL;
+	a->gmap = NULL;
+	a->ngroups = a->ngmap = 0;
 }
 
 size_t wfw_attrib_bin(double v)
@@ -122,20 +143,81 @@ static void sift_up(struct wfw_attrib_row *h, size_t i)
 }
 
 /* Would a row of latency lat (and a later index) be kept? */
-static bool wanted(const struct wfw_attrib *a, double lat)
+static bool wanted(const struct wfw_attrib_set *set, double lat)
 {
-	return a->ntop < WFW_ATTRIB_KEEP || lat > a->top[0].x.lat;
+	return set->ntop < set->keep || lat > set->top[0].x.lat;
 }
 
-static void keep(struct wfw_attrib *a, const struct wfw_attrib_row *r)
+static void keep(struct wfw_attrib_set *set, const struct wfw_attrib_row *r)
 {
-	if (a->ntop < WFW_ATTRIB_KEEP) {
-		a->top[a->ntop] = *r;
-		sift_up(a->top, a->ntop++);
-	} else if (before(r, &a->top[0])) {
-		a->top[0] = *r;
-		sift_down(a->top, a->ntop, 0);
+	if (set->ntop < set->keep) {
+		set->top[set->ntop] = *r;
+		sift_up(set->top, set->ntop++);
+	} else if (before(r, &set->top[0])) {
+		set->top[0] = *r;
+		sift_down(set->top, set->ntop, 0);
 	}
+}
+
+/* ---- the C-states' rows ---- */
+
+/* The group of C-state `name`, made when new (NULL: beyond the cap, or no memory). */
+static struct wfw_attrib_group *group_of(struct wfw_attrib *a, const char *name)
+{
+	struct wfw_attrib_group *g;
+
+	for (size_t i = 0; i < a->ngroups; i++)
+		if (!strcmp(a->groups[i].name, name))
+			return &a->groups[i];
+	if (a->ngroups == WFW_ATTRIB_GROUPS)
+		return NULL;
+	if (!a->groups) {
+		a->groups = calloc(WFW_ATTRIB_GROUPS, sizeof(*a->groups));
+		if (!a->groups)
+			return NULL;
+	}
+	g = &a->groups[a->ngroups];
+	g->name = name;
+	if (set_init(&g->set, WFW_ATTRIB_GROUP_KEEP)) {
+		set_free(&g->set);
+		return NULL;
+	}
+	a->ngroups++;
+	return g;
+}
+
+const struct wfw_attrib_set *wfw_attrib_group(const struct wfw_attrib *a,
+					      const char *name)
+{
+	for (size_t i = 0; name && i < a->ngroups; i++)
+		if (!strcmp(a->groups[i].name, name))
+			return &a->groups[i].set;
+	return NULL;
+}
+
+/*
+ * ReqCState's names of the current schema -> group, looked up once a name
+ * (the names only grow while one reader reads; a new array starts over).
+ */
+static void gmap_names(struct wfw_attrib *a, const struct wultfw_schema *s)
+{
+	const struct wultfw_column *col = a->cstate >= 0 ? &s->cols[a->cstate] : NULL;
+	size_t n = col && col->type == WULTFW_COL_ENUM ? col->n_enum : 0;
+	int *m;
+
+	if (col && col->enum_names != a->gnames) {
+		a->ngmap = 0;
+		a->gnames = col->enum_names;
+	}
+	if (n <= a->ngmap)
+		return;
+	m = realloc(a->gmap, n * sizeof(*m));
+	if (!m)
+		return;		/* the rows of the new names go to no group */
+	for (size_t i = a->ngmap; i < n; i++)
+		m[i] = -2;
+	a->gmap = m;
+	a->ngmap = n;
 }
 
 /* ---- one row, whichever way the batch holds it ---- */
@@ -200,9 +282,9 @@ static void whole_row(const struct wfw_attrib *a, const struct at *at,
 }
 
 /* An explained row into its bin; do its parts add up (to 0.003)? */
-static void bin_row(struct wfw_attrib *a, const struct wfw_attrib_row *r)
+static void bin_row(struct wfw_attrib_set *set, const struct wfw_attrib_row *r)
 {
-	struct wfw_attrib_bin *b = &a->bins[wfw_attrib_bin(r->x.lat)];
+	struct wfw_attrib_bin *b = &set->bins[wfw_attrib_bin(r->x.lat)];
 	uint64_t sum = 0;
 
 	b->n++;
@@ -217,32 +299,65 @@ static void bin_row(struct wfw_attrib *a, const struct wfw_attrib_row *r)
 		b->t[c] += m;
 		sum += m;
 	}
-	a->explained++;
-	a->mismatched += (uint64_t)llabs((long long)(sum - wfw_attrib_milli(r->x.lat))) > 3;
+	set->explained++;
+	set->mismatched += (uint64_t)llabs((long long)(sum - wfw_attrib_milli(r->x.lat))) > 3;
+}
+
+/* The set of the row's C-state, or NULL. */
+static struct wfw_attrib_set *row_group(struct wfw_attrib *a, const struct at *at)
+{
+	int64_t i = a->cstate >= 0 ? cell(at, a->cstate).i : -1;
+	struct wfw_attrib_group *g;
+
+	if (i < 0 || (uint64_t)i >= a->ngmap)
+		return NULL;
+	if (a->gmap[i] == -2) {
+		g = group_of(a, a->gnames[i]);
+		a->gmap[i] = g ? (int)(g - a->groups) : -1;
+	}
+	if (a->gmap[i] < 0) {
+		a->ungrouped++;
+		return NULL;
+	}
+	return &a->groups[a->gmap[i]].set;
 }
 
 /*
  * A row whose latency and parts (NaN: empty) are read: binned, and kept
- * whole if among the largest (the rest of it read from at then).
+ * whole if among the largest (the rest of it read from at then), in all
+ * rows and in its C-state's.
  */
 static void add_row(struct wfw_attrib *a, const struct at *at, double lat,
 		    const double *t)
 {
+	struct wfw_attrib_set *g;
 	struct wfw_attrib_row r;
+	bool all, own;
 
 	if (!wfw_value_ok(lat)) {
 		a->seen++;
 		return;
 	}
-	a->values++;
+	g = row_group(a, at);
+	a->all.values++;
 	r.x.lat = lat;
 	for (int c = 0; c < WFW_XP_NCAT; c++)
 		r.x.t[c] = wfw_value_ok(t[c]) ? t[c] : NAN;
-	if (wfw_xp_explained(&r.x))
-		bin_row(a, &r);
-	if (wanted(a, lat)) {
+	if (wfw_xp_explained(&r.x)) {
+		bin_row(&a->all, &r);
+		if (g)
+			bin_row(g, &r);
+	}
+	all = wanted(&a->all, lat);
+	own = g && wanted(g, lat);
+	if (all || own)
 		whole_row(a, at, &r);
-		keep(a, &r);
+	if (all)
+		keep(&a->all, &r);
+	if (g) {
+		g->values++;
+		if (own)
+			keep(g, &r);
 	}
 	a->seen++;
 }
@@ -260,6 +375,7 @@ static void map(struct wfw_attrib *a, const struct wultfw_schema *s)
 	a->pid = wfw_schema_find(s, "CausePID");
 	a->cstate = wfw_schema_find(s, "ReqCState");
 	a->ltime = wfw_schema_find(s, "LTime");
+	gmap_names(a, s);
 }
 
 void wfw_attrib_want(struct wfw_attrib *a, const struct wultfw_schema *s,
@@ -350,10 +466,9 @@ void wfw_attrib_cols(struct wfw_attrib *a, const struct wultfw_schema *s,
 	}
 }
 
-void wfw_attrib_merge(struct wfw_attrib *dst, const struct wfw_attrib *src)
+static void set_merge(struct wfw_attrib_set *dst, const struct wfw_attrib_set *src,
+		      uint64_t off)
 {
-	uint64_t off = dst->row0 + dst->seen - src->row0;
-
 	for (size_t i = 0; i < WFW_ATTRIB_NBINS; i++) {
 		struct wfw_attrib_bin *d = &dst->bins[i];
 		const struct wfw_attrib_bin *s = &src->bins[i];
@@ -374,6 +489,22 @@ void wfw_attrib_merge(struct wfw_attrib *dst, const struct wfw_attrib *src)
 	dst->values += src->values;
 	dst->explained += src->explained;
 	dst->mismatched += src->mismatched;
+}
+
+void wfw_attrib_merge(struct wfw_attrib *dst, const struct wfw_attrib *src)
+{
+	uint64_t off = dst->row0 + dst->seen - src->row0;
+
+	set_merge(&dst->all, &src->all, off);
+	dst->ungrouped += src->ungrouped;
+	for (size_t i = 0; i < src->ngroups; i++) {
+		struct wfw_attrib_group *g = group_of(dst, src->groups[i].name);
+
+		if (g)
+			set_merge(&g->set, &src->groups[i].set, off);
+		else
+			dst->ungrouped += src->groups[i].set.values;
+	}
 	dst->seen += src->seen;
 	dst->smi |= src->smi;
 }
@@ -387,7 +518,11 @@ static int cmp_rows(const void *pa, const void *pb)
 
 void wfw_attrib_finish(struct wfw_attrib *a)
 {
-	if (!a->sorted)
-		qsort(a->top, a->ntop, sizeof(*a->top), cmp_rows);
+	if (a->sorted)
+		return;
+	qsort(a->all.top, a->all.ntop, sizeof(*a->all.top), cmp_rows);
+	for (size_t i = 0; i < a->ngroups; i++)
+		qsort(a->groups[i].set.top, a->groups[i].set.ntop,
+		      sizeof(*a->groups[i].set.top), cmp_rows);
 	a->sorted = true;
 }

@@ -40,21 +40,46 @@ struct wfw_attrib_row {
 
 /* Largest rows kept: the tail up to 10 M rows at p99.9, and --explain-top. */
 #define WFW_ATTRIB_KEEP 10000
+/*
+ * Per requested C-state: its tail up to 2 M of its rows at p99.9 (no top
+ * table), and at most this many C-states (the rest only in the whole),
+ * so a part's memory stays under 10 MiB whatever the file names.
+ */
+#define WFW_ATTRIB_GROUP_KEEP 2000
+#define WFW_ATTRIB_GROUPS 16
 
-struct wfw_attrib {
-	const char *latency;		/* the explained column (info.yml's attrib_latency) */
+/* The rows of the whole result, or of one C-state. */
+struct wfw_attrib_set {
 	struct wfw_attrib_bin *bins;	/* WFW_ATTRIB_NBINS, explained rows only */
 	uint64_t values;		/* rows with a latency */
 	uint64_t explained;		/* ... and all five parts */
 	uint64_t mismatched;		/* explained rows whose parts do not add up */
+	struct wfw_attrib_row *top;	/* a min-heap of the largest; sorted once finished */
+	size_t ntop, keep;
+};
+
+/* A requested C-state's rows (ReqCState). */
+struct wfw_attrib_group {
+	const char *name;		/* the reader's, as the rows' cstate */
+	struct wfw_attrib_set set;
+};
+
+struct wfw_attrib {
+	const char *latency;		/* the explained column (info.yml's attrib_latency) */
+	struct wfw_attrib_set all;
+	struct wfw_attrib_group *groups;	/* in the order they came */
+	size_t ngroups;
+	uint64_t ungrouped;		/* rows of C-states beyond WFW_ATTRIB_GROUPS */
 	uint64_t seen;			/* rows fed: the next one's index */
 	uint64_t row0;			/* the index of the first row fed */
-	struct wfw_attrib_row *top;	/* a min-heap of the largest; sorted once finished */
-	size_t ntop;
 	bool sorted;
 	bool smi;			/* the file has SMICnt */
 	/* The columns in the current batch's schema (-1: none). */
 	int lat, t[WFW_XP_NCAT], cnt[WFW_XP_NCNT], cause, pid, cstate, ltime;
+	/* ReqCState's names in the current schema -> group (-1: none, -2: not looked up) */
+	const char *const *gnames;
+	int *gmap;
+	size_t ngmap;
 };
 
 /*
@@ -82,6 +107,10 @@ void wfw_attrib_merge(struct wfw_attrib *dst, const struct wfw_attrib *src);
 
 /* After the last row: the kept rows sorted, largest first. */
 void wfw_attrib_finish(struct wfw_attrib *a);
+
+/* The rows of C-state `name`, or NULL. */
+const struct wfw_attrib_set *wfw_attrib_group(const struct wfw_attrib *a,
+					      const char *name);
 
 /* v in thousandths as the sums keep it (bounded: sums cannot trap). */
 uint64_t wfw_attrib_milli(double v);

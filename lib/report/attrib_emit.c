@@ -17,135 +17,6 @@
 #include "report/report.h"
 #include "stats/report.h"
 
-/* The bands: below p50, p50 to p90, ..., p99.9 and above, the max. */
-#define NBANDS 6
-#define TAIL_BAND 4
-#define MAX_BAND 5
-static const double band_share[TAIL_BAND] = { 0.5, 0.9, 0.99, 0.999 };
-static const char *const band_names[NBANDS] = {
-	"< p50", "p50\u2013p90", "p90\u2013p99", "p99\u2013p99.9", "\u2265 p99.9", "max",
-};
-#define TAIL_PCT 99.9
-
-struct band {
-	uint64_t n;
-	uint64_t lat, t[WFW_XP_NCAT];	/* thousandths, as the bins */
-	double min, max;
-};
-
-/*
- * The rows at or above the summary table's p99.9 (`all`, the statistics of
- * every datapoint): how many, all kept or not.
- */
-struct tail {
-	double lo;		/* p99.9 */
-	uint64_t ntail;		/* 0: too few datapoints */
-	size_t n;		/* of them kept, the largest */
-	bool whole;		/* n == ntail */
-};
-
-static void tail_of(const struct wfw_rep_result *r, const struct wfw_summary *all,
-		    struct tail *t)
-{
-	const struct wfw_attrib *a = r->attrib;
-	struct wfw_summary s = *all;
-	size_t k = 0;
-
-	memset(t, 0, sizeof(*t));
-	while (k < WFW_REP_NPCTS && wfw_rep_pcts[k] != TAIL_PCT)
-		k++;
-	if (!s.count || k == WFW_REP_NPCTS || k >= s.npct)
-		return;
-	wfw_summary_shown(&s, wfw_rep_pcts);
-	if (isnan(s.pct[k]))
-		return;
-	t->lo = s.pct[k];
-	while (t->n < a->ntop && a->top[t->n].x.lat >= t->lo)
-		t->n++;
-	t->whole = t->n < a->ntop || a->ntop == a->values;
-	/* beyond the rows kept: rank (count - 1) p / 100 and up */
-	t->ntail = t->whole ? t->n :
-		s.count - (uint64_t)ceil((double)(s.count - 1) * TAIL_PCT / 100);
-}
-
-static void band_add(struct band *b, const struct wfw_attrib_bin *bin)
-{
-	b->n += bin->n;
-	b->lat += bin->lat;
-	for (int c = 0; c < WFW_XP_NCAT; c++)
-		b->t[c] += bin->t[c];
-	b->min = fmin(b->min, bin->min);
-	b->max = fmax(b->max, bin->max);
-}
-
-/* One explained row as a bin of its own. */
-static void row_bin(const struct wfw_attrib_row *r, struct wfw_attrib_bin *one)
-{
-	*one = (struct wfw_attrib_bin){ .n = 1, .min = r->x.lat, .max = r->x.lat,
-					.lat = wfw_attrib_milli(r->x.lat) };
-	for (int c = 0; c < WFW_XP_NCAT; c++)
-		one->t[c] = wfw_attrib_milli(r->x.t[c]);
-}
-
-/* The explained tail rows out of the bins, into their band (then exact). */
-static void take_tail(struct wfw_attrib_bin *bins, const struct wfw_attrib *a,
-		      const struct tail *t, struct band *tb)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		struct wfw_attrib_bin one, *b;
-
-		if (!wfw_xp_explained(&a->top[i].x))
-			continue;
-		row_bin(&a->top[i], &one);
-		band_add(tb, &one);
-		b = &bins[wfw_attrib_bin(a->top[i].x.lat)];
-		b->n--;
-		b->lat -= one.lat;
-		for (int c = 0; c < WFW_XP_NCAT; c++)
-			b->t[c] -= one.t[c];
-	}
-}
-
-/*
- * The bands from the bins: a bin goes to the band its first datapoint's
- * share of all of them falls in (the bins are 0.4-0.8% wide). The tail's
- * band is its rows themselves when they were all kept.
- */
-static int make_bands(const struct wfw_attrib *a, const struct tail *t,
-		      struct band *b)
-{
-	struct wfw_attrib_bin *bins = malloc(WFW_ATTRIB_NBINS * sizeof(*bins)), one;
-	bool exact = t->ntail && t->whole;
-	uint64_t seen = 0;
-
-	if (!bins)
-		return -ENOMEM;
-	memcpy(bins, a->bins, WFW_ATTRIB_NBINS * sizeof(*bins));
-	for (int k = 0; k < NBANDS; k++)
-		b[k] = (struct band){ .min = INFINITY, .max = -INFINITY };
-	if (exact)
-		take_tail(bins, a, t, &b[TAIL_BAND]);
-	for (size_t i = 0; i < WFW_ATTRIB_NBINS; i++) {
-		int k = 0;
-
-		if (!bins[i].n)
-			continue;
-		while (k < TAIL_BAND && (double)seen >= band_share[k] * (double)a->explained)
-			k++;
-		/* below p99.9's value, past 99.9% of the rows: it interpolates */
-		if (k == TAIL_BAND && exact)
-			k--;
-		band_add(&b[k], &bins[i]);
-		seen += bins[i].n;
-	}
-	free(bins);
-	if (a->ntop && wfw_xp_explained(&a->top[0].x)) {
-		row_bin(&a->top[0], &one);
-		band_add(&b[MAX_BAND], &one);
-	}
-	return 0;
-}
-
 /* A number read back as itself (LTime in ns, a counter's running total). */
 static void exact_num(FILE *f, double v)
 {
@@ -161,88 +32,6 @@ static void exact_num(FILE *f, double v)
 			break;
 	}
 	fputs(buf, f);
-}
-
-/* thousandths summed over n rows: their mean in the unit. */
-static void mean_num(FILE *f, uint64_t sum, uint64_t n)
-{
-	wfw_rep_num(f, n ? (double)(int64_t)sum / 1000.0 / (double)n : NAN);
-}
-
-static void band_json(FILE *f, const struct band *b, const char *name)
-{
-	fputs("{\"name\": ", f);
-	wfw_json_string(f, name);
-	fprintf(f, ", \"rows\": %llu, \"lo\": ", (unsigned long long)b->n);
-	wfw_rep_num(f, b->n ? b->min : NAN);
-	fputs(", \"hi\": ", f);
-	wfw_rep_num(f, b->n ? b->max : NAN);
-	fputs(", \"lat\": ", f);
-	mean_num(f, b->lat, b->n);
-	fputs(", \"mean\": [", f);
-	for (int c = 0; c < WFW_XP_NCAT; c++) {
-		fputs(c ? ", " : "", f);
-		mean_num(f, b->t[c], b->n);
-	}
-	fputs("], \"share\": [", f);
-	for (int c = 0; c < WFW_XP_NCAT; c++) {
-		fputs(c ? ", " : "", f);
-		wfw_rep_num(f, b->n && b->lat ? (double)(int64_t)b->t[c] / (double)(int64_t)b->lat : NAN);
-	}
-	fputs("]}", f);
-}
-
-static int bands_json(FILE *f, const struct wfw_attrib *a, const struct tail *t)
-{
-	struct band b[NBANDS];
-	int ret = make_bands(a, t, b);
-
-	if (ret)
-		return ret;
-	fputs(", \"bands\": [", f);
-	for (int k = 0; k < NBANDS; k++) {
-		/* a band's rows are below p99.9's value: not the tail's in its bin */
-		if (k < TAIL_BAND && t->ntail && t->whole && b[k].max > t->lo)
-			b[k].max = t->lo;
-		fputs(k ? ", " : "", f);
-		band_json(f, &b[k], band_names[k]);
-	}
-	fputs("]", f);
-	return 0;
-}
-
-/* The tail's words (lib/explain), a string per line. */
-static int words_json(FILE *f, struct wfw_rep_result *r, const char *metric,
-		      const char *unit, const struct tail *t)
-{
-	const struct wfw_attrib *a = r->attrib;
-	struct wfw_xp_row *rows = malloc((t->n ? t->n : 1) * sizeof(*rows));
-	struct wfw_xp_in in = { .metric = metric, .unit = unit, .pct = TAIL_PCT,
-				.nvalues = a->values, .rows = rows, .n = t->n,
-				.ntail = t->ntail, .threads = &r->threads,
-				.max = a->ntop ? &a->top[0].x : NULL };
-	char *text = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *m = rows ? open_memstream(&text, &len) : NULL;
-	int ret = m ? 0 : -ENOMEM;
-
-	for (size_t i = 0; i < t->n && rows; i++)
-		rows[i] = a->top[i].x;
-	if (m) {
-		ret = wfw_xp_print(m, &in);
-		if (fclose(m) && !ret)
-			ret = -ENOMEM;
-	}
-	fputs(", \"text\": [", f);
-	for (line = text && !ret ? strtok_r(text, "\n", &save) : NULL; line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		fputs(line == text ? "" : ", ", f);
-		wfw_json_string(f, line);
-	}
-	fputs("]", f);
-	free(text);
-	free(rows);
-	return ret;
 }
 
 /* The collector's samples of series v before LTime t and after it. */
@@ -337,11 +126,13 @@ static void top_row_json(FILE *f, const struct wfw_rep_result *r,
 	fputs("]}", f);
 }
 
+static const char *const kind_names[] = { "unknown", "total", "increase", "level" };
+
 /* The largest datapoints, each with the collectors' samples around it. */
 static void top_json(FILE *f, const struct wfw_report *rep,
 		     const struct wfw_rep_result *r)
 {
-	const struct wfw_attrib *a = r->attrib;
+	const struct wfw_attrib_set *a = &r->attrib->all;
 	size_t n = a->ntop < rep->explain_top ? a->ntop : rep->explain_top;
 	size_t nc = shown_counters(r);
 	double t0 = r->timeline.loaded ? wfw_timeline_t0(r) : NAN;
@@ -354,7 +145,9 @@ static void top_json(FILE *f, const struct wfw_report *rep,
 		wfw_json_string(f, v->file);
 		fputs(", \"name\": ", f);
 		wfw_json_string(f, v->name);
-		fputs("}", f);
+		fputs(", \"unit\": ", f);
+		wfw_json_string(f, v->unit);
+		fprintf(f, ", \"kind\": \"%s\"}", kind_names[v->kind]);
 	}
 	fprintf(f, "], \"more_counters\": %zu, \"rows\": [",
 		r->timeline.loaded ? r->timeline.nseries - nc : 0);
@@ -365,25 +158,58 @@ static void top_json(FILE *f, const struct wfw_report *rep,
 	fputs("]}", f);
 }
 
+/*
+ * , "groups": [..]: per requested C-state that has rows, in the summary
+ * table's order (by depth), its bands and words at its own p99.9.
+ */
+static int groups_json(FILE *f, struct wfw_rep_result *r, struct wfw_xp_in *in)
+{
+	const struct wfw_attrib *a = r->attrib;
+	size_t m = wfw_rep_metric(&r->set, a->latency), shown = 0;
+	int ret = 0;
+
+	fprintf(f, ", \"ungrouped\": %llu, \"group_by\": ", (unsigned long long)a->ungrouped);
+	wfw_json_string(f, r->group_by ? r->group_by : "");
+	fputs(", \"groups\": [", f);
+	/* the attribution's rows are kept by ReqCState: no other grouping */
+	if (!r->group_by || strcmp(r->group_by, "ReqCState"))
+		m = SIZE_MAX;
+	for (size_t i = 0; m != SIZE_MAX && r->set.gcol >= 0 && i < r->set.ngroups && !ret; i++) {
+		size_t g = wfw_statset_group_at(&r->set, i);
+		const char *name = wfw_statset_group_name(&r->set, g);
+		const struct wfw_attrib_set *set = wfw_attrib_group(a, name);
+		struct wfw_summary s;
+
+		if (!set || !set->values)
+			continue;
+		ret = wfw_statset_summary(&r->set, m, g, wfw_rep_pcts, WFW_REP_NPCTS, &s);
+		if (ret)
+			break;
+		fputs(shown++ ? ", {\"name\": " : "{\"name\": ", f);
+		name_json(f, name);
+		in->group = name;
+		ret = wfw_attrib_set_json(f, set, &s, in);
+		fputs("}", f);
+	}
+	fputs("]", f);
+	return ret;
+}
+
 int wfw_attrib_emit(const struct wfw_report *rep, struct wfw_rep_result *r,
 		    const char *metric, const char *unit,
 		    const struct wfw_summary *all, FILE *f)
 {
 	const struct wfw_attrib *a = r->attrib;
-	struct tail t;
+	struct wfw_xp_in in = { .metric = metric, .unit = unit, .threads = &r->threads };
 	int ret;
 
 	if (!a || strcmp(a->latency, metric)) {
 		fputs("null", f);
 		return 0;
 	}
-	tail_of(r, all, &t);
 	fputs("{\"latency\": ", f);
 	wfw_json_string(f, metric);
-	fprintf(f, ", \"values\": %llu, \"explained\": %llu, \"mismatched\": %llu, \"smi\": %s, \"tail_whole\": %s, \"kept\": %zu, \"notes\": ",
-		(unsigned long long)a->values, (unsigned long long)a->explained,
-		(unsigned long long)a->mismatched, a->smi ? "true" : "false",
-		!t.ntail || t.whole ? "true" : "false", a->ntop);
+	fprintf(f, ", \"smi\": %s, \"notes\": ", a->smi ? "true" : "false");
 	wfw_json_string(f, r->attrib_notes);
 	fputs(", \"cats\": [", f);
 	for (int c = 0; c < WFW_XP_NCAT; c++) {
@@ -396,9 +222,11 @@ int wfw_attrib_emit(const struct wfw_report *rep, struct wfw_rep_result *r,
 		wfw_json_string(f, wfw_xp_time_cols[c]);
 	}
 	fputs("]", f);
-	ret = bands_json(f, a, &t);
-	if (!ret)
-		ret = words_json(f, r, metric, unit, &t);
+	ret = wfw_attrib_set_json(f, &a->all, all, &in);
+	if (!ret) {
+		in.group_col = "ReqCState";
+		ret = groups_json(f, r, &in);
+	}
 	if (!ret)
 		top_json(f, rep, r);
 	fputs("}", f);

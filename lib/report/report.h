@@ -66,10 +66,18 @@
 
 struct wfw_reader;
 
+/*
+ * What a counter's values are (info.yml's collectN_telemetry_kinds,
+ * doc/telemetry.md): unknown (no such key: shown as read), a running
+ * total, the increase since the previous sample, a level (a gauge).
+ */
+enum wfw_rep_kind { WFW_KIND_UNKNOWN, WFW_KIND_TOTAL, WFW_KIND_INCREASE, WFW_KIND_LEVEL };
+
 /* One counter a collector sampled: CLOCK_MONOTONIC ns and values. */
 struct wfw_rep_series {
 	char *file, *name;
 	const char *unit;
+	enum wfw_rep_kind kind;
 	int col;
 	size_t n, cap;
 	double *t, *v;
@@ -247,6 +255,13 @@ void wfw_rep_wpoints(FILE *f, const struct wfw_wpoint *p, size_t n);
 int wfw_timeline_load(struct wfw_rep_timeline *t, const char *dir,
 		      const char *collectors);
 /*
+ * Each counter's kind from `info` (the result's info.yml): the words of
+ * collectN_telemetry_kinds for the file collectN_file names, in the order
+ * of its counter columns (NAME.Time columns are no counters). A word
+ * count that does not match leaves the file's kinds unknown.
+ */
+void wfw_timeline_kinds(struct wfw_rep_timeline *t, const struct wfw_infoyml *info);
+/*
  * r's timeline for data.js, with `metric` on the same time axis, and the
  * first `marks` of the datapoints its explanation lists marked.
  */
@@ -272,6 +287,18 @@ int wfw_attrib_emit(const struct wfw_report *rep, struct wfw_rep_result *r,
 		    const char *metric, const char *unit,
 		    const struct wfw_summary *all, FILE *f);
 void wfw_timeline_free(struct wfw_rep_timeline *t);
+
+/* ---- attrib_bands.c: bands and words of a set of rows ---- */
+
+/*
+ * `, "values": .., "explained": .., "mismatched": .., "tail_whole": ..,
+ * "kept": .., "bands": [..], "text": [..]` of the rows in `set`, whose
+ * statistics `s` has (with wfw_rep_pcts): the tail at its p99.9. `words`
+ * has the metric, unit, threads and group; the rest is filled here.
+ * 0 or -ENOMEM.
+ */
+int wfw_attrib_set_json(FILE *f, const struct wfw_attrib_set *set,
+			const struct wfw_summary *s, struct wfw_xp_in *words);
 
 /* ---- emit.c ---- */
 

@@ -176,6 +176,69 @@ int wfw_timeline_load(struct wfw_rep_timeline *t, const char *dir,
 	return ret;
 }
 
+static enum wfw_rep_kind kind_of(const char *w, size_t n)
+{
+	static const char *const words[] = { "total", "increase", "level" };
+
+	for (size_t k = 0; k < 3; k++)
+		if (strlen(words[k]) == n && !strncmp(w, words[k], n))
+			return (enum wfw_rep_kind)(WFW_KIND_TOTAL + k);
+	return WFW_KIND_UNKNOWN;
+}
+
+/* The series of `file` that are counters: all but the NAME.Time ones. */
+static bool counter_of(const struct wfw_rep_series *v, const char *file)
+{
+	size_t n = strlen(v->name);
+
+	return !strcmp(v->file, file) && !(n > 5 && !strcmp(v->name + n - 5, ".Time"));
+}
+
+/* The kinds `words` gives the counters of `file`, if one a counter. */
+static void file_kinds(struct wfw_rep_timeline *t, const char *file, const char *words)
+{
+	size_t ncnt = 0, nw = 0;
+	const char *w = words;
+
+	for (size_t i = 0; i < t->nseries; i++)
+		ncnt += counter_of(&t->series[i], file);
+	for (const char *p = words; *p; p++)
+		nw += *p != ' ' && (p == words || p[-1] == ' ');
+	if (!ncnt || nw != ncnt)
+		return;
+	for (size_t i = 0; i < t->nseries; i++) {
+		size_t len;
+
+		if (!counter_of(&t->series[i], file))
+			continue;
+		while (*w == ' ')
+			w++;
+		len = strcspn(w, " ");
+		t->series[i].kind = kind_of(w, len);
+		w += len;
+	}
+}
+
+void wfw_timeline_kinds(struct wfw_rep_timeline *t, const struct wfw_infoyml *info)
+{
+	char key[64];
+
+	for (size_t i = 0; i < 256; i++) {	/* collectors of one run: a few */
+		char *file, *words;
+
+		snprintf(key, sizeof(key), "collect%zu_file", i);
+		file = wfw_infoyml_get(info, key);
+		if (!file)
+			break;
+		snprintf(key, sizeof(key), "collect%zu_telemetry_kinds", i);
+		words = wfw_infoyml_get(info, key);
+		if (words)
+			file_kinds(t, file, words);
+		free(file);
+		free(words);
+	}
+}
+
 void wfw_timeline_free(struct wfw_rep_timeline *t)
 {
 	for (size_t i = 0; i < t->nseries; i++) {
@@ -279,8 +342,8 @@ static void marks(const struct wfw_rep_result *r, size_t n, double t0, FILE *f)
 	size_t k = 0;
 
 	fputs(", \"marks\": [", f);
-	for (size_t i = 0; a && i < a->ntop && k < n; i++) {
-		const struct wfw_attrib_row *row = &a->top[i];
+	for (size_t i = 0; a && i < a->all.ntop && k < n; i++) {
+		const struct wfw_attrib_row *row = &a->all.top[i];
 
 		if (!isfinite(row->ltime_ns))
 			continue;

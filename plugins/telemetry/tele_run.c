@@ -152,8 +152,11 @@ static void *tele_ring_thread(void *arg)
 /* What open() found, for info.yml: counters left out, the period here. */
 static void tele_start_info(struct wultfw_ctx *ctx, struct tele_priv *p)
 {
-	char v[4096];
+	char v[4096], *kinds = tele_set_kinds_text(&p->set, p->clear);
 
+	if (kinds)
+		wultfw_info(ctx, "telemetry_kinds", kinds);
+	free(kinds);
 	if (p->set.nmissing) {
 		tele_set_missing_text(&p->set, "", v, sizeof(v));
 		wultfw_info(ctx, "telemetry_unavailable", v);

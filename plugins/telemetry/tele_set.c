@@ -318,6 +318,19 @@ void tele_set_sample(struct tele_set *set, bool sync, bool clear,
 	}
 }
 
+char *tele_set_kinds_text(const struct tele_set *set, bool clear)
+{
+	char *text = malloc(set->n * sizeof("increase ") + 1), *p = text;
+
+	if (!text)
+		return NULL;
+	*p = '\0';
+	for (size_t i = 0; i < set->n; i++)
+		p += sprintf(p, "%s%s", i ? " " : "", set->slots[i].c.gauge ? "level" :
+			     clear ? "increase" : "total");
+	return text;
+}
+
 uint64_t tele_set_read_cost(struct tele_set *set, bool sync)
 {
 	uint64_t gen = ++set->gen, raw, t0 = tele_now_ns();

@@ -57,6 +57,15 @@ void tele_set_missing_text(const struct tele_set *set, const char *head,
 			   char *buf, size_t len);
 void tele_set_close(struct tele_set *set);
 
+/*
+ * What each counter's column holds, a word per counter in column order
+ * (info.yml's telemetry_kinds, for readers such as the report): `total`
+ * (a running total, only grows), `increase` (with `clear`: the increase
+ * since the previous sample) or `level` (a gauge, as read). A malloc'ed
+ * string, or NULL.
+ */
+char *tele_set_kinds_text(const struct tele_set *set, bool clear);
+
 /* Read every counter once more as the base of the first sample's deltas. */
 int tele_set_baseline(struct tele_set *set, char *why, size_t len);
 

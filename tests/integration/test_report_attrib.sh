@@ -8,6 +8,10 @@
 # against what was made; the page in headless Chromium draws the section
 # (the bars' segments, the bands' and the top table's rows counted against
 # what was given), the hostile name as text only, the timeline's marks;
+# per requested C-state (a card each, in the summary's order and colour:
+# its rows, bands and p99.9 tail counted against the CSV, its segments
+# drawn); a count around a datapoint shown as its change, equal to the
+# difference of telemetry.csv's samples, a level as its values;
 # the same explanation from CSV and binary, one thread or two; nothing of
 # it without the columns; the timeline's one line when LTime is missing.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
@@ -50,12 +54,13 @@ make_attrib() {
 			1e12 + i * 1e6, irq + sirq + nmi + thr + ex, cs[1 + i % 3],
 			irq, sirq, nmi, thr, ex, ic, sc, nc, cause, pid;
 	} }' >"$1/datapoints.csv"
-	# a sample every 20 ms; IRQ 24 up by 50 in the samples around its rows
-	awk 'BEGIN { print "Time,SampleWindow,interrupts:24:cpu1,softirqs:NET_RX:cpu1";
+	# a sample every 20 ms; IRQ 24 up by 50 in the samples around its rows;
+	# a gauge (kHz) that is no count
+	awk 'BEGIN { print "Time,SampleWindow,interrupts:24:cpu1,softirqs:NET_RX:cpu1,cpufreq:cpu1:cur_freq";
 		v = 1000; s = 7;
 		for (k = 0; k < 501; k++) {
 			t = 1e12 - 1e7 + k * 2e7;
-			printf "%.0f,40000,%d,%d\n", t, v, s;
+			printf "%.0f,40000,%d,%d,%d\n", t, v, s, 2000000 + (k % 3) * 100000;
 			v += 1; s += 2;
 			for (i = (t - 1e12) / 1e6; i < (t + 2e7 - 1e12) / 1e6; i++)
 				if (i % 1000 == 500 && i >= 1500 && i <= 7500) v += 49;
@@ -71,6 +76,8 @@ attrib_latency: 'WakeLatency'
 attrib_start: 'LTime'
 attrib_smi: 'no MSR_SMI_COUNT on this CPU'
 collectors: 'telemetry.csv'
+collect0_file: 'telemetry.csv'
+collect0_telemetry_kinds: 'total total level'
 YML
 }
 
@@ -131,7 +138,7 @@ print("top:", t["n"], [r["row"] for r in t["rows"]][:13])
 r = [r for r in t["rows"] if r["row"] == 1500][0]
 print("row 1500:", r["cause"], r["cstate"], r["parts"], r["cnt"][:3], r["around"][0][:2])
 print("row 500:", t["rows"][0]["pid"], t["rows"][0]["comm"])
-print("counters:", [c["name"] for c in t["counters"]])
+print("counters:", [c["name"] for c in t["counters"]], [c["kind"] for c in t["counters"]])
 print("marks:", len(rep["timelines"][0]["marks"]), rep["timelines"][0]["marks"][0])
 PY
 expect_in attr.check "text: WakeLatency p99.9 and above: 12 datapoints, 400.0 to 900.0 us" "the words: the tail's 12 datapoints"
@@ -147,7 +154,7 @@ expect_in attr.check "max band: [0, 0, 880, 0, 20]" "the max's band"
 expect_in attr.check "top: 20 [500, 4000, 3000, 2000, 1000, 1500, 2500, 3500, 4500, 5500, 6500, 7500, 777]" "the 20 largest, ties in row order"
 expect_in attr.check "row 1500: irq:24 virtio1-input.0 POLL [370, 0, 0, 0, 30] [1, 0, 0] [1075, 1125]" "a datapoint's breakdown, C-state, counts and the counter around it"
 expect_in attr.check "row 500: 4242 <img" "a thread's pid and name"
-expect_in attr.check "counters: ['interrupts:24:cpu1', 'softirqs:NET_RX:cpu1']" "the collector's counters"
+expect_in attr.check "counters: ['interrupts:24:cpu1', 'softirqs:NET_RX:cpu1', 'cpufreq:cpu1:cur_freq'] ['total', 'total', 'level']" "the collector's counters and their kinds (info.yml's)"
 expect_in attr.check "marks: 20 {'rank': 1, 't': 0.51, 'lat': 900}" "the timeline marks the 20"
 
 # The page: the section drawn, counted against data.js.
@@ -200,7 +207,7 @@ print("top rows:", p.c.get("xp-row"), "given:", x["top"]["n"])
 print("img elements:", p.c.get("img", 0))
 print("hostile as text:", '&lt;img src=x onerror="document.title=1"&gt;,x (pid 4242)' in dom)
 print("title:", dom.split("<title>")[1].split("<")[0])
-print("counter cell:", "1075 → 1125 (+50)" in dom)
+print("counter cell:", "+50 in 20 ms (2500/s)" in dom)
 print("words shown:", "dominant in 7: irq:24 virtio1-input.0 in 7" in dom)
 PY
 expect_in attr.drawn "sections: 1" "one explanation section"
@@ -212,6 +219,129 @@ expect_in attr.drawn "hostile as text: True" "it is shown as text"
 expect_in attr.drawn "title: wultfw report" "and ran no script"
 expect_in attr.drawn "counter cell: True" "the collector's counter around a datapoint"
 expect_in attr.drawn "words shown: True" "the words on the page"
+
+# Per requested C-state: each C-state's rows, bands and tail (at its own
+# p99.9, computed here from the CSV) in data.js, in the summary's order.
+python3 - attr/datapoints.csv r-attr/data.js >cstate.check <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], encoding="utf-8")))
+d = open(sys.argv[2], encoding="utf-8").read()
+m = json.loads(d[d.index("=") + 1:].rstrip().rstrip(";"))["metrics"][0]
+x = m["explain"][0]
+print("order:", [g["name"] for g in x["groups"]], [r["group"] for r in m["summary"][0]][1:])
+for g in x["groups"]:
+    lat = sorted(float(r["WakeLatency"]) for r in rows if r["ReqCState"] == g["name"])
+    n = len(lat)
+    rank = (n - 1) * 0.999
+    p = lat[int(rank)] + (rank - int(rank)) * (lat[min(int(rank) + 1, n - 1)] - lat[int(rank)])
+    tail = sum(1 for v in lat if v >= p)
+    expl = sum(1 for r in rows if r["ReqCState"] == g["name"] and r["ExitTime"] != "")
+    print("%s: rows %s of %d, explained %s of %d, banded %d, tail %d of %d, max %s of %s" % (
+        g["name"], g["values"], n, g["explained"], expl, sum(b["rows"] for b in g["bands"][:5]),
+        g["bands"][4]["rows"], tail, g["bands"][5]["hi"], lat[-1]))
+    print(g["name"], "words:", g["text"][0])
+PY
+for st in POLL:3334:3333 C1:3333:3332 C6:3333:3332; do
+	name=${st%%:*} n=${st#*:} e=${st##*:}
+	n=${n%%:*}
+	expect_in cstate.check "$name: rows $n of $n, explained $e of $e, banded $e, tail 4 of 4," "$name: its rows, those with a breakdown, all in a band, its p99.9 tail as counted here"
+done
+expect_in cstate.check "order: ['POLL', 'C1', 'C6'] ['POLL', 'C1', 'C6']" "C-states in the summary table's order"
+expect_in cstate.check "C6: rows 3333 of 3333, explained 3332 of 3332, banded 3332, tail 4 of 4, max 900 of 900.0" "C6's max band is its largest row"
+expect_in cstate.check "C6 words: WakeLatency p99.9 and above in ReqCState C6: 4 datapoints, 400.0 to 900.0 us" "C6's words name it"
+expect_in cstate.check "POLL words: WakeLatency p99.9 and above in ReqCState POLL: 4 datapoints, 400.0 to 602.0 us" "POLL's words"
+
+# ... and on the page: a card per C-state with its count, its own bars
+# (every segment given drawn), its six bands, its colour; the counters
+# around a datapoint: a count as its change, equal to the difference of
+# the two samples in telemetry.csv around the datapoint's LTime.
+python3 - attr.dom r-attr/data.js attr/telemetry.csv >cstate.drawn <<'PY'
+import csv, json, sys
+from html.parser import HTMLParser
+
+VOID = ("img", "input", "meta", "link", "br", "hr")
+
+class Cards(HTMLParser):
+    """The C-states' cards and the top table's cells, as drawn."""
+    def __init__(s):
+        super().__init__()
+        s.stack, s.cards, s.rows = [], [], []
+        s.head = s.row = s.cell = None
+    def handle_starttag(s, tag, attrs):
+        a = dict(attrs)
+        cls = (a.get("class") or "").split()
+        kinds = [k for _, _, k in s.stack if k]
+        above = [c for _, cl, _ in s.stack for c in cl]
+        if tag == "div" and "xp-cstate" in cls:
+            s.cards.append({"name": a.get("data-cstate"), "style": a.get("style"),
+                            "segs": 0, "bands": 0, "head": ""})
+        card = s.cards[-1] if s.cards and "xp-cstate" in above else None
+        if card and tag == "path" and "attrib-bars-cstate" in kinds and "js-fill" in cls \
+                and "fills" in above and a.get("d"):
+            card["segs"] += 1
+        if card and tag == "tr" and "xp-cstate-band" in cls:
+            card["bands"] += 1
+        if card and tag == "h5":
+            s.head = card
+        if tag == "tr" and "xp-row" in cls:
+            s.row = []
+            s.rows.append(s.row)
+        if tag == "td" and s.row is not None:
+            s.cell = [a, ""]
+            s.row.append(s.cell)
+        if tag not in VOID:
+            s.stack.append((tag, cls, a.get("data-kind")))
+    def handle_data(s, data):
+        if s.head is not None:
+            s.head["head"] += data
+        if s.cell is not None:
+            s.cell[1] += data
+    def handle_endtag(s, tag):
+        if tag == "h5":
+            s.head = None
+        if tag == "td":
+            s.cell = None
+        if tag == "tr":
+            s.row = None
+        while s.stack and s.stack.pop()[0] != tag:
+            pass
+
+p = Cards()
+p.feed(open(sys.argv[1], encoding="utf-8").read())
+d = open(sys.argv[2], encoding="utf-8").read()
+x = json.loads(d[d.index("=") + 1:].rstrip().rstrip(";"))["metrics"][0]["explain"][0]
+print("cards:", [c["name"] for c in p.cards], "given:", [g["name"] for g in x["groups"]])
+for c, g in zip(p.cards, x["groups"]):
+    given = sum(1 for b in g["bands"] if b["rows"] for v in b["mean"] if v and v > 0)
+    print("%s: segments %d given %d, band rows %d, says %s, has %d" % (
+        c["name"], c["segs"], given, c["bands"], c["head"].split(": ")[1].split()[0], g["values"]))
+print("colours:", len(set(c["style"] for c in p.cards)), "distinct of", len(p.cards))
+# the counters around row 1500, against telemetry.csv
+counters = x["top"]["counters"]
+row = [r for r in p.rows if r[1][1] == "1500"][0]
+lt = [r for r in x["top"]["rows"] if r["row"] == 1500][0]["ltime"]
+tel = list(csv.DictReader(open(sys.argv[3], encoding="utf-8")))
+before = [r for r in tel if float(r["Time"]) <= lt][-1]
+after = [r for r in tel if float(r["Time"]) > lt][0]
+for (a, text), c in zip(row[-len(counters):], counters):
+    n = c["name"]
+    if c["kind"] == "total":
+        print("%s: shown %s (%s), file %d, interval %.0f ms" % (n, a.get("data-delta"), text,
+              int(after[n]) - int(before[n]), (float(after["Time"]) - float(before["Time"])) / 1e6))
+    else:
+        print("%s: %s %s, file %s -> %s, delta %s" % (n, c["kind"], text, before[n], after[n], a.get("data-delta")))
+PY
+expect_in cstate.drawn "cards: ['POLL', 'C1', 'C6'] given: ['POLL', 'C1', 'C6']" "a card per C-state, in order"
+for st in POLL:3334 C1:3333 C6:3333; do
+	line=$(grep "^${st%%:*}: segments" cstate.drawn)
+	echo "$line" | awk -v n="${st#*:}" '{ exit !($3 == $5 + 0 && $3 > 0 && $8 == "6," && $10 + 0 == n && $12 == n) }' &&
+		ok "${st%%:*}: every segment given drawn ($(echo "$line" | cut -d' ' -f3)), six bands, ${st#*:} datapoints said" ||
+		fail "${st%%:*}: ${line:-no card}"
+done
+expect_in cstate.drawn "colours: 3 distinct of 3" "each C-state its own colour"
+expect_in cstate.drawn "interrupts:24:cpu1: shown 50 (+50 in 20 ms (2500/s)), file 50, interval 20 ms" "a count shown as its change around LTime, as the file has it"
+expect_in cstate.drawn "softirqs:NET_RX:cpu1: shown 2 (+2 in 20 ms (100/s)), file 2, interval 20 ms" "another count, its change"
+expect_in cstate.drawn "cpufreq:cpu1:cur_freq: level 2000000 → 2100000, file 2000000 -> 2100000, delta None" "a level shown as its values"
 
 open_report attr-timeline r-attr 2 '#Timeline'
 python3 - attr-timeline.dom >attr-timeline.drawn <<'PY'

@@ -3,11 +3,13 @@
  * The report's attribution while reading (lib/report/attrib.c): the bins,
  * the largest rows kept (ties in row order), parts merged in order giving
  * what one reader gives, rows by rows and by columns alike, lost and
- * mismatched rows counted.
+ * mismatched rows counted; the same per requested C-state, and no more
+ * C-states than WFW_ATTRIB_GROUPS.
  */
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +17,7 @@
 #include "testutil.h"
 
 static const char *const causes[] = { "idle-exit", "irq:24 eth0", "thread" };
+static const char *const states[] = { "POLL", "C1", "C6" };
 
 /* WakeLatency, the five times (FLOAT), Cause, CausePID (INT), LTime (INT ns). */
 static const struct wultfw_column cols[] = {
@@ -27,8 +30,10 @@ static const struct wultfw_column cols[] = {
 	{ .name = "Cause", .type = WULTFW_COL_ENUM, .enum_names = causes, .n_enum = 3 },
 	{ .name = "CausePID", .type = WULTFW_COL_INT },
 	{ .name = "LTime", .unit = "ns", .type = WULTFW_COL_INT },
+	{ .name = "ReqCState", .type = WULTFW_COL_ENUM, .enum_names = states, .n_enum = 3 },
 };
-static const struct wultfw_schema schema = { .ncols = 9, .cols = cols };
+#define NCOLS 10
+static const struct wultfw_schema schema = { .ncols = NCOLS, .cols = cols };
 
 /* Row i: latency from a fixed pseudo-random sequence, many ties. */
 static void make_row(union wultfw_cell *c, uint64_t i)
@@ -44,6 +49,7 @@ static void make_row(union wultfw_cell *c, uint64_t i)
 	c[6].i = irq > exit ? 1 : 0;
 	c[7].i = WULTFW_CELL_EMPTY;
 	c[8].i = 1000000000 + (int64_t)i * 1000;
+	c[9].i = (int64_t)(i % 7 % 3);	/* C6 the least often */
 	if (i % 1000 == 999)		/* no breakdown */
 		c[1].i = WULTFW_CELL_EMPTY;
 	if (i % 5000 == 17)		/* parts that do not add up */
@@ -68,7 +74,7 @@ static void feed_rows(struct wfw_attrib *a, uint64_t from, uint64_t to)
 static void feed_cols(struct wfw_attrib *a, uint64_t from, uint64_t to)
 {
 	struct wfw_col_batch b;
-	union wultfw_cell row[9];
+	union wultfw_cell row[NCOLS];
 
 	CU_ASSERT_FATAL(wfw_col_batch_alloc(&b, schema.ncols, 1000, NULL) == 0);
 	b.numbers = true;
@@ -90,7 +96,7 @@ static void feed_cols(struct wfw_attrib *a, uint64_t from, uint64_t to)
 	wfw_col_batch_free(&b);
 }
 
-static void same(const struct wfw_attrib *a, const struct wfw_attrib *b)
+static void same_set(const struct wfw_attrib_set *a, const struct wfw_attrib_set *b)
 {
 	CU_ASSERT_EQUAL(a->values, b->values);
 	CU_ASSERT_EQUAL(a->explained, b->explained);
@@ -103,6 +109,58 @@ static void same(const struct wfw_attrib *a, const struct wfw_attrib *b)
 		CU_ASSERT_EQUAL(a->top[i].ltime_ns, b->top[i].ltime_ns);
 		CU_ASSERT_STRING_EQUAL(a->top[i].x.cause, b->top[i].x.cause);
 	}
+}
+
+static void same(const struct wfw_attrib *a, const struct wfw_attrib *b)
+{
+	same_set(&a->all, &b->all);
+	CU_ASSERT_EQUAL(a->ngroups, b->ngroups);
+	for (size_t g = 0; g < 3; g++) {
+		const struct wfw_attrib_set *x = wfw_attrib_group(a, states[g]);
+		const struct wfw_attrib_set *y = wfw_attrib_group(b, states[g]);
+
+		CU_ASSERT_FATAL(x && y);
+		same_set(x, y);
+	}
+}
+
+/*
+ * Each C-state's rows: all of them counted, binned, and its largest kept
+ * (checked against the rows made), largest first, each of its C-state.
+ */
+static void check_groups(const struct wfw_attrib *a, uint64_t rows)
+{
+	uint64_t values = 0, explained = 0;
+
+	CU_ASSERT_EQUAL(a->ngroups, 3);
+	CU_ASSERT_EQUAL(a->ungrouped, 0);
+	for (size_t g = 0; g < 3; g++) {
+		const struct wfw_attrib_set *s = wfw_attrib_group(a, states[g]);
+		uint64_t n = 0, want = 0, bigger = 0;
+		union wultfw_cell c[NCOLS];
+
+		CU_ASSERT_FATAL(s != NULL);
+		values += s->values;
+		explained += s->explained;
+		for (size_t i = 0; i < WFW_ATTRIB_NBINS; i++)
+			n += s->bins[i].n;
+		CU_ASSERT_EQUAL(n, s->explained);
+		CU_ASSERT_EQUAL(s->ntop, WFW_ATTRIB_GROUP_KEEP);
+		for (size_t i = 0; i < s->ntop; i++) {
+			CU_ASSERT_STRING_EQUAL(s->top[i].x.cstate, states[g]);
+			if (i)
+				CU_ASSERT(s->top[i - 1].x.lat >= s->top[i].x.lat);
+		}
+		for (uint64_t i = 0; i < rows; i++) {
+			make_row(c, i);
+			want += c[9].i == (int64_t)g;
+			bigger += c[9].i == (int64_t)g && c[0].f > s->top[s->ntop - 1].x.lat;
+		}
+		CU_ASSERT_EQUAL(s->values, want);
+		CU_ASSERT(bigger < s->ntop);	/* nothing bigger left out */
+	}
+	CU_ASSERT_EQUAL(values, a->all.values);
+	CU_ASSERT_EQUAL(explained, a->all.explained);
 }
 
 #define ROWS 60000
@@ -128,18 +186,19 @@ static void test_parts(void)
 	wfw_attrib_finish(&p[0]);
 	same(&one, &cols);
 	same(&one, &p[0]);
-	CU_ASSERT_EQUAL(one.values, ROWS);
-	CU_ASSERT_EQUAL(one.explained, ROWS - ROWS / 1000);
-	CU_ASSERT_EQUAL(one.mismatched, ROWS / 5000);
-	CU_ASSERT_EQUAL(one.ntop, WFW_ATTRIB_KEEP);
+	CU_ASSERT_EQUAL(one.all.values, ROWS);
+	CU_ASSERT_EQUAL(one.all.explained, ROWS - ROWS / 1000);
+	CU_ASSERT_EQUAL(one.all.mismatched, ROWS / 5000);
+	CU_ASSERT_EQUAL(one.all.ntop, WFW_ATTRIB_KEEP);
 	for (size_t i = 0; i < WFW_ATTRIB_NBINS; i++)
-		n += one.bins[i].n;
-	CU_ASSERT_EQUAL(n, one.explained);
+		n += one.all.bins[i].n;
+	CU_ASSERT_EQUAL(n, one.all.explained);
 	/* largest first, ties in row order; every row left out is smaller */
-	for (size_t i = 1; i < one.ntop; i++)
-		CU_ASSERT(one.top[i - 1].x.lat > one.top[i].x.lat ||
-			  (one.top[i - 1].x.lat == one.top[i].x.lat &&
-			   one.top[i - 1].x.row < one.top[i].x.row));
+	for (size_t i = 1; i < one.all.ntop; i++)
+		CU_ASSERT(one.all.top[i - 1].x.lat > one.all.top[i].x.lat ||
+			  (one.all.top[i - 1].x.lat == one.all.top[i].x.lat &&
+			   one.all.top[i - 1].x.row < one.all.top[i].x.row));
+	check_groups(&one, ROWS);
 	for (int k = 0; k < 3; k++)
 		wfw_attrib_free(&p[k]);
 	wfw_attrib_free(&one);
@@ -150,23 +209,58 @@ static void test_parts(void)
 static void test_row(void)
 {
 	struct wfw_attrib a;
-	union wultfw_cell c[9];
+	union wultfw_cell c[NCOLS];
 	const struct wfw_attrib_row *r;
 
 	CU_ASSERT_FATAL(wfw_attrib_init(&a, "WakeLatency") == 0);
 	feed_rows(&a, 0, 2000);
 	wfw_attrib_finish(&a);
-	r = &a.top[0];
+	r = &a.all.top[0];
 	make_row(c, r->x.row);
 	CU_ASSERT_DOUBLE_EQUAL(r->x.lat, c[0].f, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r->x.t[WFW_XP_IRQ], (double)c[1].i / 1000, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r->x.t[WFW_XP_EXIT], (double)c[5].i / 1000, 1e-9);
 	CU_ASSERT_STRING_EQUAL(r->x.cause, causes[c[6].i]);
 	CU_ASSERT_EQUAL(r->x.pid, -1);
-	CU_ASSERT_PTR_NULL(r->x.cstate);
+	CU_ASSERT_STRING_EQUAL(r->x.cstate, states[c[9].i]);
 	CU_ASSERT_EQUAL(r->ltime_ns, (double)c[8].i);
 	CU_ASSERT(isnan(r->cnt[0]));
 	CU_ASSERT(!a.smi);
+	wfw_attrib_free(&a);
+}
+
+/* 20 C-states: the first 16 get theirs, the rows of the rest are counted. */
+static void test_many_states(void)
+{
+	static char names[20][8];
+	const char *np[20];
+	struct wultfw_column mc[NCOLS];
+	struct wultfw_schema ms = { .ncols = NCOLS, .cols = mc };
+	struct wfw_attrib a;
+	struct wultfw_batch b;
+
+	for (int i = 0; i < 20; i++) {
+		snprintf(names[i], sizeof(names[i]), "C%d", i);
+		np[i] = names[i];
+	}
+	memcpy(mc, cols, sizeof(mc));
+	mc[9].enum_names = np;
+	mc[9].n_enum = 20;
+	CU_ASSERT_FATAL(wfw_attrib_init(&a, "WakeLatency") == 0);
+	CU_ASSERT_FATAL(wfw_batch_alloc(&b, NCOLS, 1000) == 0);
+	for (b.rows = 0; b.rows < 1000; b.rows++) {
+		union wultfw_cell *c = wultfw_row(&b, b.rows);
+
+		make_row(c, b.rows);
+		c[9].i = (int64_t)(b.rows % 20);
+	}
+	wfw_attrib_rows(&a, &ms, &b);
+	CU_ASSERT_EQUAL(a.ngroups, WFW_ATTRIB_GROUPS);
+	CU_ASSERT_EQUAL(a.ungrouped, 4 * 50);
+	CU_ASSERT_EQUAL(wfw_attrib_group(&a, "C15")->values, 50);
+	CU_ASSERT_PTR_NULL(wfw_attrib_group(&a, "C16"));
+	CU_ASSERT_EQUAL(a.all.values, 1000);
+	wfw_batch_free(&b);
 	wfw_attrib_free(&a);
 }
 
@@ -202,5 +296,6 @@ int main(void)
 	CU_add_test(s, "parts", test_parts);
 	CU_add_test(s, "row", test_row);
 	CU_add_test(s, "bins", test_bins);
+	CU_add_test(s, "many C-states", test_many_states);
 	return tu_run();
 }

@@ -215,7 +215,7 @@ static void test_sysfs_providers(void)
 				"aer:0000:00:1c.0:correctable:RxErr" };
 	struct tele_set set;
 	int64_t v[5], t[5];
-	char why[512], path[512];
+	char why[512], path[512], *kinds;
 
 	fake_setup();
 	put("sys/class/net/veth0/statistics/rx_packets", "18446744073709551610\n");
@@ -239,6 +239,13 @@ static void test_sysfs_providers(void)
 	CU_ASSERT_EQUAL(v[3], -5000);
 	CU_ASSERT_EQUAL(v[4], 2);
 	CU_ASSERT(t[0] > 0 && t[0] <= t[4]);
+	/* what info.yml's telemetry_kinds says of each column */
+	kinds = tele_set_kinds_text(&set, false);
+	CU_ASSERT_STRING_EQUAL(kinds, "total total level level total");
+	free(kinds);
+	kinds = tele_set_kinds_text(&set, true);
+	CU_ASSERT_STRING_EQUAL(kinds, "increase increase level level increase");
+	free(kinds);
 	/* the interface is removed: an empty cell, a reason, no crash */
 	snprintf(path, sizeof(path), "%s/sys/class/net/veth0", root);
 	tu_rmtree(path);
@@ -545,6 +552,7 @@ static void test_single_stops_at_max(void)
 	CU_ASSERT_EQUAL(pl->source->read(&h.ctx, &h.b, 0), WULTFW_READ_END);
 	CU_ASSERT_EQUAL(h.b.rows, 7);
 	pl->source->stop(&h.ctx);
+	TU_ASSERT_CONTAINS(h.info_yml, "telemetry_kinds: increase\n");
 	TU_ASSERT_CONTAINS(h.info_yml, "telemetry_samples: 7");
 	TU_ASSERT_CONTAINS(h.info_yml, "telemetry_period_achieved_ns: ");
 	h_close(&h);

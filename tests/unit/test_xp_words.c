@@ -65,6 +65,12 @@ static void test_words(void)
 		"  idle exit   3%\n"
 		"max: 900.0 us, row 500, C-state C6: thread 880.0 us, idle exit 20.0 us; dominant thread sshd (pid 42)\n");
 	free(s);
+	/* one C-state's rows: the group named, a hostile name as text */
+	in.group_col = "ReqCState";
+	in.group = "C6\x1b[2J";
+	s = words(&in);
+	CU_ASSERT_NSTRING_EQUAL(s, "WakeLatency p99.9 and above in ReqCState C6\\x1b[2J: 12 datapoints,", 66);
+	free(s);
 }
 
 /* Four IRQs: three named (more rows first), one counted; lost rows said. */

@@ -42,7 +42,7 @@ function xpRect(s, mode) {
 		 y: [lo, lo, hi, hi, lo] };
 }
 
-function xpBars(x, unit, div) {
+function xpBars(x, unit, div, title) {
 	var segs = xpSegments(x, unit), shown = {};
 	var traces = segs.map(function (s) {
 		var r = xpRect(s, 0), first = !shown[s.cat];
@@ -56,7 +56,7 @@ function xpBars(x, unit, div) {
 		return segs.map(function (s) { return xpRect(s, mode).y; });
 	};
 	var ytitle = ["mean per datapoint" + (unit ? " (" + unit + ")" : ""), "share of the band's latency"];
-	var lay = { title: { text: x.latency + ": where the time went, by percentile band" },
+	var lay = { title: { text: title || x.latency + ": where the time went, by percentile band" },
 		    xaxis: { tickvals: x.bands.map(function (_, i) { return i; }),
 			     ticktext: x.bands.map(function (b) { return b.name + " (" + b.rows + ")"; }),
 			     range: [-0.6, x.bands.length - 0.4], zeroline: false },
@@ -72,15 +72,15 @@ function xpBars(x, unit, div) {
 }
 
 // A row per band: its datapoints, range, mean latency, each category's
-// mean and share.
-function xpBandTable(x, unit) {
-	var t = el("table", { class: "xp-bands" }), h = el("tr");
+// mean and share (a C-state's: its own classes).
+function xpBandTable(x, unit, cstate) {
+	var t = el("table", { class: cstate ? "xp-cstate-bands" : "xp-bands" }), h = el("tr");
 	["band", "datapoints", "range" + (unit ? " (" + unit + ")" : ""), "mean"].concat(x.cats).forEach(function (c) {
 		h.appendChild(el("th", {}, c));
 	});
 	t.appendChild(h);
 	x.bands.forEach(function (b) {
-		var tr = el("tr", { class: "xp-band" });
+		var tr = el("tr", { class: cstate ? "xp-cstate-band" : "xp-band" });
 		tr.appendChild(el("td", {}, b.name));
 		tr.appendChild(el("td", { class: "num" }, String(b.rows)));
 		tr.appendChild(el("td", { class: "num" }, b.rows ? fmt(b.lo) + " - " + fmt(b.hi) : "-"));
@@ -102,15 +102,40 @@ function xpCause(r) {
 	return "thread " + (r.comm !== null ? r.comm + " (pid " + r.pid + ")" : "pid " + r.pid);
 }
 
-// A counter's samples around a datapoint: before -> after (+increase).
-function xpAround(a) {
+// A counter's samples around a datapoint (a: before, after, and their
+// distances in ms). A count (a running total, or the increase since the
+// previous sample) as its change over the interval between the two
+// samples, with its rate; a level as its values; a counter of unknown
+// kind as read, with the difference.
+function xpAround(a, c) {
 	if (a[0] === null && a[1] === null)
 		return el("td", {}, "-");
-	var d = a[0] !== null && a[1] !== null ? a[1] - a[0] : null;
-	var td = el("td", { class: "num", title: (a[2] !== null ? "sample " + fmt(-a[2]) + " ms before" : "no sample before") +
-			    ", " + (a[3] !== null ? "sample " + fmt(a[3]) + " ms after" : "no sample after") },
-		    fmt(a[0]) + " \u2192 " + fmt(a[1]) + (d !== null ? " (" + (d >= 0 ? "+" : "") + fmt(d) + ")" : ""));
-	return td;
+	var unit = c.unit ? " " + c.unit : "";
+	var where = (a[2] !== null ? "sample " + fmt(-a[2]) + " ms before" : "no sample before") +
+		", " + (a[3] !== null ? "sample " + fmt(a[3]) + " ms after" : "no sample after");
+	var both = a[0] !== null && a[1] !== null;
+	if (c.kind === "level")
+		return el("td", { class: "num", "data-kind": "level", title: where },
+			  fmt(a[0]) + " \u2192 " + fmt(a[1]) + unit);
+	if (c.kind === "total" || c.kind === "increase") {
+		var d = c.kind === "increase" ? a[1] : both ? a[1] - a[0] : null;
+		var ms = a[2] !== null && a[3] !== null ? a[3] - a[2] : null;
+		if (d === null || ms === null)
+			return el("td", { class: "num", "data-kind": c.kind, title: where }, "-");
+		return el("td", { class: "num", "data-kind": c.kind, "data-delta": String(d),
+				  title: where + "; " + (c.kind === "total" ? "running totals " + fmt(a[0]) + " \u2192 " + fmt(a[1])
+							 : "increase since the sample before") },
+			  (d >= 0 ? "+" : "") + fmt(d) + unit + " in " + fmt(ms) + " ms (" + fmt(d / ms * 1000) + "/s)");
+	}
+	var diff = both ? a[1] - a[0] : null;
+	return el("td", { class: "num", title: where + "; kind unknown (no telemetry_kinds in info.yml)" },
+		  fmt(a[0]) + " \u2192 " + fmt(a[1]) + (diff !== null ? " (" + (diff >= 0 ? "+" : "") + fmt(diff) + ")" : ""));
+}
+
+// A counter's column header: its name and what its cells show.
+function xpCounterHead(c) {
+	var what = { total: "change around LTime", increase: "change around LTime", level: "level around LTime" }[c.kind];
+	return c.name + (what ? " (" + what + ")" : "");
 }
 
 function xpTopTable(x, unit) {
@@ -118,7 +143,7 @@ function xpTopTable(x, unit) {
 	if (x.smi)
 		cnts.push("SMICnt");
 	["#", "row", "LTime (s)", "timeline (s)", x.latency + (unit ? " (" + unit + ")" : ""), "C-state", "dominant cause"]
-		.concat(x.cats).concat(cnts).concat(x.top.counters.map(function (c) { return c.name; }))
+		.concat(x.cats).concat(cnts).concat(x.top.counters.map(xpCounterHead))
 		.forEach(function (c) { h.appendChild(el("th", {}, c)); });
 	t.appendChild(h);
 	x.top.rows.forEach(function (r, i) {
@@ -131,7 +156,7 @@ function xpTopTable(x, unit) {
 		tr.appendChild(el("td", { class: "cause" }, xpCause(r)));
 		r.parts.forEach(function (v) { tr.appendChild(el("td", { class: "num" }, fmt(v))); });
 		r.cnt.slice(0, cnts.length).forEach(function (v) { tr.appendChild(el("td", { class: "num" }, fmt(v))); });
-		r.around.forEach(function (a) { tr.appendChild(xpAround(a)); });
+		r.around.forEach(function (a, k) { tr.appendChild(xpAround(a, x.top.counters[k])); });
 		t.appendChild(tr);
 	});
 	return t;
@@ -150,9 +175,50 @@ function xpNotes(x, id) {
 		n.push("the tail's words and its band are of the " + x.kept + " largest datapoints");
 	if (x.notes)
 		n.push(x.notes);
+	if (x.ungrouped)
+		n.push(x.ungrouped + " datapoints of C-states beyond the first 16 are in no C-state's explanation");
 	if (x.top.more_counters)
 		n.push(x.top.more_counters + " more counters in the Timeline tab");
 	return n.length ? el("p", { class: "note xp-notes" }, (id ? id + ": " : "") + n.join("; ") + ".") : null;
+}
+
+// Per requested C-state, in the summary table's order and each in its
+// colour: a small multiple of the bars, the words at its own p99.9 and
+// its bands' numbers. Shown when the C-states split the datapoints.
+function xpCStates(rep, m, x, sec) {
+	var r = { plots: 0, empty: [] };
+	var gs = x.groups || [];
+	if (!gs.length || (gs.length === 1 && gs[0].values === x.values))
+		return r;
+	sec.appendChild(el("h4", {}, "Per requested C-state (" + x.group_by + ")"));
+	var grid = el("div", { class: "xp-cstates" });
+	sec.appendChild(grid);
+	gs.forEach(function (g) {
+		var color = stateColor(rep, g.name);
+		var card = el("div", { class: "xp-cstate", "data-cstate": g.name, style: "border-top-color: " + color });
+		var head = el("h5", {});
+		head.appendChild(el("span", { class: "swatch", style: "background: " + color }));
+		head.appendChild(document.createTextNode(g.name + ": " + g.values + " datapoints (" +
+			pct(x.values ? g.values / x.values : null) + ")"));
+		card.appendChild(head);
+		var d = el("div", { class: "plot xp-bars xp-cstate-bars", "data-kind": "attrib-bars-cstate" });
+		card.appendChild(d);
+		card.appendChild(el("pre", { class: "xp-text" }, g.text.join("\n")));
+		var det = el("details", {});
+		det.appendChild(el("summary", {}, "bands in numbers"));
+		var gx = { bands: g.bands, cats: x.cats, latency: x.latency };
+		det.appendChild(xpBandTable(gx, m.unit, true));
+		card.appendChild(det);
+		grid.appendChild(card);
+		if (g.bands.some(function (b) { return b.rows; })) {
+			if (!xpBars(gx, m.unit, d, g.name))
+				r.empty.push(m.name + " explanation in " + g.name);
+			r.plots++;
+		} else {
+			d.remove();
+		}
+	});
+	return r;
 }
 
 function xpSection(rep, m, x, ri, panel) {
@@ -176,6 +242,9 @@ function xpSection(rep, m, x, ri, panel) {
 		"Bands: the datapoints with a breakdown from the least to p50, p50 to p90, ... (split at bins 0.4-0.8% wide), " +
 		"p99.9 and above (the datapoints of the words above), and the largest; each category's mean time per datapoint " +
 		"and its share of the band's summed latency."));
+	var cs = xpCStates(rep, m, x, sec);
+	plots += cs.plots;
+	empty = empty.concat(cs.empty);
 	if (x.top.n) {
 		sec.appendChild(el("h4", {}, "The " + x.top.n + " largest " + x.latency + " datapoints"));
 		var wrap = el("div", { class: "xp-wide" });

@@ -165,6 +165,26 @@ function summaryTable(rep, m) {
 var PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
 	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 
+// A requested C-state's colour, the same in every plot and table of the
+// page: by its place in the summary tables' order (by depth, as calc
+// orders them), after the colour of all datapoints (PALETTE[0]).
+var wfwStates = null;
+function stateColor(rep, name) {
+	if (!wfwStates) {
+		wfwStates = [];
+		rep.metrics.forEach(function (m) {
+			m.summary.forEach(function (rows) {
+				rows.forEach(function (r) {
+					if (r.group !== "all" && wfwStates.indexOf(r.group) < 0)
+						wfwStates.push(r.group);
+				});
+			});
+		});
+	}
+	var i = wfwStates.indexOf(name);
+	return i < 0 ? PALETTE[7] : PALETTE[(1 + i) % PALETTE.length];
+}
+
 function markerSizes(w) {
 	return w.map(function (n) { return n > 1 ? 4 + 2.5 * Math.log10(n) : 4; });
 }
@@ -182,12 +202,14 @@ function scatterTraces(rep, m, axis) {
 	m.scatter[axis].forEach(function (groups, ri) {
 		groups.forEach(function (g) {
 			var name = rep.results.length > 1 ? rep.results[ri].id + " " + g.name : g.name;
+			var c = PALETTE[k++ % PALETTE.length];
 			traces.push({
 				type: total >= WEBGL_FROM ? "scattergl" : "scatter", mode: "markers",
 				name: name, x: g.x, y: g.y,
 				text: g.w.map(function (n) { return n > 1 ? n + " datapoints around here" : ""; }),
 				hovertemplate: axis + " %{x}<br>" + m.name + " %{y}<br>%{text}<extra>" + name + "</extra>",
-				marker: { size: markerSizes(g.w), color: PALETTE[k++ % PALETTE.length], opacity: 0.6 },
+				marker: { size: markerSizes(g.w), opacity: 0.6,
+					  color: rep.results.length > 1 || g.name === "all" ? c : stateColor(rep, g.name) },
 			});
 		});
 	});
@@ -348,7 +370,7 @@ function metricPanel(rep, m, panel) {
 			      over: d.hist.over, color: c }];
 		(d.hist.groups || []).forEach(function (g, gi) {
 			sets.push({ name: name(g.name), counts: g.counts, over: g.over, dash: "dot",
-				    color: PALETTE[(ri + 1 + gi) % PALETTE.length] });
+				    color: rep.results.length > 1 ? PALETTE[(ri + 1 + gi) % PALETTE.length] : stateColor(rep, g.name) });
 		});
 		sets.forEach(function (h) {
 			ht.push({ type: "scatter", mode: "lines", name: h.name, legendgroup: h.name,
