@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "explain_impl.h"
+#include "explain/words.h"
 
 enum xkind xrow_kind(const struct xrow *r)
 {
@@ -231,18 +232,5 @@ size_t xtail_sorted(const struct xtail *t, char *const *names, int cat,
 
 void xtail_order(const struct xtail *t, int order[WFW_XP_NCAT])
 {
-	int n = 0;
-
-	for (int i = 0; i < WFW_XP_NCAT; i++)
-		if (wfw_xp_col_order[i] != WFW_XP_EXIT)
-			order[n++] = wfw_xp_col_order[i];
-	/* insertion sort of four: stable, so ties keep the identity's order */
-	for (int i = 1; i < n; i++)
-		for (int j = i; j && t->sum_t[order[j]] > t->sum_t[order[j - 1]]; j--) {
-			int s = order[j];
-
-			order[j] = order[j - 1];
-			order[j - 1] = s;
-		}
-	order[n] = WFW_XP_EXIT;
+	wfw_xp_cat_order(t->sum_t, order);
 }

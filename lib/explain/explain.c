@@ -92,8 +92,8 @@ static double cause_median(const struct keyed *k, size_t n, int cat, double *tmp
 static void add_cause(struct wfw_xp_catsum *cs, const struct keyed *k,
 		      size_t n, double *tmp)
 {
-	struct wfw_xp_cause c = { .name = k->r->cause, .pid = k->r->pid,
-				  .rows = n, .median = cause_median(k, n, k->cat, tmp) };
+	struct wfw_xp_cause c = { .name = k->r->cause, .pid = k->r->pid, .rows = n,
+				  .median = k->cat < WFW_XP_NCAT ? cause_median(k, n, k->cat, tmp) : NAN };
 	size_t at = cs->ncauses;
 
 	while (at > 0 && cs->cause[at - 1].rows < c.rows)
@@ -154,8 +154,15 @@ static double sum_rows(const struct wfw_xp_in *in, struct wfw_xp_analysis *a,
 		total += r->lat;
 		for (int c = 0; c < WFW_XP_NCAT; c++)
 			a->cat[c].time += r->t[c];
-		if (cat != WFW_XP_OTHER)
+		for (int c = 0; c < WFW_XP_NCNT; c++)
+			if (!isnan(r->cnt[c])) {
+				a->have_cnt[c]++;
+				a->sum_cnt[c] += r->cnt[c];
+			}
+		if (r->cause)
 			k[(*nk)++] = (struct keyed){ .r = r, .cat = cat };
+		else
+			a->nocause++;
 	}
 	return total;
 }

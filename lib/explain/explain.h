@@ -63,6 +63,7 @@ struct wfw_xp_row {
 	const char *cause;		/* Cause, NULL: empty */
 	int64_t pid;			/* CausePID, -1: empty */
 	const char *cstate;		/* ReqCState, NULL: none */
+	double cnt[WFW_XP_NCNT];	/* IRQCnt ... SMICnt; NaN: empty, or no column */
 	uint64_t row;			/* the row's index in its file, from 0 */
 };
 
@@ -88,6 +89,10 @@ struct wfw_xp_in {
 	uint64_t ntail;
 	const struct wfw_xp_row *max;	/* the largest, or NULL */
 	const struct wfw_xp_threads *threads;	/* or NULL */
+	double thr;			/* the percentile's value */
+	int decimals;			/* the most a value shows */
+	bool cnt_cols[WFW_XP_NCNT];	/* the count columns there */
+	const char *smi_why;		/* info.yml attrib_smi, or NULL */
 	/* The rows of one group ("in ReqCState C6"), or NULL: all rows. */
 	const char *group_col, *group;
 };
@@ -99,7 +104,8 @@ struct wfw_xp_cause {
 	const char *name;		/* Cause */
 	int64_t pid;			/* thread: its pid */
 	uint64_t rows;			/* rows it is dominant in */
-	double median;			/* the median of its category's time there */
+	double median;			/* the median of its category's time there; NaN */
+	bool estimated;			/* the median is (calc: from a histogram) */
 };
 
 struct wfw_xp_catsum {
@@ -113,19 +119,19 @@ struct wfw_xp_catsum {
 
 struct wfw_xp_analysis {
 	uint64_t rows, unexplained;	/* tail rows analysed; without a breakdown */
+	uint64_t nocause;		/* of the rows, without a Cause */
 	double lo, hi;			/* their least and greatest latency */
-	struct wfw_xp_catsum cat[WFW_XP_NCAT];
+	struct wfw_xp_catsum cat[WFW_XP_NCAT + 1];	/* [WFW_XP_OTHER]: no share */
+	uint64_t have_cnt[WFW_XP_NCNT];	/* rows holding each count */
+	double sum_cnt[WFW_XP_NCNT];
 };
 
 /* The tail's numbers. 0 or -ENOMEM. */
 int wfw_xp_analyse(const struct wfw_xp_in *in, struct wfw_xp_analysis *a);
 
 /*
- * The words, a line at a time (each ends with '\n'):
- *   WakeLatency p99.9 and above: 12 datapoints, 400.0 to 900.0 us
- *     IRQ        44%  dominant in 7: irq:24 virtio1-input.0 in 7 (its IRQTime median 380.0 us)
- *     ...
- *   max: 900.0 us, row 500, C-state C6: thread 880.0 us, idle exit 20.0 us; dominant thread sshd (pid 42)
+ * The words (words.h composes them; doc/attribution.md shows them), for
+ * the page: the header, a line per category, the notes, the max line.
  * 0 or -ENOMEM.
  */
 int wfw_xp_print(FILE *f, const struct wfw_xp_in *in);
@@ -157,11 +163,11 @@ enum wfw_xp_style { WFW_XP_PAGE, WFW_XP_TERMINAL };
 
 /*
  * A cause as the words name it, into buf (cut to fit len): its Cause
- * name; a thread by comm and pid, "sshd (pid 42)". One the threads (t,
- * or NULL) lack: "pid 42" on the page, "pid 42 (not in
- * attrib-threads.csv)" on a terminal, which also says "a thread (no
- * CausePID)" where the page gives the Cause. Names are shown as
- * wfw_xp_put_name() (page) or wfw_xp_escape() (terminal) shows them.
+ * name; a thread by comm and pid, "sshd (pid 42)"; one the threads (t,
+ * or NULL) lack, "pid 42 (not in attrib-threads.csv)"; one without a
+ * pid, "a thread (no CausePID)". The same words for the page and a
+ * terminal; names shown as wfw_xp_put_name() (page) or wfw_xp_escape()
+ * (terminal) shows them.
  */
 void wfw_xp_cause_label(char *buf, size_t len, enum wfw_xp_style st,
 			const struct wfw_xp_threads *t, const char *cause, int64_t pid);

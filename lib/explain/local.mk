@@ -2,7 +2,8 @@
 # shares and dominant causes, thread names; shared by calc --explain and report.
 noinst_LTLIBRARIES += lib/explain/libwfw_explain.la
 lib_explain_libwfw_explain_la_SOURCES = lib/explain/explain.h lib/explain/explain.c \
-	lib/explain/print.c lib/explain/names.c lib/explain/threads.h lib/explain/threads.c \
+	lib/explain/print.c lib/explain/words.h lib/explain/words.c \
+	lib/explain/words_max.c lib/explain/names.c lib/explain/threads.h lib/explain/threads.c \
 	lib/explain/threads_csv.h lib/explain/threads_csv.c lib/explain/threads_load.c
 lib_explain_libwfw_explain_la_LIBADD = -lm
 

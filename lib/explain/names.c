@@ -92,13 +92,12 @@ void wfw_xp_cause_label(char *buf, size_t len, enum wfw_xp_style st,
 	const char *comm = t && pid >= 0 ? wfw_xp_comm(t, pid) : NULL;
 	size_t at;
 
-	if (wfw_xp_cause_cat(cause) != WFW_XP_THREAD || (pid < 0 && st == WFW_XP_PAGE)) {
-		name(buf, len, st, cause);
+	if (wfw_xp_cause_cat(cause) != WFW_XP_THREAD) {
+		name(buf, len, st, cause ? cause : "-");
 	} else if (pid < 0) {
 		snprintf(buf, len, "a thread (no CausePID)");
 	} else if (!comm) {
-		snprintf(buf, len, "pid %lld%s", (long long)pid,
-			 st == WFW_XP_PAGE ? "" : " (not in " WFW_XP_THREADS_FILE ")");
+		snprintf(buf, len, "pid %lld (not in " WFW_XP_THREADS_FILE ")", (long long)pid);
 	} else {
 		name(buf, len, st, comm);
 		at = strlen(buf);

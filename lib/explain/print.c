@@ -1,128 +1,71 @@
 /* SPDX-License-Identifier: MIT */
-/* A latency's tail in plain words (explain.h shows them). */
+/*
+ * The report's words of a tail (explain.h): its analysis handed to the
+ * one composer of them (words.h), as calc's text hands its own.
+ */
 #include "config.h"
 
 #include <math.h>
-#include <string.h>
 
-#include "explain/explain.h"
+#include "explain/words.h"
 
-/* " us", or nothing for a unitless metric. */
-static void put_unit(FILE *f, const char *unit)
+static void put_max(const struct wfw_xp_say *s, const struct wfw_xp_in *in,
+		    const struct wfw_xp_row *r)
 {
-	if (unit && *unit)
-		fprintf(f, " %s", unit);
+	struct wfw_xp_max m = { .lat = r->lat, .row = r->row + 1,	/* as calc numbers it */
+				.state_col = in->group_col ? in->group_col : "ReqCState",
+				.state = r->cstate, .cause = r->cause, .pid = r->pid,
+				.kind = wfw_xp_explained(r) ? WFW_XP_MAX_OK : WFW_XP_MAX_NONE };
+
+	for (int c = 0; c < WFW_XP_NCAT; c++)
+		m.t[c] = r->t[c];
+	for (int k = 0; k < WFW_XP_NCNT; k++)
+		m.cnt[k] = in->cnt_cols[k] ? r->cnt[k] : NAN;
+	wfw_xp_say_max(s, &m);
 }
 
-static void put_cause(FILE *f, const struct wfw_xp_in *in, const char *cause,
-		      int64_t pid)
+static void put_notes(const struct wfw_xp_say *s, const struct wfw_xp_in *in,
+		      const struct wfw_xp_analysis *a)
 {
-	char label[WFW_XP_LABEL_MAX];
+	struct wfw_xp_notes n = { .none = a->unexplained, .nocause = a->nocause,
+				  .explained = a->rows, .smi_why = in->smi_why };
 
-	wfw_xp_cause_label(label, sizeof(label), WFW_XP_PAGE, in->threads, cause, pid);
-	fputs(label, f);
-}
-
-/* "  IRQ        61%  dominant in 803: irq:24 ... in 790 (its IRQTime median 41.2 us), ..." */
-static void put_category(FILE *f, const struct wfw_xp_in *in,
-			 const struct wfw_xp_catsum *cs, int cat)
-{
-	fprintf(f, "  %-10s%3.0f%%", wfw_xp_labels[cat], 100 * cs->share);
-	if (cs->dominant)
-		fprintf(f, "  dominant in %llu", (unsigned long long)cs->dominant);
-	/* NMIs and the idle exit are one cause each: nothing to name */
-	for (size_t i = 0; cat != WFW_XP_NMI && cat != WFW_XP_EXIT && i < cs->ncauses; i++) {
-		const struct wfw_xp_cause *c = &cs->cause[i];
-
-		fputs(i ? ", " : ": ", f);
-		put_cause(f, in, c->name, c->pid);
-		fprintf(f, " in %llu", (unsigned long long)c->rows);
-		if (i)
-			continue;
-		fprintf(f, " (its %s median %.1f", wfw_xp_time_cols[cat], c->median);
-		put_unit(f, in->unit);
-		fputs(")", f);
+	for (int k = 0; k < WFW_XP_NCNT; k++) {
+		n.col[k] = in->cnt_cols[k];
+		n.have[k] = a->have_cnt[k];
+		n.sum[k] = a->sum_cnt[k];
 	}
-	if (cs->more_causes && cat != WFW_XP_NMI && cat != WFW_XP_EXIT)
-		fprintf(f, ", %llu more in %llu", (unsigned long long)cs->more_causes,
-			(unsigned long long)cs->more_rows);
-	fputs("\n", f);
-}
-
-/* The first line: which datapoints, how many, from what to what. */
-static void put_head(FILE *f, const struct wfw_xp_in *in,
-		     const struct wfw_xp_analysis *a)
-{
-	fprintf(f, "%s p%g and above", in->metric, in->pct);
-	if (in->group) {
-		fprintf(f, " in %s ", in->group_col ? in->group_col : "group");
-		wfw_xp_put_name(f, in->group);
-	}
-	fputs(": ", f);
-	if (!in->ntail) {
-		fprintf(f, "too few datapoints (%llu; p%g needs %.0f)\n",
-			(unsigned long long)in->nvalues, in->pct,
-			ceil(100 / (100 - in->pct) - 1e-9));
-		return;
-	}
-	fprintf(f, "%llu datapoints", (unsigned long long)in->ntail);
-	if (in->ntail > in->n)
-		fprintf(f, " (the %zu largest analysed)", in->n);
-	if (a->rows + a->unexplained) {
-		fprintf(f, ", %.1f to %.1f", a->lo, a->hi);
-		put_unit(f, in->unit);
-	}
-	if (a->unexplained)
-		fprintf(f, ", %llu without a breakdown (events lost)",
-			(unsigned long long)a->unexplained);
-	fputs("\n", f);
-}
-
-/* "max: 1904.2 us, row 81231, C-state C6: IRQ 1711.0 us, ...; dominant ..." */
-static void put_max(FILE *f, const struct wfw_xp_in *in, const struct wfw_xp_row *m)
-{
-	bool done[WFW_XP_NCAT] = { false };
-	int shown = 0;
-
-	fprintf(f, "max: %.1f", m->lat);
-	put_unit(f, in->unit);
-	fprintf(f, ", row %llu", (unsigned long long)m->row);
-	if (m->cstate) {
-		fputs(", C-state ", f);
-		wfw_xp_put_name(f, m->cstate);
-	}
-	fputs(": ", f);
-	if (!wfw_xp_explained(m))
-		fputs("no breakdown (events lost)", f);
-	for (int k = 0; k < WFW_XP_NCAT && wfw_xp_explained(m); k++) {
-		int big = -1;	/* the largest part not shown yet */
-
-		for (int c = 0; c < WFW_XP_NCAT; c++)
-			if (!done[c] && (big < 0 || m->t[c] > m->t[big]))
-				big = c;
-		done[big] = true;
-		if (!(m->t[big] > 0))
-			break;
-		fprintf(f, "%s%s %.1f", shown++ ? ", " : "", wfw_xp_labels[big], m->t[big]);
-		put_unit(f, in->unit);
-	}
-	if (m->cause) {
-		fputs("; dominant ", f);
-		if (wfw_xp_cause_cat(m->cause) == WFW_XP_THREAD && m->pid >= 0)
-			fputs("thread ", f);
-		put_cause(f, in, m->cause, m->pid);
-	}
-	fputs("\n", f);
+	wfw_xp_say_notes(s, &n);
 }
 
 void wfw_xp_print_analysis(FILE *f, const struct wfw_xp_in *in,
 			   const struct wfw_xp_analysis *a)
 {
-	put_head(f, in, a);
-	for (int c = 0; in->ntail && c < WFW_XP_NCAT; c++)
-		put_category(f, in, &a->cat[c], c);
+	struct wfw_xp_say s = { .f = f, .st = WFW_XP_PAGE, .threads = in->threads,
+				.metric = in->metric, .unit = in->unit,
+				.decimals = in->decimals ? in->decimals : 3 };
+	struct wfw_xp_head h = { .pct = in->pct, .thr = in->thr, .group_col = in->group_col,
+				 .group = in->group, .nvalues = in->nvalues, .ntail = in->ntail,
+				 .analysed = in->n, .lo = a->lo, .hi = a->hi };
+	double share[WFW_XP_NCAT];
+	int order[WFW_XP_NCAT];
+
+	wfw_xp_say_head(&s, &h);
+	if (!in->ntail) {
+		if (in->max)
+			put_max(&s, in, in->max);
+		return;
+	}
+	for (int c = 0; c < WFW_XP_NCAT; c++)
+		share[c] = a->rows ? a->cat[c].share : NAN;
+	wfw_xp_cat_order(share, order);
+	for (int c = 0; a->rows && c < WFW_XP_NCAT; c++)
+		wfw_xp_say_cat(&s, order[c], &a->cat[order[c]]);
+	if (a->rows)
+		wfw_xp_say_cat(&s, WFW_XP_OTHER, &a->cat[WFW_XP_OTHER]);
+	put_notes(&s, in, a);
 	if (in->max)
-		put_max(f, in, in->max);
+		put_max(&s, in, in->max);
 }
 
 int wfw_xp_print(FILE *f, const struct wfw_xp_in *in)

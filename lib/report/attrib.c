@@ -277,7 +277,7 @@ static void whole_row(const struct wfw_attrib *a, const struct at *at,
 	r->x.cstate = name(at, a->cstate);
 	r->x.row = a->row0 + a->seen;
 	for (int k = 0; k < WFW_XP_NCNT; k++)
-		r->cnt[k] = num(at, a->cnt[k]);
+		r->x.cnt[k] = num(at, a->cnt[k]);
 	r->ltime_ns = num(at, a->ltime);
 }
 

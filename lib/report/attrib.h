@@ -33,8 +33,7 @@ struct wfw_attrib_bin {
 
 /* A row kept whole. */
 struct wfw_attrib_row {
-	struct wfw_xp_row x;
-	double cnt[WFW_XP_NCNT];	/* IRQCnt ... SMICnt; NaN: empty, or no column */
+	struct wfw_xp_row x;		/* its counts too (x.cnt) */
 	double ltime_ns;		/* LTime, CLOCK_MONOTONIC ns; NaN: none */
 };
 

@@ -200,11 +200,14 @@ static int words_json(FILE *f, const struct wfw_attrib_set *a,
 	FILE *m = rows ? open_memstream(&text, &len) : NULL;
 	int ret = m ? 0 : -ENOMEM;
 
-	*in = (struct wfw_xp_in){ .metric = in->metric, .unit = in->unit,
-				  .threads = in->threads, .group_col = in->group_col,
-				  .group = in->group, .pct = TAIL_PCT,
-				  .nvalues = a->values, .rows = rows, .n = t->n,
-				  .ntail = t->ntail, .max = a->ntop ? &a->top[0].x : NULL };
+	/* the caller's metric, unit, threads, group and count columns kept */
+	in->pct = TAIL_PCT;
+	in->thr = t->lo;
+	in->nvalues = a->values;
+	in->rows = rows;
+	in->n = t->n;
+	in->ntail = t->ntail;
+	in->max = a->ntop ? &a->top[0].x : NULL;
 	for (size_t i = 0; i < t->n && rows; i++)
 		rows[i] = a->top[i].x;
 	if (m) {

@@ -108,7 +108,7 @@ static void top_row_json(FILE *f, const struct wfw_rep_result *r,
 	fputs("], \"cnt\": [", f);
 	for (int k = 0; k < WFW_XP_NCNT; k++) {
 		fputs(k ? ", " : "", f);
-		exact_num(f, row->cnt[k]);
+		exact_num(f, row->x.cnt[k]);
 	}
 	fputs("], \"cstate\": ", f);
 	name_json(f, x->cstate);
@@ -207,6 +207,8 @@ int wfw_attrib_emit(const struct wfw_report *rep, struct wfw_rep_result *r,
 		fputs("null", f);
 		return 0;
 	}
+	for (int k = 0; k < WFW_XP_NCNT; k++)
+		in.cnt_cols[k] = a->cnt[k] >= 0;
 	fputs("{\"latency\": ", f);
 	wfw_json_string(f, metric);
 	fprintf(f, ", \"smi\": %s, \"notes\": ", a->smi ? "true" : "false");

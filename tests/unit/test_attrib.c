@@ -224,7 +224,7 @@ static void test_row(void)
 	CU_ASSERT_EQUAL(r->x.pid, -1);
 	CU_ASSERT_STRING_EQUAL(r->x.cstate, states[c[9].i]);
 	CU_ASSERT_EQUAL(r->ltime_ns, (double)c[8].i);
-	CU_ASSERT(isnan(r->cnt[0]));
+	CU_ASSERT(isnan(r->x.cnt[0]));
 	CU_ASSERT(!a.smi);
 	wfw_attrib_free(&a);
 }
