@@ -16,30 +16,28 @@
 
 #define REFUSE_MAX_THREADS 65536
 
-/*
- * What is wrong, as each mode says it: the report's and calc's words
- * (both known to their users and tests); a long field's bound is added.
- */
-static const char *const words[XP_NWHY][2] = {
-	[XP_NUL] = { "a NUL byte", "a NUL byte" },
-	[XP_LONG] = { "a field longer than", "a field longer than" },
-	[XP_UNCLOSED] = { "a quote never closed", "a quote never closed" },
-	[XP_AFTER_QUOTE] = { "text after a closing quote", "text after a closing quote" },
-	[XP_MORE_FIELDS] = { "more than two fields (PID,Comm)", "more than 2 fields" },
-	[XP_ONE_FIELD] = { "one field where PID,Comm are two", "one field, not PID,Comm" },
-	[XP_PID] = { "PID is not a number from 0 to 2147483647",
-		     "a pid that is no whole number from 0 to 2147483647" },
-	[XP_MANY] = { "more than 65536 threads", "more than 65536 threads" },
-	[XP_HEADER] = { "the header is not PID,Comm",
-			"not the header PID,Comm: threads are shown by pid" },
+/* What is wrong, the same words for the report and calc; a long field's bound is added. */
+static const char *const words[XP_NWHY] = {
+	[XP_NUL] = "a NUL byte",
+	[XP_LONG] = "a field longer than",
+	[XP_UNCLOSED] = "a quote never closed",
+	[XP_AFTER_QUOTE] = "text after a closing quote",
+	[XP_MORE_FIELDS] = "more than two fields (PID,Comm)",
+	[XP_ONE_FIELD] = "one field where PID,Comm are two",
+	[XP_PID] = "a pid that is no whole number from 0 to 2147483647",
+	[XP_MANY] = "more than 65536 threads",
+	[XP_HEADER] = "not the header PID,Comm",
 };
 
 static void say(char *err, size_t errlen, const char *path, unsigned long line,
 		enum xp_why w, enum wfw_xp_threads_mode mode, size_t max_field)
 {
-	snprintf(err, errlen, "%s:%lu: %s", path, line, words[w][mode]);
+	snprintf(err, errlen, "%s:%lu: %s", path, line, words[w]);
 	if (w == XP_LONG)
 		snprintf(err + strlen(err), errlen - strlen(err), " %zu bytes", max_field);
+	/* calc goes on without the file */
+	if (w == XP_HEADER && mode == WFW_XP_THREADS_SKIP)
+		snprintf(err + strlen(err), errlen - strlen(err), ": threads are shown by pid");
 }
 
 /* A pid: decimal digits, 0 to INT32_MAX. */

@@ -141,12 +141,13 @@ print("row 500:", t["rows"][0]["pid"], t["rows"][0]["comm"])
 print("counters:", [c["name"] for c in t["counters"]], [c["kind"] for c in t["counters"]])
 print("marks:", len(rep["timelines"][0]["marks"]), rep["timelines"][0]["marks"][0])
 PY
-expect_in attr.check "text: WakeLatency p99.9 and above: 12 datapoints, 400.0 to 900.0 us" "the words: the tail's 12 datapoints"
-expect_in attr.check "text:   IRQ        44%  dominant in 7: irq:24 virtio1-input.0 in 7 (its IRQTime median 385.0 us)" "the words: IRQ 24's share and median"
-expect_in attr.check "text:   softirq    38%  dominant in 4: softirq:NET_RX in 4 (its SoftIRQTime median 581.5 us)" "the words: NET_RX"
+expect_in attr.check "text: WakeLatency p99.9 (400.0 us) and above: 12 of 10000 datapoints, 400.0 to 900.0 us" "the words: the tail's 12 datapoints"
+expect_in attr.check "text:   IRQ        44%  dominant in 7: irq:24 virtio1-input.0 in 7 (median 385.0 us)" "the words: IRQ 24's share and median"
+expect_in attr.check "text:   softirq    38%  dominant in 4: softirq:NET_RX in 4 (median 581.5 us)" "the words: NET_RX"
 expect_in attr.check 'text:   thread     14%  dominant in 1: <img src=x onerror="document.title=1">,x (pid 4242) in 1' "the words: the thread by its name"
 expect_in attr.check "text:   idle exit   3%" "the words: the idle exit"
-expect_in attr.check 'text: max: 900.0 us, row 500, C-state C6: thread 880.0 us, idle exit 20.0 us; dominant thread <img' "the words: the max"
+expect_in attr.check 'text: max: 900.0 us, row 501, ReqCState C6: thread 880.0 us, idle exit 20.00 us; dominant <img' "the words: the max (numbered from 1, as calc)"
+expect_in attr.check "text:   counted in them: IRQs 7, softirqs 4, NMIs 0, SMIs not available" "the words: the tail's counts"
 expect_in attr.check "bands: ['< p50', 'p50–p90', 'p90–p99', 'p99–p99.9', '≥ p99.9', 'max'] [5036, 3979, 900, 70, 12, 1]" "six bands, every explained row in one"
 expect_in attr.check "explained: 9997 of 10000" "rows without a breakdown counted apart"
 expect_in attr.check "tail band: 12 [224.583, 193.833, 73.333, 0.0, 17.083]" "the p99.9 band: exactly the words' rows"
@@ -248,8 +249,8 @@ for st in POLL:3334:3333 C1:3333:3332 C6:3333:3332; do
 done
 expect_in cstate.check "order: ['POLL', 'C1', 'C6'] ['POLL', 'C1', 'C6']" "C-states in the summary table's order"
 expect_in cstate.check "C6: rows 3333 of 3333, explained 3332 of 3332, banded 3332, tail 4 of 4, max 900 of 900.0" "C6's max band is its largest row"
-expect_in cstate.check "C6 words: WakeLatency p99.9 and above in ReqCState C6: 4 datapoints, 400.0 to 900.0 us" "C6's words name it"
-expect_in cstate.check "POLL words: WakeLatency p99.9 and above in ReqCState POLL: 4 datapoints, 400.0 to 602.0 us" "POLL's words"
+expect_in cstate.check "C6 words: WakeLatency p99.9 (333.6 us) and above in ReqCState C6: 4 of 3333 datapoints, 400.0 to 900.0 us" "C6's words name it"
+expect_in cstate.check "POLL words: WakeLatency p99.9 (333.4 us) and above in ReqCState POLL: 4 of 3334 datapoints, 400.0 to 602.0 us" "POLL's words"
 
 # ... and on the page: a card per C-state with its count, its own bars
 # (every segment given drawn), its six bands, its colour; the counters
@@ -399,11 +400,11 @@ explain r-nolat/data.js >nolat.json
 expect_in nolat.json "null" "and there is none"
 report r-nonames nonames
 explain r-nonames/data.js >nonames.json
-expect_in nonames.json "dominant in 1: pid 4242 in 1" "no names file: the thread by its pid"
+expect_in nonames.json "dominant in 1: pid 4242 (not in attrib-threads.csv) in 1" "no names file: the thread by its pid"
 expect_in nonames.json "no attrib-threads.csv beside the datapoints" "and the page says why"
 expect_in r-nonames.err "1 datapoint whose parts do not add up to WakeLatency" "a row whose parts do not add up is said"
 report r-badnames badnames
-expect_in r-badnames.err "badnames/attrib-threads.csv:3: PID is not a number" "a bad names file: its line"
+expect_in r-badnames.err "badnames/attrib-threads.csv:3: a pid that is no whole number" "a bad names file: its line"
 
 # Causes of 100 KB each (a hostile file): the page stays small, each name
 # cut to its first 200 bytes in the words and the table.

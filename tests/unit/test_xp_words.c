@@ -44,7 +44,7 @@ static void test_words(void)
 	char *comm = "sshd", *s;
 	struct wfw_xp_in in = { .metric = "WakeLatency", .unit = "us", .pct = 99.9,
 				.nvalues = 10000, .rows = r, .n = 12, .ntail = 12,
-				.threads = &th };
+				.thr = 400, .threads = &th };
 
 	th.pid = &pid;
 	th.comm = &comm;
@@ -57,19 +57,19 @@ static void test_words(void)
 	in.max = &r[11];
 	s = words(&in);
 	CU_ASSERT_STRING_EQUAL(s,
-		"WakeLatency p99.9 and above: 12 datapoints, 400.0 to 900.0 us\n"
-		"  IRQ        44%  dominant in 7: irq:24 virtio1-input.0 in 7 (its IRQTime median 385.0 us)\n"
-		"  softirq    38%  dominant in 4: softirq:NET_RX in 4 (its SoftIRQTime median 581.5 us)\n"
-		"  thread     14%  dominant in 1: sshd (pid 42) in 1 (its ThreadTime median 880.0 us)\n"
+		"WakeLatency p99.9 (400.0 us) and above: 12 of 10000 datapoints, 400.0 to 900.0 us\n"
+		"  IRQ        44%  dominant in 7: irq:24 virtio1-input.0 in 7 (median 385.0 us)\n"
+		"  softirq    38%  dominant in 4: softirq:NET_RX in 4 (median 581.5 us)\n"
+		"  thread     14%  dominant in 1: sshd (pid 42) in 1 (median 880.0 us)\n"
 		"  NMI         0%\n"
 		"  idle exit   3%\n"
-		"max: 900.0 us, row 500, C-state C6: thread 880.0 us, idle exit 20.0 us; dominant thread sshd (pid 42)\n");
+		"max: 900.0 us, row 501, ReqCState C6: thread 880.0 us, idle exit 20.00 us; dominant sshd (pid 42)\n");
 	free(s);
 	/* one C-state's rows: the group named, a hostile name as text */
 	in.group_col = "ReqCState";
 	in.group = "C6\x1b[2J";
 	s = words(&in);
-	CU_ASSERT_NSTRING_EQUAL(s, "WakeLatency p99.9 and above in ReqCState C6\\x1b[2J: 12 datapoints,", 66);
+	TU_ASSERT_CONTAINS(s, "WakeLatency p99.9 (400.0 us) and above in ReqCState C6\\x1b[2J: 12 of 10000 datapoints,");
 	free(s);
 }
 
@@ -79,7 +79,7 @@ static void test_more_causes(void)
 	static const char *const irq[] = { "irq:1 a", "irq:2 b", "irq:3 c", "irq:4 d" };
 	struct wfw_xp_row r[12];
 	struct wfw_xp_in in = { .metric = "IntrLatency", .unit = "us", .pct = 99,
-				.nvalues = 2000, .rows = r, .n = 10, .ntail = 12 };
+				.nvalues = 2000, .rows = r, .n = 10, .ntail = 12, .thr = 100 };
 	char *s;
 
 	for (int i = 0; i < 10; i++)	/* 1: 1 row, 2: 2, 3: 3, 4: 4 */
@@ -87,8 +87,10 @@ static void test_more_causes(void)
 	r[9].t[0] = NAN;
 	r[9].cause = NULL;
 	s = words(&in);
-	TU_ASSERT_CONTAINS(s, "IntrLatency p99 and above: 12 datapoints (the 10 largest analysed), 100.0 to 100.0 us, 1 without a breakdown (events lost)\n");
-	TU_ASSERT_CONTAINS(s, "  IRQ        50%  dominant in 9: irq:3 c in 3 (its IRQTime median 50.0 us), irq:4 d in 3, irq:2 b in 2, 1 more in 1\n");
+	TU_ASSERT_CONTAINS(s, "IntrLatency p99 (100.0 us) and above: 12 of 2000 datapoints (the 10 largest analysed), 100.0 to 100.0 us\n");
+	TU_ASSERT_CONTAINS(s, "  IRQ        50%  dominant in 9: irq:3 c in 3 (median 50.00 us), irq:4 d in 3 (median 50.00 us), "
+			   "irq:2 b in 2 (median 50.00 us), and 1 more in 1\n");
+	TU_ASSERT_CONTAINS(s, "  1 without a breakdown (events lost), left out of the shares\n");
 	free(s);
 }
 
@@ -104,11 +106,11 @@ static void test_hostile_and_few(void)
 	s = words(&in);
 	CU_ASSERT_STRING_EQUAL(s,
 		"WakeLatency p99.9 and above: too few datapoints (500; p99.9 needs 1000)\n"
-		"max: 50.0 us, row 3, C-state C\\x7f: IRQ 40.0 us, idle exit 10.0 us; dominant irq:9 \\x1b[31mred\\x0a\n");
+		"max: 50.00 us, row 4, ReqCState C\\x7f: IRQ 40.00 us, idle exit 10.00 us; dominant irq:9 \\x1b[31mred\\x0a\n");
 	free(s);
 	r.t[2] = NAN;
 	s = words(&in);
-	TU_ASSERT_CONTAINS(s, "max: 50.0 us, row 3, C-state C\\x7f: no breakdown (events lost); dominant");
+	CU_ASSERT_STRING_EQUAL(strstr(s, "max:"), "max: 50.00 us, row 4, ReqCState C\\x7f: no breakdown (events lost)\n");
 	free(s);
 }
 
@@ -183,12 +185,12 @@ static void test_threads(void)
 static void test_threads_bad(void)
 {
 	static const struct { const char *text, *err; } bad[] = {
-		{ "PID,Name\n1,a\n", "attrib-threads.csv:1: the header is not PID,Comm" },
+		{ "PID,Name\n1,a\n", "attrib-threads.csv:1: not the header PID,Comm" },
 		{ "PID,Comm\n1,a\n2\n", "attrib-threads.csv:3: one field where PID,Comm are two" },
-		{ "PID,Comm\n1,\"a\nb\"\nx,c\n", "attrib-threads.csv:4: PID is not a number" },
+		{ "PID,Comm\n1,\"a\nb\"\nx,c\n", "attrib-threads.csv:4: a pid that is no whole number" },
 		{ "PID,Comm\n1,a,b\n", "attrib-threads.csv:2: more than two fields" },
 		{ "PID,Comm\n1,\"open\n", "attrib-threads.csv:3: a quote never closed" },
-		{ "PID,Comm\n-1,a\n", "attrib-threads.csv:2: PID is not a number" },
+		{ "PID,Comm\n-1,a\n", "attrib-threads.csv:2: a pid that is no whole number" },
 		{ "PID,Comm\n1,\"a\"b\n", "attrib-threads.csv:2: text after a closing quote" },
 	};
 	struct wfw_xp_threads t;
