@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explain/explain.h"
+#include "explain/words.h"
 #include "testutil.h"
 
 /* A row of latency lat: part `cat` big, the rest idle exit. */
@@ -134,6 +135,44 @@ static void test_long_name(void)
 	free(name);
 }
 
+/* The composer's other sentences: "other", estimated medians, notes, a broken max. */
+static void test_say(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct wfw_xp_say s = { .f = f, .st = WFW_XP_TERMINAL, .metric = "WakeLatency",
+				.unit = "us", .decimals = 3 };
+	struct wfw_xp_catsum other = { .dominant = 2, .ncauses = 1,
+				       .cause = { { .name = "smi", .rows = 2, .median = NAN } } };
+	struct wfw_xp_catsum nmi = { .share = 0.004, .dominant = 3, .ncauses = 1,
+				     .cause = { { .name = "nmi", .rows = 3, .median = 1.5, .estimated = true } } };
+	struct wfw_xp_notes n = { .none = 1, .broken = 2, .nocause = 3, .lost = "ring full",
+				  .lattxt = "WakeLatency", .explained = 5,
+				  .col = { true, true, true, false }, .have = { 5, 0, 5 },
+				  .sum = { 12, 0, 1 } };
+	struct wfw_xp_max m = { .lat = 80, .row = 7, .kind = WFW_XP_MAX_BROKEN };
+	struct wfw_xp_head h = { .pct = 99.9, .group_col = "ReqCState", .group = "C6" };
+
+	CU_ASSERT_FATAL(f != NULL);
+	wfw_xp_say_cat(&s, WFW_XP_OTHER, &other);
+	wfw_xp_say_cat(&s, WFW_XP_NMI, &nmi);
+	wfw_xp_say_notes(&s, &n);
+	wfw_xp_say_max(&s, &m);
+	wfw_xp_say_head(&s, &h);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf,
+		"  other           dominant in 2: smi in 2\n"
+		"  NMI        <1%  dominant in 3 (median ~1.500 us)\n"
+		"  1 without a breakdown (events lost; info.yml attrib_lost: ring full), left out of the shares\n"
+		"  2 whose parts do not add up to WakeLatency, left out of the shares\n"
+		"  3 with a breakdown but no Cause\n"
+		"  counted in them: IRQs 12, softirqs -, NMIs 1, SMIs not available\n"
+		"max: 80.00 us, row 7: its parts do not add up to its WakeLatency\n"
+		"WakeLatency in ReqCState C6: no datapoints\n");
+	free(buf);
+}
+
 static void test_cause_cat(void)
 {
 	CU_ASSERT_EQUAL(wfw_xp_cause_cat("irq:LOC"), WFW_XP_IRQ);
@@ -213,6 +252,7 @@ int main(void)
 	CU_add_test(s, "words", test_words);
 	CU_add_test(s, "more_causes", test_more_causes);
 	CU_add_test(s, "hostile_and_few", test_hostile_and_few);
+	CU_add_test(s, "say", test_say);
 	CU_add_test(s, "cause_cat", test_cause_cat);
 	CU_add_test(s, "long_name", test_long_name);
 	CU_add_test(s, "threads", test_threads);
