@@ -16,23 +16,22 @@
 
 #define REFUSE_MAX_THREADS 65536
 
-/* What is wrong, the same words for the report and calc; a long field's bound is added. */
-static const char *const words[XP_NWHY] = {
-	[XP_NUL] = "a NUL byte",
-	[XP_LONG] = "a field longer than",
-	[XP_UNCLOSED] = "a quote never closed",
-	[XP_AFTER_QUOTE] = "text after a closing quote",
-	[XP_MORE_FIELDS] = "more than two fields (PID,Comm)",
-	[XP_ONE_FIELD] = "one field where PID,Comm are two",
-	[XP_PID] = "a pid that is no whole number from 0 to 2147483647",
-	[XP_MANY] = "more than 65536 threads",
-	[XP_HEADER] = "not the header PID,Comm",
+/*
+ * What is wrong, the same words for the report and calc, in the order
+ * of enum xp_why from XP_NUL; a long field's bound is added.
+ */
+static const char *const words[XP_NWHY - XP_NUL] = {
+	"a NUL byte", "a field longer than", "a quote never closed",
+	"text after a closing quote", "more than two fields (PID,Comm)",
+	"one field where PID,Comm are two",
+	"a pid that is no whole number from 0 to 2147483647",
+	"more than 65536 threads", "not the header PID,Comm",
 };
 
 static void say(char *err, size_t errlen, const char *path, unsigned long line,
 		enum xp_why w, enum wfw_xp_threads_mode mode, size_t max_field)
 {
-	snprintf(err, errlen, "%s:%lu: %s", path, line, words[w]);
+	snprintf(err, errlen, "%s:%lu: %s", path, line, words[w - XP_NUL]);
 	if (w == XP_LONG)
 		snprintf(err + strlen(err), errlen - strlen(err), " %zu bytes", max_field);
 	/* calc goes on without the file */
