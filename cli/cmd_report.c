@@ -279,6 +279,8 @@ static void free_results(struct wfw_rep_result *res, struct wfw_reader **rd,
 		free(r->collectors);
 		free(r->source);
 		free(r->attrib_latency);
+		free(r->attrib_smi);
+		free(r->attrib_lost);
 		if (rd[i])
 			wfw_reader_close(rd[i]);
 		free(owned[i]);

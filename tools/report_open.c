@@ -107,6 +107,8 @@ int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
 		r->collectors = wfw_infoyml_get(&r->info, "collectors");
 		r->source = wfw_infoyml_get(&r->info, "source");
 		r->attrib_latency = wfw_infoyml_get(&r->info, "attrib_latency");
+		r->attrib_smi = wfw_infoyml_get(&r->info, "attrib_smi");
+		r->attrib_lost = wfw_infoyml_get(&r->info, "attrib_lost");
 	}
 	warn_unlike(res, nres);
 	return 0;

@@ -93,6 +93,7 @@ struct wfw_xp_in {
 	int decimals;			/* the most a value shows */
 	bool cnt_cols[WFW_XP_NCNT];	/* the count columns there */
 	const char *smi_why;		/* info.yml attrib_smi, or NULL */
+	const char *lost;		/* info.yml attrib_lost, or NULL */
 	/* The rows of one group ("in ReqCState C6"), or NULL: all rows. */
 	const char *group_col, *group;
 };

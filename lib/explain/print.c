@@ -28,7 +28,8 @@ static void put_notes(const struct wfw_xp_say *s, const struct wfw_xp_in *in,
 		      const struct wfw_xp_analysis *a)
 {
 	struct wfw_xp_notes n = { .none = a->unexplained, .nocause = a->nocause,
-				  .explained = a->rows, .smi_why = in->smi_why };
+				  .explained = a->rows, .smi_why = in->smi_why,
+				  .lost = in->lost };
 
 	for (int k = 0; k < WFW_XP_NCNT; k++) {
 		n.col[k] = in->cnt_cols[k];

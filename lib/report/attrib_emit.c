@@ -200,7 +200,8 @@ int wfw_attrib_emit(const struct wfw_report *rep, struct wfw_rep_result *r,
 		    const struct wfw_summary *all, FILE *f)
 {
 	const struct wfw_attrib *a = r->attrib;
-	struct wfw_xp_in in = { .metric = metric, .unit = unit, .threads = &r->threads };
+	struct wfw_xp_in in = { .metric = metric, .unit = unit, .threads = &r->threads,
+				.smi_why = r->attrib_smi, .lost = r->attrib_lost };
 	int ret;
 
 	if (!a || strcmp(a->latency, metric)) {

@@ -144,6 +144,7 @@ struct wfw_rep_result {
 	 * of them and the names of attrib-threads.csv; else NULL.
 	 */
 	char *attrib_latency;
+	char *attrib_smi, *attrib_lost;	/* why no SMICnt; events lost */
 	struct wfw_attrib *attrib;
 	struct wfw_xp_threads threads;
 	char attrib_notes[1024];	/* what the section cannot show, and why */

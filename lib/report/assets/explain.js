@@ -148,7 +148,7 @@ function xpTopTable(x, unit) {
 	t.appendChild(h);
 	x.top.rows.forEach(function (r, i) {
 		var tr = el("tr", { class: "xp-row" });
-		[String(i + 1), String(r.row), r.ltime === null ? "-" : (r.ltime / 1e9).toFixed(6),
+		[String(i + 1), String(r.row + 1), r.ltime === null ? "-" : (r.ltime / 1e9).toFixed(6),
 		 r.t === null ? "-" : r.t.toFixed(6), fmt(r.lat)].forEach(function (v) {
 			tr.appendChild(el("td", { class: "num" }, v));
 		});
