@@ -3,7 +3,10 @@
 # the real binary with the attrib annotator on CPU 1: a quiet timer run and
 # a quiet hrt run (the identity on every row, most of the time idle exit),
 # a SCHED_FIFO thread wfw-spin spinning known times (named, and its time
-# measured within 10% or 5 us), UDP sent on lo from CPU 1 (NET_RX named).
+# measured within 10% or 5 us), UDP sent on lo from CPU 1 (NET_RX named),
+# function-call IPIs sent to CPU 1 from CPU 0 at known moments (irq:CAL
+# named, by row and by calc --explain, and counted against CPU 1's CAL
+# row of /proc/interrupts).
 # Needs root and BTF; skips naming what is missing.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
@@ -111,5 +114,55 @@ elif awk -F, 'NR > 1 && $0 ~ /softirq:NET_RX/ { f = 1 } END { exit !f }' r/udp/d
 	ok "udp: NET_RX seen"
 else
 	skip_part "udp: no datapoint's interval overlapped a NET_RX softirq in this run ($($check causes r/udp | head -3 | tr '\n' ' '))"
+fi
+
+# Function-call IPIs to CPU 1 from CPU 0, one every 1.5 ms, each handler
+# made about 100 us long (wfw-noise ipi: a group of 500 perf events bound
+# to CPU 1, enabled and disabled in turn), beside timer at priority 90;
+# CPU 1's CAL count in /proc/interrupts is taken before and after.
+cfg ipi '{ plugin = "timer"; cpu = 1; priority = 90; }' 4
+cp /proc/interrupts irq.before
+timeout 30 "$noise" ipi 1 0 500 1500 2800 >ipis.txt 2>ipi.err &
+npid=$!
+run ipi
+expect_status 0 $? "a timer run beside IPIs sent to CPU 1"
+wait_bounded $npid 30
+nst=$?
+cp /proc/interrupts irq.after
+set -- $($check ipi r/ipi ipis.txt irq.before irq.after 1) x x x x x x x x x x x x x x x x x x x x
+# rows N named M within W whole H counted C cal_rows R outside O delta D calls K slow S
+if [ $nst != 0 ] || [ ! -s ipis.txt ]; then
+	skip_part "ipi: wfw-noise could not make them here: $(head -1 ipi.err)"
+elif [ "$1" != rows ]; then
+	fail "ipi: the check could not read r/ipi, ipis.txt or /proc/interrupts"
+elif [ "$2" -lt 5 ]; then
+	skip_part "ipi: only $2 datapoints overlapped our IPIs by more than 20 us and half their latency in this run (${18} calls, ${20} of them slow; $($check causes r/ipi | head -3 | tr '\n' ' '))"
+else
+	# /proc/interrupts says our calls were CAL IPIs to CPU 1, and how
+	# many CAL there were: attribution cannot have seen more.
+	# (A CPU polling in idle takes a cross-CPU call without an IPI.)
+	if [ "${16}" -lt "${18}" ]; then
+		skip_part "ipi: CPU 1's CAL count grew by ${16} for our ${18} calls: its idle loop took some without an IPI (polling), so the counts cannot be compared"
+	elif [ "${12}" -le "${16}" ] && [ "${14}" -le $((${16} - ${18})) ]; then
+		ok "ipi: CPU 1's CAL count grew by ${16} for our ${18} calls; ${12} rows name irq:CAL, ${14} of them away from our calls (at most the ${16} - ${18} CAL not ours)"
+	else
+		fail "ipi: ${12} rows name irq:CAL (${14} away from our calls) for ${16} CAL IPIs on CPU 1 of which ${18} ours"
+	fi
+	# Most, not all: a CPU just woken may take one without an IPI.
+	[ $(($4 * 10)) -ge $(($2 * 9)) ] && ok "ipi: $4 of the $2 rows our IPIs were most of name irq:CAL the dominant cause (${20} slow calls not judged)" ||
+		fail "ipi: $4 of the $2 rows our IPIs were most of name irq:CAL ($($check causes r/ipi | head -5 | tr '\n' ' '))"
+	[ "$6" = "$4" ] && ok "ipi: in all $4 its CauseTime is at most the call's time inside the interval (+10% or 5 us)" ||
+		fail "ipi: in $(($4 - $6)) of $4 rows its CauseTime is more than the call's time inside the interval"
+	[ $((${10} * 10)) -ge $(($8 * 9)) ] && ok "ipi: ${10} of the $8 calls wholly inside a row's interval counted in its IRQCnt" ||
+		fail "ipi: only ${10} of the $8 calls wholly inside a row's interval counted in its IRQCnt"
+	# calc names it among the slower half, in as many rows as there are.
+	timeout 60 "$WULTFW" calc --explain 50 r/ipi >explain-ipi.out 2>&1
+	expect_status 0 $? "calc --explain 50 on it"
+	expect_in explain-ipi.out "irq:CAL in" "calc --explain names irq:CAL"
+	timeout 60 "$WULTFW" calc --explain 50 --json r/ipi >explain-ipi.json 2>&1
+	set -- $($check explain explain-ipi.json r/ipi irq:CAL) x x x x x x
+	[ "$1" = tail ] && [ "$4" = "$6" ] && [ "$4" -gt 0 ] &&
+		ok "calc --explain --json: irq:CAL dominant in $4 of its $2 tail rows, as the rows say" ||
+		fail "calc --explain --json: irq:CAL in $4 tail rows, the rows say $6 ($*)"
 fi
 finish
