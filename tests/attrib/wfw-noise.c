@@ -5,8 +5,8 @@
  * printed as "START END" in CLOCK_MONOTONIC ns), UDP datagrams sent to
  * 127.0.0.1 from that CPU (their NET_RX softirq runs there), for a time,
  * or function-call IPIs (CAL) to that CPU, sent from another at known
- * moments (one every PERIOD_US, each call's start and end printed), each
- * long enough to see (below).
+ * moments (one every PERIOD_US; each call's start, end and the CAL IPIs
+ * the CPU took meanwhile printed), each long enough to see (below).
  *
  *   wfw-noise spin CPU SPIN_US PERIOD_US COUNT
  *   wfw-noise udp CPU SECONDS
@@ -139,19 +139,62 @@ static int ipi_group(int cpu, int n)
 }
 
 /*
+ * cpu's count in the CAL row of /proc/interrupts (f, read again from its
+ * start), or -1 without one. Read around each call, it says whether the
+ * call was an IPI: a CPU in its idle loop with the polling flag set (in
+ * the POLL state, or just woken and on its way out) takes a cross-CPU
+ * call in the idle task, without one.
+ */
+static long long cal_count(FILE *f, int cpu)
+{
+	char line[4096], *p, *end;
+	int col = -1, i = 0;
+	long long v = -1;
+
+	rewind(f);
+	if (!fgets(line, sizeof(line), f))
+		return -1;
+	for (p = strtok(line, " \t\n"); p; p = strtok(NULL, " \t\n"), i++)
+		if (!strncmp(p, "CPU", 3) && atoi(p + 3) == cpu)
+			col = i;
+	while (col >= 0 && fgets(line, sizeof(line), f)) {
+		if (strncmp(line + strspn(line, " "), "CAL:", 4))
+			continue;
+		p = strchr(line, ':') + 1;
+		for (i = 0; i <= col; i++) {
+			v = strtoll(p, &end, 10);
+			if (end == p)
+				return -1;
+			p = end;
+		}
+		break;
+	}
+	return v;
+}
+
+/*
  * COUNT calls, one every PERIOD_US, enabling and disabling in turn; each
- * call's start and end printed, as spin's are. Not two in a row: a CPU
- * just back in its idle loop polls, and takes the call without an IPI.
+ * call's start and end printed, as spin's are, and the CAL IPIs cpu took
+ * meanwhile (/proc/interrupts). Not two in a row: the second would find
+ * cpu just back in its idle loop, polling.
  */
 static int ipi(int cpu, int nevents, long period_us, long count)
 {
-	uint64_t *t = calloc((size_t)count * 2, sizeof(*t));
+	uint64_t *t = calloc((size_t)count * 3, sizeof(*t));
+	FILE *irqs = fopen("/proc/interrupts", "re");
 	int lead = ipi_group(cpu, nevents);
 	struct sched_param sp = { .sched_priority = 95 };
 	struct timespec next;
+	long long before;
 
-	if (!t || lead < 0)
+	if (!irqs)
+		perror("wfw-noise: /proc/interrupts");
+	if (!t || !irqs || lead < 0)
 		return 1;
+	if (cal_count(irqs, cpu) < 0) {
+		fprintf(stderr, "wfw-noise: /proc/interrupts has no CAL count of CPU %d\n", cpu);
+		return 1;
+	}
 	/* Not held up on its own CPU by others: a call's time is the IPI's. */
 	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
 		perror("wfw-noise: SCHED_FIFO");
@@ -168,16 +211,18 @@ static int ipi(int cpu, int nevents, long period_us, long count)
 			next.tv_sec++;
 		}
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		t[2 * i] = now_ns();
+		before = cal_count(irqs, cpu);
+		t[3 * i] = now_ns();
 		if (ioctl(lead, req, 0)) {
 			perror("wfw-noise: perf ioctl");
 			return 1;
 		}
-		t[2 * i + 1] = now_ns();
+		t[3 * i + 1] = now_ns();
+		t[3 * i + 2] = (uint64_t)(cal_count(irqs, cpu) - before);
 	}
 	for (long i = 0; i < count; i++)
-		printf("%llu %llu\n", (unsigned long long)t[2 * i],
-		       (unsigned long long)t[2 * i + 1]);
+		printf("%llu %llu %llu\n", (unsigned long long)t[3 * i],
+		       (unsigned long long)t[3 * i + 1], (unsigned long long)t[3 * i + 2]);
 	free(t);
 	return 0;
 }

@@ -13,17 +13,19 @@
       less the handlers' time and ExitTime (the measured timer's own
       interrupt landing in the spin), less 10% or 5 us
   test_attrib_check.py ipi DIR CALLS IRQ_BEFORE IRQ_AFTER CPU
-      wfw-noise ipi's calls (CALLS: "START END" ns per line, each one
-      function-call IPI to CPU that lasts most of the call) against the
-      rows and CPU's CAL count in the two copies of /proc/interrupts;
-      prints "rows N named M within W whole H counted C cal_rows R
-      outside O delta D calls K slow S", where N, M, W as for spin, rows
-      overlapping a slow call (over twice the median) left out (named: Cause
-      irq:CAL; within: CauseTime at most the overlap + 10% or 5 us, never
-      more than the calls lasted); H: calls wholly inside a row's interval
-      (their IPI began in it), C: of those, counted in that row's IRQCnt;
-      R: rows naming irq:CAL, O: of those, overlapping no call of ours;
-      D: the CAL delta of CPU; K: the calls
+      wfw-noise ipi's calls (CALLS: "START END CAL" per line, ns and the
+      CAL IPIs CPU took during the call; each IPI lasts most of its call)
+      against the rows and CPU's CAL count in the two copies of
+      /proc/interrupts; prints "rows N named M within W whole H counted C
+      cal_rows R outside O delta D calls K ipis I none E slow S": N, M, W
+      as for spin, over our calls that were IPIs (named: Cause irq:CAL;
+      within: CauseTime at most the overlap + 10% or 5 us, never more than
+      the calls lasted), rows overlapping a call without an IPI or a slow
+      one (over twice the median) left out; H: calls with an IPI wholly
+      inside a row's interval, C: of those, counted in its IRQCnt; R: rows
+      naming irq:CAL, O: of those, overlapping no call with an IPI; D: the
+      CAL delta of CPU; K: the calls, I: the CAL IPIs during them, E: the
+      calls without one, S: the slow ones with one
   test_attrib_check.py explain JSON DIR CAUSE
       calc --explain --json's first group against the rows: prints
       "tail T cause X rows Y", T the tail's datapoints, X what calc counts
@@ -107,7 +109,7 @@ def windows(path):
 
 
 def overlap(s, e, wins):
-    return sum(max(0, min(e, b) - max(s, a)) for a, b in wins)
+    return sum(max(0, min(e, w[1]) - max(s, w[0])) for w in wins)
 
 
 def irq_count(path, label, cpu):
@@ -124,25 +126,27 @@ def irq_count(path, label, cpu):
 
 def ipi(d, calls_file, before, after, cpu):
     calls = windows(calls_file)
-    # A call that took over twice the median was held up by more than its
-    # IPI (its CPU or the host busy): rows it overlaps are not judged.
-    med = statistics.median(b - a for a, b in calls) if calls else 0
-    slow = [(a, b) for a, b in calls if b - a > 2 * med]
+    ipis = [c for c in calls if c[2] > 0]
+    # Rows overlapping a call taken without an IPI, or one that took over
+    # twice the median (held up by more than its IPI: its CPU or the host
+    # busy), are not judged.
+    med = statistics.median(c[1] - c[0] for c in calls) if calls else 0
+    odd = [c for c in calls if c[2] == 0 or c[1] - c[0] > 2 * med]
     n = named = within = whole = counted = cal = outside = 0
     for r in rows(d):
         if r['ExitTime'] == '' or r['LTime'] == '':
             continue
         s = int(r['LTime'])
         e = s + ns(r['WakeLatency'])
-        ov = overlap(s, e, calls)
-        inside = sum(1 for a, b in calls if s <= a and b <= e)
+        ov = overlap(s, e, ipis)
+        inside = sum(1 for c in ipis if s <= c[0] and c[1] <= e)
         if r['Cause'] == 'irq:CAL':
             cal += 1
             outside += ov == 0
         if inside:
             whole += inside
             counted += min(inside, int(r['IRQCnt']))
-        if ov <= 20000 or ov <= (e - s) // 2 or overlap(s, e, slow):
+        if ov <= 20000 or ov <= (e - s) // 2 or overlap(s, e, odd):
             continue
         n += 1
         if r['Cause'] != 'irq:CAL':
@@ -153,9 +157,10 @@ def ipi(d, calls_file, before, after, cpu):
             within += 1
     delta = irq_count(after, 'CAL', cpu) - irq_count(before, 'CAL', cpu)
     print('rows %d named %d within %d whole %d counted %d cal_rows %d '
-          'outside %d delta %d calls %d slow %d' % (
+          'outside %d delta %d calls %d ipis %d none %d slow %d' % (
               n, named, within, whole, counted, cal, outside, delta,
-              len(calls), len(slow)))
+              len(calls), sum(c[2] for c in calls), len(calls) - len(ipis),
+              sum(1 for c in ipis if c[1] - c[0] > 2 * med)))
 
 
 def explain(json_file, d, cause):
