@@ -35,6 +35,9 @@ SH_LOG_COMPILER = $(LOG_COMPILER)
 # Test programs (CUnit): each case they skip is a SKIP result of its own.
 LOG_DRIVER = $(SHELL) $(top_srcdir)/tests/case-driver.sh $(top_srcdir)/build-aux/test-driver
 EXTRA_DIST += tests/run-bounded.sh tests/case-driver.sh
+# Its test lock: a test marked alone runs while no other does.
+TESTS += tests/integration/test_run_bounded.sh
+EXTRA_DIST += tests/integration/test_run_bounded.sh
 
 # Plugin directories of this build tree, for tests that run the binary.
 wfw_empty :=
