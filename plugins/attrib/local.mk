@@ -15,7 +15,7 @@ plugins_attrib_internal_libattrib_account_la_SOURCES = plugins/attrib/attrib_acc
 if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_attrib_account
 TESTS += tests/unit/test_attrib_account
-tests_unit_test_attrib_account_SOURCES = tests/unit/test_attrib_account.c
+tests_unit_test_attrib_account_SOURCES = tests/unit/test_attrib_account.c tests/unit/attrib_feed.h
 tests_unit_test_attrib_account_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/attrib
 tests_unit_test_attrib_account_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_attrib_account_LDADD = plugins/attrib/internal/libattrib_account.la \
@@ -23,7 +23,7 @@ tests_unit_test_attrib_account_LDADD = plugins/attrib/internal/libattrib_account
 # SMICnt from records carrying SMI counts (doc/attribution.md).
 check_PROGRAMS += tests/unit/test_attrib_smicnt
 TESTS += tests/unit/test_attrib_smicnt
-tests_unit_test_attrib_smicnt_SOURCES = tests/unit/test_attrib_smicnt.c
+tests_unit_test_attrib_smicnt_SOURCES = tests/unit/test_attrib_smicnt.c tests/unit/attrib_feed.h
 tests_unit_test_attrib_smicnt_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/plugins/attrib
 tests_unit_test_attrib_smicnt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_attrib_smicnt_LDADD = plugins/attrib/internal/libattrib_account.la \

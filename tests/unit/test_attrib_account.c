@@ -13,8 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "attrib_account.h"
-#include "testutil.h"
+#include "attrib_feed.h"
 
 /* ---- building streams by hand ---- */
 
@@ -46,17 +45,6 @@ static struct attrib_event nmi(uint64_t end, uint64_t dur)
 #define SOFT_IN(ts, v) ev(ts, ATTRIB_SOFTIRQ_ENTRY, v)
 #define SOFT_OUT(ts, v) ev(ts, ATTRIB_SOFTIRQ_EXIT, v)
 #define NEV(a) (sizeof(a) / sizeof((a)[0]))
-
-/* A fresh accounting holding the records, complete up to `complete`. */
-static struct attrib_acct *feed(const struct attrib_event *e, size_t n, uint64_t complete)
-{
-	struct attrib_acct *a = attrib_acct_new(0);
-
-	CU_ASSERT_FATAL(a != NULL);
-	CU_ASSERT_EQUAL(attrib_acct_add(a, e, n), 0);
-	attrib_acct_complete(a, complete);
-	return a;
-}
 
 static uint64_t sum(const struct attrib_row *r)
 {

@@ -11,8 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "attrib_account.h"
-#include "testutil.h"
+#include "attrib_feed.h"
 
 #define NO_SMI UINT64_MAX
 
@@ -34,16 +33,6 @@ static struct attrib_event rec(uint64_t ts, enum attrib_kind kind, uint32_t id,
 #define LOC_IN(ts, smi) rec(ts, ATTRIB_VEC_ENTRY, ATTRIB_VEC_LOC, smi)
 #define LOC_OUT(ts, smi) rec(ts, ATTRIB_VEC_EXIT, ATTRIB_VEC_LOC, smi)
 #define NEV(a) (sizeof(a) / sizeof((a)[0]))
-
-static struct attrib_acct *feed(const struct attrib_event *e, size_t n, uint64_t complete)
-{
-	struct attrib_acct *a = attrib_acct_new(0);
-
-	CU_ASSERT_FATAL(a != NULL);
-	CU_ASSERT_EQUAL(attrib_acct_add(a, e, n), 0);
-	attrib_acct_complete(a, complete);
-	return a;
-}
 
 /* SMICnt of [s, s + lat); the row itself must be answered. */
 static int64_t smicnt(struct attrib_acct *a, uint64_t s, int64_t lat)
