@@ -47,6 +47,7 @@ struct filter {
 	struct wultfw_schema schema;
 	struct wfw_writer w;		/* datapoints.csv or datapoints.wfb */
 	bool cut;			/* chunks read (in_chunks) ended at a stop */
+	bool chunked;			/* read in chunks: no reader saw every name */
 	bool stopped;			/* a signal cut the rows short */
 };
 
@@ -185,6 +186,7 @@ static int in_chunks(struct filter *f, unsigned jobs)
 		f->sel.kept = a.kept;
 		f->sel.dropped = a.dropped;
 		f->cut = a.stopped;
+		f->chunked = true;
 		return 0;
 	}
 	if (ret != -EAGAIN)
@@ -380,6 +382,19 @@ static void remove_partial(const struct filter *f)
 			f->rep.tmp ? "; left as it was: " : "", f->rep.tmp ? f->rep.final : "");
 }
 
+/*
+ * A name compared with that no row has (ReqCState == "C7" keeps nothing),
+ * once the reader saw every row: each chunk's reader saw only its own.
+ */
+static void warn_unmatched(const struct filter *f)
+{
+	char msg[1024];
+
+	if (!f->chunked && !f->stopped &&
+	    wfw_select_unmatched(&f->sel, wfw_reader_schema(f->rd), msg, sizeof(msg)))
+		fprintf(stderr, "wultfw filter: warning: %s: %s\n", f->path, msg);
+}
+
 /* A whole new result built beside an old NEWRESULT takes its place. */
 static int commit(struct filter *f)
 {
@@ -426,6 +441,7 @@ static int filter_rows(struct filter *f)
 			(unsigned long long)f->sel.kept,
 			(unsigned long long)(f->sel.kept + f->sel.dropped),
 			f->path, f->rep.final);
+	warn_unmatched(f);
 	return ret;
 }
 

@@ -75,6 +75,8 @@ static const struct {
 	{ "&&", TOK_AND }, { "||", TOK_OR }, { "==", TOK_EQ }, { "!=", TOK_NE },
 	{ "<=", TOK_LE }, { ">=", TOK_GE }, { "<", TOK_LT }, { ">", TOK_GT },
 	{ "!", TOK_NOT }, { "(", TOK_LPAREN }, { ")", TOK_RPAREN },
+	/* pandas' spelling, as wult's --include takes it (see expr.h). */
+	{ "&", TOK_AND }, { "|", TOK_OR }, { "~", TOK_NOT },
 };
 
 /* pandas' query words, as wult's --include takes them. */
@@ -130,12 +132,12 @@ void expr_lex(const char *text, size_t *pos, struct tok *t)
 
 		if (!strncmp(p, ops[i].text, n)) {
 			t->kind = ops[i].kind;
+			strcpy(t->text, ops[i].text);	/* which spelling: '~' */
 			*pos += n;
 			return;
 		}
 	}
 	bad(t, *p == '=' ? "'=' is not a comparison: use '=='" :
-	       *p == '&' ? "use '&&' for and" :
-	       *p == '|' ? "use '||' for or" : "unexpected character");
+	       "unexpected character");
 	(*pos)++;
 }

@@ -17,7 +17,8 @@ enum tok_kind {
 struct tok {
 	enum tok_kind kind;
 	size_t pos;			/* offset in the expression */
-	char text[TOK_TEXT_MAX];	/* NAME, STR, NUM's unit, BAD's reason */
+	char text[TOK_TEXT_MAX];	/* NAME, STR, NUM's unit, BAD's reason,
+					   an operator's spelling */
 	double num;			/* NUM */
 };
 

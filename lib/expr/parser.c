@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,13 +89,29 @@ fail:
 	return NULL;
 }
 
+static bool is_tilde(const struct tok *t)
+{
+	return t->kind == TOK_NOT && !strcmp(t->text, "~");
+}
+
 static struct node *parse_not(struct parser *p)
 {
 	struct node *n;
+	bool tilde;
 
 	if (p->tok.kind != TOK_NOT)
 		return parse_cmp(p);
+	tilde = is_tilde(&p->tok);
 	advance(p);
+	/*
+	 * pandas' ~ inverts the value right after it (~LDist > 5 compares
+	 * -LDist-1): only ~(...) means the same there and here.
+	 */
+	if (tilde && p->tok.kind != TOK_LPAREN && !is_tilde(&p->tok) &&
+	    !p->failed) {
+		expr_error(p, p->tok.pos, "'~' negates a parenthesised expression only, as in pandas: ~(LDist > 5)");
+		return NULL;
+	}
 	n = new_node(p, NODE_NOT);
 	if (n)
 		n->left = parse_not(p);

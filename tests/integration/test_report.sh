@@ -166,7 +166,7 @@ expect_sampled huge.check "CSV"
 "$WULTFW" report -o r-huge2 -m WakeLatency huge.csv 2>/dev/null
 cmp -s r-huge/data.js r-huge2/data.js && ok "the same file, the same sample" || fail "two reports of one file differ"
 open_report huge r-huge 1
-expect_in huge.dom "density from a uniform sample of 250000 of 1200000" "the page says what is sampled"
+expect_in huge.dom "the density is drawn from a uniform sample of 250000 of 1200000" "the page says what is sampled"
 over=$(python3 -c 'import json, sys; s = open(sys.argv[1]).read()
 print(json.loads(s[s.index("=") + 1:].rstrip().rstrip(";"))["metrics"][0]["dist"][0]["hist"]["over"])' r-huge/data.js)
 expect_in huge.dom "over: $over datapoints above " "the histogram labels its over bin with the count and range"

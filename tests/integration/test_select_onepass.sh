@@ -78,6 +78,9 @@ check late_number_ne '$3 != 7' --include 'Late != 7'
 check late_text '$4 == "y"' --include 'Tag == "y"'
 check mixed '($3 != "" && $3 >= 10) && !($2 == "C10" || $4 == "x")' \
 	--include 'Late >= 10' --exclude 'State == "C10" || Tag == "x"'
+# pandas' spelling, as wult's users write --include: & | ~ as and, or, not.
+check pandas '$2 == "C10" || ($1 > 40 && $2 != "C1")' \
+	--include 'State == "C10" | Lat > 40 & ~(State == "C1")'
 
 # A column typed late that does not fit the comparison: an error naming
 # it, as when the types are known before the first row.
@@ -87,9 +90,10 @@ expect_in bad1.err "--include: in the rows after the first 5000: column 'Late' h
 expect_in bad1.err '  Late == "x"
           ^' "with a caret"
 # A misspelt name: every tool says so after the rows, with the names.
-for t in report convert; do
+for t in report convert filter; do
 	case $t in
 	report) "$WULTFW" report res -o typo.r -m N --include 'State == "c10"' 2>typo.err ;;
+	filter) "$WULTFW" filter res -o typo.f --include 'State == "c10"' 2>typo.err ;;
 	convert) "$WULTFW" convert res/datapoints.csv -o typo.csv --include 'State == "c10"' 2>typo.err ;;
 	esac
 	expect_status 0 $? "$t: a misspelt name is no error"

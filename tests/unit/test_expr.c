@@ -89,6 +89,34 @@ static void test_precedence(void)
 	CU_ASSERT_EQUAL(eval("((((LDist > 20))))"), 1);
 }
 
+/* pandas' query spelling, as wult's users write --include. */
+static void test_pandas(void)
+{
+	CU_ASSERT_EQUAL(eval("WakeLatency > 100 & ReqCState == \"C6\""), 1);
+	CU_ASSERT_EQUAL(eval("WakeLatency > 100 & ReqCState == \"C1\""), 0);
+	CU_ASSERT_EQUAL(eval("(WakeLatency < 10000) | (SMICnt < 1)"), 1);
+	CU_ASSERT_EQUAL(eval("SMICnt == 1 | LDist > 30"), 0);
+	/* & binds tighter than |, as and/or, also mixed with && and or */
+	CU_ASSERT_EQUAL(eval("SMICnt == 0 | SMICnt == 1 & LDist > 99"), 1);
+	CU_ASSERT_EQUAL(eval("(SMICnt == 0 | SMICnt == 1) & LDist > 99"), 0);
+	CU_ASSERT_EQUAL(eval("SMICnt == 0 && LDist > 20 | LDist > 99 and SMICnt == 1"), 1);
+	CU_ASSERT_EQUAL(eval("~(SMICnt == 1)"), 1);
+	CU_ASSERT_EQUAL(eval("~(SMICnt == 0) | ~(LDist > 20)"), 0);
+	CU_ASSERT_EQUAL(eval("~~(SMICnt == 0)"), 1);
+	CU_ASSERT_EQUAL(eval("~~SMICnt == 0"), -1);
+	CU_ASSERT_EQUAL(eval("~(~(SMICnt == 0))"), 1);
+	CU_ASSERT_EQUAL(eval("~ (ReqCState == 'C6' & WakeLatency>0.1ms)"), 0);
+	/* pandas' ~ inverts the value after it: only ~(...) means "not" there */
+	CU_ASSERT_EQUAL(eval("~SMICnt > 0"), -1);
+	TU_ASSERT_CONTAINS(err, "'~' negates a parenthesised expression only");
+	TU_ASSERT_CONTAINS(err, "\n  ~SMICnt > 0\n   ^");
+	CU_ASSERT_EQUAL(eval("LDist > 1 | | LDist < 2"), -1);
+	TU_ASSERT_CONTAINS(err, "\n  LDist > 1 | | LDist < 2\n              ^");
+	CU_ASSERT_EQUAL(eval("LDist > 1 ~ LDist < 2"), -1);
+	TU_ASSERT_CONTAINS(err, "'&&' or '||' expected");
+	TU_ASSERT_CONTAINS(err, "\n  LDist > 1 ~ LDist < 2\n            ^");
+}
+
 static void test_units(void)
 {
 	CU_ASSERT_EQUAL(eval("WakeLatency > 0.1ms"), 1);
@@ -190,7 +218,8 @@ static void test_bad_input(void)
 	TU_ASSERT_CONTAINS(err, "needs a column");
 	CU_ASSERT_EQUAL(eval("LDist > 0x10"), -1);
 	CU_ASSERT_EQUAL(eval("LDist > 1 &"), -1);
-	TU_ASSERT_CONTAINS(err, "use '&&'");
+	TU_ASSERT_CONTAINS(err, "ends where a value is expected");
+	TU_ASSERT_CONTAINS(err, "\n  LDist > 1 &\n             ^");
 	CU_ASSERT_EQUAL(eval("LDist > 1 &&"), -1);
 	CU_ASSERT_EQUAL(eval("LDist > 1 && ()"), -1);
 	/* A name of an enum column left without quotes, on either side. */
@@ -449,5 +478,6 @@ int main(void)
 	CU_add_test(s, "types learned late", test_late_types);
 	CU_add_test(s, "a late type that does not fit", test_late_misfit);
 	CU_add_test(s, "names no row has", test_unmatched_names);
+	CU_add_test(s, "pandas' & | ~", test_pandas);
 	return tu_run();
 }

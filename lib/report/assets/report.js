@@ -233,6 +233,20 @@ function plot(div, traces, layout) {
 	return points;
 }
 
+// How a large result's scatter plots are drawn: its tail as datapoints
+// (above tails[], the percentiles the results' sizes chose), the rest as
+// density.
+function largeNote(rep, m, tails) {
+	var pcts = tails.map(function (p) { return "p" + p; }).join(" / ");
+	return "Large result: the scatter plots show each datapoint above " +
+		(tails.length > 1 ? "its result's " + pcts : pcts) + " of " + m.name +
+		" as itself (p99, or the higher percentile that leaves " + rep.tail_points +
+		" datapoints above it when p99 would leave more). Below that, datapoints are drawn as density on a " +
+		rep.grid + "x" + rep.grid + " grid: one marker per cell at the mean of its datapoints, sized by their" +
+		" number (hover shows it). Histograms count every datapoint; the CCDF shows the " + rep.ccdf_tail +
+		" largest values one by one.";
+}
+
 // Results too large to keep whole: say which parts of the plots are drawn
 // from their sample and which are exact.
 function sampleNotes(rep, m) {
@@ -241,13 +255,13 @@ function sampleNotes(rep, m) {
 		var r = rep.results[ri];
 		if (!d || !d.sampled || !r.sample)
 			return;
-		notes.push((rep.results.length > 1 ? r.id + ": " : "") +
-			"density from a uniform sample of " + r.sample + " of " + r.rows +
-			" datapoints (each standing for about " + fmt(r.rows / r.sample) +
-			"; the same file gives the same sample); all " + d.sampled.tail + " datapoints above " +
-			fmt(d.sampled.above) + (m.unit ? " " + m.unit : "") + " of " + m.name +
-			" shown as themselves. Histogram counts below that are the sample's, scaled to all " +
-			d.sampled.rows + " values; the CCDF is exact above it and read from the sample below." +
+		notes.push("Sampled result" + (rep.results.length > 1 ? " " + r.id : "") +
+			": the density is drawn from a uniform sample of " + r.sample + " of " + r.rows +
+			" datapoints (each stands for about " + fmt(r.rows / r.sample) +
+			"; the same file gives the same sample), and all " + d.sampled.tail + " datapoints above " +
+			fmt(d.sampled.above, m.unit) + " of " + m.name + " are shown as themselves." +
+			" Below that value the histogram counts the sample, scaled to all " + d.sampled.rows +
+			" values, and the CCDF is read from the sample; above it both are exact." +
 			" The summary table is computed from every datapoint.");
 	});
 	return notes;
@@ -393,13 +407,7 @@ function metricPanel(rep, m, panel) {
 			      yaxis: { title: { text: "share of datapoints >= x" }, type: "log", exponentformat: "power" } }))
 		empty.push(m.name + " CCDF");
 	if (reduced)
-		panel.appendChild(el("p", { class: "note" },
-			"Large result: the scatter plots show every datapoint above the " +
-			tails.map(function (p) { return "p" + p; }).join(" / ") + " of " + m.name +
-			" (the 99th percentile, or a higher one that leaves at most " + rep.tail_points +
-			" datapoints) as itself; below it, datapoints are drawn as density on a " + rep.grid + "x" + rep.grid +
-			" grid, one marker per cell at the mean of its datapoints, sized by their number (hover shows it)." +
-			" Histograms count every datapoint; the CCDF shows the " + rep.ccdf_tail + " largest values one by one."));
+		panel.appendChild(el("p", { class: "note" }, largeNote(rep, m, tails)));
 	var bins = binsNote(m);
 	if (bins)
 		panel.appendChild(el("p", { class: "note bins" }, bins));

@@ -1,0 +1,47 @@
+#!/bin/sh
+# The report's notes on a large and on a sampled result, word for word
+# (issue 31: a percentile named twice as two different ones, a note that
+# began mid-sentence): report.js's note functions run in node on data
+# shaped as data.js gives it, for one result and for a diff of two.
+. "${abs_top_srcdir:?}/tests/integration/lib.sh"
+cd "$work" || exit 1
+command -v node >/dev/null 2>&1 || { echo "SKIP: no node here to run report.js's note functions"; exit 77; }
+
+timeout 60 node - "$srcdir/lib/report/assets/report.js" >notes.txt 2>node.err <<'JS'
+const fs = require("fs"), vm = require("vm");
+// Only what report.js touches when it loads; the notes need no page.
+const ctx = { window: {}, performance: { now: () => 0 },
+	      document: { addEventListener: () => {} } };
+vm.createContext(ctx);
+vm.runInContext(fs.readFileSync(process.argv[2], "utf8"), ctx);
+const rep = { tail_points: 10000, grid: 100, ccdf_tail: 2000,
+	      results: [{ id: "r1", rows: 1200000, sample: 250000 }] };
+const m = { name: "WakeLatency", unit: "us",
+	    dist: [{ sampled: { tail: 10000, above: 41.25, rows: 1200000 } }] };
+console.log(ctx.largeNote(rep, m, [99.1667]));
+console.log(ctx.sampleNotes(rep, m).join("\n"));
+rep.results.push({ id: "r2", rows: 3000000, sample: 250000 });
+m.dist.push({ sampled: { tail: 10000, above: 60, rows: 3000000 } });
+console.log(ctx.largeNote(rep, m, [99.1667, 99.6667]));
+console.log(ctx.sampleNotes(rep, m).join("\n"));
+JS
+expect_status 0 $? "node runs the note functions"
+sed 's/^/    /' notes.txt node.err
+
+# expect_line N TEXT: line N of notes.txt is TEXT, whole.
+expect_line() {
+	got=$(sed -n "$1p" notes.txt)
+	[ "$got" = "$2" ] && ok "note $1 reads as it should" ||
+		fail "note $1 reads: $got"
+}
+expect_line 1 "Large result: the scatter plots show each datapoint above p99.1667 of WakeLatency as itself (p99, or the higher percentile that leaves 10000 datapoints above it when p99 would leave more). Below that, datapoints are drawn as density on a 100x100 grid: one marker per cell at the mean of its datapoints, sized by their number (hover shows it). Histograms count every datapoint; the CCDF shows the 2000 largest values one by one."
+expect_line 2 "Sampled result: the density is drawn from a uniform sample of 250000 of 1200000 datapoints (each stands for about 4.800; the same file gives the same sample), and all 10000 datapoints above 41.250 us of WakeLatency are shown as themselves. Below that value the histogram counts the sample, scaled to all 1200000 values, and the CCDF is read from the sample; above it both are exact. The summary table is computed from every datapoint."
+expect_in notes.txt "show each datapoint above its result's p99.1667 / p99.6667 of WakeLatency as itself" "a diff names each result's percentile"
+expect_in notes.txt "Sampled result r2: the density is drawn from a uniform sample of 250000 of 3000000 datapoints" "a diff's sampled note names its result first"
+# Every note a sentence: a capital first, a full stop last, and no
+# percentile called by two names.
+bad=$(grep -cv '^[A-Z].*\.$' notes.txt)
+[ "$bad" = 0 ] && ok "every note is whole sentences" || fail "$bad notes start or end mid-sentence"
+grep -q "99th percentile" notes.txt && fail "a note names the 99th percentile beside another" ||
+	ok "one name for the percentile"
+[ "$failures" -eq 0 ] || exit 1
