@@ -47,7 +47,7 @@ open_report() {
 		fail "$1: plots draw fewer datapoints than data.js gives them:"
 		grep '^drawn-short' "$1.drawn" | head -8 | sed 's/^/    /'
 	else
-		ok "$1: every plot draws all its datapoints ($(grep -c . "$1.drawn") histograms, scatter plots and CCDFs counted)"
+		ok "$1: every plot draws all its datapoints ($(grep -c . "$1.drawn") counts of histogram sets, scatter plots and CCDFs)"
 	fi
 }
 
