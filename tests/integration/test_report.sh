@@ -7,6 +7,9 @@
 # a JavaScript error (report.js sets the footer's data-status); a
 # screenshot of each goes to test_report-shots/. Every run has a time
 # limit; a part this machine cannot measure (now) is skipped, named.
+# Every page's plots must draw every datapoint data.js gives them
+# (test_report_drawn.js counts what plotly drew), a page of 150 discrete
+# values and one with lone tail datapoints included.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
 export WULTFW_REPORT_ASSETS="$srcdir/lib/report/assets"
@@ -19,8 +22,11 @@ shots="$top/tests/integration/test_report-shots"
 rm -rf "$shots" && mkdir -p "$shots"
 cd "$work" || exit 1
 
-# open NAME DIR TABS: DIR/index.html draws TABS tabs, no error; screenshot.
+# open NAME DIR TABS: DIR/index.html draws TABS tabs, no error, every
+# datapoint its plots were given drawn (drawn.js); screenshot.
 open_report() {
+	cp "$srcdir/tests/integration/test_report_drawn.js" "$2/drawn.js" &&
+		sed -i 's|<script src="report.js"></script>|&<script src="drawn.js"></script>|' "$2/index.html"
 	timeout 300 "$chromium" --headless --no-sandbox --disable-gpu \
 		--enable-unsafe-swiftshader --hide-scrollbars \
 		--user-data-dir="$work/chromium-profile" \
@@ -34,6 +40,15 @@ open_report() {
 	   sed 's/^/    /' "$1.chromium.log" | grep -v -e dbus -e 'GL Driver' | head -5 ;;
 	esac
 	[ -s "$shots/$1.png" ] && ok "$1: screenshot $shots/$1.png" || fail "$1: no screenshot"
+	sed -n '/<pre id="drawn">/,/<\/pre>/p' "$1.dom" | sed 's/<[^>]*>//g; /^$/d' >"$1.drawn"
+	if ! grep -q '^drawn-ok' "$1.drawn"; then
+		fail "$1: drawn.js counted nothing: $(grep -m1 . "$1.drawn")"
+	elif grep -q '^drawn-short' "$1.drawn"; then
+		fail "$1: plots draw fewer datapoints than data.js gives them:"
+		grep '^drawn-short' "$1.drawn" | head -8 | sed 's/^/    /'
+	else
+		ok "$1: every plot draws all its datapoints ($(grep -c . "$1.drawn") counts of histogram sets, scatter plots and CCDFs)"
+	fi
 }
 
 cat >timer.cfg <<'CFG'
@@ -60,6 +75,28 @@ expect_in timer.dom '<p class="descr">TAI - LTime: launch time to the measuring 
 for key in '"kernel": ' '"hostname": ' '"cpuidle_driver": ' '"cpuidle_governor": '; do
 	expect_in r-timer/data.js "$key" "the intro has $key from info.yml"
 done
+
+# Every datapoint drawn (issue 31): 150 rows of six discrete values (each
+# bin with empty neighbours), and a bulk with a lone datapoint inside the
+# bins' range and one far above it (the over bin).
+awk 'BEGIN { srand(3); split("10 12 15 21 33 47", vs, " "); split("POLL C1 C6", cs, " ");
+	print "WakeLatency,LDist,ReqCState";
+	for (i = 0; i < 150; i++) printf "%d,%d,%s\n", vs[1 + int(rand() * 6)], 20 + (i * 7) % 480, cs[1 + i % 3];
+}' >discrete.csv
+awk 'BEGIN { srand(4); split("POLL C1 C6", cs, " ");
+	print "WakeLatency,LDist,ReqCState";
+	for (i = 0; i < 4000; i++) {
+		w = i == 1234 ? 27.5 : i == 2345 ? 900 : 10 + 10 * rand();
+		printf "%.3f,%.3f,%s\n", w, 20 + rand() * 480, cs[1 + i % 3];
+	}
+}' >lone.csv
+"$WULTFW" report -o r-discrete discrete.csv 2>/dev/null && "$WULTFW" report -o r-lone lone.csv 2>/dev/null
+expect_status 0 $? "reports of 150 discrete values and of a lone tail"
+open_report discrete r-discrete 1
+expect_in discrete.drawn "drawn-ok WakeLatency histogram all: 150 of 150" "the 150 discrete values all in the histogram"
+open_report lone r-lone 1
+expect_in lone.drawn "drawn-ok WakeLatency histogram C1: 1333 of 1333" "the lone datapoint at 27.5 us in C1's histogram"
+expect_in lone.drawn "drawn-ok WakeLatency ccdf lone.csv: largest value 900 drawn" "the far one at the CCDF's end"
 
 "$WULTFW" report -o r-bin out/timer/datapoints.wfb 2>/dev/null
 expect_status 0 $? "report of the binary file"

@@ -298,6 +298,36 @@ function overMark(lay, h, prefix, unit, color, ri) {
 			       bgcolor: "rgba(255,255,255,0.8)", text: prefix + "over: " + overText(h, h.over, unit) });
 }
 
+// A histogram's bins as outlined bars: every non-empty bin drawn on its
+// own, from the axis up to its count and across its width, so a bin whose
+// neighbours are empty shows too (a line through bin centres with gaps for
+// empty bins leaves a lone bin a single point, which plotly does not draw;
+// the gl2d bundle has no bar trace). Runs of non-empty bins share edges;
+// each run ends at 0, which a log axis draws down to its bottom.
+function histTrace(hist, set) {
+	var x = [], y = [], text = [], c = set.counts;
+	var edge = function (i) { return hist.lo + i * hist.width; };
+	var label = function (i) {
+		return c[i] + " datapoint" + (c[i] === 1 ? "" : "s") + " from " + fmt(edge(i)) + " to " + fmt(edge(i + 1));
+	};
+	var add = function (xv, yv, i) { x.push(xv); y.push(yv); text.push(label(i)); };
+	for (var i = 0; i < c.length; i++) {
+		if (!c[i])
+			continue;
+		if (i === 0 || !c[i - 1])
+			add(edge(i), 0, i);
+		add(edge(i), c[i], i);
+		add(edge(i + 1), c[i], i);
+		if (i + 1 === c.length || !c[i + 1]) {
+			add(edge(i + 1), 0, i);
+			x.push(null); y.push(null); text.push("");
+		}
+	}
+	return { type: "scatter", mode: "lines", name: set.name, legendgroup: set.name,
+		 line: { color: set.color, width: 1.5, dash: set.dash }, x: x, y: y, text: text,
+		 hovertemplate: "%{text}<extra>" + set.name + "</extra>" };
+}
+
 // Counts on a log axis (a bin of one datapoint still shows), or linear.
 function histLayout(m) {
 	var axis = function (type) { return [{ "yaxis.type": type }]; };
@@ -376,9 +406,8 @@ function metricPanel(rep, m, panel) {
 		if (!d)
 			return;
 		var c = PALETTE[ri % PALETTE.length];
-		// Step lines: overlays read better than bars, and plotly's small
-		// gl2d bundle has no bar trace. One per result, and one per group
-		// (C-state, precise level) when a result has several.
+		// One outline per result, and one per group (C-state, precise
+		// level) when a result has several.
 		var name = function (g) { return rep.results.length > 1 ? rep.results[ri].id + " " + g : g; };
 		var sets = [{ name: rep.results.length > 1 ? rep.results[ri].id : "all", counts: d.hist.counts,
 			      over: d.hist.over, color: c }];
@@ -387,12 +416,7 @@ function metricPanel(rep, m, panel) {
 				    color: rep.results.length > 1 ? PALETTE[(ri + 1 + gi) % PALETTE.length] : stateColor(rep, g.name) });
 		});
 		sets.forEach(function (h) {
-			ht.push({ type: "scatter", mode: "lines", name: h.name, legendgroup: h.name,
-				line: { shape: "hvh", color: h.color, width: 1.5, dash: h.dash },
-				x: h.counts.map(function (_, i) { return d.hist.lo + (i + 0.5) * d.hist.width; }),
-				y: h.counts.map(function (n) { return n || null; }),
-				hovertemplate: "%{y} datapoints at %{x} (bin " + fmt(d.hist.width) + " wide)<extra>" +
-					h.name + "</extra>" });
+			ht.push(histTrace(d.hist, h));
 			if (h.over)
 				ht.push(overTrace(d.hist, h, m.unit));
 		});

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+// Test only (test_report.sh adds it to a report's index.html): once the page
+// says it drew, count what its plots show against what data.js gave them:
+// each histogram bin and over bin a line through its count over its
+// place, each scatter marker inside the axes (weighted by the datapoints it
+// stands for; a WebGL canvas: its points inside the axes' ranges), each
+// CCDF's largest value on its line. One line per plot and set into
+// <pre id="drawn">: "drawn-ok ..." or "drawn-short ...".
+(function () {
+var out = [];
+function say(ok, what) { out.push((ok ? "drawn-ok " : "drawn-short ") + what); }
+function segments(paths) {
+	var segs = [];
+	paths.forEach(function (p) {
+		var d = p.getAttribute("d") || "", x = 0, y = 0;
+		var re = /([MLHVZ])([^MLHVZ]*)/g, c;
+		while ((c = re.exec(d))) {
+			var n = c[2].split(/[ ,]+/).filter(function (s) { return s !== ""; }).map(Number);
+			if (c[1] === "M" || c[1] === "L") {
+				for (var k = 0; k + 1 < n.length; k += 2) {
+					if (c[1] === "L" || k)
+						segs.push([x, y, n[k], n[k + 1]]);
+					x = n[k]; y = n[k + 1];
+				}
+			} else if (c[1] === "H") {
+				n.forEach(function (v) { segs.push([x, y, v, y]); x = v; });
+			} else if (c[1] === "V") {
+				n.forEach(function (v) { segs.push([x, y, x, v]); y = v; });
+			}
+		}
+	});
+	return segs;
+}
+function traceEls(gd) {
+	var m = {};
+	gd.querySelectorAll(".scatterlayer .trace").forEach(function (g) {
+		var cd = g.__data__;
+		if (cd && cd[0] && cd[0].trace)
+			m[cd[0].trace.name] = g;
+	});
+	return m;
+}
+// A line through the bin's top (count c over its centre x), within a
+// pixel: plotly merges corners less than a pixel apart, and bins narrower
+// than a pixel (a diff's results on one axis) show as one column whose
+// lines still reach each count.
+function near(s, px, py) {
+	var dx = s[2] - s[0], dy = s[3] - s[1], l = dx * dx + dy * dy;
+	var t = l ? Math.max(0, Math.min(1, ((px - s[0]) * dx + (py - s[1]) * dy) / l)) : 0;
+	return Math.hypot(s[0] + t * dx - px, s[1] + t * dy - py) <= 1;
+}
+function shows(segs, xa, ya, x, c) {
+	var px = xa.c2p(x), py = ya.c2p(c);
+	// Inside the plot area, above its floor (a count on the x axis line is not seen).
+	if (!(px >= -0.5 && px <= xa._length + 0.5 && py >= -0.5 && py <= ya._length - 1))
+		return false;
+	return segs.some(function (s) { return near(s, px, py); });
+}
+function histCheck(rep, m, gd) {
+	var els = traceEls(gd), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+	m.dist.forEach(function (d, ri) {
+		if (!d)
+			return;
+		var h = d.hist, id = rep.results[ri].id, multi = rep.results.length > 1;
+		var sets = [{ name: multi ? id : "all", counts: h.counts, over: h.over }];
+		(h.groups || []).forEach(function (g) {
+			sets.push({ name: multi ? id + " " + g.name : g.name, counts: g.counts, over: g.over });
+		});
+		sets.forEach(function (s) {
+			var g = els[s.name], segs = g ? segments(Array.from(g.querySelectorAll("path.js-line"))) : [];
+			var want = 0, got = 0;
+			s.counts.forEach(function (c, i) {
+				want += c;
+				if (c > 0 && shows(segs, xa, ya, h.lo + (i + 0.5) * h.width, c))
+					got += c;
+			});
+			if (s.over) {
+				want += s.over;
+				var o = els[s.name + " over"];
+				var osegs = o ? segments(Array.from(o.querySelectorAll("path.js-line"))) : [];
+				if (shows(osegs, xa, ya, h.hi + 8 * h.width, s.over))
+					got += s.over;
+			}
+			say(got === want, m.name + " histogram " + s.name + ": " + got + " of " + want);
+		});
+	});
+}
+function scatterCheck(rep, m, axis, gd) {
+	var xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, want = 0, got = 0, gl = false;
+	var byName = {};
+	m.scatter[axis].forEach(function (gs, ri) {
+		gs.forEach(function (g) {
+			byName[rep.results.length > 1 ? rep.results[ri].id + " " + g.name : g.name] = g;
+			g.w.forEach(function (n) { want += n; });
+		});
+	});
+	gd._fullData.forEach(function (t) {
+		var g = byName[t.name];
+		if (!g)
+			return;
+		if (t.type === "scattergl") {	// a canvas: every point inside the axes' ranges
+			gl = true;
+			var xr = xa.range.map(xa.r2c), yr = ya.range.map(ya.r2c);
+			g.x.forEach(function (x, i) {
+				var y = g.y[i];
+				if (x >= Math.min(xr[0], xr[1]) && x <= Math.max(xr[0], xr[1]) &&
+				    y >= Math.min(yr[0], yr[1]) && y <= Math.max(yr[0], yr[1]))
+					got += g.w[i];
+			});
+		}
+	});
+	gd.querySelectorAll(".scatterlayer .trace").forEach(function (el) {
+		var g = byName[el.__data__[0].trace.name];
+		if (!g)
+			return;
+		el.querySelectorAll("path.point").forEach(function (p) {
+			var pt = p.__data__, px = xa.c2p(pt.x), py = ya.c2p(pt.y);
+			if (px >= -1 && px <= xa._length + 1 && py >= -1 && py <= ya._length + 1)
+				got += g.w[pt.i];
+		});
+	});
+	say(got === want, m.name + " scatter-" + axis + (gl ? " (WebGL: in range)" : "") + ": " + got + " of " + want);
+}
+function ccdfCheck(rep, m, gd) {
+	var els = traceEls(gd), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+	m.dist.forEach(function (d, ri) {
+		if (!d || !d.ccdf.x.length)
+			return;
+		var id = rep.results[ri].id, g = els[id], n = d.ccdf.x.length;
+		var segs = g ? segments(Array.from(g.querySelectorAll("path.js-line"))) : [];
+		var px = xa.c2p(d.ccdf.x[n - 1]), py = ya.c2p(d.ccdf.p[n - 1]);
+		var ok = segs.some(function (s) { return near(s, px, py); });
+		say(ok, m.name + " ccdf " + id + ": largest value " + d.ccdf.x[n - 1] + (ok ? " drawn" : " not drawn"));
+	});
+}
+function check() {
+	var rep = window.WFW_REPORT;
+	document.querySelectorAll(".panel").forEach(function (p, i) {
+		var m = rep.metrics[i];
+		if (!m)
+			return;
+		p.querySelectorAll(".plots > .plot").forEach(function (gd) {
+			var k = gd.dataset.kind;
+			if (k === "histogram")
+				histCheck(rep, m, gd);
+			else if (k === "ccdf")
+				ccdfCheck(rep, m, gd);
+			else if (k.indexOf("scatter-") === 0)
+				scatterCheck(rep, m, k.slice(8), gd);
+		});
+	});
+}
+function wait() {
+	var st = document.getElementById("status").dataset.status;
+	if (st !== "ok" && st !== "error")
+		return setTimeout(wait, 200);
+	try {
+		check();
+	} catch (e) {
+		out.push("drawn-short check failed: " + e);
+	}
+	var pre = document.createElement("pre");
+	pre.id = "drawn";
+	pre.textContent = out.join("\n");
+	document.body.appendChild(pre);
+}
+setTimeout(wait, 200);
+})();
