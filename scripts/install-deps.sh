@@ -76,9 +76,11 @@ apt_get install -y -qq --no-install-recommends $packages >/dev/null
 echo "install-deps.sh: Debian packages installed"
 # wultfw report's charting library, copied into every report (not vendored):
 # plotly.js's gl2d bundle (scatter, scattergl), a third of the full one's
-# load time (doc/benchmarks.md, "Reports").
+# load time (doc/benchmarks.md, "Reports"). npm also builds the Debian
+# package (debian/rules fetches plotly.js with it); another npm (NodeSource's
+# nodejs has one) does as well.
+command -v npm >/dev/null || apt_get install -y -qq --no-install-recommends npm >/dev/null
 if ! [ -r /usr/lib/node_modules/plotly.js-gl2d-dist-min/plotly-gl2d.min.js ]; then
-	command -v npm >/dev/null || apt_get install -y -qq --no-install-recommends npm >/dev/null
 	npm install -g --silent plotly.js-gl2d-dist-min@3 >/dev/null
 fi
 echo "install-deps.sh: plotly.js installed"

@@ -202,21 +202,46 @@ static const char *assets_dir(const char **var)
 	return WFW_REPORT_ASSETS_DIR;
 }
 
+/*
+ * plotly.js: the environment's (*var set to its name), else the copy
+ * installed beside the page, else the one configure found (for a build
+ * tree's wultfw that one first, as for the page); NULL if none is readable.
+ */
+static const char *plotly_js(const char **var)
+{
+	const char *paths[] = { WFW_REPORT_ASSETS_DIR "/plotly.min.js", WFW_PLOTLY_JS };
+	const char *env = getenv("WULTFW_PLOTLY_JS");
+
+	*var = NULL;
+	if (env && *env) {
+		*var = "WULTFW_PLOTLY_JS";
+		return env;
+	}
+	if (in_build_tree()) {
+		paths[0] = WFW_PLOTLY_JS;
+		paths[1] = WFW_REPORT_ASSETS_DIR "/plotly.min.js";
+	}
+	for (size_t i = 0; i < 2; i++)
+		if (*paths[i] && !access(paths[i], R_OK))
+			return paths[i];
+	return NULL;
+}
+
 int wfw_report_copy_assets(const char *dir, char *err, size_t errlen)
 {
-	const char *plotly = getenv("WULTFW_PLOTLY_JS"), *avar, *pvar = NULL;
-	const char *adir = assets_dir(&avar);
+	const char *avar, *pvar;
+	const char *adir = assets_dir(&avar), *plotly = plotly_js(&pvar);
 	char from[PATH_MAX];
 	int ret = 0;
 
-	if (plotly && *plotly)
-		pvar = "WULTFW_PLOTLY_JS";
-	else
-		plotly = WFW_PLOTLY_JS;
-	if (!*plotly || access(plotly, R_OK)) {
-		snprintf(err, errlen, "plotly.min.js %s%s: install it with 'npm install -g plotly.js-gl2d-dist-min@3' and re-run configure, or set WULTFW_PLOTLY_JS=PATH",
-			 *plotly ? "not readable at " : "was not found by configure",
-			 plotly);
+	if (!plotly) {
+		snprintf(err, errlen, "plotly.min.js is not installed (%s/plotly.min.js): install it with 'npm install -g plotly.js-gl2d-dist-min@3', re-run configure and make install, or set WULTFW_PLOTLY_JS=PATH",
+			 WFW_REPORT_ASSETS_DIR);
+		return -ENOENT;
+	}
+	if (pvar && access(plotly, R_OK)) {
+		snprintf(err, errlen, "plotly.min.js not readable at %s (from WULTFW_PLOTLY_JS): %s",
+			 plotly, strerror(errno));
 		return -ENOENT;
 	}
 	for (size_t i = 0; i < NPAGE_FILES && !ret; i++) {

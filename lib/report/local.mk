@@ -48,6 +48,15 @@ reportassetsdir = $(pkgdatadir)/report
 dist_reportassets_DATA = lib/report/assets/index.html \
 	lib/report/assets/report.js lib/report/assets/explain.js \
 	lib/report/assets/report.css
+# plotly.js as configure found it, installed beside the page so that an
+# installed wultfw (and the Debian package) needs no npm; never in git or
+# the tarball (npm's copy, or the one debian/rules fetches from npm).
+if HAVE_PLOTLY
+nodist_reportassets_DATA = lib/report/plotly.min.js
+CLEANFILES += lib/report/plotly.min.js
+lib/report/plotly.min.js: $(PLOTLY_JS)
+	$(AM_V_GEN)$(MKDIR_P) lib/report && cp "$(PLOTLY_JS)" $@.tmp && mv $@.tmp $@
+endif
 # wult's own result layouts (synthetic data), opened by the report test.
 EXTRA_DIST += tests/data/README-wult.md \
 	tests/data/wult-1.2/info.yml tests/data/wult-1.2/datapoints.csv \

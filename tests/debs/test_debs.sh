@@ -60,6 +60,62 @@ forget_dkms_key() {
 trap '$apt purge -y -qq $pkgs >/dev/null 2>&1; forget_dkms_key; rm -rf "$work"' EXIT
 
 start=$(date +%s)
+
+# report_without_npm RESULT: /usr/bin/wultfw report RESULT as on a machine
+# that installed only the .debs: npm's directories under empty tmpfs in a
+# private mount namespace (only the report sees them so), no WULTFW_*
+# variable naming other files; the page must carry the packaged plotly.js.
+report_without_npm() {
+	pj=/usr/share/wultfw/report/plotly.min.js
+	grep -qx "$pj" "$work/files" && ok "the wultfw package ships $pj" ||
+		fail "no $pj in the packages (debian/rules fetches it)"
+	# shellcheck disable=SC2046
+	bad=$(grep -l node_modules /usr/bin/wultfw $(grep '\.so$' "$work/files"))
+	[ -z "$bad" ] && ok "no node_modules path compiled into the package" ||
+		fail "a node_modules path is compiled into $(echo "$bad" | tr '\n' ' ')"
+	unshare --mount --propagation private true 2>/dev/null || {
+		skip_part "report without npm's copy: no mount namespace here (unshare --mount failed)"
+		return
+	}
+	timeout 120 unshare --mount --propagation private sh -c '
+		for d in /usr/lib/node_modules /usr/local/lib/node_modules; do
+			[ -d "$d" ] || continue
+			mount -t tmpfs -o mode=0755,size=1m wultfw-test "$d" || exit 3
+		done
+		left=$(find /usr/lib/node_modules /usr/local/lib/node_modules -mindepth 1 2>/dev/null)
+		[ -z "$left" ] || { echo "npm files still visible: $left"; exit 3; }
+		exec env -u WULTFW_PLOTLY_JS -u WULTFW_REPORT_ASSETS \
+			/usr/bin/wultfw report -o "$1" "$2"' sh "$work/report" "$1" \
+		>"$work/report.log" 2>&1
+	expect_status 0 $? "wultfw report with npm's directories empty"
+	sed "s/^/    /" "$work/report.log" | head -5
+	cmp -s "$pj" "$work/report/plotly.min.js" &&
+		ok "the report carries the packaged plotly.js" ||
+		fail "$work/report/plotly.min.js is not the packaged $pj"
+	pver=$(awk '!/^#/ { print $2 }' "$srcdir/debian/plotly.lock")
+	expect_in "$work/report/plotly.min.js" "plotly.js (gl2d - minified) v$pver" \
+		"the report's plotly.min.js is plotly.js $pver, as debian/plotly.lock pins"
+	expect_in "$work/report/index.html" 'src="plotly.min.js"' "the page loads its own plotly.min.js"
+	open_page "$work/report"
+}
+
+# open_page DIR: headless Chromium draws DIR/index.html with no error.
+open_page() {
+	chromium=$(command -v chromium || command -v chromium-browser)
+	[ -n "$chromium" ] || {
+		skip_part "drawing the report: no chromium (Debian package chromium)"
+		return
+	}
+	timeout 300 "$chromium" --headless --no-sandbox --disable-gpu \
+		--enable-unsafe-swiftshader --user-data-dir="$work/chromium-profile" \
+		--virtual-time-budget=60000 --dump-dom "file://$1/index.html" \
+		>"$work/page.dom" 2>"$work/chromium.log"
+	status=$(sed -n 's/.*<footer id="status" data-status="\([a-z]*\)"[^>]*>\([^<]*\).*/\1: \2/p' "$work/page.dom")
+	case $status in
+	"ok: "*) ok "Chromium draws the report: $status" ;;
+	*) fail "the report page says '${status:-nothing (did it load?)}'" ;;
+	esac
+}
 step() { echo "[$(($(date +%s) - start)) s] $*"; }
 
 step "make deb"
@@ -123,6 +179,9 @@ rows=$(($(wc -l <"$res/datapoints.csv" 2>/dev/null || echo 1) - 1))
 [ "$rows" -ge 1000 ] && ok "default experiment: $rows datapoints" ||
 	fail "default experiment: $rows datapoints in $res/datapoints.csv"
 expect_in "$res/info.yml" "toolver: 'wultfw $ver'" "info.yml records version $ver (toolver 'wultfw $ver', as wult shows it)"
+
+step "wultfw report without npm's plotly.js"
+report_without_npm "$res"
 
 step "out-of-tree plugins against wultfw-dev"
 # The examples wultfw-dev ships for authors to copy (wultfw-plugin(7) says
