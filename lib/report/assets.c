@@ -235,7 +235,7 @@ int wfw_report_copy_assets(const char *dir, char *err, size_t errlen)
 	int ret = 0;
 
 	if (!plotly) {
-		snprintf(err, errlen, "plotly.min.js is not installed (%s/plotly.min.js): install it with 'npm install -g plotly.js-gl2d-dist-min@3', re-run configure and make install, or set WULTFW_PLOTLY_JS=PATH",
+		snprintf(err, errlen, "plotly.min.js is not installed (%s/plotly.min.js): reinstall the wultfw package (it ships it); built from source: 'npm install -g plotly.js-gl2d-dist-min@3', re-run configure and make install; or set WULTFW_PLOTLY_JS=PATH",
 			 WFW_REPORT_ASSETS_DIR);
 		return -ENOENT;
 	}
