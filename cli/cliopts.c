@@ -4,6 +4,7 @@
 
 #include "cliopts.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -314,16 +315,51 @@ static enum wfw_cli_next set_defaults(const struct wfw_cli *cli, void *args)
 	return WFW_CLI_NEXT;
 }
 
+/*
+ * A value that is the next word and looks like an option was an option:
+ * `-o --check` would write results into ./--check and run for real.
+ * --NAME=VALUE (or -oVALUE) still takes anything.
+ */
+static enum wfw_cli_next check_value(const struct wfw_cli *cli,
+				     const struct wfw_cli_opt *o, const char *word)
+{
+	if (!optarg || optarg != word || optarg[0] != '-' ||
+	    !(isalpha((unsigned char)optarg[1]) || optarg[1] == '-'))
+		return WFW_CLI_NEXT;
+	return wfw_cli_error(cli, "--%s needs a value, and '%s' is an option: give the value, or --%s=%s if you mean it",
+			     o->name, optarg, o->name, optarg);
+}
+
+/*
+ * --include or --exclude given twice: the first would be dropped without
+ * a word (a user expects both to hold).
+ */
+static enum wfw_cli_next check_once(const struct wfw_cli *cli,
+				    const struct wfw_cli_opt *o, bool *seen)
+{
+	bool again = *seen;
+
+	*seen = true;
+	if (!again || o->type != WFW_CLI_STRING ||
+	    (strcmp(o->name, "include") && strcmp(o->name, "exclude")))
+		return WFW_CLI_NEXT;
+	return wfw_cli_error(cli, "--%s given twice: join the expressions in one (%s)",
+			     o->name, !strcmp(o->name, "include") ?
+			     "'A && B' keeps rows where both hold" :
+			     "'A || B' leaves out rows where either holds");
+}
+
 /* The option loop; WFW_CLI_NEXT at its end. */
 static enum wfw_cli_next read_options(const struct wfw_cli *cli, void *args,
 				      int argc, char **argv)
 {
 	enum wfw_cli_next next = WFW_CLI_NEXT;
-	struct option *lo;
-	char *so;
+	bool *seen = calloc(count_opts(cli) + 1, sizeof(*seen));
+	struct option *lo = NULL;
+	char *so = NULL;
 	int c;
 
-	if (getopt_tables(cli, &lo, &so)) {
+	if (!seen || getopt_tables(cli, &lo, &so)) {
 		fprintf(stderr, "wultfw%s%s: out of memory\n", sp(cli), cli->name);
 		next = WFW_CLI_FAILED;
 	}
@@ -343,11 +379,16 @@ static enum wfw_cli_next read_options(const struct wfw_cli *cli, void *args,
 			/* a value left out may be the next word */
 			if (o->optional && !optarg && optind < argc && o->optional(argv[optind]))
 				optarg = argv[optind++];
-			next = set_value(cli, o, args, optarg);
+			next = check_value(cli, o, argv[optind - 1]);
+			if (next == WFW_CLI_NEXT)
+				next = check_once(cli, o, &seen[o - cli->opts]);
+			if (next == WFW_CLI_NEXT)
+				next = set_value(cli, o, args, optarg);
 		}
 	}
 	free(lo);
 	free(so);
+	free(seen);
 	return next;
 }
 

@@ -248,4 +248,20 @@ if grep -q '^ *- ' "$work/nostates.out"; then fail "calc -c printed a '-' group"
 "$WULTFW" --check --sysfs-root "$work/nonexistent" >"$work/sysfs.out" 2>&1
 expect_status 2 $? "--sysfs-root of no directory exits 2"
 expect_in "$work/sysfs.out" "--sysfs-root '$work/nonexistent' is no directory" "and says so"
+
+# A value left out takes no option as the value: `--outdir --check` ran the
+# default experiment for real into ./--check.
+(cd "$work" && timeout 60 "$WULTFW" --outdir --check >novalue.out 2>&1)
+expect_status 2 $? "--outdir --check: refused"
+expect_in "$work/novalue.out" "--outdir needs a value, and '--check' is an option" "says the value is missing"
+[ ! -e "$work/--check" ] && ok "no directory --check" || fail "--outdir --check made ./--check"
+timeout 60 "$WULTFW" calc -m --include "$work/nostates.csv" >"$work/novalue.out" 2>&1
+expect_status 2 $? "calc -m --include: refused"
+timeout 60 "$WULTFW" calc --include=--x "$work/nostates.csv" >"$work/novalue.out" 2>&1
+grep -q "needs a value" "$work/novalue.out" && fail "--include=--x was refused as a missing value" ||
+	ok "--include=VALUE still takes a value starting with '-' (the expression then says what is wrong)"
+# --include twice: the first was dropped without a word.
+timeout 60 "$WULTFW" calc --include 'WakeLatency > 11' --include 'LDist < 150' "$work/nostates.csv" >"$work/twice.out" 2>&1
+expect_status 2 $? "--include twice: refused"
+expect_in "$work/twice.out" "--include given twice: join the expressions in one" "says how to join them"
 finish
