@@ -2,7 +2,8 @@
 # The report's notes on a large and on a sampled result, word for word
 # (issue 31: a percentile named twice as two different ones, a note that
 # began mid-sentence): report.js's note functions run in node on data
-# shaped as data.js gives it, for one result and for a diff of two.
+# shaped as data.js gives it, for one result and for a diff of two; the
+# discarded datapoints' reasons without attrib_lost.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 cd "$work" || exit 1
 command -v node >/dev/null 2>&1 || { echo "SKIP: no node here to run report.js's note functions"; exit 77; }
@@ -44,4 +45,20 @@ bad=$(grep -cv '^[A-Z].*\.$' notes.txt)
 [ "$bad" = 0 ] && ok "every note is whole sentences" || fail "$bad notes start or end mid-sentence"
 grep -q "99th percentile" notes.txt && fail "a note names the 99th percentile beside another" ||
 	ok "one name for the percentile"
+
+# "Discarded, by reason" counts datapoints: attrib_lost (trace records the
+# attribution lost) is no such reason; a source's drops are.
+timeout 60 node - "$srcdir/lib/report/assets/report.js" >drops.txt 2>node.err <<'JS'
+const fs = require("fs"), vm = require("vm");
+const ctx = { window: {}, performance: { now: () => 0 },
+	      document: { addEventListener: () => {} } };
+vm.createContext(ctx);
+vm.runInContext(fs.readFileSync(process.argv[2], "utf8"), ctx);
+console.log(ctx.dropReasons({ hrt_dropped_tbi_after_ltime: "9", attrib_lost: "311491",
+			      timer_overruns: "0", tdt_lost: "2" }));
+JS
+expect_status 0 $? "node runs dropReasons"
+[ "$(cat drops.txt)" = "hrt_dropped_tbi_after_ltime 9, tdt_lost 2" ] &&
+	ok "discarded datapoints: a source's drops, not attrib_lost" ||
+	fail "discarded datapoints read: $(cat drops.txt)"
 [ "$failures" -eq 0 ] || exit 1

@@ -68,9 +68,12 @@ var INTRO = [
 
 // The sources' drop counters in info.yml (hrt_dropped_..., timer_overruns,
 // skid_lost, ...) that are not zero.
+// Datapoints a source discarded. attrib_lost counts trace records, not
+// datapoints: the explanation section says what it cost.
 function dropReasons(i) {
 	var r = Object.keys(i).filter(function (k) {
-		return /_(dropped_|overruns$|lost$|throttled$)/.test(k) && Number(i[k]) > 0;
+		return /_(dropped_|overruns$|lost$|throttled$)/.test(k) && !/^attrib_/.test(k) &&
+			Number(i[k]) > 0;
 	}).map(function (k) { return k + " " + i[k]; });
 	return r.length ? r.join(", ") : undefined;
 }
