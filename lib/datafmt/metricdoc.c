@@ -64,6 +64,17 @@ static const struct {
 	{ "APERF", NULL, "APERF cycles from the idle entry to the idle exit" },
 	{ "SoftIRQCnt", "hrt", "softirqs other than the timer's own from the launch time to the idle exit" },
 	{ "Disturbed", "hrt", "True when SoftIRQCnt or NMICnt is above 0" },
+	/* the attrib annotator's: parts of the latency on the measured CPU */
+	{ "IRQTime", NULL, "time in hard IRQ handlers within the latency (attrib, eBPF)" },
+	{ "SoftIRQTime", NULL, "time in softirqs within the latency (attrib, eBPF)" },
+	{ "NMITime", NULL, "time in NMI handlers within the latency (attrib, eBPF)" },
+	{ "ThreadTime", NULL, "time other tasks ran within the latency (attrib, eBPF)" },
+	{ "ExitTime", NULL, "the rest of the latency: the idle exit and what the tracepoints cannot see (attrib)" },
+	{ "IRQCnt", NULL, "hard IRQs within the latency (attrib)" },
+	{ "SWIRQCnt", NULL, "softirqs within the latency (attrib)" },
+	{ "Cause", NULL, "the largest single contributor to the latency: irq:N NAME, softirq:VECTOR, thread or idle-exit (attrib)" },
+	{ "CauseTime", NULL, "the time of the contributor Cause names (attrib)" },
+	{ "CausePID", NULL, "the pid of the thread Cause names: an identifier, not a measure (attrib)" },
 };
 
 #define N_DOCS (sizeof(docs) / sizeof(docs[0]))

@@ -7,7 +7,8 @@
 
 /*
  * wult's metrics, and the raw ones as wultfw's sinks write them (the
- * schemas of lib/kside and plugins/timer): a CSV of either has no units.
+ * schemas of lib/kside, plugins/timer and plugins/attrib): a CSV of
+ * either has no units.
  */
 static const struct {
 	const char *name, *unit;
@@ -20,6 +21,9 @@ static const struct {
 	{ "LTime", "ns" }, { "TBI", "ns" }, { "TAI", "ns" }, { "TIntr", "ns" },
 	{ "TotCyc", "cycles" }, { "CC0Cyc", "cycles" }, { "APERF", "cycles" },
 	{ "CPUFreq", "MHz" },
+	/* the attrib annotator's (doc/attribution.md) */
+	{ "IRQTime", "us" }, { "SoftIRQTime", "us" }, { "NMITime", "us" },
+	{ "ThreadTime", "us" }, { "ExitTime", "us" }, { "CauseTime", "us" },
 };
 
 #define N_UNITS (sizeof(wult_units) / sizeof(wult_units[0]))
