@@ -101,7 +101,9 @@ if [ -e "$top/plugins/hrt/.libs/hrt.so" ] || [ -e "$top/plugins/hrt/hrt.la" ]; t
 		why=$(hrt_busy r/hrt)
 		skip_part "hrt: ${why:-no datapoint in 3 s ($(grep -m1 -E '^hrt_(timers_armed|busy)' r/hrt/info.yml))}"
 	else
-		skip_part "hrt: $(grep -m1 error hrt.out)"
+		# An hrt run with no datapoint exits non-zero: say why, whichever.
+		why=$(hrt_busy r/hrt)
+		skip_part "hrt: ${why:-$(grep -m1 -h -E 'error|warning' hrt.out r/hrt/logs/wultfw.log 2>/dev/null)}"
 	fi
 else
 	skip_part "hrt: not built here"
