@@ -353,6 +353,39 @@ static int64_t smi_between(struct attrib_acct *a, bool ok, uint64_t before,
 	return (int64_t)(after->smi - before);
 }
 
+/*
+ * The softirq open at e (entered, not yet exited) runs the measured code
+ * (hrt's BPF timer runs in HRTIMER): the measured event's own delivery,
+ * as its local timer is. Returns the index of its entry after c, or
+ * SIZE_MAX, marking c's bottom frame own when it entered before c.
+ * Softirqs never nest and no hard IRQ's record closes one
+ * (attrib_ctx.c): only these three records matter.
+ */
+static size_t own_softirq(const struct attrib_acct *a, struct attrib_ctx *c, uint64_t e)
+{
+	bool open = c->depth && c->stack[0].kind == ATTRIB_SOFTIRQ_ENTRY;
+	uint32_t id = open ? c->stack[0].id : 0;
+	size_t entry = SIZE_MAX;
+
+	for (size_t i = c->next; i < a->end && rec(a, i)->ts < e; i++) {
+		const struct attrib_event *ev = rec(a, i);
+
+		if (ev->kind == ATTRIB_SOFTIRQ_ENTRY) {
+			open = true;
+			id = ev->id;
+			entry = i;
+		} else if (ev->kind == ATTRIB_SWITCH ||
+			   (ev->kind == ATTRIB_SOFTIRQ_EXIT && ev->id == id)) {
+			open = false;
+		}
+	}
+	if (!open)
+		return SIZE_MAX;
+	if (entry == SIZE_MAX)
+		c->stack[0].own = true;
+	return entry;
+}
+
 /* [s, e) from c, the context at s, over the held records. */
 static enum attrib_status walk(struct attrib_acct *a, struct attrib_ctx *c,
 			       uint64_t s, uint64_t e, struct attrib_row *row)
@@ -364,11 +397,12 @@ static enum attrib_status walk(struct attrib_acct *a, struct attrib_ctx *c,
 	const struct attrib_event *after = NULL;
 	bool smi_ok = c->smi_ok;
 	uint64_t smi = c->smi;
-	size_t i;
+	size_t i, own_soft;
 
 	if (c->tainted || window_in(a, s, e))
 		return ATTRIB_UNKNOWN;
 	attrib_sums_reset(sm);
+	own_soft = own_softirq(a, c, e);
 	for (i = c->next; i < a->end; i++) {
 		const struct attrib_event *ev = rec(a, i);
 		bool own;
@@ -386,6 +420,7 @@ static enum attrib_status walk(struct attrib_acct *a, struct attrib_ctx *c,
 		/* The first local timer entering from start on is the measured one. */
 		own = !own_seen && ev->kind == ATTRIB_VEC_ENTRY && ev->id == ATTRIB_VEC_LOC;
 		own_seen |= own;
+		own |= i == own_soft;
 		if (attrib_ctx_step(c, ev, own, NULL) && !own) {
 			if (ev->kind == ATTRIB_SOFTIRQ_ENTRY)
 				sm->softirq_cnt++;

@@ -31,6 +31,11 @@
       "tail T cause X rows Y", T the tail's datapoints, X what calc counts
       for CAUSE in it, Y the rows with a breakdown at or above its
       percentile value naming CAUSE
+  test_attrib_check.py softirqs DIR
+      hrt's SoftIRQCnt (softirqs from arming to the callback, its own
+      HRTIMER left out) against SWIRQCnt on every row with a breakdown:
+      prints "rows N equal Q attrib_more A hrt_more H"; SWIRQCnt counts in
+      a part of hrt's window, so more there is a miscount
   test_attrib_check.py causes DIR
       prints each Cause and how many rows it dominates
 """
@@ -175,6 +180,19 @@ def explain(json_file, d, cause):
     print('tail %d cause %d rows %d' % (g['tail']['datapoints'], said, mine))
 
 
+def softirqs(d):
+    n = equal = more = less = 0
+    for r in rows(d):
+        if r['ExitTime'] == '' or r['SWIRQCnt'] == '':
+            continue
+        n += 1
+        a, h = int(r['SWIRQCnt']), int(r['SoftIRQCnt'])
+        equal += a == h
+        more += a > h
+        less += a < h
+    print('rows %d equal %d attrib_more %d hrt_more %d' % (n, equal, more, less))
+
+
 def causes(d):
     count = {}
     for r in rows(d):
@@ -192,6 +210,8 @@ elif cmd == 'ipi':
     ipi(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]))
 elif cmd == 'explain':
     explain(sys.argv[2], sys.argv[3], sys.argv[4])
+elif cmd == 'softirqs':
+    softirqs(sys.argv[2])
 elif cmd == 'causes':
     causes(sys.argv[2])
 else:

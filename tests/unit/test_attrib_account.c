@@ -276,6 +276,49 @@ static void test_own_local_timer(void)
 	attrib_acct_free(a);
 }
 
+/*
+ * hrt: the timer's callback runs in the HRTIMER softirq raised by its own
+ * local timer; the interval ends inside it. That softirq is the measured
+ * event's delivery too; RCU before and TIMER just before it are not.
+ */
+static void test_own_softirq(void)
+{
+	struct attrib_event e[] = {
+		sw(100, 0, "swapper/1"),
+		SOFT_IN(1200, 9), SOFT_OUT(1300, 9),
+		VEC_IN(1400, ATTRIB_VEC_LOC), VEC_OUT(1420, ATTRIB_VEC_LOC),
+		SOFT_IN(1420, 1), SOFT_OUT(1430, 1),
+		SOFT_IN(1430, 8), IRQ_IN(1440, 30), IRQ_OUT(1445, 30),
+		SOFT_OUT(1480, 8),
+	};
+	struct attrib_acct *a = feed(e, NEV(e), 10000);
+	struct attrib_row r;
+
+	/* Ending in HRTIMER: its time is ExitTime, the IRQ inside it keeps its own. */
+	CU_ASSERT_EQUAL(ask(a, 1000, 460, &r), ATTRIB_OK);
+	CHECK_TIMES(r, 5, 110, 0, 0, 345);
+	CHECK_COUNTS(r, 1, 2, 0);
+	CHECK_CAUSE(r, ATTRIB_CAUSE_EXIT, 0);
+	/* An exit at exactly the end is after it: still open. */
+	CU_ASSERT_EQUAL(ask(a, 1000, 480, &r), ATTRIB_OK);
+	CHECK_TIMES(r, 5, 110, 0, 0, 365);
+	CHECK_COUNTS(r, 1, 2, 0);
+	/* Ending after it exited (timer-like, in user space): a softirq like any. */
+	CU_ASSERT_EQUAL(ask(a, 1000, 500, &r), ATTRIB_OK);
+	CHECK_TIMES(r, 5, 155, 0, 0, 340);
+	CHECK_COUNTS(r, 1, 3, 0);
+	/* Entered before the start: still the one open at the end. */
+	CU_ASSERT_EQUAL(ask(a, 1433, 12, &r), ATTRIB_OK);
+	CHECK_TIMES(r, 5, 0, 0, 0, 7);
+	CHECK_COUNTS(r, 1, 0, 0);
+	/* TIMER, open at the start but not at the end, keeps its time. */
+	CU_ASSERT_EQUAL(ask(a, 1425, 50, &r), ATTRIB_OK);
+	CHECK_TIMES(r, 5, 5, 0, 0, 40);
+	CHECK_COUNTS(r, 1, 0, 0);
+	CHECK_CAUSE(r, ATTRIB_CAUSE_EXIT, 0);
+	attrib_acct_free(a);
+}
+
 static void test_lost_window(void)
 {
 	struct attrib_event e[] = {
@@ -448,7 +491,7 @@ struct label {
 };
 
 struct entry {
-	uint64_t ts;
+	uint64_t ts, out;	/* out: its exit's ts, UINT64_MAX if none */
 	uint8_t what;
 	uint32_t id, inst;
 };
@@ -471,6 +514,7 @@ struct stream {
 struct frame {
 	uint8_t what;
 	uint32_t id, inst;
+	size_t ent;		/* its index in stream.ent */
 };
 
 struct gen {
@@ -521,13 +565,15 @@ static void enter(struct gen *g, uint8_t what, uint32_t id)
 		[L_IRQ] = ATTRIB_IRQ_ENTRY, [L_VEC] = ATTRIB_VEC_ENTRY,
 		[L_SOFT] = ATTRIB_SOFTIRQ_ENTRY,
 	};
-	struct frame f = { .what = what, .id = id, .inst = ++g->inst };
+	struct frame f = { .what = what, .id = id, .inst = ++g->inst,
+			   .ent = g->s->nent };
 
 	if (on_stack(g, what, id))
 		return;
 	g->stack[g->depth++] = f;
 	emit(g, ev(g->t, kind[what], id));
-	g->s->ent[g->s->nent++] = (struct entry){ .ts = g->t, .what = what, .id = id,
+	g->s->ent[g->s->nent++] = (struct entry){ .ts = g->t, .out = UINT64_MAX,
+						  .what = what, .id = id,
 						  .inst = f.inst };
 }
 
@@ -540,6 +586,7 @@ static void leave(struct gen *g)
 	struct frame f = g->stack[--g->depth];
 
 	emit(g, ev(g->t, kind[f.what], f.id));
+	g->s->ent[f.ent].out = g->t;
 }
 
 static void one_action(struct gen *g)
@@ -631,7 +678,7 @@ struct expect {
 static void brute(const struct stream *s, uint64_t s0, uint64_t e0, struct expect *x)
 {
 	static uint64_t irq[6], vec[ATTRIB_NVEC], soft[ATTRIB_NSOFTIRQ], thr[105];
-	uint32_t own = 0, mpid = e0 > s0 ? s->lab[e0 - 1 - s->t0].pid : 0;
+	uint32_t own = 0, own_soft = 0, mpid = e0 > s0 ? s->lab[e0 - 1 - s->t0].pid : 0;
 	uint64_t best_ns;
 
 	memset(x, 0, sizeof(*x));
@@ -645,12 +692,16 @@ static void brute(const struct stream *s, uint64_t s0, uint64_t e0, struct expec
 			own = s->ent[i].ts < e0 ? s->ent[i].inst : 0;
 			break;
 		}
+	/* The softirq entered before the end and not exited before it. */
+	for (size_t i = 0; i < s->nent; i++)
+		if (s->ent[i].what == L_SOFT && s->ent[i].ts < e0 && s->ent[i].out >= e0)
+			own_soft = s->ent[i].inst;
 	for (uint64_t t = s0; t < e0; t++) {
 		const struct label *l = &s->lab[t - s->t0];
 
 		if (l->what == L_NMI)
 			x->t[2]++;
-		else if (l->what != L_TASK && l->inst == own)
+		else if (l->what != L_TASK && (l->inst == own || l->inst == own_soft))
 			x->t[4]++;
 		else if (l->what == L_IRQ)
 			x->t[0]++, irq[l->id]++;
@@ -664,7 +715,8 @@ static void brute(const struct stream *s, uint64_t s0, uint64_t e0, struct expec
 			x->t[3]++, thr[l->pid]++;
 	}
 	for (size_t i = 0; i < s->nent; i++)
-		if (s->ent[i].ts >= s0 && s->ent[i].ts < e0 && s->ent[i].inst != own)
+		if (s->ent[i].ts >= s0 && s->ent[i].ts < e0 && s->ent[i].inst != own &&
+		    s->ent[i].inst != own_soft)
 			x->cnt[s->ent[i].what == L_SOFT ? 1 : 0]++;
 	for (size_t i = 0; i < s->nnmi; i++)
 		x->cnt[2] += s->nmi_start[i] >= s0 && s->nmi_start[i] < e0;
@@ -1004,6 +1056,7 @@ int main(void)
 	CU_add_test(s, "IRQ nested in a softirq", test_irq_in_softirq);
 	CU_add_test(s, "thread before the measuring task", test_thread_preempts);
 	CU_add_test(s, "own local-timer delivery", test_own_local_timer);
+	CU_add_test(s, "own softirq delivery (hrt)", test_own_softirq);
 	CU_add_test(s, "lost-events window", test_lost_window);
 	CU_add_test(s, "pending and gone", test_pending_gone);
 	CU_add_test(s, "records across batches", test_batches);
