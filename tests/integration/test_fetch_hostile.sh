@@ -21,14 +21,18 @@ cd "$work" || exit 1
 export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
 
 # Host names.
+# --host=NAME: a separate word starting with '-' is refused before (an
+# option, not a value: checked below).
 for h in .. . "a/b" -oProxyCommand=x "sut1,,sut2" "root@.." "a b" "[zz::1]"; do
-	"$WULTFW" fetch -H "$h" >host.out 2>&1
+	timeout 60 "$WULTFW" fetch --host="$h" >host.out 2>&1
 	st=$?
 	if [ $st != 2 ] || ! grep -q "^wultfw: error: -H" host.out; then
 		fail "-H '$h' was not refused at the command line (status $st):"; cat host.out
 	fi
 done
 ok "-H refuses '..', '.', a '/', a leading '-', an empty name, a space, a bad IPv6 address"
+timeout 60 "$WULTFW" fetch -H -oProxyCommand=x >host.out 2>&1
+expect_status 2 $? "-H -oProxyCommand=x (a separate word) is refused too"
 cat >hosts.cfg <<'CFG'
 name = "t";
 source = { plugin = "timer"; cpu = 0; ldist = "100us"; };
