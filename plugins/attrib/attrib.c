@@ -166,6 +166,22 @@ static int attrib_build_schema(struct wultfw_ctx *ctx, struct attrib *a,
 
 static void attrib_close(struct wultfw_ctx *ctx);
 
+/* Option values, at file:line before anything runs (also --check). */
+static int attrib_validate(struct wultfw_ctx *ctx)
+{
+	const struct attrib_cfg *cfg = ctx->cfg;
+
+	if (cfg->ring_events & (cfg->ring_events - 1))
+		return wultfw_fail_opt(ctx, O_RING, -EINVAL,
+				       "%" PRId64 " is not a power of two (65536, 262144, ...)",
+				       cfg->ring_events);
+	if (cfg->smi_event && cfg->smi_event[0] && !attrib_smi_name_ok(cfg->smi_event))
+		return wultfw_fail_opt(ctx, O_SMI, -EINVAL,
+				       "'%.64s' is no msr event name: smi (the default), \"\" for none, tsc for tests",
+				       cfg->smi_event);
+	return 0;
+}
+
 static int attrib_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run,
 		       struct wultfw_annotator_info *info)
 {
@@ -177,10 +193,6 @@ static int attrib_open(struct wultfw_ctx *ctx, const struct wultfw_run_info *run
 	struct attrib *a;
 	int ret;
 
-	if (cfg->ring_events & (cfg->ring_events - 1))
-		return wultfw_fail_opt(ctx, O_RING, -EINVAL,
-				       "%" PRId64 " is not a power of two (65536, 262144, ...)",
-				       cfg->ring_events);
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return -ENOMEM;
@@ -559,6 +571,7 @@ const struct wultfw_plugin attrib_LTX_wultfw_plugin = {
 	.name = "attrib",
 	.summary = "latency attribution: each datapoint's latency split into IRQ, softirq, NMI, thread and idle-exit time, by eBPF on the measured CPU",
 	.options = attrib_options,
+	.validate = attrib_validate,
 	.cfg_size = sizeof(struct attrib_cfg),
 	.columns = attrib_columns,
 	.annotator = &attrib_ops,

@@ -149,6 +149,12 @@ static int attrib_msr_dev(const char *root, int cpu)
 	return ok;
 }
 
+/* A name under the PMU's events/, never a path out of it. */
+bool attrib_smi_name_ok(const char *event)
+{
+	return *event && !strchr(event, '/') && event[0] != '.' && strlen(event) <= 64;
+}
+
 int attrib_smi_open(struct attrib_smi *s, int cpu, const char *root,
 		    const char *event, char *why, size_t len)
 {
@@ -161,6 +167,11 @@ int attrib_smi_open(struct attrib_smi *s, int cpu, const char *root,
 	if (!event)
 		event = "smi";
 	s->stand_in = strcmp(event, "smi") != 0;
+	if (!attrib_smi_name_ok(event)) {
+		snprintf(why, len, "smi_event '%.64s': give an msr PMU event's name (smi; tsc for tests)",
+			 event);
+		return -EINVAL;
+	}
 	attrib_vendor(root, vendor, sizeof(vendor));
 	if (!s->stand_in && strcmp(vendor, "GenuineIntel")) {
 		snprintf(why, len, "MSR_SMI_COUNT is Intel's and this CPU is "

@@ -9,6 +9,7 @@
 #define ATTRIB_SMI_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define ATTRIB_MSR_SMI_COUNT	0x34
@@ -27,6 +28,9 @@ struct attrib_smi {
  * counts everywhere the msr PMU exists) and skips the vendor check.
  * 0, or -errno and why it is not available here (s->fd is then -1).
  */
+/* event is a name an msr PMU could have (no '/', no leading '.'). */
+bool attrib_smi_name_ok(const char *event);
+
 int attrib_smi_open(struct attrib_smi *s, int cpu, const char *root,
 		    const char *event, char *why, size_t len);
 /* The count since the event was opened; 0 or -errno. */

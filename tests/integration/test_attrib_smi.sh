@@ -33,6 +33,13 @@ col() {
 	head -1 "$1/datapoints.csv" | tr ',' '\n' | grep -qx "$2"
 }
 
+# smi_event is a name under the msr PMU's events/, never a path: refused at
+# file:line by --check, before anything is read (no root or BTF needed).
+cfg badname 'smi_event = "../type";'
+timeout 60 "$WULTFW" --check -c badname.cfg >badname.out 2>&1
+expect_status 2 $? "--check refuses smi_event = \"../type\""
+expect_in badname.out "badname.cfg:4: annotate[0].smi_event: '../type' is no msr event name" "at file:line, naming the key"
+
 cfg plain ""
 run plain
 st=$?

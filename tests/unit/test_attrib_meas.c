@@ -246,6 +246,10 @@ static void test_smi_amd(void)
 	/* A stand-in event (tests) is not vendor-bound: it fails on the PMU. */
 	CU_ASSERT_EQUAL(attrib_smi_open(&s, 1, dir, "tsc", why, sizeof(why)), -ENOENT);
 	TU_ASSERT_CONTAINS(why, "cannot count tsc on CPU 1: the kernel has no msr PMU");
+	/* An event name is a name, not a path out of the PMU's events/. */
+	CU_ASSERT_EQUAL(attrib_smi_open(&s, 1, dir, "../type", why, sizeof(why)), -EINVAL);
+	TU_ASSERT_CONTAINS(why, "smi_event '../type': give an msr PMU event's name");
+	CU_ASSERT_EQUAL(attrib_smi_open(&s, 1, dir, "a/b", why, sizeof(why)), -EINVAL);
 	tu_rmtree(dir);
 	free(dir);
 }
