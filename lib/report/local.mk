@@ -46,7 +46,9 @@ tests_unit_test_attrib_CPPFLAGS = $(AM_CPPFLAGS)
 # The report's page: installed, copied into every report.
 reportassetsdir = $(pkgdatadir)/report
 dist_reportassets_DATA = lib/report/assets/index.html \
-	lib/report/assets/report.js lib/report/assets/explain.js \
+	lib/report/assets/report.js lib/report/assets/colors.js \
+	lib/report/assets/dist.js lib/report/assets/metric.js \
+	lib/report/assets/timeline.js lib/report/assets/explain.js \
 	lib/report/assets/report.css
 # plotly.js as configure found it, installed beside the page so that an
 # installed wultfw (and the Debian package) needs no npm; never in git or

@@ -66,7 +66,7 @@ expect_status 0 $? "a real timer measurement"
 
 "$WULTFW" report -o r-timer --title "timer, 3000 datapoints" --descr "integration test" out/timer 2>r.err
 expect_status 0 $? "report of a timer result"
-for f in index.html data.js report.js report.css plotly.min.js; do
+for f in index.html data.js report.js colors.js dist.js metric.js timeline.js explain.js report.css plotly.min.js; do
 	[ -s "r-timer/$f" ] || fail "r-timer/$f missing"
 done
 if grep -qE 'src="(https?:)?//' r-timer/index.html; then fail "index.html loads something from the network"; else ok "nothing loaded from the network"; fi

@@ -1,20 +1,21 @@
 #!/bin/sh
 # The report's notes on a large and on a sampled result, word for word
 # (issue 31: a percentile named twice as two different ones, a note that
-# began mid-sentence): report.js's note functions run in node on data
+# began mid-sentence): the page's note functions run in node on data
 # shaped as data.js gives it, for one result and for a diff of two; the
 # discarded datapoints' reasons without attrib_lost.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 cd "$work" || exit 1
 command -v node >/dev/null 2>&1 || { echo "SKIP: no node here to run report.js's note functions"; exit 77; }
 
-timeout 60 node - "$srcdir/lib/report/assets/report.js" >notes.txt 2>node.err <<'JS'
+timeout 60 node - "$srcdir"/lib/report/assets/*.js >notes.txt 2>node.err <<'JS'
 const fs = require("fs"), vm = require("vm");
 // Only what report.js touches when it loads; the notes need no page.
 const ctx = { window: {}, performance: { now: () => 0 },
 	      document: { addEventListener: () => {} } };
 vm.createContext(ctx);
-vm.runInContext(fs.readFileSync(process.argv[2], "utf8"), ctx);
+for (const f of process.argv.slice(2))
+	vm.runInContext(fs.readFileSync(f, "utf8"), ctx);
 const rep = { tail_points: 10000, grid: 100, ccdf_tail: 2000,
 	      results: [{ id: "r1", rows: 1200000, sample: 250000 }] };
 const m = { name: "WakeLatency", unit: "us",
@@ -48,12 +49,13 @@ grep -q "99th percentile" notes.txt && fail "a note names the 99th percentile be
 
 # "Discarded, by reason" counts datapoints: attrib_lost (trace records the
 # attribution lost) is no such reason; a source's drops are.
-timeout 60 node - "$srcdir/lib/report/assets/report.js" >drops.txt 2>node.err <<'JS'
+timeout 60 node - "$srcdir"/lib/report/assets/*.js >drops.txt 2>node.err <<'JS'
 const fs = require("fs"), vm = require("vm");
 const ctx = { window: {}, performance: { now: () => 0 },
 	      document: { addEventListener: () => {} } };
 vm.createContext(ctx);
-vm.runInContext(fs.readFileSync(process.argv[2], "utf8"), ctx);
+for (const f of process.argv.slice(2))
+	vm.runInContext(fs.readFileSync(f, "utf8"), ctx);
 console.log(ctx.dropReasons({ hrt_dropped_tbi_after_ltime: "9", attrib_lost: "311491",
 			      timer_overruns: "0", tdt_lost: "2" }));
 JS

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// A metric's distribution: the histogram (outlined bins, the over bin) and its notes.
+"use strict";
+
+// The histogram's "over" bin: the values above its last bin (far
+// outliers), drawn as a short step a few bins to the right of it.
+function overX(h) {
+	return [h.hi + 4 * h.width, h.hi + 12 * h.width];
+}
+
+function overText(h, n, unit) {
+	return (h.over_exact ? "" : "~") + n + " datapoint" + (n === 1 ? "" : "s") + " above " + fmt(h.hi, unit) +
+		(h.max > h.hi ? ", up to " + fmt(h.max, unit) : "");
+}
+
+function overTrace(h, set, unit) {
+	return { type: "scatter", mode: "lines+markers", name: set.name + " over", legendgroup: set.name, showlegend: false,
+		 line: { color: set.color, width: 3, dash: set.dash },
+		 marker: { symbol: "triangle-right", size: [0, 8], color: set.color },
+		 x: overX(h), y: [set.over, set.over],
+		 hovertemplate: "over: " + overText(h, set.over, unit) + "<extra>" + set.name + "</extra>" };
+}
+
+// The last bin's edge as a dotted line, and the over bin's label at the
+// top right, where a latency histogram has room (the bulk is on the left).
+function overMark(lay, h, prefix, unit, color, ri) {
+	if (!h.over)
+		return;
+	lay.shapes.push({ type: "line", xref: "x", yref: "paper", x0: h.hi, x1: h.hi, y0: 0, y1: 1,
+			  line: { color: color, width: 1, dash: "dot" } });
+	lay.annotations.push({ x: overX(h)[1], y: 0.97 - 0.07 * ri, xref: "x", yref: "paper", xanchor: "right",
+			       yanchor: "top", showarrow: false, font: { size: 11, color: color },
+			       bgcolor: "rgba(255,255,255,0.8)", text: prefix + "over: " + overText(h, h.over, unit) });
+}
+
+// A histogram's bins as outlined bars: every non-empty bin drawn on its
+// own, from the axis up to its count and across its width, so a bin whose
+// neighbours are empty shows too (a line through bin centres with gaps for
+// empty bins leaves a lone bin a single point, which plotly does not draw;
+// the gl2d bundle has no bar trace). Runs of non-empty bins share edges;
+// each run ends at 0, which a log axis draws down to its bottom.
+function histTrace(hist, set) {
+	var x = [], y = [], text = [], c = set.counts;
+	var edge = function (i) { return hist.lo + i * hist.width; };
+	var label = function (i) {
+		return c[i] + " datapoint" + (c[i] === 1 ? "" : "s") + " from " + fmt(edge(i)) + " to " + fmt(edge(i + 1));
+	};
+	var add = function (xv, yv, i) { x.push(xv); y.push(yv); text.push(label(i)); };
+	for (var i = 0; i < c.length; i++) {
+		if (!c[i])
+			continue;
+		if (i === 0 || !c[i - 1])
+			add(edge(i), 0, i);
+		add(edge(i), c[i], i);
+		add(edge(i + 1), c[i], i);
+		if (i + 1 === c.length || !c[i + 1]) {
+			add(edge(i + 1), 0, i);
+			x.push(null); y.push(null); text.push("");
+		}
+	}
+	return { type: "scatter", mode: "lines", name: set.name, legendgroup: set.name,
+		 line: { color: set.color, width: 1.5, dash: set.dash }, x: x, y: y, text: text,
+		 hovertemplate: "%{text}<extra>" + set.name + "</extra>" };
+}
+
+// Counts on a log axis (a bin of one datapoint still shows), or linear.
+function histLayout(m) {
+	var axis = function (type) { return [{ "yaxis.type": type }]; };
+	return { title: { text: m.name + " histogram" }, xaxis: axisTitle(m.name, m.unit),
+		 yaxis: { title: { text: "datapoints" }, type: "log" }, shapes: [], annotations: [],
+		 updatemenus: [{ type: "buttons", direction: "left", showactive: true, active: 0,
+				 x: 0.55, xanchor: "center", y: 1, yanchor: "bottom", pad: { b: 4 }, font: { size: 10 },
+				 buttons: [{ label: "log", method: "relayout", args: axis("log") },
+					   { label: "linear", method: "relayout", args: axis("linear") }] }] };
+}
+
+// How the histogram's bins were chosen, when some values are above them.
+function binsNote(m) {
+	var hs = m.dist.filter(function (d) { return d && d.hist.over; }).map(function (d) { return d.hist; });
+	if (!hs.length)
+		return null;
+	return "Histogram: " + hs[0].counts.length + " equal bins from the least value to " + hs[0].edge_span +
+		" times its distance to p" + hs[0].edge_pct + " (the bulk fills at least half of them); the datapoints" +
+		" above the last bin (dotted line), far outliers that would squeeze the bulk into a few bins, are" +
+		" counted in the over bin on its right, labelled with their range and count" +
+		(hs.some(function (h) { return !h.over_exact; }) ? " (~: estimated from the sample)." : ".");
+}
