@@ -182,7 +182,11 @@ static void read_error(struct wfw_plan *plan, struct wfw_cfgerr *errs)
 	int err = errno ? errno : ENOENT;
 
 	if (config_error_type(&plan->cfg) == CONFIG_ERR_FILE_IO && err == ENOENT &&
-	    wfw_file_hint(plan->file, hint, sizeof(hint)))
+	    !strcmp(plan->file, "-"))
+		wfw_cfgerr_add(errs, plan->file, 0, NULL,
+			       "an experiment is read from a file, not from standard input: save it and give its path (or ./- for a file named '-')");
+	else if (config_error_type(&plan->cfg) == CONFIG_ERR_FILE_IO && err == ENOENT &&
+		 wfw_file_hint(plan->file, hint, sizeof(hint)))
 		wfw_cfgerr_add(errs, plan->file, 0, NULL,
 			       "no such file (did you mean '%s'?)", hint);
 	else if (config_error_type(&plan->cfg) == CONFIG_ERR_FILE_IO)

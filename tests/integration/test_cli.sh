@@ -51,6 +51,11 @@ expect_status 2 $? "a bad experiment file exits 2"
 expect_in "$work/bad.out" "bad.cfg:3: source.totl: unknown key for plugin 'testsrc' (did you mean 'total'?)" "error names file:line:key with a hint"
 expect_in "$work/bad.out" "nothing was measured" "says nothing was measured"
 [ -e "$work/out" ] && fail "a bad file created the output directory" || ok "a bad file creates nothing"
+(cd "$work" && "$WULTFW" -c - -o "$work/out" </dev/null >"$work/dash.out" 2>&1)
+expect_status 2 $? "-c - exits 2"
+expect_in "$work/dash.out" "-: an experiment is read from a file, not from standard input" "-c - says files only (no did-you-mean of a neighbour)"
+"$WULTFW" list-plugins --help >"$work/listhelp" 2>&1
+expect_in "$work/listhelp" "by kind (sources, sinks, annotators)" "list-plugins --help names every kind"
 
 # The tools' option errors: one line, with a did-you-mean.
 for t in calc convert filter report; do
