@@ -116,6 +116,20 @@ expect_status 2 $? "a shared sink's bad key exits 2"
 	fail "the shared key's error said $(grep -c "sinks\[0\].bogus_key" "$work/bad2.out") times"
 expect_in "$work/bad2.out" "1 problem in" "and counted once"
 
+# Errors in the order the file reads: a source key (line 2) before
+# unknown top-level keys (lines 3, 4), whole-file ones (no line) last.
+cat >"$work/order.cfg" <<'CFG'
+name = "order";
+source = { plugin = "testsrc"; cpu = 0; totl = 5; };
+collectors = ( );
+foo = 3;
+CFG
+"$WULTFW" -c "$work/order.cfg" --check >"$work/order.out" 2>&1
+expect_status 2 $? "a file of four problems exits 2"
+lines=$(grep -o 'order.cfg:[0-9]*:\|order.cfg: sinks' "$work/order.out" | tr '\n' ' ')
+[ "$lines" = "order.cfg:2: order.cfg:3: order.cfg:4: order.cfg: sinks " ] && ok "errors said in line order" ||
+	fail "errors said in the order: $lines"
+
 cat >"$work/good.cfg" <<'CFG'
 outdir = "out";
 sinks = ( { plugin = "testsink"; } );
