@@ -126,9 +126,18 @@ foo = 3;
 CFG
 "$WULTFW" -c "$work/order.cfg" --check >"$work/order.out" 2>&1
 expect_status 2 $? "a file of four problems exits 2"
-lines=$(grep -o 'order.cfg:[0-9]*:\|order.cfg: sinks' "$work/order.out" | tr '\n' ' ')
-[ "$lines" = "order.cfg:2: order.cfg:3: order.cfg:4: order.cfg: sinks " ] && ok "errors said in line order" ||
-	fail "errors said in the order: $lines"
+printf 'name = "o";\nsinks = ( { plugin = "testsink"; } );\nfoo = 3;\n' >"$work/order2.cfg"
+"$WULTFW" -c "$work/order2.cfg" --check >>"$work/order.out" 2>&1
+lines=$(grep -o 'order2*.cfg:[0-9]*:\|order2.cfg: source' "$work/order.out" | tr '\n' ' ')
+[ "$lines" = "order.cfg:2: order.cfg:3: order.cfg:4: order2.cfg:3: order2.cfg: source " ] &&
+	ok "errors said in line order" || fail "errors said in the order: $lines"
+
+# No sinks named: datapoints.csv, as wult writes it.
+printf 'name = "nosink";\nsource = { plugin = "testsrc"; cpu = 0; total = 10; };\n' >"$work/nosink.cfg"
+timeout 60 "$WULTFW" -q -c "$work/nosink.cfg" -o "$work/nosink" >"$work/nosink.out" 2>&1
+expect_status 0 $? "an experiment with no sinks runs"
+[ "$(wc -l <"$work/nosink/nosink/datapoints.csv")" = 11 ] && ok "and writes its 10 datapoints to datapoints.csv" ||
+	fail "no sinks gave: $(ls -R "$work/nosink" | tr '\n' ' ')"
 
 cat >"$work/good.cfg" <<'CFG'
 outdir = "out";
