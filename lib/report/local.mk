@@ -33,7 +33,7 @@ endif
 lib_report_libwfw_report_la_SOURCES += \
 	lib/report/report.h lib/report/emit.c lib/report/pieces.c lib/report/timeline.c \
 	lib/report/sampled.c lib/report/attrib.c lib/report/attrib.h lib/report/attrib_emit.c \
-	lib/report/attrib_bands.c \
+	lib/report/attrib_bands.c lib/report/skid.c lib/report/telemetry.c \
 	lib/report/assets.c lib/report/assets.h
 lib_report_libwfw_report_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DWFW_REPORT_ASSETS_DIR='"$(pkgdatadir)/report"' \
@@ -49,6 +49,7 @@ dist_reportassets_DATA = lib/report/assets/index.html \
 	lib/report/assets/report.js lib/report/assets/colors.js \
 	lib/report/assets/dist.js lib/report/assets/metric.js \
 	lib/report/assets/timeline.js lib/report/assets/explain.js \
+	lib/report/assets/skid.js lib/report/assets/telemetry.js \
 	lib/report/assets/report.css
 # plotly.js as configure found it, installed beside the page so that an
 # installed wultfw (and the Debian package) needs no npm; never in git or
