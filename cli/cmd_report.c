@@ -34,7 +34,7 @@ static const struct wfw_cli_opt report_opts[] = {
 	  AT(ids) },
 	{ "title", 0, WFW_CLI_STRING, "TEXT", "the report's title", AT(title) },
 	{ "descr", 0, WFW_CLI_STRING, "TEXT", "a description shown under the title", AT(descr) },
-	{ "metrics", 'm', WFW_CLI_NAMES, "LIST", "metrics, comma-separated names or patterns; by default the latency metrics",
+	{ "metrics", 'm', WFW_CLI_NAMES, "LIST", "metrics, comma-separated names or patterns; by default the latency metrics (Skid, SampleWindow for samplers)",
 	  AT(metrics) },
 	{ "xaxes", 0, WFW_CLI_NAMES, "LIST", "x axes of the scatter plots, names or patterns; by default LDist,SilentTime",
 	  AT(xaxes) },

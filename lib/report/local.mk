@@ -29,6 +29,12 @@ tests_unit_test_attrib_SOURCES = tests/unit/test_attrib.c
 tests_unit_test_attrib_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_attrib_LDADD = lib/report/libwfw_report.la lib/datafmt/libwfw_datafmt.la \
 	tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
+check_PROGRAMS += tests/unit/test_report_samplers
+TESTS += tests/unit/test_report_samplers
+tests_unit_test_report_samplers_SOURCES = tests/unit/test_report_samplers.c
+tests_unit_test_report_samplers_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_report_samplers_LDADD = lib/report/libwfw_report.la lib/stats/libwfw_stats.la lib/datafmt/libwfw_datafmt.la \
+	tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
 endif
 lib_report_libwfw_report_la_SOURCES += \
 	lib/report/report.h lib/report/emit.c lib/report/pieces.c lib/report/timeline.c \
@@ -42,6 +48,7 @@ tests_unit_test_reduce_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_test_sample_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_test_jsnum_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_test_attrib_CPPFLAGS = $(AM_CPPFLAGS)
+tests_unit_test_report_samplers_CPPFLAGS = $(AM_CPPFLAGS)
 
 # The report's page: installed, copied into every report.
 reportassetsdir = $(pkgdatadir)/report

@@ -69,8 +69,8 @@ static bool hist_add(struct skid_hist *h, double v)
 	return true;
 }
 
-static size_t enum_at(const struct wultfw_column *c, const union wultfw_cell *row,
-		      int k, size_t n)
+/* A name cell's index, n when it has none or one past n. */
+static size_t enum_at(const union wultfw_cell *row, int k, size_t n)
 {
 	int64_t i = k >= 0 ? row[k].i : 0;
 
@@ -81,11 +81,11 @@ static void add_row(struct skid_view *sv, const struct wultfw_schema *s,
 		    const union wultfw_cell *row)
 {
 	const struct wultfw_column *c = s->cols;
-	struct skid_level *l = &sv->lv[enum_at(c, row, sv->pc, SKID_LEVELS)];
+	struct skid_level *l = &sv->lv[enum_at(row, sv->pc, SKID_LEVELS)];
 	double skid = wfw_cell_value(&c[sv->sc], row[sv->sc]);
 
 	l->samples++;
-	l->cls[enum_at(c, row, sv->wc, SKID_CLASSES)]++;
+	l->cls[enum_at(row, sv->wc, SKID_CLASSES)]++;
 	if (!isnan(skid))
 		sv->odd += !hist_add(&l->skid, skid);
 	if (sv->bc >= 0) {

@@ -154,18 +154,19 @@ function skidCheck(rep, m, key, gd) {
 			var row = (m.summary[ri] || []).filter(function (s) { return s.group === l.name; })[0];
 			var table = key === "skid" && row && r.rows === r.rows_read ? row.v[0] : want;
 			say(got === want && want === h.rows && want === table, m.name + " skid-" + key + " " + name + ": " +
-			    got + " of " + want + " drawn, rows with a distance " + h.rows + ", the table's count " + table);
+			    got + " of " + want + " drawn, rows with a distance " + h.rows +
+			    (key === "skid" ? ", the table's count " + table : ""));
 		});
 	});
 }
 // The Timeline tab: a rate has one point per sample interval (per `step`
 // samples), each drawn, on the time axis of the result's datapoints.
 function timelineCheck(rep, panel) {
-	var plots = panel.querySelectorAll(".plot.timeline"), k = 0;
 	(rep.timelines || []).forEach(function (t, ri) {
-		if (!t)
+		var gd = panel.querySelector('.plot.timeline[data-result="' + ri + '"]');
+		if (!t || !gd)
 			return;
-		var gd = plots[k++], xa = gd._fullLayout.xaxis, id = rep.results[ri].id;
+		var xa = gd._fullLayout.xaxis, id = rep.results[ri].id;
 		var xr = xa.range.map(xa.r2c), lo = Math.min(xr[0], xr[1]), hi = Math.max(xr[0], xr[1]);
 		t.series.forEach(function (v, i) {
 			var cd = gd.calcdata[(t.main ? 1 : 0) + i] || [], drawn = 0, finite = 0;

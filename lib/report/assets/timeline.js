@@ -11,7 +11,13 @@ function timelinePanel(rep, panel) {
 		if (!t)
 			return;
 		var id = rep.results[ri].id, rows = t.series.length + (t.main ? 1 : 0);
-		var d = el("div", { class: "plot timeline", "data-kind": "timeline" });
+		// Counters of one sample each have no interval to draw a rate over.
+		if (!t.main && t.series.length && t.series.every(function (v) { return !v.t.length; })) {
+			panel.appendChild(el("p", { class: "note missing", "data-kind": "no-interval" },
+				id + ": no counter has two samples: no interval to draw a rate over."));
+			return;
+		}
+		var d = el("div", { class: "plot timeline", "data-kind": "timeline", "data-result": ri });
 		d.style.height = (160 + 140 * rows) + "px";
 		// Said first: without LTime nothing lines the counters up with the
 		// datapoints (a telemetry result's own counters have none to line up).
