@@ -40,11 +40,19 @@ static bool in_list(const struct wfw_names *l, const char *name)
 	return false;
 }
 
-/* A tab: chosen with -m (default: the latency metrics) or --yaxes. */
+/* --hist none, --chist none (wult's word): no such plot at all. */
+static bool is_none(const struct wfw_names *l)
+{
+	return l->n == 1 && !strcmp(l->v[0], "none");
+}
+
+/* A tab: chosen with -m (default: the latency metrics) or --yaxes, --hist, --chist. */
 static bool chosen(const struct rep_cli *c, const char *name)
 {
 	return (c->metrics.n ? in_list(&c->metrics, name) : default_metric(name)) ||
-	       in_list(&c->yaxes, name);
+	       in_list(&c->yaxes, name) ||
+	       (!is_none(&c->hist) && in_list(&c->hist, name)) ||
+	       (!is_none(&c->chist) && in_list(&c->chist, name));
 }
 
 /* Add `name` to list[] unless there already. */
@@ -189,6 +197,10 @@ int rep_choose_names(const struct rep_cli *c, struct wfw_rep_result *res,
 		ret = check_list(&c->xaxes, "xaxes", res, nres, rd);
 	if (!ret)
 		ret = check_list(&c->yaxes, "yaxes", res, nres, rd);
+	if (!ret)
+		ret = check_list(&c->hist, "hist", res, nres, rd);
+	if (!ret)
+		ret = check_list(&c->chist, "chist", res, nres, rd);
 	if (ret)
 		return ret;
 	add_columns(rd, nres, keep_chosen, c, nm->metrics, &nm->nmetrics);
@@ -202,6 +214,12 @@ int rep_choose_names(const struct rep_cli *c, struct wfw_rep_result *res,
 		default_axes(rd, nres, nm);
 	if (c->yaxes.n)
 		pick_names(&c->yaxes, rd, nres, nm->yaxes, &nm->nyaxes);
+	nm->hist_given = c->hist.n;
+	if (c->hist.n && !is_none(&c->hist))
+		pick_names(&c->hist, rd, nres, nm->hist, &nm->nhist);
+	nm->chist_given = c->chist.n;
+	if (c->chist.n && !is_none(&c->chist))
+		pick_names(&c->chist, rd, nres, nm->chist, &nm->nchist);
 	return 0;
 }
 

@@ -133,6 +133,68 @@ function ccdfCheck(rep, m, gd) {
 		say(ok, m.name + " ccdf " + id + ": largest value " + d.ccdf.x[n - 1] + (ok ? " drawn" : " not drawn"));
 	});
 }
+// Colours (issue 31): each (result, C-state) one colour in every plot
+// (scatter, histogram, CCDF: traces the page marks with meta {result,
+// state}), summary-table swatch and explanation card, and within a result
+// no two C-states ("all" too) sharing one.
+function cssColour(c) {
+	var e = document.createElement("span");
+	e.style.color = c;
+	document.body.appendChild(e);
+	var v = getComputedStyle(e).color;
+	e.remove();
+	return v;
+}
+function colourCheck(rep) {
+	var seen = {}, n = 0, bad = 0;
+	var ids = rep.results.map(function (r) { return r.id; });
+	function note(ri, state, colour, place) {
+		var k = ri + "\t" + state, c = cssColour(colour);
+		seen[k] = seen[k] || {};
+		(seen[k][c] = seen[k][c] || []).push(place);
+		n++;
+	}
+	document.querySelectorAll(".panel").forEach(function (p) {
+		p.querySelectorAll(".plot").forEach(function (gd) {
+			(gd._fullData || []).forEach(function (t) {
+				var mt = (gd.data[t.index] || {}).meta;
+				if (!mt || mt.state === undefined)
+					return;
+				var c = /lines/.test(t.mode) ? t.line.color : t.marker.color;
+				note(mt.result, mt.state, c, p.dataset.metric + " " + gd.dataset.kind + " '" + t.name + "'");
+			});
+		});
+		p.querySelectorAll("span.swatch[data-state]").forEach(function (s) {
+			note(ids.indexOf(s.dataset.result), s.dataset.state, s.style.backgroundColor,
+			     p.dataset.metric + " table");
+		});
+		p.querySelectorAll("section.explain[data-result] div.xp-cstate[data-cstate]").forEach(function (d) {
+			note(ids.indexOf(d.closest("section.explain").dataset.result), d.dataset.cstate,
+			     d.style.borderTopColor, p.dataset.metric + " explanation card");
+		});
+	});
+	var byResult = {};
+	Object.keys(seen).forEach(function (k) {
+		var cs = Object.keys(seen[k]), ri = k.split("\t")[0], state = k.split("\t")[1];
+		if (cs.length > 1) {
+			bad++;
+			say(false, "colours: " + ids[ri] + " " + state + " has " + cs.length + " colours: " + cs.map(function (c) {
+				return c + " (" + seen[k][c].slice(0, 2).join(", ") + ")"; }).join(", "));
+		}
+		byResult[ri] = byResult[ri] || {};
+		cs.forEach(function (c) {
+			var o = byResult[ri][c];
+			if (o && o !== state) {
+				bad++;
+				say(false, "colours: " + ids[ri] + " " + o + " and " + state + " share " + c);
+			}
+			byResult[ri][c] = state;
+		});
+	});
+	if (!bad)
+		say(n > 0, "colours: " + Object.keys(seen).length + " (result, C-state) pairs in " + rep.results.length +
+		    " result(s), one colour each in " + n + " places, distinct within each result");
+}
 function check() {
 	var rep = window.WFW_REPORT;
 	document.querySelectorAll(".panel").forEach(function (p, i) {
@@ -149,6 +211,7 @@ function check() {
 				scatterCheck(rep, m, k.slice(8), gd);
 		});
 	});
+	colourCheck(rep);
 }
 function wait() {
 	var st = document.getElementById("status").dataset.status;
