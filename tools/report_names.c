@@ -32,18 +32,18 @@ static bool default_metric(const char *name)
 	       (n > 7 && !strcmp(name + n - 7, "Latency"));
 }
 
+/* --hist none, --chist none (wult's word): no such plot at all. */
+static bool is_none(const struct wfw_names *l)
+{
+	return l->n == 1 && !strcmp(l->v[0], "none");
+}
+
 static bool in_list(const struct wfw_names *l, const char *name)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (!fnmatch(l->v[i], name, 0))
 			return true;
 	return false;
-}
-
-/* --hist none, --chist none (wult's word): no such plot at all. */
-static bool is_none(const struct wfw_names *l)
-{
-	return l->n == 1 && !strcmp(l->v[0], "none");
 }
 
 /* A tab: chosen with -m (default: the latency metrics) or --yaxes, --hist, --chist. */
@@ -70,7 +70,7 @@ static int check_list(const struct wfw_names *l, const char *opt,
 		      struct wfw_rep_result *res, size_t nres,
 		      struct wfw_reader **rd)
 {
-	for (size_t i = 0; i < l->n; i++) {
+	for (size_t i = 0; i < l->n && !is_none(l); i++) {
 		const char *names[256] = { NULL }, *near;
 		size_t n = 0;
 		bool found = false;
