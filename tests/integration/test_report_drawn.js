@@ -158,10 +158,10 @@ function colourCheck(rep) {
 		p.querySelectorAll(".plot").forEach(function (gd) {
 			(gd._fullData || []).forEach(function (t) {
 				var mt = (gd.data[t.index] || {}).meta;
-				if (!mt || mt.state === undefined)
+				var st = /lines/.test(t.mode) ? t.line : t.marker;
+				if (!mt || mt.state === undefined || !st)	// not drawn (no datapoint): no colour
 					return;
-				var c = /lines/.test(t.mode) ? t.line.color : t.marker.color;
-				note(mt.result, mt.state, c, p.dataset.metric + " " + gd.dataset.kind + " '" + t.name + "'");
+				note(mt.result, mt.state, st.color, p.dataset.metric + " " + gd.dataset.kind + " '" + t.name + "'");
 			});
 		});
 		p.querySelectorAll("span.swatch[data-state]").forEach(function (s) {
