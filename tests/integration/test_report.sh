@@ -146,6 +146,7 @@ colours_check diff3 "a diff of three"
 expect_status 0 $? "a diff of two results of three C-states"
 open_report diff2 r-diff2 1
 colours_check diff2 "a diff of two"
+expect_in diff2.drawn "drawn-ok WakeLatency ccdf lone.csv C6: largest value 900 drawn" "C6's CCDF drawn to its far datapoint"
 expect_in r-diff2/data.js '"states": ["POLL", "C1", "C6"]' "the C-states by depth, once for the page"
 expect_in r-diff2/data.js '"ccdf_groups": [{"name": "POLL", "ccdf": {"x": [' "a CCDF per C-state"
 

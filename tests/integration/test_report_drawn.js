@@ -195,6 +195,19 @@ function colourCheck(rep) {
 		say(n > 0, "colours: " + Object.keys(seen).length + " (result, C-state) pairs in " + rep.results.length +
 		    " result(s), one colour each in " + n + " places, distinct within each result");
 }
+// Each C-state's CCDF (issue 31): its largest value on its drawn line.
+function ccdfGroupsCheck(rep, m, gd) {
+	var els = traceEls(gd), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+	m.dist.forEach(function (d, ri) {
+		(d && d.ccdf_groups || []).forEach(function (g) {
+			var name = rep.results.length > 1 ? rep.results[ri].id + " " + g.name : g.name;
+			var c = g.ccdf, n = c.x.length, t = els[name];
+			var segs = t ? segments(Array.from(t.querySelectorAll("path.js-line"))) : [];
+			var ok = n > 0 && segs.some(function (s) { return near(s, xa.c2p(c.x[n - 1]), ya.c2p(c.p[n - 1])); });
+			say(ok, m.name + " ccdf " + name + ": largest value " + c.x[n - 1] + (ok ? " drawn" : " not drawn"));
+		});
+	});
+}
 function check() {
 	var rep = window.WFW_REPORT;
 	document.querySelectorAll(".panel").forEach(function (p, i) {
@@ -205,8 +218,10 @@ function check() {
 			var k = gd.dataset.kind;
 			if (k === "histogram")
 				histCheck(rep, m, gd);
-			else if (k === "ccdf")
+			else if (k === "ccdf") {
 				ccdfCheck(rep, m, gd);
+				ccdfGroupsCheck(rep, m, gd);
+			}
 			else if (k.indexOf("scatter-") === 0)
 				scatterCheck(rep, m, k.slice(8), gd);
 		});
