@@ -40,6 +40,10 @@ static const struct wfw_cli_opt report_opts[] = {
 	  AT(xaxes) },
 	{ "yaxes", 0, WFW_CLI_NAMES, "LIST", "metrics that get scatter plots; by default every metric shown; named ones get a tab too",
 	  AT(yaxes) },
+	{ "hist", 0, WFW_CLI_NAMES, "LIST", "metrics that get a histogram, names or patterns, or none; by default every metric shown; named ones get a tab too",
+	  AT(hist) },
+	{ "chist", 0, WFW_CLI_NAMES, "LIST", "metrics that get a CCDF (wult's cumulative distribution), names or patterns, or none; by default every metric shown; named ones get a tab too",
+	  AT(chist) },
 	{ "group-by", 'g', WFW_CLI_STRING, "COL", "a name column giving the groups of the tables, colours and histograms; by default ReqCState, or Precise for skid results",
 	  AT(group_by) },
 	{ "list-metrics", 0, WFW_CLI_FLAG, NULL, "list the metrics of the results, their units and what each is as the result's source measured it, and exit",
@@ -59,8 +63,9 @@ static const struct wfw_cli report_cli = {
 		 "An HTML report of one or more results (result directories, ours or\n"
 		 "wult's, CSV or binary files): a tab per metric with summary tables\n"
 		 "(all datapoints and per requested C-state), scatter plots against\n"
-		 "LDist and SilentTime, a histogram and a percentile (CCDF) plot. With\n"
-		 "several results every table and plot compares them with the first.\n"
+		 "LDist and SilentTime, a histogram and a percentile (CCDF) plot, each\n"
+		 "C-state in one colour across the page. With several results every\n"
+		 "table and plot compares them with the first.\n"
 		 "A result with latency attribution also gets, in the tab of the latency\n"
 		 "it explains, where the time went: its composition by percentile band,\n"
 		 "the tail's causes in words (as calc --explain) and its largest\n"
@@ -324,6 +329,8 @@ int wfw_cmd_report(int argc, char **argv)
 			.metrics = nm.metrics, .nmetrics = nm.nmetrics,
 			.xaxes = nm.xaxes, .nxaxes = nm.nxaxes,
 			.yaxes = nm.yaxes, .nyaxes = nm.nyaxes,
+			.hist = nm.hist, .nhist = nm.nhist, .hist_given = nm.hist_given,
+			.chist = nm.chist, .nchist = nm.nchist, .chist_given = nm.chist_given,
 			.res = res, .nres = nres, .jobs = c.jobs,
 			.explain_top = c.explain_top };
 		ret = rep_write(&c, &rep);
@@ -340,5 +347,7 @@ out:
 	wfw_names_free(&c.metrics);
 	wfw_names_free(&c.xaxes);
 	wfw_names_free(&c.yaxes);
+	wfw_names_free(&c.hist);
+	wfw_names_free(&c.chist);
 	return ret;
 }

@@ -78,7 +78,12 @@ _wultfw()
             COMPREPLY=($(compgen -W "$(_wultfw_cstates "$cpu")" -- "$cur"))
             return
             ;;
-        --only | -m | --metrics | -f | --funcs | -e | --exact-limit | -j | --jobs | -M | --exact-memory | --ldist | --datapoints | --time)
+        --hist | --chist)
+            # report: metric names or patterns (of the results), or none
+            COMPREPLY=($(compgen -W 'none' -- "$cur"))
+            return
+            ;;
+        --xaxes | --yaxes | --only | -m | --metrics | -f | --funcs | -e | --exact-limit | -j | --jobs | -M | --exact-memory | --ldist | --datapoints | --time)
             return
             ;;
     esac

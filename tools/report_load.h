@@ -20,16 +20,21 @@
 
 struct rep_cli {
 	const char *out, *title, *descr, *include, *exclude, *group_by;
-	struct wfw_names ids, metrics, xaxes, yaxes;
+	struct wfw_names ids, metrics, xaxes, yaxes, hist, chist;
 	bool list, force, jobs_given;
 	unsigned jobs;
 	unsigned explain_top;	/* datapoints an explanation lists */
 };
 
-/* What the report shows: tabs, scatter x axes, metrics with scatters. */
+/*
+ * What the report shows: tabs, scatter x axes, metrics with scatters,
+ * with a histogram, with a CCDF (the last two: all unless *_given).
+ */
 struct rep_names {
 	const char *metrics[REP_MAX], *xaxes[REP_MAX], *yaxes[REP_MAX];
-	size_t nmetrics, nxaxes, nyaxes;
+	const char *hist[REP_MAX], *chist[REP_MAX];
+	size_t nmetrics, nxaxes, nyaxes, nhist, nchist;
+	bool hist_given, chist_given;
 };
 
 /* The main result's time column (for its collectors' timeline). */

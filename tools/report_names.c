@@ -35,6 +35,12 @@ static bool default_metric(const char *name)
 	       (n > 7 && !strcmp(name + n - 7, "Latency"));
 }
 
+/* --hist none, --chist none (wult's word): no such plot at all. */
+static bool is_none(const struct wfw_names *l)
+{
+	return l->n == 1 && !strcmp(l->v[0], "none");
+}
+
 static bool in_list(const struct wfw_names *l, const char *name)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -43,11 +49,13 @@ static bool in_list(const struct wfw_names *l, const char *name)
 	return false;
 }
 
-/* A tab: chosen with -m (default: the latency metrics) or --yaxes. */
+/* A tab: chosen with -m (default: the latency metrics) or --yaxes, --hist, --chist. */
 static bool chosen(const struct rep_cli *c, const char *name)
 {
 	return (c->metrics.n ? in_list(&c->metrics, name) : default_metric(name)) ||
-	       in_list(&c->yaxes, name);
+	       in_list(&c->yaxes, name) ||
+	       (!is_none(&c->hist) && in_list(&c->hist, name)) ||
+	       (!is_none(&c->chist) && in_list(&c->chist, name));
 }
 
 /* Add `name` to list[] unless there already. */
@@ -65,7 +73,7 @@ static int check_list(const struct wfw_names *l, const char *opt,
 		      struct wfw_rep_result *res, size_t nres,
 		      struct wfw_reader **rd)
 {
-	for (size_t i = 0; i < l->n; i++) {
+	for (size_t i = 0; i < l->n && !is_none(l); i++) {
 		const char *names[256] = { NULL }, *near;
 		size_t n = 0;
 		bool found = false;
@@ -192,6 +200,10 @@ int rep_choose_names(const struct rep_cli *c, struct wfw_rep_result *res,
 		ret = check_list(&c->xaxes, "xaxes", res, nres, rd);
 	if (!ret)
 		ret = check_list(&c->yaxes, "yaxes", res, nres, rd);
+	if (!ret)
+		ret = check_list(&c->hist, "hist", res, nres, rd);
+	if (!ret)
+		ret = check_list(&c->chist, "chist", res, nres, rd);
 	if (ret)
 		return ret;
 	add_columns(rd, nres, keep_chosen, c, nm->metrics, &nm->nmetrics);
@@ -205,6 +217,12 @@ int rep_choose_names(const struct rep_cli *c, struct wfw_rep_result *res,
 		default_axes(rd, nres, nm);
 	if (c->yaxes.n)
 		pick_names(&c->yaxes, rd, nres, nm->yaxes, &nm->nyaxes);
+	nm->hist_given = c->hist.n;
+	if (c->hist.n && !is_none(&c->hist))
+		pick_names(&c->hist, rd, nres, nm->hist, &nm->nhist);
+	nm->chist_given = c->chist.n;
+	if (c->chist.n && !is_none(&c->chist))
+		pick_names(&c->chist, rd, nres, nm->chist, &nm->nchist);
 	return 0;
 }
 

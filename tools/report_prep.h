@@ -23,8 +23,9 @@ int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
 void rep_list_metrics(const struct wfw_rep_result *res, size_t nres,
 		      struct wfw_reader **rd);
 /*
- * The tabs, x axes and metrics with scatter plots, from -m, --xaxes and
- * --yaxes (each pattern must match a column) or the defaults. 0 or an
+ * The tabs, x axes, metrics with scatter plots, histograms and CCDFs,
+ * from -m, --xaxes, --yaxes, --hist and --chist (each pattern must match
+ * a column; "none" alone for --hist/--chist) or the defaults. 0 or an
  * error said on stderr.
  */
 int rep_choose_names(const struct rep_cli *c, struct wfw_rep_result *res,

@@ -253,8 +253,43 @@ static int kept_histogram(struct wfw_rep_result *r, int c,
 	return ret;
 }
 
+/*
+ * , "ccdf_groups": [{"name":.., "ccdf": {"x", "p"}}, ...]: each group's
+ * CCDF, when the histogram has groups; x and p are scratch of max_out.
+ */
+static int group_ccdfs(const struct wfw_rep_result *r, int c, float *x,
+		       double *p, size_t max_out, FILE *f)
+{
+	size_t n, shown = 0;
+
+	if (r->nstates < 2)
+		return 0;
+	fputs(", \"ccdf_groups\": [", f);
+	for (size_t g = 0; g < r->nstates; g++) {
+		float *v = state_rows(r, c, (long)g, &n);
+
+		if (!v)
+			return -ENOMEM;
+		n = drop_nans(v, n);
+		if (n && wfw_sort_floats(v, n)) {
+			free(v);
+			return -ENOMEM;
+		}
+		if (n) {
+			fputs(shown++ ? ", " : "", f);
+			wfw_rep_group_ccdf_open(f, r->state_names[g]);
+			wfw_rep_ccdf_json(f, x, p, wfw_reduce_ccdf(v, n, WFW_REPORT_CCDF_TAIL,
+								   x, p, max_out));
+			fputs("}", f);
+		}
+		free(v);
+	}
+	fputs("]", f);
+	return 0;
+}
+
 static int distribution(struct wfw_rep_result *r, const char *metric,
-			const struct wfw_summary *all, FILE *f)
+			const struct wfw_summary *all, bool groups_ccdf, FILE *f)
 {
 	int c = wfw_rep_col(r, metric);
 	size_t n, k, max_out = 4000 + WFW_REPORT_CCDF_TAIL;
@@ -267,7 +302,7 @@ static int distribution(struct wfw_rep_result *r, const char *metric,
 		return 0;
 	}
 	if (r->sampled)
-		return wfw_rep_sampled_dist(r, c, all, f);
+		return wfw_rep_sampled_dist(r, c, all, groups_ccdf, f);
 	v = state_rows(r, c, ALL_STATES, &n);
 	x = malloc(max_out * sizeof(*x));
 	p = malloc(max_out * sizeof(*p));
@@ -285,6 +320,8 @@ static int distribution(struct wfw_rep_result *r, const char *metric,
 	}
 	k = ret ? 0 : wfw_reduce_ccdf(v, n, WFW_REPORT_CCDF_TAIL, x, p, max_out);
 	wfw_rep_ccdf_json(f, x, p, k);
+	if (!ret && groups_ccdf)
+		ret = group_ccdfs(r, c, x, p, max_out, f);
 	fputs("}", f);
 	free(v); free(x); free(p);
 	return ret;
@@ -324,6 +361,16 @@ static bool scattered(const struct wfw_report *rep, const char *name)
 	return !rep->nyaxes;
 }
 
+/* Is `name` in list[0..n) (all when the option was not given)? */
+static bool listed(const char *const *list, size_t n, bool given,
+		   const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return !given;
+}
+
 /* The unit of column `name` in the first result that has one. */
 static const char *unit_of(const struct wfw_report *rep, const char *name)
 {
@@ -358,6 +405,8 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 	struct wfw_summary *all = calloc(rep->nres ? rep->nres : 1, sizeof(*all));
 	int ret = all ? 0 : -ENOMEM;
 	const char *unit = unit_of(rep, name);
+	bool hist = listed(rep->hist, rep->nhist, rep->hist_given, name);
+	bool ccdf = listed(rep->chist, rep->nchist, rep->chist_given, name);
 
 	fputs("{\"name\": ", f);
 	wfw_json_string(f, name);
@@ -380,10 +429,11 @@ static int metric(const struct wfw_report *rep, const char *name, FILE *f)
 		}
 		fputs("]", f);
 	}
-	fputs("}, \"dist\": [", f);
+	fprintf(f, "}, \"hist\": %s, \"ccdf\": %s, \"dist\": [",
+		hist ? "true" : "false", ccdf ? "true" : "false");
 	for (size_t i = 0; i < rep->nres && !ret; i++) {
 		fputs(i ? ", " : "", f);
-		ret = distribution(&rep->res[i], name, &all[i], f);
+		ret = distribution(&rep->res[i], name, &all[i], ccdf, f);
 	}
 	fputs("], \"explain\": [", f);
 	for (size_t i = 0; i < rep->nres && !ret; i++) {
@@ -499,7 +549,10 @@ int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
 		fputs(": ", f);
 		wfw_json_string(f, unit_of(rep, rep->xaxes[a]));
 	}
-	fputs("}, \"metrics\": [", f);
+	fputs("}, ", f);
+	if (!ret)
+		ret = wfw_rep_states_json(rep, f);
+	fputs(", \"metrics\": [", f);
 	if (!ret)
 		ret = metrics(rep, f);
 	fputs("]};\n", f);

@@ -40,6 +40,7 @@ lib_report_libwfw_report_la_SOURCES += \
 	lib/report/report.h lib/report/emit.c lib/report/pieces.c lib/report/timeline.c \
 	lib/report/sampled.c lib/report/attrib.c lib/report/attrib.h lib/report/attrib_emit.c \
 	lib/report/attrib_bands.c lib/report/skid.c lib/report/telemetry.c \
+	lib/report/order.c \
 	lib/report/assets.c lib/report/assets.h
 lib_report_libwfw_report_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DWFW_REPORT_ASSETS_DIR='"$(pkgdatadir)/report"' \

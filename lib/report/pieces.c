@@ -124,6 +124,13 @@ void wfw_rep_group_hist_json(FILE *f, const char *name, size_t nbins,
 	fprintf(f, ", \"over\": %llu}", (unsigned long long)over);
 }
 
+void wfw_rep_group_ccdf_open(FILE *f, const char *name)
+{
+	fputs("{\"name\": ", f);
+	wfw_json_string(f, name);
+	fputs(", \"ccdf\": ", f);
+}
+
 void wfw_rep_ccdf_json(FILE *f, const float *x, const double *p, size_t k)
 {
 	struct wfw_jsout o;

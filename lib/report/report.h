@@ -159,6 +159,13 @@ struct wfw_report {
 	size_t nxaxes;
 	const char *const *yaxes;	/* metrics with scatters; none: all */
 	size_t nyaxes;
+	/*
+	 * Metrics with a histogram (--hist) and with a CCDF (--chist): all
+	 * unless given; given and empty: none.
+	 */
+	const char *const *hist, *const *chist;
+	size_t nhist, nchist;
+	bool hist_given, chist_given;
 	struct wfw_rep_result *res;
 	size_t nres;
 	unsigned jobs;			/* metrics written at once (threads) */
@@ -182,10 +189,11 @@ int wfw_rep_sampled_points(const struct wfw_rep_result *r, int xc, int yc,
 
 /*
  * Histogram and CCDF of a sampled result's metric column c, for data.js;
- * `all`: the statistics of all its rows (with the summary's percentiles).
+ * `all`: the statistics of all its rows (with the summary's percentiles);
+ * groups_ccdf: each group's CCDF too ("ccdf_groups").
  */
 int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c,
-			 const struct wfw_summary *all, FILE *f);
+			 const struct wfw_summary *all, bool groups_ccdf, FILE *f);
 
 /* ---- pieces.c: what every part of data.js is made of ---- */
 
@@ -232,6 +240,15 @@ void wfw_rep_group_hist_json(FILE *f, const char *name, size_t nbins,
 /* A number for data.js (null when not finite); a CCDF's {"x", "p"}. */
 void wfw_rep_num(FILE *f, double v);
 void wfw_rep_ccdf_json(FILE *f, const float *x, const double *p, size_t k);
+/* A group's CCDF: `{"name": .., "ccdf": ` (the caller adds it and "}"). */
+void wfw_rep_group_ccdf_open(FILE *f, const char *name);
+
+/*
+ * "states": [..]: the groups (requested C-states) that have rows in any
+ * result, each once, by depth as calc lists them (wfw_cstate_cmp()): the
+ * page's order and colours of them, alike for every result.
+ */
+int wfw_rep_states_json(const struct wfw_report *rep, FILE *f);
 
 /* The index of `name` among r's kept columns, or -1. */
 int wfw_rep_col(const struct wfw_rep_result *r, const char *name);

@@ -221,11 +221,11 @@ static int group_histograms(struct wfw_rep_result *r, int c,
 	return ret;
 }
 
-/* The CCDF: the tail exact, the rest from the sample. */
-static int ccdf(const struct wfw_rep_result *r, int c, uint64_t rows, FILE *f)
+/* The CCDF of group g: its tail exact, the rest from the sample. */
+static int ccdf(const struct wfw_rep_result *r, int c, long g, uint64_t rows, FILE *f)
 {
 	const struct wfw_topk *t = &r->tails[c];
-	size_t max_out = 4000 + WFW_REPORT_CCDF_TAIL, m, k = 0;
+	size_t max_out = 4000 + WFW_REPORT_CCDF_TAIL, m, k = 0, ntop = 0;
 	float *low = malloc((r->nrows + 1) * sizeof(*low));
 	float *scratch = malloc((r->nrows + 1) * sizeof(*scratch));
 	float *top = malloc((t->n + 1) * sizeof(*top));
@@ -235,12 +235,14 @@ static int ccdf(const struct wfw_rep_result *r, int c, uint64_t rows, FILE *f)
 
 	if (!low || !scratch || !top || !x || !p)
 		goto out;
-	m = below_tail(r, c, c, ALL_GROUPS, 0, 1, scratch, low);
-	memcpy(top, t->key, t->n * sizeof(*top));
-	if (wfw_sort_floats(low, m) || wfw_sort_floats(top, t->n))
+	m = below_tail(r, c, c, g, 0, 1, scratch, low);
+	for (size_t i = 0; i < t->n; i++)
+		if (g == ALL_GROUPS || t->group[t->slot[i]] == g)
+			top[ntop++] = t->key[i];
+	if (wfw_sort_floats(low, m) || wfw_sort_floats(top, ntop))
 		goto out;
-	k = wfw_reduce_ccdf_parts(low, m, rows > t->n ? rows - t->n : 0, top,
-				  t->n, WFW_REPORT_CCDF_TAIL, x, p, max_out);
+	k = wfw_reduce_ccdf_parts(low, m, rows > ntop ? rows - ntop : 0, top,
+				  ntop, WFW_REPORT_CCDF_TAIL, x, p, max_out);
 	wfw_rep_ccdf_json(f, x, p, k);
 	ret = 0;
 out:
@@ -252,8 +254,31 @@ out:
 	return ret;
 }
 
+/* , "ccdf_groups": [...]: each group's CCDF, as the histogram's groups. */
+static int group_ccdfs(struct wfw_rep_result *r, int c, FILE *f)
+{
+	size_t shown = 0;
+	int ret = 0;
+
+	if (r->nstates < 2)
+		return 0;
+	fputs(", \"ccdf_groups\": [", f);
+	for (size_t g = 0; g < r->nstates && !ret; g++) {
+		uint64_t rows = wfw_rep_rows(r, c, (long)g);
+
+		if (!rows)
+			continue;
+		fputs(shown++ ? ", " : "", f);
+		wfw_rep_group_ccdf_open(f, r->state_names[g]);
+		ret = ccdf(r, c, (long)g, rows, f);
+		fputs("}", f);
+	}
+	fputs("]", f);
+	return ret;
+}
+
 int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c,
-			 const struct wfw_summary *all, FILE *f)
+			 const struct wfw_summary *all, bool groups_ccdf, FILE *f)
 {
 	struct wfw_rep_bins rb;
 	struct whole_hist h;
@@ -271,7 +296,9 @@ int wfw_rep_sampled_dist(struct wfw_rep_result *r, int c,
 	ret = group_histograms(r, c, &rb.b, f);
 	fputs("}, \"ccdf\": ", f);
 	if (!ret)
-		ret = ccdf(r, c, rb.rows, f);
+		ret = ccdf(r, c, ALL_GROUPS, rb.rows, f);
+	if (!ret && groups_ccdf)
+		ret = group_ccdfs(r, c, f);
 	fputs("}", f);
 	return ret;
 }

@@ -9,7 +9,9 @@
 # limit; a part this machine cannot measure (now) is skipped, named.
 # Every page's plots must draw every datapoint data.js gives them
 # (test_report_drawn.js counts what plotly drew), a page of 150 discrete
-# values and one with lone tail datapoints included.
+# values and one with lone tail datapoints included, and each (result,
+# C-state) one colour in every plot and table (one result, diffs of two
+# and three); --hist/--chist.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
 export WULTFW_REPORT_ASSETS="$srcdir/lib/report/assets"
@@ -21,6 +23,17 @@ fi
 shots="$top/tests/integration/test_report-shots"
 rm -rf "$shots" && mkdir -p "$shots"
 cd "$work" || exit 1
+
+# colours_check NAME WHAT: drawn.js found every (result, C-state) in one
+# colour in every plot, table swatch and card, none shared in a result.
+colours_check() {
+	if grep -q '^drawn-short colours' "$1.drawn"; then
+		fail "$1: $2: colours disagree:"
+		grep '^drawn-short colours' "$1.drawn" | head -4 | sed 's/^/    /'
+	else
+		expect_in "$1.drawn" "drawn-ok colours: " "$1: $2: one colour per (result, C-state) across the page"
+	fi
+}
 
 # open NAME DIR TABS: DIR/index.html draws TABS tabs, no error, every
 # datapoint its plots were given drawn (drawn.js); screenshot.
@@ -152,6 +165,7 @@ expect_in discrete.drawn "drawn-ok WakeLatency histogram all: 150 of 150" "the 1
 open_report lone r-lone 1
 expect_in lone.drawn "drawn-ok WakeLatency histogram C1: 1333 of 1333" "the lone datapoint at 27.5 us in C1's histogram"
 expect_in lone.drawn "drawn-ok WakeLatency ccdf lone.csv: largest value 900 drawn" "the far one at the CCDF's end"
+colours_check lone "one result of three C-states"
 
 "$WULTFW" report -o r-bin out/timer/datapoints.wfb 2>/dev/null
 expect_status 0 $? "report of the binary file"
@@ -182,6 +196,14 @@ expect_in r-wult/data.js '"toolver": "1.12.65"' "wult's info.yml shown"
 expect_status 0 $? "a diff of three results"
 open_report diff3 r-diff 1
 expect_in diff3.dom "vs wult12" "the tables compare with the first result"
+colours_check diff3 "a diff of three"
+"$WULTFW" report -o r-diff2 discrete.csv lone.csv 2>/dev/null
+expect_status 0 $? "a diff of two results of three C-states"
+open_report diff2 r-diff2 1
+colours_check diff2 "a diff of two"
+expect_in diff2.drawn "drawn-ok WakeLatency ccdf lone.csv C6: largest value 900 drawn" "C6's CCDF drawn to its far datapoint"
+expect_in r-diff2/data.js '"states": ["POLL", "C1", "C6"]' "the C-states by depth, once for the page"
+expect_in r-diff2/data.js '"ccdf_groups": [{"name": "POLL", "ccdf": {"x": [' "a CCDF per C-state"
 
 # 1 M datapoints: the page stays small (density + tail) and opens.
 awk 'BEGIN { srand(5); split("POLL C1 C6", cs, " ");
@@ -233,6 +255,12 @@ for axis, res in m["scatter"].items():
     print(axis, "points <= 10000 + 3 * 100 * 100:", len(ys) <= 10000 + 3 * 10000)
 d = m["dist"][0]
 print("ccdf outliers:", len(planted & set(d["ccdf"]["x"])))
+# Each C-state's CCDF from the sample and its exact tail: from share 1 to
+# the C-state's own max (its summary row).
+mx = {r["group"]: r["v"][10] for r in m["summary"][0]}
+gs = d.get("ccdf_groups", [])
+print("group ccdfs:", len(gs), all(g["ccdf"]["p"][0] == 1 and
+      abs(g["ccdf"]["x"][-1] - mx[g["name"]]) <= 1e-6 * mx[g["name"]] for g in gs))
 h = d["hist"]
 print("histogram:", sum(h["counts"]) + h["over"], "tail:", d["sampled"]["tail"])
 # The planted outliers are far above the bins (twice p99.9's distance
@@ -251,6 +279,7 @@ expect_sampled() {
 	expect_in "$1" "ccdf outliers: 30" "$2: every outlier in the CCDF"
 	expect_in "$1" "histogram: 1200000 tail: 10000" "$2: the histogram (with its over bin) counts every datapoint"
 	expect_in "$1" "over bin: True" "$2: the outliers in the exact over bin, above the bins"
+	expect_in "$1" "group ccdfs: 3 True" "$2: a CCDF per C-state, each to its max"
 }
 
 sample_check r-huge/data.js >huge.check
@@ -311,6 +340,34 @@ open_report axes r-axes 1
 "$WULTFW" report -o r-axes2 --xaxes LDsit out/timer >bad.err 2>&1
 expect_status 1 $? "an unknown --xaxes column fails"
 expect_in bad.err "--xaxes: no metric 'LDsit'" "naming the option"
+
+# Any metric against any metric (wult's meaning of --xaxes/--yaxes), and
+# --hist/--chist: which metrics get a histogram and a CCDF (named ones get
+# a tab; none: no such plot).
+"$WULTFW" report -o r-xy --xaxes WakeLatency --yaxes LDist lone.csv 2>/dev/null
+expect_status 0 $? "--xaxes WakeLatency --yaxes LDist"
+open_report xy r-xy 2
+expect_in xy.drawn "drawn-ok LDist scatter-WakeLatency: 4000 of 4000" "LDist against WakeLatency drawn"
+plots_of() {
+	python3 -c 'import json, sys; s = open(sys.argv[1]).read()
+for m in json.loads(s[s.index("=") + 1:].rstrip().rstrip(";"))["metrics"]:
+    print(m["name"], "hist" if m["hist"] else "-", "ccdf" if m["ccdf"] else "-")' "$1"
+}
+"$WULTFW" report -o r-hist --hist 'Wake*' --chist LDist lone.csv 2>/dev/null
+expect_status 0 $? "--hist 'Wake*' --chist LDist"
+plots_of r-hist/data.js >hist.plots
+expect_in hist.plots "WakeLatency hist -" "WakeLatency: a histogram, no CCDF"
+expect_in hist.plots "LDist - ccdf" "LDist: a tab with a CCDF only"
+open_report hist r-hist 2
+if grep -q -e 'WakeLatency ccdf' -e 'LDist histogram' hist.drawn; then fail "a plot --hist/--chist left out is drawn"; else ok "only the chosen plots drawn"; fi
+"$WULTFW" report -o r-hnone --hist none --chist none lone.csv 2>/dev/null
+expect_status 0 $? "--hist none --chist none"
+plots_of r-hnone/data.js >hnone.plots
+expect_in hnone.plots "WakeLatency - -" "no histogram, no CCDF"
+open_report hnone r-hnone 1
+"$WULTFW" report -o r-hbad --chist WakeLatncy lone.csv >bad.err 2>&1
+expect_status 1 $? "a misspelt --chist metric fails"
+expect_in bad.err "--chist: no metric 'WakeLatncy' in lone.csv (did you mean 'WakeLatency'?)" "naming the option, with a did-you-mean"
 
 # hrt (eBPF) where it runs, and a timer result as without cpuidle (no
 # ReqCState column: tables without a per-state breakdown).

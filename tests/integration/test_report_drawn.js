@@ -183,6 +183,81 @@ function timelineCheck(rep, panel) {
 		});
 	});
 }
+// Colours (issue 31): each (result, C-state) one colour in every plot
+// (scatter, histogram, CCDF: traces the page marks with meta {result,
+// state}), summary-table swatch and explanation card, and within a result
+// no two C-states ("all" too) sharing one.
+function cssColour(c) {
+	var e = document.createElement("span");
+	e.style.color = c;
+	document.body.appendChild(e);
+	var v = getComputedStyle(e).color;
+	e.remove();
+	return v;
+}
+function colourCheck(rep) {
+	var seen = {}, n = 0, bad = 0;
+	var ids = rep.results.map(function (r) { return r.id; });
+	function note(ri, state, colour, place) {
+		var k = ri + "\t" + state, c = cssColour(colour);
+		seen[k] = seen[k] || {};
+		(seen[k][c] = seen[k][c] || []).push(place);
+		n++;
+	}
+	document.querySelectorAll(".panel").forEach(function (p) {
+		p.querySelectorAll(".plot").forEach(function (gd) {
+			(gd._fullData || []).forEach(function (t) {
+				var mt = (gd.data[t.index] || {}).meta;
+				var st = /lines/.test(t.mode) ? t.line : t.marker;
+				if (!mt || mt.state === undefined || !st)	// not drawn (no datapoint): no colour
+					return;
+				note(mt.result, mt.state, st.color, p.dataset.metric + " " + gd.dataset.kind + " '" + t.name + "'");
+			});
+		});
+		p.querySelectorAll("span.swatch[data-state]").forEach(function (s) {
+			note(ids.indexOf(s.dataset.result), s.dataset.state, s.style.backgroundColor,
+			     p.dataset.metric + " table");
+		});
+		p.querySelectorAll("section.explain[data-result] div.xp-cstate[data-cstate]").forEach(function (d) {
+			note(ids.indexOf(d.closest("section.explain").dataset.result), d.dataset.cstate,
+			     d.style.borderTopColor, p.dataset.metric + " explanation card");
+		});
+	});
+	var byResult = {};
+	Object.keys(seen).forEach(function (k) {
+		var cs = Object.keys(seen[k]), ri = k.split("\t")[0], state = k.split("\t")[1];
+		if (cs.length > 1) {
+			bad++;
+			say(false, "colours: " + ids[ri] + " " + state + " has " + cs.length + " colours: " + cs.map(function (c) {
+				return c + " (" + seen[k][c].slice(0, 2).join(", ") + ")"; }).join(", "));
+		}
+		byResult[ri] = byResult[ri] || {};
+		cs.forEach(function (c) {
+			var o = byResult[ri][c];
+			if (o && o !== state) {
+				bad++;
+				say(false, "colours: " + ids[ri] + " " + o + " and " + state + " share " + c);
+			}
+			byResult[ri][c] = state;
+		});
+	});
+	if (!bad)
+		say(n > 0, "colours: " + Object.keys(seen).length + " (result, C-state) pairs in " + rep.results.length +
+		    " result(s), one colour each in " + n + " places, distinct within each result");
+}
+// Each C-state's CCDF (issue 31): its largest value on its drawn line.
+function ccdfGroupsCheck(rep, m, gd) {
+	var els = traceEls(gd), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+	m.dist.forEach(function (d, ri) {
+		(d && d.ccdf_groups || []).forEach(function (g) {
+			var name = rep.results.length > 1 ? rep.results[ri].id + " " + g.name : g.name;
+			var c = g.ccdf, n = c.x.length, t = els[name];
+			var segs = t ? segments(Array.from(t.querySelectorAll("path.js-line"))) : [];
+			var ok = n > 0 && segs.some(function (s) { return near(s, xa.c2p(c.x[n - 1]), ya.c2p(c.p[n - 1])); });
+			say(ok, m.name + " ccdf " + name + ": largest value " + c.x[n - 1] + (ok ? " drawn" : " not drawn"));
+		});
+	});
+}
 function check() {
 	var rep = window.WFW_REPORT;
 	document.querySelectorAll(".panel").forEach(function (p, i) {
@@ -193,14 +268,17 @@ function check() {
 			var k = gd.dataset.kind;
 			if (k === "histogram")
 				histCheck(rep, m, gd);
-			else if (k === "ccdf")
+			else if (k === "ccdf") {
 				ccdfCheck(rep, m, gd);
+				ccdfGroupsCheck(rep, m, gd);
+			}
 			else if (k.indexOf("skid-") === 0)
 				skidCheck(rep, m, k.slice(5), gd);
 			else if (k.indexOf("scatter-") === 0)
 				scatterCheck(rep, m, k.slice(8), gd);
 		});
 	});
+	colourCheck(rep);
 }
 function wait() {
 	var st = document.getElementById("status").dataset.status;

@@ -15,6 +15,7 @@ function overText(h, n, unit) {
 
 function overTrace(h, set, unit) {
 	return { type: "scatter", mode: "lines+markers", name: set.name + " over", legendgroup: set.name, showlegend: false,
+		 meta: { result: set.ri, state: set.state },
 		 line: { color: set.color, width: 3, dash: set.dash },
 		 marker: { symbol: "triangle-right", size: [0, 8], color: set.color },
 		 x: overX(h), y: [set.over, set.over],
@@ -59,19 +60,58 @@ function histTrace(hist, set) {
 		}
 	}
 	return { type: "scatter", mode: "lines", name: set.name, legendgroup: set.name,
+		 meta: { result: set.ri, state: set.state },
 		 line: { color: set.color, width: 1.5, dash: set.dash }, x: x, y: y, text: text,
 		 hovertemplate: "%{text}<extra>" + set.name + "</extra>" };
 }
 
-// Counts on a log axis (a bin of one datapoint still shows), or linear.
-function histLayout(m) {
+// The outlines of a result (ri): all datapoints, then each C-state by
+// depth on top, in their colours and dashes (colors.js); a result all in
+// one C-state draws it too, so "all" never hides a C-state.
+function histSets(rep, m, d, ri) {
+	var id = rep.results[ri].id, multi = rep.results.length > 1, sole = soleState(m, ri);
+	var set = function (name, state, counts, over) {
+		return { name: name, state: state, ri: ri, counts: counts, over: over,
+			 color: stateColor(rep, state, ri), dash: stateDash(rep, state) };
+	};
+	var sets = [set(multi ? id : "all", "all", d.hist.counts, d.hist.over)];
+	var gs = d.hist.groups || (sole ? [{ name: sole, counts: d.hist.counts, over: d.hist.over }] : []);
+	byDepth(rep, gs, function (g) { return g.name; }).forEach(function (g) {
+		sets.push(set(multi ? id + " " + g.name : g.name, g.name, g.counts, g.over));
+	});
+	return sets;
+}
+
+function histTraces(rep, m) {
+	var ht = [];
+	m.dist.forEach(function (d, ri) {
+		if (!d)
+			return;
+		histSets(rep, m, d, ri).forEach(function (h) {
+			ht.push(histTrace(d.hist, h));
+			if (h.over)
+				ht.push(overTrace(d.hist, h, m.unit));
+		});
+	});
+	return ht;
+}
+
+// Counts on a log axis (a bin of one datapoint still shows), or linear;
+// the over bins' marks.
+function histLayout(rep, m) {
 	var axis = function (type) { return [{ "yaxis.type": type }]; };
-	return { title: { text: m.name + " histogram" }, xaxis: axisTitle(m.name, m.unit),
-		 yaxis: { title: { text: "datapoints" }, type: "log" }, shapes: [], annotations: [],
-		 updatemenus: [{ type: "buttons", direction: "left", showactive: true, active: 0,
-				 x: 0.55, xanchor: "center", y: 1, yanchor: "bottom", pad: { b: 4 }, font: { size: 10 },
-				 buttons: [{ label: "log", method: "relayout", args: axis("log") },
-					   { label: "linear", method: "relayout", args: axis("linear") }] }] };
+	var lay = { title: { text: m.name + " histogram" }, xaxis: axisTitle(m.name, m.unit),
+		    yaxis: { title: { text: "datapoints" }, type: "log" }, shapes: [], annotations: [],
+		    updatemenus: [{ type: "buttons", direction: "left", showactive: true, active: 0,
+				    x: 0.55, xanchor: "center", y: 1, yanchor: "bottom", pad: { b: 4 }, font: { size: 10 },
+				    buttons: [{ label: "log", method: "relayout", args: axis("log") },
+					      { label: "linear", method: "relayout", args: axis("linear") }] }] };
+	m.dist.forEach(function (d, ri) {
+		if (d)
+			overMark(lay, d.hist, rep.results.length > 1 ? rep.results[ri].id + ": " : "", m.unit,
+				 stateColor(rep, "all", ri), ri);
+	});
+	return lay;
 }
 
 // How the histogram's bins were chosen, when some values are above them.

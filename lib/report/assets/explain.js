@@ -185,7 +185,7 @@ function xpNotes(x, id) {
 // Per requested C-state, in the summary table's order and each in its
 // colour: a small multiple of the bars, the words at its own p99.9 and
 // its bands' numbers. Shown when the C-states split the datapoints.
-function xpCStates(rep, m, x, sec) {
+function xpCStates(rep, m, x, ri, sec) {
 	var r = { plots: 0, empty: [] };
 	var gs = x.groups || [];
 	if (!gs.length || (gs.length === 1 && gs[0].values === x.values))
@@ -194,7 +194,7 @@ function xpCStates(rep, m, x, sec) {
 	var grid = el("div", { class: "xp-cstates" });
 	sec.appendChild(grid);
 	gs.forEach(function (g) {
-		var color = stateColor(rep, g.name);
+		var color = stateColor(rep, g.name, ri);
 		var card = el("div", { class: "xp-cstate", "data-cstate": g.name, style: "border-top-color: " + color });
 		var head = el("h5", {});
 		head.appendChild(el("span", { class: "swatch", style: "background: " + color }));
@@ -242,7 +242,7 @@ function xpSection(rep, m, x, ri, panel) {
 		"Bands: the datapoints with a breakdown from the least to p50, p50 to p90, ... (split at bins 0.4-0.8% wide), " +
 		"p99.9 and above (the datapoints of the words above), and the largest; each category's mean time per datapoint " +
 		"and its share of the band's summed latency."));
-	var cs = xpCStates(rep, m, x, sec);
+	var cs = xpCStates(rep, m, x, ri, sec);
 	plots += cs.plots;
 	empty = empty.concat(cs.empty);
 	if (x.top.n) {

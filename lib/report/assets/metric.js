@@ -11,22 +11,23 @@ function markerSizes(w) {
 // points faster.
 var WEBGL_FROM = 5000;
 
+// A trace per result and C-state, by depth, in the C-state's colour and
+// symbol (colors.js).
 function scatterTraces(rep, m, axis) {
-	var traces = [], k = 0, total = 0;
+	var traces = [], total = 0;
 	m.scatter[axis].forEach(function (groups) {
 		groups.forEach(function (g) { total += g.x.length; });
 	});
 	m.scatter[axis].forEach(function (groups, ri) {
-		groups.forEach(function (g) {
+		byDepth(rep, groups, function (g) { return g.name; }).forEach(function (g) {
 			var name = rep.results.length > 1 ? rep.results[ri].id + " " + g.name : g.name;
-			var c = PALETTE[k++ % PALETTE.length];
 			traces.push({
 				type: total >= WEBGL_FROM ? "scattergl" : "scatter", mode: "markers",
-				name: name, x: g.x, y: g.y,
+				name: name, x: g.x, y: g.y, meta: { result: ri, state: g.name },
 				text: g.w.map(function (n) { return n > 1 ? n + " datapoints around here" : ""; }),
 				hovertemplate: axis + " %{x}<br>" + m.name + " %{y}<br>%{text}<extra>" + name + "</extra>",
-				marker: { size: markerSizes(g.w), opacity: 0.6,
-					  color: rep.results.length > 1 || g.name === "all" ? c : stateColor(rep, g.name) },
+				marker: { size: markerSizes(g.w), opacity: 0.6, color: stateColor(rep, g.name, ri),
+					  symbol: stateSymbol(rep, g.name) },
 			});
 		});
 	});
@@ -65,6 +66,39 @@ function sampleNotes(rep, m) {
 			" The summary table is computed from every datapoint.");
 	});
 	return notes;
+}
+
+// The CCDF of each result, and of each of its C-states by depth (in
+// their colours and dashes); a result all in one C-state draws it too.
+function ccdfTraces(rep, m) {
+	var ct = [];
+	m.dist.forEach(function (d, ri) {
+		if (!d)
+			return;
+		var id = rep.results[ri].id, sole = soleState(m, ri);
+		var line = function (name, state, c) {
+			return { type: "scatter", mode: "lines", name: name, x: c.x, y: c.p, meta: { result: ri, state: state },
+				 line: { color: stateColor(rep, state, ri), dash: stateDash(rep, state), width: 1.5 },
+				 hovertemplate: "%{y:.3g} of datapoints >= %{x}<extra>" + name + "</extra>" };
+		};
+		ct.push(line(id, "all", d.ccdf));
+		var gs = d.ccdf_groups || (sole ? [{ name: sole, ccdf: d.ccdf }] : []);
+		byDepth(rep, gs, function (g) { return g.name; }).forEach(function (g) {
+			ct.push(line(rep.results.length > 1 ? id + " " + g.name : g.name, g.name, g.ccdf));
+		});
+	});
+	return ct;
+}
+
+// The CCDF's share on a log axis; its x linear or logarithmic by a button.
+function ccdfLayout(m) {
+	var axis = function (type) { return [{ "xaxis.type": type }]; };
+	return { title: { text: m.name + " percentiles (CCDF)" }, xaxis: axisTitle(m.name, m.unit),
+		 yaxis: { title: { text: "share of datapoints >= x" }, type: "log", exponentformat: "power" },
+		 updatemenus: [{ type: "buttons", direction: "left", showactive: true, active: 0,
+				 x: 0.55, xanchor: "center", y: 1, yanchor: "bottom", pad: { b: 4 }, font: { size: 10 },
+				 buttons: [{ label: "linear x", method: "relayout", args: axis("linear") },
+					   { label: "log x", method: "relayout", args: axis("log") }] }] };
 }
 
 // What the metric is, as its source measured it (the texts of
@@ -114,46 +148,27 @@ function metricPanel(rep, m, panel) {
 			empty.push(m.name + " vs " + axis);
 		n++;
 	});
-	var hist = el("div", { class: "plot", "data-kind": "histogram" });
-	var ccdf = el("div", { class: "plot", "data-kind": "ccdf" });
-	plots.appendChild(hist);
-	plots.appendChild(ccdf);
-	var ht = [], ct = [], hlay = histLayout(m);
-	m.dist.forEach(function (d, ri) {
-		if (!d)
-			return;
-		var c = PALETTE[ri % PALETTE.length];
-		// One outline per result, and one per group (C-state, precise
-		// level) when a result has several.
-		var name = function (g) { return rep.results.length > 1 ? rep.results[ri].id + " " + g : g; };
-		var sets = [{ name: rep.results.length > 1 ? rep.results[ri].id : "all", counts: d.hist.counts,
-			      over: d.hist.over, color: c }];
-		(d.hist.groups || []).forEach(function (g, gi) {
-			sets.push({ name: name(g.name), counts: g.counts, over: g.over, dash: "dot",
-				    color: rep.results.length > 1 ? PALETTE[(ri + 1 + gi) % PALETTE.length] : stateColor(rep, g.name) });
-		});
-		sets.forEach(function (h) {
-			ht.push(histTrace(d.hist, h));
-			if (h.over)
-				ht.push(overTrace(d.hist, h, m.unit));
-		});
-		overMark(hlay, d.hist, rep.results.length > 1 ? rep.results[ri].id + ": " : "", m.unit, c, ri);
-		ct.push({ type: "scatter", mode: "lines", name: rep.results[ri].id,
-			marker: { size: 3, color: c }, line: { color: c }, x: d.ccdf.x, y: d.ccdf.p,
-			hovertemplate: "%{y:.3g} of datapoints >= %{x}<extra></extra>" });
-	});
-	if (!plot(hist, ht, hlay))
-		empty.push(m.name + " histogram");
-	if (!plot(ccdf, ct, { title: { text: m.name + " percentiles (CCDF)" }, xaxis: axisTitle(m.name, m.unit),
-			      yaxis: { title: { text: "share of datapoints >= x" }, type: "log", exponentformat: "power" } }))
-		empty.push(m.name + " CCDF");
+	if (m.hist !== false) {	// --hist
+		var hist = el("div", { class: "plot", "data-kind": "histogram" });
+		plots.appendChild(hist);
+		if (!plot(hist, histTraces(rep, m), histLayout(rep, m)))	// dist.js
+			empty.push(m.name + " histogram");
+		n++;
+	}
+	if (m.ccdf !== false) {	// --chist
+		var ccdf = el("div", { class: "plot", "data-kind": "ccdf" });
+		plots.appendChild(ccdf);
+		if (!plot(ccdf, ccdfTraces(rep, m), ccdfLayout(m)))
+			empty.push(m.name + " CCDF");
+		n++;
+	}
 	if (reduced)
 		panel.appendChild(el("p", { class: "note" }, largeNote(rep, m, tails)));
-	var bins = binsNote(m);
+	var bins = m.hist !== false && binsNote(m);
 	if (bins)
 		panel.appendChild(el("p", { class: "note bins" }, bins));
 	var sampled = sampleNotes(rep, m);
 	if (sampled.length)
 		panel.appendChild(el("p", { class: "note sampled" }, sampled.join(" ")));
-	return { plots: n + 2 + xp.plots + sk.plots, empty: empty.concat(xp.empty, sk.empty) };
+	return { plots: n + xp.plots + sk.plots, empty: empty.concat(xp.empty, sk.empty) };
 }

@@ -105,8 +105,9 @@ function intro(rep) {
 	document.getElementById("intro").appendChild(t);
 }
 
-// Summary: a row per requested C-state and result; from the second result
-// on, a row with the difference to the first (absolute and %).
+// Summary: a row per requested C-state (by depth) and result, with its
+// colour; from the second result on, a row with the difference to the
+// first (absolute and %).
 function summaryTable(rep, m) {
 	var t = el("table"), h = el("tr"), estimated = false;
 	var gcol = rep.results.map(function (r) { return r.group_by; }).filter(function (g) { return g; })[0];
@@ -114,18 +115,16 @@ function summaryTable(rep, m) {
 		h.appendChild(el("th", {}, i > 3 ? f + (m.unit ? " (" + m.unit + ")" : "") : f));
 	});
 	t.appendChild(h);
-	var groups = [];
-	m.summary.forEach(function (rows) {
-		rows.forEach(function (r) { if (groups.indexOf(r.group) < 0) groups.push(r.group); });
-	});
-	groups.forEach(function (g) {
+	summaryGroups(rep, m).forEach(function (g) {	// colors.js: by depth
 		var base = null;
 		m.summary.forEach(function (rows, ri) {
 			var row = rows.filter(function (r) { return r.group === g; })[0];
 			if (!row)	// this result has no datapoint of state g
 				return;
-			var tr = el("tr");
-			tr.appendChild(el("td", {}, g));
+			var tr = el("tr"), td = el("td", {});
+			td.appendChild(swatch(rep, g, ri));	// its colour in the plots
+			td.appendChild(document.createTextNode(g));
+			tr.appendChild(td);
 			tr.appendChild(el("td", {}, rep.results[ri].id));
 			tr.appendChild(el("td", { class: "num" }, (100 * row.share).toFixed(1) + "%"));
 			row.v.forEach(function (v, i) {
