@@ -224,8 +224,14 @@ function tick() {
 		if (wfw.queue.length)
 			return tick();
 		wfw.ticking = false;
-		guarded(settled);
+		afterPaint(settled);
 	}, 0);
+}
+
+// fn once the browser has painted what was drawn (the footer's times
+// include plotly's WebGL drawing, which it does in an animation frame).
+function afterPaint(fn) {
+	requestAnimationFrame(function () { setTimeout(function () { guarded(fn); }, 0); });
 }
 
 // The observer's first word on a tab says which of its plots are in view.
@@ -235,7 +241,7 @@ function inView(entries) {
 			enqueue(e.target);
 	});
 	if (!wfw.ticking)
-		guarded(settled);
+		afterPaint(settled);
 }
 
 // Nothing left to draw now: the opened tab is drawn (in view), or (#all,
