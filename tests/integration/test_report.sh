@@ -3,8 +3,9 @@
 # binary, and one as without cpuidle), hrt where it runs, a filtered one,
 # wult's own results (formats 1.2 and 1.3), a diff of three, a 1 M-datapoint
 # one, --xaxes/--yaxes, a skid result (per precise level) and one with a
-# collector (Timeline tab). Each page must draw every tab and plot without
-# a JavaScript error (report.js sets the footer's data-status); a
+# collector (Timeline tab). Each page, opened with #all, must draw every
+# tab and plot without a JavaScript error (report.js sets the footer's
+# data-status); one page opened as a user does draws only what is in view; a
 # screenshot of each goes to test_report-shots/. Every run has a time
 # limit; a part this machine cannot measure (now) is skipped, named.
 # Every page's plots must draw every datapoint data.js gives them

@@ -133,7 +133,18 @@ function ccdfCheck(rep, m, gd) {
 		say(ok, m.name + " ccdf " + id + ": largest value " + d.ccdf.x[n - 1] + (ok ? " drawn" : " not drawn"));
 	});
 }
+// The page is opened with #all: every plot of every tab handed to plotly,
+// none left for when it would scroll into view.
+function allDrawnCheck() {
+	var plots = document.querySelectorAll(".plot"), n = 0;
+	plots.forEach(function (gd) {
+		if (gd.dataset.drawn === "yes" && gd._fullLayout)
+			n++;
+	});
+	say(n === plots.length, "plots drawn (#all): " + n + " of " + plots.length);
+}
 function check() {
+	allDrawnCheck();
 	var rep = window.WFW_REPORT;
 	document.querySelectorAll(".panel").forEach(function (p, i) {
 		var m = rep.metrics[i];
