@@ -229,9 +229,17 @@ function tick() {
 }
 
 // fn once the browser has painted what was drawn (the footer's times
-// include plotly's WebGL drawing, which it does in an animation frame).
+// include plotly's WebGL drawing, which it does in an animation frame), or
+// after a second without a frame (a hidden tab; headless --screenshot
+// makes frames only when it wants one).
 function afterPaint(fn) {
-	requestAnimationFrame(function () { setTimeout(function () { guarded(fn); }, 0); });
+	var done = false, go = function () {
+		if (!done)
+			setTimeout(function () { guarded(fn); }, 0);
+		done = true;
+	};
+	requestAnimationFrame(go);
+	setTimeout(go, 1000);
 }
 
 // The observer's first word on a tab says which of its plots are in view.
