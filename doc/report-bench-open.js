@@ -47,7 +47,12 @@ br.stdio[4].on("data", (d) => {
 function done(line, code) {
 	console.log(line);
 	br.on("exit", () => {
-		fs.rmSync(prof, { recursive: true, force: true });
+		// Chromium's helpers may still write there for a moment.
+		try {
+			fs.rmSync(prof, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+		} catch (e) {
+			console.error("left " + prof + ": " + e.message);
+		}
 		process.exit(code);
 	});
 	br.kill();
