@@ -1,5 +1,5 @@
 #!/bin/sh
-# How long `wultfw report` takes to write, and headless Chromium to open, a
+# How long `wultfw report` takes to write, and headless Chromium to draw, a
 # report of N synthetic datapoints (exponential tail, three C-states):
 #   sh doc/report-bench.sh 10000000 [WORKDIR]
 # With ATTRIB=1 the datapoints carry latency attribution's columns
@@ -8,14 +8,22 @@
 # names WakeLatency as the latency they explain: the page gets its
 # explanation section.
 # Prints the seconds to generate from CSV and from binary, data.js's size,
-# and for the page (3 openings): Chromium's wall time from start to the DOM
-# dump, and the page's own milliseconds from navigation start until the
-# scripts were loaded and until every plot was drawn (footer data-*).
+# and for the page (OPENS openings each, 3 by default, of the report with
+# the tabs WakeLatency and SilentTime): the page's own milliseconds from
+# navigation start until the scripts were loaded, until the opened tab's
+# plots in view were drawn (as a user opens it), and with #all until every
+# tab and plot was drawn (footer data-*), each with the load average before
+# it. report-bench-open.js opens the page over the DevTools pipe: with
+# --dump-dom and --virtual-time-budget the page's clock would stand still
+# while it draws.
 set -eu
 n=${1:?datapoints}
 dir=${2:-/tmp/wultfw-report-bench}
 wultfw=${WULTFW:-wultfw}
 attrib=${ATTRIB:-0}
+opens=${OPENS:-3}
+here=$(cd "$(dirname "$0")" && pwd)
+chromium=$(command -v chromium || command -v chromium-browser)
 mkdir -p "$dir" && cd "$dir"
 if [ "$attrib" = 1 ]; then
 	name=attrib-$n
@@ -60,14 +68,16 @@ for f in csv wfb; do
 	rm -rf "rep-$f"
 	/usr/bin/time -f "generate from $f: %e s, %M KiB" "$wultfw" report -o "rep-$f" "$in" 2>&1 | tail -1
 done
+rm -rf rep-tabs
+"$wultfw" report -o rep-tabs -m WakeLatency,SilentTime "$wfb" >/dev/null 2>&1
 echo "data.js: $(($(stat -c %s rep-csv/data.js) / 1024)) KiB, plotly: $(($(stat -c %s rep-csv/plotly.min.js) / 1024)) KiB"
-for i in 1 2 3; do
-	prof=$(mktemp -d)
-	t0=$(date +%s%N)
-	timeout 300 chromium --headless --no-sandbox --disable-gpu --enable-unsafe-swiftshader \
-		--user-data-dir="$prof" --window-size=1400,1800 \
-		--dump-dom "file://$PWD/rep-csv/index.html" >page.html 2>/dev/null
-	t1=$(date +%s%N)
-	rm -rf "$prof"
-	echo "open $i: $(( (t1 - t0) / 1000000 )) ms wall; page: $(grep -o 'data-status="[a-z]*"\|data-[a-z-]*-ms="[0-9]*"' page.html | tr '\n' ' ')"
+echo "on $(uname -n) ($(uname -r)$(grep -q hypervisor /proc/cpuinfo && echo ", a VM guest")), $(nproc) CPUs, $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1), $(date -u '+%Y-%m-%d %H:%M UTC')"
+i=0
+while [ $i -lt "$opens" ]; do
+	i=$((i + 1))
+	for how in first all; do
+		url="file://$PWD/rep-tabs/index.html"
+		[ $how = all ] && url="$url#all"
+		echo "open $i, $how (load $(cut -d' ' -f1-3 /proc/loadavg)): $(node "$here/report-bench-open.js" "$chromium" "$url" $how)"
+	done
 done

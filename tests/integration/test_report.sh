@@ -3,8 +3,9 @@
 # binary, and one as without cpuidle), hrt where it runs, a filtered one,
 # wult's own results (formats 1.2 and 1.3), a diff of three, a 1 M-datapoint
 # one, --xaxes/--yaxes, a skid result (per precise level) and one with a
-# collector (Timeline tab). Each page must draw every tab and plot without
-# a JavaScript error (report.js sets the footer's data-status); a
+# collector (Timeline tab). Each page, opened with #all, must draw every
+# tab and plot without a JavaScript error (report.js sets the footer's
+# data-status); one page opened as a user does draws only what is in view; a
 # screenshot of each goes to test_report-shots/. Every run has a time
 # limit; a part this machine cannot measure (now) is skipped, named.
 # Every page's plots must draw every datapoint data.js gives them
@@ -35,8 +36,9 @@ colours_check() {
 	fi
 }
 
-# open NAME DIR TABS: DIR/index.html draws TABS tabs, no error, every
-# datapoint its plots were given drawn (drawn.js); screenshot.
+# open NAME DIR TABS: DIR/index.html#all draws every one of its TABS tabs
+# and plots (not only those in view), no error, every datapoint its plots
+# were given drawn (drawn.js); screenshot.
 open_report() {
 	cp "$srcdir/tests/integration/test_report_drawn.js" "$2/drawn.js" &&
 		sed -i 's|<script src="report.js"></script>|&<script src="drawn.js"></script>|' "$2/index.html"
@@ -44,7 +46,7 @@ open_report() {
 		--enable-unsafe-swiftshader --hide-scrollbars \
 		--user-data-dir="$work/chromium-profile" \
 		--virtual-time-budget=60000 --window-size=1400,1800 \
-		--screenshot="$shots/$1.png" --dump-dom "file://$PWD/$2/index.html" \
+		--screenshot="$shots/$1.png" --dump-dom "file://$PWD/$2/index.html#all" \
 		>"$1.dom" 2>"$1.chromium.log"
 	status=$(sed -n 's/.*<footer id="status" data-status="\([a-z]*\)"[^>]*>\([^<]*\).*/\1: \2/p' "$1.dom")
 	case "$status" in
@@ -119,6 +121,32 @@ CFG
 	expect_in timeline.drawn "on the datapoints' time axis" "on the time axis of the datapoints' LTime"
 }
 
+# open_lazy NAME DIR TAB: DIR/index.html as a user opens it, in a short
+# window: tab TAB's tables and the plots in view drawn, the rest of the
+# page not (drawn when scrolled to or opened), and the footer says so.
+open_lazy() {
+	timeout 300 "$chromium" --headless --no-sandbox --disable-gpu \
+		--enable-unsafe-swiftshader --hide-scrollbars \
+		--user-data-dir="$work/chromium-profile" \
+		--virtual-time-budget=60000 --window-size=1400,900 \
+		--dump-dom "file://$PWD/$2/index.html" >"$1.dom" 2>"$1.chromium.log"
+	status=$(sed -n 's/.*<footer id="status" data-status="\([a-z]*\)"[^>]*>\([^<]*\).*/\1: \2/p' "$1.dom")
+	drawn=$(grep -o 'data-drawn="yes"' "$1.dom" | wc -l)
+	plots=$(grep -o 'class="plot[ "]' "$1.dom" | wc -l)
+	case "$status" in
+	"ok: ok: tab $3 drawn, $drawn plots in view, "*" more as they scroll into view; "*" when opened")
+		ok "$1: $status" ;;
+	*) fail "$1: the page says '${status:-nothing (did it load?)}' ($drawn plots drawn)" ;;
+	esac
+	[ "$drawn" -gt 0 ] && [ "$drawn" -lt "$plots" ] && ok "$1: $drawn of the tab's $plots plots drawn" ||
+		fail "$1: $drawn of $plots plots drawn (want some, not all)"
+	expect_in "$1.dom" "<table>" "$1: its tables are there"
+	grep -q '<section class="panel" data-metric="[^"]*"></section>' "$1.dom" &&
+		ok "$1: the other tab left for when it is opened" || fail "$1: every tab built"
+	grep -q 'data-first-tab-ms="[0-9]' "$1.dom" && ! grep -q 'data-drawn-ms=' "$1.dom" &&
+		ok "$1: data-first-tab-ms set, data-drawn-ms not" || fail "$1: the footer's times"
+}
+
 cat >timer.cfg <<'CFG'
 outdir = "out";
 experiments = (
@@ -190,6 +218,9 @@ expect_status 0 $? "report of a wult 1.3 result"
 open_report wult-1.3 r-wult 2
 expect_in wult-1.3.dom '<p class="descr">launch time to the CPU running again after idle</p>' "the page says what wult's WakeLatency is"
 expect_in r-wult/data.js '"toolver": "1.12.65"' "wult's info.yml shown"
+"$WULTFW" report -o r-lazy "$srcdir/tests/data/wult-1.3" 2>/dev/null
+expect_status 0 $? "report of a wult 1.3 result, opened as a user does"
+open_lazy lazy r-lazy WakeLatency
 
 "$WULTFW" report -o r-diff --reportids wult12,wult13,timer -m WakeLatency \
 	"$srcdir/tests/data/wult-1.2" "$srcdir/tests/data/wult-1.3" out/timer 2>/dev/null

@@ -88,13 +88,14 @@ report() {
 	timeout 120 "$WULTFW" report -o "$_out" "$@" 2>"$_out.err"
 }
 
-# open NAME DIR TABS [HASH]: DIR/index.html draws TABS tabs, no error.
+# open NAME DIR TABS [#TAB]: DIR/index.html (opened on TAB) draws every one
+# of its TABS tabs (#all), no error.
 open_report() {
 	timeout 300 "$chromium" --headless --no-sandbox --disable-gpu \
 		--enable-unsafe-swiftshader --hide-scrollbars \
 		--user-data-dir="$work/chromium-profile" \
 		--virtual-time-budget=60000 --window-size=1400,2600 \
-		--screenshot="$shots/$1.png" --dump-dom "file://$PWD/$2/index.html${4:-}" \
+		--screenshot="$shots/$1.png" --dump-dom "file://$PWD/$2/index.html${4:-#}${4:+&}all" \
 		>"$1.dom" 2>"$1.chromium.log"
 	status=$(sed -n 's/.*<footer id="status" data-status="\([a-z]*\)"[^>]*>\([^<]*\).*/\1: \2/p' "$1.dom")
 	case "$status" in

@@ -258,7 +258,18 @@ function ccdfGroupsCheck(rep, m, gd) {
 		});
 	});
 }
+// The page is opened with #all: every plot of every tab handed to plotly,
+// none left for when it would scroll into view.
+function allDrawnCheck() {
+	var plots = document.querySelectorAll(".plot"), n = 0;
+	plots.forEach(function (gd) {
+		if (gd.dataset.drawn === "yes" && gd._fullLayout)
+			n++;
+	});
+	say(n === plots.length, "plots drawn (#all): " + n + " of " + plots.length);
+}
 function check() {
+	allDrawnCheck();
 	var rep = window.WFW_REPORT;
 	document.querySelectorAll(".panel").forEach(function (p, i) {
 		var m = rep.metrics[i];

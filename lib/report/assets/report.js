@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Draws a wultfw report from window.WFW_REPORT (data.js) with plotly.js.
-// The footer's data-status becomes "ok" when every tab and plot is drawn,
-// or "error" with the reason: the report test reads it.
+// The footer's data-status becomes "ok" when the opened tab's plots in view
+// are drawn (with #all: every tab and plot), or "error" with the reason.
 "use strict";
 
 var wfwErrors = [];
@@ -168,6 +168,14 @@ function axisTitle(name, unit) {
 	return { title: { text: name + (unit ? " (" + unit + ")" : "") } };
 }
 
+// wfw.all (index.html#all): every tab and plot, in view or not (tests).
+var wfw = { rep: null, names: [], drawn: [], left: 0, all: false, observer: null,
+	    queue: [], ticking: false, nplots: 0, ndrawn: 0, first: -1, firstDone: false };
+
+// A plot is drawn when it comes into view: plot() counts its points at
+// once (an empty plot is an error before anything is drawn) and keeps its
+// traces on the div; drawPlot() hands them to plotly later, one plot per
+// timer tick, so the tables show first and the browser paints in between.
 function plot(div, traces, layout) {
 	var points = traces.reduce(function (s, t) { return s + (t.x ? t.x.length : 0); }, 0);
 	div.dataset.points = points;
@@ -177,28 +185,115 @@ function plot(div, traces, layout) {
 	layout.title.xanchor = "left";
 	layout.legend = { orientation: "h", y: -0.3 };
 	layout.margin.b = 90;
-	Plotly.newPlot(div, traces, layout, { responsive: true, displaylogo: false, displayModeBar: "hover" });
+	div.wfwPlot = { traces: traces, layout: layout };
+	wfw.nplots++;
+	if (wfw.observer)
+		wfw.observer.observe(div);
 	return points;
 }
 
-// Tabs are drawn one at a time: the first at once, the others right after
-// (or when shown first), so the page is usable before every plot exists.
-var wfw = { rep: null, drawn: [], left: 0, nplots: 0, empty: [] };
+function drawPlot(div) {
+	var p = div.wfwPlot;
+	if (!p)
+		return;
+	div.wfwPlot = null;
+	if (wfw.observer)
+		wfw.observer.unobserve(div);
+	// Drawn while visible so plotly sizes it, then hidden again.
+	var panel = div.closest(".panel"), shown = panel.classList.contains("active");
+	panel.classList.add("active");
+	Plotly.newPlot(div, p.traces, p.layout, { responsive: true, displaylogo: false, displayModeBar: "hover" });
+	if (!shown)
+		panel.classList.remove("active");
+	div.dataset.drawn = "yes";
+	wfw.ndrawn++;
+}
+
+function enqueue(div) {
+	if (div.wfwPlot && wfw.queue.indexOf(div) < 0)
+		wfw.queue.push(div);
+	if (!wfw.ticking && wfw.queue.length)
+		tick();
+}
+
+function tick() {
+	wfw.ticking = true;
+	setTimeout(function () {
+		guarded(function () { drawPlot(wfw.queue.shift()); });
+		if (wfw.queue.length)
+			return tick();
+		wfw.ticking = false;
+		afterPaint(settled);
+	}, 0);
+}
+
+// fn once the browser has painted what was drawn (the footer's times
+// include plotly's WebGL drawing, which it does in an animation frame), or
+// after a second without a frame (a hidden tab; headless --screenshot
+// makes frames only when it wants one).
+function afterPaint(fn) {
+	var done = false, go = function () {
+		if (!done)
+			setTimeout(function () { guarded(fn); }, 0);
+		done = true;
+	};
+	requestAnimationFrame(go);
+	setTimeout(go, 1000);
+}
+
+// The observer's first word on a tab says which of its plots are in view.
+function inView(entries) {
+	entries.forEach(function (e) {
+		if (e.isIntersecting)
+			enqueue(e.target);
+	});
+	if (!wfw.ticking)
+		afterPaint(settled);
+}
+
+// Nothing left to draw now: the opened tab is drawn (in view), or (#all,
+// or the user saw everything) the whole page.
+function settled() {
+	var f = document.getElementById("status");
+	if (!wfw.firstDone) {
+		wfw.firstDone = true;
+		f.dataset.loadedMs = wfwLoadedMs;
+		f.dataset.firstTabMs = Math.round(performance.now());
+		if (wfw.all)
+			return drawAll();
+		var left = wfw.nplots - wfw.ndrawn, tabs = wfw.names.length - 1;
+		setStatus("ok", "ok: tab " + wfw.names[wfw.first] + " drawn, " + wfw.ndrawn + " plots in view" +
+			  (left ? ", " + left + " more as they scroll into view" : "") +
+			  (tabs ? "; " + tabs + " other tab" + (tabs > 1 ? "s" : "") + " when opened" : ""));
+	}
+	if (wfw.left === 0 && wfw.ndrawn === wfw.nplots)
+		allDrawn();
+}
+
+// Every tab built, every plot queued, one tab per timer tick.
+function drawAll(i) {
+	i = i || 0;
+	if (i === wfw.names.length) {
+		document.querySelectorAll(".plot").forEach(enqueue);
+		if (!wfw.ticking)
+			settled();
+		return;
+	}
+	setTimeout(function () {
+		guarded(function () { drawPanel(i); });
+		drawAll(i + 1);
+	}, 0);
+}
 
 function drawPanel(i) {
 	if (wfw.drawn[i])
 		return;
 	wfw.drawn[i] = true;
-	var p = document.querySelectorAll(".panel")[i], shown = p.classList.contains("active");
-	// Drawn while visible so plotly sizes the plots, then hidden again.
-	p.classList.add("active");
+	wfw.left--;
+	var p = document.querySelectorAll(".panel")[i];
 	var r = i < wfw.rep.metrics.length ? metricPanel(wfw.rep, wfw.rep.metrics[i], p) : timelinePanel(wfw.rep, p);
-	if (!shown)
-		p.classList.remove("active");
-	wfw.nplots += r.plots;
-	wfw.empty = wfw.empty.concat(r.empty);
-	if (--wfw.left === 0)
-		allDrawn();
+	if (r.empty.length)
+		throw new Error("empty plots: " + r.empty.join(", "));
 }
 
 function show(i) {
@@ -207,18 +302,15 @@ function show(i) {
 	document.querySelectorAll(".panel").forEach(function (p, k) {
 		p.classList.toggle("active", k === i);
 		if (k === i)
-			p.querySelectorAll(".plot").forEach(function (d) { Plotly.Plots.resize(d); });
+			p.querySelectorAll(".plot[data-drawn]").forEach(function (d) { Plotly.Plots.resize(d); });
 	});
 }
 
 function allDrawn() {
-	var rep = wfw.rep, f = document.getElementById("status");
-	if (wfw.empty.length)
-		throw new Error("empty plots: " + wfw.empty.join(", "));
-	f.dataset.loadedMs = wfwLoadedMs;
+	var f = document.getElementById("status");
 	f.dataset.drawnMs = Math.round(performance.now());
 	setStatus("ok", "ok: " + wfw.drawn.length + " tabs, " + wfw.nplots + " plots, " +
-		  rep.results.length + " results");
+		  wfw.rep.results.length + " results");
 }
 
 function guarded(fn) {
@@ -228,16 +320,6 @@ function guarded(fn) {
 		wfwErrors.push(String(e.message || e));
 		setStatus("error", "error: " + wfwErrors.join("; "));
 	}
-}
-
-// The other tabs, one per timer tick so the browser paints in between.
-function drawRest(i) {
-	if (i >= wfw.drawn.length)
-		return;
-	setTimeout(function () {
-		guarded(function () { drawPanel(i); });
-		drawRest(i + 1);
-	}, 0);
 }
 
 function draw() {
@@ -267,11 +349,19 @@ function draw() {
 		tabs.appendChild(b);
 		panels.appendChild(el("section", { class: "panel", "data-metric": name }));
 	});
-	// index.html#NAME opens on tab NAME (a metric, or Timeline).
-	var first = Math.max(0, names.indexOf(decodeURIComponent(location.hash.slice(1))));
-	show(first);
-	document.getElementById("status").dataset.firstTabMs = Math.round(performance.now());
-	drawRest(0);
+	// index.html#NAME opens on tab NAME (a metric, or Timeline); #all (or
+	// #NAME&all) draws every tab and plot before the page says "ok".
+	var hash = decodeURIComponent(location.hash.slice(1)).split("&");
+	wfw.names = names;
+	wfw.all = hash.indexOf("all") >= 0 || !window.IntersectionObserver;
+	if (window.IntersectionObserver)
+		wfw.observer = new IntersectionObserver(inView, { rootMargin: "200px 0px" });
+	wfw.first = Math.max(0, names.indexOf(hash[0]));
+	show(wfw.first);
+	if (!wfw.observer)	// no word on what is in view: the opened tab's plots
+		inView(Array.from(document.querySelectorAll(".panel.active .plot")).map(function (d) {
+			return { isIntersecting: true, target: d };
+		}));
 }
 
 document.addEventListener("DOMContentLoaded", function () { guarded(draw); });
