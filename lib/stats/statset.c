@@ -818,6 +818,8 @@ size_t wfw_statset_switch_point(const struct wfw_statset *s)
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		size_t share = wfw_acc_pool_share(&s->pool[m]);
 
+		/* below WFW_POOL_HIST_MIN values a group stays exact anyway */
+		share = share >= WFW_POOL_HIST_MIN ? share : WFW_POOL_HIST_MIN - 1;
 		if (!wfw_statset_pending(s, m) && share < t)
 			t = share;
 	}

@@ -213,7 +213,7 @@ void wfw_summary_shown(struct wfw_summary *sum, const double *p);
  * at most this many values is exact. Without groups exact_limit; with
  * groups each metric's fair share of its room for kept values (struct
  * wfw_acc_pool), which depends on the groups' counts, not on how many
- * names the group column has.
+ * names the group column has; never below WFW_POOL_HIST_MIN - 1.
  */
 size_t wfw_statset_switch_point(const struct wfw_statset *s);
 
