@@ -131,6 +131,8 @@ TESTS += tests/integration/test_calc_twins.sh
 EXTRA_DIST += tests/integration/test_calc_twins.sh
 TESTS += tests/integration/test_calc_format.sh
 EXTRA_DIST += tests/integration/test_calc_format.sh
+TESTS += tests/integration/test_calc_groups.sh
+EXTRA_DIST += tests/integration/test_calc_groups.sh
 # calc --explain: a result with known causes, its binary twin, bad input.
 TESTS += tests/integration/test_calc_explain.sh
 EXTRA_DIST += tests/integration/test_calc_explain.sh

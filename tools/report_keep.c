@@ -130,7 +130,7 @@ static void batch_tail(struct wfw_rep_result *r, const struct wultfw_schema *s,
 static void drop_exact(struct wfw_statset *set)
 {
 	set->exact_limit = 0;
-	for (size_t i = 0; i < set->nmetrics * set->ngroups; i++)
+	for (size_t i = 0; i < set->nmetrics * set->gcap; i++)
 		set->acc[i].exact_limit = 0;
 }
 

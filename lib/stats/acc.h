@@ -25,8 +25,8 @@ struct wfw_acc {
 	bool sorted;
 	/* histogram mode, once more than exact_limit values were seen */
 	struct wfw_hist *hist;
-	double *stage;		/* values not yet added (WFW_ACC_STAGE) */
-	size_t nstage;
+	double *stage;		/* values not yet added, room for stcap */
+	size_t nstage, stcap;	/* stcap <= WFW_ACC_STAGE */
 	size_t exact_limit;
 	bool integers;		/* values are whole numbers (INT columns) */
 	struct wfw_acc_pool *pool;	/* shares its room for kept values; NULL */
@@ -52,6 +52,19 @@ struct wfw_acc_pool {
 	size_t limit;		/* a member's own exact_limit */
 	struct wfw_acc *acc;	/* the members, nacc of them */
 	size_t nacc;
+	/*
+	 * Room is made (a pass over the members) only when held would pass
+	 * this, at least nacc values past the last time: linear time for a
+	 * million groups, the room held then within budget + nacc values.
+	 */
+	size_t next_room;
 };
+
+/*
+ * A member with fewer values than this stays exact whatever the room: a
+ * histogram (struct wfw_hist, some 70 KiB) would cost it more memory than
+ * its values do, and many small groups would each take one.
+ */
+#define WFW_POOL_HIST_MIN 1024
 
 #endif

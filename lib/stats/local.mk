@@ -35,3 +35,11 @@ tests_unit_test_stats_group_SOURCES = tests/unit/test_stats_group.c
 tests_unit_test_stats_group_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_stats_group_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
 endif
+
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_stats_many
+TESTS += tests/unit/test_stats_many
+tests_unit_test_stats_many_SOURCES = tests/unit/test_stats_many.c
+tests_unit_test_stats_many_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_stats_many_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+endif

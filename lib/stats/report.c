@@ -295,7 +295,7 @@ int wfw_report_json(struct wfw_statset *s, const double *p, size_t np,
 			for (size_t i = 0; i < s->ngroups && !ret; i++) {
 				size_t g = wfw_statset_group_at(s, i);
 
-				if (!s->acc[m * s->ngroups + g].n)
+				if (!wfw_statset_acc(s, m, g)->n)
 					continue;
 				fprintf(f, "%s\n%*s", first ? "" : ",",
 					ind + 8, "");

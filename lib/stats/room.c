@@ -53,24 +53,28 @@ int wfw_acc_grow(struct wfw_acc *a, size_t need, uint64_t count)
 		/* Many groups: start within an even part of the room. */
 		size_t even = a->pool->budget / a->pool->nacc;
 
-		cap = even >= cap ? cap : even > 16 ? even : 16;
+		cap = even >= cap ? cap : even > 4 ? even : 4;
 	}
 	while (cap < need)
 		cap *= 2;
 	cap = cap < a->exact_limit ? cap : a->exact_limit;
 	if (a->pool) {
 		struct wfw_acc_pool *p = a->pool;
-		size_t others;
+		size_t others, lim;
 
-		if (p->held - a->cap + need > p->budget &&
-		    wfw_acc_pool_room(p, a, need, count))
-			return -ENOMEM;
+		if (p->held - a->cap + need > p->next_room) {
+			if (wfw_acc_pool_room(p, a, need, count))
+				return -ENOMEM;
+			lim = p->held > p->budget ? p->held : p->budget;
+			p->next_room = lim + p->nacc;
+		}
 		if (a->hist)
 			return 0;
 		others = p->held - a->cap;
-		if (others + need > p->budget)	/* cannot happen: room made */
-			return wfw_acc_leave_exact(a);
-		cap = cap < p->budget - others ? cap : p->budget - others;
+		if (others + need > p->next_room && count >= WFW_POOL_HIST_MIN)
+			return wfw_acc_leave_exact(a);	/* cannot happen: room made */
+		lim = p->next_room > others + need ? p->next_room - others : need;
+		cap = cap < lim ? cap : lim;
 	}
 	return wfw_acc_set_cap(a, cap);
 }
@@ -82,6 +86,7 @@ void wfw_acc_pool_init(struct wfw_acc_pool *p, size_t budget, size_t limit,
 	p->limit = limit;
 	p->acc = acc;
 	p->nacc = nacc;
+	p->next_room = budget;
 	p->held = 0;
 	for (size_t i = 0; i < nacc; i++) {
 		acc[i].pool = p;
@@ -140,10 +145,13 @@ static int over_share(struct wfw_acc_pool *p, const struct wfw_acc *a,
 {
 	size_t t = share(p, a, count);
 
-	for (size_t i = 0; i < p->nacc; i++)
-		if (count_of(&p->acc[i], a, count) > t &&
+	for (size_t i = 0; i < p->nacc; i++) {
+		uint64_t c = count_of(&p->acc[i], a, count);
+
+		if (c > t && c >= WFW_POOL_HIST_MIN &&
 		    wfw_acc_leave_exact(&p->acc[i]))
 			return -ENOMEM;
+	}
 	return 0;
 }
 

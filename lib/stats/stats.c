@@ -129,11 +129,34 @@ int wfw_acc_flush(struct wfw_acc *a)
 	return add_block(a, a->stage, n);
 }
 
+double *wfw_acc_stage_n(struct wfw_acc *a, size_t n)
+{
+	size_t cap = a->stcap ? a->stcap : 16;
+	double *st;
+
+	if (a->nstage + n <= a->stcap)
+		return a->stage + a->nstage;
+	while (cap < a->nstage + n)	/* a group's few rows: a small stage */
+		cap *= 2;
+	cap = cap < WFW_ACC_STAGE ? cap : WFW_ACC_STAGE;
+	st = realloc(a->stage, cap * sizeof(*st));
+	if (!st)
+		return NULL;
+	a->stage = st;
+	a->stcap = cap;
+	return a->stage + a->nstage;
+}
+
 double *wfw_acc_stage(struct wfw_acc *a)
 {
-	if (!a->stage)
-		a->stage = malloc(WFW_ACC_STAGE * sizeof(*a->stage));
-	return a->stage ? a->stage + a->nstage : NULL;
+	return wfw_acc_stage_n(a, WFW_ACC_STAGE_ROOM);
+}
+
+void wfw_acc_unstage(struct wfw_acc *a)
+{
+	free(a->stage);
+	a->stage = NULL;
+	a->stcap = 0;
 }
 
 int wfw_acc_staged(struct wfw_acc *a, size_t n)
@@ -383,7 +406,7 @@ double wfw_acc_percentile(struct wfw_acc *a, double p)
 
 size_t wfw_acc_bytes(const struct wfw_acc *a)
 {
-	size_t stage = a->stage ? WFW_ACC_STAGE * sizeof(*a->stage) : 0;
+	size_t stage = a->stcap * sizeof(*a->stage);
 
 	if (a->hist)
 		return stage + sizeof(*a->hist) + wfw_hist_bytes(a->hist);

@@ -68,6 +68,10 @@ int wfw_acc_add_sums(struct wfw_acc *a, const double *v, size_t n,
  * percentile, a merge or a scale): flush before reading n, min, max, mean.
  */
 double *wfw_acc_stage(struct wfw_acc *a);
+/* The same with room for n <= WFW_ACC_STAGE_ROOM (the stage grows to it). */
+double *wfw_acc_stage_n(struct wfw_acc *a, size_t n);
+/* Give the stage's memory back (nothing staged): many groups hold none. */
+void wfw_acc_unstage(struct wfw_acc *a);
 int wfw_acc_staged(struct wfw_acc *a, size_t n);
 int wfw_acc_flush(struct wfw_acc *a);
 /* Add everything `src` has seen to `dst` (src is not changed). */

@@ -65,7 +65,7 @@ static bool is_metric(const struct wfw_statset *s, const struct wfw_statset_cfg 
 
 static int alloc_metrics(struct wfw_statset *s)
 {
-	size_t nacc = s->nmetrics * s->ngroups;
+	size_t nacc = s->nmetrics * s->gcap;
 
 	s->acc = calloc(nacc, sizeof(*s->acc));
 	s->nans = calloc(s->nmetrics, sizeof(*s->nans));
@@ -73,22 +73,24 @@ static int alloc_metrics(struct wfw_statset *s)
 	s->outs = calloc(s->nmetrics, sizeof(*s->outs));
 	s->mtype = calloc(s->nmetrics, sizeof(*s->mtype));
 	s->mdiv = calloc(s->nmetrics, sizeof(*s->mdiv));
-	s->gcount = calloc(s->ngroups, sizeof(*s->gcount));
+	s->gcount = calloc(s->gcap, sizeof(*s->gcount));
+	s->is_staged = calloc(s->gcap, sizeof(*s->is_staged));
+	s->staged = malloc(s->gcap * sizeof(*s->staged));
 	s->pool = calloc(s->nmetrics, sizeof(*s->pool));
 	s->settled = calloc(s->nmetrics, sizeof(*s->settled));
 	if (!s->acc || !s->nans || !s->empties || !s->outs || !s->mtype || !s->mdiv ||
-	    !s->gcount || !s->pool || !s->settled)
+	    !s->gcount || !s->is_staged || !s->staged || !s->pool || !s->settled)
 		return -ENOMEM;
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		const struct wultfw_column *col = &s->schema->cols[s->mcol[m]];
 
 		s->mtype[m] = (int)col->type;
 		s->mdiv[m] = col->divisor;
-		for (size_t g = 0; g < s->ngroups; g++)
-			wfw_acc_init(&s->acc[m * s->ngroups + g], s->exact_limit,
+		for (size_t g = 0; g < s->gcap; g++)
+			wfw_acc_init(&s->acc[m * s->gcap + g], s->exact_limit,
 				     col->type == WULTFW_COL_INT);
 		wfw_acc_pool_init(&s->pool[m], s->budget, s->exact_limit,
-				  &s->acc[m * s->ngroups], s->ngroups);
+				  &s->acc[m * s->gcap], s->gcap);
 	}
 	return 0;
 }
@@ -124,31 +126,46 @@ static int sort_groups(struct wfw_statset *s)
 	for (size_t i = 0; i < s->ngroups; i++)
 		o[i] = v[i].g;
 	free(v);
+	s->gsorted = true;
 	return 0;
+}
+
+/*
+ * Sorted when first asked after the groups changed, not per new name
+ * (a CSV file names its groups as rows come). Out of memory: file order.
+ */
+static const size_t *group_order(const struct wfw_statset *s)
+{
+	if (!s->gsorted)
+		sort_groups((struct wfw_statset *)s);
+	return s->gsorted ? s->gorder : NULL;
 }
 
 size_t wfw_statset_group_find(const struct wfw_statset *s, const char *name)
 {
 	size_t lo = 0, hi = s->ngroups;
+	const size_t *order = group_order(s);
 
-	if (!s->gorder)
+	if (!order)
 		return SIZE_MAX;
 	while (lo < hi) {	/* the first in order not before name */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (wfw_cstate_cmp(wfw_statset_group_name(s, s->gorder[mid]), name) < 0)
+		if (wfw_cstate_cmp(wfw_statset_group_name(s, order[mid]), name) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < s->ngroups && !strcmp(wfw_statset_group_name(s, s->gorder[lo]), name))
-		return s->gorder[lo];
+	if (lo < s->ngroups && !strcmp(wfw_statset_group_name(s, order[lo]), name))
+		return order[lo];
 	return SIZE_MAX;
 }
 
 size_t wfw_statset_group_at(const struct wfw_statset *s, size_t i)
 {
-	return s->gorder ? s->gorder[i] : i;
+	const size_t *order = group_order(s);
+
+	return order ? order[i] : i;
 }
 
 int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
@@ -158,6 +175,7 @@ int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
 	s->schema = schema;
 	s->gcol = group_column(schema, cfg);
 	s->ngroups = s->gcol < 0 ? 1 : schema->cols[s->gcol].n_enum + 1;
+	s->gcap = s->ngroups;
 	s->mcol = calloc(schema->ncols ? schema->ncols : 1, sizeof(*s->mcol));
 	if (!s->mcol)
 		return -ENOMEM;
@@ -176,7 +194,7 @@ int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
 	 */
 	s->budget = cfg->exact_memory / sizeof(double) / s->nmetrics;
 	s->exact_limit = cfg->exact_limit < s->budget ? cfg->exact_limit : s->budget;
-	if (alloc_metrics(s) || sort_groups(s)) {
+	if (alloc_metrics(s)) {
 		wfw_statset_free(s);
 		return -ENOMEM;
 	}
@@ -186,7 +204,7 @@ int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
 void wfw_statset_free(struct wfw_statset *s)
 {
 	if (s->acc)
-		for (size_t i = 0; i < s->nmetrics * s->ngroups; i++)
+		for (size_t i = 0; i < s->nmetrics * s->gcap; i++)
 			wfw_acc_free(&s->acc[i]);
 	free(s->acc);
 	free(s->pool);
@@ -198,6 +216,12 @@ void wfw_statset_free(struct wfw_statset *s)
 	free(s->mtype);
 	free(s->mdiv);
 	free(s->order);
+	free(s->slot);
+	free(s->touched);
+	free(s->tstart);
+	free(s->tcount);
+	free(s->staged);
+	free(s->is_staged);
 	free(s->colp);
 	free(s->gcount);
 	free(s->gorder);
@@ -223,12 +247,14 @@ static int ensure_scratch(struct wfw_statset *s, size_t ncols)
 		if (!s->colp)
 			return -ENOMEM;
 	}
-	if (s->ngroups > s->norder) {
-		free(s->order);
-		s->order = malloc(s->ngroups * CHUNK_ROWS * sizeof(*s->order));
-		s->norder = s->order ? s->ngroups : 0;
+	if (!s->order) {	/* a chunk's worth each, however many groups */
+		s->order = malloc(CHUNK_ROWS * sizeof(*s->order));
+		s->slot = malloc(CHUNK_ROWS * sizeof(*s->slot));
+		s->touched = malloc(CHUNK_ROWS * sizeof(*s->touched));
+		s->tstart = malloc(CHUNK_ROWS * sizeof(*s->tstart));
+		s->tcount = malloc(CHUNK_ROWS * sizeof(*s->tcount));
 	}
-	return s->order ? 0 : -ENOMEM;
+	return s->order && s->slot && s->touched && s->tstart && s->tcount ? 0 : -ENOMEM;
 }
 
 /* Rare: some cells are empty. Keep the others. */
@@ -386,60 +412,111 @@ static size_t gather(struct wfw_statset *s, size_t m, double *t,
 	return k;
 }
 
+/* Slot g has values staged in this batch: flushed at its end. */
+static void mark_staged(struct wfw_statset *s, uint32_t g)
+{
+	if (!s->is_staged[g]) {
+		s->is_staged[g] = 1;
+		s->staged[s->nstaged++] = g;
+	}
+}
+
 /*
  * The chunk's rows per group, as cell offsets (row * stride, so that
- * gathering by them multiplies nothing): group g's s->gcount[g] rows at
- * s->order + g * CHUNK_ROWS. True if only one group has rows (*only).
+ * gathering by them multiplies nothing), by a counting sort over the
+ * slots the chunk has rows of, never over all groups: slot touched[i] has
+ * tcount[i] rows at order + tstart[i]. True if only one group has rows
+ * (*only: its slot).
  */
 static bool group_rows(struct wfw_statset *s, const union wultfw_cell *gc,
 		       size_t st, size_t n, size_t *only)
 {
-	size_t ng = s->ngroups;
-	uint32_t *cnt = s->gcount, *order = s->order;
+	uint64_t last = s->ngroups - 1;
+	uint32_t dash = (uint32_t)(s->gcap - 1), *cnt = s->gcount, at = 0;
+	size_t nt = 0;
 
-	memset(cnt, 0, ng * sizeof(*cnt));
 	for (size_t r = 0; r < n; r++) {
-		uint64_t e = (uint64_t)gc[r * st].i;	/* below 0: above ng */
-		size_t g = e < ng - 1 ? (size_t)e : ng - 1;
+		uint64_t e = (uint64_t)gc[r * st].i;	/* below 0: above last */
+		uint32_t g = e < last ? (uint32_t)e : dash;
 
-		order[g * CHUNK_ROWS + cnt[g]++] = (uint32_t)(r * st);
+		s->slot[r] = g;
+		if (!cnt[g]++)
+			s->touched[nt++] = g;
 	}
-	for (size_t g = 0; g < ng; g++) {
-		if (cnt[g] == n) {
-			*only = g;
-			return true;
-		}
+	for (size_t i = 0; i < nt; i++) {
+		uint32_t g = s->touched[i];
+
+		s->tstart[i] = at;
+		s->tcount[i] = cnt[g];
+		at += cnt[g];
+		cnt[g] = s->tstart[i];	/* now where its next row goes */
+		mark_staged(s, g);
 	}
-	return false;
+	for (size_t r = 0; r < n; r++)
+		s->order[cnt[s->slot[r]]++] = (uint32_t)(r * st);
+	for (size_t i = 0; i < nt; i++)
+		cnt[s->touched[i]] = 0;
+	s->ntouched = nt;
+	*only = s->touched[0];
+	return nt == 1;
 }
 
-/* The group column got names: one group per name, "-" stays last. */
-static int grow_groups(struct wfw_statset *s, size_t ng)
+/* Per-slot arrays for cap slots ("-" from slot old - 1 to cap - 1). */
+static int grow_slots(struct wfw_statset *s, size_t cap)
 {
-	struct wfw_acc *acc = calloc(s->nmetrics * ng, sizeof(*acc));
-	uint32_t *gcount = calloc(ng, sizeof(*gcount));
-	size_t old = s->ngroups;
+	size_t old = s->gcap, live = s->ngroups - 1;
+	struct wfw_acc *acc = calloc(s->nmetrics * cap, sizeof(*acc));
+	uint32_t *gcount = calloc(cap, sizeof(*gcount));
+	uint8_t *is_staged = calloc(cap, sizeof(*is_staged));
+	uint32_t *staged = malloc(cap * sizeof(*staged));
+	char **names = s->gmerged ? calloc(cap, sizeof(*names)) : NULL;
 
-	if (!acc || !gcount) {
+	if (!acc || !gcount || !is_staged || !staged || (s->gmerged && !names)) {
 		free(acc);
 		free(gcount);
+		free(is_staged);
+		free(staged);
+		free(names);
 		return -ENOMEM;
 	}
 	for (size_t m = 0; m < s->nmetrics; m++) {
-		struct wfw_acc *src = &s->acc[m * old], *dst = &acc[m * ng];
+		struct wfw_acc *src = &s->acc[m * old], *dst = &acc[m * cap];
 
-		for (size_t g = old - 1; g < ng - 1; g++)
+		memcpy(dst, src, live * sizeof(*dst));
+		for (size_t g = live; g < cap - 1; g++)
 			wfw_acc_init(&dst[g], s->exact_limit, s->mtype[m] == WULTFW_COL_INT);
-		memcpy(dst, src, (old - 1) * sizeof(*dst));
-		dst[ng - 1] = src[old - 1];
-		wfw_acc_pool_init(&s->pool[m], s->budget, s->exact_limit, dst, ng);
+		dst[cap - 1] = src[old - 1];
+		wfw_acc_pool_init(&s->pool[m], s->budget, s->exact_limit, dst, cap);
 	}
+	if (names)
+		memcpy(names, s->gmerged, live * sizeof(*names));
+	free(s->gmerged);
 	free(s->acc);
 	free(s->gcount);
+	free(s->is_staged);
+	free(s->staged);
+	s->gmerged = names;
 	s->acc = acc;
 	s->gcount = gcount;
+	s->is_staged = is_staged;
+	s->staged = staged;
+	s->nstaged = 0;		/* nothing is staged between batches */
+	s->gcap = cap;
+	return 0;
+}
+
+/*
+ * The group column got names: one group per name, "-" stays last. The
+ * slots between are empty accumulators already: only past them do the
+ * arrays move, doubling.
+ */
+static int grow_groups(struct wfw_statset *s, size_t ng)
+{
+	if (ng > s->gcap && grow_slots(s, ng > 2 * s->gcap ? ng : 2 * s->gcap))
+		return -ENOMEM;
 	s->ngroups = ng;
-	return 0;	/* the caller names the new groups, then sorts */
+	s->gsorted = false;
+	return 0;	/* the caller names the new groups */
 }
 
 /* Metric m's column changed type: convert what it holds. */
@@ -452,8 +529,8 @@ static int retype_metric(struct wfw_statset *s, size_t m,
 
 	s->mtype[m] = (int)col->type;
 	s->mdiv[m] = col->divisor;
-	for (size_t g = 0; g < s->ngroups; g++)
-		if (wfw_acc_scale(&s->acc[m * s->ngroups + g], to, from, ints))
+	for (size_t g = 0; g < s->gcap; g++)	/* empty slots too: their kind */
+		if (wfw_acc_scale(&s->acc[m * s->gcap + g], to, from, ints))
 			return -ENOMEM;
 	return 0;
 }
@@ -463,7 +540,7 @@ int wfw_statset_sync(struct wfw_statset *s)
 	const struct wultfw_column *cols = s->schema->cols;
 
 	if (s->gcol >= 0 && cols[s->gcol].n_enum + 1 > s->ngroups &&
-	    (grow_groups(s, cols[s->gcol].n_enum + 1) || sort_groups(s)))
+	    grow_groups(s, cols[s->gcol].n_enum + 1))
 		return -ENOMEM;
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		const struct wultfw_column *col = &cols[s->mcol[m]];
@@ -486,22 +563,21 @@ static int add_metric(struct wfw_statset *s, size_t m,
 		      const union wultfw_cell *col, size_t st, size_t n,
 		      bool one, size_t only)
 {
-	struct wfw_acc *acc = &s->acc[m * s->ngroups];
+	struct wfw_acc *acc = &s->acc[m * s->gcap];
 	double *t;
 
 	if (one) {
-		t = wfw_acc_stage(&acc[only]);
+		t = wfw_acc_stage_n(&acc[only], n);
 		return t ? wfw_acc_staged(&acc[only], gather(s, m, t, col, st, NULL, n))
 			 : -ENOMEM;
 	}
-	for (size_t g = 0; g < s->ngroups; g++) {
-		const uint32_t *order = s->order + g * CHUNK_ROWS;
+	for (size_t i = 0; i < s->ntouched; i++) {
+		struct wfw_acc *a = &acc[s->touched[i]];
+		size_t k = s->tcount[i];
 
-		if (!s->gcount[g])
-			continue;
-		t = wfw_acc_stage(&acc[g]);
-		if (!t || wfw_acc_staged(&acc[g], gather(s, m, t, col, st, order,
-							 s->gcount[g])))
+		t = wfw_acc_stage_n(a, k);
+		if (!t || wfw_acc_staged(a, gather(s, m, t, col, st,
+						   s->order + s->tstart[i], k)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -516,12 +592,36 @@ static int add_chunk(struct wfw_statset *s, const union wultfw_cell *const *col,
 
 	if (s->gcol >= 0)
 		one = group_rows(s, col[s->gcol] + r0 * st, st, n, &only);
+	else
+		mark_staged(s, 0);
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		if (s->mtype[m] == WULTFW_COL_ENUM)
 			continue;	/* no number yet */
 		if (add_metric(s, m, col[s->mcol[m]] + r0 * st, st, n, one, only))
 			return -ENOMEM;
 	}
+	return 0;
+}
+
+/*
+ * Counts, moments, percentiles: whole again after every batch. The stages
+ * go back too, so that a million groups hold none between batches.
+ */
+static int flush_staged(struct wfw_statset *s)
+{
+	for (size_t i = 0; i < s->nstaged; i++) {
+		uint32_t g = s->staged[i];
+
+		s->is_staged[g] = 0;
+		for (size_t m = 0; m < s->nmetrics; m++) {
+			struct wfw_acc *a = &s->acc[m * s->gcap + g];
+
+			if (a->nstage && wfw_acc_flush(a))
+				return -ENOMEM;
+			wfw_acc_unstage(a);
+		}
+	}
+	s->nstaged = 0;
 	return 0;
 }
 
@@ -539,11 +639,7 @@ int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *
 			      rows - r0 < CHUNK_ROWS ? rows - r0 : CHUNK_ROWS))
 			return -ENOMEM;
 	s->rows += rows;
-	/* Counts, moments, percentiles: whole again after every batch. */
-	for (size_t i = 0; i < s->nmetrics * s->ngroups; i++)
-		if (s->acc[i].nstage && wfw_acc_flush(&s->acc[i]))
-			return -ENOMEM;
-	return 0;
+	return flush_staged(s);
 }
 
 bool wfw_statset_reads(const struct wfw_statset *s, size_t c)
@@ -668,7 +764,7 @@ uint64_t wfw_statset_group_count(const struct wfw_statset *s, size_t g)
 
 	/* Every metric sees every row of the group except its NaNs. */
 	for (size_t m = 0; m < s->nmetrics; m++) {
-		uint64_t c = s->acc[m * s->ngroups + g].n;
+		uint64_t c = wfw_statset_acc(s, m, g)->n;
 
 		n = c > n ? c : n;
 	}
@@ -707,13 +803,13 @@ static void summarize(struct wfw_acc *a, double div, const double *p,
  */
 static int settle(struct wfw_statset *s, size_t m)
 {
-	struct wfw_acc *acc = &s->acc[m * s->ngroups];
+	struct wfw_acc *acc = &s->acc[m * s->gcap];
 
 	if (s->settled[m] == s->rows + 1)
 		return 0;	/* nothing added since: once per metric, not per group */
 	s->settled[m] = s->rows + 1;
 
-	for (size_t g = 0; g < s->ngroups; g++)
+	for (size_t g = 0; g < s->gcap; g++)
 		if (acc[g].nstage && wfw_acc_flush(&acc[g]))
 			return -ENOMEM;
 	return wfw_acc_pool_settle(&s->pool[m]);
@@ -726,6 +822,8 @@ size_t wfw_statset_switch_point(const struct wfw_statset *s)
 	for (size_t m = 0; m < s->nmetrics; m++) {
 		size_t share = wfw_acc_pool_share(&s->pool[m]);
 
+		/* below WFW_POOL_HIST_MIN values a group stays exact anyway */
+		share = share >= WFW_POOL_HIST_MIN ? share : WFW_POOL_HIST_MIN - 1;
 		if (!wfw_statset_pending(s, m) && share < t)
 			t = share;
 	}
@@ -765,12 +863,12 @@ int wfw_statset_summary(struct wfw_statset *s, size_t m, size_t g,
 	if (settle(s, m))
 		return -ENOMEM;
 	if (g != SIZE_MAX) {
-		summarize(&s->acc[m * s->ngroups + g], div, p, np, out);
+		summarize(wfw_statset_acc(s, m, g), div, p, np, out);
 		return 0;
 	}
 	wfw_acc_init(&all, s->exact_limit, s->mtype[m] == WULTFW_COL_INT);
 	for (size_t i = 0; i < s->ngroups && !ret; i++)
-		ret = wfw_acc_merge(&all, &s->acc[m * s->ngroups + i]);
+		ret = wfw_acc_merge(&all, wfw_statset_acc(s, m, i));
 	if (!ret)
 		summarize(&all, div, p, np, out);
 	wfw_acc_free(&all);
@@ -781,7 +879,7 @@ size_t wfw_statset_bytes(const struct wfw_statset *s)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < s->nmetrics * s->ngroups; i++)
+	for (size_t i = 0; i < s->nmetrics * s->gcap; i++)
 		n += wfw_acc_bytes(&s->acc[i]);
 	return n;
 }
@@ -813,41 +911,55 @@ static int same_type(struct wfw_statset *a, size_t ma, struct wfw_statset *b,
 	return b->mtype[mb] != WULTFW_COL_FLOAT ? retype_metric(b, mb, &fl) : 0;
 }
 
-/* The group of dst called `name`, added (before "-") if new. */
-static long group_named(struct wfw_statset *dst, const char *name)
+/*
+ * map[g]: the group of dst called as src's group g (SIZE_MAX: g has no
+ * values). The names dst lacks are added first, all at once, before "-":
+ * one binary search per group, not a pass over dst's groups.
+ */
+static int map_groups(struct wfw_statset *dst, const struct wfw_statset *src,
+		      size_t *map)
 {
-	size_t ng = dst->ngroups;
-	char **names;
+	size_t ng = dst->ngroups, nnew = 0, k = 0;
 
-	for (size_t g = 0; g < ng; g++)
-		if (!strcmp(wfw_statset_group_name(dst, g), name))
-			return (long)g;
-	names = calloc(ng + 1, sizeof(*names));
-	if (!names || grow_groups(dst, ng + 1)) {
-		free(names);
-		return -ENOMEM;
+	for (size_t g = 0; g < src->ngroups; g++) {
+		map[g] = SIZE_MAX;
+		if (!wfw_statset_group_count(src, g))
+			continue;
+		map[g] = dst->gcol < 0 ? 0 :
+			 wfw_statset_group_find(dst, wfw_statset_group_name(src, g));
+		nnew += map[g] == SIZE_MAX;
+		map[g] = map[g] == SIZE_MAX ? SIZE_MAX - 1 : map[g];
 	}
-	for (size_t g = 0; dst->gmerged && g < ng - 1; g++)
-		names[g] = dst->gmerged[g];
-	free(dst->gmerged);
-	dst->gmerged = names;
-	names[ng - 1] = strdup(name);
-	if (!names[ng - 1] || sort_groups(dst))
+	if (!nnew)
+		return 0;
+	if (!dst->gmerged && !(dst->gmerged = calloc(dst->gcap, sizeof(char *))))
 		return -ENOMEM;
-	return (long)ng - 1;
+	if (grow_groups(dst, ng + nnew))
+		return -ENOMEM;
+	for (size_t g = 0; g < src->ngroups; g++) {
+		if (map[g] == ng - 1)	/* "-": still last */
+			map[g] = dst->ngroups - 1;
+		if (map[g] != SIZE_MAX - 1)
+			continue;
+		map[g] = ng - 1 + k++;
+		dst->gmerged[map[g]] = strdup(wfw_statset_group_name(src, g));
+		if (!dst->gmerged[map[g]])
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static uint64_t metric_count(const struct wfw_statset *s, size_t m)
 {
 	uint64_t n = 0;
 
-	for (size_t g = 0; g < s->ngroups; g++)
-		n += s->acc[m * s->ngroups + g].n;
+	for (size_t g = 0; g < s->gcap; g++)
+		n += s->acc[m * s->gcap + g].n;
 	return n;
 }
 
 static int merge_metric(struct wfw_statset *dst, size_t md,
-			struct wfw_statset *src, size_t ms)
+			struct wfw_statset *src, size_t ms, const size_t *map)
 {
 	int ret = 0;
 
@@ -859,15 +971,10 @@ static int merge_metric(struct wfw_statset *dst, size_t md,
 		return 0;
 	ret = same_type(dst, md, src, ms);
 	for (size_t g = 0; g < src->ngroups && !ret; g++) {
-		const struct wfw_acc *a = &src->acc[ms * src->ngroups + g];
-		long gd;
+		const struct wfw_acc *a = wfw_statset_acc(src, ms, g);
 
-		if (!a->n)
-			continue;
-		gd = dst->gcol < 0 ? 0 : group_named(dst, wfw_statset_group_name(src, g));
-		if (gd < 0)
-			return (int)gd;
-		ret = wfw_acc_merge(&dst->acc[md * dst->ngroups + (size_t)gd], a);
+		if (a->n)
+			ret = wfw_acc_merge(wfw_statset_acc(dst, md, map[g]), a);
 	}
 	return ret;
 }
@@ -887,6 +994,7 @@ static bool text_in_one(const struct wfw_statset *dst, const struct wfw_statset 
 int wfw_statset_merge(struct wfw_statset *dst, struct wfw_statset *src)
 {
 	int ret = wfw_statset_sync(dst);
+	size_t *map;
 
 	if (!ret)
 		ret = wfw_statset_sync(src);
@@ -894,15 +1002,23 @@ int wfw_statset_merge(struct wfw_statset *dst, struct wfw_statset *src)
 		return ret;
 	if ((dst->gcol < 0) != (src->gcol < 0) || text_in_one(dst, src))
 		return -EAGAIN;
+	map = malloc(src->ngroups * sizeof(*map));
+	if (!map || map_groups(dst, src, map)) {
+		free(map);
+		return -ENOMEM;
+	}
 	for (size_t ms = 0; ms < src->nmetrics && !ret; ms++) {
 		size_t md = metric_of_column(dst, src->mcol[ms]);
 
 		if (md == SIZE_MAX && wfw_statset_pending(src, ms))
 			continue;	/* text in dst's part, nothing yet here */
-		if (md == SIZE_MAX)	/* text in dst's part, numbers here */
-			return -EAGAIN;
-		ret = merge_metric(dst, md, src, ms);
+		if (md == SIZE_MAX) {	/* text in dst's part, numbers here */
+			ret = -EAGAIN;
+			break;
+		}
+		ret = merge_metric(dst, md, src, ms, map);
 	}
+	free(map);
 	dst->rows += src->rows;
 	return ret;
 }

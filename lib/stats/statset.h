@@ -48,7 +48,14 @@ struct wfw_statset {
 	size_t *mcol;		/* schema column of each metric */
 	int gcol;		/* grouping column or -1 */
 	size_t ngroups;		/* n_enum + 1 ("-": no state) or 1 */
-	struct wfw_acc *acc;	/* [metric * ngroups + group] */
+	/*
+	 * acc[metric * gcap + slot]: group g < ngroups - 1 in slot g, "-" in
+	 * slot gcap - 1, the slots between empty. Room for groups grows by
+	 * doubling, so a file naming groups as rows come costs linear time.
+	 * Use wfw_statset_acc().
+	 */
+	size_t gcap;
+	struct wfw_acc *acc;
 	uint64_t *nans;		/* per metric: NaN cells skipped */
 	uint64_t *empties;	/* per metric: empty cells skipped */
 	uint64_t *outs;		/* per metric: cells out of range skipped
@@ -61,16 +68,33 @@ struct wfw_statset {
 	struct wfw_acc_pool *pool;	/* per metric: its groups' room */
 	uint64_t *settled;	/* per metric: rows + 1 when last settled */
 	/* scratch for one chunk of rows */
-	uint32_t *order;	/* per group: its rows of the chunk */
-	size_t norder;		/* groups order has room for */
+	uint32_t *order;	/* the chunk's rows, group by group */
+	uint32_t *slot;		/* each row's group slot */
+	uint32_t *touched;	/* the slots the chunk has rows of */
+	uint32_t *tstart, *tcount;	/* where their rows are in order */
+	size_t ntouched;
+	/* the slots with values staged in this batch (flushed at its end) */
+	uint32_t *staged;
+	uint8_t *is_staged;	/* per slot */
+	size_t nstaged;
 	const union wultfw_cell **colp;	/* a row-major batch's columns */
 	size_t ncolp;
-	uint32_t *gcount;
+	uint32_t *gcount;	/* per slot: 0 outside group_rows() */
 	bool nums;		/* adding numbers (wfw_statset_add_nums()) */
 	const bool *may_nan;	/* its may_nan (false: every value in range) */
 	char **gmerged;		/* names of groups only a merged part had */
 	size_t *gorder;		/* the groups in listing order (wfw_cstate_cmp()) */
+	bool gsorted;		/* gorder is up to date (sorted when asked) */
 };
+
+/* The accumulator of metric m, group g (g < ngroups). */
+static inline struct wfw_acc *wfw_statset_acc(const struct wfw_statset *s,
+					      size_t m, size_t g)
+{
+	size_t slot = g + 1 < s->ngroups ? g : s->gcap - 1;
+
+	return &s->acc[m * s->gcap + slot];
+}
 
 /* A summary in display units (raw value / column divisor). */
 struct wfw_summary {
@@ -189,7 +213,7 @@ void wfw_summary_shown(struct wfw_summary *sum, const double *p);
  * at most this many values is exact. Without groups exact_limit; with
  * groups each metric's fair share of its room for kept values (struct
  * wfw_acc_pool), which depends on the groups' counts, not on how many
- * names the group column has.
+ * names the group column has; never below WFW_POOL_HIST_MIN - 1.
  */
 size_t wfw_statset_switch_point(const struct wfw_statset *s);
 

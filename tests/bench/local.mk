@@ -27,7 +27,8 @@ CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
 	tests/bench/bench_binary.sh tests/bench/bench_stream.sh tests/bench/bench_par.sh \
 	tests/bench/bench_explain.sh \
-	tests/bench/bench_kill9.py tests/bench/bench_attrib.sh
+	tests/bench/bench_kill9.py tests/bench/bench_attrib.sh \
+	tests/bench/bench_groupby.sh
 
 # Every benchmark's files go to the page cache of ${TMPDIR:-/tmp}, a disk
 # here: the sinks' durable flushing (fdatasync) then costs what it costs in
@@ -43,6 +44,8 @@ bench: bench-sinks tests/bench/bench_stats_sink$(EXEEXT) \
 	tests/bench/bench_stats_sink 100000000 $$d; rc=$$?; rm -rf $$d; exit $$rc
 	@echo "== wultfw calc vs pandas, 10 million rows =="
 	$(SHELL) $(srcdir)/tests/bench/bench_calc.sh $(abs_builddir)
+	@echo "== wultfw calc -g vs pandas, 100 000 groups of 1 million rows =="
+	$(SHELL) $(srcdir)/tests/bench/bench_groupby.sh $(abs_builddir)
 	@$(MAKE) $(AM_MAKEFLAGS) bench-binary
 	@$(MAKE) $(AM_MAKEFLAGS) bench-stream
 	@$(MAKE) $(AM_MAKEFLAGS) bench-explain

@@ -37,4 +37,10 @@ expect_status 0 $? "gen_attrib: calc --explain reads what it wrote"
 	fail "gen_attrib: $(wc -l <attrib/datapoints.csv) lines in datapoints.csv"
 if grep -q "break" attrib.out; then fail "gen_attrib: rows break the identity:"; cat attrib.out; else
 	ok "gen_attrib: every row's parts add up"; fi
+
+# bench_groupby.sh on 2000 rows of 100 groups (pandas too where installed)
+TMPDIR=$work sh "$abs_top_srcdir/tests/bench/bench_groupby.sh" "$top" 100 2000 >groupby.out 2>&1 &
+wait_bounded $! 120
+expect_status 0 $? "bench_groupby.sh: 100 groups of 2000 rows"
+expect_in groupby.out "target: under 256 MiB" "bench_groupby.sh: its targets"
 finish

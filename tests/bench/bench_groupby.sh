@@ -1,0 +1,68 @@
+#!/bin/sh
+# Benchmark `wultfw calc -g` with many groups (issue 32): ROWS rows spread
+# over NGROUPS groups (names g0, g1, ... in random order, two numeric
+# columns), against pandas' groupby with the same statistics (count, min,
+# mean, std, median, p99, max) when python3-pandas is installed. Prints
+# wall and CPU seconds and peak RSS of each, best of 3, and the targets:
+# no slower than pandas and under 256 MiB. Page cache hot, ${TMPDIR:-/tmp}.
+# Usage: bench_groupby.sh BUILDDIR [NGROUPS [ROWS]]   (needs /usr/bin/time)
+set -e
+B=${1:?usage: bench_groupby.sh BUILDDIR [NGROUPS [ROWS]]}
+NGROUPS=${2:-100000}
+ROWS=${3:-1000000}
+DIR=$(mktemp -d "${TMPDIR:-/tmp}/wfw-bench-groupby.XXXXXX")
+trap 'rm -rf "$DIR"' EXIT
+F="$DIR/groups.csv"
+
+echo "machine: $(uname -r), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "generating $ROWS rows over $NGROUPS groups in $F ..."
+awk -v rows="$ROWS" -v groups="$NGROUPS" 'BEGIN {
+	print "Grp,Lat,Other"; srand(12345)
+	for (r = 0; r < rows; r++)
+		printf "g%d,%.3f,%d\n", int(rand() * groups), rand() * 1000, r % 1000
+}' >"$F"
+cat "$F" >/dev/null
+
+# run NAME CMD...: best of 3 by wall time: "NAME wall KiB cpu" into results
+run() {
+	name=$1; shift
+	best=
+	for i in 1 2 3; do
+		/usr/bin/time -f "%e %M %U %S" -o "$DIR/time" "$@" >"$DIR/out.$name" 2>"$DIR/err.$name" ||
+			{ cat "$DIR/err.$name" >&2; exit 1; }
+		read -r secs kib user sys <"$DIR/time"
+		line="$name $secs $kib $(echo "$user $sys" | awk '{ print $1 + $2 }')"
+		if [ -z "$best" ] || [ "$(echo "$secs $(echo "$best" | cut -d' ' -f2)" | awk '{ print ($1 < $2) }')" = 1 ]; then
+			best=$line
+		fi
+	done
+	echo "$best" >>"$DIR/results"
+}
+
+: >"$DIR/results"
+run calc_j2 "$B/wultfw" calc -g Grp -f count,min,mean,std,median,p99,max "$F"
+run calc_j1 "$B/wultfw" calc -j 1 -g Grp -f count,min,mean,std,median,p99,max "$F"
+if /usr/bin/python3 -c 'import pandas' 2>/dev/null; then
+	run pandas /usr/bin/python3 -c '
+import sys, pandas as pd
+df = pd.read_csv(sys.argv[1])
+g = df.groupby("Grp")
+for c in ("Lat", "Other"):
+    s = g[c]
+    r = pd.concat([s.count(), s.min(), s.mean(), s.std(), s.median(), s.quantile(0.99), s.max()], axis=1)
+    r.to_string(sys.stdout)
+' "$F"
+else
+	echo "python3-pandas is not installed: no pandas row (scripts/install-deps.sh --bench)"
+fi
+awk '
+	{ t[$1] = $2; m[$1] = $3; cpu[$1] = $4; n[NR] = $1 }
+	END {
+		printf "%-8s %9s %9s %9s\n", "tool", "wall s", "CPU s", "peak MiB"
+		for (i = 1; i <= NR; i++)
+			printf "%-8s %9.2f %9.2f %9.1f\n", n[i], t[n[i]], cpu[n[i]], m[n[i]] / 1024
+		printf "target: under 256 MiB: %.1f %s", m["calc_j2"] / 1024, (m["calc_j2"] < 262144 ? "ok" : "MISSED")
+		if ("pandas" in t)
+			printf "; no slower than pandas: %.2fx %s", t["calc_j2"] / t["pandas"], (t["calc_j2"] <= t["pandas"] ? "ok" : "MISSED")
+		printf "\n"
+	}' "$DIR/results"
