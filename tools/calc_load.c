@@ -124,8 +124,13 @@ static int open_result(struct calc *c, struct calc_result *r, unsigned part,
 	if (c->per_cstate && r->set.gcol < 0 && strcmp(c->group_by, "ReqCState"))
 		return calc_no_group_column(r->path, c->group_by, wfw_reader_schema(r->rd),
 				       err, len);
-	return wfw_select_init(&r->sel, c->include, c->exclude,
-			       wfw_reader_schema(r->rd), err + at, len - at);
+	ret = wfw_select_init(&r->sel, c->include, c->exclude,
+			      wfw_reader_schema(r->rd), err + at, len - at);
+	/* `index` numbers rows in the whole file: a part starts at its first. */
+	if (!ret && wfw_select_uses_index(&r->sel) &&
+	    wfw_reader_first_row(r->rd, &r->sel.next_index))
+		return -EAGAIN;		/* read it whole */
+	return ret;
 }
 
 /*

@@ -90,10 +90,12 @@ void blk_filter_free(struct blk_filter *f);
  * kept rows: *res is blk itself when it is that block (every row and
  * column), else out (wfw_blk_bound(nout, rows) + WFW_BLK_SLACK bytes),
  * where it is built. Its length, 0 when no row is kept, or -EINVAL (-ENOMEM) with
- * err. *kept: the rows kept.
+ * err. *kept: the rows kept. first: its first row's number in the file
+ * (the selection's `index`).
  */
 long blk_filter_run(struct blk_filter *f, const unsigned char *blk, size_t len,
-		    uint32_t rows, unsigned char *out, const unsigned char **res,
+		    uint32_t rows, uint64_t first, unsigned char *out,
+		    const unsigned char **res,
 		    uint32_t *kept, char *err, size_t errlen);
 
 /* out = in's rows with only the columns map[0..out->ncols) of in. */

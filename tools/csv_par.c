@@ -266,6 +266,12 @@ int csv_parallel(struct csv_par_args *a, size_t ncols)
 
 	a->kept = a->dropped = 0;
 	a->stopped = false;
+	/*
+	 * A chunk would have to count the rows of every chunk before it
+	 * (chunks are many): `index` is left to one reader.
+	 */
+	if (wfw_expr_text_uses_index(a->include) || wfw_expr_text_uses_index(a->exclude))
+		return -EAGAIN;
 	p.nchunks = wfw_par_file_parts(a->path, a->jobs, CHUNK_BYTES);
 	par.nparts = p.nchunks;
 	p.ws = calloc(a->jobs, sizeof(*p.ws));

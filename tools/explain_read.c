@@ -191,6 +191,10 @@ int xread_open(struct xres *x, struct xreader *p, unsigned part, bool all)
 			      sizeof(p->err) - at);
 	if (ret)
 		return ret;
+	/* `index` numbers rows in the whole file; else with one part. */
+	p->first = 0;
+	if (wfw_select_uses_index(&p->sel) && wfw_reader_first_row(p->rd, &p->first))
+		return say(p, -EAGAIN, "%s: cannot number a part's rows", x->r->path);
 	want = calloc(s->ncols, sizeof(*want));
 	if (!want)
 		return say(p, -ENOMEM, "out of memory");
@@ -210,7 +214,7 @@ static int select_rows(struct xreader *p, size_t n)
 		return 0;
 	}
 	p->b.n = wfw_select_cols(&p->sel, (const union wultfw_cell *const *)p->cb.col,
-				 p->cb.ncols, n, p->keep);
+				 p->cb.ncols, n, p->first + p->rows, p->keep);
 	if (p->b.n == (size_t)-1)
 		return say(p, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < p->b.n; i++)

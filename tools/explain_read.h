@@ -33,6 +33,7 @@ struct xreader {
 	uint32_t keep[XB_ROWS];
 	bool all;			/* every column, else the latency's and times */
 	uint64_t rows;			/* rows read (selected or not) */
+	uint64_t first;			/* the part's first row's number (index) */
 	struct xbatch b;
 	char err[1024];
 };

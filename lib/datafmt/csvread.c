@@ -68,6 +68,7 @@ struct csv_reader {
 	size_t tcap;
 	size_t keep;		/* texts: pages from here on stay mapped */
 	bool odd;		/* the row has a field printed otherwise */
+	size_t data, from;	/* where the rows start, and this part's */
 	size_t mapped;		/* the map's length when tok.size was cut */
 };
 
@@ -757,16 +758,42 @@ static int pick_part(struct csv_reader *r)
 	size_t start;
 
 	r->stop = r->tok.size;
+	r->data = r->from = r->tok.pos;
 	if (n < 2)
 		return 0;
 	if (part_start(r, k, n, &start) ||
 	    (k + 1 < n && part_start(r, k + 1, n, &r->stop)))
 		return rfail(&r->base, -E2BIG, "%s: part %u of %u: no line end within %u bytes: a line longer than the limit",
 			     r->base.path, k + 1, n, WFW_CSV_MAX_LINE);
-	r->tok.pos = start;
+	r->tok.pos = r->from = start;
 	/* A part after the first cannot tell a quoted newline from a row end. */
 	r->tok.no_quotes = k > 0;
 	r->tok.line = 0;	/* unknown: errors name the byte offset */
+	return 0;
+}
+
+/*
+ * The rows before this part: lines that start with neither a newline nor
+ * "\r\n" (blank lines are no rows, as wfw_csvtok_next_row() skips them).
+ */
+static int csv_first_row(struct wfw_reader *base, uint64_t *first)
+{
+	struct csv_reader *r = to_csv(base);
+	const char *m = r->tok.map, *p = m + r->data, *end = m + r->from;
+	uint64_t rows = 0;
+
+	if (memchr(p, '"', (size_t)(end - p)))
+		return -EAGAIN;
+	while (p < end) {
+		const char *nl;
+
+		rows += *p != '\n' && !(*p == '\r' && p + 1 < end && p[1] == '\n');
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	*first = rows;
 	return 0;
 }
 
@@ -875,5 +902,6 @@ const struct wfw_reader_ops wfw_csv_reader_ops = {
 	.read = csv_read,
 	.bare_ints = csv_bare_ints,
 	.row_texts = csv_row_texts,
+	.first_row = csv_first_row,
 	.free = csv_free,
 };

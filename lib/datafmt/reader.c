@@ -220,6 +220,14 @@ uint64_t wfw_reader_rows(const struct wfw_reader *r)
 	return r->rows;
 }
 
+int wfw_reader_first_row(struct wfw_reader *r, uint64_t *first)
+{
+	*first = r->first_row;
+	if (r->opts.nparts < 2 || !r->opts.part || !r->ops->first_row)
+		return 0;
+	return r->ops->first_row(r, first);
+}
+
 uint64_t wfw_reader_ignored_bytes(const struct wfw_reader *r)
 {
 	return r->ignored;
