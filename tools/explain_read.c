@@ -227,14 +227,17 @@ long xread_next(struct xres *x, struct xreader *p)
 	long n;
 	int ret = 0;
 
-	p->cb.rows = 0;
-	n = wfw_reader_read_cols(p->rd, &p->cb);
-	if (n < 0)
-		return say(p, (int)n, "%s", wfw_reader_error(p->rd));
-	if (!n)
-		return 0;
-	ret = select_rows(p, (size_t)n);
-	p->rows += (uint64_t)n;
+	/* A batch the selection keeps nothing of is not the end. */
+	do {
+		p->cb.rows = 0;
+		n = wfw_reader_read_cols(p->rd, &p->cb);
+		if (n < 0)
+			return say(p, (int)n, "%s", wfw_reader_error(p->rd));
+		if (!n)
+			return 0;
+		ret = select_rows(p, (size_t)n);
+		p->rows += (uint64_t)n;
+	} while (!ret && !p->b.n);
 	if (!ret)
 		ret = conv(x, p, x->lat, CV_MILLI, p->b.lat);
 	for (int k = 0; k < WFW_XP_NCAT && !ret; k++)
