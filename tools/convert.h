@@ -4,6 +4,7 @@
 #define WFW_CONVERT_H
 
 #include "datafmt/reader.h"
+#include "expr/seen.h"
 #include "datafmt/writer.h"
 #include "expr/expr.h"
 
@@ -115,6 +116,7 @@ struct csv_par_args {
 	const volatile sig_atomic_t *stop;	/* NULL, or set: stop reading */
 	uint64_t kept, dropped;		/* rows the selection kept, dropped */
 	bool stopped;			/* the rows out end where *stop cut them */
+	struct wfw_seen seen;		/* the names every chunk's reader saw */
 };
 
 /*

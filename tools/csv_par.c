@@ -222,6 +222,9 @@ static int chunk_write(void *ctx, unsigned slot, uint64_t k)
 		ret = wfw_out_write(&a->w->out, w->text, w->len);
 		a->kept += w->sel.kept;
 		a->dropped += w->sel.dropped;
+		if (!k && wfw_select_active(&w->sel))
+			wfw_seen_init(&a->seen, &w->sel);
+		wfw_seen_note(&a->seen, wfw_reader_schema(w->rd));
 		if (!ret && wfw_reader_stopped(w->rd)) {	/* the rows end here */
 			a->stopped = true;
 			ret = WFW_PAR_CUT;
@@ -266,6 +269,7 @@ int csv_parallel(struct csv_par_args *a, size_t ncols)
 
 	a->kept = a->dropped = 0;
 	a->stopped = false;
+	wfw_seen_free(&a->seen);
 	/*
 	 * A chunk would have to count the rows of every chunk before it
 	 * (chunks are many): `index` is left to one reader.

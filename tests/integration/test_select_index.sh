@@ -68,6 +68,30 @@ check pandas 'N % 3 == 0 && !(N > 100 && N < 29000)' \
 	--include 'ReqCState == "C6"' --exclude '100 < index & index < 29000'
 check one 'N == 21003' --include 'index == 21003'
 
+# A name no row has, and a column empty in every row: one warning line
+# each, after the rows, on every path (chunks and parts merge what each
+# reader saw: C6 rows are in every part, so no part alone may warn).
+awk -F, -v OFS=, 'NR == 1 { print $0, "Empty"; next } NF > 3 { print $0, "" }' \
+	res/datapoints.csv >eres.csv
+mkdir -p eres && cp eres.csv eres/datapoints.csv && cp res/info.yml eres/
+inc='ReqCState == "C7" || Empty > 1 || ReqCState == "C6"'
+for t in calc.1 calc.2 explain.1 explain.2 filter.1 filter.3 convert.1 convert.2 report.1; do
+	j=${t#*.}
+	case $t in
+	calc.*) "$WULTFW" calc -j $j -m N eres --include "$inc" >/dev/null 2>w.$t ;;
+	explain.*) "$WULTFW" calc -j $j --explain 50 eres --include "$inc" >/dev/null 2>w.$t ;;
+	filter.*) "$WULTFW" filter -j $j eres -o w.$t.f --include "$inc" 2>w.$t ;;
+	convert.*) "$WULTFW" convert -j $j eres.csv -o w.$t.csv --include "$inc" 2>w.$t ;;
+	report.*) "$WULTFW" report eres -o w.$t.r -m N --include "$inc" 2>w.$t ;;
+	esac
+	expect_in w.$t '--include: no row has ReqCState "C7" (did you mean "C6"?); its names: ' \
+		"$t: the name no row has"
+	expect_in w.$t '--include: no row has a value in Empty: the column is empty in every row' \
+		"$t: the empty column"
+	[ "$(grep -c 'warning: ' w.$t)" -eq 2 ] && ok "$t: two lines, C6 not among them" ||
+		fail "$t: $(grep -c 'warning: ' w.$t) warnings: $(cat w.$t)"
+done
+
 # Where it means nothing, or cannot: a clear refusal.
 "$WULTFW" filter res -o bad.f --include 'index < 1ms' >bad1.err 2>&1
 expect_status 1 $? "index with a unit"
