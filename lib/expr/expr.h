@@ -160,15 +160,7 @@ size_t wfw_select_cols(const struct wfw_select *sel,
 		       const union wultfw_cell *const *cols, size_t ncols,
 		       size_t n, uint64_t first, uint32_t *keep);
 
-/*
- * After the rows were read: a warning into buf (NUL-terminated) for each
- * name the selection compares with that its column never held, e.g.
- * `--include: no row has ReqCState "c6" (did you mean "C6"?); its names:
- * C1, C6`, against schema s (NULL: the one it was compiled against).
- * Returns its length, 0 when every name was there.
- */
-size_t wfw_select_unmatched(const struct wfw_select *sel,
-			    const struct wultfw_schema *s, char *buf, size_t len);
+/* The names a selection compares with that no row has: expr/seen.h. */
 
 void wfw_select_free(struct wfw_select *sel);
 
