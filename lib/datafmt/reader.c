@@ -228,6 +228,13 @@ int wfw_reader_first_row(struct wfw_reader *r, uint64_t *first)
 	return r->ops->first_row(r, first);
 }
 
+int wfw_reader_part_firsts(struct wfw_reader *r, unsigned n, uint64_t *first)
+{
+	if (r->opts.nparts > 1 || !r->ops->part_firsts)
+		return -EOPNOTSUPP;
+	return r->ops->part_firsts(r, n, first);
+}
+
 uint64_t wfw_reader_ignored_bytes(const struct wfw_reader *r)
 {
 	return r->ignored;

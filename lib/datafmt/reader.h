@@ -235,6 +235,14 @@ uint64_t wfw_reader_rows(const struct wfw_reader *r);
 int wfw_reader_first_row(struct wfw_reader *r, uint64_t *first);
 
 /*
+ * The same for each of the n parts a file would be read in (first[n]),
+ * from a reader of the whole CSV file, in one line scan: for many parts
+ * (chunks), where each counting what is before it would read the file
+ * over and over. 0, -EAGAIN as above, -EOPNOTSUPP for another reader.
+ */
+int wfw_reader_part_firsts(struct wfw_reader *r, unsigned n, uint64_t *first);
+
+/*
  * Bytes after the last whole record (a file cut short), which are
  * ignored: binary files, a partial block or record; CSV files, a last
  * line without its newline with fewer fields than the header (a last

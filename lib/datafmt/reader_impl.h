@@ -69,6 +69,8 @@ struct wfw_reader_ops {
 	 * open (CSV: counted on request).
 	 */
 	int (*first_row)(struct wfw_reader *r, uint64_t *first);
+	/* Optional: wfw_reader_part_firsts(). */
+	int (*part_firsts)(struct wfw_reader *r, unsigned n, uint64_t *first);
 	/* Free the format's state and r itself (fd and path are reader.c's). */
 	void (*free)(struct wfw_reader *r);
 };
