@@ -8,6 +8,11 @@
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 cd "$work" || exit 1
 
+# Every run bounded (30 000 rows take well under a second).
+w() {
+	timeout 120 "$WULTFW" "$@"
+}
+
 mkdir -p res bres
 # Attribution columns (all of it idle exit) so that calc --explain reads it.
 awk 'BEGIN {
@@ -20,7 +25,7 @@ awk 'BEGIN {
 	}
 }' >res/datapoints.csv
 printf "toolname: 'wult'\nreportid: 'index'\nattrib: 'on'\nattrib_latency: WakeLatency\nattrib_start: LTime\n" >res/info.yml
-"$WULTFW" convert res/datapoints.csv -o bres/datapoints.wfb 2>conv.err
+w convert res/datapoints.csv -o bres/datapoints.wfb 2>conv.err
 expect_status 0 $? "the binary copy"
 cp res/info.yml bres/
 
@@ -34,29 +39,29 @@ check() {
 	for in in res bres; do
 		for j in 1 2; do
 			t="$name.$in.j$j"
-			"$WULTFW" filter $in -o "$t.f" -j $j "$@" 2>"$t.ferr"
+			w filter $in -o "$t.f" -j $j "$@" 2>"$t.ferr"
 			expect_status 0 $? "$t: filter"
 			data_as_csv "$t.f" "$t.f.csv"
 			tail -n +2 "$t.f.csv" | cut -d, -f3 >"$t.fgot"
 			cmp -s "$t.fgot" "$name.want" && ok "$t: filter keeps the $n rows awk keeps" ||
 				fail "$t: filter kept $(wc -l <"$t.fgot") rows, awk $n"
-			"$WULTFW" convert $in/datapoints.* -o "$t.csv" -j $j "$@" 2>"$t.cerr"
+			w convert $in/datapoints.* -o "$t.csv" -j $j "$@" 2>"$t.cerr"
 			expect_status 0 $? "$t: convert"
 			tail -n +2 "$t.csv" | cut -d, -f3 >"$t.cgot"
 			cmp -s "$t.cgot" "$name.want" && ok "$t: convert keeps them" ||
 				fail "$t: convert kept $(wc -l <"$t.cgot") rows, awk $n"
-			"$WULTFW" calc -j $j -f count,min,max -m N $in "$@" >"$t.calc" 2>&1
+			w calc -j $j -f count,min,max -m N $in "$@" >"$t.calc" 2>&1
 			expect_status 0 $? "$t: calc"
 			expect_in "$t.calc" "$n of 30000 rows selected" "$t: calc selects $n rows"
 			awk -v n="$n" 'NR == 1 { a = $1 } END { print n, a, $1 }' "$name.want" >"$t.cwant"
 			awk '$1 == "N" { print $2, $3, $4 }' "$t.calc" >"$t.cgot2"
 			cmp -s "$t.cgot2" "$t.cwant" && ok "$t: calc's count, min and max of N" ||
 				fail "$t: calc's count, min, max of N: $(cat "$t.cgot2"), awk's $(cat "$t.cwant")"
-			"$WULTFW" calc -j $j --explain 50 $in "$@" >"$t.x" 2>&1
+			w calc -j $j --explain 50 $in "$@" >"$t.x" 2>&1
 			expect_status 0 $? "$t: calc --explain"
 			expect_in "$t.x" "$n of 30000 rows selected" "$t: calc --explain selects $n rows"
 		done
-		"$WULTFW" report $in -o "$name.$in.r" -m N "$@" 2>"$name.$in.rerr"
+		w report $in -o "$name.$in.r" -m N "$@" 2>"$name.$in.rerr"
 		expect_status 0 $? "$name.$in: report"
 		expect_in "$name.$in.r/data.js" "\"rows\": $n," "$name.$in: report keeps $n rows"
 	done
@@ -78,11 +83,11 @@ inc='ReqCState == "C7" || Empty > 1 || ReqCState == "C6"'
 for t in calc.1 calc.2 explain.1 explain.2 filter.1 filter.3 convert.1 convert.2 report.1; do
 	j=${t#*.}
 	case $t in
-	calc.*) "$WULTFW" calc -j $j -m N eres --include "$inc" >/dev/null 2>w.$t ;;
-	explain.*) "$WULTFW" calc -j $j --explain 50 eres --include "$inc" >/dev/null 2>w.$t ;;
-	filter.*) "$WULTFW" filter -j $j eres -o w.$t.f --include "$inc" 2>w.$t ;;
-	convert.*) "$WULTFW" convert -j $j eres.csv -o w.$t.csv --include "$inc" 2>w.$t ;;
-	report.*) "$WULTFW" report eres -o w.$t.r -m N --include "$inc" 2>w.$t ;;
+	calc.*) w calc -j $j -m N eres --include "$inc" >/dev/null 2>w.$t ;;
+	explain.*) w calc -j $j --explain 50 eres --include "$inc" >/dev/null 2>w.$t ;;
+	filter.*) w filter -j $j eres -o w.$t.f --include "$inc" 2>w.$t ;;
+	convert.*) w convert -j $j eres.csv -o w.$t.csv --include "$inc" 2>w.$t ;;
+	report.*) w report eres -o w.$t.r -m N --include "$inc" 2>w.$t ;;
 	esac
 	expect_in w.$t '--include: no row has ReqCState "C7" (did you mean "C6"?); its names: ' \
 		"$t: the name no row has"
@@ -93,17 +98,17 @@ for t in calc.1 calc.2 explain.1 explain.2 filter.1 filter.3 convert.1 convert.2
 done
 
 # Where it means nothing, or cannot: a clear refusal.
-"$WULTFW" filter res -o bad.f --include 'index < 1ms' >bad1.err 2>&1
+w filter res -o bad.f --include 'index < 1ms' >bad1.err 2>&1
 expect_status 1 $? "index with a unit"
 expect_in bad1.err "index is a row number: write it without a unit ('ms')" "says so"
-"$WULTFW" filter res -o bad.f --include 'index == N' >bad2.err 2>&1
+w filter res -o bad.f --include 'index == N' >bad2.err 2>&1
 expect_status 1 $? "index against a column"
 expect_in bad2.err "compares with a number only" "says so"
 cat >idx.cfg <<'CFG'
 experiments = ( { name = "i"; source = { plugin = "timer"; };
 		  sinks = ( { plugin = "csv"; } ); include = "index < 10"; } );
 CFG
-"$WULTFW" -c idx.cfg --check >bad3.err 2>&1
+w -c idx.cfg --check >bad3.err 2>&1
 expect_status 2 $? "index in an experiment's live filter"
 expect_in bad3.err "idx.cfg:2: " "at file:line"
 expect_in bad3.err "'index' (a result's row number) means nothing while measuring" "says why"
