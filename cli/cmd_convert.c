@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "expr/seen.h"
 #include "par/par.h"
 #include "tools/convert.h"
 #include "tools/replace.h"
@@ -355,6 +356,21 @@ static int run(struct convert_args *a, struct wfw_reader **r,
 }
 
 /* What a whole conversion did, on stderr. */
+
+/* Each name compared with that no row has, a line each. */
+static void warn_unmatched(const struct wfw_select *sel, struct wfw_reader *r,
+			   const char *path)
+{
+	struct wfw_seen z = { 0 };
+
+	if (!wfw_select_active(sel) || wfw_seen_init(&z, sel)) {
+		wfw_seen_free(&z);
+		return;
+	}
+	wfw_seen_note(&z, wfw_reader_schema(r));
+	wfw_seen_warn(&z, "convert", path, stderr);
+	wfw_seen_free(&z);
+}
 static void say_done(const struct convert_args *a, struct wfw_reader *r,
 		     const struct wfw_select *sel, uint64_t rows)
 {
@@ -364,8 +380,7 @@ static void say_done(const struct convert_args *a, struct wfw_reader *r,
 		wfw_reader_damage_summary(r, msg, sizeof(msg));
 		fprintf(stderr, "wultfw convert: %s: %s\n", a->in, msg);
 	}
-	if (wfw_select_unmatched(sel, wfw_reader_schema(r), msg, sizeof(msg)))
-		fprintf(stderr, "wultfw convert: warning: %s\n", msg);
+	warn_unmatched(sel, r, a->in);
 	if (wfw_select_active(sel))
 		fprintf(stderr, "wultfw convert: %llu of %llu rows from %s to %s\n",
 			(unsigned long long)sel->kept,

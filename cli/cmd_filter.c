@@ -48,6 +48,7 @@ struct filter {
 	struct wfw_writer w;		/* datapoints.csv or datapoints.wfb */
 	bool cut;			/* chunks read (in_chunks) ended at a stop */
 	bool chunked;			/* read in chunks: no reader saw every name */
+	struct wfw_seen seen;		/* the names the readers saw */
 	bool stopped;			/* a signal cut the rows short */
 };
 
@@ -187,8 +188,10 @@ static int in_chunks(struct filter *f, unsigned jobs)
 		f->sel.dropped = a.dropped;
 		f->cut = a.stopped;
 		f->chunked = true;
+		f->seen = a.seen;
 		return 0;
 	}
+	wfw_seen_free(&a.seen);
 	if (ret != -EAGAIN)
 		return ret;
 	ret = csv_restart(w);
@@ -386,13 +389,13 @@ static void remove_partial(const struct filter *f)
  * A name compared with that no row has (ReqCState == "C7" keeps nothing),
  * once the reader saw every row: each chunk's reader saw only its own.
  */
-static void warn_unmatched(const struct filter *f)
+static void warn_unmatched(struct filter *f)
 {
-	char msg[1024];
-
-	if (!f->chunked && !f->stopped &&
-	    wfw_select_unmatched(&f->sel, wfw_reader_schema(f->rd), msg, sizeof(msg)))
-		fprintf(stderr, "wultfw filter: warning: %s: %s\n", f->path, msg);
+	if (f->stopped || !wfw_select_active(&f->sel))
+		return;
+	if (!f->chunked && !wfw_seen_init(&f->seen, &f->sel))
+		wfw_seen_note(&f->seen, wfw_reader_schema(f->rd));
+	wfw_seen_warn(&f->seen, "filter", f->path, stderr);
 }
 
 /* A whole new result built beside an old NEWRESULT takes its place. */
@@ -468,6 +471,7 @@ int wfw_cmd_filter(int argc, char **argv)
 	if (!ret)
 		ret = filter_rows(&f);
 	wfw_select_free(&f.sel);
+	wfw_seen_free(&f.seen);
 	if (f.rd)
 		wfw_reader_close(f.rd);
 	free(f.cols);

@@ -19,6 +19,7 @@
 
 #include "cliopts.h"
 #include "commands.h"
+#include "expr/seen.h"
 #include "datafmt/reader.h"
 #include "expr/expr.h"
 #include "report/report.h"
@@ -211,10 +212,13 @@ static int read_rows(struct wfw_rep_result *r, struct wfw_reader *rd,
 static void warn_selection(const struct wfw_rep_result *r, struct wfw_reader *rd,
 			   const struct wfw_select *sel)
 {
-	char msg[1024];
+	struct wfw_seen z = { 0 };
 
-	if (wfw_select_unmatched(sel, wfw_reader_schema(rd), msg, sizeof(msg)))
-		fprintf(stderr, "wultfw report: warning: %s: %s\n", r->path, msg);
+	if (wfw_select_active(sel) && !wfw_seen_init(&z, sel)) {
+		wfw_seen_note(&z, wfw_reader_schema(rd));
+		wfw_seen_warn(&z, "report", r->path, stderr);
+	}
+	wfw_seen_free(&z);
 	if (wfw_select_active(sel) && !r->nsel)
 		fprintf(stderr, "wultfw report: warning: %s: no datapoint selected (of %llu): its plots and tables are empty\n",
 			r->path, (unsigned long long)r->rows_read);

@@ -33,6 +33,11 @@ static void parse_expr(struct wfw_datasel_text *t, const config_setting_t *s,
 		wfw_cfgerr_at(errs, s, key, "%s", err);
 		return;
 	}
+	/* No row has a number yet: the result numbers the rows it keeps. */
+	if (wfw_expr_text_uses_index(text)) {
+		wfw_cfgerr_at(errs, s, key, "'index' (a result's row number) means nothing while measuring: rows are numbered in the result, after this selection; select by index afterwards (wultfw filter RESULT --include 'index < 1000')");
+		return;
+	}
 	free(t->text);
 	t->text = strdup(text);
 	snprintf(t->where, sizeof(t->where), "%s:%d: %s", wfw_setting_file(s),

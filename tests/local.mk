@@ -142,6 +142,9 @@ TESTS += tests/integration/test_fulldisk.sh
 EXTRA_DIST += tests/integration/test_fulldisk.sh
 TESTS += tests/integration/test_wult_compat.sh tests/integration/test_select.sh
 TESTS += tests/integration/test_select_onepass.sh
+# pandas' index: the same rows on every reading path, CSV and binary, -j 1 and 2.
+TESTS += tests/integration/test_select_index.sh
+EXTRA_DIST += tests/integration/test_select_index.sh
 TESTS += tests/integration/test_report_bins.sh
 TESTS += tests/integration/test_report_metricdoc.sh
 # The explanation section of a result with latency attribution (issue 30).

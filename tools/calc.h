@@ -13,6 +13,7 @@
 
 #include "datafmt/reader.h"
 #include "expr/expr.h"
+#include "expr/seen.h"
 #include "stats/statset.h"
 #include "suggest/suggest.h"
 
@@ -37,6 +38,7 @@ struct calc_result {
 	struct wfw_reader *rd;
 	struct wfw_statset set;
 	struct wfw_select sel;
+	struct wfw_seen seen;	/* names compared with, over every part */
 	bool have_set;
 	bool no_states;		/* ReqCState empty in every row */
 };

@@ -124,8 +124,13 @@ static int open_result(struct calc *c, struct calc_result *r, unsigned part,
 	if (c->per_cstate && r->set.gcol < 0 && strcmp(c->group_by, "ReqCState"))
 		return calc_no_group_column(r->path, c->group_by, wfw_reader_schema(r->rd),
 				       err, len);
-	return wfw_select_init(&r->sel, c->include, c->exclude,
-			       wfw_reader_schema(r->rd), err + at, len - at);
+	ret = wfw_select_init(&r->sel, c->include, c->exclude,
+			      wfw_reader_schema(r->rd), err + at, len - at);
+	/* `index` numbers rows in the whole file: a part starts at its first. */
+	if (!ret && wfw_select_uses_index(&r->sel) &&
+	    wfw_reader_first_row(r->rd, &r->sel.next_index))
+		return -EAGAIN;		/* read it whole */
+	return ret;
 }
 
 /*
@@ -207,6 +212,7 @@ void calc_result_free(struct calc_result *r)
 	if (r->have_set)
 		wfw_statset_free(&r->set);
 	wfw_select_free(&r->sel);
+	wfw_seen_free(&r->seen);
 	if (r->rd)
 		wfw_reader_close(r->rd);
 	r->have_set = false;
@@ -240,6 +246,10 @@ static int part_merge(void *ctx, unsigned slot, uint64_t k)
 	struct calc_result *dst = &cp->res[0], *src = &cp->res[k];
 	int ret;
 
+	/* the names each part's reader saw, before it goes */
+	if (!k && wfw_select_active(&dst->sel))
+		wfw_seen_init(&dst->seen, &dst->sel);
+	wfw_seen_note(&dst->seen, wfw_reader_schema(src->rd));
 	if (!k)
 		return 0;
 	ret = wfw_statset_merge(&dst->set, &src->set);
@@ -270,10 +280,12 @@ static int load_parts(struct calc *c, struct calc_result *r, unsigned n)
 		r->rd = m->rd;
 		r->set = m->set;
 		r->sel = m->sel;
+		r->seen = m->seen;
 		r->have_set = true;
 		m->rd = NULL;
 		m->have_set = false;
 		memset(&m->sel, 0, sizeof(m->sel));
+		memset(&m->seen, 0, sizeof(m->seen));
 	}
 	for (unsigned k = 0; k < n; k++)
 		calc_result_free(&cp.res[k]);
@@ -303,6 +315,7 @@ static void notes(struct calc *c, struct calc_result *r)
 		fprintf(stderr, "wultfw calc: %s: %llu of %llu rows selected\n",
 			r->path, (unsigned long long)r->sel.kept,
 			(unsigned long long)(r->sel.kept + r->sel.dropped));
+	wfw_seen_warn(&r->seen, "calc", r->path, stderr);
 	if (wfw_reader_ignored_bytes(r->rd))
 		fprintf(stderr, "wultfw calc: %s: ignored %llu bytes after the "
 			"last whole record (file cut short)\n", r->path,
@@ -365,6 +378,8 @@ int calc_load(struct calc *c, struct calc_result *r)
 		ret = open_result(c, r, 0, 1, err, sizeof(err));
 		if (!ret)
 			ret = stream_rows(r, err, sizeof(err));
+		if (!ret && wfw_select_active(&r->sel) && !wfw_seen_init(&r->seen, &r->sel))
+			wfw_seen_note(&r->seen, wfw_reader_schema(r->rd));
 	}
 	if (ret) {
 		fprintf(stderr, "wultfw calc: %s\n", err);

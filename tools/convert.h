@@ -4,6 +4,7 @@
 #define WFW_CONVERT_H
 
 #include "datafmt/reader.h"
+#include "expr/seen.h"
 #include "datafmt/writer.h"
 #include "expr/expr.h"
 
@@ -90,10 +91,12 @@ void blk_filter_free(struct blk_filter *f);
  * kept rows: *res is blk itself when it is that block (every row and
  * column), else out (wfw_blk_bound(nout, rows) + WFW_BLK_SLACK bytes),
  * where it is built. Its length, 0 when no row is kept, or -EINVAL (-ENOMEM) with
- * err. *kept: the rows kept.
+ * err. *kept: the rows kept. first: its first row's number in the file
+ * (the selection's `index`).
  */
 long blk_filter_run(struct blk_filter *f, const unsigned char *blk, size_t len,
-		    uint32_t rows, unsigned char *out, const unsigned char **res,
+		    uint32_t rows, uint64_t first, unsigned char *out,
+		    const unsigned char **res,
 		    uint32_t *kept, char *err, size_t errlen);
 
 /* out = in's rows with only the columns map[0..out->ncols) of in. */
@@ -113,6 +116,7 @@ struct csv_par_args {
 	const volatile sig_atomic_t *stop;	/* NULL, or set: stop reading */
 	uint64_t kept, dropped;		/* rows the selection kept, dropped */
 	bool stopped;			/* the rows out end where *stop cut them */
+	struct wfw_seen seen;		/* the names every chunk's reader saw */
 };
 
 /*

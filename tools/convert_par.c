@@ -38,6 +38,7 @@ struct fmt_par {
 	size_t blkcap;		/* blocks: room for one of the input's */
 	size_t nout;		/* blocks: the output's columns */
 	uint64_t dropped;	/* blocks: rows the selection dropped */
+	uint64_t next_row;	/* blocks: the number of the next block's first row */
 	struct fmt_job *jobs;	/* one per slot */
 };
 
@@ -63,6 +64,7 @@ struct fmt_job {
 	unsigned char *raw;
 	size_t raw_len;
 	uint32_t raw_rows;
+	uint64_t raw_first;		/* its first row's number (index) */
 	struct blk_filter bf;
 	char msg[256];			/* blocks: why one would not parse */
 };
@@ -110,6 +112,10 @@ static long take_block(struct fmt_job *j)
 	long got = wfw_reader_read_block(j->p->r, j->raw, j->p->blkcap, &j->raw_rows);
 
 	j->raw_len = got > 0 ? (size_t)got : 0;
+	/* Blocks are taken in order: the rows before this one are counted. */
+	j->raw_first = j->p->next_row;
+	if (got > 0)
+		j->p->next_row += j->raw_rows;
 	return got;
 }
 
@@ -175,8 +181,8 @@ static long filter_block(struct fmt_job *j)
 	uint32_t kept = 0;
 	char err[200];
 	long len = blk_filter_run(&j->bf, j->raw, j->raw_len, j->raw_rows,
-				  (unsigned char *)j->text, &res, &kept, err,
-				  sizeof(err));
+				  j->raw_first, (unsigned char *)j->text, &res,
+				  &kept, err, sizeof(err));
 
 	if (len < 0)	/* the reader checked it: never, but say so */
 		snprintf(j->msg, sizeof(j->msg), "%s: a block: %s", j->p->out->path, err);

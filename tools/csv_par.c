@@ -41,6 +41,7 @@ struct fpar {
 	uint32_t *ref_div;
 	bool *ref_bare;			/* its integers printed so: "5" */
 	size_t ncols;
+	uint64_t *firsts;		/* `index`: each chunk's first row's, or NULL */
 };
 
 /* One slot's state; the reader and its helpers are per chunk. */
@@ -96,6 +97,8 @@ static int chunk_open(struct worker *w, unsigned k)
 			    wfw_reader_schema(w->rd), err, sizeof(err)))
 		return -EAGAIN;
 	w->have_sel = true;
+	if (w->p->firsts)
+		w->sel.next_index = w->p->firsts[k];
 	project_cols(w);
 	if (wfw_csvfmt_init(&w->fmt, &w->schema, err, sizeof(err)))
 		return -EAGAIN;
@@ -222,6 +225,9 @@ static int chunk_write(void *ctx, unsigned slot, uint64_t k)
 		ret = wfw_out_write(&a->w->out, w->text, w->len);
 		a->kept += w->sel.kept;
 		a->dropped += w->sel.dropped;
+		if (!k && wfw_select_active(&w->sel))
+			wfw_seen_init(&a->seen, &w->sel);
+		wfw_seen_note(&a->seen, wfw_reader_schema(w->rd));
 		if (!ret && wfw_reader_stopped(w->rd)) {	/* the rows end here */
 			a->stopped = true;
 			ret = WFW_PAR_CUT;
@@ -256,6 +262,28 @@ static void worker_free(struct worker *w)
 	free(w->text);
 }
 
+/*
+ * With `index`, each chunk's first row's number, before the threads: a
+ * line scan of the file (a chunk counting what is before it would read
+ * the file once per chunk). 0, or not 0: leave it to one reader.
+ */
+static int chunk_firsts(struct fpar *p)
+{
+	struct wfw_reader_opts o = { .one_pass = true };
+	struct wfw_reader *rd = NULL;
+	int ret = -EAGAIN;
+
+	if (!wfw_expr_text_uses_index(p->a->include) &&
+	    !wfw_expr_text_uses_index(p->a->exclude))
+		return 0;
+	p->firsts = calloc(p->nchunks, sizeof(*p->firsts));
+	if (p->firsts && !csv_chunk_open(&rd, p->a->path, &o, p->ncols))
+		ret = wfw_reader_part_firsts(rd, p->nchunks, p->firsts);
+	if (rd)
+		wfw_reader_close(rd);
+	return ret;
+}
+
 int csv_parallel(struct csv_par_args *a, size_t ncols)
 {
 	struct fpar p = { .a = a, .ncols = ncols };
@@ -266,8 +294,13 @@ int csv_parallel(struct csv_par_args *a, size_t ncols)
 
 	a->kept = a->dropped = 0;
 	a->stopped = false;
+	wfw_seen_free(&a->seen);
 	p.nchunks = wfw_par_file_parts(a->path, a->jobs, CHUNK_BYTES);
 	par.nparts = p.nchunks;
+	if (chunk_firsts(&p)) {
+		free(p.firsts);
+		return -EAGAIN;	/* one reader numbers the rows */
+	}
 	p.ws = calloc(a->jobs, sizeof(*p.ws));
 	p.ref_type = calloc(ncols, sizeof(*p.ref_type));
 	p.ref_div = calloc(ncols, sizeof(*p.ref_div));
@@ -283,6 +316,7 @@ int csv_parallel(struct csv_par_args *a, size_t ncols)
 	free(p.ref_type);
 	free(p.ref_div);
 	free(p.ref_bare);
+	free(p.firsts);
 	if (ret && ret != -EAGAIN)
 		fprintf(stderr, "wultfw %s: %s\n", a->cmd,
 			ret == -ENOMEM ? "out of memory" : a->w->out.msg);

@@ -166,6 +166,13 @@ static int p1_emit(void *ctx, unsigned slot, uint64_t k)
 		}
 		g->n += l->n;
 	}
+	/* the names each part's reader saw, for the warnings */
+	if (!k) {
+		wfw_seen_free(&x->r->seen);
+		if (wfw_select_active(&p->rd->sel))
+			wfw_seen_init(&x->r->seen, &p->rd->sel);
+	}
+	wfw_seen_note(&x->r->seen, wfw_reader_schema(p->rd->rd));
 	p1_free(p);
 	return ret;
 }

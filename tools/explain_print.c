@@ -239,6 +239,7 @@ void xnotes(struct xres *x)
 	if (x->c->include || x->c->exclude)
 		fprintf(stderr, "wultfw calc: %s: %llu of %llu rows selected\n", p,
 			(unsigned long long)x->kept, (unsigned long long)x->rows);
+	wfw_seen_warn(&x->r->seen, "calc", p, stderr);
 	if (x->nolat)
 		fprintf(stderr, "wultfw calc: %s: %llu row%s without a %s value, left out\n", p,
 			(unsigned long long)x->nolat, plural(x->nolat), x->lattxt);

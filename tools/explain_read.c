@@ -191,6 +191,10 @@ int xread_open(struct xres *x, struct xreader *p, unsigned part, bool all)
 			      sizeof(p->err) - at);
 	if (ret)
 		return ret;
+	/* `index` numbers rows in the whole file; else with one part. */
+	p->first = 0;
+	if (wfw_select_uses_index(&p->sel) && wfw_reader_first_row(p->rd, &p->first))
+		return say(p, -EAGAIN, "%s: cannot number a part's rows", x->r->path);
 	want = calloc(s->ncols, sizeof(*want));
 	if (!want)
 		return say(p, -ENOMEM, "out of memory");
@@ -210,7 +214,7 @@ static int select_rows(struct xreader *p, size_t n)
 		return 0;
 	}
 	p->b.n = wfw_select_cols(&p->sel, (const union wultfw_cell *const *)p->cb.col,
-				 p->cb.ncols, n, p->keep);
+				 p->cb.ncols, n, p->first + p->rows, p->keep);
 	if (p->b.n == (size_t)-1)
 		return say(p, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < p->b.n; i++)
@@ -223,14 +227,17 @@ long xread_next(struct xres *x, struct xreader *p)
 	long n;
 	int ret = 0;
 
-	p->cb.rows = 0;
-	n = wfw_reader_read_cols(p->rd, &p->cb);
-	if (n < 0)
-		return say(p, (int)n, "%s", wfw_reader_error(p->rd));
-	if (!n)
-		return 0;
-	ret = select_rows(p, (size_t)n);
-	p->rows += (uint64_t)n;
+	/* A batch the selection keeps nothing of is not the end. */
+	do {
+		p->cb.rows = 0;
+		n = wfw_reader_read_cols(p->rd, &p->cb);
+		if (n < 0)
+			return say(p, (int)n, "%s", wfw_reader_error(p->rd));
+		if (!n)
+			return 0;
+		ret = select_rows(p, (size_t)n);
+		p->rows += (uint64_t)n;
+	} while (!ret && !p->b.n);
 	if (!ret)
 		ret = conv(x, p, x->lat, CV_MILLI, p->b.lat);
 	for (int k = 0; k < WFW_XP_NCAT && !ret; k++)

@@ -33,6 +33,7 @@ struct xreader {
 	uint32_t keep[XB_ROWS];
 	bool all;			/* every column, else the latency's and times */
 	uint64_t rows;			/* rows read (selected or not) */
+	uint64_t first;			/* the part's first row's number (index) */
 	struct xbatch b;
 	char err[1024];
 };
@@ -43,7 +44,10 @@ struct xreader {
  * 0 or an error said in p->err. xread_close() in any case.
  */
 int xread_open(struct xres *x, struct xreader *p, unsigned part, bool all);
-/* The next rows into p->b: their number, 0 at the end, or an error (p->err). */
+/*
+ * The next selected rows into p->b: their number (batches with none are
+ * read past), 0 at the end, or an error (p->err).
+ */
 long xread_next(struct xres *x, struct xreader *p);
 void xread_close(struct xreader *p);
 

@@ -59,7 +59,7 @@ void blk_filter_free(struct blk_filter *f)
  * The rows of the block the selection keeps into f->keep: their number,
  * or -ENOMEM. Only the columns it reads are decoded.
  */
-static long select_rows(struct blk_filter *f, uint32_t rows)
+static long select_rows(struct blk_filter *f, uint32_t rows, uint64_t first)
 {
 	const struct wfw_select *sel = f->sel;
 	size_t k;
@@ -73,7 +73,7 @@ static long select_rows(struct blk_filter *f, uint32_t rows)
 		if (f->at[c])
 			wfw_blk_decode_col(&f->cols[c], 0, rows, f->at[c]);
 	k = wfw_select_cols(sel, (const union wultfw_cell *const *)f->at, f->s->ncols,
-			    rows, f->keep);
+			    rows, first, f->keep);
 	return k == (size_t)-1 ? -ENOMEM : (long)k;
 }
 
@@ -129,7 +129,8 @@ static size_t put_chunks(const struct blk_filter *f, uint32_t rows, uint32_t kep
 }
 
 long blk_filter_run(struct blk_filter *f, const unsigned char *blk, size_t len,
-		    uint32_t rows, unsigned char *out, const unsigned char **res,
+		    uint32_t rows, uint64_t first, unsigned char *out,
+		    const unsigned char **res,
 		    uint32_t *kept, char *err, size_t errlen)
 {
 	const unsigned char *payload = blk + WFW_BLK_HDR_LEN;
@@ -141,7 +142,7 @@ long blk_filter_run(struct blk_filter *f, const unsigned char *blk, size_t len,
 	if (wfw_blk_parse(f->s, payload, len - WFW_BLK_HDR_LEN, rows, f->cols,
 			  err, errlen))
 		return -EINVAL;
-	k = select_rows(f, rows);
+	k = select_rows(f, rows, first);
 	if (k < 0)
 		snprintf(err, errlen, "out of memory");
 	if (k <= 0)

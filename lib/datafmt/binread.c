@@ -539,6 +539,7 @@ static void open_v1(struct bin_reader *r)
 		r->rec_next = (uint64_t)((unsigned __int128)all * k / n);
 		r->rec_end = (uint64_t)((unsigned __int128)all * (k + 1) / n);
 	}
+	r->base.first_row = r->rec_next;
 	r->base.rows = r->rec_end - r->rec_next;
 }
 
@@ -561,6 +562,7 @@ static int bin_open(struct wfw_reader *base, uint64_t size)
 		return rfail(&r->base, -ENOMEM, "%s: out of memory", r->base.path);
 	r->pos = r->hdr.header_len;
 	walk_blocks(r);
+	r->base.first_row = r->rows_before;
 	/* Parts cannot see past damage: the whole file says where it is. */
 	if (r->walk_damaged && r->base.opts.nparts > 1)
 		return rfail(&r->base, -EAGAIN, "%s: a damaged block: read the file whole",

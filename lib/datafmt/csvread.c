@@ -68,6 +68,7 @@ struct csv_reader {
 	size_t tcap;
 	size_t keep;		/* texts: pages from here on stay mapped */
 	bool odd;		/* the row has a field printed otherwise */
+	size_t data, from;	/* where the rows start, and this part's */
 	size_t mapped;		/* the map's length when tok.size was cut */
 };
 
@@ -733,7 +734,7 @@ static int read_header(struct csv_reader *r)
 static int part_start(const struct csv_reader *r, unsigned k, unsigned n,
 		      size_t *start)
 {
-	size_t data = r->tok.pos, len = r->tok.size - data;
+	size_t data = r->data, len = r->tok.size - data;
 	size_t at = data + (size_t)((unsigned __int128)len * k / n);
 	size_t room = r->tok.size - (at - 1), look = WFW_CSV_MAX_LINE + 2;
 	const char *nl;
@@ -757,16 +758,75 @@ static int pick_part(struct csv_reader *r)
 	size_t start;
 
 	r->stop = r->tok.size;
+	r->data = r->from = r->tok.pos;
 	if (n < 2)
 		return 0;
 	if (part_start(r, k, n, &start) ||
 	    (k + 1 < n && part_start(r, k + 1, n, &r->stop)))
 		return rfail(&r->base, -E2BIG, "%s: part %u of %u: no line end within %u bytes: a line longer than the limit",
 			     r->base.path, k + 1, n, WFW_CSV_MAX_LINE);
-	r->tok.pos = start;
+	r->tok.pos = r->from = start;
 	/* A part after the first cannot tell a quoted newline from a row end. */
 	r->tok.no_quotes = k > 0;
 	r->tok.line = 0;	/* unknown: errors name the byte offset */
+	return 0;
+}
+
+/*
+ * Rows in map bytes [p, end), which start a line: lines that start with
+ * neither a newline nor "\r\n" (blank lines are no rows, as
+ * wfw_csvtok_next_row() skips them). -EAGAIN at a quote: a quoted field
+ * may hold a newline.
+ */
+static int64_t count_rows(const char *p, const char *end)
+{
+	int64_t rows = 0;
+
+	if (memchr(p, '"', (size_t)(end - p)))
+		return -EAGAIN;
+	while (p < end) {
+		const char *nl;
+
+		rows += *p != '\n' && !(*p == '\r' && p + 1 < end && p[1] == '\n');
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return rows;
+}
+
+/* The rows before this part. */
+static int csv_first_row(struct wfw_reader *base, uint64_t *first)
+{
+	struct csv_reader *r = to_csv(base);
+	int64_t n = count_rows(r->tok.map + r->data, r->tok.map + r->from);
+
+	if (n < 0)
+		return (int)n;
+	*first = (uint64_t)n;
+	return 0;
+}
+
+/* Each part's first row, of n parts, in one pass over the file. */
+static int csv_part_firsts(struct wfw_reader *base, unsigned n, uint64_t *first)
+{
+	struct csv_reader *r = to_csv(base);
+	size_t from = r->data, to;
+	uint64_t rows = 0;
+
+	for (unsigned k = 0; k < n; k++) {
+		int64_t got;
+
+		if (part_start(r, k, n, &to))
+			return -EAGAIN;
+		got = count_rows(r->tok.map + from, r->tok.map + to);
+		if (got < 0)
+			return (int)got;
+		rows += (uint64_t)got;
+		first[k] = rows;
+		from = to;
+	}
 	return 0;
 }
 
@@ -875,5 +935,7 @@ const struct wfw_reader_ops wfw_csv_reader_ops = {
 	.read = csv_read,
 	.bare_ints = csv_bare_ints,
 	.row_texts = csv_row_texts,
+	.first_row = csv_first_row,
+	.part_firsts = csv_part_firsts,
 	.free = csv_free,
 };

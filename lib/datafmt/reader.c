@@ -220,6 +220,21 @@ uint64_t wfw_reader_rows(const struct wfw_reader *r)
 	return r->rows;
 }
 
+int wfw_reader_first_row(struct wfw_reader *r, uint64_t *first)
+{
+	*first = r->first_row;
+	if (r->opts.nparts < 2 || !r->opts.part || !r->ops->first_row)
+		return 0;
+	return r->ops->first_row(r, first);
+}
+
+int wfw_reader_part_firsts(struct wfw_reader *r, unsigned n, uint64_t *first)
+{
+	if (r->opts.nparts > 1 || !r->ops->part_firsts)
+		return -EOPNOTSUPP;
+	return r->ops->part_firsts(r, n, first);
+}
+
 uint64_t wfw_reader_ignored_bytes(const struct wfw_reader *r)
 {
 	return r->ignored;

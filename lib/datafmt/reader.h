@@ -225,6 +225,24 @@ bool wfw_reader_stopped(const struct wfw_reader *r);
 uint64_t wfw_reader_rows(const struct wfw_reader *r);
 
 /*
+ * The number (from 0) of the first row of the part r reads in the whole
+ * file, for a selection's `index`: 0 for a whole file or its first part;
+ * a binary file knows it at open; a CSV part counts the rows before it
+ * (a line scan of the bytes before the part, blank lines not counted).
+ * 0, or -EAGAIN when it cannot tell (a quote before the part: a quoted
+ * field may hold a newline): read the file whole then.
+ */
+int wfw_reader_first_row(struct wfw_reader *r, uint64_t *first);
+
+/*
+ * The same for each of the n parts a file would be read in (first[n]),
+ * from a reader of the whole CSV file, in one line scan: for many parts
+ * (chunks), where each counting what is before it would read the file
+ * over and over. 0, -EAGAIN as above, -EOPNOTSUPP for another reader.
+ */
+int wfw_reader_part_firsts(struct wfw_reader *r, unsigned n, uint64_t *first);
+
+/*
  * Bytes after the last whole record (a file cut short), which are
  * ignored: binary files, a partial block or record; CSV files, a last
  * line without its newline with fewer fields than the header (a last

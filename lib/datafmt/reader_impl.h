@@ -30,6 +30,7 @@ struct wfw_reader {
 	uint64_t schema_gen;	/* bumped when a column's type changes */
 	struct wultfw_batch rowbuf;	/* read_cols for a format without it */
 	bool stopped;		/* opts.stop was seen set: no more reads */
+	uint64_t first_row;	/* a part's: rows before it (binary, at open) */
 };
 
 /* Every read's first check: has opts.stop been set? */
@@ -63,6 +64,13 @@ struct wfw_reader_ops {
 	/* Optional: wfw_reader_row_texts() (CSV). */
 	const struct wfw_row_text *(*row_texts)(struct wfw_reader *r,
 						size_t capacity);
+	/*
+	 * Optional: wfw_reader_first_row() when r->first_row is not known at
+	 * open (CSV: counted on request).
+	 */
+	int (*first_row)(struct wfw_reader *r, uint64_t *first);
+	/* Optional: wfw_reader_part_firsts(). */
+	int (*part_firsts)(struct wfw_reader *r, unsigned n, uint64_t *first);
 	/* Free the format's state and r itself (fd and path are reader.c's). */
 	void (*free)(struct wfw_reader *r);
 };

@@ -13,7 +13,8 @@ enum node_kind { NODE_OR, NODE_AND, NODE_NOT, NODE_CMP };
 
 /* One side of a comparison, resolved against the schema. */
 struct operand {
-	enum { VAL_COLUMN, VAL_NUMBER, VAL_ENUM } kind;
+	/* VAL_INDEX: the row's number in the result as read, from 0 */
+	enum { VAL_COLUMN, VAL_NUMBER, VAL_ENUM, VAL_INDEX } kind;
 	const struct wultfw_column *col;	/* VAL_COLUMN */
 	size_t idx;				/* VAL_COLUMN: cell index */
 	double scale;		/* VAL_COLUMN: factor to the common unit */
@@ -44,6 +45,7 @@ struct wfw_expr {
 	/* Comparisons a one-pass reader's later rows may decide. */
 	struct node **watch;
 	size_t nwatch;
+	bool uses_index;	/* a comparison reads the row's number */
 };
 
 void expr_node_free(struct node *n);

@@ -13,16 +13,20 @@
 #include "expr/expr.h"
 #include "expr/resolve.h"
 
-static double value(const struct operand *o, const union wultfw_cell *row)
+static double value(const struct operand *o, const union wultfw_cell *row,
+		    uint64_t index)
 {
 	if (o->kind == VAL_NUMBER)
 		return o->num;
+	if (o->kind == VAL_INDEX)
+		return (double)index;
 	if (o->col->type == WULTFW_COL_ENUM)
 		return (double)row[o->idx].i;
 	return wfw_cell_value(o->col, row[o->idx]) * o->scale;
 }
 
-static bool compare(const struct node *n, const union wultfw_cell *row)
+static bool compare(const struct node *n, const union wultfw_cell *row,
+		    uint64_t index)
 {
 	double a, b;
 
@@ -33,8 +37,8 @@ static bool compare(const struct node *n, const union wultfw_cell *row)
 
 		return n->op == TOK_EQ ? eq : !eq;
 	}
-	a = value(&n->a, row);
-	b = value(&n->b, row);
+	a = value(&n->a, row, index);
+	b = value(&n->b, row, index);
 	switch (n->op) {
 	case TOK_EQ: return a == b;
 	case TOK_NE: return a != b;
@@ -45,19 +49,36 @@ static bool compare(const struct node *n, const union wultfw_cell *row)
 	}
 }
 
-static bool eval(const struct node *n, const union wultfw_cell *row)
+static bool eval(const struct node *n, const union wultfw_cell *row,
+		 uint64_t index)
 {
 	switch (n->kind) {
-	case NODE_OR: return eval(n->left, row) || eval(n->right, row);
-	case NODE_AND: return eval(n->left, row) && eval(n->right, row);
-	case NODE_NOT: return !eval(n->left, row);
-	default: return compare(n, row);
+	case NODE_OR: return eval(n->left, row, index) || eval(n->right, row, index);
+	case NODE_AND: return eval(n->left, row, index) && eval(n->right, row, index);
+	case NODE_NOT: return !eval(n->left, row, index);
+	default: return compare(n, row, index);
 	}
 }
 
 bool wfw_expr_match(const struct wfw_expr *e, const union wultfw_cell *row)
 {
-	return eval(e->root, row);
+	return eval(e->root, row, 0);
+}
+
+bool wfw_expr_match_at(const struct wfw_expr *e, const union wultfw_cell *row,
+		       uint64_t index)
+{
+	return eval(e->root, row, index);
+}
+
+bool wfw_expr_uses_index(const struct wfw_expr *e)
+{
+	return e && e->uses_index;
+}
+
+bool wfw_select_uses_index(const struct wfw_select *sel)
+{
+	return wfw_expr_uses_index(sel->include) || wfw_expr_uses_index(sel->exclude);
 }
 
 int wfw_select_init(struct wfw_select *sel, const char *include,
@@ -106,6 +127,7 @@ int wfw_select_batch(struct wfw_select *sel, struct wultfw_batch *b)
 
 	if (!wfw_select_active(sel)) {
 		sel->kept += b->rows;
+		sel->next_index += b->rows;
 		return 0;
 	}
 	if (sel->err[0] || refresh(sel, sel->include, "--include") ||
@@ -115,9 +137,10 @@ int wfw_select_batch(struct wfw_select *sel, struct wultfw_batch *b)
 	}
 	for (size_t r = 0; r < b->rows; r++) {
 		const union wultfw_cell *row = &b->cells[r * nc];
+		uint64_t index = sel->next_index + r;
 
-		if ((sel->include && !wfw_expr_match(sel->include, row)) ||
-		    (sel->exclude && wfw_expr_match(sel->exclude, row)))
+		if ((sel->include && !eval(sel->include->root, row, index)) ||
+		    (sel->exclude && eval(sel->exclude->root, row, index)))
 			continue;
 		if (keep != r)
 			memmove(&b->cells[keep * nc], row, nc * sizeof(*row));
@@ -125,6 +148,7 @@ int wfw_select_batch(struct wfw_select *sel, struct wultfw_batch *b)
 	}
 	sel->kept += keep;
 	sel->dropped += b->rows - keep;
+	sel->next_index += b->rows;
 	b->rows = keep;
 	return 0;
 }
@@ -157,13 +181,19 @@ void wfw_select_columns(const struct wfw_select *sel, bool *used)
 /* Rows evaluated at a time: each node's answers, and a comparison's values. */
 #define TILE 256
 
-/* An operand's value in rows [0, n), as value() gives it for each. */
+/*
+ * An operand's value in rows [0, n), as value() gives it for each; the
+ * rows' numbers start at `first`.
+ */
 static void values(const struct operand *o, const union wultfw_cell *const *cols,
-		   size_t n, double *v)
+		   size_t n, uint64_t first, double *v)
 {
-	const union wultfw_cell *c = o->kind == VAL_NUMBER ? NULL : cols[o->idx];
+	const union wultfw_cell *c = o->kind == VAL_COLUMN ? cols[o->idx] : NULL;
 
-	if (!c) {
+	if (o->kind == VAL_INDEX) {
+		for (size_t r = 0; r < n; r++)
+			v[r] = (double)(first + r);
+	} else if (!c) {
 		for (size_t r = 0; r < n; r++)
 			v[r] = o->num;
 	} else if (o->col->type == WULTFW_COL_ENUM) {
@@ -214,9 +244,9 @@ static void cmp_all(enum tok_kind op, const double *a, const double *b,
 	}
 }
 
-/* compare() for rows [0, n) into out[]. */
+/* compare() for rows [0, n), numbered from `first`, into out[]. */
 static void compare_cols(const struct node *nd, const union wultfw_cell *const *cols,
-			 size_t n, uint8_t *out)
+			 size_t n, uint64_t first, uint8_t *out)
 {
 	double a[TILE], b[TILE];
 
@@ -233,27 +263,30 @@ static void compare_cols(const struct node *nd, const union wultfw_cell *const *
 			out[r] = (uint8_t)((c[r].i == want) ^ ne);
 		return;
 	}
-	values(&nd->a, cols, n, a);
-	values(&nd->b, cols, n, b);
+	values(&nd->a, cols, n, first, a);
+	values(&nd->b, cols, n, first, b);
 	cmp_all(nd->op, a, b, n, out);
 }
 
-/* eval() for rows [0, n) into out[]; scratch: TILE bytes per level below. */
+/*
+ * eval() for rows [0, n), numbered from `first`, into out[]; scratch: TILE
+ * bytes per level below.
+ */
 static void eval_cols(const struct node *nd, const union wultfw_cell *const *cols,
-		      size_t n, uint8_t *out, uint8_t *scratch)
+		      size_t n, uint64_t first, uint8_t *out, uint8_t *scratch)
 {
 	switch (nd->kind) {
 	case NODE_CMP:
-		compare_cols(nd, cols, n, out);
+		compare_cols(nd, cols, n, first, out);
 		return;
 	case NODE_NOT:
-		eval_cols(nd->left, cols, n, out, scratch);
+		eval_cols(nd->left, cols, n, first, out, scratch);
 		for (size_t r = 0; r < n; r++)
 			out[r] ^= 1;
 		return;
 	default:
-		eval_cols(nd->left, cols, n, out, scratch + TILE);
-		eval_cols(nd->right, cols, n, scratch, scratch + TILE);
+		eval_cols(nd->left, cols, n, first, out, scratch + TILE);
+		eval_cols(nd->right, cols, n, first, scratch, scratch + TILE);
 		for (size_t r = 0; r < n; r++)
 			out[r] = nd->kind == NODE_AND ? out[r] & scratch[r]
 						      : out[r] | scratch[r];
@@ -271,20 +304,23 @@ static size_t depth(const struct node *nd)
 	return 1 + (l > r ? l : r);
 }
 
-/* Rows [first, first + n) (n <= TILE) kept into keep[]: how many. */
+/*
+ * Rows [first, first + n) (n <= TILE) of the batch, numbered from `index`
+ * in the result, kept into keep[]: how many.
+ */
 static size_t keep_tile(const struct wfw_select *sel,
 			const union wultfw_cell *const *cols, size_t first,
-			size_t n, uint8_t *scratch, uint32_t *keep)
+			uint64_t index, size_t n, uint8_t *scratch, uint32_t *keep)
 {
 	uint8_t *in = scratch, *ex = scratch + TILE;
 	size_t k = 0;
 
 	if (sel->include)
-		eval_cols(sel->include->root, cols, n, in, scratch + 2 * TILE);
+		eval_cols(sel->include->root, cols, n, index, in, scratch + 2 * TILE);
 	else
 		memset(in, 1, n);
 	if (sel->exclude) {
-		eval_cols(sel->exclude->root, cols, n, ex, scratch + 2 * TILE);
+		eval_cols(sel->exclude->root, cols, n, index, ex, scratch + 2 * TILE);
 		for (size_t r = 0; r < n; r++)
 			in[r] &= ex[r] ^ 1;
 	}
@@ -297,7 +333,7 @@ static size_t keep_tile(const struct wfw_select *sel,
 
 size_t wfw_select_cols(const struct wfw_select *sel,
 		       const union wultfw_cell *const *cols, size_t ncols,
-		       size_t n, uint32_t *keep)
+		       size_t n, uint64_t first, uint32_t *keep)
 {
 	size_t d = 2 + (sel->include ? depth(sel->include->root) : 0) +
 		   (sel->exclude ? depth(sel->exclude->root) : 0);
@@ -316,7 +352,7 @@ size_t wfw_select_cols(const struct wfw_select *sel,
 		/* the columns from row r0 on: each node reads rows [0, m) */
 		for (size_t c = 0; c < ncols; c++)
 			at[c] = cols[c] ? cols[c] + r0 : NULL;
-		k += keep_tile(sel, at, r0, m, scratch, keep + k);
+		k += keep_tile(sel, at, r0, first + r0, m, scratch, keep + k);
 	}
 	free(at);
 	free(scratch);

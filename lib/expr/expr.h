@@ -69,6 +69,25 @@ int wfw_expr_names(const char *text, int (*fn)(const char *name, void *arg),
 /* Does the row (s->ncols cells) satisfy the expression? */
 bool wfw_expr_match(const struct wfw_expr *e, const union wultfw_cell *row);
 
+/* The same for the row numbered `index` (from 0) in its result. */
+bool wfw_expr_match_at(const struct wfw_expr *e, const union wultfw_cell *row,
+		       uint64_t index);
+
+/*
+ * Does e compare `index` (pandas' row number, from 0, of the rows as read
+ * from the result, before any selection)? A reader of parts must then
+ * give each part's first row number (wfw_select.next_index, the `first`
+ * of wfw_select_cols()). NULL: no.
+ */
+bool wfw_expr_uses_index(const struct wfw_expr *e);
+
+/*
+ * The same from the text alone, before a schema (a column named "index"
+ * would shadow it: then this says yes where compiling says no). A syntax
+ * error: no.
+ */
+bool wfw_expr_text_uses_index(const char *text);
+
 void wfw_expr_free(struct wfw_expr *e);
 
 /*
@@ -86,6 +105,12 @@ struct wfw_select {
 	struct wfw_expr *include;	/* NULL: every row */
 	struct wfw_expr *exclude;	/* NULL: no row */
 	uint64_t kept, dropped;		/* rows seen by wfw_select_batch() */
+	/*
+	 * The number (index) of the next row wfw_select_batch() sees; it
+	 * adds each batch's rows. A part read on its own starts at its
+	 * first row's number.
+	 */
+	uint64_t next_index;
 	char err[1024];			/* why wfw_select_batch() failed */
 };
 
@@ -107,6 +132,9 @@ int wfw_select_init(struct wfw_select *sel, const char *include,
  */
 int wfw_select_batch(struct wfw_select *sel, struct wultfw_batch *b);
 
+/* Does either expression compare `index`? */
+bool wfw_select_uses_index(const struct wfw_select *sel);
+
 /* Does the selection drop anything at all? */
 static inline bool wfw_select_active(const struct wfw_select *sel)
 {
@@ -121,25 +149,18 @@ void wfw_select_columns(const struct wfw_select *sel, bool *used);
 
 /*
  * The rows [0, n) of a batch given column by column (cols[c]: column c's
- * n cells, or NULL for a column the selection does not read) that the
- * selection keeps, as wfw_select_batch() would keep them: their indexes
- * into keep[] (n of room), in order. Returns how many, or (size_t)-1 when
+ * n cells, or NULL for a column the selection does not read), numbered
+ * from `first` in their result, that the selection keeps, as
+ * wfw_select_batch() would keep them: their indexes into keep[] (n of
+ * room), in order. Returns how many, or (size_t)-1 when
  * out of memory. For a schema that no longer changes (a binary file);
  * sel->kept and sel->dropped are left alone, so threads may share sel.
  */
 size_t wfw_select_cols(const struct wfw_select *sel,
 		       const union wultfw_cell *const *cols, size_t ncols,
-		       size_t n, uint32_t *keep);
+		       size_t n, uint64_t first, uint32_t *keep);
 
-/*
- * After the rows were read: a warning into buf (NUL-terminated) for each
- * name the selection compares with that its column never held, e.g.
- * `--include: no row has ReqCState "c6" (did you mean "C6"?); its names:
- * C1, C6`, against schema s (NULL: the one it was compiled against).
- * Returns its length, 0 when every name was there.
- */
-size_t wfw_select_unmatched(const struct wfw_select *sel,
-			    const struct wultfw_schema *s, char *buf, size_t len);
+/* The names a selection compares with that no row has: expr/seen.h. */
 
 void wfw_select_free(struct wfw_select *sel);
 

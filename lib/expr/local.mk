@@ -8,7 +8,8 @@ lib_expr_libwfw_expr_la_SOURCES = \
 	lib/expr/compile.c lib/expr/compile.h \
 	lib/expr/parser.c \
 	lib/expr/resolve.c lib/expr/resolve.h \
-	lib/expr/eval.c
+	lib/expr/eval.c \
+	lib/expr/seen.c lib/expr/seen.h
 lib_expr_libwfw_expr_la_LIBADD = lib/units/libwfw_units.la lib/suggest/libwfw_suggest.la
 
 if HAVE_CUNIT

@@ -186,6 +186,16 @@ static size_t collect_watched(struct node *n, struct node **watch)
 	return k + collect_watched(n->right, watch ? watch + k : NULL);
 }
 
+/* Does a comparison under n read the row's number? */
+static bool reads_index(const struct node *n)
+{
+	if (!n)
+		return false;
+	if (n->kind == NODE_CMP)
+		return n->a.kind == VAL_INDEX;
+	return reads_index(n->left) || reads_index(n->right);
+}
+
 static int new_expr(struct wfw_expr **e, struct node *root, const char *text,
 		    const struct wultfw_schema *s)
 {
@@ -206,6 +216,7 @@ static int new_expr(struct wfw_expr **e, struct node *root, const char *text,
 		return -ENOMEM;
 	}
 	(*e)->nwatch = collect_watched(root, (*e)->watch);
+	(*e)->uses_index = reads_index(root);
 	return 0;
 }
 
@@ -283,4 +294,17 @@ void wfw_expr_free(struct wfw_expr *e)
 	free(e->text);
 	free(e->watch);
 	free(e);
+}
+
+static int is_index_name(const char *name, void *arg)
+{
+	(void)arg;
+	return !strcmp(name, "index");
+}
+
+bool wfw_expr_text_uses_index(const char *text)
+{
+	char err[8];
+
+	return text && wfw_expr_names(text, is_index_name, NULL, err, sizeof(err)) == 1;
 }

@@ -38,11 +38,22 @@ static bool column_named(const struct wultfw_schema *s, const char *name)
 	return false;
 }
 
+/* pandas' `index`, the row number from 0, unless a column has the name. */
+static bool is_index(const struct parser *p, const struct operand *o)
+{
+	return o->tok.kind == TOK_NAME && !strcmp(o->tok.text, "index") &&
+	       !column_named(p->schema, "index");
+}
+
 static int find_column(struct parser *p, struct operand *o)
 {
 	const struct wultfw_schema *s = p->schema;
 	char why[1024];
 
+	if (is_index(p, o)) {
+		o->kind = VAL_INDEX;
+		return 0;
+	}
 	for (size_t i = 0; i < s->ncols; i++) {
 		if (!strcmp(s->cols[i].name, o->tok.text)) {
 			o->kind = VAL_COLUMN;
@@ -171,6 +182,23 @@ static int resolve_types(struct parser *p, struct node *n)
 	return resolve_number(p, n);
 }
 
+/* `index OP number`: a plain number, the row number's own unit. */
+static int resolve_index(struct parser *p, struct node *n)
+{
+	if (n->b.tok.kind != TOK_NUM) {
+		expr_error(p, n->b.tok.pos, "index (the row number from 0) compares with a number only, e.g. index < 1000");
+		return -EINVAL;
+	}
+	if (n->b.tok.text[0]) {
+		expr_error(p, n->b.tok.pos, "index is a row number: write it without a unit ('%s')",
+			   n->b.tok.text);
+		return -EINVAL;
+	}
+	n->b.kind = VAL_NUMBER;
+	n->b.num = n->b.tok.num;
+	return 0;
+}
+
 int expr_resolve(struct parser *p, struct node *n)
 {
 	int a_col = n->a.tok.kind == TOK_NAME, b_col = n->b.tok.kind == TOK_NAME;
@@ -190,6 +218,12 @@ int expr_resolve(struct parser *p, struct node *n)
 	}
 	if (find_column(p, &n->a))
 		return -EINVAL;
+	if (n->a.kind == VAL_INDEX)
+		return resolve_index(p, n);
+	if (b_col && is_index(p, &n->b)) {
+		expr_error(p, n->b.tok.pos, "index (the row number from 0) compares with a number only, e.g. index < 1000");
+		return -EINVAL;
+	}
 	if (b_col && a_col && n->a.col->type == WULTFW_COL_ENUM &&
 	    !column_named(p->schema, n->b.tok.text)) {
 		expr_error(p, n->b.tok.pos, "'%s' is no column: a name of '%s' is a string, in quotes: %s %s \"%s\"",
@@ -233,57 +267,4 @@ int expr_refresh(struct wfw_expr *e, char *err, size_t errlen)
 			e->watch[k] = e->watch[--e->nwatch];
 	}
 	return 0;
-}
-
-/* Does column c hold the name? */
-static bool holds(const struct wultfw_column *c, const char *name)
-{
-	for (size_t i = 0; i < c->n_enum; i++)
-		if (!strcmp(c->enum_names[i], name))
-			return true;
-	return false;
-}
-
-/* snprintf at buf + *n that never runs *n past len. */
-#define PUT(buf, len, n, ...) do {						\
-	if (*(n) < (len))							\
-		*(n) += (size_t)snprintf((buf) + *(n), (len) - *(n), __VA_ARGS__);	\
-} while (0)
-
-/* The names e looks for that s's columns do not hold, appended at *n. */
-static void unmatched(const struct wfw_expr *e, const struct wultfw_schema *s,
-		      const char *what, char *buf, size_t len, size_t *n)
-{
-	for (size_t k = 0; e && k < e->nwatch; k++) {
-		const struct node *nd = e->watch[k];
-		const struct wultfw_column *c;
-		const char *near;
-
-		if (nd->b.kind != VAL_ENUM || nd->a.idx >= s->ncols)
-			continue;
-		c = &s->cols[nd->a.idx];
-		if (c->type != WULTFW_COL_ENUM || holds(c, nd->b.tok.text))
-			continue;
-		near = wfw_suggest(nd->b.tok.text, c->enum_names, c->n_enum);
-		PUT(buf, len, n, "%s%s: no row has %s \"%s\"", *n ? "; " : "", what,
-		    c->name, nd->b.tok.text);
-		if (near)
-			PUT(buf, len, n, " (did you mean \"%s\"?)", near);
-		for (size_t i = 0; i < c->n_enum; i++)
-			PUT(buf, len, n, "%s%s", i ? ", " : "; its names: ", c->enum_names[i]);
-	}
-}
-
-size_t wfw_select_unmatched(const struct wfw_select *sel,
-			    const struct wultfw_schema *s, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	if (len)
-		buf[0] = '\0';
-	if (sel->include)
-		unmatched(sel->include, s ? s : sel->include->schema, "--include", buf, len, &n);
-	if (sel->exclude)
-		unmatched(sel->exclude, s ? s : sel->exclude->schema, "--exclude", buf, len, &n);
-	return n;
 }

@@ -3,13 +3,17 @@
  * libFuzzer target for the selection expressions (lib/expr): check the
  * input's syntax alone (as an experiment file's include/exclude are),
  * compile it against a wult-like schema and, when it compiles, match it
- * against two rows (one with empty cells), as --include/--exclude do.
+ * against two rows (one with empty cells; `index` the first and the
+ * largest row number), as --include/--exclude do, and say which names
+ * no row has (the warning's helper, to a memory stream).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "expr.h"
+#include "seen.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -39,9 +43,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	wfw_expr_check_syntax(text, err, sizeof(err));
+	wfw_expr_text_uses_index(text);
 	if (!wfw_expr_compile(&e, text, &schema, err, sizeof(err))) {
+		struct wfw_select sel = { .include = e };
+		struct wfw_seen z;
+		FILE *f = fmemopen(err, sizeof(err), "w");
+
 		wfw_expr_match(e, rows[0]);
-		wfw_expr_match(e, rows[1]);
+		wfw_expr_match_at(e, rows[1], UINT64_MAX);
+		if (!wfw_seen_init(&z, &sel)) {
+			wfw_seen_note(&z, &schema);
+			if (f)
+				wfw_seen_warn(&z, "fuzz", "f", f);
+		}
+		wfw_seen_free(&z);
+		if (f)
+			fclose(f);
 		wfw_expr_free(e);
 	}
 	free(text);

@@ -807,6 +807,54 @@ static void test_reader_parts(void)
 	wfw_batch_free(&b);
 }
 
+/*
+ * Each part's first row number (a selection's `index`), blank lines not
+ * counted: part by part, from one scan, and the rows each part reads.
+ */
+static void test_part_first_rows(void)
+{
+	const char *path = tpath("firsts.csv");
+	struct wfw_reader_opts whole = { .one_pass = true };
+	struct wultfw_batch b;
+	uint64_t firsts[7], first, next = 0;
+	struct wfw_reader *r;
+	char err[512];
+	FILE *f = fopen(path, "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fprintf(f, "A,B\n");
+	for (int i = 0; i < 4000; i++)
+		fprintf(f, "%s%d,%d\n", i % 333 == 7 ? "\n\r\n" : "", i, i % 3);
+	fclose(f);
+	CU_ASSERT_FATAL(wfw_batch_alloc(&b, 2, 512) == 0);
+	CU_ASSERT_FATAL(wfw_reader_open_opts(&r, path, &whole, err, sizeof(err)) == 0);
+	CU_ASSERT_EQUAL(wfw_reader_part_firsts(r, 7, firsts), 0);
+	wfw_reader_close(r);
+	for (unsigned k = 0; k < 7; k++) {
+		struct wfw_reader_opts o = { .one_pass = true, .part = k, .nparts = 7 };
+		long n;
+
+		CU_ASSERT_FATAL(wfw_reader_open_opts(&r, path, &o, err, sizeof(err)) == 0);
+		CU_ASSERT_EQUAL(wfw_reader_first_row(r, &first), 0);
+		CU_ASSERT_EQUAL(first, next);
+		CU_ASSERT_EQUAL(firsts[k], next);
+		while ((n = wfw_reader_read(r, &b)) > 0) {
+			/* column A holds the row's number */
+			CU_ASSERT_EQUAL(b.cells[0].i, (int64_t)next);
+			next += (uint64_t)n;
+			b.rows = 0;
+		}
+		wfw_reader_close(r);
+	}
+	CU_ASSERT_EQUAL(next, 4000);
+	/* a quote before a part: a quoted newline may hide there */
+	write_file(path, "A,B\n\"1\",2\n3,4\n5,6\n7,8\n");
+	CU_ASSERT_FATAL(wfw_reader_open_opts(&r, path, &whole, err, sizeof(err)) == 0);
+	CU_ASSERT_EQUAL(wfw_reader_part_firsts(r, 2, firsts), -EAGAIN);
+	wfw_reader_close(r);
+	wfw_batch_free(&b);
+}
+
 /* The reader's own decimal parser agrees with strtod bit for bit. */
 static void test_reader_parses_like_strtod(void)
 {
@@ -974,6 +1022,7 @@ int main(void)
 	CU_add_test(s, "reader on header-only and missing files", test_reader_header_only);
 	CU_add_test(s, "one-pass reader retypes between batches", test_reader_one_pass);
 	CU_add_test(s, "reader in parts", test_reader_parts);
+	CU_add_test(s, "a part's first row number", test_part_first_rows);
 	CU_add_test(s, "window fast paths agree with the scalar ones", test_window_paths);
 	CU_add_test(s, "enum lookup by words", test_enum_words);
 	failed = tu_run();

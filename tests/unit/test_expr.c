@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "expr/expr.h"
+#include "expr/seen.h"
 #include "testutil.h"
 
 static const char *const cstates[] = { "POLL", "C1", "C6" };
@@ -380,28 +381,60 @@ static void test_late_misfit(void)
 	wfw_select_free(&sel);
 }
 
-/* Names compared with that the column never held, said after the rows. */
+/* seen's warnings for sel after noting schemas s[0, n), into msg. */
+static size_t seen_lines(const struct wfw_select *sel, const struct wultfw_schema *const *s,
+			 size_t n, char *msg, size_t len)
+{
+	struct wfw_seen z;
+	FILE *f = fmemopen(msg, len, "w");
+	size_t lines = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(wfw_seen_init(&z, sel), 0);
+	for (size_t i = 0; i < n; i++)
+		wfw_seen_note(&z, s[i]);
+	lines = wfw_seen_warn(&z, "t", "p", f);
+	fclose(f);
+	wfw_seen_free(&z);
+	return lines;
+}
+
+/* Names compared with that no part's column held, a line each. */
 static void test_unmatched_names(void)
 {
+	static const char *const part_a[] = { "POLL", "C1" }, *const part_b[] = { "C6" };
+	struct wultfw_column ca[5], cb[5];
+	const struct wultfw_schema sa = { 5, ca }, sb = { 5, cb };
+	const struct wultfw_schema *both[] = { &sa, &sb }, *one[] = { &schema };
 	struct wfw_select sel;
-	char msg[512];
+	char msg[1024];
 
 	CU_ASSERT_EQUAL_FATAL(wfw_select_init(&sel, "ReqCState == \"c6\" || ReqCState == \"C1\"",
 					      "ReqCState != \"POL\"", &schema, err, sizeof(err)), 0);
-	CU_ASSERT(wfw_select_unmatched(&sel, NULL, msg, sizeof(msg)) > 0);
-	TU_ASSERT_CONTAINS(msg, "--include: no row has ReqCState \"c6\" (did you mean \"C6\"?); its names: POLL, C1, C6");
+	CU_ASSERT_EQUAL(seen_lines(&sel, one, 1, msg, sizeof(msg)), 2);
+	TU_ASSERT_CONTAINS(msg, "wultfw t: warning: p: --include: no row has ReqCState \"c6\" (did you mean \"C6\"?); its names: POLL, C1, C6\n");
 	TU_ASSERT_CONTAINS(msg, "--exclude: no row has ReqCState \"POL\" (did you mean \"POLL\"?)");
-	CU_ASSERT_PTR_NULL(strstr(msg, "\"C1\""));
-	/* A cut buffer stays terminated. */
-	CU_ASSERT(wfw_select_unmatched(&sel, NULL, msg, 20) >= 19);
-	CU_ASSERT_EQUAL(strlen(msg), 19);
+	CU_ASSERT_PTR_NULL(strstr(msg, "\"C1\" "));
 	wfw_select_free(&sel);
-	/* Names seen late (a one-pass reader) count. */
+	/* Two parts' readers: C6 only in the second, POLL only in the first. */
+	memcpy(ca, cols, sizeof(ca));
+	memcpy(cb, cols, sizeof(cb));
+	ca[2].enum_names = part_a;
+	ca[2].n_enum = 2;
+	cb[2].enum_names = part_b;
+	cb[2].n_enum = 1;
+	CU_ASSERT_EQUAL_FATAL(wfw_select_init(&sel, "ReqCState == \"C6\" || ReqCState == \"C7\"",
+					      "ReqCState == \"POLL\"", &sa, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(seen_lines(&sel, both, 2, msg, sizeof(msg)), 1);
+	TU_ASSERT_CONTAINS(msg, "no row has ReqCState \"C7\" (did you mean ");
+	TU_ASSERT_CONTAINS(msg, "; its names: POLL, C1, C6\n");
+	wfw_select_free(&sel);
+	/* Names seen late (a one-pass reader) count; an empty column warns. */
 	CU_ASSERT_EQUAL(late_select(&sel, "State == \"C10\""), 0);
-	CU_ASSERT(wfw_select_unmatched(&sel, NULL, msg, sizeof(msg)) > 0);
+	one[0] = &lschema;
+	CU_ASSERT_EQUAL(seen_lines(&sel, one, 1, msg, sizeof(msg)), 1);
 	lcols[1].n_enum = 2;
-	CU_ASSERT_EQUAL(wfw_select_unmatched(&sel, NULL, msg, sizeof(msg)), 0);
-	CU_ASSERT_STRING_EQUAL(msg, "");
+	CU_ASSERT_EQUAL(seen_lines(&sel, one, 1, msg, sizeof(msg)), 0);
 	wfw_select_free(&sel);
 }
 
@@ -416,6 +449,9 @@ static void test_select_cols(void)
 		{ "LDist <= 20.5 || IntrLatency >= 2000ns", NULL },
 		{ NULL, "ReqCState != \"C6\" || WakeLatency < 50us" },
 		{ "!(LDist == 3 || SMICnt == 1) and 100 > WakeLatency", "LDist < 0" },
+		/* rows numbered from 7000 (a part's first row) */
+		{ "index < 7300 | index >= 7900", "index == 7010 or SMICnt == 1" },
+		{ "~(7100 < index & index <= 7600) & LDist > 10", NULL },
 	};
 	enum { N = 1000 };
 	static union wultfw_cell col[5][N], rowcells[N * 5];
@@ -441,11 +477,11 @@ static void test_select_cols(void)
 
 		CU_ASSERT_EQUAL_FATAL(wfw_select_init(&sel, exprs[i][0], exprs[i][1],
 						      &schema, err, sizeof(err)), 0);
-		n = wfw_select_cols(&sel, at, 5, N, keep);
+		n = wfw_select_cols(&sel, at, 5, N, 7000, keep);
 		for (size_t r = 0; r < N; r++) {
 			const union wultfw_cell *cells = &rowcells[r * 5];
-			bool m = (!sel.include || wfw_expr_match(sel.include, cells)) &&
-				 (!sel.exclude || !wfw_expr_match(sel.exclude, cells));
+			bool m = (!sel.include || wfw_expr_match_at(sel.include, cells, 7000 + r)) &&
+				 (!sel.exclude || !wfw_expr_match_at(sel.exclude, cells, 7000 + r));
 
 			if (m)
 				bad += k >= n || keep[k++] != r;
@@ -455,6 +491,73 @@ static void test_select_cols(void)
 		CU_ASSERT(n > 0 && n < N);
 		wfw_select_free(&sel);
 	}
+}
+
+/* 1: row numbered idx matches, 0: not, -1: no compile. */
+static int eval_at(const char *text, uint64_t idx)
+{
+	struct wfw_expr *e;
+	int m;
+
+	err[0] = '\0';
+	if (wfw_expr_compile(&e, text, &schema, err, sizeof(err)))
+		return -1;
+	m = wfw_expr_match_at(e, row, idx);
+	wfw_expr_free(e);
+	return m;
+}
+
+/* pandas' index: the row's number from 0, before any selection. */
+static void test_index(void)
+{
+	static const struct wultfw_column named[] = {
+		{ .name = "index", .unit = "", .type = WULTFW_COL_INT, .divisor = 1 },
+	};
+	static const struct wultfw_schema ns = { 1, named };
+	union wultfw_cell cells[10 * 5], one = { .i = 42 };
+	struct wultfw_batch b = { .cells = cells, .ncols = 5, .capacity = 10 };
+	struct wfw_select sel;
+	struct wfw_expr *e;
+
+	CU_ASSERT_EQUAL(eval_at("index == 5", 5), 1);
+	CU_ASSERT_EQUAL(eval_at("index == 5", 6), 0);
+	CU_ASSERT_EQUAL(eval_at("3 < index", 4), 1);	/* mirrored */
+	CU_ASSERT_EQUAL(eval_at("index >= 5000000000", 5000000000u), 1);
+	CU_ASSERT_EQUAL(eval_at("index < 10 and ReqCState == \"C6\"", 9), 1);
+	CU_ASSERT_EQUAL(eval_at("index < 1ms", 0), -1);
+	CU_ASSERT(strstr(err, "without a unit ('ms')") != NULL);
+	CU_ASSERT_EQUAL(eval_at("index == \"C6\"", 0), -1);
+	CU_ASSERT(strstr(err, "compares with a number only") != NULL);
+	CU_ASSERT_EQUAL(eval_at("index < LDist", 0), -1);
+	CU_ASSERT_EQUAL(eval_at("LDist > index", 0), -1);
+	CU_ASSERT(strstr(err, "compares with a number only") != NULL);
+	/* A column named index is that column. */
+	CU_ASSERT_EQUAL_FATAL(wfw_expr_compile(&e, "index == 42", &ns, err, sizeof(err)), 0);
+	CU_ASSERT(wfw_expr_match_at(e, &one, 0));
+	CU_ASSERT(!wfw_expr_uses_index(e));
+	wfw_expr_free(e);
+	CU_ASSERT(wfw_expr_text_uses_index("LDist > 1 || !(index < 3)"));
+	CU_ASSERT(!wfw_expr_text_uses_index("LDist > 1"));
+	CU_ASSERT(!wfw_expr_text_uses_index(NULL));
+	/* Batches continue the numbering; the kept rows leave no gap. */
+	CU_ASSERT_EQUAL_FATAL(wfw_select_init(&sel, "index % 2", NULL, &schema, err,
+					      sizeof(err)), -EINVAL);
+	CU_ASSERT_EQUAL_FATAL(wfw_select_init(&sel, "index >= 8 && index < 13", NULL,
+					      &schema, err, sizeof(err)), 0);
+	CU_ASSERT(wfw_select_uses_index(&sel));
+	for (int k = 0; k < 2; k++) {
+		for (size_t r = 0; r < 10; r++) {
+			memcpy(&cells[r * 5], row, sizeof(row));
+			cells[r * 5 + 3].i = (int64_t)(k * 10 + r);	/* SMICnt: the number */
+		}
+		b.rows = 10;
+		CU_ASSERT_EQUAL(wfw_select_batch(&sel, &b), 0);
+		CU_ASSERT_EQUAL(b.rows, k ? 3 : 2);
+		CU_ASSERT_EQUAL(cells[3].i, k ? 10 : 8);
+	}
+	CU_ASSERT_EQUAL(sel.next_index, 20);
+	CU_ASSERT_EQUAL(sel.kept, 5);
+	wfw_select_free(&sel);
 }
 
 int main(void)
@@ -479,5 +582,6 @@ int main(void)
 	CU_add_test(s, "a late type that does not fit", test_late_misfit);
 	CU_add_test(s, "names no row has", test_unmatched_names);
 	CU_add_test(s, "pandas' & | ~", test_pandas);
+	CU_add_test(s, "pandas' index", test_index);
 	return tu_run();
 }
