@@ -178,7 +178,7 @@ res=$(ls -d "$work"/run/res/timer-* 2>/dev/null | head -1)
 rows=$(($(wc -l <"$res/datapoints.csv" 2>/dev/null || echo 1) - 1))
 [ "$rows" -ge 1000 ] && ok "default experiment: $rows datapoints" ||
 	fail "default experiment: $rows datapoints in $res/datapoints.csv"
-expect_in "$res/info.yml" "toolver: 'wultfw $ver'" "info.yml records version $ver (toolver 'wultfw $ver', as wult shows it)"
+expect_in "$res/info.yml" "toolver: 'n/a (wultfw $ver)'" "info.yml records version $ver (toolver 'n/a (wultfw $ver)', as wult shows it)"
 
 step "wultfw report without npm's plotly.js"
 report_without_npm "$res"

@@ -103,8 +103,10 @@ expect_in ffc.out "Datapoints count: $rows" "wult sees its $rows datapoints"
 # shellcheck disable=SC2086
 wult report -o wrep $results >wrep.out 2>&1
 expect_status 0 $? "wult report of $results"
-expect_in wrep/report-data/intro_tbl.json "Wult version wultfw " \
-	"wult's report names wultfw as the collecting tool"
+expect_in wrep/report-data/intro_tbl.json "Wult version n/a (wultfw " \
+	"wult's report says no wult version collected it, wultfw did"
+expect_in wrep/report-data/intro_tbl.json "timer (wultfw timer source: " \
+	"and its Device ID row names wultfw's source"
 if [ -s wf/info.yml ]; then
 	"$WULTFW" report -o ourrep wf 2>/dev/null
 	expect_status 0 $? "wultfw report of a wult-filtered result"
