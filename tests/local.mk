@@ -146,6 +146,7 @@ TESTS += tests/integration/test_report_metricdoc.sh
 TESTS += tests/integration/test_report_attrib.sh
 # The report's notes on large and sampled results, word for word (node).
 TESTS += tests/integration/test_report_words.sh
+TESTS += tests/integration/test_report_descr.sh
 # NaN, infinities, 1e308, subnormals, INT64 extremes through every tool
 # (issue 29); every reader's memory bounded by the line limit.
 TESTS += tests/integration/test_values.sh tests/integration/test_line_memory.sh
@@ -156,6 +157,7 @@ EXTRA_DIST += tests/integration/test_report_bins.sh
 EXTRA_DIST += tests/integration/test_report_metricdoc.sh
 EXTRA_DIST += tests/integration/test_report_attrib.sh
 EXTRA_DIST += tests/integration/test_report_words.sh
+EXTRA_DIST += tests/integration/test_report_descr.sh
 
 # Screenshots of the report tests (tests/integration/test_report*.sh).
 clean-local: clean-report-shots

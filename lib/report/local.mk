@@ -49,6 +49,7 @@ dist_reportassets_DATA = lib/report/assets/index.html \
 	lib/report/assets/report.js lib/report/assets/colors.js \
 	lib/report/assets/dist.js lib/report/assets/metric.js \
 	lib/report/assets/timeline.js lib/report/assets/explain.js \
+	lib/report/assets/descr.js \
 	lib/report/assets/report.css
 # plotly.js as configure found it, installed beside the page so that an
 # installed wultfw (and the Debian package) needs no npm; never in git or
