@@ -52,8 +52,8 @@ static const struct wfw_cli_opt no_opts[] = { WFW_CLI_END };
 static const struct wfw_cli list_cli = {
 	.name = "list-plugins",
 	.usage = "Usage: wultfw list-plugins\n\n"
-		 "List the source and sink plugins found in $WULTFW_PLUGIN_PATH and\n"
-		 PLUGINDIR ", with a one-line summary each.\n",
+		 "List the plugins found in $WULTFW_PLUGIN_PATH and " PLUGINDIR "\n"
+		 "by kind (sources, sinks, annotators), with a one-line summary each.\n",
 	.opts = no_opts,
 	.stray = "; 'wultfw help PLUGIN' shows one plugin",
 };

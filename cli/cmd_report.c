@@ -34,7 +34,7 @@ static const struct wfw_cli_opt report_opts[] = {
 	  AT(ids) },
 	{ "title", 0, WFW_CLI_STRING, "TEXT", "the report's title (plain text, no markup)", AT(title) },
 	{ "descr", 0, WFW_CLI_STRING, "TEXT", "a description shown under the title; markup: a blank line between paragraphs, [text](https://...) or a relative link, *emphasis*, `code`, \\ before one of \\`*[]() for itself; anything else shown as typed", AT(descr) },
-	{ "metrics", 'm', WFW_CLI_NAMES, "LIST", "metrics, comma-separated names or patterns; by default the latency metrics",
+	{ "metrics", 'm', WFW_CLI_NAMES, "LIST", "metrics, comma-separated names or patterns; by default the latency metrics (Skid, SampleWindow for samplers)",
 	  AT(metrics) },
 	{ "xaxes", 0, WFW_CLI_NAMES, "LIST", "x axes of the scatter plots, names or patterns; by default LDist,SilentTime",
 	  AT(xaxes) },
@@ -105,6 +105,7 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 static int load_timeline(struct wfw_rep_result *r)
 {
 	char dir[sizeof(r->path)], *slash;
+	const char *base = strrchr(r->path, '/');
 	int ret;
 
 	snprintf(dir, sizeof(dir), "%s", r->path);
@@ -113,7 +114,11 @@ static int load_timeline(struct wfw_rep_result *r)
 		*slash = '\0';
 	else
 		snprintf(dir, sizeof(dir), ".");
-	ret = wfw_timeline_load(&r->timeline, dir, r->collectors);
+	if (wfw_rep_is_telemetry(r))	/* its own counters too */
+		ret = wfw_telemetry_load(&r->timeline, dir, base ? base + 1 : r->path,
+					 r->collectors, &r->info);
+	else
+		ret = wfw_timeline_load(&r->timeline, dir, r->collectors);
 	if (!ret)
 		wfw_timeline_kinds(&r->timeline, &r->info);
 	if (ret == -ENOMEM)
@@ -256,7 +261,7 @@ static int load(const struct rep_cli *c, struct wfw_rep_result *r,
 	if (!ret)
 		warn_selection(r, rd, &sel);
 	wfw_select_free(&sel);
-	if (!ret && r->collectors)
+	if (!ret && (r->collectors || wfw_rep_is_telemetry(r)))
 		ret = load_timeline(r);
 	if (!ret)
 		rep_attrib_finish(r);

@@ -5,6 +5,8 @@
 #include "log.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +24,32 @@ const char *wfw_setting_file(const config_setting_t *s)
 	return f ? f : wfw_cfg_main_file;
 }
 
+/* Room for one more message in each array. */
+static bool grow(struct wfw_cfgerr *e)
+{
+	char **m = realloc(e->msgs, (e->n + 1) * sizeof(*m));
+	char **f;
+	int *l;
+
+	if (!m)
+		return false;
+	e->msgs = m;
+	f = realloc(e->files, (e->n + 1) * sizeof(*f));
+	if (!f)
+		return false;
+	e->files = f;
+	l = realloc(e->lines, (e->n + 1) * sizeof(*l));
+	if (!l)
+		return false;
+	e->lines = l;
+	return true;
+}
+
 static __attribute__((format(printf, 5, 0)))
 void vadd(struct wfw_cfgerr *e, const char *file, int line,
 		 const char *key, const char *fmt, va_list ap)
 {
 	char msg[768], full[1024];
-	char **grown;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (!*file)	/* the message carries its own location */
@@ -43,13 +65,17 @@ void vadd(struct wfw_cfgerr *e, const char *file, int line,
 	for (size_t i = 0; i < e->n; i++)
 		if (!strcmp(e->msgs[i], full))
 			return;
-	grown = realloc(e->msgs, (e->n + 1) * sizeof(*e->msgs));
-	if (!grown)
+	if (!grow(e))
 		return;
-	e->msgs = grown;
 	e->msgs[e->n] = strdup(full);
-	if (e->msgs[e->n])
+	e->files[e->n] = strdup(file);
+	e->lines[e->n] = line > 0 ? line : 0;
+	if (e->msgs[e->n] && e->files[e->n]) {
 		e->n++;
+		return;
+	}
+	free(e->msgs[e->n]);
+	free(e->files[e->n]);
 }
 
 void wfw_cfgerr_add(struct wfw_cfgerr *e, const char *file, int line,
@@ -152,21 +178,56 @@ void wfw_cfgerr_keys(struct wfw_cfgerr *e, const config_setting_t *group,
 	}
 }
 
+/* Does message a come before b: its file first named earlier, then by line (whole-file ones last), then as found. */
+static bool before(const struct wfw_cfgerr *e, size_t a, size_t b)
+{
+	size_t fa = 0, fb = 0;
+	int la = e->lines[a] ? e->lines[a] : INT_MAX;
+	int lb = e->lines[b] ? e->lines[b] : INT_MAX;
+
+	while (strcmp(e->files[fa], e->files[a]))
+		fa++;
+	while (strcmp(e->files[fb], e->files[b]))
+		fb++;
+	if (fa != fb)
+		return fa < fb;
+	return la != lb ? la < lb : a < b;
+}
+
+/* In the order the user reads the file: by file, then line. */
 void wfw_cfgerr_print(const struct wfw_cfgerr *e)
 {
-	size_t i;
+	size_t *order = malloc(e->n * sizeof(*order) + 1);
+	size_t i, j;
 
+	if (!order) {
+		for (i = 0; i < e->n; i++)
+			wfw_err("%s", e->msgs[i]);
+		return;
+	}
+	for (i = 0; i < e->n; i++) {
+		for (j = i; j > 0 && before(e, i, order[j - 1]); j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
 	for (i = 0; i < e->n; i++)
-		wfw_err("%s", e->msgs[i]);
+		wfw_err("%s", e->msgs[order[i]]);
+	free(order);
 }
 
 void wfw_cfgerr_free(struct wfw_cfgerr *e)
 {
 	size_t i;
 
-	for (i = 0; i < e->n; i++)
+	for (i = 0; i < e->n; i++) {
 		free(e->msgs[i]);
+		free(e->files[i]);
+	}
 	free(e->msgs);
+	free(e->files);
+	free(e->lines);
 	e->msgs = NULL;
+	e->files = NULL;
+	e->lines = NULL;
 	e->n = 0;
 }

@@ -12,6 +12,8 @@
 struct wfw_cfgerr {
 	char **msgs;
 	size_t n;
+	int *lines;		/* msgs[i]'s line, 0: the whole file */
+	char **files;		/* msgs[i]'s file ("" : its own words) */
 };
 
 /* Where a setting was written, for errors found after parsing. */

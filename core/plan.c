@@ -182,7 +182,11 @@ static void read_error(struct wfw_plan *plan, struct wfw_cfgerr *errs)
 	int err = errno ? errno : ENOENT;
 
 	if (config_error_type(&plan->cfg) == CONFIG_ERR_FILE_IO && err == ENOENT &&
-	    wfw_file_hint(plan->file, hint, sizeof(hint)))
+	    !strcmp(plan->file, "-"))
+		wfw_cfgerr_add(errs, plan->file, 0, NULL,
+			       "an experiment is read from a file, not from standard input: save it and give its path (or ./- for a file named '-')");
+	else if (config_error_type(&plan->cfg) == CONFIG_ERR_FILE_IO && err == ENOENT &&
+		 wfw_file_hint(plan->file, hint, sizeof(hint)))
 		wfw_cfgerr_add(errs, plan->file, 0, NULL,
 			       "no such file (did you mean '%s'?)", hint);
 	else if (config_error_type(&plan->cfg) == CONFIG_ERR_FILE_IO)
@@ -196,6 +200,43 @@ static void read_error(struct wfw_plan *plan, struct wfw_cfgerr *errs)
 			       config_error_file(&plan->cfg) : plan->file,
 			       config_error_line(&plan->cfg), NULL,
 			       "syntax error: %s", config_error_text(&plan->cfg));
+}
+
+/* Does every experiment name its sinks (or the top level for all)? */
+static bool sinks_everywhere(const config_setting_t *top)
+{
+	const config_setting_t *list = config_setting_get_member(top, "experiments");
+	int i, n;
+
+	if (config_setting_get_member(top, "sinks"))
+		return true;
+	if (!list || config_setting_type(list) != CONFIG_TYPE_LIST)
+		return false;
+	n = config_setting_length(list);
+	for (i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+
+		if (config_setting_is_group(e) && !config_setting_get_member(e, "sinks"))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * No sinks named: datapoints.csv, as wult writes it, so a short file
+ * (a source and its limits) measures; sinks = ( ) stays an error.
+ */
+static void default_sinks(struct wfw_plan *plan)
+{
+	config_setting_t *top = config_root_setting(&plan->cfg), *list, *g, *p;
+
+	if (sinks_everywhere(top))
+		return;
+	list = config_setting_add(top, "sinks", CONFIG_TYPE_LIST);
+	g = list ? config_setting_add(list, NULL, CONFIG_TYPE_GROUP) : NULL;
+	p = g ? config_setting_add(g, "plugin", CONFIG_TYPE_STRING) : NULL;
+	if (p)
+		config_setting_set_string(p, "csv");
 }
 
 /* `experiments = ( ... )`, or the top level as the one experiment. */
@@ -253,6 +294,8 @@ int wfw_plan_load(struct wfw_plan *plan, const char *file,
 		read_error(plan, errs);
 	if (!ret && ov)
 		ret = wfw_overrides_apply(&plan->cfg, ov, errs);
+	if (!ret)
+		default_sinks(plan);
 	if (!ret)
 		ret = parse_experiments(plan, ov, errs);
 	if (ret)

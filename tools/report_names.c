@@ -23,12 +23,15 @@ static const char *const sampler_xaxis = "Time";
 /* Groups of the tables, colours and histograms, unless --group-by says. */
 static const char *const default_groups[] = { "ReqCState", "Precise" };
 
-/* The metrics a report shows by default: latencies, and skid's Skid. */
+/*
+ * The metrics a report shows by default: latencies, skid's Skid, and a
+ * telemetry result's SampleWindow (what reading its counters took).
+ */
 static bool default_metric(const char *name)
 {
 	size_t n = strlen(name);
 
-	return !strcmp(name, "RTD") || !strcmp(name, "Skid") ||
+	return !strcmp(name, "RTD") || !strcmp(name, "Skid") || !strcmp(name, "SampleWindow") ||
 	       (n > 7 && !strcmp(name + n - 7, "Latency"));
 }
 

@@ -370,7 +370,7 @@ unsigned rep_jobs_for(const struct rep_cli *c, const struct wfw_rep_result *r)
 {
 	unsigned n = c->jobs < WFW_REPORT_MAX_PARTS ? c->jobs : WFW_REPORT_MAX_PARTS;
 
-	if (c->include || c->exclude || r->collectors)
+	if (c->include || c->exclude || r->collectors || wfw_rep_is_telemetry(r))
 		return 1;
 	return wfw_par_file_threads(r->path, n, c->jobs_given);
 }

@@ -142,7 +142,8 @@ static int copy_file(const char *from, const char *var, const char *dir,
 /* The page's files, copied into every report. */
 static const char *const page_files[] = {
 	"index.html", "report.css", "report.js", "colors.js", "dist.js",
-	"metric.js", "timeline.js", "explain.js", "descr.js",
+	"metric.js", "timeline.js", "explain.js", "skid.js", "telemetry.js",
+	"descr.js",
 };
 #define NPAGE_FILES (sizeof(page_files) / sizeof(page_files[0]))
 

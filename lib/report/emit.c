@@ -487,6 +487,11 @@ int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
 					rep->explain_top < WFW_REPORT_EXPLAIN_MARKS ?
 					rep->explain_top : WFW_REPORT_EXPLAIN_MARKS, f);
 	}
+	fputs("], \"skid\": [", f);
+	for (size_t i = 0; i < rep->nres && !ret; i++) {
+		fputs(i ? ", " : "", f);
+		ret = wfw_skid_emit(&rep->res[i], f);
+	}
 	fputs("], \"axis_units\": {", f);
 	for (size_t a = 0; a < rep->nxaxes; a++) {
 		fputs(a ? ", " : "", f);

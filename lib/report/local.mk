@@ -29,11 +29,17 @@ tests_unit_test_attrib_SOURCES = tests/unit/test_attrib.c
 tests_unit_test_attrib_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_attrib_LDADD = lib/report/libwfw_report.la lib/datafmt/libwfw_datafmt.la \
 	tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
+check_PROGRAMS += tests/unit/test_report_samplers
+TESTS += tests/unit/test_report_samplers
+tests_unit_test_report_samplers_SOURCES = tests/unit/test_report_samplers.c
+tests_unit_test_report_samplers_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_report_samplers_LDADD = lib/report/libwfw_report.la lib/stats/libwfw_stats.la lib/datafmt/libwfw_datafmt.la \
+	tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
 endif
 lib_report_libwfw_report_la_SOURCES += \
 	lib/report/report.h lib/report/emit.c lib/report/pieces.c lib/report/timeline.c \
 	lib/report/sampled.c lib/report/attrib.c lib/report/attrib.h lib/report/attrib_emit.c \
-	lib/report/attrib_bands.c \
+	lib/report/attrib_bands.c lib/report/skid.c lib/report/telemetry.c \
 	lib/report/assets.c lib/report/assets.h lib/report/buildpaths.c
 lib_report_libwfw_report_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DWFW_REPORT_ASSETS_DIR='"$(pkgdatadir)/report"'
@@ -50,6 +56,7 @@ tests_unit_test_reduce_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_test_sample_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_test_jsnum_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_test_attrib_CPPFLAGS = $(AM_CPPFLAGS)
+tests_unit_test_report_samplers_CPPFLAGS = $(AM_CPPFLAGS)
 
 # The report's page: installed, copied into every report.
 reportassetsdir = $(pkgdatadir)/report
@@ -57,6 +64,7 @@ dist_reportassets_DATA = lib/report/assets/index.html \
 	lib/report/assets/report.js lib/report/assets/colors.js \
 	lib/report/assets/dist.js lib/report/assets/metric.js \
 	lib/report/assets/timeline.js lib/report/assets/explain.js \
+	lib/report/assets/skid.js lib/report/assets/telemetry.js \
 	lib/report/assets/descr.js \
 	lib/report/assets/report.css
 # plotly.js as configure found it, installed beside the page so that an

@@ -90,6 +90,7 @@ struct wfw_rep_timeline {
 	struct wfw_rep_series *series;
 	size_t nseries;
 	char notes[1024];		/* files that could not be read, and why */
+	const char *own;		/* a telemetry result's data file, or NULL */
 	uint64_t left_out;		/* the file being read: values out of range */
 };
 
@@ -262,6 +263,9 @@ int wfw_timeline_load(struct wfw_rep_timeline *t, const char *dir,
  * count that does not match leaves the file's kinds unknown.
  */
 void wfw_timeline_kinds(struct wfw_rep_timeline *t, const struct wfw_infoyml *info);
+/* The same from the words of one file's kinds (telemetry_kinds). */
+void wfw_timeline_file_kinds(struct wfw_rep_timeline *t, const char *file,
+			     const char *words);
 /*
  * r's timeline for data.js, with `metric` on the same time axis, and the
  * first `marks` of the datapoints its explanation lists marked.
@@ -270,6 +274,43 @@ int wfw_timeline_emit(struct wfw_rep_result *r, const char *metric,
 		      size_t marks, FILE *f);
 /* Where the timeline's time axis starts: CLOCK_MONOTONIC ns. */
 double wfw_timeline_t0(const struct wfw_rep_result *r);
+
+/* ---- telemetry.c: counters as drawn; a telemetry result's counters ---- */
+
+/*
+ * A total's or an increase's rate per second over each interval of every
+ * `step`-th sample (the last one shorter), at the interval's end: into
+ * t[] (ns) and r[] (NaN: time did not advance, or a total went down),
+ * one per interval, v->n - 1 with step 1. Their count.
+ */
+size_t wfw_rep_rates(const struct wfw_rep_series *v, size_t step,
+		     double *t, double *r);
+/*
+ * A series for data.js: {"file", "name", "unit", "kind", "rate", "samples",
+ * "step", "t": [s from t0], "v": [..]}, a total or increase as its rates
+ * (rate: true), the rest as read; at most about max_points. 0 or -ENOMEM.
+ */
+int wfw_rep_series_json(FILE *f, const struct wfw_rep_series *v,
+			size_t max_points, double t0);
+/* Is r a telemetry source's result (info.yml source: telemetry)? */
+bool wfw_rep_is_telemetry(const struct wfw_rep_result *r);
+/*
+ * A telemetry result's timeline: its data file `file` of `dir` (kinds
+ * from info.yml's telemetry_kinds) and its collectors, if any. 0 or
+ * -ENOMEM; t->own is `file`, which must outlive t.
+ */
+int wfw_telemetry_load(struct wfw_rep_timeline *t, const char *dir,
+		       const char *file, const char *collectors,
+		       const struct wfw_infoyml *info);
+
+/* ---- skid.c: a skid result along its runway ---- */
+
+/*
+ * data.js's skid view of r (doc/skid.md): per precise level its samples
+ * by class (Where) and histograms of Skid and SkidBytes, read again from
+ * r's data file; null when r has no Skid column. 0, or -ENOMEM.
+ */
+int wfw_skid_emit(const struct wfw_rep_result *r, FILE *f);
 
 /* ---- attrib_emit.c: the explanation of a latency metric ---- */
 

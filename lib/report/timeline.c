@@ -194,8 +194,8 @@ static bool counter_of(const struct wfw_rep_series *v, const char *file)
 	return !strcmp(v->file, file) && !(n > 5 && !strcmp(v->name + n - 5, ".Time"));
 }
 
-/* The kinds `words` gives the counters of `file`, if one a counter. */
-static void file_kinds(struct wfw_rep_timeline *t, const char *file, const char *words)
+void wfw_timeline_file_kinds(struct wfw_rep_timeline *t, const char *file,
+			     const char *words)
 {
 	size_t ncnt = 0, nw = 0;
 	const char *w = words;
@@ -233,7 +233,7 @@ void wfw_timeline_kinds(struct wfw_rep_timeline *t, const struct wfw_infoyml *in
 		snprintf(key, sizeof(key), "collect%zu_telemetry_kinds", i);
 		words = wfw_infoyml_get(info, key);
 		if (words)
-			file_kinds(t, file, words);
+			wfw_timeline_file_kinds(t, file, words);
 		free(file);
 		free(words);
 	}
@@ -249,23 +249,6 @@ void wfw_timeline_free(struct wfw_rep_timeline *t)
 	}
 	free(t->series);
 	memset(t, 0, sizeof(*t));
-}
-
-static void seconds_array(FILE *f, const double *t, size_t n, size_t step,
-			  double t0)
-{
-	fputs("[", f);
-	for (size_t i = 0; i < n; i += step)
-		fprintf(f, "%s%.6f", i ? "," : "", (t[i] - t0) / 1e9);
-	fputs("]", f);
-}
-
-static void values_array(FILE *f, const double *v, size_t n, size_t step)
-{
-	fputs("[", f);
-	for (size_t i = 0; i < n; i += step)
-		fprintf(f, "%s%.9g", i ? "," : "", v[i]);
-	fputs("]", f);
 }
 
 /* The same for a sampled result: its tail, density from its sample. */
@@ -375,22 +358,13 @@ int wfw_timeline_emit(struct wfw_rep_result *r, const char *metric,
 	if (emit_main(r, metric, t0, f))
 		return -ENOMEM;
 	marks(r, nmarks, t0, f);
+	fputs(", \"own\": ", f);
+	wfw_json_string(f, t->own ? t->own : "");
 	fputs(", \"series\": [", f);
 	for (size_t i = 0; i < t->nseries; i++) {
-		const struct wfw_rep_series *v = &t->series[i];
-		size_t step = v->n > MAX_SAMPLES ? (v->n + MAX_SAMPLES - 1) / MAX_SAMPLES : 1;
-
-		fputs(i ? ", {\"file\": " : "{\"file\": ", f);
-		wfw_json_string(f, v->file);
-		fputs(", \"name\": ", f);
-		wfw_json_string(f, v->name);
-		fputs(", \"unit\": ", f);
-		wfw_json_string(f, v->unit);
-		fprintf(f, ", \"samples\": %zu, \"step\": %zu, \"t\": ", v->n, step);
-		seconds_array(f, v->t, v->n, step, t0);
-		fputs(", \"v\": ", f);
-		values_array(f, v->v, v->n, step);
-		fputs("}", f);
+		fputs(i ? ", " : "", f);
+		if (wfw_rep_series_json(f, &t->series[i], MAX_SAMPLES, t0))
+			return -ENOMEM;
 	}
 	fputs("]}", f);
 	return 0;

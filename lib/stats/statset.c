@@ -15,12 +15,16 @@
 #include <emmintrin.h>
 #endif
 
-static bool is_timestamp(const char *name)
+/*
+ * Numbers that are no measure: timestamps, and identifiers (CausePID, a
+ * thread's pid): left out of the default metrics, computed when named.
+ */
+static bool not_a_measure(const char *name)
 {
-	static const char *const stamps[] = { "LTime", "TBI", "TAI", "TIntr" };
+	static const char *const labels[] = { "LTime", "TBI", "TAI", "TIntr", "CausePID" };
 
-	for (size_t i = 0; i < sizeof(stamps) / sizeof(stamps[0]); i++)
-		if (!strcmp(name, stamps[i]))
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		if (!strcmp(name, labels[i]))
 			return true;
 	return false;
 }
@@ -28,7 +32,7 @@ static bool is_timestamp(const char *name)
 static bool wanted(const struct wfw_statset_cfg *cfg, const char *name)
 {
 	if (!cfg->metrics || !cfg->nmetrics)
-		return !is_timestamp(name);
+		return !not_a_measure(name);
 	for (size_t i = 0; i < cfg->nmetrics; i++)
 		if (!fnmatch(cfg->metrics[i], name, 0))
 			return true;

@@ -10,7 +10,8 @@ TELEMETRY_SOURCES = plugins/telemetry/telemetry.c plugins/telemetry/tele_run.c \
 	plugins/telemetry/tele_stat.c plugins/telemetry/tele_net.c \
 	plugins/telemetry/tele_rtnl.c plugins/telemetry/tele_ethtool.c \
 	plugins/telemetry/tele_aer.c plugins/telemetry/tele_perf.c \
-	plugins/telemetry/tele_thermal.c
+	plugins/telemetry/tele_thermal.c plugins/telemetry/tele_defaults.c \
+	plugins/telemetry/tele_defaults.h
 TELEMETRY_LIBS = lib/sysstate/libwfw_sysstate.la lib/suggest/libwfw_suggest.la -lpthread
 
 pkglib_LTLIBRARIES += plugins/telemetry/telemetry.la

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include "tele_defaults.h"
 #include "tele_priv.h"
 
 #include <errno.h>
@@ -39,7 +40,9 @@ static const struct wultfw_option tele_options[] = {
 		"cpufreq:cpu0:cur_freq, stat:cpu1:idle, net:lo:rx_packets, "
 		"aer:0000:00:1c.0:correctable:RxErr, perf:msr/tsc, "
 		"thermal:zone0:temp. `wultfw help telemetry` lists what this "
-		"machine offers.", CFG(counters) },
+		"machine offers. Unset: every per-CPU counter of the measured "
+		"CPU (its interrupts, softirqs, cpuidle states, cpufreq and "
+		"/proc/stat times).", CFG(counters) },
 	[TELE_OPT_PERIOD] = { "period", WULTFW_OPT_DURATION, "100ms",
 		"Time between samples (single, repetitive). The achieved "
 		"period goes to info.yml, with a warning when it is more than "
@@ -84,9 +87,6 @@ static int tele_validate(struct wultfw_ctx *ctx)
 {
 	const struct tele_cfg *cfg = ctx->cfg;
 
-	if (!cfg->counters.n)
-		return wultfw_fail_opt(ctx, TELE_OPT_COUNTERS, -EINVAL,
-				       "counters: name at least one (`wultfw help telemetry` lists this machine's)");
 	if (!strcmp(cfg->mode, "repetitive") && cfg->max_samples < 1)
 		return wultfw_fail_opt(ctx, TELE_OPT_MAX, -EINVAL,
 				       "max_samples: mode repetitive keeps a ring of max_samples; give at least 1");
@@ -241,6 +241,31 @@ static void tele_free(struct tele_priv *p)
 	free(p);
 }
 
+/* The counters named, or the measured CPU's (tele_defaults.h). */
+static int tele_open_set(struct wultfw_ctx *ctx, struct tele_priv *p,
+			 const struct tele_env *env, char *why, size_t len)
+{
+	const struct tele_cfg *cfg = ctx->cfg;
+	struct tele_defaults d;
+	int ret;
+
+	if (cfg->counters.n)
+		return tele_set_open(&p->set, env, cfg->counters.v, cfg->counters.n,
+				     cfg->strict, why, len);
+	ret = tele_defaults_list(&d, env, ctx->cpu);
+	if (!ret && !d.n) {
+		snprintf(why, len, "counters: none named, and this machine offers no per-CPU counter of CPU %d (interrupts, softirqs, cpuidle, cpufreq, stat): name some (`wultfw help telemetry` lists this machine's)",
+			 ctx->cpu);
+		ret = -ENOENT;
+	} else if (!ret) {
+		ret = tele_set_open(&p->set, env, (const char *const *)d.v, d.n, false, why, len);
+	} else {
+		snprintf(why, len, "out of memory");
+	}
+	tele_defaults_free(&d);
+	return ret;
+}
+
 static int tele_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 {
 	const struct tele_cfg *cfg = ctx->cfg;
@@ -258,8 +283,7 @@ static int tele_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	p->max_samples = (uint64_t)cfg->max_samples;
 	p->sync = cfg->sync_start;
 	p->clear = cfg->clear;
-	ret = tele_set_open(&p->set, &env, cfg->counters.v, cfg->counters.n,
-			    cfg->strict, why, sizeof(why));
+	ret = tele_open_set(ctx, p, &env, why, sizeof(why));
 	if (ret) {
 		tele_free(p);
 		return wultfw_fail_opt(ctx, TELE_OPT_COUNTERS, ret, "%s", why);
@@ -274,7 +298,7 @@ static int tele_open(struct wultfw_ctx *ctx, struct wultfw_source_info *info)
 	if (cfg->counters.n)
 		snprintf(p->descr, sizeof(p->descr), "counter sampler: %zu counters, %s mode",
 			 p->set.n, cfg->mode);
-	else
+	else	/* the default set; `wultfw scan` shows what the machine offers */
 		tele_describe_offer(&env, p->descr, sizeof(p->descr));
 	ctx->priv = p;
 	info->devid = "telemetry";

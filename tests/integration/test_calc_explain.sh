@@ -103,6 +103,16 @@ expect_in out999 "WakeLatency p99.9 (151.0 us) and above: $(cat n999) of 10000 d
 expect_in out999 "  IRQ        89%  dominant in 10: irq:24 virtio1-input.0 in 10 (median 136.5 us)" \
 	"p99.9: the ten largest are irq:24's"
 
+# CausePID is a thread's pid, no measure: not among calc's default
+# metrics, computed when named.
+explain r >plain.out 2>&1
+expect_status 0 $? "plain calc of an attributed result"
+expect_in plain.out "IRQTime" "plain calc computes the attribution times"
+grep -q "CausePID" plain.out && fail "plain calc computes statistics of CausePID" ||
+	ok "plain calc leaves CausePID out"
+explain -m CausePID r >pid.out 2>&1
+expect_in pid.out "CausePID" "calc -m CausePID still computes it"
+
 # ---- the binary twin, and parts ----
 mkdir b
 timeout 120 "$WULTFW" convert r/datapoints.csv -o b/datapoints.wfb >/dev/null 2>&1 || fail "convert to binary"

@@ -51,6 +51,11 @@ expect_status 2 $? "a bad experiment file exits 2"
 expect_in "$work/bad.out" "bad.cfg:3: source.totl: unknown key for plugin 'testsrc' (did you mean 'total'?)" "error names file:line:key with a hint"
 expect_in "$work/bad.out" "nothing was measured" "says nothing was measured"
 [ -e "$work/out" ] && fail "a bad file created the output directory" || ok "a bad file creates nothing"
+(cd "$work" && "$WULTFW" -c - -o "$work/out" </dev/null >"$work/dash.out" 2>&1)
+expect_status 2 $? "-c - exits 2"
+expect_in "$work/dash.out" "-: an experiment is read from a file, not from standard input" "-c - says files only (no did-you-mean of a neighbour)"
+"$WULTFW" list-plugins --help >"$work/listhelp" 2>&1
+expect_in "$work/listhelp" "by kind (sources, sinks, annotators)" "list-plugins --help names every kind"
 
 # The tools' option errors: one line, with a did-you-mean.
 for t in calc convert filter report; do
@@ -110,6 +115,29 @@ expect_status 2 $? "a shared sink's bad key exits 2"
 [ "$(grep -c "sinks\[0\].bogus_key" "$work/bad2.out")" = 1 ] && ok "the shared key's error said once" ||
 	fail "the shared key's error said $(grep -c "sinks\[0\].bogus_key" "$work/bad2.out") times"
 expect_in "$work/bad2.out" "1 problem in" "and counted once"
+
+# Errors in the order the file reads: a source key (line 2) before
+# unknown top-level keys (lines 3, 4), whole-file ones (no line) last.
+cat >"$work/order.cfg" <<'CFG'
+name = "order";
+source = { plugin = "testsrc"; cpu = 0; totl = 5; };
+collectors = ( );
+foo = 3;
+CFG
+"$WULTFW" -c "$work/order.cfg" --check >"$work/order.out" 2>&1
+expect_status 2 $? "a file of four problems exits 2"
+printf 'name = "o";\nsinks = ( { plugin = "testsink"; } );\nfoo = 3;\n' >"$work/order2.cfg"
+"$WULTFW" -c "$work/order2.cfg" --check >>"$work/order.out" 2>&1
+lines=$(grep -o 'order2*.cfg:[0-9]*:\|order2.cfg: source' "$work/order.out" | tr '\n' ' ')
+[ "$lines" = "order.cfg:2: order.cfg:3: order.cfg:4: order2.cfg:3: order2.cfg: source " ] &&
+	ok "errors said in line order" || fail "errors said in the order: $lines"
+
+# No sinks named: datapoints.csv, as wult writes it.
+printf 'name = "nosink";\nsource = { plugin = "testsrc"; cpu = 0; total = 10; };\n' >"$work/nosink.cfg"
+timeout 60 "$WULTFW" -q -c "$work/nosink.cfg" -o "$work/nosink" >"$work/nosink.out" 2>&1
+expect_status 0 $? "an experiment with no sinks runs"
+[ "$(wc -l <"$work/nosink/nosink/datapoints.csv")" = 11 ] && ok "and writes its 10 datapoints to datapoints.csv" ||
+	fail "no sinks gave: $(ls -R "$work/nosink" | tr '\n' ' ')"
 
 cat >"$work/good.cfg" <<'CFG'
 outdir = "out";

@@ -25,6 +25,61 @@ cd "$work" || exit 1
 # open_report NAME DIR TABS: drawn, checked, screenshot (report_open.sh).
 . "$srcdir/tests/integration/report_open.sh"
 
+# Samplers drawn as what they are (issue 31): a skid result of four
+# precise levels (synthetic: this machine has no PMU, and its events have
+# one level) with hits, loop and outside samples and a lone far skid; a
+# real telemetry result (rates of its totals, one point per interval);
+# the timer run with a collector: its counters' rates on the time axis of
+# the datapoints' LTime.
+samplers_pages() {
+	awk 'BEGIN { srand(8); print "Event,Precise,Skid,SkidBytes,Where,Time";
+		for (i = 0; i < 2000; i++) {
+			p = i % 4; u = rand();
+			if (u < 0.02) { printf "r412e,p%d,,,outside,%.6f\n", p, i / 1000; continue }
+			s = p == 3 ? (u < 0.5 ? 0 : 1) : int(rand() * (40 - 10 * p)) + p;
+			if (i == 1001) s = 1234;
+			w = s == 0 ? "hit" : s <= 100 ? "runway" : "loop";
+			printf "r412e,p%d,%d,%d,%s,%.6f\n", p, s, s ? s + 4 : 0, w, i / 1000;
+		}
+	}' >skid4.csv
+	"$WULTFW" report -o r-skid4 skid4.csv 2>/dev/null
+	expect_status 0 $? "report of a skid result of four precise levels"
+	open_report skid4 r-skid4 1
+	for p in p0 p1 p2 p3; do
+		n=$(awk -F, -v p=$p '$2 == p && $3 != "" { n++ } END { print n }' skid4.csv)
+		expect_in skid4.drawn "drawn-ok Skid skid-skid $p: $n of $n drawn, rows with a distance $n, the table's count $n" \
+			"the $p histogram draws its $n samples with a Skid"
+		expect_in skid4.drawn "drawn-ok Skid skid-bytes $p: $n of $n" "and in bytes"
+	done
+	out=$(awk -F, '$5 == "outside" && $2 == "p1" { n++ } END { print n }' skid4.csv)
+	expect_in skid4.dom "<td>p1</td><td class=\"num\">500</td><td class=\"num\">" "the classes table counts p1's 500 samples"
+	expect_in skid4.dom "$out ($(awk -v n=$out 'BEGIN { printf "%.1f", 100 * n / 500 }')%)</td></tr>" "with its $out outside samples and their share"
+
+	cat >tele.cfg <<'CFG'
+outdir = "out";
+experiments = (
+  { name = "tele";
+    source = { plugin = "telemetry"; period = "20ms"; counters = [ "stat:ctxt", "stat:cpu1:idle" ]; };
+    limits = { datapoints = 50; time = "60s"; };
+    sinks = ( { plugin = "csv"; }, { plugin = "binary"; } );
+  }
+);
+CFG
+	"$WULTFW" -q -c tele.cfg 2>tele.err
+	expect_status 0 $? "a telemetry run"
+	"$WULTFW" report -o r-tele out/tele/datapoints.wfb 2>/dev/null
+	expect_status 0 $? "report of a telemetry result"
+	open_report tele r-tele 2
+	n=$(sed -n "s/^telemetry_samples: '\(.*\)'/\1/p" out/tele/info.yml)
+	expect_in tele.drawn "drawn-ok timeline tele stat:ctxt rate: $((n - 1)) points for $((n - 1)) intervals" \
+		"a total's rate: one point per interval of its $n samples"
+	expect_in r-tele/data.js '"unit": "count", "kind": "total", "rate": true' "its kind from info.yml, its unit from the binary file"
+	expect_in tele.dom "stat:ctxt rate (count/s)" "the rate's unit on its axis"
+
+	expect_in timeline.drawn "drawn-ok timeline col stat:ctxt rate: " "the collector's total as its rate"
+	expect_in timeline.drawn "on the datapoints' time axis" "on the time axis of the datapoints' LTime"
+}
+
 cat >timer.cfg <<'CFG'
 outdir = "out";
 experiments = (
@@ -40,7 +95,7 @@ expect_status 0 $? "a real timer measurement"
 
 "$WULTFW" report -o r-timer --title "timer, 3000 datapoints" --descr "integration test" out/timer 2>r.err
 expect_status 0 $? "report of a timer result"
-for f in index.html data.js report.js colors.js dist.js metric.js timeline.js explain.js report.css plotly.min.js; do
+for f in index.html data.js report.js colors.js dist.js metric.js timeline.js explain.js skid.js telemetry.js report.css plotly.min.js; do
 	[ -s "r-timer/$f" ] || fail "r-timer/$f missing"
 done
 if grep -qE 'src="(https?:)?//' r-timer/index.html; then fail "index.html loads something from the network"; else ok "nothing loaded from the network"; fi
@@ -294,6 +349,8 @@ if "$WULTFW" -c skid.cfg --check >skid.check 2>&1; then
 	fi
 	open_report skid r-skid 1
 	expect_in skid.dom "<th>Precise</th>" "the tables are per precise level"
+	expect_in skid.dom "Where the samples landed, per precise level" "the skid view: classes per level"
+	expect_in skid.drawn "drawn-ok Skid skid-skid p0: " "the skid histogram along the runway draws every sample with a Skid"
 else
 	skip_part "the skid page: $(grep -m1 -e error -e warning skid.check)"
 fi
@@ -325,6 +382,7 @@ expect_status 0 $? "report of a collector result of a timer run without raw"
 expect_in r-col3/data.js '"timelines": [{"metric": "WakeLatency", "notes": "", "main": {"x": [' \
 	"the main metric on the time axis without raw too (LTime is in every row)"
 
+samplers_pages
 # Options and errors.
 "$WULTFW" report --list-metrics "$srcdir/tests/data/wult-1.3" >lm.out 2>&1
 expect_in lm.out "IntrLatency      us   numbers, reported by default" "--list-metrics"

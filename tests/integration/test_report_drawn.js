@@ -133,18 +133,70 @@ function ccdfCheck(rep, m, gd) {
 		say(ok, m.name + " ccdf " + id + ": largest value " + d.ccdf.x[n - 1] + (ok ? " drawn" : " not drawn"));
 	});
 }
+// The skid view (skid.js): every bin of each precise level drawn, the
+// bins adding up to the level's samples with a distance, and those to the
+// Skid tab's summary count of that level.
+function skidCheck(rep, m, key, gd) {
+	var els = traceEls(gd), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+	(rep.skid || []).forEach(function (v, ri) {
+		if (!v)
+			return;
+		var multi = rep.results.length > 1, r = rep.results[ri];
+		v.levels.forEach(function (l) {
+			var h = l[key], name = multi ? r.id + " " + l.name : l.name;
+			var g = els[name], segs = g ? segments(Array.from(g.querySelectorAll("path.js-line"))) : [];
+			var want = 0, got = 0;
+			h.counts.forEach(function (c, i) {
+				want += c;
+				if (c > 0 && shows(segs, xa, ya, i * h.width - 0.5 + h.width / 2, c))
+					got += c;
+			});
+			var row = (m.summary[ri] || []).filter(function (s) { return s.group === l.name; })[0];
+			var table = key === "skid" && row && r.rows === r.rows_read ? row.v[0] : want;
+			say(got === want && want === h.rows && want === table, m.name + " skid-" + key + " " + name + ": " +
+			    got + " of " + want + " drawn, rows with a distance " + h.rows +
+			    (key === "skid" ? ", the table's count " + table : ""));
+		});
+	});
+}
+// The Timeline tab: a rate has one point per sample interval (per `step`
+// samples), each drawn, on the time axis of the result's datapoints.
+function timelineCheck(rep, panel) {
+	(rep.timelines || []).forEach(function (t, ri) {
+		var gd = panel.querySelector('.plot.timeline[data-result="' + ri + '"]');
+		if (!t || !gd)
+			return;
+		var xa = gd._fullLayout.xaxis, id = rep.results[ri].id;
+		var xr = xa.range.map(xa.r2c), lo = Math.min(xr[0], xr[1]), hi = Math.max(xr[0], xr[1]);
+		t.series.forEach(function (v, i) {
+			var cd = gd.calcdata[(t.main ? 1 : 0) + i] || [], drawn = 0, finite = 0;
+			v.v.forEach(function (y) { finite += y !== null; });
+			cd.forEach(function (p) { drawn += isFinite(p.x) && isFinite(p.y) && p.x >= lo && p.x <= hi; });
+			var want = v.rate ? Math.ceil((v.samples - 1) / v.step) : Math.ceil(v.samples / v.step);
+			var axis = !t.main || (Math.min.apply(null, v.t) <= Math.max.apply(null, t.main.x) &&
+					      Math.min.apply(null, t.main.x) <= Math.max.apply(null, v.t));
+			say(v.t.length === want && drawn === finite && axis, "timeline " + id + " " + v.name +
+			    (v.rate ? " rate: " + v.t.length + " points for " + want + " intervals"
+				    : " level: " + v.t.length + " points for " + want + " samples") +
+			    ", " + drawn + " of " + finite + " drawn" + (t.main ? (axis ? ", on the datapoints' time axis" :
+			    ", NOT on the datapoints' time axis") : ""));
+		});
+	});
+}
 function check() {
 	var rep = window.WFW_REPORT;
 	document.querySelectorAll(".panel").forEach(function (p, i) {
 		var m = rep.metrics[i];
 		if (!m)
-			return;
+			return timelineCheck(rep, p);
 		p.querySelectorAll(".plots > .plot").forEach(function (gd) {
 			var k = gd.dataset.kind;
 			if (k === "histogram")
 				histCheck(rep, m, gd);
 			else if (k === "ccdf")
 				ccdfCheck(rep, m, gd);
+			else if (k.indexOf("skid-") === 0)
+				skidCheck(rep, m, k.slice(5), gd);
 			else if (k.indexOf("scatter-") === 0)
 				scatterCheck(rep, m, k.slice(8), gd);
 		});

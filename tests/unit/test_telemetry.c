@@ -28,6 +28,7 @@
 
 #include "options.h"
 #include "pace.h"
+#include "tele_defaults.h"
 #include "tele_priv.h"
 #include "testopts.h"
 #include "testutil.h"
@@ -143,6 +144,55 @@ static void test_interrupts_wrap_and_gone(void)
 	CU_ASSERT_EQUAL(v[2], WULTFW_CELL_EMPTY);
 	CU_ASSERT_EQUAL(gone_calls, 1);	/* said once */
 	tele_set_close(&set);
+	tu_rmtree(root);
+}
+
+
+static bool has(const struct tele_defaults *d, const char *name)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->v[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * No counters named: every per-CPU counter of the measured CPU, and only
+ * its own (cpu1, never cpu11's or the all-CPU lines).
+ */
+static void test_default_counters(void)
+{
+	struct tele_env env;
+	struct tele_defaults d;
+	size_t i;
+
+	fake_setup();
+	env = fake_env();
+	put("proc/interrupts", "           CPU0       CPU1      CPU11\n"
+	    "  24:          1          2          3   PCI-MSI  eth0\n"
+	    " LOC:        100        200        300   Local timer interrupts\n"
+	    " ERR:          7\n");
+	put("proc/softirqs", "                    CPU0       CPU1      CPU11\n"
+	    "      TIMER:          1          2          3\n");
+	put("proc/stat", "cpu  5 0 0 0 0 0 0 0 0 0\ncpu0 2 0 0 100 0 0 0 0 0 0\n"
+	    "cpu1 3 0 0 100 0 0 0 0 0 0\ncpu11 3 0 0 100 0 0 0 0 0 0\nctxt 42\n");
+	CU_ASSERT_EQUAL_FATAL(tele_defaults_list(&d, &env, 1), 0);
+	CU_ASSERT(d.n >= 4);
+	for (i = 0; i < d.n; i++) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(d.v[i], ":cpu1"));
+		CU_ASSERT_PTR_NULL(strstr(d.v[i], "cpu11"));
+		CU_ASSERT_PTR_NULL(strstr(d.v[i], "ctxt"));
+		CU_ASSERT_PTR_NULL(strstr(d.v[i], "net:"));
+	}
+	CU_ASSERT(has(&d, "interrupts:LOC:cpu1"));
+	CU_ASSERT(has(&d, "interrupts:24:cpu1"));
+	CU_ASSERT(has(&d, "softirqs:TIMER:cpu1"));
+	CU_ASSERT(has(&d, "stat:cpu1:idle"));
+	tele_defaults_free(&d);
+	/* CPU 5 is in no table: nothing, and the source says what to do */
+	CU_ASSERT_EQUAL(tele_defaults_list(&d, &env, 5), 0);
+	CU_ASSERT_EQUAL(d.n, 0);
+	tele_defaults_free(&d);
 	tu_rmtree(root);
 }
 
@@ -521,8 +571,12 @@ static void test_options(void)
 {
 	struct harness h;
 
-	CU_ASSERT_EQUAL(h_open(&h, "", "/sys"), -EINVAL);
-	TU_ASSERT_CONTAINS(h.ctx.err, "name at least one");
+	/* none named: CPU 0's own counters (every machine has its LOC) */
+	CU_ASSERT_EQUAL(h_open(&h, "", "/sys"), 0);
+	CU_ASSERT(h.info.schema->ncols > 3);
+	for (size_t i = 2; i < h.info.schema->ncols; i++)
+		CU_ASSERT_PTR_NOT_NULL(strstr(h.info.schema->cols[i].name, ":cpu0"));
+	pl->source->stop(&h.ctx);
 	h_close(&h);
 	CU_ASSERT_EQUAL(h_open(&h, "counters = [ \"stat:ctxt\" ]; mode = \"repetitive\";", "/sys"), -EINVAL);
 	TU_ASSERT_CONTAINS(h.ctx.err, "max_samples");
@@ -871,6 +925,7 @@ int main(void)
 	s = CU_add_suite("telemetry", NULL, NULL);
 	CU_add_test(s, "interrupts: wrap, CPU going away", test_interrupts_wrap_and_gone);
 	CU_add_test(s, "softirqs and stat", test_softirqs_and_stat);
+	CU_add_test(s, "default counters: the measured CPU's own", test_default_counters);
 	CU_add_test(s, "sysfs providers, interface removed", test_sysfs_providers);
 	CU_add_test(s, "bad names, unreadable file", test_bad_names);
 	CU_add_test(s, "missing counters left out, strict refuses", test_missing_left_out);

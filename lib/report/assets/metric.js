@@ -92,6 +92,7 @@ function metricPanel(rep, m, panel) {
 	panel.appendChild(el("h2", {}, m.name + (m.unit ? " (" + m.unit + ")" : "")));
 	metricDescr(rep, m, panel);
 	panel.appendChild(summaryTable(rep, m));
+	var sk = skidSection(rep, m, panel);	// skid.js: a skid result along its runway
 	var xp = explainSections(rep, m, panel);	// explain.js
 	panel.appendChild(plots);
 	var reduced = false, tails = [];
@@ -154,5 +155,5 @@ function metricPanel(rep, m, panel) {
 	var sampled = sampleNotes(rep, m);
 	if (sampled.length)
 		panel.appendChild(el("p", { class: "note sampled" }, sampled.join(" ")));
-	return { plots: n + 2 + xp.plots, empty: empty.concat(xp.empty) };
+	return { plots: n + 2 + xp.plots + sk.plots, empty: empty.concat(xp.empty, sk.empty) };
 }

@@ -11,15 +11,23 @@ function timelinePanel(rep, panel) {
 		if (!t)
 			return;
 		var id = rep.results[ri].id, rows = t.series.length + (t.main ? 1 : 0);
-		var d = el("div", { class: "plot timeline", "data-kind": "timeline" });
+		// Counters of one sample each have no interval to draw a rate over.
+		if (!t.main && t.series.length && t.series.every(function (v) { return !v.t.length; })) {
+			panel.appendChild(el("p", { class: "note missing", "data-kind": "no-interval" },
+				id + ": no counter has two samples: no interval to draw a rate over."));
+			return;
+		}
+		var d = el("div", { class: "plot timeline", "data-kind": "timeline", "data-result": ri });
 		d.style.height = (160 + 140 * rows) + "px";
-		// Said first: without LTime nothing lines the counters up with the datapoints.
-		if (!t.main)
+		// Said first: without LTime nothing lines the counters up with the
+		// datapoints (a telemetry result's own counters have none to line up).
+		if (!t.main && !t.own)
 			panel.appendChild(el("p", { class: "note missing", "data-kind": "no-ltime" },
 				id + ": " + t.metric + " is not on this time axis: its datapoints have no LTime (their CLOCK_MONOTONIC " +
 				"launch time, which older wultfw wrote only with raw = true); the counters are shown alone."));
 		panel.appendChild(d);
-		var traces = [], lay = { title: { text: id + ": counters over time" + (t.main ? ", with " + t.metric : "") },
+		var traces = [], lay = { title: { text: id + ": counters over time" + (t.main ? ", with " + t.metric : "") +
+							 (t.own ? " (" + t.own + ")" : "") },
 					 xaxis: axisTitle("time since the first sample", "s"), showlegend: false };
 		var k = 0, gap = 0.04, h = (1 - gap * (rows - 1)) / rows;
 		var add = function (trace, title) {
@@ -38,10 +46,8 @@ function timelinePanel(rep, panel) {
 			      marker: { size: markerSizes(t.main.w), color: PALETTE[0], opacity: 0.6 },
 			      hovertemplate: "%{x} s<br>" + t.metric + " %{y}<extra></extra>" },
 			    t.metric + (unit ? " (" + unit + ")" : ""));
-		t.series.forEach(function (v, i) {
-			add({ type: "scatter", mode: "lines", x: v.t, y: v.v, line: { color: PALETTE[(i + 1) % PALETTE.length], width: 1 },
-			      hovertemplate: "%{x} s<br>" + v.name + " %{y}<extra>" + v.file + "</extra>" },
-			    v.name + (v.unit ? " (" + v.unit + ")" : ""));
+		t.series.forEach(function (v, i) {	// telemetry.js
+			add(counterTrace(v, PALETTE[(i + 1) % PALETTE.length]), counterTitle(v));
 		});
 		var marked = timelineMarks(t, lay, traces, unit);
 		if (!plot(d, traces, lay))
@@ -56,10 +62,7 @@ function timelinePanel(rep, panel) {
 				   " of " + rep.results[ri].rows + " datapoints, its largest values as themselves");
 		if (t.notes)
 			notes.push(id + ": " + t.notes);
-		t.series.forEach(function (v) {
-			if (v.step > 1)
-				notes.push(v.name + ": every " + v.step + "th of " + v.samples + " samples");
-		});
+		notes = notes.concat(counterNotes(t));
 		if (notes.length)
 			panel.appendChild(el("p", { class: "note" }, notes.join(". ") + "."));
 	});
