@@ -124,8 +124,10 @@ experiments = (
 );
 CFG
 if "$WULTFW" -c tele.cfg --check >tele.check 2>&1; then
-	# No latency in it: its counters are the metrics.
-	run telemetry tele.cfg && page telemetry out/telemetry -m 'stat:*'
+	# As a user opens it (SampleWindow and the counters' Timeline), and
+	# with its counters as metrics.
+	run telemetry tele.cfg && page telemetry out/telemetry &&
+		page telemetry-m out/telemetry -m 'stat:*'
 else
 	skip_part "the telemetry page: $(grep -m1 -e error -e warning tele.check)"
 fi
