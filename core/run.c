@@ -359,23 +359,35 @@ static void unprobe(struct wfw_run *run)
 
 /* ---- prepare the result directory ---- */
 
+/*
+ * "wultfw SOURCE source: what it measures": wult's report shows it after
+ * devid as the "Device ID", the one free-text row of its intro.
+ */
+static void devdescr(const struct wfw_run *run, char *buf, size_t len)
+{
+	const char *d = run->si.devdescr;
+
+	snprintf(buf, len, "wultfw %s source%s%s", run->e->source.h.desc->name,
+		 d && *d ? ": " : "", d && *d ? d : "");
+}
+
 static void fill_info(struct wfw_run *run)
 {
 	const struct wultfw_source_info *si = &run->si;
 	struct wfw_experiment *e = run->e;
 	struct wfw_info *info = &run->info;
-	char date[64], buf[64];
+	char date[64], buf[64], buf2[512];
 	time_t now = time(NULL);
 	struct tm tm;
 
 	/* wult's report tools read results only under their own toolname. */
 	wfw_info_str(info, "toolname", si->report_tool ? si->report_tool : "wult");
 	/*
-	 * wult (1.12.x) takes format 1.3 without a warning, shows the
-	 * collecting tool as "Wult version <toolver>" and compares toolver
-	 * only for equality: so toolver names wultfw.
+	 * wult's report shows "<Toolname> version <toolver>" and compares
+	 * toolver only for equality: no wult version collected this, which
+	 * it then says (doc/wult-compat.md); devdescr names wultfw's source.
 	 */
-	wfw_info_str(info, "toolver", "wultfw " PACKAGE_VERSION);
+	wfw_info_str(info, "toolver", "n/a (wultfw " PACKAGE_VERSION ")");
 	wfw_info_str(info, "collector", "wultfw " PACKAGE_VERSION);
 	wfw_info_str(info, "format_version", "1.3");
 	wfw_info_str(info, "reportid", e->name);
@@ -386,7 +398,8 @@ static void fill_info(struct wfw_run *run)
 	wfw_info_fmt(info, "cpunum", "%d", e->cpu);
 	wfw_info_fmt(info, "cpu", "%d", e->cpu);
 	wfw_info_str(info, "devid", si->devid ? si->devid : e->source.h.desc->name);
-	wfw_info_str(info, "devdescr", si->devdescr ? si->devdescr : "");
+	devdescr(run, buf2, sizeof(buf2));
+	wfw_info_str(info, "devdescr", buf2);
 	wfw_info_fmt(info, "resolution", "%" PRIu64, si->resolution_ns);
 	if (e->ldist_use != WULTFW_LDIST_NONE) {
 		wfw_format_duration(e->ldist_from_ns, buf, sizeof(buf));

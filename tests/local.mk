@@ -124,6 +124,9 @@ TESTS += tests/integration/test_cli.sh tests/integration/test_timer_csv.sh \
 # Telemetry on a machine lacking counters (cpuidle hidden), samples = rows, period said at start.
 TESTS += tests/integration/test_telemetry_here.sh
 EXTRA_DIST += tests/integration/test_telemetry_here.sh
+# The whole report in Chromium: each source's page, a diff, 1 M datapoints.
+TESTS += tests/integration/test_report_sources.sh
+EXTRA_DIST += tests/integration/test_report_sources.sh tests/integration/report_open.sh
 # CSV input to calc and convert: hostile files, and random files against a reference.
 TESTS += tests/integration/test_calc_input.sh tests/integration/test_calc_diff.sh
 # calc -c of a CSV file and its binary twins: the same table.
@@ -151,6 +154,7 @@ TESTS += tests/integration/test_report_metricdoc.sh
 TESTS += tests/integration/test_report_attrib.sh
 # The report's notes on large and sampled results, word for word (node).
 TESTS += tests/integration/test_report_words.sh
+TESTS += tests/integration/test_report_descr.sh
 # NaN, infinities, 1e308, subnormals, INT64 extremes through every tool
 # (issue 29); every reader's memory bounded by the line limit.
 TESTS += tests/integration/test_values.sh tests/integration/test_line_memory.sh
@@ -161,11 +165,13 @@ EXTRA_DIST += tests/integration/test_report_bins.sh
 EXTRA_DIST += tests/integration/test_report_metricdoc.sh
 EXTRA_DIST += tests/integration/test_report_attrib.sh
 EXTRA_DIST += tests/integration/test_report_words.sh
+EXTRA_DIST += tests/integration/test_report_descr.sh
 
 # Screenshots of the report tests (tests/integration/test_report*.sh).
 clean-local: clean-report-shots
 clean-report-shots:
-	rm -rf tests/integration/test_report-shots tests/integration/test_report_attrib-shots
+	rm -rf tests/integration/test_report-shots tests/integration/test_report_attrib-shots \
+		tests/integration/test_report_sources-shots
 .PHONY: clean-report-shots
 
 # Hostile inputs that once crashed a reader, through the real binary.

@@ -143,6 +143,7 @@ static int copy_file(const char *from, const char *var, const char *dir,
 static const char *const page_files[] = {
 	"index.html", "report.css", "report.js", "colors.js", "dist.js",
 	"metric.js", "timeline.js", "explain.js", "skid.js", "telemetry.js",
+	"descr.js",
 };
 #define NPAGE_FILES (sizeof(page_files) / sizeof(page_files[0]))
 
@@ -160,33 +161,12 @@ static bool whole_page(const char *dir)
 }
 
 /*
- * Is this the wultfw of a build tree (config.status beside it)? Then its
- * own sources' page comes before an installed one, which may be older
- * (as core/buildtree.c has it for plugins).
- */
-static bool in_build_tree(void)
-{
-	char path[PATH_MAX], *slash;
-	ssize_t len = readlink("/proc/self/exe", path, sizeof(path) - 16);
-
-	if (len <= 0)
-		return false;
-	path[len] = '\0';
-	slash = strrchr(path, '/');
-	if (!slash)
-		return false;
-	strcpy(slash + 1, "config.status");
-	return !access(path, F_OK);
-}
-
-/*
  * The page's files: the environment (*var set to its name), else the
- * first whole copy of the installed one and the sources' (the sources'
- * first for a build tree's wultfw).
+ * installed copy; for a build tree's wultfw its sources' page first (the
+ * installed one may be older, as core/buildtree.c has it for plugins).
  */
-static const char *assets_dir(const char **var)
+static const char *assets_dir(const char *src, const char **var)
 {
-	const char *dirs[] = { WFW_REPORT_ASSETS_DIR, WFW_SRC_REPORT_ASSETS_DIR };
 	const char *env = getenv("WULTFW_REPORT_ASSETS");
 
 	*var = NULL;
@@ -194,24 +174,18 @@ static const char *assets_dir(const char **var)
 		*var = "WULTFW_REPORT_ASSETS";
 		return env;
 	}
-	if (in_build_tree()) {
-		dirs[0] = WFW_SRC_REPORT_ASSETS_DIR;
-		dirs[1] = WFW_REPORT_ASSETS_DIR;
-	}
-	for (size_t i = 0; i < 2; i++)
-		if (whole_page(dirs[i]))
-			return dirs[i];
+	if (*src && whole_page(src))
+		return src;
 	return WFW_REPORT_ASSETS_DIR;
 }
 
 /*
- * plotly.js: the environment's (*var set to its name), else the copy
- * installed beside the page, else the one configure found (for a build
- * tree's wultfw that one first, as for the page); NULL if none is readable.
+ * plotly.js: the environment's (*var set to its name), else for a build
+ * tree's wultfw the one configure found, else the copy installed beside
+ * the page; NULL if none is readable.
  */
-static const char *plotly_js(const char **var)
+static const char *plotly_js(const char *built, const char **var)
 {
-	const char *paths[] = { WFW_REPORT_ASSETS_DIR "/plotly.min.js", WFW_PLOTLY_JS };
 	const char *env = getenv("WULTFW_PLOTLY_JS");
 
 	*var = NULL;
@@ -219,23 +193,22 @@ static const char *plotly_js(const char **var)
 		*var = "WULTFW_PLOTLY_JS";
 		return env;
 	}
-	if (in_build_tree()) {
-		paths[0] = WFW_PLOTLY_JS;
-		paths[1] = WFW_REPORT_ASSETS_DIR "/plotly.min.js";
-	}
-	for (size_t i = 0; i < 2; i++)
-		if (*paths[i] && !access(paths[i], R_OK))
-			return paths[i];
+	if (*built && !access(built, R_OK))
+		return built;
+	if (!access(WFW_REPORT_ASSETS_DIR "/plotly.min.js", R_OK))
+		return WFW_REPORT_ASSETS_DIR "/plotly.min.js";
 	return NULL;
 }
 
 int wfw_report_copy_assets(const char *dir, char *err, size_t errlen)
 {
-	const char *avar, *pvar;
-	const char *adir = assets_dir(&avar), *plotly = plotly_js(&pvar);
-	char from[PATH_MAX];
+	char src[PATH_MAX], built[PATH_MAX], from[PATH_MAX];
+	const char *avar, *pvar, *adir, *plotly;
 	int ret = 0;
 
+	wfw_report_build_paths(src, sizeof(src), built, sizeof(built));
+	adir = assets_dir(src, &avar);
+	plotly = plotly_js(built, &pvar);
 	if (!plotly) {
 		snprintf(err, errlen, "plotly.min.js is not installed (%s/plotly.min.js): reinstall the wultfw package (it ships it); built from source: 'npm install -g plotly.js-gl2d-dist-min@3', re-run configure and make install; or set WULTFW_PLOTLY_JS=PATH",
 			 WFW_REPORT_ASSETS_DIR);

@@ -21,6 +21,14 @@ int wfw_report_prepare_dir(const char *dir, bool force, char *err,
 int wfw_report_copy_assets(const char *dir, char *err, size_t errlen);
 
 /*
+ * A build tree's wultfw: the sources' page directory and the plotly.js
+ * configure found (empty if none), from lib/report/build-paths beside
+ * the binary. False for an installed wultfw.
+ */
+bool wfw_report_build_paths(char *assets, size_t alen, char *plotly,
+			    size_t plen);
+
+/*
  * Create (or, under --force, replace) dir/name for writing, 0644 less the
  * umask, never through a symbolic link planted there: its fd, or a
  * negative errno with err filled.

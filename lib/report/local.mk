@@ -41,10 +41,18 @@ lib_report_libwfw_report_la_SOURCES += \
 	lib/report/sampled.c lib/report/attrib.c lib/report/attrib.h lib/report/attrib_emit.c \
 	lib/report/attrib_bands.c lib/report/skid.c lib/report/telemetry.c \
 	lib/report/order.c \
-	lib/report/assets.c lib/report/assets.h
+	lib/report/assets.c lib/report/assets.h lib/report/buildpaths.c
 lib_report_libwfw_report_la_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DWFW_REPORT_ASSETS_DIR='"$(pkgdatadir)/report"' \
-	-DWFW_SRC_REPORT_ASSETS_DIR='"$(abs_top_srcdir)/lib/report/assets"'
+	-DWFW_REPORT_ASSETS_DIR='"$(pkgdatadir)/report"'
+# Where a build tree's wultfw finds the sources' page and plotly.js
+# (buildpaths.c): a file beside it, never compiled in, so an installed
+# binary holds no build path.
+noinst_DATA = lib/report/build-paths
+CLEANFILES += lib/report/build-paths
+lib/report/build-paths: Makefile
+	$(AM_V_GEN)$(MKDIR_P) lib/report && \
+	printf 'assets=%s\nplotly=%s\n' '$(abs_top_srcdir)/lib/report/assets' '$(PLOTLY_JS)' >$@.tmp && \
+	mv $@.tmp $@
 tests_unit_test_reduce_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_test_sample_CPPFLAGS = $(AM_CPPFLAGS)
 tests_unit_test_jsnum_CPPFLAGS = $(AM_CPPFLAGS)
@@ -58,6 +66,7 @@ dist_reportassets_DATA = lib/report/assets/index.html \
 	lib/report/assets/dist.js lib/report/assets/metric.js \
 	lib/report/assets/timeline.js lib/report/assets/explain.js \
 	lib/report/assets/skid.js lib/report/assets/telemetry.js \
+	lib/report/assets/descr.js \
 	lib/report/assets/report.css
 # plotly.js as configure found it, installed beside the page so that an
 # installed wultfw (and the Debian package) needs no npm; never in git or

@@ -58,7 +58,7 @@ plugins_attrib_internal_libattrib_trace_la_LIBADD += $(LIBBPF_LIBS)
 plugins/attrib/attrib.bpf.o: plugins/attrib/attrib.bpf.c plugins/attrib/attrib_bpf.h \
 	plugins/attrib/attrib_event.h plugins/hrt/vmlinux.h
 	$(AM_V_GEN)$(MKDIR_P) plugins/attrib && \
-	$(CLANG) -g -O2 -Wall -Werror -target bpf -mcpu=v3 \
+	$(CLANG) -g -O2 -Wall -Werror -target bpf -mcpu=v3 $(BPF_PREFIX_MAP) \
 	-D__TARGET_ARCH_$(BPF_ARCH) -I$(top_builddir)/plugins/hrt \
 	-I$(top_srcdir)/plugins/attrib $(LIBBPF_CFLAGS) \
 	-c $(top_srcdir)/plugins/attrib/attrib.bpf.c -o $@

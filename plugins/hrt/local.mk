@@ -20,9 +20,13 @@ plugins_hrt_hrt_la_LIBADD = lib/kside/libwfw_kside.la \
 plugins/hrt/vmlinux.h:
 	$(AM_V_GEN)$(MKDIR_P) plugins/hrt && \
 	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
+# The eBPF objects' BTF names their source files: relative to the tree, so
+# the installed plugins (the Debian package) hold no build path (attrib's too).
+BPF_PREFIX_MAP = -ffile-prefix-map=$(abs_top_builddir)=. \
+	-ffile-prefix-map=$(abs_top_srcdir)=.
 plugins/hrt/hrt.bpf.o: plugins/hrt/hrt.bpf.c plugins/hrt/hrt_event.h plugins/hrt/vmlinux.h \
 	include/wultfw/ldist.h
-	$(AM_V_GEN)$(CLANG) -g -O2 -Wall -Werror -target bpf \
+	$(AM_V_GEN)$(CLANG) -g -O2 -Wall -Werror -target bpf $(BPF_PREFIX_MAP) \
 	-D__TARGET_ARCH_$(BPF_ARCH) -I$(top_builddir)/plugins/hrt \
 	-I$(top_srcdir)/plugins/hrt -I$(top_srcdir)/include $(LIBBPF_CFLAGS) \
 	-c $(top_srcdir)/plugins/hrt/hrt.bpf.c -o $@

@@ -73,6 +73,14 @@ report_without_npm() {
 	bad=$(grep -l node_modules /usr/bin/wultfw $(grep '\.so$' "$work/files"))
 	[ -z "$bad" ] && ok "no node_modules path compiled into the package" ||
 		fail "a node_modules path is compiled into $(echo "$bad" | tr '\n' ' ')"
+	# Nor the build tree's (scripts/build-debs.sh builds in
+	# $TMPDIR/wultfw-debs-XXXXXX/src): the binary would look there, and the
+	# package would differ with every build directory.
+	# shellcheck disable=SC2046
+	bad=$(grep -l -e "${TMPDIR:-/tmp}/wultfw-debs-" -e /debian/plotly/ \
+		/usr/bin/wultfw $(grep '\.so$' "$work/files"))
+	[ -z "$bad" ] && ok "no build path compiled into the package" ||
+		fail "a build path is compiled into $(echo "$bad" | tr '\n' ' ')"
 	unshare --mount --propagation private true 2>/dev/null || {
 		skip_part "report without npm's copy: no mount namespace here (unshare --mount failed)"
 		return
@@ -178,7 +186,7 @@ res=$(ls -d "$work"/run/res/timer-* 2>/dev/null | head -1)
 rows=$(($(wc -l <"$res/datapoints.csv" 2>/dev/null || echo 1) - 1))
 [ "$rows" -ge 1000 ] && ok "default experiment: $rows datapoints" ||
 	fail "default experiment: $rows datapoints in $res/datapoints.csv"
-expect_in "$res/info.yml" "toolver: 'wultfw $ver'" "info.yml records version $ver (toolver 'wultfw $ver', as wult shows it)"
+expect_in "$res/info.yml" "toolver: 'n/a (wultfw $ver)'" "info.yml records version $ver (toolver 'n/a (wultfw $ver)', as wult shows it)"
 
 step "wultfw report without npm's plotly.js"
 report_without_npm "$res"

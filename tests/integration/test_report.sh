@@ -36,35 +36,8 @@ colours_check() {
 	fi
 }
 
-# open NAME DIR TABS: DIR/index.html#all draws every one of its TABS tabs
-# and plots (not only those in view), no error, every datapoint its plots
-# were given drawn (drawn.js); screenshot.
-open_report() {
-	cp "$srcdir/tests/integration/test_report_drawn.js" "$2/drawn.js" &&
-		sed -i 's|<script src="report.js"></script>|&<script src="drawn.js"></script>|' "$2/index.html"
-	timeout 300 "$chromium" --headless --no-sandbox --disable-gpu \
-		--enable-unsafe-swiftshader --hide-scrollbars \
-		--user-data-dir="$work/chromium-profile" \
-		--virtual-time-budget=60000 --window-size=1400,1800 \
-		--screenshot="$shots/$1.png" --dump-dom "file://$PWD/$2/index.html#all" \
-		>"$1.dom" 2>"$1.chromium.log"
-	status=$(sed -n 's/.*<footer id="status" data-status="\([a-z]*\)"[^>]*>\([^<]*\).*/\1: \2/p' "$1.dom")
-	case "$status" in
-	"ok: ok: $3 tabs"*) ok "$1: $status" ;;
-	*) fail "$1: the page says '${status:-nothing (did it load?)}'"
-	   sed 's/^/    /' "$1.chromium.log" | grep -v -e dbus -e 'GL Driver' | head -5 ;;
-	esac
-	[ -s "$shots/$1.png" ] && ok "$1: screenshot $shots/$1.png" || fail "$1: no screenshot"
-	sed -n '/<pre id="drawn">/,/<\/pre>/p' "$1.dom" | sed 's/<[^>]*>//g; /^$/d' >"$1.drawn"
-	if ! grep -q '^drawn-ok' "$1.drawn"; then
-		fail "$1: drawn.js counted nothing: $(grep -m1 . "$1.drawn")"
-	elif grep -q '^drawn-short' "$1.drawn"; then
-		fail "$1: plots draw fewer datapoints than data.js gives them:"
-		grep '^drawn-short' "$1.drawn" | head -8 | sed 's/^/    /'
-	else
-		ok "$1: every plot draws all its datapoints ($(grep -c . "$1.drawn") counts of histogram sets, scatter plots and CCDFs)"
-	fi
-}
+# open_report NAME DIR TABS: drawn, checked, screenshot (report_open.sh).
+. "$srcdir/tests/integration/report_open.sh"
 
 # Samplers drawn as what they are (issue 31): a skid result of four
 # precise levels (synthetic: this machine has no PMU, and its events have

@@ -43,7 +43,7 @@ awk -F, 'NR > 1 && ($3 < 20 || $3 > 300) { bad = 1 } END { exit bad }' "$csv" &&
 	ok "LDist within [20us, 300us]" || fail "LDist outside the range"
 awk -F, 'NR > 1 && $2 > $3 { bad = 1 } END { exit bad }' "$csv" &&
 	ok "SilentTime <= LDist" || fail "SilentTime larger than LDist"
-for key in "toolname: 'wult'" "collector: 'wultfw " "cpunum: 1" "devid: 'timer'" "datapoints: 3000" "status: 'complete'" "format_version: '1.3'" "toolver: 'wultfw "; do
+for key in "toolname: 'wult'" "collector: 'wultfw " "cpunum: 1" "devid: 'timer'" "datapoints: 3000" "status: 'complete'" "format_version: '1.3'" "toolver: 'n/a (wultfw " "devdescr: 'wultfw timer source: clock_nanosleep"; do
 	expect_in out/t3000/info.yml "$key" "info.yml has $key"
 done
 

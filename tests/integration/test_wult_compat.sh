@@ -84,10 +84,12 @@ done
 
 # The requested-state values are names wult filters on like any other:
 # the first row's value (a state, none or several) selects at least it.
-v=$(sed -n '2s/.*,//p' out/timer/datapoints.csv)
+# (By the column's name: LTime came after it since issue 30.)
+col=$(head -1 out/timer/datapoints.csv | tr ',' '\n' | grep -nx ReqCState | cut -d: -f1)
+v=$(awk -F, -v c="$col" 'NR == 2 { print $c }' out/timer/datapoints.csv)
 wult filter --include "ReqCState == '$v'" out/timer -o wf >wf.out 2>&1
 expect_status 0 $? "wult filter on ReqCState == '$v'"
-kept=$(grep -c ",$v\$" out/timer/datapoints.csv)
+kept=$(awk -F, -v c="$col" -v v="$v" 'NR > 1 && $c == v' out/timer/datapoints.csv | wc -l)
 got=$(($(wc -l <wf/datapoints.csv 2>/dev/null || echo 1) - 1))
 [ "$kept" = "$got" ] && ok "wult kept the $kept rows that are '$v'" ||
 	fail "wult filter kept $got rows, expected $kept"
@@ -103,8 +105,10 @@ expect_in ffc.out "Datapoints count: $rows" "wult sees its $rows datapoints"
 # shellcheck disable=SC2086
 wult report -o wrep $results >wrep.out 2>&1
 expect_status 0 $? "wult report of $results"
-expect_in wrep/report-data/intro_tbl.json "Wult version wultfw " \
-	"wult's report names wultfw as the collecting tool"
+expect_in wrep/report-data/intro_tbl.json "Wult version n/a (wultfw " \
+	"wult's report says no wult version collected it, wultfw did"
+expect_in wrep/report-data/intro_tbl.json "timer (wultfw timer source: " \
+	"and its Device ID row names wultfw's source"
 if [ -s wf/info.yml ]; then
 	"$WULTFW" report -o ourrep wf 2>/dev/null
 	expect_status 0 $? "wultfw report of a wult-filtered result"

@@ -332,7 +332,7 @@ function draw() {
 		document.getElementById("title").textContent = rep.title;
 		document.title = rep.title;
 	}
-	document.getElementById("descr").textContent = rep.descr;
+	descrRender(document.getElementById("descr"), rep.descr);
 	intro(rep);
 	if (!rep.metrics.length)
 		throw new Error("no metric tab");
