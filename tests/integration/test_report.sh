@@ -168,6 +168,17 @@ expect_in lone.drawn "drawn-ok WakeLatency histogram C1: 1333 of 1333" "the lone
 expect_in lone.drawn "drawn-ok WakeLatency ccdf lone.csv: largest value 900 drawn" "the far one at the CCDF's end"
 colours_check lone "one result of three C-states"
 
+# A C-state of one datapoint (here a timer run may give "haltpoll idle"
+# once): its CCDF is one point, which a line does not draw; a marker does.
+awk 'BEGIN { srand(3); print "WakeLatency,SilentTime,LDist,ReqCState";
+	for (i = 0; i < 500; i++) printf "%.3f,100.000,110.000,POLL\n", 20 + 30 * rand();
+	print "39.062,100.000,110.000,haltpoll idle" }' >onestate.csv
+"$WULTFW" report -o r-onestate onestate.csv 2>/dev/null
+expect_status 0 $? "report of a C-state with one datapoint"
+open_report onestate r-onestate 1
+expect_in onestate.drawn "drawn-ok WakeLatency ccdf haltpoll idle: largest value 39.062 drawn" \
+	"the one datapoint's CCDF drawn (as a marker)"
+
 "$WULTFW" report -o r-bin out/timer/datapoints.wfb 2>/dev/null
 expect_status 0 $? "report of the binary file"
 open_report timer-binary r-bin 1

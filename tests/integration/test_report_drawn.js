@@ -40,6 +40,19 @@ function traceEls(gd) {
 	});
 	return m;
 }
+// A trace's lines as segments, and its markers as segments of no length
+// (a CCDF of one value is drawn as a marker).
+function traceSegs(g) {
+	if (!g)
+		return [];
+	var segs = segments(Array.from(g.querySelectorAll("path.js-line")));
+	g.querySelectorAll("path.point").forEach(function (p) {
+		var t = /translate\(([-0-9.e]+)[ ,]+([-0-9.e]+)\)/.exec(p.getAttribute("transform") || "");
+		if (t)
+			segs.push([+t[1], +t[2], +t[1], +t[2]]);
+	});
+	return segs;
+}
 // A line through the bin's top (count c over its centre x), within a
 // pixel: plotly merges corners less than a pixel apart, and bins narrower
 // than a pixel (a diff's results on one axis) show as one column whose
@@ -127,7 +140,7 @@ function ccdfCheck(rep, m, gd) {
 		if (!d || !d.ccdf.x.length)
 			return;
 		var id = rep.results[ri].id, g = els[id], n = d.ccdf.x.length;
-		var segs = g ? segments(Array.from(g.querySelectorAll("path.js-line"))) : [];
+		var segs = traceSegs(g);
 		var px = xa.c2p(d.ccdf.x[n - 1]), py = ya.c2p(d.ccdf.p[n - 1]);
 		var ok = segs.some(function (s) { return near(s, px, py); });
 		say(ok, m.name + " ccdf " + id + ": largest value " + d.ccdf.x[n - 1] + (ok ? " drawn" : " not drawn"));
@@ -252,7 +265,7 @@ function ccdfGroupsCheck(rep, m, gd) {
 		(d && d.ccdf_groups || []).forEach(function (g) {
 			var name = rep.results.length > 1 ? rep.results[ri].id + " " + g.name : g.name;
 			var c = g.ccdf, n = c.x.length, t = els[name];
-			var segs = t ? segments(Array.from(t.querySelectorAll("path.js-line"))) : [];
+			var segs = traceSegs(t);
 			var ok = n > 0 && segs.some(function (s) { return near(s, xa.c2p(c.x[n - 1]), ya.c2p(c.p[n - 1])); });
 			say(ok, m.name + " ccdf " + name + ": largest value " + c.x[n - 1] + (ok ? " drawn" : " not drawn"));
 		});

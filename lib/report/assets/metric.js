@@ -69,7 +69,8 @@ function sampleNotes(rep, m) {
 }
 
 // The CCDF of each result, and of each of its C-states by depth (in
-// their colours and dashes); a result all in one C-state draws it too.
+// their colours and dashes); a result all in one C-state draws it too. A
+// CCDF of one value is a marker: a line of one point draws nothing.
 function ccdfTraces(rep, m) {
 	var ct = [];
 	m.dist.forEach(function (d, ri) {
@@ -77,8 +78,10 @@ function ccdfTraces(rep, m) {
 			return;
 		var id = rep.results[ri].id, sole = soleState(m, ri);
 		var line = function (name, state, c) {
-			return { type: "scatter", mode: "lines", name: name, x: c.x, y: c.p, meta: { result: ri, state: state },
-				 line: { color: stateColor(rep, state, ri), dash: stateDash(rep, state), width: 1.5 },
+			var color = stateColor(rep, state, ri);
+			return { type: "scatter", mode: c.x.length > 1 ? "lines" : "markers", name: name, x: c.x, y: c.p,
+				 meta: { result: ri, state: state }, marker: { color: color, size: 7 },
+				 line: { color: color, dash: stateDash(rep, state), width: 1.5 },
 				 hovertemplate: "%{y:.3g} of datapoints >= %{x}<extra>" + name + "</extra>" };
 		};
 		ct.push(line(id, "all", d.ccdf));
