@@ -134,7 +134,9 @@ lines=$(grep -o 'order2*.cfg:[0-9]*:\|order2.cfg: source' "$work/order.out" | tr
 
 # No sinks named: datapoints.csv, as wult writes it.
 printf 'name = "nosink";\nsource = { plugin = "testsrc"; cpu = 0; total = 10; };\n' >"$work/nosink.cfg"
-timeout 60 "$WULTFW" -q -c "$work/nosink.cfg" -o "$work/nosink" >"$work/nosink.out" 2>&1
+# (the csv sink from this build, never an installed one)
+WULTFW_PLUGIN_PATH="$top/tests/plugins:${WULTFW_BUILD_PLUGIN_PATH:?}" \
+	timeout 60 "$WULTFW" -q -c "$work/nosink.cfg" -o "$work/nosink" >"$work/nosink.out" 2>&1
 expect_status 0 $? "an experiment with no sinks runs"
 [ "$(wc -l <"$work/nosink/nosink/datapoints.csv")" = 11 ] && ok "and writes its 10 datapoints to datapoints.csv" ||
 	fail "no sinks gave: $(ls -R "$work/nosink" | tr '\n' ' ')"
