@@ -76,7 +76,7 @@ enum wfw_rep_kind { WFW_KIND_UNKNOWN, WFW_KIND_TOTAL, WFW_KIND_INCREASE, WFW_KIN
 /* One counter a collector sampled: CLOCK_MONOTONIC ns and values. */
 struct wfw_rep_series {
 	char *file, *name;
-	const char *unit;
+	const char *unit;	/* timeline.c's own copy */
 	enum wfw_rep_kind kind;
 	int col;
 	size_t n, cap;

@@ -67,8 +67,9 @@ static int add_series(struct wfw_rep_timeline *t, const char *file,
 		v->col = (int)k;
 		v->file = strdup(file);
 		v->name = strdup(s->cols[k].name);
-		v->unit = s->cols[k].unit ? s->cols[k].unit : "";
-		if (!v->file || !v->name)
+		/* Its own copy: a binary file's schema goes with its reader. */
+		v->unit = strdup(s->cols[k].unit ? s->cols[k].unit : "");
+		if (!v->file || !v->name || !v->unit)
 			return -ENOMEM;
 	}
 	return 0;
@@ -244,6 +245,7 @@ void wfw_timeline_free(struct wfw_rep_timeline *t)
 	for (size_t i = 0; i < t->nseries; i++) {
 		free(t->series[i].file);
 		free(t->series[i].name);
+		free((char *)t->series[i].unit);
 		free(t->series[i].t);
 		free(t->series[i].v);
 	}
