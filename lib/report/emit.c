@@ -520,7 +520,7 @@ int wfw_report_write_data(const struct wfw_report *rep, FILE *f)
 	fprintf(f, ", \"max_points\": %d, \"tail_points\": %d, \"grid\": %d, \"ccdf_tail\": %d,"
 		" \"funcs\": [\"count\", \"min\", \"mean\", \"std\", \"median\","
 		" \"p90\", \"p99\", \"p99.9\", \"p99.99\", \"p99.999\", \"max\"],"
-		" \"results\": [", WFW_REPORT_MAX_POINTS, WFW_REPORT_TAIL_POINTS, WFW_REPORT_GRID,
+		" \"results\": [", WFW_REPORT_MAX_POINTS, WFW_REPORT_SCATTER_TAIL, WFW_REPORT_GRID,
 		WFW_REPORT_CCDF_TAIL);
 	for (size_t i = 0; i < rep->nres; i++) {
 		fputs(i ? ", " : "", f);

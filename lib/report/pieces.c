@@ -165,7 +165,7 @@ static void float_array(FILE *f, const char *key, const struct wfw_wpoint *p,
 
 double wfw_rep_tail_pct(size_t nrows)
 {
-	double keep = (double)WFW_REPORT_TAIL_POINTS / (double)(nrows ? nrows : 1);
+	double keep = (double)WFW_REPORT_SCATTER_TAIL / (double)(nrows ? nrows : 1);
 
 	return keep < 0.01 ? 100.0 * (1.0 - keep) : 99.0;
 }

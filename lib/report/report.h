@@ -20,15 +20,22 @@
 #include "stats/statset.h"
 
 /* Points a result's scatter plot gets before it is reduced to density. */
-#define WFW_REPORT_MAX_POINTS 40000
+#define WFW_REPORT_MAX_POINTS 10000
 /*
  * Then: every datapoint above the 99th percentile of the metric as itself,
- * or above a higher one when that would be more than this many, so a
- * 10-million-datapoint result still opens in seconds.
+ * or above a higher one when that would be more than this many, and the
+ * rest as density, so a plot is a few thousand markers at any size: the
+ * first tab of a 10-million-datapoint result draws in about 2 s even with
+ * software WebGL (doc/report.md, "Drawing").
+ */
+#define WFW_REPORT_SCATTER_TAIL 1000
+/*
+ * Each metric's largest rows a result above WFW_REPORT_KEEP_ROWS keeps
+ * exactly while reading: its histogram's top and its CCDF are exact there.
  */
 #define WFW_REPORT_TAIL_POINTS 10000
 /* The density of the rest: grid cells per axis. */
-#define WFW_REPORT_GRID 100
+#define WFW_REPORT_GRID 40
 /* Histogram bins, and the largest values a CCDF shows one by one. */
 #define WFW_REPORT_BINS 200
 /*
@@ -255,7 +262,7 @@ int wfw_rep_col(const struct wfw_rep_result *r, const char *name);
 
 /*
  * The percentile above which a scatter of nrows shows each datapoint
- * itself: 99, or a higher one leaving WFW_REPORT_TAIL_POINTS.
+ * itself: 99, or a higher one leaving WFW_REPORT_SCATTER_TAIL.
  */
 double wfw_rep_tail_pct(size_t nrows);
 /* The value of `metric` at that percentile. */

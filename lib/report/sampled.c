@@ -37,38 +37,79 @@ static bool in_group(const struct wfw_rep_result *r, size_t i, long g)
 	return g == ALL_GROUPS || r->state[i] == g;
 }
 
-/* Tail rows of group g, as points; returns how many. */
-static size_t tail_points(const struct wfw_topk *t, int xc, long g,
+static bool tail_row(const struct wfw_topk *t, size_t i, long g)
+{
+	return g == ALL_GROUPS || t->group[t->slot[i]] == g;
+}
+
+static float tail_x(const struct wfw_topk *t, size_t i, int xc, double xoff,
+		    double xdiv)
+{
+	float x = t->rows[(size_t)t->slot[i] * t->width + (size_t)xc];
+
+	return (float)((x + xoff) / xdiv);
+}
+
+/* Tail rows of group g at or above `from`, as points; returns how many. */
+static size_t tail_points(const struct wfw_topk *t, int xc, long g, float from,
 			  double xoff, double xdiv, struct wfw_wpoint *out)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
-		uint32_t s = t->slot[i];
-		float x = t->rows[(size_t)s * t->width + (size_t)xc];
+		float x = tail_x(t, i, xc, xoff, xdiv);
 
-		if ((g != ALL_GROUPS && t->group[s] != g) || isnan(x))
-			continue;
-		out[k++] = (struct wfw_wpoint){ (float)((x + xoff) / xdiv),
-						t->key[i], 1 };
+		if (tail_row(t, i, g) && t->key[i] >= from && !isnan(x))
+			out[k++] = (struct wfw_wpoint){ x, t->key[i], 1 };
 	}
 	return k;
 }
 
-static size_t tail_count(const struct wfw_topk *t, long g)
+static int by_key_down(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return (x < y) - (x > y);
+}
+
+/*
+ * The least key of t's k largest, over all groups: the scatter shows the
+ * tail above it as itself (-INFINITY: all of it) and the rest as density,
+ * so a plot stays a few thousand markers (software WebGL and SVG are slow
+ * per marker).
+ */
+static int kth_largest(const struct wfw_topk *t, size_t k, float *from)
+{
+	float *keys;
+
+	*from = -INFINITY;
+	if (t->n <= k || !k)
+		return 0;
+	keys = malloc(t->n * sizeof(*keys));
+	if (!keys)
+		return -ENOMEM;
+	memcpy(keys, t->key, t->n * sizeof(*keys));
+	qsort(keys, t->n, sizeof(*keys), by_key_down);
+	*from = keys[k - 1];
+	free(keys);
+	return 0;
+}
+
+/* Tail rows of group g at or above `from`. */
+static size_t tail_count(const struct wfw_topk *t, long g, float from)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < t->n; i++)
-		k += g == ALL_GROUPS || t->group[t->slot[i]] == g;
+		k += tail_row(t, i, g) && t->key[i] >= from;
 	return k;
 }
 
-/* The sample's rows of group g below the tail: x, y; how many. */
+/* The sample's rows of group g at or below `above`: x, y; how many. */
 static size_t below_tail(const struct wfw_rep_result *r, int xc, int yc,
-			 long g, double xoff, double xdiv, float *x, float *y)
+			 long g, float above, double xoff, double xdiv,
+			 float *x, float *y)
 {
-	float above = wfw_topk_min(&r->tails[yc]);
 	const float *xv = r->vals[xc], *yv = r->vals[yc];
 	bool plain = xoff == 0 && xdiv == 1;
 	size_t m = 0;
@@ -109,13 +150,18 @@ static void scale_points(struct wfw_wpoint *p, size_t *n, uint64_t from,
 	*n = k;
 }
 
+/*
+ * The scatter of a sampled result: the tail's rows at or above `from` as
+ * themselves, the sample's rows below it as density standing for all the
+ * other rows.
+ */
 int wfw_rep_sampled_points(const struct wfw_rep_result *r, int xc, int yc,
 			   long g, uint64_t rows, double xoff, double xdiv,
 			   struct wfw_wpoint **out, size_t *n)
 {
 	const struct wfw_topk *t;
 	size_t ntail, m, nd = 0;
-	float *x, *y;
+	float *x, *y, from;
 	struct wfw_wpoint *d = NULL, *p = NULL;
 	int ret = -ENOMEM;
 
@@ -124,19 +170,19 @@ int wfw_rep_sampled_points(const struct wfw_rep_result *r, int xc, int yc,
 	if (yc < 0 || (size_t)yc >= r->ntails || xc < 0)
 		return 0;
 	t = &r->tails[yc];
-	ntail = tail_count(t, g);
 	x = malloc((r->nrows + 1) * sizeof(*x));
 	y = malloc((r->nrows + 1) * sizeof(*y));
-	if (!x || !y)
+	if (!x || !y || kth_largest(t, WFW_REPORT_SCATTER_TAIL, &from))
 		goto out;
-	m = below_tail(r, xc, yc, g, xoff, xdiv, x, y);
+	ntail = tail_count(t, g, from);
+	m = below_tail(r, xc, yc, g, fmaxf(from, wfw_topk_min(t)), xoff, xdiv, x, y);
 	if (m && wfw_reduce_scatter(x, y, m, 0, INFINITY, WFW_REPORT_GRID, &d, &nd))
 		goto out;
 	scale_points(d, &nd, m, rows > ntail ? rows - ntail : 0);
 	p = malloc((ntail + nd + 1) * sizeof(*p));
 	if (!p)
 		goto out;
-	*n = tail_points(t, xc, g, xoff, xdiv, p);
+	*n = tail_points(t, xc, g, from, xoff, xdiv, p);
 	if (nd)
 		memcpy(p + *n, d, nd * sizeof(*d));
 	*n += nd;
@@ -170,7 +216,7 @@ static int group_counts(const struct wfw_rep_result *r, int c, long g,
 			struct whole_hist *h)
 {
 	const struct wfw_topk *t = &r->tails[c];
-	size_t ntail = tail_count(t, g), m;
+	size_t ntail = tail_count(t, g, -INFINITY), m;
 	float *v = malloc((r->nrows + 1) * sizeof(*v));
 	uint64_t tc[WFW_REPORT_BINS + 1];
 	float *x = malloc((r->nrows + 1) * sizeof(*x));
@@ -180,7 +226,7 @@ static int group_counts(const struct wfw_rep_result *r, int c, long g,
 		free(x);
 		return -ENOMEM;
 	}
-	m = below_tail(r, c, c, g, 0, 1, x, v);
+	m = below_tail(r, c, c, g, wfw_topk_min(t), 0, 1, x, v);
 	wfw_reduce_histogram_at(v, m, b, h->c);
 	h->exact = b->hi >= wfw_topk_min(t);
 	scale_counts(h->c, b->nbins + 1, m, rows > ntail ? rows - ntail : 0);
@@ -235,7 +281,7 @@ static int ccdf(const struct wfw_rep_result *r, int c, long g, uint64_t rows, FI
 
 	if (!low || !scratch || !top || !x || !p)
 		goto out;
-	m = below_tail(r, c, c, g, 0, 1, scratch, low);
+	m = below_tail(r, c, c, g, wfw_topk_min(t), 0, 1, scratch, low);
 	for (size_t i = 0; i < t->n; i++)
 		if (g == ALL_GROUPS || t->group[t->slot[i]] == g)
 			top[ntop++] = t->key[i];

@@ -9,7 +9,7 @@ function markerSizes(w) {
 // WebGL pays off only for many points: each WebGL plot costs a context,
 // which software rendering makes slow to set up; SVG draws a few thousand
 // points faster.
-var WEBGL_FROM = 5000;
+var WEBGL_FROM = 8000;
 
 // A trace per result and C-state, by depth, in the C-state's colour and
 // symbol (colors.js).
@@ -43,7 +43,7 @@ function largeNote(rep, m, tails) {
 		(tails.length > 1 ? "its result's " + pcts : pcts) + " of " + m.name +
 		" as itself (p99, or the higher percentile that leaves " + rep.tail_points +
 		" datapoints above it when p99 would leave more). Below that, datapoints are drawn as density on a " +
-		rep.grid + "x" + rep.grid + " grid: one marker per cell at the mean of its datapoints, sized by their" +
+		rep.grid + "x" + rep.grid + " grid per C-state: one marker per cell at the mean of its datapoints, sized by their" +
 		" number (hover shows it). Histograms count every datapoint; the CCDF shows the " + rep.ccdf_tail +
 		" largest values one by one.";
 }
@@ -59,11 +59,11 @@ function sampleNotes(rep, m) {
 		notes.push("Sampled result" + (rep.results.length > 1 ? " " + r.id : "") +
 			": the density is drawn from a uniform sample of " + r.sample + " of " + r.rows +
 			" datapoints (each stands for about " + fmt(r.rows / r.sample) +
-			"; the same file gives the same sample), and all " + d.sampled.tail + " datapoints above " +
-			fmt(d.sampled.above, m.unit) + " of " + m.name + " are shown as themselves." +
-			" Below that value the histogram counts the sample, scaled to all " + d.sampled.rows +
-			" values, and the CCDF is read from the sample; above it both are exact." +
-			" The summary table is computed from every datapoint.");
+			"; the same file gives the same sample). Its " + d.sampled.tail + " largest datapoints of " + m.name +
+			" (above " + fmt(d.sampled.above, m.unit) + ") were kept exactly: above that value the histogram" +
+			" and the CCDF are exact, and the scatter plots show the largest " + rep.tail_points +
+			" of them as themselves. Below it the histogram counts the sample, scaled to all " + d.sampled.rows +
+			" values, and the CCDF is read from the sample. The summary table is computed from every datapoint.");
 	});
 	return notes;
 }
