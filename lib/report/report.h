@@ -35,7 +35,7 @@
  */
 #define WFW_REPORT_TAIL_POINTS 10000
 /* The density of the rest: grid cells per axis. */
-#define WFW_REPORT_GRID 40
+#define WFW_REPORT_GRID 30
 /* Histogram bins, and the largest values a CCDF shows one by one. */
 #define WFW_REPORT_BINS 200
 /*
@@ -61,7 +61,7 @@
  */
 #define WFW_REPORT_KEEP_ROWS 1000000
 /*
- * The sample's size once a result is over the cap: a 100x100 grid cell or
+ * The sample's size once a result is over the cap: a density cell or
  * histogram bin holding 0.1% of the datapoints gets 250 of them (+-6%),
  * and sampling 10 M rows replaces rows about 0.6 M times instead of
  * 2.3 M (reservoir sampling replaces M ln(N / M) times).

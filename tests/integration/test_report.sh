@@ -267,7 +267,7 @@ for axis, res in m["scatter"].items():
     ys = [y for g in res[0] for y in g["y"]]
     print(axis, "outliers shown:", len(planted & set(ys)))
     print(axis, "weights:", sum(sum(g["w"]) for g in res[0]))
-    print(axis, "points <= 1000 + 3 * 40 * 40:", len(ys) <= 1000 + 3 * 40 * 40)
+    print(axis, "points <= 1000 + 3 * 30 * 30:", len(ys) <= 1000 + 3 * 30 * 30)
 d = m["dist"][0]
 print("ccdf outliers:", len(planted & set(d["ccdf"]["x"])))
 # Each C-state's CCDF from the sample and its exact tail: from share 1 to
@@ -290,7 +290,7 @@ PY
 expect_sampled() {
 	expect_in "$1" "LDist outliers shown: 30" "$2: every outlier in the scatter plot"
 	expect_in "$1" "LDist weights: 1200000" "$2: weights add up"
-	expect_in "$1" "LDist points <= 1000 + 3 * 40 * 40: True" "$2: points bounded"
+	expect_in "$1" "LDist points <= 1000 + 3 * 30 * 30: True" "$2: points bounded"
 	expect_in "$1" "ccdf outliers: 30" "$2: every outlier in the CCDF"
 	expect_in "$1" "histogram: 1200000 tail: 10000" "$2: the histogram (with its over bin) counts every datapoint"
 	expect_in "$1" "over bin: True" "$2: the outliers in the exact over bin, above the bins"

@@ -16,7 +16,7 @@ const ctx = { window: {}, performance: { now: () => 0 },
 vm.createContext(ctx);
 for (const f of process.argv.slice(2))
 	vm.runInContext(fs.readFileSync(f, "utf8"), ctx);
-const rep = { tail_points: 1000, grid: 40, ccdf_tail: 2000,
+const rep = { tail_points: 1000, grid: 30, ccdf_tail: 2000,
 	      results: [{ id: "r1", rows: 1200000, sample: 250000 }] };
 const m = { name: "WakeLatency", unit: "us",
 	    dist: [{ sampled: { tail: 10000, above: 41.25, rows: 1200000 } }] };
@@ -36,7 +36,7 @@ expect_line() {
 	[ "$got" = "$2" ] && ok "note $1 reads as it should" ||
 		fail "note $1 reads: $got"
 }
-expect_line 1 "Large result: the scatter plots show each datapoint above p99.9167 of WakeLatency as itself (p99, or the higher percentile that leaves 1000 datapoints above it when p99 would leave more). Below that, datapoints are drawn as density on a 40x40 grid per C-state: one marker per cell at the mean of its datapoints, sized by their number (hover shows it). Histograms count every datapoint; the CCDF shows the 2000 largest values one by one."
+expect_line 1 "Large result: the scatter plots show each datapoint above p99.9167 of WakeLatency as itself (p99, or the higher percentile that leaves 1000 datapoints above it when p99 would leave more). Below that, datapoints are drawn as density on a 30x30 grid per C-state: one marker per cell at the mean of its datapoints, sized by their number (hover shows it). Histograms count every datapoint; the CCDF shows the 2000 largest values one by one."
 expect_line 2 "Sampled result: the density is drawn from a uniform sample of 250000 of 1200000 datapoints (each stands for about 4.800; the same file gives the same sample). Its 10000 largest datapoints of WakeLatency (above 41.250 us) were kept exactly: above that value the histogram and the CCDF are exact, and the scatter plots show the largest 1000 of them as themselves. Below it the histogram counts the sample, scaled to all 1200000 values, and the CCDF is read from the sample. The summary table is computed from every datapoint."
 expect_in notes.txt "show each datapoint above its result's p99.9167 / p99.9667 of WakeLatency as itself" "a diff names each result's percentile"
 expect_in notes.txt "Sampled result r2: the density is drawn from a uniform sample of 250000 of 3000000 datapoints" "a diff's sampled note names its result first"
