@@ -9,6 +9,7 @@ lib_stats_libwfw_stats_la_SOURCES = \
 	lib/stats/stats.c lib/stats/stats.h \
 	lib/stats/statset.c lib/stats/statset.h \
 	lib/stats/table.c lib/stats/table.h \
+	lib/stats/cputab.c lib/stats/cputab.h \
 	lib/stats/report.c lib/stats/report.h
 lib_stats_libwfw_stats_la_LIBADD = -lm
 
