@@ -44,3 +44,11 @@ tests_unit_test_stats_many_SOURCES = tests/unit/test_stats_many.c
 tests_unit_test_stats_many_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_stats_many_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
 endif
+if HAVE_CUNIT
+# The per-CPU table's flag (calc and report on an experiment of several CPUs).
+check_PROGRAMS += tests/unit/test_cputab
+TESTS += tests/unit/test_cputab
+tests_unit_test_cputab_SOURCES = tests/unit/test_cputab.c
+tests_unit_test_cputab_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_cputab_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+endif
