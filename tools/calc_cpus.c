@@ -136,7 +136,7 @@ int calc_cpus(const struct calc *c, const struct calc_result *r, FILE *f)
 	if (!wfw_percpu_is_dir(r->path) || c->format == CALC_JSON || c->format == CALC_CSV)
 		return 0;
 	if (c->include || c->exclude) {
-		fprintf(f, "\n%s: the CPUs side by side are left out with -i/-x (they take every datapoint)\n",
+		fprintf(f, "\n%s: the CPUs side by side are left out with --include/--exclude (they take every datapoint)\n",
 			r->arg);
 		return 0;
 	}
