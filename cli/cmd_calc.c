@@ -200,6 +200,16 @@ static void warn_unlike(const struct calc *c)
 	free(args);
 }
 
+/* Experiments of several CPUs: their CPUs side by side, after the table. */
+static int cpus_all(struct calc *c)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < c->nres && !ret; i++)
+		ret = calc_cpus(c, &c->res[i], stdout);
+	return ret;
+}
+
 /* The statistics of every result, side by side. */
 static int stats_all(struct calc *c)
 {
@@ -211,6 +221,8 @@ static int stats_all(struct calc *c)
 		warn_unlike(c);
 	if (!ret)
 		ret = c->format == CALC_JSON ? calc_print_json(c) : calc_print_table(c);
+	if (!ret)
+		ret = cpus_all(c);
 	return ret;
 }
 

@@ -309,13 +309,19 @@ int wfw_cmd_report(int argc, char **argv)
 	char *owned[REP_MAX] = { 0 };
 	struct rep_names nm = { 0 };
 	struct wfw_report rep = { 0 };
-	size_t nres;
+	struct rep_args args = { 0 };
+	char *note = NULL;
+	size_t nres = 0;
 	int ret = parse_args(&c, argc, argv);
 
 	if (ret >= 0)
 		goto out;
-	nres = (size_t)(argc - optind);
-	ret = rep_open_all(&c, argv + optind, nres, res, rd, owned);
+	/* Each CPU of an experiment of several CPUs is a result of its own. */
+	ret = rep_cpu_args(argv + optind, (size_t)(argc - optind), c.ids.n > 0,
+			   &args);
+	nres = args.n;
+	if (!ret)
+		ret = rep_open_all(&c, args.v, nres, res, rd, owned);
 	if (!ret && c.list) {
 		rep_list_metrics(res, nres, rd);
 		goto done;
@@ -328,8 +334,10 @@ int wfw_cmd_report(int argc, char **argv)
 		if (!ret)
 			wfw_report_skipped(stderr, "report", res[i].path, &res[i].set);
 	}
+	if (!ret)
+		note = rep_cpu_note(argv + optind, (size_t)(argc - optind), c.descr);
 	if (!ret) {
-		rep = (struct wfw_report){ .title = c.title, .descr = c.descr,
+		rep = (struct wfw_report){ .title = c.title, .descr = note ? note : c.descr,
 			.metrics = nm.metrics, .nmetrics = nm.nmetrics,
 			.xaxes = nm.xaxes, .nxaxes = nm.nxaxes,
 			.yaxes = nm.yaxes, .nyaxes = nm.nyaxes,
@@ -346,6 +354,8 @@ int wfw_cmd_report(int argc, char **argv)
 done:
 	free_results(res, rd, owned, nres);
 	ret = ret ? 1 : 0;
+	rep_args_free(&args);
+	free(note);
 out:
 	wfw_names_free(&c.ids);
 	wfw_names_free(&c.metrics);

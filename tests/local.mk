@@ -136,6 +136,9 @@ TESTS += tests/integration/test_calc_format.sh
 EXTRA_DIST += tests/integration/test_calc_format.sh
 TESTS += tests/integration/test_calc_groups.sh
 EXTRA_DIST += tests/integration/test_calc_groups.sh
+# An experiment of several CPUs (EXP/cpuN/) read as one result; CPUs side by side.
+TESTS += tests/integration/test_calc_cpus.sh
+EXTRA_DIST += tests/integration/test_calc_cpus.sh
 # calc --explain: a result with known causes, its binary twin, bad input.
 TESTS += tests/integration/test_calc_explain.sh
 EXTRA_DIST += tests/integration/test_calc_explain.sh

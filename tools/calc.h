@@ -76,6 +76,23 @@ int calc_load(struct calc *c, struct calc_result *r);
 void calc_result_free(struct calc_result *r);
 
 int calc_print_table(struct calc *c);
+/*
+ * r an experiment of several CPUs (calc_cpus.c): its CPUs side by side,
+ * flagged as stats/cputab.h says, onto f (table and markdown formats).
+ */
+int calc_cpus(const struct calc *c, const struct calc_result *r, FILE *f);
+
+struct wfw_cputab;
+struct cpus_cfg {
+	size_t exact_limit, exact_memory;	/* as calc's -e, -M */
+	const char *metric;	/* NULL or not a column: WakeLatency, ... */
+};
+/*
+ * The table of experiment exp's CPUs (each CPU's file read on its own),
+ * flagged. 0, or a negative errno with err saying why.
+ */
+int cpus_table(const char *exp, const struct cpus_cfg *cfg, struct wfw_cputab *t,
+	       char *err, size_t len);
 int calc_print_json(struct calc *c);
 
 /* Things calc_load.c says of a result, for --explain too. */

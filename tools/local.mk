@@ -3,6 +3,8 @@
 noinst_LTLIBRARIES += tools/libwfw_tools.la
 # calc: statistics of result files
 tools_libwfw_tools_la_SOURCES = tools/calc.h tools/calc_funcs.c tools/calc_load.c tools/calc_print.c
+# calc: an experiment's CPUs side by side
+tools_libwfw_tools_la_SOURCES += tools/calc_cpus.c
 # calc --explain: where the time of a latency's tail went (doc/attribution.md)
 tools_libwfw_tools_la_SOURCES += tools/explain.c tools/explain_impl.h tools/explain_pass.c \
 	tools/explain_collect.c tools/explain_parts.c tools/explain_read.c tools/explain_read.h \
@@ -14,7 +16,7 @@ tools_libwfw_tools_la_SOURCES += tools/convert.h tools/convert_par.c tools/conve
 	tools/retype.c tools/retype.h tools/filter.h tools/filter_res.c
 # report: results read into columns for lib/report
 tools_libwfw_tools_la_SOURCES += tools/report_load.h tools/report_keep.c \
-	tools/report_par.c tools/report_cols.c tools/report_names.c tools/report_open.c tools/report_attrib.c \
+	tools/report_par.c tools/report_cols.c tools/report_names.c tools/report_open.c tools/report_attrib.c tools/report_cpus.c \
 	tools/report_prep.h
 tools_libwfw_tools_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 tools_libwfw_tools_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core

@@ -17,6 +17,26 @@
  * free), warn where they were measured unlike the first. 0 or an error
  * said on stderr.
  */
+/* The results to open, each experiment of several CPUs as its CPUs'. */
+struct rep_args {
+	char *v[REP_MAX];
+	size_t n;
+};
+/*
+ * args with every experiment of several CPUs replaced by its EXP/cpuN
+ * (report_cpus.c): the CPUs become overlays; not with --reportids (ids
+ * true), whose count is of the arguments. 0 or an error said on
+ * stderr; free a with rep_args_free() either way.
+ */
+int rep_cpu_args(char **args, size_t n, bool ids, struct rep_args *a);
+void rep_args_free(struct rep_args *a);
+/*
+ * descr with a paragraph per experiment of several CPUs among args: which
+ * CPU's tail stands out (stats/cputab.h), also said on stderr; malloc'ed,
+ * or NULL when there is none (or no memory): keep descr then.
+ */
+char *rep_cpu_note(char **args, size_t n, const char *descr);
+
 int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
 		 struct wfw_rep_result *res, struct wfw_reader **rd, char **owned);
 /* --list-metrics: every result's columns, units and what each is. */

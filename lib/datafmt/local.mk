@@ -15,7 +15,8 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/writer.c lib/datafmt/writer.h \
 	lib/datafmt/filesink.c lib/datafmt/filesink.h \
 	lib/datafmt/reader.c lib/datafmt/reader.h lib/datafmt/reader_impl.h \
-	lib/datafmt/readopen.c \
+	lib/datafmt/readopen.c lib/datafmt/readcpu.c \
+	lib/datafmt/percpu.c lib/datafmt/percpu.h \
 	lib/datafmt/csvread.c lib/datafmt/binread.c \
 	lib/datafmt/csvtok.c lib/datafmt/csvtok.h \
 	lib/datafmt/csvnum.c lib/datafmt/csvnum.h \

@@ -2,12 +2,33 @@
 #include "config.h"
 
 #include "datafmt/locate.h"
+#include "datafmt/percpu.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* An experiment of several CPUs (percpu.h): "EXP/", which readopen.c opens. */
+static int locate_percpu(const char *arg, char *path, size_t len, char *err,
+			 size_t errlen)
+{
+	size_t al = strlen(arg);
+	struct wfw_percpu p;
+	int ret = wfw_percpu_find(&p, arg, err, errlen);
+
+	if (ret)
+		return ret;
+	if (p.n) {
+		wfw_percpu_free(&p);
+		snprintf(path, len, "%s%s", arg, al && arg[al - 1] == '/' ? "" : "/");
+		return 0;
+	}
+	snprintf(err, errlen, "%s: a directory without datapoints.csv, datapoints.wfb or cpuN/ results: give a result directory or a data file",
+		 arg);
+	return -ENOENT;
+}
 
 int wfw_result_locate(const char *arg, char *path, size_t len, char *err,
 		      size_t errlen)
@@ -31,7 +52,5 @@ int wfw_result_locate(const char *arg, char *path, size_t len, char *err,
 		if (!access(path, R_OK))
 			return 0;
 	}
-	snprintf(err, errlen, "%s: a directory without datapoints.csv or datapoints.wfb: give a result directory or a data file",
-		 arg);
-	return -ENOENT;
+	return locate_percpu(arg, path, len, err, errlen);
 }

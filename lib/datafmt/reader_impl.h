@@ -79,6 +79,14 @@ struct wfw_reader_ops {
 extern const struct wfw_reader_ops wfw_csv_reader_ops;
 extern const struct wfw_reader_ops wfw_bin_reader_ops;
 
+/*
+ * A directory: an experiment of several CPUs read as one result
+ * (readcpu.c, percpu.h); wfw_reader_open_opts()'s contract.
+ */
+int wfw_percpu_reader_open(struct wfw_reader **rp, const char *path,
+			   const struct wfw_reader_opts *opts, char *err,
+			   size_t errlen);
+
 /* Set r->err from fmt and return ret. */
 int wfw_reader_fail(struct wfw_reader *r, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

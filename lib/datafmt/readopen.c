@@ -2,7 +2,7 @@
 /*
  * Opening a result file (reader.h): the file is checked, its format picked
  * by content, and the format's reader (csvread.c, binread.c) reads its
- * schema.
+ * schema. A directory is an experiment of several CPUs (readcpu.c).
  */
 #include "config.h"
 
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "datafmt/binfmt.h"
+#include "datafmt/percpu.h"
 #include "datafmt/reader_impl.h"
 
 /* Binary if it starts like the magic, even when cut inside it. */
@@ -72,6 +73,8 @@ int wfw_reader_open_opts(struct wfw_reader **rp, const char *path,
 	int fd, ret;
 
 	*rp = NULL;
+	if (wfw_percpu_is_dir(path))
+		return wfw_percpu_reader_open(rp, path, opts, err, errlen);
 	fd = open_checked(path, &st, err, errlen);
 	if (fd < 0)
 		return fd;

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An experiment that measured several CPUs at once: its directory EXP/
+ * holds one ordinary (wult-compatible) result per CPU, EXP/cpuN/, and an
+ * info.yml naming them ("cpus: [0, 1]", "per_cpu_dirs: true"). Without
+ * that info.yml, the cpuN/ subdirectories holding datapoints are taken.
+ */
+#ifndef WFW_PERCPU_H
+#define WFW_PERCPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define WFW_PERCPU_MAX 4096	/* CPUs of one experiment */
+
+struct wfw_percpu {
+	size_t n;
+	unsigned *cpu;		/* ascending */
+	char **file;		/* EXP/cpuN/datapoints.csv (or .wfb) */
+};
+
+/*
+ * Is `dir` such an experiment? 0 with p->n == 0: no; 0 with p->n > 0:
+ * yes, p filled (free it with wfw_percpu_free()); a negative errno with
+ * a message naming the file in err: it claims to be one and is broken.
+ */
+int wfw_percpu_find(struct wfw_percpu *p, const char *dir, char *err,
+		    size_t errlen);
+void wfw_percpu_free(struct wfw_percpu *p);
+
+/* Whether `path` names a directory (as locate.c leaves an EXP/ in path). */
+bool wfw_percpu_is_dir(const char *path);
+
+#endif

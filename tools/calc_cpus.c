@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * calc on an experiment of several CPUs (datafmt/percpu.h): after the
+ * usual table, its CPUs side by side (stats/cputab.h), each CPU's result
+ * read on its own so its C-states are its own.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/calc.h"
+#include "datafmt/percpu.h"
+#include "stats/cputab.h"
+
+/* The metric asked for if a column, else WakeLatency, else a "*Latency". */
+static const char *pick_metric(const char *want, const struct wultfw_schema *s)
+{
+	if (want && wfw_schema_find(s, want) >= 0)
+		return want;
+	if (wfw_schema_find(s, "WakeLatency") >= 0)
+		return "WakeLatency";
+	for (size_t k = 0; k < s->ncols; k++) {
+		size_t n = strlen(s->cols[k].name);
+
+		if (s->cols[k].type != WULTFW_COL_ENUM && n >= 7 &&
+		    !strcmp(s->cols[k].name + n - 7, "Latency"))
+			return s->cols[k].name;
+	}
+	return NULL;
+}
+
+static int add_row(struct wfw_cputab *t, struct wfw_statset *set, unsigned cpu,
+		   size_t g)
+{
+	static const double p[] = { 50, 99, 99.9 };
+	struct wfw_cputab_row row = { .cpu = cpu };
+	struct wfw_summary sm;
+	int ret = wfw_statset_summary(set, 0, g, p, 3, &sm);
+
+	if (ret)
+		return ret;
+	snprintf(row.state, sizeof(row.state), "%s",
+		 g == SIZE_MAX ? "all" : wfw_statset_group_name(set, g));
+	row.count = sm.count;
+	row.median = sm.count ? sm.pct[0] : NAN;
+	row.p99 = sm.count ? sm.pct[1] : NAN;
+	row.p999 = sm.count ? sm.pct[2] : NAN;
+	row.max = sm.count ? sm.max : NAN;
+	return wfw_cputab_add(t, &row);
+}
+
+/* One CPU's file into t: a row per C-state, then "all". */
+static int one_cpu(const struct cpus_cfg *c, const char *file, unsigned cpu,
+		   struct wfw_cputab *t, char *err, size_t len)
+{
+	struct wfw_statset_cfg cfg = { .exact_limit = c->exact_limit,
+				       .exact_memory = c->exact_memory };
+	struct wfw_statset set = { 0 };
+	struct wultfw_batch b = { 0 };
+	struct wfw_reader *rd;
+	const char *metric;
+	long n = 0;
+	int ret = wfw_reader_open(&rd, file, err, len);
+
+	if (ret)
+		return ret;
+	metric = t->metric[0] ? t->metric : pick_metric(c->metric, wfw_reader_schema(rd));
+	if (!metric) {
+		snprintf(err, len, "%s: no latency column to put the CPUs side by side; name one with -m", file);
+		wfw_reader_close(rd);
+		return -ENOENT;
+	}
+	if (metric != t->metric)
+		snprintf(t->metric, sizeof(t->metric), "%s", metric);
+	cfg.metrics = &metric;
+	cfg.nmetrics = 1;
+	if (wfw_schema_find(wfw_reader_schema(rd), "ReqCState") >= 0)
+		cfg.group_by = "ReqCState";
+	ret = wfw_statset_init(&set, wfw_reader_schema(rd), &cfg, err, len);
+	if (!ret)
+		ret = wfw_batch_alloc(&b, wfw_reader_schema(rd)->ncols, 65536);
+	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
+		ret = wfw_statset_add(&set, &b);
+		b.rows = 0;
+	}
+	if (!ret && n < 0)
+		ret = (int)n, snprintf(err, len, "%s", wfw_reader_error(rd));
+	if (!ret && !t->unit[0] && wfw_statset_metric(&set, 0)->unit)
+		snprintf(t->unit, sizeof(t->unit), "%s", wfw_statset_metric(&set, 0)->unit);
+	for (size_t i = 0; !ret && cfg.group_by && i < set.ngroups; i++) {
+		size_t g = wfw_statset_group_at(&set, i);
+
+		if (wfw_statset_group_count(&set, g))
+			ret = add_row(t, &set, cpu, g);
+	}
+	if (!ret)
+		ret = add_row(t, &set, cpu, SIZE_MAX);
+	wfw_batch_free(&b);
+	wfw_statset_free(&set);
+	wfw_reader_close(rd);
+	return ret;
+}
+
+int cpus_table(const char *exp, const struct cpus_cfg *cfg, struct wfw_cputab *t,
+	       char *err, size_t len)
+{
+	struct wfw_percpu p;
+	int ret = wfw_percpu_find(&p, exp, err, len);
+
+	memset(t, 0, sizeof(*t));
+	if (!ret && !p.n)
+		ret = -ENOENT, snprintf(err, len, "%s: no cpuN/ results", exp);
+	for (size_t i = 0; !ret && i < p.n; i++)
+		ret = one_cpu(cfg, p.file[i], p.cpu[i], t, err, len);
+	if (ret == -ENOMEM)
+		snprintf(err, len, "out of memory");
+	if (!ret)
+		wfw_cputab_flag(t);
+	wfw_percpu_free(&p);
+	return ret;
+}
+
+int calc_cpus(const struct calc *c, const struct calc_result *r, FILE *f)
+{
+	struct cpus_cfg cfg = { .exact_limit = c->exact_limit,
+				.exact_memory = c->exact_memory,
+				.metric = c->metrics.n == 1 ? c->metrics.v[0] : NULL };
+	struct wfw_cputab t;
+	char err[600];
+	int ret;
+
+	if (!wfw_percpu_is_dir(r->path) || c->format == CALC_JSON || c->format == CALC_CSV)
+		return 0;
+	if (c->include || c->exclude) {
+		fprintf(f, "\n%s: the CPUs side by side are left out with --include/--exclude (they take every datapoint)\n",
+			r->arg);
+		return 0;
+	}
+	ret = cpus_table(r->path, &cfg, &t, err, sizeof(err));
+	if (!ret) {
+		fprintf(f, "\n%s:", r->arg);
+		wfw_cputab_print(&t, f, c->format == CALC_MARKDOWN);
+	} else {
+		fprintf(stderr, "wultfw calc: %s\n", err);
+	}
+	wfw_cputab_free(&t);
+	return ret;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A report of an experiment of several CPUs (datafmt/percpu.h): each CPU's
+ * result is one of the report's results, so the CPUs are drawn as
+ * overlays, one colour each, and compared with the first as a diff is.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datafmt/locate.h"
+#include "datafmt/percpu.h"
+#include "report_prep.h"
+#include "stats/cputab.h"
+#include "tools/calc.h"
+
+/* Append s (copied) to the list; -ENOMEM or -E2BIG past REP_MAX. */
+static int push(struct rep_args *a, const char *s)
+{
+	if (a->n == REP_MAX)
+		return -E2BIG;
+	if (!(a->v[a->n] = strdup(s)))
+		return -ENOMEM;
+	a->n++;
+	return 0;
+}
+
+/* arg's CPUs' directories, EXP/cpuN, in CPU order. */
+static int push_cpus(struct rep_args *a, const char *arg, const struct wfw_percpu *p)
+{
+	size_t al = strlen(arg);
+	char dir[PATH_MAX];
+	int ret = 0;
+
+	while (al > 1 && arg[al - 1] == '/')
+		al--;
+	for (size_t k = 0; k < p->n && !ret; k++) {
+		snprintf(dir, sizeof(dir), "%.*s/cpu%u", (int)al, arg, p->cpu[k]);
+		ret = push(a, dir);
+	}
+	if (!ret)
+		fprintf(stderr, "wultfw report: %s: %zu CPUs, drawn as %zu results (cpu%u first, the others compared with it)\n",
+			arg, p->n, p->n, p->cpu[0]);
+	return ret;
+}
+
+int rep_cpu_args(char **args, size_t n, bool ids, struct rep_args *a)
+{
+	char path[PATH_MAX], err[1024];
+	int ret = 0;
+
+	memset(a, 0, sizeof(*a));
+	for (size_t i = 0; i < n && !ret; i++) {
+		struct wfw_percpu p = { 0 };
+
+		/* Not an experiment, or a broken one: rep_open_all() says why. */
+		if (wfw_result_locate(args[i], path, sizeof(path), err, sizeof(err)) ||
+		    !wfw_percpu_is_dir(path) || wfw_percpu_find(&p, path, err, sizeof(err)) ||
+		    !p.n)
+			ret = push(a, args[i]);
+		else if (ids)
+			ret = -EINVAL;
+		else
+			ret = push_cpus(a, args[i], &p);
+		wfw_percpu_free(&p);
+	}
+	if (ret == -EINVAL)
+		fprintf(stderr, "wultfw report: --reportids names one id per RESULT, and an experiment of several CPUs is a result per CPU (named cpuN): leave --reportids out\n");
+	else if (ret == -E2BIG)
+		fprintf(stderr, "wultfw report: more than %d results with each experiment's CPUs counted: report fewer at once\n",
+			REP_MAX);
+	else if (ret)
+		fprintf(stderr, "wultfw report: out of memory\n");
+	return ret;
+}
+
+void rep_args_free(struct rep_args *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->v[i]);
+	memset(a, 0, sizeof(*a));
+}
+
+/* One experiment's flag as a paragraph of the report's description. */
+static void note_one(FILE *f, const char *arg, const struct wfw_cputab *t)
+{
+	size_t flagged = 0;
+
+	fprintf(f, "\n\nCPUs of `%s` side by side (%s p99.9): ", arg, t->metric);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct wfw_cputab_row *r = &t->row[i];
+
+		if (!r->flagged)
+			continue;
+		fprintf(f, "%s*cpu%u stands out* in %s: %.3f %s, %.1f times the other CPUs' median %.3f",
+			flagged++ ? "; " : "", r->cpu, r->state, r->p999, t->unit,
+			r->p999 / r->others, r->others);
+	}
+	fprintf(f, "%s. Rule: %s.", flagged ? "" : "no CPU stands out", wfw_cputab_rule());
+}
+
+char *rep_cpu_note(char **args, size_t n, const char *descr)
+{
+	const struct cpus_cfg cfg = { .exact_limit = CALC_DEF_EXACT_LIMIT,
+				      .exact_memory = CALC_DEF_EXACT_MEMORY };
+	char path[PATH_MAX], err[1024], *buf = NULL;
+	size_t len = 0, found = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fputs(descr ? descr : "", f);
+	for (size_t i = 0; i < n; i++) {
+		struct wfw_cputab t;
+
+		if (wfw_result_locate(args[i], path, sizeof(path), err, sizeof(err)) ||
+		    !wfw_percpu_is_dir(path))
+			continue;
+		if (cpus_table(path, &cfg, &t, err, sizeof(err))) {
+			fprintf(stderr, "wultfw report: %s: no CPUs side by side: %s\n", args[i], err);
+		} else {
+			note_one(f, args[i], &t);
+			for (size_t k = 0; k < t.n; k++)
+				if (t.row[k].flagged)
+					fprintf(stderr, "wultfw report: %s: cpu%u stands out in %s (p99.9 %.3f, %.1fx the others' median)\n",
+						args[i], t.row[k].cpu, t.row[k].state, t.row[k].p999,
+						t.row[k].p999 / t.row[k].others);
+			found++;
+		}
+		wfw_cputab_free(&t);
+	}
+	if (fclose(f) || !found) {
+		free(buf);
+		return NULL;
+	}
+	/* No description given: the paragraph alone, without blank lines first. */
+	if (!descr || !*descr)
+		memmove(buf, buf + 2, strlen(buf + 2) + 1);
+	return buf;
+}
