@@ -92,6 +92,6 @@ for w in A B; do
 	echo "$w: ssh processes per run that reach the SUT: $(grep -c sut ssh.log) (+ $(grep -c local ssh.log) '-O exit' to the local socket)"
 done
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-farm-bench -n "$RUNS" --timeout 900 -- "$DIR/run-A" --vs "$DIR/run-B"
+farm-bench -n "$RUNS" --timeout 900 --vs "$DIR/run-B" -- "$DIR/run-A"
 farm-bench -n "$RUNS" --timeout 300 -- "$DIR/run-L"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
