@@ -117,9 +117,14 @@ static void refused(struct wfw_sut_job *j, struct session *ss, const char *l)
 			 "cannot start the run on the SUT (%s)", text);
 }
 
+/* A listing longer than this is not one a run leaves: the rest is dropped. */
+#define LISTING_MAX (1 << 20)
+
 /* Keep n bytes of the listing. */
 static void append(struct session *ss, const char *l, size_t n)
 {
+	if (ss->len + n > LISTING_MAX)
+		return;
 	if (ss->len + n + 1 > ss->cap) {
 		ss->cap = (ss->len + n + 1) * 2;
 		ss->listing = realloc(ss->listing, ss->cap);
@@ -133,13 +138,19 @@ static void append(struct session *ss, const char *l, size_t n)
 
 /* One line of the session, its newline taken off. */
 static void session_line(struct wfw_sut_job *j, struct session *ss,
-			 const char *l, size_t n)
+			 char *l, size_t n)
 {
+	size_t i;
+
 	if (ss->in_listing) {
 		append(ss, l, n);
 		append(ss, "\n", 1);
 		return;
 	}
+	/* what the SUT says reaches the terminal: no control characters */
+	for (i = 0; i < n; i++)
+		if ((unsigned char)l[i] < ' ' || l[i] == 0x7f)
+			l[i] = '?';
 	if (n < 1 || (n > 1 && l[1] != ' '))
 		return;		/* not one of the script's lines */
 	if (l[0] == 'X' && n > 2) {
