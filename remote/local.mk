@@ -4,7 +4,7 @@
 noinst_LTLIBRARIES += remote/libwfw_remote.la
 remote_libwfw_remote_la_SOURCES = remote/remote.h remote/remote_ctl.c \
 	remote/remote_fetch.c remote/remote_hosts.c remote/remote_hostname.c remote/remote_passthru.c \
-	remote/remote_run.c remote/remote_ssh.c remote/remote_untar.c remote/remote_deploy.c remote/deploy.h
+	remote/remote_run.c remote/remote_script.c remote/remote_ssh.c remote/remote_untar.c remote/remote_deploy.c remote/deploy.h
 remote_libwfw_remote_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
 remote_libwfw_remote_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
 remote_libwfw_remote_la_LIBADD = core/libwfw_core.la lib/sysstate/libwfw_sysstate.la -lpthread

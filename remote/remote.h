@@ -55,6 +55,8 @@ int wfw_ssh_run(struct wfw_sut *s, const char *cmd, int in_fd, int out_fd);
 int wfw_ssh_capture(struct wfw_sut *s, const char *cmd, char **out);
 int wfw_ssh_spawn(struct wfw_sut *s, const char *cmd, int in_fd, int out_fd,
 		  int *pid);
+/* Exit status of an ssh from wfw_ssh_spawn(); s->err its last message. */
+int wfw_ssh_wait(struct wfw_sut *s, int pid);
 int wfw_spawn_wait(int pid);
 int wfw_spawn(const char *const *argv, int in_fd, int out_fd, int err_fd);
 const char *wfw_sut_wultfw(const struct wfw_ssh_opts *o);
@@ -90,6 +92,15 @@ int wfw_remote_collect(struct wfw_sut *s, const char *rundir,
 		       const char *outdir, char **only, size_t nonly,
 		       bool force, char *got, size_t gotlen, char *why,
 		       size_t len);
+/*
+ * The same for a run whose listing is known already: RUNDIR/dest, a line
+ * "\001", then out/'s entries one a line (modified in place). Results
+ * going to one directory come in one archive.
+ */
+int wfw_remote_collect_listed(struct wfw_sut *s, const char *rundir,
+			      const char *outdir, char *listing, char **only,
+			      size_t nonly, bool force, char *got,
+			      size_t gotlen, char *why, size_t len);
 /*
  * This host's runs on the SUT, one line each: "done|running|lost RUNDIR
  * NAME NAME...", lost meaning no exit status and no process. *st is ssh's
@@ -178,9 +189,14 @@ struct wfw_sut_job {
 	char reason[1024];		/* why it failed, or where results went */
 	size_t started;			/* experiments begun on the SUT */
 	long t0;
+	char where[1024];		/* the results here, ", " between */
+	unsigned long long datapoints;	/* summed over their info.yml */
+	bool counted;			/* every info.yml said how many */
 };
 
 void wfw_sut_job_run(struct wfw_sut_job *j);
+/* remote_script.c: the SUT side of a run's one session. */
+char *wfw_run_script(const struct wfw_sut_job *j);
 /* Serialises job updates against the progress display (remote_ctl.c). */
 void wfw_remote_lock(void);
 void wfw_remote_unlock(void);

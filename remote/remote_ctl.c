@@ -2,7 +2,8 @@
 /*
  * wultfw -H HOST[,HOST...]: the controller. Runs every SUT's job in its
  * own thread (at most --jobs at a time), draws one progress line per SUT
- * on a terminal, and prints a summary per SUT at the end.
+ * on a terminal (one summary line for more than a few), and prints why
+ * each SUT that failed did, then a table of every SUT at the end.
  */
 #include "config.h"
 
@@ -56,15 +57,72 @@ static bool finished(enum wfw_sut_state st)
 	return st >= SUT_DONE;
 }
 
-/* Redraw one line per SUT (after the first time, move up over them). */
+/* Beyond this many SUTs, progress is one summary line. */
+#define FEW_SUTS 4
+
+/* How many SUTs are in each state, and which failed (for the summary). */
+struct tally {
+	size_t waiting, running, done, failed;
+	char failed_names[160];
+};
+
+static void count(struct pool *p, struct tally *t)
+{
+	size_t i, used = 0;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < p->n; i++) {
+		const struct wfw_sut_job *j = &p->jobs[i];
+
+		if (j->state == SUT_WAITING) {
+			t->waiting++;
+		} else if (!finished(j->state)) {
+			t->running++;
+		} else if (j->state == SUT_DONE || j->state == SUT_EMPTY ||
+			   j->state == SUT_INTERRUPTED) {
+			t->done++;
+		} else {
+			t->failed++;
+			if (strstr(t->failed_names, "..."))
+				continue;
+			if (used + strlen(j->sut.host) + 6 < sizeof(t->failed_names))
+				used += (size_t)snprintf(t->failed_names + used,
+							 sizeof(t->failed_names) - used, "%s%s",
+							 used ? ", " : "", j->sut.host);
+			else
+				used += (size_t)snprintf(t->failed_names + used,
+							 sizeof(t->failed_names) - used, ", ...");
+		}
+	}
+}
+
+/* "40 SUTs: 3 waiting, 30 running, 6 done, 1 failed (sut7)" */
+static void tally_line(const struct pool *p, const struct tally *t,
+		       char *buf, size_t len)
+{
+	snprintf(buf, len, "%zu SUTs: %zu waiting, %zu running, %zu done, %zu failed%s%s%s",
+		 p->n, t->waiting, t->running, t->done, t->failed,
+		 t->failed ? " (" : "", t->failed_names, t->failed ? ")" : "");
+}
+
+/* Redraw one line per SUT, or the one summary line for many. */
 static void draw(struct pool *p, bool again)
 {
 	long now = (long)time(NULL);
+	char line[256];
+	struct tally t;
 	size_t i;
 
+	wfw_remote_lock();
+	if (p->n > FEW_SUTS) {
+		count(p, &t);
+		tally_line(p, &t, line, sizeof(line));
+		fprintf(stderr, "\r\033[K%s", line);
+		wfw_remote_unlock();
+		return;
+	}
 	if (again)
 		fprintf(stderr, "\033[%zuA", p->n);
-	wfw_remote_lock();
 	for (i = 0; i < p->n; i++) {
 		const struct wfw_sut_job *j = &p->jobs[i];
 
@@ -77,12 +135,27 @@ static void draw(struct pool *p, bool again)
 	wfw_remote_unlock();
 }
 
-/* Without a terminal: one line whenever a SUT changes state. */
-static void report_changes(struct pool *p, enum wfw_sut_state *seen)
+/*
+ * Without a terminal: one line whenever a SUT changes state, or for many
+ * SUTs the summary line whenever it changes.
+ */
+static void report_changes(struct pool *p, enum wfw_sut_state *seen,
+			   char *last, size_t len)
 {
+	char line[256];
+	struct tally t;
 	size_t i;
 
 	wfw_remote_lock();
+	if (p->n > FEW_SUTS) {
+		count(p, &t);
+		tally_line(p, &t, line, sizeof(line));
+		if (strcmp(line, last))
+			wfw_info("%s", line);
+		snprintf(last, len, "%s", line);
+		wfw_remote_unlock();
+		return;
+	}
 	for (i = 0; i < p->n; i++) {
 		const struct wfw_sut_job *j = &p->jobs[i];
 
@@ -107,7 +180,32 @@ static bool all_finished(struct pool *p)
 	return done;
 }
 
-/* Per SUT: done, failed with why, interrupted, or left running. */
+/* The final table: host, status, datapoints, where the result is. */
+static void table(struct pool *p)
+{
+	int w = 4;
+	char dp[32];
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if ((int)strlen(p->jobs[i].sut.host) > w)
+			w = (int)strlen(p->jobs[i].sut.host);
+	printf("%-*s  %-11s  %10s  %s\n", w, "HOST", "STATUS", "DATAPOINTS", "RESULT");
+	for (i = 0; i < p->n; i++) {
+		const struct wfw_sut_job *j = &p->jobs[i];
+
+		if (j->counted)
+			snprintf(dp, sizeof(dp), "%llu", j->datapoints);
+		else
+			snprintf(dp, sizeof(dp), "-");
+		printf("%-*s  %-11s  %10s  %s\n", w, j->sut.host,
+		       j->state == SUT_WAITING ? "not started" : state_name(j->state),
+		       dp, j->where[0] ? j->where : "-");
+	}
+	fflush(stdout);
+}
+
+/* Per SUT that did not simply finish: why, one line; then the table. */
 static int summary(struct pool *p)
 {
 	int status = 0;
@@ -118,7 +216,7 @@ static int summary(struct pool *p)
 
 		switch (j->state) {
 		case SUT_DONE:
-			wfw_info("%s: done: %s", j->sut.host, j->reason);
+			wfw_debug("%s: done: %s", j->sut.host, j->reason);
 			break;
 		case SUT_INTERRUPTED:
 			wfw_warn("%s: interrupted: %s", j->sut.host, j->reason);
@@ -139,6 +237,8 @@ static int summary(struct pool *p)
 			status = 1;
 		}
 	}
+	if (wfw_verbosity > 0)
+		table(p);
 	if (wfw_stop_signal && status != 1)
 		status = 128 + wfw_stop_signal;
 	return status;
@@ -213,6 +313,7 @@ static void pool_init(struct pool *p, struct wfw_plan *plan, struct wfw_remote_o
 static void watch(struct pool *p, bool progress)
 {
 	enum wfw_sut_state *seen = calloc(p->n, sizeof(*seen));
+	char last[256] = "";
 	bool drawn = false;
 
 	if (!seen)
@@ -224,12 +325,17 @@ static void watch(struct pool *p, bool progress)
 			draw(p, drawn);
 			drawn = true;
 		} else {
-			report_changes(p, seen);
+			report_changes(p, seen, last, sizeof(last));
 		}
 		nanosleep(&ts, NULL);
 	}
-	if (progress)
+	if (progress) {
 		draw(p, drawn);
+		if (p->n > FEW_SUTS)
+			fputc('\n', stderr);
+	} else {
+		report_changes(p, seen, last, sizeof(last));
+	}
 	free(seen);
 }
 

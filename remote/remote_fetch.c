@@ -276,37 +276,34 @@ static void remove_on_sut(struct wfw_sut *s, const char *rundir, char **names,
 	free(qdir);
 }
 
-/*
- * What RUNDIR holds on the SUT: *text is its "dest" file, then *names the
- * entries of out/, one a line (both inside one allocation, *text's).
- */
-static int list_results(struct wfw_sut *s, const char *rundir, char **text,
-			char **names, char *why, size_t len)
+/* Split a listing ("dest" file, "\001" line, out's entries) in two. */
+static int split_listing(char *text, char **names)
 {
-	char *q = wfw_shq(rundir), *cmd;
+	*names = strchr(text, '\001');
+	if (!*names)
+		return -1;
+	*(*names)++ = '\0';
+	return 0;
+}
+
+/* What RUNDIR holds on the SUT, as a listing; NULL with why. */
+static char *list_results(struct wfw_sut *s, const char *rundir, char *why,
+			  size_t len)
+{
+	char *q = wfw_shq(rundir), *cmd, *text = NULL;
 	int ret;
 
-	*text = NULL;
 	if (asprintf(&cmd, "cd %s && cat dest 2>/dev/null; echo '\001'; ls out 2>/dev/null; true", q) < 0)
 		abort();
 	free(q);
-	ret = wfw_ssh_capture(s, cmd, text);
+	ret = wfw_ssh_capture(s, cmd, &text);
 	free(cmd);
 	if (ret) {
 		snprintf(why, len, "cannot list the results on the SUT (%s)", s->err);
-		goto fail;
+		free(text);
+		return NULL;
 	}
-	*names = strchr(*text, '\001');
-	if (!*names) {
-		snprintf(why, len, "unexpected answer from the SUT");
-		goto fail;
-	}
-	*(*names)++ = '\0';
-	return 0;
-fail:
-	free(*text);
-	*text = NULL;
-	return -1;
+	return text;
 }
 
 /* OUTDIR/HOST: --outdir, or the controller's outdir recorded for name. */
@@ -319,23 +316,27 @@ static void local_dest(char *dest, size_t size, const char *outdir,
 	snprintf(dest, size, "%.*s/%s", (int)strcspn(dir, "\n"), dir, host_dir);
 }
 
-int wfw_remote_collect(struct wfw_sut *s, const char *rundir,
-		       const char *outdir, char **only, size_t nonly,
-		       bool force, char *got, size_t gotlen, char *why,
-		       size_t len)
-{
-	char *text, *names, *name, *save;
-	char dest[4096], host_dir[256], *done[256];
-	size_t ndone = 0, used = 0;
-	int ret = 0;
+#define MAX_RESULTS 256
 
-	got[0] = '\0';
+/* The results to fetch: checked names, each with its destination. */
+struct wanted_set {
+	char *name[MAX_RESULTS];
+	char dest[MAX_RESULTS][1024];
+	bool done[MAX_RESULTS];
+	size_t n;
+};
+
+static int pick(struct wanted_set *w, struct wfw_sut *s, const char *rundir,
+		const char *outdir, char *text, char *names, char **only,
+		size_t nonly, char *why, size_t len)
+{
+	char host_dir[256], *name, *save;
+
 	wfw_host_dir(s->host, host_dir, sizeof(host_dir));
-	if (list_results(s, rundir, &text, &names, why, len))
-		return -1;
-	for (name = strtok_r(names, "\n", &save); name && !ret;
+	for (name = strtok_r(names, "\n", &save); name;
 	     name = strtok_r(NULL, "\n", &save)) {
-		if (name[0] == '.' || !wanted(name, only, nonly) || ndone == 256)
+		if (name[0] == '.' || !wanted(name, only, nonly) ||
+		    w->n == MAX_RESULTS)
 			continue;
 		if (!result_name(name)) {
 			char shown[256];
@@ -344,19 +345,82 @@ int wfw_remote_collect(struct wfw_sut *s, const char *rundir,
 			snprintf(why, len,
 				 "the SUT lists a result named '%s' in %s/out, which no experiment can be called (letters, digits and . _ - +): refusing to fetch it",
 				 shown, rundir);
-			ret = -1;
-			break;
+			return -1;
 		}
-		local_dest(dest, sizeof(dest), outdir, text, name, host_dir);
-		ret = wfw_remote_fetch(s, rundir, dest, &name, 1, force, why, len);
-		if (!ret) {
-			done[ndone++] = name;
-			used += (size_t)snprintf(got + used, used < gotlen ? gotlen - used : 0,
-						 "%s%s/%s", used ? ", " : "", dest, name);
-		}
+		local_dest(w->dest[w->n], sizeof(w->dest[0]), outdir, text,
+			   name, host_dir);
+		w->name[w->n++] = name;
 	}
+	return 0;
+}
+
+/* Every result of one destination in one archive; the list said what came. */
+static int fetch_group(struct wanted_set *w, size_t first, struct wfw_sut *s,
+		       const char *rundir, bool force, char *got,
+		       size_t gotlen, size_t *used, char *why, size_t len)
+{
+	char *names[MAX_RESULTS];
+	size_t i, k = 0;
+
+	for (i = first; i < w->n; i++)
+		if (!strcmp(w->dest[i], w->dest[first]))
+			names[k++] = w->name[i];
+	if (wfw_remote_fetch(s, rundir, w->dest[first], names, k, force, why, len))
+		return -1;
+	for (i = first; i < w->n; i++) {
+		if (strcmp(w->dest[i], w->dest[first]))
+			continue;
+		w->done[i] = true;
+		*used += (size_t)snprintf(got + *used, *used < gotlen ? gotlen - *used : 0,
+					  "%s%s/%s", *used ? ", " : "", w->dest[i], w->name[i]);
+	}
+	return 0;
+}
+
+int wfw_remote_collect_listed(struct wfw_sut *s, const char *rundir,
+			      const char *outdir, char *listing, char **only,
+			      size_t nonly, bool force, char *got,
+			      size_t gotlen, char *why, size_t len)
+{
+	struct wanted_set *w = calloc(1, sizeof(*w));
+	char *names, *done[MAX_RESULTS];
+	size_t i, ndone = 0, used = 0;
+	int ret = 0;
+
+	if (!w)
+		abort();
+	got[0] = '\0';
+	if (!listing || split_listing(listing, &names)) {
+		snprintf(why, len, "unexpected answer from the SUT");
+		free(w);
+		return -1;
+	}
+	ret = pick(w, s, rundir, outdir, listing, names, only, nonly, why, len);
+	for (i = 0; i < w->n && !ret; i++)
+		if (!w->done[i])
+			ret = fetch_group(w, i, s, rundir, force, got, gotlen,
+					  &used, why, len);
+	for (i = 0; i < w->n; i++)
+		if (w->done[i])
+			done[ndone++] = w->name[i];
 	if (!ret && (ndone || !nonly))
 		remove_on_sut(s, rundir, done, ndone);
+	free(w);
+	return ret;
+}
+
+int wfw_remote_collect(struct wfw_sut *s, const char *rundir,
+		       const char *outdir, char **only, size_t nonly,
+		       bool force, char *got, size_t gotlen, char *why,
+		       size_t len)
+{
+	char *text = list_results(s, rundir, why, len);
+	int ret;
+
+	if (!text)
+		return -1;
+	ret = wfw_remote_collect_listed(s, rundir, outdir, text, only, nonly,
+					force, got, gotlen, why, len);
 	free(text);
 	return ret;
 }

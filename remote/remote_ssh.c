@@ -224,15 +224,21 @@ int wfw_ssh_spawn(struct wfw_sut *s, const char *cmd, int in_fd, int out_fd,
 	return *pid < 0 ? *pid : 0;
 }
 
+int wfw_ssh_wait(struct wfw_sut *s, int pid)
+{
+	int st = wfw_spawn_wait(pid);
+
+	read_err(s);
+	return st;
+}
+
 int wfw_ssh_run(struct wfw_sut *s, const char *cmd, int in_fd, int out_fd)
 {
-	int pid, st;
+	int pid;
 
 	if (wfw_ssh_spawn(s, cmd, in_fd, out_fd, &pid))
 		return -1;
-	st = wfw_spawn_wait(pid);
-	read_err(s);
-	return st;
+	return wfw_ssh_wait(s, pid);
 }
 
 /* Run cmd, its stdout in *out (NUL-terminated); returns the exit status. */

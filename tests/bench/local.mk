@@ -28,7 +28,7 @@ EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
 	tests/bench/bench_binary.sh tests/bench/bench_stream.sh tests/bench/bench_par.sh \
 	tests/bench/bench_explain.sh \
 	tests/bench/bench_kill9.py tests/bench/bench_attrib.sh \
-	tests/bench/bench_groupby.sh
+	tests/bench/bench_groupby.sh tests/bench/bench_remote.sh
 
 # Every benchmark's files go to the page cache of ${TMPDIR:-/tmp}, a disk
 # here: the sinks' durable flushing (fdatasync) then costs what it costs in

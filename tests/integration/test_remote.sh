@@ -168,9 +168,27 @@ remote -H nosuchhost.invalid -c exp.cfg --check >check.out 2>&1
 expect_status 0 $? "--check with -H needs no SUT"
 expect_in check.out "valid (each SUT checks its machine" "--check says the SUT checks its machine"
 
-# One SUT.
-remote -q -H sut1 --sut-wultfw "$work/sut-wultfw" -c exp.cfg 2>one.err
+# One SUT, through an ssh that counts its starts: a master connection, the
+# run's one session, one archive of both results and the clean-up (and
+# `-O exit`, which only talks to the local control socket).
+mkdir countbin
+real_ssh=$(command -v ssh)
+cat >countbin/ssh <<C
+#!/bin/sh
+case " \$* " in *" -O "*) echo local ;; *) echo sut ;; esac >>$work/ssh.count
+printf '%s\\n' "\$*" >>$work/ssh.args
+exec $real_ssh "\$@"
+C
+chmod 755 countbin/ssh
+PATH="$work/countbin:$PATH" remote -H sut1 --sut-wultfw "$work/sut-wultfw" -c exp.cfg >one.out 2>one.err
 expect_status 0 $? "one SUT: both experiments ran"
+n=$(grep -c sut ssh.count)
+[ "$n" -le 4 ] && ok "$n ssh round trips for the SUT (at most 4)" ||
+	{ fail "$n ssh processes reached the SUT, expected at most 4:"; cut -c1-300 ssh.args; }
+[ "$(grep -c 'tar cf -' ssh.args)" = 1 ] && ok "both results came in one archive" ||
+	fail "$(grep -c 'tar cf -' ssh.count) archives for two results"
+grep -qE "^sut1 +done +500 +res/sut1/a, res/sut1/b$" one.out && ok "the table: host, status, datapoints, results" ||
+	{ fail "the table:"; cat one.out; }
 expect_in res/sut1/a/info.yml "host: 'sut1'" "info.yml names the SUT as the controller called it"
 expect_in res/sut1/a/info.yml "sut_hostname: '$(uname -n)'" "info.yml names the SUT as it calls itself"
 expect_in res/sut1/a/info.yml "status: 'complete'" "the SUT's run finished"
@@ -196,10 +214,21 @@ remote -H sut2 --sut-wultfw "$work/sut-wultfw" -c exp.cfg -o resempty --only a -
 expect_status 4 $? "a SUT's run without a datapoint"
 expect_in empty.err "sut2: empty: no datapoint" "is said as empty, not failed"
 
-# Four SUTs in parallel, hosts from the file, two at a time.
-{ cat exp.cfg; echo 'hosts = [ "sut1", "sut2", "sut3", "sut4" ];'; echo "sut_wultfw = \"$work/sut-wultfw\";"; } >four.cfg
-remote -q -o res4 --jobs 2 -c four.cfg 2>four.err
-expect_status 0 $? "four SUTs"
+# Four SUTs in parallel and one that refuses the key, hosts from the file,
+# two at a time: five are many, so progress is one summary line.
+{ cat exp.cfg; echo 'hosts = [ "sut1", "sut2", "sut3", "badauth", "sut4" ];'; echo "sut_wultfw = \"$work/sut-wultfw\";"; } >four.cfg
+remote -o res4 --jobs 2 --no-progress -c four.cfg >four.out 2>four.err
+expect_status 1 $? "four SUTs and a failing one"
+expect_in four.err "5 SUTs: 0 waiting, 0 running, 4 done, 1 failed (badauth)" "one summary line names the failed SUT"
+[ "$(grep -c "sut[0-9]: " four.err)" = 0 ] && ok "no progress line per SUT" ||
+	{ fail "progress lines per SUT:"; cat four.err; }
+[ "$(grep -c "badauth: failed: cannot connect" four.err)" = 1 ] && ok "the failed SUT: one line" ||
+	{ fail "badauth's error:"; cat four.err; }
+grep -qE "^badauth +failed +- +-$" four.out && ok "the table has the failed SUT" ||
+	{ fail "no failed row in the table:"; cat four.out; }
+[ "$(grep -cE "^sut[1-4] +done +500 +res4/sut[1-4]/a, res4/sut[1-4]/b$" four.out)" = 4 ] &&
+	ok "and four done, 500 datapoints each" ||
+	{ fail "the table:"; cat four.out; }
 good=0
 for n in 1 2 3 4; do
 	grep -qF "host: 'sut$n'" "res4/sut$n/a/info.yml" 2>/dev/null &&
