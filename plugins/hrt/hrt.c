@@ -823,4 +823,5 @@ WULTFW_PLUGIN(hrt) = {
 	.validate = hrt_validate,
 	.cfg_size = sizeof(struct hrt_optvals),
 	.ldist = { WULTFW_LDIST_LAUNCH, 1000, 1000000000ULL },
+	.caps = WULTFW_CAP_CPU_LIST,	/* one pinned instance per CPU */
 };
