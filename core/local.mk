@@ -56,3 +56,8 @@ EXTRA_DIST += tests/integration/test_plugin_trust.sh
 if !STATIC_PLUGINS
 TESTS += tests/integration/test_plugin_trust.sh
 endif
+# `cpu` listing CPUs: each measured at once into EXP/cpuN/ (core/percpu.c).
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_cpu_list.sh
+endif
+EXTRA_DIST += tests/integration/test_cpu_list.sh
