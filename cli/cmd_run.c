@@ -12,6 +12,7 @@
 #include "cliopts.h"
 #include "commands.h"
 #include "collect.h"
+#include "cpuset.h"
 #include "plan.h"
 #include "log.h"
 #include "machine.h"
@@ -64,6 +65,7 @@ static int check_plan(struct wfw_plan *plan, const char *sysfs_root, bool force)
 	for (i = 0; i < plan->n; i++) {
 		struct wfw_experiment *e = &plan->exps[i];
 		size_t first = warns.n;
+		char cpus[256];
 
 		if (wfw_machine_check(e, sysfs_root, force, &warns)) {
 			bad++;
@@ -73,8 +75,10 @@ static int check_plan(struct wfw_plan *plan, const char *sysfs_root, bool force)
 			       plan->file, e->name, warns.n - first == 1 ? "" : "s");
 			continue;
 		}
-		printf("%s: experiment '%s': source %s on CPU %d, %zu sink%s: OK%s\n",
-		       plan->file, e->name, e->source.h.desc->name, e->cpu,
+		wfw_cpuset_format(e->cpus, e->ncpus, cpus, sizeof(cpus));
+		printf("%s: experiment '%s': source %s on CPU%s %s, %zu sink%s: OK%s\n",
+		       plan->file, e->name, e->source.h.desc->name,
+		       e->ncpus > 1 ? "s" : "", cpus,
 		       e->nsinks, e->nsinks == 1 ? "" : "s", unchecked_columns(e));
 	}
 	wfw_cfgerr_free(&warns);
@@ -154,7 +158,7 @@ static const struct wfw_cli_opt run_opts[] = {
 	{ "sysfs-root", 0, WFW_CLI_CALL, "DIR", "a directory standing for /sys (tests)",
 	  .set = set_sysfs_root, .hidden = true },
 	WFW_CLI_SECTION("Settings of every experiment, over the file's (checked as the file's are):"),
-	{ "cpu", 0, WFW_CLI_STRING, "N", "the measured CPU (source.cpu)", AT(ov.cpu) },
+	{ "cpu", 0, WFW_CLI_STRING, "CPUS", "the measured CPU, or CPUs at once: 1-3,5, all, isolated (source.cpu)", AT(ov.cpu) },
 	{ "ldist", 0, WFW_CLI_STRING, "D[,D]", "launch distance, one or a range: 100us, 50us,4ms (source.ldist)",
 	  AT(ov.ldist) },
 	{ "datapoints", 0, WFW_CLI_STRING, "N", "stop after N datapoints (limits.datapoints)",

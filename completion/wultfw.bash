@@ -75,6 +75,8 @@ _wultfw()
             for ((i = 1; i < cword - 1; i++)); do
                 [[ ${words[i]} == --cpu ]] && cpu=${words[i + 1]}
             done
+            # a list ("0-3", "all"): its first CPU's names
+            [[ $cpu =~ ^[0-9]+ ]] && cpu=${BASH_REMATCH[0]} || cpu=
             COMPREPLY=($(compgen -W "$(_wultfw_cstates "$cpu")" -- "$cur"))
             return
             ;;

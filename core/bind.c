@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "bind.h"
+#include "cpuset.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,21 +12,47 @@
 #include <sysstate/cpus.h>
 #include <sysstate/sysfile.h>
 
-/* The CPU given, if online; else the default one. */
+/* A CPU list needs a source whose instances each measure their own CPU. */
+static void refuse_list(const struct wfw_experiment *e, struct wfw_cfgerr *errs)
+{
+	const struct wfw_machine_req *rq = &e->req;
+	const struct wultfw_plugin *d = e->source.h.desc;
+
+	if (d && !(d->caps & WULTFW_CAP_CPU_LIST))
+		wfw_cfgerr_at(errs, rq->cpu, rq->cpu_key,
+			      "source '%s' measures one CPU per experiment (%zu listed): give one CPU number, or one experiment per CPU",
+			      d->name, e->ncpus);
+}
+
+/* The CPU or CPUs given, if online; else the default one. */
 static void bind_cpu(struct wfw_experiment *e, const char *root,
 		     struct wfw_cfgerr *errs)
 {
 	const struct wfw_machine_req *rq = &e->req;
+	char err[512];
 
-	if (!rq->cpu) {
-		e->cpu = wfw_default_cpu(root);
+	if (!rq->cpu || config_setting_type(rq->cpu) == CONFIG_TYPE_INT) {
+		e->cpu = rq->cpu ? config_setting_get_int(rq->cpu) : wfw_default_cpu(root);
+		e->cpus = malloc(sizeof(*e->cpus));
+		if (e->cpus) {
+			e->cpus[0] = e->cpu;
+			e->ncpus = 1;
+		}
+		if (rq->cpu && !wfw_cpu_online(e->cpu, root))
+			wfw_cfgerr_at(errs, rq->cpu, rq->cpu_key,
+				      "CPU %d is not online (see %s/devices/system/cpu/online)",
+				      e->cpu, wfw_sysfs(root));
 		return;
 	}
-	e->cpu = config_setting_get_int(rq->cpu);
-	if (!wfw_cpu_online(e->cpu, root))
-		wfw_cfgerr_at(errs, rq->cpu, rq->cpu_key,
-			      "CPU %d is not online (see %s/devices/system/cpu/online)",
-			      e->cpu, wfw_sysfs(root));
+	if (wfw_cpuset_parse(config_setting_get_string(rq->cpu), root, &e->cpus,
+			     &e->ncpus, err, sizeof(err))) {
+		wfw_cfgerr_at(errs, rq->cpu, rq->cpu_key, "%s", err);
+		e->cpu = wfw_default_cpu(root);	/* the rest is still checked */
+		return;
+	}
+	e->cpu = e->cpus[0];
+	if (e->ncpus > 1)
+		refuse_list(e, errs);
 }
 
 static bool has_cstate(const struct wfw_experiment *e, const char *name)

@@ -75,8 +75,11 @@ static void parse_source(struct wfw_experiment *e, const config_setting_t *src,
 	s = config_setting_type(src) == CONFIG_TYPE_GROUP ?
 		config_setting_get_member(src, "cpu") : NULL;
 	snprintf(k, sizeof(e->req.cpu_key), "%s.cpu", key);
-	if (s && !wfw_cfgerr_type(errs, s, k, CONFIG_TYPE_INT, "a CPU number"))
+	if (s && (config_setting_type(s) == CONFIG_TYPE_INT ||
+		  config_setting_type(s) == CONFIG_TYPE_STRING))
 		e->req.cpu = s;
+	else if (s)
+		wfw_cfgerr_at(errs, s, k, "expected a CPU number or a CPU list in quotes (\"1-7,9\", \"all\", \"isolated\")");
 
 	/* Go on after a bad plugin: ldist can still be checked. */
 	wfw_load_plugin(&e->source, src, key, WULTFW_KIND_SOURCE, source_core_keys,
@@ -493,6 +496,9 @@ void wfw_experiment_free(struct wfw_experiment *e)
 	for (i = 0; i < e->nsinks; i++)
 		wfw_plugin_inst_free(&e->sinks[i]);
 	free(e->sinks);
+	free(e->cpus);
+	e->cpus = NULL;
+	e->ncpus = 0;
 	wfw_collect_free(&e->collect);
 	wfw_annot_free(&e->annotate);
 	free(e->own_columns);

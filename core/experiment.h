@@ -32,7 +32,7 @@ enum wfw_cstate_mode {
  * as long as the plan's config.
  */
 struct wfw_machine_req {
-	const config_setting_t *cpu;	/* NULL: the default CPU */
+	const config_setting_t *cpu;	/* NULL: the default CPU; int or string */
 	char cpu_key[160];
 	const config_setting_t *cstates;	/* only or disable, or NULL */
 	const config_setting_t *cstates_at;	/* where errors point */
@@ -46,7 +46,9 @@ struct wfw_machine_req {
 struct wfw_experiment {
 	char *name;
 	char *outdir;			/* parent of the result directory */
-	int cpu;			/* set when bound */
+	int cpu;			/* set when bound: the (first) measured CPU */
+	int *cpus;			/* set when bound: every measured CPU */
+	size_t ncpus;			/* > 1: one run per CPU at once (percpu.c) */
 	enum wultfw_ldist_use ldist_use;	/* NONE: a sampler, no range */
 	uint64_t ldist_from_ns, ldist_to_ns;
 	struct wfw_loc ldist_loc;

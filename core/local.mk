@@ -16,6 +16,7 @@ core_libwfw_core_la_SOURCES = \
 	core/machine.c core/machine.h \
 	core/options.c core/options.h \
 	core/pace.c core/pace.h \
+	core/percpu.c core/percpu.h core/cpuset.c core/cpuset.h \
 	core/pin.c core/pin.h \
 	core/plan.c core/plan.h \
 	core/pluginst.c core/pluginst.h \
@@ -55,3 +56,8 @@ EXTRA_DIST += tests/integration/test_plugin_trust.sh
 if !STATIC_PLUGINS
 TESTS += tests/integration/test_plugin_trust.sh
 endif
+# `cpu` listing CPUs: each measured at once into EXP/cpuN/ (core/percpu.c).
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_cpu_list.sh
+endif
+EXTRA_DIST += tests/integration/test_cpu_list.sh

@@ -48,6 +48,7 @@ static int put_ldist(config_setting_t *src, const char *text)
 /* The numbers of the command line, checked once. */
 struct nums {
 	int cpu;
+	bool cpu_list;			/* --cpu is a list, not one number */
 	long long datapoints;
 };
 
@@ -72,7 +73,9 @@ static int parse_nums(const struct wfw_plan_overrides *ov, struct nums *n,
 	long long v = 0;
 	int ret = 0;
 
-	if (ov->cpu && whole("cpu", ov->cpu, 0, INT_MAX, &v, errs))
+	/* A list ("0-3", "all") is the file's string: bind.c checks it. */
+	n->cpu_list = ov->cpu && strspn(ov->cpu, "0123456789") != strlen(ov->cpu);
+	if (ov->cpu && !n->cpu_list && whole("cpu", ov->cpu, 0, INT_MAX, &v, errs))
 		ret = -EINVAL;
 	n->cpu = (int)v;
 	if (ov->datapoints &&
@@ -89,8 +92,13 @@ static int apply_source(config_setting_t *src, const struct wfw_plan_overrides *
 
 	if (!src || config_setting_type(src) != CONFIG_TYPE_GROUP)
 		return 0;	/* the parser says what is wrong with it */
-	if (ov->cpu && !((s = put(src, "cpu", CONFIG_TYPE_INT, "--cpu")) &&
-			 config_setting_set_int(s, n->cpu)))
+	if (ov->cpu && n->cpu_list &&
+	    !((s = put(src, "cpu", CONFIG_TYPE_STRING, "--cpu")) &&
+	      config_setting_set_string(s, ov->cpu)))
+		return -ENOMEM;
+	if (ov->cpu && !n->cpu_list &&
+	    !((s = put(src, "cpu", CONFIG_TYPE_INT, "--cpu")) &&
+	      config_setting_set_int(s, n->cpu)))
 		return -ENOMEM;
 	return ov->ldist ? put_ldist(src, ov->ldist) : 0;
 }

@@ -27,6 +27,7 @@
 #include "datasel.h"
 #include "log.h"
 #include "pace.h"
+#include "percpu.h"
 #include "progress.h"
 #include "resolved.h"
 #include "machine.h"
@@ -473,7 +474,7 @@ static void rename_experiment(struct wfw_run *run)
 	char *name;
 
 	base = base ? base + 1 : run->dir;
-	if (!strcmp(base, run->e->name))
+	if (!strcmp(base, run->e->name) || run->o->dirname)
 		return;
 	name = strdup(base);
 	if (!name)
@@ -815,6 +816,10 @@ static int measure(struct wfw_run *run)
 			return ret;
 		}
 		wfw_progress_update(&run->pg, run->r->datapoints, run->r->discarded);
+		if (run->o->live) {
+			run->o->live[0] = run->r->datapoints;
+			run->o->live[1] = run->r->discarded;
+		}
 		if (ret == WULTFW_READ_END || limit_reached(run))
 			return 0;
 	}
@@ -1090,12 +1095,15 @@ int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	};
 	int ret, lock;
 
+	if (e->ncpus > 1)
+		return wfw_run_percpu(e, o, r);
 	memset(r, 0, sizeof(*r));
 	wfw_log_reset_first_error();
 	wfw_log_keep();		/* for logs/wultfw.log, once it exists */
-	snprintf(run.dir, sizeof(run.dir), "%s/%s", e->outdir, e->name);
+	snprintf(run.dir, sizeof(run.dir), "%s/%s", e->outdir,
+		 o->dirname ? o->dirname : e->name);
 	/* What a killed run left changed goes back before we change anything. */
-	if (wfw_restore_leftovers("run", o->sysfs_root, true) < 0)
+	if (!o->no_leftovers && wfw_restore_leftovers("run", o->sysfs_root, true) < 0)
 		wfw_warn("settings a killed wultfw changed could not all be restored (above): this experiment may measure with them");
 
 	lock = lock_cpu(e);

@@ -19,6 +19,10 @@ struct wfw_run_opts {
 	const char *sysfs_root;		/* tests: fake /sys; NULL: /sys */
 	const char *cmdline;		/* for logs/cmdline */
 	const char *config_file;	/* for logs/ and info.yml */
+	/* One CPU's run of several at once (percpu.c): */
+	const char *dirname;		/* its directory's name, not e->name */
+	bool no_leftovers;		/* the parent restored them */
+	volatile uint64_t *live;	/* datapoints, discarded: for the parent */
 };
 
 struct wfw_run_result {
@@ -34,7 +38,10 @@ struct wfw_run_result {
 
 #include "exitstatus.h"
 
-/* Returns 0, or a negative errno when the experiment failed. */
+/*
+ * Returns 0, or a negative errno when the experiment failed. Several CPUs
+ * (e->ncpus > 1) are measured at once by wfw_run_percpu() (percpu.h).
+ */
 int wfw_run_experiment(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		       struct wfw_run_result *r);
 

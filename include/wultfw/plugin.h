@@ -798,9 +798,21 @@ struct wultfw_plugin {
 	const struct wultfw_column *columns;
 	/* kind == ANNOTATOR; later than ABI 3's first descriptors. */
 	const struct wultfw_annotator_ops *annotator;
+	/*
+	 * Sources: WULTFW_CAP_*; 0 (and descriptors built before it): one
+	 * CPU per experiment.
+	 */
+	uint32_t caps;
 	/* Later fields of ABI 3 go here; the core reads them as 0 from
 	 * descriptors built before them. */
 };
+
+/*
+ * A source whose instances each measure their own CPU, several at once in
+ * separate processes: an experiment's `cpu` may list CPUs (one result
+ * directory per CPU). Without it such a list is refused at load time.
+ */
+#define WULTFW_CAP_CPU_LIST	0x1u
 
 /*
  * The smallest descriptor of ABI 3: everything from restore on may be

@@ -46,7 +46,7 @@
 #include "hrt_pmu.h"
 #include "hrt.skel.h"
 
-#define HRT_LOCK_FILE	"/run/wultfw-hrt.lock"
+#define HRT_LOCK_FMT	"/run/wultfw-hrt-cpu%d.lock"	/* one hrt run per CPU */
 #define HRT_BTF_FILE	"/sys/kernel/btf/vmlinux"
 #define HRT_PMU_ROOT	"/sys/bus/event_source/devices"
 
@@ -233,16 +233,21 @@ static int hrt_check_kernel(struct wultfw_ctx *ctx)
 	return err;
 }
 
-/* Refuse a second hrt run: both would hook every idle entry and exit. */
+/*
+ * Refuse a second hrt run on the same CPU: both would arm timers there.
+ * Runs on other CPUs (a CPU list) are let be: each program returns at
+ * once from another CPU's idle entry and exit.
+ */
 static int hrt_lock(struct wultfw_ctx *ctx, struct hrt_priv *p)
 {
-	char buf[32];
+	char buf[32], path[64];
 	ssize_t n;
 
-	p->lock_fd = open(HRT_LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	snprintf(path, sizeof(path), HRT_LOCK_FMT, ctx->cpu >= 0 ? ctx->cpu : 0);
+	p->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (p->lock_fd < 0)
 		return wultfw_fail(ctx, -errno, "cannot open %s: %s",
-				   HRT_LOCK_FILE, strerror(errno));
+				   path, strerror(errno));
 	if (flock(p->lock_fd, LOCK_EX | LOCK_NB)) {
 		int err = errno;
 
@@ -253,16 +258,15 @@ static int hrt_lock(struct wultfw_ctx *ctx, struct hrt_priv *p)
 		p->lock_fd = -1;
 		if (err == EWOULDBLOCK)
 			return wultfw_fail(ctx, -EBUSY,
-				"another hrt run is active (pid %s, lock %s): "
+				"another hrt run is active on CPU %d (pid %s, lock %s): "
 				"wait for it to finish or stop it first",
-				buf[0] ? buf : "?", HRT_LOCK_FILE);
+				ctx->cpu, buf[0] ? buf : "?", path);
 		return wultfw_fail(ctx, -err, "cannot lock %s: %s",
-				   HRT_LOCK_FILE, strerror(err));
+				   path, strerror(err));
 	}
 	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
 	if (ftruncate(p->lock_fd, 0) || pwrite(p->lock_fd, buf, (size_t)n, 0) != n)
-		wultfw_log(ctx, WULTFW_LOG_WARN, "cannot write pid to %s",
-			   HRT_LOCK_FILE);
+		wultfw_log(ctx, WULTFW_LOG_WARN, "cannot write pid to %s", path);
 	return 0;
 }
 
@@ -823,4 +827,5 @@ WULTFW_PLUGIN(hrt) = {
 	.validate = hrt_validate,
 	.cfg_size = sizeof(struct hrt_optvals),
 	.ldist = { WULTFW_LDIST_LAUNCH, 1000, 1000000000ULL },
+	.caps = WULTFW_CAP_CPU_LIST,	/* one pinned instance per CPU */
 };

@@ -709,4 +709,5 @@ WULTFW_PLUGIN(timer) = {
 	.cfg_size = sizeof(struct timer_cfg),
 	.ldist = { WULTFW_LDIST_LAUNCH, 1000, 60000000000ULL },
 	.columns = timer_columns,
+	.caps = WULTFW_CAP_CPU_LIST,	/* one pinned instance per CPU */
 };

@@ -319,6 +319,26 @@ static void test_bad_values(void)
 	free(e);
 }
 
+/* `cpu` as a list: the words of the errors, and a source that refuses one. */
+static void test_cpu_lists(void)
+{
+	char *e = errors_of(
+		"experiments = (\n"
+		"  { name = \"a\"; source = { plugin = \"testsrc\"; cpu = \"1-x\"; }; sinks = ( { plugin = \"testsink\"; } ); },\n"
+		"  { name = \"b\"; source = { plugin = \"testsrc\"; cpu = \"0,4095\"; }; sinks = ( { plugin = \"testsink\"; } ); },\n"
+		"  { name = \"c\"; source = { plugin = \"testsrc\"; cpu = 1.5; }; sinks = ( { plugin = \"testsink\"; } ); },\n"
+		"  { name = \"d\"; source = { plugin = \"testsrc\"; cpu = \"all\"; }; sinks = ( { plugin = \"testsink\"; } ); }\n"
+		");\n");
+
+	TU_ASSERT_CONTAINS(e, "exp.cfg:2: experiments[0].source.cpu: \"1-x\" is not a CPU list");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:3: experiments[1].source.cpu: CPU 4095 is not online");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:4: experiments[2].source.cpu: expected a CPU number or a CPU list");
+	/* testsrc does not declare WULTFW_CAP_CPU_LIST: a list is refused. */
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		TU_ASSERT_CONTAINS(e, "exp.cfg:5: experiments[3].source.cpu: source 'testsrc' measures one CPU per experiment");
+	free(e);
+}
+
 static void test_plugin_errors(void)
 {
 	char *e = errors_of(
@@ -577,6 +597,7 @@ int main(void)
 	CU_add_test(s, "wrong value types", test_wrong_types);
 	CU_add_test(s, "bad values", test_bad_values);
 	CU_add_test(s, "plugin validates option values", test_plugin_validates_values);
+	CU_add_test(s, "CPU lists", test_cpu_lists);
 	CU_add_test(s, "plugin errors", test_plugin_errors);
 	CU_add_test(s, "duplicate names and --only", test_duplicate_names_and_only);
 	CU_add_test(s, "option bounds and choices", test_option_bounds_and_choices);
