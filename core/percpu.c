@@ -294,7 +294,7 @@ static void report(const struct percpu *pc, const struct wfw_run_result *r)
 		wfw_err("experiment '%s': the run of at least one CPU failed (above); what was measured is in %s/cpuN/",
 			pc->e->name, pc->dir);
 	else
-		wfw_info("experiment '%s': %" PRIu64 " datapoints on CPUs %s in %.1fs%s, results in %s/cpuN/ (statistics: wultfw calc %s/cpuN)",
+		wfw_info("experiment '%s': %" PRIu64 " datapoints on CPUs %s in %.1fs%s, results in %s/cpuN/ (all CPUs side by side: wultfw calc %s)",
 			 pc->e->name, r->datapoints, cpus, r->duration_s,
 			 r->stop_signal ? " (interrupted)" : "", pc->dir, pc->dir);
 }
