@@ -134,34 +134,77 @@ static int open_result(struct calc *c, struct calc_result *r, unsigned part,
 }
 
 /*
- * A binary file without a selection: its blocks are stored column by
- * column, so only the columns the statistics read are decoded, each into
- * an array of its own, INT cells straight to the doubles the statistics
- * take, with the extremes and sums the decoder finds on the way.
+ * The rows of a column batch that the selection keeps, moved to its
+ * front column by column (keep[i] >= i: in place), counted in r->sel.
+ */
+static int select_cols(struct calc_result *r, struct wfw_col_batch *b, uint32_t *keep)
+{
+	size_t n = b->rows, k;
+
+	k = wfw_select_cols(&r->sel, (const union wultfw_cell *const *)b->col, b->ncols,
+			    n, r->sel.next_index, keep);
+	if (k == (size_t)-1)
+		return -ENOMEM;
+	for (size_t c = 0; c < b->ncols && k != n; c++)
+		for (size_t i = 0; b->col[c] && i < k; i++)
+			b->col[c][i] = b->col[c][keep[i]];
+	r->sel.next_index += n;
+	r->sel.kept += k;
+	r->sel.dropped += n - k;
+	b->rows = k;
+	return 0;
+}
+
+/* A batch of columns into the statistics, through the selection if any. */
+static int add_cols(struct calc_result *r, struct wfw_col_batch *b, uint32_t *keep)
+{
+	if (!keep) {
+		r->sel.kept += b->rows;
+		return wfw_statset_add_nums_sums(&r->set, (const union wultfw_cell *const *)b->col,
+						 b->may_nan, b->sums, b->rows);
+	}
+	if (select_cols(r, b, keep))
+		return -ENOMEM;
+	return wfw_statset_add_cols(&r->set, (const union wultfw_cell *const *)b->col, 1,
+				    b->rows);
+}
+
+/*
+ * A binary file: its blocks are stored column by column, so only the
+ * columns the statistics and the selection read are decoded, each into an
+ * array of its own. Without a selection INT cells go straight to the
+ * doubles the statistics take, with the extremes and sums the decoder
+ * finds on the way; with one, the cells stay as the expression compares
+ * them and the rows it keeps are moved up in each column (the rows of a
+ * row-major batch cost calc --include 2.6 times plain calc's CPU here).
  */
 static int stream_cols(struct calc_result *r, char *err, size_t len)
 {
 	size_t ncols = wfw_reader_schema(r->rd)->ncols;
 	bool *want = calloc(ncols ? ncols : 1, sizeof(*want));
 	struct wfw_run_sums *sums = calloc(ncols ? ncols : 1, sizeof(*sums));
+	bool select = wfw_select_active(&r->sel);
+	uint32_t *keep = select ? malloc(CALC_BATCH_ROWS * sizeof(*keep)) : NULL;
 	struct wfw_col_batch b;
 	long n = -ENOMEM;
 
 	for (size_t c = 0; want && c < ncols; c++)
 		want[c] = wfw_statset_reads(&r->set, c);
-	if (!want || !sums || wfw_col_batch_alloc(&b, ncols, CALC_BATCH_ROWS, want)) {
+	if (want && select)
+		wfw_select_columns(&r->sel, want);
+	if (!want || !sums || (select && !keep) ||
+	    wfw_col_batch_alloc(&b, ncols, CALC_BATCH_ROWS, want)) {
 		free(want);
 		free(sums);
+		free(keep);
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
 	free(want);
-	b.numbers = true;
-	b.sums = sums;
+	b.numbers = !select;
+	b.sums = select ? NULL : sums;
 	while ((n = wfw_reader_read_cols(r->rd, &b)) > 0) {
-		r->sel.kept += b.rows;
-		if (wfw_statset_add_nums_sums(&r->set, (const union wultfw_cell *const *)b.col,
-					      b.may_nan, b.sums, b.rows)) {
+		if (add_cols(r, &b, keep)) {
 			snprintf(err, len, "%s: out of memory", r->path);
 			n = -ENOMEM;
 			break;
@@ -170,6 +213,7 @@ static int stream_cols(struct calc_result *r, char *err, size_t len)
 	}
 	wfw_col_batch_free(&b);
 	free(sums);
+	free(keep);
 	if (n < 0 && n != -ENOMEM)
 		snprintf(err, len, "%s", wfw_reader_error(r->rd));
 	return n < 0 ? (int)n : 0;
@@ -181,7 +225,7 @@ static int stream_rows(struct calc_result *r, char *err, size_t len)
 	struct wultfw_batch b;
 	long n;
 
-	if (!wfw_select_active(&r->sel) && wfw_reader_native_cols(r->rd))
+	if (wfw_reader_native_cols(r->rd))
 		return stream_cols(r, err, len);
 
 	if (wfw_batch_alloc(&b, wfw_reader_schema(r->rd)->ncols, CALC_BATCH_ROWS)) {

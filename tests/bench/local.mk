@@ -28,7 +28,9 @@ EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
 	tests/bench/bench_binary.sh tests/bench/bench_stream.sh tests/bench/bench_par.sh \
 	tests/bench/bench_explain.sh \
 	tests/bench/bench_kill9.py tests/bench/bench_attrib.sh \
-	tests/bench/bench_groupby.sh tests/bench/bench_remote.sh
+	tests/bench/bench_groupby.sh tests/bench/bench_remote.sh \
+	tests/bench/bench_compare.sh tests/bench/bench_compare.py \
+	tests/bench/bench_compare_node.js
 
 # Every benchmark's files go to the page cache of ${TMPDIR:-/tmp}, a disk
 # here: the sinks' durable flushing (fdatasync) then costs what it costs in
@@ -95,6 +97,14 @@ bench-par: tests/bench/gen_datapoints$(EXEEXT) wultfw$(EXEEXT)
 	@test -n "$(WULTFW_A)" || { echo "usage: make bench-par WULTFW_A=/path/to/another/wultfw [BENCH_ROWS=N]"; exit 2; }
 	$(SHELL) $(srcdir)/tests/bench/bench_par.sh $(WULTFW_A) $(abs_builddir)/wultfw \
 		$(abs_builddir) $(BENCH_ROWS)
+
+# wultfw calc against cat, pandas, DuckDB and Polars (those installed):
+# make bench-compare [BENCH_ROWS=N] [NODE_PATH=.../node_modules]
+.PHONY: bench-compare
+bench-compare: tests/bench/gen_datapoints$(EXEEXT) wultfw$(EXEEXT)
+	@echo "== wultfw calc against cat, pandas, DuckDB, Polars =="
+	$(SHELL) $(srcdir)/tests/bench/bench_compare.sh --build $(abs_builddir) \
+		--rows $${BENCH_ROWS:-1000000}
 
 # kill -9 of a real timer run at random times: the datapoints it loses.
 .PHONY: bench-kill9

@@ -43,4 +43,15 @@ TMPDIR=$work sh "$abs_top_srcdir/tests/bench/bench_groupby.sh" "$top" 100 2000 >
 wait_bounded $! 120
 expect_status 0 $? "bench_groupby.sh: 100 groups of 2000 rows"
 expect_in groupby.out "target: under 256 MiB" "bench_groupby.sh: its targets"
+
+# bench_compare.sh on 2000 rows, one round of cat and wultfw (seconds)
+sh "$abs_top_srcdir/tests/bench/bench_compare.sh" --help >compare-help.out 2>&1
+expect_status 0 $? "bench_compare.sh --help"
+expect_in compare-help.out "Usage: bench_compare.sh" "bench_compare.sh --help: its usage"
+TMPDIR=$work sh "$abs_top_srcdir/tests/bench/bench_compare.sh" --build "$top" --wultfw "$WULTFW" \
+	--rows 2000 --rounds 1 --only cat,wultfw --timeout 60 >compare.out 2>&1 &
+wait_bounded $! 120
+expect_status 0 $? "bench_compare.sh: cat and wultfw on 2000 rows"
+expect_in compare.out "wultfw_wfb: all 2000 " "bench_compare.sh: calc's answer on the binary twin"
+expect_in compare.out "CPU/wultfw" "bench_compare.sh: its table of ratios"
 finish

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -312,6 +313,53 @@ static void test_pool(void)
 	free(grp);
 }
 
+/*
+ * A few groups (C-states) keep their stages between calls, so no call
+ * grows them again; many groups hold none between calls.
+ */
+static size_t staged_after_call(size_t nnames)
+{
+	static const char *many[40];
+	static char txt[40][8];
+	struct wultfw_column sc[2] = {
+		{ "V", "", WULTFW_COL_FLOAT, 0, NULL, 0 },
+		{ "G", "", WULTFW_COL_ENUM, 0, many, nnames },
+	};
+	const struct wultfw_schema sch = { 2, sc };
+	struct wfw_statset_cfg cfg = { .exact_limit = 100, .exact_memory = 1u << 20,
+				       .group_by = "G" };
+	union wultfw_cell c[2 * 400];
+	struct wfw_statset s;
+	struct wultfw_batch b = { c, 2, 400, 400, 0 };
+	size_t with = 0;
+	char err[128];
+
+	for (size_t g = 0; g < 40; g++) {
+		snprintf(txt[g], sizeof(txt[g]), "S%zu", g);
+		many[g] = txt[g];
+	}
+	for (size_t r = 0; r < 400; r++) {
+		c[2 * r].f = (double)r;
+		c[2 * r + 1].i = (int64_t)(r % nnames);
+	}
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_init(&s, &sch, &cfg, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_add(&s, &b), 0);
+	CU_ASSERT_EQUAL_FATAL(wfw_statset_add(&s, &b), 0);
+	for (size_t g = 0; g < s.gcap; g++) {
+		CU_ASSERT_EQUAL(s.acc[g].nstage, 0);	/* flushed all the same */
+		with += s.acc[g].stage != NULL;
+	}
+	CU_ASSERT_EQUAL(wfw_statset_group_count(&s, 0), 800 / nnames);
+	wfw_statset_free(&s);
+	return with;
+}
+
+static void test_kept_stages(void)
+{
+	CU_ASSERT_EQUAL(staged_after_call(4), 4);
+	CU_ASSERT_EQUAL(staged_after_call(40), 0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -324,6 +372,7 @@ int main(void)
 	CU_add_test(s, "C-states ordered by depth", test_cstate_order);
 	CU_add_test(s, "groups listed by depth", test_group_listing);
 	CU_add_test(s, "a metric's groups share its room for exact values", test_pool);
+	CU_add_test(s, "a few groups keep their stages, many hold none", test_kept_stages);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
