@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,7 @@ static int add_host(void *ctx, const char *name)
 static int host_line(struct ini *p, char *s)
 {
 	char *w[256], *colon, bad[256];
+	struct in6_addr a6;
 	size_t n = split(s, w, 256), i;
 
 	if (n == 256) {
@@ -95,10 +97,11 @@ static int host_line(struct ini *p, char *s)
 				 p->inv->path, p->line, w[i]);
 			return -1;
 		}
-	/* host:port, but an IPv6 address has several colons */
+	/* host:port, but not a range's [1:3] nor an IPv6 address's ::1 */
 	colon = strrchr(w[0], ':');
 	p->port = NULL;
-	if (colon && colon == strchr(w[0], ':') && colon[1]) {
+	if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1) &&
+	    inet_pton(AF_INET6, w[0], &a6) != 1) {
 		*colon = '\0';
 		p->port = colon + 1;
 	}

@@ -262,10 +262,10 @@ static const struct wfw_inv_vars *pick(const struct wfw_inventory *inv,
 	return &best->vars;
 }
 
-static void add_opt(struct wfw_inv_host *host, const char *fmt, const char *v)
+static void add_opt(struct wfw_inv_host *host, const char *key, const char *v)
 {
 	if (host->nopts < WFW_INV_MAX_OPTS &&
-	    asprintf(&host->opts[host->nopts++], fmt, v) < 0)
+	    asprintf(&host->opts[host->nopts++], "%s%s", key, v) < 0)
 		abort();
 }
 
@@ -273,8 +273,8 @@ static void add_opt(struct wfw_inv_host *host, const char *fmt, const char *v)
 int wfw_inv_host_opts(struct wfw_inventory *inv, size_t h, char *why,
 		      size_t len)
 {
-	static const char *const fmt[] = { "HostName=%s", "User=%s", "Port=%s",
-					   "IdentityFile=%s" };
+	static const char *const key[] = { "HostName=", "User=", "Port=",
+					   "IdentityFile=" };
 	struct wfw_inv_host *host = &inv->h[h];
 	const struct wfw_inv_vars *v;
 	char bad[256];
@@ -289,7 +289,7 @@ int wfw_inv_host_opts(struct wfw_inventory *inv, size_t h, char *why,
 		if (!v)
 			continue;
 		if (k < INV_ARGS) {
-			add_opt(host, fmt[k], v->v[k]);
+			add_opt(host, key[k], v->v[k]);
 		} else if (wfw_inv_ssh_words(v->v[k], host->opts, &host->nopts,
 					     WFW_INV_MAX_OPTS, bad, sizeof(bad))) {
 			snprintf(why, len, "%s:%d: %s: %s", inv->path, line,

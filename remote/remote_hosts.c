@@ -249,7 +249,7 @@ static int inventory_load(struct wfw_remote_opts *ro, const char *path)
 
 int wfw_remote_getopt(struct wfw_remote_opts *ro, int c, const char *arg)
 {
-	char why[256], *end;
+	char *end;
 	unsigned long n;
 
 	switch (c) {

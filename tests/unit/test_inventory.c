@@ -63,6 +63,7 @@ static const char ini[] =
 	"web2:2222  # a port after the name\n"
 	"[db]\n"
 	"db[1:3]\n"
+	"::1\n"
 	"[db:vars]\n"
 	"ansible_user = dbadmin\n"
 	"ansible_ssh_common_args='-o StrictHostKeyChecking=accept-new -J jump'\n"
@@ -79,11 +80,14 @@ static void test_ini(void)
 {
 	struct wfw_inventory inv;
 
-	CU_ASSERT_EQUAL_FATAL(parse(&inv, ini), 0);
-	CU_ASSERT_STRING_EQUAL(sel(&inv, "all"), "loose1 web1 web2 db1 db2 db3");
-	CU_ASSERT_STRING_EQUAL(sel(&inv, "*"), "loose1 web1 web2 db1 db2 db3");
+	if (parse(&inv, ini))
+		printf("%s\n", why);
+	CU_ASSERT_EQUAL_FATAL(why[0], 0);
+	CU_ASSERT_STRING_EQUAL(sel(&inv, "all"), "loose1 web1 web2 db1 db2 db3 ::1");
+	CU_ASSERT_STRING_EQUAL(sel(&inv, "*"), "loose1 web1 web2 db1 db2 db3 ::1");
+	CU_ASSERT_STRING_EQUAL(sel(&inv, "db,!::1"), "db1 db2 db3");
 	CU_ASSERT_STRING_EQUAL(sel(&inv, "ungrouped"), "loose1");
-	CU_ASSERT_STRING_EQUAL(sel(&inv, "prod"), "web1 web2 db1 db2 db3");
+	CU_ASSERT_STRING_EQUAL(sel(&inv, "prod"), "web1 web2 db1 db2 db3 ::1");
 	/* host vars beat the child group's, which beat the parent's */
 	CU_ASSERT_STRING_EQUAL(opts(&inv, "web1"), "HostName=10.0.0.1 User=lab Port=22");
 	CU_ASSERT_STRING_EQUAL(opts(&inv, "web2"), "User=produser Port=2222");
