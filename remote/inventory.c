@@ -177,6 +177,7 @@ static bool looks_yaml(const char *text)
 int wfw_inv_parse(struct wfw_inventory *inv, const char *name,
 		  const char *text, size_t n, char *why, size_t len)
 {
+	char *copy;
 	int ret;
 
 	memset(inv, 0, sizeof(*inv));
@@ -186,12 +187,23 @@ int wfw_inv_parse(struct wfw_inventory *inv, const char *name,
 			 name);
 		return -1;
 	}
+	if (n > WFW_INV_MAX_BYTES) {
+		snprintf(why, len, "%s: larger than " WFW_INV_MAX_BYTES_TEXT ": split the inventory",
+			 name);
+		return -1;
+	}
+	/* The readers want a string: text need not be one (memory, fuzzing). */
+	if (!(copy = malloc(n + 1)))
+		abort();
+	memcpy(copy, text, n);
+	copy[n] = '\0';
 	wfw_inv_group(inv, "all", 0, true, why, len);
 	wfw_inv_group(inv, "ungrouped", 0, true, why, len);
-	if (looks_yaml(text))
-		ret = wfw_inv_parse_yaml(inv, text, n, why, len);
+	if (looks_yaml(copy))
+		ret = wfw_inv_parse_yaml(inv, copy, n, why, len);
 	else
-		ret = wfw_inv_parse_ini(inv, text, why, len);
+		ret = wfw_inv_parse_ini(inv, copy, why, len);
+	free(copy);
 	if (!ret)
 		ret = wfw_inv_finish(inv, why, len);
 	return ret;

@@ -16,8 +16,8 @@
 /* Limits on a hostile file. */
 #define WFW_INV_MAX_BYTES (4u << 20)
 #define WFW_INV_MAX_BYTES_TEXT "4 MiB"
-#define WFW_INV_MAX_HOSTS 20000
-#define WFW_INV_MAX_GROUPS 4000
+#define WFW_INV_MAX_HOSTS 4096
+#define WFW_INV_MAX_GROUPS 1024
 #define WFW_INV_MAX_DEPTH 32		/* YAML nesting */
 #define WFW_INV_MAX_LINE 8192		/* INI */
 #define WFW_INV_MAX_OPTS 12		/* ssh -o options of one host */
