@@ -12,6 +12,10 @@
 
 /* -H LIST into the struct wfw_remote_opts at field. */
 enum wfw_cli_next wfw_cli_hosts(void *ro, const char *list);
+/* -i FILE: an Ansible inventory, for -H patterns and hosts' ssh options. */
+enum wfw_cli_next wfw_cli_inventory(void *ro, const char *path);
+/* --complete-hosts: print the groups and hosts of -i's inventory, done. */
+enum wfw_cli_next wfw_cli_complete_hosts(void *unused, const char *none);
 /* --sut-dir DIR, an absolute path, into the struct wfw_remote_opts. */
 enum wfw_cli_next wfw_cli_sut_dir(void *ro, const char *dir);
 /*
@@ -22,8 +26,12 @@ enum wfw_cli_next wfw_cli_on_suts(void *unused, const char *hosts);
 
 /* The remote options, in the struct wfw_remote_opts at `type`'s `m`. */
 #define WFW_CLI_REMOTE(type, m) \
-	{ "host", 'H', WFW_CLI_CALL, "HOST[,HOST...]", "run on these SUTs over ssh (overrides 'hosts'): host names, IP addresses, user@host or ssh aliases of letters, digits, '.', '_', '-' (not first); IPv6 as ::1 or [::1]", \
+	{ "host", 'H', WFW_CLI_CALL, "HOST[,HOST...]", "run on these SUTs over ssh (overrides 'hosts'): host names, IP addresses, user@host or ssh aliases of letters, digits, '.', '_', '-' (not first); IPv6 as ::1 or [::1]; @FILE: one host a line; with -i a host pattern: all, GROUP, GROUP:!HOST, A:B, A:&B", \
 	  .off = offsetof(type, m), .set = wfw_cli_hosts }, \
+	{ "inventory", 'i', WFW_CLI_CALL, "FILE", "an Ansible inventory (INI or YAML): -H names its groups and hosts, its ansible_host, _user, _port, _ssh_private_key_file and _ssh_common_args say how to reach them", \
+	  .off = offsetof(type, m), .set = wfw_cli_inventory }, \
+	{ "complete-hosts", 0, WFW_CLI_CALL, NULL, "the groups and hosts of -i's inventory (bash completion)", \
+	  .set = wfw_cli_complete_hosts, .hidden = true }, \
 	{ "user", 'U', WFW_CLI_STRING, "USER", "ssh user on the SUTs", \
 	  .off = offsetof(type, m.ssh.user) }, \
 	{ "key", 'K', WFW_CLI_STRING, "KEYFILE", "ssh private key (ssh -i)", \

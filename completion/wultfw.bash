@@ -33,6 +33,18 @@ _wultfw_cstates()
     done
 }
 
+# Hosts for -H: Host lines of ~/.ssh/config without wildcards, and the
+# groups and hosts of the inventory an earlier -i names (wultfw reads it).
+_wultfw_hosts()
+{
+    local cmd=$1 inv=$2
+    if [[ -r ~/.ssh/config ]]; then
+        awk 'tolower($1) == "host" {
+            for (i = 2; i <= NF; i++) if ($i !~ /[*?!]/) print $i }' ~/.ssh/config
+    fi
+    [[ -n $inv ]] && "$cmd" -i "$inv" --complete-hosts 2>/dev/null
+}
+
 _wultfw()
 {
     local cur prev words cword split
@@ -44,7 +56,7 @@ _wultfw()
             case ${words[i - 1]} in
                 # the run's options that take a value (wultfw --help)
                 -c | --config | -o | --outdir | --only | --sysfs-root | --cpu | --ldist | --datapoints | --time | \
-                    -H | --host | -U | --user | -K | --key | --ssh-config | --jobs | --sut-wultfw | --sut-dir) continue ;;
+                    -H | --host | -i | --inventory | -U | --user | -K | --key | --ssh-config | --jobs | --sut-wultfw | --sut-dir) continue ;;
             esac
             sub=${words[i]}
             break
@@ -61,8 +73,18 @@ _wultfw()
             _filedir -d
             return
             ;;
-        --pci-dump)
+        --pci-dump | -i | --inventory)
             _filedir
+            return
+            ;;
+        -H | --host)
+            # after -i FILE: its groups and hosts too
+            local inv=
+            for ((i = 1; i < cword - 1; i++)); do
+                [[ ${words[i]} == -i || ${words[i]} == --inventory ]] && inv=${words[i + 1]}
+            done
+            inv=${inv/#\~/$HOME}
+            COMPREPLY=($(compgen -W "$(_wultfw_hosts "$cmd" "$inv")" -- "$cur"))
             return
             ;;
         -t | --to)

@@ -15,6 +15,8 @@
 
 #define WFW_SUT_DIR_DEFAULT "/var/tmp/wultfw-sut"
 
+struct wfw_inventory;
+
 /* How to reach SUTs: what the user gave on the command line. */
 struct wfw_ssh_opts {
 	const char *user;		/* -U */
@@ -23,7 +25,11 @@ struct wfw_ssh_opts {
 	const char *sut_wultfw;		/* --sut-wultfw; NULL: "wultfw" */
 	const char *sut_dir;		/* --sut-dir; NULL: WFW_SUT_DIR_DEFAULT */
 	char ctl_dir[64];		/* private directory for control sockets */
+	const struct wfw_inventory *inv;	/* -i: hosts' own ssh options */
 };
+
+/* Room for one ssh command line: ours and an inventory host's options. */
+#define WFW_SSH_ARGV_MAX 64
 
 /* A SUT's name, as -H or hosts = [...] give it: at most this long. */
 #define WFW_HOST_MAX 128
@@ -120,7 +126,7 @@ int wfw_host_check(const char *host, char *why, size_t len);
 /* host as ssh takes it: an IPv6 address without its brackets. */
 void wfw_host_ssh_dest(const char *host, char *buf, size_t len);
 
-/* Hosts from -H "a,b,c" or the file's hosts = [ ... ]. */
+/* Hosts from -H "a,b,c", -H @FILE, -i with -H PATTERN or the file's hosts. */
 struct wfw_hosts {
 	char **v;
 	size_t n;
@@ -128,6 +134,20 @@ struct wfw_hosts {
 
 int wfw_hosts_parse(struct wfw_hosts *h, const char *list, char *why,
 		    size_t len);
+/* Add host unless h has it. */
+void wfw_hosts_add(struct wfw_hosts *h, const char *host);
+/* remote_hostfile.c: one host a line of path ('#' comments, blank lines): 0 or -1 with why. */
+int wfw_hosts_read(struct wfw_hosts *h, const char *path, char *why,
+		   size_t len);
+/* The groups and hosts of -i's inventory, one a line on stdout (if any). */
+void wfw_hosts_print_inventory(void);
+/*
+ * An inventory host's ssh options (-o KEY=VALUE from ansible_host, _user,
+ * _port, _ssh_private_key_file, _ssh_common_args) into argv at *n, first,
+ * so they win over -U and -K as Ansible's variables win over its -u.
+ */
+void wfw_hosts_ssh_opts(const struct wfw_ssh_opts *o, const char *host,
+			const char **argv, size_t *n);
 int wfw_hosts_from_plan(struct wfw_hosts *h, struct wfw_plan *plan,
 			const char **sut_wultfw, struct wfw_cfgerr *errs);
 void wfw_hosts_free(struct wfw_hosts *h);
@@ -136,6 +156,8 @@ void wfw_hosts_free(struct wfw_hosts *h);
 struct wfw_remote_opts {
 	struct wfw_ssh_opts ssh;
 	struct wfw_hosts hosts;
+	const char *host_arg;		/* -H as given: resolved again after -i */
+	char host_err[256];		/* -H needed an inventory that has not come */
 	const char *config_file;	/* NULL: the SUT's embedded default */
 	const char *only;
 	const char *settings;		/* " --cpu '3' ...": wfw_overrides_args() */
@@ -147,7 +169,7 @@ struct wfw_remote_opts {
 
 /* The remote options' codes for wfw_remote_getopt() (besides 'H', 'U', 'K'). */
 enum { WFW_OPT_SSH_CONFIG = 400, WFW_OPT_JOBS, WFW_OPT_SUT_WULTFW,
-       WFW_OPT_SUT_DIR };
+       WFW_OPT_SUT_DIR, WFW_OPT_INVENTORY };
 /* --jobs: at most this many SUTs at a time. */
 #define WFW_REMOTE_JOBS_MAX 4096
 

@@ -1,12 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* The SUTs to run on: -H a,b,c or the experiment file's hosts = [ ... ]. */
+/*
+ * The SUTs to run on: -H a,b,c, -H @FILE, -H PATTERN of an inventory
+ * given with -i, or the experiment file's hosts = [ ... ].
+ */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "inventory.h"
 #include "remote.h"
+
+/* -i's inventory lives as long as the process: ssh reads it per command. */
+static struct wfw_inventory inv;
+static bool inv_loaded;
 
 static int add(struct wfw_hosts *h, const char *host)
 {
@@ -32,6 +41,13 @@ int wfw_hosts_parse(struct wfw_hosts *h, const char *list, char *why,
 		next = strchr(tok, ',');
 		if (next)
 			*next++ = '\0';
+		if (*tok == '@') {
+			if (wfw_hosts_read(h, tok + 1, why, len)) {
+				free(copy);
+				return -1;
+			}
+			continue;
+		}
 		if (wfw_host_check(tok, bad, sizeof(bad))) {
 			if (*tok)
 				snprintf(why, len, "-H: %s", bad);
@@ -49,6 +65,75 @@ int wfw_hosts_parse(struct wfw_hosts *h, const char *list, char *why,
 	}
 	free(copy);
 	return 0;
+}
+
+void wfw_hosts_add(struct wfw_hosts *h, const char *host)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		if (!strcmp(h->v[i], host))
+			return;
+	add(h, host);
+}
+
+/* The hosts of -H's pattern in the inventory: 0 or -1 with why. */
+static int hosts_select(struct wfw_hosts *h, const char *pattern, char *why,
+			size_t len)
+{
+	char bad[256];
+	size_t *sel = NULL;
+	long n, i;
+
+	if (*pattern == '@')
+		return wfw_hosts_parse(h, pattern, why, len);
+	n = wfw_inv_select(&inv, pattern, &sel, bad, sizeof(bad));
+	if (n < 0) {
+		snprintf(why, len, "-H %s", bad);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		wfw_hosts_add(h, inv.h[sel[i]].name);
+	free(sel);
+	return 0;
+}
+
+/* An inventory host whose variables wultfw would not follow: why. */
+static int hosts_refused(const struct wfw_hosts *h, char *why, size_t len)
+{
+	const struct wfw_inv_host *ih;
+	size_t i;
+
+	for (i = 0; inv_loaded && i < h->n; i++) {
+		ih = wfw_inv_find(&inv, h->v[i]);
+		if (ih && ih->refused) {
+			snprintf(why, len, "%s", ih->refused);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void wfw_hosts_print_inventory(void)
+{
+	size_t i;
+
+	for (i = 0; inv_loaded && i < inv.ng; i++)
+		printf("%s\n", inv.g[i].name);
+	for (i = 0; inv_loaded && i < inv.nh; i++)
+		printf("%s\n", inv.h[i].name);
+}
+
+void wfw_hosts_ssh_opts(const struct wfw_ssh_opts *o, const char *host,
+			const char **argv, size_t *n)
+{
+	const struct wfw_inv_host *ih = o->inv ? wfw_inv_find(o->inv, host) : NULL;
+	size_t k;
+
+	for (k = 0; ih && k < ih->nopts; k++) {
+		argv[(*n)++] = "-o";
+		argv[(*n)++] = ih->opts[k];
+	}
 }
 
 int wfw_hosts_from_plan(struct wfw_hosts *h, struct wfw_plan *plan,
@@ -104,19 +189,76 @@ void wfw_hosts_free(struct wfw_hosts *h)
 	h->n = 0;
 }
 
+static void inv_free(void)
+{
+	wfw_inv_free(&inv);
+}
+
+/*
+ * -H against what is known so far: an inventory's pattern, else a list.
+ * A pattern before its -i waits for it (host_err says so until then).
+ */
+static int hosts_resolve(struct wfw_remote_opts *ro)
+{
+	char why[512];
+	int ret;
+
+	wfw_hosts_free(&ro->hosts);
+	ro->host_err[0] = '\0';
+	if (inv_loaded)
+		ret = hosts_select(&ro->hosts, ro->host_arg, why, sizeof(why));
+	else
+		ret = wfw_hosts_parse(&ro->hosts, ro->host_arg, why, sizeof(why));
+	if (!ret)
+		ret = hosts_refused(&ro->hosts, why, sizeof(why));
+	if (ret && !inv_loaded && *ro->host_arg != '@' &&
+	    strpbrk(ro->host_arg, "!&*")) {
+		snprintf(ro->host_err, sizeof(ro->host_err),
+			 "-H '%.64s' is an inventory's host pattern: give the inventory with -i FILE",
+			 ro->host_arg);
+		wfw_hosts_free(&ro->hosts);
+		return 1;
+	}
+	if (ret) {
+		wfw_hosts_free(&ro->hosts);
+		fprintf(stderr, "wultfw: error: %s\n", why);
+		return -1;
+	}
+	return 1;
+}
+
+static int inventory_load(struct wfw_remote_opts *ro, const char *path)
+{
+	char why[512];
+
+	if (inv_loaded) {
+		fprintf(stderr, "wultfw: error: -i %s: one inventory at a time (merge them, or run twice)\n",
+			path);
+		return -1;
+	}
+	if (wfw_inv_load(&inv, path, why, sizeof(why))) {
+		wfw_inv_free(&inv);
+		fprintf(stderr, "wultfw: error: %s\n", why);
+		return -1;
+	}
+	inv_loaded = true;
+	atexit(inv_free);
+	ro->ssh.inv = &inv;
+	return ro->host_arg ? hosts_resolve(ro) : 1;
+}
+
 int wfw_remote_getopt(struct wfw_remote_opts *ro, int c, const char *arg)
 {
-	char why[256], *end;
+	char *end;
 	unsigned long n;
 
 	switch (c) {
 	case 'H':
-		wfw_hosts_free(&ro->hosts);
-		if (wfw_hosts_parse(&ro->hosts, arg, why, sizeof(why))) {
-			fprintf(stderr, "wultfw: error: %s\n", why);
-			return -1;
-		}
-		return 1;
+		ro->host_arg = arg;
+		return hosts_resolve(ro);
+	case 'i':
+	case WFW_OPT_INVENTORY:
+		return inventory_load(ro, arg);
 	case 'U':
 		ro->ssh.user = arg;
 		return 1;
@@ -154,8 +296,13 @@ int wfw_remote_setup(struct wfw_remote_opts *ro, struct wfw_plan *plan,
 {
 	struct wfw_hosts from_file = { 0 };
 	const char *sut_wultfw = NULL;
+	char why[512];
 	int ret = 0;
 
+	if (ro->host_err[0]) {
+		wfw_cfgerr_add(errs, "", 0, NULL, "%s", ro->host_err);
+		return -1;
+	}
 	if (wfw_hosts_from_plan(&from_file, plan, &sut_wultfw, errs))
 		ret = -1;
 	else if (!ro->ssh.sut_wultfw)
@@ -168,5 +315,9 @@ int wfw_remote_setup(struct wfw_remote_opts *ro, struct wfw_plan *plan,
 	wfw_hosts_free(&from_file);
 	if (ret)
 		return -1;
+	if (hosts_refused(&ro->hosts, why, sizeof(why))) {
+		wfw_cfgerr_add(errs, "", 0, NULL, "%s", why);
+		return -1;
+	}
 	return ro->hosts.n ? 1 : 0;
 }

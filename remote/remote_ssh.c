@@ -138,7 +138,7 @@ int wfw_spawn_wait(int pid)
 	return 128 + WTERMSIG(st);
 }
 
-/* ssh [options] HOST [CMD] in argv (at most 24 entries). */
+/* ssh [options] HOST [CMD] in argv (WFW_SSH_ARGV_MAX entries). */
 enum ssh_mode { SSH_CMD, SSH_MASTER, SSH_EXIT };
 
 static void ssh_argv(const struct wfw_sut *s, const char **argv,
@@ -152,6 +152,7 @@ static void ssh_argv(const struct wfw_sut *s, const char **argv,
 	size_t n = 0, i;
 
 	argv[n++] = "ssh";
+	wfw_hosts_ssh_opts(s->o, s->host, argv, &n);
 	if (s->o->config) {
 		argv[n++] = "-F";
 		argv[n++] = s->o->config;
@@ -214,7 +215,7 @@ static void read_err(struct wfw_sut *s)
 int wfw_ssh_spawn(struct wfw_sut *s, const char *cmd, int in_fd, int out_fd,
 		  int *pid)
 {
-	const char *argv[32];
+	const char *argv[WFW_SSH_ARGV_MAX];
 	int err_fd = open(s->err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 
 	ssh_argv(s, argv, SSH_CMD, cmd);
@@ -299,7 +300,7 @@ static const char *ssh_advice(const char *err)
 
 int wfw_ssh_connect(struct wfw_sut *s, char *why, size_t len)
 {
-	const char *argv[32];
+	const char *argv[WFW_SSH_ARGV_MAX];
 	int err_fd, st;
 
 	err_fd = open(s->err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -320,7 +321,7 @@ int wfw_ssh_connect(struct wfw_sut *s, char *why, size_t len)
 
 void wfw_ssh_disconnect(struct wfw_sut *s)
 {
-	const char *argv[32];
+	const char *argv[WFW_SSH_ARGV_MAX];
 	int null_fd;
 
 	if (!s->connected)

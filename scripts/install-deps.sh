@@ -20,7 +20,7 @@ plotly.js for 'wultfw report'. Run as root.
 EOF
 }
 packages="build-essential autoconf automake libtool pkg-config
-	libltdl-dev libconfig-dev libpci-dev libcsv-dev libcunit1-dev
+	libltdl-dev libconfig-dev libpci-dev libcsv-dev libcunit1-dev libyaml-dev
 	clang llvm libbpf-dev bpftool libclang-rt-14-dev
 	linux-headers-amd64 linux-image-amd64 qemu-system-x86 busybox-static cpio
 	rt-tests chromium openssh-client openssh-server

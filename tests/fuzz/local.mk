@@ -6,11 +6,12 @@ EXTRA_DIST += tests/fuzz/fuzz_read.c tests/fuzz/fuzz_read.h tests/fuzz/fuzz_csv.
 	tests/fuzz/run.sh tests/fuzz/gen_binary_seeds.py tests/fuzz/seed-expr tests/fuzz/seed-csv \
 	tests/fuzz/seed-binary tests/fuzz/seed-experiment tests/fuzz/seed-values \
 	tests/fuzz/seed-infoyml tests/fuzz/README.md \
-	tests/fuzz/fuzz_state.c tests/fuzz/seed-state
+	tests/fuzz/fuzz_state.c tests/fuzz/seed-state \
+	tests/fuzz/fuzz_inventory.c tests/fuzz/seed-inventory
 
 FUZZ_TARGETS = tests/fuzz/fuzz_csv tests/fuzz/fuzz_binary tests/fuzz/fuzz_expr \
 	tests/fuzz/fuzz_experiment tests/fuzz/fuzz_state tests/fuzz/fuzz_values \
-	tests/fuzz/fuzz_infoyml
+	tests/fuzz/fuzz_infoyml tests/fuzz/fuzz_inventory
 EXTRA_PROGRAMS += $(FUZZ_TARGETS)
 CLEANFILES += $(FUZZ_TARGETS)
 # libtool passes -fsanitize=fuzzer to the compiler driver only with -Xcompiler.
@@ -58,6 +59,11 @@ tests_fuzz_fuzz_values_LDADD = tools/libwfw_tools.la lib/report/libwfw_report.la
 tests_fuzz_fuzz_infoyml_SOURCES = tests/fuzz/fuzz_infoyml.c
 tests_fuzz_fuzz_infoyml_LDFLAGS = $(FUZZ_LINK)
 tests_fuzz_fuzz_infoyml_LDADD = lib/stats/libwfw_stats.la $(FUZZ_READER_LIBS)
+
+# -i's Ansible inventories and host patterns.
+tests_fuzz_fuzz_inventory_SOURCES = tests/fuzz/fuzz_inventory.c
+tests_fuzz_fuzz_inventory_LDFLAGS = $(FUZZ_LINK)
+tests_fuzz_fuzz_inventory_LDADD = remote/libwfw_remote.la core/libwfw_core.la
 
 if FUZZING
 # The targets and the plugins the experiment target loads. One after the

@@ -11,7 +11,7 @@ build=${1:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 src=${2:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 secs=${3:?usage: run.sh BUILDDIR SRCDIR SECONDS}
 shift 3
-targets=${*:-fuzz_csv fuzz_binary fuzz_expr fuzz_experiment fuzz_state fuzz_values fuzz_infoyml}
+targets=${*:-fuzz_csv fuzz_binary fuzz_expr fuzz_experiment fuzz_state fuzz_values fuzz_infoyml fuzz_inventory}
 out=$build/fuzz-out
 export LSAN_OPTIONS="suppressions=$src/tests/fuzz/lsan.supp"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -26,6 +26,7 @@ seed() {
 	fuzz_state) find "$src/tests/fuzz/seed-state" -type f ;;
 	fuzz_values) find "$src/tests/data" "$src/tests/fuzz/seed-csv" "$src/tests/fuzz/seed-values" -name '*.csv' ;;
 	fuzz_infoyml) find "$src/tests/data" -name info.yml; find "$src/tests/fuzz/seed-infoyml" -type f ;;
+	fuzz_inventory) find "$src/tests/fuzz/seed-inventory" -type f ;;
 	esac
 }
 

@@ -65,4 +65,17 @@ fi
 got=$(WULTFW_SYSFS_ROOT="$work" complete_line "wultfw --cpu 0 --cstates ")
 [ "$got" = "" ] && ok "no C-state names for a CPU without cpuidle" ||
 	fail "C-state names for CPU 0 (no cpuidle in $work/sys): got '$got'"
+# -H: Host lines of ~/.ssh/config without wildcards, and -i's inventory.
+mkdir -p "$work/home/.ssh"
+printf 'Host lab-gw lab-*\n\tHostName 10.0.0.1\nHost *.lab sut-?\n' >"$work/home/.ssh/config"
+printf '[lab_a]\nsut1\nsut2\n' >"$work/lab.ini"
+got=$(HOME="$work/home" complete_line "wultfw -H lab")
+[ "$got" = "lab-gw " ] && ok "-H offers ssh config hosts without wildcards" ||
+	fail "-H lab: got '$got', expected 'lab-gw '"
+got=$(HOME="$work/home" complete_line "wultfw -i lab.ini -H lab")
+[ "$got" = "lab-gw lab_a " ] && ok "-H offers the groups of -i's inventory" ||
+	fail "-i lab.ini -H lab: got '$got', expected 'lab-gw lab_a '"
+got=$(HOME="$work/home" complete_line "wultfw -i lab.ini -H s")
+[ "$got" = "sut1 sut2 " ] && ok "-H offers the hosts of -i's inventory" ||
+	fail "-i lab.ini -H s: got '$got', expected 'sut1 sut2 '"
 finish

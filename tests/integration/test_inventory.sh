@@ -1,0 +1,153 @@
+#!/bin/sh
+# SUTs from -H @FILE and from Ansible inventories (-i, INI and YAML) with
+# host patterns: --check lists the SUTs chosen without contacting any;
+# bad files, patterns and refused variables are one-line errors. Then, as
+# root with sshd, one real run on a loopback sshd reached only through
+# the inventory's ansible_host/_port/_user/_ssh_private_key_file and
+# _ssh_common_args, beside an inventory host that is down.
+. "${abs_top_srcdir:?}/tests/integration/lib.sh"
+
+cd "$work" || exit 1
+unset SSH_AUTH_SOCK
+export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
+cat >exp.cfg <<'CFG'
+outdir = "res";
+sinks = ( { plugin = "csv"; } );
+experiments = (
+  { name = "a"; source = { plugin = "timer"; cpu = 1; ldist = "100us"; }; limits = { datapoints = 100; time = "5m"; }; }
+);
+CFG
+cat >lab.yml <<'Y'
+all:
+  vars:
+    ansible_python_interpreter: /usr/bin/python3
+  children:
+    lab_a:
+      hosts:
+        sut1: { ansible_host: 127.0.0.2 }
+        sut2:
+    lab_b:
+      hosts:
+        sut[3:4]:
+        sut1:
+Y
+cat >lab.ini <<'I'
+[lab_a]
+sut1 ansible_host=127.0.0.2
+sut2
+[lab_b]
+sut[3:4]
+sut1
+[lab:children]
+lab_a
+lab_b
+I
+# suts ARGS...: the SUTs --check names, on one line.
+suts() {
+	"$WULTFW" "$@" -c exp.cfg --check 2>suts.err | awk '/^SUT / { printf "%s ", $2 }'
+}
+# expect_suts "SUTS" ARGS...
+expect_suts() {
+	want=$1; shift
+	got=$(suts "$@")
+	[ "$got" = "$want" ] && ok "$* -> $want" || { fail "$*: got '$got', expected '$want'"; cat suts.err; }
+}
+# expect_error "TEXT" ARGS...: exit status 2, the first line saying TEXT
+# (a second may count the problems), nothing on stdout.
+expect_error() {
+	want=$1; shift
+	"$WULTFW" "$@" -c exp.cfg --check >err.out 2>err.err
+	st=$?
+	[ $st = 2 ] && [ ! -s err.out ] && head -n 1 err.err | grep -qF -- "$want" &&
+		[ "$(wc -l <err.err)" -le 2 ] &&
+		ok "$* -> $want" || { fail "$*: status $st, expected 2 and '$want' first:"; cat err.out err.err; }
+}
+
+for inv in lab.yml lab.ini; do
+	expect_suts "sut1 sut2 sut3 sut4 " -i $inv -H all
+	expect_suts "sut1 sut2 " -i $inv -H lab_a
+	expect_suts "sut2 " -i $inv -H 'lab_a:!sut1'
+	expect_suts "sut1 " -i $inv -H 'lab_a:&lab_b'
+	expect_suts "sut1 sut2 sut3 sut4 " -i $inv -H lab_a,lab_b
+	expect_error "no group or host 'lab_c' in $inv (did you mean 'lab_a'?)" -i $inv -H lab_c
+done
+expect_suts "sut1 sut3 sut4 " -i lab.ini -H 'lab:!sut2'
+# -H before -i: resolved once the inventory is known
+expect_suts "sut2 " -H 'lab_a:!sut1' -i lab.yml
+expect_error "-H 'lab_a:!sut1' is an inventory's host pattern: give the inventory with -i FILE" \
+	-H 'lab_a:!sut1'
+expect_error "-i nosuch.yml: No such file or directory" -i nosuch.yml -H all
+printf 'all:\n  hosts:\n    sut1:\n      ansible_become: yes\n' >become.yml
+expect_error "become.yml:4: ansible_become (for sut1) changes how the SUT is reached" -i become.yml -H all
+printf '[a:children]\nb\n[b:children]\na\n' >loop.ini
+expect_error "contains itself" -i loop.ini -H all
+
+printf '# the lab\nsut7\n\n  sut8  # spare\n' >hosts.txt
+expect_suts "sut7 sut8 " -H @hosts.txt
+expect_error "-H @nosuch.txt: No such file or directory" -H @nosuch.txt
+printf 'sut7\nsut 8\n' >bad.txt
+expect_error "bad.txt:2: " -H @bad.txt
+
+# A real run through the inventory's connection variables: root and sshd.
+sshd=$(command -v sshd || echo /usr/sbin/sshd)
+if [ "$(id -u)" != 0 ] || [ ! -x "$sshd" ] || ! command -v ssh >/dev/null; then
+	skip_part "a run over ssh: needs root, sshd and ssh (Debian openssh-server, openssh-client)"
+	finish
+fi
+cleanup() {
+	[ -f "$work/sshd.pid" ] && kill "$(cat "$work/sshd.pid")" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+ssh-keygen -q -t ed25519 -N '' -C wultfw-test-host -f hostkey
+ssh-keygen -q -t ed25519 -N '' -C wultfw-test-user -f userkey
+cp userkey.pub authorized_keys
+mkdir -p /run/sshd && chmod 700 /run/sshd
+port=$((20000 + ($$ * 7) % 20000))
+tries=0
+while :; do
+	cat >sshd.config <<C
+ListenAddress 127.0.0.2:$port
+HostKey $work/hostkey
+PidFile none
+AuthorizedKeysFile $work/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+C
+	: >sshd.log
+	"$sshd" -D -f "$work/sshd.config" -E "$work/sshd.log" &
+	echo $! >sshd.pid
+	wait_until sh -c "grep -q 'Server listening' sshd.log || ! kill -0 $(cat sshd.pid) 2>/dev/null"
+	grep -q "Server listening" sshd.log && break
+	port=$((port + 11)); tries=$((tries + 1))
+	[ $tries -lt 10 ] || { fail "sshd does not start:"; cat sshd.log; finish; }
+done
+echo "[127.0.0.2]:$port $(cat hostkey.pub)" >known_hosts
+# The "SUT" command: this build's binary with this build's plugins.
+printf '#!/bin/sh\nWULTFW_PLUGIN_PATH=%s exec %s "$@"\n' "$WULTFW_PLUGIN_PATH" "$WULTFW" >sut-wultfw
+chmod 755 sut-wultfw
+# 'down': a port on 127.0.0.3 where nothing listens (refused at once).
+cat >real.yml <<Y
+all:
+  vars:
+    ansible_user: root
+    ansible_ssh_private_key_file: $work/userkey
+    ansible_ssh_common_args: '-o UserKnownHostsFile=$work/known_hosts -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=yes -o IdentitiesOnly=yes'
+  children:
+    lab:
+      hosts:
+        labsut: { ansible_host: 127.0.0.2, ansible_port: $port }
+        down: { ansible_host: 127.0.0.3, ansible_port: $((port + 1)) }
+Y
+"$WULTFW" -q --ssh-config /dev/null --sut-dir "$work/sutdir" --sut-wultfw "$work/sut-wultfw" \
+	-i real.yml -H lab -c exp.cfg >real.out 2>real.err
+expect_status 1 $? "one SUT of two down: the run fails"
+[ "$(($(wc -l <res/labsut/a/datapoints.csv 2>/dev/null || echo 1) - 1))" = 100 ] &&
+	ok "labsut, reached through the inventory alone, measured 100 datapoints" ||
+	{ fail "labsut's result:"; cat real.out real.err; }
+expect_in res/labsut/a/info.yml "host: 'labsut'" "the result is named by the inventory's host name"
+expect_in real.err "down" "the SUT that is down is named"
+finish
