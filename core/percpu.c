@@ -144,6 +144,18 @@ static int make_dir(struct percpu *pc)
 
 /* ---- the children ---- */
 
+/* *s = a copy of v, the old one freed (no pointer to it lost: LSan). */
+static int replace(char **s, const char *v)
+{
+	char *c = strdup(v);
+
+	if (!c)
+		return -ENOMEM;
+	free(*s);
+	*s = c;
+	return 0;
+}
+
 /* In the child: one ordinary run of CPU cpu into EXP/cpuN/; never returns. */
 static void child(struct percpu *pc, size_t i, pid_t parent)
 {
@@ -159,8 +171,9 @@ static void child(struct percpu *pc, size_t i, pid_t parent)
 		_exit(1);
 	snprintf(dirname, sizeof(dirname), "cpu%d", cpu);
 	snprintf(name, sizeof(name), "%s-cpu%d", e->name, cpu);
-	e->name = name;			/* the child's copy: reportid, messages */
-	e->outdir = pc->dir;
+	/* The child's copy of the experiment: its reportid, messages, place. */
+	if (replace(&e->name, name) || replace(&e->outdir, pc->dir))
+		_exit(1);
 	e->cpu = cpu;
 	e->ncpus = 1;
 	co.dirname = dirname;
