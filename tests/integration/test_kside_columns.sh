@@ -20,6 +20,9 @@ expect_in both.out "diff vs" "and compares the columns both have"
 "$WULTFW" calc "$plain" -m AIOverhead >none.out 2>&1
 expect_in none.out "matches no column" "an absent overhead column is said, not invented"
 "$WULTFW" report "$raw" "$plain" -o rep >rep.out 2>&1
-expect_status 0 $? "report of both"
+st=$?
+expect_status 0 $st "report of both"
+# Why, in the log: once seen failing (1) only under the sanitizers.
+[ $st = 0 ] || tail -20 rep.out | sed 's/^/    /'
 [ -s rep/index.html ] && ok "the report is written" || fail "no rep/index.html"
 finish
