@@ -85,16 +85,7 @@ static void fill_info(struct percpu *pc)
 	wfw_info_raw(info, "per_cpu_dirs", "true");
 	wfw_cpuset_format(e->cpus, e->ncpus, buf, sizeof(buf));
 	wfw_info_fmt(info, "cpus", "[%s]", buf);
-	wfw_info_str(info, "experiment_file", pc->o->config_file ?
-		     pc->o->config_file : "(embedded default)");
-	wfw_info_raw(info, "duration", "0");
-	wfw_info_raw(info, "datapoints", "0");
-	wfw_info_raw(info, "discarded", "0");
-	wfw_info_str(info, "status", "running");
-	wfw_info_fmt(info, "pid", "%d", (int)getpid());
-	wfw_info_fmt(info, "pid_start", "%llu", wfw_proc_start(getpid()));
-	wfw_boot_id(buf, sizeof(buf));
-	wfw_info_str(info, "boot_id", buf);
+	wfw_info_running(info, pc->o->config_file);
 }
 
 /* A generated name taken already got a number: the experiment has it too. */

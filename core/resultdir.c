@@ -5,6 +5,7 @@
 
 #include <datafmt/infoyml.h>
 #include <datafmt/runstate.h>
+#include <sysstate/proc.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -420,4 +421,19 @@ int wfw_info_write(const struct wfw_info *info, const char *dir, size_t reserve)
 int wfw_write_text_at(int dirfd, const char *name, const char *text)
 {
 	return write_atomic(dirfd, name, text, strlen(text));
+}
+
+void wfw_info_running(struct wfw_info *info, const char *config_file)
+{
+	char buf[64];
+
+	wfw_info_str(info, "experiment_file", config_file ? config_file : "(embedded default)");
+	wfw_info_raw(info, "duration", "0");
+	wfw_info_raw(info, "datapoints", "0");
+	wfw_info_raw(info, "discarded", "0");
+	wfw_info_str(info, "status", "running");
+	wfw_info_fmt(info, "pid", "%d", (int)getpid());
+	wfw_info_fmt(info, "pid_start", "%llu", wfw_proc_start(getpid()));
+	wfw_boot_id(buf, sizeof(buf));
+	wfw_info_str(info, "boot_id", buf);
 }

@@ -47,6 +47,12 @@ void wfw_info_raw(struct wfw_info *info, const char *key, const char *val);
 void wfw_info_fmt(struct wfw_info *info, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /*
+ * The keys of a run that has just started: its experiment file, counts
+ * of 0, status running, and who runs it (pid, its start time, boot id),
+ * so a killed run is told from a going one.
+ */
+void wfw_info_running(struct wfw_info *info, const char *config_file);
+/*
  * Write dir/info.yml atomically (temporary file, fsync, rename), padded
  * with a comment to `reserve` bytes. When the disk is full, overwrite the
  * existing file in place instead: an earlier write with a reserve makes

@@ -410,16 +410,7 @@ static void fill_info(struct wfw_run *run)
 	}
 	wfw_info_fmt(info, "seed", "%" PRIu64, e->seed);
 	wfw_info_str(info, "source", e->source.h.desc->name);
-	wfw_info_str(info, "experiment_file", run->o->config_file ? run->o->config_file : "(embedded default)");
-	wfw_info_raw(info, "duration", "0");
-	wfw_info_raw(info, "datapoints", "0");
-	wfw_info_raw(info, "discarded", "0");
-	wfw_info_str(info, "status", "running");
-	/* Who is running it, so a killed run is told from a going one. */
-	wfw_info_fmt(info, "pid", "%d", (int)getpid());
-	wfw_info_fmt(info, "pid_start", "%llu", wfw_proc_start(getpid()));
-	wfw_boot_id(buf, sizeof(buf));
-	wfw_info_str(info, "boot_id", buf);
+	wfw_info_running(info, run->o->config_file);
 }
 
 static void write_logs(const struct wfw_run *run)
