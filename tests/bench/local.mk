@@ -9,6 +9,9 @@ check_PROGRAMS += tests/bench/bench_stats_sink \
 TESTS += tests/bench/test_bench_build.sh
 endif
 EXTRA_DIST += tests/bench/test_bench_build.sh
+# bench_cyclictest.sh's options and tables, on a few wake-ups (root, cyclictest)
+TESTS += tests/bench/test_bench_cyclictest.sh
+EXTRA_DIST += tests/bench/test_bench_cyclictest.sh
 tests_bench_bench_stats_sink_SOURCES = tests/bench/bench_stats_sink.c \
 	sinks/stats/stats.c sinks/stats/cychist.c sinks/stats/binhist.c
 tests_bench_bench_stats_sink_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS) \
@@ -30,7 +33,8 @@ EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
 	tests/bench/bench_kill9.py tests/bench/bench_attrib.sh \
 	tests/bench/bench_groupby.sh tests/bench/bench_remote.sh \
 	tests/bench/bench_compare.sh tests/bench/bench_compare.py \
-	tests/bench/bench_compare_node.js
+	tests/bench/bench_compare_node.js \
+	tests/bench/bench_cyclictest.sh tests/bench/bench_cyclictest.py
 
 # Every benchmark's files go to the page cache of ${TMPDIR:-/tmp}, a disk
 # here: the sinks' durable flushing (fdatasync) then costs what it costs in
@@ -52,6 +56,7 @@ bench: bench-sinks tests/bench/bench_stats_sink$(EXEEXT) \
 	@$(MAKE) $(AM_MAKEFLAGS) bench-stream
 	@$(MAKE) $(AM_MAKEFLAGS) bench-explain
 	@$(MAKE) $(AM_MAKEFLAGS) bench-kill9
+	@$(MAKE) $(AM_MAKEFLAGS) bench-cyclictest
 
 # The binary format end to end: sizes, cat, calc, convert both ways, pandas.
 .PHONY: bench-binary
@@ -111,3 +116,12 @@ bench-compare: tests/bench/gen_datapoints$(EXEEXT) wultfw$(EXEEXT)
 bench-kill9: wultfw$(EXEEXT)
 	@echo "== kill -9 of the default timer run, 12 times =="
 	python3 $(srcdir)/tests/bench/bench_kill9.py $(abs_builddir)/wultfw 12
+
+# cyclictest -a -t against the timer's mode grid on every CPU at once, in
+# alternating rounds (root; 77 from the script, a SKIP, is not a failure):
+# make bench-cyclictest [BENCH_CYCLICTEST_ARGS='-r 5 --poll']
+.PHONY: bench-cyclictest
+bench-cyclictest: wultfw$(EXEEXT)
+	@echo "== cyclictest -a -t against the timer source, every CPU =="
+	@$(SHELL) $(srcdir)/tests/bench/bench_cyclictest.sh --build $(abs_builddir) \
+		$(BENCH_CYCLICTEST_ARGS); rc=$$?; test $$rc = 77 || exit $$rc
