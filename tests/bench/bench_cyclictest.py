@@ -3,17 +3,18 @@
 """Per-CPU wake latency tables for bench_cyclictest.sh, both tools' values
 through the same code (nearest-rank percentiles, microseconds).
 
-usage: bench_cyclictest.py ROUND CPULIST CYCLICTEST_OUT TIMER_EXPDIR RATIOS
-       bench_cyclictest.py summary RATIOS
+usage: bench_cyclictest.py ROUND CPULIST CYCLICTEST_OUT TIMER_EXPDIR KEPT
+       bench_cyclictest.py summary KEPT
 
 CYCLICTEST_OUT is `cyclictest -N -v` output ("thread:cycle:ns" lines);
 thread i ran on the i-th CPU of CPULIST (cyclictest -a LIST pins in
 round-robin order). TIMER_EXPDIR is the per-CPU experiment directory
-(the result itself for one CPU): its cpuN/datapoints.csv (WakeLatency, us) and cpuN/info.yml
-(timer_grid_missed). Prints, per CPU, one markdown row per tool and one
-row of ratios timer/cyclictest, and appends one line per CPU to the file
-RATIOS ("ROUND CPU median p99 p99.9 max": the ratios). `summary` prints,
-per CPU, the median over the rounds of each ratio and its range."""
+(the result itself for one CPU): its cpuN/datapoints.csv (WakeLatency,
+us) and cpuN/info.yml (timer_grid_missed). Prints, per CPU, one markdown row per tool and one
+row of ratios timer/cyclictest, and appends those rows to the file
+KEPT ("ROUND CPU TOOL COUNT MIN MEDIAN P99 P99.9 MAX"). `summary` prints
+per CPU and tool (and ratio) each statistic's median over the rounds
+(nearest-rank) and its range."""
 import csv
 import os
 import re
@@ -77,6 +78,7 @@ def row(label, n, stats):
 def per_round():
     rnd, cpus = sys.argv[1], [int(c) for c in sys.argv[2].split(",")]
     cyc = cyclictest_values(sys.argv[3], cpus)
+    kept = open(sys.argv[5], "a")
     for cpu in cpus:
         cv = cyc[cpu]
         tv = timer_values(sys.argv[4], cpu)
@@ -84,37 +86,42 @@ def per_round():
             sys.exit("bench_cyclictest.py: round %s CPU %d: no values from %s"
                      % (rnd, cpu, "cyclictest" if not cv else "the timer"))
         cs, ts = summary(cv), summary(tv)
+        ratios = [t / c if c else float("nan") for t, c in zip(ts, cs)]
         print(row("#%s CPU %d cyclictest" % (rnd, cpu), len(cv), cs))
         print(row("#%s CPU %d timer grid (skipped %s)"
                   % (rnd, cpu, grid_missed(sys.argv[4], cpu)), len(tv), ts))
-        ratios = [t / c if c else float("nan") for t, c in zip(ts, cs)]
         print("| #%s CPU %d timer/cyclictest | | %s |"
               % (rnd, cpu, " | ".join("%.2f" % r for r in ratios)))
-        with open(sys.argv[5], "a") as f:
-            f.write("%s %d %s\n" % (rnd, cpu, " ".join(
-                "%.3f" % r for r in ratios[1:])))
+        for kind, n, st in (("cyclictest", len(cv), cs), ("timer", len(tv), ts),
+                            ("timer/cyclictest", 0, ratios)):
+            kept.write("%s %d %s %d %s\n" % (rnd, cpu, kind, n, " ".join(
+                "%.4f" % v for v in st)))
+    kept.close()
 
 
-def ratio_summary(path):
+def rounds_summary(path):
+    """Per CPU and tool, each statistic's median over the rounds (range)."""
     per = {}
     with open(path) as f:
         for line in f:
-            fields = line.split()
-            per.setdefault(int(fields[1]), []).append(
-                [float(v) for v in fields[2:]])
-    print("| CPU | rounds | %s |" % " | ".join(
-        "%s timer/cyclictest" % c for c in COLS[1:]))
-    print("|---|---|%s" % ("---|" * (len(COLS) - 1)))
-    for cpu in sorted(per):
-        cols = list(zip(*per[cpu]))
-        cells = ["%.2f (%.2f-%.2f)" % (pct(sorted(c), 50), min(c), max(c))
-                 for c in cols]
-        print("| %d | %d | %s |" % (cpu, len(per[cpu]), " | ".join(cells)))
+            rnd, cpu, kind, n, *st = line.split()
+            per.setdefault((int(cpu), kind), []).append(
+                [float(v) for v in [n] + st])
+    print("| CPU | tool | rounds | count | %s |" % " | ".join(COLS))
+    print("|---|---|---|---|%s" % ("---|" * len(COLS)))
+    kinds = ("cyclictest", "timer", "timer/cyclictest")
+    for (cpu, kind) in sorted(per, key=lambda k: (k[0], kinds.index(k[1]))):
+        fmt = "%.2f (%.2f-%.2f)" if "/" in kind else "%.1f (%.1f-%.1f)"
+        cols = list(zip(*per[(cpu, kind)]))
+        cells = [fmt % (pct(sorted(c), 50), min(c), max(c)) for c in cols[1:]]
+        n = "" if "/" in kind else "%d" % pct(sorted(cols[0]), 50)
+        print("| %d | %s | %d | %s | %s |" % (cpu, kind, len(per[(cpu, kind)]),
+                                              n, " | ".join(cells)))
 
 
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "summary":
-        ratio_summary(sys.argv[2])
+        rounds_summary(sys.argv[2])
         return
     if len(sys.argv) != 6:
         sys.exit(__doc__)

@@ -16,7 +16,8 @@ timer source in mode grid on the same CPUs (cpu = "all" or a list) in
 alternating rounds, at the same interval, priority, locked memory,
 wake-ups per CPU and C-state policy, and print per CPU and round the
 count, min, median, p99, p99.9 and max wake latency (us) of each tool and
-the ratios timer/cyclictest, then the median ratio over the rounds.
+the ratios timer/cyclictest, then per CPU and tool each statistic's
+median over the rounds and its range (ratios taken inside each round).
 
 What both measure: a thread sleeps with clock_nanosleep(CLOCK_MONOTONIC,
 TIMER_ABSTIME) to a fixed grid (next = previous + interval); latency is
@@ -141,17 +142,18 @@ for r in $(seq "$rounds"); do
 		{ echo "$me: round $r: wultfw failed: $(tail -1 "$out/timer-$r.err")" >&2; status=1; break; }
 	rm -rf "$out/timer-$r" && mv "$out/timer" "$out/timer-$r"
 	python3 "$here/bench_cyclictest.py" "$r" "$list" "$out/cyclictest-$r.txt" \
-		"$out/timer-$r" "$out/ratios" || { status=1; break; }
+		"$out/timer-$r" "$out/rounds" || { status=1; break; }
 	echo "| #$r load average $l0 -> $(load) | | | | | | |"
 done
 set -- $(steal)
 echo
 echo "- load average (1 min) at the end: $(load); steal time over the runs: $((100 * ($1 - st0) / ($2 - all0 + 1)))%"
-if [ -s "$out/ratios" ]; then
+if [ -s "$out/rounds" ]; then
 	echo
-	echo "Ratios timer/cyclictest, median over the rounds (range):"
+	echo "Over the rounds: each statistic's median (nearest-rank) and range; the"
+	echo "ratios are taken inside each round first:"
 	echo
-	python3 "$here/bench_cyclictest.py" summary "$out/ratios"
+	python3 "$here/bench_cyclictest.py" summary "$out/rounds"
 fi
 echo "raw results: $out" >&2
 exit $status

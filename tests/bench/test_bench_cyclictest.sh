@@ -57,7 +57,9 @@ for c in $online; do
 done
 expect_in bench.out "cyclictest -a -t -d0 -m -p90 -i500 -l400" "the cyclictest command line"
 expect_in bench.out 'cpu = "all"; mode = "grid"' "the timer's experiment"
-expect_in bench.out "Ratios timer/cyclictest, median over the rounds" "the summary of ratios"
+expect_in bench.out "Over the rounds: each statistic's median" "the summary over the rounds"
+[ "$(grep -c '^| [0-9]* | timer/cyclictest | 2 |' bench.out)" = "$(echo "$online" | wc -l)" ] &&
+	ok "the summary: a ratio row per CPU over 2 rounds" || fail "the summary's ratio rows:$(sed 's/^/    /' bench.out)"
 
 last=$(echo "$online" | tail -1)
 bench 1 200 --cpus "$last"
