@@ -117,8 +117,11 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 if [ -n "$poll" ]; then
 	# Held by the script for both tools; cyclictest's --laptop keeps it
 	# from writing its own.
-	exec 3>/dev/cpu_dma_latency && printf 0 >&3 ||
-		{ echo "$me: cannot hold /dev/cpu_dma_latency at 0" >&2; exit 1; }
+	# (a failed exec redirection would end the shell without a word)
+	[ -w /dev/cpu_dma_latency ] ||
+		{ echo "$me: cannot write /dev/cpu_dma_latency: --poll needs it" >&2; exit 1; }
+	exec 3>/dev/cpu_dma_latency
+	printf 0 >&3
 fi
 policy=${poll:+"/dev/cpu_dma_latency held at 0 by this script for both"}
 echo "- $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs online, kernel $(uname -r), cpuidle $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none); CPUs $list"
@@ -129,6 +132,7 @@ sed 's/^/      /' "$out/exp.cfg"
 echo
 echo "| round, CPU, tool | count | min | median | p99 | p99.9 | max |"
 echo "|---|---|---|---|---|---|---|"
+# shellcheck disable=SC2046 # two numbers
 set -- $(steal)
 st0=$1 all0=$2
 status=0
@@ -145,6 +149,7 @@ for r in $(seq "$rounds"); do
 		"$out/timer-$r" "$out/rounds" || { status=1; break; }
 	echo "| #$r load average $l0 -> $(load) | | | | | | |"
 done
+# shellcheck disable=SC2046
 set -- $(steal)
 echo
 echo "- load average (1 min) at the end: $(load); steal time over the runs: $((100 * ($1 - st0) / ($2 - all0 + 1)))%"

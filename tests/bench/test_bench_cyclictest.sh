@@ -1,9 +1,10 @@
 #!/bin/sh
 # bench_cyclictest.sh (make bench-cyclictest) still runs: its options, and
 # two short rounds of cyclictest -a -t against the timer's mode grid on
-# every online CPU, then on one CPU. Checks the shape of its tables (a row
-# per tool per CPU per round, counts, ratios), never the latencies: those
-# are whatever a loaded machine gives.
+# every online CPU, then one round on one CPU, then one with --poll.
+# Checks the shape of its tables (a row per tool per CPU per round,
+# counts, ratios), never the latencies: those are whatever a loaded
+# machine gives.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
 cd "$work" || exit 1
@@ -67,4 +68,12 @@ expect_status 0 $? "one round on CPU $last alone"
 [ "$(grep -c '^| #1 CPU' bench.out)" = 3 ] && ok "CPU $last only" ||
 	fail "not CPU $last only:$(sed 's/^/    /' bench.out)"
 expect_in bench.out "cyclictest -a $last -t 1 -d0" "cyclictest pinned to CPU $last"
+
+if [ -w /dev/cpu_dma_latency ]; then
+	bench 1 200 --cpus "$last" --poll
+	expect_status 0 $? "--poll: one round with cpu_dma_latency held at 0"
+	expect_in bench.out "held at 0 by this script for both" "--poll: says so"
+else
+	skip_part "--poll: /dev/cpu_dma_latency is not writable here"
+fi
 finish
