@@ -51,6 +51,12 @@ TESTS += tests/unit/test_datafmt
 tests_unit_test_datafmt_SOURCES = tests/unit/test_datafmt.c
 tests_unit_test_datafmt_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_datafmt_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
+# The number conversion at its edges (window, scalar and general paths).
+check_PROGRAMS += tests/unit/test_csvnum
+TESTS += tests/unit/test_csvnum
+tests_unit_test_csvnum_SOURCES = tests/unit/test_csvnum.c
+tests_unit_test_csvnum_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_csvnum_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif
 EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoints.csv \
 	tests/integration/test_binary.sh

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CSV reader's number conversion at its edges: the window paths (16
+ * bytes at a time), the scalar scans and the general parser on fields
+ * chosen to sit at each limit (2^53, 8 and 16 digits, the point's place,
+ * signs, zeros, ties). Random fields are test_datafmt's job; these are
+ * the ones a random draw rarely makes.
+ */
+#include "config.h"
+
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datafmt/csvnum.h"
+#include "testutil.h"
+
+/* A field copied into a window padded with commas, as the reader sees it. */
+struct win {
+	char b[WFW_CSV_WIN + 32];
+	int n;
+};
+
+static void put(struct win *w, const char *s)
+{
+	w->n = (int)strlen(s);
+	memset(w->b, ',', sizeof(w->b));
+	memcpy(w->b, s, (size_t)w->n);
+}
+
+static int same_double(double a, double b)
+{
+	return !memcmp(&a, &b, sizeof(a));
+}
+
+/*
+ * FLOAT fields: whichever of the three paths takes one gives strtod()'s
+ * bits, and none takes what strtod() does not read whole; `fast` says
+ * whether the window path must take it.
+ */
+static const struct {
+	const char *s;
+	int fast;
+} floats[] = {
+	{ "0", 1 }, { "-0", 1 }, { "0.0", 1 }, { "-0.000", 1 },
+	{ "92.291", 1 }, { "-92.291", 1 }, { "0.001", 1 }, { "1.5", 1 },
+	{ "12345678", 1 }, { "1234.5678", 1 }, { "1234567.12345678", 1 },
+	{ "12345678.12345678", 0 },	/* 17 bytes */
+	{ "9007199254740992", 1 },	/* 2^53: the exact path's last value */
+	{ "9007199254740993", 1 },	/* 2^53 + 1: rounds to even */
+	{ "9007199254740995", 1 },	/* rounds up */
+	{ "9999999999999999", 1 },	/* 16 digits, above 2^53 */
+	{ "0.12345678", 1 },
+	{ "90071992.54740993", 0 },	/* above 2^53 with a point: 17 bytes */
+	{ "123456789.1", 0 },		/* 9 digits before the point */
+	{ "1.123456789", 0 },		/* 9 after it */
+	{ "99999999999999999", 0 },	/* 17 bytes */
+	{ "4503599627370496.5", 0 },	/* a tie, too long for a window */
+	{ "1.", 1 }, { ".5", 1 }, { "-.5", 1 }, { ".", 0 }, { "-", 0 }, { "00.5", 1 }, { "-00", 1 },
+	{ "1e3", 0 }, { "+1", 0 }, { "1.0e-2", 0 }, { "nan", 0 }, { "inf", 0 },
+};
+
+static void test_float_edges(void)
+{
+	struct win w;
+
+	for (size_t i = 0; i < sizeof(floats) / sizeof(floats[0]); i++) {
+		char *stop;
+		double want = strtod(floats[i].s, &stop), x = 0, y = 0, z = 0;
+		int num = stop != floats[i].s && !*stop, fast, scan;
+		const char *end;
+
+		put(&w, floats[i].s);
+		end = w.b + w.n;
+		fast = !wfw_len_double(w.b, w.n, &x);
+		scan = wfw_csvnum_scan_double(w.b, end, &y) == end;
+		CU_ASSERT_EQUAL(!wfw_csvnum_parse_double(w.b, (size_t)w.n, &z), num);
+		if (num)
+			CU_ASSERT(same_double(z, want));
+		if (!num)
+			CU_ASSERT(!fast && !scan);
+		if (fast != floats[i].fast)
+			printf("\n  '%s': window path took it: %d", floats[i].s, fast);
+		CU_ASSERT_EQUAL(fast, floats[i].fast);
+		if (fast)
+			CU_ASSERT(scan && same_double(x, want));
+		if (scan)
+			CU_ASSERT(same_double(y, want));
+	}
+}
+
+/*
+ * INT fields of a column with `dec` decimals: the window path and the
+ * scalar scan take the same ones, with the same value; `want` is the
+ * scaled integer, `ok` whether the field is canonical at all.
+ */
+static const struct {
+	const char *s;
+	int dec, ok;
+	int64_t want;
+} ints[] = {
+	{ "0", 0, 1, 0 }, { "0.000", 3, 1, 0 }, { "8.959", 3, 1, 8959 },
+	{ "-8.959", 3, 1, -8959 }, { "3280.934", 3, 1, 3280934 },
+	{ "12345678.901", 3, 1, 12345678901 },
+	{ "9223372036854775807", 0, 1, INT64_MAX },
+	{ "-9223372036854775807", 0, 1, -INT64_MAX },
+	{ "-9223372036854775808", 0, 0, 0 },	/* the empty cell's value */
+	{ "9223372036854775808", 0, 0, 0 },
+	{ "-0", 0, 0, 0 }, { "-0.000", 3, 0, 0 },	/* no negative zero */
+	{ "01.000", 3, 0, 0 }, { "1.00", 3, 0, 0 }, { "1.0000", 3, 0, 0 },
+	{ "1", 3, 0, 0 }, { "1.5", 0, 0, 0 }, { "+1", 0, 0, 0 }, { "1e3", 0, 0, 0 },
+	{ ".500", 3, 0, 0 }, { "-", 0, 0, 0 }, { "", 0, 0, 0 },
+	{ "99999999.99999999", 8, 1, 9999999999999999 },
+	{ "1.123456789", 9, 1, 1123456789 },
+};
+
+static void test_int_edges(void)
+{
+	struct win w;
+
+	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		int64_t a = 0, b = 0;
+		const char *end;
+		int fast, scan;
+
+		put(&w, ints[i].s);
+		end = w.b + w.n;
+		fast = w.n <= 16 && !wfw_len_canon(w.b, w.n, ints[i].dec, &a);
+		scan = wfw_csvnum_scan_canon(w.b, end, ints[i].dec, &b) == end;
+		if (scan != ints[i].ok)
+			printf("\n  '%s' dec %d: canonical: %d", ints[i].s, ints[i].dec, scan);
+		CU_ASSERT_EQUAL(scan, ints[i].ok);
+		if (scan)
+			CU_ASSERT_EQUAL(b, ints[i].want);
+		if (fast)
+			CU_ASSERT(scan && a == b);
+		/* Every canonical field that fits a window is the window's. */
+		if (scan && w.n <= 16 && ints[i].dec <= 8)
+			CU_ASSERT(fast);
+	}
+}
+
+/* m / 10^k, correctly rounded, against strtod() of the same decimal. */
+static void test_div_pow10(void)
+{
+	static const uint64_t ms[] = {
+		1, 5, 9007199254740993ULL, 18014398509481985ULL,
+		123456789012345678ULL, UINT64_MAX, 10000000000000000000ULL,
+		(1ULL << 63) + 1,
+	};
+	char text[64];
+
+	for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
+		for (int k = 0; k <= 27; k++) {
+			double got = wfw_div_pow10(ms[i], k), want;
+
+			snprintf(text, sizeof(text), "%llue-%d", (unsigned long long)ms[i], k);
+			want = strtod(text, NULL);
+			if (!same_double(got, want))
+				printf("\n  %s: %.17g, strtod %.17g", text, got, want);
+			CU_ASSERT(same_double(got, want));
+		}
+	}
+}
+
+int main(void)
+{
+	CU_pSuite s;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("csvnum", NULL, NULL);
+	CU_add_test(s, "FLOAT fields at the paths' limits", test_float_edges);
+	CU_add_test(s, "INT fields at the paths' limits", test_int_edges);
+	CU_add_test(s, "m / 10^k at the 64-bit limits", test_div_pow10);
+	return tu_run();
+}
