@@ -32,7 +32,7 @@ int rep_cpu_args(char **args, size_t n, bool ids, struct rep_args *a);
 void rep_args_free(struct rep_args *a);
 /*
  * descr with a paragraph per experiment of several CPUs among args: which
- * CPU's tail stands out (stats/cputab.h), also said on stderr; malloc'ed,
+ * CPU's tail stands out (stats/grouptab.h), also said on stderr; malloc'ed,
  * or NULL when there is none (or no memory): keep descr then.
  */
 char *rep_cpu_note(char **args, size_t n, const char *descr);
