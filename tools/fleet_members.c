@@ -45,6 +45,14 @@ static void tidy(char *s)
 		snprintf(s, 2, "_");
 }
 
+/*
+ * The names report --fleet's page takes in its directory: a SUT so named
+ * gets "-sut" after it, so that its own report's directory is elsewhere.
+ */
+static const char *const taken[] = {
+	"index.html", "data.js", "fleet.js", "report.css", "plotly.min.js",
+};
+
 /* info.yml's host, else machine, else fallback; made unique in fl. */
 static void name_it(const struct fleet *fl, struct fleet_member *m, const char *fallback)
 {
@@ -63,6 +71,9 @@ static void name_it(const struct fleet *fl, struct fleet_member *m, const char *
 	free(v);
 	wfw_infoyml_free(&y);
 	tidy(base);
+	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
+		if (!strcmp(base, taken[i]))
+			strcat(base, "-sut");
 	snprintf(m->label, sizeof(m->label), "%s", base);
 	for (size_t i = 0; i < fl->n; i++)
 		if (!strcmp(fl->m[i].label, m->label)) {

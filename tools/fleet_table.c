@@ -121,6 +121,7 @@ void fleet_print_json(const struct wfw_grouptab *t, const char *const *links,
 	wfw_json_string(f, t->rule->member);
 	fputs(", \"rule\": ", f);
 	wfw_json_string(f, wfw_grouptab_rule_text(t));
+	fprintf(f, ", \"factor\": %g, \"floor\": %g", t->rule->factor, t->rule->floor);
 	fputs(",\n \"rows\": [", f);
 	for (size_t i = 0; i < t->n; i++) {
 		fputs(i ? ",\n  " : "\n  ", f);

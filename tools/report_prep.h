@@ -37,6 +37,14 @@ void rep_args_free(struct rep_args *a);
  */
 char *rep_cpu_note(char **args, size_t n, const char *descr);
 
+/*
+ * report --fleet (report_fleet.c): args as SUTs of a fleet (tools/fleet.h),
+ * each SUT's report written by `report` (wultfw report's own entry, run
+ * in a child) into c->out/<sut>/, and c->out/index.html the fleet's page.
+ * 0, or an error said on stderr.
+ */
+int rep_fleet(const struct rep_cli *c, char **args, size_t n, int (*report)(int, char **));
+
 int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
 		 struct wfw_rep_result *res, struct wfw_reader **rd, char **owned);
 /* --list-metrics: every result's columns, units and what each is. */
