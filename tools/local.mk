@@ -38,3 +38,8 @@ tests_unit_test_explain_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/te
 tests_unit_test_explain_LDADD = tools/libwfw_tools.la core/libwfw_core.la tests/unit/libtestutil.la \
 	$(CUNIT_LIBS) -lm
 endif
+
+# calc --fleet and report --fleet: five made-up SUTs, one made worse (issue 33).
+TESTS += tests/integration/test_fleet.sh
+EXTRA_DIST += tests/integration/test_fleet.sh
+CLEANFILES += tests/integration/test_fleet.png
