@@ -34,29 +34,39 @@ static const char *pick_metric(const char *want, const struct wultfw_schema *s)
 	return NULL;
 }
 
-static int add_row(struct wfw_grouptab *t, struct wfw_statset *set, const char *label,
-		   size_t g)
+int group_summary_row(struct wfw_statset *set, const char *label, size_t g,
+		      struct wfw_grouptab_row *row)
 {
 	static const double p[] = { 50, 99, 99.9 };
-	struct wfw_grouptab_row row = { 0 };
 	struct wfw_summary sm;
 	int ret = wfw_statset_summary(set, 0, g, p, 3, &sm);
 
 	if (ret)
 		return ret;
-	snprintf(row.label, sizeof(row.label), "%s", label);
-	snprintf(row.state, sizeof(row.state), "%s",
+	memset(row, 0, sizeof(*row));
+	snprintf(row->label, sizeof(row->label), "%s", label);
+	snprintf(row->state, sizeof(row->state), "%s",
 		 g == SIZE_MAX ? "all" : wfw_statset_group_name(set, g));
-	row.count = sm.count;
-	row.median = sm.count ? sm.pct[0] : NAN;
-	row.p99 = sm.count ? sm.pct[1] : NAN;
-	row.p999 = sm.count ? sm.pct[2] : NAN;
-	row.max = sm.count ? sm.max : NAN;
-	return wfw_grouptab_add(t, &row);
+	row->count = sm.count;
+	row->median = sm.count ? sm.pct[0] : NAN;
+	row->p99 = sm.count ? sm.pct[1] : NAN;
+	row->p999 = sm.count ? sm.pct[2] : NAN;
+	row->max = sm.count ? sm.max : NAN;
+	row->others = NAN;
+	return 0;
+}
+
+static int add_row(struct wfw_grouptab *t, struct wfw_statset *set, const char *label,
+		   size_t g)
+{
+	struct wfw_grouptab_row row;
+	int ret = group_summary_row(set, label, g, &row);
+
+	return ret ? ret : wfw_grouptab_add(t, &row);
 }
 
 int grouptab_member(const struct group_cfg *c, const char *file, const char *label,
-		 struct wfw_grouptab *t, char *err, size_t len)
+		    struct wfw_grouptab *t, struct group_pool *pool, char *err, size_t len)
 {
 	struct wfw_statset_cfg cfg = { .exact_limit = c->exact_limit,
 				       .exact_memory = c->exact_memory };
@@ -108,6 +118,8 @@ int grouptab_member(const struct group_cfg *c, const char *file, const char *lab
 	if (!ret)
 		ret = add_row(t, &set, label, SIZE_MAX);
 	wfw_batch_free(&b);
+	if (!ret && pool && group_pool_add(pool, &set, rd, label))
+		return 0;	/* the pool keeps set and rd */
 	wfw_statset_free(&set);
 	wfw_reader_close(rd);
 	return ret;
@@ -126,7 +138,7 @@ int cpus_table(const char *exp, const struct group_cfg *cfg, struct wfw_grouptab
 		ret = -ENOENT, snprintf(err, len, "%s: no cpuN/ results", exp);
 	for (size_t i = 0; !ret && i < p.n; i++) {
 		snprintf(label, sizeof(label), "%u", p.cpu[i]);
-		ret = grouptab_member(cfg, p.file[i], label, t, err, len);
+		ret = grouptab_member(cfg, p.file[i], label, t, NULL, err, len);
 	}
 	if (ret == -ENOMEM)
 		snprintf(err, len, "out of memory");

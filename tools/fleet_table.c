@@ -18,13 +18,18 @@
 int fleet_table(const struct fleet *fl, const struct group_cfg *cfg, const char *who,
 		struct wfw_grouptab *t)
 {
+	struct group_pool pool = { 0 };
 	char err[1024];
 	int ret = 0;
 
 	memset(t, 0, sizeof(*t));
 	t->rule = &wfw_grouptab_suts;
 	for (size_t i = 0; i < fl->n && !ret; i++)
-		ret = grouptab_member(cfg, fl->m[i].file, fl->m[i].label, t, err, sizeof(err));
+		ret = grouptab_member(cfg, fl->m[i].file, fl->m[i].label, t, &pool, err,
+				      sizeof(err));
+	if (!ret)
+		ret = group_pool_rows(&pool, t);
+	group_pool_free(&pool);
 	if (ret == -ENOMEM)
 		fprintf(stderr, "wultfw %s: out of memory\n", who);
 	else if (ret)
@@ -63,9 +68,12 @@ void fleet_print_csv(const struct wfw_grouptab *t, FILE *f)
 	fprintf(f, "kind,SUT,C-state,count,median,p99,p99.9,max,others_p99.9,flag\n");
 	for (size_t i = 0; i < t->n; i++)
 		csv_row(t, &t->row[i], "sut", f);
-	for (size_t i = 0; i < ns; i++)
+	for (size_t i = 0; i < ns; i++) {
 		if (wfw_grouptab_reference(t, states[i], &ref))
 			csv_row(t, &ref, "reference", f);
+		if (wfw_grouptab_pooled(t, states[i]))
+			csv_row(t, wfw_grouptab_pooled(t, states[i]), "reference", f);
+	}
 }
 
 static void json_num(FILE *f, const char *key, double v)
@@ -128,12 +136,19 @@ void fleet_print_json(const struct wfw_grouptab *t, const char *const *links,
 		json_row(&t->row[i], link_of(fl, links, t->row[i].label), f);
 	}
 	fputs("],\n \"reference\": [", f);
-	for (size_t i = 0; i < ns; i++)
+	for (size_t i = 0; i < ns; i++) {
 		if (wfw_grouptab_reference(t, states[i], &ref)) {
 			fputs(k++ ? ",\n  " : "\n  ", f);
 			json_row(&ref, NULL, f);
 		}
-	fputs("]}\n", f);
+		if (wfw_grouptab_pooled(t, states[i])) {
+			fputs(k++ ? ",\n  " : "\n  ", f);
+			json_row(wfw_grouptab_pooled(t, states[i]), NULL, f);
+		}
+	}
+	fputs("],\n \"pooled_note\": ", f);
+	wfw_json_string(f, t->pooled_note);
+	fputs("}\n", f);
 }
 
 int calc_fleet(struct calc *c)

@@ -6,7 +6,7 @@ tools_libwfw_tools_la_SOURCES = tools/calc.h tools/calc_funcs.c tools/calc_load.
 # calc: an experiment's CPUs side by side
 tools_libwfw_tools_la_SOURCES += tools/calc_cpus.c
 # calc/report --fleet: SUTs side by side, the outliers flagged
-tools_libwfw_tools_la_SOURCES += tools/fleet.h tools/fleet_members.c tools/fleet_table.c \
+tools_libwfw_tools_la_SOURCES += tools/fleet.h tools/fleet_members.c tools/fleet_table.c tools/fleet_pool.c \
 	tools/report_fleet.c
 # calc --explain: where the time of a latency's tail went (doc/attribution.md)
 tools_libwfw_tools_la_SOURCES += tools/explain.c tools/explain_impl.h tools/explain_pass.c \

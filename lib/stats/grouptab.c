@@ -39,6 +39,26 @@ int wfw_grouptab_add(struct wfw_grouptab *t, const struct wfw_grouptab_row *row)
 	return 0;
 }
 
+int wfw_grouptab_add_pooled(struct wfw_grouptab *t, const struct wfw_grouptab_row *row)
+{
+	struct wfw_grouptab_row *r = realloc(t->pooled, (t->npooled + 1) * sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	t->pooled = r;
+	t->pooled[t->npooled++] = *row;
+	return 0;
+}
+
+const struct wfw_grouptab_row *wfw_grouptab_pooled(const struct wfw_grouptab *t,
+						   const char *state)
+{
+	for (size_t i = 0; i < t->npooled; i++)
+		if (!strcmp(t->pooled[i].state, state))
+			return &t->pooled[i];
+	return NULL;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -123,15 +143,22 @@ bool wfw_grouptab_reference(const struct wfw_grouptab *t, const char *state,
 size_t wfw_grouptab_states(const struct wfw_grouptab *t, const char **v, size_t max)
 {
 	size_t n = 0;
+	bool all = false;
 
 	for (size_t i = 0; i < t->n; i++) {
 		size_t k = 0;
 
+		if (!strcmp(t->row[i].state, "all")) {
+			all = true;
+			continue;
+		}
 		while (k < n && strcmp(v[k], t->row[i].state))
 			k++;
-		if (k == n && n < max)
+		if (k == n && n + 1 < max)	/* room for "all" kept */
 			v[n++] = t->row[i].state;
 	}
+	if (all && n < max)
+		v[n++] = "all";
 	return n;
 }
 
@@ -153,6 +180,7 @@ void wfw_grouptab_free(struct wfw_grouptab *t)
 	const struct wfw_grouptab_rule *rule = t->rule;
 
 	free(t->row);
+	free(t->pooled);
 	memset(t, 0, sizeof(*t));
 	t->rule = rule;
 }

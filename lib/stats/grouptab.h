@@ -47,10 +47,20 @@ struct wfw_grouptab {
 	char unit[32];
 	struct wfw_grouptab_row *row;
 	size_t n, cap;
+	/* Every member's datapoints as one, per C-state (label "pooled"). */
+	struct wfw_grouptab_row *pooled;
+	size_t npooled;
+	char pooled_note[300];	/* why there are none, if so */
 };
 
 /* Append a row (flags not yet set). 0 or -ENOMEM. */
 int wfw_grouptab_add(struct wfw_grouptab *t, const struct wfw_grouptab_row *row);
+
+/* Append a pooled row. 0 or -ENOMEM. */
+int wfw_grouptab_add_pooled(struct wfw_grouptab *t, const struct wfw_grouptab_row *row);
+/* The pooled row of `state`, or NULL. */
+const struct wfw_grouptab_row *wfw_grouptab_pooled(const struct wfw_grouptab *t,
+						   const char *state);
 
 /* Set every row's `others` and `flagged` by t->rule. */
 void wfw_grouptab_flag(struct wfw_grouptab *t);
@@ -63,7 +73,7 @@ void wfw_grouptab_flag(struct wfw_grouptab *t);
 bool wfw_grouptab_reference(const struct wfw_grouptab *t, const char *state,
 			    struct wfw_grouptab_row *ref);
 
-/* The states of t in first-seen order, each once: n filled into v. */
+/* The states of t in first-seen order, each once, "all" last: n filled into v. */
 size_t wfw_grouptab_states(const struct wfw_grouptab *t, const char **v, size_t max);
 
 /* The table as aligned text (markdown: a markdown table), rule stated. */

@@ -68,12 +68,19 @@ static void print_reference(const struct wfw_grouptab *t, FILE *f, bool markdown
 	size_t n = wfw_grouptab_states(t, states, 64);
 	struct wfw_grouptab_row ref;
 
-	fprintf(f, "\nThe group's reference: the median across %ss of each statistic:\n\n",
-		t->rule->member);
+	const struct wfw_grouptab_row *pooled;
+
+	fprintf(f, "\nThe group's reference: the median across %ss of each statistic (median),\nand every %s's datapoints as one (pooled):\n\n",
+		t->rule->member, t->rule->member);
 	print_head(t, f, markdown, lw);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (wfw_grouptab_reference(t, states[i], &ref))
 			print_row(t, &ref, f, markdown, lw);
+		if ((pooled = wfw_grouptab_pooled(t, states[i])))
+			print_row(t, pooled, f, markdown, lw);
+	}
+	if (t->pooled_note[0])
+		fprintf(f, "\nNo pooled rows: %s.\n", t->pooled_note);
 }
 
 void wfw_grouptab_print(const struct wfw_grouptab *t, FILE *f, bool markdown)

@@ -43,6 +43,8 @@ bad=$(grep OUTLIER out | awk '{ print $1 }' | sort -u | tr '\n' ' ')
 	fail "sut3's rows: $(grep '^sut3' out)"
 expect_in out "The group's reference: the median across SUTs" "the group's reference"
 grep -Eq '^median +all +3000 ' out && ok "the reference row of all" || fail "no reference row of all"
+grep -Eq '^pooled +all +15000 +[0-9.]+ +[0-9.]+ +300\.000 ' out && ok "the pooled row of all: sut3's tail in its p99.9" ||
+	fail "pooled row of all: $(grep '^pooled +all' out)"
 expect_in out "Flag rule: a SUT is flagged in a C-state when its p99.9 is more than 2 times the median p99.9 of the other SUTs in that C-state and above 1 us; 3 rows flagged." "the rule stated"
 
 # The same as JSON and CSV; results given one by one, a name twice.
@@ -59,6 +61,13 @@ expect_status 0 $? "calc --fleet -F csv of three results"
 expect_in out "kind,SUT,C-state,count,median,p99,p99.9,max,others_p99.9,flag" "the CSV header"
 expect_in out "sut,sut1-2,all,3000," "the second sut1 named sut1-2"
 grep -q '^sut,sut3,all,.*,OUTLIER$' out && ok "CSV: sut3 flagged" || fail "CSV: sut3 not flagged"
+# A SUT whose file has its columns elsewhere: its row, but no pooled rows.
+mkdir -p other/sut6/timer
+awk -F, 'BEGIN { OFS = "," } { print $2, $1, $3 }' fleet/sut1/timer/datapoints.csv >other/sut6/timer/datapoints.csv
+run out err calc --fleet fleet other
+expect_status 0 $? "calc --fleet of SUTs whose files differ"
+expect_in out "No pooled rows: SUT sut6's file cannot be pooled with the first's (its metric column is elsewhere in its file)." "why no pooled rows"
+grep -Eq '^sut6 +all +3000 ' out && ok "sut6 named by its directory" || fail "no row of sut6"
 run out err calc --fleet -m IntrLatency fleet
 expect_in out "IntrLatency (us) per SUT:" "-m chooses the metric"
 

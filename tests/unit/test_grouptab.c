@@ -83,6 +83,28 @@ static void test_fleet(void)
 	CU_ASSERT_DOUBLE_EQUAL(ref.max, 42, 1e-12);
 	CU_ASSERT_EQUAL(ref.count, 1000);
 	CU_ASSERT_FALSE(wfw_grouptab_reference(&t, "C6", &ref));
+	ref.count = 5000;
+	snprintf(ref.state, sizeof(ref.state), "C1");
+	CU_ASSERT_EQUAL(wfw_grouptab_add_pooled(&t, &ref), 0);
+	CU_ASSERT_PTR_NOT_NULL(wfw_grouptab_pooled(&t, "C1"));
+	CU_ASSERT_PTR_NULL(wfw_grouptab_pooled(&t, "all"));
+	wfw_grouptab_free(&t);
+}
+
+/* The C-states as first seen, "all" last whatever the rows' order. */
+static void test_states(void)
+{
+	struct wfw_grouptab t = { .rule = &wfw_grouptab_suts };
+	const char *v[8];
+
+	add(&t, "a", "C1", 1);
+	add(&t, "a", "all", 1);
+	add(&t, "b", "C6", 1);
+	add(&t, "b", "C1", 1);
+	CU_ASSERT_EQUAL(wfw_grouptab_states(&t, v, 8), 3);
+	CU_ASSERT_STRING_EQUAL(v[0], "C1");
+	CU_ASSERT_STRING_EQUAL(v[1], "C6");
+	CU_ASSERT_STRING_EQUAL(v[2], "all");
 	wfw_grouptab_free(&t);
 }
 
@@ -141,6 +163,7 @@ int main(void)
 	CU_add_test(s, "a fleet: the one bad SUT flagged, the reference", test_fleet);
 	CU_add_test(s, "a fleet: nothing flagged under the floor", test_floor);
 	CU_add_test(s, "the text", test_print);
+	CU_add_test(s, "C-states in order, all last", test_states);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();

@@ -134,8 +134,11 @@ function fleetPage() {
 		"'s name links to its own report.", "note"));
 	main.appendChild(el("h2", "Summary"));
 	main.appendChild(fleetTable(f, f.rows, false));
-	main.appendChild(el("h3", "The group's reference: the median across " + f.member + "s of each statistic"));
+	main.appendChild(el("h3", "The group's reference"));
 	main.appendChild(fleetTable(f, f.reference, true));
+	main.appendChild(el("p", "median: the median across " + f.member + "s of each statistic; " +
+		"pooled: every " + f.member + "'s datapoints as one distribution" +
+		(f.pooled_note ? " (none here: " + f.pooled_note + ")" : "") + ".", "note"));
 	var plots = el("div", null, "plots"), drawn = [];
 	main.appendChild(el("h2", "Per C-state"));
 	main.appendChild(plots);
