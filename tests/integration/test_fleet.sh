@@ -71,6 +71,12 @@ grep -Eq '^sut6 +all +3000 ' out && ok "sut6 named by its directory" || fail "no
 run out err calc --fleet -m IntrLatency fleet
 expect_in out "IntrLatency (us) per SUT:" "-m chooses the metric"
 
+# --help lists --fleet (bash completion takes the options from it).
+"$WULTFW" calc --help >h1 2>&1
+"$WULTFW" report --help >h2 2>&1
+grep -q -- '--fleet' h1 && grep -q -- '--fleet' h2 && ok "--help of calc and report lists --fleet" ||
+	fail "--fleet not in calc --help or report --help"
+
 # Bad input: one line naming the argument and what to do.
 mkdir -p empty
 run out err calc --fleet empty fleet
