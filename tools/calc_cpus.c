@@ -65,16 +65,31 @@ static int add_row(struct wfw_grouptab *t, struct wfw_statset *set, const char *
 	return ret ? ret : wfw_grouptab_add(t, &row);
 }
 
+/* Every row of rd into set. 0, or an error with err saying why. */
+static int read_all(struct wfw_reader *rd, struct wfw_statset *set, char *err, size_t len)
+{
+	struct wultfw_batch b = { 0 };
+	int ret = wfw_batch_alloc(&b, wfw_reader_schema(rd)->ncols, 65536);
+	long n = 0;
+
+	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
+		ret = wfw_statset_add(set, &b);
+		b.rows = 0;
+	}
+	if (!ret && n < 0)
+		ret = (int)n, snprintf(err, len, "%s", wfw_reader_error(rd));
+	wfw_batch_free(&b);
+	return ret;
+}
+
 int grouptab_member(const struct group_cfg *c, const char *file, const char *label,
 		    struct wfw_grouptab *t, struct group_pool *pool, char *err, size_t len)
 {
 	struct wfw_statset_cfg cfg = { .exact_limit = c->exact_limit,
 				       .exact_memory = c->exact_memory };
 	struct wfw_statset set = { 0 };
-	struct wultfw_batch b = { 0 };
 	struct wfw_reader *rd;
 	const char *metric;
-	long n = 0;
 	int ret = wfw_reader_open(&rd, file, err, len);
 
 	if (ret)
@@ -100,13 +115,7 @@ int grouptab_member(const struct group_cfg *c, const char *file, const char *lab
 		cfg.group_by = "ReqCState";
 	ret = wfw_statset_init(&set, wfw_reader_schema(rd), &cfg, err, len);
 	if (!ret)
-		ret = wfw_batch_alloc(&b, wfw_reader_schema(rd)->ncols, 65536);
-	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
-		ret = wfw_statset_add(&set, &b);
-		b.rows = 0;
-	}
-	if (!ret && n < 0)
-		ret = (int)n, snprintf(err, len, "%s", wfw_reader_error(rd));
+		ret = read_all(rd, &set, err, len);
 	if (!ret && !t->unit[0] && wfw_statset_metric(&set, 0)->unit)
 		snprintf(t->unit, sizeof(t->unit), "%s", wfw_statset_metric(&set, 0)->unit);
 	for (size_t i = 0; !ret && cfg.group_by && i < set.ngroups; i++) {
@@ -117,7 +126,6 @@ int grouptab_member(const struct group_cfg *c, const char *file, const char *lab
 	}
 	if (!ret)
 		ret = add_row(t, &set, label, SIZE_MAX);
-	wfw_batch_free(&b);
 	if (!ret && pool && group_pool_add(pool, &set, rd, label))
 		return 0;	/* the pool keeps set and rd */
 	wfw_statset_free(&set);

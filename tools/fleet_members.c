@@ -73,7 +73,7 @@ static void name_it(const struct fleet *fl, struct fleet_member *m, const char *
 	tidy(base);
 	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
 		if (!strcmp(base, taken[i]))
-			strcat(base, "-sut");
+			snprintf(base, sizeof(base), "%s-sut", taken[i]);
 	snprintf(m->label, sizeof(m->label), "%s", base);
 	for (size_t i = 0; i < fl->n; i++)
 		if (!strcmp(fl->m[i].label, m->label)) {

@@ -50,8 +50,11 @@ static int sut_report(const struct rep_cli *c, const struct fleet_member *m,
 	pid = fork();
 	if (pid < 0)
 		return -errno;
-	if (!pid)
-		_exit(report(argc, argv));
+	if (!pid) {	/* _exit: the parent's atexit handlers are the parent's */
+		st = report(argc, argv);
+		fflush(NULL);
+		_exit(st);
+	}
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
