@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tools/calc.h"
+#include "tools/fleet.h"
 #include "cliopts.h"
 #include "commands.h"
 #include "stats/hist.h"
@@ -136,6 +137,8 @@ static const struct wfw_cli_opt calc_opts[] = {
 	  .off = offsetof(struct calc_args, c.format), .set = set_json },
 	{ "explain", 0, WFW_CLI_CALL, "PCT", "explain the latency of the datapoints at or above percentile PCT (default 99.9) and of the largest; -m names the latency column (default: info.yml's attrib_latency), -c and -g group it; text or --json",
 	  .off = CALC, .set = set_explain, .optional = explain_word },
+	{ "fleet", 0, WFW_CLI_FLAG, NULL, "the results are SUTs of a fleet: one row per SUT per C-state of one metric (-m NAME; default WakeLatency, else the first *Latency), a SUT whose p99.9 is over twice the other SUTs' median (and over 1 unit) flagged OUTLIER; a RESULT may be a remote run's -o directory (HOST/EXPERIMENT/)",
+	  .off = offsetof(struct calc_args, c.fleet) },
 	WFW_CLI_JOBS(struct calc_args, c.jobs, "threads reading one file; by default the online CPUs, one for files under 8 MiB"),
 	{ "list-funcs", 0, WFW_CLI_CALL, NULL, "list the functions, with wult's names for them",
 	  .set = list_funcs },
@@ -161,12 +164,15 @@ static const struct wfw_cli calc_cli = {
 	.name = "calc",
 	.usage = "Usage: wultfw calc [OPTION]... RESULT...\n"
 		 "       wultfw calc --explain [PCT] [OPTION]... RESULT...\n"
+		 "       wultfw calc --fleet [-m METRIC] [OPTION]... RESULT...\n"
 		 "Statistics of measured datapoints. A RESULT is a result directory (its\n"
 		 "datapoints.csv, or else datapoints.wfb), a CSV file (written by wultfw or\n"
 		 "by wult) or a binary file. Several results are shown side by side.\n"
 		 "With --explain, where the latency of the datapoints at or above percentile\n"
 		 "PCT and of the largest went instead, by cause, from the columns the\n"
-		 "latency attribution adds to a result (doc/attribution.md).\n",
+		 "latency attribution adds to a result (doc/attribution.md).\n"
+		 "With --fleet, the results are SUTs of a lab: a row per SUT per C-state,\n"
+		 "the group's median as reference, outlying SUTs flagged OUTLIER.\n",
 	.epilog = "Values are in the column's unit (latencies in microseconds). Percentiles\n"
 		  "interpolate linearly between ranks (like numpy and pandas); std is the\n"
 		  "sample standard deviation. Empty cells, NaN and values out of range\n"
@@ -237,6 +243,20 @@ static enum wfw_cli_next explain_opts(const struct calc *c)
 	return WFW_CLI_NEXT;
 }
 
+/* --fleet: what of calc's other options it takes. */
+static enum wfw_cli_next fleet_opts(const struct calc *c)
+{
+	if (c->explain)
+		return wfw_cli_error(&calc_cli, "--fleet and --explain do different jobs: give one");
+	if (c->metrics.n > 1 || (c->metrics.n && strpbrk(c->metrics.v[0], "*?[")))
+		return wfw_cli_error(&calc_cli, "--fleet compares one metric: give -m one column name");
+	if (c->funcs_given || c->per_cstate)
+		return wfw_cli_error(&calc_cli, "--fleet prints its own columns, per C-state: leave -f, -c and -g out");
+	if (c->include || c->exclude)
+		return wfw_cli_error(&calc_cli, "--fleet takes every datapoint: leave --include/--exclude out (wultfw filter first)");
+	return WFW_CLI_NEXT;
+}
+
 /* Each result explained in turn; the first failure ends it. */
 static int explain_all(struct calc *c)
 {
@@ -256,7 +276,9 @@ int wfw_cmd_calc(int argc, char **argv)
 	enum wfw_cli_next next = wfw_cli_parse(&calc_cli, &a, argc, argv);
 	int ret;
 
-	if (next == WFW_CLI_NEXT && c->explain)
+	if (next == WFW_CLI_NEXT && c->fleet)
+		next = fleet_opts(c);
+	else if (next == WFW_CLI_NEXT && c->explain)
 		next = explain_opts(c);
 	if (next != WFW_CLI_NEXT) {
 		calc_free(c);
@@ -272,7 +294,7 @@ int wfw_cmd_calc(int argc, char **argv)
 	for (size_t i = 0; i < c->nres && c->res; i++)
 		c->res[i].arg = argv[optind + (int)i];
 	if (!ret)
-		ret = c->explain ? explain_all(c) : stats_all(c);
+		ret = c->fleet ? calc_fleet(c) : c->explain ? explain_all(c) : stats_all(c);
 	if (!ret && (fflush(stdout) || ferror(stdout))) {
 		fprintf(stderr, "wultfw calc: writing the output: %s\n", strerror(errno));
 		ret = -EIO;

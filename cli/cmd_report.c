@@ -53,6 +53,8 @@ static const struct wfw_cli_opt report_opts[] = {
 	{ "explain-top", 0, WFW_CLI_UINT, "N", "datapoints the explanation section of a latency with attribution lists, largest first, with their breakdown, C-state and the collectors' counters around them",
 	  .def = "20", .min = "0", .max = "1000", .unit = "datapoints", AT(explain_top) },
 	WFW_CLI_JOBS(struct rep_cli, jobs, "threads reading one file (by default the online CPUs, at most 8; one for files under 8 MiB), and writing the metrics' plots"),
+	{ "fleet", 0, WFW_CLI_FLAG, NULL, "the results are SUTs of a fleet: DIR/index.html compares them (calc --fleet's table, a plot per C-state, outlying SUTs flagged) and links to each SUT's own report in DIR/SUT/; -m names the one metric compared; a RESULT may be a remote run's -o directory",
+	  AT(fleet) },
 	{ "force", 'f', WFW_CLI_FLAG, NULL, "replace DIR if it holds a report", AT(force) },
 	WFW_CLI_END
 };
@@ -71,7 +73,9 @@ static const struct wfw_cli report_cli = {
 		 "it explains, where the time went: its composition by percentile band,\n"
 		 "the tail's causes in words (as calc --explain) and its largest\n"
 		 "datapoints; a result with collectors, a Timeline tab.\n"
-		 "The directory opens from file:// without network: open index.html.\n",
+		 "The directory opens from file:// without network: open index.html.\n"
+		 "With --fleet, the results are SUTs of a lab: one page of a row per SUT\n"
+		 "per C-state, outliers flagged, each SUT's own report linked.\n",
 	.opts = report_opts,
 	.operand = "RESULT", .min_operands = 1, .max_operands = REP_MAX,
 };
@@ -94,6 +98,27 @@ static int check_ids(const struct rep_cli *c, int nres)
 	return -1;
 }
 
+/* --fleet: what of report's other options it takes; -1 to go on. */
+static int check_fleet(const struct rep_cli *c)
+{
+	const char *bad = c->ids.n ? "--reportids (each SUT is named by its info.yml host)" :
+			  c->list ? "--list-metrics (list one SUT's)" :
+			  c->include || c->exclude ? "--include/--exclude (wultfw filter first)" :
+			  c->xaxes.n || c->yaxes.n || c->hist.n || c->chist.n || c->group_by ?
+			  "--xaxes, --yaxes, --hist, --chist and -g (each SUT's report has its defaults)" :
+			  NULL;
+
+	if (bad) {
+		wfw_cli_error(&report_cli, "--fleet takes no %s", bad);
+		return 2;
+	}
+	if (c->metrics.n > 1 || (c->metrics.n && strpbrk(c->metrics.v[0], "*?["))) {
+		wfw_cli_error(&report_cli, "--fleet compares one metric: give -m one column name");
+		return 2;
+	}
+	return -1;
+}
+
 /* Returns -1 to go on with optind at the first RESULT, else the exit status. */
 static int parse_args(struct rep_cli *c, int argc, char **argv)
 {
@@ -104,7 +129,7 @@ static int parse_args(struct rep_cli *c, int argc, char **argv)
 	c->jobs_given = c->jobs != 0;
 	if (!c->jobs)
 		c->jobs = wfw_cli_online_cpus();
-	return check_ids(c, argc - optind);
+	return c->fleet ? check_fleet(c) : check_ids(c, argc - optind);
 }
 
 /* The collectors' files, in the directory of r's data file. */
@@ -316,6 +341,10 @@ int wfw_cmd_report(int argc, char **argv)
 
 	if (ret >= 0)
 		goto out;
+	if (c.fleet) {
+		ret = rep_fleet(&c, argv + optind, (size_t)(argc - optind), wfw_cmd_report) ? 1 : 0;
+		goto out;
+	}
 	/* Each CPU of an experiment of several CPUs is a result of its own. */
 	ret = rep_cpu_args(argv + optind, (size_t)(argc - optind), c.ids.n > 0,
 			   &args);

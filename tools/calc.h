@@ -58,6 +58,7 @@ struct calc {
 	size_t exact_limit, exact_memory;
 	bool explain;		/* --explain: where the tail's time went */
 	bool funcs_given;	/* -f on the command line */
+	bool fleet;		/* --fleet: the results as SUTs (fleet.h) */
 	double explain_pct;	/* its percentile */
 	struct calc_result *res;
 	size_t nres;
@@ -78,20 +79,50 @@ void calc_result_free(struct calc_result *r);
 int calc_print_table(struct calc *c);
 /*
  * r an experiment of several CPUs (calc_cpus.c): its CPUs side by side,
- * flagged as stats/cputab.h says, onto f (table and markdown formats).
+ * flagged as stats/grouptab.h says, onto f (table and markdown formats).
  */
 int calc_cpus(const struct calc *c, const struct calc_result *r, FILE *f);
 
-struct wfw_cputab;
-struct cpus_cfg {
+struct wfw_grouptab;
+struct wfw_grouptab_row;
+struct group_cfg {
 	size_t exact_limit, exact_memory;	/* as calc's -e, -M */
 	const char *metric;	/* NULL or not a column: WakeLatency, ... */
+	const char *metric_opt;	/* the option naming it, for errors (NULL: -m) */
+	bool strict;		/* metric not a column: an error, not the default */
 };
+/*
+ * Every member's datapoints as one distribution (fleet_pool.c): the
+ * first member's statistics, the others' merged in while their files have
+ * its columns (else off, with why).
+ */
+struct group_pool {
+	struct wfw_statset set;
+	struct wfw_reader *rd;	/* the first member's: set's schema */
+	bool have, off;
+	char why[256];
+};
+/* Take set (and rd: true, they are the pool's now) or merge it in (false). */
+bool group_pool_add(struct group_pool *p, struct wfw_statset *set, struct wfw_reader *rd,
+		    const char *label);
+/* The pooled rows (label "pooled") of t's C-states into t. 0 or -ENOMEM. */
+int group_pool_rows(struct group_pool *p, struct wfw_grouptab *t);
+void group_pool_free(struct group_pool *p);
+/* Row g (SIZE_MAX: all) of metric 0 of set. 0 or an error of the summary. */
+int group_summary_row(struct wfw_statset *set, const char *label, size_t g,
+		      struct wfw_grouptab_row *row);
+/*
+ * One member's data file (label: its name in the table) into t: a row
+ * per C-state, then "all", of cfg's metric (or the one t has already);
+ * into pool too (NULL: none). 0, or a negative errno with err saying why.
+ */
+int grouptab_member(const struct group_cfg *cfg, const char *file, const char *label,
+		    struct wfw_grouptab *t, struct group_pool *pool, char *err, size_t len);
 /*
  * The table of experiment exp's CPUs (each CPU's file read on its own),
  * flagged. 0, or a negative errno with err saying why.
  */
-int cpus_table(const char *exp, const struct cpus_cfg *cfg, struct wfw_cputab *t,
+int cpus_table(const char *exp, const struct group_cfg *cfg, struct wfw_grouptab *t,
 	       char *err, size_t len);
 int calc_print_json(struct calc *c);
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * calc on an experiment of several CPUs (datafmt/percpu.h): after the
- * usual table, its CPUs side by side (stats/cputab.h), each CPU's result
- * read on its own so its C-states are its own.
+ * usual table, its CPUs side by side (stats/grouptab.h), each CPU's result
+ * read on its own so its C-states are its own. grouptab_member() reads one
+ * member's file for the fleet table too (calc_fleet.c).
  */
 #include "config.h"
 
@@ -14,7 +15,7 @@
 
 #include "tools/calc.h"
 #include "datafmt/percpu.h"
-#include "stats/cputab.h"
+#include "stats/grouptab.h"
 
 /* The metric asked for if a column, else WakeLatency, else a "*Latency". */
 static const char *pick_metric(const char *want, const struct wultfw_schema *s)
@@ -33,44 +34,76 @@ static const char *pick_metric(const char *want, const struct wultfw_schema *s)
 	return NULL;
 }
 
-static int add_row(struct wfw_cputab *t, struct wfw_statset *set, unsigned cpu,
-		   size_t g)
+int group_summary_row(struct wfw_statset *set, const char *label, size_t g,
+		      struct wfw_grouptab_row *row)
 {
 	static const double p[] = { 50, 99, 99.9 };
-	struct wfw_cputab_row row = { .cpu = cpu };
 	struct wfw_summary sm;
 	int ret = wfw_statset_summary(set, 0, g, p, 3, &sm);
 
 	if (ret)
 		return ret;
-	snprintf(row.state, sizeof(row.state), "%s",
+	memset(row, 0, sizeof(*row));
+	snprintf(row->label, sizeof(row->label), "%s", label);
+	snprintf(row->state, sizeof(row->state), "%s",
 		 g == SIZE_MAX ? "all" : wfw_statset_group_name(set, g));
-	row.count = sm.count;
-	row.median = sm.count ? sm.pct[0] : NAN;
-	row.p99 = sm.count ? sm.pct[1] : NAN;
-	row.p999 = sm.count ? sm.pct[2] : NAN;
-	row.max = sm.count ? sm.max : NAN;
-	return wfw_cputab_add(t, &row);
+	row->count = sm.count;
+	row->median = sm.count ? sm.pct[0] : NAN;
+	row->p99 = sm.count ? sm.pct[1] : NAN;
+	row->p999 = sm.count ? sm.pct[2] : NAN;
+	row->max = sm.count ? sm.max : NAN;
+	row->others = NAN;
+	return 0;
 }
 
-/* One CPU's file into t: a row per C-state, then "all". */
-static int one_cpu(const struct cpus_cfg *c, const char *file, unsigned cpu,
-		   struct wfw_cputab *t, char *err, size_t len)
+static int add_row(struct wfw_grouptab *t, struct wfw_statset *set, const char *label,
+		   size_t g)
+{
+	struct wfw_grouptab_row row;
+	int ret = group_summary_row(set, label, g, &row);
+
+	return ret ? ret : wfw_grouptab_add(t, &row);
+}
+
+/* Every row of rd into set. 0, or an error with err saying why. */
+static int read_all(struct wfw_reader *rd, struct wfw_statset *set, char *err, size_t len)
+{
+	struct wultfw_batch b = { 0 };
+	int ret = wfw_batch_alloc(&b, wfw_reader_schema(rd)->ncols, 65536);
+	long n = 0;
+
+	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
+		ret = wfw_statset_add(set, &b);
+		b.rows = 0;
+	}
+	if (!ret && n < 0)
+		ret = (int)n, snprintf(err, len, "%s", wfw_reader_error(rd));
+	wfw_batch_free(&b);
+	return ret;
+}
+
+int grouptab_member(const struct group_cfg *c, const char *file, const char *label,
+		    struct wfw_grouptab *t, struct group_pool *pool, char *err, size_t len)
 {
 	struct wfw_statset_cfg cfg = { .exact_limit = c->exact_limit,
 				       .exact_memory = c->exact_memory };
 	struct wfw_statset set = { 0 };
-	struct wultfw_batch b = { 0 };
 	struct wfw_reader *rd;
 	const char *metric;
-	long n = 0;
 	int ret = wfw_reader_open(&rd, file, err, len);
 
 	if (ret)
 		return ret;
+	if (c->strict && c->metric && wfw_schema_find(wfw_reader_schema(rd), c->metric) < 0) {
+		snprintf(err, len, "%s: no column '%s' (%s); --list-metrics of wultfw report lists them",
+			 file, c->metric, c->metric_opt ? c->metric_opt : "-m");
+		wfw_reader_close(rd);
+		return -ENOENT;
+	}
 	metric = t->metric[0] ? t->metric : pick_metric(c->metric, wfw_reader_schema(rd));
 	if (!metric) {
-		snprintf(err, len, "%s: no latency column to put the CPUs side by side; name one with -m", file);
+		snprintf(err, len, "%s: no latency column to put the %ss side by side; name one with %s", file,
+			 t->rule->member, c->metric_opt ? c->metric_opt : "-m");
 		wfw_reader_close(rd);
 		return -ENOENT;
 	}
@@ -82,54 +115,53 @@ static int one_cpu(const struct cpus_cfg *c, const char *file, unsigned cpu,
 		cfg.group_by = "ReqCState";
 	ret = wfw_statset_init(&set, wfw_reader_schema(rd), &cfg, err, len);
 	if (!ret)
-		ret = wfw_batch_alloc(&b, wfw_reader_schema(rd)->ncols, 65536);
-	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
-		ret = wfw_statset_add(&set, &b);
-		b.rows = 0;
-	}
-	if (!ret && n < 0)
-		ret = (int)n, snprintf(err, len, "%s", wfw_reader_error(rd));
+		ret = read_all(rd, &set, err, len);
 	if (!ret && !t->unit[0] && wfw_statset_metric(&set, 0)->unit)
 		snprintf(t->unit, sizeof(t->unit), "%s", wfw_statset_metric(&set, 0)->unit);
 	for (size_t i = 0; !ret && cfg.group_by && i < set.ngroups; i++) {
 		size_t g = wfw_statset_group_at(&set, i);
 
 		if (wfw_statset_group_count(&set, g))
-			ret = add_row(t, &set, cpu, g);
+			ret = add_row(t, &set, label, g);
 	}
 	if (!ret)
-		ret = add_row(t, &set, cpu, SIZE_MAX);
-	wfw_batch_free(&b);
+		ret = add_row(t, &set, label, SIZE_MAX);
+	if (!ret && pool && group_pool_add(pool, &set, rd, label))
+		return 0;	/* the pool keeps set and rd */
 	wfw_statset_free(&set);
 	wfw_reader_close(rd);
 	return ret;
 }
 
-int cpus_table(const char *exp, const struct cpus_cfg *cfg, struct wfw_cputab *t,
+int cpus_table(const char *exp, const struct group_cfg *cfg, struct wfw_grouptab *t,
 	       char *err, size_t len)
 {
 	struct wfw_percpu p;
+	char label[16];
 	int ret = wfw_percpu_find(&p, exp, err, len);
 
 	memset(t, 0, sizeof(*t));
+	t->rule = &wfw_grouptab_cpus;
 	if (!ret && !p.n)
 		ret = -ENOENT, snprintf(err, len, "%s: no cpuN/ results", exp);
-	for (size_t i = 0; !ret && i < p.n; i++)
-		ret = one_cpu(cfg, p.file[i], p.cpu[i], t, err, len);
+	for (size_t i = 0; !ret && i < p.n; i++) {
+		snprintf(label, sizeof(label), "%u", p.cpu[i]);
+		ret = grouptab_member(cfg, p.file[i], label, t, NULL, err, len);
+	}
 	if (ret == -ENOMEM)
 		snprintf(err, len, "out of memory");
 	if (!ret)
-		wfw_cputab_flag(t);
+		wfw_grouptab_flag(t);
 	wfw_percpu_free(&p);
 	return ret;
 }
 
 int calc_cpus(const struct calc *c, const struct calc_result *r, FILE *f)
 {
-	struct cpus_cfg cfg = { .exact_limit = c->exact_limit,
+	struct group_cfg cfg = { .exact_limit = c->exact_limit,
 				.exact_memory = c->exact_memory,
 				.metric = c->metrics.n == 1 ? c->metrics.v[0] : NULL };
-	struct wfw_cputab t;
+	struct wfw_grouptab t;
 	char err[600];
 	int ret;
 
@@ -143,10 +175,10 @@ int calc_cpus(const struct calc *c, const struct calc_result *r, FILE *f)
 	ret = cpus_table(r->path, &cfg, &t, err, sizeof(err));
 	if (!ret) {
 		fprintf(f, "\n%s:", r->arg);
-		wfw_cputab_print(&t, f, c->format == CALC_MARKDOWN);
+		wfw_grouptab_print(&t, f, c->format == CALC_MARKDOWN);
 	} else {
 		fprintf(stderr, "wultfw calc: %s\n", err);
 	}
-	wfw_cputab_free(&t);
+	wfw_grouptab_free(&t);
 	return ret;
 }

@@ -5,6 +5,9 @@ noinst_LTLIBRARIES += tools/libwfw_tools.la
 tools_libwfw_tools_la_SOURCES = tools/calc.h tools/calc_funcs.c tools/calc_load.c tools/calc_print.c
 # calc: an experiment's CPUs side by side
 tools_libwfw_tools_la_SOURCES += tools/calc_cpus.c
+# calc/report --fleet: SUTs side by side, the outliers flagged
+tools_libwfw_tools_la_SOURCES += tools/fleet.h tools/fleet_members.c tools/fleet_table.c tools/fleet_pool.c \
+	tools/report_fleet.c
 # calc --explain: where the time of a latency's tail went (doc/attribution.md)
 tools_libwfw_tools_la_SOURCES += tools/explain.c tools/explain_impl.h tools/explain_pass.c \
 	tools/explain_collect.c tools/explain_parts.c tools/explain_read.c tools/explain_read.h \
@@ -35,3 +38,8 @@ tests_unit_test_explain_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/te
 tests_unit_test_explain_LDADD = tools/libwfw_tools.la core/libwfw_core.la tests/unit/libtestutil.la \
 	$(CUNIT_LIBS) -lm
 endif
+
+# calc --fleet and report --fleet: five made-up SUTs, one made worse (issue 33).
+TESTS += tests/integration/test_fleet.sh
+EXTRA_DIST += tests/integration/test_fleet.sh
+CLEANFILES += tests/integration/test_fleet.png

@@ -16,7 +16,7 @@
 #include "datafmt/locate.h"
 #include "datafmt/percpu.h"
 #include "report_prep.h"
-#include "stats/cputab.h"
+#include "stats/grouptab.h"
 #include "tools/calc.h"
 
 /* Append s (copied) to the list; -ENOMEM or -E2BIG past REP_MAX. */
@@ -87,26 +87,26 @@ void rep_args_free(struct rep_args *a)
 }
 
 /* One experiment's flag as a paragraph of the report's description. */
-static void note_one(FILE *f, const char *arg, const struct wfw_cputab *t)
+static void note_one(FILE *f, const char *arg, const struct wfw_grouptab *t)
 {
 	size_t flagged = 0;
 
 	fprintf(f, "\n\nCPUs of `%s` side by side (%s p99.9): ", arg, t->metric);
 	for (size_t i = 0; i < t->n; i++) {
-		const struct wfw_cputab_row *r = &t->row[i];
+		const struct wfw_grouptab_row *r = &t->row[i];
 
 		if (!r->flagged)
 			continue;
-		fprintf(f, "%s*cpu%u stands out* in %s: %.3f %s, %.1f times the other CPUs' median %.3f",
-			flagged++ ? "; " : "", r->cpu, r->state, r->p999, t->unit,
+		fprintf(f, "%s*cpu%s stands out* in %s: %.3f %s, %.1f times the other CPUs' median %.3f",
+			flagged++ ? "; " : "", r->label, r->state, r->p999, t->unit,
 			r->p999 / r->others, r->others);
 	}
-	fprintf(f, "%s. Rule: %s.", flagged ? "" : "no CPU stands out", wfw_cputab_rule());
+	fprintf(f, "%s. Rule: %s.", flagged ? "" : "no CPU stands out", wfw_grouptab_rule_text(t));
 }
 
 char *rep_cpu_note(char **args, size_t n, const char *descr)
 {
-	const struct cpus_cfg cfg = { .exact_limit = CALC_DEF_EXACT_LIMIT,
+	const struct group_cfg cfg = { .exact_limit = CALC_DEF_EXACT_LIMIT,
 				      .exact_memory = CALC_DEF_EXACT_MEMORY };
 	char path[PATH_MAX], err[1024], *buf = NULL;
 	size_t len = 0, found = 0;
@@ -116,7 +116,7 @@ char *rep_cpu_note(char **args, size_t n, const char *descr)
 		return NULL;
 	fputs(descr ? descr : "", f);
 	for (size_t i = 0; i < n; i++) {
-		struct wfw_cputab t;
+		struct wfw_grouptab t;
 
 		if (wfw_result_locate(args[i], path, sizeof(path), err, sizeof(err)) ||
 		    !wfw_percpu_is_dir(path))
@@ -127,12 +127,12 @@ char *rep_cpu_note(char **args, size_t n, const char *descr)
 			note_one(f, args[i], &t);
 			for (size_t k = 0; k < t.n; k++)
 				if (t.row[k].flagged)
-					fprintf(stderr, "wultfw report: %s: cpu%u stands out in %s (p99.9 %.3f, %.1fx the others' median)\n",
-						args[i], t.row[k].cpu, t.row[k].state, t.row[k].p999,
+					fprintf(stderr, "wultfw report: %s: cpu%s stands out in %s (p99.9 %.3f, %.1fx the others' median)\n",
+						args[i], t.row[k].label, t.row[k].state, t.row[k].p999,
 						t.row[k].p999 / t.row[k].others);
 			found++;
 		}
-		wfw_cputab_free(&t);
+		wfw_grouptab_free(&t);
 	}
 	if (fclose(f) || !found) {
 		free(buf);

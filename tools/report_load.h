@@ -22,6 +22,7 @@ struct rep_cli {
 	const char *out, *title, *descr, *include, *exclude, *group_by;
 	struct wfw_names ids, metrics, xaxes, yaxes, hist, chist;
 	bool list, force, jobs_given;
+	bool fleet;		/* --fleet: the results as SUTs (tools/fleet.h) */
 	unsigned jobs;
 	unsigned explain_top;	/* datapoints an explanation lists */
 };

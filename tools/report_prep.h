@@ -32,10 +32,18 @@ int rep_cpu_args(char **args, size_t n, bool ids, struct rep_args *a);
 void rep_args_free(struct rep_args *a);
 /*
  * descr with a paragraph per experiment of several CPUs among args: which
- * CPU's tail stands out (stats/cputab.h), also said on stderr; malloc'ed,
+ * CPU's tail stands out (stats/grouptab.h), also said on stderr; malloc'ed,
  * or NULL when there is none (or no memory): keep descr then.
  */
 char *rep_cpu_note(char **args, size_t n, const char *descr);
+
+/*
+ * report --fleet (report_fleet.c): args as SUTs of a fleet (tools/fleet.h),
+ * each SUT's report written by `report` (wultfw report's own entry, run
+ * in a child) into c->out/<sut>/, and c->out/index.html the fleet's page.
+ * 0, or an error said on stderr.
+ */
+int rep_fleet(const struct rep_cli *c, char **args, size_t n, int (*report)(int, char **));
 
 int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
 		 struct wfw_rep_result *res, struct wfw_reader **rd, char **owned);

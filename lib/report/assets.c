@@ -147,6 +147,13 @@ static const char *const page_files[] = {
 };
 #define NPAGE_FILES (sizeof(page_files) / sizeof(page_files[0]))
 
+/* The fleet page's files (report --fleet): each from, and its name in dir. */
+static const char *const fleet_files[][2] = {
+	{ "fleet.html", "index.html" }, { "fleet.js", "fleet.js" },
+	{ "report.css", "report.css" },
+};
+#define NFLEET_FILES (sizeof(fleet_files) / sizeof(fleet_files[0]))
+
 /* Does dir hold every one of them? (A partial or older install may not.) */
 static bool whole_page(const char *dir)
 {
@@ -154,6 +161,11 @@ static bool whole_page(const char *dir)
 
 	for (size_t i = 0; i < NPAGE_FILES; i++) {
 		snprintf(probe, sizeof(probe), "%s/%s", dir, page_files[i]);
+		if (access(probe, R_OK))
+			return false;
+	}
+	for (size_t i = 0; i < NFLEET_FILES; i++) {
+		snprintf(probe, sizeof(probe), "%s/%s", dir, fleet_files[i][0]);
 		if (access(probe, R_OK))
 			return false;
 	}
@@ -200,7 +212,7 @@ static const char *plotly_js(const char *built, const char **var)
 	return NULL;
 }
 
-int wfw_report_copy_assets(const char *dir, char *err, size_t errlen)
+static int copy_page(const char *dir, bool fleet, char *err, size_t errlen)
 {
 	char src[PATH_MAX], built[PATH_MAX], from[PATH_MAX];
 	const char *avar, *pvar, *adir, *plotly;
@@ -219,11 +231,25 @@ int wfw_report_copy_assets(const char *dir, char *err, size_t errlen)
 			 plotly, strerror(errno));
 		return -ENOENT;
 	}
-	for (size_t i = 0; i < NPAGE_FILES && !ret; i++) {
+	for (size_t i = 0; !fleet && i < NPAGE_FILES && !ret; i++) {
 		snprintf(from, sizeof(from), "%s/%s", adir, page_files[i]);
 		ret = copy_file(from, avar, dir, page_files[i], err, errlen);
+	}
+	for (size_t i = 0; fleet && i < NFLEET_FILES && !ret; i++) {
+		snprintf(from, sizeof(from), "%s/%s", adir, fleet_files[i][0]);
+		ret = copy_file(from, avar, dir, fleet_files[i][1], err, errlen);
 	}
 	if (!ret)
 		ret = copy_file(plotly, pvar, dir, "plotly.min.js", err, errlen);
 	return ret;
+}
+
+int wfw_report_copy_assets(const char *dir, char *err, size_t errlen)
+{
+	return copy_page(dir, false, err, errlen);
+}
+
+int wfw_report_copy_fleet_assets(const char *dir, char *err, size_t errlen)
+{
+	return copy_page(dir, true, err, errlen);
 }

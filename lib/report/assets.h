@@ -19,6 +19,8 @@ int wfw_report_prepare_dir(const char *dir, bool force, char *err,
  * ($WULTFW_PLOTLY_JS or the one configure found) into dir.
  */
 int wfw_report_copy_assets(const char *dir, char *err, size_t errlen);
+/* The same for report --fleet's page (fleet.html as index.html, fleet.js). */
+int wfw_report_copy_fleet_assets(const char *dir, char *err, size_t errlen);
 
 /*
  * A build tree's wultfw: the sources' page directory and the plotly.js

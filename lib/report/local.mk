@@ -67,6 +67,7 @@ dist_reportassets_DATA = lib/report/assets/index.html \
 	lib/report/assets/timeline.js lib/report/assets/explain.js \
 	lib/report/assets/skid.js lib/report/assets/telemetry.js \
 	lib/report/assets/descr.js \
+	lib/report/assets/fleet.html lib/report/assets/fleet.js \
 	lib/report/assets/report.css
 # plotly.js as configure found it, installed beside the page so that an
 # installed wultfw (and the Debian package) needs no npm; never in git or

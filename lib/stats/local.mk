@@ -9,7 +9,7 @@ lib_stats_libwfw_stats_la_SOURCES = \
 	lib/stats/stats.c lib/stats/stats.h \
 	lib/stats/statset.c lib/stats/statset.h \
 	lib/stats/table.c lib/stats/table.h \
-	lib/stats/cputab.c lib/stats/cputab.h \
+	lib/stats/grouptab.c lib/stats/grouptab_print.c lib/stats/grouptab.h \
 	lib/stats/report.c lib/stats/report.h
 lib_stats_libwfw_stats_la_LIBADD = -lm
 
@@ -45,10 +45,10 @@ tests_unit_test_stats_many_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_stats_many_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
 endif
 if HAVE_CUNIT
-# The per-CPU table's flag (calc and report on an experiment of several CPUs).
-check_PROGRAMS += tests/unit/test_cputab
-TESTS += tests/unit/test_cputab
-tests_unit_test_cputab_SOURCES = tests/unit/test_cputab.c
-tests_unit_test_cputab_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_cputab_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+# The table of a group's members and its flag (calc and report: CPUs of an experiment, SUTs of a fleet).
+check_PROGRAMS += tests/unit/test_grouptab
+TESTS += tests/unit/test_grouptab
+tests_unit_test_grouptab_SOURCES = tests/unit/test_grouptab.c
+tests_unit_test_grouptab_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_grouptab_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
 endif
