@@ -200,12 +200,15 @@ static void warn_unlike(const struct calc *c)
 	free(args);
 }
 
-/* Experiments of several CPUs: their CPUs side by side, after the table. */
+/*
+ * Experiments of several CPUs: their CPUs side by side, after the table
+ * (JSON: in each result's object, calc_print_json()).
+ */
 static int cpus_all(struct calc *c)
 {
 	int ret = 0;
 
-	for (size_t i = 0; i < c->nres && !ret; i++)
+	for (size_t i = 0; i < c->nres && !ret && c->format != CALC_JSON; i++)
 		ret = calc_cpus(c, &c->res[i], stdout);
 	return ret;
 }

@@ -78,7 +78,8 @@ void calc_result_free(struct calc_result *r);
 int calc_print_table(struct calc *c);
 /*
  * r an experiment of several CPUs (calc_cpus.c): its CPUs side by side,
- * flagged as stats/cputab.h says, onto f (table and markdown formats).
+ * of the rows --include/--exclude select, flagged as stats/cputab.h says,
+ * onto f in c's format (JSON: a "cpus" member of r's object, from ",").
  */
 int calc_cpus(const struct calc *c, const struct calc_result *r, FILE *f);
 
@@ -86,7 +87,16 @@ struct wfw_cputab;
 struct cpus_cfg {
 	size_t exact_limit, exact_memory;	/* as calc's -e, -M */
 	const char *metric;	/* NULL or not a column: WakeLatency, ... */
+	const char *include, *exclude;	/* NULL: every row */
 };
+
+/*
+ * The table t as CSV after a blank line (a table of its own, with the
+ * result `arg` in each row), or as the JSON member ',"cpus": {...}'
+ * (calc_cpus_fmt.c).
+ */
+void calc_cpus_csv(const struct wfw_cputab *t, const char *arg, FILE *f);
+void calc_cpus_json(const struct wfw_cputab *t, FILE *f);
 /*
  * The table of experiment exp's CPUs (each CPU's file read on its own),
  * flagged. 0, or a negative errno with err saying why.

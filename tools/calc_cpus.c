@@ -53,24 +53,29 @@ static int add_row(struct wfw_cputab *t, struct wfw_statset *set, unsigned cpu,
 	return wfw_cputab_add(t, &row);
 }
 
-/* One CPU's file into t: a row per C-state, then "all". */
-static int one_cpu(const struct cpus_cfg *c, const char *file, unsigned cpu,
-		   struct wfw_cputab *t, char *err, size_t len)
+/*
+ * CPU number `at` of exp (in its order) into t: a row per C-state, then "all". Its rows are
+ * selected as in the whole experiment (with its CPU column; `index` from
+ * *first, the rows of the CPUs before it), *first moved past them.
+ */
+static int one_cpu(const struct cpus_cfg *c, const char *exp, size_t at, unsigned cpu,
+		   uint64_t *first, struct wfw_cputab *t, char *err, size_t len)
 {
 	struct wfw_statset_cfg cfg = { .exact_limit = c->exact_limit,
 				       .exact_memory = c->exact_memory };
 	struct wfw_statset set = { 0 };
+	struct wfw_select sel = { 0 };
 	struct wultfw_batch b = { 0 };
 	struct wfw_reader *rd;
 	const char *metric;
 	long n = 0;
-	int ret = wfw_reader_open(&rd, file, err, len);
+	int ret = wfw_percpu_reader_open_one(&rd, exp, at, err, len);
 
 	if (ret)
 		return ret;
 	metric = t->metric[0] ? t->metric : pick_metric(c->metric, wfw_reader_schema(rd));
 	if (!metric) {
-		snprintf(err, len, "%s: no latency column to put the CPUs side by side; name one with -m", file);
+		snprintf(err, len, "%s/cpu%u: no latency column to put the CPUs side by side; name one with -m", exp, cpu);
 		wfw_reader_close(rd);
 		return -ENOENT;
 	}
@@ -82,11 +87,19 @@ static int one_cpu(const struct cpus_cfg *c, const char *file, unsigned cpu,
 		cfg.group_by = "ReqCState";
 	ret = wfw_statset_init(&set, wfw_reader_schema(rd), &cfg, err, len);
 	if (!ret)
+		ret = wfw_select_init(&sel, c->include, c->exclude, wfw_reader_schema(rd),
+				      err, len);
+	sel.next_index = *first;
+	if (!ret)
 		ret = wfw_batch_alloc(&b, wfw_reader_schema(rd)->ncols, 65536);
 	while (!ret && (n = wfw_reader_read(rd, &b)) > 0) {
-		ret = wfw_statset_add(&set, &b);
+		if (wfw_select_batch(&sel, &b))
+			ret = -EINVAL, snprintf(err, len, "%s: %s", exp, sel.err);
+		if (!ret)
+			ret = wfw_statset_add(&set, &b);
 		b.rows = 0;
 	}
+	*first = sel.next_index;
 	if (!ret && n < 0)
 		ret = (int)n, snprintf(err, len, "%s", wfw_reader_error(rd));
 	if (!ret && !t->unit[0] && wfw_statset_metric(&set, 0)->unit)
@@ -100,6 +113,7 @@ static int one_cpu(const struct cpus_cfg *c, const char *file, unsigned cpu,
 	if (!ret)
 		ret = add_row(t, &set, cpu, SIZE_MAX);
 	wfw_batch_free(&b);
+	wfw_select_free(&sel);
 	wfw_statset_free(&set);
 	wfw_reader_close(rd);
 	return ret;
@@ -109,13 +123,14 @@ int cpus_table(const char *exp, const struct cpus_cfg *cfg, struct wfw_cputab *t
 	       char *err, size_t len)
 {
 	struct wfw_percpu p;
+	uint64_t first = 0;
 	int ret = wfw_percpu_find(&p, exp, err, len);
 
 	memset(t, 0, sizeof(*t));
 	if (!ret && !p.n)
 		ret = -ENOENT, snprintf(err, len, "%s: no cpuN/ results", exp);
 	for (size_t i = 0; !ret && i < p.n; i++)
-		ret = one_cpu(cfg, p.file[i], p.cpu[i], t, err, len);
+		ret = one_cpu(cfg, exp, i, p.cpu[i], &first, t, err, len);
 	if (ret == -ENOMEM)
 		snprintf(err, len, "out of memory");
 	if (!ret)
@@ -128,20 +143,20 @@ int calc_cpus(const struct calc *c, const struct calc_result *r, FILE *f)
 {
 	struct cpus_cfg cfg = { .exact_limit = c->exact_limit,
 				.exact_memory = c->exact_memory,
-				.metric = c->metrics.n == 1 ? c->metrics.v[0] : NULL };
+				.metric = c->metrics.n == 1 ? c->metrics.v[0] : NULL,
+				.include = c->include, .exclude = c->exclude };
 	struct wfw_cputab t;
 	char err[600];
 	int ret;
 
-	if (!wfw_percpu_is_dir(r->path) || c->format == CALC_JSON || c->format == CALC_CSV)
+	if (!wfw_percpu_is_dir(r->path))
 		return 0;
-	if (c->include || c->exclude) {
-		fprintf(f, "\n%s: the CPUs side by side are left out with --include/--exclude (they take every datapoint)\n",
-			r->arg);
-		return 0;
-	}
 	ret = cpus_table(r->path, &cfg, &t, err, sizeof(err));
-	if (!ret) {
+	if (!ret && c->format == CALC_JSON) {
+		calc_cpus_json(&t, f);
+	} else if (!ret && c->format == CALC_CSV) {
+		calc_cpus_csv(&t, r->arg, f);
+	} else if (!ret) {
 		fprintf(f, "\n%s:", r->arg);
 		wfw_cputab_print(&t, f, c->format == CALC_MARKDOWN);
 	} else {

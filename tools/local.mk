@@ -4,7 +4,7 @@ noinst_LTLIBRARIES += tools/libwfw_tools.la
 # calc: statistics of result files
 tools_libwfw_tools_la_SOURCES = tools/calc.h tools/calc_funcs.c tools/calc_load.c tools/calc_print.c
 # calc: an experiment's CPUs side by side
-tools_libwfw_tools_la_SOURCES += tools/calc_cpus.c
+tools_libwfw_tools_la_SOURCES += tools/calc_cpus.c tools/calc_cpus_fmt.c
 # calc --explain: where the time of a latency's tail went (doc/attribution.md)
 tools_libwfw_tools_la_SOURCES += tools/explain.c tools/explain_impl.h tools/explain_pass.c \
 	tools/explain_collect.c tools/explain_parts.c tools/explain_read.c tools/explain_read.h \
