@@ -69,7 +69,7 @@ static int one_cpu(const struct cpus_cfg *c, const char *exp, size_t at, unsigne
 	struct wfw_reader *rd;
 	const char *metric;
 	long n = 0;
-	int ret = wfw_percpu_reader_open_one(&rd, exp, at, err, len);
+	int ret = wfw_percpu_reader_open_one(&rd, exp, at, NULL, err, len);
 
 	if (ret)
 		return ret;

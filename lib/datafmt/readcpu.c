@@ -416,7 +416,7 @@ int wfw_percpu_reader_open(struct wfw_reader **rp, const char *path,
 }
 
 int wfw_percpu_reader_open_one(struct wfw_reader **rp, const char *exp, size_t i,
-			       char *err, size_t errlen)
+			       bool *added, char *err, size_t errlen)
 {
 	struct wfw_reader_opts o = { 0 };
 	struct wfw_percpu p;
@@ -437,5 +437,8 @@ int wfw_percpu_reader_open_one(struct wfw_reader **rp, const char *exp, size_t i
 	p.cpu[0] = p.cpu[i];
 	p.file[0] = p.file[i];
 	p.n = 1;
-	return open_cpus(rp, exp, &p, &o, err, errlen);
+	ret = open_cpus(rp, exp, &p, &o, err, errlen);
+	if (!ret && added)
+		*added = ((struct cpu_reader *)*rp)->sub[0].cpucol < 0;
+	return ret;
 }
