@@ -317,11 +317,10 @@ int wfw_cmd_report(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	/* Each CPU of an experiment of several CPUs is a result of its own. */
-	ret = rep_cpu_args(argv + optind, (size_t)(argc - optind), c.ids.n > 0,
-			   &args);
+	ret = rep_cpu_args(argv + optind, (size_t)(argc - optind), &c.ids, &args);
 	nres = args.n;
 	if (!ret)
-		ret = rep_open_all(&c, args.v, nres, res, rd, owned);
+		ret = rep_open_all(&args, res, rd, owned);
 	if (!ret && c.list) {
 		rep_list_metrics(res, nres, rd);
 		goto done;

@@ -13,22 +13,23 @@
 #include "report_load.h"
 
 /*
- * Open every result (args[i] into res[i], rd[i]; owned[i]: a reportid to
- * free), warn where they were measured unlike the first. 0 or an error
- * said on stderr.
+ * The results to open, each experiment of several CPUs as its CPUs', and
+ * their names where the command line or an experiment gives them.
  */
-/* The results to open, each experiment of several CPUs as its CPUs'. */
 struct rep_args {
 	char *v[REP_MAX];
+	char *id[REP_MAX];	/* NULL: info.yml's reportid, or the path's */
+	bool cpu[REP_MAX];	/* one CPU of an experiment */
 	size_t n;
 };
 /*
  * args with every experiment of several CPUs replaced by its EXP/cpuN
- * (report_cpus.c): the CPUs become overlays; not with --reportids (ids
- * true), whose count is of the arguments. 0 or an error said on
- * stderr; free a with rep_args_free() either way.
+ * (report_cpus.c): the CPUs become overlays, named "ID/cpuN" with ID the
+ * experiment's --reportids name, else its reportid, else its directory's
+ * name; ids (--reportids, one per argument) name the others. 0 or an
+ * error said on stderr; free a with rep_args_free() either way.
  */
-int rep_cpu_args(char **args, size_t n, bool ids, struct rep_args *a);
+int rep_cpu_args(char **args, size_t n, const struct wfw_names *ids, struct rep_args *a);
 void rep_args_free(struct rep_args *a);
 /*
  * descr with a paragraph per experiment of several CPUs among args: which
@@ -37,8 +38,13 @@ void rep_args_free(struct rep_args *a);
  */
 char *rep_cpu_note(char **args, size_t n, const char *descr);
 
-int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
-		 struct wfw_rep_result *res, struct wfw_reader **rd, char **owned);
+/*
+ * Open every result (a->v[i] into res[i], rd[i]; owned[i]: a reportid to
+ * free), warn where they were measured unlike the first. 0 or an error
+ * said on stderr.
+ */
+int rep_open_all(const struct rep_args *a, struct wfw_rep_result *res,
+		 struct wfw_reader **rd, char **owned);
 /* --list-metrics: every result's columns, units and what each is. */
 void rep_list_metrics(const struct wfw_rep_result *res, size_t nres,
 		      struct wfw_reader **rd);
