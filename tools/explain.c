@@ -217,7 +217,7 @@ static int find_columns(struct xres *x)
 
 	if (ret)
 		return ret;
-	if (wfw_infoyml_read(&y, x->r->path) == -ENOMEM) {
+	if (explain_info_read(&y, x->r->path) == -ENOMEM) {
 		wfw_reader_close(rd);
 		return fail(x, -ENOMEM, "out of memory");
 	}
