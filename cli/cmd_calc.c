@@ -164,6 +164,8 @@ static const struct wfw_cli calc_cli = {
 		 "Statistics of measured datapoints. A RESULT is a result directory (its\n"
 		 "datapoints.csv, or else datapoints.wfb), a CSV file (written by wultfw or\n"
 		 "by wult) or a binary file. Several results are shown side by side.\n"
+		 "An experiment of several CPUs (EXP/cpuN/) is one RESULT with a CPU\n"
+		 "column; after its statistics, its CPUs side by side (JSON: \"cpus\").\n"
 		 "With --explain, where the latency of the datapoints at or above percentile\n"
 		 "PCT and of the largest went instead, by cause, from the columns the\n"
 		 "latency attribution adds to a result (doc/attribution.md).\n",

@@ -31,7 +31,7 @@
 #define AT(field) .off = offsetof(struct rep_cli, field)
 static const struct wfw_cli_opt report_opts[] = {
 	{ "outdir", 'o', WFW_CLI_STRING, "DIR", "where to write", .def = "wultfw-report", AT(out) },
-	{ "reportids", 0, WFW_CLI_NAMES, "LIST", "names of the results, comma-separated",
+	{ "reportids", 0, WFW_CLI_NAMES, "LIST", "names of the results, comma-separated (one per RESULT; an experiment of several CPUs: NAME/cpuN)",
 	  AT(ids) },
 	{ "title", 0, WFW_CLI_STRING, "TEXT", "the report's title (plain text, no markup)", AT(title) },
 	{ "descr", 0, WFW_CLI_STRING, "TEXT", "a description shown under the title; markup: a blank line between paragraphs, [text](https://...) or a relative link, *emphasis*, `code`, \\ before one of \\`*[]() for itself; anything else shown as typed", AT(descr) },
