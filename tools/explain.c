@@ -346,9 +346,7 @@ static int explain(struct xres *x, bool *opened)
 		return -ENODATA;
 	ret = find_columns(x);
 	if (!ret)
-		ret = wfw_xp_threads_beside(&x->th.t, x->r->path, x->th.path,
-					    sizeof(x->th.path), &x->th.found,
-					    x->th.err, sizeof(x->th.err));
+		ret = explain_threads_read(&x->th, x->r->path);
 	if (ret == -ENOMEM)
 		return fail(x, ret, "out of memory");
 	x->one_pass = !c->include && !c->exclude;

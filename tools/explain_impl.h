@@ -135,6 +135,12 @@ struct xthreads {
 	char err[700];		/* what of the file could not be used, or "" */
 };
 
+/*
+ * attrib-threads.csv of result `path` into th (explain_cpus.c): of an
+ * experiment of several CPUs, its CPUs' files as one list. 0 or -ENOMEM.
+ */
+int explain_threads_read(struct xthreads *th, const char *path);
+
 /* One result's analysis. */
 struct xres {
 	struct calc *c;

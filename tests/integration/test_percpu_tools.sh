@@ -159,6 +159,10 @@ fi
 w calc --explain runs/timer
 expect_status 0 $? "calc --explain of the experiment"
 expect_in out "and above:" "the tail explained"
+if [ -f runs/timer/cpu0/attrib-threads.csv ]; then
+	grep -q "no attrib-threads.csv" err && fail "the CPUs' attrib-threads.csv not read: $(cat err)" ||
+		ok "the CPUs' attrib-threads.csv read"
+fi
 w calc --explain --include 'CPU == "1"' runs/timer
 expect_status 0 $? "calc --explain of one CPU of it"
 n1=$(rows runs/timer/cpu1/datapoints.csv)
