@@ -52,8 +52,7 @@ struct filter {
 	struct wfw_seen seen;		/* the names the readers saw */
 	bool stopped;			/* a signal cut the rows short */
 	bool one_file;			/* --one-file */
-	/* A per-CPU experiment's CPU number cpu_at (its order) is read: -1 not */
-	long cpu_at;
+	long cpu_at;			/* one CPU of an experiment: its place; -1: all */
 	uint64_t first;			/* the `index` of its first row */
 	bool cpu_added;			/* its reader added the CPU column */
 };

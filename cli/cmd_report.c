@@ -334,7 +334,7 @@ int wfw_cmd_report(int argc, char **argv)
 			wfw_report_skipped(stderr, "report", res[i].path, &res[i].set);
 	}
 	if (!ret)
-		note = rep_cpu_note(argv + optind, (size_t)(argc - optind), c.descr);
+		note = rep_cpu_note(&c, argv + optind, (size_t)(argc - optind));
 	if (!ret) {
 		rep = (struct wfw_report){ .title = c.title, .descr = note ? note : c.descr,
 			.metrics = nm.metrics, .nmetrics = nm.nmetrics,

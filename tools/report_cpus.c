@@ -16,6 +16,7 @@
 #include "datafmt/infoyml.h"
 #include "datafmt/locate.h"
 #include "datafmt/percpu.h"
+#include "expr/expr.h"
 #include "report_prep.h"
 #include "stats/cputab.h"
 #include "tools/calc.h"
@@ -138,14 +139,22 @@ static void note_one(FILE *f, const char *arg, const struct wfw_cputab *t)
 	fprintf(f, "%s. Rule: %s.", flagged ? "" : "no CPU stands out", wfw_cputab_rule());
 }
 
-char *rep_cpu_note(char **args, size_t n, const char *descr)
+char *rep_cpu_note(const struct rep_cli *c, char **args, size_t n)
 {
 	const struct cpus_cfg cfg = { .exact_limit = CALC_DEF_EXACT_LIMIT,
-				      .exact_memory = CALC_DEF_EXACT_MEMORY };
+				      .exact_memory = CALC_DEF_EXACT_MEMORY,
+				      .include = c->include, .exclude = c->exclude };
+	const char *descr = c->descr;
 	char path[PATH_MAX], err[1024], *buf = NULL;
 	size_t len = 0, found = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f;
 
+	if ((c->include && wfw_expr_text_uses_index(c->include)) ||
+	    (c->exclude && wfw_expr_text_uses_index(c->exclude))) {
+		fprintf(stderr, "wultfw report: note: no CPUs side by side in the description: the selection compares index, which counts each CPU's rows here and the experiment's there\n");
+		return NULL;
+	}
+	f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
 	fputs(descr ? descr : "", f);

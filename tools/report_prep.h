@@ -32,11 +32,14 @@ struct rep_args {
 int rep_cpu_args(char **args, size_t n, const struct wfw_names *ids, struct rep_args *a);
 void rep_args_free(struct rep_args *a);
 /*
- * descr with a paragraph per experiment of several CPUs among args: which
- * CPU's tail stands out (stats/cputab.h), also said on stderr; malloc'ed,
- * or NULL when there is none (or no memory): keep descr then.
+ * c's --descr with a paragraph per experiment of several CPUs among args:
+ * which CPU's tail stands out (stats/cputab.h) in the rows c's selection
+ * keeps, also said on stderr; malloc'ed, or NULL when there is none (or
+ * no memory): keep --descr then. In a report each CPU is a result of its
+ * own, `index` counting its rows: with a selection comparing `index` (the
+ * table's counts over the experiment) there is no paragraph, said once.
  */
-char *rep_cpu_note(char **args, size_t n, const char *descr);
+char *rep_cpu_note(const struct rep_cli *c, char **args, size_t n);
 
 /*
  * Open every result (a->v[i] into res[i], rd[i]; owned[i]: a reportid to

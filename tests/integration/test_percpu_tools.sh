@@ -132,6 +132,15 @@ done
 expect_in err "shown as 'f/cpu1'" "the second's CPUs named by their path"
 w report -o r3 --reportids a,b,c syn f
 expect_status 2 $? "--reportids: one name per argument"
+# the flag in its description of the rows the report shows
+w report -o r4 --exclude 'WakeLatency > 100' syn
+expect_status 0 $? "report --exclude of the experiment"
+grep -qF "no CPU stands out" r4/data.js && ok "no CPU flagged once the tail is left out" ||
+	fail "r4's description: $(grep -o 'CPUs of[^.]*' r4/data.js)"
+grep -q "stands out in" err && fail "flag said of rows not shown: $(cat err)" || ok "no flag said"
+w report -o r5 --include 'index < 2500' syn
+expect_status 0 $? "report --include comparing index"
+expect_in err "no CPUs side by side in the description" "no flag of another count of index, said"
 
 # calc --explain of a real run of both CPUs with attribution
 if [ "$(getconf _NPROCESSORS_ONLN)" -lt 2 ]; then
