@@ -168,6 +168,8 @@ static const struct wfw_cli calc_cli = {
 		 "Statistics of measured datapoints. A RESULT is a result directory (its\n"
 		 "datapoints.csv, or else datapoints.wfb), a CSV file (written by wultfw or\n"
 		 "by wult) or a binary file. Several results are shown side by side.\n"
+		 "An experiment of several CPUs (EXP/cpuN/) is one RESULT with a CPU\n"
+		 "column; after its statistics, its CPUs side by side (JSON: \"cpus\").\n"
 		 "With --explain, where the latency of the datapoints at or above percentile\n"
 		 "PCT and of the largest went instead, by cause, from the columns the\n"
 		 "latency attribution adds to a result (doc/attribution.md).\n"
@@ -206,12 +208,15 @@ static void warn_unlike(const struct calc *c)
 	free(args);
 }
 
-/* Experiments of several CPUs: their CPUs side by side, after the table. */
+/*
+ * Experiments of several CPUs: their CPUs side by side, after the table
+ * (JSON: in each result's object, calc_print_json()).
+ */
 static int cpus_all(struct calc *c)
 {
 	int ret = 0;
 
-	for (size_t i = 0; i < c->nres && !ret; i++)
+	for (size_t i = 0; i < c->nres && !ret && c->format != CALC_JSON; i++)
 		ret = calc_cpus(c, &c->res[i], stdout);
 	return ret;
 }

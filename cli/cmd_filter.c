@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "datafmt/infoyml.h"
 #include "datafmt/locate.h"
+#include "datafmt/percpu.h"
 #include "par/par.h"
 #include "tools/convert.h"
 #include "tools/filter.h"
@@ -50,6 +51,10 @@ struct filter {
 	bool chunked;			/* read in chunks: no reader saw every name */
 	struct wfw_seen seen;		/* the names the readers saw */
 	bool stopped;			/* a signal cut the rows short */
+	bool one_file;			/* --one-file */
+	long cpu_at;			/* one CPU of an experiment: its place; -1: all */
+	uint64_t first;			/* the `index` of its first row */
+	bool cpu_added;			/* its reader added the CPU column */
 };
 
 static const char *const formats[] = { "csv", "binary", NULL };
@@ -64,6 +69,8 @@ static const struct wfw_cli_opt filter_opts[] = {
 	  .off = offsetof(struct filter, metrics) },
 	{ "force", 'f', WFW_CLI_FLAG, NULL, "replace NEWRESULT if it is a result directory, once the new one is whole",
 	  .off = offsetof(struct filter, force) },
+	{ "one-file", 0, WFW_CLI_FLAG, NULL, "RESULT of several CPUs (EXP/cpuN/): one result with a CPU column, not NEWRESULT/cpuN/ again",
+	  .off = offsetof(struct filter, one_file) },
 	WFW_CLI_JOBS(struct filter, jobs, "threads; by default the online CPUs; 1: no threads"),
 	WFW_CLI_END
 };
@@ -76,7 +83,9 @@ static const struct wfw_cli filter_cli = {
 		 "directory, ours or wult's, or a data file) that an expression selects.\n"
 		 "NEWRESULT gets the rows in RESULT's format (datapoints.csv, or\n"
 		 "datapoints.wfb for a binary RESULT) and an info.yml saying what was\n"
-		 "selected.\n",
+		 "selected. An experiment of several CPUs (EXP/cpuN/) gives one again:\n"
+		 "NEWRESULT/cpuN/ of each CPU's selected rows (an expression reads the\n"
+		 "experiment as one result with a CPU column, `index` counting over it).\n",
 	.epilog = "Expressions: see wultfw(1), SELECTING DATAPOINTS.\n"
 		  "Ctrl-C (SIGINT, SIGTERM): NEWRESULT keeps the rows read so far, its\n"
 		  "info.yml says filter_status: 'interrupted'; exit status 130 (143).\n",
@@ -91,6 +100,9 @@ static int pick_columns(struct filter *f)
 	int ret = filter_pick_columns(s, f->metrics, &f->cols, &f->map,
 				      &f->schema.ncols);
 
+	/* A CPU's rows go back into its cpuN/ as they were: no CPU column added. */
+	if (!ret && f->cpu_added && f->schema.ncols && f->map[f->schema.ncols - 1] == s->ncols - 1)
+		f->schema.ncols--;
 	f->schema.cols = f->cols;
 	f->all_cols = f->schema.ncols == s->ncols;
 	return ret;
@@ -250,7 +262,7 @@ static int write_rows(struct filter *f)
 					    f->all_cols ? NULL : f->map, f->jobs,
 					    FILTER_BATCH, "filter");
 	/* CSV to binary: one reader that learned every type at open. */
-	jobs = csv_out(f) ? csv_jobs(f) : 1;
+	jobs = csv_out(f) && f->cpu_at < 0 ? csv_jobs(f) : 1;
 	if (jobs > 1) {
 		ret = in_chunks(f, jobs);
 		if (ret <= 0)
@@ -280,11 +292,35 @@ static int parse_args(struct filter *f, int argc, char **argv)
 	if (next != WFW_CLI_NEXT)
 		return wfw_cli_status(next);
 	f->in = argv[optind];
+	f->cpu_at = -1;
 	f->outfmt = f->to < 0 ? 0 : f->to ? WFW_FMT_BINARY : WFW_FMT_CSV;
 	f->jobs_given = f->jobs != 0;
 	if (!f->jobs)
 		f->jobs = convert_online_cpus();
 	return -1;
+}
+
+/*
+ * CPU cpu_at of the experiment f->in alone, with the experiment's CPU
+ * column; written in its own file's format unless --to says.
+ */
+static int open_cpu(struct filter *f, char *err, size_t errlen)
+{
+	struct wfw_percpu p;
+	int ret = wfw_percpu_find(&p, f->in, err, errlen);
+
+	if (!ret && (size_t)f->cpu_at < p.n)
+		snprintf(f->path, sizeof(f->path), "%s", p.file[f->cpu_at]);
+	wfw_percpu_free(&p);
+	if (!ret)
+		ret = wfw_percpu_reader_open_one(&f->rd, f->in, (size_t)f->cpu_at,
+						 &f->cpu_added, err, errlen);
+	if (!ret && !f->outfmt) {
+		size_t n = strlen(f->path);
+
+		f->outfmt = n > 4 && !strcmp(f->path + n - 4, ".wfb") ? WFW_FMT_BINARY : WFW_FMT_CSV;
+	}
+	return ret;
 }
 
 /*
@@ -297,6 +333,9 @@ static int open_input(struct filter *f, char *err, size_t errlen)
 	struct wfw_reader_opts o = { .one_pass = true, .stop = &wfw_stop_signal };
 	struct wfw_infoyml y;
 	int ret = wfw_result_locate(f->in, f->path, sizeof(f->path), err, errlen);
+
+	if (!ret && f->cpu_at >= 0)
+		return open_cpu(f, err, errlen);
 
 	/* Its info.yml goes on to the new result: refuse a bad one now. */
 	if (!ret && (ret = wfw_infoyml_read(&y, f->path)))
@@ -354,6 +393,7 @@ static int prepare(struct filter *f, char *err, size_t errlen)
 				      wfw_reader_schema(f->rd), err, errlen);
 	if (ret)
 		return ret;
+	f->sel.next_index = f->first;
 	ret = pick_columns(f);
 	if (ret) {
 		snprintf(err, errlen, "%s", ret == -ENOMEM ? "out of memory" : "");
@@ -439,12 +479,130 @@ static int filter_rows(struct filter *f)
 			(unsigned long long)f->sel.kept,
 			(unsigned long long)(f->sel.kept + f->sel.dropped), f->path,
 			f->rep.tmp ? "; left as it was: " : "", f->rep.tmp ? f->rep.final : "");
-	else
+	else if (f->cpu_at < 0)	/* a CPU's: filter_cpus() says the whole */
 		fprintf(stderr, "wultfw filter: %llu of %llu rows of %s kept in %s\n",
 			(unsigned long long)f->sel.kept,
 			(unsigned long long)(f->sel.kept + f->sel.dropped),
 			f->path, f->rep.final);
-	warn_unmatched(f);
+	/* A CPU has no rows of the others': CPU == "1" matches none of cpu0's. */
+	if (f->cpu_at < 0)
+		warn_unmatched(f);
+	return ret;
+}
+
+/* One result f->in (or one CPU of it) into f->out; errors said. */
+static int filter_one(struct filter *f)
+{
+	char err[2048] = "";
+	int ret = prepare(f, err, sizeof(err));
+
+	if (ret == -EINTR && wfw_stop_signal)
+		fprintf(stderr, "wultfw filter: interrupted by %s before %s was made: nothing written\n",
+			wfw_signal_name(wfw_stop_signal), f->out);
+	else if (ret && *err)
+		fprintf(stderr, "wultfw filter: %s\n", err);
+	if (!ret && wfw_reader_ignored_bytes(f->rd))
+		fprintf(stderr, "wultfw filter: warning: %s: ignored the last %llu bytes: a partial row or block (file cut short)\n",
+			f->path, (unsigned long long)wfw_reader_ignored_bytes(f->rd));
+	if (!ret)
+		ret = filter_rows(f);
+	wfw_select_free(&f->sel);
+	wfw_seen_free(&f->seen);
+	if (f->rd)
+		wfw_reader_close(f->rd);
+	f->rd = NULL;
+	free(f->cols);
+	free(f->map);
+	f->cols = NULL;
+	f->map = NULL;
+	wfw_replace_free(&f->rep);
+	return ret;
+}
+
+/* An experiment of several CPUs: wfw_result_locate() says "EXP/". */
+static bool filter_is_percpu(const char *in)
+{
+	char path[PATH_MAX], err[1024];
+	size_t n;
+
+	if (wfw_result_locate(in, path, sizeof(path), err, sizeof(err)))
+		return false;
+	n = strlen(path);
+	return n && path[n - 1] == '/';
+}
+
+/* Each CPU of p into dir/cpuN/ (filter_one()), counted in *note. */
+static int cpus_rows(struct filter *f, const struct wfw_percpu *p, const char *dir,
+		     struct filter_note *note, char *cpus, size_t len)
+{
+	const struct filter opts = *f;	/* nothing read yet: only the options */
+	uint64_t first = 0;
+	size_t at = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < p->n && !ret && !f->stopped; i++) {
+		char out[PATH_MAX + 32];
+		struct filter one = opts;
+
+		snprintf(out, sizeof(out), "%s/cpu%u", dir, p->cpu[i]);
+		one.out = out;
+		one.force = false;
+		one.cpu_at = (long)i;
+		one.first = first;
+		ret = filter_one(&one);
+		if (ret)
+			break;
+		first = one.sel.next_index;
+		note->kept += one.sel.kept;
+		note->dropped += one.sel.dropped;
+		f->stopped = one.stopped;
+		at += (size_t)snprintf(cpus + at, len - at, "%s%u", i ? ", " : "[", p->cpu[i]);
+	}
+	if (at < len)
+		snprintf(cpus + at, len - at, "]");
+	return ret;
+}
+
+/*
+ * An experiment of several CPUs into NEWRESULT/cpuN/ and NEWRESULT/info.yml
+ * naming them, built beside an old NEWRESULT (--force) and put in its
+ * place once whole. A stop keeps the CPUs done (info.yml names only them).
+ */
+static int filter_cpus(struct filter *f)
+{
+	struct filter_note note = { .from = f->in, .include = f->include,
+				    .exclude = f->exclude, .metrics = f->metrics };
+	struct wfw_replace rep = { 0 };
+	char err[2048] = "", cpus[WFW_PERCPU_MAX * 6 + 4];
+	const char *dir = NULL;
+	struct wfw_percpu p;
+	int ret = wfw_percpu_find(&p, f->in, err, sizeof(err));
+
+	if (!ret)
+		ret = wfw_replace_begin_dir(&rep, p.file[0], f->out, f->force, err, sizeof(err));
+	if (!ret)
+		ret = wfw_resultdir_create(dir = wfw_replace_path(&rep), f->force, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "wultfw filter: %s\n", err);
+		goto out;
+	}
+	ret = cpus_rows(f, &p, dir, &note, cpus, sizeof(cpus));
+	note.cpus = cpus;
+	note.stopped = f->stopped;
+	if (!ret)
+		ret = filter_write_info(dir, &note);
+	if (ret && wfw_remove_tree(dir))
+		fprintf(stderr, "wultfw filter: cannot remove the partial %s\n", dir);
+	else if (!ret && !f->stopped && (ret = wfw_replace_commit_dir(&rep, err, sizeof(err))))
+		fprintf(stderr, "wultfw filter: %s\n", err);
+	if (!ret)
+		fprintf(stderr, "wultfw filter: %llu of %llu rows of %s kept in %s, CPUs %s%s\n",
+			(unsigned long long)note.kept,
+			(unsigned long long)(note.kept + note.dropped), f->in,
+			f->stopped ? dir : rep.final, cpus, f->stopped ? " (interrupted)" : "");
+out:
+	wfw_replace_free(&rep);
+	wfw_percpu_free(&p);
 	return ret;
 }
 
@@ -452,31 +610,16 @@ static int filter_rows(struct filter *f)
 int wfw_cmd_filter(int argc, char **argv)
 {
 	struct filter f = { 0 };
-	char err[2048] = "";
 	int ret = parse_args(&f, argc, argv);
 
 	if (ret >= 0)
 		return ret;
 	/* Ctrl-C, SIGTERM, SIGHUP: stop reading, keep what is written. */
 	wfw_signals_install();
-	ret = prepare(&f, err, sizeof(err));
-	if (ret == -EINTR && wfw_stop_signal)
-		fprintf(stderr, "wultfw filter: interrupted by %s before %s was made: nothing written\n",
-			wfw_signal_name(wfw_stop_signal), f.out);
-	else if (ret && *err)
-		fprintf(stderr, "wultfw filter: %s\n", err);
-	if (!ret && wfw_reader_ignored_bytes(f.rd))
-		fprintf(stderr, "wultfw filter: warning: %s: ignored the last %llu bytes: a partial row or block (file cut short)\n",
-			f.path, (unsigned long long)wfw_reader_ignored_bytes(f.rd));
-	if (!ret)
-		ret = filter_rows(&f);
-	wfw_select_free(&f.sel);
-	wfw_seen_free(&f.seen);
-	if (f.rd)
-		wfw_reader_close(f.rd);
-	free(f.cols);
-	free(f.map);
-	wfw_replace_free(&f.rep);
+	if (!f.one_file && filter_is_percpu(f.in))
+		ret = filter_cpus(&f);
+	else
+		ret = filter_one(&f);
 	if ((ret == -EINTR && wfw_stop_signal) || (!ret && f.stopped))
 		return 128 + wfw_stop_signal;
 	return ret ? 1 : 0;

@@ -31,7 +31,7 @@
 #define AT(field) .off = offsetof(struct rep_cli, field)
 static const struct wfw_cli_opt report_opts[] = {
 	{ "outdir", 'o', WFW_CLI_STRING, "DIR", "where to write", .def = "wultfw-report", AT(out) },
-	{ "reportids", 0, WFW_CLI_NAMES, "LIST", "names of the results, comma-separated",
+	{ "reportids", 0, WFW_CLI_NAMES, "LIST", "names of the results, comma-separated (one per RESULT; an experiment of several CPUs: NAME/cpuN)",
 	  AT(ids) },
 	{ "title", 0, WFW_CLI_STRING, "TEXT", "the report's title (plain text, no markup)", AT(title) },
 	{ "descr", 0, WFW_CLI_STRING, "TEXT", "a description shown under the title; markup: a blank line between paragraphs, [text](https://...) or a relative link, *emphasis*, `code`, \\ before one of \\`*[]() for itself; anything else shown as typed", AT(descr) },
@@ -346,11 +346,10 @@ int wfw_cmd_report(int argc, char **argv)
 		goto out;
 	}
 	/* Each CPU of an experiment of several CPUs is a result of its own. */
-	ret = rep_cpu_args(argv + optind, (size_t)(argc - optind), c.ids.n > 0,
-			   &args);
+	ret = rep_cpu_args(argv + optind, (size_t)(argc - optind), &c.ids, &args);
 	nres = args.n;
 	if (!ret)
-		ret = rep_open_all(&c, args.v, nres, res, rd, owned);
+		ret = rep_open_all(&args, res, rd, owned);
 	if (!ret && c.list) {
 		rep_list_metrics(res, nres, rd);
 		goto done;
@@ -364,7 +363,7 @@ int wfw_cmd_report(int argc, char **argv)
 			wfw_report_skipped(stderr, "report", res[i].path, &res[i].set);
 	}
 	if (!ret)
-		note = rep_cpu_note(argv + optind, (size_t)(argc - optind), c.descr);
+		note = rep_cpu_note(&c, argv + optind, (size_t)(argc - optind));
 	if (!ret) {
 		rep = (struct wfw_report){ .title = c.title, .descr = note ? note : c.descr,
 			.metrics = nm.metrics, .nmetrics = nm.nmetrics,

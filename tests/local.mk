@@ -139,6 +139,9 @@ EXTRA_DIST += tests/integration/test_calc_groups.sh
 # An experiment of several CPUs (EXP/cpuN/) read as one result; CPUs side by side.
 TESTS += tests/integration/test_calc_cpus.sh
 EXTRA_DIST += tests/integration/test_calc_cpus.sh
+# The reading tools on an experiment of several CPUs (issue 34)
+TESTS += tests/integration/test_percpu_tools.sh
+EXTRA_DIST += tests/integration/test_percpu_tools.sh
 # calc --explain: a result with known causes, its binary twin, bad input.
 TESTS += tests/integration/test_calc_explain.sh
 EXTRA_DIST += tests/integration/test_calc_explain.sh

@@ -79,7 +79,8 @@ void calc_result_free(struct calc_result *r);
 int calc_print_table(struct calc *c);
 /*
  * r an experiment of several CPUs (calc_cpus.c): its CPUs side by side,
- * flagged as stats/grouptab.h says, onto f (table and markdown formats).
+ * of the rows --include/--exclude select, flagged as stats/grouptab.h says,
+ * onto f in c's format (JSON: a "cpus" member of r's object, from ",").
  */
 int calc_cpus(const struct calc *c, const struct calc_result *r, FILE *f);
 
@@ -90,7 +91,16 @@ struct group_cfg {
 	const char *metric;	/* NULL or not a column: WakeLatency, ... */
 	const char *metric_opt;	/* the option naming it, for errors (NULL: -m) */
 	bool strict;		/* metric not a column: an error, not the default */
+	const char *include, *exclude;	/* NULL: every row */
 };
+
+/*
+ * The table t as CSV after a blank line (a table of its own, with the
+ * result `arg` in each row), or as the JSON member ',"cpus": {...}'
+ * (calc_cpus_fmt.c).
+ */
+void calc_cpus_csv(const struct wfw_grouptab *t, const char *arg, FILE *f);
+void calc_cpus_json(const struct wfw_grouptab *t, FILE *f);
 /*
  * Every member's datapoints as one distribution (fleet_pool.c): the
  * first member's statistics, the others' merged in while their files have

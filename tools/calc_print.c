@@ -377,6 +377,8 @@ int calc_print_json(struct calc *c)
 		printf(",\n      \"stats\": ");
 		ret = wfw_report_json(&c->res[i].set, c->pct, c->npct, 6,
 				      stdout);
+		if (!ret)
+			ret = calc_cpus(c, &c->res[i], stdout);
 		printf("\n    }");
 	}
 	printf("\n  ]\n}\n");

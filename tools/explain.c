@@ -217,7 +217,7 @@ static int find_columns(struct xres *x)
 
 	if (ret)
 		return ret;
-	if (wfw_infoyml_read(&y, x->r->path) == -ENOMEM) {
+	if (explain_info_read(&y, x->r->path) == -ENOMEM) {
 		wfw_reader_close(rd);
 		return fail(x, -ENOMEM, "out of memory");
 	}
@@ -346,9 +346,7 @@ static int explain(struct xres *x, bool *opened)
 		return -ENODATA;
 	ret = find_columns(x);
 	if (!ret)
-		ret = wfw_xp_threads_beside(&x->th.t, x->r->path, x->th.path,
-					    sizeof(x->th.path), &x->th.found,
-					    x->th.err, sizeof(x->th.err));
+		ret = explain_threads_read(&x->th, x->r->path);
 	if (ret == -ENOMEM)
 		return fail(x, ret, "out of memory");
 	x->one_pass = !c->include && !c->exclude;

@@ -38,6 +38,13 @@
 
 enum xkind { XROW_OK, XROW_NONE, XROW_BROKEN };
 
+/*
+ * The info.yml keys of result `path` (explain_cpus.c): of an experiment
+ * of several CPUs, its CPUs' attribution keys. wfw_infoyml_read()'s contract.
+ */
+struct wfw_infoyml;
+int explain_info_read(struct wfw_infoyml *y, const char *path);
+
 /* One datapoint as the analysis takes it. */
 struct xrow {
 	int64_t lat;		/* thousandths of the latency column's unit */
@@ -127,6 +134,12 @@ struct xthreads {
 	char path[4096];
 	char err[700];		/* what of the file could not be used, or "" */
 };
+
+/*
+ * attrib-threads.csv of result `path` into th (explain_cpus.c): of an
+ * experiment of several CPUs, its CPUs' files as one list. 0 or -ENOMEM.
+ */
+int explain_threads_read(struct xthreads *th, const char *path);
 
 /* One result's analysis. */
 struct xres {

@@ -27,6 +27,12 @@ struct filter_note {
 	const char *include, *exclude, *metrics;
 	uint64_t kept, dropped;		/* rows */
 	bool stopped;			/* a signal cut the rows short */
+	/*
+	 * A per-CPU experiment written again: its CPUs ("[0, 1]"), and from
+	 * is the experiment's directory. NULL: one result (per-CPU keys of
+	 * the input's info.yml left out: it has no cpuN/).
+	 */
+	const char *cpus;
 };
 
 /*

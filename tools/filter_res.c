@@ -54,19 +54,24 @@ int filter_pick_columns(const struct wultfw_schema *s, const char *metrics,
 /*
  * Keys of the old info.yml about its files after a failed run (what each
  * held: csv_rows_in_file, stats_rows_in_file_2, datapoints_received), not
- * the new one's.
+ * the new one's; nor a per-CPU experiment's, set anew if it is one.
  */
 static bool old_file_key(const char *key)
 {
 	const char *in = strstr(key, "_in_file");
 
-	return !strcmp(key, "datapoints_received") ||
+	return !strcmp(key, "datapoints_received") || !strcmp(key, "per_cpu_dirs") ||
+	       !strcmp(key, "cpus") ||
 	       (in && (!in[8] || (in[8] == '_' && strspn(in + 9, "0123456789") == strlen(in + 9))));
 }
 
 /* What was selected from where, and how many rows were kept. */
 static void add_selection(struct wfw_info *info, const struct filter_note *n)
 {
+	if (n->cpus) {
+		wfw_info_raw(info, "per_cpu_dirs", "true");
+		wfw_info_raw(info, "cpus", n->cpus);
+	}
 	wfw_info_fmt(info, "datapoints", "%llu", (unsigned long long)n->kept);
 	wfw_info_str(info, "filtered_from", n->from);
 	if (n->include)
@@ -88,10 +93,12 @@ int filter_write_info(const char *dir, const struct filter_note *n)
 {
 	struct wfw_info info = { 0 };
 	struct wfw_infoyml old;
+	char yml[4200];
 	int ret;
 
 	/* The old keys first, so the ones set below replace them in place. */
-	ret = wfw_infoyml_read(&old, n->from);
+	snprintf(yml, sizeof(yml), "%s/info.yml", n->from);
+	ret = n->cpus ? wfw_infoyml_read_path(&old, yml) : wfw_infoyml_read(&old, n->from);
 	if (ret) {
 		fprintf(stderr, "wultfw filter: %s\n", ret == -ENOMEM ? "out of memory" : old.err);
 		return ret;

@@ -4,7 +4,7 @@ noinst_LTLIBRARIES += tools/libwfw_tools.la
 # calc: statistics of result files
 tools_libwfw_tools_la_SOURCES = tools/calc.h tools/calc_funcs.c tools/calc_load.c tools/calc_print.c
 # calc: an experiment's CPUs side by side
-tools_libwfw_tools_la_SOURCES += tools/calc_cpus.c
+tools_libwfw_tools_la_SOURCES += tools/calc_cpus.c tools/calc_cpus_fmt.c
 # calc/report --fleet: SUTs side by side, the outliers flagged
 tools_libwfw_tools_la_SOURCES += tools/fleet.h tools/fleet_members.c tools/fleet_table.c tools/fleet_pool.c \
 	tools/report_fleet.c
@@ -12,7 +12,7 @@ tools_libwfw_tools_la_SOURCES += tools/fleet.h tools/fleet_members.c tools/fleet
 tools_libwfw_tools_la_SOURCES += tools/explain.c tools/explain_impl.h tools/explain_pass.c \
 	tools/explain_collect.c tools/explain_parts.c tools/explain_read.c tools/explain_read.h \
 	tools/explain_tail.c tools/explain_print.c tools/explain_json.c \
-	tools/explain_rank.c tools/explain_rank.h
+	tools/explain_rank.c tools/explain_rank.h tools/explain_cpus.c
 # convert: CSV <-> binary, in parallel parts; filter's kept rows of a block
 tools_libwfw_tools_la_SOURCES += tools/convert.h tools/convert_par.c tools/convert_raw.c \
 	tools/csv_par.c tools/csv2bin_par.c tools/filter_blk.c tools/replace.c tools/replace.h \

@@ -13,65 +13,98 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datafmt/infoyml.h"
 #include "datafmt/locate.h"
 #include "datafmt/percpu.h"
+#include "expr/expr.h"
 #include "report_prep.h"
 #include "stats/grouptab.h"
 #include "tools/calc.h"
 
-/* Append s (copied) to the list; -ENOMEM or -E2BIG past REP_MAX. */
-static int push(struct rep_args *a, const char *s)
+/* Append s (copied) named id (copied; NULL: none); -ENOMEM or -E2BIG past REP_MAX. */
+static int push(struct rep_args *a, const char *s, const char *id, bool cpu)
 {
 	if (a->n == REP_MAX)
 		return -E2BIG;
 	if (!(a->v[a->n] = strdup(s)))
 		return -ENOMEM;
+	a->cpu[a->n] = cpu;
+	if (id && !(a->id[a->n] = strdup(id))) {
+		free(a->v[a->n]);
+		return -ENOMEM;
+	}
 	a->n++;
 	return 0;
 }
 
-/* arg's CPUs' directories, EXP/cpuN, in CPU order. */
-static int push_cpus(struct rep_args *a, const char *arg, const struct wfw_percpu *p)
+/* The experiment's name: --reportids', else its reportid, else its directory's. */
+static char *exp_id(const char *arg, const char *given)
+{
+	char yml[PATH_MAX], *id = NULL;
+	size_t al = strlen(arg);
+	struct wfw_infoyml y;
+	const char *base;
+
+	while (al > 1 && arg[al - 1] == '/')
+		al--;
+	if (given)
+		return strdup(given);
+	snprintf(yml, sizeof(yml), "%.*s/info.yml", (int)al, arg);
+	if (!wfw_infoyml_read_path(&y, yml)) {
+		id = wfw_infoyml_get(&y, "reportid");
+		wfw_infoyml_free(&y);
+	}
+	if (id && *id)
+		return id;
+	free(id);
+	for (base = arg + al; base > arg && base[-1] != '/'; base--)
+		;
+	return strndup(base, (size_t)(arg + al - base));
+}
+
+/* arg's CPUs' directories, EXP/cpuN, in CPU order, named ID/cpuN. */
+static int push_cpus(struct rep_args *a, const char *arg, const char *given,
+		     const struct wfw_percpu *p)
 {
 	size_t al = strlen(arg);
-	char dir[PATH_MAX];
-	int ret = 0;
+	char dir[PATH_MAX], name[PATH_MAX];
+	char *id = exp_id(arg, given);
+	int ret = id ? 0 : -ENOMEM;
 
 	while (al > 1 && arg[al - 1] == '/')
 		al--;
 	for (size_t k = 0; k < p->n && !ret; k++) {
 		snprintf(dir, sizeof(dir), "%.*s/cpu%u", (int)al, arg, p->cpu[k]);
-		ret = push(a, dir);
+		snprintf(name, sizeof(name), "%s/cpu%u", id, p->cpu[k]);
+		ret = push(a, dir, name, true);
 	}
 	if (!ret)
-		fprintf(stderr, "wultfw report: %s: %zu CPUs, drawn as %zu results (cpu%u first, the others compared with it)\n",
-			arg, p->n, p->n, p->cpu[0]);
+		fprintf(stderr, "wultfw report: %s: %zu CPUs, drawn as %zu results %s/cpuN (cpu%u first, the others compared with it)\n",
+			arg, p->n, p->n, id, p->cpu[0]);
+	free(id);
 	return ret;
 }
 
-int rep_cpu_args(char **args, size_t n, bool ids, struct rep_args *a)
+int rep_cpu_args(char **args, size_t n, const struct wfw_names *ids, struct rep_args *a)
 {
 	char path[PATH_MAX], err[1024];
 	int ret = 0;
 
 	memset(a, 0, sizeof(*a));
 	for (size_t i = 0; i < n && !ret; i++) {
+		const char *given = ids->n ? ids->v[i] : NULL;
 		struct wfw_percpu p = { 0 };
 
 		/* Not an experiment, or a broken one: rep_open_all() says why. */
 		if (wfw_result_locate(args[i], path, sizeof(path), err, sizeof(err)) ||
 		    !wfw_percpu_is_dir(path) || wfw_percpu_find(&p, path, err, sizeof(err)) ||
 		    !p.n)
-			ret = push(a, args[i]);
-		else if (ids)
-			ret = -EINVAL;
+			ret = push(a, args[i], given, false);
 		else
-			ret = push_cpus(a, args[i], &p);
+			ret = push_cpus(a, args[i], given, &p);
 		wfw_percpu_free(&p);
 	}
-	if (ret == -EINVAL)
-		fprintf(stderr, "wultfw report: --reportids names one id per RESULT, and an experiment of several CPUs is a result per CPU (named cpuN): leave --reportids out\n");
-	else if (ret == -E2BIG)
+	if (ret == -E2BIG)
 		fprintf(stderr, "wultfw report: more than %d results with each experiment's CPUs counted: report fewer at once\n",
 			REP_MAX);
 	else if (ret)
@@ -81,8 +114,10 @@ int rep_cpu_args(char **args, size_t n, bool ids, struct rep_args *a)
 
 void rep_args_free(struct rep_args *a)
 {
-	for (size_t i = 0; i < a->n; i++)
+	for (size_t i = 0; i < a->n; i++) {
 		free(a->v[i]);
+		free(a->id[i]);
+	}
 	memset(a, 0, sizeof(*a));
 }
 
@@ -104,14 +139,22 @@ static void note_one(FILE *f, const char *arg, const struct wfw_grouptab *t)
 	fprintf(f, "%s. Rule: %s.", flagged ? "" : "no CPU stands out", wfw_grouptab_rule_text(t));
 }
 
-char *rep_cpu_note(char **args, size_t n, const char *descr)
+char *rep_cpu_note(const struct rep_cli *c, char **args, size_t n)
 {
 	const struct group_cfg cfg = { .exact_limit = CALC_DEF_EXACT_LIMIT,
-				      .exact_memory = CALC_DEF_EXACT_MEMORY };
+				      .exact_memory = CALC_DEF_EXACT_MEMORY,
+				      .include = c->include, .exclude = c->exclude };
+	const char *descr = c->descr;
 	char path[PATH_MAX], err[1024], *buf = NULL;
 	size_t len = 0, found = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f;
 
+	if ((c->include && wfw_expr_text_uses_index(c->include)) ||
+	    (c->exclude && wfw_expr_text_uses_index(c->exclude))) {
+		fprintf(stderr, "wultfw report: note: no CPUs side by side in the description: the selection compares index, which counts each CPU's rows here and the experiment's there\n");
+		return NULL;
+	}
+	f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
 	fputs(descr ? descr : "", f);

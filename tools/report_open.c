@@ -35,28 +35,31 @@ static const char *path_base(const char *arg)
 	return slash ? slash + 1 : arg;
 }
 
-/* The report id: --reportids, info.yml's reportid, or the argument. */
-static const char *result_id(const struct rep_cli *c, struct wfw_rep_result *r,
-			     size_t i, const char *arg, char **owned)
+/* The report id: --reportids' (or "ID/cpuN"), info.yml's reportid, or the argument. */
+static const char *result_id(const struct rep_args *a, struct wfw_rep_result *r,
+			     size_t i, char **owned)
 {
-	if (c->ids.n)
-		return c->ids.v[i];
+	if (a->id[i])
+		return a->id[i];
 	*owned = wfw_infoyml_get(&r->info, "reportid");
-	return *owned ? *owned : path_base(arg);
+	return *owned ? *owned : path_base(a->v[i]);
 }
 
 /*
- * Two results with one reportid (a filtered result keeps its original's)
- * would be told apart by nothing: the later one is named by its path.
+ * Two results with one reportid (a filtered result keeps its original's;
+ * two experiments' CPUs) would be told apart by nothing: the later one is
+ * named by its path (a CPU's: "EXP/cpuN" as given, its last part is cpuN).
  */
-static void unique_id(struct wfw_rep_result *res, size_t i, const char *arg)
+static void unique_id(struct wfw_rep_result *res, size_t i, const struct rep_args *a)
 {
+	const char *alt = a->cpu[i] ? a->v[i] : path_base(a->v[i]);
+
 	for (size_t k = 0; k < i; k++) {
 		if (strcmp(res[k].id, res[i].id))
 			continue;
 		fprintf(stderr, "wultfw report: note: %s has the reportid '%s' of %s: shown as '%s' (--reportids names them)\n",
-			res[i].path, res[i].id, res[k].path, path_base(arg));
-		res[i].id = path_base(arg);
+			res[i].path, res[i].id, res[k].path, alt);
+		res[i].id = alt;
 		return;
 	}
 }
@@ -76,18 +79,18 @@ static void warn_unlike(const struct wfw_rep_result *res, size_t n)
 	free(names);
 }
 
-int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
-		 struct wfw_rep_result *res, struct wfw_reader **rd, char **owned)
+int rep_open_all(const struct rep_args *a, struct wfw_rep_result *res,
+		 struct wfw_reader **rd, char **owned)
 {
 	/* One pass: the selection follows the types learned as rows come. */
 	struct wfw_reader_opts o = { .one_pass = true };
 	char err[1024];
 	int ret;
 
-	for (size_t i = 0; i < nres; i++) {
+	for (size_t i = 0; i < a->n; i++) {
 		struct wfw_rep_result *r = &res[i];
 
-		ret = wfw_result_locate(args[i], r->path, sizeof(r->path), err,
+		ret = wfw_result_locate(a->v[i], r->path, sizeof(r->path), err,
 					sizeof(err));
 		if (!ret) {
 			wfw_run_end_warn("report", r->path);
@@ -102,15 +105,15 @@ int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
 			fprintf(stderr, "wultfw report: %s\n", err);
 			return ret;
 		}
-		r->id = result_id(c, r, i, args[i], &owned[i]);
-		unique_id(res, i, args[i]);
+		r->id = result_id(a, r, i, &owned[i]);
+		unique_id(res, i, a);
 		r->collectors = wfw_infoyml_get(&r->info, "collectors");
 		r->source = wfw_infoyml_get(&r->info, "source");
 		r->attrib_latency = wfw_infoyml_get(&r->info, "attrib_latency");
 		r->attrib_smi = wfw_infoyml_get(&r->info, "attrib_smi");
 		r->attrib_lost = wfw_infoyml_get(&r->info, "attrib_lost");
 	}
-	warn_unlike(res, nres);
+	warn_unlike(res, a->n);
 	return 0;
 }
 

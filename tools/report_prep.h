@@ -13,29 +13,33 @@
 #include "report_load.h"
 
 /*
- * Open every result (args[i] into res[i], rd[i]; owned[i]: a reportid to
- * free), warn where they were measured unlike the first. 0 or an error
- * said on stderr.
+ * The results to open, each experiment of several CPUs as its CPUs', and
+ * their names where the command line or an experiment gives them.
  */
-/* The results to open, each experiment of several CPUs as its CPUs'. */
 struct rep_args {
 	char *v[REP_MAX];
+	char *id[REP_MAX];	/* NULL: info.yml's reportid, or the path's */
+	bool cpu[REP_MAX];	/* one CPU of an experiment */
 	size_t n;
 };
 /*
  * args with every experiment of several CPUs replaced by its EXP/cpuN
- * (report_cpus.c): the CPUs become overlays; not with --reportids (ids
- * true), whose count is of the arguments. 0 or an error said on
- * stderr; free a with rep_args_free() either way.
+ * (report_cpus.c): the CPUs become overlays, named "ID/cpuN" with ID the
+ * experiment's --reportids name, else its reportid, else its directory's
+ * name; ids (--reportids, one per argument) name the others. 0 or an
+ * error said on stderr; free a with rep_args_free() either way.
  */
-int rep_cpu_args(char **args, size_t n, bool ids, struct rep_args *a);
+int rep_cpu_args(char **args, size_t n, const struct wfw_names *ids, struct rep_args *a);
 void rep_args_free(struct rep_args *a);
 /*
- * descr with a paragraph per experiment of several CPUs among args: which
- * CPU's tail stands out (stats/grouptab.h), also said on stderr; malloc'ed,
- * or NULL when there is none (or no memory): keep descr then.
+ * c's --descr with a paragraph per experiment of several CPUs among args:
+ * which CPU's tail stands out (stats/grouptab.h) in the rows c's selection
+ * keeps, also said on stderr; malloc'ed, or NULL when there is none (or
+ * no memory): keep --descr then. In a report each CPU is a result of its
+ * own, `index` counting its rows: with a selection comparing `index` (the
+ * table's counts over the experiment) there is no paragraph, said once.
  */
-char *rep_cpu_note(char **args, size_t n, const char *descr);
+char *rep_cpu_note(const struct rep_cli *c, char **args, size_t n);
 
 /*
  * report --fleet (report_fleet.c): args as SUTs of a fleet (tools/fleet.h),
@@ -45,8 +49,13 @@ char *rep_cpu_note(char **args, size_t n, const char *descr);
  */
 int rep_fleet(const struct rep_cli *c, char **args, size_t n, int (*report)(int, char **));
 
-int rep_open_all(const struct rep_cli *c, char **args, size_t nres,
-		 struct wfw_rep_result *res, struct wfw_reader **rd, char **owned);
+/*
+ * Open every result (a->v[i] into res[i], rd[i]; owned[i]: a reportid to
+ * free), warn where they were measured unlike the first. 0 or an error
+ * said on stderr.
+ */
+int rep_open_all(const struct rep_args *a, struct wfw_rep_result *res,
+		 struct wfw_reader **rd, char **owned);
 /* --list-metrics: every result's columns, units and what each is. */
 void rep_list_metrics(const struct wfw_rep_result *res, size_t nres,
 		      struct wfw_reader **rd);

@@ -28,6 +28,16 @@ int wfw_percpu_find(struct wfw_percpu *p, const char *dir, char *err,
 		    size_t errlen);
 void wfw_percpu_free(struct wfw_percpu *p);
 
+/*
+ * The i-th CPU (in p's order) of experiment exp alone, read as the whole
+ * experiment is (with its CPU column), so that a selection naming CPU
+ * means the same on it. wfw_reader_open()'s contract; *added (if not
+ * NULL): the CPU column is the reader's, the last, not the file's own.
+ */
+struct wfw_reader;
+int wfw_percpu_reader_open_one(struct wfw_reader **rp, const char *exp, size_t i,
+			       bool *added, char *err, size_t errlen);
+
 /* Whether `path` names a directory (as locate.c leaves an EXP/ in path). */
 bool wfw_percpu_is_dir(const char *path);
 

@@ -365,11 +365,40 @@ static int open_subs(struct cpu_reader *r, const struct wfw_percpu *p,
 	return 0;
 }
 
+/* The reader of p's CPUs (p freed here). */
+static int open_cpus(struct wfw_reader **rp, const char *path, struct wfw_percpu *p,
+		     const struct wfw_reader_opts *opts, char *err, size_t errlen)
+{
+	struct cpu_reader *r = calloc(1, sizeof(*r));
+	int ret;
+
+	if (!r || !(r->base.path = strdup(path))) {
+		free(r);
+		wfw_percpu_free(p);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	r->base.fd = -1;
+	r->base.opts = *opts;
+	r->base.ops = &cpu_ops;
+	ret = open_subs(r, p, opts);
+	if (!ret)
+		ret = build_schema(r);
+	wfw_percpu_free(p);
+	sum_counts(r);
+	if (ret) {
+		snprintf(err, errlen, "%s", r->base.err);
+		wfw_reader_close(&r->base);
+		return ret;
+	}
+	*rp = &r->base;
+	return 0;
+}
+
 int wfw_percpu_reader_open(struct wfw_reader **rp, const char *path,
 			   const struct wfw_reader_opts *opts, char *err,
 			   size_t errlen)
 {
-	struct cpu_reader *r;
 	struct wfw_percpu p;
 	int ret;
 
@@ -383,28 +412,33 @@ int wfw_percpu_reader_open(struct wfw_reader **rp, const char *path,
 		snprintf(err, errlen, "%s: not a regular file", path);
 		return -EINVAL;
 	}
+	return ret ? ret : open_cpus(rp, path, &p, opts, err, errlen);
+}
+
+int wfw_percpu_reader_open_one(struct wfw_reader **rp, const char *exp, size_t i,
+			       bool *added, char *err, size_t errlen)
+{
+	struct wfw_reader_opts o = { 0 };
+	struct wfw_percpu p;
+	int ret = wfw_percpu_find(&p, exp, err, errlen);
+
+	*rp = NULL;
+	if (!ret && i >= p.n) {
+		wfw_percpu_free(&p);
+		snprintf(err, errlen, "%s: has no CPU number %zu", exp, i);
+		return -ENOENT;
+	}
 	if (ret)
 		return ret;
-	r = calloc(1, sizeof(*r));
-	if (!r || !(r->base.path = strdup(path))) {
-		free(r);
-		wfw_percpu_free(&p);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
-	r->base.fd = -1;
-	r->base.opts = *opts;
-	r->base.ops = &cpu_ops;
-	ret = open_subs(r, &p, opts);
-	if (!ret)
-		ret = build_schema(r);
-	wfw_percpu_free(&p);
-	sum_counts(r);
-	if (ret) {
-		snprintf(err, errlen, "%s", r->base.err);
-		wfw_reader_close(&r->base);
-		return ret;
-	}
-	*rp = &r->base;
-	return 0;
+	/* Only CPU i: the first entry, the others freed. */
+	for (size_t k = 0; k < p.n; k++)
+		if (k != i)
+			free(p.file[k]);
+	p.cpu[0] = p.cpu[i];
+	p.file[0] = p.file[i];
+	p.n = 1;
+	ret = open_cpus(rp, exp, &p, &o, err, errlen);
+	if (!ret && added)
+		*added = ((struct cpu_reader *)*rp)->sub[0].cpucol < 0;
+	return ret;
 }

@@ -69,8 +69,8 @@ expect_in rerr "syn: cpu1 stands out in C1" "the flag said"
 # (grep, not expect_in: data.js is one long line)
 grep -qF "cpu1 stands out" synrep/data.js && ok "the flag in the report" ||
 	fail "the flag not in synrep/data.js"
-grep -qF '{"id": "cpu1"' synrep/data.js && ok "cpu1 a result of the report" ||
-	fail "cpu1 not a result of synrep/data.js"
+grep -qF '{"id": "syn/cpu1"' synrep/data.js && ok "syn/cpu1 a result of the report" ||
+	fail "syn/cpu1 not a result of synrep/data.js"
 
 # A per-CPU result whose own CPU column disagrees with its directory.
 awk -F, 'BEGIN { OFS = "," } { print $0, NR == 1 ? "CPU" : (NR == 50 ? 0 : 1) }' syn/cpu1/datapoints.csv >c.csv
@@ -127,8 +127,13 @@ fi
 # filter, report and --explain open it too
 "$WULTFW" filter exp -o filtered --include 'WakeLatency < 1000000' >ferr 2>&1
 expect_status 0 $? "filter of the experiment"
-head -1 filtered/datapoints.csv | grep -q ',CPU$' && ok "the filtered result keeps the CPU column" ||
-	fail "no CPU column in filtered/datapoints.csv: $(cat ferr)"
+[ -f filtered/cpu0/datapoints.csv ] && [ -f filtered/cpu1/datapoints.csv ] &&
+	ok "the filtered result is an experiment of the same CPUs" ||
+	fail "no filtered/cpuN/datapoints.csv: $(cat ferr)"
+"$WULTFW" filter exp -o filtered1 --one-file --include 'WakeLatency < 1000000' >ferr 2>&1
+expect_status 0 $? "filter --one-file of the experiment"
+head -1 filtered1/datapoints.csv | grep -q ',CPU$' && ok "the one-file result keeps the CPU column" ||
+	fail "no CPU column in filtered1/datapoints.csv: $(cat ferr)"
 "$WULTFW" report -o rep exp >rerr 2>&1 &
 wait_bounded $! 300
 expect_status 0 $? "report of the experiment"
