@@ -1086,6 +1086,10 @@ static void report(struct wfw_run *run, int ret)
 			 name, r->stop_signal, r->datapoints, r->duration_s, run->dir);
 	else if (r->stop_hit.hit && !run->o->live_stats)
 		wfw_stop_report(name, &r->stop_hit, r->datapoints, run->dir);
+	else if (wfw_stopped(r))	/* a CPU of several: the parent says why */
+		wfw_info("experiment '%s': %" PRIu64 " datapoints in %.1fs, stopped by stop_above %s; results in %s",
+			 name, r->datapoints, r->duration_s,
+			 r->stop_hit.hit ? "here" : "on another CPU", run->dir);
 	else if (r->empty)
 		wfw_warn("experiment '%s': no datapoint in %.1fs: %s (info.yml in %s says status: 'empty')",
 			 name, r->duration_s, run->why_empty, run->dir);
