@@ -4,11 +4,13 @@
 #include "livetab.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "progress.h"
 
@@ -28,6 +30,7 @@ int wfw_livetab_begin(struct wfw_livetab *t, const char *name, const int *cpus,
 		      bool on)
 {
 	memset(t, 0, sizeof(*t));
+	t->pipe[0] = t->pipe[1] = -1;
 	t->rows = calloc(n, sizeof(*t->rows));
 	if (!t->rows)
 		return -ENOMEM;
@@ -38,7 +41,60 @@ int wfw_livetab_begin(struct wfw_livetab *t, const char *name, const int *cpus,
 	t->max_datapoints = max_datapoints;
 	t->max_time_ns = max_time_ns;
 	t->start_ns = t->last_ns = mono_ns();
+	/* Without the pipe the runs write to the terminal as they would. */
+	if (on && !pipe2(t->pipe, O_CLOEXEC))
+		fcntl(t->pipe[0], F_SETFL, O_NONBLOCK);
 	return 0;
+}
+
+void wfw_livetab_child(struct wfw_livetab *t)
+{
+	if (t->pipe[1] < 0)
+		return;
+	fflush(stderr);
+	dup2(t->pipe[1], STDERR_FILENO);	/* dup2 clears CLOEXEC on 2 */
+	close(t->pipe[0]);
+	close(t->pipe[1]);
+}
+
+void wfw_livetab_forked(struct wfw_livetab *t)
+{
+	if (t->pipe[1] >= 0)
+		close(t->pipe[1]);
+	t->pipe[1] = -1;
+}
+
+/* The table off the screen: the cursor where its first line was. */
+static void erase(struct wfw_livetab *t)
+{
+	if (t->drawn)
+		fprintf(stderr, "\033[%dA\r\033[J", t->drawn);
+	t->drawn = 0;
+}
+
+/* Whole lines the runs wrote, printed where the table was; true if any. */
+static bool pass_on(struct wfw_livetab *t, bool all)
+{
+	char *nl;
+	ssize_t n;
+	size_t whole;
+
+	while (t->pipe[0] >= 0 && t->len < sizeof(t->buf) &&
+	       (n = read(t->pipe[0], t->buf + t->len, sizeof(t->buf) - t->len)) > 0)
+		t->len += (size_t)n;
+	nl = t->len ? memrchr(t->buf, '\n', t->len) : NULL;
+	/* A full buffer without a newline, or the end: out as it is. */
+	whole = nl ? (size_t)(nl - t->buf) + 1 :
+		all || t->len == sizeof(t->buf) ? t->len : 0;
+	if (!whole)
+		return false;
+	erase(t);
+	fwrite(t->buf, 1, whole, stderr);
+	if (t->buf[whole - 1] != '\n')
+		fputc('\n', stderr);
+	memmove(t->buf, t->buf + whole, t->len - whole);
+	t->len -= whole;
+	return true;
 }
 
 void wfw_livetab_row(const struct wfw_live *l, int cpu, char *buf, size_t len)
@@ -88,15 +144,14 @@ static void draw(struct wfw_livetab *t)
 				snprintf(metric, sizeof(metric), "%s", l.metric);
 		}
 	title(t, metric, dp, head, sizeof(head));
-	if (t->drawn)
-		fprintf(stderr, "\033[%dA", t->drawn);
-	fprintf(stderr, "\r\033[K%s\n\r\033[K%s\n", head, COLS);
+	erase(t);
+	fprintf(stderr, "%s\n%s\n", head, COLS);
 	for (size_t i = 0; i < t->n; i++) {
 		if (wfw_live_read(t->rows[i], &l))
 			wfw_livetab_row(&l, t->cpus[i], line, sizeof(line));
 		else	/* a writer that busy is rare: next time */
 			snprintf(line, sizeof(line), "%5d (being updated)", t->cpus[i]);
-		fprintf(stderr, "\r\033[K%s\n", line);
+		fprintf(stderr, "%s\n", line);
 	}
 	fflush(stderr);
 	t->drawn = (int)t->n + 2;
@@ -109,7 +164,7 @@ void wfw_livetab_update(struct wfw_livetab *t)
 	if (!t->on)
 		return;
 	now = mono_ns();
-	if (now - t->last_ns < REDRAW_NS)
+	if (!pass_on(t, false) && now - t->last_ns < REDRAW_NS)
 		return;
 	t->last_ns = now;
 	draw(t);
@@ -117,9 +172,16 @@ void wfw_livetab_update(struct wfw_livetab *t)
 
 void wfw_livetab_end(struct wfw_livetab *t)
 {
-	if (t->on)
+	if (t->on) {
+		while (pass_on(t, true))
+			;
 		draw(t);
+	}
 	t->on = false;
+	if (t->pipe[0] >= 0)
+		close(t->pipe[0]);
+	wfw_livetab_forked(t);
+	t->pipe[0] = -1;
 	free(t->rows);
 	t->rows = NULL;
 }

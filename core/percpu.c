@@ -59,6 +59,7 @@ struct percpu {
 	struct wfw_info info;
 	uint64_t start;
 	long hit;			/* the child that crossed stop_above first, or -1 */
+	struct wfw_livetab tab;		/* on a terminal: every CPU's figures */
 };
 
 static uint64_t now_ns(void)
@@ -176,6 +177,7 @@ static void child(struct percpu *pc, size_t i, pid_t parent)
 	co.numbered = false;
 	co.progress = false;		/* the parent draws it */
 	co.no_leftovers = true;		/* the parent restored them */
+	wfw_livetab_child(&pc->tab);
 	co.live = pc->slots[i].live;
 	co.live_stats = &pc->slots[i].stats;
 	co.stop_req = &pc->slots[i].stop_req;
@@ -242,30 +244,37 @@ static void watch_stops(struct percpu *pc)
 	}
 }
 
+/* The table of the children's slots, before they start. */
+static void begin_table(struct percpu *pc)
+{
+	const struct wfw_experiment *e = pc->e;
+	struct wfw_livetab *t = &pc->tab;
+
+	if (wfw_livetab_begin(t, e->name, e->cpus, e->ncpus, e->max_datapoints,
+			      e->max_time_ns, pc->o->progress))
+		t->on = false;
+	for (size_t i = 0; t->rows && i < e->ncpus; i++)
+		t->rows[i] = &pc->slots[i].stats;
+}
+
 /* Until every child ended: the live table, and a stop passed on. */
 static void wait_children(struct percpu *pc)
 {
-	const struct wfw_experiment *e = pc->e;
 	struct timespec poll = { 0, POLL_NS };
-	struct wfw_livetab tab;
 	int forwarded = 0;
 
-	if (wfw_livetab_begin(&tab, e->name, e->cpus, e->ncpus, e->max_datapoints,
-			      e->max_time_ns, pc->o->progress))
-		tab.on = false;
-	for (size_t i = 0; tab.rows && i < e->ncpus; i++)
-		tab.rows[i] = &pc->slots[i].stats;
+	wfw_livetab_forked(&pc->tab);
 	while (reap(pc)) {
 		if (wfw_stop_signal && !forwarded) {
 			forwarded = wfw_stop_signal;
 			signal_children(pc, forwarded);
 		}
 		watch_stops(pc);
-		wfw_livetab_update(&tab);
+		wfw_livetab_update(&pc->tab);
 		nanosleep(&poll, NULL);	/* a signal cuts it short: fine */
 	}
 	watch_stops(pc);
-	wfw_livetab_end(&tab);
+	wfw_livetab_end(&pc->tab);
 }
 
 /* ---- the whole ---- */
@@ -361,6 +370,7 @@ int wfw_run_percpu(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		ret = make_dir(&pc);
 	if (!ret) {
 		pc.start = now_ns();
+		begin_table(&pc);
 		ret = start_children(&pc);
 		if (ret)	/* the started ones stop, with what they have */
 			signal_children(&pc, SIGINT);

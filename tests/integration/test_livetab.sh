@@ -13,11 +13,12 @@ cpus=$(awk -v l="$(cat /sys/devices/system/cpu/online)" 'BEGIN { n = split(l, p,
 		for (c = r[1]; c <= r[2]; c++) s = s (s == "" ? "" : " ") c }
 	print s }')
 
-# 200 datapoints per CPU, WakeLatency 2.0 to 2.4 us (datapoint n: 2 us + n % 5 * 100 ns).
+# 200 datapoints per CPU, WakeLatency 2.0 to 2.4 us (datapoint n: 2 us
+# + n % 5 * 100 ns); 20 reads 20 ms apart, so it is usually redrawn.
 cat >live.cfg <<'CFG'
 outdir = "r";
 name = "live";
-source = { plugin = "testspike"; cpu = "all"; delay = "2ms"; };
+source = { plugin = "testspike"; cpu = "all"; delay = "20ms"; };
 limits = { datapoints = 200; time = "60s"; };
 sinks = ( { plugin = "csv"; } );
 CFG
@@ -51,7 +52,13 @@ for c in $cpus; do
 	row=$(printf '%5d %11d%11s%11s%11s%11s%11s' "$c" 200 2.000 2.000 2.200 2.400 2.400)
 	expect_in screen.txt "$row" "CPU $c's row: 200 datapoints, last 2.0, min 2.0, mean 2.2, max 2.4, p99 2.4 us"
 done
+# The runs' own lines (each CPU's closing one) go above the table, not through it.
 n=$(grep -c "  CPU  Datapoints" screen.txt)
 expect_status 1 "$n" "the table is redrawn in place (one header on the screen)"
+for c in $cpus; do
+	expect_in screen.txt "experiment 'live-cpu$c': 200 datapoints" "CPU $c's closing line is on the screen"
+done
+below=$(sed -n '/  CPU  Datapoints/,$p' screen.txt | grep -c "live-cpu")
+expect_status 0 "$below" "and none of them inside or below the table"
 
 finish
