@@ -794,7 +794,7 @@ static bool limit_reached(const struct wfw_run *run)
 }
 
 /* stop_above crossed here, or (per-CPU runs) on another CPU. */
-static bool r_stopped(struct wfw_run *run)
+static bool stop_above_ended(struct wfw_run *run)
 {
 	const int *req = run->o->stop_req;
 
@@ -832,7 +832,7 @@ static int measure(struct wfw_run *run)
 			run->o->live[0] = run->r->datapoints;
 			run->o->live[1] = run->r->discarded;
 		}
-		if (ret == WULTFW_READ_END || limit_reached(run) || r_stopped(run))
+		if (ret == WULTFW_READ_END || limit_reached(run) || stop_above_ended(run))
 			return 0;
 	}
 }
