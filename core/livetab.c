@@ -145,7 +145,8 @@ static void draw(struct wfw_livetab *t)
 		}
 	title(t, metric, dp, head, sizeof(head));
 	erase(t);
-	fprintf(stderr, "%s\n%s\n", head, COLS);
+	/* One screen line each, or going back up misses: 80 columns at most. */
+	fprintf(stderr, "%.79s\n%s\n", head, COLS);
 	for (size_t i = 0; i < t->n; i++) {
 		if (wfw_live_read(t->rows[i], &l))
 			wfw_livetab_row(&l, t->cpus[i], line, sizeof(line));
