@@ -102,6 +102,8 @@ static void print_source_keys(const struct wultfw_plugin *d)
 	printf("Keys the core reads in a source group:\n"
 	       "  %-14s %-16s %-12s %s\n", "cpu", "integer", "(highest)",
 	       "measured CPU; default: the highest-numbered online CPU");
+	printf("  %-14s %-16s %-12s %s\n", "stop_above", "duration(s)", "(none)",
+	       "end the run when a datapoint's latency goes above it; or { Metric = \"200us\"; }");
 	if (d->ldist.use == WULTFW_LDIST_NONE) {
 		printf("  (no ldist: this source is a sampler)\n\n");
 		return;

@@ -234,6 +234,13 @@ static int run_local(struct run_args *a, struct wfw_plan *plan, int argc, char *
 			status = WFW_EXIT_EMPTY;
 		else if (r.collectors_failed && !status)
 			status = WFW_EXIT_COLLECT;
+		if (wfw_stopped(&r) && !r.stop_signal) {
+			if (i + 1 < plan->n)	/* as rtla: stop at the first crossing */
+				wfw_info("stop_above: not running the %zu remaining experiment%s",
+					 plan->n - i - 1, plan->n - i - 1 == 1 ? "" : "s");
+			status = status == 1 ? 1 : WFW_EXIT_STOP_ABOVE;
+			break;
+		}
 		if (r.stop_signal) {
 			if (i + 1 < plan->n)
 				wfw_info("not running the %zu remaining experiment%s",

@@ -9,5 +9,7 @@
 #define WFW_EXIT_EMPTY 4
 /* Every experiment measured, but a collector's data is missing. */
 #define WFW_EXIT_COLLECT 5
+/* A datapoint went above the experiment's stop_above: the run ended there. */
+#define WFW_EXIT_STOP_ABOVE 6
 
 #endif

@@ -20,7 +20,7 @@ static const char *const exp_keys[] = {
 };
 static const char *const limit_keys[] = { "datapoints", "time", NULL };
 static const char *const cstate_keys[] = { "only", "disable", "disable_deepest", NULL };
-static const char *const source_core_keys[] = { "plugin", "cpu", "ldist", NULL };
+static const char *const source_core_keys[] = { "plugin", "cpu", "ldist", "stop_above", NULL };
 static const char *const sink_core_keys[] = { "plugin", NULL };
 
 /* The experiment's own setting, else the top-level default. */
@@ -87,6 +87,7 @@ static void parse_source(struct wfw_experiment *e, const config_setting_t *src,
 	if (config_setting_type(src) != CONFIG_TYPE_GROUP)
 		return;
 	parse_ldist(e, src, key, errs);
+	wfw_stop_above_parse(&e->stop_above, src, key, errs);
 }
 
 /* `ldist`: one duration or [ from, to ]; the core's default when not given. */
@@ -486,6 +487,7 @@ void wfw_experiment_parse(struct wfw_experiment *e, const config_setting_t *exp,
 	if (s)
 		wfw_annot_parse(&e->annotate, s, key, errs);
 	declared_columns(e);
+	wfw_stop_above_check(&e->stop_above, e->columns, errs);
 	parse_select(e, exp, top, path, errs);
 }
 

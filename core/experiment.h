@@ -18,6 +18,7 @@
 #include "datasel.h"
 #include "overrides.h"
 #include "pluginst.h"
+#include "stopabove.h"
 
 enum wfw_cstate_mode {
 	WFW_CSTATES_ANY,		/* leave cpuidle alone */
@@ -71,6 +72,7 @@ struct wfw_experiment {
 	const struct wultfw_column *columns;
 	struct wultfw_column *own_columns;	/* columns, when merged */
 	struct wfw_datasel_cfg select;	/* include/exclude/keep_filtered */
+	struct wfw_stop_above stop_above;	/* source.stop_above */
 	struct wfw_machine_req req;
 };
 

@@ -31,6 +31,9 @@ core_libwfw_core_la_SOURCES = \
 	core/signals.c core/signals.h \
 	core/sinkfile.c core/sinkfile.h \
 	core/statedir.c core/statedir.h
+# Every CPU's figures live (livestats, livetab) and stop_above (stopabove, runwatch).
+core_libwfw_core_la_SOURCES += core/livestats.c core/livestats.h core/livetab.c core/livetab.h \
+	core/stopabove.c core/stopabove.h core/runwatch.c core/runwatch.h
 # An experiment's include/exclude against the columns its source declares.
 core_libwfw_core_la_SOURCES += core/datasel_check.c
 core_libwfw_core_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)
@@ -61,3 +64,19 @@ if !STATIC_PLUGINS
 TESTS += tests/integration/test_cpu_list.sh
 endif
 EXTRA_DIST += tests/integration/test_cpu_list.sh
+# The live table's figures (core/livestats.c, core/livetab.c).
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_livestats
+TESTS += tests/unit/test_livestats
+tests_unit_test_livestats_SOURCES = tests/unit/test_livestats.c
+tests_unit_test_livestats_CFLAGS = $(CORE_TEST_CFLAGS)
+tests_unit_test_livestats_LDADD = $(CORE_TEST_LIBS)
+endif
+# stop_above with an injected spike (tests/plugins/testspike.c), and the
+# live table drawn in a terminal (tmux) but not into a log.
+if HAVE_CUNIT
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_stop_above.sh tests/integration/test_livetab.sh
+endif
+endif
+EXTRA_DIST += tests/integration/test_stop_above.sh tests/integration/test_livetab.sh

@@ -30,10 +30,11 @@
 #include <sysstate/proc.h>
 
 #include "cpuset.h"
+#include "livetab.h"
 #include "log.h"
-#include "progress.h"
 #include "restore.h"
 #include "resultdir.h"
+#include "runwatch.h"
 #include "signals.h"
 
 #define POLL_NS 100000000L	/* how often the parent looks at its children */
@@ -42,6 +43,8 @@
 struct percpu_slot {
 	volatile uint64_t live[2];	/* datapoints, discarded so far */
 	struct wfw_run_result r;	/* the child's, once it ended */
+	struct wfw_live stats;		/* the live table's row */
+	int stop_req;			/* the parent's: another CPU crossed stop_above */
 };
 
 struct percpu {
@@ -55,6 +58,8 @@ struct percpu {
 	int dirfd;
 	struct wfw_info info;
 	uint64_t start;
+	long hit;			/* the child that crossed stop_above first, or -1 */
+	struct wfw_livetab tab;		/* on a terminal: every CPU's figures */
 };
 
 static uint64_t now_ns(void)
@@ -172,7 +177,10 @@ static void child(struct percpu *pc, size_t i, pid_t parent)
 	co.numbered = false;
 	co.progress = false;		/* the parent draws it */
 	co.no_leftovers = true;		/* the parent restored them */
+	wfw_livetab_child(&pc->tab);
 	co.live = pc->slots[i].live;
+	co.live_stats = &pc->slots[i].stats;
+	co.stop_req = &pc->slots[i].stop_req;
 	wfw_run_experiment(e, &co, &pc->slots[i].r);
 	fflush(NULL);
 	exit(pc->slots[i].r.failed ? 1 : 0);	/* atexit: its own changes back */
@@ -224,31 +232,49 @@ static void signal_children(struct percpu *pc, int sig)
 			kill(pc->pids[i], sig);
 }
 
-/* Until every child ended: the progress line, and a stop passed on. */
-static void wait_children(struct percpu *pc)
+/* A child crossed stop_above: every other one asked to stop. */
+static void watch_stops(struct percpu *pc)
+{
+	for (size_t i = 0; pc->hit < 0 && i < pc->started; i++) {
+		if (!__atomic_load_n(&pc->slots[i].r.stop_hit.hit, __ATOMIC_ACQUIRE))
+			continue;
+		pc->hit = (long)i;
+		for (size_t k = 0; k < pc->started; k++)
+			__atomic_store_n(&pc->slots[k].stop_req, 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* The table of the children's slots, before they start. */
+static void begin_table(struct percpu *pc)
 {
 	const struct wfw_experiment *e = pc->e;
+	struct wfw_livetab *t = &pc->tab;
+
+	if (wfw_livetab_begin(t, e->name, e->cpus, e->ncpus, e->max_datapoints,
+			      e->max_time_ns, pc->o->progress))
+		t->on = false;
+	for (size_t i = 0; t->rows && i < e->ncpus; i++)
+		t->rows[i] = &pc->slots[i].stats;
+}
+
+/* Until every child ended: the live table, and a stop passed on. */
+static void wait_children(struct percpu *pc)
+{
 	struct timespec poll = { 0, POLL_NS };
-	struct wfw_progress pg;
 	int forwarded = 0;
 
-	wfw_progress_begin(&pg, e->name, e->max_datapoints * e->ncpus,
-			   e->max_time_ns, pc->o->progress);
+	wfw_livetab_forked(&pc->tab);
 	while (reap(pc)) {
-		uint64_t dp = 0, disc = 0;
-
 		if (wfw_stop_signal && !forwarded) {
 			forwarded = wfw_stop_signal;
 			signal_children(pc, forwarded);
 		}
-		for (size_t i = 0; i < pc->started; i++) {
-			dp += pc->slots[i].live[0];
-			disc += pc->slots[i].live[1];
-		}
-		wfw_progress_update(&pg, dp, disc);
+		watch_stops(pc);
+		wfw_livetab_update(&pc->tab);
 		nanosleep(&poll, NULL);	/* a signal cuts it short: fine */
 	}
-	wfw_progress_end(&pg);
+	watch_stops(pc);
+	wfw_livetab_end(&pc->tab);
 }
 
 /* ---- the whole ---- */
@@ -268,6 +294,7 @@ static void finish(struct percpu *pc, struct wfw_run_result *r, bool failed)
 		r->collectors_failed += c->collectors_failed;
 		if (c->stop_signal)
 			r->stop_signal = c->stop_signal;
+		r->stopped_by_other |= c->stopped_by_other;
 		failed |= c->failed || !exited || WEXITSTATUS(pc->status[i]);
 		all_empty &= c->empty;
 		if (!exited)
@@ -277,14 +304,20 @@ static void finish(struct percpu *pc, struct wfw_run_result *r, bool failed)
 	}
 	if (wfw_stop_signal)
 		r->stop_signal = wfw_stop_signal;
+	if (pc->hit >= 0)
+		r->stop_hit = pc->slots[pc->hit].r.stop_hit;
 	r->duration_s = (double)(now_ns() - pc->start) / 1e9;
 	r->failed = failed;
 	r->empty = !failed && !r->stop_signal && all_empty;
 	wfw_info_fmt(info, "duration", "%.3f", r->duration_s);
 	wfw_info_fmt(info, "datapoints", "%" PRIu64, r->datapoints);
 	wfw_info_fmt(info, "discarded", "%" PRIu64, r->discarded);
+	r->empty &= !wfw_stopped(r);
 	wfw_info_str(info, "status", failed ? "failed" : r->stop_signal ?
-		     "interrupted" : r->empty ? "empty" : "complete");
+		     "interrupted" : wfw_stopped(r) ? "stopped" :
+		     r->empty ? "empty" : "complete");
+	if (r->stop_hit.hit)
+		wfw_stop_info(&r->stop_hit, info);
 	if (wfw_info_write_at(info, pc->dirfd, 0))
 		wfw_err("cannot write %s/info.yml", pc->dir);
 }
@@ -297,6 +330,8 @@ static void report(const struct percpu *pc, const struct wfw_run_result *r)
 	if (r->failed)
 		wfw_err("experiment '%s': the run of at least one CPU failed (above); what was measured is in %s/cpuN/",
 			pc->e->name, pc->dir);
+	else if (r->stop_hit.hit && !r->stop_signal)
+		wfw_stop_report(pc->e->name, &r->stop_hit, r->datapoints, pc->dir);
 	else
 		wfw_info("experiment '%s': %" PRIu64 " datapoints on CPUs %s in %.1fs%s, results in %s/cpuN/ (all CPUs side by side: wultfw calc %s)",
 			 pc->e->name, r->datapoints, cpus, r->duration_s,
@@ -321,7 +356,7 @@ static int alloc(struct percpu *pc)
 int wfw_run_percpu(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		   struct wfw_run_result *r)
 {
-	struct percpu pc = { .e = e, .o = o, .dirfd = -1 };
+	struct percpu pc = { .e = e, .o = o, .dirfd = -1, .hit = -1 };
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -335,6 +370,7 @@ int wfw_run_percpu(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		ret = make_dir(&pc);
 	if (!ret) {
 		pc.start = now_ns();
+		begin_table(&pc);
 		ret = start_children(&pc);
 		if (ret)	/* the started ones stop, with what they have */
 			signal_children(&pc, SIGINT);

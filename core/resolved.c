@@ -67,6 +67,7 @@ char *wfw_resolved_config(const struct wfw_experiment *e, const char *from)
 	fprintf(f, " cpu = %d;", e->cpu);
 	if (e->ldist_use != WULTFW_LDIST_NONE)
 		fprintf(f, " ldist = [ \"%s\", \"%s\" ];", a, b);
+	wfw_stop_above_write(&e->stop_above, f);
 	fprintf(f, " };\n");
 	if (e->max_datapoints || e->max_time_ns) {
 		fprintf(f, "limits = {");

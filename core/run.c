@@ -33,6 +33,7 @@
 #include "machine.h"
 #include "restore.h"
 #include "resultdir.h"
+#include "runwatch.h"
 #include "signals.h"
 #include <units/duration.h>
 
@@ -63,12 +64,14 @@ struct wfw_run {
 	uint64_t flushed_rows;		/* datapoints when the sinks last flushed */
 	uint64_t made;			/* rows the source gave, before selection */
 	char why_empty[256];		/* a run without a datapoint: why */
+	char stopped_by[384];		/* info.yml's, when stop_above ended it */
 	struct wfw_plugin_inst *failed_sink;	/* said why; not flushed again */
 	struct wfw_collectors *collectors;	/* running next to the source */
 	struct wfw_annotators annot;		/* columns added to each datapoint */
 	const struct wultfw_schema *schema;	/* what sinks get: annot's or the source's */
 	struct wfw_datasel sel;			/* include/exclude while measuring */
 	struct wfw_pace pace;		/* a sampler with a period: when to read */
+	struct wfw_runwatch watch;	/* stop_above and the live figures */
 	bool source_open, cstates_set, info_written, started;
 	uint64_t start;
 };
@@ -311,6 +314,12 @@ static int probe(struct wfw_run *run)
 		ret = wfw_datasel_compile(&run->sel, &e->select, run->schema);
 	if (!ret)	/* a sink's column typo: no failed result directory */
 		ret = wfw_sinkcols_refuse(e, run->schema);
+	if (!ret && wfw_runwatch_open(&run->watch, &e->stop_above, run->schema,
+				      run->si.interval_latency, run->o->live_stats,
+				      e->cpu, err, sizeof(err))) {
+		wfw_err("%s", err);
+		ret = -EINVAL;
+	}
 	if (ret)
 		return ret;
 	if (e->ldist_use != WULTFW_LDIST_NONE) {
@@ -766,12 +775,14 @@ static int pump_once(struct wfw_run *run, uint64_t timeout, bool *sink_failed)
 		*sink_failed = wret < 0;
 		return wret < 0 ? wret : ret;
 	}
+	wfw_runwatch_clip(&run->watch, b);	/* stop_above: up to the crossing */
 	wret = write_sinks(run, b);
 	if (wret) {
 		*sink_failed = true;
 		return wret;
 	}
 	r->datapoints += b->rows;
+	wfw_runwatch_done(&run->watch, b, r->datapoints, r->discarded, &r->stop_hit);
 	wfw_collect_tick(run->collectors);
 	return ret;
 }
@@ -780,6 +791,16 @@ static bool limit_reached(const struct wfw_run *run)
 {
 	return run->e->max_datapoints &&
 	       run->r->datapoints >= run->e->max_datapoints;
+}
+
+/* stop_above crossed here, or (per-CPU runs) on another CPU. */
+static bool stop_above_ended(struct wfw_run *run)
+{
+	const int *req = run->o->stop_req;
+
+	if (req && __atomic_load_n(req, __ATOMIC_ACQUIRE))
+		run->r->stopped_by_other = true;
+	return run->r->stop_hit.hit || run->r->stopped_by_other;
 }
 
 /* The measuring loop: until a limit, a signal, the source's end or an error. */
@@ -811,7 +832,7 @@ static int measure(struct wfw_run *run)
 			run->o->live[0] = run->r->datapoints;
 			run->o->live[1] = run->r->discarded;
 		}
-		if (ret == WULTFW_READ_END || limit_reached(run))
+		if (ret == WULTFW_READ_END || limit_reached(run) || stop_above_ended(run))
 			return 0;
 	}
 }
@@ -825,7 +846,7 @@ static int drain(struct wfw_run *run)
 	bool sink_failed;
 	int ret;
 
-	if (run->pace.period)
+	if (run->pace.period || run->r->stop_hit.hit)
 		return 0;
 	do {
 		if (limit_reached(run))
@@ -868,6 +889,7 @@ static int pump(struct wfw_run *run)
 	run->collectors = wfw_collect_start(&e->collect, e->cpu, run->dir, run->sysfs,
 					   &run->info);
 	run->start = now_ns();
+	run->watch.start_ns = run->start;
 	ret = src->start(&e->source.ctx, &run->params);
 	if (ret < 0) {
 		source_error(run, ret, "cannot start");
@@ -971,7 +993,10 @@ static void finish_info(struct wfw_run *run)
 	wfw_info_str(info, "status",
 		     r->failed ? "failed" :
 		     r->stop_signal ? "interrupted" :
+		     wfw_stopped(r) ? "stopped" :
 		     r->empty ? "empty" : "complete");
+	if (wfw_stopped(r) && !r->stop_signal)
+		wfw_info_str(info, "stopped_by", run->stopped_by);
 	if (r->failed && wfw_log_first_error()[0])
 		wfw_info_str(info, "error", wfw_log_first_error());
 	if (r->empty)
@@ -1000,6 +1025,21 @@ static void why_empty(struct wfw_run *run)
 		snprintf(why, len, "the source delivered none in %.1fs", r->duration_s);
 }
 
+/* info.yml's stopped_by: what crossed stop_above, or that another CPU did. */
+static void stopped_by(struct wfw_run *run)
+{
+	const struct wfw_run_result *r = run->r;
+	char what[256];
+
+	if (r->stop_hit.hit) {
+		wfw_stop_describe(&r->stop_hit, what, sizeof(what));
+		snprintf(run->stopped_by, sizeof(run->stopped_by), "stop_above: %s", what);
+	} else if (r->stopped_by_other) {
+		snprintf(run->stopped_by, sizeof(run->stopped_by),
+			 "stop_above: another CPU's run crossed it (the experiment's info.yml says which)");
+	}
+}
+
 /* Sinks closed with the final counts, then info.yml's final state. */
 static int finish(struct wfw_run *run, int ret)
 {
@@ -1014,7 +1054,9 @@ static int finish(struct wfw_run *run, int ret)
 		ret = dret;
 	wfw_datasel_info(&run->sel, &run->info);
 	r->failed = ret < 0;
-	r->empty = !r->failed && !r->stop_signal && !r->datapoints && run->started;
+	r->empty = !r->failed && !r->stop_signal && !wfw_stopped(r) &&
+		   !r->datapoints && run->started;
+	stopped_by(run);
 	if (r->empty)
 		why_empty(run);
 	if (run->info_written)
@@ -1042,6 +1084,12 @@ static void report(struct wfw_run *run, int ret)
 	if (r->stop_signal)
 		wfw_info("experiment '%s' interrupted by signal %d after %" PRIu64 " datapoints in %.1fs; results saved in %s",
 			 name, r->stop_signal, r->datapoints, r->duration_s, run->dir);
+	else if (r->stop_hit.hit && !run->o->live_stats)
+		wfw_stop_report(name, &r->stop_hit, r->datapoints, run->dir);
+	else if (wfw_stopped(r))	/* a CPU of several: the parent says why */
+		wfw_info("experiment '%s': %" PRIu64 " datapoints in %.1fs, stopped by stop_above %s; results in %s",
+			 name, r->datapoints, r->duration_s,
+			 r->stop_hit.hit ? "here" : "on another CPU", run->dir);
 	else if (r->empty)
 		wfw_warn("experiment '%s': no datapoint in %.1fs: %s (info.yml in %s says status: 'empty')",
 			 name, r->duration_s, run->why_empty, run->dir);

@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "experiment.h"
+#include "livestats.h"
+#include "stopabove.h"
 
 struct wfw_run_opts {
 	bool force;			/* reuse an existing result directory */
@@ -23,6 +25,8 @@ struct wfw_run_opts {
 	const char *dirname;		/* its directory's name, not e->name */
 	bool no_leftovers;		/* the parent restored them */
 	volatile uint64_t *live;	/* datapoints, discarded: for the parent */
+	struct wfw_live *live_stats;	/* the live table's figures, or NULL */
+	const int *stop_req;		/* set: another CPU crossed stop_above */
 };
 
 struct wfw_run_result {
@@ -34,9 +38,17 @@ struct wfw_run_result {
 	bool empty;			/* ended without one datapoint: status 'empty' */
 	size_t collectors_failed;	/* could not run or stopped early */
 	char collectors_lost[256];	/* which: "telemetry (net.csv)" */
+	struct wfw_stop_hit stop_hit;	/* stop_above crossed here */
+	bool stopped_by_other;		/* another CPU's run crossed it */
 };
 
 #include "exitstatus.h"
+
+/* Ended by stop_above: crossed here, or on another CPU of the experiment. */
+static inline bool wfw_stopped(const struct wfw_run_result *r)
+{
+	return r->stop_hit.hit || r->stopped_by_other;
+}
 
 /*
  * Returns 0, or a negative errno when the experiment failed. Several CPUs

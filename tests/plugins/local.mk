@@ -8,9 +8,13 @@ check_LTLIBRARIES += tests/plugins/testsrc.la tests/plugins/testsink.la \
 	tests/plugins/badabi.la tests/plugins/nodesc.la \
 	tests/plugins/v1plugin.la tests/plugins/testsampler.la \
 	tests/plugins/shortdesc.la tests/plugins/newzero.la \
-	tests/plugins/newtail.la tests/plugins/testannot.la
+	tests/plugins/newtail.la tests/plugins/testannot.la \
+	tests/plugins/testspike.la
 tests_plugins_testsrc_la_SOURCES = tests/plugins/testsrc.c
 tests_plugins_testsrc_la_LDFLAGS = $(TEST_PLUGIN_FLAGS)
+# WakeLatency with an injected spike, on a chosen CPU: stop_above's tests.
+tests_plugins_testspike_la_SOURCES = tests/plugins/testspike.c
+tests_plugins_testspike_la_LDFLAGS = $(TEST_PLUGIN_FLAGS)
 tests_plugins_testannot_la_SOURCES = tests/plugins/testannot.c
 tests_plugins_testannot_la_LDFLAGS = $(TEST_PLUGIN_FLAGS)
 tests_plugins_testsink_la_SOURCES = tests/plugins/testsink.c
