@@ -77,7 +77,7 @@ void calc_list_funcs(FILE *f);
  * --mem-limit (calc_group_mem.c): SIZE ("256M", "1GiB", "none": 0) into
  * bytes (-EINVAL, -ERANGE); the default (3/4 of MemAvailable, 0 if
  * unknown); putting it in force (RLIMIT_DATA; never raising a lower one);
- * and the line that follows "out of memory" when it was reached.
+ * and the line saying it was reached (calc failed with -ENOMEM).
  */
 int calc_mem_parse(const char *s, uint64_t *bytes);
 uint64_t calc_mem_default(void);

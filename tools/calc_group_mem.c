@@ -97,7 +97,7 @@ int calc_mem_apply(uint64_t bytes)
 
 void calc_mem_said(uint64_t bytes, bool given)
 {
-	fprintf(stderr, "wultfw calc: that is the memory limit, %.0f MiB (%s): "
+	fprintf(stderr, "wultfw calc: out of memory at the memory limit, %.0f MiB (%s): "
 		"give a larger --mem-limit, or none\n", (double)bytes / (1 << 20),
 		given ? "--mem-limit" : "by default 3/4 of MemAvailable");
 }
