@@ -62,3 +62,12 @@ tests_unit_test_stats_sketch_SOURCES = tests/unit/test_stats_sketch.c
 tests_unit_test_stats_sketch_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_stats_sketch_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
 endif
+
+if HAVE_CUNIT
+# Tables: many rows in one buffer, hostile cells.
+check_PROGRAMS += tests/unit/test_stats_table
+TESTS += tests/unit/test_stats_table
+tests_unit_test_stats_table_SOURCES = tests/unit/test_stats_table.c
+tests_unit_test_stats_table_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_stats_table_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+endif
