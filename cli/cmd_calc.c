@@ -103,6 +103,18 @@ static enum wfw_cli_next set_group_by(void *field, const char *col)
 	return WFW_CLI_NEXT;
 }
 
+static enum wfw_cli_next set_mem_limit(void *field, const char *size)
+{
+	struct calc *c = field;
+
+	c->mem_given = true;
+	if (!calc_mem_parse(size, &c->mem_limit))
+		return WFW_CLI_NEXT;
+	fprintf(stderr, "wultfw calc: --mem-limit %s: give bytes with K, M, G or T "
+		"(such as 256M or 2GiB), or none\n", size);
+	return WFW_CLI_USAGE;
+}
+
 static enum wfw_cli_next set_json(void *format, const char *unused)
 {
 	(void)unused;
@@ -149,6 +161,8 @@ static const struct wfw_cli_opt calc_opts[] = {
 	{ "exact-memory", 'M', WFW_CLI_SIZE, "MiB", "cap on the values kept, per thread",
 	  .def = WFW_CLI_TEXT(EXACT_MIB), .min = "1", .max = "1048576", .unit = "MiB",
 	  .off = offsetof(struct calc_args, exact_mib) },
+	{ "mem-limit", 0, WFW_CLI_CALL, "SIZE", "bound on calc's memory (heap), such as 256M or 2G, or none; past it calc stops with an error naming it; default 3/4 of MemAvailable",
+	  .off = CALC, .set = set_mem_limit },
 	WFW_CLI_END
 };
 
@@ -290,6 +304,12 @@ int wfw_cmd_calc(int argc, char **argv)
 		return wfw_cli_status(next);
 	}
 	c->exact_memory = a.exact_mib << 20;
+	if (!c->mem_given)
+		c->mem_limit = calc_mem_default();
+	if (calc_mem_apply(c->mem_limit)) {
+		calc_free(c);
+		return 1;
+	}
 	c->jobs_given = c->jobs != 0;
 	if (!c->jobs)
 		c->jobs = wfw_cli_online_cpus();
@@ -304,6 +324,8 @@ int wfw_cmd_calc(int argc, char **argv)
 		fprintf(stderr, "wultfw calc: writing the output: %s\n", strerror(errno));
 		ret = -EIO;
 	}
+	if (ret == -ENOMEM && c->mem_limit)
+		calc_mem_said(c->mem_limit, c->mem_given);
 	calc_free(c);
 	return ret ? 1 : 0;
 }

@@ -107,6 +107,11 @@ _wultfw()
             COMPREPLY=($(compgen -W 'none' -- "$cur"))
             return
             ;;
+        --mem-limit)
+            # calc: a size, or none
+            COMPREPLY=($(compgen -W 'none 256M 1G' -- "$cur"))
+            return
+            ;;
         --xaxes | --yaxes | --only | -m | --metrics | -f | --funcs | -e | --exact-limit | -j | --jobs | -M | --exact-memory | --ldist | --datapoints | --time)
             return
             ;;

@@ -136,6 +136,9 @@ TESTS += tests/integration/test_calc_format.sh
 EXTRA_DIST += tests/integration/test_calc_format.sh
 TESTS += tests/integration/test_calc_groups.sh
 EXTRA_DIST += tests/integration/test_calc_groups.sh
+# calc --mem-limit: the same bytes within it, a clear stop past it.
+TESTS += tests/integration/test_calc_memlimit.sh
+EXTRA_DIST += tests/integration/test_calc_memlimit.sh
 # An experiment of several CPUs (EXP/cpuN/) read as one result; CPUs side by side.
 TESTS += tests/integration/test_calc_cpus.sh
 EXTRA_DIST += tests/integration/test_calc_cpus.sh

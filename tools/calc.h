@@ -56,6 +56,8 @@ struct calc {
 	const char *group_by;	/* an ENUM column: ReqCState (-c) or -g's */
 	enum { CALC_TABLE, CALC_MARKDOWN, CALC_CSV, CALC_JSON } format;
 	size_t exact_limit, exact_memory;
+	uint64_t mem_limit;	/* --mem-limit, bytes; 0: none */
+	bool mem_given;
 	bool explain;		/* --explain: where the tail's time went */
 	bool funcs_given;	/* -f on the command line */
 	bool fleet;		/* --fleet: the results as SUTs (fleet.h) */
@@ -71,6 +73,17 @@ struct calc {
 int calc_parse_funcs(struct calc *c, const char *list);
 /* --list-funcs: the function names, ours and wult's. */
 void calc_list_funcs(FILE *f);
+
+/*
+ * --mem-limit (calc_group_mem.c): SIZE ("256M", "1GiB", "none": 0) into
+ * bytes (-EINVAL, -ERANGE); the default (3/4 of MemAvailable, 0 if
+ * unknown); putting it in force (RLIMIT_DATA; never raising a lower one);
+ * and the line saying it was reached (calc failed with -ENOMEM).
+ */
+int calc_mem_parse(const char *s, uint64_t *bytes);
+uint64_t calc_mem_default(void);
+int calc_mem_apply(uint64_t bytes);
+void calc_mem_said(uint64_t bytes, bool given);
 
 /* Read result r (its arg set) into r->set; messages on stderr. */
 int calc_load(struct calc *c, struct calc_result *r);

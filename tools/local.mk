@@ -3,6 +3,8 @@
 noinst_LTLIBRARIES += tools/libwfw_tools.la
 # calc: statistics of result files
 tools_libwfw_tools_la_SOURCES = tools/calc.h tools/calc_funcs.c tools/calc_load.c tools/calc_print.c
+# calc --mem-limit: a bound on calc's memory (many groups)
+tools_libwfw_tools_la_SOURCES += tools/calc_group_mem.c
 # calc: an experiment's CPUs side by side
 tools_libwfw_tools_la_SOURCES += tools/calc_cpus.c tools/calc_cpus_fmt.c
 # calc/report --fleet: SUTs side by side, the outliers flagged

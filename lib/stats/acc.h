@@ -22,14 +22,15 @@ struct wfw_acc {
 	/* exact mode: every value (unsorted until asked) */
 	double *vals;
 	size_t nvals, cap;
-	bool sorted;
 	/* histogram mode, once more than exact_limit values were seen */
 	struct wfw_hist *hist;
 	double *stage;		/* values not yet added, room for stcap */
 	size_t nstage, stcap;	/* stcap <= WFW_ACC_STAGE */
 	size_t exact_limit;
-	bool integers;		/* values are whole numbers (INT columns) */
 	struct wfw_acc_pool *pool;	/* shares its room for kept values; NULL */
+	/* the flags together: 8 bytes less a group and metric than apart */
+	bool sorted;		/* vals sorted */
+	bool integers;		/* values are whole numbers (INT columns) */
 };
 
 /*

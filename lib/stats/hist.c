@@ -558,6 +558,12 @@ static double bucket_value(unsigned e, unsigned i, bool integers)
 	return lo + (hi - lo) / 2;
 }
 
+double wfw_hist_key_value(uint64_t key, bool integers)
+{
+	return bucket_value((unsigned)(key >> WFW_HIST_SUB_BITS),
+			    (unsigned)(key & (WFW_HIST_SUBS - 1)), integers);
+}
+
 /* Position of slot s in value order: negative octaves from the largest magnitude. */
 static unsigned value_order(unsigned s)
 {

@@ -108,6 +108,12 @@ void wfw_hist_rank_values(const struct wfw_hist *h, const uint64_t *k,
 /* Multiply every value counted by f > 0 (error bound: twice the stated). */
 int wfw_hist_scale(struct wfw_hist *h, double f);
 
+/*
+ * The value reported for bucket `key` of magnitudes (exponent << 9 | top 9
+ * mantissa bits, as hist.c keys them): its middle, 0 for key 0.
+ */
+double wfw_hist_key_value(uint64_t key, bool integers);
+
 /* Bytes allocated for buckets. */
 size_t wfw_hist_bytes(const struct wfw_hist *h);
 

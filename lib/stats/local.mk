@@ -4,6 +4,7 @@ noinst_LTLIBRARIES += lib/stats/libwfw_stats.la
 lib_stats_libwfw_stats_la_SOURCES = \
 	lib/stats/cstate.c lib/stats/cstate.h \
 	lib/stats/hist.c lib/stats/hist.h \
+	lib/stats/sketch.c lib/stats/sketch.h \
 	lib/stats/moments.c lib/stats/moments.h \
 	lib/stats/acc.h lib/stats/room.c lib/stats/room.h \
 	lib/stats/stats.c lib/stats/stats.h \
@@ -51,4 +52,22 @@ TESTS += tests/unit/test_grouptab
 tests_unit_test_grouptab_SOURCES = tests/unit/test_grouptab.c
 tests_unit_test_grouptab_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_grouptab_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+endif
+
+if HAVE_CUNIT
+# The per-group quantile sketch's error bound.
+check_PROGRAMS += tests/unit/test_stats_sketch
+TESTS += tests/unit/test_stats_sketch
+tests_unit_test_stats_sketch_SOURCES = tests/unit/test_stats_sketch.c
+tests_unit_test_stats_sketch_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_stats_sketch_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+endif
+
+if HAVE_CUNIT
+# Tables: many rows in one buffer, hostile cells.
+check_PROGRAMS += tests/unit/test_stats_table
+TESTS += tests/unit/test_stats_table
+tests_unit_test_stats_table_SOURCES = tests/unit/test_stats_table.c
+tests_unit_test_stats_table_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_stats_table_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
 endif

@@ -50,10 +50,14 @@ int wfw_acc_grow(struct wfw_acc *a, size_t need, uint64_t count)
 	size_t cap = a->cap ? a->cap : 1024;
 
 	if (!a->cap && a->pool && a->pool->nacc) {
-		/* Many groups: start within an even part of the room. */
+		/*
+		 * Many groups: start small, most have a few values (a
+		 * million groups of two would hold 16 each for an even part
+		 * of the room: 128 bytes a group and metric, not 16).
+		 */
 		size_t even = a->pool->budget / a->pool->nacc;
 
-		cap = even >= cap ? cap : even > 4 ? even : 4;
+		cap = even >= cap ? cap : 2;
 	}
 	while (cap < need)
 		cap *= 2;

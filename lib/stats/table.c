@@ -18,36 +18,64 @@ void wfw_table_init(struct wfw_table *t, size_t ncols, const char *align)
 
 void wfw_table_free(struct wfw_table *t)
 {
-	for (size_t i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i]);
 	free(t->cells);
+	free(t->text);
 	t->cells = NULL;
-	t->nrows = t->cap = 0;
+	t->text = NULL;
+	t->nrows = t->cap = t->tlen = t->tcap = 0;
+}
+
+/* Room for `more` bytes of text: doubling, so a row costs linear time. */
+static int text_room(struct wfw_table *t, size_t more)
+{
+	size_t cap = t->tcap ? t->tcap : 4096;
+	char *nt;
+
+	if (t->tlen + more <= t->tcap)
+		return 0;
+	while (cap < t->tlen + more)
+		cap *= 2;
+	nt = realloc(t->text, cap);
+	if (!nt)
+		return -ENOMEM;
+	t->text = nt;
+	t->tcap = cap;
+	return 0;
 }
 
 int wfw_table_add(struct wfw_table *t, const char *const *cells)
 {
+	size_t len = 0;
+
 	if (t->nrows == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 16;
-		char **nc = realloc(t->cells, cap * t->ncols * sizeof(*nc));
+		size_t *nc = realloc(t->cells, cap * t->ncols * sizeof(*nc));
 
 		if (!nc)
 			return -ENOMEM;
 		t->cells = nc;
 		t->cap = cap;
 	}
+	for (size_t c = 0; c < t->ncols; c++)
+		len += strlen(cells[c] ? cells[c] : "") + 1;
+	if (text_room(t, len))
+		return -ENOMEM;
 	for (size_t c = 0; c < t->ncols; c++) {
-		char *s = strdup(cells[c] ? cells[c] : "");
+		const char *s = cells[c] ? cells[c] : "";
+		size_t n = strlen(s) + 1;
 
-		if (!s) {
-			while (c--)
-				free(t->cells[t->nrows * t->ncols + c]);
-			return -ENOMEM;
-		}
-		t->cells[t->nrows * t->ncols + c] = s;
+		memcpy(t->text + t->tlen, s, n);
+		t->cells[t->nrows * t->ncols + c] = t->tlen;
+		t->tlen += n;
 	}
 	t->nrows++;
 	return 0;
+}
+
+/* Cell c of row r. */
+static const char *cell(const struct wfw_table *t, size_t r, size_t c)
+{
+	return t->text + t->cells[r * t->ncols + c];
 }
 
 /*
@@ -75,13 +103,13 @@ void wfw_table_print(const struct wfw_table *t, FILE *f)
 
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < nc; c++) {
-			size_t l = strlen(shown(t->cells[r * t->ncols + c], buf));
+			size_t l = strlen(shown(cell(t, r, c), buf));
 
 			w[c] = l > w[c] ? l : w[c];
 		}
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < nc; c++) {
-			const char *s = shown(t->cells[r * t->ncols + c], buf);
+			const char *s = shown(cell(t, r, c), buf);
 			int wi = (int)w[c];
 
 			bool left = c < strlen(t->align) && t->align[c] == 'l';
@@ -157,7 +185,7 @@ void wfw_table_print_markdown(const struct wfw_table *t, FILE *f)
 
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++)
-			fprintf(f, "| %s ", shown(t->cells[r * t->ncols + c], buf));
+			fprintf(f, "| %s ", shown(cell(t, r, c), buf));
 		fputs("|\n", f);
 		if (r)
 			continue;
@@ -173,7 +201,7 @@ void wfw_table_print_csv(const struct wfw_table *t, FILE *f)
 {
 	for (size_t r = 0; r < t->nrows; r++) {
 		for (size_t c = 0; c < t->ncols; c++) {
-			const char *s = t->cells[r * t->ncols + c];
+			const char *s = cell(t, r, c);
 
 			if (c)
 				fputc(',', f);

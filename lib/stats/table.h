@@ -13,7 +13,14 @@
 
 struct wfw_table {
 	size_t ncols, nrows, cap;
-	char **cells;		/* nrows * ncols, owned */
+	/*
+	 * nrows * ncols offsets into text, where the cells are one after
+	 * another, each ended by a NUL: one allocation for all, not one
+	 * per cell (a million groups make tens of millions of cells).
+	 */
+	size_t *cells;
+	char *text;
+	size_t tlen, tcap;
 	char align[64];		/* per column: 'l' left, else right */
 };
 

@@ -5,11 +5,14 @@
 # mean, std, median, p99, max) when python3-pandas is installed. Prints
 # wall and CPU seconds and peak RSS of each, best of 3, and the targets:
 # no slower than pandas and under 256 MiB. Page cache hot, ${TMPDIR:-/tmp}.
-# Usage: bench_groupby.sh BUILDDIR [NGROUPS [ROWS]]   (needs /usr/bin/time)
+# MEMLIMIT (such as 1500M) is given to calc as --mem-limit, and its peak
+# checked against it.
+# Usage: bench_groupby.sh BUILDDIR [NGROUPS [ROWS [MEMLIMIT]]]   (needs /usr/bin/time)
 set -e
-B=${1:?usage: bench_groupby.sh BUILDDIR [NGROUPS [ROWS]]}
+B=${1:?usage: bench_groupby.sh BUILDDIR [NGROUPS [ROWS [MEMLIMIT]]]}
 NGROUPS=${2:-100000}
 ROWS=${3:-1000000}
+MEMLIMIT=${4:-}
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/wfw-bench-groupby.XXXXXX")
 trap 'rm -rf "$DIR"' EXIT
 F="$DIR/groups.csv"
@@ -40,8 +43,8 @@ run() {
 }
 
 : >"$DIR/results"
-run calc_j2 "$B/wultfw" calc -g Grp -f count,min,mean,std,median,p99,max "$F"
-run calc_j1 "$B/wultfw" calc -j 1 -g Grp -f count,min,mean,std,median,p99,max "$F"
+run calc_j2 "$B/wultfw" calc ${MEMLIMIT:+--mem-limit "$MEMLIMIT"} -g Grp -f count,min,mean,std,median,p99,max "$F"
+run calc_j1 "$B/wultfw" calc ${MEMLIMIT:+--mem-limit "$MEMLIMIT"} -j 1 -g Grp -f count,min,mean,std,median,p99,max "$F"
 if /usr/bin/python3 -c 'import pandas' 2>/dev/null; then
 	run pandas /usr/bin/python3 -c '
 import sys, pandas as pd
@@ -55,7 +58,10 @@ for c in ("Lat", "Other"):
 else
 	echo "python3-pandas is not installed: no pandas row (scripts/install-deps.sh --bench)"
 fi
-awk '
+# MEMLIMIT in KiB (0: none) for the check below
+limkib=$(echo "${MEMLIMIT:-0}" | awk '{ n = $0 + 0; u = substr($0, length(n "") + 1, 1)
+	print n * (u == "K" ? 1 : u == "M" ? 1024 : u == "G" ? 1048576 : u == "T" ? 1073741824 : 1 / 1024) }')
+awk -v lim="$limkib" -v limname="$MEMLIMIT" '
 	{ t[$1] = $2; m[$1] = $3; cpu[$1] = $4; n[NR] = $1 }
 	END {
 		printf "%-8s %9s %9s %9s\n", "tool", "wall s", "CPU s", "peak MiB"
@@ -64,5 +70,8 @@ awk '
 		printf "target: under 256 MiB: %.1f %s", m["calc_j2"] / 1024, (m["calc_j2"] < 262144 ? "ok" : "MISSED")
 		if ("pandas" in t)
 			printf "; no slower than pandas: %.2fx %s", t["calc_j2"] / t["pandas"], (t["calc_j2"] <= t["pandas"] ? "ok" : "MISSED")
+		if (lim > 0)	# RSS counts the mapped file, the limit does not
+			printf "; peak RSS of -j 2 and -j 1 within --mem-limit %s: %s", limname,
+				(m["calc_j2"] <= lim && m["calc_j1"] <= lim ? "ok" : "MISSED")
 		printf "\n"
 	}' "$DIR/results"
