@@ -32,3 +32,5 @@ EXTRA_DIST += tests/integration/test_inventory.sh
 if !STATIC_PLUGINS
 TESTS += tests/integration/test_inventory.sh
 endif
+# The loopback sshd SUTs of the remote tests and bench_remote.sh.
+EXTRA_DIST += tests/integration/sshd_lib.sh

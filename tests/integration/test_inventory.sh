@@ -89,43 +89,19 @@ printf 'sut7\nsut 8\n' >bad.txt
 expect_error "bad.txt:2: " -H @bad.txt
 
 # A real run through the inventory's connection variables: root and sshd.
-sshd=$(command -v sshd || echo /usr/sbin/sshd)
-if [ "$(id -u)" != 0 ] || [ ! -x "$sshd" ] || ! command -v ssh >/dev/null; then
-	skip_part "a run over ssh: needs root, sshd and ssh (Debian openssh-server, openssh-client)"
+. "$srcdir/tests/integration/sshd_lib.sh"
+SSHD_DIR=$work
+if ! sshd_usable; then
+	skip_part "a run over ssh: $sshd_why"
 	finish
 fi
 cleanup() {
-	[ -f "$work/sshd.pid" ] && kill "$(cat "$work/sshd.pid")" 2>/dev/null
+	sshd_stop_all
 	rm -rf "$work"
 }
 trap cleanup EXIT
-ssh-keygen -q -t ed25519 -N '' -C wultfw-test-host -f hostkey
-ssh-keygen -q -t ed25519 -N '' -C wultfw-test-user -f userkey
-cp userkey.pub authorized_keys
-mkdir -p /run/sshd && chmod 700 /run/sshd
-port=$((20000 + ($$ * 7) % 20000))
-tries=0
-while :; do
-	cat >sshd.config <<C
-ListenAddress 127.0.0.2:$port
-HostKey $work/hostkey
-PidFile none
-AuthorizedKeysFile $work/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-C
-	: >sshd.log
-	"$sshd" -D -f "$work/sshd.config" -E "$work/sshd.log" &
-	echo $! >sshd.pid
-	wait_until sh -c "grep -q 'Server listening' sshd.log || ! kill -0 $(cat sshd.pid) 2>/dev/null"
-	grep -q "Server listening" sshd.log && break
-	port=$((port + 11)); tries=$((tries + 1))
-	[ $tries -lt 10 ] || { fail "sshd does not start:"; cat sshd.log; finish; }
-done
-echo "[127.0.0.2]:$port $(cat hostkey.pub)" >known_hosts
+sshd_keys && sshd_start labsut 127.0.0.2 || { fail "no loopback sshd"; finish; }
+port=$sshd_port
 # The "SUT" command: this build's binary with this build's plugins.
 printf '#!/bin/sh\nWULTFW_PLUGIN_PATH=%s exec %s "$@"\n' "$WULTFW_PLUGIN_PATH" "$WULTFW" >sut-wultfw
 chmod 755 sut-wultfw
