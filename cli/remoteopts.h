@@ -22,7 +22,7 @@ enum wfw_cli_next wfw_cli_sut_dir(void *ro, const char *dir);
  * -H or -i reached a command main.c runs on SUTs (scan, deploy) without
  * being seen there: only an abbreviation of --host or --inventory does.
  */
-enum wfw_cli_next wfw_cli_on_suts(void *unused, const char *hosts);
+enum wfw_cli_next wfw_cli_on_suts(void *unused, const char *value);
 
 /* The remote options, in the struct wfw_remote_opts at `type`'s `m`. */
 #define WFW_CLI_REMOTE(type, m) \

@@ -79,7 +79,7 @@ bool wfw_wants_remote(int argc, char **argv)
 	return false;
 }
 
-/* The SUTs are known: -H came, and after the -i its pattern needs. */
+/* The SUTs are known: -H came (and, for a pattern, the -i it needs). */
 static int hosts_given(const struct wfw_remote_opts *ro, const char *cmd)
 {
 	if (ro->host_err[0]) {
