@@ -30,10 +30,10 @@ enum wfw_cli_next wfw_cli_sut_dir(void *ro, const char *dir)
 	       WFW_CLI_USAGE : WFW_CLI_NEXT;
 }
 
-enum wfw_cli_next wfw_cli_on_suts(void *unused, const char *hosts)
+enum wfw_cli_next wfw_cli_on_suts(void *unused, const char *value)
 {
 	(void)unused;
-	fprintf(stderr, "wultfw: --host %s: write -H HOST or --host HOST in full to run on the SUTs\n",
-		hosts);
+	fprintf(stderr, "wultfw: an abbreviated --host or --inventory ('%s'): write -H/--host and -i/--inventory in full to run on the SUTs\n",
+		value);
 	return WFW_CLI_USAGE;
 }

@@ -19,10 +19,10 @@ enum wfw_cli_next wfw_cli_complete_hosts(void *unused, const char *none);
 /* --sut-dir DIR, an absolute path, into the struct wfw_remote_opts. */
 enum wfw_cli_next wfw_cli_sut_dir(void *ro, const char *dir);
 /*
- * -H reached a command main.c runs on SUTs (scan, deploy) without being
- * seen there: only an abbreviation of --host does.
+ * -H or -i reached a command main.c runs on SUTs (scan, deploy) without
+ * being seen there: only an abbreviation of --host or --inventory does.
  */
-enum wfw_cli_next wfw_cli_on_suts(void *unused, const char *hosts);
+enum wfw_cli_next wfw_cli_on_suts(void *unused, const char *value);
 
 /* The remote options, in the struct wfw_remote_opts at `type`'s `m`. */
 #define WFW_CLI_REMOTE(type, m) \
@@ -46,9 +46,11 @@ enum wfw_cli_next wfw_cli_on_suts(void *unused, const char *hosts);
 	{ "sut-dir", 0, WFW_CLI_CALL, "DIR", "where runs live on the SUTs; by default " WFW_SUT_DIR_DEFAULT, \
 	  .off = offsetof(type, m), .set = wfw_cli_sut_dir }
 
-/* -H of scan and deploy: `text` says what it does there. */
+/* -H and -i of scan and deploy: `text` says what -H does there. */
 #define WFW_CLI_ON_SUTS(text) \
-	{ "host", 'H', WFW_CLI_CALL, "HOST[,HOST...]", text " (with -U, -K, --ssh-config, --sut-wultfw as for 'wultfw -H')", \
+	{ "host", 'H', WFW_CLI_CALL, "HOST[,HOST...]", text " (@FILE, or a pattern of -i's inventory; with -U, -K, --ssh-config, --sut-wultfw as for 'wultfw -H')", \
+	  .set = wfw_cli_on_suts }, \
+	{ "inventory", 'i', WFW_CLI_CALL, "FILE", "an Ansible inventory (INI or YAML) for -H, as for 'wultfw -i'", \
 	  .set = wfw_cli_on_suts }
 
 #endif

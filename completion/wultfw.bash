@@ -84,7 +84,16 @@ _wultfw()
                 [[ ${words[i]} == -i || ${words[i]} == --inventory ]] && inv=${words[i + 1]}
             done
             inv=${inv/#\~/$HOME}
-            COMPREPLY=($(compgen -W "$(_wultfw_hosts "$cmd" "$inv")" -- "$cur"))
+            if [[ $cur == @* ]]; then
+                # -H @FILE: one host a line
+                COMPREPLY=($(compgen -f -- "${cur#@}"))
+                COMPREPLY=("${COMPREPLY[@]/#/@}")
+                return
+            fi
+            # a list (a,b) or a pattern (g:!h): its last name
+            local pre=
+            [[ $cur == *[,:\&!]* ]] && pre=${cur%"${cur##*[,:&!]}"}
+            COMPREPLY=($(compgen -P "$pre" -W "$(_wultfw_hosts "$cmd" "$inv")" -- "${cur#"$pre"}"))
             return
             ;;
         -t | --to)

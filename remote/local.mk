@@ -32,3 +32,13 @@ EXTRA_DIST += tests/integration/test_inventory.sh
 if !STATIC_PLUGINS
 TESTS += tests/integration/test_inventory.sh
 endif
+# The loopback sshd SUTs of the remote tests and bench_remote.sh.
+EXTRA_DIST += tests/integration/sshd_lib.sh
+# A lab: six SUTs of a YAML inventory in two groups, one down, one made
+# worse by lab_hog; one group, then all, then the fleet table and page.
+check_PROGRAMS += tests/integration/lab_hog
+tests_integration_lab_hog_SOURCES = tests/integration/lab_hog.c
+EXTRA_DIST += tests/integration/test_lab.sh
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_lab.sh
+endif

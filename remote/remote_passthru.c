@@ -2,8 +2,9 @@
 /*
  * `wultfw scan -H HOST` and `wultfw deploy -H HOST`: the same command run
  * by the SUT's wultfw, one SUT after the other, output passed through.
- * The remote options are taken out; every other argument goes as it is,
- * quoted.
+ * The remote options are taken out, through the run's own handling
+ * (wfw_remote_getopt: -H @FILE, -i INVENTORY and its patterns); every
+ * other argument goes as it is, quoted.
  */
 #include "config.h"
 
@@ -20,7 +21,8 @@ static int remote_words(char **argv, int i, struct wfw_remote_opts *ro,
 			int *bad)
 {
 	static const struct { const char *s, *l; int c; } opts[] = {
-		{ "-H", "--host", 'H' }, { "-U", "--user", 'U' },
+		{ "-H", "--host", 'H' }, { "-i", "--inventory", 'i' },
+		{ "-U", "--user", 'U' },
 		{ "-K", "--key", 'K' }, { NULL, "--ssh-config", WFW_OPT_SSH_CONFIG },
 		{ NULL, "--sut-wultfw", WFW_OPT_SUT_WULTFW },
 		{ NULL, "--sut-dir", WFW_OPT_SUT_DIR }, { NULL, "--jobs", WFW_OPT_JOBS },
@@ -63,15 +65,33 @@ static void relay_stderr(const struct wfw_sut *s)
 		fclose(f);
 }
 
+/* -H or -i: scan and deploy have no other options starting so. */
 bool wfw_wants_remote(int argc, char **argv)
 {
 	int i;
 
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strncmp(argv[i], "-H", 2) || !strcmp(argv[i], "--host") ||
-		    !strncmp(argv[i], "--host=", 7))
+		    !strncmp(argv[i], "--host=", 7) ||
+		    !strncmp(argv[i], "-i", 2) || !strcmp(argv[i], "--inventory") ||
+		    !strncmp(argv[i], "--inventory=", 12))
 			return true;
 	return false;
+}
+
+/* The SUTs are known: -H came (and, for a pattern, the -i it needs). */
+static int hosts_given(const struct wfw_remote_opts *ro, const char *cmd)
+{
+	if (ro->host_err[0]) {
+		wfw_err("%s", ro->host_err);
+		return -1;
+	}
+	if (!ro->hosts.n) {
+		wfw_err("%s -i: name the SUTs with -H (all, a group or a host of the inventory)",
+			cmd);
+		return -1;
+	}
+	return 0;
 }
 
 /* "'wultfw' 'scan' 'arg'..." */
@@ -103,6 +123,7 @@ int wfw_remote_passthru(const char *cmd, int argc, char **argv)
 			w = 1;
 		}
 	}
+	bad = bad || hosts_given(&ro, cmd);
 	if (bad || wfw_ssh_opts_init(&ro.ssh)) {
 		free(rest);
 		wfw_hosts_free(&ro.hosts);

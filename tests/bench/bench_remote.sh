@@ -1,8 +1,8 @@
 #!/bin/sh
 # The fixed cost of a remote run per SUT: one sshd on 127.0.0.2 (its own
-# config, a throw-away host key and user key) stands for the SUT; a 2 s
-# timer experiment runs through it with build A and build B in turn
-# (farm-bench pairs them) and once locally with A. Fixed cost = remote wall
+# config, a throw-away host key and user key: tests/integration/sshd_lib.sh)
+# stands for the SUT; a 2 s timer experiment runs through it with build A
+# and build B in turn (farm-bench pairs them) and once locally with A. Fixed cost = remote wall
 # time minus the local run's. An `ssh` wrapper first in PATH counts the ssh
 # processes each remote run starts (`-O exit` only talks to the local
 # control socket and is counted apart).
@@ -14,47 +14,19 @@ B=${2:?usage: bench_remote.sh WULTFW_A WULTFW_B PLUGIN_PATH [RUNS]}
 PP=${3:?usage: bench_remote.sh WULTFW_A WULTFW_B PLUGIN_PATH [RUNS]}
 RUNS=${4:-5}
 DIR=$(mktemp -d /tmp/wfw-bench-remote.XXXXXX)
+SSHD_DIR=$DIR
+. "$(cd "$(dirname "$0")/../integration" && pwd)/sshd_lib.sh"
 cleanup() {
-	[ -f "$DIR/sshd.pid" ] && kill "$(cat "$DIR/sshd.pid")" 2>/dev/null
+	sshd_stop_all
 	rm -rf "$DIR"
 }
 trap cleanup EXIT
 cd "$DIR"
 
-ssh-keygen -q -t ed25519 -N '' -f hostkey
-ssh-keygen -q -t ed25519 -N '' -f userkey
-cp userkey.pub authorized_keys
-mkdir -p /run/sshd
-port=$((30000 + $$ % 20000))
-cat >sshd.config <<C
-ListenAddress 127.0.0.2:$port
-HostKey $DIR/hostkey
-PidFile none
-AuthorizedKeysFile $DIR/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-PrintMotd no
-C
-/usr/sbin/sshd -D -f "$DIR/sshd.config" -E "$DIR/sshd.log" &
-echo $! >sshd.pid
-i=0
-until grep -q "Server listening" sshd.log 2>/dev/null; do
-	i=$((i + 1)); [ $i -lt 100 ] || { cat sshd.log; exit 1; }; sleep 0.1
-done
-echo "[127.0.0.2]:$port $(cat hostkey.pub)" >known_hosts
-cat >ssh_config <<C
-Host sut
-	HostName 127.0.0.2
-	Port $port
-	User root
-	IdentityFile $DIR/userkey
-	IdentitiesOnly yes
-	UserKnownHostsFile $DIR/known_hosts
-	GlobalKnownHostsFile /dev/null
-C
+sshd_usable || { echo "bench_remote.sh: $sshd_why" >&2; exit 1; }
+sshd_keys
+sshd_start sut 127.0.0.2
+sshd_host_config sut 127.0.0.2 "$sshd_port" >ssh_config
 for w in A B; do
 	eval "bin=\$$w"
 	printf '#!/bin/sh\nWULTFW_PLUGIN_PATH=%s exec %s "$@"\n' "$PP" "$bin" >"sut-$w"

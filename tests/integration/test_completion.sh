@@ -80,4 +80,16 @@ got=$(HOME="$work/home" complete_line "wultfw -i lab.ini -H lab")
 got=$(HOME="$work/home" complete_line "wultfw -i lab.ini -H s")
 [ "$got" = "sut1 sut2 " ] && ok "-H offers the hosts of -i's inventory" ||
 	fail "-i lab.ini -H s: got '$got', expected 'sut1 sut2 '"
+got=$(HOME="$work/home" complete_line "wultfw -i lab.ini -H sut1,s")
+[ "$got" = "sut1,sut1 sut1,sut2 " ] && ok "-H completes the last name of a list" ||
+	fail "-i lab.ini -H sut1,s: got '$got', expected 'sut1,sut1 sut1,sut2 '"
+got=$(HOME="$work/home" complete_line "wultfw -H @lab.i")
+[ "$got" = "@lab.ini " ] && ok "-H @ completes a host file's name" ||
+	fail "-H @lab.i: got '$got', expected '@lab.ini '"
+# scan and deploy take -i and -H as the run does
+got=$(HOME="$work/home" complete_line "wultfw scan -i lab.ini -H s")
+[ "$got" = "sut1 sut2 " ] && ok "scan -i's inventory's hosts for -H" ||
+	fail "scan -i lab.ini -H s: got '$got', expected 'sut1 sut2 '"
+expect_completion "wultfw scan --inv" "--inventory "
+expect_completion "wultfw deploy --inv" "--inventory "
 finish

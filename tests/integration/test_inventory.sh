@@ -1,10 +1,11 @@
 #!/bin/sh
 # SUTs from -H @FILE and from Ansible inventories (-i, INI and YAML) with
 # host patterns: --check lists the SUTs chosen without contacting any;
-# bad files, patterns and refused variables are one-line errors. Then, as
-# root with sshd, one real run on a loopback sshd reached only through
-# the inventory's ansible_host/_port/_user/_ssh_private_key_file and
-# _ssh_common_args, beside an inventory host that is down.
+# bad files, patterns and refused variables are one-line errors, for scan
+# and deploy too. Then, as root with sshd, one real run, a scan and a
+# deploy on a loopback sshd reached only through the inventory's
+# ansible_host/_port/_user/_ssh_private_key_file and _ssh_common_args,
+# beside an inventory host that is down.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 
 cd "$work" || exit 1
@@ -82,6 +83,23 @@ expect_error "become.yml:4: ansible_become (for sut1) changes how the SUT is rea
 printf '[a:children]\nb\n[b:children]\na\n' >loop.ini
 expect_error "contains itself" -i loop.ini -H all
 
+# scan and deploy take -i and -H through the run's own code: the same errors.
+# expect_cmd_error "TEXT" ARGS...: exit status 2, one line saying TEXT.
+expect_cmd_error() {
+	want=$1; shift
+	"$WULTFW" "$@" >err.out 2>err.err
+	st=$?
+	[ $st = 2 ] && [ ! -s err.out ] && grep -qF -- "$want" err.err && [ "$(wc -l <err.err)" = 1 ] &&
+		ok "$* -> $want" || { fail "$*: status $st, expected 2 and '$want':"; cat err.out err.err; }
+}
+expect_cmd_error "scan -i: name the SUTs with -H" scan -i lab.yml
+expect_cmd_error "no group or host 'lab_c' in lab.ini (did you mean 'lab_a'?)" scan -i lab.ini -H lab_c
+expect_cmd_error "-H 'lab_a:!sut1' is an inventory's host pattern: give the inventory with -i FILE" \
+	deploy -H 'lab_a:!sut1'
+expect_cmd_error "-i nosuch.yml: No such file or directory" deploy -i nosuch.yml -H all
+expect_cmd_error "become.yml:4: ansible_become (for sut1) changes how the SUT is reached" \
+	scan -H all -i become.yml
+
 printf '# the lab\nsut7\n\n  sut8  # spare\n' >hosts.txt
 expect_suts "sut7 sut8 " -H @hosts.txt
 expect_error "-H @nosuch.txt: No such file or directory" -H @nosuch.txt
@@ -89,43 +107,19 @@ printf 'sut7\nsut 8\n' >bad.txt
 expect_error "bad.txt:2: " -H @bad.txt
 
 # A real run through the inventory's connection variables: root and sshd.
-sshd=$(command -v sshd || echo /usr/sbin/sshd)
-if [ "$(id -u)" != 0 ] || [ ! -x "$sshd" ] || ! command -v ssh >/dev/null; then
-	skip_part "a run over ssh: needs root, sshd and ssh (Debian openssh-server, openssh-client)"
+. "$srcdir/tests/integration/sshd_lib.sh"
+SSHD_DIR=$work
+if ! sshd_usable; then
+	skip_part "a run over ssh: $sshd_why"
 	finish
 fi
 cleanup() {
-	[ -f "$work/sshd.pid" ] && kill "$(cat "$work/sshd.pid")" 2>/dev/null
+	sshd_stop_all
 	rm -rf "$work"
 }
 trap cleanup EXIT
-ssh-keygen -q -t ed25519 -N '' -C wultfw-test-host -f hostkey
-ssh-keygen -q -t ed25519 -N '' -C wultfw-test-user -f userkey
-cp userkey.pub authorized_keys
-mkdir -p /run/sshd && chmod 700 /run/sshd
-port=$((20000 + ($$ * 7) % 20000))
-tries=0
-while :; do
-	cat >sshd.config <<C
-ListenAddress 127.0.0.2:$port
-HostKey $work/hostkey
-PidFile none
-AuthorizedKeysFile $work/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-C
-	: >sshd.log
-	"$sshd" -D -f "$work/sshd.config" -E "$work/sshd.log" &
-	echo $! >sshd.pid
-	wait_until sh -c "grep -q 'Server listening' sshd.log || ! kill -0 $(cat sshd.pid) 2>/dev/null"
-	grep -q "Server listening" sshd.log && break
-	port=$((port + 11)); tries=$((tries + 1))
-	[ $tries -lt 10 ] || { fail "sshd does not start:"; cat sshd.log; finish; }
-done
-echo "[127.0.0.2]:$port $(cat hostkey.pub)" >known_hosts
+sshd_keys && sshd_start labsut 127.0.0.2 || { fail "no loopback sshd"; finish; }
+port=$sshd_port
 # The "SUT" command: this build's binary with this build's plugins.
 printf '#!/bin/sh\nWULTFW_PLUGIN_PATH=%s exec %s "$@"\n' "$WULTFW_PLUGIN_PATH" "$WULTFW" >sut-wultfw
 chmod 755 sut-wultfw
@@ -150,4 +144,17 @@ expect_status 1 $? "one SUT of two down: the run fails"
 	{ fail "labsut's result:"; cat real.out real.err; }
 expect_in res/labsut/a/info.yml "host: 'labsut'" "the result is named by the inventory's host name"
 expect_in real.err "down" "the SUT that is down is named"
+
+# scan and deploy on the inventory's SUTs: each SUT's own answer, the
+# one that is down named.
+"$WULTFW" scan --ssh-config /dev/null --sut-wultfw "$work/sut-wultfw" -i real.yml -H lab \
+	>scan.out 2>scan.err
+expect_status 1 $? "scan -i -H lab: one SUT of two down"
+expect_in scan.out "== labsut ==" "scan reached labsut through the inventory"
+expect_in scan.out "timer" "and lists its sources"
+expect_in scan.err "down: cannot connect" "the SUT that is down is named"
+"$WULTFW" deploy --ssh-config /dev/null --sut-wultfw "$work/sut-wultfw" -i real.yml -H labsut \
+	--dry-run --kdir /nonexistent/kdir >deploy.out 2>deploy.err
+expect_status 1 $? "deploy -i -H labsut with a missing --kdir"
+expect_in deploy.err "no kernel build directory /nonexistent/kdir" "the SUT's deploy answered"
 finish

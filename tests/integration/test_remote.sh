@@ -11,13 +11,10 @@
 # guessed time.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 
-sshd=$(command -v sshd || echo /usr/sbin/sshd)
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: test_remote: needs root (sshd with its own config, tmpfs mount)"
-	exit 77
-fi
-if [ ! -x "$sshd" ] || ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then
-	echo "SKIP: test_remote: no sshd/ssh (Debian openssh-server, openssh-client)"
+. "$srcdir/tests/integration/sshd_lib.sh"
+SSHD_DIR=$work
+if ! sshd_usable; then
+	echo "SKIP: test_remote: $sshd_why"
 	exit 77
 fi
 cd "$work" || exit 1
@@ -31,20 +28,14 @@ cleanup() {
 	for d in "$work"/sutdir/run-*; do
 		[ -f "$d/pid" ] && [ ! -f "$d/rc" ] && kill "$(cat "$d/pid")" 2>/dev/null
 	done
-	for f in "$work"/sshd*.pid; do
-		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
-	done
+	sshd_stop_all
 	mountpoint -q "$work/full" 2>/dev/null && umount "$work/full"
 	rm -rf "$work"
 }
 trap cleanup EXIT
 
-ssh-keygen -q -t ed25519 -N '' -C wultfw-test-host -f hostkey
-ssh-keygen -q -t ed25519 -N '' -C wultfw-test-user -f userkey
+sshd_keys || { fail "no keys"; finish; }
 ssh-keygen -q -t ed25519 -N '' -C wultfw-test-other -f otherkey
-cp userkey.pub authorized_keys
-mkdir -p /run/sshd
-chmod 700 /run/sshd
 
 # The "SUT" command: this build's binary with this build's plugins.
 cat >sut-wultfw <<W
@@ -55,57 +46,12 @@ sed -i "s/WULTFW_HIDE_CPUIDLE='' //" sut-wultfw
 printf '#!/bin/sh\necho "wultfw 99.0.0"\n' >old-wultfw
 chmod 755 sut-wultfw old-wultfw
 
-# start_sshd N PORT: sshd for sutN on 127.0.0.(N+1):PORT
-start_sshd() {
-	cat >"sshd$1.config" <<C
-ListenAddress 127.0.0.$(($1 + 1)):$2
-HostKey $work/hostkey
-PidFile none
-AuthorizedKeysFile $work/authorized_keys
-PermitRootLogin prohibit-password
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-PrintMotd no
-C
-	: >"sshd$1.log"
-	"$sshd" -D -f "$work/sshd$1.config" -E "$work/sshd$1.log" &
-	echo $! >"sshd$1.pid"
-	# Listening, or gone (port taken); a bound, not a timing check.
-	i=0
-	while ! grep -q "Server listening" "sshd$1.log"; do
-		kill -0 "$(cat "sshd$1.pid")" 2>/dev/null || return 1
-		i=$((i + 1)); [ $i -lt 300 ] || return 1; sleep 0.1
-	done
-}
-
-# Ports from this process id, so parallel runs rarely collide; a taken
-# port moves on to the next.
-port=$((20000 + $$ % 20000))
-: >known_hosts
+# sshd for sutN on 127.0.0.(N+1) (tests/integration/sshd_lib.sh).
 : >ssh_config
 for n in 1 2 3 4; do
-	tries=0
-	until start_sshd $n $port; do
-		kill "$(cat "sshd$n.pid")" 2>/dev/null
-		port=$((port + 7)); tries=$((tries + 1))
-		[ $tries -lt 10 ] || { fail "sshd $n does not start:"; cat "sshd$n.log"; finish; }
-	done
-	eval "port$n=$port"
-	echo "[127.0.0.$((n + 1))]:$port $(cat hostkey.pub)" >>known_hosts
-	cat >>ssh_config <<C
-Host sut$n
-	HostName 127.0.0.$((n + 1))
-	Port $port
-	User root
-	IdentityFile $work/userkey
-	IdentitiesOnly yes
-	UserKnownHostsFile $work/known_hosts
-	GlobalKnownHostsFile /dev/null
-	StrictHostKeyChecking yes
-C
-	port=$((port + 1))
+	sshd_start sut$n 127.0.0.$((n + 1)) || { fail "sshd $n does not start"; finish; }
+	eval "port$n=$sshd_port"
+	sshd_host_config sut$n 127.0.0.$((n + 1)) $sshd_port >>ssh_config
 done
 cat >>ssh_config <<C
 Host badauth
@@ -324,7 +270,7 @@ kill_tree() {
 "$WULTFW" $ropts -H sut3 --sut-wultfw "$work/sut-wultfw" -o reslost -c long.cfg 2>lost.err &
 ctl=$!
 wait_for "sutdir/run-*-sut3/out/long/datapoints.csv" || fail "the SUT run did not start"
-kill_tree "$(cat sshd3.pid)"
+kill_tree "$(cat sshd-sut3.pid)"
 wait_bounded $ctl 300
 expect_status 1 $? "controller gives up on a lost connection"
 expect_in lost.err "sut3: detached: lost the connection" "says the connection was lost"
@@ -336,7 +282,7 @@ expect_status 1 $? "fetch while the SUT is unreachable"
 expect_in fetch-down.err "sut3: cannot connect" "fetch names the host"
 kill -INT "$(sut_pid sut3)"
 wait_for "sutdir/run-*-sut3/rc" || fail "the SUT run did not stop on SIGINT"
-start_sshd 3 "$port3"
+sshd_start sut3 127.0.0.4 "$port3" || fail "sshd 3 does not start again"
 fetch -H sut3 -o reslost 2>fetch.err
 expect_status 0 $? "fetch after the SUT is back"
 expect_in reslost/sut3/long/info.yml "status: 'interrupted'" "fetched the whole result"
