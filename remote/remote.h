@@ -199,7 +199,8 @@ int wfw_remote_main(struct wfw_plan *plan, struct wfw_remote_opts *ro);
 /* remote_run.c: one SUT's lifecycle */
 enum wfw_sut_state { SUT_WAITING, SUT_CONNECTING, SUT_RUNNING, SUT_STOPPING,
 		     SUT_FETCHING, SUT_DONE, SUT_FAILED, SUT_INTERRUPTED,
-		     SUT_DETACHED, SUT_EMPTY /* ran, measured no datapoint */ };
+		     SUT_DETACHED, SUT_EMPTY /* ran, measured no datapoint */,
+		     SUT_STOPPED /* ended at its stop_above, results kept */ };
 
 struct wfw_sut_job {
 	struct wfw_sut sut;

@@ -48,6 +48,7 @@ static const char *state_name(enum wfw_sut_state st)
 		[SUT_FETCHING] = "copying back", [SUT_DONE] = "done",
 		[SUT_FAILED] = "failed", [SUT_INTERRUPTED] = "interrupted",
 		[SUT_DETACHED] = "detached", [SUT_EMPTY] = "empty",
+		[SUT_STOPPED] = "stopped above",
 	};
 	return names[st];
 }
@@ -79,7 +80,7 @@ static void count(struct pool *p, struct tally *t)
 		} else if (!finished(j->state)) {
 			t->running++;
 		} else if (j->state == SUT_DONE || j->state == SUT_EMPTY ||
-			   j->state == SUT_INTERRUPTED) {
+			   j->state == SUT_STOPPED || j->state == SUT_INTERRUPTED) {
 			t->done++;
 		} else {
 			t->failed++;
@@ -230,6 +231,11 @@ static int summary(struct pool *p)
 			wfw_warn("%s: empty: %s", j->sut.host, j->reason);
 			if (!status)
 				status = WFW_EXIT_EMPTY;
+			break;
+		case SUT_STOPPED:
+			wfw_warn("%s: stopped above: %s", j->sut.host, j->reason);
+			if (!status)
+				status = WFW_EXIT_STOP_ABOVE;
 			break;
 		default:
 			wfw_err("%s: %s: %s", j->sut.host, state_name(j->state),

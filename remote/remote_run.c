@@ -334,6 +334,10 @@ static void finish(struct wfw_sut_job *j, struct session *ss)
 		snprintf(why, sizeof(why), "no datapoint (info.yml's empty_reason says why); results in %s",
 			 got[0] ? got : "(none)");
 		conclude(j, SUT_EMPTY, why);
+	} else if (rc == WFW_EXIT_STOP_ABOVE) {
+		snprintf(why, sizeof(why), "a datapoint crossed stop_above (info.yml's stopped_by says which); results in %s",
+			 got[0] ? got : "(none)");
+		conclude(j, SUT_STOPPED, why);
 	} else if (interrupted) {
 		snprintf(why, sizeof(why), "stopped; what was measured is in %s",
 			 got[0] ? got : "(nothing)");
