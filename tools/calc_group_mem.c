@@ -77,12 +77,33 @@ uint64_t calc_mem_default(void)
 	return avail > CALC_MEM_MIN_DEF ? avail : CALC_MEM_MIN_DEF;
 }
 
+/* What the kernel counts against RLIMIT_DATA now (VmData), in bytes; 0 if unknown. */
+static uint64_t data_now(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	unsigned long long kib = 0;
+	char line[128];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmData: %llu kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib > UINT64_MAX >> 10 ? 0 : (uint64_t)kib << 10;
+}
+
+/*
+ * The bound is on what calc takes from here on: the kernel also counts
+ * what is mapped already (a sanitizer's shadow is terabytes of it).
+ */
 int calc_mem_apply(uint64_t bytes)
 {
+	uint64_t base = data_now();
 	struct rlimit rl;
 
 	if (!bytes || getrlimit(RLIMIT_DATA, &rl))
 		return 0;
+	bytes = bytes > UINT64_MAX - base ? UINT64_MAX : bytes + base;
 	if (rl.rlim_max != RLIM_INFINITY && bytes > rl.rlim_max)
 		bytes = rl.rlim_max;	/* a lower limit stays in force */
 	if (rl.rlim_cur != RLIM_INFINITY && bytes > rl.rlim_cur)

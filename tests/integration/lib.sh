@@ -32,8 +32,15 @@ expect_in() {
 }
 
 # expect_status WANT GOT WHAT
+# expect_status WANT GOT WHAT [FILE]: on a mismatch, FILE's tail (the
+# command's stderr) goes to the log, to say why.
 expect_status() {
-	if [ "$1" = "$2" ]; then ok "$3"; else fail "$3: exit status $2, expected $1"; fi
+	if [ "$1" = "$2" ]; then
+		ok "$3"
+	else
+		fail "$3: exit status $2, expected $1"
+		[ -z "$4" ] || tail -20 "$4" | sed 's/^/    /'
+	fi
 }
 
 # skip_part WHY: a part of the test this machine cannot do, or could not

@@ -28,7 +28,7 @@ printf "reportid: syn\ncpus: [0, 1]\nper_cpu_dirs: true\n" >syn/info.yml
 
 # calc: the CPUs side by side as CSV, a table of its own after a blank line
 w calc -F csv -f count,median syn
-expect_status 0 $? "calc -F csv"
+expect_status 0 $? "calc -F csv" err
 expect_in out "Result,CPU,C-state,Metric,Unit,count,median,p99,p99.9,max,others_p99.9,stands_out" "the per-CPU CSV header"
 expect_in out "syn,1,C1,WakeLatency,us,1000,13.5,400.5,400.5,400.5,16.5,yes" "CPU 1 in C1, flagged"
 expect_in out "syn,0,all,WakeLatency,us,2000,13.5,16.5,16.5,16.5,400.5,no" "CPU 0, not flagged"
@@ -37,7 +37,7 @@ expect_in out "syn,0,all,WakeLatency,us,2000,13.5,16.5,16.5,16.5,400.5,no" "CPU 
 
 # ... as JSON: a "cpus" member of the result's object
 w calc --json -f count syn
-expect_status 0 $? "calc --json"
+expect_status 0 $? "calc --json" err
 if command -v python3 >/dev/null; then
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
@@ -53,12 +53,12 @@ fi
 
 # ... of the rows a selection keeps, CPU and index as in the whole experiment
 w calc -f count --include 'CPU == "1" && index < 2500' syn
-expect_status 0 $? "calc --include naming CPU and index"
+expect_status 0 $? "calc --include naming CPU and index" err
 grep -Eq '^ +1 +all +500 ' out && ok "CPU 1: its first 500 rows (index 2000-2499)" ||
 	fail "CPU 1's rows under --include: $(grep -E '^ +1 ' out)"
 grep -Eq '^ +0 +all +0 ' out && ok "CPU 0: none" || fail "CPU 0's rows under --include"
 w calc -f count --exclude 'WakeLatency > 100' syn
-expect_status 0 $? "calc --exclude"
+expect_status 0 $? "calc --exclude" err
 grep -Eq '^ +1 +all +1940 ' out && ok "CPU 1 without its 60 large rows" ||
 	fail "CPU 1 under --exclude: $(grep -E '^ +1 ' out)"
 expect_in out "0 rows flagged." "no tail stands out once they are out"
@@ -120,12 +120,12 @@ expect_in out "WakeLatency,us,0,2000" "calc -g CPU of the converted file"
 
 # report: each CPU named after its experiment, with --reportids too
 w report -o r1 --reportids base,filt syn f
-expect_status 0 $? "report --reportids of two experiments"
+expect_status 0 $? "report --reportids of two experiments" err
 for id in base/cpu0 base/cpu1 filt/cpu0 filt/cpu1; do
 	grep -qF "{\"id\": \"$id\"" r1/data.js && ok "$id a result" || fail "$id not in r1/data.js"
 done
 w report -o r2 syn f
-expect_status 0 $? "report of two experiments of one reportid"
+expect_status 0 $? "report of two experiments of one reportid" err
 for id in syn/cpu0 syn/cpu1 f/cpu0 f/cpu1; do
 	grep -qF "{\"id\": \"$id\"" r2/data.js && ok "$id a result" || fail "$id not in r2/data.js"
 done
@@ -134,12 +134,12 @@ w report -o r3 --reportids a,b,c syn f
 expect_status 2 $? "--reportids: one name per argument"
 # the flag in its description of the rows the report shows
 w report -o r4 --exclude 'WakeLatency > 100' syn
-expect_status 0 $? "report --exclude of the experiment"
+expect_status 0 $? "report --exclude of the experiment" err
 grep -qF "no CPU stands out" r4/data.js && ok "no CPU flagged once the tail is left out" ||
 	fail "r4's description: $(grep -o 'CPUs of[^.]*' r4/data.js)"
 grep -q "stands out in" err && fail "flag said of rows not shown: $(cat err)" || ok "no flag said"
 w report -o r5 --include 'index < 2500' syn
-expect_status 0 $? "report --include comparing index"
+expect_status 0 $? "report --include comparing index" err
 expect_in err "no CPUs side by side in the description" "no flag of another count of index, said"
 
 # calc --explain of a real run of both CPUs with attribution
@@ -166,16 +166,16 @@ if [ "$st" != 0 ] || ! has_rows runs/timer/cpu1/datapoints.csv 1; then
 	finish
 fi
 w calc --explain runs/timer
-expect_status 0 $? "calc --explain of the experiment"
+expect_status 0 $? "calc --explain of the experiment" err
 expect_in out "and above:" "the tail explained"
 if [ -f runs/timer/cpu0/attrib-threads.csv ]; then
 	grep -q "no attrib-threads.csv" err && fail "the CPUs' attrib-threads.csv not read: $(cat err)" ||
 		ok "the CPUs' attrib-threads.csv read"
 fi
 w calc --explain --include 'CPU == "1"' runs/timer
-expect_status 0 $? "calc --explain of one CPU of it"
+expect_status 0 $? "calc --explain of one CPU of it" err
 n1=$(rows runs/timer/cpu1/datapoints.csv)
 expect_in err "$n1 of" "CPU 1's $n1 rows selected"
 w calc --explain --json runs/timer
-expect_status 0 $? "calc --explain --json of the experiment"
+expect_status 0 $? "calc --explain --json of the experiment" err
 finish
