@@ -17,6 +17,8 @@ core_libwfw_core_la_SOURCES = \
 	core/options.c core/options.h \
 	core/pace.c core/pace.h \
 	core/percpu.c core/percpu.h core/cpuset.c core/cpuset.h \
+	core/percpu_once.c core/percpu_once.h core/housekeep.c core/housekeep.h \
+	core/check_cpus.c core/check_cpus.h \
 	core/pin.c core/pin.h \
 	core/plan.c core/plan.h \
 	core/pluginst.c core/pluginst.h \
@@ -61,3 +63,9 @@ if !STATIC_PLUGINS
 TESTS += tests/integration/test_cpu_list.sh
 endif
 EXTRA_DIST += tests/integration/test_cpu_list.sh
+# What several CPUs' runs share, done once in the parent: C-states,
+# housekeeping CPUs, collectors; --check of every listed CPU (issue 34).
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_percpu_once.sh
+endif
+EXTRA_DIST += tests/integration/test_percpu_once.sh

@@ -31,6 +31,7 @@
 
 #include "cpuset.h"
 #include "log.h"
+#include "percpu_once.h"
 #include "progress.h"
 #include "restore.h"
 #include "resultdir.h"
@@ -55,6 +56,7 @@ struct percpu {
 	int dirfd;
 	struct wfw_info info;
 	uint64_t start;
+	struct wfw_percpu_once once;	/* C-states, housekeeping, collectors */
 };
 
 static uint64_t now_ns(void)
@@ -172,6 +174,7 @@ static void child(struct percpu *pc, size_t i, pid_t parent)
 	co.numbered = false;
 	co.progress = false;		/* the parent draws it */
 	co.no_leftovers = true;		/* the parent restored them */
+	co.parent_once = true;		/* and sets C-states, runs collectors */
 	co.live = pc->slots[i].live;
 	wfw_run_experiment(e, &co, &pc->slots[i].r);
 	fflush(NULL);
@@ -231,6 +234,7 @@ static void wait_children(struct percpu *pc)
 	struct timespec poll = { 0, POLL_NS };
 	struct wfw_progress pg;
 	int forwarded = 0;
+	uint64_t seen = 0;
 
 	wfw_progress_begin(&pg, e->name, e->max_datapoints * e->ncpus,
 			   e->max_time_ns, pc->o->progress);
@@ -245,6 +249,9 @@ static void wait_children(struct percpu *pc)
 			dp += pc->slots[i].live[0];
 			disc += pc->slots[i].live[1];
 		}
+		if (dp != seen)
+			wfw_percpu_once_tick(&pc->once);
+		seen = dp;
 		wfw_progress_update(&pg, dp, disc);
 		nanosleep(&poll, NULL);	/* a signal cuts it short: fine */
 	}
@@ -331,17 +338,22 @@ int wfw_run_percpu(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	ret = alloc(&pc);
 	if (ret)
 		wfw_err("out of memory");
+	if (!ret)	/* refused C-states leave no result directory */
+		ret = wfw_percpu_once_begin(&pc.once, e, o, &pc.info);
 	if (!ret)
 		ret = make_dir(&pc);
 	if (!ret) {
 		pc.start = now_ns();
+		wfw_percpu_once_collect(&pc.once, e, o, pc.dir, &pc.info);
 		ret = start_children(&pc);
 		if (ret)	/* the started ones stop, with what they have */
 			signal_children(&pc, SIGINT);
 		wait_children(&pc);
+		wfw_percpu_once_end(&pc.once, &pc.info, r);
 		finish(&pc, r, ret < 0);
 		report(&pc, r);
 	}
+	wfw_percpu_once_end(&pc.once, &pc.info, r);	/* a failed start too */
 	if (ret)
 		r->failed = true;
 	if (pc.dirfd >= 0)
