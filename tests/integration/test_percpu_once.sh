@@ -120,8 +120,10 @@ now=$(settings "$sysfs")
 
 # 3. kill -9 of a child: the parent goes on and puts back at its end.
 start --sysfs-root "$sysfs"
-kill -9 "$(child_pid r/cs/cpu0)"
-wait_until not_running r/cs/cpu1 2>/dev/null
+c0=$(child_pid r/cs/cpu0)
+kill -9 "$c0"
+wait_until gone "$c0" || fail "CPU 0's run outlived kill -9"
+[ "$(status r/cs/cpu1)" = running ] || fail "CPU 1's run ended with CPU 0's: $(status r/cs/cpu1)"
 now=$(settings "$sysfs")
 [ "$now" = "1111 menu" ] && ok "CPU 0's run killed, CPU 1's goes on: nothing put back yet" ||
 	fail "after kill -9 of a child: '$now'"
