@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * --check of every measured CPU, not only the first: is another wultfw
+ * --check of every CPU of a list, not only the first: is another wultfw
  * measuring it (its lock, cpulock.h), has it the cpuidle states a
  * restriction needs, and can the source open on it.
  */
