@@ -68,7 +68,7 @@ EXTRA_DIST += tests/integration/test_cpu_list.sh
 if !STATIC_PLUGINS
 TESTS += tests/integration/test_percpu_once.sh
 endif
-EXTRA_DIST += tests/integration/test_percpu_once.sh
+EXTRA_DIST += tests/integration/test_percpu_once.sh doc/percpu.md
 check_PROGRAMS += tests/unit/test_percpu_once
 TESTS += tests/unit/test_percpu_once
 tests_unit_test_percpu_once_SOURCES = tests/unit/test_percpu_once.c
