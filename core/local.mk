@@ -69,8 +69,10 @@ if !STATIC_PLUGINS
 TESTS += tests/integration/test_percpu_once.sh
 endif
 EXTRA_DIST += tests/integration/test_percpu_once.sh doc/percpu.md
+if HAVE_CUNIT
 check_PROGRAMS += tests/unit/test_percpu_once
 TESTS += tests/unit/test_percpu_once
 tests_unit_test_percpu_once_SOURCES = tests/unit/test_percpu_once.c
 tests_unit_test_percpu_once_CFLAGS = $(CORE_TEST_CFLAGS)
 tests_unit_test_percpu_once_LDADD = $(CORE_TEST_LIBS)
+endif
