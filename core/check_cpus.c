@@ -10,11 +10,14 @@
 #include <sysstate/cpuidle.h>
 
 #include "cpulock.h"
+#include "log.h"
 #include "machine.h"
 
-/* Taken and let go at once: only whether another run holds it. */
-static void check_lock(const struct wfw_experiment *e, int cpu,
-		       struct wfw_cfgerr *warns)
+/*
+ * Taken and let go at once: is another run measuring it now? Said, not
+ * counted against the experiment: a run then goes on too, warning.
+ */
+static void check_lock(const struct wfw_experiment *e, int cpu)
 {
 	char err[1024], who[32] = "pid unknown";
 	pid_t other = 0;
@@ -27,12 +30,10 @@ static void check_lock(const struct wfw_experiment *e, int cpu,
 	if (other)
 		snprintf(who, sizeof(who), "pid %d", (int)other);
 	if (fd == -EBUSY)
-		wfw_cfgerr_add(warns, "", 0, NULL,
-			       "experiment '%s': CPU %d is being measured by another wultfw (%s): running now, each would disturb the other's wake-ups; wait for it or leave CPU %d out",
-			       e->name, cpu, who, cpu);
+		wfw_warn("experiment '%s': CPU %d is being measured by another wultfw (%s) now: running together, each would disturb the other's wake-ups; wait for it or leave CPU %d out",
+			 e->name, cpu, who, cpu);
 	else if (fd == -EPERM)
-		wfw_cfgerr_add(warns, "", 0, NULL, "experiment '%s': CPU %d's lock: %s",
-			       e->name, cpu, err);
+		wfw_warn("experiment '%s': CPU %d's lock: %s", e->name, cpu, err);
 }
 
 /* The first CPU's states machine.c checked already. */
@@ -87,7 +88,7 @@ size_t wfw_check_cpus(struct wfw_experiment *e, const char *sysfs_root,
 	for (size_t i = 0; i < e->ncpus; i++) {
 		int cpu = e->cpus[i];
 
-		check_lock(e, cpu, warns);
+		check_lock(e, cpu);
 		if (cpu == e->cpu)	/* machine.c's checks were of this one */
 			continue;
 		check_cstates(e, cpu, sysfs_root, warns);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * --check of every CPU of a list, not only the first: is another wultfw
- * measuring it (its lock, cpulock.h), has it the cpuidle states a
- * restriction needs, and can the source open on it.
+ * --check of every CPU of a list, not only the first: has it the cpuidle
+ * states a restriction needs, can the source open on it, and (a warning
+ * only, as a run gives) is another wultfw measuring it (cpulock.h).
  */
 #ifndef WFW_CHECK_CPUS_H
 #define WFW_CHECK_CPUS_H
