@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "build_id.h"
+#include "check_cpus.h"
 #include "cliopts.h"
 #include "commands.h"
 #include "collect.h"
@@ -67,7 +68,11 @@ static int check_plan(struct wfw_plan *plan, const char *sysfs_root, bool force)
 		size_t first = warns.n;
 		char cpus[256];
 
-		if (wfw_machine_check(e, sysfs_root, force, &warns)) {
+		size_t nwarn = wfw_machine_check(e, sysfs_root, force, &warns);
+
+		/* Every CPU of a list: locks, C-states, the source on each. */
+		nwarn += wfw_check_cpus(e, sysfs_root, &warns);
+		if (nwarn) {
 			bad++;
 			for (j = first; j < warns.n; j++)
 				wfw_warn("%s", warns.msgs[j]);

@@ -55,6 +55,24 @@ static void bind_cpu(struct wfw_experiment *e, const char *root,
 		refuse_list(e, errs);
 }
 
+/* `housekeeping`: online CPUs, as `cpu` takes them (housekeep.h). */
+static void bind_housekeeping(struct wfw_experiment *e, const char *root,
+			      struct wfw_cfgerr *errs)
+{
+	const config_setting_t *s = e->req.hk;
+	char text[32], err[512];
+	const char *t = text;
+
+	if (!s)
+		return;
+	if (config_setting_type(s) == CONFIG_TYPE_INT)
+		snprintf(text, sizeof(text), "%d", config_setting_get_int(s));
+	else
+		t = config_setting_get_string(s);
+	if (wfw_cpuset_parse(t, root, &e->hk_cpus, &e->nhk, err, sizeof(err)))
+		wfw_cfgerr_at(errs, s, e->req.hk_key, "%s", err);
+}
+
 static bool has_cstate(const struct wfw_experiment *e, const char *name)
 {
 	for (size_t i = 0; i < e->ncstates; i++)
@@ -149,6 +167,7 @@ void wfw_bind_experiment(struct wfw_experiment *e, const char *sysfs_root,
 			 struct wfw_cfgerr *errs)
 {
 	bind_cpu(e, sysfs_root, errs);
+	bind_housekeeping(e, sysfs_root, errs);
 	/* The plugins' own checks may depend on the CPU. */
 	wfw_plugin_validate(&e->source, e->cpu, sysfs_root, errs);
 	for (size_t i = 0; i < e->nsinks; i++)

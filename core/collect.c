@@ -368,9 +368,10 @@ static void coll_launch(struct wfw_collectors *cs, struct wfw_collector *c,
 	c->running = true;
 }
 
-struct wfw_collectors *wfw_collect_start(struct wfw_collect_list *cl, int cpu,
-					 const char *dir, const char *sysfs,
-					 struct wfw_info *info)
+struct wfw_collectors *wfw_collect_start_on(struct wfw_collect_list *cl, int cpu,
+					    const cpu_set_t *where,
+					    const char *dir, const char *sysfs,
+					    struct wfw_info *info)
 {
 	struct wfw_collectors *cs;
 	size_t i;
@@ -386,8 +387,10 @@ struct wfw_collectors *wfw_collect_start(struct wfw_collect_list *cl, int cpu,
 		return NULL;
 	}
 	cs->n = cl->n;
-	sched_getaffinity(0, sizeof(cs->cpus), &cs->cpus);
-	CPU_CLR(cpu, &cs->cpus);
+	if (where)
+		cs->cpus = *where;
+	else
+		sched_getaffinity(0, sizeof(cs->cpus), &cs->cpus);
 	for (i = 0; i < cs->n; i++) {
 		struct wfw_collector *c = &cs->c[i];
 
@@ -403,6 +406,17 @@ struct wfw_collectors *wfw_collect_start(struct wfw_collect_list *cl, int cpu,
 		coll_launch(cs, c, cpu, dir, sysfs);
 	}
 	return cs;
+}
+
+struct wfw_collectors *wfw_collect_start(struct wfw_collect_list *cl, int cpu,
+					 const char *dir, const char *sysfs,
+					 struct wfw_info *info)
+{
+	cpu_set_t cpus;
+
+	sched_getaffinity(0, sizeof(cpus), &cpus);
+	CPU_CLR(cpu, &cpus);
+	return wfw_collect_start_on(cl, cpu, &cpus, dir, sysfs, info);
 }
 
 void wfw_collect_tick(struct wfw_collectors *cs)

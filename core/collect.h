@@ -11,6 +11,7 @@
 #define WFW_COLLECT_H
 
 #include <libconfig.h>
+#include <sched.h>
 
 #include "cfgerr.h"
 #include "pluginst.h"
@@ -38,6 +39,16 @@ struct wfw_collectors;
 struct wfw_collectors *wfw_collect_start(struct wfw_collect_list *cl, int cpu,
 					 const char *dir, const char *sysfs,
 					 struct wfw_info *info);
+/*
+ * The same on the CPUs `where` (NULL: wherever the caller may run): an
+ * experiment on several CPUs runs its collectors once, on its
+ * housekeeping CPUs (percpu.c, housekeep.h); `cpu` is the CPU whose
+ * counters a collector takes by default.
+ */
+struct wfw_collectors *wfw_collect_start_on(struct wfw_collect_list *cl, int cpu,
+					    const cpu_set_t *where,
+					    const char *dir, const char *sysfs,
+					    struct wfw_info *info);
 /*
  * One batch of the main source reached the sinks: every on_demand
  * collector takes one sample (in its own thread; this only asks).

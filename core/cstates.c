@@ -126,50 +126,69 @@ static int set_flag(const struct wfw_cpuidle *ci, int cpu, int state,
 	return ret;
 }
 
-int wfw_cstates_apply(const struct wfw_experiment *e, const char *sysfs_root,
-		      char *note, size_t notelen, char *err, size_t errlen)
+/* Why C-states cannot be restricted on `cpu`, at the key that asks. */
+static void no_cpuidle(const struct wfw_experiment *e, int cpu,
+		       const char *sysfs_root, char *err, size_t errlen)
+{
+	char why[160];
+
+	wfw_cpuidle_why_none(cpu, sysfs_root, why, sizeof(why));
+	snprintf(err, errlen, "%s:%d: %s: %s, so C-states cannot be restricted on this machine: remove 'cstates' or measure on a machine with a cpuidle driver",
+		 e->cstates_loc.file, e->cstates_loc.line, e->cstates_loc.key, why);
+}
+
+/* One CPU's flags as the experiment wants them; the changes remembered. */
+static int apply_cpu(const struct wfw_experiment *e, int cpu,
+		     const char *sysfs_root, char *err, size_t errlen)
 {
 	struct wfw_cpuidle ci;
 	bool prev[WFW_CPUIDLE_MAX_STATES];
 	int i, ret;
+
+	ret = wfw_cpuidle_open(&ci, cpu, sysfs_root);
+	if (ret) {
+		no_cpuidle(e, cpu, sysfs_root, err, errlen);
+		return ret;
+	}
+	for (i = 0; i < ci.nstates && !ret; i++) {
+		ret = wfw_cpuidle_get_disable(&ci, i, &prev[i]);
+		if (ret)
+			snprintf(err, errlen, "cannot read state%d/disable of CPU %d: %s",
+				 i, cpu, strerror(-ret));
+	}
+	for (i = 0; i < ci.nstates && !ret; i++) {
+		bool in = listed(e, ci.names[i]);
+		bool disable = e->cstate_mode == WFW_CSTATES_ONLY ? !in : in;
+
+		if (disable != prev[i])
+			ret = set_flag(&ci, cpu, i, disable, err, errlen);
+	}
+	wfw_cpuidle_close(&ci);
+	return ret;
+}
+
+/* Every measured CPU's (one run per CPU or not), the governor first. */
+int wfw_cstates_apply(const struct wfw_experiment *e, const char *sysfs_root,
+		      char *note, size_t notelen, char *err, size_t errlen)
+{
+	size_t n = e->ncpus > 1 ? e->ncpus : 1;
+	struct wfw_cpuidle ci;
+	int ret;
 
 	note[0] = '\0';
 	if (e->cstate_mode == WFW_CSTATES_ANY)
 		return 0;
 	ret = wfw_cpuidle_open(&ci, e->cpu, sysfs_root);
 	if (ret) {
-		char why[160];
-
-		wfw_cpuidle_why_none(e->cpu, sysfs_root, why, sizeof(why));
-		snprintf(err, errlen, "%s:%d: %s: %s, so C-states cannot be restricted on this machine: remove 'cstates' or measure on a machine with a cpuidle driver",
-			 e->cstates_loc.file, e->cstates_loc.line,
-			 e->cstates_loc.key, why);
+		no_cpuidle(e, e->cpu, sysfs_root, err, errlen);
 		return ret;
-	}
-	for (i = 0; i < ci.nstates; i++) {
-		ret = wfw_cpuidle_get_disable(&ci, i, &prev[i]);
-		if (ret) {
-			snprintf(err, errlen, "cannot read state%d/disable of CPU %d: %s",
-				 i, e->cpu, strerror(-ret));
-			return ret;
-		}
 	}
 	ret = fix_governor(ci.root, note, notelen, err, errlen);
-	if (ret)
-		return ret;
-	for (i = 0; i < ci.nstates; i++) {
-		bool in = listed(e, ci.names[i]);
-		bool disable = e->cstate_mode == WFW_CSTATES_ONLY ? !in : in;
-
-		if (disable == prev[i])
-			continue;
-		ret = set_flag(&ci, e->cpu, i, disable, err, errlen);
-		if (ret) {
-			wfw_cstates_restore();
-			wfw_cpuidle_close(&ci);
-			return ret;
-		}
-	}
 	wfw_cpuidle_close(&ci);
-	return 0;
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = apply_cpu(e, e->ncpus > 1 ? e->cpus[i] : e->cpu, sysfs_root,
+				err, errlen);
+	if (ret)
+		wfw_cstates_restore();
+	return ret;
 }

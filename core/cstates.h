@@ -13,7 +13,9 @@
 #include "experiment.h"
 
 /*
- * Apply the experiment's restriction. Saves the previous flags first.
+ * Apply the experiment's restriction on every measured CPU (e->cpus):
+ * once for all, before the runs of several CPUs start (percpu.c), so no
+ * run's end puts them back under the others. Saves the previous flags first.
  * Where the cpuidle governor would ignore the flags (haltpoll), switches
  * to one that honours them and says so in `note`. Returns 0 or a negative
  * errno with a reason in err.

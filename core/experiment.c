@@ -16,7 +16,8 @@
 
 static const char *const exp_keys[] = {
 	"name", "outdir", "source", "limits", "sinks", "cstates", "seed",
-	"collect", "annotate", "include", "exclude", "keep_filtered", NULL
+	"collect", "annotate", "include", "exclude", "keep_filtered",
+	"housekeeping", NULL
 };
 static const char *const limit_keys[] = { "datapoints", "time", NULL };
 static const char *const cstate_keys[] = { "only", "disable", "disable_deepest", NULL };
@@ -365,6 +366,24 @@ static void parse_seed(struct wfw_experiment *e, const config_setting_t *exp,
 		wfw_cfgerr_at(errs, s, key, "expected an integer from 0 (above 2147483647 with an L: 4000000000L)");
 }
 
+/* `housekeeping`: a CPU list as `cpu` takes, bound (bind.c) later. */
+static void parse_housekeeping(struct wfw_experiment *e,
+			       const config_setting_t *exp,
+			       const config_setting_t *top, const char *path,
+			       struct wfw_cfgerr *errs)
+{
+	const config_setting_t *s = inherit(exp, top, "housekeeping");
+
+	if (!s)
+		return;
+	key_of(s, top, path, "housekeeping", e->req.hk_key, sizeof(e->req.hk_key));
+	if (config_setting_type(s) == CONFIG_TYPE_INT ||
+	    config_setting_type(s) == CONFIG_TYPE_STRING)
+		e->req.hk = s;
+	else
+		wfw_cfgerr_at(errs, s, e->req.hk_key, "expected a CPU number or a CPU list in quotes (\"0\", \"2-3\") where wultfw's own threads run");
+}
+
 /*
  * The experiment's group `name` or the top-level one; NULL with an error
  * saying `missing` when a required one is absent. Its key goes to `key`.
@@ -464,6 +483,7 @@ void wfw_experiment_parse(struct wfw_experiment *e, const config_setting_t *exp,
 	parse_name(e, exp, top, path, errs);
 	parse_outdir(e, exp, top, path, ov, errs);
 	parse_seed(e, exp, top, path, errs);
+	parse_housekeeping(e, exp, top, path, errs);
 	s = group_of(exp, top, path, "source",
 		     "which source measures? e.g. source = { plugin = \"timer\"; };",
 		     key, sizeof(key), errs);
@@ -501,6 +521,7 @@ void wfw_experiment_free(struct wfw_experiment *e)
 	free(e->cpus);
 	e->cpus = NULL;
 	e->ncpus = 0;
+	free(e->hk_cpus);
 	wfw_collect_free(&e->collect);
 	wfw_annot_free(&e->annotate);
 	free(e->own_columns);

@@ -42,6 +42,8 @@ struct wfw_machine_req {
 	char cstates_group[160];	/* "cstates", errors of disable_deepest */
 	char cstates_key[160];		/* "cstates.only" */
 	bool cstates_named;		/* every one listed a name in quotes */
+	const config_setting_t *hk;	/* housekeeping, or NULL */
+	char hk_key[160];
 };
 
 struct wfw_experiment {
@@ -50,6 +52,8 @@ struct wfw_experiment {
 	int cpu;			/* set when bound: the (first) measured CPU */
 	int *cpus;			/* set when bound: every measured CPU */
 	size_t ncpus;			/* > 1: one run per CPU at once (percpu.c) */
+	int *hk_cpus;			/* `housekeeping` when given and bound */
+	size_t nhk;			/* 0: not given (housekeep.h) */
 	enum wultfw_ldist_use ldist_use;	/* NONE: a sampler, no range */
 	uint64_t ldist_from_ns, ldist_to_ns;
 	struct wfw_loc ldist_loc;

@@ -17,6 +17,8 @@ core_libwfw_core_la_SOURCES = \
 	core/options.c core/options.h \
 	core/pace.c core/pace.h \
 	core/percpu.c core/percpu.h core/cpuset.c core/cpuset.h \
+	core/percpu_once.c core/percpu_once.h core/housekeep.c core/housekeep.h \
+	core/check_cpus.c core/check_cpus.h \
 	core/pin.c core/pin.h \
 	core/plan.c core/plan.h \
 	core/pluginst.c core/pluginst.h \
@@ -80,3 +82,16 @@ TESTS += tests/integration/test_stop_above.sh tests/integration/test_livetab.sh
 endif
 endif
 EXTRA_DIST += tests/integration/test_stop_above.sh tests/integration/test_livetab.sh
+# What several CPUs' runs share, done once in the parent: C-states,
+# housekeeping CPUs, collectors; --check of every listed CPU (issue 34).
+if !STATIC_PLUGINS
+TESTS += tests/integration/test_percpu_once.sh
+endif
+EXTRA_DIST += tests/integration/test_percpu_once.sh doc/percpu.md
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_percpu_once
+TESTS += tests/unit/test_percpu_once
+tests_unit_test_percpu_once_SOURCES = tests/unit/test_percpu_once.c
+tests_unit_test_percpu_once_CFLAGS = $(CORE_TEST_CFLAGS)
+tests_unit_test_percpu_once_LDADD = $(CORE_TEST_LIBS)
+endif

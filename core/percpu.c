@@ -32,6 +32,7 @@
 #include "cpuset.h"
 #include "livetab.h"
 #include "log.h"
+#include "percpu_once.h"
 #include "restore.h"
 #include "resultdir.h"
 #include "runwatch.h"
@@ -60,6 +61,7 @@ struct percpu {
 	uint64_t start;
 	long hit;			/* the child that crossed stop_above first, or -1 */
 	struct wfw_livetab tab;		/* on a terminal: every CPU's figures */
+	struct wfw_percpu_once once;	/* C-states, housekeeping, collectors */
 };
 
 static uint64_t now_ns(void)
@@ -178,6 +180,7 @@ static void child(struct percpu *pc, size_t i, pid_t parent)
 	co.progress = false;		/* the parent draws it */
 	co.no_leftovers = true;		/* the parent restored them */
 	wfw_livetab_child(&pc->tab);
+	co.parent_once = true;		/* and sets C-states, runs collectors */
 	co.live = pc->slots[i].live;
 	co.live_stats = &pc->slots[i].stats;
 	co.stop_req = &pc->slots[i].stop_req;
@@ -262,15 +265,23 @@ static void wait_children(struct percpu *pc)
 {
 	struct timespec poll = { 0, POLL_NS };
 	int forwarded = 0;
+	uint64_t seen = 0;
 
 	wfw_livetab_forked(&pc->tab);
 	while (reap(pc)) {
+		uint64_t dp = 0;
+
 		if (wfw_stop_signal && !forwarded) {
 			forwarded = wfw_stop_signal;
 			signal_children(pc, forwarded);
 		}
 		watch_stops(pc);
 		wfw_livetab_update(&pc->tab);
+		for (size_t i = 0; i < pc->started; i++)
+			dp += pc->slots[i].live[0];
+		if (dp != seen)
+			wfw_percpu_once_tick(&pc->once);
+		seen = dp;
 		nanosleep(&poll, NULL);	/* a signal cuts it short: fine */
 	}
 	watch_stops(pc);
@@ -366,18 +377,23 @@ int wfw_run_percpu(struct wfw_experiment *e, const struct wfw_run_opts *o,
 	ret = alloc(&pc);
 	if (ret)
 		wfw_err("out of memory");
+	if (!ret)	/* refused C-states leave no result directory */
+		ret = wfw_percpu_once_begin(&pc.once, e, o, &pc.info);
 	if (!ret)
 		ret = make_dir(&pc);
 	if (!ret) {
 		pc.start = now_ns();
+		wfw_percpu_once_collect(&pc.once, e, o, pc.dir, &pc.info);
 		begin_table(&pc);
 		ret = start_children(&pc);
 		if (ret)	/* the started ones stop, with what they have */
 			signal_children(&pc, SIGINT);
 		wait_children(&pc);
+		wfw_percpu_once_end(&pc.once, &pc.info, r);
 		finish(&pc, r, ret < 0);
 		report(&pc, r);
 	}
+	wfw_percpu_once_end(&pc.once, &pc.info, r);	/* a failed start too */
 	if (ret)
 		r->failed = true;
 	if (pc.dirfd >= 0)

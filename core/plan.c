@@ -29,7 +29,7 @@ extern const char *wfw_cfg_main_file;
 
 static const char *const top_keys[] = {
 	"outdir", "source", "limits", "sinks", "cstates", "seed", "collect", "annotate",
-	"experiments", "name", "hosts", "sut_wultfw",
+	"experiments", "name", "hosts", "sut_wultfw", "housekeeping",
 	"include", "exclude", "keep_filtered", NULL	/* core/datasel.c */
 };
 /* One experiment: parsed, checked as a whole, bound to the machine. */

@@ -24,6 +24,7 @@
 #include "cpulock.h"
 #include "pin.h"
 #include "cstates.h"
+#include "housekeep.h"
 #include "datasel.h"
 #include "log.h"
 #include "pace.h"
@@ -333,6 +334,8 @@ static int probe(struct wfw_run *run)
 			wfw_warn("%s:%d: %s: %s: shorten ldist or lengthen limits.time",
 				 e->ldist_loc.file, e->ldist_loc.line, e->ldist_loc.key, err);
 	}
+	if (run->o->parent_once)	/* set for every CPU before the runs */
+		return 0;
 	ret = wfw_cstates_apply(e, run->sysfs, run->note, sizeof(run->note),
 				err, sizeof(err));
 	if (ret) {
@@ -538,11 +541,37 @@ static int make_resultdir(struct wfw_run *run)
 	return 0;
 }
 
+/*
+ * Keep our own work off the measured CPU: on the housekeeping CPUs the
+ * user named (housekeep.h), else anywhere but there.
+ */
+static void keep_off(struct wfw_run *run)
+{
+	struct wfw_experiment *e = run->e;
+	struct wfw_housekeep hk;
+	bool widened;
+
+	if (e->nhk) {
+		wfw_housekeep_plan(e, &hk);
+		if (!run->o->parent_once)	/* a child has its parent's */
+			wfw_housekeep_apply(e, &hk);
+		wfw_housekeep_info(&hk, &run->info);
+		return;
+	}
+	if (wfw_pin_away_from(e->cpu, &widened))
+		wfw_debug("could not move wultfw's main thread off CPU %d", e->cpu);
+	else if (widened)
+		wfw_warn("experiment '%s': wultfw was started on CPU %d only (taskset?): its reading thread runs on the other CPUs, off the measured one",
+			 e->name, e->cpu);
+	if (wfw_may_run_on(e->cpu))
+		wfw_warn("experiment '%s': wultfw's reading thread could not be moved off the measured CPU %d: it will disturb the measurement",
+			 e->name, e->cpu);
+}
+
 static int prepare_resultdir(struct wfw_run *run)
 {
 	struct wfw_experiment *e = run->e;
 	int ret = make_resultdir(run);
-	bool widened;
 
 	if (ret)
 		return ret;
@@ -552,15 +581,7 @@ static int prepare_resultdir(struct wfw_run *run)
 		 e->name, e->source.h.desc->name, e->cpu, run->dir);
 	if (run->note[0])
 		wfw_warn("experiment '%s': %s", e->name, run->note);
-	/* Keep our own work off the measured CPU. */
-	if (wfw_pin_away_from(e->cpu, &widened))
-		wfw_debug("could not move wultfw's main thread off CPU %d", e->cpu);
-	else if (widened)
-		wfw_warn("experiment '%s': wultfw was started on CPU %d only (taskset?): its reading thread runs on the other CPUs, off the measured one",
-			 e->name, e->cpu);
-	if (wfw_may_run_on(e->cpu))
-		wfw_warn("experiment '%s': wultfw's reading thread could not be moved off the measured CPU %d: it will disturb the measurement",
-			 e->name, e->cpu);
+	keep_off(run);
 	run->batch.ncols = run->si.schema->ncols;
 	run->batch.capacity = WFW_BATCH_ROWS;
 	run->batch.cells = calloc(run->batch.capacity * run->batch.ncols,
@@ -886,8 +907,9 @@ static int pump(struct wfw_run *run)
 	if (ret)
 		return ret;
 	/* collectors run before, during and after the main source */
-	run->collectors = wfw_collect_start(&e->collect, e->cpu, run->dir, run->sysfs,
-					   &run->info);
+	if (!run->o->parent_once)
+		run->collectors = wfw_collect_start(&e->collect, e->cpu, run->dir,
+						   run->sysfs, &run->info);
 	run->start = now_ns();
 	run->watch.start_ns = run->start;
 	ret = src->start(&e->source.ctx, &run->params);

@@ -24,6 +24,7 @@ struct wfw_run_opts {
 	/* One CPU's run of several at once (percpu.c): */
 	const char *dirname;		/* its directory's name, not e->name */
 	bool no_leftovers;		/* the parent restored them */
+	bool parent_once;		/* C-states and collectors: the parent's */
 	volatile uint64_t *live;	/* datapoints, discarded: for the parent */
 	struct wfw_live *live_stats;	/* the live table's figures, or NULL */
 	const int *stop_req;		/* set: another CPU crossed stop_above */

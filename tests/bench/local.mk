@@ -29,7 +29,7 @@ tests_bench_gen_attrib_LDADD = lib/datafmt/libwfw_datafmt.la
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
 	tests/bench/bench_binary.sh tests/bench/bench_stream.sh tests/bench/bench_par.sh \
-	tests/bench/bench_explain.sh \
+	tests/bench/bench_explain.sh tests/bench/bench_percpu.sh \
 	tests/bench/bench_kill9.py tests/bench/bench_attrib.sh \
 	tests/bench/bench_groupby.sh tests/bench/bench_remote.sh \
 	tests/bench/bench_compare.sh tests/bench/bench_compare.py \
