@@ -383,9 +383,15 @@ int wfw_run_percpu(struct wfw_experiment *e, const struct wfw_run_opts *o,
 		ret = make_dir(&pc);
 	if (!ret) {
 		pc.start = now_ns();
-		wfw_percpu_once_collect(&pc.once, e, o, pc.dir, &pc.info);
 		begin_table(&pc);
 		ret = start_children(&pc);
+		/*
+		 * The collectors' threads start after the fork: a child forked
+		 * beside them could inherit a lock one of them held (a
+		 * sanitized build's children hung in malloc).
+		 */
+		if (!ret)
+			wfw_percpu_once_collect(&pc.once, e, o, pc.dir, &pc.info);
 		if (ret)	/* the started ones stop, with what they have */
 			signal_children(&pc, SIGINT);
 		wait_children(&pc);
