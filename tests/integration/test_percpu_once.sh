@@ -112,7 +112,7 @@ now=$(settings "$sysfs")
 [ "$now" = "1111 menu" ] && ok "after kill -9 of the parent: left changed, in its state file" ||
 	fail "after kill -9 of the parent: '$now'"
 sed 's/cstates = .*//; s/time = "100s"/datapoints = 5; time = "100s"/; s/name = "cs"/name = "next"/' cs.cfg >next.cfg
-timeout 120 "$WULTFW" -q -c next.cfg --sysfs-root "$sysfs" >next.out 2>&1
+timeout -k 10 120 "$WULTFW" -q -c next.cfg --sysfs-root "$sysfs" >next.out 2>&1
 expect_status 0 $? "the next run"
 now=$(settings "$sysfs")
 [ "$now" = "$original" ] && ok "the next run put back what the killed parent changed" ||
@@ -176,7 +176,7 @@ limits = { datapoints = 300; time = "100s"; };
 sinks = ( { plugin = "csv"; } );
 collect = ( { plugin = "telemetry"; counters = [ "stat:ctxt" ]; period = "20ms"; } );
 CFG
-timeout 120 "$WULTFW" -q -c coll.cfg >coll.out 2>&1
+timeout -k 10 120 "$WULTFW" -q -c coll.cfg >coll.out 2>&1
 expect_status 0 $? "two CPUs with a collector"
 has_rows r/coll/telemetry.csv 1 && ok "the collector wrote EXP/telemetry.csv" ||
 	fail "no rows in r/coll/telemetry.csv: $(ls r/coll)"
@@ -192,7 +192,7 @@ expect_in r/coll/info.yml "collect0_rows: $rows" "EXP/info.yml counts its $rows 
 ncpu=$(getconf _NPROCESSORS_ONLN)
 if [ "$ncpu" = 2 ]; then
 	sed 's/cpu = "0-1"/cpu = "all"/; s/name = "coll"/name = "hkall"/' coll.cfg >hkall.cfg
-	timeout 120 "$WULTFW" -c hkall.cfg >hkall.out 2>&1
+	timeout -k 10 120 "$WULTFW" -c hkall.cfg >hkall.out 2>&1
 	expect_status 0 $? "cpu = all, no CPU left for housekeeping"
 	n=$(grep -c "none is left for housekeeping" hkall.out)
 	[ "$n" = 1 ] && ok "said once: no CPU left for housekeeping" ||
