@@ -174,6 +174,14 @@ static bool looks_yaml(const char *text)
 			     p[1] == '\r');
 }
 
+/* An error quotes the file's values: a line break or control byte in one becomes '?'. */
+static void one_line(char *why)
+{
+	for (; *why; why++)
+		if ((unsigned char)*why < 0x20 || *why == 0x7f)
+			*why = '?';
+}
+
 int wfw_inv_parse(struct wfw_inventory *inv, const char *name,
 		  const char *text, size_t n, char *why, size_t len)
 {
@@ -206,6 +214,8 @@ int wfw_inv_parse(struct wfw_inventory *inv, const char *name,
 	free(copy);
 	if (!ret)
 		ret = wfw_inv_finish(inv, why, len);
+	if (ret)
+		one_line(why);
 	return ret;
 }
 

@@ -184,6 +184,9 @@ static void test_hostile(void)
 	refused("all:\n  hosts:\n    h1:\n  bogus: 1\n", "inv:4: a group has only 'hosts', 'vars' and 'children'");
 	refused("all:\n  hosts: [a, b]\n", "'hosts' is a mapping");
 	refused("all:\n  hosts:\n    h1: {ansible_port: 70000}\n", "inv:3: ansible_port: '70000': a port number");
+	/* A plain scalar over two lines (found by fuzz_inventory): the error stays one line. */
+	refused("all:\n  hosts:\n    h1: { ansible_port: 2201 |\n \n  x }\n",
+		"ansible_port: '2201 |?x': a port number");
 	refused("all:\n  hosts:\n    h1: {ansible_host: [a]}\n", "takes one value");
 	refused("all:\n  hosts:\n    '-oProxyCommand=x':\n", "host '-oProxyCommand=x'");
 	refused("[web]\nh1 ansible_host=a@b\n", "inv:2: ansible_host: an address, without user@");
