@@ -53,43 +53,31 @@ int calc_mem_parse(const char *s, uint64_t *bytes)
 	return 0;
 }
 
-/* MemAvailable in bytes, 0 if /proc/meminfo does not say. */
-static uint64_t mem_available(void)
+/* The "KEY N kB" line of a /proc file (key with its ':'), in bytes; 0 if it does not say. */
+static uint64_t proc_bytes(const char *path, const char *key)
 {
-	FILE *f = fopen("/proc/meminfo", "r");
+	FILE *f = fopen(path, "r");
 	unsigned long long kib = 0;
+	size_t n = strlen(key);
 	char line[128];
 
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+		if (!strncmp(line, key, n)) {
+			kib = strtoull(line + n, NULL, 10);
 			break;
+		}
 	if (f)
 		fclose(f);
-	return (uint64_t)kib << 10;
+	return kib > UINT64_MAX >> 10 ? 0 : (uint64_t)kib << 10;
 }
 
 uint64_t calc_mem_default(void)
 {
-	uint64_t avail = mem_available() / DEF_DEN * DEF_NUM;
+	uint64_t avail = proc_bytes("/proc/meminfo", "MemAvailable:") / DEF_DEN * DEF_NUM;
 
 	if (!avail)
 		return 0;	/* unknown: no bound rather than a guess */
 	return avail > CALC_MEM_MIN_DEF ? avail : CALC_MEM_MIN_DEF;
-}
-
-/* What the kernel counts against RLIMIT_DATA now (VmData), in bytes; 0 if unknown. */
-static uint64_t data_now(void)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	unsigned long long kib = 0;
-	char line[128];
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmData: %llu kB", &kib) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kib > UINT64_MAX >> 10 ? 0 : (uint64_t)kib << 10;
 }
 
 /*
@@ -98,7 +86,8 @@ static uint64_t data_now(void)
  */
 int calc_mem_apply(uint64_t bytes)
 {
-	uint64_t base = data_now();
+	/* What the kernel counts against RLIMIT_DATA already (VmData). */
+	uint64_t base = proc_bytes("/proc/self/status", "VmData:");
 	struct rlimit rl;
 
 	if (!bytes || getrlimit(RLIMIT_DATA, &rl))
