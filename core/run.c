@@ -859,6 +859,24 @@ static int measure(struct wfw_run *run)
 }
 
 /*
+ * Past the limit or a stop_above crossing no row is kept, but what the
+ * source discarded until its stop still counts: its reasons (in info.yml)
+ * cover that time too, so 'discarded' must.
+ */
+static void drain_discards(struct wfw_run *run)
+{
+	struct wultfw_batch *b = &run->batch;
+	int ret;
+
+	do {
+		b->rows = 0;
+		b->discarded = 0;
+		ret = read_source(run, 0);
+		run->r->discarded += b->discarded;
+	} while (ret == WULTFW_READ_OK && b->rows == b->capacity);
+}
+
+/*
  * After stop(): what the source still holds, within the limit. A sampler
  * the core paces holds nothing: a read would be a new sample.
  */
@@ -867,11 +885,13 @@ static int drain(struct wfw_run *run)
 	bool sink_failed;
 	int ret;
 
-	if (run->pace.period || run->r->stop_hit.hit)
+	if (run->pace.period)
 		return 0;
 	do {
-		if (limit_reached(run))
+		if (limit_reached(run) || run->r->stop_hit.hit) {
+			drain_discards(run);
 			return 0;
+		}
 		ret = pump_once(run, 0, &sink_failed);
 		if (sink_failed)
 			return ret;

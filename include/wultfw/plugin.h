@@ -500,7 +500,8 @@ struct wultfw_source_ops {
 	 * for the first. Zero rows on timeout is fine. Add dropped
 	 * inconsistent datapoints to b->discarded. Rows appended before an
 	 * error return are still used. After stop(), the core calls read()
-	 * with timeout 0 to drain what the source still holds.
+	 * with timeout 0 to drain what the source still holds, and does so
+	 * past the datapoint limit too, for b->discarded alone.
 	 */
 	int (*read)(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 		    uint64_t timeout_ns);

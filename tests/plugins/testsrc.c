@@ -35,6 +35,7 @@ struct testsrc_cfg {
 	const char *setting;
 	const char *own_setting;
 	bool interval;
+	int64_t discard_at_stop;
 };
 
 #define F(field) .off = offsetof(struct testsrc_cfg, field)
@@ -62,6 +63,7 @@ static const struct wultfw_option options[] = {
 	{ "progress", WULTFW_OPT_STRING, NULL, "after every read, write how many rows were made so far to this file (what a kill -9 test compares the sinks' files with)", F(progress) },
 	{ "setting", WULTFW_OPT_STRING, NULL, "a 'system setting' to change: open() writes 'changed' to this file after wultfw_remember(), close() undoes it", F(setting) },
 	{ "own_setting", WULTFW_OPT_STRING, NULL, "the same through wultfw_remember_plugin(): the plugin's restore op puts it back, in this process (close() calls wultfw_undo()) or in a later wultfw", F(own_setting) },
+	{ "discard_at_stop", WULTFW_OPT_INT, "0", "stop() discards this many more datapoints, handed over by the read after it (as a measuring thread's last ones)", F(discard_at_stop) },
 	{ "interval", WULTFW_OPT_BOOL, "false", "add LTime and WakeLatency and name them as the interval, for annotators", F(interval) },
 	{ NULL }
 };
@@ -88,6 +90,7 @@ struct testsrc {
 	uint64_t rng;
 	struct wultfw_source_params p;
 	bool started;
+	int64_t late;		/* discarded in stop(), not yet handed over */
 };
 
 /* What the core handed over as the measured CPU's C-states, for info.yml. */
@@ -286,8 +289,11 @@ static int testsrc_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 	int64_t every = cfg->discard, n = cfg->rows;
 	uint64_t delay = cfg->delay;
 
-	if (!t->started)
-		return 0;	/* drained after stop(): nothing buffered */
+	if (!t->started) {	/* drained after stop(): no rows buffered */
+		b->discarded += (uint64_t)t->late;
+		t->late = 0;
+		return 0;
+	}
 	if (delay) {
 		struct timespec ts = { (time_t)(delay / 1000000000ULL),
 				       (long)(delay % 1000000000ULL) };
@@ -327,8 +333,11 @@ static int testsrc_read(struct wultfw_ctx *ctx, struct wultfw_batch *b,
 
 static int testsrc_stop(struct wultfw_ctx *ctx)
 {
+	const struct testsrc_cfg *cfg = ctx->cfg;
 	struct testsrc *t = ctx->priv;
 
+	if (t->started)
+		t->late = cfg->discard_at_stop;
 	t->started = false;
 	return 0;
 }

@@ -207,6 +207,25 @@ static void test_discarded(void)
 	free(sink);
 }
 
+/* Discarded after the last read kept, as the timer's thread can: counted. */
+static void test_discarded_at_stop(void)
+{
+	struct wfw_run_result r;
+	char *info, *sink;
+
+	CU_ASSERT_EQUAL(run("discstop", "source = { plugin = \"testsrc\"; cpu = 1; discard_at_stop = 7; };\n"
+			    "limits = { datapoints = 500; };\n" SINK, &r, false), 0);
+	CU_ASSERT_EQUAL(r.datapoints, 500);
+	CU_ASSERT_EQUAL(r.discarded, 7);
+	info = result("discstop", "info.yml");
+	TU_ASSERT_CONTAINS(info, "discarded: 7\n");
+	sink = result("discstop", "testsink.txt");
+	TU_ASSERT_CONTAINS(sink, "rows=500 ");
+	TU_ASSERT_CONTAINS(sink, "summary_discarded=7");
+	free(info);
+	free(sink);
+}
+
 static void test_every_sink_sees_every_batch(void)
 {
 	struct wfw_run_result r;
@@ -520,6 +539,7 @@ int main(void)
 	CU_add_test(s, "source end of data", test_end_of_data);
 	CU_add_test(s, "time limit", test_time_limit);
 	CU_add_test(s, "discarded datapoints counted", test_discarded);
+	CU_add_test(s, "discarded after the limit counted", test_discarded_at_stop);
 	CU_add_test(s, "every sink sees every batch", test_every_sink_sees_every_batch);
 	CU_add_test(s, "a failing sink stops the run, others closed", test_sink_failure);
 	CU_add_test(s, "a failing source stops the run", test_source_failure);
