@@ -19,6 +19,7 @@
 #include "datafmt/csvtok.h"
 #include "datafmt/enumtab.h"
 #include "datafmt/le.h"
+#include "datafmt/percpu.h"
 #include "datafmt/reader_impl.h"
 #include "units/wultunits.h"
 
@@ -40,6 +41,7 @@ struct colstate {
 	bool saw_int;		/* a value written as an integer: "5" */
 	bool saw_frac;		/* a value with a fraction, or nan/inf */
 	uint64_t first_text;	/* ENUM: line of its first value */
+	bool names;		/* ENUM whatever it holds: WFW_CPU_COL */
 	struct wfw_enum_tab et;
 	int want_type;		/* RETYPE: the type it becomes */
 	int want_dec;
@@ -155,8 +157,8 @@ static int note_value(struct csv_reader *r, size_t c, const char *s, size_t n,
 		return 0;
 	num = wfw_csvnum_classify(s, n, &dec);
 	if (cs->kind == K_ENUM)
-		return num != WFW_NUM_NO ? text_and_number(r, c, s, n, line)
-					 : add_name(r, c, s, n, line);
+		return num != WFW_NUM_NO && !cs->names ?
+			text_and_number(r, c, s, n, line) : add_name(r, c, s, n, line);
 	if (cs->kind == K_UNDECIDED) {
 		if (num == WFW_NUM_NO) {
 			cs->kind = K_ENUM;
@@ -276,7 +278,7 @@ static int disagree(struct csv_reader *r, size_t c, const char *s, size_t n,
 	int dec = 0, num = wfw_csvnum_classify(s, n, &dec);
 	int type = r->cols[c].type;
 
-	if (num == WFW_NUM_NO)
+	if (num == WFW_NUM_NO || cs->names)
 		return type == WULTFW_COL_ENUM ? new_name(r, c, s, n, line, cell)
 					       : not_a_number(r, c, s, n, line);
 	if (type == WULTFW_COL_ENUM && cs->et.n)
@@ -720,6 +722,10 @@ static int read_header(struct csv_reader *r)
 		wfw_csv_show(r->shown[c], sizeof(r->shown[c]), f->s, f->n);
 		r->cols[c].name = r->colnames[c];
 		r->cols[c].unit = wfw_wult_unit(r->colnames[c]);
+		if (!strcmp(r->colnames[c], WFW_CPU_COL)) {
+			r->cs[c].kind = K_ENUM;
+			r->cs[c].names = true;
+		}
 	}
 	r->base.schema.cols = r->cols;
 	return 0;

@@ -13,6 +13,14 @@
 
 #define WFW_PERCPU_MAX 4096	/* CPUs of one experiment */
 
+/*
+ * The column saying whose CPU a row is: text ("0", "1", ...) in every
+ * format, so a CSV reader reads it as names even though they are digits
+ * (a file written by convert or filter --one-file groups by it as the
+ * experiment does).
+ */
+#define WFW_CPU_COL "CPU"
+
 struct wfw_percpu {
 	size_t n;
 	unsigned *cpu;		/* ascending */

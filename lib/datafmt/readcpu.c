@@ -157,7 +157,7 @@ static int same_columns(struct cpu_reader *r)
 static int build_schema(struct cpu_reader *r)
 {
 	const struct wultfw_schema *s0 = wfw_reader_schema(r->sub[0].rd);
-	int own = wfw_schema_find(s0, "CPU");
+	int own = wfw_schema_find(s0, WFW_CPU_COL);
 	size_t n = s0->ncols + (own < 0);
 	int ret = same_columns(r);
 
@@ -181,7 +181,7 @@ static int build_schema(struct cpu_reader *r)
 			return wfw_reader_fail(&r->base, -EINVAL, "%s: column %s holds text in one per-CPU result and numbers in another: open them one by one",
 					       r->base.path, s0->cols[c].name);
 	}
-	r->cols[r->cpucol] = (struct wultfw_column){ .name = "CPU", .unit = "",
+	r->cols[r->cpucol] = (struct wultfw_column){ .name = WFW_CPU_COL, .unit = "",
 						     .type = WULTFW_COL_ENUM };
 	for (size_t i = 0; i < r->nsub; i++) {
 		char num[16];

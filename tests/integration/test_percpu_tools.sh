@@ -98,6 +98,14 @@ head -1 one/datapoints.csv | grep -qx 'ReqCState,WakeLatency,IntrLatency,CPU' &&
 [ "$(rows one/datapoints.csv)" = 3000 ] && ok "3000 rows" || fail "$(rows one/datapoints.csv) rows"
 grep -q 'per_cpu_dirs\|^cpus:' one/info.yml && fail "one/info.yml claims cpuN/" ||
 	ok "one/info.yml claims no cpuN/"
+# ... whose CPU column, digits in CSV, still reads as text: -g CPU groups
+w calc -F csv -f count -g CPU -m WakeLatency one/datapoints.csv
+expect_status 0 $? "calc -g CPU of the --one-file CSV" err
+expect_in out "WakeLatency,us,0,2000" "CPU 0's rows a group"
+expect_in out "WakeLatency,us,1,1000" "CPU 1's C1 rows a group"
+w calc -f count --include 'CPU == "1"' one/datapoints.csv
+expect_status 0 $? "--include 'CPU == \"1\"' on it, as on the experiment" err
+expect_in err "1000 of 3000 rows selected" "CPU 1's rows selected"
 
 # filter of binary per-CPU results keeps them binary
 mkdir -p bin/cpu0 bin/cpu1
@@ -117,6 +125,11 @@ w convert syn -o all.wfb
 expect_status 0 $? "convert of the experiment to binary"
 w calc -F csv -f count -g CPU -m WakeLatency all.wfb
 expect_in out "WakeLatency,us,0,2000" "calc -g CPU of the converted file"
+w convert syn -o all.csv
+expect_status 0 $? "convert of the experiment to CSV"
+w calc -F csv -f count -g CPU -m WakeLatency all.csv
+expect_status 0 $? "calc -g CPU of the converted CSV file" err
+expect_in out "WakeLatency,us,1,2000" "CPU 1 a group there too"
 
 # report: each CPU named after its experiment, with --reportids too
 w report -o r1 --reportids base,filt syn f

@@ -768,6 +768,53 @@ static void test_reader_one_pass(void)
 	wfw_batch_free(&b);
 }
 
+/*
+ * A CPU column is text whatever it holds (as an experiment's): digits are
+ * names, one first seen past the rows a one-pass reader learns from too.
+ */
+static void test_reader_cpu_text(void)
+{
+	const char *path = tpath("cpu.csv");
+	FILE *f = fopen(path, "w");
+	const struct wfw_reader_opts o[2] = { { 0 }, { .one_pass = true } };
+	const struct wultfw_schema *s;
+	struct wfw_reader *r;
+	struct wultfw_batch b;
+	char err[512];
+	long n, total;
+
+	CU_ASSERT_FATAL(f != NULL);
+	fprintf(f, "WakeLatency,CPU\n");
+	for (int i = 0; i < 3000; i++)
+		fprintf(f, "%d.5,%s\n", i, i < 2000 ? (i % 2 ? "1" : "0") : i == 2999 ? "" : "12");
+	fclose(f);
+	for (int pass = 0; pass < 2; pass++) {
+		CU_ASSERT_FATAL(wfw_reader_open_opts(&r, path, &o[pass], err, sizeof(err)) == 0);
+		s = wfw_reader_schema(r);
+		CU_ASSERT_EQUAL(s->cols[0].type, WULTFW_COL_INT);
+		CU_ASSERT_FATAL(wfw_batch_alloc(&b, 2, 1024) == 0);
+		total = 0;
+		while ((n = wfw_reader_read(r, &b)) > 0) {
+			CU_ASSERT_EQUAL(s->cols[1].type, WULTFW_COL_ENUM);
+			for (long k = 0; k < n; k++) {
+				int64_t want = total + k < 2000 ? (total + k) % 2 :
+					       total + k == 2999 ? -1 : 2;
+
+				CU_ASSERT_EQUAL(b.cells[k * 2 + 1].i, want);
+			}
+			total += n;
+			b.rows = 0;
+		}
+		CU_ASSERT_EQUAL(n, 0);
+		CU_ASSERT_EQUAL(total, 3000);
+		CU_ASSERT_EQUAL(wfw_reader_schema_gen(r), 0);
+		CU_ASSERT_EQUAL_FATAL(s->cols[1].n_enum, 3);
+		CU_ASSERT_STRING_EQUAL(s->cols[1].enum_names[2], "12");
+		wfw_reader_close(r);
+		wfw_batch_free(&b);
+	}
+}
+
 /* Parts of a file: every row read once; a quote in a later part: -EAGAIN. */
 static void test_reader_parts(void)
 {
@@ -1022,6 +1069,7 @@ int main(void)
 	CU_add_test(s, "reader on header-only and missing files", test_reader_header_only);
 	CU_add_test(s, "one-pass reader retypes between batches", test_reader_one_pass);
 	CU_add_test(s, "reader in parts", test_reader_parts);
+	CU_add_test(s, "a CPU column is text", test_reader_cpu_text);
 	CU_add_test(s, "a part's first row number", test_part_first_rows);
 	CU_add_test(s, "window fast paths agree with the scalar ones", test_window_paths);
 	CU_add_test(s, "enum lookup by words", test_enum_words);
