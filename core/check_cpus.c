@@ -82,9 +82,11 @@ size_t wfw_check_cpus(struct wfw_experiment *e, const char *sysfs_root,
 {
 	size_t before = warns->n;
 
-	/* A list only: one CPU's --check stays as it was (its run warns). */
-	if (e->ncpus < 2)
+	/* One CPU: machine.c checked the rest; its lock as a list's. */
+	if (e->ncpus < 2) {
+		check_lock(e, e->cpu);
 		return 0;
+	}
 	for (size_t i = 0; i < e->ncpus; i++) {
 		int cpu = e->cpus[i];
 

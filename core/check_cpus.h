@@ -2,7 +2,8 @@
 /*
  * --check of every CPU of a list, not only the first: has it the cpuidle
  * states a restriction needs, can the source open on it, and (a warning
- * only, as a run gives) is another wultfw measuring it (cpulock.h).
+ * only, as a run gives) is another wultfw measuring it (cpulock.h). Of
+ * one CPU, the lock alone (machine.c checks the rest).
  */
 #ifndef WFW_CHECK_CPUS_H
 #define WFW_CHECK_CPUS_H

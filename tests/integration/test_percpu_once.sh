@@ -6,8 +6,8 @@
 # of the parent leaves them to the next run, one of a child to the
 # parent), then the same on the real cpuidle sysfs where there is a
 # driver; collectors write one set of files into EXP/; the parent and the
-# readers run on the housekeeping CPUs; --check names a listed CPU
-# another run holds (a warning: the run would go on too).
+# readers run on the housekeeping CPUs; --check names a CPU (listed or
+# alone) another run holds (a warning: the run would go on too).
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
 export WULTFW_STATE_DIR="$work/state"
@@ -228,7 +228,7 @@ printf 'source = { plugin = "timer"; cpu = "0-1"; };\nhousekeeping = "x";\nname 
 expect_status 2 $? "a bad housekeeping list: refused"
 expect_in hkbad.out "hkbad.cfg:2: housekeeping: \"x\" is not a CPU list" "the error names the file, line, key and what a list is"
 
-# 7. --check names a listed CPU that another run measures.
+# 7. --check names a CPU that another run measures, listed or alone.
 printf 'outdir = "r";\nname = "hold";\nsource = { plugin = "timer"; cpu = 1; ldist = "1ms"; };\nlimits = { time = "100s"; };\nsinks = ( { plugin = "csv"; } );\n' >hold.cfg
 "$WULTFW" -q -c hold.cfg >hold.out 2>&1 &
 hold=$!
@@ -238,6 +238,11 @@ sed 's/name = "cs"/name = "chk"/; s/cstates = .*//' cs.cfg >chk.cfg
 "$WULTFW" -c chk.cfg --check >chk.out 2>&1
 expect_status 0 $? "--check with CPU 1 held: valid (a run would go on, warning)"
 expect_in chk.out "CPU 1 is being measured by another wultfw (pid $hold)" "--check names CPU 1 and who holds it"
+# ... and so does the --check of CPU 1 alone (not a list).
+sed 's/name = "hold"/name = "one"/' hold.cfg >one.cfg
+"$WULTFW" -c one.cfg --check >one.out 2>&1
+expect_status 0 $? "--check of held CPU 1 alone: valid (a run would go on, warning)"
+expect_in one.out "CPU 1 is being measured by another wultfw (pid $hold)" "--check of one CPU names who holds it too"
 kill -INT $hold
 wait_bounded $hold 60 >/dev/null
 
