@@ -241,6 +241,21 @@ static void tele_free(struct tele_priv *p)
 	free(p);
 }
 
+/*
+ * The plugin gets one CPU, ctx->cpu: of an experiment on several CPUs,
+ * the first listed. Said, so nobody takes them for every CPU's counters.
+ */
+static void tele_say_default_cpu(struct wultfw_ctx *ctx)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", ctx->cpu);
+	wultfw_info(ctx, "default_counters_cpu", buf);
+	wultfw_log(ctx, WULTFW_LOG_INFO,
+		   "counters: none named, so CPU %d's (the measured CPU; of a list, the first): name other CPUs' counters in `counters` to have them",
+		   ctx->cpu);
+}
+
 /* The counters named, or the measured CPU's (tele_defaults.h). */
 static int tele_open_set(struct wultfw_ctx *ctx, struct tele_priv *p,
 			 const struct tele_env *env, char *why, size_t len)
@@ -259,6 +274,8 @@ static int tele_open_set(struct wultfw_ctx *ctx, struct tele_priv *p,
 		ret = -ENOENT;
 	} else if (!ret) {
 		ret = tele_set_open(&p->set, env, (const char *const *)d.v, d.n, false, why, len);
+		if (!ret)
+			tele_say_default_cpu(ctx);
 	} else {
 		snprintf(why, len, "out of memory");
 	}

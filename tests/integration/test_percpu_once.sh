@@ -188,6 +188,12 @@ n=$(find r/coll -name 'telemetry*.csv' | wc -l)
 expect_in r/coll/info.yml "collectors: 'telemetry.csv'" "EXP/info.yml lists it"
 rows=$(($(wc -l <r/coll/telemetry.csv) - 1))
 expect_in r/coll/info.yml "collect0_rows: $rows" "EXP/info.yml counts its $rows rows"
+# No counters named: the plugin gets one CPU, the first listed, and says so.
+sed 's/name = "coll"/name = "colldef"/; s/counters = \[ "stat:ctxt" \]; //; s/datapoints = 300/datapoints = 100/' coll.cfg >colldef.cfg
+timeout -k 10 120 "$WULTFW" -c colldef.cfg >colldef.out 2>&1
+expect_status 0 $? "two CPUs with a collector of the default counters"
+expect_in colldef.out "counters: none named, so CPU 0's (the measured CPU; of a list, the first)" "the collector says whose default counters it took"
+expect_in r/colldef/info.yml "collect0_default_counters_cpu: '0'" "and info.yml"
 
 # 6. Housekeeping: unpinned and said once when every CPU is measured;
 #    where the user says otherwise.
