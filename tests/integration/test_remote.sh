@@ -4,11 +4,11 @@
 # only on 127.0.0.x, each standing for a SUT; the "SUT" runs this build's
 # wultfw through --sut-wultfw. Cases: one SUT, four in parallel, failed
 # authentication, no wultfw, another major version, the connection killed
-# mid-run (then `fetch`), Ctrl-C on the controller, a full disk on the
-# controller while copying back. Every run has a time limit; the runs that
-# are cut short (a lost connection, Ctrl-C) have a long one and are cut
-# once they have rows, so no check depends on a run still going after a
-# guessed time.
+# mid-run (then `fetch`), Ctrl-C on the controller, a run stopped by
+# stop_above, a full disk on the controller while copying back. Every run
+# has a time limit; the runs that are cut short (a lost connection,
+# Ctrl-C) have a long one and are cut once they have rows, so no check
+# depends on a run still going after a guessed time.
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 
 . "$srcdir/tests/integration/sshd_lib.sh"
@@ -324,6 +324,35 @@ for n in 1 2; do
 		fail "sut$n: no datapoints"
 done
 expect_in int.err "sut1: interrupted: stopped; what was measured is in" "the summary says interrupted"
+
+# A SUT whose run crossed stop_above (testspike, a test plugin of this
+# build, injects the crossing at datapoint 7): "stopped above", its
+# results whole, exit status 6 as on one machine.
+spikes="$top/tests/plugins"
+if [ -f "$spikes/.libs/testspike.so" ]; then
+	cat >sut-spike <<W
+#!/bin/sh
+WULTFW_PLUGIN_PATH='$WULTFW_PLUGIN_PATH:$spikes' exec '$WULTFW' "\$@"
+W
+	chmod 755 sut-spike
+	cat >spike.cfg <<'CFG'
+outdir = "res";
+experiments = (
+  { name = "spike";
+    source = { plugin = "testspike"; cpu = 0; delay = "1ms"; spike = "1ms"; spike_at = 7; stop_above = "500us"; };
+    limits = { time = "5m"; }; sinks = ( { plugin = "csv"; } ); }
+);
+CFG
+	WULTFW_PLUGIN_PATH="$WULTFW_PLUGIN_PATH:$spikes" \
+		"$WULTFW" $ropts -H sut2 --sut-wultfw "$work/sut-spike" -o resspike -c spike.cfg >spike.out 2>spike.err
+	expect_status 6 $? "a SUT stopped by stop_above: exit status 6, as on one machine"
+	expect_in spike.err "sut2: stopped above" "the SUT is said to have stopped above"
+	expect_status 7 "$(rows resspike/sut2/spike/datapoints.csv)" "its 7 datapoints up to the crossing came back"
+	expect_in resspike/sut2/spike/info.yml "status: 'stopped'" "its info.yml says stopped"
+	expect_in resspike/sut2/spike/info.yml "stopped_by: 'stop_above: CPU 0: WakeLatency" "and by what"
+else
+	skip_part "stop_above over ssh: no $spikes/.libs/testspike.so to deploy (make check builds it)"
+fi
 
 # A full disk on the controller while copying back.
 mkdir full
