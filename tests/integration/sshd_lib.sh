@@ -9,6 +9,8 @@
 #   sshd_start NAME ADDR [PORT]        sets sshd_port; with PORT: only it
 #   sshd_host_config NAME ADDR PORT    a "Host NAME" ssh_config stanza
 #   sshd_stop NAME; sshd_stop_all      by their pid files
+#   sshd_test_begin TEST               a test's start: skip, or into SSHD_DIR
+#   sshd_stop_runs SUTDIR              the SUT runs still going there
 #
 # A watchdog stops every sshd of SSHD_DIR once the shell that started
 # them is gone (even killed with -9) or after SSHD_BOUND seconds (1800),
@@ -153,5 +155,28 @@ sshd_stop_all() {
 		wait "$sshd_watchdog" 2>/dev/null
 		sshd_watchdog=
 	fi
+	return 0
+}
+
+# sshd_test_begin TEST: what a test of loopback SUTs does first (it has
+# lib.sh): exits 77 in one line naming what this machine lacks, else works
+# in SSHD_DIR with this build's plugins and no ssh agent (the test's key).
+sshd_test_begin() {
+	if ! sshd_usable; then
+		echo "SKIP: $1: $sshd_why"
+		exit 77
+	fi
+	cd "$SSHD_DIR" || exit 1
+	unset SSH_AUTH_SOCK
+	export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
+}
+
+# sshd_stop_runs SUTDIR: the SUT runs still going under SUTDIR/run-*
+# (detached, sessions of their own: a failed check ends a test first),
+# stopped by their pids.
+sshd_stop_runs() {
+	for _d in "$1"/run-*; do
+		[ -f "$_d/pid" ] && [ ! -f "$_d/rc" ] && kill "$(cat "$_d/pid")" 2>/dev/null
+	done
 	return 0
 }

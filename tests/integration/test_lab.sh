@@ -16,26 +16,16 @@
 . "${abs_top_srcdir:?}/tests/integration/lib.sh"
 . "$srcdir/tests/integration/sshd_lib.sh"
 SSHD_DIR=$work
-
-if ! sshd_usable; then
-	echo "SKIP: test_lab: $sshd_why"
-	exit 77
-fi
+sshd_test_begin test_lab
 hog="$top/tests/integration/lab_hog"
 if [ ! -x "$hog" ]; then
 	echo "SKIP: test_lab: no $hog (make check builds it)"
 	exit 77
 fi
-cd "$work" || exit 1
-unset SSH_AUTH_SOCK
-export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
 
-# The SUT runs are detached (sessions of their own), lab_hog with them:
-# stopped here by their pids should the test end first.
+# lab_hog goes with the SUT runs: stopped by its pids too.
 cleanup() {
-	for d in "$work"/sutdir/run-*; do
-		[ -f "$d/pid" ] && [ ! -f "$d/rc" ] && kill "$(cat "$d/pid")" 2>/dev/null
-	done
+	sshd_stop_runs "$work/sutdir"
 	[ -f "$work/hog.pids" ] && kill $(cat "$work/hog.pids") 2>/dev/null
 	sshd_stop_all
 	rm -rf "$work"

@@ -13,21 +13,10 @@
 
 . "$srcdir/tests/integration/sshd_lib.sh"
 SSHD_DIR=$work
-if ! sshd_usable; then
-	echo "SKIP: test_remote: $sshd_why"
-	exit 77
-fi
-cd "$work" || exit 1
-unset SSH_AUTH_SOCK
-export WULTFW_PLUGIN_PATH="${WULTFW_BUILD_PLUGIN_PATH:?}"
+sshd_test_begin test_remote
 
-# The SUT runs are in sessions of their own (setsid on the "SUT"): a run
-# still going when the test ends (a failed check, the harness's bound) is
-# stopped here by its pid.
 cleanup() {
-	for d in "$work"/sutdir/run-*; do
-		[ -f "$d/pid" ] && [ ! -f "$d/rc" ] && kill "$(cat "$d/pid")" 2>/dev/null
-	done
+	sshd_stop_runs "$work/sutdir"
 	sshd_stop_all
 	mountpoint -q "$work/full" 2>/dev/null && umount "$work/full"
 	rm -rf "$work"
