@@ -161,7 +161,7 @@ static const struct wfw_cli_opt calc_opts[] = {
 	{ "exact-memory", 'M', WFW_CLI_SIZE, "MiB", "cap on the values kept, per thread",
 	  .def = WFW_CLI_TEXT(EXACT_MIB), .min = "1", .max = "1048576", .unit = "MiB",
 	  .off = offsetof(struct calc_args, exact_mib) },
-	{ "mem-limit", 0, WFW_CLI_CALL, "SIZE", "bound on calc's memory (heap), such as 256M or 2G, or none; past it calc stops with an error naming it; default 3/4 of MemAvailable",
+	{ "mem-limit", 0, WFW_CLI_CALL, "SIZE", "bound on calc's memory (heap), such as 256M or 2G, or none; past it calc stops with an error naming it; groups too many for a histogram each within a quarter of it take sketches (same bound, said under the table); default 3/4 of MemAvailable",
 	  .off = CALC, .set = set_mem_limit },
 	WFW_CLI_END
 };

@@ -139,6 +139,9 @@ EXTRA_DIST += tests/integration/test_calc_groups.sh
 # calc --mem-limit: the same bytes within it, a clear stop past it.
 TESTS += tests/integration/test_calc_memlimit.sh
 EXTRA_DIST += tests/integration/test_calc_memlimit.sh
+# calc -g past --mem-limit: sketches said so, within the bound of the exact.
+TESTS += tests/integration/test_calc_sketch.sh
+EXTRA_DIST += tests/integration/test_calc_sketch.sh
 # An experiment of several CPUs (EXP/cpuN/) read as one result; CPUs side by side.
 TESTS += tests/integration/test_calc_cpus.sh
 EXTRA_DIST += tests/integration/test_calc_cpus.sh

@@ -108,6 +108,7 @@ static int open_result(struct calc *c, struct calc_result *r, unsigned part,
 		.group_by = c->per_cstate ? c->group_by : NULL,
 		.metrics = c->metrics.n ? c->metrics.v : NULL,
 		.nmetrics = c->metrics.n, .pending_text = true,
+		.mem_limit = c->mem_limit,
 	};
 	size_t at;
 	int ret = wfw_reader_open_opts(&r->rd, r->path, &o, err, len);

@@ -259,8 +259,20 @@ static size_t exact_limit(const struct calc *c)
 	return lim;
 }
 
+/* Groups whose percentiles came from sketches, over all results. */
+static size_t sketched(const struct calc *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nres; i++)
+		n += wfw_statset_sketched(&c->res[i].set);
+	return n;
+}
+
 static void print_rows(struct calc *c, const struct wfw_table *t)
 {
+	size_t nsk;
+
 	if (c->format == CALC_MARKDOWN)
 		wfw_table_print_markdown(t, stdout);
 	else if (c->format == CALC_CSV)
@@ -274,6 +286,13 @@ static void print_rows(struct calc *c, const struct wfw_table *t)
 	       exact_limit(c), c->per_cstate ? " and group" : "",
 	       WFW_HIST_REL_ERROR * 100,
 	       c->estimated ? " (marked ~)" : "; none was needed");
+	nsk = sketched(c);
+	if (nsk)
+		printf("Approximate: the percentiles (marked ~) of %zu groups past the switch point "
+		       "come from sketches of the histogram's buckets, within %.3f%%: a histogram "
+		       "for each group would not fit the memory limit, %.0f MiB (%s).\n",
+		       nsk, WFW_HIST_REL_ERROR * 100, (double)c->mem_limit / (1 << 20),
+		       c->mem_given ? "--mem-limit" : "by default 3/4 of MemAvailable");
 }
 
 static int cmp_group_names(const void *a, const void *b)
@@ -379,6 +398,10 @@ int calc_print_json(struct calc *c)
 				      stdout);
 		if (!ret)
 			ret = calc_cpus(c, &c->res[i], stdout);
+		if (!ret && wfw_statset_sketched(&c->res[i].set))
+			printf(",\n      \"approximate\": true,\n      \"sketch_groups\": %zu,"
+			       "\n      \"sketch_relative_error\": %.6g",
+			       wfw_statset_sketched(&c->res[i].set), WFW_HIST_REL_ERROR);
 		printf("\n    }");
 	}
 	printf("\n  ]\n}\n");

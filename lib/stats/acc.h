@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 struct wfw_hist;
+struct wfw_sketch;
 struct wfw_acc_pool;
 
 struct wfw_acc {
@@ -22,8 +23,16 @@ struct wfw_acc {
 	/* exact mode: every value (unsorted until asked) */
 	double *vals;
 	size_t nvals, cap;
-	/* histogram mode, once more than exact_limit values were seen */
-	struct wfw_hist *hist;
+	/*
+	 * Histogram mode, once more than exact_limit values were seen; or,
+	 * with `sketch`, a sketch of the same buckets (sketch.h), for groups
+	 * too many for a histogram each (struct wfw_acc_pool's sketch).
+	 * hist non-NULL: not exact, either way.
+	 */
+	union {
+		struct wfw_hist *hist;
+		struct wfw_sketch *sk;
+	};
 	double *stage;		/* values not yet added, room for stcap */
 	size_t nstage, stcap;	/* stcap <= WFW_ACC_STAGE */
 	size_t exact_limit;
@@ -31,6 +40,7 @@ struct wfw_acc {
 	/* the flags together: 8 bytes less a group and metric than apart */
 	bool sorted;		/* vals sorted */
 	bool integers;		/* values are whole numbers (INT columns) */
+	bool sketch;		/* sk, not hist */
 };
 
 /*
@@ -59,6 +69,11 @@ struct wfw_acc_pool {
 	 * million groups, the room held then within budget + nacc values.
 	 */
 	size_t next_room;
+	/*
+	 * Members leaving exact mode take a sketch, not a histogram: a
+	 * histogram each (some 70 KiB) would not fit the memory limit.
+	 */
+	bool sketch;
 };
 
 /*

@@ -5,6 +5,8 @@ lib_stats_libwfw_stats_la_SOURCES = \
 	lib/stats/cstate.c lib/stats/cstate.h \
 	lib/stats/hist.c lib/stats/hist.h \
 	lib/stats/sketch.c lib/stats/sketch.h \
+	lib/stats/acc_sketch.c lib/stats/acc_sketch.h \
+	lib/stats/group_sketch.c \
 	lib/stats/moments.c lib/stats/moments.h \
 	lib/stats/acc.h lib/stats/room.c lib/stats/room.h \
 	lib/stats/stats.c lib/stats/stats.h \
@@ -61,6 +63,15 @@ TESTS += tests/unit/test_stats_sketch
 tests_unit_test_stats_sketch_SOURCES = tests/unit/test_stats_sketch.c
 tests_unit_test_stats_sketch_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_stats_sketch_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+endif
+
+if HAVE_CUNIT
+# Sketches in place of histograms: the same percentiles, less memory.
+check_PROGRAMS += tests/unit/test_stats_acc_sketch
+TESTS += tests/unit/test_stats_acc_sketch
+tests_unit_test_stats_acc_sketch_SOURCES = tests/unit/test_stats_acc_sketch.c
+tests_unit_test_stats_acc_sketch_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_stats_acc_sketch_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
 endif
 
 if HAVE_CUNIT

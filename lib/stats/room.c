@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "stats/acc_sketch.h"
 #include "stats/hist.h"
 #include "stats/room.h"
 
@@ -42,7 +43,9 @@ static int to_hist(struct wfw_acc *a)
 
 int wfw_acc_leave_exact(struct wfw_acc *a)
 {
-	return a->hist ? 0 : to_hist(a);
+	if (a->hist)
+		return 0;
+	return a->pool && a->pool->sketch ? wfw_acc_to_sketch(a) : to_hist(a);
 }
 
 int wfw_acc_grow(struct wfw_acc *a, size_t need, uint64_t count)

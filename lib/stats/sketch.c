@@ -163,3 +163,46 @@ size_t wfw_sketch_bytes(const struct wfw_sketch *k)
 {
 	return (size_t)k->cap * sizeof(*k->e);
 }
+
+int wfw_sketch_add_hist(struct wfw_sketch *k, const struct wfw_hist *h)
+{
+	for (size_t o = 0; o < h->noct; o++) {
+		unsigned s = h->used[o], e = s % WFW_HIST_OCTAVES;
+
+		for (unsigned i = 0; i < WFW_HIST_SUBS; i++) {
+			uint64_t cnt = h->wide[s][i] + h->oct[s][i];
+			uint64_t mag = (uint64_t)e << WFW_HIST_SUB_BITS | i;
+			uint64_t key = s >= WFW_HIST_OCTAVES ? (1ULL << MAG_BITS) - 1 - mag :
+				       (1ULL << MAG_BITS) + mag;
+			int ret = cnt ? add_key(k, key, cnt) : 0;
+
+			if (ret)
+				return ret;
+		}
+	}
+	k->count += h->count;
+	return 0;
+}
+
+/* Each bucket's count moves to the bucket of its middle times f. */
+int wfw_sketch_scale(struct wfw_sketch *k, double f)
+{
+	struct wfw_sketch out;
+
+	wfw_sketch_init(&out);
+	for (uint32_t i = 0; i < k->n; i++) {
+		double v = key_value(k->e[i] >> CNT_BITS, false) * f;
+		int ret = add_key(&out, order_key(v), k->e[i] & CNT_MASK);
+
+		if (ret) {
+			wfw_sketch_free(&out);
+			return ret;
+		}
+	}
+	out.count = k->count;
+	out.min = k->min * f;
+	out.max = k->max * f;
+	free(k->e);
+	*k = out;
+	return 0;
+}

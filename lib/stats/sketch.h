@@ -35,4 +35,13 @@ double wfw_sketch_rank(const struct wfw_sketch *k, uint64_t r, bool integers);
 double wfw_sketch_pct(const struct wfw_sketch *k, double p, bool integers);
 size_t wfw_sketch_bytes(const struct wfw_sketch *k);
 
+struct wfw_hist;
+/*
+ * Add every count of histogram h (the same buckets: nothing is lost); min
+ * and max are the caller's to set, h knows only buckets. -ENOMEM.
+ */
+int wfw_sketch_add_hist(struct wfw_sketch *k, const struct wfw_hist *h);
+/* Multiply every value counted by f > 0 (bound: twice the stated). */
+int wfw_sketch_scale(struct wfw_sketch *k, double f);
+
 #endif

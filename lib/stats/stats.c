@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/acc_sketch.h"
 #include "stats/moments.h"
+#include "stats/sketch.h"
 #include "stats/stats.h"
 
 void wfw_acc_init(struct wfw_acc *a, size_t exact_limit, bool integers)
@@ -26,7 +28,9 @@ void wfw_acc_free(struct wfw_acc *a)
 		pool->held -= a->cap;
 	free(a->vals);
 	free(a->stage);
-	if (a->hist) {
+	if (a->sketch) {
+		wfw_acc_sketch_free(a);
+	} else if (a->hist) {
 		wfw_hist_free(a->hist);
 		free(a->hist);
 	}
@@ -84,6 +88,8 @@ static int store(struct wfw_acc *a, const double *v, size_t n, double lo,
 	if (!a->hist && a->nvals + n > a->cap &&
 	    wfw_acc_grow(a, a->nvals + n, a->n + a->nstage + n))
 		return -ENOMEM;
+	if (a->sketch)
+		return wfw_acc_sketch_add(a, v, n);
 	if (a->hist)
 		return wfw_hist_add_range(a->hist, v, n, lo, hi, sum, a->integers, sq);
 	memcpy(a->vals + a->nvals, v, n * sizeof(*v));
@@ -198,6 +204,9 @@ int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src)
 		dst->max = src->max;
 	if (!src->hist) {
 		if (store(dst, src->vals, src->nvals, src->min, src->max, NAN, NULL))
+			return -ENOMEM;
+	} else if (src->sketch || dst->sketch) {
+		if (wfw_acc_sketch_merge(dst, src))
 			return -ENOMEM;
 	} else if ((!dst->hist && wfw_acc_leave_exact(dst)) || wfw_hist_merge(dst->hist, src->hist)) {
 		return -ENOMEM;
@@ -338,6 +347,10 @@ static void hist_ranks(const struct wfw_acc *a, const uint64_t *k, size_t n,
 static void rank_values(struct wfw_acc *a, const uint64_t *k, size_t n,
 			double *v)
 {
+	if (a->sketch) {
+		wfw_acc_sketch_ranks(a, k, n, v);
+		return;
+	}
 	if (a->hist) {
 		hist_ranks(a, k, n, v);
 		return;
@@ -408,6 +421,8 @@ size_t wfw_acc_bytes(const struct wfw_acc *a)
 {
 	size_t stage = a->stcap * sizeof(*a->stage);
 
+	if (a->sketch)
+		return stage + sizeof(*a->sk) + wfw_sketch_bytes(a->sk);
 	if (a->hist)
 		return stage + sizeof(*a->hist) + wfw_hist_bytes(a->hist);
 	return stage + a->cap * sizeof(double);
@@ -431,5 +446,7 @@ int wfw_acc_scale(struct wfw_acc *a, double num, double den, bool integers)
 	a->m2 *= f * f;
 	for (size_t i = 0; i < a->nvals; i++)
 		a->vals[i] = a->vals[i] * num / den;
+	if (a->sketch)
+		return wfw_sketch_scale(a->sk, f);
 	return a->hist ? wfw_hist_scale(a->hist, f) : 0;
 }

@@ -194,7 +194,8 @@ int wfw_statset_init(struct wfw_statset *s, const struct wultfw_schema *schema,
 	 */
 	s->budget = cfg->exact_memory / sizeof(double) / s->nmetrics;
 	s->exact_limit = cfg->exact_limit < s->budget ? cfg->exact_limit : s->budget;
-	if (alloc_metrics(s)) {
+	s->mem_limit = cfg->mem_limit;
+	if (alloc_metrics(s) || wfw_statset_choose_sketch(s)) {
 		wfw_statset_free(s);
 		return -ENOMEM;
 	}
@@ -516,7 +517,8 @@ static int grow_groups(struct wfw_statset *s, size_t ng)
 		return -ENOMEM;
 	s->ngroups = ng;
 	s->gsorted = false;
-	return 0;	/* the caller names the new groups */
+	/* the caller names the new groups */
+	return wfw_statset_choose_sketch(s);
 }
 
 /* Metric m's column changed type: convert what it holds. */

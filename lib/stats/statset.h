@@ -36,6 +36,12 @@ struct wfw_statset_cfg {
 	 */
 	bool pending_text;
 	/*
+	 * Bytes calc may use (0: no bound). Where a histogram for each group
+	 * and metric would take more than a quarter of it, groups past the
+	 * switch point take sketches instead (wfw_statset_sketched()).
+	 */
+	uint64_t mem_limit;
+	/*
 	 * With metrics NULL, "all" leaves out the raw absolute timestamps
 	 * (LTime, TBI, TAI, TIntr): points in time, not quantities, so their
 	 * percentiles mean nothing. Asked for by name, they are computed.
@@ -85,6 +91,8 @@ struct wfw_statset {
 	char **gmerged;		/* names of groups only a merged part had */
 	size_t *gorder;		/* the groups in listing order (wfw_cstate_cmp()) */
 	bool gsorted;		/* gorder is up to date (sorted when asked) */
+	uint64_t mem_limit;	/* cfg's */
+	bool sketch;		/* the pools hand out sketches, not histograms */
 };
 
 /* The accumulator of metric m, group g (g < ngroups). */
@@ -216,6 +224,15 @@ void wfw_summary_shown(struct wfw_summary *sum, const double *p);
  * names the group column has; never below WFW_POOL_HIST_MIN - 1.
  */
 size_t wfw_statset_switch_point(const struct wfw_statset *s);
+
+/*
+ * Sketches instead of histograms from now on if the groups are too many
+ * for histograms within cfg's mem_limit; the histograms held become
+ * sketches (the same buckets: the same estimates). 0 or -ENOMEM.
+ */
+int wfw_statset_choose_sketch(struct wfw_statset *s);
+/* How many groups have a metric whose percentiles come from a sketch. */
+size_t wfw_statset_sketched(const struct wfw_statset *s);
 
 /* Bytes held by all accumulators. */
 size_t wfw_statset_bytes(const struct wfw_statset *s);
