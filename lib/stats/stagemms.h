@@ -42,4 +42,22 @@ void wfw_stage_mms_gather(struct wfw_stage_mms *g, double *stage,
 double wfw_stage_mms_end(const struct wfw_stage_mms *g, const double *stage,
 			 double *lo, double *hi);
 
+/*
+ * Cells keep[i] (keep NULL: i), i < k, of an INT column moved to [0, k)
+ * in place (keep[i] >= i), as the numbers statistics take (cell.f =
+ * (double)cell.i, an empty cell the empty NaN). Returns true and their
+ * wfw_min_max_sum() from INFINITY, -INFINITY in *s when none was empty.
+ */
+bool wfw_int_nums_sums(union wultfw_cell *col, const uint32_t *keep, size_t k,
+		       struct wfw_run_sums *s);
+
+/*
+ * Cells keep[i] (keep NULL: i), i < k, of an INT column moved to [0, k)
+ * in place (keep[i] >= i), as the numbers statistics take (cell.f =
+ * (double)cell.i, an empty cell the empty NaN). Returns true and their
+ * wfw_min_max_sum() from INFINITY, -INFINITY in *s when none was empty.
+ */
+bool wfw_int_nums_sums(union wultfw_cell *col, const uint32_t *keep, size_t k,
+		       struct wfw_run_sums *s);
+
 #endif

@@ -4,7 +4,8 @@
  * an order or in a row, gives wfw_min_max_sum()'s extremes and sum of the
  * whole stage bit for bit (the moments calc prints depend on it), and
  * flushing through wfw_acc_flush_known() leaves an accumulator as
- * wfw_acc_flush() does.
+ * wfw_acc_flush() does; INT cells made numbers in place (calc
+ * --include of a binary file) give the same numbers and sums.
  */
 #include "config.h"
 
@@ -125,6 +126,58 @@ static void test_flush_known(void)
 	wfw_acc_free(&b);
 }
 
+/* One INT column, some rows kept (or all), maybe an empty cell among them. */
+static void one_int_column(size_t n, bool all, bool with_empty)
+{
+	static union wultfw_cell col[STAGE], orig[STAGE];
+	static uint32_t keep[STAGE];
+	static double want[STAGE];
+	struct wfw_run_sums s = { 0 };
+	double lo = INFINITY, hi = -INFINITY, sum;
+	size_t k = 0;
+	bool empty = false;
+
+	for (size_t i = 0; i < n; i++) {
+		orig[i].i = (int64_t)(next64() % 2000001) - 1000000;
+		if (with_empty && next64() % 16 == 0)
+			orig[i].i = WULTFW_CELL_EMPTY;
+		/* near the empty value, but not it: a number */
+		if (next64() % 64 == 0)
+			orig[i].i = WULTFW_CELL_EMPTY + 1;
+		col[i] = orig[i];
+		if (all || next64() % 3)
+			keep[k++] = (uint32_t)i;
+	}
+	for (size_t i = 0; i < k; i++) {
+		int64_t v = orig[keep[i]].i;
+
+		empty |= v == WULTFW_CELL_EMPTY;
+		want[i] = (double)v;
+	}
+	CU_ASSERT_EQUAL(wfw_int_nums_sums(col, all ? NULL : keep, k, &s), !empty);
+	for (size_t i = 0; i < k; i++) {
+		bool e = orig[keep[i]].i == WULTFW_CELL_EMPTY;
+
+		CU_ASSERT(e ? col[i].i == WULTFW_FLOAT_EMPTY_BITS : same_bits(col[i].f, want[i]));
+	}
+	if (empty)
+		return;
+	sum = wfw_min_max_sum(want, k, &lo, &hi);
+	CU_ASSERT(s.ok);
+	CU_ASSERT(same_bits(s.sum, sum) && same_bits(s.lo, lo) && same_bits(s.hi, hi));
+}
+
+static void test_int_nums(void)
+{
+	for (size_t n = 0; n <= 24; n++)
+		for (int e = 0; e < 2; e++) {
+			one_int_column(n, true, e);
+			one_int_column(n, false, e);
+		}
+	for (int i = 0; i < 100; i++)
+		one_int_column(1 + next64() % STAGE, i & 1, i & 2);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -135,6 +188,7 @@ int main(void)
 	s = CU_add_suite("stagemms", NULL, NULL);
 	CU_add_test(s, "pieces give wfw_min_max_sum() bit for bit", test_pieces);
 	CU_add_test(s, "flush with known sums equals flush", test_flush_known);
+	CU_add_test(s, "INT cells to numbers in place, with their sums", test_int_nums);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
