@@ -159,7 +159,30 @@ static void keep_nums(struct wfw_col_batch *b, size_t c, int type, const uint32_
 	}
 }
 
-/* The rows the selection keeps, as numbers with their sums, into the statistics. */
+/*
+ * Column c, decoded as numbers (with the decoder's sums where it found
+ * them), its kept cells moved up with their extremes and sum taken anew.
+ */
+static void keep_decoded(struct wfw_col_batch *b, size_t c, const uint32_t *keep,
+			 size_t k, struct wfw_run_sums *sums, bool *may_nan)
+{
+	union wultfw_cell *col = b->col[c];
+	struct wfw_stage_mms g;
+
+	may_nan[c] = b->may_nan[c];
+	if (!keep)
+		return;		/* every row: the decoder's sums hold */
+	wfw_stage_mms_start(&g);
+	wfw_stage_mms_gather(&g, &col[0].f, col, keep, k);
+	sums[c].sum = wfw_stage_mms_end(&g, &col[0].f, &sums[c].lo, &sums[c].hi);
+	sums[c].ok = true;	/* used only where no NaN is among them */
+}
+
+/*
+ * The rows the selection keeps, as numbers with their sums, into the
+ * statistics: columns the expression reads came raw (b->raw), the others
+ * as numbers.
+ */
 static int select_nums(struct calc_result *r, struct wfw_col_batch *b, uint32_t *keep,
 		       struct wfw_run_sums *sums, bool *may_nan)
 {
@@ -170,10 +193,16 @@ static int select_nums(struct calc_result *r, struct wfw_col_batch *b, uint32_t 
 			    n, r->sel.next_index, keep);
 	if (k == (size_t)-1)
 		return -ENOMEM;
-	for (size_t c = 0; c < b->ncols; c++)
-		if (b->col[c] && wfw_statset_reads(&r->set, c))
-			keep_nums(b, c, sc->cols[c].type, k == n ? NULL : keep, k, sums,
-				  may_nan);
+	for (size_t c = 0; c < b->ncols; c++) {
+		int type = sc->cols[c].type;
+
+		if (!b->col[c] || !wfw_statset_reads(&r->set, c))
+			continue;
+		if (b->raw[c] || type == WULTFW_COL_ENUM)
+			keep_nums(b, c, type, k == n ? NULL : keep, k, sums, may_nan);
+		else
+			keep_decoded(b, c, k == n ? NULL : keep, k, sums, may_nan);
+	}
 	r->sel.next_index += n;
 	r->sel.kept += k;
 	r->sel.dropped += n - k;
@@ -199,9 +228,9 @@ static int add_cols(struct calc_result *r, struct wfw_col_batch *b, uint32_t *ke
  * columns the statistics and the selection read are decoded, each into an
  * array of its own. Without a selection INT cells go straight to the
  * doubles the statistics take, with the extremes and sums the decoder
- * finds on the way; with one, the cells stay as the expression compares
- * them and the rows it keeps are moved up in the columns the statistics
- * read, as those numbers and sums (select_nums()).
+ * finds on the way; with one, the cells the expression reads stay as it
+ * compares them (b.raw) and the rows it keeps are moved up in the columns
+ * the statistics read, as those numbers and sums (select_nums()).
  */
 static int stream_cols(struct calc_result *r, char *err, size_t len)
 {
@@ -211,25 +240,30 @@ static int stream_cols(struct calc_result *r, char *err, size_t len)
 	bool select = wfw_select_active(&r->sel);
 	uint32_t *keep = select ? malloc(CALC_BATCH_ROWS * sizeof(*keep)) : NULL;
 	bool *may_nan = calloc(ncols ? ncols : 1, sizeof(*may_nan));
+	bool *raw = calloc(ncols ? ncols : 1, sizeof(*raw));
 	struct wfw_col_batch b;
 	long n = -ENOMEM;
 
 	for (size_t c = 0; want && c < ncols; c++)
 		want[c] = wfw_statset_reads(&r->set, c);
-	if (want && select)
+	if (want && raw && select) {
 		wfw_select_columns(&r->sel, want);
-	if (!want || !sums || !may_nan || (select && !keep) ||
+		wfw_select_columns(&r->sel, raw);
+	}
+	if (!want || !sums || !may_nan || !raw || (select && !keep) ||
 	    wfw_col_batch_alloc(&b, ncols, CALC_BATCH_ROWS, want)) {
 		free(want);
 		free(sums);
 		free(keep);
 		free(may_nan);
+		free(raw);
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
 	free(want);
-	b.numbers = !select;
-	b.sums = select ? NULL : sums;
+	b.numbers = true;
+	b.raw = raw;	/* the expression compares INT cells as integers */
+	b.sums = sums;
 	while ((n = wfw_reader_read_cols(r->rd, &b)) > 0) {
 		if (add_cols(r, &b, keep, sums, may_nan)) {
 			snprintf(err, len, "%s: out of memory", r->path);
@@ -242,6 +276,7 @@ static int stream_cols(struct calc_result *r, char *err, size_t len)
 	free(sums);
 	free(keep);
 	free(may_nan);
+	free(raw);
 	if (n < 0 && n != -ENOMEM)
 		snprintf(err, len, "%s", wfw_reader_error(r->rd));
 	return n < 0 ? (int)n : 0;
