@@ -34,7 +34,8 @@ EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
 	tests/bench/bench_groupby.sh tests/bench/bench_remote.sh \
 	tests/bench/bench_compare.sh tests/bench/bench_compare.py \
 	tests/bench/bench_compare_node.js \
-	tests/bench/bench_cyclictest.sh tests/bench/bench_cyclictest.py
+	tests/bench/bench_cyclictest.sh tests/bench/bench_cyclictest.py \
+	tests/bench/bench_paths.sh
 
 # Every benchmark's files go to the page cache of ${TMPDIR:-/tmp}, a disk
 # here: the sinks' durable flushing (fdatasync) then costs what it costs in
