@@ -9,6 +9,7 @@
 # printed, with the load average at the start and the end: a shared
 # machine makes single runs minutes apart useless.
 # Usage: bench_paths.sh BUILDDIR [ROWS] [ROUNDS]   (needs /usr/bin/time)
+#        or make bench-paths [BENCH_ROWS=N]
 set -e
 B=${1:?usage: bench_paths.sh BUILDDIR [ROWS] [ROUNDS]}
 ROWS=${2:-3000000}

@@ -65,6 +65,12 @@ bench-binary: tests/bench/gen_datapoints$(EXEEXT) wultfw$(EXEEXT)
 	@echo "== binary format: size, calc, convert, 10 million rows =="
 	$(SHELL) $(srcdir)/tests/bench/bench_binary.sh $(abs_builddir)
 
+# calc -c, --include and convert binary -> CSV against plain calc (issue 32).
+.PHONY: bench-paths
+bench-paths: tests/bench/gen_datapoints$(EXEEXT) wultfw$(EXEEXT)
+	@echo "== calc -c, --include, convert against plain calc, 3 million rows =="
+	$(SHELL) $(srcdir)/tests/bench/bench_paths.sh $(abs_builddir) $(BENCH_ROWS)
+
 # calc --explain on 10 million rows with the attribution's columns.
 .PHONY: bench-explain
 bench-explain: tests/bench/gen_attrib$(EXEEXT) wultfw$(EXEEXT)
