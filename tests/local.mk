@@ -132,6 +132,9 @@ TESTS += tests/integration/test_calc_input.sh tests/integration/test_calc_diff.s
 # calc -c of a CSV file and its binary twins: the same table.
 TESTS += tests/integration/test_calc_twins.sh
 EXTRA_DIST += tests/integration/test_calc_twins.sh
+# calc --include of a binary file (numbers and sums of the kept rows) and its CSV twin.
+TESTS += tests/integration/test_calc_select_twins.sh
+EXTRA_DIST += tests/integration/test_calc_select_twins.sh
 TESTS += tests/integration/test_calc_format.sh
 EXTRA_DIST += tests/integration/test_calc_format.sh
 TESTS += tests/integration/test_calc_groups.sh

@@ -135,39 +135,93 @@ static int open_result(struct calc *c, struct calc_result *r, unsigned part,
 }
 
 /*
- * The rows of a column batch that the selection keeps, moved to its
- * front column by column (keep[i] >= i: in place), counted in r->sel.
+ * Column c's kept cells (keep NULL: all) moved up as numbers, with the
+ * extremes and sum the decoder finds for plain calc (a selection needs
+ * the cells raw to compare them): --include then costs what calc does.
  */
-static int select_cols(struct calc_result *r, struct wfw_col_batch *b, uint32_t *keep)
+static void keep_nums(struct wfw_col_batch *b, size_t c, int type, const uint32_t *keep,
+		      size_t k, struct wfw_run_sums *sums, bool *may_nan)
 {
+	union wultfw_cell *col = b->col[c];
+	struct wfw_stage_mms g;
+
+	sums[c].ok = false;
+	may_nan[c] = true;
+	if (type == WULTFW_COL_INT) {
+		may_nan[c] = !wfw_int_nums_sums(col, keep, k, &sums[c]);
+	} else if (type == WULTFW_COL_FLOAT) {	/* NaNs left to statset */
+		wfw_stage_mms_start(&g);
+		wfw_stage_mms_gather(&g, &col[0].f, col, keep, k);
+		sums[c].sum = wfw_stage_mms_end(&g, &col[0].f, &sums[c].lo, &sums[c].hi);
+		sums[c].ok = true;
+	} else {
+		for (size_t i = 0; keep && i < k; i++)
+			col[i] = col[keep[i]];
+	}
+}
+
+/*
+ * Column c, decoded as numbers (with the decoder's sums where it found
+ * them), its kept cells moved up with their extremes and sum taken anew.
+ */
+static void keep_decoded(struct wfw_col_batch *b, size_t c, const uint32_t *keep,
+			 size_t k, struct wfw_run_sums *sums, bool *may_nan)
+{
+	union wultfw_cell *col = b->col[c];
+	struct wfw_stage_mms g;
+
+	may_nan[c] = b->may_nan[c];
+	if (!keep)
+		return;		/* every row: the decoder's sums hold */
+	wfw_stage_mms_start(&g);
+	wfw_stage_mms_gather(&g, &col[0].f, col, keep, k);
+	sums[c].sum = wfw_stage_mms_end(&g, &col[0].f, &sums[c].lo, &sums[c].hi);
+	sums[c].ok = true;	/* used only where no NaN is among them */
+}
+
+/*
+ * The rows the selection keeps, as numbers with their sums, into the
+ * statistics: columns the expression reads came raw (b->raw), the others
+ * as numbers.
+ */
+static int select_nums(struct calc_result *r, struct wfw_col_batch *b, uint32_t *keep,
+		       struct wfw_run_sums *sums, bool *may_nan)
+{
+	const struct wultfw_schema *sc = wfw_reader_schema(r->rd);
 	size_t n = b->rows, k;
 
 	k = wfw_select_cols(&r->sel, (const union wultfw_cell *const *)b->col, b->ncols,
 			    n, r->sel.next_index, keep);
 	if (k == (size_t)-1)
 		return -ENOMEM;
-	for (size_t c = 0; c < b->ncols && k != n; c++)
-		for (size_t i = 0; b->col[c] && i < k; i++)
-			b->col[c][i] = b->col[c][keep[i]];
+	for (size_t c = 0; c < b->ncols; c++) {
+		int type = sc->cols[c].type;
+
+		if (!b->col[c] || !wfw_statset_reads(&r->set, c))
+			continue;
+		if (b->raw[c] || type == WULTFW_COL_ENUM)
+			keep_nums(b, c, type, k == n ? NULL : keep, k, sums, may_nan);
+		else
+			keep_decoded(b, c, k == n ? NULL : keep, k, sums, may_nan);
+	}
 	r->sel.next_index += n;
 	r->sel.kept += k;
 	r->sel.dropped += n - k;
 	b->rows = k;
-	return 0;
+	return wfw_statset_add_nums_sums(&r->set, (const union wultfw_cell *const *)b->col,
+					 may_nan, sums, k);
 }
 
 /* A batch of columns into the statistics, through the selection if any. */
-static int add_cols(struct calc_result *r, struct wfw_col_batch *b, uint32_t *keep)
+static int add_cols(struct calc_result *r, struct wfw_col_batch *b, uint32_t *keep,
+		    struct wfw_run_sums *sums, bool *may_nan)
 {
 	if (!keep) {
 		r->sel.kept += b->rows;
 		return wfw_statset_add_nums_sums(&r->set, (const union wultfw_cell *const *)b->col,
 						 b->may_nan, b->sums, b->rows);
 	}
-	if (select_cols(r, b, keep))
-		return -ENOMEM;
-	return wfw_statset_add_cols(&r->set, (const union wultfw_cell *const *)b->col, 1,
-				    b->rows);
+	return select_nums(r, b, keep, sums, may_nan);
 }
 
 /*
@@ -175,9 +229,9 @@ static int add_cols(struct calc_result *r, struct wfw_col_batch *b, uint32_t *ke
  * columns the statistics and the selection read are decoded, each into an
  * array of its own. Without a selection INT cells go straight to the
  * doubles the statistics take, with the extremes and sums the decoder
- * finds on the way; with one, the cells stay as the expression compares
- * them and the rows it keeps are moved up in each column (the rows of a
- * row-major batch cost calc --include 2.6 times plain calc's CPU here).
+ * finds on the way; with one, the cells the expression reads stay as it
+ * compares them (b.raw) and the rows it keeps are moved up in the columns
+ * the statistics read, as those numbers and sums (select_nums()).
  */
 static int stream_cols(struct calc_result *r, char *err, size_t len)
 {
@@ -186,26 +240,33 @@ static int stream_cols(struct calc_result *r, char *err, size_t len)
 	struct wfw_run_sums *sums = calloc(ncols ? ncols : 1, sizeof(*sums));
 	bool select = wfw_select_active(&r->sel);
 	uint32_t *keep = select ? malloc(CALC_BATCH_ROWS * sizeof(*keep)) : NULL;
+	bool *may_nan = calloc(ncols ? ncols : 1, sizeof(*may_nan));
+	bool *raw = calloc(ncols ? ncols : 1, sizeof(*raw));
 	struct wfw_col_batch b;
 	long n = -ENOMEM;
 
 	for (size_t c = 0; want && c < ncols; c++)
 		want[c] = wfw_statset_reads(&r->set, c);
-	if (want && select)
+	if (want && raw && select) {
 		wfw_select_columns(&r->sel, want);
-	if (!want || !sums || (select && !keep) ||
+		wfw_select_columns(&r->sel, raw);
+	}
+	if (!want || !sums || !may_nan || !raw || (select && !keep) ||
 	    wfw_col_batch_alloc(&b, ncols, CALC_BATCH_ROWS, want)) {
 		free(want);
 		free(sums);
 		free(keep);
+		free(may_nan);
+		free(raw);
 		snprintf(err, len, "out of memory");
 		return -ENOMEM;
 	}
 	free(want);
-	b.numbers = !select;
-	b.sums = select ? NULL : sums;
+	b.numbers = true;
+	b.raw = raw;	/* the expression compares INT cells as integers */
+	b.sums = sums;
 	while ((n = wfw_reader_read_cols(r->rd, &b)) > 0) {
-		if (add_cols(r, &b, keep)) {
+		if (add_cols(r, &b, keep, sums, may_nan)) {
 			snprintf(err, len, "%s: out of memory", r->path);
 			n = -ENOMEM;
 			break;
@@ -215,6 +276,8 @@ static int stream_cols(struct calc_result *r, char *err, size_t len)
 	wfw_col_batch_free(&b);
 	free(sums);
 	free(keep);
+	free(may_nan);
+	free(raw);
 	if (n < 0 && n != -ENOMEM)
 		snprintf(err, len, "%s", wfw_reader_error(r->rd));
 	return n < 0 ? (int)n : 0;

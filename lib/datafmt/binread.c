@@ -350,17 +350,18 @@ static void decode_cols(struct bin_reader *r, struct wfw_col_batch *b, size_t n)
 
 	for (size_t c = 0; c < b->ncols; c++) {
 		union wultfw_cell *d = b->col[c];
+		bool nums = b->numbers && !(b->raw && b->raw[c]);
 
 		if (!d)
 			continue;
 		b->may_nan[c] |= wfw_blk_may_nan(&r->cols[c], cols[c].type);
 		if (b->sums)
 			b->sums[c].ok = false;
-		if (b->sums && b->numbers && !b->rows &&
+		if (b->sums && nums && !b->rows &&
 		    wfw_blk_decode_sums(&r->cols[c], cols[c].type, r->blk_next, n,
 					&d[0].f, &b->sums[c]))
 			continue;
-		if (b->numbers && cols[c].type == WULTFW_COL_INT)
+		if (nums && cols[c].type == WULTFW_COL_INT)
 			wfw_blk_decode_num(&r->cols[c], r->blk_next, n, &d[b->rows].f);
 		else
 			wfw_blk_decode_col(&r->cols[c], r->blk_next, n, d + b->rows);

@@ -162,7 +162,8 @@ static long read_transposed(struct wfw_reader *r, struct wfw_col_batch *b)
 		b->may_nan[c] = true;	/* not looked at */
 		for (size_t k = 0; d && k < (size_t)n; k++)
 			d[b->rows + k] = wultfw_crow(&rb, k)[c];
-		if (d && b->numbers && r->schema.cols[c].type == WULTFW_COL_INT)
+		if (d && b->numbers && !(b->raw && b->raw[c]) &&
+		    r->schema.cols[c].type == WULTFW_COL_INT)
 			cells_to_numbers(d + b->rows, (size_t)n);
 	}
 	if (n > 0)

@@ -148,6 +148,8 @@ struct wfw_col_batch {
 	 * them; other columns' cells as they are.
 	 */
 	bool numbers;
+	/* NULL, or per column: its cells as they are even with numbers */
+	const bool *raw;
 	/*
 	 * Per column, for rows [0, rows): false when no cell is a NaN (an
 	 * empty cell among them), true when some may be. read_cols resets

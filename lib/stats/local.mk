@@ -10,6 +10,7 @@ lib_stats_libwfw_stats_la_SOURCES = \
 	lib/stats/moments.c lib/stats/moments.h \
 	lib/stats/acc.h lib/stats/room.c lib/stats/room.h \
 	lib/stats/stats.c lib/stats/stats.h \
+	lib/stats/stagemms.c lib/stats/stagemms.h \
 	lib/stats/statset.c lib/stats/statset.h \
 	lib/stats/table.c lib/stats/table.h \
 	lib/stats/grouptab.c lib/stats/grouptab_print.c lib/stats/grouptab.h \
@@ -81,4 +82,12 @@ TESTS += tests/unit/test_stats_table
 tests_unit_test_stats_table_SOURCES = tests/unit/test_stats_table.c
 tests_unit_test_stats_table_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_stats_table_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+endif
+
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_stagemms
+TESTS += tests/unit/test_stagemms
+tests_unit_test_stagemms_SOURCES = tests/unit/test_stagemms.c
+tests_unit_test_stagemms_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_stagemms_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
 endif

@@ -135,6 +135,14 @@ int wfw_acc_flush(struct wfw_acc *a)
 	return add_block(a, a->stage, n);
 }
 
+int wfw_acc_flush_known(struct wfw_acc *a, double lo, double hi, double sum)
+{
+	size_t n = a->nstage;
+
+	a->nstage = 0;
+	return n ? add_known(a, a->stage, n, lo, hi, sum) : 0;
+}
+
 double *wfw_acc_stage_n(struct wfw_acc *a, size_t n)
 {
 	size_t cap = a->stcap ? a->stcap : 16;

@@ -74,6 +74,8 @@ double *wfw_acc_stage_n(struct wfw_acc *a, size_t n);
 void wfw_acc_unstage(struct wfw_acc *a);
 int wfw_acc_staged(struct wfw_acc *a, size_t n);
 int wfw_acc_flush(struct wfw_acc *a);
+/* The same with the stage's wfw_min_max_sum() known (stagemms.h). */
+int wfw_acc_flush_known(struct wfw_acc *a, double lo, double hi, double sum);
 /* Add everything `src` has seen to `dst` (src is not changed). */
 int wfw_acc_merge(struct wfw_acc *dst, const struct wfw_acc *src);
 

@@ -224,6 +224,7 @@ void wfw_statset_free(struct wfw_statset *s)
 	free(s->staged);
 	free(s->is_staged);
 	free(s->colp);
+	free(s->smms);
 	free(s->gcount);
 	free(s->gorder);
 	for (size_t g = 0; s->gmerged && g < s->ngroups; g++)
@@ -560,14 +561,81 @@ bool wfw_statset_pending(const struct wfw_statset *s, size_t m)
 	return s->mtype[m] == WULTFW_COL_ENUM;
 }
 
+/*
+ * Up to this many group slots keep their stages between batches (at most
+ * 8 KiB each per metric): a C-state's stage was otherwise grown from 16
+ * values by realloc and freed again in every batch, a sixth of calc -c's
+ * time on a binary file.
+ */
+#define KEEP_STAGES_SLOTS 16
+
+/*
+ * Numbers with nothing to drop, few groups: each stage's extremes and sum
+ * are taken as its values are gathered (stagemms.h), not in another pass
+ * at the flush: 8% of calc -c's instructions on a binary file.
+ */
+static bool gather_mms(const struct wfw_statset *s, size_t m)
+{
+	return s->smms && s->nums && s->may_nan && !s->may_nan[s->mcol[m]];
+}
+
+/* A stage taken by stagemms.h: flushed with what it found. */
+static int flush_mms(struct wfw_acc *a, struct wfw_stage_mms *g)
+{
+	bool mine = g->on && g->size == a->nstage;
+	double lo, hi, sum;
+
+	g->on = false;
+	if (!mine)
+		return wfw_acc_flush(a);
+	sum = wfw_stage_mms_end(g, a->stage, &lo, &hi);
+	return wfw_acc_flush_known(a, lo, hi, sum);
+}
+
+/* k cells of col (at the offsets in order, or NULL: in a row) into a's stage. */
+static int stage_mms(struct wfw_acc *a, struct wfw_stage_mms *g,
+		     const union wultfw_cell *col, const uint32_t *order, size_t k)
+{
+	double *t = wfw_acc_stage_n(a, k);
+
+	if (!t)
+		return -ENOMEM;
+	if (!a->nstage)
+		wfw_stage_mms_start(g);
+	if (!g->on || g->size != a->nstage) {	/* staged another way */
+		g->on = false;	/* numbers with nothing to drop: a copy */
+		for (size_t i = 0; i < k; i++)
+			t[i] = col[order ? order[i] : i].f;
+		return wfw_acc_staged(a, k);
+	}
+	wfw_stage_mms_gather(g, a->stage, col, order, k);
+	a->nstage += k;
+	if (a->nstage > WFW_ACC_STAGE - WFW_ACC_STAGE_ROOM)	/* as staged() */
+		return flush_mms(a, g);
+	return 0;
+}
+
 /* Metric m of a chunk of n rows, its groups as group_rows() left them. */
 static int add_metric(struct wfw_statset *s, size_t m,
 		      const union wultfw_cell *col, size_t st, size_t n,
 		      bool one, size_t only)
 {
 	struct wfw_acc *acc = &s->acc[m * s->gcap];
+	struct wfw_stage_mms *g = gather_mms(s, m) ? &s->smms[m * KEEP_STAGES_SLOTS] : NULL;
 	double *t;
 
+	if (g && one)
+		return stage_mms(&acc[only], &g[only], col, NULL, n);
+	if (g) {
+		for (size_t i = 0; i < s->ntouched; i++) {
+			uint32_t slot = s->touched[i];
+
+			if (stage_mms(&acc[slot], &g[slot], col,
+				      s->order + s->tstart[i], s->tcount[i]))
+				return -ENOMEM;
+		}
+		return 0;
+	}
 	if (one) {
 		t = wfw_acc_stage_n(&acc[only], n);
 		return t ? wfw_acc_staged(&acc[only], gather(s, m, t, col, st, NULL, n))
@@ -606,14 +674,6 @@ static int add_chunk(struct wfw_statset *s, const union wultfw_cell *const *col,
 }
 
 /*
- * Up to this many group slots keep their stages between batches (at most
- * 8 KiB each per metric): a C-state's stage was otherwise grown from 16
- * values by realloc and freed again in every batch, a sixth of calc -c's
- * time on a binary file.
- */
-#define KEEP_STAGES_SLOTS 16
-
-/*
  * Counts, moments, percentiles: whole again after every batch. The stages
  * go back too when there are many groups, so that a million groups hold
  * none between batches.
@@ -629,7 +689,8 @@ static int flush_staged(struct wfw_statset *s)
 		for (size_t m = 0; m < s->nmetrics; m++) {
 			struct wfw_acc *a = &s->acc[m * s->gcap + g];
 
-			if (a->nstage && wfw_acc_flush(a))
+			if (a->nstage && (s->smms ? flush_mms(a, &s->smms[m * KEEP_STAGES_SLOTS + g])
+					  : wfw_acc_flush(a)))
 				return -ENOMEM;
 			if (!keep)
 				wfw_acc_unstage(a);
@@ -639,6 +700,19 @@ static int flush_staged(struct wfw_statset *s)
 	return 0;
 }
 
+/* The stages' extremes for gather_mms(): numbers, groups of few slots. */
+static int mms_scratch(struct wfw_statset *s)
+{
+	if (!s->nums || s->gcap > KEEP_STAGES_SLOTS) {
+		free(s->smms);	/* nothing staged between batches */
+		s->smms = NULL;
+		return 0;
+	}
+	if (!s->smms)
+		s->smms = calloc(s->nmetrics * KEEP_STAGES_SLOTS, sizeof(*s->smms));
+	return s->smms ? 0 : -ENOMEM;
+}
+
 int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *col,
 			 size_t stride, size_t rows)
 {
@@ -646,7 +720,7 @@ int wfw_statset_add_cols(struct wfw_statset *s, const union wultfw_cell *const *
 		return 0;
 	if (stride > UINT32_MAX / CHUNK_ROWS)
 		return -EINVAL;	/* cell offsets of a chunk must fit order[] */
-	if (wfw_statset_sync(s) || ensure_scratch(s, 0))
+	if (wfw_statset_sync(s) || ensure_scratch(s, 0) || mms_scratch(s))
 		return -ENOMEM;
 	for (size_t r0 = 0; r0 < rows; r0 += CHUNK_ROWS)
 		if (add_chunk(s, col, stride, r0,

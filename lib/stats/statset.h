@@ -17,6 +17,7 @@
 #include <wultfw/plugin.h>
 
 #include "stats/moments.h"
+#include "stats/stagemms.h"
 #include "stats/stats.h"
 
 #define WFW_STATS_DEF_EXACT_LIMIT 100000
@@ -88,6 +89,8 @@ struct wfw_statset {
 	uint32_t *gcount;	/* per slot: 0 outside group_rows() */
 	bool nums;		/* adding numbers (wfw_statset_add_nums()) */
 	const bool *may_nan;	/* its may_nan (false: every value in range) */
+	/* [metric * KEEP_STAGES_SLOTS + slot]: its stage's min, max, sum */
+	struct wfw_stage_mms *smms;
 	char **gmerged;		/* names of groups only a merged part had */
 	size_t *gorder;		/* the groups in listing order (wfw_cstate_cmp()) */
 	bool gsorted;		/* gorder is up to date (sorted when asked) */

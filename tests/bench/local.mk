@@ -34,7 +34,8 @@ EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
 	tests/bench/bench_groupby.sh tests/bench/bench_remote.sh \
 	tests/bench/bench_compare.sh tests/bench/bench_compare.py \
 	tests/bench/bench_compare_node.js \
-	tests/bench/bench_cyclictest.sh tests/bench/bench_cyclictest.py
+	tests/bench/bench_cyclictest.sh tests/bench/bench_cyclictest.py \
+	tests/bench/bench_paths.sh
 
 # Every benchmark's files go to the page cache of ${TMPDIR:-/tmp}, a disk
 # here: the sinks' durable flushing (fdatasync) then costs what it costs in
@@ -63,6 +64,12 @@ bench: bench-sinks tests/bench/bench_stats_sink$(EXEEXT) \
 bench-binary: tests/bench/gen_datapoints$(EXEEXT) wultfw$(EXEEXT)
 	@echo "== binary format: size, calc, convert, 10 million rows =="
 	$(SHELL) $(srcdir)/tests/bench/bench_binary.sh $(abs_builddir)
+
+# calc -c, --include and convert binary -> CSV against plain calc (issue 32).
+.PHONY: bench-paths
+bench-paths: tests/bench/gen_datapoints$(EXEEXT) wultfw$(EXEEXT)
+	@echo "== calc -c, --include, convert against plain calc, 3 million rows =="
+	$(SHELL) $(srcdir)/tests/bench/bench_paths.sh $(abs_builddir) $(BENCH_ROWS)
 
 # calc --explain on 10 million rows with the attribution's columns.
 .PHONY: bench-explain
