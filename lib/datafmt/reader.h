@@ -136,7 +136,8 @@ long wfw_reader_read(struct wfw_reader *r, struct wultfw_batch *b);
  * file this way skips the row-major layout: its blocks are stored column
  * by column already. A CSV file's cells go straight into the arrays; the
  * cells of columns without one are split (field count, quotes) but not
- * converted, so a value there that is no number is not an error.
+ * converted: past the rows types are learned from, a value there that is
+ * no number is not an error.
  */
 struct wfw_col_batch {
 	union wultfw_cell **col;	/* ncols arrays of capacity cells, or NULL */
