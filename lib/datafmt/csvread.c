@@ -49,6 +49,8 @@ struct colstate {
 #define WIN_SKIP	(-1)
 /* An INT column read_cols wants as doubles (wfw_col_batch.numbers). */
 #define WIN_INT_NUM	(-2)
+/* A text column read_cols was not asked for: see plan_type(). */
+#define WIN_WORDS	(-3)
 
 /* What the window path needs of a column, beside the row loop. */
 struct wincol {
@@ -89,6 +91,8 @@ struct csv_reader {
 	size_t mapped;		/* the map's length when tok.size was cut */
 	bool *want;		/* read_cols: the columns it fills; NULL: all */
 	bool numbers;		/* read_cols: INT cells as doubles */
+	union wultfw_cell *junk;	/* read_cols: text columns not asked for */
+	size_t jcap;
 };
 
 static struct csv_reader *to_csv(struct wfw_reader *r)
@@ -208,10 +212,15 @@ static void set_type(struct wultfw_column *col, int type, int dec)
 	}
 }
 
+/*
+ * A text column not asked for is still checked: a number there after the
+ * learning rows is an error (the file mixes them). A cell that starts
+ * with a letter strtod() cannot start with needs no look-up for that.
+ */
 static int plan_type(const struct csv_reader *r, size_t c)
 {
 	if (r->want && !r->want[c])
-		return WIN_SKIP;
+		return r->cols[c].type == WULTFW_COL_ENUM ? WIN_WORDS : WIN_SKIP;
 	if (r->want && r->numbers && r->cols[c].type == WULTFW_COL_INT)
 		return WIN_INT_NUM;
 	return (int)r->cols[c].type;
@@ -469,6 +478,14 @@ static const char *field(struct csv_reader *r, size_t c, const char *p,
 #define WIN_CELL_MAX	17
 #define WIN_ROW_SLACK	(64 + WFW_CSV_WIN)
 
+/* Not how a number strtod() reads can start ("inf", "nan" aside)? */
+static inline int wfw_word_start(char ch)
+{
+	unsigned char c = (unsigned char)(ch | 0x20);	/* lower case */
+
+	return c >= 'a' && c <= 'z' && c != 'i' && c != 'n';
+}
+
 /* A known name of a text column, p[0..n) with n < 16: 0, or -1. */
 static inline __attribute__((always_inline)) int
 win_name(const struct wfw_enum_tab *et, const char *p, int n,
@@ -508,6 +525,10 @@ win_field(const struct wincol *w, const char *p, int n, union wultfw_cell *cell,
 		return wfw_len_double(p, n, &cell->f);
 	case WIN_SKIP:	/* a quote: the tokeniser finds where it ends */
 		return wfw_quote16(p, n) ? -1 : 0;
+	case WIN_WORDS:
+		if (n && wfw_word_start(*p) && !wfw_quote16(p, n))
+			return 0;
+		return win_name(w->et, p, n, cell);
 	default:
 		return win_name(w->et, p, n, cell);
 	}
@@ -766,10 +787,17 @@ static int want_cols(struct csv_reader *r, const struct wfw_col_batch *b)
 
 	if (!r->want && !(r->want = calloc(nc, sizeof(*r->want))))
 		return -1;
+	if (b->capacity > r->jcap) {
+		free(r->junk);
+		r->jcap = 0;
+		if (!(r->junk = malloc(b->capacity * sizeof(*r->junk))))
+			return -1;
+		r->jcap = b->capacity;
+	}
 	for (size_t c = 0; c < nc; c++) {
 		same &= r->want[c] == (b->col[c] != NULL);
 		r->want[c] = b->col[c] != NULL;
-		r->plan[c].off = (uintptr_t)b->col[c];
+		r->plan[c].off = (uintptr_t)(b->col[c] ? b->col[c] : r->junk);
 	}
 	r->numbers = b->numbers;
 	if (!same)
@@ -808,7 +836,7 @@ static long csv_read_cols(struct wfw_reader *base, struct wfw_col_batch *b)
 }
 
 /* Row texts are kept by read() alone. */
-static bool csv_native_cols(const struct wfw_reader *base)
+static bool csv_direct_cols(const struct wfw_reader *base)
 {
 	return !((const struct csv_reader *)base)->texts;
 }
@@ -1050,6 +1078,7 @@ static void csv_free(struct wfw_reader *base)
 	free(r->plan);
 	free(r->texts);
 	free(r->want);
+	free(r->junk);
 	free(r->cs);
 	free(r->cols);
 	free(r);
@@ -1062,7 +1091,7 @@ const struct wfw_reader_ops wfw_csv_reader_ops = {
 	.open = csv_open,
 	.read = csv_read,
 	.read_cols = csv_read_cols,
-	.native_cols = csv_native_cols,
+	.direct_cols = csv_direct_cols,
 	.bare_ints = csv_bare_ints,
 	.row_texts = csv_row_texts,
 	.first_row = csv_first_row,

@@ -172,6 +172,12 @@ struct wfw_col_batch {
  */
 long wfw_reader_read_cols(struct wfw_reader *r, struct wfw_col_batch *b);
 bool wfw_reader_native_cols(const struct wfw_reader *r);
+/*
+ * Does read_cols fill the arrays without a batch of rows first? Native
+ * readers, and the CSV reader (rows converted straight into the arrays,
+ * the columns without one split, not converted: see above).
+ */
+bool wfw_reader_direct_cols(const struct wfw_reader *r);
 
 struct wfw_blk_col;
 

@@ -148,7 +148,8 @@ static void test_cols_like_rows(void)
 			struct wfw_reader *r = open_csv(one);
 			bool ok = true;
 
-			CU_ASSERT_TRUE(wfw_reader_native_cols(r));
+			CU_ASSERT_TRUE(wfw_reader_direct_cols(r));
+			CU_ASSERT_FALSE(wfw_reader_native_cols(r));
 			CU_ASSERT_EQUAL(read_cols(r, set, got, 64 + set), ROWS);
 			for (size_t k = 0; k < ROWS * NCOLS; k++)
 				if (set >> (k % NCOLS) & 1)
