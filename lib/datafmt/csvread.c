@@ -807,8 +807,8 @@ static int want_cols(struct csv_reader *r, const struct wfw_col_batch *b)
 
 /*
  * read_cols: rows straight into column arrays, calc's way of reading. The
- * columns without an array are delimited (the field count and quotes are
- * checked) but not converted: their values are never looked at.
+ * numeric columns without an array are split (the field count and quotes
+ * are checked) but not converted; text ones as plan_type() says.
  */
 static long csv_read_cols(struct wfw_reader *base, struct wfw_col_batch *b)
 {
