@@ -283,13 +283,24 @@ static int stream_cols(struct calc_result *r, char *err, size_t len)
 	return n < 0 ? (int)n : 0;
 }
 
+/*
+ * Column by column where the reader fills the arrays directly; a CSV file
+ * with a selection goes by rows: names first seen after the learning rows
+ * reach the expression through wfw_select_batch() alone.
+ */
+static bool by_cols(const struct calc_result *r)
+{
+	return wfw_reader_native_cols(r->rd) ||
+	       (wfw_reader_direct_cols(r->rd) && !wfw_select_active(&r->sel));
+}
+
 /* Every row of the file through the selection into the statistics. */
 static int stream_rows(struct calc_result *r, char *err, size_t len)
 {
 	struct wultfw_batch b;
 	long n;
 
-	if (wfw_reader_native_cols(r->rd))
+	if (by_cols(r))
 		return stream_cols(r, err, len);
 
 	if (wfw_batch_alloc(&b, wfw_reader_schema(r->rd)->ncols, CALC_BATCH_ROWS)) {

@@ -47,11 +47,30 @@ struct colstate {
 	int want_dec;
 };
 
+/* A column read_cols was not asked for: its cells are only delimited. */
+#define WIN_SKIP	(-1)
+/* An INT column read_cols wants as doubles (wfw_col_batch.numbers). */
+#define WIN_INT_NUM	(-2)
+/* A text column read_cols was not asked for: see plan_type(). */
+#define WIN_WORDS	(-3)
+
 /* What the window path needs of a column, beside the row loop. */
 struct wincol {
 	int type, dec;
 	const struct wfw_enum_tab *et;
+	uintptr_t off;	/* a row's cell is at its address + off (cell_at()) */
 };
+
+/*
+ * Where cell c of a row goes: a row of a row batch is at `at` with cells
+ * at offsets 0, 8, ...; a row of a column batch is at its index times 8,
+ * each column's cells at its array's address.
+ */
+static inline union wultfw_cell *cell_at(const struct wincol *plan, uintptr_t at,
+					 size_t c)
+{
+	return (union wultfw_cell *)(at + plan[c].off);
+}
 
 struct csv_reader {
 	struct wfw_reader base;
@@ -72,6 +91,10 @@ struct csv_reader {
 	bool odd;		/* the row has a field printed otherwise */
 	size_t data, from;	/* where the rows start, and this part's */
 	size_t mapped;		/* the map's length when tok.size was cut */
+	bool *want;		/* read_cols: the columns it fills; NULL: all */
+	bool numbers;		/* read_cols: INT cells as doubles */
+	union wultfw_cell *junk;	/* read_cols: text columns not asked for */
+	size_t jcap;
 };
 
 static struct csv_reader *to_csv(struct wfw_reader *r)
@@ -191,13 +214,30 @@ static void set_type(struct wultfw_column *col, int type, int dec)
 	}
 }
 
+/*
+ * A text column not asked for is still checked: a number there after the
+ * learning rows is an error (the file mixes them). A cell that starts
+ * with a letter strtod() cannot start with needs no look-up for that.
+ */
+static int plan_type(const struct csv_reader *r, size_t c)
+{
+	if (r->want && !r->want[c])
+		return r->cols[c].type == WULTFW_COL_ENUM ? WIN_WORDS : WIN_SKIP;
+	if (r->want && r->numbers && r->cols[c].type == WULTFW_COL_INT)
+		return WIN_INT_NUM;
+	return (int)r->cols[c].type;
+}
+
 /* The window path's view of the columns, after any change of type. */
 static void plan_columns(struct csv_reader *r)
 {
 	for (size_t c = 0; c < r->base.schema.ncols; c++)
-		r->plan[c] = (struct wincol){ .type = r->cols[c].type,
-					      .dec = r->cs[c].dec,
-					      .et = &r->cs[c].et };
+		r->plan[c] = (struct wincol){
+			.type = plan_type(r, c),
+			.dec = r->cs[c].dec,
+			.et = &r->cs[c].et,
+			/* read_cols sets its columns' before each batch */
+			.off = r->want ? r->plan[c].off : c * sizeof(union wultfw_cell) };
 }
 
 /* Column types from what the learning rows showed. */
@@ -406,6 +446,11 @@ static const char *field(struct csv_reader *r, size_t c, const char *p,
 	const char *end = t->map + t->size, *q;
 	struct wfw_csv_field f;
 
+	if (r->plan[c].type == WIN_SKIP) {	/* delimited, not converted */
+		q = wfw_csvtok_field(t, &r->base, p, &f);
+		*ret = q ? 0 : t->err;
+		return q;
+	}
 	if (r->cols[c].type == WULTFW_COL_INT &&
 	    (q = wfw_csvnum_scan_canon(p, end, r->cs[c].dec, &cell->i)))
 		return q;
@@ -435,6 +480,14 @@ static const char *field(struct csv_reader *r, size_t c, const char *p,
 #define WIN_CELL_MAX	17
 #define WIN_ROW_SLACK	(64 + WFW_CSV_WIN)
 
+/* Not how a number strtod() reads can start ("inf", "nan" aside)? */
+static inline int wfw_word_start(char ch)
+{
+	unsigned char c = (unsigned char)(ch | 0x20);	/* lower case */
+
+	return c >= 'a' && c <= 'z' && c != 'i' && c != 'n';
+}
+
 /* A known name of a text column, p[0..n) with n < 16: 0, or -1. */
 static inline __attribute__((always_inline)) int
 win_name(const struct wfw_enum_tab *et, const char *p, int n,
@@ -463,10 +516,21 @@ win_field(const struct wincol *w, const char *p, int n, union wultfw_cell *cell,
 	switch (w->type) {
 	case WULTFW_COL_INT:
 		return wfw_len_canon(p, n, w->dec, &cell->i);
+	case WIN_INT_NUM:
+		if (wfw_len_canon(p, n, w->dec, &cell->i))
+			return -1;
+		cell->f = (double)cell->i;	/* never the empty cell here */
+		return 0;
 	case WULTFW_COL_FLOAT:
 		if (odd)	/* a constant: see win_cells() */
 			return wfw_len_double_odd(p, n, &cell->f, odd);
 		return wfw_len_double(p, n, &cell->f);
+	case WIN_SKIP:	/* a quote: the tokeniser finds where it ends */
+		return wfw_quote16(p, n) ? -1 : 0;
+	case WIN_WORDS:
+		if (n && wfw_word_start(*p) && !wfw_quote16(p, n))
+			return 0;
+		return win_name(w->et, p, n, cell);
 	default:
 		return win_name(w->et, p, n, cell);
 	}
@@ -482,7 +546,7 @@ win_field(const struct wincol *w, const char *p, int n, union wultfw_cell *cell,
  */
 static inline __attribute__((always_inline)) size_t
 win_row(const struct wincol *plan, size_t c, size_t nc, const char **pp,
-	union wultfw_cell *row, bool *odd)
+	uintptr_t at, bool *odd)
 {
 	const char *p = *pp, *base = p, *q;
 	uint64_t m = wfw_delims64(base);
@@ -496,7 +560,7 @@ win_row(const struct wincol *plan, size_t c, size_t nc, const char **pp,
 		}
 		q = base + __builtin_ctzll(m);
 		m &= m - 1;
-		if (q - p > 16 || win_field(&plan[c], p, (int)(q - p), &row[c], odd) ||
+		if (q - p > 16 || win_field(&plan[c], p, (int)(q - p), cell_at(plan, at, c), odd) ||
 		    (*q != ',' && c + 1 < nc))
 			break;
 		p = q + 1;
@@ -508,27 +572,27 @@ out:
 
 static __attribute__((noinline)) size_t
 win_row_fast(const struct wincol *plan, size_t c, size_t nc, const char **pp,
-	     union wultfw_cell *row)
+	     uintptr_t at)
 {
-	return win_row(plan, c, nc, pp, row, NULL);
+	return win_row(plan, c, nc, pp, at, NULL);
 }
 
 static __attribute__((noinline)) size_t
 win_row_odd(const struct wincol *plan, size_t c, size_t nc, const char **pp,
-	    union wultfw_cell *row, bool *odd)
+	    uintptr_t at, bool *odd)
 {
-	return win_row(plan, c, nc, pp, row, odd);
+	return win_row(plan, c, nc, pp, at, odd);
 }
 
 /* win_row(), noting odd FLOAT fields only when row texts are wanted. */
 static inline size_t win_cells(struct csv_reader *r, size_t c, const char **pp,
-			       union wultfw_cell *row)
+			       uintptr_t at)
 {
 	size_t nc = r->base.schema.ncols;
 
 	if (r->texts)
-		return win_row_odd(r->plan, c, nc, pp, row, &r->odd);
-	return win_row_fast(r->plan, c, nc, pp, row);
+		return win_row_odd(r->plan, c, nc, pp, at, &r->odd);
+	return win_row_fast(r->plan, c, nc, pp, at);
 }
 
 /* field() for a cell the window path did not take, with the line bound. */
@@ -542,6 +606,10 @@ static const char *slow_field(struct csv_reader *r, size_t c, const char *p,
 		*ret = wfw_csvtok_too_long(&r->tok, &r->base, line);
 		return NULL;
 	}
+	if (q && r->plan[c].type == WIN_INT_NUM)
+		cell->f = cell->i == WULTFW_CELL_EMPTY
+			  ? (union wultfw_cell){ .i = WULTFW_FLOAT_EMPTY_BITS }.f
+			  : (double)cell->i;
 	return q;
 }
 
@@ -551,14 +619,14 @@ static const char *slow_field(struct csv_reader *r, size_t c, const char *p,
  * Returns the row's end or NULL.
  */
 static const char *rest_of_row(struct csv_reader *r, size_t c, const char *p,
-			       const char *start, union wultfw_cell *row, int *ret)
+			       const char *start, uintptr_t at, int *ret)
 {
 	const char *end = r->tok.map + r->tok.size, *q;
 	size_t nc = r->base.schema.ncols;
 	uint64_t line = r->tok.line;
 
 	for (;;) {
-		q = slow_field(r, c, p, start, line, &row[c], ret);
+		q = slow_field(r, c, p, start, line, cell_at(r->plan, at, c), ret);
 		if (!q)
 			return NULL;
 		if (++c == nc)
@@ -569,7 +637,7 @@ static const char *rest_of_row(struct csv_reader *r, size_t c, const char *p,
 		}
 		p = q + 1;
 		if ((uintptr_t)p <= r->row_win_end) {
-			c = win_cells(r, c, &p, row);
+			c = win_cells(r, c, &p, at);
 			if (c == nc)
 				return p;
 		}
@@ -577,7 +645,7 @@ static const char *rest_of_row(struct csv_reader *r, size_t c, const char *p,
 }
 
 /* Convert the row at the read position into row[]; 0, RETYPE or -errno. */
-static int parse_row(struct csv_reader *r, union wultfw_cell *row)
+static int parse_row(struct csv_reader *r, uintptr_t at)
 {
 	struct wfw_csvtok *t = &r->tok;
 	const char *p = t->map + t->pos, *start = p;
@@ -586,8 +654,8 @@ static int parse_row(struct csv_reader *r, union wultfw_cell *row)
 	int ret = 0;
 
 	if ((uintptr_t)p <= r->row_win_end)
-		c = win_cells(r, 0, &p, row);
-	if (c < nc && !(p = rest_of_row(r, c, p, start, row, &ret)))
+		c = win_cells(r, 0, &p, at);
+	if (c < nc && !(p = rest_of_row(r, c, p, start, at, &ret)))
 		return ret;
 	if ((size_t)(p - start) > WFW_CSV_MAX_LINE)
 		return wfw_csvtok_too_long(t, &r->base, line);
@@ -649,33 +717,56 @@ static const struct wfw_row_text *csv_row_texts(struct wfw_reader *base,
 	return r->texts;
 }
 
+/*
+ * The next row into row[]: 1, or 0 at the end of the part or before a
+ * change of type when the batch has rows (`got`), or -errno. *pos: where
+ * the row starts.
+ */
+static int next_row(struct csv_reader *r, uintptr_t at, long got,
+		    size_t *pos)
+{
+	while (wfw_csvtok_next_row(&r->tok, r->stop)) {
+		uint64_t line = r->tok.line;
+		int ret;
+
+		*pos = r->tok.pos;
+		r->odd = false;
+		ret = parse_row(r, at);
+		if (ret != RETYPE)
+			return ret < 0 ? ret : 1;
+		/* Rows of one batch share one schema: retype after it. */
+		r->tok.pos = *pos;
+		r->tok.line = line;
+		if (got)
+			return 0;
+		apply_retype(r);
+	}
+	return 0;
+}
+
+/* Read all columns again after read_cols asked for some. */
+static void want_all(struct csv_reader *r)
+{
+	if (!r->want)
+		return;
+	free(r->want);
+	r->want = NULL;
+	plan_columns(r);
+}
+
 static long csv_read(struct wfw_reader *base, struct wultfw_batch *b)
 {
 	struct csv_reader *r = to_csv(base);
 	long got = 0;
+	size_t pos;
+	int ret = 0;
 
+	want_all(r);
 	/* The batch's lines stay mapped until the next read: no fault again. */
 	if (!b->rows)
 		r->keep = r->tok.pos;
-	while (b->rows < b->capacity && wfw_csvtok_next_row(&r->tok, r->stop)) {
-		size_t pos = r->tok.pos;
-		uint64_t line = r->tok.line;
-		int ret;
-
-		r->odd = false;
-		ret = parse_row(r, wultfw_row(b, b->rows));
-
-		if (ret == RETYPE) {
-			/* Rows of one batch share one schema: retype after it. */
-			r->tok.pos = pos;
-			r->tok.line = line;
-			if (got)
-				return got;
-			apply_retype(r);
-			continue;
-		}
-		if (ret < 0)
-			return ret;
+	while (b->rows < b->capacity &&
+	       (ret = next_row(r, (uintptr_t)wultfw_row(b, b->rows), got, &pos)) > 0) {
 		if (r->texts && b->rows < r->tcap)
 			note_text(r, b->rows, pos);
 		b->rows++;
@@ -683,9 +774,73 @@ static long csv_read(struct wfw_reader *base, struct wultfw_batch *b)
 		base->rows_done++;
 		drop_pages(r);
 	}
+	if (ret < 0)
+		return ret;
 	if (base->opts.one_pass)
 		base->rows = base->rows_done;
 	return got;
+}
+
+/* Convert only the columns b has arrays for, straight into them. */
+static int want_cols(struct csv_reader *r, const struct wfw_col_batch *b)
+{
+	size_t nc = r->base.schema.ncols;
+	bool same = r->want != NULL && r->numbers == b->numbers;
+
+	if (!r->want && !(r->want = calloc(nc, sizeof(*r->want))))
+		return -1;
+	if (b->capacity > r->jcap) {
+		free(r->junk);
+		r->jcap = 0;
+		if (!(r->junk = malloc(b->capacity * sizeof(*r->junk))))
+			return -1;
+		r->jcap = b->capacity;
+	}
+	for (size_t c = 0; c < nc; c++) {
+		same &= r->want[c] == (b->col[c] != NULL);
+		r->want[c] = b->col[c] != NULL;
+		r->plan[c].off = (uintptr_t)(b->col[c] ? b->col[c] : r->junk);
+	}
+	r->numbers = b->numbers;
+	if (!same)
+		plan_columns(r);
+	return 0;
+}
+
+/*
+ * read_cols: rows straight into column arrays, calc's way of reading. The
+ * numeric columns without an array are split (the field count and quotes
+ * are checked) but not converted; text ones as plan_type() says.
+ */
+static long csv_read_cols(struct wfw_reader *base, struct wfw_col_batch *b)
+{
+	struct csv_reader *r = to_csv(base);
+	size_t pos;
+	long got = 0;
+	int ret = 0;
+
+	if (want_cols(r, b))
+		return nomem(r);
+	while (b->rows < b->capacity &&
+	       (ret = next_row(r, b->rows * sizeof(union wultfw_cell), got, &pos)) > 0) {
+		b->rows++;
+		got++;
+		base->rows_done++;
+		drop_pages(r);
+	}
+	if (ret < 0)
+		return ret;
+	for (size_t c = 0; got && c < b->ncols; c++)
+		b->may_nan[c] = true;	/* not looked at */
+	if (base->opts.one_pass)
+		base->rows = base->rows_done;
+	return got;
+}
+
+/* Row texts are kept by read() alone. */
+static bool csv_direct_cols(const struct wfw_reader *base)
+{
+	return !((const struct csv_reader *)base)->texts;
 }
 
 /* ---- opening ---- */
@@ -928,6 +1083,8 @@ static void csv_free(struct wfw_reader *base)
 	free(r->shown);
 	free(r->plan);
 	free(r->texts);
+	free(r->want);
+	free(r->junk);
 	free(r->cs);
 	free(r->cols);
 	free(r);
@@ -939,6 +1096,8 @@ const struct wfw_reader_ops wfw_csv_reader_ops = {
 	.alloc = csv_alloc,
 	.open = csv_open,
 	.read = csv_read,
+	.read_cols = csv_read_cols,
+	.direct_cols = csv_direct_cols,
 	.bare_ints = csv_bare_ints,
 	.row_texts = csv_row_texts,
 	.first_row = csv_first_row,

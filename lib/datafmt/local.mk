@@ -57,6 +57,12 @@ TESTS += tests/unit/test_csvnum
 tests_unit_test_csvnum_SOURCES = tests/unit/test_csvnum.c
 tests_unit_test_csvnum_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_csvnum_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CUNIT_LIBS)
+# The CSV reader's read_cols against read() (calc's way of reading).
+check_PROGRAMS += tests/unit/test_csvcols
+TESTS += tests/unit/test_csvcols
+tests_unit_test_csvcols_SOURCES = tests/unit/test_csvcols.c
+tests_unit_test_csvcols_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_csvcols_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif
 EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoints.csv \
 	tests/integration/test_binary.sh

@@ -129,7 +129,13 @@ long wfw_reader_read(struct wfw_reader *r, struct wultfw_batch *b)
 
 bool wfw_reader_native_cols(const struct wfw_reader *r)
 {
-	return r->ops->read_cols && r->ops->native_cols(r);
+	return r->ops->read_cols && r->ops->native_cols && r->ops->native_cols(r);
+}
+
+bool wfw_reader_direct_cols(const struct wfw_reader *r)
+{
+	return wfw_reader_native_cols(r) ||
+	       (r->ops->read_cols && r->ops->direct_cols && r->ops->direct_cols(r));
 }
 
 static void cells_to_numbers(union wultfw_cell *d, size_t n)
@@ -184,7 +190,7 @@ long wfw_reader_read_cols(struct wfw_reader *r, struct wfw_col_batch *b)
 		memset(b->may_nan, 0, b->ncols * sizeof(*b->may_nan));
 	for (size_t c = 0; b->sums && c < b->ncols; c++)
 		b->sums[c].ok = false;	/* until a reader says otherwise */
-	return wfw_reader_native_cols(r) ? r->ops->read_cols(r, b)
+	return wfw_reader_direct_cols(r) ? r->ops->read_cols(r, b)
 					 : read_transposed(r, b);
 }
 

@@ -134,7 +134,10 @@ long wfw_reader_read(struct wfw_reader *r, struct wultfw_batch *b);
  * Rows column by column: cell r of column c is col[c][r], for the columns
  * whose col[c] is not NULL (the others are not decoded). Reading a binary
  * file this way skips the row-major layout: its blocks are stored column
- * by column already.
+ * by column already. A CSV file's cells go straight into the arrays; the
+ * cells of columns without one are split (field count, quotes) but not
+ * converted: past the rows types are learned from, a value there that is
+ * no number is not an error.
  */
 struct wfw_col_batch {
 	union wultfw_cell **col;	/* ncols arrays of capacity cells, or NULL */
@@ -171,6 +174,12 @@ struct wfw_col_batch {
  */
 long wfw_reader_read_cols(struct wfw_reader *r, struct wfw_col_batch *b);
 bool wfw_reader_native_cols(const struct wfw_reader *r);
+/*
+ * Does read_cols fill the arrays without a batch of rows first? Native
+ * readers, and the CSV reader (rows converted straight into the arrays,
+ * the columns without one split, not converted: see above).
+ */
+bool wfw_reader_direct_cols(const struct wfw_reader *r);
 
 struct wfw_blk_col;
 

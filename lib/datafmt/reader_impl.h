@@ -57,6 +57,11 @@ struct wfw_reader_ops {
 	 */
 	long (*read_cols)(struct wfw_reader *r, struct wfw_col_batch *b);
 	bool (*native_cols)(const struct wfw_reader *r);
+	/*
+	 * Optional: read_cols is used though native_cols(r) is false (CSV:
+	 * no faster than rows for the file, but no transposing after them).
+	 */
+	bool (*direct_cols)(const struct wfw_reader *r);
 	/* Optional: metadata the file carries. */
 	const char *(*meta)(const struct wfw_reader *r, const char *key);
 	/* Optional: wfw_reader_bare_ints() for column c < ncols. */

@@ -6,6 +6,10 @@
  * and corrected later), and in 2-4 parts as -j does. When two ways both
  * read the file to the end they must agree on every row and cell, and a
  * file that opens whole must read whole (the types were learned from it).
+ * Then in one pass and in parts again column by column (read_cols, as calc
+ * reads): all columns, which must fail or agree as the rows did, and some
+ * columns, which must read to the end where the rows did (the other
+ * columns' cells are only delimited) and agree on the columns read.
  * Inputs that start like the binary magic are left to fuzz_binary.
  */
 #include <stdio.h>
@@ -32,7 +36,59 @@ static int read_parts(const char *path, unsigned nparts, struct fuzz_run *run)
 	return 0;
 }
 
-static void fuzz_csv(const char *path, size_t size)
+/* read_cols of every part in order into run; 0, or the first failure. */
+static int read_parts_cols(const char *path, unsigned nparts, uint64_t want,
+			   struct fuzz_run *run)
+{
+	for (unsigned k = 0; k < nparts; k++) {
+		struct wfw_reader_opts o = { .part = k, .nparts = nparts };
+		int ret = fuzz_read_cols(path, &o, 64, want, true, run);
+
+		if (ret)
+			return ret;
+		if (run->ret)
+			return run->ret;
+	}
+	return 0;
+}
+
+/* The one-pass rows o (read to the end or not) against read_cols. */
+static void fuzz_cols(const char *path, const uint8_t *data, size_t size,
+		      struct fuzz_run *o, const struct fuzz_run *w)
+{
+	const struct wfw_reader_opts one = { .one_pass = true };
+	struct fuzz_run a = { .keep = true }, s = { .keep = true }, p = { .keep = true };
+	/* Which columns: from the input's last bytes, so mutations try many. */
+	uint64_t want = size < 2 ? 1 : (uint64_t)data[size - 1] << 8 | data[size - 2];
+
+	if (!fuzz_read_cols(path, &one, 7, ~0ULL, size & 1, &a)) {
+		if (!o->ret != !a.ret) {
+			fprintf(stderr, "fuzz: rows %d vs all columns %d\n", o->ret, a.ret);
+			abort();
+		}
+		if (!o->ret)
+			fuzz_same(o, &a, "one pass: rows vs all columns");
+	}
+	if (!fuzz_read_cols(path, &one, 7, want, true, &s) && !o->ret) {
+		if (s.ret) {
+			fprintf(stderr, "fuzz: rows read, some columns failed (%d)\n", s.ret);
+			abort();
+		}
+		fuzz_mask(o, want);
+		fuzz_same(o, &s, "one pass: rows vs some columns");
+	}
+	if (w && !read_parts_cols(path, 2 + (size + 1) % 3, want, &p)) {
+		struct fuzz_run m = *w;
+
+		fuzz_mask(&m, want);	/* w is not looked at again */
+		fuzz_same(&m, &p, "whole rows vs some columns in parts");
+	}
+	fuzz_run_free(&a);
+	fuzz_run_free(&s);
+	fuzz_run_free(&p);
+}
+
+static void fuzz_csv(const char *path, const uint8_t *data, size_t size)
 {
 	const struct wfw_reader_opts whole = { 0 }, one = { .one_pass = true };
 	struct fuzz_run w = { .keep = true }, o = { .keep = true }, p = { .keep = true };
@@ -55,6 +111,7 @@ static void fuzz_csv(const char *path, size_t size)
 		snprintf(what, sizeof(what), "whole vs %zu parts", 2 + size % 3);
 		fuzz_same(&w, &p, what);
 	}
+	fuzz_cols(path, data, size, &o, &w);
 out:
 	fuzz_run_free(&w);
 	fuzz_run_free(&o);
@@ -71,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd = fuzz_memfd("", 0, data, size, path, sizeof(path));
 	if (fd < 0)
 		return 0;
-	fuzz_csv(path, size);
+	fuzz_csv(path, data, size);
 	close(fd);
 	return 0;
 }

@@ -122,6 +122,99 @@ int fuzz_read(const char *path, const struct wfw_reader_opts *opts,
 	return 0;
 }
 
+/* Column c of a column batch read with `numbers`: INT cells are doubles. */
+static struct fuzz_cell shown_col(const struct wultfw_column *col, union wultfw_cell c,
+				  bool numbers)
+{
+	struct fuzz_cell v = { 0 };
+
+	if (!numbers || col->type != WULTFW_COL_INT)
+		return shown(col, c);
+	if (c.i == WULTFW_FLOAT_EMPTY_BITS)
+		return v;
+	v.kind = 1;
+	v.v = c.f / (col->divisor ? col->divisor : 1);
+	return v;
+}
+
+static bool wanted(uint64_t want, size_t c)
+{
+	return want >> (c & 63) & 1;
+}
+
+/* Keep rows [from, b->rows) of a column batch; unwanted cells as empty. */
+static void keep_cols(struct fuzz_run *run, const struct wultfw_schema *s,
+		      struct wfw_col_batch *b, size_t from)
+{
+	size_t need = run->ncells + (b->rows - from) * s->ncols;
+
+	if (need > run->cap) {
+		run->cap = need * 2;
+		run->cells = realloc(run->cells, run->cap * sizeof(*run->cells));
+		if (!run->cells)
+			abort();
+	}
+	for (size_t r = from; r < b->rows; r++)
+		for (size_t c = 0; c < s->ncols; c++)
+			run->cells[run->ncells++] = b->col[c]
+				? shown_col(&s->cols[c], b->col[c][r], b->numbers)
+				: (struct fuzz_cell){ 0 };
+	run->ncols = s->ncols;
+}
+
+static int drain_cols(struct wfw_reader *r, size_t batch, uint64_t want,
+		      bool numbers, struct fuzz_run *run)
+{
+	const struct wultfw_schema *s = wfw_reader_schema(r);
+	bool *w = calloc(s->ncols + 1, sizeof(*w));
+	struct wfw_col_batch b;
+	long n = -1;
+
+	for (size_t c = 0; w && c < s->ncols; c++)
+		w[c] = wanted(want, c);
+	if (!w || wfw_col_batch_alloc(&b, s->ncols, batch, w)) {
+		free(w);
+		return -1;
+	}
+	free(w);
+	b.numbers = numbers;
+	while ((n = wfw_reader_read_cols(r, &b)) > 0) {
+		if ((size_t)n > b.rows || b.rows > b.capacity)
+			broken(wfw_reader_error(r), "read_cols() overfilled the batch");
+		if (run->keep)
+			keep_cols(run, s, &b, b.rows - (size_t)n);
+		run->rows += (uint64_t)n;
+		if (b.rows == b.capacity || n % 2)
+			b.rows = 0;
+	}
+	wfw_col_batch_free(&b);
+	return (int)n;
+}
+
+int fuzz_read_cols(const char *path, const struct wfw_reader_opts *opts,
+		   size_t batch, uint64_t want, bool numbers, struct fuzz_run *run)
+{
+	struct wfw_reader *r;
+	char err[512];
+	int ret;
+
+	ret = wfw_reader_open_opts(&r, path, opts, err, sizeof(err));
+	if (ret < 0)
+		return ret;
+	ret = drain_cols(r, batch, want, numbers, run);
+	if (ret && !run->ret)
+		run->ret = ret;
+	wfw_reader_close(r);
+	return 0;
+}
+
+void fuzz_mask(struct fuzz_run *run, uint64_t want)
+{
+	for (size_t i = 0; run->ncols && i < run->ncells; i++)
+		if (!wanted(want, i % run->ncols))
+			run->cells[i] = (struct fuzz_cell){ 0 };
+}
+
 static bool close_enough(const struct fuzz_cell *a, const struct fuzz_cell *b)
 {
 	double m;

@@ -44,6 +44,17 @@ int fuzz_memfd(const void *head, size_t hlen, const void *data, size_t size,
 int fuzz_read(const char *path, const struct wfw_reader_opts *opts,
 	      size_t batch, bool salvage, struct fuzz_run *run);
 
+/*
+ * fuzz_read() through wfw_reader_read_cols(), the columns whose bit
+ * (c % 64) is set in want only (the others kept as empty cells), INT
+ * columns as doubles when `numbers` (as calc reads them).
+ */
+int fuzz_read_cols(const char *path, const struct wfw_reader_opts *opts,
+		   size_t batch, uint64_t want, bool numbers, struct fuzz_run *run);
+
+/* Make the cells of the columns not in want empty, for fuzz_same(). */
+void fuzz_mask(struct fuzz_run *run, uint64_t want);
+
 /* Abort with a message when a and b (both read to the end) differ. */
 void fuzz_same(const struct fuzz_run *a, const struct fuzz_run *b,
 	       const char *what);
