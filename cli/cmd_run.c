@@ -81,7 +81,7 @@ static int check_plan(struct wfw_plan *plan, const char *sysfs_root, bool force)
 			continue;
 		}
 		wfw_cpuset_format(e->cpus, e->ncpus, cpus, sizeof(cpus));
-		printf("%s: experiment '%s': source %s on CPU%s %s, %zu sink%s: OK%s\n",
+		printf("%s: experiment '%s': source %s on CPU%s %s; %zu sink%s: OK%s\n",
 		       plan->file, e->name, e->source.h.desc->name,
 		       e->ncpus > 1 ? "s" : "", cpus,
 		       e->nsinks, e->nsinks == 1 ? "" : "s", unchecked_columns(e));
