@@ -187,7 +187,8 @@ static const struct wfw_cli run_cli = {
 		  "experiment file, 3 (--check) the file is valid but this machine cannot\n"
 		  "run every experiment (warnings say why), 4 an experiment ended without\n"
 		  "a datapoint (a warning says why), 5 measured but a collector's data is\n"
-		  "missing (info.yml says why), 128+N stopped by signal N\n"
+		  "missing (info.yml says why), 6 a datapoint went above stop_above\n"
+		  "(info.yml's stopped_by says which), 128+N stopped by signal N\n"
 		  "(results so far are saved).\n"
 		  "Plugins are searched in $WULTFW_PLUGIN_PATH (if unset, and this wultfw\n"
 		  "is the one of a build tree: the plugins built with it), then " PLUGINDIR ".\n",

@@ -7,6 +7,11 @@ export WULTFW_PLUGIN_PATH="$top/tests/plugins"
 "$WULTFW" --help >"$work/help" 2>&1
 expect_status 0 $? "--help exits 0"
 expect_in "$work/help" "Usage: wultfw [OPTIONS] [-c FILE]" "--help shows usage"
+# Every exit status of core/exitstatus.h is in --help, as in the man page.
+for st in $(sed -n 's/^#define WFW_EXIT_[A-Z_]* \([0-9]*\)$/\1/p' "$srcdir/core/exitstatus.h"); do
+	tr '\n' ' ' <"$work/help" | grep -q "[ ,]$st [a-z(]" &&
+		ok "--help explains exit status $st" || fail "--help does not explain exit status $st"
+done
 
 "$WULTFW" list-plugins >"$work/list" 2>&1
 expect_in "$work/list" "testsrc    deterministic rows" "list-plugins lists the test source"
