@@ -216,5 +216,18 @@ for f in data.js index.html; do
 	untouched "report --force over a link at $f"
 	rm -f "rep3/$f" && : >"rep3/$f"
 done
+# 9. A result whose info.yml is a link to a file root can read: calc and
+# report do not follow it, so its lines never reach a report.
+printf 'status: SECRET-LINE\n' >secret-yml
+chmod 600 secret-yml
+mkdir r9 && cp -r r7/t r9/t && rm r9/t/info.yml && ln -s "$work/secret-yml" r9/t/info.yml
+WULTFW_REPORT_ASSETS="$srcdir/lib/report/assets" WULTFW_PLOTLY_JS="$work/plotly.min.js" \
+	timeout 60 "$WULTFW" report -m LDist -o rep9 r9/t >rep9.out 2>&1
+expect_status 0 $? "report of a result whose info.yml is a link: made without it"
+expect_in rep9.out "r9/t/info.yml: a symbolic link, not followed" "report says the link is not followed"
+grep -rqs SECRET-LINE rep9 && fail "the linked file went into the report" || ok "the linked file stayed out of the report"
+timeout 60 "$WULTFW" calc r9/t >calc9.out 2>&1
+expect_status 0 $? "calc of that result"
+grep -qs SECRET-LINE calc9.out && fail "calc printed the linked file" || ok "calc did not print the linked file"
 untouched "after everything"
 finish
