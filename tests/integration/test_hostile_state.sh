@@ -229,5 +229,14 @@ grep -rqs SECRET-LINE rep9 && fail "the linked file went into the report" || ok 
 timeout 60 "$WULTFW" calc r9/t >calc9.out 2>&1
 expect_status 0 $? "calc of that result"
 grep -qs SECRET-LINE calc9.out && fail "calc printed the linked file" || ok "calc did not print the linked file"
+# 10. A result directory whose datapoints.csv links to a private file:
+# filter would copy it world-readable, report list its first line.
+mkdir -p r10/t && ln -s "$work/secret-yml" r10/t/datapoints.csv
+timeout 60 "$WULTFW" filter r10/t -o f10 --include 'index >= 0' >f10.out 2>&1
+expect_status 1 $? "filter of a result whose datapoints.csv is a link: refused"
+expect_in f10.out "r10/t/datapoints.csv: a symbolic link, not followed in a result directory" "filter says why"
+grep -rqs SECRET-LINE f10 && fail "filter copied the linked file" || ok "filter copied nothing"
+timeout 60 "$WULTFW" report --list-metrics r10/t >l10.out 2>&1
+grep -qs SECRET-LINE l10.out && fail "report listed the linked file's line" || ok "report listed nothing of it"
 untouched "after everything"
 finish
