@@ -11,11 +11,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct scan {
 	const char *p, *end;
@@ -131,19 +134,22 @@ size_t wfw_cfg_bigints(const char *text, size_t len, const char *file,
 
 size_t wfw_cfg_bigints_file(const char *path, struct wfw_cfgerr *errs)
 {
-	FILE *f = fopen(path, "r");
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
 	char *buf = NULL;
-	size_t len = 0, n = 0;
+	ssize_t got = 0;
+	size_t n = 0;
 
-	/* Experiment files are small; libconfig has just read this one. */
-	if (!f)
+	/* A pipe gave its text to libconfig already: nothing to read again. */
+	if (fd < 0)
 		return 0;
-	buf = malloc(WFW_CFG_MAX_SCAN);
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		buf = malloc(WFW_CFG_MAX_SCAN);
 	if (buf)
-		len = fread(buf, 1, WFW_CFG_MAX_SCAN, f);
-	fclose(f);
-	if (buf)
-		n = wfw_cfg_bigints(buf, len, path, errs);
+		got = read(fd, buf, WFW_CFG_MAX_SCAN);
+	close(fd);
+	if (got > 0)
+		n = wfw_cfg_bigints(buf, (size_t)got, path, errs);
 	free(buf);
 	return n;
 }
