@@ -64,6 +64,11 @@ expect_error() {
 		ok "$* -> $want" || { fail "$*: status $st, expected 2 and '$want' first:"; cat err.out err.err; }
 }
 
+# The CPU and the sink count apart, as a local --check says them.
+"$WULTFW" -i lab.yml -H all -c exp.cfg --check >line.out 2>&1
+grep -q "on CPU [0-9]*; 1 sink: valid (each SUT checks" line.out && ok "--check with SUTs: 'CPU N; 1 sink'" ||
+	{ fail "--check with SUTs: no 'CPU N; 1 sink' line"; cat line.out; }
+
 for inv in lab.yml lab.ini; do
 	expect_suts "sut1 sut2 sut3 sut4 " -i $inv -H all
 	expect_suts "sut1 sut2 " -i $inv -H lab_a
