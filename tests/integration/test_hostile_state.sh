@@ -238,5 +238,12 @@ expect_in f10.out "r10/t/datapoints.csv: a symbolic link, not followed in a resu
 grep -rqs SECRET-LINE f10 && fail "filter copied the linked file" || ok "filter copied nothing"
 timeout 60 "$WULTFW" report --list-metrics r10/t >l10.out 2>&1
 grep -qs SECRET-LINE l10.out && fail "report listed the linked file's line" || ok "report listed nothing of it"
+# The same in one CPU's directory of an experiment of several CPUs.
+mkdir -p r10/pc/cpu0 r10/pc/cpu1 && cp r7/t/datapoints.csv r10/pc/cpu0/ &&
+	ln -s "$work/secret-yml" r10/pc/cpu1/datapoints.csv
+timeout 60 "$WULTFW" calc r10/pc >c10.out 2>&1
+expect_status 1 $? "calc of CPUs one of which is a link: refused"
+expect_in c10.out "r10/pc/cpu1/: its datapoints file is a symbolic link, not followed" "calc says which CPU"
+grep -qs SECRET-LINE c10.out && fail "calc quoted the linked file" || ok "calc quoted nothing of it"
 untouched "after everything"
 finish
