@@ -81,7 +81,7 @@ static int check_plan(struct wfw_plan *plan, const char *sysfs_root, bool force)
 			continue;
 		}
 		wfw_cpuset_format(e->cpus, e->ncpus, cpus, sizeof(cpus));
-		printf("%s: experiment '%s': source %s on CPU%s %s, %zu sink%s: OK%s\n",
+		printf("%s: experiment '%s': source %s on CPU%s %s; %zu sink%s: OK%s\n",
 		       plan->file, e->name, e->source.h.desc->name,
 		       e->ncpus > 1 ? "s" : "", cpus,
 		       e->nsinks, e->nsinks == 1 ? "" : "s", unchecked_columns(e));
@@ -187,7 +187,8 @@ static const struct wfw_cli run_cli = {
 		  "experiment file, 3 (--check) the file is valid but this machine cannot\n"
 		  "run every experiment (warnings say why), 4 an experiment ended without\n"
 		  "a datapoint (a warning says why), 5 measured but a collector's data is\n"
-		  "missing (info.yml says why), 128+N stopped by signal N\n"
+		  "missing (info.yml says why), 6 a datapoint went above stop_above\n"
+		  "(info.yml's stopped_by says which), 128+N stopped by signal N\n"
 		  "(results so far are saved).\n"
 		  "Plugins are searched in $WULTFW_PLUGIN_PATH (if unset, and this wultfw\n"
 		  "is the one of a build tree: the plugins built with it), then " PLUGINDIR ".\n",

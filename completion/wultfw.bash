@@ -68,8 +68,8 @@ _wultfw()
             _filedir cfg
             return
             ;;
-        -o | --outdir | --sysfs-root | --kdir | --src | --destdir | --state-dir)
-            [[ $sub == convert && $prev == -o ]] && { _filedir; return; }
+        -o | --output | --outdir | --sysfs-root | --kdir | --src | --destdir | --state-dir)
+            [[ $sub == convert && ($prev == -o || $prev == --output) ]] && { _filedir; return; }
             _filedir -d
             return
             ;;
@@ -100,6 +100,16 @@ _wultfw()
             COMPREPLY=($(compgen -W 'csv binary' -- "$cur"))
             return
             ;;
+        -F | --format)
+            COMPREPLY=($(compgen -W 'table markdown csv json' -- "$cur"))
+            return
+            ;;
+        --cpu)
+            # a CPU of this machine, or a word for several
+            local cpus=$(ls /sys/devices/system/cpu 2>/dev/null | sed -n 's/^cpu\([0-9][0-9]*\)$/\1/p')
+            COMPREPLY=($(compgen -W "all isolated $cpus" -- "$cur"))
+            return
+            ;;
         --cstates)
             # of the CPU an earlier --cpu chose
             local cpu=
@@ -121,7 +131,9 @@ _wultfw()
             COMPREPLY=($(compgen -W 'none 256M 1G' -- "$cur"))
             return
             ;;
-        --xaxes | --yaxes | --only | -m | --metrics | -f | --funcs | -e | --exact-limit | -j | --jobs | -M | --exact-memory | --ldist | --datapoints | --time)
+        # free text: nothing to offer (not file names)
+        -g | --group-by | --include | --exclude | --reportids | --title | --descr | --explain-top | \
+            --xaxes | --yaxes | --only | -m | --metrics | -f | --funcs | -e | --exact-limit | -j | --jobs | -M | --exact-memory | --ldist | --datapoints | --time)
             return
             ;;
     esac

@@ -3,7 +3,7 @@
 # convenience library that the binary (cli/) and the unit tests link alike.
 noinst_LTLIBRARIES += core/libwfw_core.la
 core_libwfw_core_la_SOURCES = \
-	core/bind.c core/bind.h \
+	core/bind.c core/bind.h core/bigint.c core/bigint.h \
 	core/cfgerr.c core/cfgerr.h core/filehint.c core/filehint.h \
 	core/buildtree.c core/buildtree.h core/overrides.c core/overrides.h \
 	core/cpulock.c core/cpulock.h core/exitstatus.h \

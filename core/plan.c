@@ -19,6 +19,7 @@
 
 #include <suggest/suggest.h>
 
+#include "bigint.h"
 #include "bind.h"
 #include "default_experiment.h"
 #include "filehint.h"
@@ -292,6 +293,8 @@ int wfw_plan_load(struct wfw_plan *plan, const char *file,
 	ret = read_plan(plan, file, errs);
 	if (ret == -EINVAL)
 		read_error(plan, errs);
+	if (!ret && file)
+		wfw_cfg_bigints_file(file, errs);
 	if (!ret && ov)
 		ret = wfw_overrides_apply(&plan->cfg, ov, errs);
 	if (!ret)

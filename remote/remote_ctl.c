@@ -267,7 +267,7 @@ static int check_only(struct wfw_plan *plan, const struct wfw_remote_opts *ro)
 	size_t i;
 
 	for (i = 0; i < plan->n; i++)
-		printf("%s: experiment '%s': source %s on CPU %d, %zu sink%s: valid (each SUT checks its machine when it runs)\n",
+		printf("%s: experiment '%s': source %s on CPU %d; %zu sink%s: valid (each SUT checks its machine when it runs)\n",
 		       plan->file, plan->exps[i].name,
 		       plan->exps[i].source.h.desc->name, plan->exps[i].cpu,
 		       plan->exps[i].nsinks, plan->exps[i].nsinks == 1 ? "" : "s");

@@ -89,7 +89,7 @@ static int hosts_select(struct wfw_hosts *h, const char *pattern, char *why,
 		return wfw_hosts_parse(h, pattern, why, len);
 	n = wfw_inv_select(&inv, pattern, &sel, bad, sizeof(bad));
 	if (n < 0) {
-		snprintf(why, len, "-H %s", bad);
+		snprintf(why, len, "-H: %s", bad);
 		return -1;
 	}
 	for (i = 0; i < n; i++)

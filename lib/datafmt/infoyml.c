@@ -181,14 +181,17 @@ static int slurp(struct wfw_infoyml *y, int fd, const char *path, char **text,
 	return 0;
 }
 
-int wfw_infoyml_read_path(struct wfw_infoyml *y, const char *path)
+static int read_path(struct wfw_infoyml *y, const char *path, int flags)
 {
 	char *text = NULL;
 	size_t len = 0;
 	int fd, ret;
 
 	memset(y, 0, sizeof(*y));
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags);
+	if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW))
+		return fail(y, -EINVAL, "%s: a symbolic link, not followed (root would show whatever file it names): copy the file in its place",
+			    path);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : fail(y, -errno, "%s: %s", path, strerror(errno));
 	ret = slurp(y, fd, path, &text, &len);
@@ -206,6 +209,12 @@ int wfw_infoyml_read_path(struct wfw_infoyml *y, const char *path)
 	return ret;
 }
 
+int wfw_infoyml_read_path(struct wfw_infoyml *y, const char *path)
+{
+	return read_path(y, path, 0);
+}
+
+/* The info.yml beside a data file is read unasked: a link is not followed. */
 int wfw_infoyml_read(struct wfw_infoyml *y, const char *datafile)
 {
 	const char *slash = strrchr(datafile, '/');
@@ -213,7 +222,7 @@ int wfw_infoyml_read(struct wfw_infoyml *y, const char *datafile)
 
 	snprintf(path, sizeof(path), "%.*sinfo.yml",
 		 slash ? (int)(slash - datafile + 1) : 0, datafile);
-	return wfw_infoyml_read_path(y, path);
+	return read_path(y, path, O_NOFOLLOW);
 }
 
 char *wfw_infoyml_value(const struct wfw_infoyml *y, size_t i)

@@ -26,9 +26,10 @@ struct wfw_infoyml {
 
 /*
  * Read the info.yml beside `datafile` (a result's datapoints file).
- * A missing file gives no keys. Returns 0, -ENOMEM, or another -errno
- * with y->err saying why ("PATH: not a regular file", too large, too
- * many keys); y has no keys then.
+ * A missing file gives no keys; a symbolic link is not followed.
+ * Returns 0, -ENOMEM, or another -errno with y->err saying why ("PATH:
+ * not a regular file", a link, too large, too many keys); y has no keys
+ * then.
  */
 int wfw_infoyml_read(struct wfw_infoyml *y, const char *datafile);
 /* The same for the info.yml at `path`. */

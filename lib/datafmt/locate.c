@@ -49,6 +49,12 @@ int wfw_result_locate(const char *arg, char *path, size_t len, char *err,
 	}
 	for (size_t i = 0; i < 2; i++) {
 		snprintf(path, len, "%s/%s", arg, names[i]);
+		/* Found, not named: root would copy whatever a link names. */
+		if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+			snprintf(err, errlen, "%s: a symbolic link, not followed in a result directory (root would read whatever file it names): give the file itself if it is data",
+				 path);
+			return -ELOOP;
+		}
 		if (!access(path, R_OK))
 			return 0;
 	}

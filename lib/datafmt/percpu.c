@@ -43,9 +43,13 @@ static int cpu_file(const char *dir, unsigned cpu, char **file)
 	size_t dl = strlen(dir);
 	const char *sep = dl && dir[dl - 1] == '/' ? "" : "/";
 	char path[PATH_MAX];
+	struct stat st;
 
 	for (size_t i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s%scpu%u/%s", dir, sep, cpu, names[i]);
+		/* As in locate.c: root would read whatever file a link names. */
+		if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+			return -ELOOP;
 		if (!access(path, R_OK))
 			return (*file = strdup(path)) ? 0 : -ENOMEM;
 	}
@@ -74,8 +78,16 @@ static int cmp_uint(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int link_error(const char *dir, unsigned cpu, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s/cpu%u/: its datapoints file is a symbolic link, not followed in a result directory (root would read whatever file it names): give the file itself if it is data",
+		 dir, cpu);
+	return -ELOOP;
+}
+
 /* No info.yml saying so: the cpuN/ subdirectories with datapoints. */
-static int scan_dirs(struct wfw_percpu *p, const char *dir)
+static int scan_dirs(struct wfw_percpu *p, const char *dir, char *err,
+		     size_t errlen)
 {
 	unsigned cpus[WFW_PERCPU_MAX];
 	size_t n = 0;
@@ -88,7 +100,13 @@ static int scan_dirs(struct wfw_percpu *p, const char *dir)
 		long c = cpu_name(e->d_name);
 		char *f;
 
-		if (c >= 0 && !cpu_file(dir, (unsigned)c, &f)) {
+		int ret = c >= 0 ? cpu_file(dir, (unsigned)c, &f) : -ENOENT;
+
+		if (ret == -ELOOP) {
+			closedir(d);
+			return link_error(dir, (unsigned)c, err, errlen);
+		}
+		if (!ret) {
 			free(f);
 			cpus[n++] = (unsigned)c;
 		}
@@ -124,6 +142,8 @@ static int yml_cpus(struct wfw_percpu *p, const char *list, const char *dir,
 			return -EINVAL;
 		}
 		ret = add_cpu(p, (unsigned)c, dir);
+		if (ret == -ELOOP)
+			link_error(dir, (unsigned)c, err, errlen);
 		if (ret == -ENOENT)
 			snprintf(err, errlen, "%s: cpus names %ld, but %s/cpu%ld/ holds no datapoints.csv or datapoints.wfb: restore that directory or open the others one by one",
 				 yml, c, dir, c);
@@ -160,7 +180,7 @@ int wfw_percpu_find(struct wfw_percpu *p, const char *path, char *err,
 	if (flag && !strcmp(flag, "true") && cpus)
 		ret = yml_cpus(p, cpus, dir, yml, err, errlen);
 	else
-		ret = scan_dirs(p, dir);
+		ret = scan_dirs(p, dir, err, errlen);
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", dir);
 	free(flag);

@@ -7,6 +7,11 @@ export WULTFW_PLUGIN_PATH="$top/tests/plugins"
 "$WULTFW" --help >"$work/help" 2>&1
 expect_status 0 $? "--help exits 0"
 expect_in "$work/help" "Usage: wultfw [OPTIONS] [-c FILE]" "--help shows usage"
+# Every exit status of core/exitstatus.h is in --help, as in the man page.
+for st in $(sed -n 's/^#define WFW_EXIT_[A-Z_]* \([0-9]*\)$/\1/p' "$srcdir/core/exitstatus.h"); do
+	tr '\n' ' ' <"$work/help" | grep -q "[ ,]$st [a-z(]" &&
+		ok "--help explains exit status $st" || fail "--help does not explain exit status $st"
+done
 
 "$WULTFW" list-plugins >"$work/list" 2>&1
 expect_in "$work/list" "testsrc    deterministic rows" "list-plugins lists the test source"
@@ -151,7 +156,7 @@ experiments = (
 CFG
 "$WULTFW" -c "$work/good.cfg" --check >"$work/check.out" 2>&1
 expect_status 0 $? "--check of a good file exits 0"
-expect_in "$work/check.out" "experiment 'two': source testsrc on CPU 0, 1 sink: OK" "--check reports each experiment"
+expect_in "$work/check.out" "experiment 'two': source testsrc on CPU 0; 1 sink: OK" "--check reports each experiment"
 
 # include/exclude against the columns a source declares: --check finds a
 # misspelt column, a string against numbers, a unit a column cannot take,
@@ -191,7 +196,7 @@ expect_in "$work/samp.out" "samp.cfg:3: exclude: unknown column 'Vaule' (did you
 sed -i 's/Vaule/Value/' "$work/samp.cfg"
 "$WULTFW" -c "$work/samp.cfg" --check >"$work/samp.out" 2>&1
 expect_status 0 $? "spelt right, it passes"
-expect_in "$work/samp.out" "experiment 'samp': source testsampler on CPU 0, 1 sink: OK (include/exclude: against the columns the source gave on this machine; it declares none, another machine may give others)" "saying against what it was checked"
+expect_in "$work/samp.out" "experiment 'samp': source testsampler on CPU 0; 1 sink: OK (include/exclude: against the columns the source gave on this machine; it declares none, another machine may give others)" "saying against what it was checked"
 
 # Valid files asking for what the machine lacks: --check warns at the
 # setting's file:line and exits 3; the run refuses the same way.
@@ -213,7 +218,7 @@ expect_status 3 $? "--check of a valid file this machine cannot run exits 3"
 expect_in "$work/machine.out" "machine.cfg:5: experiments[0].source.fail_open: source 'testsrc' cannot run on this machine: no such device here" "--check: a source that cannot open, at its line"
 expect_in "$work/machine.out" "machine.cfg:7: experiments[1].source.ldist: [10us, 2ms] is outside what source 'testsrc' can do here" "--check: launch distances the source cannot do here"
 expect_in "$work/machine.out" "machine.cfg:9: experiments[2].cstates.only: CPU 0 has no cpuidle states" "--check: a C-state restriction without cpuidle states"
-expect_in "$work/machine.out" "experiment 'fine': source testsrc on CPU 0, 1 sink: OK" "--check: the runnable experiment is OK"
+expect_in "$work/machine.out" "experiment 'fine': source testsrc on CPU 0; 1 sink: OK" "--check: the runnable experiment is OK"
 (cd "$work" && WULTFW_HIDE_CPUIDLE=1 "$WULTFW" -q -c machine.cfg --only restricted) >"$work/restr.out" 2>&1
 expect_status 1 $? "a C-state restriction without cpuidle states fails the experiment"
 expect_in "$work/restr.out" "machine.cfg:9: experiments[2].cstates.only: CPU 0 has no cpuidle states (hidden by WULTFW_HIDE_CPUIDLE)" "and says why at the setting's line"

@@ -216,5 +216,34 @@ for f in data.js index.html; do
 	untouched "report --force over a link at $f"
 	rm -f "rep3/$f" && : >"rep3/$f"
 done
+# 9. A result whose info.yml is a link to a file root can read: calc and
+# report do not follow it, so its lines never reach a report.
+printf 'status: SECRET-LINE\n' >secret-yml
+chmod 600 secret-yml
+mkdir r9 && cp -r r7/t r9/t && rm r9/t/info.yml && ln -s "$work/secret-yml" r9/t/info.yml
+WULTFW_REPORT_ASSETS="$srcdir/lib/report/assets" WULTFW_PLOTLY_JS="$work/plotly.min.js" \
+	timeout 60 "$WULTFW" report -m LDist -o rep9 r9/t >rep9.out 2>&1
+expect_status 0 $? "report of a result whose info.yml is a link: made without it"
+expect_in rep9.out "r9/t/info.yml: a symbolic link, not followed" "report says the link is not followed"
+grep -rqs SECRET-LINE rep9 && fail "the linked file went into the report" || ok "the linked file stayed out of the report"
+timeout 60 "$WULTFW" calc r9/t >calc9.out 2>&1
+expect_status 0 $? "calc of that result"
+grep -qs SECRET-LINE calc9.out && fail "calc printed the linked file" || ok "calc did not print the linked file"
+# 10. A result directory whose datapoints.csv links to a private file:
+# filter would copy it world-readable, report list its first line.
+mkdir -p r10/t && ln -s "$work/secret-yml" r10/t/datapoints.csv
+timeout 60 "$WULTFW" filter r10/t -o f10 --include 'index >= 0' >f10.out 2>&1
+expect_status 1 $? "filter of a result whose datapoints.csv is a link: refused"
+expect_in f10.out "r10/t/datapoints.csv: a symbolic link, not followed in a result directory" "filter says why"
+grep -rqs SECRET-LINE f10 && fail "filter copied the linked file" || ok "filter copied nothing"
+timeout 60 "$WULTFW" report --list-metrics r10/t >l10.out 2>&1
+grep -qs SECRET-LINE l10.out && fail "report listed the linked file's line" || ok "report listed nothing of it"
+# The same in one CPU's directory of an experiment of several CPUs.
+mkdir -p r10/pc/cpu0 r10/pc/cpu1 && cp r7/t/datapoints.csv r10/pc/cpu0/ &&
+	ln -s "$work/secret-yml" r10/pc/cpu1/datapoints.csv
+timeout 60 "$WULTFW" calc r10/pc >c10.out 2>&1
+expect_status 1 $? "calc of CPUs one of which is a link: refused"
+expect_in c10.out "r10/pc/cpu1/: its datapoints file is a symbolic link, not followed" "calc says which CPU"
+grep -qs SECRET-LINE c10.out && fail "calc quoted the linked file" || ok "calc quoted nothing of it"
 untouched "after everything"
 finish

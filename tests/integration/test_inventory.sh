@@ -64,13 +64,18 @@ expect_error() {
 		ok "$* -> $want" || { fail "$*: status $st, expected 2 and '$want' first:"; cat err.out err.err; }
 }
 
+# The CPU and the sink count apart, as a local --check says them.
+"$WULTFW" -i lab.yml -H all -c exp.cfg --check >line.out 2>&1
+grep -q "on CPU [0-9]*; 1 sink: valid (each SUT checks" line.out && ok "--check with SUTs: 'CPU N; 1 sink'" ||
+	{ fail "--check with SUTs: no 'CPU N; 1 sink' line"; cat line.out; }
+
 for inv in lab.yml lab.ini; do
 	expect_suts "sut1 sut2 sut3 sut4 " -i $inv -H all
 	expect_suts "sut1 sut2 " -i $inv -H lab_a
 	expect_suts "sut2 " -i $inv -H 'lab_a:!sut1'
 	expect_suts "sut1 " -i $inv -H 'lab_a:&lab_b'
 	expect_suts "sut1 sut2 sut3 sut4 " -i $inv -H lab_a,lab_b
-	expect_error "no group or host 'lab_c' in $inv (did you mean 'lab_a'?)" -i $inv -H lab_c
+	expect_error "-H: no group or host 'lab_c' in $inv (did you mean 'lab_a'?)" -i $inv -H lab_c
 done
 expect_suts "sut1 sut3 sut4 " -i lab.ini -H 'lab:!sut2'
 # -H before -i: resolved once the inventory is known
@@ -93,7 +98,7 @@ expect_cmd_error() {
 		ok "$* -> $want" || { fail "$*: status $st, expected 2 and '$want':"; cat err.out err.err; }
 }
 expect_cmd_error "scan -i: name the SUTs with -H" scan -i lab.yml
-expect_cmd_error "no group or host 'lab_c' in lab.ini (did you mean 'lab_a'?)" scan -i lab.ini -H lab_c
+expect_cmd_error "-H: no group or host 'lab_c' in lab.ini (did you mean 'lab_a'?)" scan -i lab.ini -H lab_c
 expect_cmd_error "-H 'lab_a:!sut1' is an inventory's host pattern: give the inventory with -i FILE" \
 	deploy -H 'lab_a:!sut1'
 expect_cmd_error "-i nosuch.yml: No such file or directory" deploy -i nosuch.yml -H all

@@ -203,6 +203,31 @@ static void test_number_errors(void)
 	free(e);
 }
 
+/* libconfig 1.5 cuts a whole number without an L to 32 bits: refused. */
+static void test_big_whole_numbers(void)
+{
+	char *e = errors_of("name = \"x\"; # 7777777777 in a comment\n"
+			    "source = { plugin = \"testsrc\"; cpu = 4294967297; };\n"
+			    "limits = { datapoints = 5000000000; time = \"1s\"; };\n"
+			    "seed = 0x1FFFFFFFF;\n"
+			    "collect = 99999999999999999999;\n");
+
+	TU_ASSERT_CONTAINS(e, "exp.cfg:2: cpu: 4294967297 does not fit in a whole number without an L");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:3: datapoints: 5000000000 does not fit");
+	TU_ASSERT_CONTAINS(e, "write 5000000000L where");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:4: seed: 0x1FFFFFFFF does not fit");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:5: collect: 99999999999999999999 is beyond any whole number");
+	CU_ASSERT_PTR_NULL(strstr(e, "7777777777"));
+	free(e);
+
+	/* With an L, floats, names and strings with digits: no such error. */
+	e = errors_of("name = \"x-99999999999\"; seed = 5000000000L;\n"
+		      "limits = { datapoints = 5000000000L; time = \"1s\"; };\n"
+		      "source = { plugin = \"nosuch\"; x = 1e20; y = -2147483648; };\n");
+	CU_ASSERT_PTR_NULL(strstr(e, "does not fit"));
+	free(e);
+}
+
 /* --cpu, --ldist, --datapoints, --time: every experiment, over the file's. */
 static void test_overrides(void)
 {
@@ -611,6 +636,7 @@ int main(void)
 	CU_add_test(s, "missing file: did you mean", test_missing_file_hint);
 	CU_add_test(s, "@include and key lists", test_include_and_key_lists);
 	CU_add_test(s, "number errors", test_number_errors);
+	CU_add_test(s, "whole numbers beyond 32 bits", test_big_whole_numbers);
 	CU_add_test(s, "command-line settings", test_overrides);
 	CU_add_test(s, "world-writable plugin directory refused", test_writable_plugin_refused);
 	return tu_run();

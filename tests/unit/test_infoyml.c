@@ -117,6 +117,12 @@ static void test_files(void)
 	CU_ASSERT_EQUAL_FATAL(symlink("/dev/zero", path), 0);
 	CU_ASSERT_EQUAL(wfw_infoyml_read(&y, data), -EINVAL);
 	unlink(path);
+	/* A link to a file root can read: not followed (report would show it). */
+	CU_ASSERT_EQUAL_FATAL(symlink("/etc/passwd", path), 0);
+	CU_ASSERT_EQUAL(wfw_infoyml_read(&y, data), -EINVAL);
+	TU_ASSERT_CONTAINS(y.err, "info.yml: a symbolic link, not followed");
+	CU_ASSERT_EQUAL(y.n, 0);
+	unlink(path);
 	/* A running run whose pid is no pid: unfinished, not atoi()'s guess. */
 	free(tu_write(dir, "info.yml", "status: running\npid: 99999999999999999999\n"));
 	CU_ASSERT_EQUAL(wfw_run_end(data, why, sizeof(why)), WFW_RUN_UNFINISHED);

@@ -217,6 +217,30 @@ static void test_hostile(void)
 	wfw_inv_free(&inv);
 }
 
+/*
+ * 4096 hosts in two groups, the most there may be: every one kept, in
+ * order (fuzz_inventory timed out on such a file, the arrays grown by one
+ * element at a time; its input is seed-inventory/slow-4096-hosts.ini).
+ */
+static void test_many_hosts(void)
+{
+	struct wfw_inventory inv;
+	size_t *v;
+	long n;
+
+	CU_ASSERT_EQUAL_FATAL(parse(&inv, "[a]\nh[0001:4096]\n[b]\nh[0001:4096]\n[c:children]\na\nb\n"), 0);
+	CU_ASSERT_EQUAL(inv.nh, WFW_INV_MAX_HOSTS);
+	CU_ASSERT_STRING_EQUAL(inv.h[0].name, "h0001");
+	CU_ASSERT_STRING_EQUAL(inv.h[1024].name, "h1025");
+	CU_ASSERT_STRING_EQUAL(inv.h[4095].name, "h4096");
+	n = wfw_inv_select(&inv, "a:&b", &v, why, sizeof(why));
+	CU_ASSERT_EQUAL(n, WFW_INV_MAX_HOSTS);
+	if (n > 0)
+		free(v);
+	wfw_inv_free(&inv);
+	refused("[a]\nT[01:031904]\n", "inv:2: more than 4096 hosts");
+}
+
 /* Variables that change the connection: refused for the hosts they touch. */
 static void test_refused_vars(void)
 {
@@ -274,6 +298,7 @@ int main(void)
 	CU_add_test(s, "YAML inventory", test_yaml);
 	CU_add_test(s, "host patterns", test_patterns);
 	CU_add_test(s, "hostile inventories", test_hostile);
+	CU_add_test(s, "4096 hosts", test_many_hosts);
 	CU_add_test(s, "variables refused by name", test_refused_vars);
 	CU_add_test(s, "-H @FILE", test_hosts_file);
 	return tu_run();
