@@ -88,16 +88,22 @@ static void scan(FILE *f, struct open_at *o)
 	o->lines = line;
 }
 
-/* Line `n` of f (1 on), without its newline; false past the end. */
+/* Line `n` of f (1 on), without its newline, cut at len; false past the end. */
 static bool read_line(FILE *f, int n, char *buf, size_t len)
 {
+	int c, at = 1;
+	size_t k = 0;
+
 	rewind(f);
-	while (fgets(buf, (int)len, f))
-		if (strchr(buf, '\n') ? --n == 0 : false) {
-			buf[strcspn(buf, "\n")] = '\0';
-			return true;
-		}
-	return false;
+	while (at < n && (c = getc(f)) != EOF)
+		at += c == '\n';
+	if (at < n)
+		return false;
+	while ((c = getc(f)) != EOF && c != '\n')
+		if (k + 1 < len)
+			buf[k++] = (char)c;
+	buf[k] = '\0';
+	return true;
 }
 
 static const char *closer(char open)
@@ -156,9 +162,10 @@ void wfw_cfg_syntax_hint(const char *file, int *line, const char *text,
 				 "end it with '%s'", o.bracket[o.depth - 1],
 				 closer(o.bracket[o.depth - 1]));
 		} else {
-			strcpy(msg, "syntax error: ");
+			size_t at = (size_t)snprintf(msg, len, "syntax error: ");
+
 			line_hint(read_line(f, *line, buf, sizeof(buf)) ? buf : "",
-				  msg + strlen(msg), len - strlen(msg));
+				  msg + at, at < len ? len - at : 0);
 		}
 	}
 	if (f)

@@ -15,6 +15,8 @@ try() {
 }
 try 'outdir "r";\n' "e.cfg:1: syntax error: '=' missing after 'outdir': a setting is \`name = value;\`" \
 	"a setting without '='"
+try 'seed = 1;\noutdir "r";' "e.cfg:2: syntax error: '=' missing after 'outdir'" \
+	"the last line, without a newline"
 try 'outdir = "r";\nexperiments = ( { name = "a";\n' \
 	"e.cfg:2: syntax error: the '{' opened here is never closed: end it with '}'" \
 	"a group never closed"
