@@ -21,48 +21,6 @@
 #include "options.h"
 #include "plugins.h"
 
-/*
- * Probe one source with its default options: "yes: what it measures
- * with" or "no: why not" into line. Returns 1 when it can run here, 0 when
- * not, -1 for a sink or a plugin that does not load. `wultfw help` uses
- * it too.
- */
-int wfw_scan_probe(const char *name, char *line, size_t len)
-{
-	struct wfw_cfgerr errs = { 0 };
-	struct wultfw_source_info si;
-	struct wfw_plugin_handle h;
-	struct wfw_optvals opts;
-	struct wfw_source_cpu sc;
-	struct wultfw_ctx ctx;
-	char err[1024];
-	int ret, usable = 0;
-
-	if (wfw_plugin_load(name, WULTFW_KIND_SOURCE, &h, err, sizeof(err)))
-		return -1;	/* a sink, or broken: list-plugins tells */
-	if (wfw_options_parse(h.desc->options, h.desc->cfg_size, NULL, NULL, name, name, &opts, &errs)) {
-		snprintf(line, len, "no: the plugin's own defaults are broken (%s)",
-			 errs.n ? errs.msgs[0] : "?");
-		goto out;
-	}
-	ret = wfw_source_probe(h.desc, &opts, wfw_default_cpu(NULL), NULL, &sc, &ctx, &si);
-	if (ret < 0) {
-		snprintf(line, len, "no:  %s", ctx.err[0] ? ctx.err : strerror(-ret));
-	} else {
-		snprintf(line, len, "yes: %s (resolution %llu ns)",
-			 si.devdescr ? si.devdescr : h.desc->summary,
-			 (unsigned long long)si.resolution_ns);
-		h.desc->source->close(&ctx);
-		usable = 1;
-	}
-	wfw_source_cpu_close(&sc);
-	wfw_options_free(&opts);
-out:
-	wfw_cfgerr_free(&errs);
-	wfw_plugin_unload(&h);
-	return usable;
-}
-
 /* Probe one source; prints one line. Returns 1 when it can run here. */
 static int probe(const char *name)
 {

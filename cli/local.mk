@@ -5,7 +5,7 @@
 bin_PROGRAMS += wultfw
 wultfw_SOURCES = cli/main.c cli/commands.c cli/commands.h cli/cliopts.c cli/cliopts.h cli/clihelp.c cli/clihelp.h \
 	cli/clitable.h cli/remoteopts.c cli/remoteopts.h \
-	cli/cmd_run.c cli/cmd_scan.c cli/cmd_restore.c cli/cmd_plugins.c \
+	cli/cmd_run.c cli/cmd_scan.c cli/scan_probe.c cli/cmd_restore.c cli/cmd_plugins.c \
 	cli/cmd_calc.c cli/cmd_convert.c cli/cmd_filter.c cli/cmd_report.c \
 	cli/cmd_deploy.c cli/cmd_fetch.c
 wultfw_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS)

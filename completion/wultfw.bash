@@ -18,21 +18,6 @@ _wultfw_plugins()
     "$1" list-plugins 2>/dev/null | awk '/^  [a-z0-9_]/ { print $1 }'
 }
 
-# cpuidle state names of CPU $1 (default: the highest-numbered online CPU)
-# under ${WULTFW_SYSFS_ROOT:-}/sys, as 'cstates' restrictions name them.
-_wultfw_cstates()
-{
-    local sys=${WULTFW_SYSFS_ROOT-}/sys/devices/system/cpu cpu=$1 f
-    if [[ -z $cpu ]]; then
-        for f in "$sys"/cpu[0-9]*; do
-            [[ -d $f/cpuidle ]] && cpu=${f##*/cpu}
-        done
-    fi
-    for f in "$sys/cpu$cpu"/cpuidle/state*/name; do
-        [[ -r $f ]] && printf '%s\n' "$(<"$f")"
-    done
-}
-
 # Hosts for -H: Host lines of ~/.ssh/config without wildcards, and the
 # groups and hosts of the inventory an earlier -i names (wultfw reads it).
 _wultfw_hosts()
@@ -108,17 +93,6 @@ _wultfw()
             # a CPU of this machine, or a word for several
             local cpus=$(ls /sys/devices/system/cpu 2>/dev/null | sed -n 's/^cpu\([0-9][0-9]*\)$/\1/p')
             COMPREPLY=($(compgen -W "all isolated $cpus" -- "$cur"))
-            return
-            ;;
-        --cstates)
-            # of the CPU an earlier --cpu chose
-            local cpu=
-            for ((i = 1; i < cword - 1; i++)); do
-                [[ ${words[i]} == --cpu ]] && cpu=${words[i + 1]}
-            done
-            # a list ("0-3", "all"): its first CPU's names
-            [[ $cpu =~ ^[0-9]+ ]] && cpu=${BASH_REMATCH[0]} || cpu=
-            COMPREPLY=($(compgen -W "$(_wultfw_cstates "$cpu")" -- "$cur"))
             return
             ;;
         --hist | --chist)

@@ -4,7 +4,8 @@
 noinst_LTLIBRARIES += core/libwfw_core.la
 core_libwfw_core_la_SOURCES = \
 	core/bind.c core/bind.h core/bigint.c core/bigint.h \
-	core/cfgerr.c core/cfgerr.h core/filehint.c core/filehint.h \
+	core/cfgerr.c core/cfgerr.h core/cfgsyntax.c core/cfgsyntax.h \
+	core/filehint.c core/filehint.h \
 	core/buildtree.c core/buildtree.h core/overrides.c core/overrides.h \
 	core/cpulock.c core/cpulock.h core/exitstatus.h \
 	core/collect.c core/collect.h \
@@ -95,3 +96,6 @@ tests_unit_test_percpu_once_SOURCES = tests/unit/test_percpu_once.c
 tests_unit_test_percpu_once_CFLAGS = $(CORE_TEST_CFLAGS)
 tests_unit_test_percpu_once_LDADD = $(CORE_TEST_LIBS)
 endif
+# An experiment file that does not parse: FILE:LINE and what is expected.
+TESTS += tests/integration/test_cfg_syntax.sh
+EXTRA_DIST += tests/integration/test_cfg_syntax.sh

@@ -364,6 +364,21 @@ void wfw_option_range(const struct wultfw_option *opt, char *buf, size_t len)
 
 static bool in_list(const char *name, const char *const *list);
 
+/*
+ * A value as the user wrote it where it is a string ("0s", not the "0ns"
+ * it parsed to), else as `type` formats it: errors echo what was typed.
+ */
+static void value_text(const struct wultfw_option *scalar, const struct wultfw_value *v,
+		       const config_setting_t *s, int elem, char *buf, size_t len)
+{
+	const config_setting_t *e = s && elem >= 0 ? config_setting_get_elem(s, (unsigned)elem) : s;
+
+	if (e && config_setting_type(e) == CONFIG_TYPE_STRING)
+		snprintf(buf, len, "\"%s\"", config_setting_get_string(e));
+	else
+		wfw_option_format(scalar, v, buf, len);
+}
+
 /* One scalar (or list element `elem`, -1: none) against min/max/choices. */
 static int check_one(const struct wultfw_option *opt, enum wultfw_opt_type type,
 		     const struct wultfw_value *v, const config_setting_t *s,
@@ -386,7 +401,7 @@ static int check_one(const struct wultfw_option *opt, enum wultfw_opt_type type,
 	if ((!opt->min || cmp_bound(type, v, opt->min) >= 0) &&
 	    (!opt->max || cmp_bound(type, v, opt->max) <= 0))
 		return 0;
-	wfw_option_format(&scalar, v, val, sizeof(val));
+	value_text(&scalar, v, s, elem, val, sizeof(val));
 	wfw_cfgerr_at(errs, s, key, "%s%s is out of range: allowed %s", where,
 		      val, allowed);
 	return -EINVAL;

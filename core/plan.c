@@ -21,6 +21,7 @@
 
 #include "bigint.h"
 #include "bind.h"
+#include "cfgsyntax.h"
 #include "default_experiment.h"
 #include "filehint.h"
 #include "outfiles.h"
@@ -177,6 +178,18 @@ static bool include_error(struct wfw_plan *plan, struct wfw_cfgerr *errs)
 	return true;
 }
 
+/* libconfig's "syntax error" and line, made into what is expected there. */
+static void syntax_error(struct wfw_plan *plan, struct wfw_cfgerr *errs)
+{
+	const char *file = config_error_file(&plan->cfg);
+	int line = config_error_line(&plan->cfg);
+	char msg[512];
+
+	file = file ? file : plan->file;
+	wfw_cfg_syntax_hint(file, &line, config_error_text(&plan->cfg), msg, sizeof(msg));
+	wfw_cfgerr_add(errs, file, line, NULL, "%s", msg);
+}
+
 static void read_error(struct wfw_plan *plan, struct wfw_cfgerr *errs)
 {
 	char hint[4096];
@@ -196,11 +209,7 @@ static void read_error(struct wfw_plan *plan, struct wfw_cfgerr *errs)
 	else if (include_error(plan, errs))
 		return;
 	else
-		wfw_cfgerr_add(errs,
-			       config_error_file(&plan->cfg) ?
-			       config_error_file(&plan->cfg) : plan->file,
-			       config_error_line(&plan->cfg), NULL,
-			       "syntax error: %s", config_error_text(&plan->cfg));
+		syntax_error(plan, errs);
 }
 
 /* Does every experiment name its sinks (or the top level for all)? */

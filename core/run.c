@@ -653,12 +653,16 @@ static int write_sinks(struct wfw_run *run, const struct wultfw_batch *b)
 	for (i = 0; i < run->e->nsinks; i++) {
 		struct wfw_plugin_inst *pi = &run->e->sinks[i];
 
+		pi->files.inflight = b->rows;
 		ret = pi->h.desc->sink->write(&pi->ctx, b);
 		if (ret >= 0)
 			ret = wfw_sinkfiles_wrote(&pi->files, &pi->ctx, b->rows);
 		if (ret < 0) {
 			wfw_plugin_error(pi, ret, NULL);
 			run->failed_sink = pi;
+			/* The batch is not counted: not by the sinks before either. */
+			while (i--)
+				wfw_sinkfiles_unwrote(&run->e->sinks[i].files, b->rows);
 			return ret;
 		}
 	}

@@ -191,6 +191,10 @@ static int write_failed(struct wultfw_ctx *ctx, struct wultfw_file *f, int ret)
 	if (!f->published && !f->o.good_off)	/* its first bytes: the sink's open */
 		return wultfw_fail(ctx, ret, "%s: cannot write its header: %s (no file left; free space and run again)",
 				   f->o.path, strerror(-ret));
+	if (f->fs->inflight)
+		return wultfw_fail(ctx, ret, "%s (%" PRIu64 " %s received before the failed batch of %" PRIu64
+				   ", the file keeps %" PRIu64 "; free space and run again)",
+				   f->o.msg, f->fs->rows, what, f->fs->inflight, f->kept);
 	return wultfw_fail(ctx, ret, "%s (%" PRIu64 " %s received, the file keeps %" PRIu64 "; free space and run again)",
 			   f->o.msg, f->fs->rows, what, f->kept);
 }
@@ -494,7 +498,11 @@ int wfw_sinkfiles_wrote(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx,
 {
 	int ret = 0;
 
-	fs->rows += rows;
+	/*
+	 * A batch counts once its files took it: one whose flush fails does
+	 * not, as the core does not count it (info.yml's datapoints_received).
+	 */
+	fs->inflight = rows;
 	for (struct wultfw_file *f = fs->head; f && !ret; f = f->next) {
 		if (!streaming(f))
 			continue;
@@ -509,7 +517,17 @@ int wfw_sinkfiles_wrote(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx,
 			break;
 		}
 	}
+	if (!ret) {
+		fs->rows += rows;
+		fs->inflight = 0;
+	}
 	return ret;
+}
+
+void wfw_sinkfiles_unwrote(struct wfw_sinkfiles *fs, uint64_t rows)
+{
+	fs->rows -= rows;
+	fs->inflight = rows;
 }
 
 int wfw_sinkfiles_sync(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx)

@@ -29,7 +29,8 @@ struct wfw_filecount {
 struct wfw_sinkfiles {
 	int dirfd;		/* the result directory, held open */
 	const char *dir;	/* its path, for messages */
-	uint64_t rows;		/* rows the sink's write() took */
+	uint64_t rows;		/* rows the sink's write() took, its files flushed */
+	uint64_t inflight;	/* of a batch taken, its files not yet flushed */
 	struct wultfw_file *head;
 	struct wfw_filecount *counts;	/* its files with a kept_key, closed */
 	size_t ncounts;
@@ -66,6 +67,12 @@ int wfw_sinkfiles_opened(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx);
  */
 int wfw_sinkfiles_wrote(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx,
 			uint64_t rows);
+/*
+ * A later sink failed the batch of `rows` this one took: the core counts
+ * no row of it, so its messages say it apart ("received before the failed
+ * batch of N").
+ */
+void wfw_sinkfiles_unwrote(struct wfw_sinkfiles *fs, uint64_t rows);
 /* After the sink's flush(): whatever is new in its files to the disk. */
 int wfw_sinkfiles_sync(struct wfw_sinkfiles *fs, struct wultfw_ctx *ctx);
 /*

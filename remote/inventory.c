@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,15 +51,36 @@ static int group_name_check(const char *name)
 	return 0;
 }
 
+/* The index's `same` for names: entry v's name is ctx's. */
+struct named {
+	const struct wfw_inventory *inv;
+	const char *name;
+};
+
+static bool same_group(const void *ctx, size_t v)
+{
+	const struct named *n = ctx;
+
+	return !strcmp(n->inv->g[v].name, n->name);
+}
+
+static bool same_host(const void *ctx, size_t v)
+{
+	const struct named *n = ctx;
+
+	return !strcmp(n->inv->h[v].name, n->name);
+}
+
 long wfw_inv_group(struct wfw_inventory *inv, const char *name, int line,
 		   bool create, char *why, size_t len)
 {
+	struct named key = { inv, name };
+	uint64_t hash = wfw_inv_hash_name(name);
 	struct wfw_inv_group *g;
-	size_t i;
+	size_t i = wfw_inv_index_find(&inv->gidx, hash, same_group, &key);
 
-	for (i = 0; i < inv->ng; i++)
-		if (!strcmp(inv->g[i].name, name))
-			return (long)i;
+	if (i != SIZE_MAX)
+		return (long)i;
 	if (!create)
 		return -1;
 	if (group_name_check(name)) {
@@ -76,19 +98,21 @@ long wfw_inv_group(struct wfw_inventory *inv, const char *name, int line,
 	memset(g, 0, sizeof(*g));
 	g->name = dup(name);
 	g->line = line;
+	wfw_inv_index_add(&inv->gidx, hash, inv->ng);
 	return (long)inv->ng++;
 }
 
 long wfw_inv_host(struct wfw_inventory *inv, const char *name, int line,
 		  char *why, size_t len)
 {
+	struct named key = { inv, name };
+	uint64_t hash = wfw_inv_hash_name(name);
 	struct wfw_inv_host *h;
 	char bad[256];
-	size_t i;
+	size_t i = wfw_inv_index_find(&inv->hidx, hash, same_host, &key);
 
-	for (i = 0; i < inv->nh; i++)
-		if (!strcmp(inv->h[i].name, name))
-			return (long)i;
+	if (i != SIZE_MAX)
+		return (long)i;
 	if (wfw_host_check(name, bad, sizeof(bad))) {
 		snprintf(why, len, "%s:%d: host %s", inv->path, line, bad);
 		return -1;
@@ -103,29 +127,40 @@ long wfw_inv_host(struct wfw_inventory *inv, const char *name, int line,
 	memset(h, 0, sizeof(*h));
 	h->name = dup(name);
 	h->line = line;
+	wfw_inv_index_add(&inv->hidx, hash, inv->nh);
 	return (long)inv->nh++;
 }
 
-static int add_index(size_t **v, size_t *n, size_t x)
+static bool same_num(const void *ctx, size_t v)
 {
-	size_t i;
+	return v == *(const size_t *)ctx;
+}
 
-	for (i = 0; i < *n; i++)
-		if ((*v)[i] == x)
-			return 0;
+/* x onto v (n of them) unless there already; set indexes v's values. */
+static int add_index(size_t **v, size_t *n, struct wfw_inv_index *set, size_t x)
+{
+	uint64_t hash = wfw_inv_hash_num(x);
+
+	if (wfw_inv_index_find(set, hash, same_num, &x) != SIZE_MAX)
+		return 0;
 	*v = grow(*v, *n, sizeof(**v));
 	(*v)[(*n)++] = x;
+	wfw_inv_index_add(set, hash, x);
 	return 0;
 }
 
 int wfw_inv_add_member(struct wfw_inventory *inv, size_t g, size_t h)
 {
-	return add_index(&inv->g[g].hosts, &inv->g[g].nhosts, h);
+	struct wfw_inv_group *gr = &inv->g[g];
+
+	return add_index(&gr->hosts, &gr->nhosts, &gr->hset, h);
 }
 
 int wfw_inv_add_kid(struct wfw_inventory *inv, size_t g, size_t kid)
 {
-	return add_index(&inv->g[g].kids, &inv->g[g].nkids, kid);
+	struct wfw_inv_group *gr = &inv->g[g];
+
+	return add_index(&gr->kids, &gr->nkids, &gr->kset, kid);
 }
 
 static void vars_free(struct wfw_inv_vars *v)
@@ -152,8 +187,12 @@ void wfw_inv_free(struct wfw_inventory *inv)
 		free(inv->g[i].name);
 		free(inv->g[i].hosts);
 		free(inv->g[i].kids);
+		wfw_inv_index_free(&inv->g[i].hset);
+		wfw_inv_index_free(&inv->g[i].kset);
 		vars_free(&inv->g[i].vars);
 	}
+	wfw_inv_index_free(&inv->hidx);
+	wfw_inv_index_free(&inv->gidx);
 	free(inv->h);
 	free(inv->g);
 	free(inv->mem);
@@ -262,12 +301,13 @@ int wfw_inv_load(struct wfw_inventory *inv, const char *path, char *why,
 const struct wfw_inv_host *wfw_inv_find(const struct wfw_inventory *inv,
 					const char *name)
 {
+	struct named key = { inv, name };
 	size_t i;
 
-	for (i = 0; inv && i < inv->nh; i++)
-		if (!strcmp(inv->h[i].name, name))
-			return &inv->h[i];
-	return NULL;
+	if (!inv)
+		return NULL;
+	i = wfw_inv_index_find(&inv->hidx, wfw_inv_hash_name(name), same_host, &key);
+	return i == SIZE_MAX ? NULL : &inv->h[i];
 }
 
 bool wfw_inv_in_group(const struct wfw_inventory *inv, size_t g, size_t h)

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "inventory_index.h"
 
 /* Limits on a hostile file. */
 #define WFW_INV_MAX_BYTES (4u << 20)
@@ -48,6 +49,7 @@ struct wfw_inv_group {
 	int line;
 	size_t *hosts, nhosts;
 	size_t *kids, nkids;
+	struct wfw_inv_index hset, kset;	/* hosts, kids: no one twice */
 	struct wfw_inv_vars vars;
 	int depth;		/* from 'all': children's variables win */
 	bool busy, done;	/* walks */
@@ -61,6 +63,7 @@ struct wfw_inventory {
 	size_t ng;
 	unsigned char *mem;		/* row g, bit h: h is in g (finished) */
 	size_t stride;			/* bytes a row */
+	struct wfw_inv_index hidx, gidx;	/* h and g by name */
 };
 
 /* inventory.c */

@@ -6,7 +6,8 @@ remote_libwfw_remote_la_SOURCES = remote/remote.h remote/remote_ctl.c \
 	remote/remote_fetch.c remote/remote_hosts.c remote/remote_hostfile.c remote/remote_hostname.c remote/remote_passthru.c \
 	remote/remote_run.c remote/remote_script.c remote/remote_ssh.c remote/remote_untar.c remote/remote_deploy.c remote/deploy.h \
 	remote/inventory.h remote/inventory.c remote/inventory_finish.c remote/inventory_vars.c \
-	remote/inventory_ini.c remote/inventory_yaml.c remote/inventory_pattern.c
+	remote/inventory_ini.c remote/inventory_yaml.c remote/inventory_pattern.c \
+	remote/inventory_index.c remote/inventory_index.h
 remote_libwfw_remote_la_CFLAGS = $(AM_CFLAGS) $(LIBCONFIG_CFLAGS) $(YAML_CFLAGS)
 remote_libwfw_remote_la_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/core
 remote_libwfw_remote_la_LIBADD = core/libwfw_core.la lib/sysstate/libwfw_sysstate.la $(YAML_LIBS) -lpthread

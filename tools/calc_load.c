@@ -60,14 +60,21 @@ static void note_no_states(struct calc *c, struct calc_result *r)
 int calc_no_group_column(const char *path, const char *name,
 			   const struct wultfw_schema *s, char *err, size_t len)
 {
+	const char *text[s->ncols ? s->ncols : 1];
+	const char *near;
 	size_t n = 0, at;
 
-	at = (size_t)snprintf(err, len, "%s: no text column '%s' to group by; it has:",
-			      path, name);
-	for (size_t k = 0; k < s->ncols && at < len; k++)
+	text[0] = NULL;
+	for (size_t k = 0; k < s->ncols; k++)
 		if (s->cols[k].type == WULTFW_COL_ENUM)
-			at += (size_t)snprintf(err + at, len - at, "%s %s",
-					       n++ ? "," : "", s->cols[k].name);
+			text[n++] = s->cols[k].name;
+	/* A typo of a text column ("ReqCstate") gets its right spelling. */
+	near = wfw_suggest(name, text, n);
+	at = (size_t)snprintf(err, len, "%s: no text column '%s' to group by%s%s%s; it has:",
+			      path, name, near ? " (did you mean '" : "",
+			      near ? near : "", near ? "'?)" : "");
+	for (size_t k = 0; k < n && at < len; k++)
+		at += (size_t)snprintf(err + at, len - at, "%s %s", k ? "," : "", text[k]);
 	if (!n && at < len)
 		snprintf(err + at, len - at, " none");
 	return -ENOENT;

@@ -45,3 +45,7 @@ endif
 TESTS += tests/integration/test_fleet.sh
 EXTRA_DIST += tests/integration/test_fleet.sh
 CLEANFILES += tests/integration/test_fleet.png
+
+# calc -g with a misspelt column: did you mean.
+TESTS += tests/integration/test_calc_group_typo.sh
+EXTRA_DIST += tests/integration/test_calc_group_typo.sh

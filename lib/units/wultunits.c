@@ -7,8 +7,8 @@
 
 /*
  * wult's metrics, and the raw ones as wultfw's sinks write them (the
- * schemas of lib/kside, plugins/timer and plugins/attrib): a CSV of
- * either has no units.
+ * schemas of lib/kside, plugins/timer, plugins/attrib and plugins/skid):
+ * a CSV of either has no units.
  */
 static const struct {
 	const char *name, *unit;
@@ -24,6 +24,11 @@ static const struct {
 	/* the attrib annotator's (doc/attribution.md) */
 	{ "IRQTime", "us" }, { "SoftIRQTime", "us" }, { "NMITime", "us" },
 	{ "ThreadTime", "us" }, { "ExitTime", "us" }, { "CauseTime", "us" },
+	/*
+	 * the skid sampler's, as its schema declares them (its Time is not
+	 * here: telemetry's Time is in ns, skid's in s)
+	 */
+	{ "Skid", "instructions" }, { "SkidBytes", "bytes" },
 };
 
 #define N_UNITS (sizeof(wult_units) / sizeof(wult_units[0]))

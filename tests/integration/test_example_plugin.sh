@@ -105,7 +105,7 @@ expect_in "$work/bad" "bad.cfg:4: source.ldist: source 'loadavg' is a sampler an
 sed 's/period = "50ms";/period = "0.5ms";/' "$work/loadavg/loadavg.cfg" >"$work/fast.cfg"
 "$bin" --check -c "$work/fast.cfg" >"$work/fast" 2>&1
 expect_status 2 $? "a period below the declared bound is refused"
-expect_in "$work/fast" "fast.cfg:4: source.period: \"500us\" is out of range: allowed 1ms to 1h" "bound error at file:line"
+expect_in "$work/fast" "fast.cfg:4: source.period: \"0.5ms\" is out of range: allowed 1ms to 1h" "bound error at file:line, the value as written"
 
 # The example sink next to the csv sink: the same datapoints, one JSON
 # object a line (--time: a bound for a hang).

@@ -126,6 +126,16 @@ else
 		check_file mix$size binary datapoints.wfb binary_records_in_file "$(rows mix$size/datapoints.wfb)"
 		check_file mix$size stats stats.json stats_rows_in_file "$(stats_rows mix$size)"
 	done
+	# The binary sink takes a batch the csv sink then fails: each sink's
+	# message counts what info.yml's datapoints_received does (the failed
+	# batch said apart), none one batch more.
+	full bc96k 96k run '{ plugin = "binary"; }, { plugin = "csv"; }'
+	want=$(key bc96k datapoints_received)
+	said=$(sed -n 's/.*(\([0-9]*\) [a-z]* received.*/\1/p' bc96k.out | sort -u | tr '\n' ' ')
+	[ -n "$want" ] && [ "$said" = "$want " ] &&
+		ok "bc96k: the sinks' messages say $want received, as info.yml" ||
+		fail "bc96k: the messages say '$said' received, info.yml '$want'"
+	expect_in bc96k.out "received before the failed batch of 100" "bc96k: the failed batch said apart"
 	# The core's filtered.csv beside the csv sink.
 	full sel64k 64k run '{ plugin = "csv"; }' 'include = "LDist > 2000"; keep_filtered = true;'
 	check_file sel64k csv datapoints.csv csv_rows_in_file "$(rows sel64k/datapoints.csv)"

@@ -33,6 +33,13 @@ check prio '"timer"; cpu = 0;
 expect_status 2 $? "timer priority above its bound is refused"
 expect_in "$work/prio.out" "prio.cfg:3: source.priority: 100 is out of range: allowed" "at file:line, with the range"
 
+# A duration echoed as written ("0s"), not as parsed ("0ns").
+check period '"telemetry";
+  period = "0s";'
+expect_status 2 $? "telemetry period 0s is refused"
+expect_in "$work/period.out" "period.cfg:3: source.period: \"0s\" is out of range: allowed 100us to 1h" \
+	"the period as the file wrote it"
+
 if [ -e "$top/plugins/hrt/hrt.la" ]; then
 	check ring '"hrt"; cpu = 0;
   ring_kib = 8;'

@@ -112,11 +112,12 @@ expect_in out/all/info.yml "one part, p0'" "info.yml: one part"
 expect_in out/all/hist.txt "# Precise p0:" "text histogram of the one part"
 "$WULTFW" calc -g Precise -m Skid -f count,max out/all >calc.out 2>&1
 expect_status 0 $? "calc -g Precise"
-if grep -Eq '^ *Skid +p0 +[0-9]' calc.out; then ok "calc: skid per precise level"; else
+# Skid's unit as the stats sink says it (its schema's), not empty.
+if grep -Eq '^ *Skid +instructions +p0 +[0-9]' calc.out; then ok "calc: skid per precise level, in instructions"; else
 	fail "calc: no 'Skid ... p0' row:"; sed 's/^/    /' calc.out; fi
 "$WULTFW" calc -g Wher out/all >calc.out 2>&1
 expect_status 1 $? "calc -g with a column the result lacks"
-expect_in calc.out "no text column 'Wher' to group by; it has: Event, Precise, Where" "calc names the text columns"
+expect_in calc.out "no text column 'Wher' to group by (did you mean 'Where'?); it has: Event, Precise, Where" "calc names the text columns, the nearest first"
 
 # A misspelt event: did-you-mean at file:line, before anything runs.
 for typo in cache-mises Cpu-Clock breakpont; do
@@ -154,6 +155,18 @@ if [ -n "$nohwpmu" ]; then
 	*"no hardware PMU:"*"refused: "*"cache-misses"*) ok "scan: cache-misses refused with the reason" ;;
 	*) fail "scan: no refusal of cache-misses with its reason in: $skidline" ;;
 	esac
+	# The verdict is what skid can do here, not its default event's.
+	case "$skidline" in
+	*"skid     yes: with "*"event=cpu-clock"*"; its default event=cache-misses cannot: event cache-misses: no hardware PMU"*)
+		ok "scan: skid yes with cpu-clock, its default said to need a hardware PMU" ;;
+	*) fail "scan: skid's verdict is not 'yes: with event=...': $skidline" ;;
+	esac
+	if [ -z "$bp_dead" ]; then
+		case "$skidline" in
+		*"yes: with event=breakpoint or event=cpu-clock "*) ok "scan: skid yes with breakpoint too" ;;
+		*) fail "scan: breakpoint not in skid's verdict: $skidline" ;;
+		esac
+	fi
 fi
 
 # A hardware event where there is no hardware PMU: one line, non-zero exit.
@@ -218,6 +231,9 @@ else
 	offered scan.out | grep -qx breakpoint && fail "scan offers the dead breakpoint: $(grep '^  skid ' scan.out)" ||
 		ok "scan does not offer breakpoint"
 	expect_in scan.out "refused: breakpoint (breakpoint events open but never count on this machine" "scan: breakpoint refused with the reason"
+	grep '^  skid ' scan.out | grep -q "event=breakpoint" &&
+		fail "scan: skid's verdict names the dead breakpoint: $(grep '^  skid ' scan.out)" ||
+		ok "scan: skid's verdict leaves the dead breakpoint out"
 
 	# Sampling events alone dead: the probe passes, the run gets no
 	# sample and ends 10 s later with the reason, not at its time limit.

@@ -128,7 +128,8 @@ static void test_syntax_error(void)
 {
 	char *e = errors_of("name = \"x\";\nsource = { plugin = \"testsrc\"; cpu = ; };\n");
 
-	TU_ASSERT_CONTAINS(e, "exp.cfg:2: syntax error: syntax error");
+	TU_ASSERT_CONTAINS(e, "exp.cfg:2: syntax error: expected a setting `name = value;`");
+	CU_ASSERT_PTR_NULL(strstr(e, "syntax error: syntax error"));
 	CU_ASSERT_PTR_NULL(strstr(e, "\n/"));	/* nothing else reported */
 	free(e);
 }

@@ -237,6 +237,19 @@ static void test_many_hosts(void)
 	CU_ASSERT_EQUAL(n, WFW_INV_MAX_HOSTS);
 	if (n > 0)
 		free(v);
+	/* By name through the index: each host, none twice in a group. */
+	CU_ASSERT_PTR_EQUAL(wfw_inv_find(&inv, "h0001"), &inv.h[0]);
+	CU_ASSERT_PTR_EQUAL(wfw_inv_find(&inv, "h4096"), &inv.h[4095]);
+	CU_ASSERT_PTR_NULL(wfw_inv_find(&inv, "h4097"));
+	CU_ASSERT_PTR_NULL(wfw_inv_find(&inv, "h001"));
+	CU_ASSERT_EQUAL(inv.g[wfw_inv_group(&inv, "a", 0, false, why, sizeof(why))].nhosts, 4096);
+	CU_ASSERT_EQUAL(wfw_inv_group(&inv, "d", 0, false, why, sizeof(why)), -1);
+	wfw_inv_free(&inv);
+	CU_ASSERT_EQUAL_FATAL(parse(&inv, "[a]\nh[1:3]\nh2\nh1\n[b]\nh3\n[a:children]\nb\nb\n"), 0);
+	CU_ASSERT_EQUAL(inv.nh, 3);
+	CU_ASSERT_EQUAL(inv.g[wfw_inv_group(&inv, "a", 0, false, why, sizeof(why))].nhosts, 3);
+	CU_ASSERT_EQUAL(inv.g[wfw_inv_group(&inv, "a", 0, false, why, sizeof(why))].nkids, 1);
+	CU_ASSERT_PTR_EQUAL(wfw_inv_find(&inv, "h3"), &inv.h[2]);
 	wfw_inv_free(&inv);
 	refused("[a]\nT[01:031904]\n", "inv:2: more than 4096 hosts");
 }

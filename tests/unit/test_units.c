@@ -85,6 +85,9 @@ static void test_metric_units(void)
 	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("Cyc", ""), "");
 	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("SMICnt", ""), "");
 	CU_ASSERT_STRING_EQUAL(wfw_wult_unit("WakeLatency"), "us");
+	/* skid's, as its schema (and so the stats sink) says */
+	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("Skid", ""), "instructions");
+	CU_ASSERT_STRING_EQUAL(wfw_metric_unit("SkidBytes", ""), "bytes");
 }
 
 int main(void)
