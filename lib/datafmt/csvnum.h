@@ -371,7 +371,8 @@ wfw_fixed_word(const char *p, size_t len, const struct wfw_fixed *fx, uint64_t *
 
 /*
  * Tests and fuzzers set this to read with the one-cell path alone, to
- * check the two-cell one against it (csvread.c reads it on opening).
+ * check the two-cell one against it (csvread.c reads it whenever it plans
+ * the columns: on opening, on a change of type or of the columns asked for).
  */
 extern bool wfw_csv_no_pairs;
 
