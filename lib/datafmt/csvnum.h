@@ -315,6 +315,93 @@ wfw_len_double_odd(const char *p, int len, double *out, bool *odd)
 	return 0;
 }
 
+/*
+ * ---- two cells at a time: the common wult cell, d+.ddd ----
+ * A cell of a column whose values have `dec` fractional digits (at most 8
+ * digits in all, no sign) has one layout, checked against its digit mask
+ * in one compare. The digits of two such cells are folded side by side in
+ * one 128-bit register and both divided by their 10^dec in one division:
+ * the same integers, and the same correctly rounded doubles (each lane of
+ * a packed division is an IEEE division of exact operands), as the
+ * per-cell path. Anything else is left to wfw_len_double().
+ */
+
+/* A column's layout for wfw_fixed_word(), worked out once: wfw_fixed(). */
+struct wfw_fixed {
+	int dot;	/* bytes from the point to the end: dec + 1, or 0 */
+	unsigned pt;	/* 1: there is a point */
+	unsigned maxw;	/* digits before the point: 1 to maxw (0: never) */
+	bool canon;	/* no leading zero either (INT columns) */
+};
+
+/* `dec` fractional digits; `canon`: as an INT column wants. */
+static inline struct wfw_fixed wfw_fixed(int dec, bool canon)
+{
+	return (struct wfw_fixed){ .dot = dec ? dec + 1 : 0, .pt = dec != 0,
+				   .maxw = dec <= 8 ? (unsigned)(8 - dec) : 0,
+				   .canon = canon };
+}
+
+/*
+ * The digits of p[0..len) (the point closed up, the last digit in the top
+ * byte, zeros below the first) when it is [0-9]+ with `dec` more after a
+ * point, at most 8 digits, as fx says (wfw_fixed()). 0, or -1: not that
+ * layout. p[0..16) must be readable.
+ */
+static inline __attribute__((always_inline)) int
+wfw_fixed_word(const char *p, size_t len, const struct wfw_fixed *fx, uint64_t *w)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	int at = (int)len - fx->dot;	/* the point, or the end */
+	unsigned field;
+	uint64_t keep;
+
+	/* 1 to maxw digits before the point: len <= 9 from here on. */
+	if ((unsigned)(at - 1) >= fx->maxw)
+		return -1;
+	field = (1u << len) - 1;
+	if ((wfw_digits16(p) & field) != (field & ~(fx->pt << at)) ||
+	    (fx->pt && p[at] != '.') || (fx->canon && at > 1 && *p == '0'))
+		return -1;
+	keep = wfw_keep_bytes[at];
+	*w = (wfw_get64(u) & keep) | (wfw_get64(u + 1) & ~keep);
+	*w = (*w & 0x0f0f0f0f0f0f0f0fULL) << (8 * (8 - len + fx->pt));
+	return 0;
+}
+
+/*
+ * Tests and fuzzers set this to read with the one-cell path alone, to
+ * check the two-cell one against it (csvread.c reads it whenever it plans
+ * the columns: on opening, on a change of type or of the columns asked for).
+ */
+extern bool wfw_csv_no_pairs;
+
+/*
+ * The numbers of two wfw_fixed_word() words, divided by da and db (powers
+ * of ten, or 1): a = ma / da, b = mb / db, each correctly rounded.
+ */
+static inline __attribute__((always_inline)) void
+wfw_pair_div(uint64_t wa, uint64_t wb, double da, double db, double *a, double *b)
+{
+#ifdef __SSE2__
+	__m128i x = _mm_set_epi64x((long long)wb, (long long)wa);
+	__m128d v;
+
+	/* Digit pairs in 16-bit lanes (the first the low byte): 10 d0 + d1. */
+	x = _mm_srli_epi16(_mm_mullo_epi16(x, _mm_set1_epi16(10 * 256 + 1)), 8);
+	/* Pairs of pairs in 32-bit lanes: 100 p0 + p1. */
+	x = _mm_madd_epi16(x, _mm_set1_epi32(1 << 16 | 100));
+	/* Each word's two halves (below 10^4: they pack to 16 bits exactly). */
+	x = _mm_madd_epi16(_mm_packs_epi32(x, x), _mm_set1_epi32(1 << 16 | 10000));
+	v = _mm_div_pd(_mm_cvtepi32_pd(x), _mm_set_pd(db, da));
+	_mm_storel_pd(a, v);
+	_mm_storeh_pd(b, v);
+#else
+	*a = (double)wfw_swar_digits(wa, 8) / da;
+	*b = (double)wfw_swar_digits(wb, 8) / db;
+#endif
+}
+
 /* Bit i set when p[i] is ',', CR or LF, i < 64 (p[0..64) readable). */
 static inline uint64_t wfw_delims64(const char *p)
 {

@@ -57,6 +57,9 @@ struct colstate {
 /* What the window path needs of a column, beside the row loop. */
 struct wincol {
 	int type, dec;
+	bool pair;	/* this and the next cell may go through win_pair() */
+	struct wfw_fixed fx;	/* the layout win_pair() takes */
+	double div;	/* what win_pair() divides the digits by */
 	const struct wfw_enum_tab *et;
 	uintptr_t off;	/* a row's cell is at its address + off (cell_at()) */
 };
@@ -79,6 +82,7 @@ struct csv_reader {
 	size_t dropped;		/* map bytes already given back */
 	size_t page;
 	struct wincol *plan;	/* the window path's view of the columns */
+	bool pairs;		/* some plan[c].pair is set */
 	uintptr_t row_win_end;	/* a window path row starts at or below this */
 	struct wultfw_column *cols;
 	struct colstate *cs;
@@ -228,6 +232,31 @@ static int plan_type(const struct csv_reader *r, size_t c)
 	return (int)r->cols[c].type;
 }
 
+bool wfw_csv_no_pairs;
+
+/* Cells win_pair() takes: read as doubles, a FLOAT's or an INT's. */
+static bool pair_kind(const struct wincol *w)
+{
+	return w->type == WULTFW_COL_FLOAT || w->type == WIN_INT_NUM;
+}
+
+/* Which neighbouring cells win_pair() may take two at a time; any? */
+static bool plan_pairs(struct wincol *plan, size_t nc)
+{
+	bool any = false;
+
+	for (size_t c = 0; c < nc; c++) {
+		struct wincol *w = &plan[c];
+
+		w->pair = c + 1 < nc && pair_kind(w) && pair_kind(w + 1);
+		w->fx = wfw_fixed(w->dec, w->type == WIN_INT_NUM);
+		/* An INT's digits are its value; dec <= 9 for a FLOAT too. */
+		w->div = w->fx.canon ? 1.0 : wfw_pow10_exact[w->dec];
+		any |= w->pair;
+	}
+	return any && !wfw_csv_no_pairs;
+}
+
 /* The window path's view of the columns, after any change of type. */
 static void plan_columns(struct csv_reader *r)
 {
@@ -238,6 +267,7 @@ static void plan_columns(struct csv_reader *r)
 			.et = &r->cs[c].et,
 			/* read_cols sets its columns' before each batch */
 			.off = r->want ? r->plan[c].off : c * sizeof(union wultfw_cell) };
+	r->pairs = plan_pairs(r->plan, r->base.schema.ncols);
 }
 
 /* Column types from what the learning rows showed. */
@@ -537,6 +567,27 @@ win_field(const struct wincol *w, const char *p, int n, union wultfw_cell *cell,
 }
 
 /*
+ * Cells c and c + 1, at p up to q and from q + 1 up to q2 (delimiters),
+ * both the common d+.ddd of their columns: converted two at a time
+ * (csvnum.h); returns q2, or NULL: leave them to win_field().
+ */
+static inline __attribute__((always_inline)) const char *
+win_pair(const struct wincol *plan, size_t c, size_t nc, const char *p,
+	 const char *q, const char *q2, uintptr_t at)
+{
+	const struct wincol *a = &plan[c], *b = a + 1;
+	uint64_t wa, wb;
+
+	if (*q != ',' || (*q2 != ',' && c + 2 < nc) ||
+	    wfw_fixed_word(p, (size_t)(q - p), &a->fx, &wa) ||
+	    wfw_fixed_word(q + 1, (size_t)(q2 - q - 1), &b->fx, &wb))
+		return NULL;
+	wfw_pair_div(wa, wb, a->div, b->div, &cell_at(plan, at, c)->f,
+		     &cell_at(plan, at, c + 1)->f);
+	return q2;
+}
+
+/*
  * Cells c.. of a row, from *pp, through the window path, up to the first it
  * does not take; returns how many it took and leaves *pp where the next
  * cell starts, or (all of them) at the end of the last one. Where cells
@@ -546,9 +597,9 @@ win_field(const struct wincol *w, const char *p, int n, union wultfw_cell *cell,
  */
 static inline __attribute__((always_inline)) size_t
 win_row(const struct wincol *plan, size_t c, size_t nc, const char **pp,
-	uintptr_t at, bool *odd)
+	uintptr_t at, bool *odd, bool pairs)
 {
-	const char *p = *pp, *base = p, *q;
+	const char *p = *pp, *base = p, *q, *q2;
 	uint64_t m = wfw_delims64(base);
 
 	for (; c < nc; c++) {
@@ -560,6 +611,13 @@ win_row(const struct wincol *plan, size_t c, size_t nc, const char **pp,
 		}
 		q = base + __builtin_ctzll(m);
 		m &= m - 1;
+		if (pairs && plan[c].pair && m &&
+		    (q2 = win_pair(plan, c, nc, p, q, base + __builtin_ctzll(m), at))) {
+			m &= m - 1;
+			p = q2 + 1;
+			c++;
+			continue;
+		}
 		if (q - p > 16 || win_field(&plan[c], p, (int)(q - p), cell_at(plan, at, c), odd) ||
 		    (*q != ',' && c + 1 < nc))
 			break;
@@ -574,17 +632,28 @@ static __attribute__((noinline)) size_t
 win_row_fast(const struct wincol *plan, size_t c, size_t nc, const char **pp,
 	     uintptr_t at)
 {
-	return win_row(plan, c, nc, pp, at, NULL);
+	return win_row(plan, c, nc, pp, at, NULL, false);
+}
+
+static __attribute__((noinline)) size_t
+win_row_pairs(const struct wincol *plan, size_t c, size_t nc, const char **pp,
+	      uintptr_t at)
+{
+	return win_row(plan, c, nc, pp, at, NULL, true);
 }
 
 static __attribute__((noinline)) size_t
 win_row_odd(const struct wincol *plan, size_t c, size_t nc, const char **pp,
 	    uintptr_t at, bool *odd)
 {
-	return win_row(plan, c, nc, pp, at, odd);
+	return win_row(plan, c, nc, pp, at, odd, false);
 }
 
-/* win_row(), noting odd FLOAT fields only when row texts are wanted. */
+/*
+ * win_row(), noting odd FLOAT fields only when row texts are wanted (each
+ * FLOAT judged: one at a time then), two cells at a time where the plan
+ * has neighbours win_pair() takes.
+ */
 static inline size_t win_cells(struct csv_reader *r, size_t c, const char **pp,
 			       uintptr_t at)
 {
@@ -592,6 +661,8 @@ static inline size_t win_cells(struct csv_reader *r, size_t c, const char **pp,
 
 	if (r->texts)
 		return win_row_odd(r->plan, c, nc, pp, at, &r->odd);
+	if (r->pairs)
+		return win_row_pairs(r->plan, c, nc, pp, at);
 	return win_row_fast(r->plan, c, nc, pp, at);
 }
 

@@ -57,6 +57,12 @@ TESTS += tests/unit/test_csvnum
 tests_unit_test_csvnum_SOURCES = tests/unit/test_csvnum.c
 tests_unit_test_csvnum_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_csvnum_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CUNIT_LIBS)
+# The same cases through csvnum.h's portable code (other architectures').
+check_PROGRAMS += tests/unit/test_csvnum_nosse
+TESTS += tests/unit/test_csvnum_nosse
+tests_unit_test_csvnum_nosse_SOURCES = tests/unit/test_csvnum.c
+tests_unit_test_csvnum_nosse_CFLAGS = $(tests_unit_test_csvnum_CFLAGS) -U__SSE2__
+tests_unit_test_csvnum_nosse_LDADD = $(tests_unit_test_csvnum_LDADD)
 # The CSV reader's read_cols against read() (calc's way of reading).
 check_PROGRAMS += tests/unit/test_csvcols
 TESTS += tests/unit/test_csvcols

@@ -141,6 +141,90 @@ static void test_int_edges(void)
 	}
 }
 
+/*
+ * The two-cell path (wfw_fixed_word(), wfw_pair_div()) against the one-cell
+ * paths: it takes a cell exactly when the cell is [0-9]+ with `dec` digits
+ * after a point, 8 digits at most (and no leading zero for an INT), and
+ * then gives the one-cell path's value, in either lane.
+ */
+static const char *const cells[] = {
+	"0", "5", "05", "00", "8.959", "3280.934", "0.000", "12345678",
+	"123456789", "1234567.8", "12345678.9", "1.2345678", "0.1234567",
+	"00000001", "007.500", ".5", "5.", "", "-1.5", "-0", "1e3", "+1",
+	"9223372036854775807", "1234567890123456", "99999999", "9999999.9",
+	"9.9999999", "1.123456789", "0.00000001", "1..5", "1.5.", "12.34",
+	"1234.5678", "99999.999", "1 ", "1,5", "0.5\r",
+};
+
+/* What the two-cell path must take, worked out the slow way. */
+static int fixed_layout(const char *s, int dec, int canon)
+{
+	size_t n = strlen(s), whole = strspn(s, "0123456789");
+
+	if (!whole || whole + (size_t)dec > 8 || (canon && whole > 1 && *s == '0'))
+		return 0;
+	if (!dec)
+		return whole == n;
+	return s[whole] == '.' && strspn(s + whole + 1, "0123456789") == (size_t)dec &&
+	       whole + 1 + (size_t)dec == n;
+}
+
+static void check_pair(const char *s, int dec, int canon)
+{
+	struct wfw_fixed fx = wfw_fixed(dec, canon != 0), f3 = wfw_fixed(3, false);
+	struct win w, o;
+	uint64_t a = 0, b = 0;
+	double old = 0, x, y;
+	int took, one;
+	int64_t i = 0;
+
+	put(&w, s);
+	put(&o, "8.959");
+	took = !wfw_fixed_word(w.b, (size_t)w.n, &fx, &a);
+	if (canon) {
+		one = w.n <= 16 && !wfw_len_canon(w.b, w.n, dec, &i);
+		old = (double)i;
+	} else {
+		one = w.n <= 16 && !wfw_len_double(w.b, w.n, &old);
+	}
+	if (took != fixed_layout(s, dec, canon))
+		printf("\n  '%s' dec %d canon %d: two-cell path took it: %d", s, dec, canon, took);
+	CU_ASSERT_EQUAL(took, fixed_layout(s, dec, canon));
+	if (!took)
+		return;
+	CU_ASSERT(one);
+	CU_ASSERT(!wfw_fixed_word(o.b, (size_t)o.n, &f3, &b));
+	wfw_pair_div(a, b, canon ? 1.0 : wfw_pow10_exact[dec], 1000.0, &x, &y);
+	CU_ASSERT(same_double(x, old) && same_double(y, 8.959));
+	wfw_pair_div(b, a, 1000.0, canon ? 1.0 : wfw_pow10_exact[dec], &y, &x);
+	CU_ASSERT(same_double(x, old) && same_double(y, 8.959));
+}
+
+static void test_pair_edges(void)
+{
+	char s[32];
+
+	for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]); k++)
+		for (int dec = 0; dec <= 9; dec++)
+			for (int canon = 0; canon <= 1; canon++)
+				check_pair(cells[k], dec, canon);
+	/* Every split of 1 to 10 digits: the largest values of each layout. */
+	for (int nd = 1; nd <= 10; nd++)
+		for (int dec = 0; dec < nd; dec++) {
+			int whole = nd - dec;
+
+			memset(s, '9', sizeof(s));
+			s[whole] = '.';
+			s[nd + 1] = '\0';
+			if (!dec)
+				s[whole] = '\0';
+			check_pair(s, dec, 0);
+			check_pair(s, dec, 1);
+			s[0] = '1';
+			check_pair(s, dec, 1);
+		}
+}
+
 /* m / 10^k, correctly rounded, against strtod() of the same decimal. */
 static void test_div_pow10(void)
 {
@@ -174,5 +258,6 @@ int main(void)
 	CU_add_test(s, "FLOAT fields at the paths' limits", test_float_edges);
 	CU_add_test(s, "INT fields at the paths' limits", test_int_edges);
 	CU_add_test(s, "m / 10^k at the 64-bit limits", test_div_pow10);
+	CU_add_test(s, "two cells at a time against one at a time", test_pair_edges);
 	return tu_run();
 }
