@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,9 +127,12 @@ static int sort_groups(struct wfw_statset *s)
 	for (size_t i = 0; i < s->ngroups; i++)
 		o[i] = v[i].g;
 	free(v);
-	s->gsorted = true;
+	__atomic_store_n(&s->gsorted, true, __ATOMIC_RELEASE);
 	return 0;
 }
+
+/* One sort at a time: report's threads ask a finished statset together. */
+static pthread_mutex_t sort_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
  * Sorted when first asked after the groups changed, not per new name
@@ -136,9 +140,13 @@ static int sort_groups(struct wfw_statset *s)
  */
 static const size_t *group_order(const struct wfw_statset *s)
 {
-	if (!s->gsorted)
-		sort_groups((struct wfw_statset *)s);
-	return s->gsorted ? s->gorder : NULL;
+	if (!__atomic_load_n(&s->gsorted, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&sort_lock);
+		if (!s->gsorted)
+			sort_groups((struct wfw_statset *)s);
+		pthread_mutex_unlock(&sort_lock);
+	}
+	return __atomic_load_n(&s->gsorted, __ATOMIC_ACQUIRE) ? s->gorder : NULL;
 }
 
 size_t wfw_statset_group_find(const struct wfw_statset *s, const char *name)
