@@ -27,4 +27,9 @@ try 'seed = 1;;\n' "e.cfg:1: syntax error: expected a setting \`name = value;\`,
 	"a stray ';': the shape of a setting"
 try 'a = [1, "x"];\n' "e.cfg:1: mismatched element type in array: an array [ ] holds values of one type" \
 	"a mixed array: use a list"
+# A FIFO is read once: the hint does not open it again and wait for a writer.
+mkfifo fifo.cfg && { printf 'outdir "r";\n' >fifo.cfg & }
+timeout 20 "$WULTFW" -c fifo.cfg --check >fifo.out 2>&1
+expect_status 2 $? "a FIFO with a syntax error: one error, no wait for a second writer" fifo.out
+expect_in fifo.out "fifo.cfg:1: syntax error" "the FIFO's error names its line"
 finish
