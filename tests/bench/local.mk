@@ -2,10 +2,12 @@
 # programs and runs each on a few datapoints (test_bench_build.sh), so a
 # change of the API they drive cannot leave them broken unnoticed.
 EXTRA_PROGRAMS = tests/bench/bench_stats_sink \
-	tests/bench/gen_datapoints tests/bench/bench_sinks tests/bench/gen_attrib
+	tests/bench/gen_datapoints tests/bench/bench_sinks tests/bench/gen_attrib \
+	tests/bench/bench_floor
 if HAVE_CUNIT
 check_PROGRAMS += tests/bench/bench_stats_sink \
-	tests/bench/gen_datapoints tests/bench/bench_sinks tests/bench/gen_attrib
+	tests/bench/gen_datapoints tests/bench/bench_sinks tests/bench/gen_attrib \
+	tests/bench/bench_floor
 TESTS += tests/bench/test_bench_build.sh
 endif
 EXTRA_DIST += tests/bench/test_bench_build.sh
@@ -26,6 +28,9 @@ tests_bench_gen_datapoints_LDADD = lib/datafmt/libwfw_datafmt.la
 tests_bench_gen_attrib_SOURCES = tests/bench/gen_attrib.c tests/bench/gen_write.c \
 	tests/bench/gen_write.h
 tests_bench_gen_attrib_LDADD = lib/datafmt/libwfw_datafmt.la
+# calc's stages apart: read(2), the reader, the statistics (bench_calc.sh)
+tests_bench_bench_floor_SOURCES = tests/bench/bench_floor.c
+tests_bench_bench_floor_LDADD = lib/stats/libwfw_stats.la lib/datafmt/libwfw_datafmt.la -lm
 CLEANFILES += $(EXTRA_PROGRAMS)
 EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
 	tests/bench/bench_binary.sh tests/bench/bench_stream.sh tests/bench/bench_par.sh \
@@ -42,7 +47,7 @@ EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
 # a run, and no tmpfs (whose read() is slow on some VMs) sets the limit.
 
 .PHONY: bench
-bench: bench-sinks tests/bench/bench_stats_sink$(EXEEXT) \
+bench: bench-sinks tests/bench/bench_stats_sink$(EXEEXT) tests/bench/bench_floor$(EXEEXT) \
 	tests/bench/gen_datapoints$(EXEEXT) \
 	wultfw$(EXEEXT)
 	@echo "== stats sink, 100 million datapoints =="

@@ -28,6 +28,12 @@ mkdir gen
 expect_status 0 $? "gen_datapoints: 1000 rows"
 [ "$(wc -l <gen/datapoints.csv)" = 1001 ] && ok "gen_datapoints: 1000 rows and a header" ||
 	fail "gen_datapoints: $(wc -l <gen/datapoints.csv) lines in datapoints.csv"
+for f in csv wfb; do
+	"$B/bench_floor" "gen/datapoints.$f" >floor.$f 2>&1
+	expect_status 0 $? "bench_floor: gen_datapoints' $f file"
+	expect_in floor.$f "13000 numeric values" "bench_floor: every numeric value of the $f file counted"
+	expect_in floor.$f "statistics of the values" "bench_floor: the statistics' stage"
+done
 mkdir attrib
 "$B/gen_attrib" 1000 "$work/attrib" >attrib.out 2>&1
 expect_status 0 $? "gen_attrib: 1000 rows"
