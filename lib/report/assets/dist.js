@@ -99,13 +99,9 @@ function histTraces(rep, m) {
 // Counts on a log axis (a bin of one datapoint still shows), or linear;
 // the over bins' marks.
 function histLayout(rep, m) {
-	var axis = function (type) { return [{ "yaxis.type": type }]; };
 	var lay = { title: { text: m.name + " histogram" }, xaxis: axisTitle(m.name, m.unit),
-		    yaxis: { title: { text: "datapoints" }, type: "log" }, shapes: [], annotations: [],
-		    updatemenus: [{ type: "buttons", direction: "left", showactive: true, active: 0,
-				    x: 0.55, xanchor: "center", y: 1, yanchor: "bottom", pad: { b: 4 }, font: { size: 10 },
-				    buttons: [{ label: "log", method: "relayout", args: axis("log") },
-					      { label: "linear", method: "relayout", args: axis("linear") }] }] };
+		    yaxis: logAxis("datapoints"), shapes: [], annotations: [],
+		    updatemenus: scaleButtons("yaxis", "log") };
 	m.dist.forEach(function (d, ri) {
 		if (d)
 			overMark(lay, d.hist, rep.results.length > 1 ? rep.results[ri].id + ": " : "", m.unit,

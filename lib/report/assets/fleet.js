@@ -105,7 +105,7 @@ function fleetPlot(f, state, div) {
 		marker: { size: 16, color: "rgba(0,0,0,0)", line: { color: "#d62728", width: 3 } } });
 	var layout = { title: { text: f.metric + " (" + f.unit + "), " + state },
 		xaxis: { title: { text: f.member }, type: "category" },
-		yaxis: { title: { text: f.metric + " (" + f.unit + ")" }, type: "log" },
+		yaxis: { title: { text: f.metric + " (" + f.unit + ")" }, type: "log", nticks: 8 },
 		margin: { t: 40, b: 90 }, legend: { orientation: "h", y: -0.25 } };
 	return Plotly.newPlot(div, traces, layout, { responsive: true });
 }

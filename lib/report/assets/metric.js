@@ -95,13 +95,11 @@ function ccdfTraces(rep, m) {
 
 // The CCDF's share on a log axis; its x linear or logarithmic by a button.
 function ccdfLayout(m) {
-	var axis = function (type) { return [{ "xaxis.type": type }]; };
+	var menu = scaleButtons("xaxis", "linear");
+
+	menu[0].buttons.forEach(function (b) { b.label += " x"; });
 	return { title: { text: m.name + " percentiles (CCDF)" }, xaxis: axisTitle(m.name, m.unit),
-		 yaxis: { title: { text: "share of datapoints >= x" }, type: "log", exponentformat: "power" },
-		 updatemenus: [{ type: "buttons", direction: "left", showactive: true, active: 0,
-				 x: 0.55, xanchor: "center", y: 1, yanchor: "bottom", pad: { b: 4 }, font: { size: 10 },
-				 buttons: [{ label: "linear x", method: "relayout", args: axis("linear") },
-					   { label: "log x", method: "relayout", args: axis("log") }] }] };
+		 yaxis: logAxis("share of datapoints >= x"), updatemenus: menu };
 }
 
 // What the metric is, as its source measured it (the texts of

@@ -168,6 +168,27 @@ function axisTitle(name, unit) {
 	return { title: { text: name + (unit ? " (" + unit + ")" : "") } };
 }
 
+// A log axis labelled in powers of ten, as every log axis of the report
+// (10^3, not 1000 beside 10^-3 on the next plot), at most 8 of them.
+function logAxis(title) {
+	return { title: { text: title }, type: "log", nticks: 8, exponentformat: "power" };
+}
+
+// Buttons switching axis `ax` ("xaxis", "yaxis") between log and linear,
+// `first` shown first.
+function scaleButtons(ax, first) {
+	var to = function (type) {
+		var a = {};
+		a[ax + ".type"] = type;
+		return [a];
+	};
+	var b = { log: { label: "log", method: "relayout", args: to("log") },
+		  linear: { label: "linear", method: "relayout", args: to("linear") } };
+	return [{ type: "buttons", direction: "left", showactive: true, active: 0,
+		  x: 0.55, xanchor: "center", y: 1, yanchor: "bottom", pad: { b: 4 }, font: { size: 10 },
+		  buttons: first === "log" ? [b.log, b.linear] : [b.linear, b.log] }];
+}
+
 // wfw.all (index.html#all): every tab and plot, in view or not (tests).
 var wfw = { rep: null, names: [], drawn: [], left: 0, all: false, observer: null,
 	    queue: [], ticking: false, nplots: 0, ndrawn: 0, first: -1, firstDone: false };

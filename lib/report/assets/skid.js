@@ -74,15 +74,11 @@ function skidPlot(rep, views, key, unit, plots) {
 			traces.push(skidTrace(l[key], name, skidColor(rep, v.ri, li, l.name), unit));
 		});
 	});
-	var axis = function (type) { return [{ "yaxis.type": type }]; };
 	var lay = { title: { text: "Skid along the runway (" + unit + ")" },
-		    xaxis: axisTitle(key === "skid" ? "Skid" : "SkidBytes", unit), yaxis: { title: { text: "samples" }, type: "log" },
+		    xaxis: axisTitle(key === "skid" ? "Skid" : "SkidBytes", unit), yaxis: logAxis("samples"),
 		    shapes: [{ type: "line", xref: "x", yref: "paper", x0: 0, x1: 0, y0: 0, y1: 1,
 			       line: { color: "#7f7f7f", width: 1, dash: "dot" } }],
-		    updatemenus: [{ type: "buttons", direction: "left", showactive: true, active: 0,
-				    x: 0.55, xanchor: "center", y: 1, yanchor: "bottom", pad: { b: 4 }, font: { size: 10 },
-				    buttons: [{ label: "log", method: "relayout", args: axis("log") },
-					      { label: "linear", method: "relayout", args: axis("linear") }] }] };
+		    updatemenus: scaleButtons("yaxis", "log") };
 	return plot(d, traces, lay);
 }
 
