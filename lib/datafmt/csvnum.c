@@ -93,35 +93,72 @@ int wfw_csvnum_classify(const char *s, size_t n, int *dec)
 	return slow_double(s, n, &d) ? WFW_NUM_NO : WFW_NUM_OTHER;
 }
 
+/* 5^k for k <= 27: every one below 2^63. */
+static const uint64_t pow5[28] = {
+	1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL,
+	390625ULL, 1953125ULL, 9765625ULL, 48828125ULL, 244140625ULL,
+	1220703125ULL, 6103515625ULL, 30517578125ULL, 152587890625ULL,
+	762939453125ULL, 3814697265625ULL, 19073486328125ULL,
+	95367431640625ULL, 476837158203125ULL, 2384185791015625ULL,
+	11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
+	1490116119384765625ULL, 7450580596923828125ULL,
+};
+
+/*
+ * n / d with its remainder, for n < d * 2^64 (the quotient fits 64 bits):
+ * one divq on x86-64, where the compiler would call a 128-bit division
+ * routine several times slower.
+ */
+static inline uint64_t div128_64(unsigned __int128 n, uint64_t d, uint64_t *r)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	uint64_t q, rem;
+
+	__asm__("divq %4" : "=a"(q), "=d"(rem)
+		: "a"((uint64_t)n), "d"((uint64_t)(n >> 64)), "rm"(d));
+	*r = rem;
+	return q;
+#else
+	*r = (uint64_t)(n % d);
+	return (uint64_t)(n / d);
+#endif
+}
+
+/* 2^e for a normal e, exactly. */
+static inline double pow2(int e)
+{
+	uint64_t bits = (uint64_t)(e + 1023) << 52;
+	double v;
+
+	memcpy(&v, &bits, sizeof(v));
+	return v;
+}
+
 /*
  * m / 10^k correctly rounded (to nearest, ties to even), for any 64-bit m
- * and k <= 27: m / 10^k = (m / 5^k) * 2^-k, and m * 2^t / 5^k in 128-bit
- * integers with its remainder gives the 53 mantissa bits, the rounding bit
- * and the sticky bit exactly.
+ * and k <= 27: m / 10^k = (m / 5^k) * 2^-k. m is shifted left by t so that
+ * the quotient q = (m << t) / 5^k lands in [2^62, 2^64): 63 or 64 bits,
+ * enough for the 53 mantissa bits, the rounding bit, and (with the
+ * remainder) the sticky bit. The result, at least 2^-141, is normal.
  */
 double wfw_div_pow10(uint64_t m, int k)
 {
-	unsigned __int128 n, q, r, d = 1;
-	uint64_t mant;
+	uint64_t d, q, r, mant;
 	int t, len, sticky, rb;
 
 	if (!m)
 		return 0.0;
-	for (int j = 0; j < k; j++)
-		d *= 5;
-	t = 127 - (64 - __builtin_clzll(m));	/* m << t < 2^127 */
-	n = (unsigned __int128)m << t;
-	q = n / d;
-	r = n % d;
-	len = (q >> 64) ? 128 - __builtin_clzll((uint64_t)(q >> 64))
-			: 64 - __builtin_clzll((uint64_t)q);
-	mant = (uint64_t)(q >> (len - 54));
-	sticky = r != 0 || (q & (((unsigned __int128)1 << (len - 54)) - 1)) != 0;
+	d = pow5[k];
+	t = 63 + (64 - __builtin_clzll(d)) - (64 - __builtin_clzll(m));
+	q = div128_64((unsigned __int128)m << t, d, &r);
+	len = 64 - __builtin_clzll(q);
+	mant = q >> (len - 54);
+	sticky = r != 0 || (q & ((1ULL << (len - 54)) - 1)) != 0;
 	rb = (int)(mant & 1);
 	mant >>= 1;
 	if (rb && (sticky || (mant & 1)))
 		mant++;
-	return ldexp((double)mant, len - 53 - t - k);
+	return (double)mant * pow2(len - 53 - t - k);
 }
 
 struct decimal {

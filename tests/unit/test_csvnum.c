@@ -248,6 +248,29 @@ static void test_div_pow10(void)
 	}
 }
 
+/* Random m of every length against strtod, for every k: rounding ties included by chance. */
+static void test_div_pow10_random(void)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	unsigned bad = 0;
+	char text[64];
+
+	for (int i = 0; i < 100000; i++) {
+		uint64_t m;
+		int k = i % 28;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		m = x >> (i / 28 % 64);
+		snprintf(text, sizeof(text), "%llue-%d", (unsigned long long)m, k);
+		if (!same_double(wfw_div_pow10(m, k), strtod(text, NULL)) && bad++ < 5)
+			printf("\n  %s: %.17g, strtod %.17g", text, wfw_div_pow10(m, k),
+			       strtod(text, NULL));
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -258,6 +281,7 @@ int main(void)
 	CU_add_test(s, "FLOAT fields at the paths' limits", test_float_edges);
 	CU_add_test(s, "INT fields at the paths' limits", test_int_edges);
 	CU_add_test(s, "m / 10^k at the 64-bit limits", test_div_pow10);
+	CU_add_test(s, "m / 10^k, random m of every length", test_div_pow10_random);
 	CU_add_test(s, "two cells at a time against one at a time", test_pair_edges);
 	return tu_run();
 }
