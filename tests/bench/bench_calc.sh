@@ -9,6 +9,8 @@
 # issue 32's: calc within 3x `cat` of the CSV (6x with -j 1), by wall and CPU.
 # Files in the page cache of ${TMPDIR:-/tmp} (not tmpfs: on some VMs its
 # read() is slow enough to make `cat` a false limit).
+# Also the same rows as wult itself writes them (gen_datapoints -w: latencies
+# as floats of 16-17 digits), and calc's stages apart (bench_floor).
 # Usage: bench_calc.sh BUILDDIR [ROWS]   (needs /usr/bin/time, python3-pandas)
 set -e
 B=${1:?usage: bench_calc.sh BUILDDIR [ROWS]}
@@ -24,7 +26,12 @@ if ! /usr/bin/python3 -c 'import pandas' 2>/dev/null; then
 fi
 echo "generating $ROWS rows (csv + binary twin) in $DIR ..."
 "$B/tests/bench/gen_datapoints" "$ROWS" "$DIR"
-ls -l "$DIR"
+# The same rows with the latencies as wult itself writes them (floats of
+# 16-17 digits, 84.24659549922058): the file calc reads from a wult run.
+mkdir "$DIR/wult"
+"$B/tests/bench/gen_datapoints" -w "$ROWS" "$DIR/wult"
+rm "$DIR/wult/datapoints.wfb"
+ls -l "$DIR" "$DIR/wult"
 
 # run NAME CMD...: wall seconds and peak RSS (KiB) via /usr/bin/time
 run() {
@@ -37,14 +44,14 @@ run() {
 
 : >"$DIR/results"
 sync	# the new files written back first: writeback would compete with the runs
-cat "$DIR/datapoints.csv" "$DIR/datapoints.wfb" >/dev/null	# page cache hot
+cat "$DIR/datapoints.csv" "$DIR/datapoints.wfb" "$DIR/wult/datapoints.csv" >/dev/null	# page cache hot
 # `cat`, the limit: best of 3 (one slow read must not flatter calc), into
 # /dev/null: run() keeps stdout in a file, and writing the 800 MB there
 # made cat 4-5x slower.
-for x in csv bin; do
+for x in csv bin wult; do
+	case $x in csv) f=datapoints.csv ;; bin) f=datapoints.wfb ;; wult) f=wult/datapoints.csv ;; esac
 	for i in 1 2 3; do
-		run cat_$x sh -c 'exec cat "$1" >/dev/null' cat \
-			"$DIR/datapoints.$(test $x = csv && echo csv || echo wfb)"
+		run cat_$x sh -c 'exec cat "$1" >/dev/null' cat "$DIR/$f"
 	done
 	sort -k2,2n -o "$DIR/cat" "$DIR/results"
 	grep -v "^cat_$x " "$DIR/results" >"$DIR/rest" || true
@@ -61,6 +68,7 @@ for i in 1 2 3 4 5; do
 	run calc_csv_c $CALC -c "$DIR/datapoints.csv"
 	run calc_csv_j1 $CALC -j 1 "$DIR/datapoints.csv"
 	run calc_bin $CALC "$DIR/datapoints.wfb"
+	run calc_wult $CALC "$DIR/wult/datapoints.csv"
 done
 sort -k2,2n "$DIR/results" | awk '!seen[$1]++' >>"$DIR/once"
 mv "$DIR/once" "$DIR/results"
@@ -75,7 +83,7 @@ awk -v rows="$ROWS" '
 	{ t[$1] = $2; m[$1] = $3; cpu[$1] = $4 }
 	END {
 		printf "%-12s %10s %12s %10s %10s %8s %10s\n", "tool", "seconds", "rows/s", "peak MiB", "vs pandas", "CPU s", "CPU ratio"
-		n = split("pandas_csv calc_csv calc_csv_c calc_csv_j1 calc_bin cat_csv cat_bin", k, " ")
+		n = split("pandas_csv calc_csv calc_csv_c calc_csv_j1 calc_bin calc_wult cat_csv cat_bin cat_wult", k, " ")
 		for (i = 1; i <= n; i++) {
 			s = t[k[i]] > 0 ? t[k[i]] : 0.01
 			c = cpu[k[i]] > 0 ? cpu[k[i]] : 0.01
@@ -99,6 +107,9 @@ awk -v rows="$ROWS" '
 			vs(t, "calc_csv", "cat_csv", 3), vs(cpu, "calc_csv", "cat_csv", 3),
 			vs(t, "calc_csv_j1", "cat_csv", 6), vs(cpu, "calc_csv_j1", "cat_csv", 6),
 			vs(t, "calc_bin", "cat_bin", 1.5), vs(cpu, "calc_bin", "cat_bin", 1.5)
+		printf "wult'"'"'s own floats (calc_wult, latencies of 16-17 digits): %s cat of that file (CPU %s), %.2fx calc_csv'"'"'s CPU\n",
+			vs(t, "calc_wult", "cat_wult", 3), vs(cpu, "calc_wult", "cat_wult", 3),
+			cpu["calc_wult"] / (cpu["calc_csv"] > 0 ? cpu["calc_csv"] : 0.01)
 	}' "$DIR/results"
 # Why the goals against cat are missed: calc's stages apart, one thread
 # (bench_floor.c). The statistics alone cost what they cost whatever the
@@ -113,7 +124,7 @@ awk -v ncpu="$(nproc)" '
 	/^statistics/ { st[FILENAME ~ /csv$/ ? "csv" : "bin"] = $5 }
 	END {
 		for (x in st) {
-			budget = (x == "csv" ? 3 : 1.5) * t["cat_" x] * ncpu
+			budget = (x == "csv" ? 3 : 1.5) * (t["cat_" x] > 0 ? t["cat_" x] : 0.01) * ncpu
 			printf "the statistics alone of the %s file: %.2f CPU s; its goal allows %.2f CPU s for everything (%sx cat wall x %d CPUs): %s\n",
 				x, st[x], budget, x == "csv" ? "3" : "1.5", ncpu,
 				st[x] <= budget ? "within it" : sprintf("%.1fx over before any reading", st[x] / budget)

@@ -3,12 +3,15 @@
  * Write synthetic wult-like datapoints (random, not measured: for
  * benchmarks only) as OUTDIR/datapoints.csv and its binary twin
  * OUTDIR/datapoints.wfb, through the same writers as the csv and binary
- * sinks (gen_write.c). Usage: gen_datapoints ROWS OUTDIR
+ * sinks (gen_write.c). Usage: gen_datapoints [-w] ROWS OUTDIR
+ * -w: the three latencies as wult itself writes them, floats of 16-17
+ * significant digits (84.24659549922058), not fixed 3-decimal numbers.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <wultfw/plugin.h>
 
@@ -34,6 +37,10 @@ static const struct wultfw_column cols[] = {
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 static const struct wultfw_schema schema = { NCOLS, cols };
+
+/* The same with wult's own float latencies (-w). */
+static struct wultfw_column wcols[NCOLS];
+static const struct wultfw_schema wschema = { NCOLS, wcols };
 
 /* One wult-like row. */
 static void row(union wultfw_cell *c, uint64_t *seed)
@@ -61,11 +68,31 @@ static void row(union wultfw_cell *c, uint64_t *seed)
 	c[13].i = (int64_t)((y >> 60) == 0);
 }
 
+/* row() with its latencies in us as floats: random below the ns, as measured. */
+static void wult_row(union wultfw_cell *c, uint64_t *seed)
+{
+	row(c, seed);
+	for (int i = 0; i < 3; i++) {
+		double below_ns = (double)(wultfw_rand64(seed) >> 11) * 0x1p-53 * 1e-3;
+
+		c[i].f = (double)c[i].i / 1000.0 + below_ns;
+	}
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: gen_datapoints ROWS OUTDIR\n");
+	int wult = argc == 4 && !strcmp(argv[1], "-w");
+
+	if (argc != 3 + wult) {
+		fprintf(stderr, "usage: gen_datapoints [-w] ROWS OUTDIR\n");
 		return 2;
 	}
-	return gen_write(strtoull(argv[1], NULL, 10), argv[2], &schema, row, 42);
+	if (!wult)
+		return gen_write(strtoull(argv[1], NULL, 10), argv[2], &schema, row, 42);
+	memcpy(wcols, cols, sizeof(cols));
+	for (int i = 0; i < 3; i++) {
+		wcols[i].type = WULTFW_COL_FLOAT;
+		wcols[i].divisor = 0;
+	}
+	return gen_write(strtoull(argv[2], NULL, 10), argv[3], &wschema, wult_row, 42);
 }

@@ -28,6 +28,13 @@ mkdir gen
 expect_status 0 $? "gen_datapoints: 1000 rows"
 [ "$(wc -l <gen/datapoints.csv)" = 1001 ] && ok "gen_datapoints: 1000 rows and a header" ||
 	fail "gen_datapoints: $(wc -l <gen/datapoints.csv) lines in datapoints.csv"
+mkdir genw
+"$B/gen_datapoints" -w 1000 "$work/genw" >genw.out 2>&1
+expect_status 0 $? "gen_datapoints -w: 1000 rows with wult's floats"
+"$WULTFW" calc genw/datapoints.csv >genw.calc 2>&1
+expect_status 0 $? "gen_datapoints -w: calc reads it"
+grep -q '^[0-9]*\.[0-9]\{12,\},' genw/datapoints.csv && ok "gen_datapoints -w: latencies of wult's length" ||
+	fail "gen_datapoints -w: no latency of 12 decimals or more: $(sed -n 2p genw/datapoints.csv)"
 for f in csv wfb; do
 	"$B/bench_floor" "gen/datapoints.$f" >floor.$f 2>&1
 	expect_status 0 $? "bench_floor: gen_datapoints' $f file"
