@@ -219,11 +219,31 @@ static int select_nums(struct calc_result *r, struct wfw_col_batch *b, uint32_t 
 					 may_nan, sums, k);
 }
 
+/*
+ * Grouped statistics gather a column said to hold no NaN with its
+ * extremes and sum on the way, not with a test of every value and
+ * another pass at the flush: a CSV reader does not look, so calc looks
+ * here (calc -c of a CSV file, 3 M rows: 12.6% -> 9.0% more instructions
+ * than calc; the look costs some 2 instructions a value).
+ */
+static void look_for_nans(const struct calc_result *r, struct wfw_col_batch *b)
+{
+	const struct wultfw_schema *sc = wfw_reader_schema(r->rd);
+
+	if (r->set.gcol < 0 || !b->numbers)
+		return;
+	for (size_t c = 0; c < b->ncols; c++)
+		if (b->col[c] && b->may_nan[c] && (int)c != r->set.gcol &&
+		    sc->cols[c].type != WULTFW_COL_ENUM && wfw_statset_reads(&r->set, c))
+			b->may_nan[c] = !wfw_nums_all_ok(b->col[c], b->rows);
+}
+
 /* A batch of columns into the statistics, through the selection if any. */
 static int add_cols(struct calc_result *r, struct wfw_col_batch *b, uint32_t *keep,
 		    struct wfw_run_sums *sums, bool *may_nan)
 {
 	if (!keep) {
+		look_for_nans(r, b);
 		r->sel.kept += b->rows;
 		return wfw_statset_add_nums_sums(&r->set, (const union wultfw_cell *const *)b->col,
 						 b->may_nan, b->sums, b->rows);

@@ -89,3 +89,11 @@ tests_unit_test_csvfmt_blk_SOURCES = tests/unit/test_csvfmt_blk.c
 tests_unit_test_csvfmt_blk_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 tests_unit_test_csvfmt_blk_LDADD = lib/datafmt/libwfw_datafmt.la $(CSV_LIBS) $(CUNIT_LIBS)
 endif
+# A binary block's chunks read in pieces: copied, or the buffer handed over.
+if HAVE_CUNIT
+check_PROGRAMS += tests/unit/test_read_chunks
+TESTS += tests/unit/test_read_chunks
+tests_unit_test_read_chunks_SOURCES = tests/unit/test_read_chunks.c
+tests_unit_test_read_chunks_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+tests_unit_test_read_chunks_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CSV_LIBS) $(CUNIT_LIBS)
+endif

@@ -187,9 +187,11 @@ struct wfw_blk_col;
  * Binary version 2 only (wfw_reader_native_cols()): the next rows as the
  * current block's column chunks (binblock.h), to format them without
  * decoding: up to max rows from row *first of the block, whose payload is
- * copied into *buf (*cap bytes, grown as needed) with cols[ncols]
- * pointing into it. Returns the rows (0 at the end), or a negative errno
- * as wfw_reader_read() does; the rows count as read.
+ * copied into *buf (*cap bytes, grown as needed by realloc()) with
+ * cols[ncols] pointing into it; when they are the block's last rows the
+ * reader hands its own buffer over instead and keeps *buf (NULL or from
+ * malloc()) for the next block. Returns the rows (0 at the end), or a
+ * negative errno as wfw_reader_read() does; the rows count as read.
  */
 long wfw_reader_read_chunks(struct wfw_reader *r, size_t max,
 			    unsigned char **buf, size_t *cap,

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "stats/stagemms.h"
+#include "stats/stats.h"
 
 void wfw_stage_mms_start(struct wfw_stage_mms *g)
 {
@@ -177,3 +178,31 @@ bool wfw_int_nums_sums(union wultfw_cell *col, const uint32_t *keep, size_t k,
 	return true;
 }
 #endif
+
+#ifdef __SSE2__
+/* Lanes of v beyond lim in magnitude, or NaN. */
+static inline __m128d out_of_range(__m128d v, __m128d mag, __m128d lim)
+{
+	return _mm_cmpnle_pd(_mm_and_pd(v, mag), lim);
+}
+#endif
+
+bool wfw_nums_all_ok(const union wultfw_cell *col, size_t n)
+{
+	size_t i = 0;
+	bool bad = false;
+#ifdef __SSE2__
+	const __m128d mag = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+	const __m128d lim = _mm_set1_pd(WFW_VALUE_MAX);
+	__m128d a = _mm_setzero_pd(), b = _mm_setzero_pd();
+
+	for (; i + 4 <= n; i += 4) {	/* two chains: fewer waits */
+		a = _mm_or_pd(a, out_of_range(_mm_loadu_pd(&col[i].f), mag, lim));
+		b = _mm_or_pd(b, out_of_range(_mm_loadu_pd(&col[i + 2].f), mag, lim));
+	}
+	bad = _mm_movemask_pd(_mm_or_pd(a, b)) != 0;
+#endif
+	for (; i < n; i++)
+		bad |= !wfw_value_ok(col[i].f);
+	return !bad;
+}

@@ -52,12 +52,11 @@ bool wfw_int_nums_sums(union wultfw_cell *col, const uint32_t *keep, size_t k,
 		       struct wfw_run_sums *s);
 
 /*
- * Cells keep[i] (keep NULL: i), i < k, of an INT column moved to [0, k)
- * in place (keep[i] >= i), as the numbers statistics take (cell.f =
- * (double)cell.i, an empty cell the empty NaN). Returns true and their
- * wfw_min_max_sum() from INFINITY, -INFINITY in *s when none was empty.
+ * Whether statistics take every one of the n numbers col[i].f
+ * (wfw_value_ok(): no NaN, empty cell, infinity or value beyond FLT_MAX):
+ * a column said so is gathered by group with its extremes and sum on the
+ * way (calc -c of a CSV file, whose reader does not look).
  */
-bool wfw_int_nums_sums(union wultfw_cell *col, const uint32_t *keep, size_t k,
-		       struct wfw_run_sums *s);
+bool wfw_nums_all_ok(const union wultfw_cell *col, size_t n);
 
 #endif

@@ -5,7 +5,8 @@
  * whole stage bit for bit (the moments calc prints depend on it), and
  * flushing through wfw_acc_flush_known() leaves an accumulator as
  * wfw_acc_flush() does; INT cells made numbers in place (calc
- * --include of a binary file) give the same numbers and sums.
+ * --include of a binary file) give the same numbers and sums; a column
+ * with any value statistics leave out is told from one without.
  */
 #include "config.h"
 
@@ -178,6 +179,35 @@ static void test_int_nums(void)
 		one_int_column(1 + next64() % STAGE, i & 1, i & 2);
 }
 
+/*
+ * wfw_nums_all_ok() is wfw_value_ok() of every cell: each value statistics
+ * leave out, alone at every place of every length up to 11 (both vector
+ * chains and the tail), among values they take, the edges included.
+ */
+static void test_all_ok(void)
+{
+	const union wultfw_cell empty = { .i = WULTFW_FLOAT_EMPTY_BITS };
+	const double good[] = { 0.0, -0.0, 1e-310, -1e-310, WFW_VALUE_MAX, -WFW_VALUE_MAX,
+				1.5, -123456.789 };
+	const double bad[] = { NAN, -NAN, empty.f, INFINITY, -INFINITY,
+			       nextafter(WFW_VALUE_MAX, INFINITY),
+			       -nextafter(WFW_VALUE_MAX, INFINITY), 1e300 };
+	union wultfw_cell col[11] = { { 0 } };
+
+	for (size_t n = 0; n <= 11; n++) {
+		for (size_t i = 0; i < n; i++)
+			col[i].f = good[(i + n) % 8];
+		CU_ASSERT(wfw_nums_all_ok(col, n));
+		for (size_t at = 0; at < n; at++) {
+			for (size_t b = 0; b < 8; b++) {
+				col[at].f = bad[b];
+				CU_ASSERT(!wfw_nums_all_ok(col, n));
+			}
+			col[at].f = good[(at + n) % 8];
+		}
+	}
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -189,6 +219,7 @@ int main(void)
 	CU_add_test(s, "pieces give wfw_min_max_sum() bit for bit", test_pieces);
 	CU_add_test(s, "flush with known sums equals flush", test_flush_known);
 	CU_add_test(s, "INT cells to numbers in place, with their sums", test_int_nums);
+	CU_add_test(s, "all numbers statistics take: each one left out found", test_all_ok);
 	CU_basic_set_mode(CU_BRM_VERBOSE);
 	CU_basic_run_tests();
 	fails = CU_get_number_of_failures();
