@@ -224,6 +224,17 @@ int wfw_csvnum_parse_double(const char *s, size_t n, double *out)
 	return 0;
 }
 
+#ifdef __SSE2__
+const struct wfw_vconst wfw_vk = {
+	.zero = { 0x3030303030303030LL, 0x3030303030303030LL },
+	.nine = { 0x0909090909090909LL, 0x0909090909090909LL },
+	.quote = { 0x2222222222222222LL, 0x2222222222222222LL },
+	.tens = { 0x0a010a010a010a01LL, 0x0a010a010a010a01LL },
+	.hundreds = { 0x0001006400010064LL, 0x0001006400010064LL },
+	.tenk = { 0x0001271000012710LL, 0x0001271000012710LL },
+};
+#endif
+
 const uint64_t wfw_keep_bytes[9] = {
 	0, 0xff, 0xffff, 0xffffff, 0xffffffffULL, 0xffffffffffULL,
 	0xffffffffffffULL, 0xffffffffffffffULL, ~0ULL,

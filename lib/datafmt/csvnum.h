@@ -154,13 +154,26 @@ static inline int wfw_field_delim(char c)
 	return c == ',' || c == '\n' || c == '\r';
 }
 
+#ifdef __SSE2__
+/*
+ * The cell loops' vector constants, read from memory (csvnum.c): in a
+ * function built for AVX2, GCC 12 makes each _mm_set1_*() from a general
+ * register again at every use, three instructions where a load is none.
+ */
+struct wfw_vconst {
+	__m128i zero, nine, quote;	/* '0', 9, '"' in every byte */
+	__m128i tens, hundreds, tenk;	/* wfw_pair_div()'s multipliers */
+};
+extern const struct wfw_vconst wfw_vk __attribute__((visibility("hidden")));
+#endif
+
 /* Bit i set when p[i] is a decimal digit, i < 16. */
 static inline unsigned wfw_digits16(const char *p)
 {
 #ifdef __SSE2__
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i t = _mm_sub_epi8(x, _mm_set1_epi8('0'));
-	__m128i d = _mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t);
+	__m128i t = _mm_sub_epi8(x, wfw_vk.zero);
+	__m128i d = _mm_cmpeq_epi8(_mm_min_epu8(t, wfw_vk.nine), t);
 
 	return (unsigned)_mm_movemask_epi8(d);
 #else
@@ -388,11 +401,11 @@ wfw_pair_div(uint64_t wa, uint64_t wb, double da, double db, double *a, double *
 	__m128d v;
 
 	/* Digit pairs in 16-bit lanes (the first the low byte): 10 d0 + d1. */
-	x = _mm_srli_epi16(_mm_mullo_epi16(x, _mm_set1_epi16(10 * 256 + 1)), 8);
+	x = _mm_srli_epi16(_mm_mullo_epi16(x, wfw_vk.tens), 8);
 	/* Pairs of pairs in 32-bit lanes: 100 p0 + p1. */
-	x = _mm_madd_epi16(x, _mm_set1_epi32(1 << 16 | 100));
+	x = _mm_madd_epi16(x, wfw_vk.hundreds);
 	/* Each word's two halves (below 10^4: they pack to 16 bits exactly). */
-	x = _mm_madd_epi16(_mm_packs_epi32(x, x), _mm_set1_epi32(1 << 16 | 10000));
+	x = _mm_madd_epi16(_mm_packs_epi32(x, x), wfw_vk.tenk);
 	v = _mm_div_pd(_mm_cvtepi32_pd(x), _mm_set_pd(db, da));
 	_mm_storel_pd(a, v);
 	_mm_storeh_pd(b, v);
@@ -429,7 +442,7 @@ static inline int wfw_quote16(const char *p, int n)
 #ifdef __SSE2__
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
 
-	return (_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('"'))) &
+	return (_mm_movemask_epi8(_mm_cmpeq_epi8(x, wfw_vk.quote)) &
 		((1 << n) - 1)) != 0;
 #else
 	return memchr(p, '"', (size_t)n) != NULL;

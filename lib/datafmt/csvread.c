@@ -17,6 +17,7 @@
 
 #include "datafmt/csvnum.h"
 #include "datafmt/csvtok.h"
+#include "datafmt/csvwin.h"
 #include "datafmt/enumtab.h"
 #include "datafmt/le.h"
 #include "datafmt/percpu.h"
@@ -47,34 +48,6 @@ struct colstate {
 	int want_dec;
 };
 
-/* A column read_cols was not asked for: its cells are only delimited. */
-#define WIN_SKIP	(-1)
-/* An INT column read_cols wants as doubles (wfw_col_batch.numbers). */
-#define WIN_INT_NUM	(-2)
-/* A text column read_cols was not asked for: see plan_type(). */
-#define WIN_WORDS	(-3)
-
-/* What the window path needs of a column, beside the row loop. */
-struct wincol {
-	int type, dec;
-	bool pair;	/* this and the next cell may go through win_pair() */
-	struct wfw_fixed fx;	/* the layout win_pair() takes */
-	double div;	/* what win_pair() divides the digits by */
-	const struct wfw_enum_tab *et;
-	uintptr_t off;	/* a row's cell is at its address + off (cell_at()) */
-};
-
-/*
- * Where cell c of a row goes: a row of a row batch is at `at` with cells
- * at offsets 0, 8, ...; a row of a column batch is at its index times 8,
- * each column's cells at its array's address.
- */
-static inline union wultfw_cell *cell_at(const struct wincol *plan, uintptr_t at,
-					 size_t c)
-{
-	return (union wultfw_cell *)(at + plan[c].off);
-}
-
 struct csv_reader {
 	struct wfw_reader base;
 	struct wfw_csvtok tok;	/* map, position, line, fields */
@@ -83,6 +56,7 @@ struct csv_reader {
 	size_t page;
 	struct wincol *plan;	/* the window path's view of the columns */
 	bool pairs;		/* some plan[c].pair is set */
+	const struct wfw_win_rows *rows;	/* the SIMD level (csvwin.h) */
 	uintptr_t row_win_end;	/* a window path row starts at or below this */
 	struct wultfw_column *cols;
 	struct colstate *cs;
@@ -268,6 +242,7 @@ static void plan_columns(struct csv_reader *r)
 			/* read_cols sets its columns' before each batch */
 			.off = r->want ? r->plan[c].off : c * sizeof(union wultfw_cell) };
 	r->pairs = plan_pairs(r->plan, r->base.schema.ncols);
+	r->rows = wfw_win_rows();
 }
 
 /* Column types from what the learning rows showed. */
@@ -501,158 +476,11 @@ static const char *field(struct csv_reader *r, size_t c, const char *p,
 	return *ret ? NULL : q;
 }
 
-/* ---- the window path: rows of short cells, no call per cell ---- */
-
 /*
- * A cell of the window path is at most 16 bytes; a row of them (17 bytes a
- * cell with its delimiter) is scanned 64 bytes at a time from its start.
- */
-#define WIN_CELL_MAX	17
-#define WIN_ROW_SLACK	(64 + WFW_CSV_WIN)
-
-/* Not how a number strtod() reads can start ("inf", "nan" aside)? */
-static inline int wfw_word_start(char ch)
-{
-	unsigned char c = (unsigned char)(ch | 0x20);	/* lower case */
-
-	return c >= 'a' && c <= 'z' && c != 'i' && c != 'n';
-}
-
-/* A known name of a text column, p[0..n) with n < 16: 0, or -1. */
-static inline __attribute__((always_inline)) int
-win_name(const struct wfw_enum_tab *et, const char *p, int n,
-	 union wultfw_cell *cell)
-{
-	uint64_t w0 = wfw_get64((const unsigned char *)p), w1 = 0;
-
-	if (!n || wfw_quote16(p, n))
-		return -1;
-	if (n > 8)
-		w1 = wfw_get64((const unsigned char *)p + 8) & wfw_keep_bytes[n - 8];
-	else
-		w0 &= wfw_keep_bytes[n];
-	cell->i = wfw_enum_find_words(et, w0, w1, (size_t)n);
-	return cell->i >= 0 ? 0 : -1;
-}
-
-/*
- * The common cell (a short number of the column's type, a known name)
- * p[0..n), n <= 16, with p[0..WFW_CSV_WIN) readable: 0, or -1: field().
- */
-static inline __attribute__((always_inline)) int
-win_field(const struct wincol *w, const char *p, int n, union wultfw_cell *cell,
-	  bool *odd)
-{
-	switch (w->type) {
-	case WULTFW_COL_INT:
-		return wfw_len_canon(p, n, w->dec, &cell->i);
-	case WIN_INT_NUM:
-		if (wfw_len_canon(p, n, w->dec, &cell->i))
-			return -1;
-		cell->f = (double)cell->i;	/* never the empty cell here */
-		return 0;
-	case WULTFW_COL_FLOAT:
-		if (odd)	/* a constant: see win_cells() */
-			return wfw_len_double_odd(p, n, &cell->f, odd);
-		return wfw_len_double(p, n, &cell->f);
-	case WIN_SKIP:	/* a quote: the tokeniser finds where it ends */
-		return wfw_quote16(p, n) ? -1 : 0;
-	case WIN_WORDS:
-		if (n && wfw_word_start(*p) && !wfw_quote16(p, n))
-			return 0;
-		return win_name(w->et, p, n, cell);
-	default:
-		return win_name(w->et, p, n, cell);
-	}
-}
-
-/*
- * Cells c and c + 1, at p up to q and from q + 1 up to q2 (delimiters),
- * both the common d+.ddd of their columns: converted two at a time
- * (csvnum.h); returns q2, or NULL: leave them to win_field().
- */
-static inline __attribute__((always_inline)) const char *
-win_pair(const struct wincol *plan, size_t c, size_t nc, const char *p,
-	 const char *q, const char *q2, uintptr_t at)
-{
-	const struct wincol *a = &plan[c], *b = a + 1;
-	uint64_t wa, wb;
-
-	if (*q != ',' || (*q2 != ',' && c + 2 < nc) ||
-	    wfw_fixed_word(p, (size_t)(q - p), &a->fx, &wa) ||
-	    wfw_fixed_word(q + 1, (size_t)(q2 - q - 1), &b->fx, &wb))
-		return NULL;
-	wfw_pair_div(wa, wb, a->div, b->div, &cell_at(plan, at, c)->f,
-		     &cell_at(plan, at, c + 1)->f);
-	return q2;
-}
-
-/*
- * Cells c.. of a row, from *pp, through the window path, up to the first it
- * does not take; returns how many it took and leaves *pp where the next
- * cell starts, or (all of them) at the end of the last one. Where cells
- * end comes from a mask of delimiters, so each cell is converted without
- * waiting for the one before. The caller sees that
- * *pp + WIN_CELL_MAX * nc + WIN_ROW_SLACK is inside the file.
- */
-static inline __attribute__((always_inline)) size_t
-win_row(const struct wincol *plan, size_t c, size_t nc, const char **pp,
-	uintptr_t at, bool *odd, bool pairs)
-{
-	const char *p = *pp, *base = p, *q, *q2;
-	uint64_t m = wfw_delims64(base);
-
-	for (; c < nc; c++) {
-		while (!m) {
-			base += 64;
-			if (base > p + 16)
-				goto out;	/* a cell longer than 16 bytes */
-			m = wfw_delims64(base);
-		}
-		q = base + __builtin_ctzll(m);
-		m &= m - 1;
-		if (pairs && plan[c].pair && m &&
-		    (q2 = win_pair(plan, c, nc, p, q, base + __builtin_ctzll(m), at))) {
-			m &= m - 1;
-			p = q2 + 1;
-			c++;
-			continue;
-		}
-		if (q - p > 16 || win_field(&plan[c], p, (int)(q - p), cell_at(plan, at, c), odd) ||
-		    (*q != ',' && c + 1 < nc))
-			break;
-		p = q + 1;
-	}
-out:
-	*pp = c == nc ? p - 1 : p;
-	return c;
-}
-
-static __attribute__((noinline)) size_t
-win_row_fast(const struct wincol *plan, size_t c, size_t nc, const char **pp,
-	     uintptr_t at)
-{
-	return win_row(plan, c, nc, pp, at, NULL, false);
-}
-
-static __attribute__((noinline)) size_t
-win_row_pairs(const struct wincol *plan, size_t c, size_t nc, const char **pp,
-	      uintptr_t at)
-{
-	return win_row(plan, c, nc, pp, at, NULL, true);
-}
-
-static __attribute__((noinline)) size_t
-win_row_odd(const struct wincol *plan, size_t c, size_t nc, const char **pp,
-	    uintptr_t at, bool *odd)
-{
-	return win_row(plan, c, nc, pp, at, odd, false);
-}
-
-/*
- * win_row(), noting odd FLOAT fields only when row texts are wanted (each
- * FLOAT judged: one at a time then), two cells at a time where the plan
- * has neighbours win_pair() takes.
+ * The window path (csvwin_row.h) at the reader's SIMD level, noting odd
+ * FLOAT fields only when row texts are wanted (each FLOAT judged: one at a
+ * time then), two cells at a time where the plan has neighbours
+ * win_pair() takes.
  */
 static inline size_t win_cells(struct csv_reader *r, size_t c, const char **pp,
 			       uintptr_t at)
@@ -660,10 +488,10 @@ static inline size_t win_cells(struct csv_reader *r, size_t c, const char **pp,
 	size_t nc = r->base.schema.ncols;
 
 	if (r->texts)
-		return win_row_odd(r->plan, c, nc, pp, at, &r->odd);
+		return r->rows->odd(r->plan, c, nc, pp, at, &r->odd);
 	if (r->pairs)
-		return win_row_pairs(r->plan, c, nc, pp, at);
-	return win_row_fast(r->plan, c, nc, pp, at);
+		return r->rows->pairs(r->plan, c, nc, pp, at, NULL);
+	return r->rows->fast(r->plan, c, nc, pp, at, NULL);
 }
 
 /* field() for a cell the window path did not take, with the line bound. */

@@ -20,6 +20,8 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/csvread.c lib/datafmt/binread.c \
 	lib/datafmt/csvtok.c lib/datafmt/csvtok.h \
 	lib/datafmt/csvnum.c lib/datafmt/csvnum.h \
+	lib/datafmt/csvwin.c lib/datafmt/csvwin.h lib/datafmt/csvwin_row.h \
+	lib/datafmt/csvwin_scalar.c lib/datafmt/csvwin_sse2.c lib/datafmt/csvwin_avx2.c \
 	lib/datafmt/enumtab.c lib/datafmt/enumtab.h \
 	lib/datafmt/locate.c lib/datafmt/locate.h \
 	lib/datafmt/metricdoc.c lib/datafmt/metricdoc.h \
@@ -69,6 +71,12 @@ TESTS += tests/unit/test_csvcols
 tests_unit_test_csvcols_SOURCES = tests/unit/test_csvcols.c
 tests_unit_test_csvcols_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_csvcols_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CUNIT_LIBS)
+# The SIMD levels of the CSV reader's window path against each other.
+check_PROGRAMS += tests/unit/test_csvlevels
+TESTS += tests/unit/test_csvlevels
+tests_unit_test_csvlevels_SOURCES = tests/unit/test_csvlevels.c
+tests_unit_test_csvlevels_CFLAGS = $(tests_unit_test_csvcols_CFLAGS)
+tests_unit_test_csvlevels_LDADD = $(tests_unit_test_csvcols_LDADD)
 endif
 EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoints.csv \
 	tests/integration/test_binary.sh

@@ -12,6 +12,9 @@
  * columns' cells are only delimited) and agree on the columns read.
  * The whole read converts one cell at a time, the others two at a time
  * where they can: the two-cell path is checked against the one-cell one.
+ * Last, every SIMD level the CPU has (csvwin.h) reads whole one cell at a
+ * time and in one pass column by column two at a time, bit for bit as the
+ * portable level does (a level the CPU lacks is left out).
  * Inputs that start like the binary magic are left to fuzz_binary.
  */
 #include <stdio.h>
@@ -20,6 +23,7 @@
 
 #include "binfmt.h"
 #include "csvnum.h"
+#include "csvwin.h"
 #include "fuzz_read.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -91,6 +95,54 @@ static void fuzz_cols(const char *path, const uint8_t *data, size_t size,
 	fuzz_run_free(&p);
 }
 
+/*
+ * Rows one cell at a time and all columns two at a time, at level lvl; a
+ * file that does not open keeps the open's result in ret.
+ */
+static void read_level(const char *path, size_t size, int lvl, struct fuzz_run *rows,
+		       struct fuzz_run *cols)
+{
+	const struct wfw_reader_opts whole = { 0 }, one = { .one_pass = true };
+	int ret;
+
+	wfw_csv_force_level = lvl;
+	wfw_csv_no_pairs = true;
+	ret = fuzz_read(path, &whole, 64, false, rows);
+	if (ret)
+		rows->ret = ret;
+	wfw_csv_no_pairs = false;
+	ret = fuzz_read_cols(path, &one, 7, ~0ULL, size & 1, cols);
+	if (ret)
+		cols->ret = ret;
+	wfw_csv_force_level = -1;
+}
+
+/* Every SIMD level against the portable one, bit for bit. */
+static void fuzz_levels(const char *path, size_t size)
+{
+	struct fuzz_run rows = { .keep = true }, cols = { .keep = true };
+
+	read_level(path, size, WFW_CSV_SCALAR, &rows, &cols);
+	for (int lvl = WFW_CSV_SCALAR + 1; lvl < WFW_CSV_NLEVELS; lvl++) {
+		struct fuzz_run r = { .keep = true }, c = { .keep = true };
+		char what[64];
+
+		if (!wfw_win_rows_level((enum wfw_csv_level)lvl))
+			continue;
+		read_level(path, size, lvl, &r, &c);
+		snprintf(what, sizeof(what), "rows, scalar vs %s",
+			 wfw_csv_level_name((enum wfw_csv_level)lvl));
+		fuzz_same_bits(&rows, &r, what);
+		snprintf(what, sizeof(what), "columns, scalar vs %s",
+			 wfw_csv_level_name((enum wfw_csv_level)lvl));
+		fuzz_same_bits(&cols, &c, what);
+		fuzz_run_free(&r);
+		fuzz_run_free(&c);
+	}
+	fuzz_run_free(&rows);
+	fuzz_run_free(&cols);
+}
+
 static void fuzz_csv(const char *path, const uint8_t *data, size_t size)
 {
 	const struct wfw_reader_opts whole = { 0 }, one = { .one_pass = true };
@@ -137,6 +189,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0)
 		return 0;
 	fuzz_csv(path, data, size);
+	fuzz_levels(path, size);
 	close(fd);
 	return 0;
 }

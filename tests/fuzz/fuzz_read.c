@@ -251,6 +251,27 @@ void fuzz_same(const struct fuzz_run *a, const struct fuzz_run *b,
 	}
 }
 
+void fuzz_same_bits(const struct fuzz_run *a, const struct fuzz_run *b,
+		    const char *what)
+{
+	if (a->ret != b->ret || a->rows != b->rows || a->ncells != b->ncells) {
+		fprintf(stderr, "fuzz: %s: result %d, %llu rows vs %d, %llu rows\n", what,
+			a->ret, (unsigned long long)a->rows, b->ret,
+			(unsigned long long)b->rows);
+		abort();
+	}
+	for (size_t i = 0; i < a->ncells; i++) {
+		const struct fuzz_cell *x = &a->cells[i], *y = &b->cells[i];
+
+		if (x->kind != y->kind || x->h != y->h || memcmp(&x->v, &y->v, sizeof(x->v))) {
+			fprintf(stderr, "fuzz: %s: row %zu column %zu: kind %u %a vs kind %u %a\n",
+				what, i / a->ncols, i % a->ncols, x->kind, x->v,
+				y->kind, y->v);
+			abort();
+		}
+	}
+}
+
 void fuzz_run_free(struct fuzz_run *run)
 {
 	free(run->cells);

@@ -59,6 +59,10 @@ void fuzz_mask(struct fuzz_run *run, uint64_t want);
 void fuzz_same(const struct fuzz_run *a, const struct fuzz_run *b,
 	       const char *what);
 
+/* Abort unless a and b ended alike and read the same cells, bit for bit. */
+void fuzz_same_bits(const struct fuzz_run *a, const struct fuzz_run *b,
+		    const char *what);
+
 void fuzz_run_free(struct fuzz_run *run);
 
 #endif

@@ -4,7 +4,7 @@
  * column arrays, INT cells as doubles, the columns not asked for only
  * delimited. Checked against read() of the same file on every path: the
  * window path (two cells at a time against one), long and quoted cells,
- * empty cells, a change of type.
+ * empty cells, a change of type; at every SIMD level.
  */
 #include "config.h"
 
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "datafmt/csvnum.h"
+#include "datafmt/csvwin.h"
 #include "datafmt/reader.h"
 #include "testutil.h"
 
@@ -145,12 +146,10 @@ static long read_cols(struct wfw_reader *r, unsigned want, double *got, size_t b
 }
 
 /* Each subset of columns, whole and in one pass, against read(). */
-static void test_cols_like_rows(void)
+static void cols_like_rows(const double *want)
 {
-	double *want, *got = malloc(sizeof(*got) * ROWS * NCOLS);
+	double *got = malloc(sizeof(*got) * ROWS * NCOLS);
 
-	write_csv(path, -1);
-	want = read_rows();
 	CU_ASSERT_FATAL(got != NULL);
 	for (unsigned set = 1; set < 1u << NCOLS; set += 5) {
 		for (int one = 0; one < 2; one++) {
@@ -169,8 +168,36 @@ static void test_cols_like_rows(void)
 			wfw_reader_close(r);
 		}
 	}
-	free(want);
 	free(got);
+}
+
+/*
+ * At every SIMD level (csvwin.h): read() one cell at a time the same as
+ * the portable level, bit for bit, and read_cols as read().
+ */
+static void test_cols_like_rows(void)
+{
+	double *ref;
+
+	write_csv(path, -1);
+	wfw_csv_force_level = WFW_CSV_SCALAR;
+	ref = read_rows();
+	for (int lvl = 0; lvl < WFW_CSV_NLEVELS; lvl++) {
+		double *want;
+
+		if (!wfw_win_rows_level((enum wfw_csv_level)lvl)) {
+			printf("\n  SKIP level %s: this CPU or build lacks it",
+			       wfw_csv_level_name((enum wfw_csv_level)lvl));
+			continue;
+		}
+		wfw_csv_force_level = lvl;
+		want = read_rows();
+		CU_ASSERT(memcmp(want, ref, sizeof(*ref) * ROWS * NCOLS) == 0);
+		cols_like_rows(want);
+		free(want);
+	}
+	wfw_csv_force_level = -1;
+	free(ref);
 }
 
 /*
