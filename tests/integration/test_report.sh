@@ -98,11 +98,7 @@ CFG
 # window: tab TAB's tables and the plots in view drawn, the rest of the
 # page not (drawn when scrolled to or opened), and the footer says so.
 open_lazy() {
-	timeout 300 "$chromium" --headless --no-sandbox --disable-gpu \
-		--enable-unsafe-swiftshader --hide-scrollbars \
-		--user-data-dir="$work/chromium-profile" \
-		--virtual-time-budget=60000 --window-size=1400,900 \
-		--dump-dom "file://$PWD/$2/index.html" >"$1.dom" 2>"$1.chromium.log"
+	page_open "$1" "file://$PWD/$2/index.html" 1400,900
 	status=$(sed -n 's/.*<footer id="status" data-status="\([a-z]*\)"[^>]*>\([^<]*\).*/\1: \2/p' "$1.dom")
 	drawn=$(grep -o 'data-drawn="yes"' "$1.dom" | wc -l)
 	plots=$(grep -o 'class="plot[ "]' "$1.dom" | wc -l)
