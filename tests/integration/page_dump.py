@@ -2,8 +2,9 @@
 # Open a page in headless Chromium, wait until a JavaScript condition holds
 # (polled, bounded by real time), then print the page's DOM and optionally
 # save a screenshot. The report tests use it instead of --dump-dom with
-# --virtual-time-budget: that budget is spent while the page still loads,
-# and on a loaded machine it ran out with the page at "loading...".
+# --virtual-time-budget, which dumps when a budget of virtual time is
+# spent, not when the page is done: on a loaded machine the page was
+# still at "loading...".
 # Chromium is driven through the DevTools protocol on a pipe (fds 3 and 4,
 # --remote-debugging-pipe): JSON messages ended by a NUL byte.
 # Usage: page_dump.py [--until JS] [--bound S] [--size W,H] [--screenshot PNG]
@@ -129,6 +130,10 @@ def dump(a, b, deadline):
     try:
         target = b.call("Target.createTarget", url="about:blank")["targetId"]
         session = b.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        # The page's own size: a new target does not take --window-size's.
+        w, h = (int(x) for x in a.size.split(","))
+        b.call("Emulation.setDeviceMetricsOverride", session, width=w, height=h,
+               deviceScaleFactor=1, mobile=False)
         b.call("Page.navigate", session, url=a.url)
         held = wait_until(b, session, a.until, deadline)
         # A bound that passed still leaves time to see what the page said.
