@@ -8,16 +8,15 @@
 #include "config.h"
 
 #include "bigint.h"
+#include "openreg.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 struct scan {
@@ -134,17 +133,15 @@ size_t wfw_cfg_bigints(const char *text, size_t len, const char *file,
 
 size_t wfw_cfg_bigints_file(const char *path, struct wfw_cfgerr *errs)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	struct stat st;
-	char *buf = NULL;
+	/* A pipe gave its text to libconfig already: nothing to read again. */
+	int fd = wfw_open_regular(path);
+	char *buf;
 	ssize_t got = 0;
 	size_t n = 0;
 
-	/* A pipe gave its text to libconfig already: nothing to read again. */
 	if (fd < 0)
 		return 0;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
-		buf = malloc(WFW_CFG_MAX_SCAN);
+	buf = malloc(WFW_CFG_MAX_SCAN);
 	if (buf)
 		got = read(fd, buf, WFW_CFG_MAX_SCAN);
 	close(fd);

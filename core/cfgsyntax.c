@@ -2,14 +2,12 @@
 #include "config.h"
 
 #include <ctype.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cfgsyntax.h"
+#include "openreg.h"
 
 #define DEPTH_MAX 64
 #define SETTING "a setting is `name = value;`"
@@ -141,26 +139,10 @@ static void line_hint(const char *s, char *msg, size_t len)
 			 "a \"string\", true, false, an array [ ], a list ( ) or a group { }");
 }
 
-/* The file again, only if it is a regular one: a FIFO would wait for a writer. */
-static FILE *open_again(const char *file)
-{
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	struct stat st;
-	FILE *f = NULL;
-
-	if (fd < 0)
-		return NULL;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
-		f = fdopen(fd, "r");
-	if (!f)
-		close(fd);
-	return f;
-}
-
 void wfw_cfg_syntax_hint(const char *file, int *line, const char *text,
 			 char *msg, size_t len)
 {
-	FILE *f = open_again(file);
+	FILE *f = wfw_fopen_regular(file);	/* not a FIFO: it was read once */
 	struct open_at o;
 	char buf[512];
 

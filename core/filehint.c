@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "filehint.h"
+#include "openreg.h"
 
 #include <dirent.h>
 #include <stdbool.h>
@@ -17,7 +18,7 @@
 const char *wfw_include_name(const char *file, int line, char *buf, size_t len)
 {
 	char text[1024], *q, *end;
-	FILE *f = fopen(file, "r");
+	FILE *f = wfw_fopen_regular(file);	/* a FIFO would wait for a writer */
 	bool found = false;
 
 	for (int n = 1; f && n <= line && fgets(text, sizeof(text), f); n++)

@@ -5,7 +5,7 @@ noinst_LTLIBRARIES += core/libwfw_core.la
 core_libwfw_core_la_SOURCES = \
 	core/bind.c core/bind.h core/bigint.c core/bigint.h \
 	core/cfgerr.c core/cfgerr.h core/cfgsyntax.c core/cfgsyntax.h \
-	core/filehint.c core/filehint.h \
+	core/filehint.c core/filehint.h core/openreg.c core/openreg.h \
 	core/buildtree.c core/buildtree.h core/overrides.c core/overrides.h \
 	core/cpulock.c core/cpulock.h core/exitstatus.h \
 	core/collect.c core/collect.h \

@@ -13,9 +13,9 @@
 # navigation start until the scripts were loaded, until the opened tab's
 # plots in view were drawn (as a user opens it), and with #all until every
 # tab and plot was drawn (footer data-*), each with the load average before
-# it. report-bench-open.js opens the page over the DevTools pipe: with
-# --dump-dom and --virtual-time-budget the page's clock would stand still
-# while it draws.
+# it. tests/integration/page_dump.py opens the page over the DevTools pipe
+# and waits in real time: with --virtual-time-budget the page's clock would
+# stand still while it draws.
 set -eu
 n=${1:?datapoints}
 dir=${2:-/tmp/wultfw-report-bench}
@@ -72,12 +72,26 @@ rm -rf rep-tabs
 "$wultfw" report -o rep-tabs -m WakeLatency,SilentTime "$wfb" >/dev/null 2>&1
 echo "data.js: $(($(stat -c %s rep-csv/data.js) / 1024)) KiB, plotly: $(($(stat -c %s rep-csv/plotly.min.js) / 1024)) KiB"
 echo "on $(uname -n) ($(uname -r)$(grep -q hypervisor /proc/cpuinfo && echo ", a VM guest")), $(nproc) CPUs, $(sed -n 's/^model name\t*: //p' /proc/cpuinfo | head -1), $(date -u '+%Y-%m-%d %H:%M UTC')"
+# open_page URL first|all: the footer's times once the page drew the opened
+# tab (first) or every tab (all), or said an error; the wall time around it.
+open_page() {
+	want=$([ "$2" = all ] && echo drawnMs || echo firstTabMs)
+	t0=$(date +%s%N)
+	python3 "$here/../tests/integration/page_dump.py" --bound 300 --size 1400,1800 \
+		--until "(f => f.dataset.status === 'error' || f.dataset.status === 'ok' && f.dataset.$want)(document.getElementById('status'))" \
+		"$chromium" "$1" 2>/dev/null >page.dom
+	wall=$((($(date +%s%N) - t0) / 1000000))
+	sed -n 's/.*<footer id="status" data-status="\([a-z]*\)"\([^>]*\)>\([^<]*\).*/\1 \2|\3/p' page.dom |
+		awk -F'|' -v wall="$wall" '{ for (n = split($1, a, " "); n > 1; n--) { split(a[n], kv, "\""); t[kv[1]] = kv[2] }
+			printf "loaded %s ms, first tab %s ms%s; wall %d ms; %s\n", t["data-loaded-ms="], t["data-first-tab-ms="],
+				t["data-drawn-ms="] != "" ? ", all " t["data-drawn-ms="] " ms" : "", wall, $2 }'
+}
 i=0
 while [ $i -lt "$opens" ]; do
 	i=$((i + 1))
 	for how in first all; do
 		url="file://$PWD/rep-tabs/index.html"
 		[ $how = all ] && url="$url#all"
-		echo "open $i, $how (load $(cut -d' ' -f1-3 /proc/loadavg)): $(node "$here/report-bench-open.js" "$chromium" "$url" $how)"
+		echo "open $i, $how (load $(cut -d' ' -f1-3 /proc/loadavg)): $(open_page "$url" $how)"
 	done
 done

@@ -126,7 +126,8 @@ TESTS += tests/integration/test_telemetry_here.sh
 EXTRA_DIST += tests/integration/test_telemetry_here.sh
 # The whole report in Chromium: each source's page, a diff, 1 M datapoints.
 TESTS += tests/integration/test_report_sources.sh
-EXTRA_DIST += tests/integration/test_report_sources.sh tests/integration/report_open.sh
+EXTRA_DIST += tests/integration/test_report_sources.sh tests/integration/report_open.sh \
+	tests/integration/page_dump.py
 # CSV input to calc and convert: hostile files, and random files against a reference.
 TESTS += tests/integration/test_calc_input.sh tests/integration/test_calc_diff.sh
 # calc -c of a CSV file and its binary twins: the same table.

@@ -653,6 +653,16 @@ static void want_all(struct csv_reader *r)
 	plan_columns(r);
 }
 
+/* A read's end: its error, else its rows (one pass: now all are known). */
+static long read_end(struct csv_reader *r, long got, int ret)
+{
+	if (ret < 0)
+		return ret;
+	if (r->base.opts.one_pass)
+		r->base.rows = r->base.rows_done;
+	return got;
+}
+
 static long csv_read(struct wfw_reader *base, struct wultfw_batch *b)
 {
 	struct csv_reader *r = to_csv(base);
@@ -673,11 +683,7 @@ static long csv_read(struct wfw_reader *base, struct wultfw_batch *b)
 		base->rows_done++;
 		drop_pages(r);
 	}
-	if (ret < 0)
-		return ret;
-	if (base->opts.one_pass)
-		base->rows = base->rows_done;
-	return got;
+	return read_end(r, got, ret);
 }
 
 /* Convert only the columns b has arrays for, straight into them. */
@@ -727,13 +733,9 @@ static long csv_read_cols(struct wfw_reader *base, struct wfw_col_batch *b)
 		base->rows_done++;
 		drop_pages(r);
 	}
-	if (ret < 0)
-		return ret;
 	for (size_t c = 0; got && c < b->ncols; c++)
-		b->may_nan[c] = true;	/* not looked at */
-	if (base->opts.one_pass)
-		base->rows = base->rows_done;
-	return got;
+		b->may_nan[c] = true;	/* not looked at (true is always safe) */
+	return read_end(r, got, ret);
 }
 
 /* Row texts are kept by read() alone. */

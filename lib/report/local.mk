@@ -83,6 +83,6 @@ EXTRA_DIST += tests/data/README-wult.md \
 	tests/data/wult-1.2/info.yml tests/data/wult-1.2/datapoints.csv \
 	tests/data/wult-1.3/info.yml tests/data/wult-1.3/datapoints.csv
 # What wult's tools check when they open our results.
-EXTRA_DIST += doc/wult-compat.md doc/report-bench.sh doc/report-bench-open.js
+EXTRA_DIST += doc/wult-compat.md doc/report-bench.sh
 # What the report test adds to each page it opens: counts what is drawn.
 EXTRA_DIST += tests/integration/test_report_drawn.js

@@ -46,7 +46,7 @@ check_PROGRAMS += tests/unit/test_stats_many
 TESTS += tests/unit/test_stats_many
 tests_unit_test_stats_many_SOURCES = tests/unit/test_stats_many.c
 tests_unit_test_stats_many_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_stats_many_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+tests_unit_test_stats_many_LDADD = lib/stats/libwfw_stats.la tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
 endif
 if HAVE_CUNIT
 # The table of a group's members and its flag (calc and report: CPUs of an experiment, SUTs of a fleet).
@@ -72,7 +72,7 @@ check_PROGRAMS += tests/unit/test_stats_acc_sketch
 TESTS += tests/unit/test_stats_acc_sketch
 tests_unit_test_stats_acc_sketch_SOURCES = tests/unit/test_stats_acc_sketch.c
 tests_unit_test_stats_acc_sketch_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
-tests_unit_test_stats_acc_sketch_LDADD = lib/stats/libwfw_stats.la $(CUNIT_LIBS) -lm
+tests_unit_test_stats_acc_sketch_LDADD = lib/stats/libwfw_stats.la tests/unit/libtestutil.la $(CUNIT_LIBS) -lm
 endif
 
 if HAVE_CUNIT

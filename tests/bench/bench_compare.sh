@@ -197,7 +197,11 @@ END {
 			}
 		printf "%-12s %8.2f %8.2f %9.1f %12.2fx %12.2fx\n", t, median(w[t]), median(c[t]),
 			median(m[t]) / 1024, rw == "" ? 0 : median(rw), rc == "" ? 0 : median(rc)
+		if (rw != "")
+			res = res sprintf(" %s_wall=%.2f %s_cpu=%.2f", t, median(rw), t, median(rc))
 	}
 	print "(medians over the rounds; ratios taken inside each round, then their median;"
 	print " a ratio below 1 is faster than wultfw calc on the CSV)"
+	# One line for scripts (bench_read.sh): each tool against wultfw calc of the CSV.
+	printf "result: bench_compare rounds=%d%s\n", rounds, res
 }' "$dir/times"

@@ -9,8 +9,10 @@
 # checked against it; a run that stops at the limit is said, not an error.
 # Then BIG_GROUPS groups of BIG_ROWS rows each (default 1000 of 3000, one
 # run of -j 2 under --mem-limit BIG_LIMIT, default 128M): groups past the
-# switch point whose histograms would not fit the limit take sketches.
+# switch point whose histograms would not fit the limit take sketches;
+# BIG_GROUPS=0 leaves that run out.
 # Last, each goal of issue 32 this run measured, met or MISSED.
+# GROUPBY_PANDAS=0 leaves pandas out (at 1 M groups it takes minutes a run).
 # Usage: bench_groupby.sh BUILDDIR [NGROUPS [ROWS [MEMLIMIT]]]   (needs /usr/bin/time)
 set -e
 B=${1:?usage: bench_groupby.sh BUILDDIR [NGROUPS [ROWS [MEMLIMIT]]]}
@@ -56,7 +58,9 @@ run() {
 : >"$DIR/results"
 run calc_j2 "$B/wultfw" calc ${MEMLIMIT:+--mem-limit "$MEMLIMIT"} -g Grp -f count,min,mean,std,median,p99,max "$F"
 run calc_j1 "$B/wultfw" calc ${MEMLIMIT:+--mem-limit "$MEMLIMIT"} -j 1 -g Grp -f count,min,mean,std,median,p99,max "$F"
-if /usr/bin/python3 -c 'import pandas' 2>/dev/null; then
+if [ "${GROUPBY_PANDAS:-1}" = 0 ]; then
+	echo "GROUPBY_PANDAS=0: no pandas row"
+elif /usr/bin/python3 -c 'import pandas' 2>/dev/null; then
 	run pandas /usr/bin/python3 -c '
 import sys, pandas as pd
 df = pd.read_csv(sys.argv[1])
@@ -72,7 +76,7 @@ fi
 # MEMLIMIT in KiB (0: none) for the check below
 limkib=$(echo "${MEMLIMIT:-0}" | awk '{ n = $0 + 0; u = substr($0, length(n "") + 1, 1)
 	print n * (u == "K" ? 1 : u == "M" ? 1024 : u == "G" ? 1048576 : u == "T" ? 1073741824 : 1 / 1024) }')
-awk -v lim="$limkib" -v limname="$MEMLIMIT" '
+awk -v lim="$limkib" -v limname="$MEMLIMIT" -v ng="$NGROUPS" -v nr="$ROWS" '
 	{ t[$1] = $2; m[$1] = $3; cpu[$1] = $4; n[NR] = $1 }
 	END {
 		printf "%-8s %9s %9s %9s\n", "tool", "wall s", "CPU s", "peak MiB"
@@ -88,24 +92,36 @@ awk -v lim="$limkib" -v limname="$MEMLIMIT" '
 			printf "; peak RSS of -j 2 and -j 1 within --mem-limit %s: %s", limname,
 				(m["calc_j2"] <= lim && m["calc_j1"] <= lim ? "ok" : "MISSED")
 		printf "\n"
+		# One line for scripts (bench_read.sh); a figure not measured: "none".
+		printf "result: bench_groupby groups=%d rows=%d limit=%s", ng, nr, limname == "" ? "none" : limname
+		printf " j2=%s j1=%s", t["calc_j2"] == "stopped" ? "stopped" : "finished",
+			t["calc_j1"] == "stopped" ? "stopped" : "finished"
+		printf " j2_wall=%s j2_peak_mib=%.1f j1_peak_mib=%.1f", t["calc_j2"], m["calc_j2"] / 1024, m["calc_j1"] / 1024
+		vp = "none"
+		if (("pandas" in t) && t["pandas"] > 0 && t["calc_j2"] != "stopped")
+			vp = sprintf("%.2f", t["calc_j2"] / t["pandas"])
+		printf " vs_pandas_wall=%s\n", vp
 	}' "$DIR/results" | tee "$DIR/summary"
 
 # Many groups of many values: histograms (some 75 KiB each and metric) past
 # a quarter of the limit, sketches instead; the table says how many.
+big_groups() {
+	awk -v groups="$BG" -v per="$BR" 'BEGIN {
+		print "Grp,Lat,Other"; srand(54321)
+		for (r = 0; r < groups * per; r++)
+			printf "g%d,%.3f,%d\n", r % groups, rand() * rand() * 1000, int(rand() * 100000)
+	}' >"$F"
+	/usr/bin/time -f "%e %M %U %S" -o "$DIR/time" "$B/wultfw" calc --mem-limit "$BL" -g Grp \
+		-f count,min,mean,std,median,p99,max "$F" >"$DIR/out.big" 2>"$DIR/err.big" && bigok=1 || bigok=0
+	set -- $(tail -1 "$DIR/time")	# after "Command exited with ..." if it failed
+	secs=$1 kib=$2 user=$3 sys=$4
+	nsk=$(sed -n 's/^Approximate: the percentiles (marked ~) of \([0-9]*\) groups.*/\1/p' "$DIR/out.big")
+	grep -v "^Command exited" "$DIR/err.big" >&2 || true
+	echo "$BG groups of $BR rows, -j 2, --mem-limit $BL: $( [ $bigok = 1 ] && echo "finished, ${nsk:-0} groups from sketches" || echo "stopped")," \
+		"wall $secs s, CPU $(echo "$user $sys" | awk '{ print $1 + $2 }') s, peak $(echo "$kib" | awk '{ printf "%.1f", $1 / 1024 }') MiB"
+}
 BG=${BIG_GROUPS:-1000} BR=${BIG_ROWS:-3000} BL=${BIG_LIMIT:-128M}
-awk -v groups="$BG" -v per="$BR" 'BEGIN {
-	print "Grp,Lat,Other"; srand(54321)
-	for (r = 0; r < groups * per; r++)
-		printf "g%d,%.3f,%d\n", r % groups, rand() * rand() * 1000, int(rand() * 100000)
-}' >"$F"
-/usr/bin/time -f "%e %M %U %S" -o "$DIR/time" "$B/wultfw" calc --mem-limit "$BL" -g Grp \
-	-f count,min,mean,std,median,p99,max "$F" >"$DIR/out.big" 2>"$DIR/err.big" && bigok=1 || bigok=0
-set -- $(tail -1 "$DIR/time")	# after "Command exited with ..." if it failed
-secs=$1 kib=$2 user=$3 sys=$4
-nsk=$(sed -n 's/^Approximate: the percentiles (marked ~) of \([0-9]*\) groups.*/\1/p' "$DIR/out.big")
-grep -v "^Command exited" "$DIR/err.big" >&2 || true
-echo "$BG groups of $BR rows, -j 2, --mem-limit $BL: $( [ $bigok = 1 ] && echo "finished, ${nsk:-0} groups from sketches" || echo "stopped")," \
-	"wall $secs s, CPU $(echo "$user $sys" | awk '{ print $1 + $2 }') s, peak $(echo "$kib" | awk '{ printf "%.1f", $1 / 1024 }') MiB"
+[ "$BG" = 0 ] || big_groups
 
 # The goals of issue 32 this run measured.
 if [ "$NGROUPS" -ge 1000000 ] && [ -n "$MEMLIMIT" ]; then
@@ -123,9 +139,13 @@ if [ "$NGROUPS" = 100000 ]; then
 		END {
 			mem = m["calc_j2"] < 262144
 			fast = ("pandas" in t) && t["calc_j2"] <= t["pandas"]
-			printf "goal: 100 k groups no slower than pandas and < 256 MiB: %s\n",
-				!("pandas" in t) ? (mem ? "< 256 MiB met, pandas not installed: not measured" :
-				"MISSED (memory)") : mem && fast ? "met" : "MISSED"
+			# mawk: no line break inside a ?: expression
+			if (!("pandas" in t))
+				v = mem ? "< 256 MiB met, pandas not installed: not measured" : "MISSED (memory)"
+			else
+				v = mem && fast ? "met" : "MISSED"
+			printf "goal: 100 k groups no slower than pandas and < 256 MiB: %s\n", v
 		}' "$DIR/results"
 fi
-echo "goal: many groups of many values within a limit their histograms exceed: $( [ $bigok = 1 ] && [ -n "$nsk" ] && echo met || echo MISSED)"
+[ "$BG" = 0 ] ||
+	echo "goal: many groups of many values within a limit their histograms exceed: $( [ $bigok = 1 ] && [ -n "$nsk" ] && echo met || echo MISSED)"

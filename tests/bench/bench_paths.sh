@@ -2,7 +2,7 @@
 # Issue 32's goals for calc's other paths, as ratios to plain calc of the
 # same file: `calc -c` and `calc --include` within 1.10x on the CSV and on
 # its binary twin, and `convert FILE.wfb -o OUT.csv` within 1.5x of calc
-# on FILE.wfb. Also what convert's own work costs (OUT /dev/null) and the
+# on FILE.wfb; `report` of each file within 1.5x of calc of it. Also what convert's own work costs (OUT /dev/null) and the
 # kernel's share (cat of the CSV into a new file). CPU seconds (user +
 # system) and wall seconds per run; every round runs each row once, each
 # row's ratio is taken within its round and the median of the rounds is
@@ -27,7 +27,7 @@ cat "$DIR/datapoints.csv" "$DIR/twin.wfb" >/dev/null	# page cache hot
 # run ROUND NAME CMD...: one timed run; the output file is new every time
 run() {
 	round=$1 name=$2; shift 2
-	rm -f "$DIR/out.csv"
+	rm -rf "$DIR/out.csv" "$DIR/report"
 	/usr/bin/time -f "%e %U %S" -o "$DIR/time" "$@" >/dev/null 2>"$DIR/err" ||
 		{ cat "$DIR/err" >&2; exit 1; }
 	read -r w u s <"$DIR/time"
@@ -46,13 +46,15 @@ for i in $(seq "$ROUNDS"); do
 	run "$i" include_bin "$W" calc --include 'WakeLatency > 0' "$bin"
 	run "$i" convert_bin "$W" convert "$bin" -o "$DIR/out.csv"
 	run "$i" convert_null "$W" convert "$bin" -o /dev/null --to csv --force
+	run "$i" report_csv "$W" report "$csv" -o "$DIR/report"
+	run "$i" report_bin "$W" report "$bin" -o "$DIR/report"
 	run "$i" write_csv sh -c 'cat "$1" >"$2"' sh "$csv" "$DIR/out.csv"
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs, kernel $(uname -r)"
 echo "rows: $ROWS, rounds: $ROUNDS, load average at start $load0, at end $load1"
-awk '
+awk -v rows="$ROWS" '
 	{ w[$1, $2] = $3; c[$1, $2] = $4; if (!($2 in seen)) { seen[$2] = 1; o[++n] = $2 }
 	  if ($1 > r) r = $1 }
 	function base(x) { return x ~ /_csv$/ && x != "write_csv" ? "calc_csv" : "calc_bin" }
@@ -63,7 +65,7 @@ awk '
 	}
 	function goal(x) {
 		if (x ~ /^(c|include)_/) return 1.10
-		if (x == "convert_bin") return 1.5
+		if (x == "convert_bin" || x ~ /^report_/) return 1.5
 		return 0
 	}
 	END {
@@ -83,6 +85,10 @@ awk '
 			else if (g > 0)
 				verdict = sprintf("<= %.2fx: missed by %.2f", g, q - g)
 			printf "%-13s %8.3f %8.3f %9.2fx %9.2fx  %s\n", x, mc, mw, q, qw, verdict
+			if (g > 0)
+				res = res sprintf(" %s=%.2f %s_wall=%.2f", x, q, x, qw)
 		}
 		print "ratios: each row against plain calc of the same file (write_csv, convert: the binary file), medians of the rounds"
+		# One line for scripts (bench_read.sh): the CPU ratios the goals judge, and the wall ones.
+		printf "result: bench_paths rows=%d rounds=%d%s\n", rows, r, res
 	}' "$DIR/all"

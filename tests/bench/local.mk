@@ -8,9 +8,9 @@ if HAVE_CUNIT
 check_PROGRAMS += tests/bench/bench_stats_sink \
 	tests/bench/gen_datapoints tests/bench/bench_sinks tests/bench/gen_attrib \
 	tests/bench/bench_floor
-TESTS += tests/bench/test_bench_build.sh
+TESTS += tests/bench/test_bench_build.sh tests/bench/test_bench_read.sh
 endif
-EXTRA_DIST += tests/bench/test_bench_build.sh
+EXTRA_DIST += tests/bench/test_bench_build.sh tests/bench/test_bench_read.sh
 # bench_cyclictest.sh's options and tables, on a few wake-ups (root, cyclictest)
 TESTS += tests/bench/test_bench_cyclictest.sh
 EXTRA_DIST += tests/bench/test_bench_cyclictest.sh
@@ -40,7 +40,8 @@ EXTRA_DIST += tests/bench/bench_calc.sh tests/bench/bench_calc.py \
 	tests/bench/bench_compare.sh tests/bench/bench_compare.py \
 	tests/bench/bench_compare_node.js \
 	tests/bench/bench_cyclictest.sh tests/bench/bench_cyclictest.py \
-	tests/bench/bench_paths.sh
+	tests/bench/bench_paths.sh tests/bench/bench_read.sh \
+	tests/bench/bench_read_goals.awk
 
 # Every benchmark's files go to the page cache of ${TMPDIR:-/tmp}, a disk
 # here: the sinks' durable flushing (fdatasync) then costs what it costs in
@@ -114,6 +115,13 @@ bench-par: tests/bench/gen_datapoints$(EXEEXT) wultfw$(EXEEXT)
 	@test -n "$(WULTFW_A)" || { echo "usage: make bench-par WULTFW_A=/path/to/another/wultfw [BENCH_ROWS=N]"; exit 2; }
 	$(SHELL) $(srcdir)/tests/bench/bench_par.sh $(WULTFW_A) $(abs_builddir)/wultfw \
 		$(abs_builddir) $(BENCH_ROWS)
+
+# Issue 32's comparison whole (bench_calc, bench_groupby twice, bench_paths,
+# bench_compare) and one table of its goals: make bench-read
+# [BENCH_READ_ARGS='--quick | --group-limit SIZE']
+.PHONY: bench-read
+bench-read: tests/bench/gen_datapoints$(EXEEXT) wultfw$(EXEEXT)
+	$(SHELL) $(srcdir)/tests/bench/bench_read.sh --build $(abs_builddir) $(BENCH_READ_ARGS)
 
 # wultfw calc against cat, pandas, DuckDB and Polars (those installed):
 # make bench-compare [BENCH_ROWS=N] [NODE_PATH=.../node_modules]

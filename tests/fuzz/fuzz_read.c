@@ -59,18 +59,38 @@ static struct fuzz_cell shown(const struct wultfw_column *col, union wultfw_cell
 	return v;
 }
 
+/* Room in run for n more cells. */
+static void grow(struct fuzz_run *run, size_t n)
+{
+	if (run->ncells + n <= run->cap)
+		return;
+	run->cap = (run->ncells + n) * 2;
+	run->cells = realloc(run->cells, run->cap * sizeof(*run->cells));
+	if (!run->cells)
+		abort();
+}
+
+/* A read (what) of n rows that left rows in a batch of cap: not overfilled. */
+static void check_fill(struct wfw_reader *r, const char *what, long n, size_t rows,
+		       size_t cap)
+{
+	if ((size_t)n > rows || rows > cap)
+		broken(wfw_reader_error(r), what);
+}
+
+/* n rows read counted; sometimes left in the batch: the next read appends. */
+static void took(struct fuzz_run *run, long n, size_t *rows, size_t cap)
+{
+	run->rows += (uint64_t)n;
+	if (*rows == cap || n % 2)
+		*rows = 0;
+}
+
 /* Keep the cells of rows [from, b->rows) of a batch read with schema s. */
 static void keep(struct fuzz_run *run, const struct wultfw_schema *s,
 		 struct wultfw_batch *b, size_t from)
 {
-	size_t need = run->ncells + (b->rows - from) * s->ncols;
-
-	if (need > run->cap) {
-		run->cap = need * 2;
-		run->cells = realloc(run->cells, run->cap * sizeof(*run->cells));
-		if (!run->cells)
-			abort();
-	}
+	grow(run, (b->rows - from) * s->ncols);
 	for (size_t r = from; r < b->rows; r++)
 		for (size_t c = 0; c < s->ncols; c++)
 			run->cells[run->ncells++] = shown(&s->cols[c], wultfw_row(b, r)[c]);
@@ -87,14 +107,10 @@ static int drain(struct wfw_reader *r, size_t batch, struct fuzz_run *run)
 	if (wfw_batch_alloc(&b, s->ncols, batch))
 		return -1;
 	while ((n = wfw_reader_read(r, &b)) > 0) {
-		if ((size_t)n > b.rows || b.rows > b.capacity)
-			broken(wfw_reader_error(r), "read() overfilled the batch");
+		check_fill(r, "read() overfilled the batch", n, b.rows, b.capacity);
 		if (run->keep)
 			keep(run, s, &b, b.rows - (size_t)n);
-		run->rows += (uint64_t)n;
-		/* Sometimes leave rows in the batch: read() appends after them. */
-		if (b.rows == b.capacity || n % 2)
-			b.rows = 0;
+		took(run, n, &b.rows, b.capacity);
 	}
 	wfw_batch_free(&b);
 	return (int)n;
@@ -146,14 +162,7 @@ static bool wanted(uint64_t want, size_t c)
 static void keep_cols(struct fuzz_run *run, const struct wultfw_schema *s,
 		      struct wfw_col_batch *b, size_t from)
 {
-	size_t need = run->ncells + (b->rows - from) * s->ncols;
-
-	if (need > run->cap) {
-		run->cap = need * 2;
-		run->cells = realloc(run->cells, run->cap * sizeof(*run->cells));
-		if (!run->cells)
-			abort();
-	}
+	grow(run, (b->rows - from) * s->ncols);
 	for (size_t r = from; r < b->rows; r++)
 		for (size_t c = 0; c < s->ncols; c++)
 			run->cells[run->ncells++] = b->col[c]
@@ -179,13 +188,10 @@ static int drain_cols(struct wfw_reader *r, size_t batch, uint64_t want,
 	free(w);
 	b.numbers = numbers;
 	while ((n = wfw_reader_read_cols(r, &b)) > 0) {
-		if ((size_t)n > b.rows || b.rows > b.capacity)
-			broken(wfw_reader_error(r), "read_cols() overfilled the batch");
+		check_fill(r, "read_cols() overfilled the batch", n, b.rows, b.capacity);
 		if (run->keep)
 			keep_cols(run, s, &b, b.rows - (size_t)n);
-		run->rows += (uint64_t)n;
-		if (b.rows == b.capacity || n % 2)
-			b.rows = 0;
+		took(run, n, &b.rows, b.capacity);
 	}
 	wfw_col_batch_free(&b);
 	return (int)n;

@@ -39,7 +39,7 @@ expect_status() {
 		ok "$3"
 	else
 		fail "$3: exit status $2, expected $1"
-		[ -z "$4" ] || tail -20 "$4" | sed 's/^/    /'
+		[ -z "${4:-}" ] || tail -20 "$4" | sed 's/^/    /'
 	fi
 }
 

@@ -32,4 +32,9 @@ mkfifo fifo.cfg && { printf 'outdir "r";\n' >fifo.cfg & }
 timeout 20 "$WULTFW" -c fifo.cfg --check >fifo.out 2>&1
 expect_status 2 $? "a FIFO with a syntax error: one error, no wait for a second writer" fifo.out
 expect_in fifo.out "fifo.cfg:1: syntax error" "the FIFO's error names its line"
+# Nor does the @include hint (the build before: killed by the timeout).
+rm fifo.cfg && mkfifo fifo.cfg && { printf '@include "nope.cfg"\n' >fifo.cfg & }
+timeout 20 "$WULTFW" -c fifo.cfg --check >fifo-inc.out 2>&1
+expect_status 2 $? "a FIFO with a missing @include: one error, no wait for a second writer" fifo-inc.out
+expect_in fifo-inc.out "fifo.cfg:1: cannot open include file" "the FIFO's @include error names its line"
 finish

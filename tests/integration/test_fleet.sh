@@ -115,12 +115,8 @@ if [ -z "$chromium" ]; then
 	skip_part "no chromium (Debian package chromium) to open the fleet page in"
 	finish
 fi
-timeout 300 "$chromium" --headless --no-sandbox --disable-gpu \
-	--enable-unsafe-swiftshader --hide-scrollbars \
-	--user-data-dir="$work/chromium-profile" \
-	--virtual-time-budget=30000 --window-size=1400,1800 \
-	--screenshot="$work/fleet.png" --dump-dom "file://$PWD/rep/index.html" \
-	>fleet.dom 2>fleet.chromium.log
+. "$srcdir/tests/integration/report_open.sh"
+page_open fleet "file://$PWD/rep/index.html" 1400,1800 "$work/fleet.png"
 status=$(sed -n 's/.*<footer id="status" data-status="\([a-z]*\)"[^>]*>\([^<]*\).*/\1: \2/p' fleet.dom)
 case "$status" in
 "ok: ok: 3 plots, 15 rows, 3 flagged") ok "the page: $status" ;;

@@ -88,15 +88,13 @@ report() {
 	timeout 120 "$WULTFW" report -o "$_out" "$@" 2>"$_out.err"
 }
 
+# page_open (its open_report is replaced below)
+. "$srcdir/tests/integration/report_open.sh"
+
 # open NAME DIR TABS [#TAB]: DIR/index.html (opened on TAB) draws every one
 # of its TABS tabs (#all), no error.
 open_report() {
-	timeout 300 "$chromium" --headless --no-sandbox --disable-gpu \
-		--enable-unsafe-swiftshader --hide-scrollbars \
-		--user-data-dir="$work/chromium-profile" \
-		--virtual-time-budget=60000 --window-size=1400,2600 \
-		--screenshot="$shots/$1.png" --dump-dom "file://$PWD/$2/index.html${4:-#}${4:+&}all" \
-		>"$1.dom" 2>"$1.chromium.log"
+	page_open "$1" "file://$PWD/$2/index.html${4:-#}${4:+&}all" 1400,2600 "$shots/$1.png"
 	status=$(sed -n 's/.*<footer id="status" data-status="\([a-z]*\)"[^>]*>\([^<]*\).*/\1: \2/p' "$1.dom")
 	case "$status" in
 	"ok: ok: $3 tabs"*) ok "$1: $status ($(grep -o 'data-drawn-ms="[0-9]*"' "$1.dom"))" ;;

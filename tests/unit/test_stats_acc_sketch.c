@@ -14,6 +14,7 @@
 
 #include "stats/acc_sketch.h"
 #include "stats/stats.h"
+#include "testutil.h"
 
 #define N 20000
 #define LIMIT 100
@@ -117,7 +118,6 @@ static void test_merge(void)
 int main(void)
 {
 	CU_pSuite s;
-	unsigned fails;
 
 	fill();
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -126,9 +126,5 @@ int main(void)
 	CU_add_test(s, "a pool's sketch: the histogram's percentiles", test_pool_hands_out_sketch);
 	CU_add_test(s, "a histogram turned sketch, scaled too", test_hist_becomes_sketch);
 	CU_add_test(s, "exact, histogram and sketch parts merged", test_merge);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
+	return tu_run();
 }

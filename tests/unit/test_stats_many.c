@@ -15,6 +15,7 @@
 
 #include "stats/statset.h"
 #include "stats/stats.h"
+#include "testutil.h"
 
 enum { NG = 5000, ROWS = 60000, BIG = 4000 };
 
@@ -164,7 +165,7 @@ static void test_big_group(void)
 int main(void)
 {
 	CU_pSuite s;
-	unsigned fails;
+	int ret;
 
 	fill();
 	if (CU_initialize_registry() != CUE_SUCCESS)
@@ -173,11 +174,8 @@ int main(void)
 	CU_add_test(s, "names as rows come: slots grow, counts stay", test_grow);
 	CU_add_test(s, "parts merged by name", test_merge);
 	CU_add_test(s, "a large group past the room is estimated", test_big_group);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	CU_cleanup_registry();
+	ret = tu_run();
 	for (size_t g = 0; g < NG; g++)
 		free(gnames[g]);
-	return fails ? 1 : 0;
+	return ret;
 }
