@@ -833,7 +833,8 @@ static void want_all(struct csv_reader *r)
 	plan_columns(r);
 }
 
-static long read_rows(struct wfw_reader *base, struct wultfw_batch *b)
+static __attribute__((noinline)) long
+read_rows(struct wfw_reader *base, struct wultfw_batch *b)
 {
 	struct csv_reader *r = to_csv(base);
 	long got = 0;
@@ -891,7 +892,8 @@ static int want_cols(struct csv_reader *r, const struct wfw_col_batch *b)
  * numeric columns without an array are split (the field count and quotes
  * are checked) but not converted; text ones as plan_type() says.
  */
-static long read_cols(struct wfw_reader *base, struct wfw_col_batch *b)
+static __attribute__((noinline)) long
+read_cols(struct wfw_reader *base, struct wfw_col_batch *b)
 {
 	struct csv_reader *r = to_csv(base);
 	size_t pos;
@@ -1141,6 +1143,12 @@ static int open_mapped(struct csv_reader *r)
 }
 
 /* ---- the map guarded: a file cut shorter while read (mapguard.h) ---- */
+
+/*
+ * The guarded calls wrap the readers: a function that calls sigsetjmp()
+ * keeps its variables out of registers, so the row loops (noinline) run
+ * in frames of their own.
+ */
 
 /* A read of the map raised SIGBUS: the file is shorter than the map. */
 static int cut_short(struct csv_reader *r)
