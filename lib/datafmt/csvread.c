@@ -4,7 +4,11 @@
  * column types are learned from the first rows (from every row when the
  * caller did not ask for one pass), then each row is converted as it is
  * read, with a fused scan-and-convert fast path per column type. Mapped
- * pages behind the read position are given back as it moves on.
+ * pages behind the read position are given back as it moves on. Each
+ * call that reads the map guards it (mapguard.h): a file cut shorter
+ * meanwhile fails the reader with a message instead of killing the
+ * process with SIGBUS (row texts, read by the caller after read(), are
+ * not guarded).
  */
 #include "config.h"
 
@@ -13,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "datafmt/csvnum.h"
@@ -20,6 +25,7 @@
 #include "datafmt/csvwin.h"
 #include "datafmt/enumtab.h"
 #include "datafmt/le.h"
+#include "datafmt/mapguard.h"
 #include "datafmt/percpu.h"
 #include "datafmt/reader_impl.h"
 #include "units/wultunits.h"
@@ -69,6 +75,8 @@ struct csv_reader {
 	bool odd;		/* the row has a field printed otherwise */
 	size_t data, from;	/* where the rows start, and this part's */
 	size_t mapped;		/* the map's length when tok.size was cut */
+	size_t maplen;		/* the map's length, guarded (mapguard.h) */
+	bool cut;		/* the file was cut shorter: each read fails */
 	bool *want;		/* read_cols: the columns it fills; NULL: all */
 	bool numbers;		/* read_cols: INT cells as doubles */
 	union wultfw_cell *junk;	/* read_cols: text columns not asked for */
@@ -663,7 +671,8 @@ static long read_end(struct csv_reader *r, long got, int ret)
 	return got;
 }
 
-static long csv_read(struct wfw_reader *base, struct wultfw_batch *b)
+static __attribute__((noinline)) long
+read_rows(struct wfw_reader *base, struct wultfw_batch *b)
 {
 	struct csv_reader *r = to_csv(base);
 	long got = 0;
@@ -717,7 +726,8 @@ static int want_cols(struct csv_reader *r, const struct wfw_col_batch *b)
  * numeric columns without an array are split (the field count and quotes
  * are checked) but not converted; text ones as plan_type() says.
  */
-static long csv_read_cols(struct wfw_reader *base, struct wfw_col_batch *b)
+static __attribute__((noinline)) long
+read_cols(struct wfw_reader *base, struct wfw_col_batch *b)
 {
 	struct csv_reader *r = to_csv(base);
 	size_t pos;
@@ -859,7 +869,7 @@ static int64_t count_rows(const char *p, const char *end)
 }
 
 /* The rows before this part. */
-static int csv_first_row(struct wfw_reader *base, uint64_t *first)
+static int first_row(struct wfw_reader *base, uint64_t *first)
 {
 	struct csv_reader *r = to_csv(base);
 	int64_t n = count_rows(r->tok.map + r->data, r->tok.map + r->from);
@@ -871,7 +881,7 @@ static int csv_first_row(struct wfw_reader *base, uint64_t *first)
 }
 
 /* Each part's first row, of n parts, in one pass over the file. */
-static int csv_part_firsts(struct wfw_reader *base, unsigned n, uint64_t *first)
+static int part_firsts(struct wfw_reader *base, unsigned n, uint64_t *first)
 {
 	struct csv_reader *r = to_csv(base);
 	size_t from = r->data, to;
@@ -943,17 +953,12 @@ static struct wfw_reader *csv_alloc(void)
 	return &r->base;
 }
 
-static int csv_open(struct wfw_reader *base, uint64_t size)
+/* Everything csv_open() reads of the map, with the map guarded. */
+static int open_mapped(struct csv_reader *r)
 {
-	struct csv_reader *r = to_csv(base);
+	struct wfw_reader *base = &r->base;
 	int ret;
 
-	if (!size)
-		return rfail(base, -EINVAL, "%s: empty file: expected a header line of column names",
-			     base->path);
-	ret = wfw_csvtok_map(&r->tok, base, size);
-	if (ret)
-		return ret;
 	r->page = (size_t)sysconf(_SC_PAGESIZE);
 	/* No window fast path in a file shorter than a window. */
 	ret = read_header(r);
@@ -965,6 +970,117 @@ static int csv_open(struct wfw_reader *base, uint64_t size)
 	if (ret)
 		return ret;
 	return learn(r, base->opts.one_pass ? LEARN_ROWS : UINT64_MAX);
+}
+
+/* ---- the map guarded: a file cut shorter while read (mapguard.h) ---- */
+
+/*
+ * The guarded calls wrap the readers: a function that calls sigsetjmp()
+ * keeps its variables out of registers, so the row loops (noinline) run
+ * in frames of their own.
+ */
+
+/* A read of the map raised SIGBUS: the file is shorter than the map. */
+static int cut_short(struct csv_reader *r)
+{
+	struct stat st;
+	long long now = fstat(r->base.fd, &st) ? -1 : (long long)st.st_size;
+
+	r->cut = true;
+	if (now >= 0 && (unsigned long long)now >= r->maplen)
+		return rfail(&r->base, -EIO, "%s: an I/O error reading the mapped file (SIGBUS): see the kernel log (dmesg)",
+			     r->base.path);
+	return rfail(&r->base, -EIO, "%s: the file was cut to %lld bytes while being read (it had %zu): read it again once nothing writes to it",
+		     r->base.path, now, r->maplen);
+}
+
+static int csv_open(struct wfw_reader *base, uint64_t size)
+{
+	struct csv_reader *r = to_csv(base);
+	struct wfw_map_guard g;
+	int ret;
+
+	if (!size)
+		return rfail(base, -EINVAL, "%s: empty file: expected a header line of column names",
+			     base->path);
+	ret = wfw_map_guard_init();
+	if (ret)
+		return rfail(base, ret, "%s: cannot catch SIGBUS: %s", base->path,
+			     strerror(-ret));
+	ret = wfw_csvtok_map(&r->tok, base, size);
+	if (ret)
+		return ret;
+	r->maplen = r->tok.size;
+	wfw_map_guard_arm(&g, r->tok.map, r->maplen);
+	if (sigsetjmp(g.jb, 0))
+		return cut_short(r);
+	ret = open_mapped(r);
+	wfw_map_guard_disarm();
+	return ret;
+}
+
+static long csv_read(struct wfw_reader *base, struct wultfw_batch *b)
+{
+	struct csv_reader *r = to_csv(base);
+	struct wfw_map_guard g;
+	long got;
+
+	if (r->cut)
+		return -EIO;
+	wfw_map_guard_arm(&g, r->tok.map, r->maplen);
+	if (sigsetjmp(g.jb, 0))
+		return cut_short(r);
+	got = read_rows(base, b);
+	wfw_map_guard_disarm();
+	return got;
+}
+
+static long csv_read_cols(struct wfw_reader *base, struct wfw_col_batch *b)
+{
+	struct csv_reader *r = to_csv(base);
+	struct wfw_map_guard g;
+	long got;
+
+	if (r->cut)
+		return -EIO;
+	wfw_map_guard_arm(&g, r->tok.map, r->maplen);
+	if (sigsetjmp(g.jb, 0))
+		return cut_short(r);
+	got = read_cols(base, b);
+	wfw_map_guard_disarm();
+	return got;
+}
+
+static int csv_first_row(struct wfw_reader *base, uint64_t *first)
+{
+	struct csv_reader *r = to_csv(base);
+	struct wfw_map_guard g;
+	int ret;
+
+	if (r->cut)
+		return -EIO;
+	wfw_map_guard_arm(&g, r->tok.map, r->maplen);
+	if (sigsetjmp(g.jb, 0))
+		return cut_short(r);
+	ret = first_row(base, first);
+	wfw_map_guard_disarm();
+	return ret;
+}
+
+static int csv_part_firsts(struct wfw_reader *base, unsigned n, uint64_t *first)
+{
+	struct csv_reader *r = to_csv(base);
+	struct wfw_map_guard g;
+	int ret;
+
+	if (r->cut)
+		return -EIO;
+	wfw_map_guard_arm(&g, r->tok.map, r->maplen);
+	if (sigsetjmp(g.jb, 0))
+		return cut_short(r);
+	ret = part_firsts(base, n, first);
+	wfw_map_guard_disarm();
+	return ret;
 }
 
 static void csv_free(struct wfw_reader *base)

@@ -11,6 +11,7 @@ lib_datafmt_libwfw_datafmt_la_SOURCES = \
 	lib/datafmt/binblock.c lib/datafmt/binblock.h \
 	lib/datafmt/binwrite.c lib/datafmt/binwrite.h lib/datafmt/crc32c.c lib/datafmt/crc32c.h \
 	lib/datafmt/csvwrite.c lib/datafmt/csvwrite.h \
+	lib/datafmt/mapguard.c lib/datafmt/mapguard.h \
 	lib/datafmt/le.h lib/datafmt/decimal.h \
 	lib/datafmt/writer.c lib/datafmt/writer.h \
 	lib/datafmt/filesink.c lib/datafmt/filesink.h \
@@ -77,6 +78,12 @@ TESTS += tests/unit/test_csvlevels
 tests_unit_test_csvlevels_SOURCES = tests/unit/test_csvlevels.c
 tests_unit_test_csvlevels_CFLAGS = $(tests_unit_test_csvcols_CFLAGS)
 tests_unit_test_csvlevels_LDADD = $(tests_unit_test_csvcols_LDADD)
+# A CSV file cut shorter or grown while the reader has it mapped.
+check_PROGRAMS += tests/unit/test_csvshrink
+TESTS += tests/unit/test_csvshrink
+tests_unit_test_csvshrink_SOURCES = tests/unit/test_csvshrink.c
+tests_unit_test_csvshrink_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
+tests_unit_test_csvshrink_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif
 EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoints.csv \
 	tests/integration/test_binary.sh
