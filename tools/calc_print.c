@@ -112,6 +112,8 @@ struct tprint {
 	bool *all_have, *all_known;
 	const struct wultfw_column **col;	/* per metric: its column */
 	size_t *cur;			/* per result: next group in order */
+	const char **groups;		/* "all", then the groups' names */
+	size_t ngroups;
 };
 
 /*
@@ -341,10 +343,13 @@ static int cmp_group_names(const void *a, const void *b)
 	return wfw_cstate_cmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Every result's group names, once each, by depth, into names (room: n). */
+/*
+ * Every result's group names, once each, by depth, into names (room: n).
+ * One result's are in its listing order already: not sorted again.
+ */
 static size_t group_names(struct calc *c, const char **names)
 {
-	size_t n = 0, k = 0;
+	size_t n = 0, k = 0, nsets = 0;
 
 	for (size_t j = 0; j < c->nres; j++) {
 		struct wfw_statset *sj = &c->res[j].set;
@@ -352,35 +357,40 @@ static size_t group_names(struct calc *c, const char **names)
 		if (sj->gcol < 0 || c->res[j].no_states)
 			continue;
 		for (size_t g = 0; g < sj->ngroups; g++)
-			names[n++] = wfw_statset_group_name(sj, g);
+			names[n++] = wfw_statset_group_name(sj, wfw_statset_group_at(sj, g));
+		nsets++;
 	}
-	qsort(names, n, sizeof(*names), cmp_group_names);
+	if (nsets > 1)
+		qsort(names, n, sizeof(*names), cmp_group_names);
 	for (size_t i = 0; i < n; i++)
 		if (!k || strcmp(names[k - 1], names[i]))
 			names[k++] = names[i];
 	return k;
 }
 
-/* Rows of metric k, `name`: all, then per group (every result's, by depth). */
-static int metric_rows(struct tprint *p, size_t k, const char *name)
+/* The table's groups: "all", then every result's (group_names()). */
+static int table_groups(struct tprint *p)
 {
 	struct calc *c = p->c;
-	struct mrows r = { .k = k, .metric = name };
-	size_t cap = 1, n = 0;
-	int ret;
+	size_t cap = 1;
 
 	for (size_t j = 0; c->per_cstate && j < c->nres; j++)
 		cap += c->res[j].set.ngroups;
-	r.groups = malloc(cap * sizeof(*r.groups));
-	if (!r.groups)
+	p->groups = malloc(cap * sizeof(*p->groups));
+	if (!p->groups)
 		return -ENOMEM;
-	r.groups[0] = "all";
-	if (c->per_cstate)
-		n = group_names(c, r.groups + 1);
-	r.ngroups = 1 + n;
-	ret = metric_table_rows(p, &r);
-	free(r.groups);
-	return ret;
+	p->groups[0] = "all";
+	p->ngroups = 1 + (c->per_cstate ? group_names(c, p->groups + 1) : 0);
+	return 0;
+}
+
+/* Rows of metric k, `name`: all, then per group. */
+static int metric_rows(struct tprint *p, size_t k, const char *name)
+{
+	struct mrows r = { .k = k, .metric = name, .groups = p->groups,
+			   .ngroups = p->ngroups };
+
+	return metric_table_rows(p, &r);
 }
 
 static void header_row(struct tprint *p)
@@ -416,8 +426,10 @@ static int tprint_init(struct tprint *p, struct calc *c)
 	p->all_known = calloc(nm ? nm : 1, sizeof(*p->all_known));
 	p->col = calloc(nm ? nm : 1, sizeof(*p->col));
 	p->cur = calloc(c->nres, sizeof(*p->cur));
-	return p->dec && p->dec_known && p->all && p->all_have && p->all_known &&
-	       p->col && p->cur ? 0 : -ENOMEM;
+	if (!p->dec || !p->dec_known || !p->all || !p->all_have || !p->all_known ||
+	    !p->col || !p->cur)
+		return -ENOMEM;
+	return table_groups(p);
 }
 
 static void tprint_free(struct tprint *p)
@@ -429,6 +441,7 @@ static void tprint_free(struct tprint *p)
 	free(p->all_known);
 	free(p->col);
 	free(p->cur);
+	free(p->groups);
 }
 
 /* One pass over the table's rows: the header, then every metric's. */
@@ -456,7 +469,7 @@ static int table_pass(struct tprint *p)
 
 int calc_print_table(struct calc *c)
 {
-	struct tprint p;
+	struct tprint p = { 0 };
 	int ret = tprint_init(&p, c);
 
 	if (!ret)

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "stats/table.h"
@@ -203,6 +204,50 @@ int wfw_fmt_decimals(int dec, const double *v, size_t n)
 	return wfw_decimals_get(&d);
 }
 
+/*
+ * "%.*f" of v where it is certain without printf: v * 10^dec rounds to
+ * the same integer whatever the product's rounding (not within 2^-49 of
+ * a half), so its digits are that integer's. printf's exact conversion
+ * was half of calc -g's instructions, and an aligned table formats each
+ * value twice. False: leave it to printf (halves, large numbers).
+ */
+static bool fmt_fixed(char *buf, size_t len, double v, int dec)
+{
+	static const double p10[FMT_MAX_DECIMALS + 1] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+	char dig[24];
+	double x, r;
+	uint64_t u;
+	size_t n = 0, at = 0;
+	bool zero = true;
+
+	if (dec < 0 || dec > FMT_MAX_DECIMALS)
+		return false;
+	x = fabs(v) * p10[dec];	/* exact but for one rounding */
+	if (!(x < 0x1p52))
+		return false;
+	r = floor(x);
+	if (fabs(x - r - 0.5) <= x * 0x1p-49)
+		return false;
+	u = (uint64_t)r + (x - r > 0.5);
+	do {			/* at least dec + 1 digits: "0.050" */
+		dig[n] = (char)('0' + u % 10);
+		zero &= dig[n++] == '0';
+		u /= 10;
+	} while (u || n <= (size_t)dec);
+	if (n + 3 > len)
+		return false;
+	if (signbit(v) && !zero)	/* no -0.000 */
+		buf[at++] = '-';
+	while (n) {
+		buf[at++] = dig[--n];
+		if (n == (size_t)dec && dec)
+			buf[at++] = '.';
+	}
+	buf[at] = '\0';
+	return true;
+}
+
 void wfw_fmt_value(char *buf, size_t len, double v, int decimals)
 {
 	if (isnan(v)) {
@@ -217,6 +262,8 @@ void wfw_fmt_value(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "%.15g", v);
 		return;
 	}
+	if (fmt_fixed(buf, len, v, decimals))
+		return;
 	snprintf(buf, len, "%.*f", decimals, v);
 	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
 		memmove(buf, buf + 1, strlen(buf));	/* -0.000: 0.000 */
