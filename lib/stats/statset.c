@@ -541,7 +541,7 @@ static int grow_slots(struct wfw_statset *s, size_t cap)
  */
 static int grow_groups(struct wfw_statset *s, size_t ng)
 {
-	size_t more = s->gcap + s->gcap / 2;	/* not doubled: less to spare */
+	size_t more = s->gcap + s->gcap / 4;	/* not doubled: less to spare */
 
 	if (ng > s->gcap && grow_slots(s, ng > more ? ng : more))
 		return -ENOMEM;
