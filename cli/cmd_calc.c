@@ -306,6 +306,8 @@ int wfw_cmd_calc(int argc, char **argv)
 	c->exact_memory = a.exact_mib << 20;
 	if (!c->mem_given)
 		c->mem_limit = calc_mem_default();
+	if (c->mem_given && c->mem_limit)
+		calc_mem_one_arena();
 	if (calc_mem_apply(c->mem_limit)) {
 		calc_free(c);
 		return 1;

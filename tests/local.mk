@@ -143,6 +143,9 @@ EXTRA_DIST += tests/integration/test_calc_groups.sh
 # calc --mem-limit: the same bytes within it, a clear stop past it.
 TESTS += tests/integration/test_calc_memlimit.sh
 EXTRA_DIST += tests/integration/test_calc_memlimit.sh
+# calc -g, 150 000 groups under --mem-limit 128M: finished, the same bytes.
+TESTS += tests/integration/test_calc_many_groups.sh
+EXTRA_DIST += tests/integration/test_calc_many_groups.sh
 # calc -g past --mem-limit: sketches said so, within the bound of the exact.
 TESTS += tests/integration/test_calc_sketch.sh
 EXTRA_DIST += tests/integration/test_calc_sketch.sh

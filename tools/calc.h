@@ -84,6 +84,8 @@ int calc_mem_parse(const char *s, uint64_t *bytes);
 uint64_t calc_mem_default(void);
 int calc_mem_apply(uint64_t bytes);
 void calc_mem_said(uint64_t bytes, bool given);
+/* A limit the user set: one malloc arena for all threads (why: calc_group_mem.c). */
+void calc_mem_one_arena(void);
 
 /* Read result r (its arg set) into r->set; messages on stderr. */
 int calc_load(struct calc *c, struct calc_result *r);

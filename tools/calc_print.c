@@ -23,11 +23,6 @@ static size_t find_metric(const struct wfw_statset *s, const char *name)
 	return SIZE_MAX;
 }
 
-static size_t find_group(const struct wfw_statset *s, const char *name)
-{
-	return wfw_statset_group_find(s, name);
-}
-
 static double func_value(const struct calc_func *f, const struct wfw_summary *s)
 {
 	switch (f->fn) {
@@ -100,18 +95,63 @@ static size_t lead_cells(struct calc *c, const char **cells,
 	return n;
 }
 
-/* Summaries of one metric and group in every result; have[i]: it has one. */
-static int summarize_results(struct calc *c, const char *metric,
-			     const char *group, struct wfw_summary *sum,
-			     bool *have, const struct wultfw_column **col)
+/*
+ * The table as its rows come (wfw_table_stream): an aligned table takes
+ * them twice, measured then printed, so no row is held, and with a
+ * million groups neither are their summaries. What each metric needs
+ * whole before its rows -- the decimals of each function over all its
+ * rows, its "all" row (a merge of every group) -- is found once and kept.
+ */
+struct tprint {
+	struct calc *c;
+	struct wfw_table_stream t;
+	size_t nm;			/* metrics (by first appearance) */
+	int (*dec)[CALC_MAX_FUNCS];	/* per metric, once known */
+	bool *dec_known;
+	struct wfw_summary *all;	/* [metric * nres + result] */
+	bool *all_have, *all_known;
+	const struct wultfw_column **col;	/* per metric: its column */
+	size_t *cur;			/* per result: next group in order */
+	const char **groups;		/* "all", then the groups' names */
+	size_t ngroups;
+};
+
+/*
+ * Result s's group called `name`, the names asked for in
+ * wfw_cstate_cmp() order from *cur = 0: the same group a binary search
+ * (wfw_statset_group_find()) finds, without its log n comparisons a row.
+ */
+static size_t next_group(const struct wfw_statset *s, size_t *cur, const char *name)
 {
+	const char *at;
+
+	for (; *cur < s->ngroups; (*cur)++) {
+		at = wfw_statset_group_name(s, wfw_statset_group_at(s, *cur));
+		if (wfw_cstate_cmp(at, name) >= 0)
+			break;
+	}
+	if (*cur < s->ngroups && !strcmp(at, name))
+		return wfw_statset_group_at(s, *cur);
+	return SIZE_MAX;
+}
+
+/* Summaries of metric k's group `group` (or "all") in every result; have[i]: it has one. */
+static int summarize_results(struct tprint *p, size_t k, const char *metric,
+			     const char *group, struct wfw_summary *sum, bool *have)
+{
+	struct calc *c = p->c;
 	bool all = !strcmp(group, "all");
 	int ret = 0;
 
+	if (all && p->all_known[k]) {
+		memcpy(sum, p->all + k * c->nres, c->nres * sizeof(*sum));
+		memcpy(have, p->all_have + k * c->nres, c->nres * sizeof(*have));
+		return 0;
+	}
 	for (size_t i = 0; i < c->nres && !ret; i++) {
 		struct wfw_statset *s = &c->res[i].set;
 		size_t m = find_metric(s, metric);
-		size_t g = all ? SIZE_MAX : find_group(s, group);
+		size_t g = all ? SIZE_MAX : next_group(s, &p->cur[i], group);
 
 		have[i] = m != SIZE_MAX && (g != SIZE_MAX || all);
 		if (have[i])
@@ -120,18 +160,23 @@ static int summarize_results(struct calc *c, const char *metric,
 			wfw_summary_shown(&sum[i], c->pct);
 		if (have[i] && !ret && !sum[i].count && !all)
 			have[i] = false;
-		if (have[i] && !*col)
-			*col = wfw_statset_metric(s, m);
+		if (have[i] && !p->col[k])
+			p->col[k] = wfw_statset_metric(s, m);
 		c->estimated |= have[i] && !ret && !sum[i].exact;
+	}
+	if (all && !ret) {
+		memcpy(p->all + k * c->nres, sum, c->nres * sizeof(*sum));
+		memcpy(p->all_have + k * c->nres, have, c->nres * sizeof(*have));
+		p->all_known[k] = true;
 	}
 	return ret;
 }
 
 /* One table row: the lead cells, then each function of sum (or its diff). */
-static int add_row(struct calc *c, struct wfw_table *t, const char **lead,
-		   const struct wfw_summary *sum, const struct wfw_summary *base,
-		   const int *dec, enum diff_form form)
+static void add_row(struct tprint *p, const char **lead, const struct wfw_summary *sum,
+		    const struct wfw_summary *base, const int *dec, enum diff_form form)
 {
+	struct calc *c = p->c;
 	const char *cells[6 + CALC_MAX_FUNCS];
 	char buf[CALC_MAX_FUNCS][64];
 	size_t n = lead_cells(c, cells, lead[0], lead[1], lead[2], lead[3]);
@@ -143,62 +188,36 @@ static int add_row(struct calc *c, struct wfw_table *t, const char **lead,
 			fmt_func(buf[k], sizeof(buf[k]), &c->funcs[k], sum, dec[k]);
 		cells[n++] = buf[k];
 	}
-	return wfw_table_add(t, cells);
+	wfw_table_stream_row(&p->t, cells);
 }
 
 /* One metric's rows: per group name ("all" first) and result, a summary. */
 struct mrows {
+	size_t k;		/* the metric's number in struct tprint */
 	const char *metric;
 	const char **groups;
 	size_t ngroups;
-	struct wfw_summary *sum;	/* [g * nres + i] */
+	struct wfw_summary *sum;	/* [result], the group's */
 	bool *have;
-	const struct wultfw_column *col;
-	int dec[CALC_MAX_FUNCS];
 };
-
-/*
- * Decimals of each function: one rule for all of the metric's rows (every
- * group, result and difference), so that its numbers align and whole
- * numbers show no ".000" (wfw_fmt_decimals()).
- */
-static int decimals(struct calc *c, struct mrows *r)
-{
-	size_t nrows = r->ngroups * c->nres, n;
-	double *v = malloc((nrows ? nrows : 1) * sizeof(*v));
-	int dec = wfw_report_decimals(r->col);
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t k = 0; k < c->nfuncs; k++) {
-		n = 0;
-		for (size_t i = 0; i < nrows; i++)
-			if (r->have[i])
-				v[n++] = func_value(&c->funcs[k], &r->sum[i]);
-		r->dec[k] = c->funcs[k].fn == FN_COUNT ? 0 : wfw_fmt_decimals(dec, v, n);
-	}
-	free(v);
-	return 0;
-}
 
 /*
  * The rows of group g: one per result, and under each later result its
  * difference to the first.
  */
-static int group_table_rows(struct calc *c, struct wfw_table *t,
-			    const struct mrows *r, size_t g)
+static void group_table_rows(struct tprint *p, const struct mrows *r, size_t g)
 {
-	const struct wfw_summary *sum = r->sum + g * c->nres;
-	const bool *have = r->have + g * c->nres;
-	const char *unit = r->col->unit ? r->col->unit : "";
+	struct calc *c = p->c;
+	const struct wfw_summary *sum = r->sum;
+	const bool *have = r->have;
+	const char *unit = p->col[r->k]->unit ? p->col[r->k]->unit : "";
+	const int *dec = p->dec[r->k];
 	char diffname[300], pctname[300];
-	int ret = 0;
-
 	bool csv = c->format == CALC_CSV;	/* numbers only: % in a row of its own */
 
 	snprintf(diffname, sizeof(diffname), "diff vs %s", c->res[0].arg);
 	snprintf(pctname, sizeof(pctname), "diff%% vs %s", c->res[0].arg);
-	for (size_t i = 0; i < c->nres && !ret; i++) {
+	for (size_t i = 0; i < c->nres; i++) {
 		const char *lead[4] = { r->metric, unit, r->groups[g], c->res[i].arg };
 		const char *dlead[4] = { csv ? r->metric : "", csv ? unit : "",
 					 csv ? r->groups[g] : "", diffname };
@@ -206,32 +225,61 @@ static int group_table_rows(struct calc *c, struct wfw_table *t,
 
 		if (!have[i])
 			continue;
-		ret = add_row(c, t, lead, &sum[i], NULL, r->dec, DIFF_BOTH);
-		if (!ret && i && have[0])
-			ret = add_row(c, t, dlead, &sum[i], &sum[0], r->dec,
-				      csv ? DIFF_ABS : DIFF_BOTH);
-		if (!ret && i && have[0] && csv)
-			ret = add_row(c, t, plead, &sum[i], &sum[0], r->dec, DIFF_PCT);
+		add_row(p, lead, &sum[i], NULL, dec, DIFF_BOTH);
+		if (i && have[0])
+			add_row(p, dlead, &sum[i], &sum[0], dec, csv ? DIFF_ABS : DIFF_BOTH);
+		if (i && have[0] && csv)
+			add_row(p, plead, &sum[i], &sum[0], dec, DIFF_PCT);
 	}
+}
+
+/*
+ * Decimals of each function: one rule for all of the metric's rows (every
+ * group, result and difference), so that its numbers align and whole
+ * numbers show no ".000" (wfw_fmt_decimals()): a pass over its summaries.
+ */
+static int decimals(struct tprint *p, struct mrows *r)
+{
+	struct calc *c = p->c;
+	struct wfw_decimals d[CALC_MAX_FUNCS];
+	bool init = false;
+	int ret = 0;
+
+	memset(p->cur, 0, c->nres * sizeof(*p->cur));
+	for (size_t g = 0; g < r->ngroups && !ret; g++) {
+		ret = summarize_results(p, r->k, r->metric, r->groups[g], r->sum, r->have);
+		if (!p->col[r->k])
+			continue;
+		for (size_t k = 0; k < c->nfuncs && !init; k++)	/* the first row's column */
+			wfw_decimals_init(&d[k], wfw_report_decimals(p->col[r->k]));
+		init = true;
+		for (size_t i = 0; i < c->nres && !ret; i++)
+			for (size_t k = 0; r->have[i] && k < c->nfuncs; k++)
+				wfw_decimals_add(&d[k], func_value(&c->funcs[k], &r->sum[i]));
+	}
+	for (size_t k = 0; k < c->nfuncs && p->col[r->k] && !ret; k++)
+		p->dec[r->k][k] = c->funcs[k].fn == FN_COUNT ? 0 : wfw_decimals_get(&d[k]);
+	p->dec_known[r->k] = !ret;
 	return ret;
 }
 
-/* Summaries of every row of r, then the rows. */
-static int metric_table_rows(struct calc *c, struct wfw_table *t, struct mrows *r)
+/* Decimals first (once), then the rows. */
+static int metric_table_rows(struct tprint *p, struct mrows *r)
 {
+	struct calc *c = p->c;
 	int ret = 0;
 
-	r->sum = calloc(r->ngroups * c->nres, sizeof(*r->sum));
-	r->have = calloc(r->ngroups * c->nres, sizeof(*r->have));
+	r->sum = calloc(c->nres, sizeof(*r->sum));
+	r->have = calloc(c->nres, sizeof(*r->have));
 	if (!r->sum || !r->have)
 		ret = -ENOMEM;
-	for (size_t g = 0; g < r->ngroups && !ret; g++)
-		ret = summarize_results(c, r->metric, r->groups[g], r->sum + g * c->nres,
-					r->have + g * c->nres, &r->col);
-	if (!ret && r->col) {
-		ret = decimals(c, r);
-		for (size_t g = 0; g < r->ngroups && !ret; g++)
-			ret = group_table_rows(c, t, r, g);
+	if (!ret && !p->dec_known[r->k])
+		ret = decimals(p, r);
+	memset(p->cur, 0, c->nres * sizeof(*p->cur));
+	for (size_t g = 0; g < r->ngroups && !ret && p->col[r->k]; g++) {
+		ret = summarize_results(p, r->k, r->metric, r->groups[g], r->sum, r->have);
+		if (!ret)
+			group_table_rows(p, r, g);
 	}
 	free(r->sum);
 	free(r->have);
@@ -269,16 +317,11 @@ static size_t sketched(const struct calc *c)
 	return n;
 }
 
-static void print_rows(struct calc *c, const struct wfw_table *t)
+/* What the table's percentiles are: exact, from histograms, from sketches. */
+static void print_notes(struct calc *c)
 {
 	size_t nsk;
 
-	if (c->format == CALC_MARKDOWN)
-		wfw_table_print_markdown(t, stdout);
-	else if (c->format == CALC_CSV)
-		wfw_table_print_csv(t, stdout);
-	else
-		wfw_table_print(t, stdout);
 	if (c->format == CALC_CSV)
 		return;
 	printf("\nPercentiles: exact up to %zu values per metric%s (the switch point; -e, -M), "
@@ -300,10 +343,13 @@ static int cmp_group_names(const void *a, const void *b)
 	return wfw_cstate_cmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Every result's group names, once each, by depth, into names (room: n). */
+/*
+ * Every result's group names, once each, by depth, into names (room: n).
+ * One result's are in its listing order already: not sorted again.
+ */
 static size_t group_names(struct calc *c, const char **names)
 {
-	size_t n = 0, k = 0;
+	size_t n = 0, k = 0, nsets = 0;
 
 	for (size_t j = 0; j < c->nres; j++) {
 		struct wfw_statset *sj = &c->res[j].set;
@@ -311,57 +357,101 @@ static size_t group_names(struct calc *c, const char **names)
 		if (sj->gcol < 0 || c->res[j].no_states)
 			continue;
 		for (size_t g = 0; g < sj->ngroups; g++)
-			names[n++] = wfw_statset_group_name(sj, g);
+			names[n++] = wfw_statset_group_name(sj, wfw_statset_group_at(sj, g));
+		nsets++;
 	}
-	qsort(names, n, sizeof(*names), cmp_group_names);
+	if (nsets > 1)
+		qsort(names, n, sizeof(*names), cmp_group_names);
 	for (size_t i = 0; i < n; i++)
 		if (!k || strcmp(names[k - 1], names[i]))
 			names[k++] = names[i];
 	return k;
 }
 
-/* Rows of metric `name`: all, then per group (every result's, by depth). */
-static int metric_rows(struct calc *c, struct wfw_table *t, const char *name)
+/* The table's groups: "all", then every result's (group_names()). */
+static int table_groups(struct tprint *p)
 {
-	struct mrows r = { .metric = name };
-	size_t cap = 1, n = 0;
-	int ret;
+	struct calc *c = p->c;
+	size_t cap = 1;
 
 	for (size_t j = 0; c->per_cstate && j < c->nres; j++)
 		cap += c->res[j].set.ngroups;
-	r.groups = malloc(cap * sizeof(*r.groups));
-	if (!r.groups)
+	p->groups = malloc(cap * sizeof(*p->groups));
+	if (!p->groups)
 		return -ENOMEM;
-	r.groups[0] = "all";
-	if (c->per_cstate)
-		n = group_names(c, r.groups + 1);
-	r.ngroups = 1 + n;
-	ret = metric_table_rows(c, t, &r);
-	free(r.groups);
-	return ret;
+	p->groups[0] = "all";
+	p->ngroups = 1 + (c->per_cstate ? group_names(c, p->groups + 1) : 0);
+	return 0;
 }
 
-static int add_header(struct calc *c, struct wfw_table *t)
+/* Rows of metric k, `name`: all, then per group. */
+static int metric_rows(struct tprint *p, size_t k, const char *name)
 {
+	struct mrows r = { .k = k, .metric = name, .groups = p->groups,
+			   .ngroups = p->ngroups };
+
+	return metric_table_rows(p, &r);
+}
+
+static void header_row(struct tprint *p)
+{
+	struct calc *c = p->c;
 	const char *hdr[6 + CALC_MAX_FUNCS];
-	size_t nlead = 2 + c->per_cstate + (c->nres > 1);
 	size_t n = lead_cells(c, hdr, "Metric", "Unit", c->group_by, "Result");
+
+	for (size_t k = 0; k < c->nfuncs; k++)
+		hdr[n++] = c->funcs[k].label;
+	wfw_table_stream_row(&p->t, hdr);
+}
+
+static int tprint_init(struct tprint *p, struct calc *c)
+{
+	size_t nlead = 2 + c->per_cstate + (c->nres > 1);
+	size_t ncols = nlead + c->nfuncs, nm = 0;
+	enum wfw_table_form form = c->format == CALC_MARKDOWN ? WFW_TABLE_MARKDOWN :
+				   c->format == CALC_CSV ? WFW_TABLE_CSV : WFW_TABLE_TEXT;
 	char align[64];
 
 	memset(align, 'r', sizeof(align));
 	memset(align, 'l', nlead);
-	align[n + c->nfuncs] = '\0';
-	wfw_table_init(t, n + c->nfuncs, align);
-	for (size_t k = 0; k < c->nfuncs; k++)
-		hdr[n++] = c->funcs[k].label;
-	return wfw_table_add(t, hdr);
+	align[ncols] = '\0';
+	wfw_table_stream_init(&p->t, ncols, align, form, stdout);
+	for (size_t i = 0; i < c->nres; i++)
+		nm += c->res[i].set.nmetrics;
+	p->c = c;
+	p->dec = calloc(nm ? nm : 1, sizeof(*p->dec));
+	p->dec_known = calloc(nm ? nm : 1, sizeof(*p->dec_known));
+	p->all = calloc((nm ? nm : 1) * c->nres, sizeof(*p->all));
+	p->all_have = calloc((nm ? nm : 1) * c->nres, sizeof(*p->all_have));
+	p->all_known = calloc(nm ? nm : 1, sizeof(*p->all_known));
+	p->col = calloc(nm ? nm : 1, sizeof(*p->col));
+	p->cur = calloc(c->nres, sizeof(*p->cur));
+	if (!p->dec || !p->dec_known || !p->all || !p->all_have || !p->all_known ||
+	    !p->col || !p->cur)
+		return -ENOMEM;
+	return table_groups(p);
 }
 
-int calc_print_table(struct calc *c)
+static void tprint_free(struct tprint *p)
 {
-	struct wfw_table t;
-	int ret = add_header(c, &t);
+	free(p->dec);
+	free(p->dec_known);
+	free(p->all);
+	free(p->all_have);
+	free(p->all_known);
+	free(p->col);
+	free(p->cur);
+	free(p->groups);
+}
 
+/* One pass over the table's rows: the header, then every metric's. */
+static int table_pass(struct tprint *p)
+{
+	struct calc *c = p->c;
+	size_t k = 0;
+	int ret = 0;
+
+	header_row(p);
 	/* Metrics in order of first appearance over results. */
 	for (size_t i = 0; i < c->nres && !ret; i++) {
 		struct wfw_statset *s = &c->res[i].set;
@@ -371,15 +461,28 @@ int calc_print_table(struct calc *c)
 
 			if (wfw_statset_pending(s, m) || seen_before(c, i, name))
 				continue;
-			ret = metric_rows(c, &t, name);
+			ret = metric_rows(p, k++, name);
 		}
 	}
-	if (!ret)
-		print_rows(c, &t);
-	wfw_table_free(&t);
 	return ret;
 }
 
+int calc_print_table(struct calc *c)
+{
+	struct tprint p = { 0 };
+	int ret = tprint_init(&p, c);
+
+	if (!ret)
+		ret = table_pass(&p);
+	if (!ret && wfw_table_stream_measuring(&p.t)) {
+		wfw_table_stream_print(&p.t);
+		ret = table_pass(&p);
+	}
+	if (!ret)
+		print_notes(c);
+	tprint_free(&p);
+	return ret;
+}
 int calc_print_json(struct calc *c)
 {
 	int ret = 0;

@@ -471,46 +471,65 @@ static bool group_rows(struct wfw_statset *s, const union wultfw_cell *gc,
 	return nt == 1;
 }
 
-/* Per-slot arrays for cap slots ("-" from slot old - 1 to cap - 1). */
+/* *p grown to n elements of size sz, the new ones zero. */
+static int grow_zeroed(void *p, size_t old, size_t n, size_t sz)
+{
+	char *q = realloc(*(void **)p, n * sz);
+
+	if (!q)
+		return -ENOMEM;
+	memset(q + old * sz, 0, (n - old) * sz);
+	*(void **)p = q;
+	return 0;
+}
+
+/*
+ * Metric m's block of accumulators moved from m * old to m * cap, "-"
+ * from its slot old - 1 to cap - 1, the slots between new and empty.
+ */
+static void move_block(struct wfw_statset *s, size_t m, size_t old, size_t cap)
+{
+	size_t live = s->ngroups - 1;
+	struct wfw_acc *src = &s->acc[m * old], *dst = &s->acc[m * cap];
+	struct wfw_acc dash = src[old - 1];
+
+	memmove(dst, src, live * sizeof(*dst));
+	for (size_t g = live; g < cap - 1; g++)
+		wfw_acc_init(&dst[g], s->exact_limit, s->mtype[m] == WULTFW_COL_INT);
+	dst[cap - 1] = dash;
+}
+
+/*
+ * Per-slot arrays for cap slots. Grown in place (realloc): a large
+ * block is remapped, not copied, so a million groups never have their
+ * accumulators twice, as a new array beside the old one had them (a
+ * third of calc -g's peak). The blocks move up in it, the last first,
+ * so that none lands on one not yet moved.
+ */
 static int grow_slots(struct wfw_statset *s, size_t cap)
 {
-	size_t old = s->gcap, live = s->ngroups - 1;
-	struct wfw_acc *acc = calloc(s->nmetrics * cap, sizeof(*acc));
-	uint32_t *gcount = calloc(cap, sizeof(*gcount));
-	uint8_t *is_staged = calloc(cap, sizeof(*is_staged));
-	uint32_t *staged = malloc(cap * sizeof(*staged));
-	char **names = s->gmerged ? calloc(cap, sizeof(*names)) : NULL;
+	size_t old = s->gcap, nm = s->nmetrics;
+	uint32_t *staged;
 
-	if (!acc || !gcount || !is_staged || !staged || (s->gmerged && !names)) {
-		free(acc);
-		free(gcount);
-		free(is_staged);
-		free(staged);
-		free(names);
+	if (cap > SIZE_MAX / sizeof(struct wfw_acc) / nm || cap > UINT32_MAX)
 		return -ENOMEM;
-	}
-	for (size_t m = 0; m < s->nmetrics; m++) {
-		struct wfw_acc *src = &s->acc[m * old], *dst = &acc[m * cap];
-
-		memcpy(dst, src, live * sizeof(*dst));
-		for (size_t g = live; g < cap - 1; g++)
-			wfw_acc_init(&dst[g], s->exact_limit, s->mtype[m] == WULTFW_COL_INT);
-		dst[cap - 1] = src[old - 1];
-		wfw_acc_pool_init(&s->pool[m], s->budget, s->exact_limit, dst, cap);
-	}
-	if (names)
-		memcpy(names, s->gmerged, live * sizeof(*names));
-	free(s->gmerged);
-	free(s->acc);
-	free(s->gcount);
-	free(s->is_staged);
-	free(s->staged);
-	s->gmerged = names;
-	s->acc = acc;
-	s->gcount = gcount;
-	s->is_staged = is_staged;
-	s->staged = staged;
-	s->nstaged = 0;		/* nothing is staged between batches */
+	staged = realloc(s->staged, cap * sizeof(*staged));
+	if (staged)
+		s->staged = staged;
+	if (!staged || grow_zeroed(&s->gcount, old, cap, sizeof(*s->gcount)) ||
+	    grow_zeroed(&s->is_staged, old, cap, sizeof(*s->is_staged)) ||
+	    (s->gmerged && grow_zeroed(&s->gmerged, old, cap, sizeof(*s->gmerged))) ||
+	    grow_zeroed(&s->acc, nm * old, nm * cap, sizeof(*s->acc)))
+		return -ENOMEM;
+	/* "-" moves: nothing is staged between batches, nor counted */
+	memset(s->gcount, 0, cap * sizeof(*s->gcount));
+	memset(s->is_staged, 0, cap * sizeof(*s->is_staged));
+	s->nstaged = 0;
+	for (size_t m = nm; m-- > 0;)
+		move_block(s, m, old, cap);
+	for (size_t m = 0; m < nm; m++)
+		wfw_acc_pool_init(&s->pool[m], s->budget, s->exact_limit,
+				  &s->acc[m * cap], cap);
 	s->gcap = cap;
 	return 0;
 }
@@ -522,7 +541,9 @@ static int grow_slots(struct wfw_statset *s, size_t cap)
  */
 static int grow_groups(struct wfw_statset *s, size_t ng)
 {
-	if (ng > s->gcap && grow_slots(s, ng > 2 * s->gcap ? ng : 2 * s->gcap))
+	size_t more = s->gcap + s->gcap / 4;	/* not doubled: less to spare */
+
+	if (ng > s->gcap && grow_slots(s, ng > more ? ng : more))
 		return -ENOMEM;
 	s->ngroups = ng;
 	s->gsorted = false;

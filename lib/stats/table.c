@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "stats/table.h"
@@ -95,35 +96,64 @@ static const char *shown(const char *s, char *buf)
 	return buf;
 }
 
+/* Widths of one row's cells as an aligned table shows them, into w. */
+static void measure_row(const char *const *cells, size_t nc, size_t *w)
+{
+	char buf[WFW_TABLE_MAX_WIDTH + 1];
+
+	for (size_t c = 0; c < nc; c++) {
+		size_t l = strlen(shown(cells[c] ? cells[c] : "", buf));
+
+		w[c] = l > w[c] ? l : w[c];
+	}
+}
+
+/* One row of an aligned table, its columns w wide. */
+static void text_row(const char *const *cells, size_t nc, const size_t *w,
+		     const char *align, FILE *f)
+{
+	char buf[WFW_TABLE_MAX_WIDTH + 1];
+
+	for (size_t c = 0; c < nc; c++) {
+		const char *s = shown(cells[c] ? cells[c] : "", buf);
+		int wi = (int)w[c];
+		bool left = c < strlen(align) && align[c] == 'l';
+
+		if (c + 1 == nc && left)
+			fputs(s, f);	/* no trailing blanks */
+		else if (left)
+			fprintf(f, "%-*s", wi, s);
+		else
+			fprintf(f, "%*s", wi, s);
+		if (c + 1 < nc)
+			fputs("  ", f);
+	}
+	fputc('\n', f);
+}
+
+/* Row r's cells as pointers (room: 64), for the row printers. */
+static size_t row_cells(const struct wfw_table *t, size_t r, const char **v)
+{
+	size_t nc = t->ncols < 64 ? t->ncols : 64;
+
+	for (size_t c = 0; c < nc; c++)
+		v[c] = cell(t, r, c);
+	return nc;
+}
+
 void wfw_table_print(const struct wfw_table *t, FILE *f)
 {
 	size_t w[64] = { 0 };
-	size_t nc = t->ncols < 64 ? t->ncols : 64;
-	char buf[WFW_TABLE_MAX_WIDTH + 1];
+	const char *v[64];
+	size_t nc = 0;
 
-	for (size_t r = 0; r < t->nrows; r++)
-		for (size_t c = 0; c < nc; c++) {
-			size_t l = strlen(shown(cell(t, r, c), buf));
-
-			w[c] = l > w[c] ? l : w[c];
-		}
 	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < nc; c++) {
-			const char *s = shown(cell(t, r, c), buf);
-			int wi = (int)w[c];
-
-			bool left = c < strlen(t->align) && t->align[c] == 'l';
-
-			if (c + 1 == nc && left)
-				fputs(s, f);	/* no trailing blanks */
-			else if (left)
-				fprintf(f, "%-*s", wi, s);
-			else
-				fprintf(f, "%*s", wi, s);
-			if (c + 1 < nc)
-				fputs("  ", f);
-		}
-		fputc('\n', f);
+		nc = row_cells(t, r, v);
+		measure_row(v, nc, w);
+	}
+	for (size_t r = 0; r < t->nrows; r++) {
+		nc = row_cells(t, r, v);
+		text_row(v, nc, w, t->align, f);
 	}
 }
 
@@ -137,26 +167,85 @@ static bool at_resolution(double v, int dec)
 	return fabs(x - nearbyint(x)) <= 1e-9 * fabs(x) + 1e-9;
 }
 
+void wfw_decimals_init(struct wfw_decimals *d, int dec)
+{
+	d->dec = dec < 0 ? 0 : dec > FMT_MAX_DECIMALS ? FMT_MAX_DECIMALS : dec;
+	d->top = 0;
+	d->finer = false;
+}
+
+void wfw_decimals_add(struct wfw_decimals *d, double v)
+{
+	if (!isfinite(v))
+		return;
+	d->finer |= !at_resolution(v, d->dec);
+	d->top = fabs(v) > d->top ? fabs(v) : d->top;
+}
+
+int wfw_decimals_get(const struct wfw_decimals *d)
+{
+	int n = d->finer && d->dec < 3 ? 3 : d->dec;
+
+	if (d->top > 0 && d->top < 1) {	/* 3 significant digits of the largest */
+		int sig = 2 - (int)floor(log10(d->top));
+
+		n = d->finer && sig > n ? sig : n;
+	}
+	return n < FMT_MAX_DECIMALS ? n : FMT_MAX_DECIMALS;
+}
+
 int wfw_fmt_decimals(int dec, const double *v, size_t n)
 {
-	double top = 0;
-	bool finer = false;
-	int d;
+	struct wfw_decimals d;
 
-	dec = dec < 0 ? 0 : dec > FMT_MAX_DECIMALS ? FMT_MAX_DECIMALS : dec;
-	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(v[i]))
-			continue;
-		finer |= !at_resolution(v[i], dec);
-		top = fabs(v[i]) > top ? fabs(v[i]) : top;
-	}
-	d = finer && dec < 3 ? 3 : dec;
-	if (top > 0 && top < 1) {	/* 3 significant digits of the largest */
-		int sig = 2 - (int)floor(log10(top));
+	wfw_decimals_init(&d, dec);
+	for (size_t i = 0; i < n; i++)
+		wfw_decimals_add(&d, v[i]);
+	return wfw_decimals_get(&d);
+}
 
-		d = finer && sig > d ? sig : d;
+/*
+ * "%.*f" of v where it is certain without printf: v * 10^dec rounds to
+ * the same integer whatever the product's rounding (not within 2^-49 of
+ * a half), so its digits are that integer's. printf's exact conversion
+ * was half of calc -g's instructions, and an aligned table formats each
+ * value twice. False: leave it to printf (halves, large numbers).
+ */
+static bool fmt_fixed(char *buf, size_t len, double v, int dec)
+{
+	static const double p10[FMT_MAX_DECIMALS + 1] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9 };
+	char dig[24];
+	double x, r;
+	uint64_t u;
+	size_t n = 0, at = 0;
+	bool zero = true;
+
+	if (dec < 0 || dec > FMT_MAX_DECIMALS)
+		return false;
+	x = fabs(v) * p10[dec];	/* exact but for one rounding */
+	if (!(x < 0x1p52))
+		return false;
+	r = floor(x);
+	if (fabs(x - r - 0.5) <= x * 0x1p-49)
+		return false;
+	u = (uint64_t)r + (x - r > 0.5);
+	do {			/* at least dec + 1 digits: "0.050" */
+		dig[n] = (char)('0' + u % 10);
+		zero &= dig[n++] == '0';
+		u /= 10;
+	} while (u || n <= (size_t)dec);
+	if (n + 3 > len)
+		return false;
+	if (signbit(v) && !zero)	/* no -0.000 */
+		buf[at++] = '-';
+	while (n) {
+		buf[at++] = dig[--n];
+		if (n == (size_t)dec && dec)
+			buf[at++] = '.';
 	}
-	return d < FMT_MAX_DECIMALS ? d : FMT_MAX_DECIMALS;
+	buf[at] = '\0';
+	return true;
 }
 
 void wfw_fmt_value(char *buf, size_t len, double v, int decimals)
@@ -173,50 +262,115 @@ void wfw_fmt_value(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "%.15g", v);
 		return;
 	}
+	if (fmt_fixed(buf, len, v, decimals))
+		return;
 	snprintf(buf, len, "%.*f", decimals, v);
 	if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
 		memmove(buf, buf + 1, strlen(buf));	/* -0.000: 0.000 */
 }
 
-/* GitHub-flavoured markdown: | a | b |, alignment in the rule row. */
-void wfw_table_print_markdown(const struct wfw_table *t, FILE *f)
+/* GitHub-flavoured markdown: | a | b |, alignment in the rule row after the first. */
+static void markdown_row(const char *const *cells, size_t nc, bool first,
+			 const char *align, FILE *f)
 {
 	char buf[WFW_TABLE_MAX_WIDTH + 1];
 
-	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < t->ncols; c++)
-			fprintf(f, "| %s ", shown(cell(t, r, c), buf));
-		fputs("|\n", f);
-		if (r)
-			continue;
-		for (size_t c = 0; c < t->ncols; c++)
-			fputs(c < strlen(t->align) && t->align[c] == 'l' ?
-			      "|:---" : "|---:", f);
-		fputs("|\n", f);
-	}
+	for (size_t c = 0; c < nc; c++)
+		fprintf(f, "| %s ", shown(cells[c] ? cells[c] : "", buf));
+	fputs("|\n", f);
+	if (!first)
+		return;
+	for (size_t c = 0; c < nc; c++)
+		fputs(c < strlen(align) && align[c] == 'l' ? "|:---" : "|---:", f);
+	fputs("|\n", f);
 }
 
 /* RFC 4180: a cell with a comma, quote or newline is quoted. */
+static void csv_row(const char *const *cells, size_t nc, FILE *f)
+{
+	for (size_t c = 0; c < nc; c++) {
+		const char *s = cells[c] ? cells[c] : "";
+
+		if (c)
+			fputc(',', f);
+		if (!strpbrk(s, ",\"\n")) {
+			fputs(s, f);
+			continue;
+		}
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	}
+	fputc('\n', f);
+}
+
+/* Every cell of row r (markdown and CSV print past 64 columns). */
+static const char **all_cells(const struct wfw_table *t, size_t r)
+{
+	const char **v = malloc((t->ncols ? t->ncols : 1) * sizeof(*v));
+
+	for (size_t c = 0; v && c < t->ncols; c++)
+		v[c] = cell(t, r, c);
+	return v;
+}
+
+void wfw_table_print_markdown(const struct wfw_table *t, FILE *f)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char **v = all_cells(t, r);
+
+		if (v)
+			markdown_row(v, t->ncols, !r, t->align, f);
+		free(v);
+	}
+}
+
 void wfw_table_print_csv(const struct wfw_table *t, FILE *f)
 {
 	for (size_t r = 0; r < t->nrows; r++) {
-		for (size_t c = 0; c < t->ncols; c++) {
-			const char *s = cell(t, r, c);
+		const char **v = all_cells(t, r);
 
-			if (c)
-				fputc(',', f);
-			if (!strpbrk(s, ",\"\n")) {
-				fputs(s, f);
-				continue;
-			}
-			fputc('"', f);
-			for (; *s; s++) {
-				if (*s == '"')
-					fputc('"', f);
-				fputc(*s, f);
-			}
-			fputc('"', f);
-		}
-		fputc('\n', f);
+		if (v)
+			csv_row(v, t->ncols, f);
+		free(v);
 	}
+}
+
+void wfw_table_stream_init(struct wfw_table_stream *t, size_t ncols, const char *align,
+			   enum wfw_table_form form, FILE *f)
+{
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols < 64 || form != WFW_TABLE_TEXT ? ncols : 64;
+	snprintf(t->align, sizeof(t->align), "%s", align ? align : "");
+	t->form = form;
+	t->measuring = form == WFW_TABLE_TEXT;
+	t->f = f;
+}
+
+bool wfw_table_stream_measuring(const struct wfw_table_stream *t)
+{
+	return t->measuring;
+}
+
+void wfw_table_stream_print(struct wfw_table_stream *t)
+{
+	t->measuring = false;
+	t->row = 0;
+}
+
+void wfw_table_stream_row(struct wfw_table_stream *t, const char *const *cells)
+{
+	if (t->measuring)
+		measure_row(cells, t->ncols, t->w);
+	else if (t->form == WFW_TABLE_TEXT)
+		text_row(cells, t->ncols, t->w, t->align, t->f);
+	else if (t->form == WFW_TABLE_MARKDOWN)
+		markdown_row(cells, t->ncols, !t->row, t->align, t->f);
+	else
+		csv_row(cells, t->ncols, t->f);
+	t->row++;
 }

@@ -6,6 +6,7 @@
 #ifndef WFW_STATS_TABLE_H
 #define WFW_STATS_TABLE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Widest cell the aligned and markdown forms print (longer: cut, "..."). */
@@ -35,6 +36,33 @@ void wfw_table_print_markdown(const struct wfw_table *t, FILE *f);
 void wfw_table_print_csv(const struct wfw_table *t, FILE *f);
 
 /*
+ * The same forms printed as rows come, holding none: an aligned table
+ * takes its rows twice, first measured (widths), then printed; markdown
+ * and CSV print them the first time. Output equals wfw_table_print*()'s
+ * for the same rows. Use: init, then while a pass is needed: every row
+ * with wfw_table_stream_row(), and if wfw_table_stream_measuring(),
+ * wfw_table_stream_print() and every row again.
+ */
+enum wfw_table_form { WFW_TABLE_TEXT, WFW_TABLE_MARKDOWN, WFW_TABLE_CSV };
+
+struct wfw_table_stream {
+	size_t ncols;
+	char align[64];
+	enum wfw_table_form form;
+	bool measuring;		/* the first pass of an aligned table */
+	size_t w[64];		/* widths measured */
+	size_t row;		/* rows so far in this pass */
+	FILE *f;
+};
+
+void wfw_table_stream_init(struct wfw_table_stream *t, size_t ncols, const char *align,
+			   enum wfw_table_form form, FILE *f);
+bool wfw_table_stream_measuring(const struct wfw_table_stream *t);
+/* Measured: the next pass prints. */
+void wfw_table_stream_print(struct wfw_table_stream *t);
+void wfw_table_stream_row(struct wfw_table_stream *t, const char *const *cells);
+
+/*
  * Decimals for one statistic of a metric, v[0..n) its values in every row
  * a table shows (NaN skipped): the data's own decimals `dec` (3 for
  * microseconds from nanoseconds, 0 for counts) when every value is a
@@ -46,6 +74,15 @@ void wfw_table_print_csv(const struct wfw_table *t, FILE *f);
  * numbers show no ".000", and no value is printed with an exponent.
  */
 int wfw_fmt_decimals(int dec, const double *v, size_t n);
+/* The same, the values given one at a time (none held). */
+struct wfw_decimals {
+	int dec;
+	double top;
+	bool finer;
+};
+void wfw_decimals_init(struct wfw_decimals *d, int dec);
+void wfw_decimals_add(struct wfw_decimals *d, double v);
+int wfw_decimals_get(const struct wfw_decimals *d);
 
 /*
  * A value with `decimals` after the point ("-": NaN; no "-0.000"); above

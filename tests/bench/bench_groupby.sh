@@ -11,6 +11,9 @@
 # run of -j 2 under --mem-limit BIG_LIMIT, default 128M): groups past the
 # switch point whose histograms would not fit the limit take sketches;
 # BIG_GROUPS=0 leaves that run out.
+# Then the 1 M-group goal: MILLION_ROWS rows (default 2 000 000) over
+# exactly 1 000 000 groups, -j 2 under --mem-limit MILLION_LIMIT (default
+# 512M): finished or stopped, peak (MILLION_ROWS=0: not run).
 # Last, each goal of issue 32 this run measured, met or MISSED.
 # GROUPBY_PANDAS=0 leaves pandas out (at 1 M groups it takes minutes a run).
 # Usage: bench_groupby.sh BUILDDIR [NGROUPS [ROWS [MEMLIMIT]]]   (needs /usr/bin/time)
@@ -149,3 +152,17 @@ if [ "$NGROUPS" = 100000 ]; then
 fi
 [ "$BG" = 0 ] ||
 	echo "goal: many groups of many values within a limit their histograms exceed: $( [ $bigok = 1 ] && [ -n "$nsk" ] && echo met || echo MISSED)"
+
+MR=${MILLION_ROWS:-2000000} ML=${MILLION_LIMIT:-512M}
+[ "$MR" -gt 0 ] || exit 0
+awk -v rows="$MR" 'BEGIN {	# every group twice or more, spread over the file
+	print "Grp,Lat,Other"; srand(777)
+	for (r = 0; r < rows; r++)
+		printf "g%d,%.3f,%d\n", (r * 7919) % 1000000, rand() * 1000, r % 1000
+}' >"$F"
+/usr/bin/time -f "%e %M %U %S" -o "$DIR/time" "$B/wultfw" calc -j 2 --mem-limit "$ML" -g Grp \
+	-f count,min,mean,std,median,p99,max "$F" >"$DIR/out.million" 2>"$DIR/err.million" && mok=1 || mok=0
+set -- $(tail -1 "$DIR/time")
+grep -v "^Command exited" "$DIR/err.million" >&2 || true
+echo "goal: 1 M groups of $MR rows finish within --mem-limit $ML (-j 2): $( [ $mok = 1 ] && echo met || echo "MISSED (stopped at the limit)")," \
+	"wall $1 s, CPU $(echo "$3 $4" | awk '{ print $1 + $2 }') s, peak RSS $(echo "$2" | awk '{ printf "%.1f", $1 / 1024 }') MiB"

@@ -86,8 +86,8 @@ piece() {
 }
 : >"$dir/results"
 piece calc sh "$src/bench_calc.sh" "$build" $rows
-piece groups env BIG_GROUPS=$big sh "$src/bench_groupby.sh" "$build" $groups $grows
-piece mgroups env BIG_GROUPS=0 GROUPBY_PANDAS=0 sh "$src/bench_groupby.sh" "$build" $mgroups $mrows "$glimit"
+piece groups env BIG_GROUPS=$big MILLION_ROWS=0 sh "$src/bench_groupby.sh" "$build" $groups $grows
+piece mgroups env BIG_GROUPS=0 GROUPBY_PANDAS=0 MILLION_ROWS=0 sh "$src/bench_groupby.sh" "$build" $mgroups $mrows "$glimit"
 piece paths sh "$src/bench_paths.sh" "$build" $prows $rounds
 piece compare sh "$src/bench_compare.sh" --build "$build" --rows $crows --rounds $crounds
 
