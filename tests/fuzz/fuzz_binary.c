@@ -16,7 +16,9 @@
  * from flushes) and read back: every cell must come back bit for bit,
  * and read column by column (as calc does: INT cells as numbers) it must
  * give the same cells, with no NaN where the reader said none can be, and
- * the extremes and sums the decoder found must be those of the cells.
+ * the extremes and sums the decoder found must be those of the cells;
+ * read as column chunks (as convert does, 3 rows a piece and whole
+ * blocks) it must give them too.
  * With FUZZ_BINARY_DUMP=FILE in the environment, the file as the reader
  * saw it (magic added, checksums fixed) is also written to FILE: that is
  * what goes to tests/data/regress/ from a crash input.
@@ -227,6 +229,48 @@ static void check_cols(const char *path, const union wultfw_cell *cells, size_t 
 	wfw_reader_close(r);
 }
 
+/*
+ * In pieces of a block's column chunks, as convert takes them (pieces of
+ * `max` rows: copied, or the block's own buffer handed over): the cells.
+ */
+static void check_chunks(const char *path, const union wultfw_cell *cells,
+			 size_t rows, size_t max)
+{
+	struct wfw_reader *r;
+	struct wfw_blk_col *c;
+	union wultfw_cell cell;
+	unsigned char *buf = NULL;
+	size_t cap = 0, first, at = 0, nc;
+	char err[512];
+	long n = 0;
+
+	if (wfw_reader_open(&r, path, err, sizeof(err)))
+		abort();	/* it opened a moment ago */
+	nc = wfw_reader_schema(r)->ncols;
+	c = calloc(nc ? nc : 1, sizeof(*c));
+	if (!c)
+		abort();
+	while (wfw_reader_native_cols(r) &&
+	       (n = wfw_reader_read_chunks(r, max, &buf, &cap, c, &first)) > 0) {
+		for (size_t k = 0; k < (size_t)n; k++, at++)
+			for (size_t j = 0; j < nc; j++) {
+				wfw_blk_decode_col(&c[j], first + k, 1, &cell);
+				if (at >= rows || cell.i != cells[at * nc + j].i) {
+					fprintf(stderr, "fuzz: row %zu column %zu read as chunks (%zu a piece) differs\n",
+						at, j, max);
+					abort();
+				}
+			}
+	}
+	if (n < 0 || (wfw_reader_native_cols(r) && at != rows)) {
+		fprintf(stderr, "fuzz: %zu rows read, as chunks %zu\n", rows, at);
+		abort();
+	}
+	free(buf);
+	free(c);
+	wfw_reader_close(r);
+}
+
 /* What a file read whole holds must survive the writer bit for bit. */
 static void round_trip(const char *path)
 {
@@ -237,8 +281,11 @@ static void round_trip(const char *path)
 	int fd;
 
 	a = read_cells(path, &r, &rows);
-	if (a)
+	if (a) {
 		check_cols(path, a, rows);
+		check_chunks(path, a, rows, 3);
+		check_chunks(path, a, rows, 65536);
+	}
 	fd = a ? fuzz_memfd("", 0, "", 0, out, sizeof(out)) : -1;
 	if (fd >= 0) {
 		const struct wultfw_schema *s = wfw_reader_schema(r);
