@@ -115,6 +115,8 @@ static int time_reader(const char *path, struct floor *f)
 	f->acc = calloc(s->ncols, sizeof(*f->acc));
 	f->col = malloc(BATCH_ROWS * sizeof(*f->col));
 	if (!f->acc || !f->col || wfw_batch_alloc(&b, s->ncols, BATCH_ROWS)) {
+		free(f->acc);
+		free(f->col);
 		wfw_reader_close(r);
 		return -ENOMEM;
 	}
@@ -137,6 +139,8 @@ static int time_reader(const char *path, struct floor *f)
 		fprintf(stderr, "bench_floor: %s\n", wfw_reader_error(r));
 	for (size_t c = 0; c < s->ncols; c++)
 		wfw_acc_free(&f->acc[c]);
+	free(f->acc);
+	free(f->col);
 	wfw_batch_free(&b);
 	wfw_reader_close(r);
 	return n < 0 ? (int)n : ret;
