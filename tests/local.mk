@@ -38,6 +38,9 @@ EXTRA_DIST += tests/run-bounded.sh tests/case-driver.sh
 # Its test lock: a test marked alone runs while no other does.
 TESTS += tests/integration/test_run_bounded.sh
 EXTRA_DIST += tests/integration/test_run_bounded.sh
+# check-all's closing lines name each failed test and why.
+TESTS += tests/integration/test_summary.sh
+EXTRA_DIST += tests/integration/test_summary.sh
 
 # Plugin directories of this build tree, for tests that run the binary.
 wfw_empty :=

@@ -4,8 +4,8 @@
 # naming what this machine lacks (the test's own "SKIP: reason" line), one
 # per case a test program skipped while passing its others (its .trs has
 # "SKIP case 'NAME': reason" beside its PASS, tests/case-driver.sh; each
-# counts as a skip) and one per test stopped at the bound per test
-# (tests/run-bounded.sh). A skip that gives no reason counts as a failure:
+# counts as a skip) and one per failed test with the reason its log gives
+# (tests/failed_tests.sh). A skip that gives no reason counts as a failure:
 # it would hide a lack.
 # The optional 2nd argument is a file of results of checks run outside
 # automake, one "PASS: name", "FAIL: name" or "SKIP: name: reason" a line.
@@ -37,23 +37,21 @@ for trs in $(find "$dir" -name '*.trs' -not -path '*/_build/*' | sort); do
 			fi
 			echo "SKIP ${name#"$dir"/}: $why"
 			;;
-		*)
-			fail=$((fail + 1))
-			# A hang stopped by tests/run-bounded.sh: say so here too.
-			hang=$(grep -h 'the bound per test' "$name.log" 2>/dev/null | head -1 | sed 's/^FAIL: [^:]*: //')
-			[ -z "$hang" ] || echo "FAIL ${name#"$dir"/}: $hang"
-			;;
+		*) fail=$((fail + 1)) ;;
 		esac
 	done <<EOT
 $(sed -n 's/^:test-result: //p' "$trs")
 EOT
 done
+# Each failed test by name, with the line of its log that says why (a
+# hang stopped by tests/run-bounded.sh says so): CI shows only the tail.
+sh "$(dirname "$0")/failed_tests.sh" "$dir" | grep -v '/_build/' | sed 's/^/FAIL /'
 if [ -n "$results" ]; then
 	while IFS= read -r line; do
 		case $line in
 		"PASS: "*) pass=$((pass + 1)) ;;
 		"SKIP: "*) skip=$((skip + 1)); echo "SKIP ${line#SKIP: }" ;;
-		*) fail=$((fail + 1)) ;;
+		*) fail=$((fail + 1)); echo "FAIL ${line#FAIL: }" ;;
 		esac
 	done <"$results"
 fi
