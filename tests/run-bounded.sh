@@ -58,6 +58,7 @@ fi
 # leader, so setsid(1) makes the session in place: its id is $!. Such a
 # child starts with SIGINT and SIGQUIT ignored, which a shell script cannot
 # undo: env gives the test their defaults, as when make runs it directly.
+t_start=$(date +%s)
 env --default-signal=INT,QUIT setsid "$@" 9<&- &
 sid=$!
 
@@ -106,6 +107,8 @@ if [ -n "$expired" ]; then
 	st=1
 fi
 kill "$watch" 2>/dev/null
+# Its time, for finding what makes check-all long (doc/testing.md).
+echo "run-bounded.sh: $test ran $(($(date +%s) - t_start)) s"
 left=$(members)
 if [ -n "$left" ]; then
 	echo "run-bounded.sh: $test left these running; stopped them:"
