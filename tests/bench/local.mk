@@ -8,7 +8,10 @@ if HAVE_CUNIT
 check_PROGRAMS += tests/bench/bench_stats_sink \
 	tests/bench/gen_datapoints tests/bench/bench_sinks tests/bench/gen_attrib \
 	tests/bench/bench_floor
-TESTS += tests/bench/test_bench_build.sh tests/bench/test_bench_read.sh
+TESTS += tests/bench/test_bench_build.sh
+# bench_read.sh --quick: minutes, and its figures mean nothing under ASan or
+# twice: only from check-all, once (not in distcheck or check-sanitized).
+SLOW_TESTS += tests/bench/test_bench_read.sh
 endif
 EXTRA_DIST += tests/bench/test_bench_build.sh tests/bench/test_bench_read.sh
 # bench_cyclictest.sh's options and tables, on a few wake-ups (root, cyclictest)
