@@ -82,9 +82,16 @@ def per_round():
     for cpu in cpus:
         cv = cyc[cpu]
         tv = timer_values(sys.argv[4], cpu)
-        if not cv or not tv:
-            sys.exit("bench_cyclictest.py: round %s CPU %d: no values from %s"
-                     % (rnd, cpu, "cyclictest" if not cv else "the timer"))
+        if not cv:
+            # cyclictest ends every thread once one has made its -l loops.
+            sys.exit("bench_cyclictest.py: round %s CPU %d: no values from "
+                     "cyclictest: its thread there took no sample before "
+                     "another CPU's thread made its loops, which ends them "
+                     "all (the CPU was busy): more --loops or a quieter "
+                     "machine" % (rnd, cpu))
+        if not tv:
+            sys.exit("bench_cyclictest.py: round %s CPU %d: no values from "
+                     "the timer" % (rnd, cpu))
         cs, ts = summary(cv), summary(tv)
         ratios = [t / c if c else float("nan") for t, c in zip(ts, cs)]
         print(row("#%s CPU %d cyclictest" % (rnd, cpu), len(cv), cs))

@@ -41,8 +41,16 @@ if [ $rc = 77 ]; then
 	skip_part "$(sed -n 's/.*SKIP: //p' bench.out)"
 	finish
 fi
-expect_status 0 $rc "two rounds on every CPU"
 online=$(tr ',' '\n' </sys/devices/system/cpu/online | while IFS=- read -r a b; do seq "$a" "${b:-$a}"; done)
+# cyclictest -l ends all its threads when the first has its loops: on a
+# busy machine another CPU's thread may have none yet. The bench says so;
+# that run could not compare, and the one-CPU part below still runs.
+if [ $rc != 0 ] && grep -q "no values from cyclictest: its thread there took no sample" bench.err; then
+	skip_part "every CPU at once: $(grep -o 'round [0-9]* CPU [0-9]*: no values from cyclictest' bench.err | head -1) (its thread was not run before another's loops ended them all: the machine was busy)"
+	online=
+else
+	expect_status 0 $rc "two rounds on every CPU"
+fi
 for c in $online; do
 	[ "$(rows "$c" cyclictest)" = 2 ] && [ "$(rows "$c" 'timer grid')" = 2 ] &&
 		[ "$(rows "$c" timer/cyclictest)" = 2 ] &&
@@ -58,11 +66,13 @@ for c in $online; do
 done
 expect_in bench.out "cyclictest -a -t -d0 -m -p90 -i500 -l400" "the cyclictest command line"
 expect_in bench.out 'cpu = "all"; mode = "grid"' "the timer's experiment"
-expect_in bench.out "Over the rounds: each statistic's median" "the summary over the rounds"
-[ "$(grep -c '^| [0-9]* | timer/cyclictest | 2 |' bench.out)" = "$(echo "$online" | wc -l)" ] &&
-	ok "the summary: a ratio row per CPU over 2 rounds" || fail "the summary's ratio rows:$(sed 's/^/    /' bench.out)"
+if [ -n "$online" ]; then
+	expect_in bench.out "Over the rounds: each statistic's median" "the summary over the rounds"
+	[ "$(grep -c '^| [0-9]* | timer/cyclictest | 2 |' bench.out)" = "$(echo "$online" | wc -l)" ] &&
+		ok "the summary: a ratio row per CPU over 2 rounds" || fail "the summary's ratio rows:$(sed 's/^/    /' bench.out)"
+fi
 
-last=$(echo "$online" | tail -1)
+last=$(tr ',' '\n' </sys/devices/system/cpu/online | tail -1 | sed 's/.*-//')
 bench 1 200 --cpus "$last"
 expect_status 0 $? "one round on CPU $last alone"
 [ "$(grep -c '^| #1 CPU' bench.out)" = 3 ] && ok "CPU $last only" ||

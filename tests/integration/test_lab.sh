@@ -56,7 +56,7 @@ if [ $st != 0 ] && grep -q "not permitted" fifo.out; then
 	echo "SKIP: test_lab: $(grep -m1 "not permitted" fifo.out)"
 	exit 77
 fi
-expect_status 0 $st "a local run at SCHED_FIFO 50"
+expect_status 0 $st "a local run at SCHED_FIFO 50" fifo.out
 
 sshd_keys || { fail "no keys"; finish; }
 n=2
