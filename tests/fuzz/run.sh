@@ -5,6 +5,7 @@
 # tests/fuzz/seed-infoyml), then fuzz. Any crash, leak outside libconfig
 # (tests/fuzz/lsan.supp) or input slower than 10 s fails; the input that
 # did it is kept as BUILDDIR/fuzz-out/crash-TARGET-*.
+# Two at once where there are 2 CPUs (FUZZ_JOBS).
 # Usage: run.sh BUILDDIR SRCDIR SECONDS [TARGET...] (default: all of them)
 set -u
 build=${1:?usage: run.sh BUILDDIR SRCDIR SECONDS}
@@ -30,8 +31,10 @@ seed() {
 	esac
 }
 
-fail=0
-for t in $targets; do
+# fuzz TARGET: seed its corpus, fuzz it, and write its PASS or FAIL lines
+# to fuzz-out/TARGET.result.
+fuzz() {
+	t=$1
 	corpus=$out/corpus-$t
 	mkdir -p "$corpus"
 	# Named after their path: tests/data has several datapoints.csv.
@@ -44,9 +47,30 @@ for t in $targets; do
 		"$corpus" >"$log" 2>&1; then
 		echo "PASS: $t ($(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | sed 's/.*: //') runs in $secs s)"
 	else
-		fail=1
 		echo "FAIL: $t: see $log; the input is $(ls "$out"/crash-"$t"-* 2>/dev/null | head -1)"
 		grep -m1 -A12 'ERROR:\|runtime error' "$log" | sed 's/^/    /'
-	fi
+	fi >"$out/$t.result"
+}
+
+# FUZZ_JOBS targets at once (default: one a CPU, at most 2): each fuzzer
+# is one process on one CPU, so two at once halve the step's time.
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in '' | *[!0-9]* | 0) jobs=1 ;; esac
+[ "$jobs" -le 2 ] || jobs=2
+mkdir -p "$out"
+set -- $targets
+while [ $# -gt 0 ]; do
+	n=0
+	while [ $# -gt 0 ] && [ $n -lt "$jobs" ]; do
+		fuzz "$1" &
+		shift
+		n=$((n + 1))
+	done
+	wait
+done
+fail=0
+for t in $targets; do
+	cat "$out/$t.result"
+	grep -q '^PASS: ' "$out/$t.result" || fail=1
 done
 exit $fail
