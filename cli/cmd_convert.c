@@ -133,15 +133,15 @@ static int convert_parse_args(int argc, char **argv, struct convert_args *a)
  * -ESTALE (not said): a column of a one-pass input changed its type, which
  * a binary file already holding blocks of the old type cannot follow.
  */
-/* A batch into w, rows with a text (CSV to CSV) copied as they are. */
-static int write_batch(struct wfw_writer *w, const struct wultfw_batch *b,
-		       const struct wfw_row_text *text)
+/* A batch r read into w, rows with a text (CSV to CSV) copied as they are. */
+static int write_batch(struct wfw_reader *r, struct wfw_writer *w,
+		       const struct wultfw_batch *b, const struct wfw_row_text *text)
 {
 	int ret;
 
 	if (!text)
 		return wfw_writer_write(w, b);
-	ret = wfw_csvw_write_text(&w->impl.csv, b, text);
+	ret = wfw_csvw_write_from(&w->impl.csv, r, b, text);
 	if (!ret)
 		w->rows += b->rows;
 	return ret;
@@ -170,9 +170,10 @@ static int copy_rows(struct wfw_reader *r, struct wfw_writer *w,
 			break;
 		}
 		wfw_select_batch(sel, &b);
-		ret = write_batch(w, &b, text);
-		if (ret)
-			fprintf(stderr, "wultfw convert: %s\n", wfw_writer_msg(w));
+		ret = write_batch(r, w, &b, text);
+		if (ret)	/* WFW_E_CUT: the input was cut while copied */
+			fprintf(stderr, "wultfw convert: %s\n", ret == WFW_E_CUT ?
+				wfw_reader_error(r) : wfw_writer_msg(w));
 		b.rows = 0;
 	}
 	if (!ret && n < 0) {

@@ -137,11 +137,12 @@ static bool csv_out(const struct filter *f)
 static int put_rows(struct filter *f, const struct wultfw_batch *b,
 		    const struct wfw_row_text *text)
 {
-	int ret = csv_out(f) ? wfw_csvw_write_text(&f->w.impl.csv, b, text)
+	int ret = csv_out(f) ? wfw_csvw_write_from(&f->w.impl.csv, f->rd, b, text)
 			     : wfw_writer_write(&f->w, b);
 
-	if (ret)
-		fprintf(stderr, "wultfw filter: %s\n", wfw_writer_msg(&f->w));
+	if (ret)	/* WFW_E_CUT: the input was cut while copied */
+		fprintf(stderr, "wultfw filter: %s\n", ret == WFW_E_CUT ?
+			wfw_reader_error(f->rd) : wfw_writer_msg(&f->w));
 	return ret;
 }
 

@@ -4,7 +4,8 @@
  * read by several threads at once (-j), each over a part of the file that
  * starts and ends at row boundaries, and their statistics are merged; a
  * part that cannot be read alone (a quoted field, a bad row) sends the
- * whole file to one reader, which gives the exact error.
+ * whole file to one reader, which gives the exact error; a file cut
+ * shorter while its parts are read is an error there and then.
  */
 #include "config.h"
 
@@ -103,13 +104,16 @@ static void unmatched_metrics(const struct calc *c, const struct calc_result *r,
 	}
 }
 
-/* Open r->path (part `part` of `nparts`) and set up its statistics. */
+/*
+ * Open r->path (part `part` of `nparts`, cut from a file of `size` bytes)
+ * and set up its statistics.
+ */
 static int open_result(struct calc *c, struct calc_result *r, unsigned part,
-		       unsigned nparts, char *err, size_t len)
+		       unsigned nparts, uint64_t size, char *err, size_t len)
 {
 	/* One pass: the selection follows the types learned as rows come. */
 	struct wfw_reader_opts o = { .one_pass = true, .part = part,
-				     .nparts = nparts };
+				     .nparts = nparts, .part_size = size };
 	struct wfw_statset_cfg cfg = {
 		.exact_limit = c->exact_limit, .exact_memory = c->exact_memory,
 		.group_by = c->per_cstate ? c->group_by : NULL,
@@ -373,16 +377,23 @@ struct calc_parts {
 	struct calc *c;
 	struct calc_result *res;
 	unsigned n;
+	uint64_t size;		/* the file's, when the parts were planned */
+	char (*cut)[700];	/* per part: why, if it found the file cut */
 };
 
 static int part_read(void *ctx, unsigned slot, uint64_t k)
 {
 	struct calc_parts *cp = ctx;
 	struct calc_result *r = &cp->res[k];
-	char err[700];	/* not said: one reader says what is wrong */
-	int ret = open_result(cp->c, r, (unsigned)k, cp->n, err, sizeof(err));
+	char *err = cp->cut[k];	/* said only if the file was cut */
+	int ret = open_result(cp->c, r, (unsigned)k, cp->n, cp->size, err,
+			      sizeof(cp->cut[k]));
 
-	return ret ? ret : stream_rows(r, err, sizeof(err));
+	if (!ret)
+		ret = stream_rows(r, err, sizeof(cp->cut[k]));
+	if (ret != WFW_E_CUT)
+		err[0] = '\0';	/* one reader says what else is wrong */
+	return ret;
 }
 
 /* Parts 1.. into part 0, in order. */
@@ -407,21 +418,45 @@ static int part_merge(void *ctx, unsigned slot, uint64_t k)
 
 static const struct wfw_par_ops part_ops = { .work = part_read, .emit = part_merge };
 
-/* 0, or anything else: read the file with one reader instead. */
-static int load_parts(struct calc *c, struct calc_result *r, unsigned n)
+/*
+ * A part found the file cut shorter while read: the one reader the other
+ * errors fall back to would read another file (the rest of it, and exit
+ * 0), so that is final. WFW_E_CUT with its error in err, or 0.
+ */
+static int parts_cut(const struct calc_parts *cp, char *err, size_t len)
 {
-	struct calc_parts cp = { .c = c, .res = calloc(n, sizeof(*cp.res)), .n = n };
+	for (unsigned k = 0; k < cp->n; k++)
+		if (cp->cut[k][0]) {
+			snprintf(err, len, "%s", cp->cut[k]);
+			return WFW_E_CUT;
+		}
+	return 0;
+}
+
+/*
+ * 0; WFW_E_CUT, said in err; or anything else: read the file with one
+ * reader instead.
+ */
+static int load_parts(struct calc *c, struct calc_result *r, unsigned n,
+		      char *err, size_t len)
+{
+	struct calc_parts cp = { .c = c, .res = calloc(n, sizeof(*cp.res)), .n = n,
+				 .cut = calloc(n, sizeof(*cp.cut)) };
 	struct wfw_par p = { .ops = &part_ops, .ctx = &cp, .nparts = n, .threads = n };
 	struct calc_result *m = cp.res;
-	int ret;
+	struct stat st;
+	int ret = -ENOMEM;
 
-	if (!cp.res)
-		return -ENOMEM;
-	for (unsigned k = 0; k < n; k++) {
-		cp.res[k].arg = r->arg;
-		memcpy(cp.res[k].path, r->path, sizeof(r->path));
+	if (cp.res && cp.cut && !stat(r->path, &st)) {	/* else one reader says why */
+		cp.size = (uint64_t)st.st_size;
+		for (unsigned k = 0; k < n; k++) {
+			cp.res[k].arg = r->arg;
+			memcpy(cp.res[k].path, r->path, sizeof(r->path));
+		}
+		ret = wfw_par_run(&p);
+		if (ret && parts_cut(&cp, err, len))
+			ret = WFW_E_CUT;
 	}
-	ret = wfw_par_run(&p);
 	if (!ret) {	/* part 0 becomes r */
 		r->rd = m->rd;
 		r->set = m->set;
@@ -433,9 +468,10 @@ static int load_parts(struct calc *c, struct calc_result *r, unsigned n)
 		memset(&m->sel, 0, sizeof(m->sel));
 		memset(&m->seen, 0, sizeof(m->seen));
 	}
-	for (unsigned k = 0; k < n; k++)
+	for (unsigned k = 0; cp.res && k < n; k++)
 		calc_result_free(&cp.res[k]);
 	free(cp.res);
+	free(cp.cut);
 	return ret;
 }
 
@@ -520,8 +556,9 @@ int calc_load(struct calc *c, struct calc_result *r)
 		return -ENODATA;
 	/* Each part selects rows under the names and types its reader learns. */
 	n = wfw_par_file_threads(r->path, c->jobs, c->jobs_given);
-	if (n < 2 || load_parts(c, r, n)) {
-		ret = open_result(c, r, 0, 1, err, sizeof(err));
+	ret = n < 2 ? 1 : load_parts(c, r, n, err, sizeof(err));
+	if (ret && ret != WFW_E_CUT) {
+		ret = open_result(c, r, 0, 1, 0, err, sizeof(err));
 		if (!ret)
 			ret = stream_rows(r, err, sizeof(err));
 		if (!ret && wfw_select_active(&r->sel) && !wfw_seen_init(&r->seen, &r->sel))

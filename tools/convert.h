@@ -125,7 +125,8 @@ struct csv_par_args {
  * goes out up to where reading stopped: a->w then holds whole rows, the
  * file's first ones, that kept and dropped count. 0; -EAGAIN (not said): the file cannot be read in chunks
  * (a quote, a column whose type is not the same throughout, an error):
- * csv_restart(), then read it with one reader; else an error, said.
+ * csv_restart(), then read it with one reader; else an error, said
+ * (WFW_E_CUT: the file was cut shorter while read).
  */
 int csv_parallel(struct csv_par_args *a, size_t ncols);
 
@@ -134,10 +135,12 @@ int csv_restart(struct wfw_csv_writer *w);
 
 /*
  * A chunk of a CSV file (o: its part) opened for reading alone: 0, or
- * -EAGAIN (*rd may be open, or NULL): one reader must read the file.
+ * -EAGAIN (*rd may be open, or NULL): one reader must read the file. With
+ * cut set, WFW_E_CUT (*rd NULL) when the file was cut shorter meanwhile,
+ * cut[0..len) saying so: that is final.
  */
 int csv_chunk_open(struct wfw_reader **rd, const char *path,
-		   const struct wfw_reader_opts *o, size_t ncols);
+		   const struct wfw_reader_opts *o, size_t ncols, char *cut, size_t len);
 
 /* CSV to binary in chunks (csv2bin_par.c): the names the header ends with. */
 struct csv2bin_names;

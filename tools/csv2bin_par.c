@@ -98,7 +98,7 @@ static int chunk_read(struct c2b *p, struct slot *s, unsigned k)
 	long n = 1;
 
 	s->used = 0;
-	if (csv_chunk_open(&s->rd, p->path, &o, p->ncols))
+	if (csv_chunk_open(&s->rd, p->path, &o, p->ncols, NULL, 0))
 		return -EAGAIN;
 	while (n > 0) {
 		b = slot_batch(p, s);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "convert.h"
@@ -42,6 +43,8 @@ struct fpar {
 	bool *ref_bare;			/* its integers printed so: "5" */
 	size_t ncols;
 	uint64_t *firsts;		/* `index`: each chunk's first row's, or NULL */
+	uint64_t size;			/* the file's, when the chunks were planned */
+	char cut[512];			/* why, when a chunk found the file cut */
 };
 
 /* One slot's state; the reader and its helpers are per chunk. */
@@ -58,6 +61,7 @@ struct worker {
 	const struct wfw_row_text *lines;	/* rows as they are, or NULL */
 	char *text;
 	size_t len, cap;
+	char cut[512];			/* why, when the chunk found the file cut */
 };
 
 static void chunk_end(struct worker *w)
@@ -83,16 +87,22 @@ static void project_cols(struct worker *w)
 		w->cols[j] = s->cols[map ? map[j] : j];
 }
 
-/* Open chunk k: reader, selection, formatter. 0, or -EAGAIN / -ENOMEM. */
+/*
+ * Open chunk k: reader, selection, formatter. 0, or -EAGAIN / -ENOMEM, or
+ * WFW_E_CUT (w->cut says why).
+ */
 static int chunk_open(struct worker *w, unsigned k)
 {
 	struct csv_par_args *a = w->p->a;
 	struct wfw_reader_opts o = { .one_pass = a->one_pass, .part = k,
-				     .nparts = w->p->nchunks, .stop = a->stop };
+				     .nparts = w->p->nchunks, .part_size = w->p->size,
+				     .stop = a->stop };
 	char err[1024];
+	int ret = csv_chunk_open(&w->rd, a->path, &o, w->p->ncols, w->cut,
+				 sizeof(w->cut));
 
-	if (csv_chunk_open(&w->rd, a->path, &o, w->p->ncols))
-		return -EAGAIN;
+	if (ret)
+		return ret;
 	if (wfw_select_init(&w->sel, a->include, a->exclude,
 			    wfw_reader_schema(w->rd), err, sizeof(err)))
 		return -EAGAIN;
@@ -132,6 +142,7 @@ static int chunk_batch(struct worker *w)
 {
 	const struct wultfw_batch *b = &w->in;
 	char err[256];
+	long len;
 
 	if (wfw_select_batch(&w->sel, &w->in))
 		return -EAGAIN;	/* one reader says where it does not fit */
@@ -144,8 +155,11 @@ static int chunk_batch(struct worker *w)
 	}
 	if (text_room(w, b->rows))
 		return -ENOMEM;
-	w->len += wfw_csv_rows_text(&w->fmt, w->text + w->len, b->cells, b->rows,
-				    w->lines);
+	len = wfw_csv_rows_text_from(w->rd, &w->fmt, w->text + w->len, b->cells,
+				     b->rows, w->lines);
+	if (len < 0)
+		return (int)len;	/* WFW_E_CUT */
+	w->len += (size_t)len;
 	return 0;
 }
 
@@ -158,6 +172,11 @@ static int chunk_read(struct worker *w, unsigned k)
 	while (!ret && (n = wfw_reader_read(w->rd, &w->in)) > 0) {
 		ret = chunk_batch(w);
 		w->in.rows = 0;
+	}
+	/* The file cut shorter: one reader would read another file. */
+	if (w->rd && (n == WFW_E_CUT || ret == WFW_E_CUT)) {
+		snprintf(w->cut, sizeof(w->cut), "%s", wfw_reader_error(w->rd));
+		return WFW_E_CUT;
 	}
 	return ret ? ret : n < 0 ? -EAGAIN : 0;
 }
@@ -217,6 +236,8 @@ static int chunk_write(void *ctx, unsigned slot, uint64_t k)
 
 	if (!ret && !chunk_agrees(w))
 		ret = -EAGAIN;
+	if (ret == WFW_E_CUT)
+		snprintf(w->p->cut, sizeof(w->p->cut), "%s", w->cut);
 	if (ret && stop_set(a)) {
 		/* Stopping: the rows end before this chunk, not start again. */
 		a->stopped = true;
@@ -277,7 +298,7 @@ static int chunk_firsts(struct fpar *p)
 	    !wfw_expr_text_uses_index(p->a->exclude))
 		return 0;
 	p->firsts = calloc(p->nchunks, sizeof(*p->firsts));
-	if (p->firsts && !csv_chunk_open(&rd, p->a->path, &o, p->ncols))
+	if (p->firsts && !csv_chunk_open(&rd, p->a->path, &o, p->ncols, NULL, 0))
 		ret = wfw_reader_part_firsts(rd, p->nchunks, p->firsts);
 	if (rd)
 		wfw_reader_close(rd);
@@ -287,6 +308,7 @@ static int chunk_firsts(struct fpar *p)
 int csv_parallel(struct csv_par_args *a, size_t ncols)
 {
 	struct fpar p = { .a = a, .ncols = ncols };
+	struct stat st;
 	struct wfw_par par = { .ops = &chunk_ops, .ctx = &p, .threads = a->jobs,
 			       .stop = a->stop };
 	unsigned n = 0;
@@ -295,6 +317,9 @@ int csv_parallel(struct csv_par_args *a, size_t ncols)
 	a->kept = a->dropped = 0;
 	a->stopped = false;
 	wfw_seen_free(&a->seen);
+	if (stat(a->path, &st))
+		return -EAGAIN;	/* one reader says why */
+	p.size = (uint64_t)st.st_size;
 	p.nchunks = wfw_par_file_parts(a->path, a->jobs, CHUNK_BYTES);
 	par.nparts = p.nchunks;
 	if (chunk_firsts(&p)) {
@@ -318,8 +343,8 @@ int csv_parallel(struct csv_par_args *a, size_t ncols)
 	free(p.ref_bare);
 	free(p.firsts);
 	if (ret && ret != -EAGAIN)
-		fprintf(stderr, "wultfw %s: %s\n", a->cmd,
-			ret == -ENOMEM ? "out of memory" : a->w->out.msg);
+		fprintf(stderr, "wultfw %s: %s\n", a->cmd, ret == -ENOMEM ? "out of memory" :
+			ret == WFW_E_CUT ? p.cut : a->w->out.msg);
 	return ret;
 }
 
@@ -362,13 +387,17 @@ int csv2bin_restart(struct wfw_writer *w)
 }
 
 int csv_chunk_open(struct wfw_reader **rd, const char *path,
-		   const struct wfw_reader_opts *o, size_t ncols)
+		   const struct wfw_reader_opts *o, size_t ncols, char *cut, size_t len)
 {
-	char err[256];
+	char err[512];
+	int ret = wfw_reader_open_opts(rd, path, o, err, sizeof(err));
 
-	if (wfw_reader_open_opts(rd, path, o, err, sizeof(err))) {
+	if (ret) {
 		*rd = NULL;
-		return -EAGAIN;
+		if (ret != WFW_E_CUT || !cut)
+			return -EAGAIN;
+		snprintf(cut, len, "%s", err);
+		return WFW_E_CUT;
 	}
 	return wfw_reader_schema(*rd)->ncols == ncols ? 0 : -EAGAIN;
 }

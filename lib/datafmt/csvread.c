@@ -7,8 +7,8 @@
  * pages behind the read position are given back as it moves on. Each
  * call that reads the map guards it (mapguard.h): a file cut shorter
  * meanwhile fails the reader with a message instead of killing the
- * process with SIGBUS (row texts, read by the caller after read(), are
- * not guarded).
+ * process with SIGBUS; so does its caller's reading of row texts, through
+ * wfw_reader_use_texts().
  */
 #include "config.h"
 
@@ -76,7 +76,7 @@ struct csv_reader {
 	size_t data, from;	/* where the rows start, and this part's */
 	size_t mapped;		/* the map's length when tok.size was cut */
 	size_t maplen;		/* the map's length, guarded (mapguard.h) */
-	bool cut;		/* the file was cut shorter: each read fails */
+	int gone;		/* a read raised SIGBUS: each one fails so */
 	bool *want;		/* read_cols: the columns it fills; NULL: all */
 	bool numbers;		/* read_cols: INT cells as doubles */
 	union wultfw_cell *junk;	/* read_cols: text columns not asked for */
@@ -974,11 +974,13 @@ static int open_mapped(struct csv_reader *r)
 
 /* ---- the map guarded: a file cut shorter while read (mapguard.h) ---- */
 
-/*
- * The guarded calls wrap the readers: a function that calls sigsetjmp()
- * keeps its variables out of registers, so the row loops (noinline) run
- * in frames of their own.
- */
+/* The file is `now` bytes, no longer the `had` it was: final. */
+static int cut_said(struct csv_reader *r, long long now, unsigned long long had)
+{
+	r->gone = WFW_E_CUT;
+	return rfail(&r->base, WFW_E_CUT, "%s: the file was cut to %lld bytes while being read (it had %llu): read it again once nothing writes to it",
+		     r->base.path, now, had);
+}
 
 /* A read of the map raised SIGBUS: the file is shorter than the map. */
 static int cut_short(struct csv_reader *r)
@@ -986,20 +988,65 @@ static int cut_short(struct csv_reader *r)
 	struct stat st;
 	long long now = fstat(r->base.fd, &st) ? -1 : (long long)st.st_size;
 
-	r->cut = true;
-	if (now >= 0 && (unsigned long long)now >= r->maplen)
+	if (now >= 0 && (unsigned long long)now >= r->maplen) {
+		r->gone = -EIO;
 		return rfail(&r->base, -EIO, "%s: an I/O error reading the mapped file (SIGBUS): see the kernel log (dmesg)",
 			     r->base.path);
-	return rfail(&r->base, -EIO, "%s: the file was cut to %lld bytes while being read (it had %zu): read it again once nothing writes to it",
-		     r->base.path, now, r->maplen);
+	}
+	return cut_said(r, now, r->maplen);
+}
+
+/*
+ * ret = call, with the map guarded; a SIGBUS in it makes ret cut_short(),
+ * and every later call fails so at once. A macro, not a function
+ * taking a callback: sigsetjmp() must run in a frame that stays live
+ * while call reads the map, and the calls take different arguments. A
+ * function that calls sigsetjmp() keeps its variables out of registers,
+ * so the row loops (noinline) run in frames of their own.
+ */
+#define GUARDED(r, ret, call)						\
+	do {								\
+		struct csv_reader *r_ = (r);				\
+		struct wfw_map_guard g_;				\
+									\
+		if (r_->gone) {						\
+			(ret) = r_->gone;				\
+			break;						\
+		}							\
+		wfw_map_guard_arm(&g_, r_->tok.map, r_->maplen);	\
+		if (sigsetjmp(g_.jb, 0)) {				\
+			(ret) = cut_short(r_);				\
+			break;						\
+		}							\
+		(ret) = (call);						\
+		wfw_map_guard_disarm();					\
+	} while (0)
+
+/*
+ * A part reads the file as it was when the parts were planned: each part
+ * of a file that changed between two parts' opens would cut its ranges
+ * from another size (rows read twice or not at all).
+ */
+static int part_size(struct csv_reader *r, uint64_t *size)
+{
+	uint64_t was = r->base.opts.part_size;
+
+	if (r->base.opts.nparts < 2 || !was || *size == was)
+		return 0;
+	if (*size > was) {
+		*size = was;	/* grown: the rows there when planned */
+		return 0;
+	}
+	return cut_said(r, (long long)*size, was);
 }
 
 static int csv_open(struct wfw_reader *base, uint64_t size)
 {
 	struct csv_reader *r = to_csv(base);
-	struct wfw_map_guard g;
-	int ret;
+	int ret = part_size(r, &size);
 
+	if (ret)
+		return ret;
 	if (!size)
 		return rfail(base, -EINVAL, "%s: empty file: expected a header line of column names",
 			     base->path);
@@ -1011,75 +1058,49 @@ static int csv_open(struct wfw_reader *base, uint64_t size)
 	if (ret)
 		return ret;
 	r->maplen = r->tok.size;
-	wfw_map_guard_arm(&g, r->tok.map, r->maplen);
-	if (sigsetjmp(g.jb, 0))
-		return cut_short(r);
-	ret = open_mapped(r);
-	wfw_map_guard_disarm();
+	GUARDED(r, ret, open_mapped(r));
 	return ret;
 }
 
 static long csv_read(struct wfw_reader *base, struct wultfw_batch *b)
 {
-	struct csv_reader *r = to_csv(base);
-	struct wfw_map_guard g;
 	long got;
 
-	if (r->cut)
-		return -EIO;
-	wfw_map_guard_arm(&g, r->tok.map, r->maplen);
-	if (sigsetjmp(g.jb, 0))
-		return cut_short(r);
-	got = read_rows(base, b);
-	wfw_map_guard_disarm();
+	GUARDED(to_csv(base), got, read_rows(base, b));
 	return got;
 }
 
 static long csv_read_cols(struct wfw_reader *base, struct wfw_col_batch *b)
 {
-	struct csv_reader *r = to_csv(base);
-	struct wfw_map_guard g;
 	long got;
 
-	if (r->cut)
-		return -EIO;
-	wfw_map_guard_arm(&g, r->tok.map, r->maplen);
-	if (sigsetjmp(g.jb, 0))
-		return cut_short(r);
-	got = read_cols(base, b);
-	wfw_map_guard_disarm();
+	GUARDED(to_csv(base), got, read_cols(base, b));
 	return got;
 }
 
 static int csv_first_row(struct wfw_reader *base, uint64_t *first)
 {
-	struct csv_reader *r = to_csv(base);
-	struct wfw_map_guard g;
 	int ret;
 
-	if (r->cut)
-		return -EIO;
-	wfw_map_guard_arm(&g, r->tok.map, r->maplen);
-	if (sigsetjmp(g.jb, 0))
-		return cut_short(r);
-	ret = first_row(base, first);
-	wfw_map_guard_disarm();
+	GUARDED(to_csv(base), ret, first_row(base, first));
 	return ret;
 }
 
 static int csv_part_firsts(struct wfw_reader *base, unsigned n, uint64_t *first)
 {
-	struct csv_reader *r = to_csv(base);
-	struct wfw_map_guard g;
 	int ret;
 
-	if (r->cut)
-		return -EIO;
-	wfw_map_guard_arm(&g, r->tok.map, r->maplen);
-	if (sigsetjmp(g.jb, 0))
-		return cut_short(r);
-	ret = part_firsts(base, n, first);
-	wfw_map_guard_disarm();
+	GUARDED(to_csv(base), ret, part_firsts(base, n, first));
+	return ret;
+}
+
+/* The row texts point into the map: their reader, guarded like a read. */
+static int csv_use_texts(struct wfw_reader *base, int (*use)(void *arg),
+			 void *arg)
+{
+	int ret;
+
+	GUARDED(to_csv(base), ret, use(arg));
 	return ret;
 }
 
@@ -1117,6 +1138,7 @@ const struct wfw_reader_ops wfw_csv_reader_ops = {
 	.direct_cols = csv_direct_cols,
 	.bare_ints = csv_bare_ints,
 	.row_texts = csv_row_texts,
+	.use_texts = csv_use_texts,
 	.first_row = csv_first_row,
 	.part_firsts = csv_part_firsts,
 	.free = csv_free,

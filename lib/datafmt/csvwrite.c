@@ -178,6 +178,56 @@ int wfw_csvw_write_text(struct wfw_csv_writer *w, const struct wultfw_batch *b,
 	return 0;
 }
 
+/* ---- texts read under their reader's guard ---- */
+
+struct texts_out {
+	struct wfw_csv_writer *w;
+	const struct wfw_csvfmt *f;
+	char *buf;
+	const struct wultfw_batch *b;
+	const union wultfw_cell *cells;
+	size_t rows, len;
+	const struct wfw_row_text *text;
+};
+
+static int write_texts(void *arg)
+{
+	struct texts_out *t = arg;
+
+	return wfw_csvw_write_text(t->w, t->b, t->text);
+}
+
+int wfw_csvw_write_from(struct wfw_csv_writer *w, struct wfw_reader *rd,
+			const struct wultfw_batch *b, const struct wfw_row_text *text)
+{
+	struct texts_out t = { .w = w, .b = b, .text = text };
+
+	return text ? wfw_reader_use_texts(rd, write_texts, &t)
+		    : wfw_csvw_write_text(w, b, NULL);
+}
+
+static int rows_texts(void *arg)
+{
+	struct texts_out *t = arg;
+
+	t->len = wfw_csv_rows_text(t->f, t->buf, t->cells, t->rows, t->text);
+	return 0;
+}
+
+long wfw_csv_rows_text_from(struct wfw_reader *rd, const struct wfw_csvfmt *f,
+			    char *buf, const union wultfw_cell *cells, size_t rows,
+			    const struct wfw_row_text *text)
+{
+	struct texts_out t = { .f = f, .buf = buf, .cells = cells, .rows = rows,
+			       .text = text };
+	int ret;
+
+	if (!text)
+		return (long)wfw_csvfmt_rows(f, buf, cells, rows);
+	ret = wfw_reader_use_texts(rd, rows_texts, &t);
+	return ret ? ret : (long)t.len;
+}
+
 int wfw_csvw_flush(struct wfw_csv_writer *w)
 {
 	return wfw_out_flush(&w->out);

@@ -12,6 +12,7 @@
 #include "datafmt/csvfmt.h"
 #include "datafmt/out.h"
 
+struct wfw_reader;
 struct wfw_row_text;
 
 struct wfw_csv_writer {
@@ -43,6 +44,16 @@ int wfw_csvw_write_text(struct wfw_csv_writer *w, const struct wultfw_batch *b,
 size_t wfw_csv_rows_text(const struct wfw_csvfmt *f, char *buf,
 			 const union wultfw_cell *cells, size_t rows,
 			 const struct wfw_row_text *text);
+/*
+ * The two above for texts of rows rd read (they point into its mapped
+ * file): read under rd's guard, so a file cut shorter meanwhile gives
+ * -EIO and wfw_reader_error(rd), not SIGBUS (wfw_reader_use_texts()).
+ */
+int wfw_csvw_write_from(struct wfw_csv_writer *w, struct wfw_reader *rd,
+			const struct wultfw_batch *b, const struct wfw_row_text *text);
+long wfw_csv_rows_text_from(struct wfw_reader *rd, const struct wfw_csvfmt *f,
+			    char *buf, const union wultfw_cell *cells, size_t rows,
+			    const struct wfw_row_text *text);
 int wfw_csvw_flush(struct wfw_csv_writer *w);
 /*
  * The rows the file holds (a file of its own, before close): every row

@@ -85,6 +85,14 @@ tests_unit_test_csvshrink_SOURCES = tests/unit/test_csvshrink.c
 tests_unit_test_csvshrink_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -I$(top_srcdir)/tests/unit
 tests_unit_test_csvshrink_LDADD = lib/datafmt/libwfw_datafmt.la tests/unit/libtestutil.la $(CUNIT_LIBS)
 endif
+# The real binary on a file cut at a known moment (a preloaded shim, check
+# only, never installed): convert and filter copying row texts, calc -j 2.
+check_LTLIBRARIES += tests/shims/cutfile.la
+tests_shims_cutfile_la_SOURCES = tests/shims/cutfile.c
+tests_shims_cutfile_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+tests_shims_cutfile_la_LIBADD = -ldl
+TESTS += tests/integration/test_cutfile.sh
+EXTRA_DIST += tests/integration/test_cutfile.sh
 EXTRA_DIST += tests/data/binary-v1/datapoints.wfb tests/data/binary-v1/datapoints.csv \
 	tests/integration/test_binary.sh
 TESTS += tests/integration/test_binary.sh

@@ -207,6 +207,11 @@ const struct wfw_row_text *wfw_reader_row_texts(struct wfw_reader *r,
 	return r->ops->row_texts(r, capacity);
 }
 
+int wfw_reader_use_texts(struct wfw_reader *r, int (*use)(void *arg), void *arg)
+{
+	return r->ops->use_texts ? r->ops->use_texts(r, use, arg) : use(arg);
+}
+
 bool wfw_reader_bare_ints(const struct wfw_reader *r, size_t c)
 {
 	return r->ops->bare_ints && c < r->schema.ncols && r->ops->bare_ints(r, c);

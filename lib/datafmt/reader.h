@@ -59,6 +59,7 @@
 #ifndef WFW_READER_H
 #define WFW_READER_H
 
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -98,6 +99,13 @@ struct wfw_reader_opts {
 	 * file whole. wfw_reader_rows() counts the part's rows.
 	 */
 	unsigned part, nparts;
+	/*
+	 * With nparts > 1: the file's size when its parts were planned (0:
+	 * as each part's reader finds it). Every part cuts the same ranges
+	 * then: a CSV file grown since is read up to it, one cut shorter
+	 * fails with WFW_E_CUT, not with an empty or shifted part.
+	 */
+	uint64_t part_size;
 	/*
 	 * NULL, or a flag a signal handler sets to stop reading (wultfw
 	 * filter's Ctrl-C): once it is set, every read returns 0 as at the
@@ -217,6 +225,23 @@ struct wfw_row_text {
  */
 const struct wfw_row_text *wfw_reader_row_texts(struct wfw_reader *r,
 					       size_t capacity);
+
+/*
+ * use(arg), which reads the row texts of the last read: they point into
+ * the mapped file, and a file cut shorter meanwhile raises SIGBUS there.
+ * Returns use()'s value (not WFW_E_CUT), or WFW_E_CUT with
+ * wfw_reader_error() saying so: use() was left where it read, so it must
+ * not hold a lock or memory only its end would free.
+ */
+int wfw_reader_use_texts(struct wfw_reader *r, int (*use)(void *arg), void *arg);
+
+/*
+ * What an open, a read or wfw_reader_use_texts() returns when the file was
+ * cut shorter while it was read (a CSV file, mapped): every later read of
+ * that reader fails so too. Final: the file is not the one it was, and
+ * reading it again (one reader instead of parts) would give other rows.
+ */
+#define WFW_E_CUT	(-ENOTRECOVERABLE)
 
 /*
  * Does FLOAT column c hold values a CSV wrote as integers ("5") beside

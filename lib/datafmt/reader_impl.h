@@ -69,6 +69,8 @@ struct wfw_reader_ops {
 	/* Optional: wfw_reader_row_texts() (CSV). */
 	const struct wfw_row_text *(*row_texts)(struct wfw_reader *r,
 						size_t capacity);
+	/* Optional: wfw_reader_use_texts() where the texts need a guard. */
+	int (*use_texts)(struct wfw_reader *r, int (*use)(void *arg), void *arg);
 	/*
 	 * Optional: wfw_reader_first_row() when r->first_row is not known at
 	 * open (CSV: counted on request).

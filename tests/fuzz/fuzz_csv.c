@@ -28,11 +28,16 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Every part of the file in order into run; 0, or the first failure. */
-static int read_parts(const char *path, unsigned nparts, struct fuzz_run *run)
+/*
+ * Every part of the file (`size` bytes: planned on its size, as calc and
+ * filter open parts) in order into run; 0, or the first failure.
+ */
+static int read_parts(const char *path, unsigned nparts, size_t size,
+		      struct fuzz_run *run)
 {
 	for (unsigned k = 0; k < nparts; k++) {
-		struct wfw_reader_opts o = { .part = k, .nparts = nparts };
+		struct wfw_reader_opts o = { .part = k, .nparts = nparts,
+					     .part_size = size };
 		int ret = fuzz_read(path, &o, 64, false, run);
 
 		if (ret)
@@ -44,11 +49,12 @@ static int read_parts(const char *path, unsigned nparts, struct fuzz_run *run)
 }
 
 /* read_cols of every part in order into run; 0, or the first failure. */
-static int read_parts_cols(const char *path, unsigned nparts, uint64_t want,
-			   struct fuzz_run *run)
+static int read_parts_cols(const char *path, unsigned nparts, size_t size,
+			   uint64_t want, struct fuzz_run *run)
 {
 	for (unsigned k = 0; k < nparts; k++) {
-		struct wfw_reader_opts o = { .part = k, .nparts = nparts };
+		struct wfw_reader_opts o = { .part = k, .nparts = nparts,
+					     .part_size = size };
 		int ret = fuzz_read_cols(path, &o, 64, want, true, run);
 
 		if (ret)
@@ -84,7 +90,7 @@ static void fuzz_cols(const char *path, const uint8_t *data, size_t size,
 		fuzz_mask(o, want);
 		fuzz_same(o, &s, "one pass: rows vs some columns");
 	}
-	if (w && !read_parts_cols(path, 2 + (size + 1) % 3, want, &p)) {
+	if (w && !read_parts_cols(path, 2 + (size + 1) % 3, size, want, &p)) {
 		struct fuzz_run m = *w;
 
 		fuzz_mask(&m, want);	/* w is not looked at again */
@@ -157,7 +163,7 @@ static void fuzz_csv(const char *path, const uint8_t *data, size_t size)
 	if (ret) {
 		/* Not a CSV file: still go through the other ways. */
 		fuzz_read(path, &one, 7, false, &o);
-		read_parts(path, 2, &p);
+		read_parts(path, 2, size, &p);
 		goto out;
 	}
 	if (w.ret) {
@@ -167,7 +173,7 @@ static void fuzz_csv(const char *path, const uint8_t *data, size_t size)
 	if (!fuzz_read(path, &one, 7, false, &o) && !o.ret)
 		fuzz_same(&w, &o, "whole vs one pass");
 	/* 2, 3 or 4 parts, after the input's size: mutations try each. */
-	if (!read_parts(path, 2 + size % 3, &p)) {
+	if (!read_parts(path, 2 + size % 3, size, &p)) {
 		snprintf(what, sizeof(what), "whole vs %zu parts", 2 + size % 3);
 		fuzz_same(&w, &p, what);
 	}

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "datafmt/reader.h"
@@ -84,12 +85,12 @@ static void check_shrunk(bool cols)
 	write_csv("w", ROWS);
 	r = open_csv();
 	n = read_all(r, cols, true);
-	CU_ASSERT_EQUAL(n, -EIO);
+	CU_ASSERT_EQUAL(n, WFW_E_CUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(wfw_reader_error(r), path));
 	CU_ASSERT_PTR_NOT_NULL(strstr(wfw_reader_error(r), "cut to 65536 bytes"));
 	CU_ASSERT_PTR_NULL(strchr(wfw_reader_error(r), '\n'));
 	/* The reader stays failed: its position is in the middle of a row. */
-	CU_ASSERT_EQUAL(read_all(r, cols, false), -EIO);
+	CU_ASSERT_EQUAL(read_all(r, cols, false), WFW_E_CUT);
 	wfw_reader_close(r);
 }
 
@@ -115,6 +116,95 @@ static void test_grown(void)
 	wfw_reader_close(r);
 }
 
+struct texts {
+	const struct wfw_row_text *text;
+	size_t rows, plain;
+	unsigned sum;
+};
+
+/* Every byte of the rows' texts, as a CSV writer copies them. */
+static int read_texts(void *arg)
+{
+	struct texts *t = arg;
+
+	for (size_t i = 0; i < t->rows; i++)
+		for (size_t j = 0; j < t->text[i].n; j++)
+			t->sum += (unsigned char)t->text[i].s[j];
+	return 0;
+}
+
+/*
+ * Row texts point into the map: cut shorter between the read and the
+ * copy, the copy fails through wfw_reader_use_texts() (it was SIGBUS).
+ */
+static void test_shrunk_texts(void)
+{
+	struct texts t = { 0 };
+	struct wultfw_batch b;
+	struct wfw_reader *r;
+	long rows = 0;
+
+	write_csv("w", ROWS);
+	r = open_csv();
+	t.text = wfw_reader_row_texts(r, BATCH);
+	CU_ASSERT_FATAL(t.text != NULL);
+	CU_ASSERT_FATAL(wfw_batch_alloc(&b, NCOLS, BATCH) == 0);
+	/* A batch whose lines lie past CUT (rows of 20 bytes or more). */
+	while (rows < CUT / 20 + BATCH) {
+		b.rows = 0;
+		CU_ASSERT_FATAL(wfw_reader_read(r, &b) == BATCH);
+		rows += BATCH;
+	}
+	t.rows = b.rows;
+	for (size_t i = 0; i < t.rows; i++)
+		t.plain += t.text[i].n > 0;
+	CU_ASSERT_EQUAL(t.plain, BATCH);	/* each is printed as it is */
+	CU_ASSERT_EQUAL_FATAL(truncate(path, CUT), 0);
+	CU_ASSERT_EQUAL(wfw_reader_use_texts(r, read_texts, &t), WFW_E_CUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(wfw_reader_error(r), "cut to 65536 bytes"));
+	wfw_batch_free(&b);
+	wfw_reader_close(r);
+}
+
+/* Part `k` of 2 opened, planned on a file of `size` bytes. */
+static int open_part(struct wfw_reader **r, unsigned k, uint64_t size)
+{
+	struct wfw_reader_opts o = { .one_pass = true, .part = k, .nparts = 2,
+				     .part_size = size };
+	char err[512];
+	int ret = wfw_reader_open_opts(r, path, &o, err, sizeof(err));
+
+	if (ret == WFW_E_CUT)
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "while being read (it had"));
+	return ret;
+}
+
+/*
+ * Parts cut their ranges from the size the file had when they were
+ * planned: shorter since, a part fails (it read a shifted range or
+ * nothing, and the run went on); grown, the parts still read the rows
+ * there then, each once.
+ */
+static void test_parts_planned(void)
+{
+	struct wfw_reader *r;
+	struct stat st;
+	uint64_t size;
+	long rows = 0;
+
+	write_csv("w", ROWS);
+	CU_ASSERT_FATAL(stat(path, &st) == 0);
+	size = (uint64_t)st.st_size;
+	CU_ASSERT_EQUAL(open_part(&r, 1, size + 4096), WFW_E_CUT);
+	write_csv("a", ROWS);
+	for (unsigned k = 0; k < 2; k++) {
+		CU_ASSERT_FATAL(open_part(&r, k, size) == 0);
+		rows += read_all(r, true, false);
+		wfw_reader_close(r);
+	}
+	CU_ASSERT_EQUAL(rows, ROWS);
+}
+
 int main(void)
 {
 	CU_pSuite s;
@@ -129,6 +219,8 @@ int main(void)
 	CU_add_test(s, "cut shorter while read(): an error, no SIGBUS", test_shrunk_rows);
 	CU_add_test(s, "cut shorter while read_cols(): an error, no SIGBUS", test_shrunk_cols);
 	CU_add_test(s, "grown while read: the rows at open", test_grown);
+	CU_add_test(s, "cut shorter before its texts are copied: an error", test_shrunk_texts);
+	CU_add_test(s, "parts read the file as planned", test_parts_planned);
 	failed = tu_run();
 	if (!failed)
 		tu_rmtree(tmpdir);
