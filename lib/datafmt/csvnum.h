@@ -305,13 +305,22 @@ wfw_len_double(const char *p, int len, double *out)
 }
 
 /*
- * wfw_len_double(), and *odd set unless the csv formatter (csvfmt.h)
- * prints the value back as p[0..len): [-]W.F, W "0" or without a leading
- * zero, F of 1 to 9 digits not ending in 0, at most 15 digits in all, at
- * least 1e-4. Such a decimal's double is printed as that decimal: 15
- * digits read back, %.15g drops only trailing zeros and has no exponent
- * from 1e-4 to 1e15.
+ * Would the csv formatter (csvfmt.h) print the decimal d, p[0..len), of
+ * magnitude v otherwise? Not when it is [-]W.F, W "0" or without a
+ * leading zero, F of 1 to 9 digits not ending in 0, at most 15 digits in
+ * all, at least 1e-4. Such a decimal's double is printed as that decimal:
+ * 15 digits read back, %.15g drops only trailing zeros and has no
+ * exponent from 1e-4 to 1e15.
  */
+static inline __attribute__((always_inline)) bool
+wfw_dec_odd(const char *p, int len, const struct wfw_dec16 *d, double v)
+{
+	return !d->point || !d->frac || d->frac > 9 || !d->whole ||
+	       d->whole + d->frac > 15 || p[len - 1] == '0' ||
+	       (d->whole > 1 && p[d->neg] == '0') || !(v >= 1e-4);
+}
+
+/* wfw_len_double(), and *odd set when wfw_dec_odd() says so. */
 static inline __attribute__((always_inline)) int
 wfw_len_double_odd(const char *p, int len, double *out, bool *odd)
 {
@@ -322,9 +331,123 @@ wfw_len_double_odd(const char *p, int len, double *out, bool *odd)
 		return -1;
 	v = wfw_dec16_abs(&d);
 	*out = d.neg ? -v : v;
-	if (!d.point || !d.frac || d.frac > 9 || !d.whole || d.whole + d.frac > 15 ||
-	    p[len - 1] == '0' || (d.whole > 1 && p[d.neg] == '0') || !(v >= 1e-4))
+	if (wfw_dec_odd(p, len, &d, v))
 		*odd = 1;
+	return 0;
+}
+
+/*
+ * ---- long cells: 17 to WFW_CELL_LONG bytes ----
+ * wult writes its latencies with 16-17 significant digits
+ * ("3280.9343441907167"): too long for the 16-byte masks above. These
+ * take such a cell from a 32-bit digit mask (two 16-byte loads) and its
+ * digits 8 at a time, with the grammar and the arithmetic of the scans
+ * above: the same cells taken, the same values. Up to 19 digits (the
+ * mantissa fits 64 bits); more are left to strtod().
+ */
+#define WFW_CELL_LONG	24
+
+/* Bit i set when p[i] is a decimal digit, i < 32 (p[0..32) readable). */
+static inline uint32_t wfw_digits32(const char *p)
+{
+	return wfw_digits16(p) | (uint32_t)wfw_digits16(p + 16) << 16;
+}
+
+/*
+ * The n <= 24 digits at u as a number (n <= 19: it fits): the first n % 8
+ * alone, then 8 at a time. Reads u[0..n) and at most 7 bytes past a run
+ * shorter than 8.
+ */
+static inline __attribute__((always_inline)) uint64_t
+wfw_digit_run(const unsigned char *u, int n)
+{
+	int k = n & 7;
+	uint64_t v = k ? wfw_swar_digits(wfw_get64(u), k) : 0;
+
+	for (u += k, n -= k; n > 0; n -= 8, u += 8)
+		v = v * 100000000 + wfw_swar_digits(wfw_get64(u), 8);
+	return v;
+}
+
+/*
+ * wfw_dec_len() of a cell p[0..len), 16 < len <= WFW_CELL_LONG, with
+ * p[0..32) readable: [-]digits[.digits], at most 19 digits in all, as
+ * wfw_csvnum_scan_double() takes it; -1 for anything else.
+ */
+static inline __attribute__((always_inline)) int
+wfw_dec_long(const char *p, int len, struct wfw_dec16 *d)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	uint32_t neg = *p == '-';
+	uint32_t other = ((1u << len) - 1) & ~neg & ~wfw_digits32(p);
+	int at = __builtin_ctz(other | 1u << len);	/* the point, or the end */
+
+	if ((other & (other - 1)) || (other && p[at] != '.'))
+		return -1;
+	d->neg = (int)neg;
+	d->point = other != 0;
+	d->whole = at - (int)neg;
+	d->frac = other ? len - at - 1 : 0;
+	if (d->whole + d->frac > 19)
+		return -1;
+	d->m = wfw_digit_run(u + neg, d->whole) * wfw_pow10_int[d->frac] +
+	       wfw_digit_run(u + at + 1, d->frac);
+	return 0;
+}
+
+/* wfw_len_double() of a long cell; -1: use wfw_csvnum_scan_double(). */
+static inline __attribute__((always_inline)) int
+wfw_long_double(const char *p, int len, double *out)
+{
+	struct wfw_dec16 d;
+	double v;
+
+	if (wfw_dec_long(p, len, &d))
+		return -1;
+	v = wfw_dec16_abs(&d);
+	*out = d.neg ? -v : v;
+	return 0;
+}
+
+/* wfw_len_double_odd() of a long cell. */
+static inline __attribute__((always_inline)) int
+wfw_long_double_odd(const char *p, int len, double *out, bool *odd)
+{
+	struct wfw_dec16 d;
+	double v;
+
+	if (wfw_dec_long(p, len, &d))
+		return -1;
+	v = wfw_dec16_abs(&d);
+	*out = d.neg ? -v : v;
+	if (wfw_dec_odd(p, len, &d, v))
+		*odd = 1;
+	return 0;
+}
+
+/*
+ * wfw_len_canon() of a long cell: the one layout of a canonical decimal
+ * with `dec` fractional digits, at most 19 digits, its value within
+ * int64 (wfw_csvnum_scan_canon()); -1: use that.
+ */
+static inline __attribute__((always_inline)) int
+wfw_long_canon(const char *p, int len, int dec, int64_t *out)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	uint32_t neg = *p == '-', field = (1u << len) - 1;
+	int at = dec ? len - dec - 1 : len;	/* the point, or the end */
+	int whole = at - (int)neg;
+	uint64_t m;
+
+	if (whole < 1 || whole + dec > 19 ||
+	    (wfw_digits32(p) & field) != (field & ~neg & ~(1u << at)) ||
+	    (dec && p[at] != '.') || (whole > 1 && p[neg] == '0'))
+		return -1;
+	m = wfw_digit_run(u + neg, whole) * wfw_pow10_int[dec] +
+	    wfw_digit_run(u + at + 1, dec);
+	if (!wfw_fits_int64(m, (int)neg))
+		return -1;
+	*out = neg ? -(int64_t)m : (int64_t)m;
 	return 0;
 }
 
@@ -447,6 +570,12 @@ static inline int wfw_quote16(const char *p, int n)
 #else
 	return memchr(p, '"', (size_t)n) != NULL;
 #endif
+}
+
+/* True when p[0..n) holds a quote, n <= 32 (p[0..32) readable). */
+static inline int wfw_quote32(const char *p, int n)
+{
+	return wfw_quote16(p, n < 16 ? n : 16) || (n > 16 && wfw_quote16(p + 16, n - 16));
 }
 
 #endif

@@ -26,10 +26,11 @@
 #define WIN_WORDS	(-3)
 
 /*
- * A cell of the window path is at most 16 bytes; a row of them (17 bytes a
- * cell with its delimiter) is scanned 64 bytes at a time from its start.
+ * A cell of the window path is at most WFW_CELL_LONG (24) bytes, most 16
+ * or less; a row of them (25 bytes a cell with its delimiter) is scanned
+ * 64 bytes at a time from its start.
  */
-#define WIN_CELL_MAX	17
+#define WIN_CELL_MAX	(WFW_CELL_LONG + 1)
 #define WIN_ROW_SLACK	(64 + WFW_CSV_WIN)
 
 /* What the window path needs of a column, beside the row loop. */

@@ -69,6 +69,37 @@ win_field(const struct wincol *w, const char *p, int n, union wultfw_cell *cell,
 }
 
 /*
+ * win_field() of a cell of 17 to WFW_CELL_LONG bytes (csvnum.h's long
+ * cells): a number, or a text not converted; no known name is that long.
+ */
+static inline __attribute__((always_inline)) WIN_TARGET int
+win_long(const struct wincol *w, const char *p, int n, union wultfw_cell *cell,
+	 bool *odd)
+{
+	if (n > WFW_CELL_LONG)
+		return -1;
+	switch (w->type) {
+	case WULTFW_COL_INT:
+		return wfw_long_canon(p, n, w->dec, &cell->i);
+	case WIN_INT_NUM:
+		if (wfw_long_canon(p, n, w->dec, &cell->i))
+			return -1;
+		cell->f = (double)cell->i;
+		return 0;
+	case WULTFW_COL_FLOAT:
+		if (odd)
+			return wfw_long_double_odd(p, n, &cell->f, odd);
+		return wfw_long_double(p, n, &cell->f);
+	case WIN_SKIP:
+		return wfw_quote32(p, n) ? -1 : 0;
+	case WIN_WORDS:
+		return wfw_word_start(*p) && !wfw_quote32(p, n) ? 0 : -1;
+	default:
+		return -1;
+	}
+}
+
+/*
  * Cells c and c + 1, at p up to q and from q + 1 up to q2 (delimiters),
  * both the common d+.ddd of their columns: converted two at a time
  * (csvnum.h); returns q2, or NULL: leave them to win_field().
@@ -107,8 +138,8 @@ win_row(const struct wincol *plan, size_t c, size_t nc, const char **pp,
 	for (; c < nc; c++) {
 		while (!m) {
 			base += 64;
-			if (base > p + 16)
-				goto out;	/* a cell longer than 16 bytes */
+			if (base > p + WFW_CELL_LONG)
+				goto out;	/* a cell longer than the longest */
 			m = WIN_DELIMS64(base);
 		}
 		q = base + __builtin_ctzll(m);
@@ -120,7 +151,8 @@ win_row(const struct wincol *plan, size_t c, size_t nc, const char **pp,
 			c++;
 			continue;
 		}
-		if (q - p > 16 || win_field(&plan[c], p, (int)(q - p), cell_at(plan, at, c), odd) ||
+		if ((q - p > 16 ? win_long(&plan[c], p, (int)(q - p), cell_at(plan, at, c), odd)
+				: win_field(&plan[c], p, (int)(q - p), cell_at(plan, at, c), odd)) ||
 		    (*q != ',' && c + 1 < nc))
 			break;
 		p = q + 1;

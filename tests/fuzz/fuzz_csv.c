@@ -15,10 +15,13 @@
  * Last, every SIMD level the CPU has (csvwin.h) reads whole one cell at a
  * time and in one pass column by column two at a time, bit for bit as the
  * portable level does (a level the CPU lacks is left out).
+ * Each field of 17 to 24 bytes also goes through the window path's long
+ * cells (csvnum.h) against the scalar scans, directly.
  * Inputs that start like the binary magic are left to fuzz_binary.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "binfmt.h"
@@ -184,6 +187,49 @@ out:
 	fuzz_run_free(&p);
 }
 
+/*
+ * The window path's long cells (csvnum.h, 17 to 24 bytes) against the
+ * scalar scans, field by field of the input: the same cells taken, the
+ * same bits, for FLOAT and for INT of every column `dec`.
+ */
+static void long_differs(const char *b, size_t n, const char *type, int dec)
+{
+	fprintf(stderr, "fuzz: long cell '%.*s' as %s (dec %d): window path vs scan\n",
+		(int)n, b, type, dec);
+	abort();
+}
+
+static void fuzz_long_cells(const uint8_t *data, size_t size)
+{
+	char b[WFW_CSV_WIN + 8];
+
+	for (size_t i = 0, n; i < size; i += n + 1) {
+		double x, y;
+		int64_t a, c;
+		const char *end;
+		int took;
+
+		for (n = 0; i + n < size && !wfw_field_delim((char)data[i + n]); n++)
+			;
+		if (n <= 16 || n > WFW_CELL_LONG)
+			continue;
+		memset(b, ',', sizeof(b));
+		memcpy(b, data + i, n);
+		end = b + n;
+		took = !wfw_long_double(b, (int)n, &x);
+		if (took != (wfw_csvnum_scan_double(b, end, &y) == end) ||
+		    (took && memcmp(&x, &y, sizeof(x))))
+			long_differs(b, n, "FLOAT", 0);
+		for (int dec = 0; dec <= 9; dec++) {
+			took = !wfw_long_canon(b, (int)n, dec, &a);
+
+			if (took != (wfw_csvnum_scan_canon(b, end, dec, &c) == end) ||
+			    (took && a != c))
+				long_differs(b, n, "INT", dec);
+		}
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[64];
@@ -194,6 +240,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd = fuzz_memfd("", 0, data, size, path, sizeof(path));
 	if (fd < 0)
 		return 0;
+	fuzz_long_cells(data, size);
 	fuzz_csv(path, data, size);
 	fuzz_levels(path, size);
 	close(fd);

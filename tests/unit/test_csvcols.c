@@ -3,7 +3,8 @@
  * The CSV reader's read_cols (calc's way of reading): cells straight into
  * column arrays, INT cells as doubles, the columns not asked for only
  * delimited. Checked against read() of the same file on every path: the
- * window path (two cells at a time against one), long and quoted cells,
+ * window path (two cells at a time against one), long cells (17 to 25
+ * bytes, 19 digits and more, signs, leading zeros) and quoted ones,
  * empty cells, a change of type; at every SIMD level.
  */
 #include "config.h"
@@ -40,10 +41,16 @@ static void write_csv(const char *p, int bad_row)
 	for (int i = 0; i < ROWS; i++) {
 		if (i % 17 == 3)
 			fputs(",", f);
+		else if (i % 31 == 9)	/* 19 digits: 20 or 21 bytes */
+			fprintf(f, "%s%d%015d.%03d,", i & 1 ? "-" : "", i % 9 + 1, i, i % 1000);
 		else
 			fprintf(f, "%d.%03d,", i, i % 1000);
 		if (i % 29 == 5)
 			fprintf(f, "%d.12345678901234567,", i);
+		else if (i % 29 == 6)	/* leading zeros, 21 bytes */
+			fprintf(f, "-%07d.123456789012,", i);
+		else if (i % 29 == 7)	/* 20 digits and more: strtod() */
+			fprintf(f, "%d.%s,", i, i & 1 ? "1234567890123456789" : "12345678901234567890123");
 		else
 			fprintf(f, "%d.%d,", i * 7, i % 10);
 		fprintf(f, "%s,%d,", i % 3 ? "C1" : "POLL", i % 5);
@@ -51,6 +58,8 @@ static void write_csv(const char *p, int bad_row)
 			fputs("\"a, \"\"quoted\"\", note\",", f);
 		else if (i % 13 == 7)
 			fputs("\"x,y\",", f);	/* short: the window path's */
+		else if (i % 13 == 3)	/* 24 and 25 bytes */
+			fputs(i & 1 ? "a note twenty-four bytes," : "a note of twenty-five by\",", f);
 		else
 			fputs("plain,", f);
 		if (i == bad_row)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CSV reader's number conversion at its edges: the window paths (16
- * bytes at a time), the scalar scans and the general parser on fields
+ * bytes at a time, and long cells of up to 24), the scalar scans and the general parser on fields
  * chosen to sit at each limit (2^53, 8 and 16 digits, the point's place,
- * signs, zeros, ties). Random fields are test_datafmt's job; these are
+ * signs, zeros, ties, 19 digits). Random fields are test_datafmt's job; these are
  * the ones a random draw rarely makes.
  */
 #include "config.h"
@@ -34,6 +34,22 @@ static int same_double(double a, double b)
 	return !memcmp(&a, &b, sizeof(a));
 }
 
+/* The window path of a FLOAT cell as the row loop picks it, by length. */
+static int win_double(const struct win *w, double *x)
+{
+	if (w->n <= 16)
+		return wfw_len_double(w->b, w->n, x);
+	return w->n <= WFW_CELL_LONG ? wfw_long_double(w->b, w->n, x) : -1;
+}
+
+/* The same for an INT cell of a column with `dec` decimals. */
+static int win_canon(const struct win *w, int dec, int64_t *x)
+{
+	if (w->n <= 16)
+		return wfw_len_canon(w->b, w->n, dec, x);
+	return w->n <= WFW_CELL_LONG ? wfw_long_canon(w->b, w->n, dec, x) : -1;
+}
+
 /*
  * FLOAT fields: whichever of the three paths takes one gives strtod()'s
  * bits, and none takes what strtod() does not read whole; `fast` says
@@ -46,17 +62,35 @@ static const struct {
 	{ "0", 1 }, { "-0", 1 }, { "0.0", 1 }, { "-0.000", 1 },
 	{ "92.291", 1 }, { "-92.291", 1 }, { "0.001", 1 }, { "1.5", 1 },
 	{ "12345678", 1 }, { "1234.5678", 1 }, { "1234567.12345678", 1 },
-	{ "12345678.12345678", 0 },	/* 17 bytes */
+	{ "12345678.12345678", 1 },	/* 17 bytes: a long cell */
 	{ "9007199254740992", 1 },	/* 2^53: the exact path's last value */
 	{ "9007199254740993", 1 },	/* 2^53 + 1: rounds to even */
 	{ "9007199254740995", 1 },	/* rounds up */
 	{ "9999999999999999", 1 },	/* 16 digits, above 2^53 */
 	{ "0.12345678", 1 },
-	{ "90071992.54740993", 0 },	/* above 2^53 with a point: 17 bytes */
+	{ "90071992.54740993", 1 },	/* above 2^53 with a point: 17 bytes */
 	{ "123456789.1", 0 },		/* 9 digits before the point */
 	{ "1.123456789", 0 },		/* 9 after it */
-	{ "99999999999999999", 0 },	/* 17 bytes */
-	{ "4503599627370496.5", 0 },	/* a tie, too long for a window */
+	{ "99999999999999999", 1 },	/* 17 bytes */
+	{ "4503599627370496.5", 1 },	/* a tie, 17 digits */
+	{ "3280.9343441907167", 1 },	/* as wult writes it */
+	{ "-3280.9343441907167", 1 },
+	{ "9999999999999999999", 1 },	/* 19 digits, no point */
+	{ "1234567890.123456789", 1 },	/* 19 digits, 20 bytes */
+	{ "-999999999.9999999999", 1 },	/* 21 bytes */
+	{ "123456789012345678.5", 1 }, { "-12345678901234567.25", 1 },
+	{ "1234567890123456789.", 1 }, { ".1234567890123456789", 1 },
+	{ "-.1234567890123456789", 1 }, { "0.000000000000000001", 1 },
+	{ "-1844674407370955161", 1 },
+	{ "0000000000000000.5", 1 },	/* leading zeros are digits too */
+	{ "-000000000000000001.5", 1 },	/* 19 digits, 21 bytes */
+	{ "-0000000000000000001.5", 0 },	/* 20 of them: strtod() */
+	{ "12345678901234567890", 0 }, { "18446744073709551615", 0 },
+	{ "-0000001234.5678901234567", 0 },	/* 24 bytes, 22 digits */
+	{ "123456789012.34567890123", 0 },	/* 24 bytes */
+	{ "1234567890123.45678901234", 0 },	/* 25 bytes */
+	{ "1234567.123456789012e3", 0 }, { "12345678.1234567-8", 0 },
+	{ "1234567890.1234567.8", 0 }, { "12345678901234567\"", 0 },
 	{ "1.", 1 }, { ".5", 1 }, { "-.5", 1 }, { ".", 0 }, { "-", 0 }, { "00.5", 1 }, { "-00", 1 },
 	{ "1e3", 0 }, { "+1", 0 }, { "1.0e-2", 0 }, { "nan", 0 }, { "inf", 0 },
 };
@@ -73,7 +107,7 @@ static void test_float_edges(void)
 
 		put(&w, floats[i].s);
 		end = w.b + w.n;
-		fast = !wfw_len_double(w.b, w.n, &x);
+		fast = !win_double(&w, &x);
 		scan = wfw_csvnum_scan_double(w.b, end, &y) == end;
 		CU_ASSERT_EQUAL(!wfw_csvnum_parse_double(w.b, (size_t)w.n, &z), num);
 		if (num)
@@ -113,6 +147,19 @@ static const struct {
 	{ ".500", 3, 0, 0 }, { "-", 0, 0, 0 }, { "", 0, 0, 0 },
 	{ "99999999.99999999", 8, 1, 9999999999999999 },
 	{ "1.123456789", 9, 1, 1123456789 },
+	{ "99999999999999999", 0, 1, 99999999999999999 },	/* 17 bytes */
+	{ "1234567890123456789", 0, 1, 1234567890123456789 },
+	{ "1234567890123456.789", 3, 1, 1234567890123456789 },
+	{ "-1234567890123456.789", 3, 1, -1234567890123456789 },
+	{ "9223372036854775.807", 3, 1, INT64_MAX },
+	{ "-9223372036854775.807", 3, 1, -INT64_MAX },
+	{ "9223372036854775.808", 3, 0, 0 },
+	{ "-9223372036854775.808", 3, 0, 0 },
+	{ "12345678901234567.89", 2, 1, 1234567890123456789 },
+	{ "1234567890.123456789", 9, 1, 1234567890123456789 },
+	{ "01234567890123456.789", 3, 0, 0 }, { "-0000000000000000.000", 3, 0, 0 },
+	{ "12345678901234567.890", 3, 0, 0 },	/* 20 digits */
+	{ "12345678901234567.8", 3, 0, 0 }, { "1234567890123456.78a", 3, 0, 0 },
 };
 
 static void test_int_edges(void)
@@ -126,7 +173,7 @@ static void test_int_edges(void)
 
 		put(&w, ints[i].s);
 		end = w.b + w.n;
-		fast = w.n <= 16 && !wfw_len_canon(w.b, w.n, ints[i].dec, &a);
+		fast = !win_canon(&w, ints[i].dec, &a);
 		scan = wfw_csvnum_scan_canon(w.b, end, ints[i].dec, &b) == end;
 		if (scan != ints[i].ok)
 			printf("\n  '%s' dec %d: canonical: %d", ints[i].s, ints[i].dec, scan);
@@ -136,9 +183,116 @@ static void test_int_edges(void)
 		if (fast)
 			CU_ASSERT(scan && a == b);
 		/* Every canonical field that fits a window is the window's. */
-		if (scan && w.n <= 16 && ints[i].dec <= 8)
+		if (scan && (w.n <= 16 ? ints[i].dec <= 8 : w.n <= WFW_CELL_LONG))
 			CU_ASSERT(fast);
 	}
+}
+
+/*
+ * Long cells the csv formatter prints back as they are (15 digits or
+ * fewer, see wfw_dec_odd()) and ones it does not: the row texts'
+ * odd flag as csvread.c's float_plain() would set it.
+ */
+static const struct {
+	const char *s;
+	int odd;
+} long_odd[] = {
+	{ "-1234567.12345678", 0 }, { "-123456.123456789", 0 },
+	{ "-12345.1234567891", 1 },	/* 10 decimals */
+	{ "1234567.123456780", 1 },	/* a trailing zero */
+	{ "-01234567.1234567", 1 },	/* a leading one */
+	{ "12345678.12345678", 1 },	/* 16 digits */
+	{ "3280.9343441907167", 1 }, { "12345678901234567", 1 },
+};
+
+static void test_long_odd(void)
+{
+	struct win w;
+
+	for (size_t i = 0; i < sizeof(long_odd) / sizeof(long_odd[0]); i++) {
+		bool odd = false;
+		double x = 0;
+
+		put(&w, long_odd[i].s);
+		CU_ASSERT_FATAL(w.n > 16);
+		CU_ASSERT(!wfw_long_double_odd(w.b, w.n, &x, &odd));
+		CU_ASSERT(same_double(x, strtod(long_odd[i].s, NULL)));
+		if (odd != long_odd[i].odd)
+			printf("\n  '%s': odd %d", long_odd[i].s, odd);
+		CU_ASSERT_EQUAL(odd, long_odd[i].odd);
+	}
+}
+
+static uint64_t xorshift(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * A random cell of 17 to 25 bytes: a sign now and then, a run of leading
+ * zeros now and then, the point anywhere or nowhere, now and then a byte
+ * that is no digit. Returns its fractional digits (0 without a point).
+ */
+static int long_cell(char *s, int len, uint64_t *x)
+{
+	uint64_t v = xorshift(x);
+	int i = 0, zeros = v & 8 ? (int)(v >> 8 & 15) : 0, pt = -1;
+
+	if (v & 1)
+		s[i++] = '-';
+	if (v >> 16 & 3)
+		pt = i + (int)((v >> 20) % (uint64_t)(len - i));
+	for (; i < len; i++)
+		s[i] = i == pt ? '.' : (char)(i < zeros ? '0' : '0' + xorshift(x) % 10);
+	if (!(v >> 28 & 15))
+		s[(v >> 32) % (uint64_t)len] = "e+-.x,\"a"[v >> 40 & 7];
+	s[len] = '\0';
+	return pt < 0 ? 0 : len - pt - 1;
+}
+
+/*
+ * Random long cells: the long path takes a FLOAT cell exactly when it is
+ * [-]digits[.digits] of at most 19 digits in at most 24 bytes, and gives
+ * strtod()'s bits; it takes an INT cell exactly as the scalar scan does,
+ * with its value.
+ */
+static void test_long_random(void)
+{
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	unsigned bad = 0, took = 0;
+	struct win w;
+	char s[32];
+
+	for (int k = 0; k < 200000; k++) {
+		int len = 17 + k % 9, dec = long_cell(s, len, &x), nd;
+		const char *end;
+		double a = 0, b = 0;
+		int64_t i = 0, j = 0;
+		int fast, scan, ifast, iscan;
+
+		put(&w, s);
+		end = w.b + w.n;
+		nd = (int)strspn(s + (*s == '-'), "0123456789");
+		nd += s[*s == '-' ? nd + 1 : nd] == '.' ?
+		      (int)strspn(s + (*s == '-') + nd + 1, "0123456789") : 0;
+		fast = !win_double(&w, &a);
+		scan = wfw_csvnum_scan_double(w.b, end, &b) == end;
+		ifast = !win_canon(&w, dec, &i);
+		iscan = wfw_csvnum_scan_canon(w.b, end, dec, &j) == end;
+		took += fast;
+		if (fast != (scan && len <= WFW_CELL_LONG && nd <= 19) ||
+		    (fast && !same_double(a, strtod(s, NULL))) ||
+		    ifast != (iscan && len <= WFW_CELL_LONG) || (ifast && i != j)) {
+			if (bad++ < 5)
+				printf("\n  '%s' dec %d: float %d/%d, int %d/%d", s, dec,
+				       fast, scan, ifast, iscan);
+		}
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(took > 10000);	/* the draw reaches the path */
 }
 
 /*
@@ -280,6 +434,8 @@ int main(void)
 	s = CU_add_suite("csvnum", NULL, NULL);
 	CU_add_test(s, "FLOAT fields at the paths' limits", test_float_edges);
 	CU_add_test(s, "INT fields at the paths' limits", test_int_edges);
+	CU_add_test(s, "long FLOAT fields' row texts", test_long_odd);
+	CU_add_test(s, "long fields at random against strtod()", test_long_random);
 	CU_add_test(s, "m / 10^k at the 64-bit limits", test_div_pow10);
 	CU_add_test(s, "m / 10^k, random m of every length", test_div_pow10_random);
 	CU_add_test(s, "two cells at a time against one at a time", test_pair_edges);
