@@ -168,13 +168,13 @@ static void check_groups(const struct wfw_attrib *a, uint64_t rows)
 /* One reader by rows, one by columns, three parts merged: one result. */
 static void test_parts(void)
 {
-	struct wfw_attrib one, cols, p[3];
+	struct wfw_attrib one, bycol, p[3];
 	uint64_t n = 0;
 
 	CU_ASSERT_FATAL(wfw_attrib_init(&one, "WakeLatency") == 0);
-	CU_ASSERT_FATAL(wfw_attrib_init(&cols, "WakeLatency") == 0);
+	CU_ASSERT_FATAL(wfw_attrib_init(&bycol, "WakeLatency") == 0);
 	feed_rows(&one, 0, ROWS);
-	feed_cols(&cols, 0, ROWS);
+	feed_cols(&bycol, 0, ROWS);
 	for (int k = 0; k < 3; k++) {
 		CU_ASSERT_FATAL(wfw_attrib_init(&p[k], "WakeLatency") == 0);
 		feed_rows(&p[k], k * 17000, k < 2 ? (k + 1) * 17000 : ROWS);
@@ -182,9 +182,9 @@ static void test_parts(void)
 			wfw_attrib_merge(&p[0], &p[k]);
 	}
 	wfw_attrib_finish(&one);
-	wfw_attrib_finish(&cols);
+	wfw_attrib_finish(&bycol);
 	wfw_attrib_finish(&p[0]);
-	same(&one, &cols);
+	same(&one, &bycol);
 	same(&one, &p[0]);
 	CU_ASSERT_EQUAL(one.all.values, ROWS);
 	CU_ASSERT_EQUAL(one.all.explained, ROWS - ROWS / 1000);
@@ -202,7 +202,7 @@ static void test_parts(void)
 	for (int k = 0; k < 3; k++)
 		wfw_attrib_free(&p[k]);
 	wfw_attrib_free(&one);
-	wfw_attrib_free(&cols);
+	wfw_attrib_free(&bycol);
 }
 
 /* A kept row: its parts, cause and LTime as the file has them. */
